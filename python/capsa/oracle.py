@@ -1,0 +1,969 @@
+"""Reference oracle for the Capsa Susun rules.
+
+A slow, plain, standard-library-only implementation written straight from
+the rule contract (RULES.md) and the project's decisions (docs/rules.md).
+It exists to be an independent witness for differential tests of the fast
+engine, so it imports nothing from the ``capsa`` package, reads no project
+file and uses no precomputed tables.
+
+Cards are integer ids ``4 * (rank - 2) + suit`` with suits d=0 c=1 h=2 s=3
+and ranks 2..14 (ace = 14).
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import combinations, product
+from typing import Any, NoReturn
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python < 3.11 only
+    tomllib = importlib.import_module("tomli")
+
+__all__ = [
+    "CATEGORIES",
+    "NATURAL_NAMES",
+    "category",
+    "compare",
+    "count_splits",
+    "default_rules",
+    "is_foul",
+    "load_rules",
+    "natural",
+    "naturals",
+    "royalty",
+    "settle",
+    "splits",
+]
+
+# ---------------------------------------------------------------------------
+# Names
+# ---------------------------------------------------------------------------
+
+# Five-card categories, weakest first; the index is the shared scale.
+CATEGORIES: tuple[str, ...] = (
+    "high-card",
+    "pair",
+    "two-pair",
+    "trips",
+    "straight",
+    "flush",
+    "full-house",
+    "quads",
+    "straight-flush",
+    "royal-flush",
+)
+
+THREE_CARD_CATEGORIES: tuple[str, ...] = ("high-card", "pair", "trips")
+
+# RULES.md section 5, in table order.
+NATURAL_NAMES: tuple[str, ...] = (
+    "clean-dragon",
+    "dragon",
+    "twelve-royals",
+    "three-straight-flushes",
+    "three-quads",
+    "all-high",
+    "all-low",
+    "full-colored",
+    "twelve-same-color",
+    "four-triples",
+    "five-pairs-trips",
+    "six-pairs",
+    "three-straights",
+    "three-flushes",
+    "no-picture-cards",
+)
+
+# Naturals whose equal pairs are compared under ``naturals.ties = "compare"``.
+COMPARABLE_NATURALS: frozenset[str] = frozenset(
+    {"six-pairs", "five-pairs-trips", "four-triples", "three-quads"}
+)
+
+ROWS: tuple[str, ...] = ("top", "middle", "bottom")
+ROW_SIZES: dict[str, int] = {"top": 3, "middle": 5, "bottom": 5}
+
+SUIT_LETTERS = "dchs"  # index = suit number in the card id
+RED_SUITS = frozenset({0, 2})  # diamonds, hearts
+BLACK_SUITS = frozenset({1, 3})  # clubs, spades
+ACE = 14
+
+
+def rank_of(card: int) -> int:
+    return card // 4 + 2
+
+
+def suit_of(card: int) -> int:
+    return card % 4
+
+
+# ---------------------------------------------------------------------------
+# Rules data
+# ---------------------------------------------------------------------------
+
+
+def default_rules() -> dict[str, Any]:
+    """The capsa-susun preset (RULES.md section 7), written out by hand."""
+    return {
+        "name": "capsa-susun",
+        "tie_break": "suit",
+        "suit_order": "shcd",
+        "flush_compare": "ranks",
+        "wheel": "low",
+        "foul_check": "allow-equal",
+        "row_points": 1,
+        "overall_point": 0,
+        "royalty_mode": "winner",
+        "royalty_adds": True,
+        "scoop": {"multiplier": 2, "bonus": 0, "multiply_royalties": False},
+        "sweep_all": {"multiplier": 4, "bonus": 0, "min_players": 4},
+        "foul": {"mode": "sweep-all", "points": 0, "pays_royalties": True},
+        "surrender": {"enabled": False, "cost": 0},
+        "naturals": {
+            "resolve": "higher-wins",
+            "ties": "push",
+            "enabled": [
+                {"name": "dragon", "points": 208},
+                {"name": "three-flushes", "points": 3},
+                {"name": "three-straights", "points": 3},
+                {"name": "six-pairs", "points": 3},
+            ],
+        },
+        "royalties": {
+            "top": {"trips": 5},
+            "middle": {
+                "full-house": 3,
+                "quads": 14,
+                "straight-flush": 18,
+                "royal-flush": 22,
+            },
+            "bottom": {"quads": 7, "straight-flush": 9, "royal-flush": 11},
+        },
+        "money": {"stake": 1, "rake_percent": 3},
+    }
+
+
+# A scalar knob is described by (kind, allowed): kind "str" (allowed None =
+# any string), "enum" (allowed = the strings), "bool", or "int" (allowed =
+# (min, max) with max None for unbounded).
+_Spec = tuple[str, Any]
+
+_SCALARS: dict[str, _Spec] = {
+    "name": ("str", None),
+    "tie_break": ("enum", ("none", "suit")),
+    "suit_order": ("suit_order", None),
+    "flush_compare": ("enum", ("ranks", "suit-first")),
+    "wheel": ("enum", ("low", "second")),
+    "foul_check": ("enum", ("allow-equal", "strict")),
+    "row_points": ("int", (0, None)),
+    "overall_point": ("int", (0, None)),
+    "royalty_mode": ("enum", ("winner", "always", "none")),
+    "royalty_adds": ("bool", None),
+}
+
+_TABLES: dict[str, dict[str, _Spec]] = {
+    "scoop": {
+        "multiplier": ("int", (1, None)),
+        "bonus": ("int", (0, None)),
+        "multiply_royalties": ("bool", None),
+    },
+    "sweep_all": {
+        "multiplier": ("int", (1, None)),
+        "bonus": ("int", (0, None)),
+        "min_players": ("int", (2, 5)),
+    },
+    "foul": {
+        "mode": ("enum", ("sweep-all", "scoop", "fixed")),
+        "points": ("int", (0, None)),
+        "pays_royalties": ("bool", None),
+    },
+    "surrender": {
+        "enabled": ("bool", None),
+        "cost": ("int", (0, None)),
+    },
+    "naturals": {
+        "resolve": ("enum", ("higher-wins", "difference")),
+        "ties": ("enum", ("push", "compare")),
+        "enabled": ("naturals", None),
+    },
+    "money": {
+        "stake": ("int", (0, None)),
+        "rake_percent": ("int", (0, 100)),
+    },
+}
+
+
+def _fail(message: str) -> NoReturn:
+    """Every bad input (wrong type, bad value, unknown key) is a ValueError."""
+    raise ValueError(message)
+
+
+def _check_int(key: str, value: Any, low: int, high: int | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(f"{key}: expected an integer, got {value!r}")
+    if value < low or (high is not None and value > high):
+        upper = "" if high is None else f"..{high}"
+        _fail(f"{key}: {value} is out of range {low}{upper}")
+    return value
+
+
+def _check_scalar(key: str, spec: _Spec, value: Any) -> Any:
+    kind, allowed = spec
+    if kind == "int":
+        low, high = allowed
+        return _check_int(key, value, low, high)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            _fail(f"{key}: expected true or false, got {value!r}")
+        return value
+    if kind == "str":
+        if not isinstance(value, str):
+            _fail(f"{key}: expected a string, got {value!r}")
+        return value
+    if kind == "enum":
+        if not isinstance(value, str) or value not in allowed:
+            _fail(f"{key}: expected one of {list(allowed)}, got {value!r}")
+        return value
+    if kind == "suit_order":
+        if not isinstance(value, str) or sorted(value) != sorted("shcd"):
+            _fail(
+                f"{key}: expected the four suit letters s h c d in some order, "
+                f"got {value!r}"
+            )
+        return value
+    if kind == "naturals":
+        return _check_naturals(key, value)
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def _check_naturals(key: str, value: Any) -> list[dict[str, Any]]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        _fail(f"{key}: expected a list of {{name, points}} tables")
+    result: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(value):
+        where = f"{key}[{index}]"
+        if not isinstance(entry, Mapping):
+            _fail(f"{where}: expected a {{name, points}} table")
+        for extra in entry:
+            if extra not in ("name", "points"):
+                _fail(f"{where}.{extra}: unknown key")
+        if "name" not in entry or "points" not in entry:
+            _fail(f"{where}: needs both name and points")
+        name = entry["name"]
+        if not isinstance(name, str) or name not in NATURAL_NAMES:
+            _fail(f"{where}.name: unknown natural {name!r}")
+        if name in seen:
+            _fail(f"{where}.name: natural {name!r} listed twice")
+        seen.add(name)
+        points = _check_int(f"{where}.points", entry["points"], 0, None)
+        result.append({"name": name, "points": points})
+    return result
+
+
+def _check_royalty_row(row: str, value: Any) -> dict[str, int]:
+    key = f"royalties.{row}"
+    if not isinstance(value, Mapping):
+        _fail(f"{key}: expected a table of category = points")
+    allowed = THREE_CARD_CATEGORIES if row == "top" else CATEGORIES
+    result: dict[str, int] = {}
+    for cat, points in value.items():
+        if cat not in allowed:
+            _fail(f"{key}.{cat}: not a category of the {row} row")
+        result[cat] = _check_int(f"{key}.{cat}", points, 0, None)
+    return result
+
+
+def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
+    """Read rules from TOML text or a (possibly partial) mapping.
+
+    Missing keys take the capsa-susun value, key by key inside tables; a
+    royalty row table or the ``naturals.enabled`` list, when given, replaces
+    the default one whole. Unknown keys, wrong types and out-of-range values
+    raise ValueError naming the dotted key.
+    """
+    if isinstance(source, str):
+        data: Mapping[str, Any] = tomllib.loads(source)
+    elif isinstance(source, Mapping):
+        data = source
+    else:
+        _fail(f"rules: expected TOML text or a mapping, got {type(source)}")
+
+    rules = default_rules()
+    for key, value in data.items():
+        if key in _SCALARS:
+            rules[key] = _check_scalar(key, _SCALARS[key], value)
+        elif key in _TABLES:
+            if not isinstance(value, Mapping):
+                _fail(f"{key}: expected a table")
+            specs = _TABLES[key]
+            for sub, subvalue in value.items():
+                dotted = f"{key}.{sub}"
+                if sub not in specs:
+                    _fail(f"{dotted}: unknown key")
+                rules[key][sub] = _check_scalar(dotted, specs[sub], subvalue)
+        elif key == "royalties":
+            if not isinstance(value, Mapping):
+                _fail(f"{key}: expected a table")
+            for row, table in value.items():
+                if row not in ROWS:
+                    _fail(f"royalties.{row}: unknown key")
+                rules["royalties"][row] = _check_royalty_row(row, table)
+        else:
+            _fail(f"{key}: unknown key")
+    return copy.deepcopy(rules)
+
+
+# ---------------------------------------------------------------------------
+# Hands
+# ---------------------------------------------------------------------------
+
+
+def _check_cards(cards: Sequence[int], sizes: tuple[int, ...], what: str) -> None:
+    if len(cards) not in sizes:
+        _fail(
+            f"{what}: expected {' or '.join(map(str, sizes))} cards, got {len(cards)}"
+        )
+    for card in cards:
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card <= 51:
+            _fail(f"{what}: card id {card!r} is not an integer 0..51")
+    if len(set(cards)) != len(cards):
+        _fail(f"{what}: duplicate cards")
+
+
+def _five_card_straight_top(ranks: Sequence[int]) -> int | None:
+    """The top card of a five-card straight (5 for A-2-3-4-5), else None."""
+    distinct = sorted(set(ranks))
+    if len(distinct) != 5:
+        return None
+    if distinct == [2, 3, 4, 5, ACE]:
+        return 5
+    if distinct[4] - distinct[0] == 4:
+        return distinct[4]
+    return None
+
+
+def _straight_position(top: int, rules: Mapping[str, Any]) -> int:
+    """Position of a straight in the straight order, 0 = lowest."""
+    # The straights listed by their top card (5 is A-2-3-4-5), weakest first.
+    if rules["wheel"] == "low":
+        order = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+    else:
+        order = [6, 7, 8, 9, 10, 11, 12, 13, 5, 14]
+    return order.index(top)
+
+
+def _suit_strength(suit: int, rules: Mapping[str, Any]) -> int:
+    """Higher is stronger: suit_order lists the strongest first."""
+    order: str = rules["suit_order"]
+    return 3 - order.index(SUIT_LETTERS[suit])
+
+
+def _category_name(cards: Sequence[int]) -> str:
+    ranks = [rank_of(c) for c in cards]
+    counts = sorted(Counter(ranks).values(), reverse=True)
+    if len(cards) == 3:
+        if counts[0] == 3:
+            return "trips"
+        if counts[0] == 2:
+            return "pair"
+        return "high-card"
+    flush = len({suit_of(c) for c in cards}) == 1
+    top = _five_card_straight_top(ranks)
+    if flush and top is not None:
+        return (
+            "royal-flush"
+            if sorted(ranks) == [10, 11, 12, 13, ACE]
+            else "straight-flush"
+        )
+    if counts[0] == 4:
+        return "quads"
+    if counts == [3, 2]:
+        return "full-house"
+    if flush:
+        return "flush"
+    if top is not None:
+        return "straight"
+    if counts[0] == 3:
+        return "trips"
+    if counts == [2, 2, 1]:
+        return "two-pair"
+    if counts[0] == 2:
+        return "pair"
+    return "high-card"
+
+
+HandKey = tuple[int, tuple[int, ...], tuple[int, ...]]
+
+
+def _key(cards: Sequence[int], rules: Mapping[str, Any]) -> HandKey:
+    """A sortable strength: (category index, rank vector, suit vector).
+
+    Python compares tuples element by element and a proper prefix is
+    smaller, which is exactly the three-against-five-card rule of RULES.md
+    section 3. The suit vector is empty unless ``tie_break = "suit"``.
+    """
+    cat = _category_name(cards)
+    ranks = [rank_of(c) for c in cards]
+    counts = Counter(ranks)
+
+    # Significance order: larger rank groups first, then higher rank, then
+    # the stronger suit.
+    ordered = sorted(
+        cards,
+        key=lambda c: (
+            counts[rank_of(c)],
+            rank_of(c),
+            _suit_strength(suit_of(c), rules),
+        ),
+        reverse=True,
+    )
+
+    rank_vector: tuple[int, ...]
+    if cat in ("straight", "straight-flush", "royal-flush"):
+        top = _five_card_straight_top(ranks)
+        assert top is not None
+        rank_vector = (_straight_position(top, rules),)
+        if top == 5:
+            # A-2-3-4-5: the ace is the lowest card under wheel = "low",
+            # the highest under "second".
+            ace_value = 1 if rules["wheel"] == "low" else 15
+            ordered = sorted(
+                cards,
+                key=lambda c: ace_value if rank_of(c) == ACE else rank_of(c),
+                reverse=True,
+            )
+    else:
+        # Group ranks: each rank once, in significance order. This gives
+        # quads: quad, kicker; full house: trips, pair; trips: trips,
+        # kickers; two pair: high, low, kicker; pair: pair, kickers;
+        # flush / high card: all ranks high to low.
+        rank_vector = tuple(sorted(counts, key=lambda r: (counts[r], r), reverse=True))
+        if cat == "flush" and rules["flush_compare"] == "suit-first":
+            rank_vector = (_suit_strength(suit_of(cards[0]), rules), *rank_vector)
+
+    suit_vector: tuple[int, ...] = ()
+    if rules["tie_break"] == "suit":
+        suit_vector = tuple(_suit_strength(suit_of(c), rules) for c in ordered)
+    return (CATEGORIES.index(cat), rank_vector, suit_vector)
+
+
+def category(cards: Sequence[int], rules: Mapping[str, Any]) -> str:
+    """The category name of a 3- or 5-card hand."""
+    _check_cards(cards, (3, 5), "hand")
+    return _category_name(cards)
+
+
+def compare(a: Sequence[int], b: Sequence[int], rules: Mapping[str, Any]) -> int:
+    """-1, 0 or 1 as hand a is below, equal to or above hand b."""
+    _check_cards(a, (3, 5), "hand a")
+    _check_cards(b, (3, 5), "hand b")
+    ka = _key(a, rules)
+    kb = _key(b, rules)
+    return (ka > kb) - (ka < kb)
+
+
+def _is_foul_keys(
+    top: HandKey, middle: HandKey, bottom: HandKey, rules: Mapping[str, Any]
+) -> bool:
+    if rules["foul_check"] == "strict":
+        return not (bottom > middle > top)
+    return not (bottom >= middle >= top)
+
+
+def is_foul(
+    top: Sequence[int],
+    middle: Sequence[int],
+    bottom: Sequence[int],
+    rules: Mapping[str, Any],
+) -> bool:
+    """True when the arrangement breaks bottom >= middle >= top (or > under strict)."""
+    _check_cards(top, (3,), "top")
+    _check_cards(middle, (5,), "middle")
+    _check_cards(bottom, (5,), "bottom")
+    return _is_foul_keys(
+        _key(top, rules), _key(middle, rules), _key(bottom, rules), rules
+    )
+
+
+# ---------------------------------------------------------------------------
+# Splits
+# ---------------------------------------------------------------------------
+
+Split = tuple[tuple[int, int, int], tuple[int, ...], tuple[int, ...]]
+
+
+def splits(
+    cards: Sequence[int], rules: Mapping[str, Any], valid_only: bool = True
+) -> list[Split]:
+    """Every 3/5/5 split of 13 cards, in the documented order.
+
+    The 13 cards are sorted by id; the top runs over the 3-combinations of
+    the 13 positions in lexicographic order, and for each top the middle runs
+    over the 5-combinations of the remaining 10 in lexicographic order; the
+    bottom is the rest.
+    """
+    _check_cards(cards, (13,), "hand")
+    hand = sorted(cards)
+    key_cache: dict[tuple[int, ...], HandKey] = {}
+
+    def key_of(row: tuple[int, ...]) -> HandKey:
+        if row not in key_cache:
+            key_cache[row] = _key(row, rules)
+        return key_cache[row]
+
+    result: list[Split] = []
+    for top in combinations(hand, 3):
+        rest = [c for c in hand if c not in top]
+        for middle in combinations(rest, 5):
+            bottom = tuple(c for c in rest if c not in middle)
+            if valid_only and _is_foul_keys(
+                key_of(top), key_of(middle), key_of(bottom), rules
+            ):
+                continue
+            result.append(((top[0], top[1], top[2]), middle, bottom))
+    return result
+
+
+def count_splits(cards: Sequence[int], rules: Mapping[str, Any]) -> int:
+    """The number of valid splits."""
+    return len(splits(cards, rules, valid_only=True))
+
+
+# ---------------------------------------------------------------------------
+# Naturals
+# ---------------------------------------------------------------------------
+
+
+def _three_card_straight_rank_sets() -> list[frozenset[int]]:
+    # A-2-3, 2-3-4, ..., Q-K-A; K-A-2 is not a straight.
+    sets = [frozenset({ACE, 2, 3})]
+    sets += [frozenset({low, low + 1, low + 2}) for low in range(2, 13)]
+    return sets
+
+
+def _five_card_straight_rank_sets() -> list[frozenset[int]]:
+    # A-2-3-4-5, 2-3-4-5-6, ..., T-J-Q-K-A.
+    sets = [frozenset({ACE, 2, 3, 4, 5})]
+    sets += [frozenset(range(low, low + 5)) for low in range(2, 11)]
+    return sets
+
+
+def _has_three_straights(cards: Sequence[int]) -> bool:
+    # Only ranks matter: the rank counts must be exactly those of a 3-card
+    # straight plus two 5-card straights.
+    counts = Counter(rank_of(c) for c in cards)
+    fives = _five_card_straight_rank_sets()
+    for top in _three_card_straight_rank_sets():
+        if not top <= set(counts):
+            continue  # the top straight is not even in the hand
+        for middle in fives:
+            for bottom in fives:
+                needed = Counter(top) + Counter(middle) + Counter(bottom)
+                if needed == counts:
+                    return True
+    return False
+
+
+def _has_three_flushes(cards: Sequence[int]) -> bool:
+    # Only suits matter: give each row (3, 5, 5 cards) a suit and check the
+    # suit counts match exactly.
+    counts = Counter(suit_of(c) for c in cards)
+    for suits in product(range(4), repeat=3):
+        needed: Counter[int] = Counter()
+        for size, suit in zip((3, 5, 5), suits, strict=True):
+            needed[suit] += size
+        if needed == counts:
+            return True
+    return False
+
+
+def _has_three_straight_flushes(cards: Sequence[int]) -> bool:
+    hand = set(cards)
+
+    def card(rank: int, suit: int) -> int:
+        return 4 * (rank - 2) + suit
+
+    tops = [
+        frozenset(card(r, s) for r in ranks)
+        for ranks in _three_card_straight_rank_sets()
+        for s in range(4)
+    ]
+    fives = [
+        frozenset(card(r, s) for r in ranks)
+        for ranks in _five_card_straight_rank_sets()
+        for s in range(4)
+    ]
+    tops = [t for t in tops if t <= hand]
+    fives = [f for f in fives if f <= hand]
+    for top in tops:
+        for middle in fives:
+            for bottom in fives:
+                # 3 + 5 + 5 = 13 cards covering the hand: a partition.
+                if top | middle | bottom == hand:
+                    return True
+    return False
+
+
+def naturals(cards: Sequence[int]) -> frozenset[str]:
+    """Every natural the 13 cards qualify for."""
+    _check_cards(cards, (13,), "hand")
+    ranks = [rank_of(c) for c in cards]
+    suits = [suit_of(c) for c in cards]
+    cnt = Counter(ranks)
+    found: set[str] = set()
+
+    if len(set(suits)) == 1 and len(set(ranks)) == 13:
+        found.add("clean-dragon")
+    if len(set(ranks)) == 13:
+        found.add("dragon")
+    if sum(1 for r in ranks if r >= 11) >= 12:
+        found.add("twelve-royals")
+    if _has_three_straight_flushes(cards):
+        found.add("three-straight-flushes")
+    if sum(1 for r in cnt if cnt[r] == 4) >= 3:
+        found.add("three-quads")
+    if all(r >= 8 for r in ranks):
+        found.add("all-high")
+    if all(r <= 8 for r in ranks):
+        found.add("all-low")
+    if set(suits) <= RED_SUITS or set(suits) <= BLACK_SUITS:
+        found.add("full-colored")
+    red = sum(1 for s in suits if s in RED_SUITS)
+    if red >= 12 or len(suits) - red >= 12:
+        found.add("twelve-same-color")
+    if sum(1 for r in cnt if cnt[r] >= 3) >= 4:
+        found.add("four-triples")
+    odd = [cnt[r] for r in cnt if cnt[r] % 2 == 1]
+    if odd == [3]:
+        found.add("five-pairs-trips")
+    if sum(cnt[r] // 2 for r in cnt) >= 6:
+        found.add("six-pairs")
+    if _has_three_straights(cards):
+        found.add("three-straights")
+    if _has_three_flushes(cards):
+        found.add("three-flushes")
+    if not any(r in (11, 12, 13) for r in ranks):
+        found.add("no-picture-cards")
+    return frozenset(found)
+
+
+def natural(cards: Sequence[int], rules: Mapping[str, Any]) -> str | None:
+    """The strongest natural enabled by the rules that the cards qualify for."""
+    have = naturals(cards)
+    for entry in rules["naturals"]["enabled"]:
+        if entry["name"] in have:
+            name: str = entry["name"]
+            return name
+    return None
+
+
+def _natural_points(name: str, rules: Mapping[str, Any]) -> int:
+    for entry in rules["naturals"]["enabled"]:
+        if entry["name"] == name:
+            points: int = entry["points"]
+            return points
+    raise AssertionError(name)  # pragma: no cover
+
+
+def _natural_strength(name: str, rules: Mapping[str, Any]) -> int:
+    """Higher is stronger: the enabled list is strongest first."""
+    names = [entry["name"] for entry in rules["naturals"]["enabled"]]
+    return len(names) - names.index(name)
+
+
+def _rank_groups(cards: Sequence[int]) -> list[int]:
+    """Ranks grouped, ordered by group size then rank, largest first."""
+    cnt = Counter(rank_of(c) for c in cards)
+    return sorted(cnt, key=lambda r: (cnt[r], r), reverse=True)
+
+
+def _settle_naturals(
+    nat_i: str | None,
+    nat_j: str | None,
+    cards_i: Sequence[int],
+    cards_j: Sequence[int],
+    rules: Mapping[str, Any],
+) -> int:
+    """What i collects from j when at least one of them declared a natural."""
+    if nat_j is None:
+        assert nat_i is not None
+        return _natural_points(nat_i, rules)
+    if nat_i is None:
+        return -_natural_points(nat_j, rules)
+    if nat_i == nat_j:
+        if rules["naturals"]["ties"] == "compare" and nat_i in COMPARABLE_NATURALS:
+            # Compare the group ranks one by one; the first difference
+            # decides. (Should one list be a prefix of the other, the longer
+            # wins, as in the three-against-five-card rule; identical lists
+            # push.)
+            gi = _rank_groups(cards_i)
+            gj = _rank_groups(cards_j)
+            if gi > gj:
+                return _natural_points(nat_i, rules)
+            if gi < gj:
+                return -_natural_points(nat_j, rules)
+        return 0
+    si = _natural_strength(nat_i, rules)
+    sj = _natural_strength(nat_j, rules)
+    pi = _natural_points(nat_i, rules)
+    pj = _natural_points(nat_j, rules)
+    difference = rules["naturals"]["resolve"] == "difference"
+    if si > sj:
+        return pi - pj if difference else pi
+    return -(pj - pi) if difference else -pj
+
+
+# ---------------------------------------------------------------------------
+# Royalties and settlement
+# ---------------------------------------------------------------------------
+
+
+def royalty(row: str, cards: Sequence[int], rules: Mapping[str, Any]) -> int:
+    """The royalty table value for the hand's category in that row."""
+    if row not in ROWS:
+        _fail(f"row: expected one of {list(ROWS)}, got {row!r}")
+    _check_cards(cards, (ROW_SIZES[row],), row)
+    points: int = rules["royalties"][row].get(_category_name(cards), 0)
+    return points
+
+
+_SEAT_KEYS = frozenset({"top", "middle", "bottom", "surrender", "declare_natural"})
+
+
+def _stake_matrix(
+    stakes: int | Sequence[Sequence[int]] | None, players: int, rules: Mapping[str, Any]
+) -> list[list[int]]:
+    if stakes is None:
+        stakes = rules["money"]["stake"]
+    if isinstance(stakes, int) and not isinstance(stakes, bool):
+        _check_int("stakes", stakes, 0, None)
+        return [[stakes] * players for _ in range(players)]
+    if (
+        isinstance(stakes, (str, bytes))
+        or not isinstance(stakes, Sequence)
+        or len(stakes) != players
+    ):
+        _fail(f"stakes: expected an integer or a {players}x{players} matrix")
+    matrix: list[list[int]] = []
+    for i, line in enumerate(stakes):
+        if (
+            isinstance(line, (str, bytes))
+            or not isinstance(line, Sequence)
+            or len(line) != players
+        ):
+            _fail(f"stakes: expected an integer or a {players}x{players} matrix")
+        row: list[int] = []
+        for j, value in enumerate(line):
+            if i == j:
+                row.append(0)  # the diagonal is ignored
+            else:
+                row.append(_check_int(f"stakes[{i}][{j}]", value, 0, None))
+        matrix.append(row)
+    for i in range(players):
+        for j in range(players):
+            if matrix[i][j] != matrix[j][i]:
+                _fail(f"stakes: matrix is not symmetric at [{i}][{j}]")
+    return matrix
+
+
+def settle(
+    seats: Sequence[Mapping[str, Any]],
+    rules: Mapping[str, Any],
+    stakes: int | Sequence[Sequence[int]] | None = None,
+) -> dict[str, Any]:
+    """Settle one round (RULES.md section 6) and return points and money."""
+    # ---- input -----------------------------------------------------------
+    if not 2 <= len(seats) <= 4:
+        _fail(f"seats: expected 2 to 4 players, got {len(seats)}")
+    players = len(seats)
+    rows_of: list[dict[str, tuple[int, ...]]] = []
+    surrendered: list[bool] = []
+    declares: list[bool] = []
+    all_cards: list[int] = []
+    for index, seat in enumerate(seats):
+        for key in seat:
+            if key not in _SEAT_KEYS:
+                _fail(f"seats[{index}].{key}: unknown key")
+        rows: dict[str, tuple[int, ...]] = {}
+        for row in ROWS:
+            if row not in seat:
+                _fail(f"seats[{index}].{row}: missing")
+            cards = seat[row]
+            if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
+                _fail(f"seats[{index}].{row}: expected a list of card ids")
+            _check_cards(cards, (ROW_SIZES[row],), f"seats[{index}].{row}")
+            rows[row] = tuple(cards)
+            all_cards.extend(cards)
+        surrender = seat.get("surrender", False)
+        declare = seat.get("declare_natural", True)
+        if not isinstance(surrender, bool):
+            _fail(f"seats[{index}].surrender: expected true or false")
+        if not isinstance(declare, bool):
+            _fail(f"seats[{index}].declare_natural: expected true or false")
+        if surrender and not rules["surrender"]["enabled"]:
+            _fail(f"seats[{index}].surrender: surrender is not enabled by the rules")
+        rows_of.append(rows)
+        surrendered.append(surrender)
+        declares.append(declare)
+    if len(set(all_cards)) != len(all_cards):
+        _fail("seats: the same card is dealt twice")
+    stake = _stake_matrix(stakes, players, rules)
+
+    # ---- per seat facts --------------------------------------------------
+    hands = [rows["top"] + rows["middle"] + rows["bottom"] for rows in rows_of]
+    nat: list[str | None] = [
+        natural(hands[i], rules) if declares[i] else None for i in range(players)
+    ]
+    keys = [{row: _key(rows_of[i][row], rules) for row in ROWS} for i in range(players)]
+    fouled = [
+        _is_foul_keys(keys[i]["top"], keys[i]["middle"], keys[i]["bottom"], rules)
+        for i in range(players)
+    ]
+    mode = rules["royalty_mode"]
+    roy_table = [
+        {
+            row: (royalty(row, rows_of[i][row], rules) if mode != "none" else 0)
+            for row in ROWS
+        }
+        for i in range(players)
+    ]
+
+    def row_wins(i: int, j: int) -> int:
+        """How many rows i wins against j."""
+        return sum(1 for row in ROWS if keys[i][row] > keys[j][row])
+
+    # Sweep all.
+    swept_all: list[bool] = []
+    for i in range(players):
+        ok = (
+            players >= rules["sweep_all"]["min_players"]
+            and nat[i] is None
+            and not fouled[i]
+            and not surrendered[i]
+        )
+        for j in range(players):
+            if j == i or not ok:
+                continue
+            opponent_blocks = nat[j] is not None or surrendered[j]
+            opponent_swept = fouled[j] or row_wins(i, j) == 3
+            if opponent_blocks or not opponent_swept:
+                ok = False
+        swept_all.append(ok)
+
+    scoop_m: int = rules["scoop"]["multiplier"]
+    scoop_b: int = rules["scoop"]["bonus"]
+    sweep_m: int = rules["sweep_all"]["multiplier"]
+    sweep_b: int = rules["sweep_all"]["bonus"]
+    multiply_roy: bool = rules["scoop"]["multiply_royalties"]
+    row_points: int = rules["row_points"]
+    overall_point: int = rules["overall_point"]
+
+    def foul_amount(i: int) -> int:
+        """What a fouled opponent pays to the non-fouled seat i."""
+        foul_mode = rules["foul"]["mode"]
+        if foul_mode == "sweep-all":
+            m = sweep_m
+            amount = 3 * row_points * sweep_m + sweep_b
+        else:
+            m, b = (sweep_m, sweep_b) if swept_all[i] else (scoop_m, scoop_b)
+            if foul_mode == "scoop":
+                amount = (3 * row_points + overall_point) * m + b
+            else:
+                amount = rules["foul"]["points"]
+        if rules["foul"]["pays_royalties"] and mode != "none":
+            total = sum(roy_table[i][row] for row in ROWS)
+            amount += total * (m if multiply_roy else 1)
+        return amount
+
+    def rows_result(i: int, j: int) -> int:
+        """What i collects from j when rows are compared."""
+        rows_i = rows_j = 0
+        roy_i = roy_j = 0
+        wins_i = wins_j = 0
+        for row in ROWS:
+            diff = (keys[i][row] > keys[j][row]) - (keys[i][row] < keys[j][row])
+            if diff == 0:
+                continue
+            winner = i if diff > 0 else j
+            points_rows = row_points
+            points_roy = 0
+            if mode == "winner":
+                value = roy_table[winner][row]
+                if rules["royalty_adds"]:
+                    points_roy = value
+                elif value > row_points:
+                    points_rows, points_roy = 0, value
+            if winner == i:
+                wins_i += 1
+                rows_i += points_rows
+                roy_i += points_roy
+            else:
+                wins_j += 1
+                rows_j += points_rows
+                roy_j += points_roy
+        if mode == "always":
+            roy_i = sum(roy_table[i][row] for row in ROWS)
+            roy_j = sum(roy_table[j][row] for row in ROWS)
+        rows = rows_i - rows_j
+        roy = roy_i - roy_j
+        overall = 0
+        if wins_i > wins_j:
+            overall = overall_point
+        elif wins_i < wins_j:
+            overall = -overall_point
+        if wins_i == 3:
+            m, b = (sweep_m, sweep_b) if swept_all[i] else (scoop_m, scoop_b)
+            return (rows + overall) * m + b + roy * (m if multiply_roy else 1)
+        if wins_j == 3:
+            m, b = (sweep_m, sweep_b) if swept_all[j] else (scoop_m, scoop_b)
+            return -((-rows - overall) * m + b + (-roy) * (m if multiply_roy else 1))
+        return rows + overall + roy
+
+    def pair_result(i: int, j: int) -> int:
+        """What i collects from j (RULES.md section 6 steps 1-4)."""
+        # 1. Naturals.
+        if nat[i] is not None or nat[j] is not None:
+            return _settle_naturals(nat[i], nat[j], hands[i], hands[j], rules)
+        # 2. Surrender.
+        if surrendered[i] and surrendered[j]:
+            return 0
+        if surrendered[i]:
+            return 0 if fouled[j] else -rules["surrender"]["cost"]
+        if surrendered[j]:
+            return 0 if fouled[i] else rules["surrender"]["cost"]
+        # 3. Fouls.
+        if fouled[i] and fouled[j]:
+            return 0
+        if fouled[j]:
+            return foul_amount(i)
+        if fouled[i]:
+            return -foul_amount(j)
+        # 4. Rows.
+        return rows_result(i, j)
+
+    pair_points = [[0] * players for _ in range(players)]
+    for i, j in combinations(range(players), 2):
+        value = pair_result(i, j)
+        pair_points[i][j] = value
+        pair_points[j][i] = -value
+
+    points = [sum(pair_points[i]) for i in range(players)]
+    money = [
+        sum(pair_points[i][j] * stake[i][j] for j in range(players) if j != i)
+        for i in range(players)
+    ]
+    rake_percent: int = rules["money"]["rake_percent"]
+    rake = [rake_percent * m // 100 if m > 0 else 0 for m in money]
+    net = [m - r for m, r in zip(money, rake, strict=True)]
+    return {
+        "points": points,
+        "money": money,
+        "rake": rake,
+        "net": net,
+        "pair_points": pair_points,
+    }

@@ -1,0 +1,84 @@
+//! Card ids: `id = 4 * (rank - 2) + suit` with suits d=0, c=1, h=2, s=3.
+
+use crate::error::{Error, Result};
+
+pub const DECK: usize = 52;
+pub const RANK_CHARS: &[u8; 13] = b"23456789TJQKA";
+pub const SUIT_CHARS: &[u8; 4] = b"dchs";
+
+/// Rank index 0..=12 (2 is 0, ace is 12).
+#[inline(always)]
+pub const fn rank_index(id: u8) -> u8 {
+    id >> 2
+}
+
+/// Suit 0..=3 (d, c, h, s).
+#[inline(always)]
+pub const fn suit(id: u8) -> u8 {
+    id & 3
+}
+
+pub fn card_text(id: u8) -> String {
+    let mut s = String::with_capacity(2);
+    s.push(RANK_CHARS[rank_index(id) as usize] as char);
+    s.push(SUIT_CHARS[suit(id) as usize] as char);
+    s
+}
+
+/// Checks ids are in range and pairwise distinct; returns their 52-bit mask.
+pub fn check_distinct(ids: &[u8]) -> Result<u64> {
+    let mut mask = 0u64;
+    for (pos, &id) in ids.iter().enumerate() {
+        if id as usize >= DECK {
+            return Err(Error::Card(format!(
+                "card id {id} at position {pos} is outside 0..51"
+            )));
+        }
+        let bit = 1u64 << id;
+        if mask & bit != 0 {
+            return Err(Error::Hand(format!(
+                "card {} (id {id}) appears more than once",
+                card_text(id)
+            )));
+        }
+        mask |= bit;
+    }
+    Ok(mask)
+}
+
+/// Same as [`check_distinct`] but also requires exactly `n` cards.
+pub fn check_hand(ids: &[u8], sizes: &[usize], what: &str) -> Result<u64> {
+    if !sizes.contains(&ids.len()) {
+        let want = sizes
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(" or ");
+        return Err(Error::Hand(format!(
+            "{what} needs {want} cards, got {}",
+            ids.len()
+        )));
+    }
+    check_distinct(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encoding_fixed_points() {
+        assert_eq!(card_text(0), "2d");
+        assert_eq!(card_text(3), "2s");
+        assert_eq!(card_text(51), "As");
+        assert_eq!(card_text(4 * 8 + 1), "Tc");
+    }
+
+    #[test]
+    fn distinct_checks() {
+        assert!(check_distinct(&[0, 1, 2]).is_ok());
+        assert!(matches!(check_distinct(&[0, 52]), Err(Error::Card(_))));
+        assert!(matches!(check_distinct(&[7, 7]), Err(Error::Hand(_))));
+        assert!(matches!(check_hand(&[1, 2], &[3, 5], "hand"), Err(Error::Hand(_))));
+    }
+}

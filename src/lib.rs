@@ -1,0 +1,18 @@
+//! capsa: the Capsa Susun / Chinese poker engine core.
+//!
+//! The core modules are plain Rust; the Python binding lives in `python.rs`
+//! behind the `python` cargo feature.
+
+pub mod cards;
+pub mod deal;
+pub mod error;
+pub mod naturals;
+pub mod rank;
+pub mod rules;
+pub mod settle;
+pub mod splits;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use error::{Error, Result};

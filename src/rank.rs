@@ -1,0 +1,577 @@
+//! Hand ranking: every three- or five-card hand maps to one `u32` strength per
+//! [`Ranking`], so that comparing strengths is comparing hands, across hand
+//! sizes too (the middle-vs-top foul check).
+//!
+//! Layout of a strength: bits 28..31 the category on the shared scale, bits
+//! 10..27 the rank key, bits 0..9 the suit key (zero without the suit
+//! tie-break). Rank keys use bit masks of distinct ranks where kickers are
+//! compared high to low: for two sets of ranks, comparing the masks as
+//! integers is comparing the sorted rank lists, and when one list is a prefix
+//! of the other the longer one (more kickers) is the larger mask, which is
+//! exactly the three-against-five-card rule.
+
+use std::sync::OnceLock;
+
+use crate::cards::{check_hand, rank_index, suit};
+use crate::error::{Error, Result};
+
+pub const CATEGORY_NAMES: [&str; 10] = [
+    "high-card",
+    "pair",
+    "two-pair",
+    "trips",
+    "straight",
+    "flush",
+    "full-house",
+    "quads",
+    "straight-flush",
+    "royal-flush",
+];
+
+pub const HIGH_CARD: u8 = 0;
+pub const PAIR: u8 = 1;
+pub const TWO_PAIR: u8 = 2;
+pub const TRIPS: u8 = 3;
+pub const STRAIGHT: u8 = 4;
+pub const FLUSH: u8 = 5;
+pub const FULL_HOUSE: u8 = 6;
+pub const QUADS: u8 = 7;
+pub const STRAIGHT_FLUSH: u8 = 8;
+pub const ROYAL_FLUSH: u8 = 9;
+
+const CATEGORY_SHIFT: u32 = 28;
+const RANK_SHIFT: u32 = 10;
+const SUIT_BITS: u32 = 10;
+const FLUSH_SUIT_SHIFT: u32 = RANK_SHIFT + 13;
+
+/// Category index (0..=9) of a strength.
+#[inline(always)]
+pub const fn category_of(strength: u32) -> u8 {
+    (strength >> CATEGORY_SHIFT) as u8
+}
+
+pub fn category_index(name: &str) -> Option<u8> {
+    CATEGORY_NAMES.iter().position(|n| *n == name).map(|i| i as u8)
+}
+
+/// Additive rank weights: the sums over any five ranks (at most four of one)
+/// are pairwise distinct, so a sum indexes a table of five-card rank patterns
+/// without sorting. Found by greedy search; `weights_are_unique` re-checks.
+const W: [u32; 13] = [
+    0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415,
+];
+const RANK5_LEN: usize = (4 * 79415 + 43258 + 1) as usize;
+
+/// The ranking knobs of the rules (suit order, tie-break, flush compare, wheel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ranking {
+    /// Strength of each suit id (d, c, h, s): 0 weakest, 3 strongest.
+    pub suit_strength: [u8; 4],
+    pub tie_break_suit: bool,
+    pub flush_suit_first: bool,
+    pub wheel_second: bool,
+}
+
+impl Default for Ranking {
+    fn default() -> Self {
+        Ranking {
+            suit_strength: [0, 1, 2, 3],
+            tie_break_suit: true,
+            flush_suit_first: false,
+            wheel_second: false,
+        }
+    }
+}
+
+/// Parses a suit order such as `"shcd"` (strongest first) into suit strengths.
+pub fn parse_suit_order(order: &str) -> Result<[u8; 4]> {
+    let bytes = order.as_bytes();
+    let bad = || {
+        Error::Rules(format!(
+            "suit_order must name the four suits d, c, h, s once each, strongest first (got {order:?})"
+        ))
+    };
+    if bytes.len() != 4 {
+        return Err(bad());
+    }
+    let mut strength = [u8::MAX; 4];
+    for (pos, b) in bytes.iter().enumerate() {
+        let s = match b.to_ascii_lowercase() {
+            b'd' => 0,
+            b'c' => 1,
+            b'h' => 2,
+            b's' => 3,
+            _ => return Err(bad()),
+        };
+        if strength[s] != u8::MAX {
+            return Err(bad());
+        }
+        strength[s] = 3 - pos as u8;
+    }
+    Ok(strength)
+}
+
+#[derive(Clone, Copy, Default)]
+struct Class {
+    /// Category and rank key, already shifted into place.
+    base: u32,
+    /// Distinct ranks in significance order and the size of each rank group.
+    ranks: [u8; 5],
+    groups: [u8; 5],
+    slots: u8,
+    suit_bits: u8,
+    is_flush: bool,
+}
+
+struct Tables {
+    rank5: Vec<u16>,
+    flush5: Vec<u16>,
+    rank3: Vec<u16>,
+    classes: Vec<Class>,
+}
+
+/// Width of a rank group's suit code: the suits present at one rank, as a
+/// set, ordered among the sets of the same size.
+const CODE_WIDTH: [u8; 5] = [0, 2, 3, 2, 0];
+
+const fn suit_codes() -> [[u8; 16]; 5] {
+    let mut codes = [[0u8; 16]; 5];
+    let mut next = [0u8; 5];
+    let mut nib = 0;
+    while nib < 16 {
+        let g = (nib as u32).count_ones() as usize;
+        codes[g][nib] = next[g];
+        next[g] += 1;
+        nib += 1;
+    }
+    codes
+}
+const SUIT_CODE: [[u8; 16]; 5] = suit_codes();
+
+fn straight_position(distinct_desc: &[u8], wheel_second: bool) -> Option<(u32, [u8; 5])> {
+    if distinct_desc.len() != 5 {
+        return None;
+    }
+    let top = distinct_desc[0];
+    if distinct_desc.windows(2).all(|w| w[0] == w[1] + 1) {
+        // top rank index 4 (six-high) .. 12 (ace-high)
+        let pos = if wheel_second {
+            if top == 12 {
+                9
+            } else {
+                top as u32 - 4
+            }
+        } else {
+            top as u32 - 3
+        };
+        let mut order = [0u8; 5];
+        order.copy_from_slice(distinct_desc);
+        return Some((pos, order));
+    }
+    if distinct_desc == [12, 3, 2, 1, 0] {
+        return if wheel_second {
+            Some((8, [12, 3, 2, 1, 0]))
+        } else {
+            Some((0, [3, 2, 1, 0, 12]))
+        };
+    }
+    None
+}
+
+fn mask_of(ranks: &[u8]) -> u32 {
+    ranks.iter().fold(0, |m, &r| m | (1 << r))
+}
+
+/// Classifies a multiset of ranks (3 or 5 of them); `flush` only for five
+/// distinct ranks.
+fn classify(ranks: &[u8], flush: bool, wheel_second: bool) -> Class {
+    let mut counts = [0u8; 13];
+    for &r in ranks {
+        counts[r as usize] += 1;
+    }
+    // groups: (size, rank) by size desc then rank desc
+    let mut groups: Vec<(u8, u8)> = (0..13u8)
+        .rev()
+        .filter(|&r| counts[r as usize] > 0)
+        .map(|r| (counts[r as usize], r))
+        .collect();
+    groups.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+    let sizes: Vec<u8> = groups.iter().map(|g| g.0).collect();
+    let distinct: Vec<u8> = groups.iter().map(|g| g.1).collect();
+    let mut order: Vec<u8> = distinct.clone();
+    let (category, key): (u8, u32) = match sizes.as_slice() {
+        [1, 1, 1, 1, 1] => {
+            let straight = straight_position(&distinct, wheel_second);
+            if let Some((_, o)) = straight {
+                order = o.to_vec();
+            }
+            match (straight, flush) {
+                (Some((9, _)), true) => (ROYAL_FLUSH, 0),
+                (Some((pos, _)), true) => (STRAIGHT_FLUSH, pos),
+                (Some((pos, _)), false) => (STRAIGHT, pos),
+                (None, true) => (FLUSH, mask_of(&distinct)),
+                (None, false) => (HIGH_CARD, mask_of(&distinct)),
+            }
+        }
+        [1, 1, 1] => (HIGH_CARD, mask_of(&distinct)),
+        [2, 1, 1, 1] | [2, 1] => (PAIR, (distinct[0] as u32) << 13 | mask_of(&distinct[1..])),
+        [2, 2, 1] => (
+            TWO_PAIR,
+            (distinct[0] as u32) << 8 | (distinct[1] as u32) << 4 | distinct[2] as u32,
+        ),
+        [3, 1, 1] | [3] => (TRIPS, (distinct[0] as u32) << 13 | mask_of(&distinct[1..])),
+        [3, 2] => (FULL_HOUSE, (distinct[0] as u32) << 4 | distinct[1] as u32),
+        [4, 1] => (QUADS, (distinct[0] as u32) << 4 | distinct[1] as u32),
+        other => unreachable!("rank pattern {other:?} cannot occur"),
+    };
+    let mut class = Class {
+        base: (category as u32) << CATEGORY_SHIFT | key << RANK_SHIFT,
+        slots: order.len() as u8,
+        is_flush: category == FLUSH,
+        ..Class::default()
+    };
+    let mut bits = 0u8;
+    for (k, &r) in order.iter().enumerate() {
+        let g = counts[r as usize];
+        class.ranks[k] = r;
+        class.groups[k] = g;
+        bits += CODE_WIDTH[g as usize];
+    }
+    class.suit_bits = bits;
+    class
+}
+
+fn build_tables(wheel_second: bool) -> Tables {
+    let mut classes = vec![Class::default()];
+    let mut rank5 = vec![0u16; RANK5_LEN];
+    let mut flush5 = vec![0u16; 1 << 13];
+    let mut rank3 = vec![0u16; 13 * 13 * 13];
+    let mut push = |c: Class| {
+        classes.push(c);
+        (classes.len() - 1) as u16
+    };
+    for a in 0..13u8 {
+        for b in a..13 {
+            for c in b..13 {
+                for d in c..13 {
+                    for e in d..13 {
+                        let ranks = [a, b, c, d, e];
+                        if a == e {
+                            continue; // five of one rank
+                        }
+                        let idx = ranks.iter().map(|&r| W[r as usize]).sum::<u32>() as usize;
+                        rank5[idx] = push(classify(&ranks, false, wheel_second));
+                        if a < b && b < c && c < d && d < e {
+                            flush5[mask_of(&ranks) as usize] =
+                                push(classify(&ranks, true, wheel_second));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for a in 0..13u8 {
+        for b in 0..13u8 {
+            for c in 0..13u8 {
+                let mut ranks = [a, b, c];
+                ranks.sort_unstable();
+                let idx = (a as usize * 13 + b as usize) * 13 + c as usize;
+                if a <= b && b <= c {
+                    rank3[idx] = push(classify(&ranks, false, wheel_second));
+                }
+            }
+        }
+    }
+    for a in 0..13usize {
+        for b in 0..13usize {
+            for c in 0..13usize {
+                let mut s = [a, b, c];
+                s.sort_unstable();
+                rank3[(a * 13 + b) * 13 + c] = rank3[(s[0] * 13 + s[1]) * 13 + s[2]];
+            }
+        }
+    }
+    Tables {
+        rank5,
+        flush5,
+        rank3,
+        classes,
+    }
+}
+
+fn tables(wheel_second: bool) -> &'static Tables {
+    static LOW: OnceLock<Tables> = OnceLock::new();
+    static SECOND: OnceLock<Tables> = OnceLock::new();
+    if wheel_second {
+        SECOND.get_or_init(|| build_tables(true))
+    } else {
+        LOW.get_or_init(|| build_tables(false))
+    }
+}
+
+/// A [`Ranking`] with its tables resolved: the evaluator.
+#[derive(Clone, Copy)]
+pub struct Evaluator {
+    pub ranking: Ranking,
+    tables: &'static Tables,
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Evaluator").field("ranking", &self.ranking).finish()
+    }
+}
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        Evaluator::new(Ranking::default())
+    }
+}
+
+impl Evaluator {
+    pub fn new(ranking: Ranking) -> Self {
+        Evaluator {
+            ranking,
+            tables: tables(ranking.wheel_second),
+        }
+    }
+
+    #[inline(always)]
+    fn suit_key(&self, class: &Class, cards: &[u8]) -> u32 {
+        let ss = self.ranking.suit_strength;
+        let mut m = 0u64;
+        for &c in cards {
+            m |= 1u64 << (4 * rank_index(c) as u32 + ss[suit(c) as usize] as u32);
+        }
+        let mut key = 0u32;
+        for k in 0..class.slots as usize {
+            let nib = ((m >> (4 * class.ranks[k] as u32)) & 15) as usize;
+            let g = class.groups[k] as usize;
+            key = (key << CODE_WIDTH[g]) | SUIT_CODE[g][nib] as u32;
+        }
+        key << (SUIT_BITS - class.suit_bits as u32)
+    }
+
+    /// Strength of five cards. The ids must be valid and distinct.
+    #[inline(always)]
+    pub fn eval5(&self, c: [u8; 5]) -> u32 {
+        let t = self.tables;
+        let r = [
+            rank_index(c[0]),
+            rank_index(c[1]),
+            rank_index(c[2]),
+            rank_index(c[3]),
+            rank_index(c[4]),
+        ];
+        let flush = ((c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4])) & 3 == 0;
+        let idx = if flush {
+            let mask = (1u32 << r[0]) | (1 << r[1]) | (1 << r[2]) | (1 << r[3]) | (1 << r[4]);
+            t.flush5[mask as usize]
+        } else {
+            let sum = W[r[0] as usize]
+                + W[r[1] as usize]
+                + W[r[2] as usize]
+                + W[r[3] as usize]
+                + W[r[4] as usize];
+            t.rank5[sum as usize]
+        };
+        let class = &t.classes[idx as usize];
+        let mut s = class.base;
+        if class.is_flush && self.ranking.flush_suit_first {
+            s += (self.ranking.suit_strength[suit(c[0]) as usize] as u32) << FLUSH_SUIT_SHIFT;
+        }
+        if self.ranking.tie_break_suit {
+            s |= self.suit_key(class, &c);
+        }
+        s
+    }
+
+    /// Strength of three cards. The ids must be valid and distinct.
+    #[inline(always)]
+    pub fn eval3(&self, c: [u8; 3]) -> u32 {
+        let idx = (rank_index(c[0]) as usize * 13 + rank_index(c[1]) as usize) * 13
+            + rank_index(c[2]) as usize;
+        let class = &self.tables.classes[self.tables.rank3[idx] as usize];
+        let mut s = class.base;
+        if self.ranking.tie_break_suit {
+            s |= self.suit_key(class, &c);
+        }
+        s
+    }
+
+    /// Strength of a checked three- or five-card hand.
+    pub fn evaluate(&self, cards: &[u8]) -> Result<u32> {
+        check_hand(cards, &[3, 5], "a hand")?;
+        Ok(self.eval_unchecked(cards))
+    }
+
+    /// Strength of three or five valid, distinct cards.
+    #[inline(always)]
+    pub fn eval_unchecked(&self, cards: &[u8]) -> u32 {
+        if cards.len() == 5 {
+            self.eval5([cards[0], cards[1], cards[2], cards[3], cards[4]])
+        } else {
+            self.eval3([cards[0], cards[1], cards[2]])
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(text: &str) -> Vec<u8> {
+        text.split_whitespace()
+            .map(|t| {
+                let b = t.as_bytes();
+                let r = crate::cards::RANK_CHARS.iter().position(|&c| c == b[0]).unwrap();
+                let s = crate::cards::SUIT_CHARS.iter().position(|&c| c == b[1]).unwrap();
+                (4 * r + s) as u8
+            })
+            .collect()
+    }
+
+    fn strength(e: &Evaluator, text: &str) -> u32 {
+        e.evaluate(&ids(text)).unwrap()
+    }
+
+    #[test]
+    fn weights_are_unique() {
+        let t = tables(false);
+        let mut seen = std::collections::HashSet::new();
+        let mut n = 0;
+        for a in 0..13usize {
+            for b in a..13 {
+                for c in b..13 {
+                    for d in c..13 {
+                        for e in d..13 {
+                            if a == e {
+                                continue;
+                            }
+                            let s = W[a] + W[b] + W[c] + W[d] + W[e];
+                            assert!(seen.insert(s), "weight sum collision");
+                            assert_ne!(t.rank5[s as usize], 0);
+                            n += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(n, 6175);
+    }
+
+    #[test]
+    fn exhaustive_five_card_counts() {
+        let e = Evaluator::new(Ranking {
+            tie_break_suit: false,
+            ..Ranking::default()
+        });
+        let mut counts = [0u32; 10];
+        let mut distinct = std::collections::HashSet::new();
+        for a in 0..52u8 {
+            for b in a + 1..52 {
+                for c in b + 1..52 {
+                    for d in c + 1..52 {
+                        for f in d + 1..52 {
+                            let s = e.eval5([a, b, c, d, f]);
+                            counts[category_of(s) as usize] += 1;
+                            distinct.insert(s);
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            counts,
+            [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4]
+        );
+        assert_eq!(distinct.len(), 7462);
+    }
+
+    #[test]
+    fn exhaustive_three_card_counts() {
+        let e = Evaluator::new(Ranking {
+            tie_break_suit: false,
+            ..Ranking::default()
+        });
+        let mut counts = [0u32; 10];
+        let mut distinct = std::collections::HashSet::new();
+        for a in 0..52u8 {
+            for b in a + 1..52 {
+                for c in b + 1..52 {
+                    let s = e.eval3([a, b, c]);
+                    counts[category_of(s) as usize] += 1;
+                    distinct.insert(s);
+                }
+            }
+        }
+        assert_eq!(counts[HIGH_CARD as usize], 18_304);
+        assert_eq!(counts[PAIR as usize], 3_744);
+        assert_eq!(counts[TRIPS as usize], 52);
+        assert_eq!(distinct.len(), 455);
+    }
+
+    #[test]
+    fn suit_tie_break_separates_every_hand() {
+        let e = Evaluator::default();
+        let mut distinct = std::collections::HashSet::new();
+        for a in 0..52u8 {
+            for b in a + 1..52 {
+                for c in b + 1..52 {
+                    assert!(distinct.insert(e.eval3([a, b, c])));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn seed_examples() {
+        let e = Evaluator::default();
+        // the straight example of the Indonesian rules: spade ten decides
+        assert!(strength(&e, "6d 7d 8c 9d Ts") > strength(&e, "6d 7c 8d 9s Td"));
+        assert!(strength(&e, "5s 5h 5d 5c Ad") > strength(&e, "4s 4h 4d 4c Jd"));
+        assert!(strength(&e, "Qs Qh Qd 8c 8d") > strength(&e, "Ts Th Td Ac Ad"));
+        // middle K-K-A-7-3 is above top K-K-A
+        assert!(strength(&e, "Kd Kc Ad 7c 3d") > strength(&e, "Ks Kh As"));
+        assert_eq!(category_of(strength(&e, "Ts Js Qs Ks As")), ROYAL_FLUSH);
+        assert_eq!(category_of(strength(&e, "As 2s 3s 4s 5s")), STRAIGHT_FLUSH);
+    }
+
+    #[test]
+    fn wheel_modes() {
+        let low = Evaluator::default();
+        let second = Evaluator::new(Ranking {
+            wheel_second: true,
+            ..Ranking::default()
+        });
+        let wheel = "Ad 2c 3d 4h 5s";
+        let six = "2c 3d 4h 5s 6d";
+        let king = "9c Td Jh Qs Kd";
+        let ace = "Tc Jd Qh Ks Ad";
+        assert!(strength(&low, wheel) < strength(&low, six));
+        assert!(strength(&second, wheel) > strength(&second, king));
+        assert!(strength(&second, wheel) < strength(&second, ace));
+        let sf_wheel = "Ad 2d 3d 4d 5d";
+        assert!(strength(&second, sf_wheel) < strength(&second, "Td Jd Qd Kd Ad"));
+        assert!(strength(&second, sf_wheel) > strength(&second, "9s Ts Js Qs Ks"));
+    }
+
+    #[test]
+    fn flush_suit_first() {
+        let e = Evaluator::new(Ranking {
+            flush_suit_first: true,
+            tie_break_suit: false,
+            ..Ranking::default()
+        });
+        assert!(strength(&e, "2s 4s 6s 8s Ts") > strength(&e, "9h Jh Qh Kh Ah"));
+        assert!(strength(&e, "2s 4s 6s 8s Ts") < strength(&e, "2s 4s 6s 8s Js"));
+    }
+
+    #[test]
+    fn suit_order_parsing() {
+        assert_eq!(parse_suit_order("shcd").unwrap(), [0, 1, 2, 3]);
+        assert_eq!(parse_suit_order("dchs").unwrap(), [3, 2, 1, 0]);
+        assert!(parse_suit_order("shc").is_err());
+        assert!(parse_suit_order("shcc").is_err());
+    }
+}

@@ -1,0 +1,185 @@
+//! The rules the engine plays by, as plain data. The Python layer validates
+//! and loads rules files (TOML) and hands the engine this struct.
+
+use crate::error::{Error, Result};
+use crate::naturals::Natural;
+use crate::rank::{Evaluator, Ranking};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoyaltyMode {
+    Winner,
+    Always,
+    None,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoulMode {
+    SweepAll,
+    Scoop,
+    Fixed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NaturalResolve {
+    HigherWins,
+    Difference,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NaturalTies {
+    Push,
+    Compare,
+}
+
+/// Row indices used throughout: top 0, middle 1, bottom 2.
+pub const TOP: usize = 0;
+pub const MIDDLE: usize = 1;
+pub const BOTTOM: usize = 2;
+
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub evaluator: Evaluator,
+    /// `foul_check = "strict"`: rows must strictly increase.
+    pub foul_strict: bool,
+    pub row_points: i64,
+    pub overall_point: i64,
+    pub royalty_mode: RoyaltyMode,
+    pub royalty_adds: bool,
+    pub scoop_multiplier: i64,
+    pub scoop_bonus: i64,
+    pub scoop_multiply_royalties: bool,
+    pub sweep_all_multiplier: i64,
+    pub sweep_all_bonus: i64,
+    pub sweep_all_min_players: usize,
+    pub foul_mode: FoulMode,
+    pub foul_points: i64,
+    pub foul_pays_royalties: bool,
+    pub surrender_enabled: bool,
+    pub surrender_cost: i64,
+    /// Enabled naturals, strongest first, with their points.
+    pub naturals: Vec<(Natural, i64)>,
+    pub natural_resolve: NaturalResolve,
+    pub natural_ties: NaturalTies,
+    /// Royalty points per row (top, middle, bottom) and category index.
+    pub royalties: [[i64; 10]; 3],
+    pub stake: i64,
+    pub rake_percent: i64,
+}
+
+impl Default for Rules {
+    /// The `capsa-susun` preset.
+    fn default() -> Self {
+        let mut royalties = [[0i64; 10]; 3];
+        royalties[TOP][3] = 5;
+        royalties[MIDDLE][6] = 3;
+        royalties[MIDDLE][7] = 14;
+        royalties[MIDDLE][8] = 18;
+        royalties[MIDDLE][9] = 22;
+        royalties[BOTTOM][7] = 7;
+        royalties[BOTTOM][8] = 9;
+        royalties[BOTTOM][9] = 11;
+        Rules {
+            evaluator: Evaluator::new(Ranking::default()),
+            foul_strict: false,
+            row_points: 1,
+            overall_point: 0,
+            royalty_mode: RoyaltyMode::Winner,
+            royalty_adds: true,
+            scoop_multiplier: 2,
+            scoop_bonus: 0,
+            scoop_multiply_royalties: false,
+            sweep_all_multiplier: 4,
+            sweep_all_bonus: 0,
+            sweep_all_min_players: 4,
+            foul_mode: FoulMode::SweepAll,
+            foul_points: 0,
+            foul_pays_royalties: true,
+            surrender_enabled: false,
+            surrender_cost: 0,
+            naturals: vec![
+                (Natural::Dragon, 208),
+                (Natural::ThreeFlushes, 3),
+                (Natural::ThreeStraights, 3),
+                (Natural::SixPairs, 3),
+            ],
+            natural_resolve: NaturalResolve::HigherWins,
+            natural_ties: NaturalTies::Push,
+            royalties,
+            stake: 1,
+            rake_percent: 3,
+        }
+    }
+}
+
+impl Rules {
+    /// Checks the ranges the engine relies on (the Python layer reports
+    /// friendlier errors first; this guards direct users of the core).
+    pub fn validate(&self) -> Result<()> {
+        let nonneg = [
+            ("row_points", self.row_points),
+            ("overall_point", self.overall_point),
+            ("scoop.bonus", self.scoop_bonus),
+            ("sweep_all.bonus", self.sweep_all_bonus),
+            ("foul.points", self.foul_points),
+            ("surrender.cost", self.surrender_cost),
+            ("money.stake", self.stake),
+        ];
+        for (key, v) in nonneg {
+            if v < 0 {
+                return Err(Error::Rules(format!("{key} must be >= 0, got {v}")));
+            }
+        }
+        if self.scoop_multiplier < 1 || self.sweep_all_multiplier < 1 {
+            return Err(Error::Rules(
+                "scoop.multiplier and sweep_all.multiplier must be >= 1".into(),
+            ));
+        }
+        if !(2..=5).contains(&self.sweep_all_min_players) {
+            return Err(Error::Rules(format!(
+                "sweep_all.min_players must be 2..5, got {}",
+                self.sweep_all_min_players
+            )));
+        }
+        if !(0..=100).contains(&self.rake_percent) {
+            return Err(Error::Rules(format!(
+                "money.rake_percent must be 0..100, got {}",
+                self.rake_percent
+            )));
+        }
+        let mut seen = 0u32;
+        for (n, p) in &self.naturals {
+            if seen & (1 << *n as u32) != 0 {
+                return Err(Error::Rules(format!(
+                    "natural {} is enabled twice",
+                    n.name()
+                )));
+            }
+            seen |= 1 << *n as u32;
+            if *p < 0 {
+                return Err(Error::Rules(format!(
+                    "natural {} has negative points {p}",
+                    n.name()
+                )));
+            }
+        }
+        for (row, table) in self.royalties.iter().enumerate() {
+            for (cat, &v) in table.iter().enumerate() {
+                if v < 0 {
+                    return Err(Error::Rules(format!("royalty {row}/{cat} is negative")));
+                }
+                if row == TOP && v != 0 && ![0usize, 1, 3].contains(&cat) {
+                    return Err(Error::Rules(
+                        "top-row royalties can only name high-card, pair or trips".into(),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Royalty of a hand of the given strength in a row.
+    #[inline(always)]
+    pub fn royalty(&self, row: usize, strength: u32) -> i64 {
+        self.royalties[row][crate::rank::category_of(strength) as usize]
+    }
+}

@@ -1,0 +1,1 @@
+//! Settlement of a table. See RULES.md section 6.

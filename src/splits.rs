@@ -1,0 +1,1 @@
+//! Every split of 13 cards into top, middle and bottom.
