@@ -1,1 +1,237 @@
-//! Every split of 13 cards into top, middle and bottom.
+//! Every split of 13 cards into a 3-card top, 5-card middle and 5-card bottom.
+//!
+//! Order (documented in docs/rules.md): the 13 cards sorted by id; the top
+//! runs over the 3-combinations of the 13 positions in lexicographic order,
+//! and for each top the middle over the 5-combinations of the 10 remaining
+//! positions in lexicographic order; the bottom is the rest. The 286
+//! three-card and 1,287 five-card subsets are ranked once per hand, and each
+//! split only looks their strengths up.
+
+use std::sync::OnceLock;
+
+use crate::cards::check_hand;
+use crate::error::Result;
+use crate::rank::Evaluator;
+
+pub const SPLITS: usize = 72_072;
+pub const SUBSETS3: usize = 286;
+pub const SUBSETS5: usize = 1_287;
+
+pub struct SplitTable {
+    /// Position masks (bit p = sorted card p) of the 3- and 5-subsets.
+    pub masks3: Vec<u16>,
+    pub masks5: Vec<u16>,
+    /// For each split: indices of its top (into masks3), middle and bottom
+    /// (into masks5).
+    pub splits: Vec<[u16; 3]>,
+}
+
+fn combos(n: usize, k: usize) -> Vec<u16> {
+    // lexicographic order of the position lists
+    fn rec(start: usize, n: usize, k: usize, acc: u16, out: &mut Vec<u16>) {
+        if k == 0 {
+            out.push(acc);
+            return;
+        }
+        for p in start..=n - k {
+            rec(p + 1, n, k - 1, acc | (1 << p), out);
+        }
+    }
+    let mut out = Vec::new();
+    rec(0, n, k, 0, &mut out);
+    out
+}
+
+pub fn table() -> &'static SplitTable {
+    static TABLE: OnceLock<SplitTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let masks3 = combos(13, 3);
+        let masks5 = combos(13, 5);
+        let mut index5 = vec![u16::MAX; 1 << 13];
+        for (i, &m) in masks5.iter().enumerate() {
+            index5[m as usize] = i as u16;
+        }
+        let mut splits = Vec::with_capacity(SPLITS);
+        let full: u16 = (1 << 13) - 1;
+        for (t, &top) in masks3.iter().enumerate() {
+            let rest: Vec<usize> = (0..13).filter(|p| top & (1 << p) == 0).collect();
+            for sub in combos(10, 5) {
+                let middle = (0..10)
+                    .filter(|q| sub & (1 << q) != 0)
+                    .fold(0u16, |m, q| m | (1 << rest[q]));
+                let bottom = full & !top & !middle;
+                splits.push([t as u16, index5[middle as usize], index5[bottom as usize]]);
+            }
+        }
+        SplitTable {
+            masks3,
+            masks5,
+            splits,
+        }
+    })
+}
+
+fn pick<const K: usize>(cards: &[u8; 13], mask: u16) -> [u8; K] {
+    let mut out = [0u8; K];
+    let mut k = 0;
+    for (p, &c) in cards.iter().enumerate() {
+        if mask & (1 << p) != 0 {
+            out[k] = c;
+            k += 1;
+        }
+    }
+    out
+}
+
+/// The strengths of every 3- and 5-card subset of one sorted hand.
+pub struct SubsetStrengths {
+    pub cards: [u8; 13],
+    pub s3: Vec<u32>,
+    pub s5: Vec<u32>,
+}
+
+/// Checks and sorts 13 cards.
+pub fn sorted_hand(cards: &[u8]) -> Result<[u8; 13]> {
+    check_hand(cards, &[13], "a hand to split")?;
+    let mut sorted: [u8; 13] = cards.try_into().expect("length checked");
+    sorted.sort_unstable();
+    Ok(sorted)
+}
+
+pub fn subset_strengths(e: &Evaluator, sorted: &[u8; 13]) -> SubsetStrengths {
+    let t = table();
+    SubsetStrengths {
+        cards: *sorted,
+        s3: t.masks3.iter().map(|&m| e.eval3(pick(sorted, m))).collect(),
+        s5: t.masks5.iter().map(|&m| e.eval5(pick(sorted, m))).collect(),
+    }
+}
+
+#[inline(always)]
+pub fn is_valid(top: u32, middle: u32, bottom: u32, strict: bool) -> bool {
+    if strict {
+        bottom > middle && middle > top
+    } else {
+        bottom >= middle && middle >= top
+    }
+}
+
+impl SubsetStrengths {
+    /// (top, middle, bottom) strengths of split `k`.
+    #[inline(always)]
+    pub fn split(&self, k: usize) -> (u32, u32, u32) {
+        let [t, m, b] = table().splits[k];
+        (
+            self.s3[t as usize],
+            self.s5[m as usize],
+            self.s5[b as usize],
+        )
+    }
+
+    pub fn count_valid(&self, strict: bool) -> usize {
+        let t = table();
+        t.splits
+            .iter()
+            .filter(|[a, b, c]| {
+                is_valid(
+                    self.s3[*a as usize],
+                    self.s5[*b as usize],
+                    self.s5[*c as usize],
+                    strict,
+                )
+            })
+            .count()
+    }
+
+    /// The cards of split `k` laid out as top 0-2, middle 3-7, bottom 8-12,
+    /// each row by ascending id.
+    pub fn layout(&self, k: usize) -> [u8; 13] {
+        let t = table();
+        let [a, b, c] = t.splits[k];
+        let mut out = [0u8; 13];
+        out[..3].copy_from_slice(&pick::<3>(&self.cards, t.masks3[a as usize]));
+        out[3..8].copy_from_slice(&pick::<5>(&self.cards, t.masks5[b as usize]));
+        out[8..].copy_from_slice(&pick::<5>(&self.cards, t.masks5[c as usize]));
+        out
+    }
+}
+
+/// Every split (or only the valid ones) as 13-card layouts.
+pub fn splits(e: &Evaluator, strict: bool, cards: &[u8], valid_only: bool) -> Result<Vec<[u8; 13]>> {
+    let sorted = sorted_hand(cards)?;
+    let subsets = subset_strengths(e, &sorted);
+    Ok((0..SPLITS)
+        .filter(|&k| {
+            if !valid_only {
+                return true;
+            }
+            let (t, m, b) = subsets.split(k);
+            is_valid(t, m, b, strict)
+        })
+        .map(|k| subsets.layout(k))
+        .collect())
+}
+
+/// Number of valid splits out of 72,072.
+pub fn count_splits(e: &Evaluator, strict: bool, cards: &[u8]) -> Result<usize> {
+    let sorted = sorted_hand(cards)?;
+    Ok(subset_strengths(e, &sorted).count_valid(strict))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rank::Ranking;
+
+    #[test]
+    fn table_shape() {
+        let t = table();
+        assert_eq!(t.masks3.len(), SUBSETS3);
+        assert_eq!(t.masks5.len(), SUBSETS5);
+        assert_eq!(t.splits.len(), SPLITS);
+        let mut seen = std::collections::HashSet::new();
+        for [a, b, c] in &t.splits {
+            let (a, b, c) = (t.masks3[*a as usize], t.masks5[*b as usize], t.masks5[*c as usize]);
+            assert_eq!(a | b | c, (1 << 13) - 1);
+            assert_eq!(a & b, 0);
+            assert_eq!(b & c, 0);
+            assert!(seen.insert((a, b)));
+        }
+        // first split: top = positions 0,1,2, middle = 3..7
+        assert_eq!(t.masks3[t.splits[0][0] as usize], 0b111);
+        assert_eq!(t.masks5[t.splits[0][1] as usize], 0b11111000);
+    }
+
+    #[test]
+    fn valid_fraction_is_plausible() {
+        let e = Evaluator::new(Ranking { tie_break_suit: false, ..Ranking::default() });
+        let mut rng = crate::deal::ChaCha20::from_seed(3);
+        let mut total = 0usize;
+        for _ in 0..50 {
+            let deck = crate::deal::shuffled_deck(&mut rng);
+            let n = count_splits(&e, false, &deck[..13]).unwrap();
+            let strict = count_splits(&e, true, &deck[..13]).unwrap();
+            assert!(strict <= n);
+            total += n;
+        }
+        let frac = total as f64 / (50.0 * SPLITS as f64);
+        assert!((0.25..0.37).contains(&frac), "{frac}");
+    }
+
+    #[test]
+    fn layouts_are_valid_and_sorted() {
+        let e = Evaluator::default();
+        let hand: Vec<u8> = (0..13).map(|i| i * 4).collect();
+        let all = splits(&e, false, &hand, false).unwrap();
+        assert_eq!(all.len(), SPLITS);
+        let valid = splits(&e, false, &hand, true).unwrap();
+        for s in &valid {
+            let t = e.eval3([s[0], s[1], s[2]]);
+            let m = e.eval5([s[3], s[4], s[5], s[6], s[7]]);
+            let b = e.eval5([s[8], s[9], s[10], s[11], s[12]]);
+            assert!(b >= m && m >= t);
+            assert!(s[..3].windows(2).all(|w| w[0] < w[1]));
+        }
+        assert!(splits(&e, false, &hand[..12], true).is_err());
+    }
+}

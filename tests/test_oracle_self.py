@@ -172,10 +172,8 @@ def test_five_card_counts_by_rank_pattern() -> None:
         distinct = len(set(ranks)) == 5
         hand = _non_flush_hand(ranks)
         assert len(set(hand)) == 5 and len({c % 4 for c in hand}) > 1
-        if distinct:
-            weight = 4**5 - 4
-        else:
-            weight = prod(comb(4, n) for n in Counter(ranks).values())
+        # Suit assignments of this rank pattern (flushes counted below).
+        weight = 4**5 - 4 if distinct else prod(comb(4, n) for n in Counter(ranks).values())
         counts[o.category(hand, DEFAULT)] += weight
         keys.add(o._key(hand, NO_TIE))
         patterns += 1
@@ -488,12 +486,8 @@ def test_fouls_allow_equal_vs_strict() -> None:
 
 
 def test_fouls_top_above_middle() -> None:
-    assert o.is_foul(
-        cs("Qd Qc Qh"), cs("2d 2c 3h 3s 4d"), cs("5d 6d 7d 8d 9d"), DEFAULT
-    )
-    assert not o.is_foul(
-        cs("Qd Qc Qh"), cs("2d 3c 4h 5s 6d"), cs("5c 6c 7c 8c 9c"), DEFAULT
-    )
+    assert o.is_foul(cs("Qd Qc Qh"), cs("2d 2c 3h 3s 4d"), cs("5d 6d 7d 8d 9d"), DEFAULT)
+    assert not o.is_foul(cs("Qd Qc Qh"), cs("2d 3c 4h 5s 6d"), cs("5c 6c 7c 8c 9c"), DEFAULT)
     # Middle K-K-A-7-3 is above top K-K-A: not a foul, even under strict.
     top = cs("Kh Ks Ad")
     middle = cs("Kd Kc As 7h 3s")
@@ -681,9 +675,7 @@ def test_natural_exact_sets() -> None:
     }
     assert o.naturals(cs("2c 2d 5h 7s 8c 9d Jh Qs Kc Ad 3h 3s Th")) == set()
     # 2-6, 6-T and J-Q-K: three straights although there is no ace.
-    assert o.naturals(cs("2c 7d 9h Jc Qd Kh 3s 5s 8c Td 4h 6h 6s")) == {
-        "three-straights"
-    }
+    assert o.naturals(cs("2c 7d 9h Jc Qd Kh 3s 5s 8c Td 4h 6h 6s")) == {"three-straights"}
 
 
 def test_natural_variants() -> None:
@@ -903,9 +895,7 @@ def test_foul_pays_sweep_all_amount() -> None:
     # fouled hand beats P0's middle (clubs flush over P0's straight).
     assert r["pair_points"][0] == [0, 17, 17, 17]
     strong_foul = seat("Kd 4d 5h", "Kc Qc Jc 8c 6c", "2c 3c 7d 9d Th")
-    assert o.is_foul(
-        strong_foul["top"], strong_foul["middle"], strong_foul["bottom"], DEFAULT
-    )
+    assert o.is_foul(strong_foul["top"], strong_foul["middle"], strong_foul["bottom"], DEFAULT)
     assert o.compare(strong_foul["middle"], SW0["middle"], DEFAULT) == 1
     r2 = o.settle([SW0, strong_foul, SW2, SW3], DEFAULT)
     assert r2["pair_points"][0] == [0, 17, 17, 17]
@@ -930,18 +920,17 @@ def test_foul_modes_scoop_and_fixed() -> None:
     r = o.settle(table, scoop)
     assert r["pair_points"][0][1] == 17  # swept all: 3*4 + 5
     assert r["pair_points"][2][1] == 6  # 3*2
-    assert o.settle([SW2, SW1_FOUL], R(foul={"mode": "scoop"}, overall_point=1))[
-        "points"
-    ] == [8, -8]  # (3 + 1) * 2
+    assert o.settle([SW2, SW1_FOUL], R(foul={"mode": "scoop"}, overall_point=1))["points"] == [
+        8,
+        -8,
+    ]  # (3 + 1) * 2
     hg = R(foul={"mode": "scoop"}, scoop={"multiplier": 1, "bonus": 3})
     assert o.settle([SW2, SW1_FOUL], hg)["points"] == [6, -6]
     fixed = R(foul={"mode": "fixed", "points": 10})
     r = o.settle(table, fixed)
     assert r["pair_points"][0][1] == 15
     assert r["pair_points"][2][1] == 10
-    fixed_mult = R(
-        foul={"mode": "fixed", "points": 10}, scoop={"multiply_royalties": True}
-    )
+    fixed_mult = R(foul={"mode": "fixed", "points": 10}, scoop={"multiply_royalties": True})
     assert o.settle([SW0, SW1_FOUL], fixed_mult)["points"] == [20, -20]  # 10 + 5*2
     r = o.settle(table, fixed_mult)
     assert r["pair_points"][0][1] == 30  # swept all: 10 + 5*4
@@ -1009,9 +998,10 @@ def test_surrender() -> None:
     # Against a fouled opponent: nothing.
     assert o.settle([SW1_FOUL, dict(SW2, surrender=True)], rules)["points"] == [0, 0]
     # Both surrender: nothing.
-    assert o.settle([dict(SW0, surrender=True), dict(SW2, surrender=True)], rules)[
-        "points"
-    ] == [0, 0]
+    assert o.settle([dict(SW0, surrender=True), dict(SW2, surrender=True)], rules)["points"] == [
+        0,
+        0,
+    ]
     # A surrendering opponent blocks P0's sweep all.
     table = [SW0, SW1, SW2, dict(SW3, surrender=True)]
     r = o.settle(table, rules)
@@ -1047,15 +1037,11 @@ def test_one_natural_collects() -> None:
     # ace) are played; FILLER wins all three rows.
     declined = dict(DRAGON, declare_natural=False)
     r = o.settle([declined, FILLER], DEFAULT)
-    assert (
-        o.is_foul(DRAGON["top"], DRAGON["middle"], DRAGON["bottom"], DEFAULT) is False
-    )
+    assert o.is_foul(DRAGON["top"], DRAGON["middle"], DRAGON["bottom"], DEFAULT) is False
     assert r["points"] == [-6, 6]  # FILLER wins all three rows: 3 * 2
     # A natural collects from a fouled or surrendering player too.
     filler_foul = seat("9c 9d 8c", "2s 3s 4s 6s 7s", "Td Jh Qs Kh Ad")
-    assert o.is_foul(
-        filler_foul["top"], filler_foul["middle"], filler_foul["bottom"], DEFAULT
-    )
+    assert o.is_foul(filler_foul["top"], filler_foul["middle"], filler_foul["bottom"], DEFAULT)
     assert o.settle([SIXP, filler_foul], DEFAULT)["points"] == [3, -3]
     surr = R(surrender={"enabled": True, "cost": 3})
     assert o.settle([SIXP, dict(FILLER, surrender=True)], surr)["points"] == [3, -3]
@@ -1098,9 +1084,7 @@ def test_natural_compare_groups_by_size_first() -> None:
     cmp = R(naturals={"ties": "compare"})
     assert o.settle([d, e], cmp)["points"] == [3, -3]
     # four-triples and three-quads compare the same way.
-    quads = R(
-        naturals={"ties": "compare", "enabled": [{"name": "three-quads", "points": 20}]}
-    )
+    quads = R(naturals={"ties": "compare", "enabled": [{"name": "three-quads", "points": 20}]})
     q1 = seat("2c 2d 2h", "2s 3c 3d 3h 3s", "Ac Ad Ah As 9c")
     q2 = seat("Kc Kd Kh", "Ks Qc Qd Qh Qs", "Jc Jd Jh Js 4c")
     assert o.settle([q1, q2], quads)["points"] == [20, -20]  # [A, 3, 2, 9] > [K, ...]
@@ -1214,9 +1198,7 @@ def test_settlements_are_zero_sum() -> None:
         for stake in (None, 3, stakes):
             r = o.settle(seats, rules, stake)
             pp = r["pair_points"]
-            assert all(
-                pp[i][j] == -pp[j][i] for i in range(players) for j in range(players)
-            )
+            assert all(pp[i][j] == -pp[j][i] for i in range(players) for j in range(players))
             assert sum(r["points"]) == 0
             assert sum(r["money"]) == 0
             assert sum(r["net"]) + sum(r["rake"]) == 0

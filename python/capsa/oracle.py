@@ -17,6 +17,7 @@ import importlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from itertools import combinations, product
+from numbers import Integral
 from typing import Any, NoReturn
 
 try:
@@ -230,10 +231,7 @@ def _check_scalar(key: str, spec: _Spec, value: Any) -> Any:
         return value
     if kind == "suit_order":
         if not isinstance(value, str) or sorted(value) != sorted("shcd"):
-            _fail(
-                f"{key}: expected the four suit letters s h c d in some order, "
-                f"got {value!r}"
-            )
+            _fail(f"{key}: expected the four suit letters s h c d in some order, got {value!r}")
         return value
     if kind == "naturals":
         return _check_naturals(key, value)
@@ -325,11 +323,12 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
 
 def _check_cards(cards: Sequence[int], sizes: tuple[int, ...], what: str) -> None:
     if len(cards) not in sizes:
-        _fail(
-            f"{what}: expected {' or '.join(map(str, sizes))} cards, got {len(cards)}"
-        )
+        _fail(f"{what}: expected {' or '.join(map(str, sizes))} cards, got {len(cards)}")
     for card in cards:
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card <= 51:
+        # Any integer type (int, numpy integers) is accepted; bool is not.
+        if isinstance(card, bool) or not isinstance(card, Integral):
+            _fail(f"{what}: card id {card!r} is not an integer 0..51")
+        if not 0 <= card <= 51:
             _fail(f"{what}: card id {card!r} is not an integer 0..51")
     if len(set(cards)) != len(cards):
         _fail(f"{what}: duplicate cards")
@@ -375,11 +374,7 @@ def _category_name(cards: Sequence[int]) -> str:
     flush = len({suit_of(c) for c in cards}) == 1
     top = _five_card_straight_top(ranks)
     if flush and top is not None:
-        return (
-            "royal-flush"
-            if sorted(ranks) == [10, 11, 12, 13, ACE]
-            else "straight-flush"
-        )
+        return "royal-flush" if sorted(ranks) == [10, 11, 12, 13, ACE] else "straight-flush"
     if counts[0] == 4:
         return "quads"
     if counts == [3, 2]:
@@ -467,9 +462,7 @@ def compare(a: Sequence[int], b: Sequence[int], rules: Mapping[str, Any]) -> int
     return (ka > kb) - (ka < kb)
 
 
-def _is_foul_keys(
-    top: HandKey, middle: HandKey, bottom: HandKey, rules: Mapping[str, Any]
-) -> bool:
+def _is_foul_keys(top: HandKey, middle: HandKey, bottom: HandKey, rules: Mapping[str, Any]) -> bool:
     if rules["foul_check"] == "strict":
         return not (bottom > middle > top)
     return not (bottom >= middle >= top)
@@ -485,9 +478,7 @@ def is_foul(
     _check_cards(top, (3,), "top")
     _check_cards(middle, (5,), "middle")
     _check_cards(bottom, (5,), "bottom")
-    return _is_foul_keys(
-        _key(top, rules), _key(middle, rules), _key(bottom, rules), rules
-    )
+    return _is_foul_keys(_key(top, rules), _key(middle, rules), _key(bottom, rules), rules)
 
 
 # ---------------------------------------------------------------------------
@@ -497,9 +488,7 @@ def is_foul(
 Split = tuple[tuple[int, int, int], tuple[int, ...], tuple[int, ...]]
 
 
-def splits(
-    cards: Sequence[int], rules: Mapping[str, Any], valid_only: bool = True
-) -> list[Split]:
+def splits(cards: Sequence[int], rules: Mapping[str, Any], valid_only: bool = True) -> list[Split]:
     """Every 3/5/5 split of 13 cards, in the documented order.
 
     The 13 cards are sorted by id; the top runs over the 3-combinations of
@@ -521,9 +510,7 @@ def splits(
         rest = [c for c in hand if c not in top]
         for middle in combinations(rest, 5):
             bottom = tuple(c for c in rest if c not in middle)
-            if valid_only and _is_foul_keys(
-                key_of(top), key_of(middle), key_of(bottom), rules
-            ):
+            if valid_only and _is_foul_keys(key_of(top), key_of(middle), key_of(bottom), rules):
                 continue
             result.append(((top[0], top[1], top[2]), middle, bottom))
     return result
@@ -751,11 +738,7 @@ def _stake_matrix(
         _fail(f"stakes: expected an integer or a {players}x{players} matrix")
     matrix: list[list[int]] = []
     for i, line in enumerate(stakes):
-        if (
-            isinstance(line, (str, bytes))
-            or not isinstance(line, Sequence)
-            or len(line) != players
-        ):
+        if isinstance(line, (str, bytes)) or not isinstance(line, Sequence) or len(line) != players:
             _fail(f"stakes: expected an integer or a {players}x{players} matrix")
         row: list[int] = []
         for j, value in enumerate(line):
@@ -793,12 +776,13 @@ def settle(
         for row in ROWS:
             if row not in seat:
                 _fail(f"seats[{index}].{row}: missing")
-            cards = seat[row]
-            if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
+            given = seat[row]
+            if isinstance(given, (str, bytes)) or not hasattr(given, "__iter__"):
                 _fail(f"seats[{index}].{row}: expected a list of card ids")
+            cards = list(given)
             _check_cards(cards, (ROW_SIZES[row],), f"seats[{index}].{row}")
-            rows[row] = tuple(cards)
-            all_cards.extend(cards)
+            rows[row] = tuple(int(c) for c in cards)
+            all_cards.extend(rows[row])
         surrender = seat.get("surrender", False)
         declare = seat.get("declare_natural", True)
         if not isinstance(surrender, bool):
@@ -826,10 +810,7 @@ def settle(
     ]
     mode = rules["royalty_mode"]
     roy_table = [
-        {
-            row: (royalty(row, rows_of[i][row], rules) if mode != "none" else 0)
-            for row in ROWS
-        }
+        {row: (royalty(row, rows_of[i][row], rules) if mode != "none" else 0) for row in ROWS}
         for i in range(players)
     ]
 

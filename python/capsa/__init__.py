@@ -1,0 +1,62 @@
+"""capsa: the Capsa Susun / Chinese poker engine.
+
+Hand ranking, every legal split, naturals, settlement and arranging, with a
+Rust core. See ``docs/rules.md`` for the rules data and decisions.
+"""
+
+from __future__ import annotations
+
+from capsa._core import (
+    CATEGORIES,
+    NATURAL_NAMES,
+    CapsaError,
+    Card,
+    CardError,
+    HandError,
+    HandValue,
+    RulesError,
+    TableError,
+    compare,
+    count_splits,
+    count_splits_batch,
+    evaluate,
+    evaluate_batch,
+    natural,
+    naturals,
+    naturals_batch,
+    parse_cards,
+    splits,
+)
+from capsa.arrangement import Arrangement
+from capsa.cards import deal, format_cards
+from capsa.rules import Rules, presets
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CATEGORIES",
+    "NATURAL_NAMES",
+    "Arrangement",
+    "CapsaError",
+    "Card",
+    "CardError",
+    "HandError",
+    "HandValue",
+    "Rules",
+    "RulesError",
+    "TableError",
+    "__version__",
+    "compare",
+    "count_splits",
+    "count_splits_batch",
+    "deal",
+    "evaluate",
+    "evaluate_batch",
+    "format_cards",
+    "natural",
+    "naturals",
+    "naturals_batch",
+    "parse_cards",
+    "presets",
+    "splits",
+]

@@ -1,0 +1,126 @@
+"""Arrangements: 13 cards set as a 3-card top, 5-card middle and 5-card bottom."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from capsa._core import Card, HandError, HandValue, card_ids, evaluate
+from capsa.rules import Rules
+
+__all__ = ["Arrangement", "CardsLike"]
+
+CardsLike = str | Sequence[Card | int | str]
+_DEFAULT: list[Rules] = []
+
+
+def _rules(rules: Rules | None) -> Rules:
+    if rules is not None:
+        return rules
+    if not _DEFAULT:
+        _DEFAULT.append(Rules())
+    return _DEFAULT[0]
+
+
+class Arrangement:
+    """A top (3 cards), middle (5) and bottom (5) of 13 distinct cards.
+
+    Each row may be given as text, ``Card`` objects or ids.
+    """
+
+    __slots__ = ("_ids",)
+    _ids: tuple[int, ...]
+
+    def __init__(self, top: CardsLike, middle: CardsLike, bottom: CardsLike) -> None:
+        ids: list[int] = []
+        for name, row, size in (("top", top, 3), ("middle", middle, 5), ("bottom", bottom, 5)):
+            try:
+                ids.extend(card_ids(row, size))
+            except HandError as exc:
+                raise HandError(f"{name} row: {exc}") from None
+        card_ids(ids, 13)  # no card in two rows
+        object.__setattr__(self, "_ids", tuple(ids))
+
+    @classmethod
+    def parse(cls, text: str) -> Arrangement:
+        """Reads ``"Ah Kd 2c / 3s 4s 5s 6s 7s / 8h 9h Th Jh Qh"`` (top / middle / bottom)."""
+        rows = text.replace("|", "/").split("/")
+        if len(rows) != 3:
+            raise HandError(
+                f"an arrangement is three rows separated by '/', got {len(rows)} in {text!r}"
+            )
+        return cls(rows[0], rows[1], rows[2])
+
+    @classmethod
+    def from_ids(cls, ids: Sequence[int]) -> Arrangement:
+        """From 13 ids laid out as top 0-2, middle 3-7, bottom 8-12."""
+        flat = [int(i) for i in ids]
+        if len(flat) != 13:
+            raise HandError(f"an arrangement has 13 cards, got {len(flat)}")
+        return cls(flat[:3], flat[3:8], flat[8:])
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        """The 13 ids: top 0-2, middle 3-7, bottom 8-12."""
+        return self._ids
+
+    @property
+    def top(self) -> tuple[Card, ...]:
+        return tuple(Card(i) for i in self._ids[:3])
+
+    @property
+    def middle(self) -> tuple[Card, ...]:
+        return tuple(Card(i) for i in self._ids[3:8])
+
+    @property
+    def bottom(self) -> tuple[Card, ...]:
+        return tuple(Card(i) for i in self._ids[8:])
+
+    @property
+    def rows(self) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+        return self.top, self.middle, self.bottom
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return tuple(Card(i) for i in self._ids)
+
+    def values(self, rules: Rules | None = None) -> tuple[HandValue, HandValue, HandValue]:
+        """The (top, middle, bottom) hand values under the rules."""
+        r = _rules(rules)
+        ids = list(self._ids)
+        return evaluate(ids[:3], r), evaluate(ids[3:8], r), evaluate(ids[8:], r)
+
+    def is_foul(self, rules: Rules | None = None) -> bool:
+        """True when the rows are out of order (bottom >= middle >= top, or > when strict)."""
+        r = _rules(rules)
+        top, middle, bottom = self.values(r)
+        if r["foul_check"] == "strict":
+            return not (bottom > middle > top)
+        return not (bottom >= middle >= top)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("Arrangement is immutable")
+
+    def __str__(self) -> str:
+        return " / ".join(" ".join(str(c) for c in row) for row in self.rows)
+
+    def __repr__(self) -> str:
+        return f"Arrangement.parse({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Arrangement):
+            return NotImplemented
+        return (
+            sorted(self._ids[:3]) == sorted(other._ids[:3])
+            and sorted(self._ids[3:8]) == sorted(other._ids[3:8])
+            and sorted(self._ids[8:]) == sorted(other._ids[8:])
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                frozenset(self._ids[:3]),
+                frozenset(self._ids[3:8]),
+                frozenset(self._ids[8:]),
+            )
+        )

@@ -1,0 +1,38 @@
+"""Cards: the fixed id encoding, text forms and dealing.
+
+A card id is ``4 * (rank - 2) + suit`` with suits d=0, c=1, h=2, s=3, so
+``2d`` is 0 and ``As`` is 51. Text is rank then suit (``As``, ``Td``,
+``10h``, ``7♣``), either case, separated by spaces or commas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from capsa._core import Card, CardError, card_ids, deal, parse_cards
+
+__all__ = ["SUIT_SYMBOLS", "Card", "CardError", "card_ids", "deal", "format_cards", "parse_cards"]
+
+SUIT_SYMBOLS = {"d": "♦", "c": "♣", "h": "♥", "s": "♠"}
+_INDONESIAN_SUITS = {"d": "Wajik", "c": "Keriting", "h": "Hati", "s": "Sekop"}
+_INDONESIAN_RANKS = {11: "J", 12: "Q", 13: "K", 14: "As"}
+
+
+def _name(card: Card, style: str) -> str:
+    if style == "text":
+        return str(card)
+    if style == "symbol":
+        return str(card)[0] + SUIT_SYMBOLS[card.suit]
+    if style == "indonesian":
+        rank = _INDONESIAN_RANKS.get(card.rank, str(card.rank))
+        return f"{rank} {_INDONESIAN_SUITS[card.suit]}"
+    raise ValueError(f"style must be 'text', 'symbol' or 'indonesian', not {style!r}")
+
+
+def format_cards(
+    cards: Iterable[Card | int], style: Literal["text", "symbol", "indonesian"] = "text"
+) -> str:
+    """Cards as text: ``"As Kd"``, ``"A♠ K♦"`` or ``"As Sekop, K Wajik"``."""
+    names = [_name(c if isinstance(c, Card) else Card(c), style) for c in cards]
+    return ", ".join(names) if style == "indonesian" else " ".join(names)
