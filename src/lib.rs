@@ -10,6 +10,7 @@ pub mod naturals;
 pub mod rank;
 pub mod rules;
 pub mod settle;
+pub mod solver;
 pub mod splits;
 
 #[cfg(feature = "python")]

@@ -46,9 +46,9 @@ pub enum Stakes<'a> {
 impl Stakes<'_> {
     fn check(&self, n: usize) -> Result<()> {
         match *self {
-            Stakes::Uniform(s) if s < 0 => Err(Error::Table(format!(
-                "the stake must be >= 0, got {s}"
-            ))),
+            Stakes::Uniform(s) if s < 0 => {
+                Err(Error::Table(format!("the stake must be >= 0, got {s}")))
+            }
             Stakes::Uniform(_) => Ok(()),
             Stakes::Matrix(m) => {
                 if m.len() != n * n {
@@ -213,16 +213,16 @@ pub fn settle_points(
 }
 
 fn overflow() -> Error {
-    Error::Table("the settlement does not fit in 64-bit integers (rules or stakes too large)".into())
+    Error::Table(
+        "the settlement does not fit in 64-bit integers (rules or stakes too large)".into(),
+    )
 }
 
 /// Checks the table: seat count, card ids, repeated cards, surrender flags.
 fn check_seats(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
     let n = seats.len();
     if !(2..=MAX_SEATS).contains(&n) {
-        return Err(Error::Table(format!(
-            "a table has 2 to 4 seats, got {n}"
-        )));
+        return Err(Error::Table(format!("a table has 2 to 4 seats, got {n}")));
     }
     let mut mask = 0u64;
     for (s, seat) in seats.iter().enumerate() {
@@ -361,10 +361,8 @@ fn settle_into(rules: &Rules, seats: &[SeatInput], stakes: &Stakes, w: &mut Work
     // Sweep all: over the whole table, before any pair is paid.
     for s in 0..n {
         let me = &w.seats[s];
-        let mut swept = n >= rules.sweep_all_min_players
-            && me.natural.is_none()
-            && !me.surrender
-            && !me.foul;
+        let mut swept =
+            n >= rules.sweep_all_min_players && me.natural.is_none() && !me.surrender && !me.foul;
         for p in &w.pairs[..k] {
             if !swept {
                 break;
@@ -377,9 +375,7 @@ fn settle_into(rules: &Rules, seats: &[SeatInput], stakes: &Stakes, w: &mut Work
                 continue;
             };
             let o = &w.seats[other];
-            swept = o.natural.is_none()
-                && !o.surrender
-                && (o.foul || p.rows == [sign; 3]);
+            swept = o.natural.is_none() && !o.surrender && (o.foul || p.rows == [sign; 3]);
         }
         w.seats[s].swept_all = swept;
     }
@@ -390,9 +386,15 @@ fn settle_into(rules: &Rules, seats: &[SeatInput], stakes: &Stakes, w: &mut Work
         let (a, b) = (w.seats[i], w.seats[j]);
         let p = &mut w.pairs[q];
         let points = match p.outcome {
-            PairOutcome::Natural => {
-                natural_pair(rules, &seats[i], &seats[j], a.natural, b.natural, natural_order[i], natural_order[j])
-            }
+            PairOutcome::Natural => natural_pair(
+                rules,
+                &seats[i],
+                &seats[j],
+                a.natural,
+                b.natural,
+                natural_order[i],
+                natural_order[j],
+            ),
             PairOutcome::Surrender => Some(match (a.surrender, b.surrender) {
                 (true, true) => 0,
                 (true, false) if b.foul => 0,
@@ -619,7 +621,11 @@ fn rows_pair(rules: &Rules, a: &SeatResult, b: &SeatResult, p: &mut PairResult) 
             (rules.scoop_multiplier, rules.scoop_bonus)
         };
         let roy_m = if rules.scoop_multiply_royalties { m } else { 1 };
-        let bonus = if sign > 0 { bonus } else { bonus.checked_neg()? };
+        let bonus = if sign > 0 {
+            bonus
+        } else {
+            bonus.checked_neg()?
+        };
         p.scoop = sign;
         p.sweep_all = winner.swept_all;
         p.multiplier = m;
@@ -629,5 +635,781 @@ fn rows_pair(rules: &Rules, a: &SeatResult, b: &SeatResult, p: &mut PairResult) 
             .checked_add(roy.checked_mul(roy_m)?)
     } else {
         base.checked_add(roy)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{RANK_CHARS, SUIT_CHARS};
+    use crate::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode};
+
+    fn ids(text: &str) -> Vec<u8> {
+        text.split_whitespace()
+            .filter(|t| *t != "|")
+            .map(|t| {
+                let b = t.as_bytes();
+                let r = RANK_CHARS.iter().position(|&c| c == b[0]).unwrap();
+                let s = SUIT_CHARS.iter().position(|&c| c == b[1]).unwrap();
+                (4 * r + s) as u8
+            })
+            .collect()
+    }
+
+    /// A seat from "top | middle | bottom" text.
+    fn seat(text: &str) -> SeatInput {
+        SeatInput {
+            cards: ids(text).try_into().unwrap(),
+            surrender: false,
+            declare_natural: true,
+        }
+    }
+
+    fn seats(texts: &[&str]) -> Vec<SeatInput> {
+        texts.iter().map(|t| seat(t)).collect()
+    }
+
+    /// The default rules without naturals.
+    fn plain() -> Rules {
+        Rules {
+            naturals: vec![],
+            ..Rules::default()
+        }
+    }
+
+    fn balanced(s: &Settlement) {
+        assert_eq!(s.seats.iter().map(|r| r.points).sum::<i64>(), 0);
+        assert_eq!(s.seats.iter().map(|r| r.money).sum::<i64>(), 0);
+        assert_eq!(
+            s.seats.iter().map(|r| r.net + r.rake).sum::<i64>(),
+            0,
+            "net plus rake must balance"
+        );
+    }
+
+    fn run(rules: &Rules, table: &[SeatInput], stakes: Stakes) -> Settlement {
+        let s = settle(rules, table, &stakes).unwrap();
+        balanced(&s);
+        let n = table.len();
+        let (mut p, mut m) = ([0i64; 4], [0i64; 4]);
+        settle_points(rules, table, &stakes, &mut p[..n], &mut m[..n]).unwrap();
+        for k in 0..n {
+            assert_eq!(p[k], s.seats[k].points);
+            assert_eq!(m[k], s.seats[k].money);
+        }
+        s
+    }
+
+    fn points(s: &Settlement) -> Vec<i64> {
+        s.seats.iter().map(|r| r.points).collect()
+    }
+
+    fn pair(s: &Settlement, i: usize, j: usize) -> PairResult {
+        *s.pairs.iter().find(|p| p.i == i && p.j == j).unwrap()
+    }
+
+    // RULES section 8, first example: full house J/3, heart flush, straight
+    // to the 9, pair of aces on the bottom.
+    const BOTTOMS: [&str; 4] = [
+        "Ah As Js | 7h 7s 8s 9h 9s | Jd Jc Jh 3d 3c",
+        "Th Ts 6s | Ks Kh Qc Qs 5s | 2h 4h 6h 8h Qh",
+        "3s 4s 5h | Td Tc Kc Qd 8d | 5d 6c 7d 8c 9d",
+        "3h 4d 6d | 2d 2s 5c 7c 9c | Ad Ac 2c 4c Kd",
+    ];
+
+    // Seat 0 beats every other seat in every row, without royalties.
+    const SWEEP: [&str; 4] = [
+        "As Ah Kd | 2s 5s 7s 9s Js | 3h 6h 8h Th Qh",
+        "Ad Kc Qd | 2d 2c 4d 5d 7c | 3d 3c 8d 9d Tc",
+        "Ac Kh Qc | 4c 4h 6d 8c Jd | 5c 5h 9c Td Jc",
+        "Ks Qs Jh | 6c 6s 2h 3s 4s | 7d 7h 8s 9h Ts",
+    ];
+    // SWEEP with seat 3 fouled (top pair above a king-high middle).
+    const SWEEP_FOUL3: &str = "6c 6s 2h | Ks Qs Jh 3s 4s | 7d 7h 8s 9h Ts";
+
+    // Seat 0 fouls; seat 1 holds royalties 3 (middle full house) + 7
+    // (bottom quads) and scoops seat 2.
+    const FOUL: [&str; 3] = [
+        "Ac Ah 4d | 2c 5c 7d Tc Jd | Kc Qc 6h 4h 3h",
+        "Ad Kd Qd | 8d 8c 8h 3d 3c | 9d 9c 9h 9s 2d",
+        "2h 5d 6d | Ts Th 7c 4c 2s | Js Jh Qs Ks As",
+    ];
+
+    // Two seats: A wins the middle (full house) and holds quads below B's
+    // straight flush; B wins top and bottom.
+    const ROYAL: [&str; 2] = [
+        "2d 3d 5c | Kd Kc Kh 4d 4c | 9d 9c 9h 9s 6d",
+        "Ad Ac 7h | Qd Qc Qh 5d 5h | 8s 7s 6s 5s 4s",
+    ];
+
+    #[test]
+    fn worked_example_bottom_row() {
+        let table = seats(&BOTTOMS);
+        let s = run(&plain(), &table, Stakes::Uniform(1_000));
+        assert!(s.seats.iter().all(|r| !r.foul));
+        // each seat's bottom-row money over its three pairs
+        let mut bottom = [0i64; 4];
+        for p in &s.pairs {
+            assert_eq!(p.outcome, PairOutcome::Rows);
+            let v = p.rows[2] as i64 * 1_000;
+            bottom[p.i] += v;
+            bottom[p.j] -= v;
+        }
+        assert_eq!(bottom, [3_000, 1_000, -1_000, -3_000]);
+        assert_eq!(pair(&s, 1, 2).rows[2], 1);
+        assert_eq!(pair(&s, 0, 1).rows[2], 1);
+        assert_eq!(pair(&s, 2, 3).rows[2], 1);
+    }
+
+    #[test]
+    fn foul_pays_twelve_plus_royalties() {
+        let table = seats(&FOUL);
+        let s = run(&plain(), &table, Stakes::Uniform(1));
+        assert_eq!(
+            s.seats.iter().map(|r| r.foul).collect::<Vec<_>>(),
+            [true, false, false]
+        );
+        assert_eq!(s.seats[1].royalties, [0, 3, 7]);
+        let p01 = pair(&s, 0, 1);
+        assert_eq!(p01.outcome, PairOutcome::Foul);
+        assert_eq!(p01.points, -22);
+        assert_eq!(p01.royalties, -10);
+        assert_eq!((p01.scoop, p01.multiplier, p01.sweep_all), (-1, 4, true));
+        assert_eq!(pair(&s, 0, 2).points, -12);
+        let p12 = pair(&s, 1, 2);
+        assert_eq!(p12.outcome, PairOutcome::Rows);
+        assert_eq!(p12.rows, [1, 1, 1]);
+        assert_eq!((p12.row_points, p12.royalties, p12.scoop), (3, 10, 1));
+        assert_eq!((p12.multiplier, p12.sweep_all, p12.points), (2, false, 16));
+        assert_eq!(points(&s), [-34, 38, -4]);
+        // rake: 3% of 38, rounded down
+        assert_eq!((s.seats[1].rake, s.seats[1].net), (1, 37));
+        assert_eq!((s.seats[0].rake, s.seats[0].net), (0, -34));
+    }
+
+    #[test]
+    fn scoop_and_sweep_all() {
+        let rules = plain();
+        let all = seats(&SWEEP);
+        // four players: sweep all, 12 from each
+        let s = run(&rules, &all, Stakes::Uniform(1));
+        assert!(s.seats[0].swept_all);
+        assert!(!s.seats[1].swept_all && !s.seats[2].swept_all && !s.seats[3].swept_all);
+        for j in 1..4 {
+            let p = pair(&s, 0, j);
+            assert_eq!(
+                (p.points, p.scoop, p.multiplier, p.sweep_all),
+                (12, 1, 4, true)
+            );
+        }
+        assert_eq!(s.seats[0].points, 36);
+        // two players: a scoop, 6
+        let s = run(&rules, &all[..2], Stakes::Uniform(1));
+        assert!(!s.seats[0].swept_all);
+        let p = pair(&s, 0, 1);
+        assert_eq!(
+            (p.points, p.scoop, p.multiplier, p.sweep_all),
+            (6, 1, 2, false)
+        );
+        assert_eq!(points(&s), [6, -6]);
+        // three players: min_players 4, so scoops only
+        let s = run(&rules, &all[..3], Stakes::Uniform(1));
+        assert_eq!(s.seats[0].points, 12);
+        // ... unless min_players is 3; sweep-all bonus counts once per pair
+        let r3 = Rules {
+            sweep_all_min_players: 3,
+            sweep_all_bonus: 2,
+            scoop_bonus: 1,
+            ..plain()
+        };
+        let s = run(&r3, &all[..3], Stakes::Uniform(1));
+        assert_eq!(s.seats[0].points, 2 * 14);
+        assert_eq!(pair(&s, 0, 1).bonus, 2);
+        // a scoop by seat j is signed from i's view
+        let s = run(&r3, &[all[1], all[0]], Stakes::Uniform(1));
+        let p = pair(&s, 0, 1);
+        assert_eq!((p.points, p.scoop, p.bonus, p.rows), (-7, -1, -1, [-1; 3]));
+        // min_players 5: never
+        let never = Rules {
+            sweep_all_min_players: 5,
+            ..plain()
+        };
+        let s = run(&never, &all, Stakes::Uniform(1));
+        assert_eq!(s.seats[0].points, 18);
+        // a fouled opponent counts as swept
+        let mut fouled = all.clone();
+        fouled[3] = seat(SWEEP_FOUL3);
+        let s = run(&rules, &fouled, Stakes::Uniform(1));
+        assert!(s.seats[3].foul && s.seats[0].swept_all);
+        assert_eq!(pair(&s, 0, 1).points, 12);
+        assert_eq!(pair(&s, 0, 3).points, 12);
+    }
+
+    #[test]
+    fn surrender() {
+        let rules = Rules {
+            surrender_enabled: true,
+            surrender_cost: 3,
+            ..plain()
+        };
+        // a surrender blocks the sweep all; every non-fouled opponent gets 3
+        let mut table = seats(&SWEEP);
+        table[3].surrender = true;
+        let s = run(&rules, &table, Stakes::Uniform(1));
+        assert!(s.seats[3].surrender && !s.seats[0].swept_all);
+        let p = pair(&s, 0, 3);
+        assert_eq!(
+            (p.outcome, p.points, p.scoop, p.royalties),
+            (PairOutcome::Surrender, 3, 0, 0)
+        );
+        assert_eq!(pair(&s, 0, 1).points, 6);
+        assert_eq!(s.seats[3].points, -9);
+        assert_eq!(s.seats[0].points, 15);
+        // a surrender against a fouled seat: nothing
+        let mut table = seats(&FOUL);
+        table[2].surrender = true;
+        let s = run(&rules, &table, Stakes::Uniform(1));
+        assert_eq!(pair(&s, 0, 2).outcome, PairOutcome::Surrender);
+        assert_eq!(pair(&s, 0, 2).points, 0);
+        assert_eq!(pair(&s, 1, 2).points, 3);
+        assert_eq!(pair(&s, 0, 1).points, -22);
+        assert!(!s.seats[2].foul && s.seats[0].foul);
+        // both surrender
+        let mut table = seats(&ROYAL);
+        table[0].surrender = true;
+        table[1].surrender = true;
+        let s = run(&rules, &table, Stakes::Uniform(1));
+        assert_eq!(points(&s), [0, 0]);
+        // a seat that surrenders is not reported as fouled
+        let mut table = seats(&FOUL);
+        table[0].surrender = true;
+        let s = run(&rules, &table, Stakes::Uniform(1));
+        assert!(!s.seats[0].foul && s.seats[0].surrender);
+        assert_eq!(pair(&s, 0, 1).points, -3);
+    }
+
+    #[test]
+    fn royalty_modes() {
+        let table = seats(&ROYAL);
+        let s = run(&plain(), &table, Stakes::Uniform(1));
+        assert_eq!(s.seats[0].royalties, [0, 3, 7]);
+        assert_eq!(s.seats[1].royalties, [0, 3, 9]);
+        let p = pair(&s, 0, 1);
+        assert_eq!(p.rows, [-1, 1, -1]);
+        // winner: A takes 3 for its middle, B 9 for its bottom
+        assert_eq!((p.row_points, p.royalties, p.points), (-1, -6, -7));
+        let always = Rules {
+            royalty_mode: RoyaltyMode::Always,
+            ..plain()
+        };
+        let p = pair(&run(&always, &table, Stakes::Uniform(1)), 0, 1);
+        assert_eq!((p.row_points, p.royalties, p.points), (-1, -2, -3));
+        let none = Rules {
+            royalty_mode: RoyaltyMode::None,
+            ..plain()
+        };
+        let s = run(&none, &table, Stakes::Uniform(1));
+        assert_eq!(s.seats[0].royalties, [0; 3]);
+        let p = pair(&s, 0, 1);
+        assert_eq!((p.row_points, p.royalties, p.points), (-1, 0, -1));
+        // royalty_adds = false: a royalty larger than the row point replaces it
+        let replace = Rules {
+            royalty_adds: false,
+            ..plain()
+        };
+        let p = pair(&run(&replace, &table, Stakes::Uniform(1)), 0, 1);
+        assert_eq!((p.row_points, p.royalties, p.points), (-1, -6, -7));
+        let s = run(&replace, &seats(&FOUL), Stakes::Uniform(1));
+        let p = pair(&s, 1, 2);
+        // top scores its row point; middle and bottom score 3 and 7 instead
+        assert_eq!((p.row_points, p.royalties, p.points), (1, 10, 2 + 10));
+        // with multiply_royalties the royalties of a scoop are doubled too
+        let mult = Rules {
+            scoop_multiply_royalties: true,
+            ..plain()
+        };
+        let s = run(&mult, &seats(&FOUL), Stakes::Uniform(1));
+        assert_eq!(pair(&s, 1, 2).points, 6 + 20);
+        assert_eq!(pair(&s, 0, 1).points, -(12 + 40));
+        assert_eq!(pair(&s, 0, 2).points, -12);
+        // the overall point
+        let overall = Rules {
+            overall_point: 1,
+            ..plain()
+        };
+        let p = pair(&run(&overall, &table, Stakes::Uniform(1)), 0, 1);
+        assert_eq!((p.overall, p.points), (-1, -8));
+        let s = run(&overall, &seats(&FOUL), Stakes::Uniform(1));
+        assert_eq!(pair(&s, 1, 2).points, (3 + 1) * 2 + 10);
+    }
+
+    #[test]
+    fn foul_modes() {
+        let table = seats(&FOUL);
+        let scoop = Rules {
+            foul_mode: FoulMode::Scoop,
+            ..plain()
+        };
+        let s = run(&scoop, &table, Stakes::Uniform(1));
+        let p = pair(&s, 0, 1);
+        assert_eq!(
+            (p.points, p.multiplier, p.sweep_all, p.royalties),
+            (-16, 2, false, -10)
+        );
+        assert_eq!(pair(&s, 0, 2).points, -6);
+        let scoop_overall = Rules {
+            overall_point: 2,
+            scoop_bonus: 1,
+            ..scoop.clone()
+        };
+        let s = run(&scoop_overall, &table, Stakes::Uniform(1));
+        assert_eq!(pair(&s, 0, 2).points, -((3 + 2) * 2 + 1));
+        assert_eq!(pair(&s, 0, 2).bonus, -1);
+        let fixed = Rules {
+            foul_mode: FoulMode::Fixed,
+            foul_points: 5,
+            ..plain()
+        };
+        let s = run(&fixed, &table, Stakes::Uniform(1));
+        let p = pair(&s, 0, 1);
+        assert_eq!((p.points, p.multiplier, p.sweep_all), (-15, 1, false));
+        assert_eq!(pair(&s, 0, 2).points, -5);
+        let fixed_mult = Rules {
+            scoop_multiply_royalties: true,
+            ..fixed.clone()
+        };
+        let p = pair(&run(&fixed_mult, &table, Stakes::Uniform(1)), 0, 1);
+        assert_eq!((p.points, p.multiplier), (-25, 2));
+        let no_roy = Rules {
+            foul_pays_royalties: false,
+            ..plain()
+        };
+        let s = run(&no_roy, &table, Stakes::Uniform(1));
+        assert_eq!(pair(&s, 0, 1).points, -12);
+        assert_eq!(pair(&s, 0, 1).royalties, 0);
+        let none = Rules {
+            royalty_mode: RoyaltyMode::None,
+            ..plain()
+        };
+        assert_eq!(
+            pair(&run(&none, &table, Stakes::Uniform(1)), 0, 1).points,
+            -12
+        );
+        // both fouled: nothing
+        let both = [table[0], seat("Ad As 4c | 2d 5d 7h Td Js | Kd Qd 6c 4s 3s")];
+        let s = run(&plain(), &both, Stakes::Uniform(1));
+        assert!(s.seats[1].foul);
+        assert_eq!(
+            (pair(&s, 0, 1).outcome, pair(&s, 0, 1).points),
+            (PairOutcome::Foul, 0)
+        );
+        // scoop mode: a seat that swept all collects a foul at the sweep-all rate
+        let mut fouled = seats(&SWEEP);
+        fouled[3] = seat(SWEEP_FOUL3);
+        let s = run(&scoop, &fouled, Stakes::Uniform(1));
+        let p = pair(&s, 0, 3);
+        assert_eq!(
+            (p.points, p.multiplier, p.sweep_all, p.scoop),
+            (12, 4, true, 1)
+        );
+        assert_eq!(pair(&s, 1, 3).points, 6);
+        assert_eq!(pair(&s, 2, 3).points, 6);
+        // sweep-all mode: every fouled pair pays the sweep-all figure
+        let s = run(&plain(), &fouled, Stakes::Uniform(1));
+        assert_eq!(pair(&s, 1, 3).points, 12);
+        assert!(pair(&s, 1, 3).sweep_all);
+        // strict foul check: equal rows foul
+        let strict = Rules {
+            foul_strict: true,
+            evaluator: crate::rank::Evaluator::new(crate::rank::Ranking {
+                tie_break_suit: false,
+                ..Default::default()
+            }),
+            ..plain()
+        };
+        // middle and bottom both high-card K-Q-9-7-5
+        let eq = seat("2d 3c 4h | Kd Qc 9h 7s 5d | Kc Qh 9s 7d 5c");
+        let other = seat("2s 3s 4s | Ks Qs 9d 7c 6s | Ah Kh Qd 8s 6h");
+        let s = run(&strict, &[eq, other], Stakes::Uniform(1));
+        assert!(s.seats[0].foul);
+        let loose = Rules {
+            foul_strict: false,
+            ..strict
+        };
+        let s = run(&loose, &[eq, other], Stakes::Uniform(1));
+        assert!(!s.seats[0].foul);
+    }
+
+    #[test]
+    fn ties_under_no_tie_break() {
+        let rules = Rules {
+            evaluator: crate::rank::Evaluator::new(crate::rank::Ranking {
+                tie_break_suit: false,
+                ..Default::default()
+            }),
+            ..plain()
+        };
+        let a = seat("2d 3d 5c | 7d 7c 9d Td Jc | Ad Ac Kd Qd 8c");
+        let b = seat("2h 3h 5s | 7h 7s 9h Th Js | Ah As Kh Qh 8s");
+        let s = run(&rules, &[a, b], Stakes::Uniform(1));
+        let p = pair(&s, 0, 1);
+        assert_eq!((p.rows, p.points, p.scoop), ([0; 3], 0, 0));
+    }
+
+    #[test]
+    fn stakes_and_rake() {
+        let table = seats(&SWEEP);
+        #[rustfmt::skip]
+        let m = [
+            0, 100, 10, 10,
+            100, 0, 10, 10,
+            10, 10, 0, 10,
+            10, 10, 10, -7, // the diagonal is ignored
+        ];
+        let s = run(&plain(), &table, Stakes::Matrix(&m));
+        for p in &s.pairs {
+            assert_eq!(p.stake, m[p.i * 4 + p.j]);
+            assert_eq!(p.money, p.points * p.stake);
+        }
+        assert_eq!(s.seats[0].money, 12 * 100 + 12 * 10 + 12 * 10);
+        assert_eq!(s.seats[0].rake, 1440 * 3 / 100);
+        assert_eq!(s.seats[0].net, 1440 - 43);
+        for r in &s.seats {
+            if r.money > 0 {
+                assert_eq!(r.rake, r.money * 3 / 100);
+            } else {
+                assert_eq!(r.rake, 0);
+                assert_eq!(r.net, r.money);
+            }
+        }
+        let no_rake = Rules {
+            rake_percent: 0,
+            ..plain()
+        };
+        let s = run(&no_rake, &table, Stakes::Uniform(250));
+        assert!(s.seats.iter().all(|r| r.rake == 0 && r.net == r.money));
+        assert_eq!(s.seats[0].money, 36 * 250);
+        let s = run(&plain(), &table, Stakes::Uniform(0));
+        assert!(s.seats.iter().all(|r| r.money == 0 && r.rake == 0));
+    }
+
+    #[test]
+    fn errors() {
+        let rules = plain();
+        let four = seats(&SWEEP);
+        let one = Stakes::Uniform(1);
+        let table = |r: Result<Settlement>| match r {
+            Err(Error::Table(m)) => m,
+            other => panic!("expected a table error, got {other:?}"),
+        };
+        table(settle(&rules, &four[..1], &one));
+        table(settle(&rules, &[], &one));
+        let mut five = four.clone();
+        five.push(four[0]);
+        table(settle(&rules, &five, &one));
+        // card id out of range
+        let mut bad = four.clone();
+        bad[2].cards[5] = 52;
+        match settle(&rules, &bad, &one) {
+            Err(Error::Card(m)) => assert!(m.contains("seat 2") && m.contains("52"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        // a card twice in one seat, and in two seats
+        let mut bad = four.clone();
+        bad[1].cards[4] = bad[1].cards[0];
+        match settle(&rules, &bad, &one) {
+            Err(Error::Hand(m)) => assert!(m.contains("seat 1") && m.contains("twice"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        let mut bad = four[..2].to_vec();
+        bad[1].cards[12] = bad[0].cards[3];
+        match settle(&rules, &bad, &one) {
+            Err(Error::Hand(m)) => {
+                assert!(
+                    m.contains("seat 0") && m.contains("seat 1") && m.contains("2s"),
+                    "{m}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        // surrender not enabled
+        let mut bad = four.clone();
+        bad[3].surrender = true;
+        let m = table(settle(&rules, &bad, &one));
+        assert!(m.contains("seat 3") && m.contains("surrender"), "{m}");
+        // stakes
+        let m = table(settle(&rules, &four, &Stakes::Uniform(-1)));
+        assert!(m.contains("-1"));
+        let m = table(settle(&rules, &four, &Stakes::Matrix(&[1; 9])));
+        assert!(m.contains("16"), "{m}");
+        let mut mat = [5i64; 16];
+        mat[1 * 4 + 2] = -5;
+        mat[2 * 4 + 1] = -5;
+        let m = table(settle(&rules, &four, &Stakes::Matrix(&mat)));
+        assert!(m.contains("seat 1") && m.contains("seat 2"), "{m}");
+        let mut mat = [5i64; 16];
+        mat[3] = 6;
+        let m = table(settle(&rules, &four, &Stakes::Matrix(&mat)));
+        assert!(m.contains("symmetric"), "{m}");
+        // settle_points: same checks, plus the output lengths
+        let (mut p, mut mo) = ([0i64; 4], [0i64; 4]);
+        assert!(matches!(
+            settle_points(&rules, &four, &one, &mut p[..3], &mut mo),
+            Err(Error::Table(_))
+        ));
+        let mut bad = four.clone();
+        bad[0].cards[0] = 200;
+        assert!(matches!(
+            settle_points(&rules, &bad, &one, &mut p, &mut mo),
+            Err(Error::Card(_))
+        ));
+        // overflow is an error, not a panic
+        let huge = Rules {
+            sweep_all_multiplier: i64::MAX / 2,
+            ..plain()
+        };
+        table(settle(&huge, &four, &one));
+        table(settle(&plain(), &four, &Stakes::Uniform(i64::MAX / 4)));
+    }
+
+    /// Arrangement made legal where sorting rows can: the middle and bottom
+    /// swapped when the middle is the stronger.
+    fn sorted_rows(rules: &Rules, mut cards: [u8; 13]) -> [u8; 13] {
+        let e = &rules.evaluator;
+        let m = e.eval5(cards[3..8].try_into().unwrap());
+        let b = e.eval5(cards[8..13].try_into().unwrap());
+        if m > b {
+            let mid: [u8; 5] = cards[3..8].try_into().unwrap();
+            cards.copy_within(8..13, 3);
+            cards[8..13].copy_from_slice(&mid);
+        }
+        cards
+    }
+
+    fn variants(naturals: bool) -> Vec<Rules> {
+        let base = if naturals { Rules::default() } else { plain() };
+        vec![
+            base.clone(),
+            Rules {
+                royalty_mode: RoyaltyMode::Always,
+                foul_mode: FoulMode::Scoop,
+                overall_point: 1,
+                scoop_bonus: 3,
+                sweep_all_min_players: 2,
+                ..base.clone()
+            },
+            Rules {
+                royalty_mode: RoyaltyMode::None,
+                foul_mode: FoulMode::Fixed,
+                foul_points: 7,
+                surrender_enabled: true,
+                surrender_cost: 3,
+                rake_percent: 7,
+                evaluator: crate::rank::Evaluator::new(crate::rank::Ranking {
+                    tie_break_suit: false,
+                    ..Default::default()
+                }),
+                ..base.clone()
+            },
+            Rules {
+                royalty_adds: false,
+                row_points: 2,
+                scoop_multiply_royalties: true,
+                sweep_all_min_players: 3,
+                foul_strict: true,
+                natural_resolve: NaturalResolve::Difference,
+                natural_ties: NaturalTies::Compare,
+                ..base
+            },
+        ]
+    }
+
+    fn random_tables(naturals: bool) {
+        let rules = variants(naturals);
+        let mut rng = crate::deal::ChaCha20::from_seed(99);
+        let mut outcomes = [0usize; 4];
+        let mut swept = 0;
+        for seed in 0..3_000u64 {
+            let n = 2 + (seed % 3) as usize;
+            let hands = crate::deal::deal(n, Some(seed)).unwrap();
+            let r = &rules[(seed / 3 % rules.len() as u64) as usize];
+            let table: Vec<SeatInput> = hands
+                .iter()
+                .map(|&h| SeatInput {
+                    cards: if rng.below(2) == 0 {
+                        h
+                    } else {
+                        sorted_rows(r, h)
+                    },
+                    surrender: r.surrender_enabled && rng.below(5) == 0,
+                    declare_natural: rng.below(4) != 0,
+                })
+                .collect();
+            let mut m = vec![0i64; n * n];
+            for i in 0..n {
+                for j in i + 1..n {
+                    let v = rng.below(100) as i64;
+                    m[i * n + j] = v;
+                    m[j * n + i] = v;
+                }
+            }
+            for stakes in [Stakes::Uniform(1 + seed as i64 % 50), Stakes::Matrix(&m)] {
+                let s = run(r, &table, stakes);
+                assert_eq!(s.pairs.len(), n * (n - 1) / 2);
+                for p in &s.pairs {
+                    outcomes[p.outcome as usize] += 1;
+                    assert_eq!(p.money, p.points * p.stake);
+                }
+                for (k, seat) in s.seats.iter().enumerate() {
+                    let sum: i64 = s
+                        .pairs
+                        .iter()
+                        .map(|p| {
+                            if p.i == k {
+                                p.points
+                            } else if p.j == k {
+                                -p.points
+                            } else {
+                                0
+                            }
+                        })
+                        .sum();
+                    assert_eq!(sum, seat.points);
+                    swept += seat.swept_all as usize;
+                }
+            }
+        }
+        assert!(outcomes.iter().skip(1).all(|&c| c > 0), "{outcomes:?}");
+        assert!(swept > 0);
+        if naturals {
+            assert!(outcomes[PairOutcome::Natural as usize] > 0);
+        }
+    }
+
+    #[test]
+    fn random_tables_balance() {
+        random_tables(false);
+    }
+
+    // ---- naturals (RULES section 5) ----
+
+    const DRAGON: &str = "2d 3c 4d | 5c 6d 7c 8d 9c | Td Jc Qd Kc Ad";
+    const SIX_PAIRS_HIGH: &str = "2h 2s 5h | 5s 8h 8s Jh Js | Kh Ks Ah As 9h";
+    const SIX_PAIRS_LOW: &str = "3d 3c 4d | 4c 6d 6c 7d 7c | Td Tc Qd Qc 9d";
+
+    #[test]
+    fn naturals_collect_first() {
+        let rules = Rules::default();
+        // a dragon against an ordinary hand
+        let t = [seat(DRAGON), seat(SIX_PAIRS_HIGH)];
+        let s = run(&rules, &t, Stakes::Uniform(1));
+        assert_eq!(s.seats[0].natural, Some((Natural::Dragon, 208)));
+        assert_eq!(s.seats[1].natural, Some((Natural::SixPairs, 3)));
+        let p = pair(&s, 0, 1);
+        assert_eq!((p.outcome, p.points), (PairOutcome::Natural, 208));
+        let diff = Rules {
+            natural_resolve: NaturalResolve::Difference,
+            ..Rules::default()
+        };
+        assert_eq!(pair(&run(&diff, &t, Stakes::Uniform(1)), 0, 1).points, 205);
+        let t = [seat(SIX_PAIRS_HIGH), seat(DRAGON)];
+        assert_eq!(pair(&run(&diff, &t, Stakes::Uniform(1)), 0, 1).points, -205);
+        assert_eq!(
+            pair(&run(&rules, &t, Stakes::Uniform(1)), 0, 1).points,
+            -208
+        );
+        // declining the natural: the arrangement plays
+        let mut t = [seat(DRAGON), seat(SIX_PAIRS_HIGH)];
+        t[0].declare_natural = false;
+        let s = run(&rules, &t, Stakes::Uniform(1));
+        assert_eq!(s.seats[0].natural, None);
+        let p = pair(&s, 0, 1);
+        assert_eq!((p.outcome, p.points), (PairOutcome::Natural, -3));
+        t[1].declare_natural = false;
+        let s = run(&rules, &t, Stakes::Uniform(1));
+        assert_eq!(pair(&s, 0, 1).outcome, PairOutcome::Rows);
+        // a natural collects even from a fouled seat, and a natural asked to
+        // surrender still collects
+        let sur = Rules {
+            surrender_enabled: true,
+            surrender_cost: 3,
+            ..Rules::default()
+        };
+        let fouled = seat("Ah As 5h | 2h 8s 9s Jh Qs | Kh 3s 6h 4s 7s");
+        let mut t = [seat(SIX_PAIRS_LOW), fouled];
+        t[0].surrender = true;
+        let s = run(&sur, &t, Stakes::Uniform(1));
+        assert!(!s.seats[0].surrender && s.seats[1].foul);
+        assert_eq!(pair(&s, 0, 1).points, 3);
+        // a natural at the table blocks a sweep all (SWEEP[0] holds three
+        // straights, A-2-3, 5-9, T-A: it declines)
+        let three = Rules {
+            sweep_all_min_players: 3,
+            ..Rules::default()
+        };
+        let mut t = [
+            seat(SWEEP[0]),
+            seat("2d 3d 4s | 2c 3c 6c 6s 9h | 8d 8s 9d 4d Ad"),
+            seat(SWEEP[2]),
+        ];
+        t[0].declare_natural = false;
+        let s = run(&three, &t, Stakes::Uniform(1));
+        assert_eq!(s.seats[1].natural, Some((Natural::SixPairs, 3)));
+        assert!(!s.seats[0].swept_all);
+        assert_eq!(pair(&s, 0, 1).points, -3);
+        assert_eq!(pair(&s, 0, 2).points, 6);
+        t[1].declare_natural = false;
+        let s = run(&three, &t, Stakes::Uniform(1));
+        assert!(s.seats[0].swept_all);
+        assert_eq!(pair(&s, 0, 1).points, 12);
+        assert_eq!(pair(&s, 0, 2).points, 12);
+        // SWEEP[0] holds three straights and SWEEP[1] three flushes; declined,
+        // the naturals change nothing
+        let mut t = seats(&SWEEP);
+        let s = run(&rules, &t, Stakes::Uniform(1));
+        assert_eq!(s.seats[0].natural, Some((Natural::ThreeStraights, 3)));
+        assert_eq!(s.seats[1].natural, Some((Natural::ThreeFlushes, 3)));
+        assert_eq!(pair(&s, 0, 1).points, -3);
+        for seat in &mut t {
+            seat.declare_natural = false;
+        }
+        assert_eq!(
+            run(&rules, &t, Stakes::Uniform(1)),
+            run(&plain(), &t, Stakes::Uniform(1))
+        );
+    }
+
+    #[test]
+    fn equal_naturals() {
+        let t = [seat(SIX_PAIRS_LOW), seat(SIX_PAIRS_HIGH)];
+        let push = Rules::default();
+        assert_eq!(pair(&run(&push, &t, Stakes::Uniform(1)), 0, 1).points, 0);
+        for resolve in [NaturalResolve::HigherWins, NaturalResolve::Difference] {
+            let compare = Rules {
+                natural_ties: NaturalTies::Compare,
+                natural_resolve: resolve,
+                ..Rules::default()
+            };
+            let s = run(&compare, &t, Stakes::Uniform(1));
+            assert_eq!(pair(&s, 0, 1).points, -3);
+            // identical rank groups push
+            let same = [
+                seat(SIX_PAIRS_LOW),
+                seat("3h 3s 4h | 4s 6h 6s 7h 7s | Th Ts Qh Qs 9h"),
+            ];
+            assert_eq!(
+                pair(&run(&compare, &same, Stakes::Uniform(1)), 0, 1).points,
+                0
+            );
+        }
+        assert_eq!(
+            compare_groups(&seat(SIX_PAIRS_HIGH).cards, &seat(SIX_PAIRS_LOW).cards),
+            Ordering::Greater
+        );
+    }
+
+    #[test]
+    fn random_tables_balance_with_naturals() {
+        random_tables(true);
     }
 }

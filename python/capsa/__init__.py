@@ -30,6 +30,7 @@ from capsa._core import (
 from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
 from capsa.rules import Rules, presets
+from capsa.settlement import BatchSettlement, Seat, Settlement, settle, settle_batch
 
 __version__ = "0.1.0"
 
@@ -37,6 +38,7 @@ __all__ = [
     "CATEGORIES",
     "NATURAL_NAMES",
     "Arrangement",
+    "BatchSettlement",
     "CapsaError",
     "Card",
     "CardError",
@@ -44,6 +46,8 @@ __all__ = [
     "HandValue",
     "Rules",
     "RulesError",
+    "Seat",
+    "Settlement",
     "TableError",
     "__version__",
     "compare",
@@ -58,5 +62,7 @@ __all__ = [
     "naturals_batch",
     "parse_cards",
     "presets",
+    "settle",
+    "settle_batch",
     "splits",
 ]

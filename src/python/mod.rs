@@ -25,7 +25,7 @@ create_exception!(capsa, RulesError, CapsaError, "A rules file, preset name or k
 create_exception!(capsa, TableError, CapsaError, "A table (seats, stakes, flags, arrays) that cannot be settled.");
 
 /// The one place where core errors become Python exceptions.
-fn py_err(e: Error) -> PyErr {
+pub(crate) fn py_err(e: Error) -> PyErr {
     match e {
         Error::Card(m) => CardError::new_err(m),
         Error::Hand(m) => HandError::new_err(m),
@@ -166,7 +166,7 @@ impl Card {
 }
 
 /// Reads cards given as text, a sequence of `Card`s or ids, or a numpy array.
-fn read_cards(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<()> {
+pub(crate) fn read_cards(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<()> {
     if let Ok(s) = obj.cast::<PyString>() {
         return parse_text(s.to_str()?, out).map_err(py_err);
     }
@@ -222,7 +222,7 @@ fn read_cards(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<()> {
     Ok(())
 }
 
-fn read_hand(obj: &Bound<'_, PyAny>, sizes: &[usize], what: &str) -> PyResult<Vec<u8>> {
+pub(crate) fn read_hand(obj: &Bound<'_, PyAny>, sizes: &[usize], what: &str) -> PyResult<Vec<u8>> {
     let mut ids = Vec::with_capacity(13);
     read_cards(obj, &mut ids)?;
     check_hand(&ids, sizes, what).map_err(py_err)?;
@@ -445,7 +445,7 @@ fn default_rules() -> &'static Rules {
 
 /// Resolves the `rules` argument: None (the default preset), a `RuleSet`,
 /// or anything with a `RuleSet` in its `_engine` attribute (`capsa.Rules`).
-enum RulesArg<'py> {
+pub(crate) enum RulesArg<'py> {
     Default,
     Set(Bound<'py, RuleSet>),
 }
@@ -459,7 +459,7 @@ impl RulesArg<'_> {
     }
 }
 
-fn rules_arg<'py>(rules: Option<&Bound<'py, PyAny>>) -> PyResult<RulesArg<'py>> {
+pub(crate) fn rules_arg<'py>(rules: Option<&Bound<'py, PyAny>>) -> PyResult<RulesArg<'py>> {
     let Some(obj) = rules else {
         return Ok(RulesArg::Default);
     };
@@ -616,7 +616,7 @@ fn compare(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, rules: Option<&Bound<'_, 
 }
 
 /// Borrows a C-contiguous uint8 (N, width) array, with clear errors.
-fn uint8_rows<'py>(
+pub(crate) fn uint8_rows<'py>(
     arr: &Bound<'py, PyAny>,
     widths: &[usize],
     what: &str,
@@ -659,17 +659,20 @@ fn uint8_rows<'py>(
 
 /// Runs `f` over rows in parallel (serially for small inputs), stopping at
 /// the first bad row and naming it.
-fn map_rows<T: Send + Copy + Default>(
+pub(crate) fn map_rows<T: Send + Copy + Default>(
     data: &[u8],
     width: usize,
     f: impl Fn(&[u8]) -> Result<T, Error> + Sync,
 ) -> Result<Vec<T>, Error> {
     let n = data.len() / width;
     let mut out = vec![T::default(); n];
+    // small chunks for expensive rows would be wasteful for cheap ones and
+    // vice versa; a few chunks per thread balance both
+    let chunk = (n / (rayon::current_num_threads() * 8)).clamp(16, 4096);
     let run = |(chunk_index, (rows, outs)): (usize, (&[u8], &mut [T]))| -> Result<(), Error> {
         for (k, (row, o)) in rows.chunks_exact(width).zip(outs.iter_mut()).enumerate() {
             *o = f(row).map_err(|e| {
-                let row_index = chunk_index * 4096 + k;
+                let row_index = chunk_index * chunk + k;
                 match e {
                     Error::Card(m) => Error::Card(format!("row {row_index}: {m}")),
                     Error::Hand(m) => Error::Hand(format!("row {row_index}: {m}")),
@@ -680,18 +683,16 @@ fn map_rows<T: Send + Copy + Default>(
         }
         Ok(())
     };
-    let chunks = data
-        .chunks(4096 * width)
-        .zip(out.chunks_mut(4096))
-        .enumerate();
-    if n <= 4096 {
-        chunks.map(run).collect::<Result<(), Error>>()?;
+    if n <= 64 {
+        data.chunks(chunk * width)
+            .zip(out.chunks_mut(chunk))
+            .enumerate()
+            .try_for_each(run)?;
     } else {
-        chunks
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(run)
-            .collect::<Result<(), Error>>()?;
+        data.par_chunks(chunk * width)
+            .zip(out.par_chunks_mut(chunk))
+            .enumerate()
+            .try_for_each(run)?;
     }
     Ok(out)
 }
@@ -731,7 +732,7 @@ fn category_of_strength(strength: u32) -> PyResult<&'static str> {
 
 // ---------------------------------------------------------------- splits
 
-fn read13(cards: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+pub(crate) fn read13(cards: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     read_hand(cards, &[13], "a 13-card hand")
 }
 
@@ -789,7 +790,7 @@ fn count_splits_batch<'py>(
 
 // ---------------------------------------------------------------- naturals
 
-fn hand13(ids: &[u8]) -> [u8; 13] {
+pub(crate) fn hand13(ids: &[u8]) -> [u8; 13] {
     ids.try_into().expect("13 cards checked")
 }
 
@@ -832,6 +833,9 @@ fn naturals_batch<'py>(py: Python<'py>, ids: &Bound<'py, PyAny>) -> PyResult<Bou
 
 // ---------------------------------------------------------------- module
 
+mod settle;
+mod solver;
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -859,5 +863,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(naturals, m)?)?;
     m.add_function(wrap_pyfunction!(natural, m)?)?;
     m.add_function(wrap_pyfunction!(naturals_batch, m)?)?;
+    settle::register(m)?;
+    solver::register(m)?;
     Ok(())
 }

@@ -1,0 +1,93 @@
+"""Settlement: who pays whom, and why, when the arranging time runs out.
+
+:func:`settle` settles one table with full detail (a :class:`Settlement`
+with ``explain()`` and ``to_dict()``); :func:`settle_batch` settles many
+tables given as numpy arrays, on every core, with points and money only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from capsa import _core
+from capsa._core import Settlement, TableError, settle
+from capsa.arrangement import Arrangement
+from capsa.rules import Rules
+
+__all__ = ["BatchSettlement", "Seat", "Settlement", "settle", "settle_batch"]
+
+
+class Seat:
+    """A seat at the showdown: its arrangement and what it chose to do."""
+
+    __slots__ = ("arrangement", "declare_natural", "surrender")
+
+    arrangement: Arrangement
+    surrender: bool
+    declare_natural: bool
+
+    def __init__(
+        self, arrangement: Arrangement, surrender: bool = False, declare_natural: bool = True
+    ) -> None:
+        if not isinstance(arrangement, Arrangement):
+            raise TypeError(f"a Seat holds an Arrangement, not {type(arrangement).__name__}")
+        if not isinstance(surrender, bool) or not isinstance(declare_natural, bool):
+            raise TypeError("surrender and declare_natural are bools")
+        object.__setattr__(self, "arrangement", arrangement)
+        object.__setattr__(self, "surrender", surrender)
+        object.__setattr__(self, "declare_natural", declare_natural)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("Seat is immutable")
+
+    def __repr__(self) -> str:
+        return (
+            f"Seat({self.arrangement!r}, surrender={self.surrender}, "
+            f"declare_natural={self.declare_natural})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Seat):
+            return NotImplemented
+        return (self.arrangement, self.surrender, self.declare_natural) == (
+            other.arrangement,
+            other.surrender,
+            other.declare_natural,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.arrangement, self.surrender, self.declare_natural))
+
+
+class BatchSettlement(NamedTuple):
+    """Points and money of N tables, and the tables that could not be settled."""
+
+    points: npt.NDArray[np.int64]
+    """(N, P) points per seat; zero on rows listed in ``errors``."""
+    money: npt.NDArray[np.int64]
+    """(N, P) money per seat in minor units (before rake)."""
+    errors: list[tuple[int, str]]
+    """(row index, reason) of every table that could not be settled."""
+
+
+def settle_batch(
+    cards: npt.NDArray[np.uint8],
+    rules: Rules | None = None,
+    stakes: int | npt.NDArray[np.int64] | None = None,
+    surrender: npt.NDArray[np.bool_] | None = None,
+    declare_natural: npt.NDArray[np.bool_] | None = None,
+) -> BatchSettlement:
+    """Settles N tables: ``cards`` is uint8 (N, P, 13), each seat's 13 ids laid out
+    top 0-2, middle 3-7, bottom 8-12 (as :func:`capsa.splits` gives them).
+
+    A table that cannot be settled (repeated cards, ids out of range, a
+    surrender the rules do not allow) is reported in ``errors`` by its row
+    index; the others are settled. Runs on every core without the GIL.
+    """
+    if isinstance(stakes, np.ndarray) and stakes.dtype != np.int64:
+        raise TableError(f"stakes must be int64, got {stakes.dtype}")
+    points, money, errors = _core.settle_batch(cards, rules, stakes, surrender, declare_natural)
+    return BatchSettlement(points, money, errors)

@@ -1,0 +1,343 @@
+"""Settlement: settle, settle_batch and the oracle agree; the money balances."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import capsa
+from capsa import oracle
+
+PRESETS = ["capsa-susun", "pagat", "2-4", "1-6", "mau-binh", "hawaiian-gardens"]
+
+
+def _take(deck: list[int], want: list[int]) -> list[int] | None:
+    if all(c in deck for c in want):
+        for c in want:
+            deck.remove(c)
+        return want
+    return None
+
+
+def _natural_hand(rng: random.Random, deck: list[int]) -> list[int] | None:
+    """Tries to take a hand that qualifies for some natural from the deck."""
+    kind = rng.choice(["dragon", "pairs", "flushes", "colour", "low", "high", "royals", "trips"])
+    by_rank: dict[int, list[int]] = {}
+    for c in deck:
+        by_rank.setdefault(c // 4, []).append(c)
+    if kind == "dragon":
+        if len(by_rank) < 13:
+            return None
+        return _take(deck, [rng.choice(by_rank[r]) for r in range(13)])
+    if kind in ("pairs", "trips"):
+        size = 2 if kind == "pairs" else 3
+        groups = [r for r, cs in by_rank.items() if len(cs) >= size]
+        need = 6 if kind == "pairs" else 4
+        if len(groups) < need:
+            return None
+        hand = [c for r in rng.sample(groups, need) for c in rng.sample(by_rank[r], size)]
+        rest = [c for c in deck if c not in hand]
+        hand += rng.sample(rest, 13 - len(hand))
+        return _take(deck, hand)
+    if kind == "flushes":
+        suits = rng.sample(range(4), 3)
+        hand: list[int] = []
+        for suit, n in zip(suits, (3, 5, 5)):
+            pool = [c for c in deck if c % 4 == suit and c not in hand]
+            if len(pool) < n:
+                return None
+            hand += rng.sample(pool, n)
+        return _take(deck, hand)
+    if kind == "colour":
+        pool = [c for c in deck if c % 4 in rng.choice([(0, 2), (1, 3)])]
+    elif kind == "low":
+        pool = [c for c in deck if c // 4 <= 6]
+    elif kind == "high":
+        pool = [c for c in deck if c // 4 >= 6]
+    else:
+        pool = [c for c in deck if c // 4 >= 9]
+        if len(pool) >= 12:
+            rest = [c for c in deck if c not in pool]
+            return _take(deck, rng.sample(pool, 12) + rng.sample(rest or pool, 1))
+    if len(pool) < 13:
+        return None
+    return _take(deck, rng.sample(pool, 13))
+
+
+def _arrange(rng: random.Random, hand: list[int], rules: capsa.Rules) -> list[int]:
+    """A legal split most of the time, a random (often fouled) one otherwise."""
+    if rng.random() < 0.7:
+        legal = capsa.splits(hand, rules)
+        if len(legal):
+            return [int(x) for x in legal[rng.randrange(len(legal))]]
+    cards = hand[:]
+    rng.shuffle(cards)
+    return cards
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> dict[str, Any]:
+    rng = draw(st.randoms(use_true_random=False))
+    preset = draw(st.sampled_from(PRESETS))
+    knobs: dict[str, Any] = {"base": preset}
+    if draw(st.booleans()):
+        knobs.update(
+            royalty_mode=draw(st.sampled_from(["winner", "always", "none"])),
+            royalty_adds=draw(st.booleans()),
+            overall_point=draw(st.integers(0, 2)),
+            foul={
+                "mode": draw(st.sampled_from(["sweep-all", "scoop", "fixed"])),
+                "points": draw(st.integers(0, 9)),
+                "pays_royalties": draw(st.booleans()),
+            },
+            scoop={
+                "multiplier": draw(st.integers(1, 3)),
+                "bonus": draw(st.integers(0, 3)),
+                "multiply_royalties": draw(st.booleans()),
+            },
+            sweep_all={"min_players": draw(st.integers(2, 5))},
+            surrender={"enabled": draw(st.booleans()), "cost": draw(st.integers(0, 4))},
+            naturals={
+                "resolve": draw(st.sampled_from(["higher-wins", "difference"])),
+                "ties": draw(st.sampled_from(["push", "compare"])),
+                "enabled": [
+                    {"name": n, "points": draw(st.integers(0, 40))}
+                    for n in draw(st.permutations(list(capsa.NATURAL_NAMES)))[
+                        : draw(st.integers(0, 15))
+                    ]
+                ],
+            },
+            tie_break=draw(st.sampled_from(["none", "suit"])),
+            foul_check=draw(st.sampled_from(["allow-equal", "strict"])),
+            money={"rake_percent": draw(st.integers(0, 10))},
+        )
+    rules = capsa.Rules(knobs)
+    seats = draw(st.integers(2, 4))
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = []
+    for _ in range(seats):
+        hand = _natural_hand(rng, deck) if rng.random() < 0.3 else None
+        if hand is None:
+            hand = deck[:13]
+            del deck[:13]
+        hands.append(hand)
+    surrender_ok = rules["surrender.enabled"]
+    seat_list = [
+        {
+            "cards": _arrange(rng, h, rules),
+            "surrender": surrender_ok and rng.random() < 0.2,
+            "declare_natural": rng.random() < 0.85,
+        }
+        for h in hands
+    ]
+    if rng.random() < 0.5:
+        stakes: Any = rng.randrange(0, 1000)
+    elif rng.random() < 0.5:
+        m = [[0] * seats for _ in range(seats)]
+        for i in range(seats):
+            for j in range(i + 1, seats):
+                m[i][j] = m[j][i] = rng.randrange(0, 500)
+        stakes = m
+    else:
+        stakes = None
+    return {"rules": rules, "seats": seat_list, "stakes": stakes}
+
+
+def _engine_seats(seats: list[dict[str, Any]]) -> list[capsa.Seat]:
+    return [
+        capsa.Seat(capsa.Arrangement.from_ids(s["cards"]), s["surrender"], s["declare_natural"])
+        for s in seats
+    ]
+
+
+def _oracle_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "top": s["cards"][:3],
+            "middle": s["cards"][3:8],
+            "bottom": s["cards"][8:],
+            "surrender": s["surrender"],
+            "declare_natural": s["declare_natural"],
+        }
+        for s in seats
+    ]
+
+
+@given(table=tables())
+def test_settle_matches_oracle_and_batch(table: dict[str, Any]) -> None:
+    rules, seats, stakes = table["rules"], table["seats"], table["stakes"]
+    got = capsa.settle(_engine_seats(seats), rules, stakes)
+    want = oracle.settle(_oracle_seats(seats), rules.to_dict(), stakes)
+    assert got.points == want["points"]
+    assert got.money == want["money"]
+    assert got.rake == want["rake"]
+    assert got.net == want["net"]
+    for pair in got.pairs:
+        i, j = pair["seats"]
+        assert pair["points"] == want["pair_points"][i][j]
+    # balances
+    assert sum(got.points) == 0 and sum(got.money) == 0
+    assert sum(got.net) + sum(got.rake) == 0
+    # batch agrees
+    cards = np.array([[s["cards"] for s in seats]], dtype=np.uint8)
+    sur = np.array([[s["surrender"] for s in seats]])
+    dec = np.array([[s["declare_natural"] for s in seats]])
+    stake_arg = np.array(stakes, dtype=np.int64) if isinstance(stakes, list) else stakes
+    batch = capsa.settle_batch(cards, rules, stake_arg, sur, dec)
+    assert batch.errors == []
+    assert batch.points[0].tolist() == got.points
+    assert batch.money[0].tolist() == got.money
+
+
+def _arr(text: str) -> capsa.Arrangement:
+    return capsa.Arrangement.parse(text)
+
+
+# RULES.md section 8, bottom-row example: A full house (jacks over threes),
+# B heart flush, C straight to the 9, D pair of aces. Tops rank A > B > C > D
+# and middles D > C > B > A, so in every pair top and middle cancel out and the
+# bottom row alone decides.
+EXAMPLE = [
+    "Ah Kh 8s / As Ks 9d 7d 5h / Jc Jd Jh 3c 3d",
+    "Qs Js 7s / Tc Td 2s 4s 6s / 2h 4h 6h 9h Qh",
+    "Th 9s 8c / Qc Qd 2d 3s 5s / 5c 6d 7c 8d 9c",
+    "Ts 8h 7h / Kc Kd 3h 4d 6c / Ac Ad 2c 4c 5d",
+]
+
+
+def test_worked_example_bottom_row() -> None:
+    seats = [_arr(t) for t in EXAMPLE]
+    assert [a.values()[2].category for a in seats] == ["full-house", "flush", "straight", "pair"]
+    s = capsa.settle(seats, stakes=1000)
+    assert [p["rows"]["bottom"] for p in s.pairs] == [1] * 6
+    assert s.points == [3, 1, -1, -3]
+    assert s.money == [3000, 1000, -1000, -3000]
+    assert s.rake == [90, 30, 0, 0]  # 3% of the winners' money under capsa-susun
+    assert s.net == [2910, 970, -1000, -3000]
+    no_rake = capsa.Rules.preset("pagat")
+    assert capsa.settle(seats, no_rake, stakes=1000).net == [3000, 1000, -1000, -3000]
+
+
+def test_foul_pays_twelve_plus_royalties() -> None:
+    rules = capsa.Rules()  # capsa-susun
+    foul = _arr("Ah Ad 2c / 3s 4h 9s 6d 8s / 8h 9h Th Jd Qh")  # pair on top, no pair middle
+    good = _arr("2d 3d 5c / 2h 2s 4c 4d 6c / 7h 7d 7c 7s Kc")  # quads in the bottom: royalty 7
+    s = capsa.settle([good, foul], rules)
+    assert s.points == [12 + 7, -(12 + 7)]
+    assert s.pairs[0]["outcome"] == "foul"
+
+
+def test_scoop_pays_six_and_sweep_all_twelve() -> None:
+    rules = capsa.Rules().derive(naturals={"enabled": []})
+    strong = _arr("Ad Ac 2c / Kd Kc Ks 3c 4d / 9h Th Jh Qh 8s")  # pair, trips, straight
+    weak = [
+        _arr("2d 3d 5h / 4c 4h 6c 7c 9d / 5s 5d Tc Td Js"),
+        _arr("6h 7h 8c / 6s 6d 9c Ts Jd / 2s 2h 3s 3h Ah"),
+        _arr("8h Kh As / 7d 7s 4s 5c 9s / Qd Qc Qs 8d Jc"),
+    ]
+    s2 = capsa.settle([strong, weak[0]], rules)
+    assert s2.points == [6, -6]
+    # four players, the strong seat wins all three rows against everyone
+    s4 = capsa.settle([strong, *weak], rules)
+    for pair in s4.pairs[:3]:
+        assert pair["sweep_all"] and pair["points"] == 12
+    assert sum(s4.points) == 0
+
+
+def test_rake_and_per_pair_stakes() -> None:
+    hands = capsa.deal(3, seed=9)
+    seats = [capsa.Arrangement.from_ids(capsa.splits(h)[-1].tolist()) for h in hands]
+    stakes = [[0, 100, 10], [100, 0, 10], [10, 10, 0]]
+    s = capsa.settle(seats, stakes=stakes)
+    for p in s.pairs:
+        i, j = p["seats"]
+        assert p["money"] == p["points"] * stakes[i][j]
+    for money, rake in zip(s.money, s.rake):
+        assert rake == (money * 3 // 100 if money > 0 else 0)
+    assert sum(s.net) + sum(s.rake) == 0
+
+
+def test_to_dict_and_explain() -> None:
+    hands = capsa.deal(4, seed=1)
+    seats = [capsa.Arrangement.from_ids(capsa.splits(h)[0].tolist()) for h in hands]
+    s = capsa.settle(seats)
+    d = s.to_dict()
+    assert set(d) == {"points", "money", "rake", "net", "seats", "pairs"}
+    assert len(d["pairs"]) == 6
+    text = s.explain()
+    assert "seat 0 vs seat 1" in text and "points" in text
+
+
+@pytest.mark.parametrize(
+    ("seats", "error"),
+    [
+        (lambda a: [a[0]], capsa.TableError),
+        (lambda a: [a[0], a[0]], capsa.HandError),
+        (lambda a: [a[0], a[1], a[2], a[3], a[0]], capsa.TableError),
+        (lambda a: [a[0], "nonsense"], capsa.CardError),
+        (lambda a: [a[0], 5], TypeError),
+    ],
+)
+def test_bad_tables(seats: Any, error: type[Exception]) -> None:
+    hands = capsa.deal(4, seed=2)
+    arrs = [capsa.Arrangement.from_ids(capsa.splits(h)[0].tolist()) for h in hands]
+    with pytest.raises(error):
+        capsa.settle(seats(arrs))
+
+
+def test_surrender_needs_rules() -> None:
+    hands = capsa.deal(2, seed=2)
+    arrs = [capsa.Arrangement.from_ids(capsa.splits(h)[0].tolist()) for h in hands]
+    with pytest.raises(capsa.TableError, match="surrender"):
+        capsa.settle([capsa.Seat(arrs[0], surrender=True), arrs[1]])
+    s = capsa.settle([capsa.Seat(arrs[0], surrender=True), arrs[1]], capsa.Rules.preset("2-4"))
+    assert s.points[0] <= 0
+
+
+def test_bad_stakes() -> None:
+    hands = capsa.deal(2, seed=2)
+    arrs = [capsa.Arrangement.from_ids(capsa.splits(h)[0].tolist()) for h in hands]
+    with pytest.raises(capsa.TableError):
+        capsa.settle(arrs, stakes=[[0, 1], [2, 0]])
+    with pytest.raises(capsa.TableError):
+        capsa.settle(arrs, stakes=-5)
+    with pytest.raises(capsa.TableError):
+        capsa.settle(arrs, stakes=[[0, 1, 1], [1, 0, 1], [1, 1, 0]])
+
+
+def test_batch_reports_bad_rows_and_settles_the_rest() -> None:
+    n = 1_000
+    cards = np.zeros((n, 4, 13), dtype=np.uint8)
+    for k in range(n):
+        hands = capsa.deal(4, seed=k)
+        for s in range(4):
+            cards[k, s] = [c.id for c in hands[s]]
+    cards[17, 1, 0] = cards[17, 0, 0]
+    cards[500, 2, 5] = 99
+    out = capsa.settle_batch(cards)
+    assert [row for row, _ in out.errors] == [17, 500]
+    assert "HandError" in out.errors[0][1] and "CardError" in out.errors[1][1]
+    assert out.points[17].tolist() == [0, 0, 0, 0]
+    assert (out.points.sum(axis=1) == 0).all() and (out.money.sum(axis=1) == 0).all()
+    one = capsa.settle([capsa.Arrangement.from_ids(cards[3, s].tolist()) for s in range(4)])
+    assert out.points[3].tolist() == one.points
+
+
+@pytest.mark.parametrize(
+    ("cards", "error"),
+    [
+        (np.zeros((2, 4, 13), dtype=np.int32), TypeError),
+        (np.zeros((2, 5, 13), dtype=np.uint8), capsa.TableError),
+        (np.zeros((2, 4, 12), dtype=np.uint8), capsa.TableError),
+        (np.zeros((2, 4, 26), dtype=np.uint8)[:, :, ::2], capsa.TableError),
+    ],
+)
+def test_batch_bad_arrays(cards: Any, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        capsa.settle_batch(cards)
