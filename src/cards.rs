@@ -62,6 +62,58 @@ pub fn check_hand(ids: &[u8], sizes: &[usize], what: &str) -> Result<u64> {
     check_distinct(ids)
 }
 
+/// Reads one card token; `None` when it is not a card.
+pub fn parse_token(tok: &str) -> Option<u8> {
+    let (rank, rest) = if let Some(rest) = tok.strip_prefix("10") {
+        (8u8, rest)
+    } else {
+        let mut chars = tok.chars();
+        let r = chars.next()?.to_ascii_uppercase();
+        let rank = b"23456789TJQKA".iter().position(|&c| c as char == r)? as u8;
+        (rank, chars.as_str())
+    };
+    let mut chars = rest.chars();
+    let s = chars.next()?;
+    if chars.next().is_some() {
+        return None;
+    }
+    let suit = match s {
+        'd' | 'D' | '♦' | '♢' => 0,
+        'c' | 'C' | '♣' | '♧' => 1,
+        'h' | 'H' | '♥' | '♡' => 2,
+        's' | 'S' | '♠' | '♤' => 3,
+        _ => return None,
+    };
+    Some(4 * rank + suit)
+}
+
+/// Reads cards written as text (spaces or commas between them) into ids.
+pub fn parse_text(text: &str, out: &mut Vec<u8>) -> Result<()> {
+    let mut index = 0;
+    for (start, tok) in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .scan(0usize, |pos, t| {
+            let start = *pos;
+            *pos += t.len() + 1;
+            Some((start, t))
+        })
+        .filter(|(_, t)| !t.is_empty())
+    {
+        match parse_token(tok) {
+            Some(id) => out.push(id),
+            None => {
+                return Err(Error::Card(format!(
+                    "cannot read card {tok:?} (card {} at character {}); write rank then suit, e.g. As, Td, 10h, 7♣",
+                    index + 1,
+                    text[..start].chars().count()
+                )))
+            }
+        }
+        index += 1;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,6 +124,17 @@ mod tests {
         assert_eq!(card_text(3), "2s");
         assert_eq!(card_text(51), "As");
         assert_eq!(card_text(4 * 8 + 1), "Tc");
+    }
+
+    #[test]
+    fn text_forms() {
+        let mut ids = Vec::new();
+        parse_text("As, 10h  7♣ td Q♤", &mut ids).unwrap();
+        assert_eq!(ids, vec![51, 34, 21, 32, 43]);
+        let err = parse_text("As Zz", &mut Vec::new()).unwrap_err();
+        assert!(err.message().contains("\"Zz\" (card 2 at character 3)"), "{err}");
+        assert_eq!(parse_token("11h"), None);
+        assert_eq!(parse_token("A"), None);
     }
 
     #[test]

@@ -6,12 +6,14 @@
 pub mod cards;
 pub mod deal;
 pub mod error;
+pub mod report;
 pub mod naturals;
 pub mod rank;
 pub mod rules;
 pub mod settle;
 pub mod solver;
 pub mod splits;
+pub mod tournament;
 
 #[cfg(feature = "python")]
 mod python;

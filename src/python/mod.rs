@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
-use crate::cards::{card_text, check_distinct, check_hand, rank_index, suit, SUIT_CHARS};
+use crate::cards::{card_text, check_distinct, check_hand, parse_text, rank_index, suit, SUIT_CHARS};
 use crate::error::Error;
 use crate::naturals::{self as natural_core, Natural, NATURAL_NAMES};
 use crate::rank::{category_index, category_of, parse_suit_order, Evaluator, Ranking, CATEGORY_NAMES};
@@ -35,57 +35,6 @@ pub(crate) fn py_err(e: Error) -> PyErr {
 }
 
 // ---------------------------------------------------------------- cards
-
-/// Reads one card token; `None` when it is not a card.
-fn parse_token(tok: &str) -> Option<u8> {
-    let (rank, rest) = if let Some(rest) = tok.strip_prefix("10") {
-        (8u8, rest)
-    } else {
-        let mut chars = tok.chars();
-        let r = chars.next()?.to_ascii_uppercase();
-        let rank = b"23456789TJQKA".iter().position(|&c| c as char == r)? as u8;
-        (rank, chars.as_str())
-    };
-    let mut chars = rest.chars();
-    let s = chars.next()?;
-    if chars.next().is_some() {
-        return None;
-    }
-    let suit = match s {
-        'd' | 'D' | '♦' | '♢' => 0,
-        'c' | 'C' | '♣' | '♧' => 1,
-        'h' | 'H' | '♥' | '♡' => 2,
-        's' | 'S' | '♠' | '♤' => 3,
-        _ => return None,
-    };
-    Some(4 * rank + suit)
-}
-
-fn parse_text(text: &str, out: &mut Vec<u8>) -> Result<(), Error> {
-    let mut index = 0;
-    for (start, tok) in text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .scan(0usize, |pos, t| {
-            let start = *pos;
-            *pos += t.len() + 1;
-            Some((start, t))
-        })
-        .filter(|(_, t)| !t.is_empty())
-    {
-        match parse_token(tok) {
-            Some(id) => out.push(id),
-            None => {
-                return Err(Error::Card(format!(
-                    "cannot read card {tok:?} (card {} at character {}); write rank then suit, e.g. As, Td, 10h, 7♣",
-                    index + 1,
-                    text[..start].chars().count()
-                )))
-            }
-        }
-        index += 1;
-    }
-    Ok(())
-}
 
 /// A playing card. `Card("As")`, `Card(51)`.
 #[pyclass(frozen, eq, ord, hash, module = "capsa")]
@@ -279,7 +228,7 @@ fn deal(seats: i64, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Vec<Card>>>
 /// The engine's compiled form of a `capsa.Rules` value.
 #[pyclass(frozen, module = "capsa._core")]
 pub struct RuleSet {
-    rules: Rules,
+    pub(crate) rules: Rules,
 }
 
 fn key<'py>(cfg: &Bound<'py, PyDict>, path: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -438,7 +387,7 @@ impl RuleSet {
     }
 }
 
-fn default_rules() -> &'static Rules {
+pub(crate) fn default_rules() -> &'static Rules {
     static DEFAULT: OnceLock<Rules> = OnceLock::new();
     DEFAULT.get_or_init(Rules::default)
 }

@@ -5,25 +5,14 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 use rayon::prelude::*;
 
 use super::{py_err, rules_arg, TableError};
-use crate::cards::card_text;
 use crate::error::Error;
-use crate::rank::{category_of, CATEGORY_NAMES};
-use crate::settle::{self as core, PairOutcome, SeatInput, Settlement as CoreSettlement, Stakes};
-
-const ROWS: [&str; 3] = ["top", "middle", "bottom"];
-
-fn outcome_name(o: PairOutcome) -> &'static str {
-    match o {
-        PairOutcome::Natural => "natural",
-        PairOutcome::Surrender => "surrender",
-        PairOutcome::Foul => "foul",
-        PairOutcome::Rows => "rows",
-    }
-}
+use crate::report;
+use crate::rules::Rules;
+use crate::settle::{self as core, SeatInput, Settlement as CoreSettlement, Stakes};
 
 /// Reads one seat: an `Arrangement` (its `ids`), a `Seat` (its `arrangement`,
 /// `surrender`, `declare_natural`), or 13 ids laid out top, middle, bottom.
@@ -104,8 +93,16 @@ pub struct Settlement {
     seats: Vec<SeatInput>,
 }
 
-fn cards_text(ids: &[u8]) -> String {
-    ids.iter().map(|&c| card_text(c)).collect::<Vec<_>>().join(" ")
+impl Settlement {
+    fn json_part<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        let mut all = report::settlement_json(&self.inner, &self.seats);
+        to_python(py, &all[key].take())
+    }
+}
+
+fn to_python<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    py.import(pyo3::intern!(py, "json"))?
+        .call_method1(pyo3::intern!(py, "loads"), (v.to_string(),))
 }
 
 #[pymethods]
@@ -141,85 +138,24 @@ impl Settlement {
 
     /// Per seat: rows, categories, royalties, foul, surrender, natural, sweep.
     #[getter]
-    fn seats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let list = PyList::empty(py);
-        for (s, (r, input)) in self.inner.seats.iter().zip(&self.seats).enumerate() {
-            let d = PyDict::new(py);
-            d.set_item("seat", s)?;
-            let rows = PyDict::new(py);
-            for (k, name) in ROWS.iter().enumerate() {
-                let cards = match k {
-                    0 => &input.cards[..3],
-                    1 => &input.cards[3..8],
-                    _ => &input.cards[8..],
-                };
-                let row = PyDict::new(py);
-                row.set_item("cards", cards_text(cards))?;
-                row.set_item("category", CATEGORY_NAMES[category_of(r.strengths[k]) as usize])?;
-                row.set_item("strength", r.strengths[k])?;
-                row.set_item("royalty", r.royalties[k])?;
-                rows.set_item(*name, row)?;
-            }
-            d.set_item("rows", rows)?;
-            d.set_item("foul", r.foul)?;
-            d.set_item("surrender", r.surrender)?;
-            d.set_item("natural", r.natural.map(|(n, _)| n.name()))?;
-            d.set_item("natural_points", r.natural.map_or(0, |(_, p)| p))?;
-            d.set_item("swept_all", r.swept_all)?;
-            d.set_item("points", r.points)?;
-            d.set_item("money", r.money)?;
-            d.set_item("rake", r.rake)?;
-            d.set_item("net", r.net)?;
-            list.append(d)?;
-        }
-        Ok(list)
+    fn seats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.json_part(py, "seats")
     }
 
     /// Per pair (i < j), from seat i's view: how it was settled and why.
     #[getter]
-    fn pairs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let list = PyList::empty(py);
-        for p in &self.inner.pairs {
-            let d = PyDict::new(py);
-            d.set_item("seats", (p.i, p.j))?;
-            d.set_item("outcome", outcome_name(p.outcome))?;
-            let rows = PyDict::new(py);
-            for (k, name) in ROWS.iter().enumerate() {
-                rows.set_item(*name, p.rows[k])?;
-            }
-            d.set_item("rows", rows)?;
-            d.set_item("row_points", p.row_points)?;
-            d.set_item("overall", p.overall)?;
-            d.set_item("royalties", p.royalties)?;
-            d.set_item("scoop", p.scoop)?;
-            d.set_item("sweep_all", p.sweep_all)?;
-            d.set_item("multiplier", p.multiplier)?;
-            d.set_item("bonus", p.bonus)?;
-            d.set_item("points", p.points)?;
-            d.set_item("stake", p.stake)?;
-            d.set_item("money", p.money)?;
-            list.append(d)?;
-        }
-        Ok(list)
+    fn pairs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.json_part(py, "pairs")
     }
 
     /// Everything, as JSON-ready dicts and lists.
-    fn to_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
-        let py = slf.py();
-        let this = slf.get();
-        let d = PyDict::new(py);
-        d.set_item("points", this.points())?;
-        d.set_item("money", this.money())?;
-        d.set_item("rake", this.rake())?;
-        d.set_item("net", this.net())?;
-        d.set_item("seats", this.seats(py)?)?;
-        d.set_item("pairs", this.pairs(py)?)?;
-        Ok(d)
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_python(py, &report::settlement_json(&self.inner, &self.seats))
     }
 
     /// A table a player or a support agent can read.
     fn explain(&self) -> String {
-        explain(&self.inner, &self.seats)
+        report::explain(&self.inner, &self.seats)
     }
 
     fn __repr__(&self) -> String {
@@ -230,104 +166,6 @@ impl Settlement {
             self.rake()
         )
     }
-}
-
-fn explain(s: &CoreSettlement, inputs: &[SeatInput]) -> String {
-    use std::fmt::Write;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<5} {:<26} {:<33} {:<33} {:>7} {:>9} {:>7} {:>9}",
-        "seat", "top", "middle", "bottom", "points", "money", "rake", "net"
-    );
-    for (k, (r, input)) in s.seats.iter().zip(inputs).enumerate() {
-        let row = |cards: &[u8], st: u32, roy: i64| {
-            let mut t = format!("{} {}", cards_text(cards), CATEGORY_NAMES[category_of(st) as usize]);
-            if roy > 0 {
-                let _ = write!(t, " +{roy}");
-            }
-            t
-        };
-        let _ = writeln!(
-            out,
-            "{:<5} {:<26} {:<33} {:<33} {:>7} {:>9} {:>7} {:>9}",
-            k,
-            row(&input.cards[..3], r.strengths[0], r.royalties[0]),
-            row(&input.cards[3..8], r.strengths[1], r.royalties[1]),
-            row(&input.cards[8..], r.strengths[2], r.royalties[2]),
-            r.points,
-            r.money,
-            r.rake,
-            r.net
-        );
-        let mut notes = Vec::new();
-        if let Some((n, p)) = r.natural {
-            notes.push(format!("declares {} ({p} points)", n.name()));
-        }
-        if r.foul {
-            notes.push("fouled: rows out of order".to_string());
-        }
-        if r.surrender {
-            notes.push("surrendered".to_string());
-        }
-        if r.swept_all {
-            notes.push("swept all".to_string());
-        }
-        if !notes.is_empty() {
-            let _ = writeln!(out, "      {}", notes.join("; "));
-        }
-    }
-    let _ = writeln!(out);
-    for p in &s.pairs {
-        let mark = |v: i8| match v {
-            1 => "won",
-            -1 => "lost",
-            _ => "tied",
-        };
-        let what = match p.outcome {
-            PairOutcome::Rows => {
-                let mut t = format!(
-                    "top {}, middle {}, bottom {}",
-                    mark(p.rows[0]),
-                    mark(p.rows[1]),
-                    mark(p.rows[2])
-                );
-                if p.royalties != 0 {
-                    let _ = write!(t, "; royalties {:+}", p.royalties);
-                }
-                if p.overall != 0 {
-                    let _ = write!(t, "; overall {:+}", p.overall);
-                }
-                if p.scoop != 0 {
-                    let who = if p.scoop > 0 { p.i } else { p.j };
-                    let kind = if p.sweep_all { "sweep-all" } else { "scoop" };
-                    let _ = write!(t, "; {kind} by seat {who} x{}", p.multiplier);
-                    if p.bonus != 0 {
-                        let _ = write!(t, " {:+}", p.bonus);
-                    }
-                }
-                t
-            }
-            PairOutcome::Foul => {
-                let mut t = String::from("foul");
-                if p.sweep_all {
-                    t.push_str(" at the sweep-all rate");
-                }
-                if p.royalties != 0 {
-                    let _ = write!(t, "; royalties {:+}", p.royalties);
-                }
-                t
-            }
-            PairOutcome::Surrender => "surrender".to_string(),
-            PairOutcome::Natural => "natural".to_string(),
-        };
-        let _ = writeln!(
-            out,
-            "seat {} vs seat {}: {what} => seat {} {:+} points ({:+} money at stake {})",
-            p.i, p.j, p.i, p.points, p.money, p.stake
-        );
-    }
-    out
 }
 
 /// Settles one table: 2 to 4 seats, each an Arrangement, a Seat or 13 ids.
@@ -494,9 +332,56 @@ fn describe(e: Error) -> String {
     format!("{kind}: {}", e.message())
 }
 
+/// Settles rounds given as JSON texts (one round each), in parallel; returns
+/// one JSON text per round: its settlement, or an error record naming the
+/// line (`first_line` + index) and the reason.
+#[pyfunction]
+#[pyo3(signature = (lines, rules, default=None, first_line=1))]
+fn settle_json_lines(
+    py: Python<'_>,
+    lines: Vec<String>,
+    rules: &Bound<'_, PyDict>,
+    default: Option<String>,
+    first_line: usize,
+) -> PyResult<Vec<String>> {
+    let mut named: Vec<(String, Rules)> = Vec::new();
+    for (k, v) in rules.iter() {
+        let set = v
+            .cast::<super::RuleSet>()
+            .map_err(|_| PyTypeError::new_err("rules maps names to RuleSet values"))?;
+        named.push((k.extract()?, set.get().rules.clone()));
+    }
+    let default_rules = super::default_rules().clone();
+    let lookup = |name: Option<&str>| -> Result<&Rules, String> {
+        let want = match name {
+            Some(n) => n,
+            None => match &default {
+                Some(d) => d.as_str(),
+                None => return Ok(&default_rules),
+            },
+        };
+        named
+            .iter()
+            .find(|(n, _)| n == want)
+            .map(|(_, r)| r)
+            .ok_or_else(|| {
+                let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
+                format!("unknown rules {want:?}; known: {}", names.join(", "))
+            })
+    };
+    Ok(py.detach(|| {
+        lines
+            .par_iter()
+            .enumerate()
+            .map(|(k, line)| report::settle_round(line, first_line + k, lookup).to_string())
+            .collect()
+    }))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Settlement>()?;
     m.add_function(wrap_pyfunction!(settle, m)?)?;
     m.add_function(wrap_pyfunction!(settle_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(settle_json_lines, m)?)?;
     Ok(())
 }

@@ -1,0 +1,7 @@
+"""``python -m capsa`` runs the command line."""
+
+import sys
+
+from capsa.cli import main
+
+sys.exit(main())
