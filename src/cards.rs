@@ -89,27 +89,31 @@ pub fn parse_token(tok: &str) -> Option<u8> {
 
 /// Reads cards written as text (spaces or commas between them) into ids.
 pub fn parse_text(text: &str, out: &mut Vec<u8>) -> Result<()> {
-    let mut index = 0;
-    for (start, tok) in text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .scan(0usize, |pos, t| {
-            let start = *pos;
-            *pos += t.len() + 1;
-            Some((start, t))
-        })
-        .filter(|(_, t)| !t.is_empty())
+    let is_separator = |c: char| c.is_whitespace() || c == ',';
+    let mut number = 0;
+    let mut start: Option<usize> = None;
+    // char_indices gives char boundaries, so slicing at them cannot panic
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
     {
+        if !is_separator(c) {
+            start.get_or_insert(i);
+            continue;
+        }
+        let Some(s) = start.take() else { continue };
+        let tok = &text[s..i];
+        number += 1;
         match parse_token(tok) {
             Some(id) => out.push(id),
             None => {
                 return Err(Error::Card(format!(
-                    "cannot read card {tok:?} (card {} at character {}); write rank then suit, e.g. As, Td, 10h, 7♣",
-                    index + 1,
-                    text[..start].chars().count()
+                    "cannot read card {tok:?} (card {number} at character {}); \
+                     write rank then suit, e.g. As, Td, 10h, 7\u{2663}",
+                    text[..s].chars().count()
                 )))
             }
         }
-        index += 1;
     }
     Ok(())
 }
@@ -132,9 +136,17 @@ mod tests {
         parse_text("As, 10h  7♣ td Q♤", &mut ids).unwrap();
         assert_eq!(ids, vec![51, 34, 21, 32, 43]);
         let err = parse_text("As Zz", &mut Vec::new()).unwrap_err();
-        assert!(err.message().contains("\"Zz\" (card 2 at character 3)"), "{err}");
+        assert!(
+            err.message().contains("\"Zz\" (card 2 at character 3)"),
+            "{err}"
+        );
         assert_eq!(parse_token("11h"), None);
         assert_eq!(parse_token("A"), None);
+        // multi-byte separators and symbols never split a character
+        let mut ids = Vec::new();
+        parse_text("A\u{a0}s\u{a0}K\u{2660}", &mut ids).unwrap_err();
+        parse_text("K\u{2660}\u{a0}Q\u{2665}", &mut ids).unwrap();
+        assert_eq!(ids, vec![47, 42]);
     }
 
     #[test]
@@ -142,6 +154,9 @@ mod tests {
         assert!(check_distinct(&[0, 1, 2]).is_ok());
         assert!(matches!(check_distinct(&[0, 52]), Err(Error::Card(_))));
         assert!(matches!(check_distinct(&[7, 7]), Err(Error::Hand(_))));
-        assert!(matches!(check_hand(&[1, 2], &[3, 5], "hand"), Err(Error::Hand(_))));
+        assert!(matches!(
+            check_hand(&[1, 2], &[3, 5], "hand"),
+            Err(Error::Hand(_))
+        ));
     }
 }

@@ -51,7 +51,10 @@ pub const fn category_of(strength: u32) -> u8 {
 }
 
 pub fn category_index(name: &str) -> Option<u8> {
-    CATEGORY_NAMES.iter().position(|n| *n == name).map(|i| i as u8)
+    CATEGORY_NAMES
+        .iter()
+        .position(|n| *n == name)
+        .map(|i| i as u8)
 }
 
 /// Additive rank weights: the sums over any five ranks (at most four of one)
@@ -318,7 +321,9 @@ pub struct Evaluator {
 
 impl std::fmt::Debug for Evaluator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Evaluator").field("ranking", &self.ranking).finish()
+        f.debug_struct("Evaluator")
+            .field("ranking", &self.ranking)
+            .finish()
     }
 }
 
@@ -424,8 +429,14 @@ mod tests {
         text.split_whitespace()
             .map(|t| {
                 let b = t.as_bytes();
-                let r = crate::cards::RANK_CHARS.iter().position(|&c| c == b[0]).unwrap();
-                let s = crate::cards::SUIT_CHARS.iter().position(|&c| c == b[1]).unwrap();
+                let r = crate::cards::RANK_CHARS
+                    .iter()
+                    .position(|&c| c == b[0])
+                    .unwrap();
+                let s = crate::cards::SUIT_CHARS
+                    .iter()
+                    .position(|&c| c == b[1])
+                    .unwrap();
                 (4 * r + s) as u8
             })
             .collect()
@@ -436,6 +447,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn weights_are_unique() {
         let t = tables(false);
         let mut seen = std::collections::HashSet::new();

@@ -1,0 +1,179 @@
+"""The Rust core of capsa (hand-written stubs, checked by mypy.stubtest)."""
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Final, final
+
+import numpy as np
+import numpy.typing as npt
+
+CardLike = Card | int | str
+CardsLike = str | Iterable[CardLike]
+
+CATEGORIES: Final[tuple[str, ...]]
+"""Category names on the shared scale, weakest first (index = strength >> 28)."""
+NATURAL_NAMES: Final[tuple[str, ...]]
+"""The fifteen naturals; bit i of a naturals bit set is NATURAL_NAMES[i]."""
+SUITS: Final[str]
+
+class CapsaError(ValueError):
+    """Base class of every capsa error."""
+
+class CardError(CapsaError):
+    """A card that cannot be read or an id outside 0..51."""
+
+class HandError(CapsaError):
+    """A hand or row with the wrong number of cards, or repeated cards."""
+
+class RulesError(CapsaError):
+    """A rules file, preset name or knob that is not valid."""
+
+class TableError(CapsaError):
+    """A table (seats, stakes, flags, arrays) that cannot be settled."""
+
+@final
+class Card:
+    """A playing card: ``Card("As")``, ``Card(51)``."""
+
+    def __new__(cls, card: Card | int | str) -> Card: ...
+    @property
+    def id(self) -> int:
+        """``4 * (rank - 2) + suit`` with d=0, c=1, h=2, s=3."""
+    @property
+    def rank(self) -> int:
+        """2..14 (ace is 14)."""
+    @property
+    def suit(self) -> str:
+        """"d", "c", "h" or "s"."""
+    def __int__(self) -> int: ...
+    def __reduce__(self) -> tuple[Any, tuple[int]]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __ne__(self, other: object) -> bool: ...
+    def __lt__(self, other: Card) -> bool: ...
+    def __le__(self, other: Card) -> bool: ...
+    def __gt__(self, other: Card) -> bool: ...
+    def __ge__(self, other: Card) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class HandValue:
+    """The value of a three- or five-card hand under some rules.
+
+    Values compare and hash by strength: under the same rules, a higher
+    strength is a stronger hand, across three- and five-card hands.
+    """
+
+    @property
+    def strength(self) -> int: ...
+    @property
+    def category(self) -> str: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def cards(self) -> list[Card]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __ne__(self, other: object) -> bool: ...
+    def __lt__(self, other: HandValue) -> bool: ...
+    def __le__(self, other: HandValue) -> bool: ...
+    def __gt__(self, other: HandValue) -> bool: ...
+    def __ge__(self, other: HandValue) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class RuleSet:
+    """The engine's compiled form of a ``capsa.Rules`` value."""
+
+    def __new__(cls, config: dict[str, Any]) -> RuleSet: ...
+
+@final
+class Settlement:
+    """The settlement of one table."""
+
+    @property
+    def points(self) -> list[int]:
+        """Each seat's points (they sum to zero)."""
+    @property
+    def money(self) -> list[int]:
+        """Each seat's money in minor units (points times the pair stakes)."""
+    @property
+    def rake(self) -> list[int]:
+        """The house's rake from each seat (only winners pay it)."""
+    @property
+    def net(self) -> list[int]:
+        """Each seat's money after rake."""
+    @property
+    def seat_count(self) -> int: ...
+    @property
+    def seats(self) -> list[dict[str, Any]]:
+        """Per seat: rows, categories, royalties, foul, surrender, natural, sweep."""
+    @property
+    def pairs(self) -> list[dict[str, Any]]:
+        """Per pair (i < j), from seat i's view: how it was settled and why."""
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, as JSON-ready dicts and lists."""
+    def explain(self) -> str:
+        """A table a player or a support agent can read."""
+
+_Rules = Any  # capsa.Rules or None (kept loose to avoid an import cycle)
+
+def parse_cards(text: str) -> list[Card]:
+    """Parses cards written as text ("As Kd 10h", commas allowed, suit symbols too)."""
+
+def card_ids(cards: CardsLike, count: int | None = None) -> list[int]:
+    """Checks and converts any accepted card input to ids (distinct, in range)."""
+
+def deal(seats: int = 4, seed: int | None = None) -> list[list[Card]]:
+    """Deals 13 cards to each seat: reproducible with a seed, else from OS entropy."""
+
+def evaluate(cards: CardsLike, rules: _Rules = None) -> HandValue:
+    """Ranks a three- or five-card hand."""
+
+def compare(a: CardsLike, b: CardsLike, rules: _Rules = None) -> int:
+    """-1, 0 or 1 as hand ``a`` is weaker than, equal to or stronger than ``b``."""
+
+def evaluate_batch(ids: npt.NDArray[np.uint8], rules: _Rules = None) -> npt.NDArray[np.uint32]:
+    """Strengths of N hands given as a uint8 (N, 5) or (N, 3) array of ids."""
+
+def category_of_strength(strength: int) -> str:
+    """The category name of a strength."""
+
+def splits(
+    cards: CardsLike, rules: _Rules = None, valid_only: bool = True
+) -> npt.NDArray[np.uint8]:
+    """Every split of 13 cards (or only the valid ones) as a uint8 (K, 13) array."""
+
+def count_splits(cards: CardsLike, rules: _Rules = None) -> int:
+    """The number of valid splits of 13 cards (out of 72,072)."""
+
+def count_splits_batch(ids: npt.NDArray[np.uint8], rules: _Rules = None) -> npt.NDArray[np.uint32]:
+    """Valid-split counts of N hands given as a uint8 (N, 13) array."""
+
+def naturals(cards: CardsLike) -> list[str]:
+    """Every natural the 13 cards qualify for, whatever the rules."""
+
+def natural(cards: CardsLike, rules: _Rules = None) -> str | None:
+    """The strongest natural the rules enable that the 13 cards qualify for."""
+
+def naturals_batch(ids: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:
+    """Bit sets of the naturals (bit i is NATURAL_NAMES[i]) of N hands (uint8 (N, 13))."""
+
+def settle(
+    seats: Iterable[Any], rules: _Rules = None, stakes: int | Sequence[Sequence[int]] | None = None
+) -> Settlement:
+    """Settles one table: 2 to 4 seats, each an Arrangement, a Seat or 13 ids."""
+
+def settle_batch(
+    cards: npt.NDArray[np.uint8],
+    rules: _Rules = None,
+    stakes: int | npt.NDArray[np.int64] | None = None,
+    surrender: npt.NDArray[np.bool_] | None = None,
+    declare_natural: npt.NDArray[np.bool_] | None = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], list[tuple[int, str]]]:
+    """Settles N tables (uint8 (N, P, 13)); points, money and the bad rows."""
+
+def settle_json_lines(
+    lines: Sequence[str],
+    rules: dict[str, RuleSet],
+    default: str | None = None,
+    first_line: int = 1,
+) -> list[str]:
+    """Settles rounds given as JSON texts, in parallel; one output JSON text per round."""
