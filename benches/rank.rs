@@ -60,7 +60,13 @@ fn best_of<F: FnMut() -> u64>(runs: usize, mut f: F) -> f64 {
 
 fn main() {
     let modes = [
-        ("tie_break=none", Ranking { tie_break_suit: false, ..Ranking::default() }),
+        (
+            "tie_break=none",
+            Ranking {
+                tie_break_suit: false,
+                ..Ranking::default()
+            },
+        ),
         ("tie_break=suit (capsa-susun)", Ranking::default()),
     ];
     let shuffled = hands_array();
@@ -75,7 +81,11 @@ fn main() {
         assert_eq!(counts, want, "category counts are wrong");
         let t = best_of(5, || all_hands(black_box(&e)).iter().sum());
         let n = 2_598_960f64;
-        println!("{name:32} enumerated: {:8.1} M hands/s ({:.2} ms)", n / t / 1e6, t * 1e3);
+        println!(
+            "{name:32} enumerated: {:8.1} M hands/s ({:.2} ms)",
+            n / t / 1e6,
+            t * 1e3
+        );
         let t = best_of(5, || {
             let mut acc = 0u64;
             for h in &shuffled {
@@ -83,6 +93,10 @@ fn main() {
             }
             acc
         });
-        println!("{name:32} shuffled array: {:6.1} M hands/s ({:.2} ms)", n / t / 1e6, t * 1e3);
+        println!(
+            "{name:32} shuffled array: {:6.1} M hands/s ({:.2} ms)",
+            n / t / 1e6,
+            t * 1e3
+        );
     }
 }

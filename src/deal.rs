@@ -142,7 +142,12 @@ mod tests {
     fn rfc7539_block() {
         // RFC 7539 section 2.3.2 test vector
         let key: [u32; 8] = std::array::from_fn(|i| {
-            u32::from_le_bytes([4 * i as u8, 4 * i as u8 + 1, 4 * i as u8 + 2, 4 * i as u8 + 3])
+            u32::from_le_bytes([
+                4 * i as u8,
+                4 * i as u8 + 1,
+                4 * i as u8 + 2,
+                4 * i as u8 + 3,
+            ])
         });
         let mut c = ChaCha20::new(key, [0x0900_0000, 0x4a00_0000, 0], 1);
         assert_eq!(c.next_u32(), 0xe4e7_f110);

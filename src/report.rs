@@ -13,7 +13,10 @@ use crate::settle::{settle, PairOutcome, SeatInput, Settlement, Stakes};
 const ROWS: [&str; 3] = ["top", "middle", "bottom"];
 
 fn cards_text(ids: &[u8]) -> String {
-    ids.iter().map(|&c| card_text(c)).collect::<Vec<_>>().join(" ")
+    ids.iter()
+        .map(|&c| card_text(c))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn outcome_name(o: PairOutcome) -> &'static str {
@@ -112,14 +115,24 @@ fn read_row(v: &Value, what: &str, out: &mut Vec<u8>) -> Result<()> {
                     Value::String(s) => parse_text(s, out)?,
                     Value::Number(n) => match n.as_u64() {
                         Some(id) if id < 52 => out.push(id as u8),
-                        _ => return Err(Error::Card(format!("{what}: card id {n} is outside 0..51"))),
+                        _ => {
+                            return Err(Error::Card(format!(
+                                "{what}: card id {n} is outside 0..51"
+                            )))
+                        }
                     },
-                    other => return Err(bad(format!("{what}: a card is a text or an id, not {other}"))),
+                    other => {
+                        return Err(bad(format!(
+                            "{what}: a card is a text or an id, not {other}"
+                        )))
+                    }
                 }
             }
             Ok(())
         }
-        other => Err(bad(format!("{what}: cards are a text or a list, not {other}"))),
+        other => Err(bad(format!(
+            "{what}: cards are a text or a list, not {other}"
+        ))),
     }
 }
 
@@ -146,7 +159,9 @@ fn read_seat(v: &Value, k: usize) -> Result<SeatInput> {
         }
         Value::Object(map) => {
             for key in map.keys() {
-                if !["top", "middle", "bottom", "surrender", "declare_natural"].contains(&key.as_str()) {
+                if !["top", "middle", "bottom", "surrender", "declare_natural"]
+                    .contains(&key.as_str())
+                {
                     return Err(bad(format!("seat {k}: unknown key {key:?}")));
                 }
             }
@@ -166,7 +181,9 @@ fn read_seat(v: &Value, k: usize) -> Result<SeatInput> {
                     None => {}
                     Some(Value::Bool(b)) => *flag = *b,
                     Some(other) => {
-                        return Err(bad(format!("seat {k}: {key} must be true or false, not {other}")))
+                        return Err(bad(format!(
+                            "seat {k}: {key} must be true or false, not {other}"
+                        )))
                     }
                 }
             }
@@ -201,8 +218,8 @@ pub fn settle_round<'r>(
 ) -> Value {
     let mut id = Value::Null;
     let result = (|| -> Result<Value> {
-        let round: Value = serde_json::from_str(line)
-            .map_err(|e| bad(format!("malformed JSON: {e}")))?;
+        let round: Value =
+            serde_json::from_str(line).map_err(|e| bad(format!("malformed JSON: {e}")))?;
         let Value::Object(map) = round else {
             return Err(bad("a round is a JSON object with a \"seats\" list"));
         };
@@ -211,7 +228,9 @@ pub fn settle_round<'r>(
         }
         for key in map.keys() {
             if !["id", "rules", "stakes", "seats"].contains(&key.as_str()) {
-                return Err(bad(format!("unknown key {key:?} (a round has id, rules, stakes, seats)")));
+                return Err(bad(format!(
+                    "unknown key {key:?} (a round has id, rules, stakes, seats)"
+                )));
             }
         }
         let rules_name = match map.get("rules") {
@@ -237,7 +256,8 @@ pub fn settle_round<'r>(
         let stakes = match map.get("stakes") {
             None | Some(Value::Null) => Stakes::Uniform(rules.stake),
             Some(Value::Number(x)) => Stakes::Uniform(
-                x.as_i64().ok_or_else(|| bad(format!("stakes {x} is not an integer")))?,
+                x.as_i64()
+                    .ok_or_else(|| bad(format!("stakes {x} is not an integer")))?,
             ),
             Some(Value::Array(rows)) => {
                 let mut m = Vec::with_capacity(n * n);
@@ -246,7 +266,10 @@ pub fn settle_round<'r>(
                         return Err(bad("stakes must be an integer or a matrix of integers"));
                     };
                     for c in cells {
-                        m.push(c.as_i64().ok_or_else(|| bad(format!("stake {c} is not an integer")))?);
+                        m.push(
+                            c.as_i64()
+                                .ok_or_else(|| bad(format!("stake {c} is not an integer")))?,
+                        );
                     }
                     if cells.len() != n {
                         return Err(bad(format!("stakes must be a {n} x {n} matrix")));
@@ -255,7 +278,11 @@ pub fn settle_round<'r>(
                 matrix = m;
                 Stakes::Matrix(&matrix)
             }
-            Some(other) => return Err(bad(format!("stakes must be an integer or a matrix, not {other}"))),
+            Some(other) => {
+                return Err(bad(format!(
+                    "stakes must be an integer or a matrix, not {other}"
+                )))
+            }
         };
         let s = settle(rules, &seats, &stakes)?;
         Ok(settlement_json(&s, &seats))
@@ -291,7 +318,11 @@ pub fn explain(s: &Settlement, inputs: &[SeatInput]) -> String {
     );
     for (k, (r, input)) in s.seats.iter().zip(inputs).enumerate() {
         let row = |cards: &[u8], st: u32, roy: i64| {
-            let mut t = format!("{} {}", cards_text(cards), CATEGORY_NAMES[category_of(st) as usize]);
+            let mut t = format!(
+                "{} {}",
+                cards_text(cards),
+                CATEGORY_NAMES[category_of(st) as usize]
+            );
             if roy > 0 {
                 let _ = write!(t, " +{roy}");
             }
@@ -410,8 +441,14 @@ mod tests {
         for (line, kind) in [
             ("{", "TableError"),
             ("[1, 2]", "TableError"),
-            (r#"{"seats": ["As Ks Qs / 2c 3c 4c 5c 7d / 8h 9h Th Jh Qh"]}"#, "TableError"),
-            (r#"{"seats": ["As Ks / 2c 3c 4c 5c 7d / 8h 9h Th Jh Qh", "x"]}"#, "HandError"),
+            (
+                r#"{"seats": ["As Ks Qs / 2c 3c 4c 5c 7d / 8h 9h Th Jh Qh"]}"#,
+                "TableError",
+            ),
+            (
+                r#"{"seats": ["As Ks / 2c 3c 4c 5c 7d / 8h 9h Th Jh Qh", "x"]}"#,
+                "HandError",
+            ),
             (r#"{"rules": "texas", "seats": []}"#, "RulesError"),
             (r#"{"seats": [], "colour": 1}"#, "TableError"),
         ] {

@@ -21,9 +21,16 @@ pub struct SplitTable {
     /// Position masks (bit p = sorted card p) of the 3- and 5-subsets.
     pub masks3: Vec<u16>,
     pub masks5: Vec<u16>,
+    /// The same subsets as lists of positions.
+    pub positions3: Vec<[u8; 3]>,
+    pub positions5: Vec<[u8; 5]>,
     /// For each split: indices of its top (into masks3), middle and bottom
     /// (into masks5).
     pub splits: Vec<[u16; 3]>,
+    /// Each top with each unordered halving of the other ten cards: at most
+    /// one orientation of a halving can be valid (two when the halves are
+    /// equal), so counting needs half the lookups.
+    pub halvings: Vec<[u16; 3]>,
 }
 
 fn combos(n: usize, k: usize) -> Vec<u16> {
@@ -63,10 +70,30 @@ pub fn table() -> &'static SplitTable {
                 splits.push([t as u16, index5[middle as usize], index5[bottom as usize]]);
             }
         }
+        let lowest_rest = |top: u16| (0..13).find(|p| top & (1 << p) == 0).unwrap_or(0);
+        let halvings = splits
+            .iter()
+            .filter(|[t, m, _]| masks5[*m as usize] & (1 << lowest_rest(masks3[*t as usize])) != 0)
+            .copied()
+            .collect();
+        fn positions<const K: usize>(mask: u16) -> [u8; K] {
+            let mut out = [0u8; K];
+            let mut k = 0;
+            for p in 0..13u8 {
+                if mask & (1 << p) != 0 {
+                    out[k] = p;
+                    k += 1;
+                }
+            }
+            out
+        }
         SplitTable {
+            positions3: masks3.iter().map(|&m| positions::<3>(m)).collect(),
+            positions5: masks5.iter().map(|&m| positions::<5>(m)).collect(),
             masks3,
             masks5,
             splits,
+            halvings,
         }
     })
 }
@@ -102,8 +129,16 @@ pub fn subset_strengths(e: &Evaluator, sorted: &[u8; 13]) -> SubsetStrengths {
     let t = table();
     SubsetStrengths {
         cards: *sorted,
-        s3: t.masks3.iter().map(|&m| e.eval3(pick(sorted, m))).collect(),
-        s5: t.masks5.iter().map(|&m| e.eval5(pick(sorted, m))).collect(),
+        s3: t
+            .positions3
+            .iter()
+            .map(|p| e.eval3(p.map(|q| sorted[q as usize])))
+            .collect(),
+        s5: t
+            .positions5
+            .iter()
+            .map(|p| e.eval5(p.map(|q| sorted[q as usize])))
+            .collect(),
     }
 }
 
@@ -130,17 +165,19 @@ impl SubsetStrengths {
 
     pub fn count_valid(&self, strict: bool) -> usize {
         let t = table();
-        t.splits
+        t.halvings
             .iter()
-            .filter(|[a, b, c]| {
-                is_valid(
-                    self.s3[*a as usize],
-                    self.s5[*b as usize],
-                    self.s5[*c as usize],
-                    strict,
-                )
+            .map(|&[a, b, c]| {
+                let top = self.s3[a as usize];
+                let (x, y) = (self.s5[b as usize], self.s5[c as usize]);
+                let (lo, hi) = if x < y { (x, y) } else { (y, x) };
+                if strict {
+                    (hi > lo && lo > top) as usize
+                } else {
+                    (lo >= top) as usize * (1 + (lo == hi) as usize)
+                }
             })
-            .count()
+            .sum()
     }
 
     /// The cards of split `k` laid out as top 0-2, middle 3-7, bottom 8-12,
@@ -157,7 +194,12 @@ impl SubsetStrengths {
 }
 
 /// Every split (or only the valid ones) as 13-card layouts.
-pub fn splits(e: &Evaluator, strict: bool, cards: &[u8], valid_only: bool) -> Result<Vec<[u8; 13]>> {
+pub fn splits(
+    e: &Evaluator,
+    strict: bool,
+    cards: &[u8],
+    valid_only: bool,
+) -> Result<Vec<[u8; 13]>> {
     let sorted = sorted_hand(cards)?;
     let subsets = subset_strengths(e, &sorted);
     Ok((0..SPLITS)
@@ -189,9 +231,14 @@ mod tests {
         assert_eq!(t.masks3.len(), SUBSETS3);
         assert_eq!(t.masks5.len(), SUBSETS5);
         assert_eq!(t.splits.len(), SPLITS);
+        assert_eq!(t.halvings.len(), SPLITS / 2);
         let mut seen = std::collections::HashSet::new();
         for [a, b, c] in &t.splits {
-            let (a, b, c) = (t.masks3[*a as usize], t.masks5[*b as usize], t.masks5[*c as usize]);
+            let (a, b, c) = (
+                t.masks3[*a as usize],
+                t.masks5[*b as usize],
+                t.masks5[*c as usize],
+            );
             assert_eq!(a | b | c, (1 << 13) - 1);
             assert_eq!(a & b, 0);
             assert_eq!(b & c, 0);
@@ -204,7 +251,10 @@ mod tests {
 
     #[test]
     fn valid_fraction_is_plausible() {
-        let e = Evaluator::new(Ranking { tie_break_suit: false, ..Ranking::default() });
+        let e = Evaluator::new(Ranking {
+            tie_break_suit: false,
+            ..Ranking::default()
+        });
         let mut rng = crate::deal::ChaCha20::from_seed(3);
         let mut total = 0usize;
         for _ in 0..50 {
@@ -216,6 +266,34 @@ mod tests {
         }
         let frac = total as f64 / (50.0 * SPLITS as f64);
         assert!((0.25..0.37).contains(&frac), "{frac}");
+    }
+
+    #[test]
+    fn halving_count_equals_direct_count() {
+        let mut rng = crate::deal::ChaCha20::from_seed(8);
+        for ranking in [
+            Ranking::default(),
+            Ranking {
+                tie_break_suit: false,
+                ..Ranking::default()
+            },
+        ] {
+            let e = Evaluator::new(ranking);
+            for _ in 0..40 {
+                let deck = crate::deal::shuffled_deck(&mut rng);
+                let hand = sorted_hand(&deck[..13]).unwrap();
+                let subsets = subset_strengths(&e, &hand);
+                for strict in [false, true] {
+                    let direct = (0..SPLITS)
+                        .filter(|&k| {
+                            let (t, m, b) = subsets.split(k);
+                            is_valid(t, m, b, strict)
+                        })
+                        .count();
+                    assert_eq!(subsets.count_valid(strict), direct);
+                }
+            }
+        }
     }
 
     #[test]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given
-from strategies import biased_hands, ranking_knobs
 
 import capsa
 from capsa import oracle
+from strategies import biased_hands, ranking_knobs
 
 
 def test_parse_and_rows() -> None:

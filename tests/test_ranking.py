@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import biased_hands, hands, ranking_knobs
 
 import capsa
 from capsa import oracle
+from strategies import biased_hands, ranking_knobs
 
 
 def sign(x: int) -> int:
@@ -30,9 +30,7 @@ def test_five_card_order_matches_oracle(knobs: dict[str, Any], a: list[int], b: 
 
 
 @given(knobs=ranking_knobs(), a=biased_hands(3), b=st.one_of(biased_hands(3), biased_hands(5)))
-def test_mixed_size_order_matches_oracle(
-    knobs: dict[str, Any], a: list[int], b: list[int]
-) -> None:
+def test_mixed_size_order_matches_oracle(knobs: dict[str, Any], a: list[int], b: list[int]) -> None:
     rules = capsa.Rules(knobs)
     full = rules.to_dict()
     assert capsa.evaluate(a, rules).category == oracle.category(a, full)

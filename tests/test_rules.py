@@ -40,23 +40,21 @@ def test_presets_read_the_same_by_oracle(name: str) -> None:
 
 # RULES.md section 7, knob by knob
 TABLE: dict[str, dict[str, Any]] = {
-    "tie_break": dict(zip(PRESETS, ["suit", "none", "none", "none", "none", "none"])),
-    "wheel": dict(zip(PRESETS, ["low", "low", "low", "low", "second", "low"])),
-    "overall_point": dict(zip(PRESETS, [0, 0, 1, 0, 0, 0])),
-    "scoop.multiplier": dict(zip(PRESETS, [2, 1, 1, 1, 2, 1])),
-    "scoop.bonus": dict(zip(PRESETS, [0, 0, 0, 3, 0, 3])),
-    "sweep_all.multiplier": dict(zip(PRESETS, [4, 1, 1, 1, 3, 1])),
-    "sweep_all.bonus": dict(zip(PRESETS, [0, 0, 0, 3, 0, 6])),
-    "sweep_all.min_players": dict(zip(PRESETS, [4, 4, 4, 4, 3, 3])),
-    "foul.mode": dict(zip(PRESETS, ["sweep-all", "scoop", "scoop", "scoop", "scoop", "scoop"])),
-    "surrender.enabled": dict(zip(PRESETS, [False, False, True, True, False, True])),
-    "naturals.resolve": dict(
-        zip(PRESETS, ["higher-wins"] * 5 + ["difference"])
-    ),
+    "tie_break": dict(zip(PRESETS, ["suit", "none", "none", "none", "none", "none"], strict=True)),
+    "wheel": dict(zip(PRESETS, ["low", "low", "low", "low", "second", "low"], strict=True)),
+    "overall_point": dict(zip(PRESETS, [0, 0, 1, 0, 0, 0], strict=True)),
+    "scoop.multiplier": dict(zip(PRESETS, [2, 1, 1, 1, 2, 1], strict=True)),
+    "scoop.bonus": dict(zip(PRESETS, [0, 0, 0, 3, 0, 3], strict=True)),
+    "sweep_all.multiplier": dict(zip(PRESETS, [4, 1, 1, 1, 3, 1], strict=True)),
+    "sweep_all.bonus": dict(zip(PRESETS, [0, 0, 0, 3, 0, 6], strict=True)),
+    "sweep_all.min_players": dict(zip(PRESETS, [4, 4, 4, 4, 3, 3], strict=True)),
+    "foul.mode": dict(zip(PRESETS, ["sweep-all"] + ["scoop"] * 5, strict=True)),
+    "surrender.enabled": dict(zip(PRESETS, [False, False, True, True, False, True], strict=True)),
+    "naturals.resolve": dict(zip(PRESETS, ["higher-wins"] * 5 + ["difference"], strict=True)),
     "naturals.ties": dict(
-        zip(PRESETS, ["push", "push", "compare", "compare", "compare", "push"])
+        zip(PRESETS, ["push", "push", "compare", "compare", "compare", "push"], strict=True)
     ),
-    "money.rake_percent": dict(zip(PRESETS, [3, 0, 0, 0, 0, 0])),
+    "money.rake_percent": dict(zip(PRESETS, [3, 0, 0, 0, 0, 0], strict=True)),
 }
 
 
@@ -74,7 +72,7 @@ def test_preset_points_tables() -> None:
         "straight-flush": 18,
         "royal-flush": 22,
     }
-    assert [n["name"] for n in cs["naturals.enabled"]][0] == "dragon"
+    assert next(n["name"] for n in cs["naturals.enabled"]) == "dragon"
     assert cs["naturals.enabled"][0]["points"] == 208
     wiki = capsa.Rules.preset("2-4")["naturals.enabled"]
     assert [n["points"] for n in wiki] == [108, 36, 32, 24, 20, 12, 12, 10, 8, 6, 4, 3, 3]
@@ -169,7 +167,10 @@ KNOBS = st.fixed_dictionaries(
             {}, optional={"multiplier": st.integers(1, 5), "bonus": st.integers(0, 6)}
         ),
         "royalties": st.fixed_dictionaries(
-            {}, optional={"top": st.dictionaries(st.sampled_from(["pair", "trips"]), st.integers(0, 9))}
+            {},
+            optional={
+                "top": st.dictionaries(st.sampled_from(["pair", "trips"]), st.integers(0, 9))
+            },
         ),
         "money": st.fixed_dictionaries({}, optional={"stake": st.integers(0, 10**6)}),
     },

@@ -47,7 +47,7 @@ def _natural_hand(rng: random.Random, deck: list[int]) -> list[int] | None:
     if kind == "flushes":
         suits = rng.sample(range(4), 3)
         hand: list[int] = []
-        for suit, n in zip(suits, (3, 5, 5)):
+        for suit, n in zip(suits, (3, 5, 5), strict=False):
             pool = [c for c in deck if c % 4 == suit and c not in hand]
             if len(pool) < n:
                 return None
@@ -258,7 +258,7 @@ def test_rake_and_per_pair_stakes() -> None:
     for p in s.pairs:
         i, j = p["seats"]
         assert p["money"] == p["points"] * stakes[i][j]
-    for money, rake in zip(s.money, s.rake):
+    for money, rake in zip(s.money, s.rake, strict=False):
         assert rake == (money * 3 // 100 if money > 0 else 0)
     assert sum(s.net) + sum(s.rake) == 0
 

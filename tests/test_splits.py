@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import biased_hands, hands, ranking_knobs
 
 import capsa
 from capsa import oracle
+from strategies import biased_hands, hands, ranking_knobs
 
 
 @settings(max_examples=8)
@@ -22,9 +22,7 @@ def test_splits_match_oracle(knobs: dict[str, Any], cards: list[int]) -> None:
     engine = capsa.splits(cards, rules)
     want = oracle.splits(cards, full)
     assert engine.shape == (len(want), 13)
-    assert [tuple(row) for row in engine.tolist()] == [
-        (*t, *m, *b) for t, m, b in want
-    ]
+    assert [tuple(row) for row in engine.tolist()] == [(*t, *m, *b) for t, m, b in want]
     assert capsa.count_splits(cards, rules) == len(want)
 
 

@@ -8,6 +8,7 @@ presets`` and ``capsa rules`` show the rules data.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import sys
@@ -81,9 +82,13 @@ def _cmd_settle(args: argparse.Namespace) -> int:
     default = _load_rules(args.rules)
     known = {name: Rules.preset(name)._engine for name in presets()}
     known[default.name] = default._engine
-    stream: IO[str] = sys.stdin if args.input in (None, "-") else open(args.input, encoding="utf-8")
     errors = 0
-    try:
+    with contextlib.ExitStack() as stack:
+        stream: IO[str] = (
+            sys.stdin
+            if args.input in (None, "-")
+            else stack.enter_context(open(args.input, encoding="utf-8"))
+        )
         first = stream.readline()
         while first and not first.strip():
             first = stream.readline()
@@ -99,9 +104,6 @@ def _cmd_settle(args: argparse.Namespace) -> int:
                 results = _core.settle_json_lines(chunk, known, default.name, start)
                 errors += sum(1 for r in results if r.startswith('{"error"'))
                 sys.stdout.write("\n".join(results) + "\n")
-    finally:
-        if stream is not sys.stdin:
-            stream.close()
     if errors:
         print(f"capsa settle: {errors} round(s) could not be settled", file=sys.stderr)
     return 1 if errors and args.strict else 0

@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from capsa._core import CATEGORIES, NATURAL_NAMES, RuleSet, RulesError
+from capsa._core import CATEGORIES, NATURAL_NAMES, RulesError, RuleSet
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -25,7 +25,9 @@ fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
     };
     let arrangement = if let Ok(a) = obj.getattr(pyo3::intern!(py, "arrangement")) {
         seat.surrender = obj.getattr(pyo3::intern!(py, "surrender"))?.extract()?;
-        seat.declare_natural = obj.getattr(pyo3::intern!(py, "declare_natural"))?.extract()?;
+        seat.declare_natural = obj
+            .getattr(pyo3::intern!(py, "declare_natural"))?
+            .extract()?;
         a
     } else {
         obj.clone()
@@ -68,7 +70,9 @@ fn read_stakes(stakes: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<StakeArg
         return Ok(StakeArg::Default);
     }
     if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyTypeError::new_err("stakes must be an integer or a matrix, not a bool"));
+        return Err(PyTypeError::new_err(
+            "stakes must be an integer or a matrix, not a bool",
+        ));
     }
     if let Ok(v) = obj.extract::<i64>() {
         return Ok(StakeArg::Uniform(v));
@@ -205,7 +209,9 @@ fn read_flags<'py>(
         return Ok(None);
     }
     let arr = obj.cast::<PyArray2<bool>>().map_err(|_| {
-        PyTypeError::new_err(format!("{what} must be a numpy bool array of shape ({n}, {p})"))
+        PyTypeError::new_err(format!(
+            "{what} must be a numpy bool array of shape ({n}, {p})"
+        ))
     })?;
     let ro = arr.readonly();
     if ro.shape() != [n, p] {
@@ -262,7 +268,9 @@ fn settle_batch<'py>(
             if let Ok(a) = s.cast::<PyArray2<i64>>() {
                 let a = a.readonly();
                 if a.shape() != [p, p] {
-                    return Err(TableError::new_err(format!("stakes must be a ({p}, {p}) matrix")));
+                    return Err(TableError::new_err(format!(
+                        "stakes must be a ({p}, {p}) matrix"
+                    )));
                 }
                 StakeArg::Matrix(a.as_array().iter().copied().collect())
             } else {
