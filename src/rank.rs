@@ -123,7 +123,6 @@ struct Class {
     groups: [u8; 5],
     slots: u8,
     suit_bits: u8,
-    is_flush: bool,
 }
 
 struct Tables {
@@ -131,6 +130,9 @@ struct Tables {
     flush5: Vec<u16>,
     rank3: Vec<u16>,
     classes: Vec<Class>,
+    /// `classes[i].base`, dense: the hot path without the suit tie-break
+    /// reads only this (31 KB, stays in L1).
+    bases: Vec<u32>,
 }
 
 /// Width of a rank group's suit code: the suits present at one rank, as a
@@ -230,7 +232,6 @@ fn classify(ranks: &[u8], flush: bool, wheel_second: bool) -> Class {
     let mut class = Class {
         base: (category as u32) << CATEGORY_SHIFT | key << RANK_SHIFT,
         slots: order.len() as u8,
-        is_flush: category == FLUSH,
         ..Class::default()
     };
     let mut bits = 0u8;
@@ -294,11 +295,13 @@ fn build_tables(wheel_second: bool) -> Tables {
             }
         }
     }
+    let bases = classes.iter().map(|c| c.base).collect();
     Tables {
         rank5,
         flush5,
         rank3,
         classes,
+        bases,
     }
 }
 
@@ -344,6 +347,19 @@ impl Evaluator {
     #[inline(always)]
     fn suit_key(&self, class: &Class, cards: &[u8]) -> u32 {
         let ss = self.ranking.suit_strength;
+        if class.slots as usize == cards.len() {
+            // all ranks distinct: one suit per rank, read in significance order
+            let mut by_rank = 0u64;
+            for &c in cards {
+                by_rank |= (ss[suit(c) as usize] as u64) << (4 * rank_index(c) as u32);
+            }
+            let mut key = 0u32;
+            for k in 0..cards.len() {
+                let s = ((by_rank >> (4 * class.ranks[k] as u32)) & 3) as u32;
+                key |= s << (SUIT_BITS - 2 - 2 * k as u32);
+            }
+            return key;
+        }
         let mut m = 0u64;
         for &c in cards {
             m |= 1u64 << (4 * rank_index(c) as u32 + ss[suit(c) as usize] as u32);
@@ -380,13 +396,12 @@ impl Evaluator {
                 + W[r[4] as usize];
             t.rank5[sum as usize]
         };
-        let class = &t.classes[idx as usize];
-        let mut s = class.base;
-        if class.is_flush && self.ranking.flush_suit_first {
+        let mut s = t.bases[idx as usize];
+        if self.ranking.flush_suit_first && category_of(s) == FLUSH {
             s += (self.ranking.suit_strength[suit(c[0]) as usize] as u32) << FLUSH_SUIT_SHIFT;
         }
         if self.ranking.tie_break_suit {
-            s |= self.suit_key(class, &c);
+            s |= self.suit_key(&t.classes[idx as usize], &c);
         }
         s
     }
@@ -396,10 +411,10 @@ impl Evaluator {
     pub fn eval3(&self, c: [u8; 3]) -> u32 {
         let idx = (rank_index(c[0]) as usize * 13 + rank_index(c[1]) as usize) * 13
             + rank_index(c[2]) as usize;
-        let class = &self.tables.classes[self.tables.rank3[idx] as usize];
-        let mut s = class.base;
+        let class_index = self.tables.rank3[idx] as usize;
+        let mut s = self.tables.bases[class_index];
         if self.ranking.tie_break_suit {
-            s |= self.suit_key(class, &c);
+            s |= self.suit_key(&self.tables.classes[class_index], &c);
         }
         s
     }
