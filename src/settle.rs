@@ -1,11 +1,15 @@
 //! Settlement of a table. See RULES.md section 6 and docs/rules.md.
 //!
-//! One routine, [`settle_into`], applies the rules and writes every figure of
-//! a round into fixed-size arrays (at most four seats, six pairs). [`settle`]
-//! copies them into vectors; [`settle_points`] copies only each seat's points
-//! and money, so the batch path never allocates. All arithmetic is on `i64`
-//! and checked: a round whose figures do not fit is an error, never a panic or
-//! a silent wrap.
+//! One routine, `settle_into`, checks the table and applies the rules, with
+//! its working figures in fixed-size arrays (at most four seats, six pairs).
+//! It hands each pair's and seat's result to an output: [`settle`] keeps them
+//! all, [`settle_points`] only each seat's points and money, so the batch path
+//! never allocates (and, the core being inlined into each, computes nothing
+//! it drops). The random parts of a round (row results, fouls) are settled
+//! with selects and look-ups rather than branches, for speed.
+//!
+//! All arithmetic is on `i64` and checked: a round whose figures do not fit
+//! is an error, never a panic or a silent wrap.
 
 use std::cmp::Ordering;
 
@@ -19,8 +23,8 @@ pub const MAX_SEATS: usize = 4;
 /// Most pairs at one table: `MAX_SEATS * (MAX_SEATS - 1) / 2`.
 pub const MAX_PAIRS: usize = 6;
 
-/// The pairs in settlement order (`i < j`, lexicographic). A table of `P`
-/// seats uses the pairs with `j < P`, which keeps this order.
+/// The pairs of a four-seat table in settlement order (`i < j`,
+/// lexicographic); see `pairs_of`.
 const PAIRS: [(usize, usize); MAX_PAIRS] = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
 
 /// One seat's submitted arrangement: ids, top = `[0..3]`, middle = `[3..8]`,
@@ -167,27 +171,56 @@ pub struct Settlement {
     pub pairs: Vec<PairResult>,
 }
 
-/// Every figure of one round, in fixed-size arrays.
-#[derive(Default)]
-struct Work {
-    seats: [SeatResult; MAX_SEATS],
-    pairs: [PairResult; MAX_PAIRS],
-    n: usize,
-    npairs: usize,
+/// Where the core writes a round's results: every figure for [`settle`],
+/// only each seat's points and money for [`settle_points`]. The core is
+/// generic over it, so the batch path drops what it does not keep.
+trait Out {
+    fn pair(&mut self, p: PairResult);
+    fn seat(&mut self, s: usize, r: SeatResult);
+}
+
+struct Full(Settlement);
+
+impl Out for Full {
+    #[inline(always)]
+    fn pair(&mut self, p: PairResult) {
+        self.0.pairs.push(p);
+    }
+    #[inline(always)]
+    fn seat(&mut self, _s: usize, r: SeatResult) {
+        self.0.seats.push(r);
+    }
+}
+
+struct Totals<'a> {
+    points: &'a mut [i64],
+    money: &'a mut [i64],
+}
+
+impl Out for Totals<'_> {
+    #[inline(always)]
+    fn pair(&mut self, _p: PairResult) {}
+    #[inline(always)]
+    fn seat(&mut self, s: usize, r: SeatResult) {
+        self.points[s] = r.points;
+        self.money[s] = r.money;
+    }
 }
 
 /// Settles a table (RULES.md section 6).
 pub fn settle(rules: &Rules, seats: &[SeatInput], stakes: &Stakes) -> Result<Settlement> {
-    let mut w = Work::default();
-    settle_into(rules, seats, stakes, &mut w)?;
-    Ok(Settlement {
-        seats: w.seats[..w.n].to_vec(),
-        pairs: w.pairs[..w.npairs].to_vec(),
-    })
+    let n = seats.len().min(MAX_SEATS);
+    let mut out = Full(Settlement {
+        seats: Vec::with_capacity(n),
+        pairs: Vec::with_capacity(n * n.saturating_sub(1) / 2),
+    });
+    settle_into(rules, seats, stakes, &mut out)?;
+    Ok(out.0)
 }
 
 /// Fast path for batch settlement: no allocation; writes per-seat points and
 /// money into the slices (len P). Same checks and same numbers as [`settle`].
+/// On an error the slices are left untouched.
 pub fn settle_points(
     rules: &Rules,
     seats: &[SeatInput],
@@ -203,13 +236,7 @@ pub fn settle_points(
             money.len()
         )));
     }
-    let mut w = Work::default();
-    settle_into(rules, seats, stakes, &mut w)?;
-    for (s, seat) in w.seats[..w.n].iter().enumerate() {
-        points[s] = seat.points;
-        money[s] = seat.money;
-    }
-    Ok(())
+    settle_into(rules, seats, stakes, &mut Totals { points, money })
 }
 
 fn overflow() -> Error {
@@ -218,33 +245,68 @@ fn overflow() -> Error {
     )
 }
 
+/// The pairs of a `n`-seat table in settlement order.
+#[inline(always)]
+fn pairs_of(n: usize) -> &'static [(usize, usize)] {
+    match n {
+        2 => &[(0, 1)],
+        3 => &[(0, 1), (0, 2), (1, 2)],
+        _ => &PAIRS,
+    }
+}
+
 /// Checks the table: seat count, card ids, repeated cards, surrender flags.
+#[inline(always)]
 fn check_seats(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
     let n = seats.len();
     if !(2..=MAX_SEATS).contains(&n) {
         return Err(Error::Table(format!("a table has 2 to 4 seats, got {n}")));
     }
+    // branch-free screen; the slow pass finds and words the error
+    let mut mask = 0u64;
+    let mut high = 0u8;
+    let mut surrender = false;
+    for seat in seats {
+        for &c in &seat.cards {
+            high = high.max(c);
+            mask |= 1u64 << (c & 63);
+        }
+        surrender |= seat.surrender;
+    }
+    if (high as usize) < DECK
+        && mask.count_ones() as usize == 13 * n
+        && (rules.surrender_enabled || !surrender)
+    {
+        Ok(())
+    } else {
+        Err(table_error(rules, seats))
+    }
+}
+
+/// The first thing wrong with a table that failed the screen, seat by seat.
+#[cold]
+fn table_error(rules: &Rules, seats: &[SeatInput]) -> Error {
     let mut mask = 0u64;
     for (s, seat) in seats.iter().enumerate() {
         for (pos, &c) in seat.cards.iter().enumerate() {
             if c as usize >= DECK {
-                return Err(Error::Card(format!(
+                return Error::Card(format!(
                     "seat {s}: card id {c} at position {pos} is outside 0..51"
-                )));
+                ));
             }
             let bit = 1u64 << c;
             if mask & bit != 0 {
-                return Err(repeated(seats, s, pos));
+                return repeated(seats, s, pos);
             }
             mask |= bit;
         }
         if seat.surrender && !rules.surrender_enabled {
-            return Err(Error::Table(format!(
+            return Error::Table(format!(
                 "seat {s} asks to surrender, but the rules do not enable surrender"
-            )));
+            ));
         }
     }
-    Ok(())
+    Error::Table("the table cannot be settled".into())
 }
 
 /// The error for the card at `seats[s].cards[pos]`, already seen earlier.
@@ -280,163 +342,274 @@ fn declared_natural(rules: &Rules, seat: &SeatInput) -> Option<(Natural, i64)> {
     naturals::strongest(&seat.cards, &rules.naturals)
 }
 
-/// The one implementation of the rules: checks the table and fills `w`.
-fn settle_into(rules: &Rules, seats: &[SeatInput], stakes: &Stakes, w: &mut Work) -> Result<()> {
+/// What a seat brings to a comparison of rows.
+#[derive(Clone, Copy, Default)]
+struct Side {
+    strengths: [u32; 3],
+    /// Row points and royalties it scores for each set of rows it wins
+    /// (bit r = row r), summed: a look-up rather than a branch per row.
+    rows_won: [i64; 8],
+    roy_won: [i64; 8],
+    /// Its three royalties together.
+    roy_sum: i64,
+    swept_all: bool,
+    /// Multiplier and bonus when it wins all three rows against one seat,
+    /// and the bonus negated (as seen by the other seat).
+    scoop_m: i64,
+    scoop_b: i64,
+    scoop_b_neg: i64,
+}
+
+/// What a non-fouled seat collects from a fouled one, from its own view, and
+/// the amounts negated (from the fouled seat's view).
+#[derive(Clone, Copy, Default)]
+struct Collect {
+    points: i64,
+    royalties: i64,
+    multiplier: i64,
+    bonus: i64,
+    sweep_all: bool,
+    points_neg: i64,
+    royalties_neg: i64,
+    bonus_neg: i64,
+}
+
+/// The one implementation of the rules: checks the table, settles it and
+/// writes the results into `out`.
+#[inline(always)]
+fn settle_into<O: Out>(
+    rules: &Rules,
+    seats: &[SeatInput],
+    stakes: &Stakes,
+    out: &mut O,
+) -> Result<()> {
     check_seats(rules, seats)?;
     let n = seats.len();
     stakes.check(n)?;
-    w.n = n;
-
-    // Per seat: strengths, royalties, natural, surrender, foul.
+    let pairs = pairs_of(n);
+    let all = (1u8 << n) - 1;
     let e = &rules.evaluator;
-    // position of the declared natural in `rules.naturals` (lower: stronger)
-    let mut natural_order = [usize::MAX; MAX_SEATS];
-    for (s, seat) in seats.iter().enumerate() {
+
+    // All twelve hands first: their table look-ups overlap.
+    let mut side = [Side::default(); MAX_SEATS];
+    for (d, seat) in side.iter_mut().zip(seats) {
         let c = &seat.cards;
-        let st = [
+        d.strengths = [
             e.eval3([c[0], c[1], c[2]]),
             e.eval5([c[3], c[4], c[5], c[6], c[7]]),
             e.eval5([c[8], c[9], c[10], c[11], c[12]]),
         ];
+    }
+
+    // Per seat: natural, surrender, foul (as bit masks), royalties.
+    let mut natural = [None; MAX_SEATS];
+    // position of the declared natural in `rules.naturals` (lower: stronger)
+    let mut natural_order = [usize::MAX; MAX_SEATS];
+    let mut royalties = [[0i64; 3]; MAX_SEATS];
+    let (mut nat, mut sur, mut foul) = (0u8, 0u8, 0u8);
+    for (s, seat) in seats.iter().enumerate() {
+        let st = side[s].strengths;
         let invalid = if rules.foul_strict {
             !(st[2] > st[1] && st[1] > st[0])
         } else {
             !(st[2] >= st[1] && st[1] >= st[0])
         };
-        let natural = declared_natural(rules, seat);
-        if let Some((nat, _)) = natural {
+        let declared = declared_natural(rules, seat);
+        if let Some((m, _)) = declared {
+            nat |= 1 << s;
             natural_order[s] = rules
                 .naturals
                 .iter()
-                .position(|&(m, _)| m == nat)
+                .position(|&(x, _)| x == m)
                 .unwrap_or(usize::MAX);
         }
-        let surrender = seat.surrender && natural.is_none();
-        let r = &mut w.seats[s];
-        r.strengths = st;
-        r.royalties = if rules.royalty_mode == RoyaltyMode::None {
-            [0; 3]
-        } else {
-            [
+        natural[s] = declared;
+        let surrender = seat.surrender && declared.is_none();
+        sur |= (surrender as u8) << s;
+        foul |= ((invalid && declared.is_none() && !surrender) as u8) << s;
+        if rules.royalty_mode != RoyaltyMode::None {
+            royalties[s] = [
                 rules.royalty(0, st[0]),
                 rules.royalty(1, st[1]),
                 rules.royalty(2, st[2]),
-            ]
-        };
-        r.natural = natural;
-        r.surrender = surrender;
-        r.foul = invalid && natural.is_none() && !surrender;
+            ];
+        }
+    }
+    // seats whose rows are compared
+    let plain = all & !(nat | sur | foul);
+
+    // Sweep all, over the whole table before any pair is paid: a plain seat
+    // that won all three rows against every other seat, a fouled one
+    // counting as swept.
+    let mut beats = [0u8; MAX_SEATS];
+    for &(i, j) in pairs {
+        let (a, b) = (side[i].strengths, side[j].strengths);
+        beats[i] |= (((a[0] > b[0]) & (a[1] > b[1]) & (a[2] > b[2])) as u8) << j;
+        beats[j] |= (((a[0] < b[0]) & (a[1] < b[1]) & (a[2] < b[2])) as u8) << i;
+    }
+    let mut swept = 0u8;
+    if n >= rules.sweep_all_min_players {
+        for (s, &b) in beats.iter().enumerate().take(n) {
+            let others = all & !(1 << s);
+            // `&`, not `&&`: no data-dependent branch
+            let ok = (plain & (1 << s) != 0) & (others & !(foul | (b & plain)) == 0);
+            swept |= (ok as u8) << s;
+        }
     }
 
-    // Row results of every pair that compares rows.
-    let mut k = 0;
-    for &(i, j) in PAIRS.iter().filter(|&&(_, j)| j < n) {
-        let p = &mut w.pairs[k];
-        *p = PairResult {
+    // What each seat scores per row won, and collects from a fouled seat.
+    let rp = rules.row_points;
+    // `None`: the figure overflows (an error only if a pair needs it)
+    let mut collect = [None; MAX_SEATS];
+    // the foul amount before royalties, for a collector that did not and
+    // that did sweep all
+    let foul_base = [foul_base(rules, false), foul_base(rules, true)];
+    for s in 0..n {
+        let roy = royalties[s];
+        let d = &mut side[s];
+        d.swept_all = swept & (1 << s) != 0;
+        (d.scoop_m, d.scoop_b) = if d.swept_all {
+            (rules.sweep_all_multiplier, rules.sweep_all_bonus)
+        } else {
+            (rules.scoop_multiplier, rules.scoop_bonus)
+        };
+        d.scoop_b_neg = d.scoop_b.checked_neg().ok_or_else(overflow)?;
+        d.roy_sum = roy[0]
+            .checked_add(roy[1])
+            .and_then(|x| x.checked_add(roy[2]))
+            .ok_or_else(overflow)?;
+        let mut won = [(0i64, 0i64); 3];
+        for r in 0..3 {
+            won[r] = match rules.royalty_mode {
+                RoyaltyMode::Winner if rules.royalty_adds => (rp, roy[r]),
+                RoyaltyMode::Winner if roy[r] > rp => (0, roy[r]),
+                _ => (rp, 0),
+            };
+        }
+        for set in 1..8usize {
+            // the set without its lowest row, plus that row
+            let r = set.trailing_zeros() as usize;
+            let rest = set & (set - 1);
+            d.rows_won[set] = d.rows_won[rest]
+                .checked_add(won[r].0)
+                .ok_or_else(overflow)?;
+            d.roy_won[set] = d.roy_won[rest].checked_add(won[r].1).ok_or_else(overflow)?;
+        }
+        // computed for every seat: cheaper than branching on the masks
+        let base = if d.swept_all {
+            foul_base[1]
+        } else {
+            foul_base[0]
+        };
+        collect[s] = base.and_then(|b| b.collect(d.roy_sum));
+    }
+
+    // Every pair, from i's view; seat totals.
+    let mut points = [0i64; MAX_SEATS];
+    let mut money = [0i64; MAX_SEATS];
+    for &(i, j) in pairs {
+        let (bi, bj) = (1u8 << i, 1u8 << j);
+        let both = bi | bj;
+        let mut p = PairResult {
             i,
             j,
             multiplier: 1,
             ..PairResult::default()
         };
-        let (a, b) = (&w.seats[i], &w.seats[j]);
-        p.outcome = if a.natural.is_some() || b.natural.is_some() {
-            PairOutcome::Natural
-        } else if a.surrender || b.surrender {
-            PairOutcome::Surrender
-        } else if a.foul || b.foul {
-            PairOutcome::Foul
-        } else {
-            PairOutcome::Rows
-        };
-        if p.outcome == PairOutcome::Rows {
-            for r in 0..3 {
-                p.rows[r] = (a.strengths[r] > b.strengths[r]) as i8
-                    - (a.strengths[r] < b.strengths[r]) as i8;
-            }
-        }
-        k += 1;
-    }
-    w.npairs = k;
-
-    // Sweep all: over the whole table, before any pair is paid.
-    for s in 0..n {
-        let me = &w.seats[s];
-        let mut swept =
-            n >= rules.sweep_all_min_players && me.natural.is_none() && !me.surrender && !me.foul;
-        for p in &w.pairs[..k] {
-            if !swept {
-                break;
-            }
-            let (other, sign) = if p.i == s {
-                (p.j, 1)
-            } else if p.j == s {
-                (p.i, -1)
-            } else {
-                continue;
-            };
-            let o = &w.seats[other];
-            swept = o.natural.is_none() && !o.surrender && (o.foul || p.rows == [sign; 3]);
-        }
-        w.seats[s].swept_all = swept;
-    }
-
-    // Points and money of every pair; seat totals.
-    for q in 0..k {
-        let (i, j) = (w.pairs[q].i, w.pairs[q].j);
-        let (a, b) = (w.seats[i], w.seats[j]);
-        let p = &mut w.pairs[q];
-        let points = match p.outcome {
-            PairOutcome::Natural => natural_pair(
+        let value = if nat & both != 0 {
+            p.outcome = PairOutcome::Natural;
+            natural_pair(
                 rules,
-                &seats[i],
-                &seats[j],
-                a.natural,
-                b.natural,
-                natural_order[i],
-                natural_order[j],
-            ),
-            PairOutcome::Surrender => Some(match (a.surrender, b.surrender) {
-                (true, true) => 0,
-                (true, false) if b.foul => 0,
-                (true, false) => -rules.surrender_cost,
-                (false, _) if a.foul => 0,
-                (false, _) => rules.surrender_cost,
-            }),
-            PairOutcome::Foul => match (a.foul, b.foul) {
-                (true, true) => Some(0),
-                (false, true) => foul_pair(rules, &a, p),
-                _ => foul_pair(rules, &b, p).and_then(|x| {
-                    p.royalties = p.royalties.checked_neg()?;
-                    p.bonus = p.bonus.checked_neg()?;
-                    p.scoop = -p.scoop;
-                    x.checked_neg()
-                }),
-            },
-            PairOutcome::Rows => rows_pair(rules, &a, &b, p),
+                (&seats[i].cards, natural[i], natural_order[i]),
+                (&seats[j].cards, natural[j], natural_order[j]),
+            )
+        } else if sur & both != 0 {
+            p.outcome = PairOutcome::Surrender;
+            if sur & both == both {
+                Some(0)
+            } else if sur & bi != 0 {
+                // i surrendered: it pays unless j fouled
+                if foul & bj != 0 {
+                    Some(0)
+                } else {
+                    rules.surrender_cost.checked_neg()
+                }
+            } else if foul & bi != 0 {
+                Some(0)
+            } else {
+                Some(rules.surrender_cost)
+            }
+        } else {
+            // rows and fouls: both worked out, then one chosen, so that the
+            // random outcome costs no mispredicted branch
+            let rows = rows_pair(rules, &side[i], &side[j], &mut p);
+            let (fi, fj) = (foul & bi != 0, foul & bj != 0);
+            if fi | fj {
+                // the figures of a foul pair (only `settle` keeps them)
+                p = foul_pair(i, j, fi, fj, &collect);
+            }
+            let fv = if fj {
+                collect[i].map(|c| c.points)
+            } else {
+                collect[j].map(|c| c.points_neg)
+            };
+            let fv = if fi & fj { Some(0) } else { fv };
+            if fi | fj {
+                fv
+            } else {
+                rows
+            }
         }
         .ok_or_else(overflow)?;
         let stake = stakes.get(n, i, j);
-        let money = points.checked_mul(stake).ok_or_else(overflow)?;
-        p.points = points;
+        p.points = value;
         p.stake = stake;
-        p.money = money;
-        let add = |x: i64, y: i64| x.checked_add(y).ok_or_else(overflow);
-        let sub = |x: i64, y: i64| x.checked_sub(y).ok_or_else(overflow);
-        w.seats[i].points = add(w.seats[i].points, points)?;
-        w.seats[j].points = sub(w.seats[j].points, points)?;
-        w.seats[i].money = add(w.seats[i].money, money)?;
-        w.seats[j].money = sub(w.seats[j].money, money)?;
+        p.money = value.checked_mul(stake).ok_or_else(overflow)?;
+        let sums = (|| {
+            Some((
+                points[i].checked_add(value)?,
+                points[j].checked_sub(value)?,
+                money[i].checked_add(p.money)?,
+                money[j].checked_sub(p.money)?,
+            ))
+        })()
+        .ok_or_else(overflow)?;
+        (points[i], points[j], money[i], money[j]) = sums;
+        out.pair(p);
     }
 
     // Rake on each seat's positive money, rounded down.
-    for seat in &mut w.seats[..n] {
-        seat.rake = if seat.money > 0 {
-            let r = (rules.rake_percent as i128 * seat.money as i128).div_euclid(100);
-            i64::try_from(r).map_err(|_| overflow())?
-        } else {
-            0
+    let mut rake = [0i64; MAX_SEATS];
+    let mut net = [0i64; MAX_SEATS];
+    for s in 0..n {
+        // zero for money <= 0, without a branch on the money
+        let positive = money[s].max(0);
+        rake[s] = match rules.rake_percent.checked_mul(positive) {
+            Some(x) => x.div_euclid(100),
+            None => {
+                let r = (rules.rake_percent as i128 * positive as i128).div_euclid(100);
+                i64::try_from(r).map_err(|_| overflow())?
+            }
         };
-        seat.net = seat.money.checked_sub(seat.rake).ok_or_else(overflow)?;
+        net[s] = money[s].checked_sub(rake[s]).ok_or_else(overflow)?;
+    }
+    for s in 0..n {
+        let bit = 1u8 << s;
+        out.seat(
+            s,
+            SeatResult {
+                strengths: side[s].strengths,
+                royalties: royalties[s],
+                foul: foul & bit != 0,
+                surrender: sur & bit != 0,
+                natural: natural[s],
+                swept_all: swept & bit != 0,
+                points: points[s],
+                money: money[s],
+                rake: rake[s],
+                net: net[s],
+            },
+        );
     }
     Ok(())
 }
@@ -477,24 +650,20 @@ fn compare_groups(a: &[u8; 13], b: &[u8; 13]) -> Ordering {
     ga[..la].cmp(&gb[..lb])
 }
 
+/// One side of a natural pair: cards, declared natural, its position in the
+/// enabled list.
+type NaturalSide<'a> = (&'a [u8; 13], Option<(Natural, i64)>, usize);
+
 /// What i collects from j when at least one declared a natural.
-fn natural_pair(
-    rules: &Rules,
-    si: &SeatInput,
-    sj: &SeatInput,
-    ni: Option<(Natural, i64)>,
-    nj: Option<(Natural, i64)>,
-    oi: usize,
-    oj: usize,
-) -> Option<i64> {
-    match (ni, nj) {
+fn natural_pair(rules: &Rules, i: NaturalSide, j: NaturalSide) -> Option<i64> {
+    match (i.1, j.1) {
         (Some((_, pi)), None) => Some(pi),
         (None, Some((_, pj))) => pj.checked_neg(),
         (None, None) => Some(0),
         (Some((a, pi)), Some((b, pj))) => {
             if a == b {
                 if rules.natural_ties == NaturalTies::Compare && comparable(a) {
-                    match compare_groups(&si.cards, &sj.cards) {
+                    match compare_groups(i.0, j.0) {
                         Ordering::Greater => Some(pi),
                         Ordering::Less => pj.checked_neg(),
                         Ordering::Equal => Some(0),
@@ -503,7 +672,7 @@ fn natural_pair(
                     Some(0)
                 }
             } else {
-                match (rules.natural_resolve, oi < oj) {
+                match (rules.natural_resolve, i.2 < j.2) {
                     // the stronger collects its points minus the weaker's
                     (NaturalResolve::Difference, _) => pi.checked_sub(pj),
                     (NaturalResolve::HigherWins, true) => Some(pi),
@@ -514,26 +683,28 @@ fn natural_pair(
     }
 }
 
-/// Sum of a seat's three royalties.
-fn royalty_sum(s: &SeatResult) -> Option<i64> {
-    s.royalties[0]
-        .checked_add(s.royalties[1])?
-        .checked_add(s.royalties[2])
+/// The foul amount (RULES section 6) without royalties, for a collector
+/// that swept all or not.
+#[derive(Clone, Copy)]
+struct FoulBase {
+    points: i64,
+    multiplier: i64,
+    bonus: i64,
+    sweep_all: bool,
+    /// Royalties paid (0 when not paid) are multiplied by this.
+    roy_m: i64,
+    pays_royalties: bool,
 }
 
-/// Fills `p` with the foul figures collected by the non-fouled seat `c`, as
-/// if `c` were seat i; returns the amount. The caller flips the signs when
-/// `c` is seat j.
-fn foul_pair(rules: &Rules, c: &SeatResult, p: &mut PairResult) -> Option<i64> {
-    let (m, b) = if c.swept_all {
+fn foul_base(rules: &Rules, swept_all: bool) -> Option<FoulBase> {
+    let (m, b) = if swept_all {
         (rules.sweep_all_multiplier, rules.sweep_all_bonus)
     } else {
         (rules.scoop_multiplier, rules.scoop_bonus)
     };
     let pays = rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None;
-    let roy = if pays { royalty_sum(c)? } else { 0 };
     let three = rules.row_points.checked_mul(3)?;
-    let (base, m, bonus, from_sweep) = match rules.foul_mode {
+    let (points, m, bonus, sweep_all) = match rules.foul_mode {
         FoulMode::SweepAll => {
             let m = rules.sweep_all_multiplier;
             let b = rules.sweep_all_bonus;
@@ -544,98 +715,127 @@ fn foul_pair(rules: &Rules, c: &SeatResult, p: &mut PairResult) -> Option<i64> {
                 .checked_add(rules.overall_point)?
                 .checked_mul(m)?
                 .checked_add(b)?;
-            (base, m, b, c.swept_all)
+            (base, m, b, swept_all)
         }
         FoulMode::Fixed => {
             // the multiplier only ever applies to the royalties here
             if pays && rules.scoop_multiply_royalties {
-                (rules.foul_points, m, 0, c.swept_all)
+                (rules.foul_points, m, 0, swept_all)
             } else {
                 (rules.foul_points, 1, 0, false)
             }
         }
     };
-    let roy_m = if rules.scoop_multiply_royalties { m } else { 1 };
-    p.royalties = roy;
-    p.scoop = 1;
-    p.sweep_all = from_sweep;
-    p.multiplier = m;
-    p.bonus = bonus;
-    base.checked_add(roy.checked_mul(roy_m)?)
+    Some(FoulBase {
+        points,
+        multiplier: m,
+        bonus,
+        sweep_all,
+        roy_m: if rules.scoop_multiply_royalties { m } else { 1 },
+        pays_royalties: pays,
+    })
 }
 
-/// Compares the rows of a pair (`p.rows` already set) and returns what i
-/// collects from j; fills the pair's figures.
-fn rows_pair(rules: &Rules, a: &SeatResult, b: &SeatResult, p: &mut PairResult) -> Option<i64> {
-    let rp = rules.row_points;
-    let (mut rows_i, mut rows_j, mut roy_i, mut roy_j) = (0i64, 0i64, 0i64, 0i64);
-    let (mut wins_i, mut wins_j) = (0u8, 0u8);
-    for r in 0..3 {
-        let d = p.rows[r];
-        if d == 0 {
-            continue;
-        }
-        let winner = if d > 0 { a } else { b };
-        let (pts, roy) = if rules.royalty_mode == RoyaltyMode::Winner {
-            let y = winner.royalties[r];
-            if rules.royalty_adds {
-                (rp, y)
-            } else if y > rp {
-                (0, y)
-            } else {
-                (rp, 0)
-            }
-        } else {
-            (rp, 0)
-        };
-        if d > 0 {
-            wins_i += 1;
-            rows_i = rows_i.checked_add(pts)?;
-            roy_i = roy_i.checked_add(roy)?;
-        } else {
-            wins_j += 1;
-            rows_j = rows_j.checked_add(pts)?;
-            roy_j = roy_j.checked_add(roy)?;
-        }
+impl FoulBase {
+    /// What a collector whose three royalties sum to `roy_sum` collects.
+    #[inline(always)]
+    fn collect(&self, roy_sum: i64) -> Option<Collect> {
+        let roy = if self.pays_royalties { roy_sum } else { 0 };
+        let points = self.points.checked_add(roy.checked_mul(self.roy_m)?)?;
+        Some(Collect {
+            points,
+            royalties: roy,
+            multiplier: self.multiplier,
+            bonus: self.bonus,
+            sweep_all: self.sweep_all,
+            points_neg: points.checked_neg()?,
+            royalties_neg: roy.checked_neg()?,
+            bonus_neg: self.bonus.checked_neg()?,
+        })
     }
-    if rules.royalty_mode == RoyaltyMode::Always {
-        roy_i = royalty_sum(a)?;
-        roy_j = royalty_sum(b)?;
-    }
-    let rows = rows_i.checked_sub(rows_j)?;
-    let roy = roy_i.checked_sub(roy_j)?;
-    let overall = match wins_i.cmp(&wins_j) {
-        Ordering::Greater => rules.overall_point,
-        Ordering::Less => rules.overall_point.checked_neg()?,
-        Ordering::Equal => 0,
+}
+
+/// The figures of a foul pair (at least one of `fi`, `fj`). The amount is
+/// chosen by the caller; a missing `Collect` (overflow) is reported there.
+#[inline(always)]
+fn foul_pair(i: usize, j: usize, fi: bool, fj: bool, collect: &[Option<Collect>]) -> PairResult {
+    let mut p = PairResult {
+        i,
+        j,
+        outcome: PairOutcome::Foul,
+        multiplier: 1,
+        ..PairResult::default()
     };
+    if fi && fj {
+        return p;
+    }
+    let (c, sign) = if fj {
+        (collect[i], 1)
+    } else {
+        (collect[j], -1)
+    };
+    if let Some(c) = c {
+        p.scoop = sign;
+        p.sweep_all = c.sweep_all;
+        p.multiplier = c.multiplier;
+        (p.royalties, p.bonus) = if sign > 0 {
+            (c.royalties, c.bonus)
+        } else {
+            (c.royalties_neg, c.bonus_neg)
+        };
+    }
+    p
+}
+
+/// Compares the rows of a pair, fills the pair's figures and returns what i
+/// collects from j. Written without data-dependent branches (row results are
+/// random): a pair without a scoop is paid as one with multiplier 1, bonus 0.
+#[inline(always)]
+fn rows_pair(rules: &Rules, a: &Side, b: &Side, p: &mut PairResult) -> Option<i64> {
+    let (mut won_i, mut won_j) = (0usize, 0usize);
+    for r in 0..3 {
+        let gt = a.strengths[r] > b.strengths[r];
+        let lt = a.strengths[r] < b.strengths[r];
+        p.rows[r] = gt as i8 - lt as i8;
+        won_i |= (gt as usize) << r;
+        won_j |= (lt as usize) << r;
+    }
+    let rows = a.rows_won[won_i].checked_sub(b.rows_won[won_j])?;
+    let roy = if rules.royalty_mode == RoyaltyMode::Always {
+        a.roy_sum.checked_sub(b.roy_sum)?
+    } else {
+        a.roy_won[won_i].checked_sub(b.roy_won[won_j])?
+    };
+    let (wins_i, wins_j) = (won_i.count_ones(), won_j.count_ones());
+    let more = (wins_i > wins_j) as i64 - (wins_i < wins_j) as i64;
+    let overall = rules.overall_point.checked_mul(more)?;
+    let (scoop_i, scoop_j) = (won_i == 7, won_j == 7);
+    let m = if scoop_i {
+        a.scoop_m
+    } else if scoop_j {
+        b.scoop_m
+    } else {
+        1
+    };
+    let bonus = if scoop_i {
+        a.scoop_b
+    } else if scoop_j {
+        b.scoop_b_neg
+    } else {
+        0
+    };
+    let roy_m = if rules.scoop_multiply_royalties { m } else { 1 };
     p.row_points = rows;
     p.overall = overall;
     p.royalties = roy;
-    let base = rows.checked_add(overall)?;
-    if wins_i == 3 || wins_j == 3 {
-        let (winner, sign) = if wins_i == 3 { (a, 1i8) } else { (b, -1i8) };
-        let (m, bonus) = if winner.swept_all {
-            (rules.sweep_all_multiplier, rules.sweep_all_bonus)
-        } else {
-            (rules.scoop_multiplier, rules.scoop_bonus)
-        };
-        let roy_m = if rules.scoop_multiply_royalties { m } else { 1 };
-        let bonus = if sign > 0 {
-            bonus
-        } else {
-            bonus.checked_neg()?
-        };
-        p.scoop = sign;
-        p.sweep_all = winner.swept_all;
-        p.multiplier = m;
-        p.bonus = bonus;
-        base.checked_mul(m)?
-            .checked_add(bonus)?
-            .checked_add(roy.checked_mul(roy_m)?)
-    } else {
-        base.checked_add(roy)
-    }
+    p.scoop = scoop_i as i8 - scoop_j as i8;
+    p.sweep_all = (scoop_i & a.swept_all) | (scoop_j & b.swept_all);
+    p.multiplier = m;
+    p.bonus = bonus;
+    rows.checked_add(overall)?
+        .checked_mul(m)?
+        .checked_add(bonus)?
+        .checked_add(roy.checked_mul(roy_m)?)
 }
 
 #[cfg(test)]
@@ -1143,7 +1343,7 @@ mod tests {
         let m = table(settle(&rules, &four, &Stakes::Matrix(&[1; 9])));
         assert!(m.contains("16"), "{m}");
         let mut mat = [5i64; 16];
-        mat[1 * 4 + 2] = -5;
+        mat[4 + 2] = -5; // [1][2]
         mat[2 * 4 + 1] = -5;
         let m = table(settle(&rules, &four, &Stakes::Matrix(&mat)));
         assert!(m.contains("seat 1") && m.contains("seat 2"), "{m}");
@@ -1152,7 +1352,7 @@ mod tests {
         let m = table(settle(&rules, &four, &Stakes::Matrix(&mat)));
         assert!(m.contains("symmetric"), "{m}");
         // settle_points: same checks, plus the output lengths
-        let (mut p, mut mo) = ([0i64; 4], [0i64; 4]);
+        let (mut p, mut mo) = ([7i64; 4], [7i64; 4]);
         assert!(matches!(
             settle_points(&rules, &four, &one, &mut p[..3], &mut mo),
             Err(Error::Table(_))
@@ -1163,6 +1363,16 @@ mod tests {
             settle_points(&rules, &bad, &one, &mut p, &mut mo),
             Err(Error::Card(_))
         ));
+        // on an error the outputs are untouched
+        assert!(settle_points(
+            &rules,
+            &four,
+            &Stakes::Uniform(i64::MAX / 4),
+            &mut p,
+            &mut mo
+        )
+        .is_err());
+        assert_eq!((p, mo), ([7; 4], [7; 4]));
         // overflow is an error, not a panic
         let huge = Rules {
             sweep_all_multiplier: i64::MAX / 2,
