@@ -14,6 +14,15 @@ use crate::report;
 use crate::rules::Rules;
 use crate::settle::{self as core, SeatInput, Settlement as CoreSettlement, Stakes};
 
+/// `capsa.settlement.Seat`, looked up once.
+fn seat_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static SEAT: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    SEAT.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("capsa.settlement")?.getattr("Seat")?.unbind())
+    })
+    .map(|c| c.bind(py))
+}
+
 /// Reads one seat: an `Arrangement` (its `ids`), a `Seat` (its `arrangement`,
 /// `surrender`, `declare_natural`), or 13 ids laid out top, middle, bottom.
 fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
@@ -23,18 +32,25 @@ fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
         surrender: false,
         declare_natural: true,
     };
-    let arrangement = if let Ok(a) = obj.getattr(pyo3::intern!(py, "arrangement")) {
+    let arrangement = if obj.is_instance(seat_class(py)?)? {
         seat.surrender = obj.getattr(pyo3::intern!(py, "surrender"))?.extract()?;
         seat.declare_natural = obj
             .getattr(pyo3::intern!(py, "declare_natural"))?
             .extract()?;
-        a
+        obj.getattr(pyo3::intern!(py, "arrangement"))?
     } else {
         obj.clone()
     };
-    let ids_obj = match arrangement.getattr(pyo3::intern!(py, "ids")) {
-        Ok(ids) => ids,
-        Err(_) => arrangement,
+    // an Arrangement keeps its ids in a tuple; anything else is read as cards
+    let ids_obj = if arrangement.is_instance_of::<pyo3::types::PyTuple>()
+        || arrangement.is_instance_of::<pyo3::types::PyList>()
+        || arrangement.is_instance_of::<pyo3::types::PyString>()
+    {
+        arrangement
+    } else {
+        arrangement
+            .getattr(pyo3::intern!(py, "ids"))
+            .unwrap_or(arrangement)
     };
     let mut ids = Vec::with_capacity(13);
     super::read_cards(&ids_obj, &mut ids).map_err(|e| {
