@@ -6,9 +6,9 @@
 pub mod cards;
 pub mod deal;
 pub mod error;
-pub mod report;
 pub mod naturals;
 pub mod rank;
+pub mod report;
 pub mod rules;
 pub mod settle;
 pub mod solver;

@@ -31,6 +31,7 @@ from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
 from capsa.rules import Rules, presets
 from capsa.settlement import BatchSettlement, Seat, Settlement, settle, settle_batch
+from capsa.solver import Choice, best_arrangement, best_arrangement_batch, rank_arrangements
 
 __version__ = "0.1.0"
 
@@ -42,6 +43,7 @@ __all__ = [
     "CapsaError",
     "Card",
     "CardError",
+    "Choice",
     "HandError",
     "HandValue",
     "Rules",
@@ -50,6 +52,8 @@ __all__ = [
     "Settlement",
     "TableError",
     "__version__",
+    "best_arrangement",
+    "best_arrangement_batch",
     "compare",
     "count_splits",
     "count_splits_batch",
@@ -62,6 +66,7 @@ __all__ = [
     "naturals_batch",
     "parse_cards",
     "presets",
+    "rank_arrangements",
     "settle",
     "settle_batch",
     "splits",

@@ -6,9 +6,6 @@ from typing import Any, Final, final
 import numpy as np
 import numpy.typing as npt
 
-CardLike = Card | int | str
-CardsLike = str | Iterable[CardLike]
-
 CATEGORIES: Final[tuple[str, ...]]
 """Category names on the shared scale, weakest first (index = strength >> 28)."""
 NATURAL_NAMES: Final[tuple[str, ...]]
@@ -43,15 +40,15 @@ class Card:
         """2..14 (ace is 14)."""
     @property
     def suit(self) -> str:
-        """"d", "c", "h" or "s"."""
+        """The suit letter: d, c, h or s."""
     def __int__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, tuple[int]]: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def __lt__(self, other: Card) -> bool: ...
-    def __le__(self, other: Card) -> bool: ...
-    def __gt__(self, other: Card) -> bool: ...
-    def __ge__(self, other: Card) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: Card, /) -> bool: ...
+    def __le__(self, other: Card, /) -> bool: ...
+    def __gt__(self, other: Card, /) -> bool: ...
+    def __ge__(self, other: Card, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
@@ -70,12 +67,12 @@ class HandValue:
     def size(self) -> int: ...
     @property
     def cards(self) -> list[Card]: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def __lt__(self, other: HandValue) -> bool: ...
-    def __le__(self, other: HandValue) -> bool: ...
-    def __gt__(self, other: HandValue) -> bool: ...
-    def __ge__(self, other: HandValue) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: HandValue, /) -> bool: ...
+    def __le__(self, other: HandValue, /) -> bool: ...
+    def __gt__(self, other: HandValue, /) -> bool: ...
+    def __ge__(self, other: HandValue, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
@@ -113,21 +110,23 @@ class Settlement:
     def explain(self) -> str:
         """A table a player or a support agent can read."""
 
+_CardLike = Card | int | str
+_CardsLike = str | Iterable[_CardLike]
 _Rules = Any  # capsa.Rules or None (kept loose to avoid an import cycle)
 
 def parse_cards(text: str) -> list[Card]:
     """Parses cards written as text ("As Kd 10h", commas allowed, suit symbols too)."""
 
-def card_ids(cards: CardsLike, count: int | None = None) -> list[int]:
+def card_ids(cards: _CardsLike, count: int | None = None) -> list[int]:
     """Checks and converts any accepted card input to ids (distinct, in range)."""
 
 def deal(seats: int = 4, seed: int | None = None) -> list[list[Card]]:
     """Deals 13 cards to each seat: reproducible with a seed, else from OS entropy."""
 
-def evaluate(cards: CardsLike, rules: _Rules = None) -> HandValue:
+def evaluate(cards: _CardsLike, rules: _Rules = None) -> HandValue:
     """Ranks a three- or five-card hand."""
 
-def compare(a: CardsLike, b: CardsLike, rules: _Rules = None) -> int:
+def compare(a: _CardsLike, b: _CardsLike, rules: _Rules = None) -> int:
     """-1, 0 or 1 as hand ``a`` is weaker than, equal to or stronger than ``b``."""
 
 def evaluate_batch(ids: npt.NDArray[np.uint8], rules: _Rules = None) -> npt.NDArray[np.uint32]:
@@ -137,20 +136,20 @@ def category_of_strength(strength: int) -> str:
     """The category name of a strength."""
 
 def splits(
-    cards: CardsLike, rules: _Rules = None, valid_only: bool = True
+    cards: _CardsLike, rules: _Rules = None, valid_only: bool = True
 ) -> npt.NDArray[np.uint8]:
     """Every split of 13 cards (or only the valid ones) as a uint8 (K, 13) array."""
 
-def count_splits(cards: CardsLike, rules: _Rules = None) -> int:
+def count_splits(cards: _CardsLike, rules: _Rules = None) -> int:
     """The number of valid splits of 13 cards (out of 72,072)."""
 
 def count_splits_batch(ids: npt.NDArray[np.uint8], rules: _Rules = None) -> npt.NDArray[np.uint32]:
     """Valid-split counts of N hands given as a uint8 (N, 13) array."""
 
-def naturals(cards: CardsLike) -> list[str]:
+def naturals(cards: _CardsLike) -> list[str]:
     """Every natural the 13 cards qualify for, whatever the rules."""
 
-def natural(cards: CardsLike, rules: _Rules = None) -> str | None:
+def natural(cards: _CardsLike, rules: _Rules = None) -> str | None:
     """The strongest natural the rules enable that the 13 cards qualify for."""
 
 def naturals_batch(ids: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:
@@ -177,3 +176,58 @@ def settle_json_lines(
     first_line: int = 1,
 ) -> list[str]:
     """Settles rounds given as JSON texts, in parallel; one output JSON text per round."""
+
+# arranging solver
+
+def best_arrangement(
+    cards: Any,
+    rules: Any = None,
+    *,
+    seats: int = 4,
+    strategy: str = "solver",
+    tables: bytes | None = None,
+) -> tuple[list[int], bool, float]: ...
+def rank_arrangements(
+    cards: Any,
+    rules: Any = None,
+    k: int = 5,
+    *,
+    seats: int = 4,
+    tables: bytes | None = None,
+) -> list[tuple[list[int], bool, float]]: ...
+def best_arrangement_batch(
+    ids: npt.NDArray[np.uint8],
+    rules: Any = None,
+    *,
+    seats: int = 4,
+    strategy: str = "solver",
+    tables: bytes | None = None,
+) -> npt.NDArray[np.uint8]: ...
+def train_tables(
+    rules: Any = None,
+    *,
+    seats: int = 4,
+    hands: int = 200000,
+    iterations: int = 4,
+    seed: int = 1,
+    name: str = "custom",
+) -> bytes: ...
+def solver_tables_info(rules: Any = None, tables: bytes | None = None) -> dict[str, Any]: ...
+def duplicate_tournament(
+    strategies: list[str],
+    rules: Any = None,
+    *,
+    seats: int = 4,
+    deals: int = 2000,
+    seed: int = 0,
+    tables: bytes | None = None,
+) -> dict[str, Any]: ...
+def best_response_check(
+    rules: Any = None,
+    *,
+    hands: int = 100,
+    opponents: int = 1000,
+    seed: int = 0,
+    tables: bytes | None = None,
+) -> dict[str, Any]: ...
+def solver_strategies() -> list[str]: ...

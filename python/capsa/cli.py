@@ -44,7 +44,7 @@ def _arrange(cards: list[Any], rules: Rules, seats: int) -> tuple[Arrangement, s
         legal = _core.splits(cards, rules)
         return Arrangement.from_ids([int(x) for x in legal[-1]]), "any legal split"
     choice = best_arrangement(cards, rules, seats=seats)
-    return choice.arrangement, f"expected {choice.expected_points:+.2f} points per opponent"
+    return choice.arrangement, f"solver: expected {choice.expected_points:+.2f} points"
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -158,11 +158,14 @@ def _cmd_arrange(args: argparse.Namespace) -> int:
     from capsa.solver import rank_arrangements
 
     rules = _load_rules(args.rules)
-    choices = rank_arrangements(" ".join(args.cards), rules, k=args.k, seats=args.seats)
+    cards = " ".join(args.cards)
+    natural = _core.natural(cards, rules)
+    choices = rank_arrangements(cards, rules, k=args.k, seats=args.seats)
+    print(f"rules {rules.name}, {args.seats} seats; expected points against all opponents")
     print(f"{'#':>2}  {'top':<10} {'middle':<16} {'bottom':<16} {'expected':>9}  note")
     for k, c in enumerate(choices, start=1):
         a = c.arrangement
-        note = f"declare {c.natural}" if c.declare_natural and c.natural else ""
+        note = f"declare {natural}" if c.declare_natural and natural else ""
         print(
             f"{k:>2}  {format_cards(a.top):<10} {format_cards(a.middle):<16} "
             f"{format_cards(a.bottom):<16} {c.expected_points:>+9.3f}  {note}"

@@ -11,18 +11,47 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
-use crate::cards::{card_text, check_distinct, check_hand, parse_text, rank_index, suit, SUIT_CHARS};
+use crate::cards::{
+    card_text, check_distinct, check_hand, parse_text, rank_index, suit, SUIT_CHARS,
+};
 use crate::error::Error;
 use crate::naturals::{self as natural_core, Natural, NATURAL_NAMES};
-use crate::rank::{category_index, category_of, parse_suit_order, Evaluator, Ranking, CATEGORY_NAMES};
+use crate::rank::{
+    category_index, category_of, parse_suit_order, Evaluator, Ranking, CATEGORY_NAMES,
+};
 use crate::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode, Rules};
 use crate::splits as split_core;
 
-create_exception!(capsa, CapsaError, PyValueError, "Base class of every capsa error.");
-create_exception!(capsa, CardError, CapsaError, "A card that cannot be read or an id outside 0..51.");
-create_exception!(capsa, HandError, CapsaError, "A hand or row with the wrong number of cards, or repeated cards.");
-create_exception!(capsa, RulesError, CapsaError, "A rules file, preset name or knob that is not valid.");
-create_exception!(capsa, TableError, CapsaError, "A table (seats, stakes, flags, arrays) that cannot be settled.");
+create_exception!(
+    capsa,
+    CapsaError,
+    PyValueError,
+    "Base class of every capsa error."
+);
+create_exception!(
+    capsa,
+    CardError,
+    CapsaError,
+    "A card that cannot be read or an id outside 0..51."
+);
+create_exception!(
+    capsa,
+    HandError,
+    CapsaError,
+    "A hand or row with the wrong number of cards, or repeated cards."
+);
+create_exception!(
+    capsa,
+    RulesError,
+    CapsaError,
+    "A rules file, preset name or knob that is not valid."
+);
+create_exception!(
+    capsa,
+    TableError,
+    CapsaError,
+    "A table (seats, stakes, flags, arrays) that cannot be settled."
+);
 
 /// The one place where core errors become Python exceptions.
 pub(crate) fn py_err(e: Error) -> PyErr {
@@ -71,7 +100,9 @@ impl Card {
             return Ok(Card { id: ids[0] });
         }
         if let Ok(v) = card.extract::<i64>() {
-            return Ok(Card { id: card_id_from_int(v)? });
+            return Ok(Card {
+                id: card_id_from_int(v)?,
+            });
         }
         Err(PyTypeError::new_err(format!(
             "Card() takes a card text or an id 0..51, not {}",
@@ -157,12 +188,17 @@ pub(crate) fn read_cards(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<
         return Ok(());
     }
     if obj.cast::<Card>().is_ok() {
-        return Err(HandError::new_err("expected several cards, got a single Card"));
+        return Err(HandError::new_err(
+            "expected several cards, got a single Card",
+        ));
     }
     let iter = obj.try_iter().map_err(|_| {
         PyTypeError::new_err(format!(
             "cards must be a text, a sequence of Card or ids, not {}",
-            obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            obj.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
         ))
     })?;
     for item in iter {
@@ -214,7 +250,9 @@ fn deal(seats: i64, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Vec<Card>>>
         })?),
     };
     if !(2..=4).contains(&seats) {
-        return Err(TableError::new_err(format!("a table has 2 to 4 seats, got {seats}")));
+        return Err(TableError::new_err(format!(
+            "a table has 2 to 4 seats, got {seats}"
+        )));
     }
     let hands = crate::deal::deal(seats as usize, seed).map_err(py_err)?;
     Ok(hands
@@ -253,7 +291,9 @@ fn key_str(cfg: &Bound<'_, PyDict>, path: &str) -> PyResult<String> {
 fn key_int(cfg: &Bound<'_, PyDict>, path: &str) -> PyResult<i64> {
     let v = key(cfg, path)?;
     if v.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(RulesError::new_err(format!("rules: {path} must be an integer")));
+        return Err(RulesError::new_err(format!(
+            "rules: {path} must be an integer"
+        )));
     }
     v.extract::<i64>()
         .map_err(|_| RulesError::new_err(format!("rules: {path} must be an integer")))
@@ -262,7 +302,9 @@ fn key_int(cfg: &Bound<'_, PyDict>, path: &str) -> PyResult<i64> {
 fn key_bool(cfg: &Bound<'_, PyDict>, path: &str) -> PyResult<bool> {
     let v = key(cfg, path)?;
     if !v.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(RulesError::new_err(format!("rules: {path} must be true or false")));
+        return Err(RulesError::new_err(format!(
+            "rules: {path} must be true or false"
+        )));
     }
     v.extract::<bool>()
 }
@@ -317,12 +359,14 @@ impl RuleSet {
         let enabled = key(config, "naturals.enabled")?;
         for item in enabled.try_iter()? {
             let item = item?;
-            let d = item
-                .cast::<PyDict>()
-                .map_err(|_| RulesError::new_err("rules: naturals.enabled holds {name, points} tables"))?;
+            let d = item.cast::<PyDict>().map_err(|_| {
+                RulesError::new_err("rules: naturals.enabled holds {name, points} tables")
+            })?;
             let name = key_str(d, "name")?;
             let n = Natural::from_name(&name).ok_or_else(|| {
-                RulesError::new_err(format!("rules: naturals.enabled names unknown natural {name:?}"))
+                RulesError::new_err(format!(
+                    "rules: naturals.enabled names unknown natural {name:?}"
+                ))
             })?;
             natural_list.push((n, key_int(d, "points")?));
         }
@@ -376,7 +420,10 @@ impl RuleSet {
             natural_ties: choice(
                 config,
                 "naturals.ties",
-                &[("push", NaturalTies::Push), ("compare", NaturalTies::Compare)],
+                &[
+                    ("push", NaturalTies::Push),
+                    ("compare", NaturalTies::Compare),
+                ],
             )?,
             royalties,
             stake: key_int(config, "money.stake")?,
@@ -472,10 +519,12 @@ impl HandValue {
             return Ok(py.NotImplemented());
         };
         let b = other.get().strength;
-        Ok(pyo3::types::PyBool::new(py, op.matches(self.strength.cmp(&b)))
-            .to_owned()
-            .into_any()
-            .unbind())
+        Ok(
+            pyo3::types::PyBool::new(py, op.matches(self.strength.cmp(&b)))
+                .to_owned()
+                .into_any()
+                .unbind(),
+        )
     }
 
     fn __hash__(&self) -> u64 {
@@ -555,7 +604,11 @@ fn evaluate(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyRes
 /// -1, 0 or 1 as hand `a` is weaker than, equal to or stronger than `b`.
 #[pyfunction]
 #[pyo3(signature = (a, b, rules=None))]
-fn compare(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<i8> {
+fn compare(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<i8> {
     let rules = rules_arg(rules)?;
     let (mut x, mut y) = ([0u8; 5], [0u8; 5]);
     let n = read_small_hand(a, &mut x)?;
@@ -571,8 +624,14 @@ pub(crate) fn uint8_rows<'py>(
     what: &str,
 ) -> PyResult<numpy::PyReadonlyArray2<'py, u8>> {
     let describe = |a: &Bound<'py, PyAny>| -> String {
-        let dtype = a.getattr("dtype").map(|d| d.to_string()).unwrap_or_else(|_| "?".into());
-        let shape = a.getattr("shape").map(|d| d.to_string()).unwrap_or_else(|_| "?".into());
+        let dtype = a
+            .getattr("dtype")
+            .map(|d| d.to_string())
+            .unwrap_or_else(|_| "?".into());
+        let shape = a
+            .getattr("shape")
+            .map(|d| d.to_string())
+            .unwrap_or_else(|_| "?".into());
         format!("dtype {dtype}, shape {shape}")
     };
     let want = widths
@@ -710,12 +769,17 @@ fn splits<'py>(
 /// The number of valid splits of 13 cards (out of 72,072).
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
-fn count_splits(py: Python<'_>, cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+fn count_splits(
+    py: Python<'_>,
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<usize> {
     let rules = rules_arg(rules)?;
     let ids = read13(cards)?;
     let r = rules.get();
     let (e, strict) = (r.evaluator, r.foul_strict);
-    py.detach(|| split_core::count_splits(&e, strict, &ids)).map_err(py_err)
+    py.detach(|| split_core::count_splits(&e, strict, &ids))
+        .map_err(py_err)
 }
 
 /// Valid-split counts of N hands given as a uint8 (N, 13) array.
@@ -732,7 +796,11 @@ fn count_splits_batch<'py>(
     let r = rules.get();
     let (e, strict) = (r.evaluator, r.foul_strict);
     let out = py
-        .detach(|| map_rows(data, 13, |row| Ok(split_core::count_splits(&e, strict, row)? as u32)))
+        .detach(|| {
+            map_rows(data, 13, |row| {
+                Ok(split_core::count_splits(&e, strict, row)? as u32)
+            })
+        })
         .map_err(py_err)?;
     Ok(out.into_pyarray(py))
 }
@@ -757,7 +825,10 @@ fn naturals(cards: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
 /// The strongest natural the rules enable that the 13 cards qualify for.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
-fn natural(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Option<&'static str>> {
+fn natural(
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<&'static str>> {
     let rules = rules_arg(rules)?;
     let ids = read13(cards)?;
     Ok(natural_core::strongest(&hand13(&ids), &rules.get().naturals).map(|(n, _)| n.name()))
@@ -766,7 +837,10 @@ fn natural(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResu
 /// Bit sets of the naturals (bit i is NATURAL_NAMES[i]) of N hands given as
 /// a uint8 (N, 13) array.
 #[pyfunction]
-fn naturals_batch<'py>(py: Python<'py>, ids: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArray1<u16>>> {
+fn naturals_batch<'py>(
+    py: Python<'py>,
+    ids: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<u16>>> {
     let arr = uint8_rows(ids, &[13], "ids")?;
     let data = arr.as_slice()?;
     let out = py

@@ -1,0 +1,244 @@
+"""The arranging solver: best arrangements, ranked hints, baselines and tools.
+
+The solver maximises the expected points of a hand under the given rules
+against opponents dealt from the remaining cards and arranged well. It reads
+per-row win-probability tables (the distribution of an opponent's row hands
+over rank classes under self-play), computed by iterated best response and
+shipped per preset in ``capsa/tables/<preset>.bin`` (compiled into the
+extension as well).
+
+Custom rules use the shipped tables of the preset with the same ranking
+(``wheel``, ``flush_compare``) and the closest scoring (see
+:func:`tables_info`); the expected value is always computed with the custom
+rules' own numbers (row points, royalties, scoop, sweep-all, table size).
+For rules far from every preset, train tables on demand with
+:func:`train_tables` and pass them as ``tables=``.
+
+Regenerate the shipped tables with::
+
+    python -m capsa.tables train --preset pagat        # or --all
+    pip install -e .                                   # re-embeds them
+
+Strategies: ``"solver"`` (the model), ``"separable"`` (the model without the
+scoop and sweep-all terms), ``"greedy"`` (strongest bottom, then strongest
+middle of the rest) and ``"random"`` (a random valid split, seeded by the
+cards).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from capsa import _core
+from capsa.arrangement import Arrangement, CardsLike
+from capsa.cards import format_cards
+from capsa.rules import Rules, presets
+
+__all__ = [
+    "STRATEGIES",
+    "Choice",
+    "TablesLike",
+    "best_arrangement",
+    "best_arrangement_batch",
+    "best_response_check",
+    "duplicate_tournament",
+    "format_choices",
+    "load_tables",
+    "main",
+    "rank_arrangements",
+    "tables_info",
+    "train_tables",
+]
+
+STRATEGIES: tuple[str, ...] = tuple(_core.solver_strategies())
+
+TablesLike = bytes | str | Path | None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An arrangement with the solver's decision and its estimate."""
+
+    arrangement: Arrangement
+    declare_natural: bool
+    expected_points: float
+
+    @property
+    def ids(self) -> tuple[int, ...]:
+        """The 13 ids: top 0-2, middle 3-7, bottom 8-12."""
+        return self.arrangement.ids
+
+
+def _choice(t: tuple[list[int], bool, float]) -> Choice:
+    ids, declare, ev = t
+    return Choice(Arrangement.from_ids(ids), bool(declare), float(ev))
+
+
+def load_tables(tables: TablesLike) -> bytes | None:
+    """Tables as bytes: ``None`` (the nearest shipped tables, chosen in the
+    engine), bytes as given, a preset name or the path of a tables file."""
+    if tables is None or isinstance(tables, bytes):
+        return tables
+    if isinstance(tables, str) and tables in presets():
+        return (resources.files("capsa") / "tables" / f"{tables}.bin").read_bytes()
+    return Path(tables).read_bytes()
+
+
+def _cards_arg(cards: CardsLike) -> Any:
+    return cards
+
+
+def best_arrangement(
+    cards: CardsLike,
+    rules: Rules | None = None,
+    *,
+    seats: int = 4,
+    strategy: str = "solver",
+    tables: TablesLike = None,
+) -> Choice:
+    """The best arrangement of 13 cards, whether to declare the natural, and
+    the estimated expected points of the hand (summed over opponents)."""
+    return _choice(
+        _core.best_arrangement(
+            _cards_arg(cards), rules, seats=seats, strategy=strategy, tables=load_tables(tables)
+        )
+    )
+
+
+def rank_arrangements(
+    cards: CardsLike,
+    rules: Rules | None = None,
+    k: int = 5,
+    *,
+    seats: int = 4,
+    tables: TablesLike = None,
+) -> list[Choice]:
+    """The k best choices, best first (a declared natural is one entry)."""
+    rows = _core.rank_arrangements(
+        _cards_arg(cards), rules, k, seats=seats, tables=load_tables(tables)
+    )
+    return [_choice(r) for r in rows]
+
+
+def best_arrangement_batch(
+    ids: npt.NDArray[np.uint8],
+    rules: Rules | None = None,
+    *,
+    seats: int = 4,
+    strategy: str = "solver",
+    tables: TablesLike = None,
+) -> npt.NDArray[np.uint8]:
+    """Arranges N hands (uint8 (N, 13)) on all cores: uint8 (N, 13) laid out
+    top 0-2, middle 3-7, bottom 8-12."""
+    arr = np.ascontiguousarray(ids, dtype=np.uint8)
+    return _core.best_arrangement_batch(
+        arr, rules, seats=seats, strategy=strategy, tables=load_tables(tables)
+    )
+
+
+def train_tables(
+    rules: Rules | None = None,
+    *,
+    seats: int = 4,
+    hands: int = 200_000,
+    iterations: int = 4,
+    seed: int = 1,
+    name: str = "custom",
+) -> bytes:
+    """Computes tables for any rules by iterated best response (greedy
+    start, then ``iterations`` rounds of the solver against the current
+    tables, each averaged with the previous). Returns the file's bytes."""
+    return _core.train_tables(
+        rules, seats=seats, hands=hands, iterations=iterations, seed=seed, name=name
+    )
+
+
+def tables_info(rules: Rules | None = None, tables: TablesLike = None) -> dict[str, Any]:
+    """Metadata of the tables used for ``rules``: the preset they were trained
+    for, training parameters and ``distance`` (0 for a preset's own rules)."""
+    return dict(_core.solver_tables_info(rules, load_tables(tables)))
+
+
+def duplicate_tournament(
+    strategies: Sequence[str],
+    rules: Rules | None = None,
+    *,
+    seats: int = 4,
+    deals: int = 2000,
+    seed: int = 0,
+    tables: TablesLike = None,
+) -> dict[str, Any]:
+    """Duplicate tournament: every deal replayed with the strategies rotated
+    through the seats; mean points per hand per strategy with 95% CIs, and
+    ``diff`` (first minus second strategy, per hand) with its CI."""
+    return dict(
+        _core.duplicate_tournament(
+            list(strategies), rules, seats=seats, deals=deals, seed=seed, tables=load_tables(tables)
+        )
+    )
+
+
+def best_response_check(
+    rules: Rules | None = None,
+    *,
+    hands: int = 100,
+    opponents: int = 1000,
+    seed: int = 0,
+    tables: TablesLike = None,
+) -> dict[str, Any]:
+    """For sampled hands, every legal arrangement scored heads-up against
+    ``opponents`` sampled hands arranged by the solver; the regret of the
+    solver's pick (``mean_regret``) and a held-out version."""
+    return dict(
+        _core.best_response_check(
+            rules, hands=hands, opponents=opponents, seed=seed, tables=load_tables(tables)
+        )
+    )
+
+
+def format_choices(choices: Sequence[Choice]) -> str:
+    """A text table of ranked choices."""
+    lines = [f"{'#':>2}  {'top':<9}  {'middle':<15}  {'bottom':<15}  {'natural':<7}  E[points]"]
+    for i, c in enumerate(choices, 1):
+        a = c.arrangement
+        lines.append(
+            f"{i:>2}  {format_cards(a.top):<9}  {format_cards(a.middle):<15}  "
+            f"{format_cards(a.bottom):<15}  {'yes' if c.declare_natural else '':<7}  "
+            f"{c.expected_points:+.3f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m capsa.solver arrange "<13 cards>" [--preset P] [-k K]``."""
+    parser = argparse.ArgumentParser(prog="capsa", description="capsa arranging solver")
+    sub = parser.add_subparsers(dest="command", required=True)
+    arr = sub.add_parser("arrange", help="print the best arrangements of 13 cards")
+    arr.add_argument("cards", nargs="+", help="13 cards, e.g. 'As Kd 7c ...'")
+    arr.add_argument("--preset", default="capsa-susun", choices=presets())
+    arr.add_argument("--rules", type=Path, help="a rules TOML file (overrides --preset)")
+    arr.add_argument("-k", type=int, default=5)
+    arr.add_argument("--seats", type=int, default=4)
+    arr.add_argument("--strategy", default="solver", choices=STRATEGIES)
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    rules = Rules.load(args.rules) if args.rules else Rules.preset(args.preset)
+    text = " ".join(args.cards)
+    if args.strategy == "solver":
+        choices = rank_arrangements(text, rules, args.k, seats=args.seats)
+    else:
+        choices = [best_arrangement(text, rules, seats=args.seats, strategy=args.strategy)]
+    print(format_choices(choices))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

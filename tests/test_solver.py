@@ -1,0 +1,192 @@
+"""The arranging solver: never fouls, declares paying naturals, ranked hints
+consistent with the best arrangement, deterministic; baselines and tools."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import capsa
+from capsa import Arrangement, Rules
+from capsa.solver import (
+    STRATEGIES,
+    best_arrangement,
+    best_arrangement_batch,
+    best_response_check,
+    duplicate_tournament,
+    format_choices,
+    load_tables,
+    main,
+    rank_arrangements,
+    tables_info,
+    train_tables,
+)
+from strategies import biased_hands, hands
+
+PRESETS = capsa.presets()
+DRAGON = [4 * r + (r % 4) for r in range(13)]
+
+
+def _same_cards(a: Arrangement, cards: list[int]) -> bool:
+    return sorted(a.ids) == sorted(cards)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@given(cards=st.one_of(hands(13), biased_hands(13)))
+def test_never_fouls(preset: str, cards: list[int]) -> None:
+    rules = Rules.preset(preset)
+    for strategy in STRATEGIES:
+        c = best_arrangement(cards, rules, strategy=strategy)
+        assert _same_cards(c.arrangement, cards)
+        assert not c.arrangement.is_foul(rules)
+
+
+@given(cards=st.one_of(hands(13), biased_hands(13)), seats=st.integers(2, 4))
+def test_strict_rules_never_foul(cards: list[int], seats: int) -> None:
+    rules = Rules.preset("pagat").derive({"foul_check": "strict"})
+    c = best_arrangement(cards, rules, seats=seats)
+    assert not c.arrangement.is_foul(rules)
+
+
+def test_batch_never_fouls_and_matches_single() -> None:
+    rng = np.random.default_rng(3)
+    ids = np.array([rng.permutation(52)[:13] for _ in range(300)], dtype=np.uint8)
+    rules = Rules.preset("pagat")
+    out = best_arrangement_batch(ids, rules)
+    assert out.shape == (300, 13) and out.dtype == np.uint8
+    for row, hand in zip(out, ids, strict=True):
+        a = Arrangement.from_ids([int(x) for x in row])
+        assert not a.is_foul(rules)
+        assert sorted(a.ids) == sorted(int(x) for x in hand)
+    for i in range(0, 300, 37):
+        single = best_arrangement([int(x) for x in ids[i]], rules)
+        assert list(single.ids) == [int(x) for x in out[i]]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_dragon_declared_when_paid(preset: str) -> None:
+    rules = Rules.preset(preset)
+    c = best_arrangement(DRAGON, rules)
+    assert c.declare_natural
+    assert not c.arrangement.is_foul(rules)
+    unpaid = rules.derive({"naturals": {"enabled": []}})
+    assert not best_arrangement(DRAGON, unpaid).declare_natural
+
+
+@given(cards=st.one_of(hands(13), biased_hands(13)), k=st.integers(1, 8))
+def test_rank_sorted_and_consistent(cards: list[int], k: int) -> None:
+    rules = Rules.preset("capsa-susun")
+    ranked = rank_arrangements(cards, rules, k)
+    assert 1 <= len(ranked) <= k
+    evs = [c.expected_points for c in ranked]
+    assert evs == sorted(evs, reverse=True)
+    best = best_arrangement(cards, rules)
+    assert ranked[0].ids == best.ids
+    assert ranked[0].declare_natural == best.declare_natural
+    assert ranked[0].expected_points == pytest.approx(best.expected_points)
+    for c in ranked:
+        assert not c.arrangement.is_foul(rules)
+
+
+@given(cards=hands(13))
+def test_deterministic(cards: list[int]) -> None:
+    a = best_arrangement(cards)
+    b = best_arrangement(list(reversed(cards)))
+    assert a == b
+    assert rank_arrangements(cards, k=4) == rank_arrangements(cards, k=4)
+
+
+def test_solver_value_at_least_greedy_value() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        cards = [int(x) for x in rng.permutation(52)[:13]]
+        s = best_arrangement(cards)
+        g = best_arrangement(cards, strategy="greedy")
+        if not s.declare_natural:
+            assert s.expected_points >= g.expected_points - 1e-9
+
+
+def test_tables_shipped_and_nearest() -> None:
+    for p in PRESETS:
+        info = tables_info(Rules.preset(p))
+        assert info["preset"] == p
+        assert info["distance"] == pytest.approx(0.0)
+        assert load_tables(p) is not None
+    custom = Rules.preset("pagat").derive({"scoop": {"multiplier": 2}})
+    info = tables_info(custom)
+    assert info["wheel"] == "low"
+    assert info["distance"] > 0
+
+
+def test_custom_trained_tables() -> None:
+    rules = Rules.preset("pagat").derive({"overall_point": 2})
+    data = train_tables(rules, hands=2000, iterations=1, seed=3)
+    assert data[:8] == b"CAPSATB1"
+    assert tables_info(rules, data)["overall_point"] == "2"
+    c = best_arrangement(list(range(0, 52, 4)), rules, tables=data)
+    assert not c.arrangement.is_foul(rules)
+    assert train_tables(rules, hands=2000, iterations=1, seed=3) == data
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(capsa.CapsaError):
+        best_arrangement(list(range(13)), strategy="nope")
+    with pytest.raises(capsa.CapsaError):
+        best_arrangement(list(range(12)))
+    with pytest.raises(capsa.CapsaError):
+        best_arrangement(list(range(13)), seats=5)
+    with pytest.raises(capsa.CapsaError):
+        best_arrangement(list(range(13)), tables=b"garbage")
+
+
+def test_tournament_reproducible_and_zero_sum() -> None:
+    a = duplicate_tournament(["solver", "greedy"], Rules.preset("pagat"), deals=60, seed=2)
+    b = duplicate_tournament(["solver", "greedy"], Rules.preset("pagat"), deals=60, seed=2)
+    assert a == b
+    assert a["mean"][0] + a["mean"][1] == pytest.approx(0.0, abs=1e-9)
+    two = duplicate_tournament(["random", "greedy"], seats=2, deals=30, seed=1)
+    assert len(two["mean"]) == 2
+
+
+def test_best_response_check_runs() -> None:
+    r = best_response_check(Rules.preset("pagat"), hands=2, opponents=40, seed=1)
+    assert len(r["hands"]) == 2
+    assert all(h[4] >= 0 for h in r["hands"])
+
+
+def test_cli_prints_table(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["arrange", "As Ks Qs Js 9s 2d 2c 3h 4h 7c 8d Td 5c", "-k", "3"])
+    out = capsys.readouterr().out
+    assert "E[points]" in out
+    assert len(out.strip().splitlines()) == 4
+    assert "E[points]" in format_choices(rank_arrangements(DRAGON, k=2))
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@given(
+    pairs=st.lists(st.integers(0, 12), min_size=6, max_size=6, unique=True),
+    suits=st.lists(st.sampled_from([(0, 1), (2, 3), (0, 3), (1, 2)]), min_size=6, max_size=6),
+    data=st.data(),
+)
+def test_natural_declared_iff_it_scores_more(
+    seats: int, pairs: list[int], suits: list[tuple[int, int]], data: st.DataObject
+) -> None:
+    cards = [4 * r + s for r, pair in zip(pairs, suits, strict=True) for s in pair]
+    extra = data.draw(st.sampled_from([c for c in range(52) if c not in cards]))
+    cards.append(extra)
+    rules = Rules.preset("pagat")  # six-pairs pays 3
+    ranked = rank_arrangements(cards, rules, 40, seats=seats)
+    declared = [c for c in ranked if c.declare_natural]
+    best = best_arrangement(cards, rules, seats=seats)
+    # every natural these cards can hold pays 3 under pagat (no dragon)
+    natural_ev = 3.0 * (seats - 1)
+    if not declared:  # ranked below the 40 best arrangements
+        assert not best.declare_natural
+        assert ranked[-1].expected_points >= natural_ev
+        return
+    assert len(declared) == 1
+    assert declared[0].expected_points == pytest.approx(natural_ev)
+    plain = max(c.expected_points for c in ranked if not c.declare_natural)
+    assert best.declare_natural == (natural_ev > plain)
