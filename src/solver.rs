@@ -749,27 +749,6 @@ fn pair_table() -> &'static Vec<[u16; 2]> {
     })
 }
 
-fn pick<const K: usize>(cards: &[u8; 13], mask: u16) -> [u8; K] {
-    let mut out = [0u8; K];
-    let mut k = 0;
-    for (p, &c) in cards.iter().enumerate() {
-        if mask & (1 << p) != 0 {
-            out[k] = c;
-            k += 1;
-        }
-    }
-    out
-}
-
-fn layout(cards: &[u8; 13], t: u16, m: u16, b: u16) -> [u8; 13] {
-    let tb = splits::table();
-    let mut out = [0u8; 13];
-    out[..3].copy_from_slice(&pick::<3>(cards, tb.masks3[t as usize]));
-    out[3..8].copy_from_slice(&pick::<5>(cards, tb.masks5[m as usize]));
-    out[8..].copy_from_slice(&pick::<5>(cards, tb.masks5[b as usize]));
-    out
-}
-
 impl Solver {
     /// Compiles the solver. `seats` is the table size (2..=4).
     pub fn new(rules: &Rules, tables: &Tables, seats: usize) -> Result<Solver> {
@@ -1066,7 +1045,7 @@ impl Solver {
         let mut out: Vec<Choice> = cands
             .iter()
             .map(|&(v, t, m, b)| Choice {
-                cards: layout(&ss.cards, t, m, b),
+                cards: splits::layout_of(&ss.cards, t, m, b),
                 declare_natural: false,
                 expected_points: v,
             })
@@ -1095,7 +1074,7 @@ impl Solver {
         let cands = self.candidates(&ss, REFINE);
         let (v, t, m, b) = cands[0];
         let mut choice = Choice {
-            cards: layout(&ss.cards, t, m, b),
+            cards: splits::layout_of(&ss.cards, t, m, b),
             declare_natural: false,
             expected_points: v,
         };
@@ -1146,7 +1125,9 @@ fn greedy_split(ss: &Hand, strict: bool) -> Option<[u8; 13]> {
     if !splits::is_valid(ss.s3[ti], ss.s5[mi], ss.s5[bi], strict) {
         return None;
     }
-    Some(layout(&ss.cards, ti as u16, mi as u16, bi as u16))
+    Some(splits::layout_of(
+        &ss.cards, ti as u16, mi as u16, bi as u16,
+    ))
 }
 
 fn random_split(h: &Hand, e: &Evaluator, strict: bool) -> [u8; 13] {

@@ -183,14 +183,20 @@ impl SubsetStrengths {
     /// The cards of split `k` laid out as top 0-2, middle 3-7, bottom 8-12,
     /// each row by ascending id.
     pub fn layout(&self, k: usize) -> [u8; 13] {
-        let t = table();
-        let [a, b, c] = t.splits[k];
-        let mut out = [0u8; 13];
-        out[..3].copy_from_slice(&pick::<3>(&self.cards, t.masks3[a as usize]));
-        out[3..8].copy_from_slice(&pick::<5>(&self.cards, t.masks5[b as usize]));
-        out[8..].copy_from_slice(&pick::<5>(&self.cards, t.masks5[c as usize]));
-        out
+        let [t, m, b] = table().splits[k];
+        layout_of(&self.cards, t, m, b)
     }
+}
+
+/// The cards of a hand laid out as top 0-2, middle 3-7, bottom 8-12, from a
+/// 3-subset index `t` and 5-subset indices `m` and `b` of the split table.
+pub fn layout_of(cards: &[u8; 13], t: u16, m: u16, b: u16) -> [u8; 13] {
+    let tb = table();
+    let mut out = [0u8; 13];
+    out[..3].copy_from_slice(&pick::<3>(cards, tb.masks3[t as usize]));
+    out[3..8].copy_from_slice(&pick::<5>(cards, tb.masks5[m as usize]));
+    out[8..].copy_from_slice(&pick::<5>(cards, tb.masks5[b as usize]));
+    out
 }
 
 /// Every split (or only the valid ones) as 13-card layouts.
