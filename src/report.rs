@@ -2,7 +2,9 @@
 //! JSON: the schema of `capsa settle` (see the README), shared by the command
 //! line and `Settlement.to_dict()`.
 
-use serde_json::{json, Map, Value};
+use std::fmt::Write;
+
+use serde_json::{json, Value};
 
 use crate::cards::{card_text, parse_text};
 use crate::error::{Error, Result};
@@ -36,70 +38,118 @@ fn row_cards(cards: &[u8; 13], k: usize) -> &[u8] {
     }
 }
 
-/// Every figure of a settlement as JSON.
-pub fn settlement_json(s: &Settlement, inputs: &[SeatInput]) -> Value {
-    let seats: Vec<Value> = s
-        .seats
-        .iter()
-        .zip(inputs)
-        .enumerate()
-        .map(|(k, (r, input))| {
-            let mut rows = Map::new();
-            for (i, name) in ROWS.iter().enumerate() {
-                rows.insert(
-                    (*name).into(),
-                    json!({
-                        "cards": cards_text(row_cards(&input.cards, i)),
-                        "category": CATEGORY_NAMES[category_of(r.strengths[i]) as usize],
-                        "strength": r.strengths[i],
-                        "royalty": r.royalties[i],
-                    }),
-                );
+fn push_list(out: &mut String, values: impl Iterator<Item = i64>) {
+    out.push('[');
+    for (k, v) in values.enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{v}");
+    }
+    out.push(']');
+}
+
+/// Every figure of a settlement as compact JSON with sorted keys, preceded by
+/// `"id":…,` when an id is given. Written directly (no value tree) because
+/// the command line writes one of these per round.
+pub fn write_settlement_json(
+    out: &mut String,
+    s: &Settlement,
+    inputs: &[SeatInput],
+    id: Option<&Value>,
+) {
+    out.push('{');
+    if let Some(id) = id {
+        let _ = write!(out, "\"id\":{id},");
+    }
+    out.push_str("\"money\":");
+    push_list(out, s.seats.iter().map(|r| r.money));
+    out.push_str(",\"net\":");
+    push_list(out, s.seats.iter().map(|r| r.net));
+    out.push_str(",\"pairs\":[");
+    for (k, p) in s.pairs.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "{{\"bonus\":{},\"money\":{},\"multiplier\":{},\"outcome\":\"{}\",\"overall\":{},\
+             \"points\":{},\"row_points\":{},\"rows\":{{\"bottom\":{},\"middle\":{},\"top\":{}}},\
+             \"royalties\":{},\"scoop\":{},\"seats\":[{},{}],\"stake\":{},\"sweep_all\":{}}}",
+            p.bonus,
+            p.money,
+            p.multiplier,
+            outcome_name(p.outcome),
+            p.overall,
+            p.points,
+            p.row_points,
+            p.rows[2],
+            p.rows[1],
+            p.rows[0],
+            p.royalties,
+            p.scoop,
+            p.i,
+            p.j,
+            p.stake,
+            p.sweep_all
+        );
+    }
+    out.push_str("],\"points\":");
+    push_list(out, s.seats.iter().map(|r| r.points));
+    out.push_str(",\"rake\":");
+    push_list(out, s.seats.iter().map(|r| r.rake));
+    out.push_str(",\"seats\":[");
+    for (k, (r, input)) in s.seats.iter().zip(inputs).enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "{{\"foul\":{},\"money\":{},\"natural\":",
+            r.foul, r.money
+        );
+        match r.natural {
+            Some((n, _)) => {
+                let _ = write!(out, "\"{}\"", n.name());
             }
-            json!({
-                "seat": k,
-                "rows": rows,
-                "foul": r.foul,
-                "surrender": r.surrender,
-                "natural": r.natural.map(|(n, _)| n.name()),
-                "natural_points": r.natural.map_or(0, |(_, p)| p),
-                "swept_all": r.swept_all,
-                "points": r.points,
-                "money": r.money,
-                "rake": r.rake,
-                "net": r.net,
-            })
-        })
-        .collect();
-    let pairs: Vec<Value> = s
-        .pairs
-        .iter()
-        .map(|p| {
-            json!({
-                "seats": [p.i, p.j],
-                "outcome": outcome_name(p.outcome),
-                "rows": {"top": p.rows[0], "middle": p.rows[1], "bottom": p.rows[2]},
-                "row_points": p.row_points,
-                "overall": p.overall,
-                "royalties": p.royalties,
-                "scoop": p.scoop,
-                "sweep_all": p.sweep_all,
-                "multiplier": p.multiplier,
-                "bonus": p.bonus,
-                "points": p.points,
-                "stake": p.stake,
-                "money": p.money,
-            })
-        })
-        .collect();
-    json!({
-        "points": s.seats.iter().map(|r| r.points).collect::<Vec<_>>(),
-        "money": s.seats.iter().map(|r| r.money).collect::<Vec<_>>(),
-        "rake": s.seats.iter().map(|r| r.rake).collect::<Vec<_>>(),
-        "net": s.seats.iter().map(|r| r.net).collect::<Vec<_>>(),
-        "seats": seats,
-        "pairs": pairs,
-    })
+            None => out.push_str("null"),
+        }
+        let _ = write!(
+            out,
+            ",\"natural_points\":{},\"net\":{},\"points\":{},\"rake\":{},\"rows\":{{",
+            r.natural.map_or(0, |(_, p)| p),
+            r.net,
+            r.points,
+            r.rake
+        );
+        for (i, row) in [2usize, 1, 0].into_iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            let _ = write!(
+                out,
+                "\"{}\":{{\"cards\":\"{}\",\"category\":\"{}\",\"royalty\":{},\"strength\":{}}}",
+                ROWS[row],
+                cards_text(row_cards(&input.cards, row)),
+                CATEGORY_NAMES[category_of(r.strengths[row]) as usize],
+                r.royalties[row],
+                r.strengths[row]
+            );
+        }
+        let _ = write!(
+            out,
+            "}},\"seat\":{k},\"surrender\":{},\"swept_all\":{}}}",
+            r.surrender, r.swept_all
+        );
+    }
+    out.push_str("]}");
+}
+
+/// Every figure of a settlement as JSON text (see [`write_settlement_json`]).
+pub fn settlement_json(s: &Settlement, inputs: &[SeatInput]) -> String {
+    let mut out = String::with_capacity(3072);
+    write_settlement_json(&mut out, s, inputs, None);
+    out
 }
 
 fn bad(msg: impl Into<String>) -> Error {
@@ -208,16 +258,18 @@ fn check_row(k: usize, name: &str, n: usize) -> Result<()> {
     Ok(())
 }
 
-/// Settles one round given as JSON text. `rules_for` resolves the round's
-/// `"rules"` (a name, or `None` for the default). Returns the output record:
-/// the settlement, or an error record naming the line and the reason.
+/// Settles one round given as JSON text and appends its output record to
+/// `out`: the settlement, or an error record naming the line and the reason.
+/// `rules_for` resolves the round's `"rules"` (a name, or `None` for the
+/// default). Returns false for an error record.
 pub fn settle_round<'r>(
     line: &str,
     line_number: usize,
     rules_for: impl Fn(Option<&str>) -> std::result::Result<&'r Rules, String>,
-) -> Value {
+    out: &mut String,
+) -> bool {
     let mut id = Value::Null;
-    let result = (|| -> Result<Value> {
+    let result = (|| -> Result<(Settlement, Vec<SeatInput>)> {
         let round: Value =
             serde_json::from_str(line).map_err(|e| bad(format!("malformed JSON: {e}")))?;
         let Value::Object(map) = round else {
@@ -285,16 +337,14 @@ pub fn settle_round<'r>(
             }
         };
         let s = settle(rules, &seats, &stakes)?;
-        Ok(settlement_json(&s, &seats))
+        Ok((s, seats))
     })();
     match result {
-        Ok(Value::Object(mut map)) => {
-            if !id.is_null() {
-                map.insert("id".into(), id);
-            }
-            Value::Object(map)
+        Ok((s, seats)) => {
+            let id = (!id.is_null()).then_some(&id);
+            write_settlement_json(out, &s, &seats, id);
+            true
         }
-        Ok(other) => other,
         Err(e) => {
             let kind = match e {
                 Error::Card(_) => "CardError",
@@ -302,14 +352,16 @@ pub fn settle_round<'r>(
                 Error::Rules(_) => "RulesError",
                 Error::Table(_) => "TableError",
             };
-            json!({"line": line_number, "id": id, "error": kind, "message": e.message()})
+            let record =
+                json!({"line": line_number, "id": id, "error": kind, "message": e.message()});
+            let _ = write!(out, "{record}");
+            false
         }
     }
 }
 
 /// A table a player or a support agent can read.
 pub fn explain(s: &Settlement, inputs: &[SeatInput]) -> String {
-    use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -426,9 +478,15 @@ mod tests {
         "Ah Kh 8s / As Ks 9d 7d 5h / Jc Jd Jh 3c 3d",
         {"top": "Qs Js 7s", "middle": [33, 32, 3, 11, 19], "bottom": "2h 4h 6h 9h Qh"}]}"#;
 
+    fn round(line: &str, number: usize) -> Value {
+        let mut out = String::new();
+        settle_round(line, number, default_rules, &mut out);
+        serde_json::from_str(&out).expect("valid JSON")
+    }
+
     #[test]
     fn settles_a_round() {
-        let out = settle_round(ROUND, 1, default_rules);
+        let out = round(ROUND, 1);
         assert_eq!(out["id"], 7);
         assert_eq!(out["points"].as_array().unwrap().len(), 2);
         let p0 = out["points"][0].as_i64().unwrap();
@@ -452,7 +510,7 @@ mod tests {
             (r#"{"rules": "texas", "seats": []}"#, "RulesError"),
             (r#"{"seats": [], "colour": 1}"#, "TableError"),
         ] {
-            let out = settle_round(line, 9, default_rules);
+            let out = round(line, 9);
             assert_eq!(out["error"], kind, "{line}: {out}");
             assert_eq!(out["line"], 9);
         }

@@ -174,8 +174,13 @@ def settle_json_lines(
     rules: dict[str, RuleSet],
     default: str | None = None,
     first_line: int = 1,
-) -> list[str]:
-    """Settles rounds given as JSON texts, in parallel; one output JSON text per round."""
+) -> tuple[str, int]:
+    """Settles rounds given as JSON texts, in parallel.
+
+    Returns the output records, one line per round (a settlement, or an error
+    record naming the line ``first_line + index`` and the reason), and the
+    number of rounds that failed.
+    """
 
 # arranging solver
 

@@ -24,7 +24,7 @@ from capsa.settlement import settle
 
 __all__ = ["main"]
 
-_CHUNK = 20_000
+_CHUNK = 4_096
 
 
 def _load_rules(spec: str | None) -> Rules:
@@ -101,9 +101,9 @@ def _cmd_settle(args: argparse.Namespace) -> int:
         else:
             lines = itertools.chain([first], stream)
             for start, chunk in _chunks(lines):
-                results = _core.settle_json_lines(chunk, known, default.name, start)
-                errors += sum(1 for r in results if r.startswith('{"error"'))
-                sys.stdout.write("\n".join(results) + "\n")
+                text, failed = _core.settle_json_lines(chunk, known, default.name, start)
+                errors += failed
+                sys.stdout.write(text)
     if errors:
         print(f"capsa settle: {errors} round(s) could not be settled", file=sys.stderr)
     return 1 if errors and args.strict else 0
@@ -121,7 +121,8 @@ def _settle_document(
     rounds = doc if isinstance(doc, list) else [doc]
     texts = [json.dumps(r) for r in rounds]
     # in a document, "line" in an error record is the round's position (from 1)
-    results = [json.loads(r) for r in _core.settle_json_lines(texts, known, default, 1)]
+    text, _ = _core.settle_json_lines(texts, known, default, 1)
+    results = [json.loads(line) for line in text.splitlines()]
     json.dump(results if isinstance(doc, list) else results[0], sys.stdout, indent=indent)
     sys.stdout.write("\n")
     return sum("error" in r for r in results)

@@ -115,14 +115,13 @@ pub struct Settlement {
 
 impl Settlement {
     fn json_part<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
-        let mut all = report::settlement_json(&self.inner, &self.seats);
-        to_python(py, &all[key].take())
+        self.to_dict(py)?.get_item(key)
     }
 }
 
-fn to_python<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+fn to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import(pyo3::intern!(py, "json"))?
-        .call_method1(pyo3::intern!(py, "loads"), (v.to_string(),))
+        .call_method1(pyo3::intern!(py, "loads"), (text,))
 }
 
 #[pymethods]
@@ -356,9 +355,10 @@ fn describe(e: Error) -> String {
     format!("{kind}: {}", e.message())
 }
 
-/// Settles rounds given as JSON texts (one round each), in parallel; returns
-/// one JSON text per round: its settlement, or an error record naming the
-/// line (`first_line` + index) and the reason.
+/// Settles rounds given as JSON texts (one round each), in parallel. Returns
+/// the output records, one line per round (its settlement, or an error record
+/// naming the line `first_line + index` and the reason), and how many rounds
+/// failed.
 #[pyfunction]
 #[pyo3(signature = (lines, rules, default=None, first_line=1))]
 fn settle_json_lines(
@@ -367,7 +367,7 @@ fn settle_json_lines(
     rules: &Bound<'_, PyDict>,
     default: Option<String>,
     first_line: usize,
-) -> PyResult<Vec<String>> {
+) -> PyResult<(String, usize)> {
     let mut named: Vec<(String, Rules)> = Vec::new();
     for (k, v) in rules.iter() {
         let set = v
@@ -393,13 +393,28 @@ fn settle_json_lines(
                 format!("unknown rules {want:?}; known: {}", names.join(", "))
             })
     };
-    Ok(py.detach(|| {
+    const CHUNK: usize = 256;
+    let parts: Vec<(String, usize)> = py.detach(|| {
         lines
-            .par_iter()
+            .par_chunks(CHUNK)
             .enumerate()
-            .map(|(k, line)| report::settle_round(line, first_line + k, lookup).to_string())
+            .map(|(c, chunk)| {
+                let mut out = String::with_capacity(chunk.len() * 3072);
+                let mut failed = 0;
+                for (k, line) in chunk.iter().enumerate() {
+                    let number = first_line + c * CHUNK + k;
+                    if !report::settle_round(line, number, lookup, &mut out) {
+                        failed += 1;
+                    }
+                    out.push('\n');
+                }
+                (out, failed)
+            })
             .collect()
-    }))
+    });
+    let failed = parts.iter().map(|(_, f)| f).sum();
+    let text: String = parts.into_iter().map(|(t, _)| t).collect();
+    Ok((text, failed))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
