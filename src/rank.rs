@@ -65,6 +65,21 @@ const W: [u32; 13] = [
 ];
 const RANK5_LEN: usize = (4 * 79415 + 43258 + 1) as usize;
 
+/// Where the per-suit card counts start in a [`CARD_KEY`] sum: above the
+/// largest weight sum (360,918 < 2^19).
+const SUIT_COUNT_SHIFT: u32 = 19;
+
+/// Per card id: its rank weight plus one in its suit's 3-bit count.
+const CARD_KEY: [u32; 52] = {
+    let mut keys = [0u32; 52];
+    let mut id = 0;
+    while id < 52 {
+        keys[id] = W[id >> 2] + (1 << (SUIT_COUNT_SHIFT + 3 * (id as u32 & 3)));
+        id += 1;
+    }
+    keys
+};
+
 /// The ranking knobs of the rules (suit order, tie-break, flush compare, wheel).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ranking {
@@ -377,24 +392,19 @@ impl Evaluator {
     #[inline(always)]
     pub fn eval5(&self, c: [u8; 5]) -> u32 {
         let t = self.tables;
-        let r = [
-            rank_index(c[0]),
-            rank_index(c[1]),
-            rank_index(c[2]),
-            rank_index(c[3]),
-            rank_index(c[4]),
-        ];
-        let flush = ((c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4])) & 3 == 0;
-        let idx = if flush {
-            let mask = (1u32 << r[0]) | (1 << r[1]) | (1 << r[2]) | (1 << r[3]) | (1 << r[4]);
+        // one table read per card gives the rank-pattern index and, above it,
+        // a 3-bit count per suit; a count of 5 (binary 101) is a flush
+        let key = CARD_KEY[c[0] as usize]
+            + CARD_KEY[c[1] as usize]
+            + CARD_KEY[c[2] as usize]
+            + CARD_KEY[c[3] as usize]
+            + CARD_KEY[c[4] as usize];
+        let suits = key >> SUIT_COUNT_SHIFT;
+        let idx = if suits & (suits >> 2) & 0b001_001_001_001 != 0 {
+            let mask = c.iter().fold(0u32, |m, &x| m | 1 << rank_index(x));
             t.flush5[mask as usize]
         } else {
-            let sum = W[r[0] as usize]
-                + W[r[1] as usize]
-                + W[r[2] as usize]
-                + W[r[3] as usize]
-                + W[r[4] as usize];
-            t.rank5[sum as usize]
+            t.rank5[(key & ((1 << SUIT_COUNT_SHIFT) - 1)) as usize]
         };
         let mut s = t.bases[idx as usize];
         if self.ranking.flush_suit_first && category_of(s) == FLUSH {
