@@ -14,13 +14,13 @@ import json
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from capsa import _core
-from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
 from capsa.rules import Rules, RulesError, presets
-from capsa.settlement import settle
+from capsa.settlement import Seat, settle
+from capsa.solver import best_arrangement, rank_arrangements
 
 __all__ = ["main"]
 
@@ -37,32 +37,24 @@ def _load_rules(spec: str | None) -> Rules:
     raise RulesError(f"--rules {spec!r} is neither a preset ({', '.join(presets())}) nor a file")
 
 
-def _arrange(cards: list[Any], rules: Rules, seats: int) -> tuple[Arrangement, str]:
-    try:
-        from capsa.solver import best_arrangement
-    except ImportError:  # pragma: no cover - the solver ships with the package
-        legal = _core.splits(cards, rules)
-        return Arrangement.from_ids([int(x) for x in legal[-1]]), "any legal split"
-    choice = best_arrangement(cards, rules, seats=seats)
-    return choice.arrangement, f"solver: expected {choice.expected_points:+.2f} points"
-
-
 def _cmd_play(args: argparse.Namespace) -> int:
-    from capsa.settlement import Seat
-
     rules = _load_rules(args.rules)
     hands = deal(args.seats, seed=args.seed)
     print(f"capsa play: {args.seats} seats, rules {rules.name}, seed {args.seed}")
     print()
     seats = []
     for k, hand in enumerate(hands):
-        arrangement, why = _arrange(hand, rules, args.seats)
+        choice = best_arrangement(hand, rules, seats=args.seats)
         natural = _core.natural(hand, rules)
         print(f"seat {k}: {format_cards(hand, 'symbol')}")
-        print(f"        arranged {arrangement}  ({why})")
+        print(
+            f"        arranged {choice.arrangement}  "
+            f"(solver: expected {choice.expected_points:+.2f} points)"
+        )
         if natural:
-            print(f"        holds the natural {natural}")
-        seats.append(Seat(arrangement))
+            verb = "declares" if choice.declare_natural else "holds but does not declare"
+            print(f"        {verb} the natural {natural}")
+        seats.append(Seat(choice.arrangement, declare_natural=choice.declare_natural))
     print()
     stake = args.stake if args.stake is not None else rules["money.stake"]
     result = settle(seats, rules, stake)
@@ -156,8 +148,6 @@ def _cmd_rank(args: argparse.Namespace) -> int:
 
 
 def _cmd_arrange(args: argparse.Namespace) -> int:
-    from capsa.solver import rank_arrangements
-
     rules = _load_rules(args.rules)
     cards = " ".join(args.cards)
     natural = _core.natural(cards, rules)
