@@ -41,7 +41,7 @@ import numpy.typing as npt
 from capsa import _core
 from capsa.arrangement import Arrangement, CardsLike
 from capsa.cards import format_cards
-from capsa.rules import Rules, presets
+from capsa.rules import Rules, RulesError, presets
 
 __all__ = [
     "STRATEGIES",
@@ -90,11 +90,12 @@ def load_tables(tables: TablesLike) -> bytes | None:
         return tables
     if isinstance(tables, str) and tables in presets():
         return (resources.files("capsa") / "tables" / f"{tables}.bin").read_bytes()
-    return Path(tables).read_bytes()
-
-
-def _cards_arg(cards: CardsLike) -> Any:
-    return cards
+    try:
+        return Path(tables).read_bytes()
+    except OSError as exc:
+        raise RulesError(
+            f"tables {str(tables)!r} are neither a preset nor a readable file: {exc.strerror}"
+        ) from None
 
 
 def best_arrangement(
@@ -109,7 +110,7 @@ def best_arrangement(
     the estimated expected points of the hand (summed over opponents)."""
     return _choice(
         _core.best_arrangement(
-            _cards_arg(cards), rules, seats=seats, strategy=strategy, tables=load_tables(tables)
+            cards, rules, seats=seats, strategy=strategy, tables=load_tables(tables)
         )
     )
 
@@ -123,9 +124,7 @@ def rank_arrangements(
     tables: TablesLike = None,
 ) -> list[Choice]:
     """The k best choices, best first (a declared natural is one entry)."""
-    rows = _core.rank_arrangements(
-        _cards_arg(cards), rules, k, seats=seats, tables=load_tables(tables)
-    )
+    rows = _core.rank_arrangements(cards, rules, k, seats=seats, tables=load_tables(tables))
     return [_choice(r) for r in rows]
 
 
