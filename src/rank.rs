@@ -41,7 +41,6 @@ pub const ROYAL_FLUSH: u8 = 9;
 
 const CATEGORY_SHIFT: u32 = 28;
 const RANK_SHIFT: u32 = 10;
-const SUIT_BITS: u32 = 10;
 const FLUSH_SUIT_SHIFT: u32 = RANK_SHIFT + 13;
 
 /// Category index (0..=9) of a strength.
@@ -133,40 +132,23 @@ pub fn parse_suit_order(order: &str) -> Result<[u8; 4]> {
 struct Class {
     /// Category and rank key, already shifted into place.
     base: u32,
-    /// Distinct ranks in significance order and the size of each rank group.
-    ranks: [u8; 5],
-    groups: [u8; 5],
-    slots: u8,
-    suit_bits: u8,
+    /// Per rank (4-bit field r), 8 minus its slot in significance order (0
+    /// when absent): sorting cards by this and then by suit strength, both
+    /// descending, puts them in significance order.
+    significance: u64,
 }
 
 struct Tables {
     rank5: Vec<u16>,
     flush5: Vec<u16>,
     rank3: Vec<u16>,
-    classes: Vec<Class>,
-    /// `classes[i].base`, dense: the hot path without the suit tie-break
+    /// The base strength of each rank pattern (class); the tables above
+    /// index it. Dense: the hot path without the suit tie-break
     /// reads only this (31 KB, stays in L1).
     bases: Vec<u32>,
+    /// `classes[i].significance`, dense, for the suit tie-break.
+    significance: Vec<u64>,
 }
-
-/// Width of a rank group's suit code: the suits present at one rank, as a
-/// set, ordered among the sets of the same size.
-const CODE_WIDTH: [u8; 5] = [0, 2, 3, 2, 0];
-
-const fn suit_codes() -> [[u8; 16]; 5] {
-    let mut codes = [[0u8; 16]; 5];
-    let mut next = [0u8; 5];
-    let mut nib = 0;
-    while nib < 16 {
-        let g = (nib as u32).count_ones() as usize;
-        codes[g][nib] = next[g];
-        next[g] += 1;
-        nib += 1;
-    }
-    codes
-}
-const SUIT_CODE: [[u8; 16]; 5] = suit_codes();
 
 fn straight_position(distinct_desc: &[u8], wheel_second: bool) -> Option<(u32, [u8; 5])> {
     if distinct_desc.len() != 5 {
@@ -246,17 +228,11 @@ fn classify(ranks: &[u8], flush: bool, wheel_second: bool) -> Class {
     };
     let mut class = Class {
         base: (category as u32) << CATEGORY_SHIFT | key << RANK_SHIFT,
-        slots: order.len() as u8,
-        ..Class::default()
+        significance: 0,
     };
-    let mut bits = 0u8;
     for (k, &r) in order.iter().enumerate() {
-        let g = counts[r as usize];
-        class.ranks[k] = r;
-        class.groups[k] = g;
-        bits += CODE_WIDTH[g as usize];
+        class.significance |= (8 - k as u64) << (4 * r as u32);
     }
-    class.suit_bits = bits;
     class
 }
 
@@ -310,13 +286,12 @@ fn build_tables(wheel_second: bool) -> Tables {
             }
         }
     }
-    let bases = classes.iter().map(|c| c.base).collect();
     Tables {
         rank5,
         flush5,
         rank3,
-        classes,
-        bases,
+        bases: classes.iter().map(|c| c.base).collect(),
+        significance: classes.iter().map(|c| c.significance).collect(),
     }
 }
 
@@ -359,33 +334,54 @@ impl Evaluator {
         }
     }
 
+    /// The suits of the cards in significance order, two bits each, strongest
+    /// first (for two hands of one rank pattern this compares exactly as the
+    /// contract's card-by-card suit comparison).
     #[inline(always)]
-    fn suit_key(&self, class: &Class, cards: &[u8]) -> u32 {
+    fn suit_key(&self, significance: u64, cards: &[u8]) -> u32 {
         let ss = self.ranking.suit_strength;
-        if class.slots as usize == cards.len() {
-            // all ranks distinct: one suit per rank, read in significance order
-            let mut by_rank = 0u64;
-            for &c in cards {
-                by_rank |= (ss[suit(c) as usize] as u64) << (4 * rank_index(c) as u32);
+        let key = |c: u8| -> u16 {
+            let sig = (significance >> (4 * rank_index(c) as u32)) & 15;
+            ((sig as u16) << 2) | ss[suit(c) as usize] as u16
+        };
+        if cards.len() == 5 {
+            let mut k = [
+                key(cards[0]),
+                key(cards[1]),
+                key(cards[2]),
+                key(cards[3]),
+                key(cards[4]),
+            ];
+            // a sorting network, descending: no data-dependent branches
+            for (a, b) in [
+                (0, 1),
+                (3, 4),
+                (2, 4),
+                (2, 3),
+                (0, 3),
+                (0, 2),
+                (1, 4),
+                (1, 3),
+                (1, 2),
+            ] {
+                let (x, y) = (k[a].max(k[b]), k[a].min(k[b]));
+                k[a] = x;
+                k[b] = y;
             }
-            let mut key = 0u32;
-            for k in 0..cards.len() {
-                let s = ((by_rank >> (4 * class.ranks[k] as u32)) & 3) as u32;
-                key |= s << (SUIT_BITS - 2 - 2 * k as u32);
+            k.iter().enumerate().fold(0, |acc, (i, &v)| {
+                acc | ((v as u32 & 3) << (8 - 2 * i as u32))
+            })
+        } else {
+            let mut k = [key(cards[0]), key(cards[1]), key(cards[2])];
+            for (a, b) in [(0, 1), (1, 2), (0, 1)] {
+                let (x, y) = (k[a].max(k[b]), k[a].min(k[b]));
+                k[a] = x;
+                k[b] = y;
             }
-            return key;
+            k.iter().enumerate().fold(0, |acc, (i, &v)| {
+                acc | ((v as u32 & 3) << (8 - 2 * i as u32))
+            })
         }
-        let mut m = 0u64;
-        for &c in cards {
-            m |= 1u64 << (4 * rank_index(c) as u32 + ss[suit(c) as usize] as u32);
-        }
-        let mut key = 0u32;
-        for k in 0..class.slots as usize {
-            let nib = ((m >> (4 * class.ranks[k] as u32)) & 15) as usize;
-            let g = class.groups[k] as usize;
-            key = (key << CODE_WIDTH[g]) | SUIT_CODE[g][nib] as u32;
-        }
-        key << (SUIT_BITS - class.suit_bits as u32)
     }
 
     /// Strength of five cards. The ids must be valid and distinct.
@@ -411,7 +407,7 @@ impl Evaluator {
             s += (self.ranking.suit_strength[suit(c[0]) as usize] as u32) << FLUSH_SUIT_SHIFT;
         }
         if self.ranking.tie_break_suit {
-            s |= self.suit_key(&t.classes[idx as usize], &c);
+            s |= self.suit_key(t.significance[idx as usize], &c);
         }
         s
     }
@@ -424,7 +420,7 @@ impl Evaluator {
         let class_index = self.tables.rank3[idx] as usize;
         let mut s = self.tables.bases[class_index];
         if self.ranking.tie_break_suit {
-            s |= self.suit_key(&self.tables.classes[class_index], &c);
+            s |= self.suit_key(self.tables.significance[class_index], &c);
         }
         s
     }
