@@ -21,6 +21,20 @@
 //! being swept, with the scoop rate between two self-play hands recorded in
 //! the tables).
 //!
+//! # Card removal
+//!
+//! The opponent's cards come from the 39 the hand does not hold, so the
+//! distribution is reweighted per hand: each class's probability is
+//! multiplied by the share of its card combinations the opponent can still
+//! hold (the product over its rank groups of C(left, n) / C(4, n); for five
+//! distinct ranks the non-flush combinations left, for a flush the suits
+//! still complete at every rank), then renormalised. The reweighting is
+//! exact for which row hands remain possible and ignores how the own cards
+//! change the opponent's choice among them. It is applied to the refined
+//! candidates (one pass over the opponent's classes per row, summed into
+//! the buckets those candidates' classes cut them into); the fast score
+//! uses the unconditioned tables.
+//!
 //! # Search
 //!
 //! Every valid split is enumerated as (top, {A, B}) with the stronger of the
@@ -378,17 +392,252 @@ struct RowModel {
     bits: u32,
     /// Fast-score values (value, P(win), P(lose)) of a hand of each class.
     fast: Vec<[f32; 3]>,
+    /// The classes the opponent plays (weight > 0): class, probability,
+    /// royalty and the cards that make it, for the card-removal reweighting.
+    live: LiveSet,
+}
+
+/// The ranks (and for flushes the suits) a rank class is made of.
+#[derive(Clone, Copy, Debug, Default)]
+struct ClassCards {
+    /// Distinct ranks and how many cards of each.
+    ranks: [u8; 5],
+    counts: [u8; 5],
+    len: u8,
+    /// 0: any suits (the rank groups decide); 1: five distinct ranks that
+    /// are not a flush; 2: a flush in one of `suits`.
+    kind: u8,
+    suits: u8,
+}
+
+/// What the hand's own 13 cards leave for an opponent: per rank the
+/// available suits as a 4-bit mask (index 13: all four), and per (rank,
+/// group size) the share C(available, size) / C(4, size) of the group's card
+/// combinations still possible (index 65: one).
+struct Removal {
+    masks: [u8; 14],
+    share: [f32; 66],
+}
+
+impl Removal {
+    fn new(cards: &[u8]) -> Removal {
+        let mut masks = [0xfu8; 14];
+        for &c in cards {
+            masks[(c >> 2) as usize] &= !(1 << (c & 3));
+        }
+        let mut share = [1.0f32; 66];
+        for r in 0..13 {
+            let a = masks[r].count_ones() as usize;
+            for n in 0..5 {
+                let mut c = 1.0;
+                for k in 0..n {
+                    c *= a.saturating_sub(k) as f32 / (4 - k) as f32;
+                }
+                share[5 * r + n] = c;
+            }
+        }
+        Removal { masks, share }
+    }
+}
+
+/// The classes the opponent plays in a row, compiled for the card-removal
+/// pass, in three class-sorted lists by how the share of their card
+/// combinations left is computed. Each entry carries `[p, p * royalty, p *
+/// royalty if it beats the row points, p if not]`, scaled by the share.
+#[derive(Default)]
+struct LiveSet {
+    /// Paired five-card hands and every three-card hand: the product of the
+    /// rank groups' shares (`Removal::share` indices, 65 pads).
+    grouped: LiveList<[u8; 4]>,
+    /// Five distinct ranks, not a flush: the rank combinations left minus
+    /// the flushes among them, over 4^5 - 4.
+    distinct: LiveList<[u8; 5]>,
+    /// Flushes: the share of the class's suits still possible at every rank
+    /// (the ranks and the suit mask; 1 / |suits| is in the values).
+    flush: LiveList<([u8; 5], u8)>,
+}
+
+#[derive(Default)]
+struct LiveList<T> {
+    class: Vec<u32>,
+    cards: Vec<T>,
+    val: Vec<[f32; 4]>,
+}
+
+impl<T> LiveList<T> {
+    fn push(&mut self, class: u32, cards: T, val: [f32; 4]) {
+        self.class.push(class);
+        self.cards.push(cards);
+        self.val.push(val);
+    }
+
+    /// Σ share * val over the entries from `*pos` on whose class is below
+    /// `hi`; advances `*pos` past them.
+    #[inline(always)]
+    fn sum_until(&self, pos: &mut usize, hi: u32, share: impl Fn(&T) -> f32) -> [f64; 4] {
+        let mut acc = [0f64; 4];
+        let mut i = *pos;
+        while i < self.class.len() && self.class[i] < hi {
+            let f = share(&self.cards[i]) as f64;
+            let v = &self.val[i];
+            for k in 0..4 {
+                acc[k] += f * v[k] as f64;
+            }
+            i += 1;
+        }
+        *pos = i;
+        acc
+    }
+}
+
+impl LiveSet {
+    fn push(&mut self, class: u32, p: f64, roy: f64, rp: f64, c: &ClassCards) {
+        let big = roy > rp;
+        let val = [
+            p,
+            p * roy,
+            if big { p * roy } else { 0.0 },
+            if big { 0.0 } else { p },
+        ];
+        let n = c.len as usize;
+        let mut ranks = [13u8; 5];
+        ranks[..n].copy_from_slice(&c.ranks[..n]);
+        match c.kind {
+            1 => self.distinct.push(class, ranks, val.map(|x| x as f32)),
+            2 => {
+                let inv = 1.0 / c.suits.count_ones().max(1) as f64;
+                self.flush
+                    .push(class, (ranks, c.suits), val.map(|x| (x * inv) as f32));
+            }
+            _ => {
+                let mut idx = [65u8; 4];
+                for (x, (r, k)) in idx.iter_mut().zip(c.ranks.iter().zip(&c.counts)).take(n) {
+                    *x = 5 * r + k;
+                }
+                self.grouped.push(class, idx, val.map(|x| x as f32));
+            }
+        }
+    }
+
+    /// Σ over the classes from the cursors on that are below `hi` of the
+    /// share of combinations left times the values; advances the cursors.
+    fn sum_until(&self, rm: &Removal, pos: &mut [usize; 3], hi: u32) -> [f64; 4] {
+        let s = &rm.share;
+        let m = &rm.masks;
+        let g = self.grouped.sum_until(&mut pos[0], hi, |i| {
+            s[i[0] as usize] * s[i[1] as usize] * s[i[2] as usize] * s[i[3] as usize]
+        });
+        let d = self.distinct.sum_until(&mut pos[1], hi, |r| {
+            let k = r.map(|x| m[x as usize]);
+            let prod: u32 = k.iter().map(|x| x.count_ones()).product();
+            let all = k[0] & k[1] & k[2] & k[3] & k[4];
+            (prod - all.count_ones()) as f32 * (1.0 / 1020.0)
+        });
+        let f = self.flush.sum_until(&mut pos[2], hi, |(r, suits)| {
+            let all = m[r[0] as usize]
+                & m[r[1] as usize]
+                & m[r[2] as usize]
+                & m[r[3] as usize]
+                & m[r[4] as usize]
+                & suits;
+            all.count_ones() as f32
+        });
+        std::array::from_fn(|k| g[k] + d[k] + f[k])
+    }
+}
+
+/// Cumulative sums of a row's opponent distribution over sorted classes
+/// (see [`RowModel`]); probabilities sum to one.
+struct Cum<'a> {
+    keys: &'a [u32],
+    cp: &'a [f64],
+    cr: &'a [f64],
+    cbig: &'a [f64],
+    csmall: &'a [f64],
+}
+
+/// A row's opponent distribution reweighted for one hand's card removal,
+/// summed over the buckets that a few query classes cut the classes into:
+/// in doubled class space, key `2q - 1` holds the classes between the
+/// previous query and `q`, key `2q` the class `q`, and a last key the
+/// classes above every query. Answers exactly for the query classes.
+#[derive(Default)]
+struct Adjusted {
+    keys: Vec<u32>,
+    cp: Vec<f64>,
+    cr: Vec<f64>,
+    cbig: Vec<f64>,
+    csmall: Vec<f64>,
+}
+
+impl Adjusted {
+    /// `queries`: sorted, distinct classes.
+    fn new(md: &RowModel, rm: &Removal, queries: &[u32]) -> Adjusted {
+        let k = queries.len();
+        let nb = 2 * k + 1;
+        let mut sums = Vec::with_capacity(nb);
+        let mut pos = [0usize; 3];
+        for &q in queries {
+            sums.push(md.live.sum_until(rm, &mut pos, q));
+            sums.push(md.live.sum_until(rm, &mut pos, q + 1));
+        }
+        sums.push(md.live.sum_until(rm, &mut pos, u32::MAX));
+        let total: f64 = sums.iter().map(|x| x[0]).sum();
+        let inv = if total > 0.0 { 1.0 / total } else { 0.0 };
+        let mut a = Adjusted {
+            keys: Vec::with_capacity(nb),
+            cp: Vec::with_capacity(nb + 1),
+            cr: Vec::with_capacity(nb + 1),
+            cbig: Vec::with_capacity(nb + 1),
+            csmall: Vec::with_capacity(nb + 1),
+        };
+        for q in queries {
+            a.keys.push((2 * q).saturating_sub(1));
+            a.keys.push(2 * q);
+        }
+        a.keys.push(u32::MAX);
+        let mut acc = [0f64; 4];
+        for x in &sums {
+            a.cp.push(acc[0]);
+            a.cr.push(acc[1]);
+            a.cbig.push(acc[2]);
+            a.csmall.push(acc[3]);
+            for (t, v) in acc.iter_mut().zip(x.iter()) {
+                *t += v * inv;
+            }
+        }
+        a.cp.push(acc[0]);
+        a.cr.push(acc[1]);
+        a.cbig.push(acc[2]);
+        a.csmall.push(acc[3]);
+        a
+    }
+
+    fn cum(&self) -> Cum<'_> {
+        Cum {
+            keys: &self.keys,
+            cp: &self.cp,
+            cr: &self.cr,
+            cbig: &self.cbig,
+            csmall: &self.csmall,
+        }
+    }
+
+    /// Position of a query class's own bucket (always a hit).
+    #[inline(always)]
+    fn locate(&self, class: u32) -> (usize, bool) {
+        let i = self.keys.partition_point(|&k| k < 2 * class);
+        debug_assert_eq!(self.keys.get(i), Some(&(2 * class)));
+        (i, true)
+    }
 }
 
 impl RowModel {
     fn new(rules: &Rules, row: usize, dist: &[(u32, f64)]) -> RowModel {
         // every class of the row's hand size, so that lookups always hit
+        let classes = all_classes(&rules.evaluator, row != TOP);
         let mut all: Vec<(u32, f64)> = dist.to_vec();
-        all.extend(
-            all_classes(&rules.evaluator, row != TOP)
-                .into_iter()
-                .map(|c| (c, 0.0)),
-        );
+        all.extend(classes.iter().map(|c| (c.0, 0.0)));
         all.sort_by_key(|x| x.0);
         all.dedup_by(|later, first| {
             if later.0 == first.0 {
@@ -407,6 +656,7 @@ impl RowModel {
         let mut csmall = Vec::with_capacity(n + 1);
         let (mut a, mut b, mut c, mut d) = (0.0, 0.0, 0.0, 0.0);
         let rp = rules.row_points as f64;
+        let mut live = LiveSet::default();
         for &(class, w) in dist {
             cp.push(a);
             cr.push(b);
@@ -414,6 +664,13 @@ impl RowModel {
             csmall.push(d);
             let p = w / total;
             let roy = royalty_of_class(rules, row, class);
+            if p > 0.0 {
+                let info = classes
+                    .binary_search_by_key(&class, |x| x.0)
+                    .map(|k| classes[k].1)
+                    .unwrap_or_default();
+                live.push(class, p, roy, rp, &info);
+            }
             a += p;
             b += p * roy;
             if roy > rp {
@@ -445,6 +702,17 @@ impl RowModel {
             slots,
             bits,
             fast: Vec::new(),
+            live,
+        }
+    }
+
+    fn cum(&self) -> Cum<'_> {
+        Cum {
+            keys: &self.keys,
+            cp: &self.cp,
+            cr: &self.cr,
+            cbig: &self.cbig,
+            csmall: &self.csmall,
         }
     }
 
@@ -467,9 +735,24 @@ impl RowModel {
     }
 }
 
-/// Every rank class of three-card (or five-card) hands under a ranking.
-fn all_classes(e: &Evaluator, five: bool) -> Vec<u32> {
-    let mut out = Vec::new();
+/// Every rank class of three-card (or five-card) hands under a ranking,
+/// sorted, with the cards that make it.
+fn all_classes(e: &Evaluator, five: bool) -> Vec<(u32, ClassCards)> {
+    let mut out: Vec<(u32, ClassCards)> = Vec::new();
+    let groups = |r: &[u8]| {
+        let mut c = ClassCards::default();
+        for &k in r {
+            let n = c.len as usize;
+            if n > 0 && c.ranks[n - 1] == k {
+                c.counts[n - 1] += 1;
+            } else {
+                c.ranks[n] = k;
+                c.counts[n] = 1;
+                c.len += 1;
+            }
+        }
+        c
+    };
     if five {
         for a in 0..13u8 {
             for b in a..13 {
@@ -480,13 +763,22 @@ fn all_classes(e: &Evaluator, five: bool) -> Vec<u32> {
                                 continue;
                             }
                             let r = [a, b, c, d, x];
+                            let mut info = groups(&r);
                             // suits 0,1,2,3,0 by position: distinct within a
                             // rank group, never a flush
                             let cards: [u8; 5] = std::array::from_fn(|i| 4 * r[i] + (i % 4) as u8);
-                            out.push(e.eval5(cards) >> CLASS_SHIFT);
-                            if a < b && b < c && c < d && d < x {
+                            if info.len == 5 {
+                                info.kind = 1;
+                            }
+                            out.push((e.eval5(cards) >> CLASS_SHIFT, info));
+                            if info.len == 5 {
                                 for suit in 0..4 {
-                                    out.push(e.eval5(r.map(|k| 4 * k + suit)) >> CLASS_SHIFT);
+                                    let f = ClassCards {
+                                        kind: 2,
+                                        suits: 1 << suit,
+                                        ..info
+                                    };
+                                    out.push((e.eval5(r.map(|k| 4 * k + suit)) >> CLASS_SHIFT, f));
                                 }
                             }
                         }
@@ -498,13 +790,22 @@ fn all_classes(e: &Evaluator, five: bool) -> Vec<u32> {
         for a in 0..13u8 {
             for b in a..13 {
                 for c in b..13 {
-                    out.push(e.eval3([4 * a, 4 * b + 1, 4 * c + 2]) >> CLASS_SHIFT);
+                    let info = groups(&[a, b, c]);
+                    out.push((e.eval3([4 * a, 4 * b + 1, 4 * c + 2]) >> CLASS_SHIFT, info));
                 }
             }
         }
     }
-    out.sort_unstable();
-    out.dedup();
+    out.sort_unstable_by_key(|x| x.0);
+    // one class for several suits of a flush (unless the suit ranks it)
+    out.dedup_by(|later, first| {
+        if later.0 == first.0 {
+            first.1.suits |= later.1.suits;
+            true
+        } else {
+            false
+        }
+    });
     out
 }
 
@@ -822,10 +1123,40 @@ impl Solver {
 
     /// Outcomes of a row hand of strength `s` in `row`.
     pub fn row_outcome(&self, row: usize, s: u32) -> RowOutcome {
-        let rules = &self.rules;
         let md = &self.model[row];
-        let class = s >> CLASS_SHIFT;
-        let (i, hit) = md.locate(class);
+        let (i, hit) = md.locate(s >> CLASS_SHIFT);
+        self.outcome_in(row, s, &md.cum(), i, hit)
+    }
+
+    /// Outcomes of a row hand against the distribution reweighted for the
+    /// card removal of the hand it comes from.
+    fn row_outcome_adjusted(&self, row: usize, s: u32, adj: &Adjusted) -> RowOutcome {
+        let (i, hit) = adj.locate(s >> CLASS_SHIFT);
+        self.outcome_in(row, s, &adj.cum(), i, hit)
+    }
+
+    /// The opponent distributions of the three rows given the hand's cards.
+    /// `strengths[row]` lists the row hands to be asked about.
+    fn adjusted(&self, cards: &[u8], strengths: [Vec<u32>; 3]) -> [Adjusted; 3] {
+        let rm = Removal::new(cards);
+        let mut q = strengths;
+        std::array::from_fn(|row| {
+            let q = &mut q[row];
+            for s in q.iter_mut() {
+                *s >>= CLASS_SHIFT;
+            }
+            q.sort_unstable();
+            q.dedup();
+            Adjusted::new(&self.model[row], &rm, q)
+        })
+    }
+
+    /// Outcomes of a row hand of strength `s` against the cumulative
+    /// distribution `md`, where `i` is the position of the first class >= the
+    /// hand's and `hit` whether it is equal.
+    #[inline(always)]
+    fn outcome_in(&self, row: usize, s: u32, md: &Cum, i: usize, hit: bool) -> RowOutcome {
+        let rules = &self.rules;
         let total = md.cp[md.keys.len()];
         let lt = md.cp[i];
         let eq = if hit { md.cp[i + 1] - md.cp[i] } else { 0.0 };
@@ -1015,13 +1346,21 @@ impl Solver {
             (true, 2) => scan::<true, 2>(&args),
             (true, _) => scan::<true, 3>(&args),
         };
+        let adj = self.adjusted(
+            &h.cards,
+            [
+                best.iter().map(|c| h.s3[c.t as usize]).collect(),
+                best.iter().map(|c| h.s5[c.m as usize]).collect(),
+                best.iter().map(|c| h.s5[c.b as usize]).collect(),
+            ],
+        );
         let mut out: Vec<(f64, u16, u16, u16)> = best
             .iter()
             .map(|c| {
                 let rows = [
-                    self.row_outcome(TOP, h.s3[c.t as usize]),
-                    self.row_outcome(MIDDLE, h.s5[c.m as usize]),
-                    self.row_outcome(BOTTOM, h.s5[c.b as usize]),
+                    self.row_outcome_adjusted(TOP, h.s3[c.t as usize], &adj[TOP]),
+                    self.row_outcome_adjusted(MIDDLE, h.s5[c.m as usize], &adj[MIDDLE]),
+                    self.row_outcome_adjusted(BOTTOM, h.s5[c.b as usize], &adj[BOTTOM]),
                 ];
                 (self.exact_value(&rows), c.t, c.m, c.b)
             })
@@ -1100,10 +1439,11 @@ impl Solver {
         if !splits::is_valid(s[0], s[1], s[2], self.rules.foul_strict) {
             return None;
         }
+        let adj = self.adjusted(arranged, [vec![s[0]], vec![s[1]], vec![s[2]]]);
         let rows = [
-            self.row_outcome(TOP, s[0]),
-            self.row_outcome(MIDDLE, s[1]),
-            self.row_outcome(BOTTOM, s[2]),
+            self.row_outcome_adjusted(TOP, s[0], &adj[TOP]),
+            self.row_outcome_adjusted(MIDDLE, s[1], &adj[MIDDLE]),
+            self.row_outcome_adjusted(BOTTOM, s[2], &adj[BOTTOM]),
         ];
         Some(self.exact_value(&rows))
     }
@@ -1607,6 +1947,75 @@ mod tests {
             if !sv.declare_natural {
                 assert!(sv.expected_points >= gv.expected_points - 1e-9);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod removal_tests {
+    use super::*;
+
+    /// The share of a class's combinations left equals the count of hands of
+    /// that class among the cards left over the count among all 52.
+    fn check(e: &Evaluator, five: bool, own: &[u8]) {
+        let n = if five { 5 } else { 3 };
+        let count = |deck: &[u8]| {
+            let mut m: HashMap<u32, f64> = HashMap::new();
+            let mut idx: Vec<usize> = (0..n).collect();
+            loop {
+                let s = if five {
+                    e.eval5(std::array::from_fn(|i| deck[idx[i]]))
+                } else {
+                    e.eval3(std::array::from_fn(|i| deck[idx[i]]))
+                };
+                *m.entry(s >> CLASS_SHIFT).or_insert(0.0) += 1.0;
+                // next combination
+                let mut k = n;
+                while k > 0 && idx[k - 1] == deck.len() - n + k - 1 {
+                    k -= 1;
+                }
+                if k == 0 {
+                    return m;
+                }
+                idx[k - 1] += 1;
+                for j in k..n {
+                    idx[j] = idx[j - 1] + 1;
+                }
+            }
+        };
+        let full: Vec<u8> = (0..52).collect();
+        let left: Vec<u8> = full.iter().copied().filter(|c| !own.contains(c)).collect();
+        let all = count(&full);
+        let rest = count(&left);
+        let mut live = LiveSet::default();
+        let classes = all_classes(e, five);
+        for (c, info) in &classes {
+            live.push(*c, 1.0, 0.0, 1.0, info);
+        }
+        let rm = Removal::new(own);
+        let mut pos = [0usize; 3];
+        for (c, _) in &classes {
+            live.sum_until(&rm, &mut pos, *c);
+            let got = live.sum_until(&rm, &mut pos, c + 1)[0];
+            let want = rest.get(c).copied().unwrap_or(0.0) / all[c];
+            assert!((got - want).abs() < 1e-5, "class {c:#x}: {got} vs {want}");
+        }
+    }
+
+    #[test]
+    fn removal_share_matches_counting() {
+        let own: Vec<u8> = vec![0, 1, 2, 5, 9, 13, 17, 21, 48, 49, 50, 51, 30];
+        for ranking in [
+            crate::rank::Ranking::default(),
+            crate::rank::Ranking {
+                flush_suit_first: true,
+                wheel_second: true,
+                ..Default::default()
+            },
+        ] {
+            let e = Evaluator::new(ranking);
+            check(&e, false, &own);
+            check(&e, true, &own);
         }
     }
 }
