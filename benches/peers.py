@@ -25,22 +25,17 @@ category counts over all hands must be the textbook counts.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib
 import importlib.metadata
-import os
-import platform
-import subprocess
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain, combinations
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from bench_common import best_time, fmt_rate, machine
 
 import capsa
 
@@ -68,59 +63,6 @@ IntArray = npt.NDArray[np.int64]
 def card_text(card_id: int) -> str:
     """``"As"``-style text of a capsa card id (ten is ``T``)."""
     return RANKS[card_id // 4] + CAPSA_SUITS[card_id % 4]
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    try:
-        load = Path("/proc/loadavg").read_text(encoding="utf-8").split()[0]
-    except OSError:
-        load = "?"
-    return (
-        f"{model}, {cores} cores (load average {load} at start); "
-        f"Python {platform.python_version()}, numpy {np.__version__}, {build()}"
-    )
-
-
-def build() -> str:
-    """capsa's version, git commit and a hash of the loaded extension module."""
-    core = Path(capsa._core.__file__ or "")
-    digest = hashlib.sha256(core.read_bytes()).hexdigest()[:12] if core.is_file() else "?"
-    try:
-        root = Path(capsa.__file__ or ".").resolve().parents[2]
-        head = subprocess.run(
-            ["git", "-C", str(root), "describe", "--always", "--dirty"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        head = "?"
-    return f"capsa {capsa.__version__} (git {head}, _core sha256 {digest})"
-
-
-def best_time(run: Callable[[], Any], repeat: int) -> tuple[float, float, Any]:
-    """Wall and CPU seconds (all threads) of the fastest of ``repeat`` runs, and
-    the last run's result."""
-    best, best_cpu = float("inf"), 0.0
-    result: Any = None
-    for _ in range(repeat):
-        cpu = time.process_time()
-        start = time.perf_counter()
-        result = run()
-        wall = time.perf_counter() - start
-        if wall < best:
-            best, best_cpu = wall, time.process_time() - cpu
-    return best, best_cpu, result
 
 
 def same_order(reference: IntArray, other: IntArray) -> int:
@@ -288,10 +230,6 @@ def all_hands() -> npt.NDArray[np.uint8]:
     return flat.reshape(ALL_HANDS, 5)
 
 
-def fmt_rate(x: float) -> str:
-    return f"{x / 1e6:,.2f} M" if x >= 1e6 else f"{x / 1e3:,.0f} k"
-
-
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="a short run (smaller sample, 1 repeat)")
@@ -349,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
     rates: list[float] = []
     keys: list[IntArray] = []
     for c in contenders:
-        seconds, _, result = best_time(c.run, repeat)
+        timing, result = best_time(c.run, repeat)
+        seconds = timing.wall
         rates.append(n_sample / seconds)
         keys.append(c.key(result))
         del result
@@ -372,7 +311,8 @@ def main(argv: list[str] | None = None) -> int:
         def run_batch(r: capsa.Rules | None = rules) -> npt.NDArray[np.uint32]:
             return capsa.evaluate_batch(hands, r)
 
-        seconds, cpu, out = best_time(run_batch, repeat)
+        timing, out = best_time(run_batch, repeat)
+        seconds, cpu = timing.wall, timing.cpu
         batch_rows.append((label, ALL_HANDS / seconds, cpu / seconds, out))
     batch_default, batch_none = batch_rows[0][3], batch_rows[1][3]
     assert np.array_equal(batch_default[idx].astype(np.int64), default_key), "batch != per call"
