@@ -30,13 +30,13 @@ pub fn check_distinct(ids: &[u8]) -> Result<u64> {
     let mut mask = 0u64;
     for (pos, &id) in ids.iter().enumerate() {
         if id as usize >= DECK {
-            return Err(Error::Card(format!(
+            return Err(Error::card(format!(
                 "card id {id} at position {pos} is outside 0..51"
             )));
         }
         let bit = 1u64 << id;
         if mask & bit != 0 {
-            return Err(Error::Hand(format!(
+            return Err(Error::hand(format!(
                 "card {} (id {id}) appears more than once",
                 card_text(id)
             )));
@@ -54,7 +54,7 @@ pub fn check_hand(ids: &[u8], sizes: &[usize], what: &str) -> Result<u64> {
             .map(|s| s.to_string())
             .collect::<Vec<_>>()
             .join(" or ");
-        return Err(Error::Hand(format!(
+        return Err(Error::hand(format!(
             "{what} needs {want} cards, got {}",
             ids.len()
         )));
@@ -107,7 +107,7 @@ pub fn parse_text(text: &str, out: &mut Vec<u8>) -> Result<()> {
         match parse_token(tok) {
             Some(id) => out.push(id),
             None => {
-                return Err(Error::Card(format!(
+                return Err(Error::card(format!(
                     "cannot read card {tok:?} (card {number} at character {}); \
                      write rank then suit, e.g. As, Td, 10h, 7\u{2663}",
                     text[..s].chars().count()
@@ -121,6 +121,7 @@ pub fn parse_text(text: &str, out: &mut Vec<u8>) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorKind;
 
     #[test]
     fn encoding_fixed_points() {
@@ -152,11 +153,11 @@ mod tests {
     #[test]
     fn distinct_checks() {
         assert!(check_distinct(&[0, 1, 2]).is_ok());
-        assert!(matches!(check_distinct(&[0, 52]), Err(Error::Card(_))));
-        assert!(matches!(check_distinct(&[7, 7]), Err(Error::Hand(_))));
-        assert!(matches!(
-            check_hand(&[1, 2], &[3, 5], "hand"),
-            Err(Error::Hand(_))
-        ));
+        assert_eq!(
+            check_distinct(&[0, 52]).unwrap_err().kind(),
+            ErrorKind::Card
+        );
+        assert_eq!(check_distinct(&[7, 7]).unwrap_err().kind(), ErrorKind::Hand);
+        assert!(check_hand(&[1, 2], &[3, 5], "hand").is_err_and(|e| e.kind() == ErrorKind::Hand));
     }
 }

@@ -52,7 +52,7 @@ impl ChaCha20 {
     pub fn from_entropy() -> Result<Self> {
         let mut bytes = [0u8; 32];
         getrandom::fill(&mut bytes)
-            .map_err(|e| Error::Table(format!("no entropy from the operating system: {e}")))?;
+            .map_err(|e| Error::table(format!("no entropy from the operating system: {e}")))?;
         let mut key = [0u32; 8];
         for (k, chunk) in key.iter_mut().zip(bytes.chunks_exact(4)) {
             *k = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
@@ -116,7 +116,7 @@ pub fn shuffled_deck(rng: &mut ChaCha20) -> [u8; DECK] {
 /// Deals 13 cards to each of `seats` (2..=4) seats.
 pub fn deal(seats: usize, seed: Option<u64>) -> Result<Vec<[u8; 13]>> {
     if !(2..=4).contains(&seats) {
-        return Err(Error::Table(format!(
+        return Err(Error::table(format!(
             "a table has 2 to 4 seats, got {seats}"
         )));
     }

@@ -104,7 +104,7 @@ impl Default for Ranking {
 pub fn parse_suit_order(order: &str) -> Result<[u8; 4]> {
     let bytes = order.as_bytes();
     let bad = || {
-        Error::Rules(format!(
+        Error::rules(format!(
             "suit_order must name the four suits d, c, h, s once each, strongest first (got {order:?})"
         ))
     };

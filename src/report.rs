@@ -153,7 +153,7 @@ pub fn settlement_json(s: &Settlement, inputs: &[SeatInput]) -> String {
 }
 
 fn bad(msg: impl Into<String>) -> Error {
-    Error::Table(msg.into())
+    Error::table(msg)
 }
 
 fn read_row(v: &Value, what: &str, out: &mut Vec<u8>) -> Result<()> {
@@ -166,7 +166,7 @@ fn read_row(v: &Value, what: &str, out: &mut Vec<u8>) -> Result<()> {
                     Value::Number(n) => match n.as_u64() {
                         Some(id) if id < 52 => out.push(id as u8),
                         _ => {
-                            return Err(Error::Card(format!(
+                            return Err(Error::card(format!(
                                 "{what}: card id {n} is outside 0..51"
                             )))
                         }
@@ -197,7 +197,7 @@ fn read_seat(v: &Value, k: usize) -> Result<SeatInput> {
         Value::String(s) => {
             let rows: Vec<&str> = s.split(['/', '|']).collect();
             if rows.len() != 3 {
-                return Err(Error::Hand(format!(
+                return Err(Error::hand(format!(
                     "seat {k}: an arrangement is three rows separated by '/'"
                 )));
             }
@@ -218,7 +218,7 @@ fn read_seat(v: &Value, k: usize) -> Result<SeatInput> {
             for name in ROWS {
                 let row = map
                     .get(name)
-                    .ok_or_else(|| Error::Hand(format!("seat {k}: missing row {name:?}")))?;
+                    .ok_or_else(|| Error::hand(format!("seat {k}: missing row {name:?}")))?;
                 let before = ids.len();
                 read_row(row, &format!("seat {k} {name}"), &mut ids)?;
                 check_row(k, name, ids.len() - before)?;
@@ -251,7 +251,7 @@ fn read_seat(v: &Value, k: usize) -> Result<SeatInput> {
 fn check_row(k: usize, name: &str, n: usize) -> Result<()> {
     let want = if name == "top" { 3 } else { 5 };
     if n != want {
-        return Err(Error::Hand(format!(
+        return Err(Error::hand(format!(
             "seat {k}: the {name} row needs {want} cards, got {n}"
         )));
     }
@@ -289,12 +289,12 @@ pub fn settle_round<'r>(
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s.as_str()),
             Some(_) => {
-                return Err(Error::Rules(
-                    "\"rules\" names a preset or the --rules file; inline rules are not read in a stream".into(),
+                return Err(Error::rules(
+                    "\"rules\" names a preset or the --rules file; inline rules are not read in a stream",
                 ))
             }
         };
-        let rules = rules_for(rules_name).map_err(Error::Rules)?;
+        let rules = rules_for(rules_name).map_err(Error::rules)?;
         let Some(Value::Array(seat_values)) = map.get("seats") else {
             return Err(bad("a round needs a \"seats\" list of 2 to 4 seats"));
         };
@@ -346,14 +346,7 @@ pub fn settle_round<'r>(
             true
         }
         Err(e) => {
-            let kind = match e {
-                Error::Card(_) => "CardError",
-                Error::Hand(_) => "HandError",
-                Error::Rules(_) => "RulesError",
-                Error::Table(_) => "TableError",
-            };
-            let record =
-                json!({"line": line_number, "id": id, "error": kind, "message": e.message()});
+            let record = json!({"line": line_number, "id": id, "error": e.kind().name(), "message": e.message()});
             let _ = write!(out, "{record}");
             false
         }

@@ -126,22 +126,22 @@ impl Rules {
         ];
         for (key, v) in nonneg {
             if v < 0 {
-                return Err(Error::Rules(format!("{key} must be >= 0, got {v}")));
+                return Err(Error::rules(format!("{key} must be >= 0, got {v}")));
             }
         }
         if self.scoop_multiplier < 1 || self.sweep_all_multiplier < 1 {
-            return Err(Error::Rules(
-                "scoop.multiplier and sweep_all.multiplier must be >= 1".into(),
+            return Err(Error::rules(
+                "scoop.multiplier and sweep_all.multiplier must be >= 1",
             ));
         }
         if !(2..=5).contains(&self.sweep_all_min_players) {
-            return Err(Error::Rules(format!(
+            return Err(Error::rules(format!(
                 "sweep_all.min_players must be 2..5, got {}",
                 self.sweep_all_min_players
             )));
         }
         if !(0..=100).contains(&self.rake_percent) {
-            return Err(Error::Rules(format!(
+            return Err(Error::rules(format!(
                 "money.rake_percent must be 0..100, got {}",
                 self.rake_percent
             )));
@@ -149,14 +149,14 @@ impl Rules {
         let mut seen = 0u32;
         for (n, p) in &self.naturals {
             if seen & (1 << *n as u32) != 0 {
-                return Err(Error::Rules(format!(
+                return Err(Error::rules(format!(
                     "natural {} is enabled twice",
                     n.name()
                 )));
             }
             seen |= 1 << *n as u32;
             if *p < 0 {
-                return Err(Error::Rules(format!(
+                return Err(Error::rules(format!(
                     "natural {} has negative points {p}",
                     n.name()
                 )));
@@ -165,11 +165,11 @@ impl Rules {
         for (row, table) in self.royalties.iter().enumerate() {
             for (cat, &v) in table.iter().enumerate() {
                 if v < 0 {
-                    return Err(Error::Rules(format!("royalty {row}/{cat} is negative")));
+                    return Err(Error::rules(format!("royalty {row}/{cat} is negative")));
                 }
                 if row == TOP && v != 0 && ![0usize, 1, 3].contains(&cat) {
-                    return Err(Error::Rules(
-                        "top-row royalties can only name high-card, pair or trips".into(),
+                    return Err(Error::rules(
+                        "top-row royalties can only name high-card, pair or trips",
                     ));
                 }
             }

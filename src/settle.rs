@@ -51,12 +51,12 @@ impl Stakes<'_> {
     fn check(&self, n: usize) -> Result<()> {
         match *self {
             Stakes::Uniform(s) if s < 0 => {
-                Err(Error::Table(format!("the stake must be >= 0, got {s}")))
+                Err(Error::table(format!("the stake must be >= 0, got {s}")))
             }
             Stakes::Uniform(_) => Ok(()),
             Stakes::Matrix(m) => {
                 if m.len() != n * n {
-                    return Err(Error::Table(format!(
+                    return Err(Error::table(format!(
                         "the stakes matrix of a {n}-seat table needs {} entries ({n} x {n}), got {}",
                         n * n,
                         m.len()
@@ -69,13 +69,13 @@ impl Stakes<'_> {
                         }
                         let v = m[i * n + j];
                         if v < 0 {
-                            return Err(Error::Table(format!(
+                            return Err(Error::table(format!(
                                 "the stake between seat {i} and seat {j} must be >= 0, got {v}"
                             )));
                         }
                         let w = m[j * n + i];
                         if v != w {
-                            return Err(Error::Table(format!(
+                            return Err(Error::table(format!(
                                 "the stakes matrix is not symmetric: [{i}][{j}] = {v} but [{j}][{i}] = {w}"
                             )));
                         }
@@ -229,7 +229,7 @@ pub fn settle_points(
     money: &mut [i64],
 ) -> Result<()> {
     if points.len() != seats.len() || money.len() != seats.len() {
-        return Err(Error::Table(format!(
+        return Err(Error::table(format!(
             "points and money need one entry per seat ({} seats), got {} and {}",
             seats.len(),
             points.len(),
@@ -240,9 +240,7 @@ pub fn settle_points(
 }
 
 fn overflow() -> Error {
-    Error::Table(
-        "the settlement does not fit in 64-bit integers (rules or stakes too large)".into(),
-    )
+    Error::table("the settlement does not fit in 64-bit integers (rules or stakes too large)")
 }
 
 /// The pairs of a `n`-seat table in settlement order.
@@ -260,7 +258,7 @@ fn pairs_of(n: usize) -> &'static [(usize, usize)] {
 fn check_seats(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
     let n = seats.len();
     if !(2..=MAX_SEATS).contains(&n) {
-        return Err(Error::Table(format!("a table has 2 to 4 seats, got {n}")));
+        return Err(Error::table(format!("a table has 2 to 4 seats, got {n}")));
     }
     // branch-free screen; the slow pass finds and words the error
     let mut mask = 0u64;
@@ -290,9 +288,11 @@ fn table_error(rules: &Rules, seats: &[SeatInput]) -> Error {
     for (s, seat) in seats.iter().enumerate() {
         for (pos, &c) in seat.cards.iter().enumerate() {
             if c as usize >= DECK {
-                return Error::Card(format!(
+                return Error::card(format!(
                     "seat {s}: card id {c} at position {pos} is outside 0..51"
-                ));
+                ))
+                .at_seat(s)
+                .at_row(row_of(pos));
             }
             let bit = 1u64 << c;
             if mask & bit != 0 {
@@ -301,12 +301,13 @@ fn table_error(rules: &Rules, seats: &[SeatInput]) -> Error {
             mask |= bit;
         }
         if seat.surrender && !rules.surrender_enabled {
-            return Error::Table(format!(
+            return Error::table(format!(
                 "seat {s} asks to surrender, but the rules do not enable surrender"
-            ));
+            ))
+            .at_seat(s);
         }
     }
-    Error::Table("the table cannot be settled".into())
+    Error::table("the table cannot be settled")
 }
 
 /// The error for the card at `seats[s].cards[pos]`, already seen earlier.
@@ -319,16 +320,26 @@ fn repeated(seats: &[SeatInput], s: usize, pos: usize) -> Error {
         .find(|&(_, _, d)| d == c)
         .map_or((s, pos), |(t, p, _)| (t, p));
     let text = card_text(c);
-    if first.0 == s {
-        Error::Hand(format!(
+    let e = if first.0 == s {
+        Error::hand(format!(
             "seat {s}: card {text} (id {c}) appears twice, at positions {} and {pos}",
             first.1
         ))
     } else {
-        Error::Hand(format!(
+        Error::hand(format!(
             "card {text} (id {c}) is held by seat {} and by seat {s}",
             first.0
         ))
+    };
+    e.at_seat(s).at_row(row_of(pos))
+}
+
+/// The row (0 top, 1 middle, 2 bottom) of position `pos` of an arrangement.
+fn row_of(pos: usize) -> usize {
+    match pos {
+        0..=2 => 0,
+        3..=7 => 1,
+        _ => 2,
     }
 }
 
@@ -842,6 +853,7 @@ fn rows_pair(rules: &Rules, a: &Side, b: &Side, p: &mut PairResult) -> Option<i6
 mod tests {
     use super::*;
     use crate::cards::{RANK_CHARS, SUIT_CHARS};
+    use crate::error::ErrorKind;
     use crate::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode};
 
     fn ids(text: &str) -> Vec<u8> {
@@ -1299,7 +1311,7 @@ mod tests {
         let four = seats(&SWEEP);
         let one = Stakes::Uniform(1);
         let table = |r: Result<Settlement>| match r {
-            Err(Error::Table(m)) => m,
+            Err(e) if e.kind() == ErrorKind::Table => e.message().to_string(),
             other => panic!("expected a table error, got {other:?}"),
         };
         table(settle(&rules, &four[..1], &one));
@@ -1311,20 +1323,27 @@ mod tests {
         let mut bad = four.clone();
         bad[2].cards[5] = 52;
         match settle(&rules, &bad, &one) {
-            Err(Error::Card(m)) => assert!(m.contains("seat 2") && m.contains("52"), "{m}"),
+            Err(e) if e.kind() == ErrorKind::Card => assert!(
+                e.message().contains("seat 2") && e.message().contains("52"),
+                "{e}"
+            ),
             other => panic!("{other:?}"),
         }
         // a card twice in one seat, and in two seats
         let mut bad = four.clone();
         bad[1].cards[4] = bad[1].cards[0];
         match settle(&rules, &bad, &one) {
-            Err(Error::Hand(m)) => assert!(m.contains("seat 1") && m.contains("twice"), "{m}"),
+            Err(e) if e.kind() == ErrorKind::Hand => assert!(
+                e.message().contains("seat 1") && e.message().contains("twice"),
+                "{e}"
+            ),
             other => panic!("{other:?}"),
         }
         let mut bad = four[..2].to_vec();
         bad[1].cards[12] = bad[0].cards[3];
         match settle(&rules, &bad, &one) {
-            Err(Error::Hand(m)) => {
+            Err(e) if e.kind() == ErrorKind::Hand => {
+                let m = e.message();
                 assert!(
                     m.contains("seat 0") && m.contains("seat 1") && m.contains("2s"),
                     "{m}"
@@ -1353,16 +1372,12 @@ mod tests {
         assert!(m.contains("symmetric"), "{m}");
         // settle_points: same checks, plus the output lengths
         let (mut p, mut mo) = ([7i64; 4], [7i64; 4]);
-        assert!(matches!(
-            settle_points(&rules, &four, &one, &mut p[..3], &mut mo),
-            Err(Error::Table(_))
-        ));
+        assert!(settle_points(&rules, &four, &one, &mut p[..3], &mut mo)
+            .is_err_and(|e| e.kind() == ErrorKind::Table));
         let mut bad = four.clone();
         bad[0].cards[0] = 200;
-        assert!(matches!(
-            settle_points(&rules, &bad, &one, &mut p, &mut mo),
-            Err(Error::Card(_))
-        ));
+        assert!(settle_points(&rules, &bad, &one, &mut p, &mut mo)
+            .is_err_and(|e| e.kind() == ErrorKind::Card));
         // on an error the outputs are untouched
         assert!(settle_points(
             &rules,

@@ -113,7 +113,7 @@ fn get_varint(data: &[u8], pos: &mut usize) -> Result<u64> {
     loop {
         let b = *data
             .get(*pos)
-            .ok_or_else(|| Error::Rules("solver tables: truncated data".into()))?;
+            .ok_or_else(|| Error::rules("solver tables: truncated data"))?;
         *pos += 1;
         v |= ((b & 0x7f) as u64) << shift;
         if b & 0x80 == 0 {
@@ -121,7 +121,7 @@ fn get_varint(data: &[u8], pos: &mut usize) -> Result<u64> {
         }
         shift += 7;
         if shift > 63 {
-            return Err(Error::Rules("solver tables: bad varint".into()));
+            return Err(Error::rules("solver tables: bad varint"));
         }
     }
 }
@@ -170,7 +170,7 @@ impl Tables {
     }
 
     pub fn from_bytes(data: &[u8]) -> Result<Tables> {
-        let bad = |m: &str| Error::Rules(format!("solver tables: {m}"));
+        let bad = |m: &str| Error::rules(format!("solver tables: {m}"));
         if data.len() < 12 || &data[..8] != MAGIC {
             return Err(bad("not a capsa tables file (bad magic)"));
         }
@@ -847,7 +847,7 @@ impl Strategy {
             "separable" => Ok(Strategy::Separable),
             "greedy" => Ok(Strategy::Greedy),
             "random" => Ok(Strategy::Random),
-            _ => Err(Error::Rules(format!(
+            _ => Err(Error::rules(format!(
                 "unknown strategy {name:?}; the strategies are {}",
                 STRATEGY_NAMES.join(", ")
             ))),
@@ -1054,7 +1054,7 @@ impl Solver {
     /// Compiles the solver. `seats` is the table size (2..=4).
     pub fn new(rules: &Rules, tables: &Tables, seats: usize) -> Result<Solver> {
         if !(2..=4).contains(&seats) {
-            return Err(Error::Table(format!(
+            return Err(Error::table(format!(
                 "a table has 2 to 4 seats, got {seats}"
             )));
         }
@@ -1555,7 +1555,7 @@ pub fn arranger(
     let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
     if let Some((_, a)) = cache
         .lock()
-        .map_err(|_| Error::Table("solver cache poisoned".into()))?
+        .map_err(|_| Error::table("solver cache poisoned"))?
         .iter()
         .find(|(k, _)| *k == key)
     {
@@ -1565,7 +1565,7 @@ pub fn arranger(
     let a = Arc::new(Arranger::new(strategy, rules, t, seats)?);
     let mut c = cache
         .lock()
-        .map_err(|_| Error::Table("solver cache poisoned".into()))?;
+        .map_err(|_| Error::table("solver cache poisoned"))?;
     if c.len() > 64 {
         c.remove(0);
     }

@@ -71,12 +71,10 @@ pub fn duplicate_tournament(
     seed: u64,
 ) -> Result<TournamentReport> {
     if strategies.len() < 2 {
-        return Err(Error::Table(
-            "a tournament needs at least two strategies".into(),
-        ));
+        return Err(Error::table("a tournament needs at least two strategies"));
     }
     if !(2..=4).contains(&seats) {
-        return Err(Error::Table(format!(
+        return Err(Error::table(format!(
             "a table has 2 to 4 seats, got {seats}"
         )));
     }
@@ -318,7 +316,7 @@ fn check_hand_regret(
         cands
             .iter()
             .position(|c| c.0 == pick_s)
-            .ok_or_else(|| Error::Table("the solver's pick is not a valid split".into()))?
+            .ok_or_else(|| Error::table("the solver's pick is not a valid split"))?
     };
     let nc = cands.len() + natural as usize;
     let mut sums = [vec![0i64; nc], vec![0i64; nc]];
@@ -385,9 +383,7 @@ pub fn best_response_check(
     seed: u64,
 ) -> Result<RegretReport> {
     if opponents < 2 {
-        return Err(Error::Table(
-            "the check needs at least two opponents".into(),
-        ));
+        return Err(Error::table("the check needs at least two opponents"));
     }
     let solver = arranger(rules, tables, 2, Strategy::Solver)?;
     let per: Vec<Result<HandRegret>> = (0..hands)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from capsa._core import (
     CATEGORIES,
     NATURAL_NAMES,
+    ArgumentError,
     CapsaError,
     Card,
     CardError,
@@ -38,6 +39,7 @@ __version__ = "0.1.0"
 __all__ = [
     "CATEGORIES",
     "NATURAL_NAMES",
+    "ArgumentError",
     "Arrangement",
     "BatchSettlement",
     "CapsaError",

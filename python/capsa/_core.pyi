@@ -13,7 +13,14 @@ NATURAL_NAMES: Final[tuple[str, ...]]
 SUITS: Final[str]
 
 class CapsaError(ValueError):
-    """Base class of every capsa error."""
+    """Base class of every capsa error.
+
+    ``seat`` and ``row`` say where in a table the error was found (the seat
+    index and ``"top"``, ``"middle"`` or ``"bottom"``), or are ``None``.
+    """
+
+    seat: int | None
+    row: str | None
 
 class CardError(CapsaError):
     """A card that cannot be read or an id outside 0..51."""
@@ -22,10 +29,13 @@ class HandError(CapsaError):
     """A hand or row with the wrong number of cards, or repeated cards."""
 
 class RulesError(CapsaError):
-    """A rules file, preset name or knob that is not valid."""
+    """A rules file, preset name, knob or solver table that is not valid."""
 
 class TableError(CapsaError):
-    """A table (seats, stakes, flags, arrays) that cannot be settled."""
+    """A table (seats, stakes, flags, arrays, a round) that cannot be settled."""
+
+class ArgumentError(CapsaError):
+    """An argument outside its range (a count, k, a training size)."""
 
 @final
 class Card:

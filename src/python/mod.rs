@@ -3,7 +3,6 @@
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
@@ -14,54 +13,14 @@ use std::sync::OnceLock;
 use crate::cards::{
     card_text, check_distinct, check_hand, parse_text, rank_index, suit, SUIT_CHARS,
 };
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::naturals::{self as natural_core, Natural, NATURAL_NAMES};
 use crate::rank::{
     category_index, category_of, parse_suit_order, Evaluator, Ranking, CATEGORY_NAMES,
 };
 use crate::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode, Rules};
 use crate::splits as split_core;
-
-create_exception!(
-    capsa,
-    CapsaError,
-    PyValueError,
-    "Base class of every capsa error."
-);
-create_exception!(
-    capsa,
-    CardError,
-    CapsaError,
-    "A card that cannot be read or an id outside 0..51."
-);
-create_exception!(
-    capsa,
-    HandError,
-    CapsaError,
-    "A hand or row with the wrong number of cards, or repeated cards."
-);
-create_exception!(
-    capsa,
-    RulesError,
-    CapsaError,
-    "A rules file, preset name or knob that is not valid."
-);
-create_exception!(
-    capsa,
-    TableError,
-    CapsaError,
-    "A table (seats, stakes, flags, arrays) that cannot be settled."
-);
-
-/// The one place where core errors become Python exceptions.
-pub(crate) fn py_err(e: Error) -> PyErr {
-    match e {
-        Error::Card(m) => CardError::new_err(m),
-        Error::Hand(m) => HandError::new_err(m),
-        Error::Rules(m) => RulesError::new_err(m),
-        Error::Table(m) => TableError::new_err(m),
-    }
-}
+use errors::err;
 
 // ---------------------------------------------------------------- cards
 
@@ -76,7 +35,10 @@ fn card_id_from_int(v: i64) -> PyResult<u8> {
     if (0..52).contains(&v) {
         Ok(v as u8)
     } else {
-        Err(CardError::new_err(format!("card id {v} is outside 0..51")))
+        Err(err(
+            ErrorKind::Card,
+            format!("card id {v} is outside 0..51"),
+        ))
     }
 }
 
@@ -90,12 +52,12 @@ impl Card {
         if let Ok(s) = card.cast::<PyString>() {
             let text = s.to_str()?;
             let mut ids = Vec::with_capacity(1);
-            parse_text(text, &mut ids).map_err(py_err)?;
+            parse_text(text, &mut ids)?;
             if ids.len() != 1 {
-                return Err(CardError::new_err(format!(
-                    "Card() takes one card, got {} in {text:?}",
-                    ids.len()
-                )));
+                return Err(err(
+                    ErrorKind::Card,
+                    format!("Card() takes one card, got {} in {text:?}", ids.len()),
+                ));
             }
             return Ok(Card { id: ids[0] });
         }
@@ -148,7 +110,7 @@ impl Card {
 /// Reads cards given as text, a sequence of `Card`s or ids, or a numpy array.
 pub(crate) fn read_cards(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<()> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return parse_text(s.to_str()?, out).map_err(py_err);
+        return parse_text(s.to_str()?, out).map_err(PyErr::from);
     }
     let push = |item: &Bound<'_, PyAny>, out: &mut Vec<u8>| -> PyResult<()> {
         if let Ok(c) = item.cast::<Card>() {
@@ -161,12 +123,12 @@ pub(crate) fn read_cards(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<
         }
         if let Ok(s) = item.cast::<PyString>() {
             let before = out.len();
-            parse_text(s.to_str()?, out).map_err(py_err)?;
+            parse_text(s.to_str()?, out)?;
             if out.len() != before + 1 {
-                return Err(CardError::new_err(format!(
-                    "expected one card, got {:?}",
-                    s.to_str()?
-                )));
+                return Err(err(
+                    ErrorKind::Card,
+                    format!("expected one card, got {:?}", s.to_str()?),
+                ));
             }
             return Ok(());
         }
@@ -188,7 +150,8 @@ pub(crate) fn read_cards(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<
         return Ok(());
     }
     if obj.cast::<Card>().is_ok() {
-        return Err(HandError::new_err(
+        return Err(err(
+            ErrorKind::Hand,
             "expected several cards, got a single Card",
         ));
     }
@@ -210,7 +173,7 @@ pub(crate) fn read_cards(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<
 pub(crate) fn read_hand(obj: &Bound<'_, PyAny>, sizes: &[usize], what: &str) -> PyResult<Vec<u8>> {
     let mut ids = Vec::with_capacity(13);
     read_cards(obj, &mut ids)?;
-    check_hand(&ids, sizes, what).map_err(py_err)?;
+    check_hand(&ids, sizes, what)?;
     Ok(ids)
 }
 
@@ -221,8 +184,8 @@ fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
         .cast::<PyString>()
         .map_err(|_| PyTypeError::new_err("parse_cards() takes a str"))?;
     let mut ids = Vec::new();
-    parse_text(s.to_str()?, &mut ids).map_err(py_err)?;
-    check_distinct(&ids).map_err(py_err)?;
+    parse_text(s.to_str()?, &mut ids)?;
+    check_distinct(&ids)?;
     Ok(ids.into_iter().map(|id| Card { id }).collect())
 }
 
@@ -233,8 +196,8 @@ fn card_ids(cards: &Bound<'_, PyAny>, count: Option<usize>) -> PyResult<Vec<u8>>
     let mut ids = Vec::with_capacity(13);
     read_cards(cards, &mut ids)?;
     match count {
-        Some(n) => check_hand(&ids, &[n], "the cards").map_err(py_err)?,
-        None => check_distinct(&ids).map_err(py_err)?,
+        Some(n) => check_hand(&ids, &[n], "the cards")?,
+        None => check_distinct(&ids)?,
     };
     Ok(ids)
 }
@@ -246,15 +209,19 @@ fn deal(seats: i64, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Vec<Card>>>
         None => None,
         Some(s) if s.is_none() => None,
         Some(s) => Some(s.extract::<u64>().map_err(|_| {
-            TableError::new_err("seed must be an integer 0 <= seed < 2**64, or None")
+            err(
+                ErrorKind::Table,
+                "seed must be an integer 0 <= seed < 2**64, or None",
+            )
         })?),
     };
     if !(2..=4).contains(&seats) {
-        return Err(TableError::new_err(format!(
-            "a table has 2 to 4 seats, got {seats}"
-        )));
+        return Err(err(
+            ErrorKind::Table,
+            format!("a table has 2 to 4 seats, got {seats}"),
+        ));
     }
-    let hands = crate::deal::deal(seats as usize, seed).map_err(py_err)?;
+    let hands = crate::deal::deal(seats as usize, seed)?;
     Ok(hands
         .iter()
         .map(|h| h.iter().map(|&id| Card { id }).collect())
@@ -272,12 +239,15 @@ pub struct RuleSet {
 fn key<'py>(cfg: &Bound<'py, PyDict>, path: &str) -> PyResult<Bound<'py, PyAny>> {
     let mut cur: Bound<'py, PyAny> = cfg.clone().into_any();
     for part in path.split('.') {
-        let d = cur
-            .cast::<PyDict>()
-            .map_err(|_| RulesError::new_err(format!("rules: {path} is not inside a table")))?;
+        let d = cur.cast::<PyDict>().map_err(|_| {
+            err(
+                ErrorKind::Rules,
+                format!("rules: {path} is not inside a table"),
+            )
+        })?;
         cur = d
             .get_item(part)?
-            .ok_or_else(|| RulesError::new_err(format!("rules: missing key {path}")))?;
+            .ok_or_else(|| err(ErrorKind::Rules, format!("rules: missing key {path}")))?;
     }
     Ok(cur)
 }
@@ -285,26 +255,32 @@ fn key<'py>(cfg: &Bound<'py, PyDict>, path: &str) -> PyResult<Bound<'py, PyAny>>
 fn key_str(cfg: &Bound<'_, PyDict>, path: &str) -> PyResult<String> {
     key(cfg, path)?
         .extract::<String>()
-        .map_err(|_| RulesError::new_err(format!("rules: {path} must be a string")))
+        .map_err(|_| err(ErrorKind::Rules, format!("rules: {path} must be a string")))
 }
 
 fn key_int(cfg: &Bound<'_, PyDict>, path: &str) -> PyResult<i64> {
     let v = key(cfg, path)?;
     if v.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(RulesError::new_err(format!(
-            "rules: {path} must be an integer"
-        )));
+        return Err(err(
+            ErrorKind::Rules,
+            format!("rules: {path} must be an integer"),
+        ));
     }
-    v.extract::<i64>()
-        .map_err(|_| RulesError::new_err(format!("rules: {path} must be an integer")))
+    v.extract::<i64>().map_err(|_| {
+        err(
+            ErrorKind::Rules,
+            format!("rules: {path} must be an integer"),
+        )
+    })
 }
 
 fn key_bool(cfg: &Bound<'_, PyDict>, path: &str) -> PyResult<bool> {
     let v = key(cfg, path)?;
     if !v.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(RulesError::new_err(format!(
-            "rules: {path} must be true or false"
-        )));
+        return Err(err(
+            ErrorKind::Rules,
+            format!("rules: {path} must be true or false"),
+        ));
     }
     v.extract::<bool>()
 }
@@ -317,10 +293,13 @@ fn choice<T: Copy>(cfg: &Bound<'_, PyDict>, path: &str, options: &[(&str, T)]) -
         .map(|(_, t)| *t)
         .ok_or_else(|| {
             let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-            RulesError::new_err(format!(
-                "rules: {path} must be one of {}, got {v:?}",
-                names.join(", ")
-            ))
+            err(
+                ErrorKind::Rules,
+                format!(
+                    "rules: {path} must be one of {}, got {v:?}",
+                    names.join(", ")
+                ),
+            )
         })
 }
 
@@ -330,7 +309,7 @@ impl RuleSet {
     #[new]
     fn py_new(config: &Bound<'_, PyDict>) -> PyResult<Self> {
         let ranking = Ranking {
-            suit_strength: parse_suit_order(&key_str(config, "suit_order")?).map_err(py_err)?,
+            suit_strength: parse_suit_order(&key_str(config, "suit_order")?)?,
             tie_break_suit: choice(config, "tie_break", &[("none", false), ("suit", true)])?,
             flush_suit_first: choice(
                 config,
@@ -343,15 +322,24 @@ impl RuleSet {
         for (row, name) in ["top", "middle", "bottom"].iter().enumerate() {
             let table = key(config, &format!("royalties.{name}"))?;
             let table = table.cast::<PyDict>().map_err(|_| {
-                RulesError::new_err(format!("rules: royalties.{name} must be a table"))
+                err(
+                    ErrorKind::Rules,
+                    format!("rules: royalties.{name} must be a table"),
+                )
             })?;
             for (k, v) in table.iter() {
                 let cat: String = k.extract()?;
                 let idx = category_index(&cat).ok_or_else(|| {
-                    RulesError::new_err(format!("rules: royalties.{name}.{cat} is not a category"))
+                    err(
+                        ErrorKind::Rules,
+                        format!("rules: royalties.{name}.{cat} is not a category"),
+                    )
                 })?;
                 royalties[row][idx as usize] = v.extract::<i64>().map_err(|_| {
-                    RulesError::new_err(format!("rules: royalties.{name}.{cat} must be an integer"))
+                    err(
+                        ErrorKind::Rules,
+                        format!("rules: royalties.{name}.{cat} must be an integer"),
+                    )
                 })?;
             }
         }
@@ -360,13 +348,17 @@ impl RuleSet {
         for item in enabled.try_iter()? {
             let item = item?;
             let d = item.cast::<PyDict>().map_err(|_| {
-                RulesError::new_err("rules: naturals.enabled holds {name, points} tables")
+                err(
+                    ErrorKind::Rules,
+                    "rules: naturals.enabled holds {name, points} tables",
+                )
             })?;
             let name = key_str(d, "name")?;
             let n = Natural::from_name(&name).ok_or_else(|| {
-                RulesError::new_err(format!(
-                    "rules: naturals.enabled names unknown natural {name:?}"
-                ))
+                err(
+                    ErrorKind::Rules,
+                    format!("rules: naturals.enabled names unknown natural {name:?}"),
+                )
             })?;
             natural_list.push((n, key_int(d, "points")?));
         }
@@ -429,7 +421,7 @@ impl RuleSet {
             stake: key_int(config, "money.stake")?,
             rake_percent: key_int(config, "money.rake_percent")?,
         };
-        rules.validate().map_err(py_err)?;
+        rules.validate()?;
         Ok(RuleSet { rules })
     }
 }
@@ -566,7 +558,7 @@ fn read_small_hand(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5]) -> PyResult<usize>
                     Err(_) => return read_small_hand_slow(obj, buf),
                 };
             }
-            check_distinct(&buf[..n]).map_err(py_err)?;
+            check_distinct(&buf[..n])?;
             return Ok(n);
         }
     } else if let Ok(tuple) = obj.cast::<PyTuple>() {
@@ -578,7 +570,7 @@ fn read_small_hand(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5]) -> PyResult<usize>
                     Err(_) => return read_small_hand_slow(obj, buf),
                 };
             }
-            check_distinct(&buf[..n]).map_err(py_err)?;
+            check_distinct(&buf[..n])?;
             return Ok(n);
         }
     }
@@ -652,15 +644,19 @@ pub(crate) fn uint8_rows<'py>(
     let ro = typed.readonly();
     let shape = ro.shape();
     if !widths.contains(&shape[1]) {
-        return Err(TableError::new_err(format!(
-            "{what} must have shape {want}, got ({}, {})",
-            shape[0], shape[1]
-        )));
+        return Err(err(
+            ErrorKind::Table,
+            format!(
+                "{what} must have shape {want}, got ({}, {})",
+                shape[0], shape[1]
+            ),
+        ));
     }
     if !ro.is_c_contiguous() {
-        return Err(TableError::new_err(format!(
-            "{what} must be C-contiguous; pass numpy.ascontiguousarray({what})"
-        )));
+        return Err(err(
+            ErrorKind::Table,
+            format!("{what} must be C-contiguous; pass numpy.ascontiguousarray({what})"),
+        ));
     }
     Ok(ro)
 }
@@ -681,11 +677,10 @@ pub(crate) fn map_rows<T: Send + Copy + Default>(
         for (k, (row, o)) in rows.chunks_exact(width).zip(outs.iter_mut()).enumerate() {
             *o = f(row).map_err(|e| {
                 let row_index = chunk_index * chunk + k;
-                match e {
-                    Error::Card(m) => Error::Card(format!("row {row_index}: {m}")),
-                    Error::Hand(m) => Error::Hand(format!("row {row_index}: {m}")),
-                    Error::Rules(m) => Error::Rules(m),
-                    Error::Table(m) => Error::Table(format!("row {row_index}: {m}")),
+                if e.kind() == ErrorKind::Rules {
+                    e
+                } else {
+                    e.context(format_args!("row {row_index}"))
                 }
             })?;
         }
@@ -718,14 +713,12 @@ fn evaluate_batch<'py>(
     let width = arr.shape()[1];
     let data = arr.as_slice()?;
     let e = rules.get().evaluator;
-    let out = py
-        .detach(|| {
-            map_rows(data, width, |row| {
-                check_distinct(row)?;
-                Ok(e.eval_unchecked(row))
-            })
+    let out = py.detach(|| {
+        map_rows(data, width, |row| {
+            check_distinct(row)?;
+            Ok(e.eval_unchecked(row))
         })
-        .map_err(py_err)?;
+    })?;
     Ok(out.into_pyarray(py))
 }
 
@@ -757,9 +750,7 @@ fn splits<'py>(
     let ids = read13(cards)?;
     let r = rules.get();
     let (e, strict) = (r.evaluator, r.foul_strict);
-    let rows = py
-        .detach(|| split_core::splits(&e, strict, &ids, valid_only))
-        .map_err(py_err)?;
+    let rows = py.detach(|| split_core::splits(&e, strict, &ids, valid_only))?;
     let flat: Vec<u8> = rows.iter().flatten().copied().collect();
     let arr = Array2::from_shape_vec((rows.len(), 13), flat)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -779,7 +770,7 @@ fn count_splits(
     let r = rules.get();
     let (e, strict) = (r.evaluator, r.foul_strict);
     py.detach(|| split_core::count_splits(&e, strict, &ids))
-        .map_err(py_err)
+        .map_err(PyErr::from)
 }
 
 /// Valid-split counts of N hands given as a uint8 (N, 13) array.
@@ -795,13 +786,11 @@ fn count_splits_batch<'py>(
     let data = arr.as_slice()?;
     let r = rules.get();
     let (e, strict) = (r.evaluator, r.foul_strict);
-    let out = py
-        .detach(|| {
-            map_rows(data, 13, |row| {
-                Ok(split_core::count_splits(&e, strict, row)? as u32)
-            })
+    let out = py.detach(|| {
+        map_rows(data, 13, |row| {
+            Ok(split_core::count_splits(&e, strict, row)? as u32)
         })
-        .map_err(py_err)?;
+    })?;
     Ok(out.into_pyarray(py))
 }
 
@@ -843,30 +832,25 @@ fn naturals_batch<'py>(
 ) -> PyResult<Bound<'py, PyArray1<u16>>> {
     let arr = uint8_rows(ids, &[13], "ids")?;
     let data = arr.as_slice()?;
-    let out = py
-        .detach(|| {
-            map_rows(data, 13, |row| {
-                check_distinct(row)?;
-                Ok(natural_core::qualifying(&hand13(row)))
-            })
+    let out = py.detach(|| {
+        map_rows(data, 13, |row| {
+            check_distinct(row)?;
+            Ok(natural_core::qualifying(&hand13(row)))
         })
-        .map_err(py_err)?;
+    })?;
     Ok(out.into_pyarray(py))
 }
 
 // ---------------------------------------------------------------- module
 
+mod errors;
 mod settle;
 mod solver;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
-    m.add("CapsaError", py.get_type::<CapsaError>())?;
-    m.add("CardError", py.get_type::<CardError>())?;
-    m.add("HandError", py.get_type::<HandError>())?;
-    m.add("RulesError", py.get_type::<RulesError>())?;
-    m.add("TableError", py.get_type::<TableError>())?;
+    errors::register(m)?;
     m.add_class::<Card>()?;
     m.add_class::<HandValue>()?;
     m.add_class::<RuleSet>()?;

@@ -8,8 +8,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
 
-use super::{py_err, rules_arg, TableError};
-use crate::error::Error;
+use super::errors::err;
+use super::rules_arg;
+use crate::error::{Error, ErrorKind};
 use crate::report;
 use crate::rules::Rules;
 use crate::settle::{self as core, SeatInput, Settlement as CoreSettlement, Stakes};
@@ -63,10 +64,13 @@ fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
         }
     })?;
     if ids.len() != 13 {
-        return Err(super::HandError::new_err(format!(
-            "seat {index}: an arrangement has 13 cards, got {}",
-            ids.len()
-        )));
+        return Err(super::err(
+            ErrorKind::Hand,
+            format!(
+                "seat {index}: an arrangement has 13 cards, got {}",
+                ids.len()
+            ),
+        ));
     }
     seat.cards.copy_from_slice(&ids);
     Ok(seat)
@@ -99,9 +103,10 @@ fn read_stakes(stakes: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<StakeArg
         ))
     })?;
     if rows.len() != n || rows.iter().any(|r| r.len() != n) {
-        return Err(TableError::new_err(format!(
-            "stakes must be a {n} x {n} matrix for {n} seats"
-        )));
+        return Err(err(
+            ErrorKind::Table,
+            format!("stakes must be a {n} x {n} matrix for {n} seats"),
+        ));
     }
     Ok(StakeArg::Matrix(rows.into_iter().flatten().collect()))
 }
@@ -205,8 +210,7 @@ fn settle(
         StakeArg::Default => core::settle(r, &inputs, &Stakes::Uniform(r.stake)),
         StakeArg::Uniform(v) => core::settle(r, &inputs, &Stakes::Uniform(v)),
         StakeArg::Matrix(m) => core::settle(r, &inputs, &Stakes::Matrix(&m)),
-    }
-    .map_err(py_err)?;
+    }?;
     Ok(Settlement {
         inner,
         seats: inputs,
@@ -230,13 +234,16 @@ fn read_flags<'py>(
     })?;
     let ro = arr.readonly();
     if ro.shape() != [n, p] {
-        return Err(TableError::new_err(format!(
-            "{what} must have shape ({n}, {p}), got {:?}",
-            ro.shape()
-        )));
+        return Err(err(
+            ErrorKind::Table,
+            format!("{what} must have shape ({n}, {p}), got {:?}", ro.shape()),
+        ));
     }
     if !ro.is_c_contiguous() {
-        return Err(TableError::new_err(format!("{what} must be C-contiguous")));
+        return Err(err(
+            ErrorKind::Table,
+            format!("{what} must be C-contiguous"),
+        ));
     }
     Ok(Some(ro))
 }
@@ -268,12 +275,14 @@ fn settle_batch<'py>(
     let shape = ro.shape().to_vec();
     let (n, p) = (shape[0], shape[1]);
     if shape[2] != 13 || !(2..=4).contains(&p) {
-        return Err(TableError::new_err(format!(
-            "cards must have shape (N, P, 13) with P from 2 to 4, got {shape:?}"
-        )));
+        return Err(err(
+            ErrorKind::Table,
+            format!("cards must have shape (N, P, 13) with P from 2 to 4, got {shape:?}"),
+        ));
     }
     if !ro.is_c_contiguous() {
-        return Err(TableError::new_err(
+        return Err(err(
+            ErrorKind::Table,
             "cards must be C-contiguous; pass numpy.ascontiguousarray(cards)",
         ));
     }
@@ -283,9 +292,10 @@ fn settle_batch<'py>(
             if let Ok(a) = s.cast::<PyArray2<i64>>() {
                 let a = a.readonly();
                 if a.shape() != [p, p] {
-                    return Err(TableError::new_err(format!(
-                        "stakes must be a ({p}, {p}) matrix"
-                    )));
+                    return Err(err(
+                        ErrorKind::Table,
+                        format!("stakes must be a ({p}, {p}) matrix"),
+                    ));
                 }
                 StakeArg::Matrix(a.as_array().iter().copied().collect())
             } else {
@@ -346,13 +356,7 @@ fn settle_batch<'py>(
 }
 
 fn describe(e: Error) -> String {
-    let kind = match e {
-        Error::Card(_) => "CardError",
-        Error::Hand(_) => "HandError",
-        Error::Rules(_) => "RulesError",
-        Error::Table(_) => "TableError",
-    };
-    format!("{kind}: {}", e.message())
+    format!("{}: {}", e.kind().name(), e.message())
 }
 
 /// Settles rounds given as JSON texts (one round each), in parallel. Returns

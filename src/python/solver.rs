@@ -8,9 +8,9 @@ use pyo3::types::{PyBytes, PyDict};
 
 use rayon::prelude::*;
 
-use super::{py_err, read13, rules_arg, uint8_rows};
+use super::{read13, rules_arg, uint8_rows};
 use crate::cards::check_distinct;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::rules::Rules;
 use crate::solver::{self as core, Choice, Strategy, Tables};
 use crate::tournament;
@@ -19,11 +19,11 @@ fn tables_arg(tables: Option<&Bound<'_, PyBytes>>) -> PyResult<Option<Tables>> {
     tables
         .map(|b| Tables::from_bytes(b.as_bytes()))
         .transpose()
-        .map_err(py_err)
+        .map_err(PyErr::from)
 }
 
 fn strategy_arg(name: &str) -> PyResult<Strategy> {
-    Strategy::from_name(name).map_err(py_err)
+    Strategy::from_name(name).map_err(PyErr::from)
 }
 
 type ChoiceTuple = (Vec<u32>, bool, f64);
@@ -58,7 +58,7 @@ fn best_arrangement(
         a.choose(&ids)
     })
     .map(|c| tuple(&c))
-    .map_err(py_err)
+    .map_err(PyErr::from)
 }
 
 /// The k best choices, best first, each (ids, declare_natural, expected
@@ -85,7 +85,7 @@ fn rank_arrangements(
         a.solver().rank(&ids, k)
     })
     .map(|v| v.iter().map(tuple).collect())
-    .map_err(py_err)
+    .map_err(PyErr::from)
 }
 
 /// Best arrangements of N hands (uint8 (N, 13) ids) on all cores: uint8
@@ -106,24 +106,21 @@ fn best_arrangement_batch<'py>(
     let data = arr.as_slice()?;
     let strategy = strategy_arg(strategy)?;
     let tables = tables_arg(tables)?;
-    let rows = py
-        .detach(|| {
-            let a = core::arranger(&r, tables.as_ref(), seats, strategy)?;
-            // rows in parallel in small chunks (the solver is ~100 us a hand)
-            data.par_chunks(13)
-                .enumerate()
-                .map(|(i, row)| {
-                    check_distinct(row)
-                        .and_then(|_| Ok(a.choose(row)?.cards))
-                        .map_err(|e| match e {
-                            Error::Card(m) => Error::Card(format!("row {i}: {m}")),
-                            Error::Hand(m) => Error::Hand(format!("row {i}: {m}")),
-                            other => other,
-                        })
-                })
-                .collect::<Result<Vec<[u8; 13]>, Error>>()
-        })
-        .map_err(py_err)?;
+    let rows = py.detach(|| {
+        let a = core::arranger(&r, tables.as_ref(), seats, strategy)?;
+        // rows in parallel in small chunks (the solver is ~100 us a hand)
+        data.par_chunks(13)
+            .enumerate()
+            .map(|(i, row)| {
+                check_distinct(row)
+                    .and_then(|_| Ok(a.choose(row)?.cards))
+                    .map_err(|e| match e.kind() {
+                        ErrorKind::Card | ErrorKind::Hand => e.context(format_args!("row {i}")),
+                        _ => e,
+                    })
+            })
+            .collect::<Result<Vec<[u8; 13]>, Error>>()
+    })?;
     let n = rows.len();
     let flat: Vec<u8> = rows.into_iter().flatten().collect();
     let out =
@@ -153,7 +150,7 @@ fn train_tables<'py>(
         seats,
         name: name.to_string(),
     };
-    let t = py.detach(|| core::train(&r, &cfg)).map_err(py_err)?;
+    let t = py.detach(|| core::train(&r, &cfg))?;
     Ok(PyBytes::new(py, &t.to_bytes()))
 }
 
@@ -204,11 +201,9 @@ fn duplicate_tournament<'py>(
         .map(|s| strategy_arg(s))
         .collect::<PyResult<_>>()?;
     let tables = tables_arg(tables)?;
-    let rep = py
-        .detach(|| {
-            tournament::duplicate_tournament(&r, tables.as_ref(), &strats, seats, deals, seed)
-        })
-        .map_err(py_err)?;
+    let rep = py.detach(|| {
+        tournament::duplicate_tournament(&r, tables.as_ref(), &strats, seats, deals, seed)
+    })?;
     let d = PyDict::new(py);
     d.set_item("strategies", strategies)?;
     d.set_item("seats", rep.seats)?;
@@ -235,9 +230,8 @@ fn best_response_check<'py>(
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
     let tables = tables_arg(tables)?;
-    let rep = py
-        .detach(|| tournament::best_response_check(&r, tables.as_ref(), hands, opponents, seed))
-        .map_err(py_err)?;
+    let rep =
+        py.detach(|| tournament::best_response_check(&r, tables.as_ref(), hands, opponents, seed))?;
     let d = PyDict::new(py);
     d.set_item("opponents", rep.opponents)?;
     d.set_item("mean_regret", rep.mean_regret)?;
@@ -269,7 +263,6 @@ fn solver_strategies() -> Vec<&'static str> {
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let _: fn(Error) -> PyErr = py_err;
     m.add_function(wrap_pyfunction!(best_arrangement, m)?)?;
     m.add_function(wrap_pyfunction!(rank_arrangements, m)?)?;
     m.add_function(wrap_pyfunction!(best_arrangement_batch, m)?)?;

@@ -1,0 +1,89 @@
+//! The one place where core errors become Python exceptions: one class per
+//! [`ErrorKind`], each a subclass of `capsa.CapsaError` (a `ValueError`),
+//! carrying the seat and row the error was found in (`None` elsewhere).
+
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::error::{Error, ErrorKind};
+
+create_exception!(
+    capsa,
+    CapsaError,
+    PyValueError,
+    "Base class of every capsa error; `seat` and `row` say where in a table it was found."
+);
+create_exception!(
+    capsa,
+    CardError,
+    CapsaError,
+    "A card that cannot be read or an id outside 0..51."
+);
+create_exception!(
+    capsa,
+    HandError,
+    CapsaError,
+    "A hand or row with the wrong number of cards, or repeated cards."
+);
+create_exception!(
+    capsa,
+    RulesError,
+    CapsaError,
+    "A rules file, preset name, knob or solver table that is not valid."
+);
+create_exception!(
+    capsa,
+    TableError,
+    CapsaError,
+    "A table (seats, stakes, flags, arrays, a round) that cannot be settled."
+);
+create_exception!(
+    capsa,
+    ArgumentError,
+    CapsaError,
+    "An argument outside its range (a count, k, a training size)."
+);
+
+impl From<Error> for PyErr {
+    fn from(e: Error) -> PyErr {
+        let message = e.message().to_string();
+        let err = match e.kind() {
+            ErrorKind::Card => CardError::new_err(message),
+            ErrorKind::Hand => HandError::new_err(message),
+            ErrorKind::Rules => RulesError::new_err(message),
+            ErrorKind::Table => TableError::new_err(message),
+            ErrorKind::Argument => ArgumentError::new_err(message),
+        };
+        if e.seat().is_none() && e.row().is_none() {
+            return err;
+        }
+        Python::attach(|py| {
+            let value = err.value(py);
+            // setting an attribute on a fresh exception instance cannot fail
+            // in practice; if it did, the error still has its kind and message
+            let _ = value.setattr("seat", e.seat());
+            let _ = value.setattr("row", e.row());
+            err.clone_ref(py)
+        })
+    }
+}
+
+/// A core error of `kind` as a Python exception (for checks the binding does).
+pub(crate) fn err(kind: ErrorKind, message: impl Into<String>) -> PyErr {
+    Error::new(kind, message).into()
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let base = py.get_type::<CapsaError>();
+    base.setattr("seat", py.None())?;
+    base.setattr("row", py.None())?;
+    m.add("CapsaError", base)?;
+    m.add("CardError", py.get_type::<CardError>())?;
+    m.add("HandError", py.get_type::<HandError>())?;
+    m.add("RulesError", py.get_type::<RulesError>())?;
+    m.add("TableError", py.get_type::<TableError>())?;
+    m.add("ArgumentError", py.get_type::<ArgumentError>())?;
+    Ok(())
+}
