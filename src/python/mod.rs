@@ -846,6 +846,7 @@ fn naturals_batch<'py>(
 mod errors;
 mod settle;
 mod solver;
+mod stream;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -872,5 +873,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(naturals_batch, m)?)?;
     settle::register(m)?;
     solver::register(m)?;
+    stream::register(m)?;
     Ok(())
 }
