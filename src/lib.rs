@@ -13,6 +13,7 @@ pub mod rules;
 pub mod settle;
 pub mod solver;
 pub mod splits;
+pub mod stream;
 pub mod tournament;
 
 #[cfg(feature = "python")]

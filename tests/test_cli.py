@@ -18,11 +18,12 @@ B = "Qs Js 7s / Tc Td 2s 4s 6s / 2h 4h 6h 9h Qh"
 
 
 def run(
-    argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str | None = None
+    argv: list[str], capsys: pytest.CaptureFixture[str], stdin: str | bytes | None = None
 ) -> tuple[int, str, str]:
     old = sys.stdin
     if stdin is not None:
-        sys.stdin = io.StringIO(stdin)
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
     try:
         code = main(argv)
     finally:
@@ -90,12 +91,15 @@ def test_settle_matches_the_api(capsys: pytest.CaptureFixture[str]) -> None:
 def test_settle_json_document(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = [{"id": "x", "seats": [A, B]}, {"id": "y", "seats": [A]}]
     path = tmp_path / "rounds.json"
-    path.write_text(json.dumps(doc, indent=2))
+    text = json.dumps(doc, indent=2)
+    path.write_text(text)
     code, out, _ = run(["settle", str(path)], capsys)
     assert code == 0
     results = json.loads(out)
     assert results[0]["id"] == "x" and "points" in results[0]
-    assert results[1]["error"] == "TableError" and results[1]["line"] == 2
+    # an error record names the line the round starts on in the document
+    second = text[: text.index('"id": "y"')].count("\n")
+    assert results[1]["error"] == "TableError" and results[1]["line"] == second
 
 
 def test_settle_with_rules_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -179,18 +179,40 @@ def settle_batch(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], list[tuple[int, str]]]:
     """Settles N tables (uint8 (N, P, 13)); points, money and the bad rows."""
 
+MAX_LINE_BYTES: Final[int]
+"""The longest line (one round) ``capsa settle`` reads, in bytes."""
+MAX_DOCUMENT_BYTES: Final[int]
+"""The largest JSON document ``capsa settle`` reads whole, in bytes."""
+
 def settle_json_lines(
-    lines: Sequence[str],
+    lines: Sequence[bytes | int],
     rules: dict[str, RuleSet],
     default: str | None = None,
     first_line: int = 1,
-) -> tuple[str, int]:
-    """Settles rounds given as JSON texts, in parallel.
+) -> tuple[bytes, int]:
+    """Settles lines of a JSON Lines stream in parallel.
 
-    Returns the output records, one line per round (a settlement, or an error
-    record naming the line ``first_line + index`` and the reason), and the
-    number of rounds that failed.
+    Each item is a line's bytes without its line feed, or (for a line too
+    long to read) its length. Line ``first_line + k`` is ``lines[k]``.
+    Returns the output records, UTF-8, one line per round (a settlement or
+    an error record; a blank line gives none), and how many rounds failed.
     """
+
+def settle_json_document(
+    document: bytes,
+    rules: dict[str, RuleSet],
+    default: str | None = None,
+    indent: int | None = None,
+) -> tuple[bytes, int]:
+    """Settles one JSON document (a round, or a list of rounds): its record or
+    list of records, UTF-8, indented by ``indent`` spaces when given, and how
+    many rounds failed."""
+
+def is_json_object_line(line: bytes) -> bool:
+    """True when the line holds one complete JSON object."""
+
+def is_json_document(document: bytes) -> bool:
+    """True when the bytes are one valid JSON document (a round or a list)."""
 
 # arranging solver
 

@@ -1,52 +1,89 @@
-//! Binding of the `capsa settle` stream: rounds given as JSON text, settled
-//! in parallel into output records.
+//! Binding of the `capsa settle` stream: lines or a document of JSON rounds,
+//! settled in parallel into output records (see `crate::stream`).
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict, PyInt};
 use rayon::prelude::*;
 
-use crate::report;
 use crate::rules::Rules;
+use crate::stream::{self as core, LineOutcome};
 
-/// Settles rounds given as JSON texts (one round each), in parallel. Returns
-/// the output records, one line per round (its settlement, or an error record
-/// naming the line `first_line + index` and the reason), and how many rounds
-/// failed.
-#[pyfunction]
-#[pyo3(signature = (lines, rules, default=None, first_line=1))]
-fn settle_json_lines(
-    py: Python<'_>,
-    lines: Vec<String>,
-    rules: &Bound<'_, PyDict>,
+/// The rules a stream knows by name, and the name rounds without one use.
+struct NamedRules {
+    named: Vec<(String, Rules)>,
     default: Option<String>,
-    first_line: usize,
-) -> PyResult<(String, usize)> {
-    let mut named: Vec<(String, Rules)> = Vec::new();
-    for (k, v) in rules.iter() {
-        let set = v
-            .cast::<super::RuleSet>()
-            .map_err(|_| PyTypeError::new_err("rules maps names to RuleSet values"))?;
-        named.push((k.extract()?, set.get().rules.clone()));
+}
+
+impl NamedRules {
+    fn read(rules: &Bound<'_, PyDict>, default: Option<String>) -> PyResult<Self> {
+        let mut named = Vec::with_capacity(rules.len());
+        for (k, v) in rules.iter() {
+            let set = v
+                .cast::<super::RuleSet>()
+                .map_err(|_| PyTypeError::new_err("rules maps names to RuleSet values"))?;
+            named.push((k.extract()?, set.get().rules.clone()));
+        }
+        Ok(NamedRules { named, default })
     }
-    let default_rules = super::default_rules().clone();
-    let lookup = |name: Option<&str>| -> Result<&Rules, String> {
-        let want = match name {
-            Some(n) => n,
-            None => match &default {
-                Some(d) => d.as_str(),
-                None => return Ok(&default_rules),
-            },
+
+    fn lookup(&self, name: Option<&str>) -> Result<&Rules, String> {
+        let want = match (name, &self.default) {
+            (Some(n), _) => n,
+            (None, Some(d)) => d.as_str(),
+            (None, None) => return Ok(super::default_rules()),
         };
-        named
+        self.named
             .iter()
             .find(|(n, _)| n == want)
             .map(|(_, r)| r)
             .ok_or_else(|| {
-                let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
+                let names: Vec<&str> = self.named.iter().map(|(n, _)| n.as_str()).collect();
                 format!("unknown rules {want:?}; known: {}", names.join(", "))
             })
-    };
+    }
+}
+
+/// One line of input: its bytes, or (for a line longer than the stream
+/// reads) its length.
+enum Line<'a> {
+    Bytes(&'a [u8]),
+    Overlong(usize),
+}
+
+fn read_lines<'a, 'py>(lines: &'a [Bound<'py, PyAny>]) -> PyResult<Vec<Line<'a>>> {
+    lines
+        .iter()
+        .map(|item| {
+            if let Ok(b) = item.cast::<PyBytes>() {
+                Ok(Line::Bytes(b.as_bytes()))
+            } else if item.is_instance_of::<PyInt>() {
+                Ok(Line::Overlong(item.extract()?))
+            } else {
+                Err(PyTypeError::new_err(
+                    "each line is bytes, or the length of a line too long to read",
+                ))
+            }
+        })
+        .collect()
+}
+
+/// Settles lines of a JSON Lines stream (each without its line feed) in
+/// parallel. Returns the output records, one line per round (a blank line
+/// gives none), UTF-8 encoded, and how many rounds failed; line
+/// `first_line + k` is `lines[k]`.
+#[pyfunction]
+#[pyo3(signature = (lines, rules, default=None, first_line=1))]
+fn settle_json_lines<'py>(
+    py: Python<'py>,
+    lines: Vec<Bound<'py, PyAny>>,
+    rules: &Bound<'py, PyDict>,
+    default: Option<String>,
+    first_line: usize,
+) -> PyResult<(Bound<'py, PyBytes>, usize)> {
+    let named = NamedRules::read(rules, default)?;
+    let lines = read_lines(&lines)?;
+    let lookup = |name: Option<&str>| named.lookup(name);
     const CHUNK: usize = 256;
     let parts: Vec<(String, usize)> = py.detach(|| {
         lines
@@ -57,21 +94,79 @@ fn settle_json_lines(
                 let mut failed = 0;
                 for (k, line) in chunk.iter().enumerate() {
                     let number = first_line + c * CHUNK + k;
-                    if !report::settle_round(line, number, lookup, &mut out) {
-                        failed += 1;
+                    let outcome = match line {
+                        Line::Bytes(b) => core::settle_line(b, number, &lookup, &mut out),
+                        Line::Overlong(n) => {
+                            core::write_overlong_record(&mut out, number, *n);
+                            LineOutcome::Failed
+                        }
+                    };
+                    if outcome != LineOutcome::Blank {
+                        out.push('\n');
                     }
-                    out.push('\n');
+                    failed += (outcome == LineOutcome::Failed) as usize;
                 }
                 (out, failed)
             })
             .collect()
     });
     let failed = parts.iter().map(|(_, f)| f).sum();
-    let text: String = parts.into_iter().map(|(t, _)| t).collect();
+    let size = parts.iter().map(|(t, _)| t.len()).sum();
+    let text = PyBytes::new_with(py, size, |buf| {
+        let mut at = 0;
+        for (t, _) in &parts {
+            buf[at..at + t.len()].copy_from_slice(t.as_bytes());
+            at += t.len();
+        }
+        Ok(())
+    })?;
     Ok((text, failed))
+}
+
+/// Settles a JSON document (a round, or a list of rounds): the output (a
+/// record, or a list of records, indented when `indent` is given), UTF-8
+/// encoded, and how many rounds failed.
+#[pyfunction]
+#[pyo3(signature = (document, rules, default=None, indent=None))]
+fn settle_json_document<'py>(
+    py: Python<'py>,
+    document: &Bound<'py, PyBytes>,
+    rules: &Bound<'py, PyDict>,
+    default: Option<String>,
+    indent: Option<usize>,
+) -> PyResult<(Bound<'py, PyBytes>, usize)> {
+    let named = NamedRules::read(rules, default)?;
+    let bytes = document.as_bytes();
+    let lookup = |name: Option<&str>| named.lookup(name);
+    let (text, failed) = py.detach(|| {
+        let (text, failed) = core::settle_document(bytes, &lookup);
+        match indent {
+            Some(n) => (core::indent_json(&text, n), failed),
+            None => (text, failed),
+        }
+    });
+    Ok((PyBytes::new(py, text.as_bytes()), failed))
+}
+
+/// True when the line holds one complete JSON object (the first line of a
+/// JSON Lines stream does).
+#[pyfunction]
+fn is_json_object_line(line: &Bound<'_, PyBytes>) -> bool {
+    core::is_json_object(line.as_bytes())
+}
+
+/// True when the bytes are one valid JSON document: a round object or a list.
+#[pyfunction]
+fn is_json_document(document: &Bound<'_, PyBytes>) -> bool {
+    core::read_document(document.as_bytes()).is_ok()
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(settle_json_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(settle_json_document, m)?)?;
+    m.add_function(wrap_pyfunction!(is_json_object_line, m)?)?;
+    m.add_function(wrap_pyfunction!(is_json_document, m)?)?;
+    m.add("MAX_LINE_BYTES", core::MAX_LINE_BYTES)?;
+    m.add("MAX_DOCUMENT_BYTES", core::MAX_DOCUMENT_BYTES)?;
     Ok(())
 }
