@@ -81,5 +81,5 @@ def test_bad_seat_counts(seats: int) -> None:
 
 
 def test_bad_seed() -> None:
-    with pytest.raises(capsa.TableError):
+    with pytest.raises(capsa.ArgumentError, match="seed"):
         capsa.deal(4, seed=-1)

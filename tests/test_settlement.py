@@ -332,10 +332,10 @@ def test_batch_reports_bad_rows_and_settles_the_rest() -> None:
 @pytest.mark.parametrize(
     ("cards", "error"),
     [
-        (np.zeros((2, 4, 13), dtype=np.int32), TypeError),
+        (np.zeros((2, 4, 13), dtype=np.float32), TypeError),
         (np.zeros((2, 5, 13), dtype=np.uint8), capsa.TableError),
         (np.zeros((2, 4, 12), dtype=np.uint8), capsa.TableError),
-        (np.zeros((2, 4, 26), dtype=np.uint8)[:, :, ::2], capsa.TableError),
+        (np.zeros((2, 4, 13), dtype=np.int32) - 1, capsa.CardError),
     ],
 )
 def test_batch_bad_arrays(cards: Any, error: type[Exception]) -> None:

@@ -39,7 +39,12 @@ class ArgumentError(CapsaError):
 
 @final
 class Card:
-    """A playing card: ``Card("As")``, ``Card(51)``."""
+    """A playing card: ``Card("As")``, ``Card(51)``.
+
+    Takes a ``Card``, one card's text or an integer id 0..51 (a Python int or
+    numpy integer; not a bool or float: ``TypeError``). Raises ``CardError``
+    for an id out of range or unreadable text (lone surrogates included).
+    """
 
     def __new__(cls, card: Card | int | str) -> Card: ...
     @property
@@ -122,16 +127,37 @@ class Settlement:
 
 _CardLike = Card | int | str
 _CardsLike = str | Iterable[_CardLike]
+"""Card text, or an iterable of cards (a list, tuple, numpy array, iterator).
+
+Every reader takes at most one card more than it needs (``HandError`` naming
+the expected count, even for an endless iterator); refuses dicts and other
+mappings, bytes, bytearray, memoryview and sets (``TypeError``), and card
+ids that are bools or floats (``TypeError``).
+"""
+_IdArray = npt.NDArray[np.integer[Any]]
+"""A numpy array of card ids of any integer dtype, byte order and strides.
+
+A C-contiguous uint8 array is read in place; any other integer array is
+copied, each id checked to be in 0..51 (``CardError`` naming the row and
+column). Other dtypes and non-arrays raise ``TypeError`` naming the dtype,
+other shapes ``TableError`` naming the shape; N may be 0.
+"""
 _Rules = Any  # capsa.Rules or None (kept loose to avoid an import cycle)
 
 def parse_cards(text: str) -> list[Card]:
     """Parses cards written as text ("As Kd 10h", commas allowed, suit symbols too)."""
 
 def card_ids(cards: _CardsLike, count: int | None = None) -> list[int]:
-    """Checks and converts any accepted card input to ids (distinct, in range)."""
+    """Checks and converts any accepted card input to ids (distinct, in range).
+
+    ``count`` (0..52, ``ArgumentError`` outside) is the number of cards
+    required; without it at most 52 are read."""
 
 def deal(seats: int = 4, seed: int | None = None) -> list[list[Card]]:
-    """Deals 13 cards to each seat: reproducible with a seed, else from OS entropy."""
+    """Deals 13 cards to each seat: reproducible with a seed, else from OS entropy.
+
+    ``seats`` is an int 2..4 (``TableError``), ``seed`` None or an int
+    0 <= seed < 2**64 (``ArgumentError``); bools and floats are a ``TypeError``."""
 
 def evaluate(cards: _CardsLike, rules: _Rules = None) -> HandValue:
     """Ranks a three- or five-card hand."""
@@ -139,8 +165,8 @@ def evaluate(cards: _CardsLike, rules: _Rules = None) -> HandValue:
 def compare(a: _CardsLike, b: _CardsLike, rules: _Rules = None) -> int:
     """-1, 0 or 1 as hand ``a`` is weaker than, equal to or stronger than ``b``."""
 
-def evaluate_batch(ids: npt.NDArray[np.uint8], rules: _Rules = None) -> npt.NDArray[np.uint32]:
-    """Strengths of N hands given as a uint8 (N, 5) or (N, 3) array of ids."""
+def evaluate_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.uint32]:
+    """Strengths of N hands given as an (N, 5) or (N, 3) array of ids (see ``_IdArray``)."""
 
 def category_of_strength(strength: int) -> str:
     """The category name of a strength."""
@@ -153,8 +179,8 @@ def splits(
 def count_splits(cards: _CardsLike, rules: _Rules = None) -> int:
     """The number of valid splits of 13 cards (out of 72,072)."""
 
-def count_splits_batch(ids: npt.NDArray[np.uint8], rules: _Rules = None) -> npt.NDArray[np.uint32]:
-    """Valid-split counts of N hands given as a uint8 (N, 13) array."""
+def count_splits_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.uint32]:
+    """Valid-split counts of N hands given as an (N, 13) array of ids (see ``_IdArray``)."""
 
 def naturals(cards: _CardsLike) -> list[str]:
     """Every natural the 13 cards qualify for, whatever the rules."""
@@ -162,22 +188,30 @@ def naturals(cards: _CardsLike) -> list[str]:
 def natural(cards: _CardsLike, rules: _Rules = None) -> str | None:
     """The strongest natural the rules enable that the 13 cards qualify for."""
 
-def naturals_batch(ids: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:
-    """Bit sets of the naturals (bit i is NATURAL_NAMES[i]) of N hands (uint8 (N, 13))."""
+def naturals_batch(ids: _IdArray) -> npt.NDArray[np.uint16]:
+    """Bit sets of the naturals (bit i is NATURAL_NAMES[i]) of N hands ((N, 13) ids)."""
 
 def settle(
     seats: Iterable[Any], rules: _Rules = None, stakes: int | Sequence[Sequence[int]] | None = None
 ) -> Settlement:
-    """Settles one table: 2 to 4 seats, each an Arrangement, a Seat or 13 ids."""
+    """Settles one table: 2 to 4 seats, each an Arrangement, a Seat or 13 ids.
+
+    At most 5 seats are read (``TableError`` for more or fewer than 2..4); a
+    bad card raises with the error's ``seat`` set; ``stakes`` is one int64 or
+    a seats x seats matrix (nested sequences or a 2-d integer array), a bad
+    one ``TableError`` (``TypeError`` for a float, bool, str)."""
 
 def settle_batch(
-    cards: npt.NDArray[np.uint8],
+    cards: _IdArray,
     rules: _Rules = None,
-    stakes: int | npt.NDArray[np.int64] | None = None,
+    stakes: int | Sequence[Sequence[int]] | npt.NDArray[np.integer[Any]] | None = None,
     surrender: npt.NDArray[np.bool_] | None = None,
     declare_natural: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], list[tuple[int, str]]]:
-    """Settles N tables (uint8 (N, P, 13)); points, money and the bad rows."""
+    """Settles N tables ((N, P, 13) ids, see ``_IdArray``); points, money and the bad rows.
+
+    Bad arguments (the array, stakes, flag arrays) raise before any row is
+    settled; only a table that cannot be settled is a row error."""
 
 MAX_LINE_BYTES: Final[int]
 """The longest line (one round) ``capsa settle`` reads, in bytes."""
@@ -233,7 +267,7 @@ def rank_arrangements(
     tables: bytes | None = None,
 ) -> list[tuple[list[int], bool, float]]: ...
 def best_arrangement_batch(
-    ids: npt.NDArray[np.uint8],
+    ids: _IdArray,
     rules: Any = None,
     *,
     seats: int = 4,

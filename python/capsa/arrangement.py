@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import itertools
+from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import Any
 
-from capsa._core import Card, HandError, HandValue, card_ids, evaluate
+from capsa._core import CapsaError, Card, HandError, HandValue, card_ids, evaluate
 from capsa.rules import Rules
 
 __all__ = ["Arrangement", "CardsLike"]
 
 CardsLike = str | Sequence[Card | int | str]
+"""Cards as text or a sequence of ``Card`` objects, integer ids or card texts."""
 _DEFAULT: list[Rules] = []
 
 
@@ -25,7 +27,11 @@ def _rules(rules: Rules | None) -> Rules:
 class Arrangement:
     """A top (3 cards), middle (5) and bottom (5) of 13 distinct cards.
 
-    Each row may be given as text, ``Card`` objects or ids.
+    Each row may be given as text, or a sequence of ``Card`` objects, integer
+    ids (not bools or floats) or card texts. Raises ``HandError`` for a row
+    of the wrong size or a card in two rows, ``CardError`` for an unreadable
+    card (the error's ``row`` names the row), ``TypeError`` for a row of the
+    wrong type.
     """
 
     __slots__ = ("_ids",)
@@ -34,16 +40,26 @@ class Arrangement:
     def __init__(self, top: CardsLike, middle: CardsLike, bottom: CardsLike) -> None:
         ids: list[int] = []
         for name, row, size in (("top", top, 3), ("middle", middle, 5), ("bottom", bottom, 5)):
+            if isinstance(row, Arrangement):
+                raise TypeError(f"the {name} row is a row of cards, not an Arrangement")
             try:
                 ids.extend(card_ids(row, size))
-            except HandError as exc:
-                raise HandError(f"{name} row: {exc}") from None
+            except CapsaError as exc:
+                placed = type(exc)(f"{name} row: {exc}")
+                placed.seat, placed.row = exc.seat, name
+                raise placed from None
         card_ids(ids, 13)  # no card in two rows
         object.__setattr__(self, "_ids", tuple(ids))
 
     @classmethod
     def parse(cls, text: str) -> Arrangement:
-        """Reads ``"Ah Kd 2c / 3s 4s 5s 6s 7s / 8h 9h Th Jh Qh"`` (top / middle / bottom)."""
+        """Reads ``"Ah Kd 2c / 3s 4s 5s 6s 7s / 8h 9h Th Jh Qh"`` (top / middle / bottom).
+
+        Raises ``TypeError`` when ``text`` is not a str, ``HandError`` when it
+        is not three rows of 3, 5 and 5 cards, ``CardError`` for a bad card.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"Arrangement.parse() takes a str, not {type(text).__name__}")
         rows = text.replace("|", "/").split("/")
         if len(rows) != 3:
             raise HandError(
@@ -52,12 +68,27 @@ class Arrangement:
         return cls(rows[0], rows[1], rows[2])
 
     @classmethod
-    def from_ids(cls, ids: Sequence[int]) -> Arrangement:
-        """From 13 ids laid out as top 0-2, middle 3-7, bottom 8-12."""
-        flat = [int(i) for i in ids]
+    def from_ids(cls, ids: Iterable[int | Card]) -> Arrangement:
+        """From 13 ids laid out as top 0-2, middle 3-7, bottom 8-12.
+
+        Each id is an integer (a Python int or a numpy integer, not a bool)
+        or a ``Card``; at most 14 items are read. Raises ``TypeError`` for
+        other types (a float, a str, a mapping, a set), ``HandError`` for
+        other than 13 cards and ``CardError`` for an id outside 0..51.
+        """
+        if isinstance(ids, Arrangement):
+            raise TypeError("from_ids() takes 13 ids; this is already an Arrangement")
+        if isinstance(ids, str | bytes | bytearray | memoryview | Mapping | Set):
+            raise TypeError(f"from_ids() takes a sequence of 13 ids, not {type(ids).__name__}")
+        flat = list(itertools.islice(ids, 14))
         if len(flat) != 13:
-            raise HandError(f"an arrangement has 13 cards, got {len(flat)}")
-        return cls(flat[:3], flat[3:8], flat[8:])
+            got = "more than 13" if len(flat) > 13 else str(len(flat))
+            raise HandError(f"an arrangement has 13 cards, got {got}")
+        for item in flat:
+            if isinstance(item, str):
+                raise TypeError(f"from_ids() takes integer ids, not the str {item!r}")
+        checked = card_ids(flat, 13)
+        return cls(checked[:3], checked[3:8], checked[8:])
 
     @property
     def ids(self) -> tuple[int, ...]:

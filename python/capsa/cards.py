@@ -31,8 +31,16 @@ def _name(card: Card, style: str) -> str:
 
 
 def format_cards(
-    cards: Iterable[Card | int], style: Literal["text", "symbol", "indonesian"] = "text"
+    cards: str | Iterable[Card | int | str],
+    style: Literal["text", "symbol", "indonesian"] = "text",
 ) -> str:
-    """Cards as text: ``"As Kd"``, ``"A♠ K♦"`` or ``"As Sekop, K Wajik"``."""
-    names = [_name(c if isinstance(c, Card) else Card(c), style) for c in cards]
+    """Cards as text: ``"As Kd"``, ``"A♠ K♦"`` or ``"As Sekop, K Wajik"``.
+
+    ``cards`` is anything :func:`card_ids` reads (at most 52 distinct
+    cards); it raises what that raises (``CardError``, ``HandError``,
+    ``TypeError``), and ``ValueError`` for an unknown style.
+    """
+    if style not in ("text", "symbol", "indonesian"):
+        raise ValueError(f"style must be 'text', 'symbol' or 'indonesian', not {style!r}")
+    names = [_name(Card(i), style) for i in card_ids(cards)]
     return ", ".join(names) if style == "indonesian" else " ".join(names)

@@ -7,13 +7,14 @@ tables given as numpy arrays, on every core, with points and money only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from capsa import _core
-from capsa._core import Settlement, TableError, settle
+from capsa._core import Settlement, settle
 from capsa.arrangement import Arrangement
 from capsa.rules import Rules
 
@@ -21,7 +22,11 @@ __all__ = ["BatchSettlement", "Seat", "Settlement", "settle", "settle_batch"]
 
 
 class Seat:
-    """A seat at the showdown: its arrangement and what it chose to do."""
+    """A seat at the showdown: its arrangement and what it chose to do.
+
+    ``arrangement`` must be an :class:`Arrangement` and the flags bools
+    (numpy bools and ints are refused); anything else is a ``TypeError``.
+    """
 
     __slots__ = ("arrangement", "declare_natural", "surrender")
 
@@ -32,6 +37,8 @@ class Seat:
     def __init__(
         self, arrangement: Arrangement, surrender: bool = False, declare_natural: bool = True
     ) -> None:
+        if isinstance(arrangement, Seat):
+            raise TypeError("a Seat holds an Arrangement, not a Seat (pass seat.arrangement)")
         if not isinstance(arrangement, Arrangement):
             raise TypeError(f"a Seat holds an Arrangement, not {type(arrangement).__name__}")
         if not isinstance(surrender, bool) or not isinstance(declare_natural, bool):
@@ -74,20 +81,27 @@ class BatchSettlement(NamedTuple):
 
 
 def settle_batch(
-    cards: npt.NDArray[np.uint8],
+    cards: npt.NDArray[np.integer[Any]],
     rules: Rules | None = None,
-    stakes: int | npt.NDArray[np.int64] | None = None,
+    stakes: int | Sequence[Sequence[int]] | npt.NDArray[np.integer[Any]] | None = None,
     surrender: npt.NDArray[np.bool_] | None = None,
     declare_natural: npt.NDArray[np.bool_] | None = None,
 ) -> BatchSettlement:
-    """Settles N tables: ``cards`` is uint8 (N, P, 13), each seat's 13 ids laid out
-    top 0-2, middle 3-7, bottom 8-12 (as :func:`capsa.splits` gives them).
+    """Settles N tables: ``cards`` is (N, P, 13) with P from 2 to 4, each seat's 13
+    ids laid out top 0-2, middle 3-7, bottom 8-12 (as :func:`capsa.splits`
+    gives them).
 
-    A table that cannot be settled (repeated cards, ids out of range, a
-    surrender the rules do not allow) is reported in ``errors`` by its row
-    index; the others are settled. Runs on every core without the GIL.
+    ``cards`` may be a numpy array of any integer dtype, byte order and
+    strides (a C-contiguous uint8 array is read in place; any other is
+    copied, and an id outside 0..51 raises ``CardError`` naming its row,
+    seat and column); N may be 0. Other dtypes and non-arrays raise
+    ``TypeError``, other shapes ``TableError``. ``stakes`` (one integer or a
+    P x P matrix) and the (N, P) bool flag arrays are checked before any row
+    is settled: a bad one raises ``TableError`` (``TypeError`` for a wrong
+    type). A table that cannot be settled (repeated cards, ids 52..255 in a
+    uint8 array, a surrender the rules do not allow) is reported in
+    ``errors`` by its row index; the others are settled. Runs on every core
+    without the GIL.
     """
-    if isinstance(stakes, np.ndarray) and stakes.dtype != np.int64:
-        raise TableError(f"stakes must be int64, got {stakes.dtype}")
     points, money, errors = _core.settle_batch(cards, rules, stakes, surrender, declare_natural)
     return BatchSettlement(points, money, errors)

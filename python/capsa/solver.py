@@ -107,7 +107,10 @@ def best_arrangement(
     tables: TablesLike = None,
 ) -> Choice:
     """The best arrangement of 13 cards, whether to declare the natural, and
-    the estimated expected points of the hand (summed over opponents)."""
+    the estimated expected points of the hand (summed over opponents).
+
+    ``cards`` is read as by :func:`capsa.card_ids` (exactly 13); ``seats`` is
+    an int 2..4 (``TableError`` outside, ``TypeError`` for a non-int)."""
     return _choice(
         _core.best_arrangement(
             cards, rules, seats=seats, strategy=strategy, tables=load_tables(tables)
@@ -123,24 +126,32 @@ def rank_arrangements(
     seats: int = 4,
     tables: TablesLike = None,
 ) -> list[Choice]:
-    """The k best choices, best first (a declared natural is one entry)."""
+    """The k best choices, best first (a declared natural is one entry).
+
+    ``k`` is an int >= 1 (``ArgumentError`` below, ``TypeError`` for a
+    non-int); a k larger than the hand's choices gives all of them."""
     rows = _core.rank_arrangements(cards, rules, k, seats=seats, tables=load_tables(tables))
     return [_choice(r) for r in rows]
 
 
 def best_arrangement_batch(
-    ids: npt.NDArray[np.uint8],
+    ids: npt.NDArray[np.integer[Any]],
     rules: Rules | None = None,
     *,
     seats: int = 4,
     strategy: str = "solver",
     tables: TablesLike = None,
 ) -> npt.NDArray[np.uint8]:
-    """Arranges N hands (uint8 (N, 13)) on all cores: uint8 (N, 13) laid out
-    top 0-2, middle 3-7, bottom 8-12."""
-    arr = np.ascontiguousarray(ids, dtype=np.uint8)
+    """Arranges N hands ((N, 13) ids) on all cores: uint8 (N, 13) laid out
+    top 0-2, middle 3-7, bottom 8-12.
+
+    ``ids`` is a numpy array of any integer dtype, byte order and strides
+    (uint8 C-contiguous is read in place; others are copied, an id outside
+    0..51 raising ``CardError`` naming its row and column); N may be 0.
+    Other dtypes and non-arrays raise ``TypeError``, other shapes
+    ``TableError``."""
     return _core.best_arrangement_batch(
-        arr, rules, seats=seats, strategy=strategy, tables=load_tables(tables)
+        ids, rules, seats=seats, strategy=strategy, tables=load_tables(tables)
     )
 
 
@@ -178,7 +189,10 @@ def duplicate_tournament(
 ) -> dict[str, Any]:
     """Duplicate tournament: every deal replayed with the strategies rotated
     through the seats; mean points per hand per strategy with 95% CIs, and
-    ``diff`` (first minus second strategy, per hand) with its CI."""
+    ``diff`` (first minus second strategy, per hand) with its CI.
+
+    ``seats`` is 2..4 (``TableError``), ``deals`` >= 1 and ``seed`` in
+    0..2**64-1 (``ArgumentError``); non-ints are a ``TypeError``."""
     return dict(
         _core.duplicate_tournament(
             list(strategies), rules, seats=seats, deals=deals, seed=seed, tables=load_tables(tables)
@@ -196,7 +210,10 @@ def best_response_check(
 ) -> dict[str, Any]:
     """For sampled hands, every legal arrangement scored heads-up against
     ``opponents`` sampled hands arranged by the solver; the regret of the
-    solver's pick (``mean_regret``) and a held-out version."""
+    solver's pick (``mean_regret``) and a held-out version.
+
+    ``hands`` and ``opponents`` are >= 1 and ``seed`` in 0..2**64-1
+    (``ArgumentError``); non-ints are a ``TypeError``."""
     return dict(
         _core.best_response_check(
             rules, hands=hands, opponents=opponents, seed=seed, tables=load_tables(tables)

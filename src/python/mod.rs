@@ -2,11 +2,13 @@
 //! batch work. No game logic lives here.
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use std::sync::OnceLock;
 
@@ -31,17 +33,138 @@ pub struct Card {
     id: u8,
 }
 
-fn card_id_from_int(v: i64) -> PyResult<u8> {
-    if (0..52).contains(&v) {
-        Ok(v as u8)
-    } else {
-        Err(err(
-            ErrorKind::Card,
-            format!("card id {v} is outside 0..51"),
-        ))
+/// The name of `obj`'s type, for messages.
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// `obj` as a Python int when it is an integer: an `int` or anything with
+/// `__index__` (numpy integers), but not a bool (a bool is a flag, never a
+/// number here; numpy bools have no `__index__`).
+pub(crate) fn as_index<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyInt>>> {
+    if obj.is_instance_of::<PyBool>() {
+        return Ok(None);
+    }
+    if let Ok(i) = obj.cast::<PyInt>() {
+        return Ok(Some(i.clone()));
+    }
+    if obj.is_instance_of::<PyString>() || !obj.hasattr(pyo3::intern!(obj.py(), "__index__"))? {
+        return Ok(None);
+    }
+    // a numpy array has `__index__` but only a 0-d integer one answers it
+    match obj.call_method0(pyo3::intern!(obj.py(), "__index__")) {
+        Ok(index) => Ok(index.cast_into::<PyInt>().ok()),
+        Err(e) if e.is_instance_of::<PyTypeError>(obj.py()) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
+/// The value of a Python int of any size, saturated to the i128 range (a
+/// saturated value is outside every range the binding checks).
+fn saturating_value(i: &Bound<'_, PyInt>) -> PyResult<i128> {
+    match i.extract::<i128>() {
+        Ok(v) => Ok(v),
+        Err(_) if i.lt(0)? => Ok(i128::MIN),
+        Err(_) => Ok(i128::MAX),
+    }
+}
+
+/// An int for a message: its digits, or its size when it has very many
+/// (Python refuses to print ints of more than 4300 digits).
+fn int_text(i: &Bound<'_, PyInt>) -> String {
+    match i.extract::<i128>() {
+        Ok(v) => v.to_string(),
+        Err(_) => {
+            let bits = i
+                .call_method0("bit_length")
+                .and_then(|b| b.extract::<u64>())
+                .unwrap_or(0);
+            let sign = if i.lt(0).unwrap_or(false) { "-" } else { "" };
+            format!("{sign}(an integer of {bits} bits)")
+        }
+    }
+}
+
+/// Reads an integer argument in `lo..=hi` (`hi` = `i128::MAX`: no upper
+/// bound, and any larger Python int is read as `i128::MAX`). Bools, floats
+/// and other types are a TypeError; a value outside the range an error of
+/// `kind` naming the argument and the range.
+pub(crate) fn int_in_range(
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+    lo: i128,
+    hi: i128,
+    kind: ErrorKind,
+) -> PyResult<i128> {
+    let Some(i) = as_index(obj)? else {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be an integer, not {}",
+            type_name(obj)
+        )));
+    };
+    let v = saturating_value(&i)?;
+    if (lo..=hi).contains(&v) {
+        return Ok(v);
+    }
+    let range = if hi == i128::MAX {
+        format!(">= {lo}")
+    } else {
+        format!("in {lo}..{hi}")
+    };
+    Err(err(
+        kind,
+        format!("{what} must be {range}, got {}", int_text(&i)),
+    ))
+}
+
+/// The seat count argument: 2 to 4 (TableError), an int (TypeError).
+pub(crate) fn seats_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    Ok(int_in_range(
+        obj,
+        "seats (a table has 2 to 4 seats)",
+        2,
+        4,
+        ErrorKind::Table,
+    )? as usize)
+}
+
+/// A count argument that must be at least 1 (ArgumentError), read as usize
+/// (larger values are refused: nothing can be that many).
+pub(crate) fn count_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
+    Ok(int_in_range(obj, what, 1, usize::MAX as i128, ErrorKind::Argument)? as usize)
+}
+
+/// A seed argument: 0 <= seed < 2**64 (ArgumentError).
+pub(crate) fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(int_in_range(obj, "seed", 0, u64::MAX as i128, ErrorKind::Argument)? as u64)
+}
+
+/// A card id given as an integer (already known not to be a bool).
+fn card_id_from_int(i: &Bound<'_, PyInt>) -> Result<u8, Error> {
+    match i.extract::<i64>() {
+        Ok(v) if (0..52).contains(&v) => Ok(v as u8),
+        _ => Err(Error::card(format!(
+            "card id {} is outside 0..51",
+            int_text(i)
+        ))),
+    }
+}
+
+/// The text of a str; one with lone surrogates (not encodable) is read with
+/// them written as `\udXXX`, so that the card holding one is named.
+fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<std::borrow::Cow<'a, str>> {
+    if let Ok(text) = s.to_str() {
+        return Ok(std::borrow::Cow::Borrowed(text));
+    }
+    let escaped = s.call_method1("encode", ("utf-8", "backslashreplace"))?;
+    let bytes = escaped.cast::<pyo3::types::PyBytes>()?.as_bytes();
+    Ok(std::borrow::Cow::Owned(
+        String::from_utf8_lossy(bytes).into_owned(),
+    ))
+}
 #[pymethods]
 impl Card {
     #[new]
@@ -50,9 +173,9 @@ impl Card {
             return Ok(*c.get());
         }
         if let Ok(s) = card.cast::<PyString>() {
-            let text = s.to_str()?;
+            let text = text_of(s)?;
             let mut ids = Vec::with_capacity(1);
-            parse_text(text, &mut ids)?;
+            parse_text(&text, &mut ids)?;
             if ids.len() != 1 {
                 return Err(err(
                     ErrorKind::Card,
@@ -61,14 +184,14 @@ impl Card {
             }
             return Ok(Card { id: ids[0] });
         }
-        if let Ok(v) = card.extract::<i64>() {
+        if let Some(i) = as_index(card)? {
             return Ok(Card {
-                id: card_id_from_int(v)?,
+                id: card_id_from_int(&i)?,
             });
         }
         Err(PyTypeError::new_err(format!(
-            "Card() takes a card text or an id 0..51, not {}",
-            card.get_type().name()?
+            "Card() takes a card text or an integer id 0..51, not {}",
+            type_name(card)
         )))
     }
 
@@ -107,72 +230,194 @@ impl Card {
     }
 }
 
-/// Reads cards given as text, a sequence of `Card`s or ids, or a numpy array.
-pub(crate) fn read_cards(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> PyResult<()> {
-    if let Ok(s) = obj.cast::<PyString>() {
-        return parse_text(s.to_str()?, out).map_err(PyErr::from);
+/// An error met while reading cards: a core error (a bad card, too many
+/// cards), which callers can place in a seat, or a Python error (a wrong type,
+/// an iterator that raised).
+pub(crate) enum ReadError {
+    Core(Error),
+    Py(PyErr),
+}
+
+impl From<Error> for ReadError {
+    fn from(e: Error) -> Self {
+        ReadError::Core(e)
     }
-    let push = |item: &Bound<'_, PyAny>, out: &mut Vec<u8>| -> PyResult<()> {
-        if let Ok(c) = item.cast::<Card>() {
-            out.push(c.get().id);
-            return Ok(());
+}
+
+impl From<PyErr> for ReadError {
+    fn from(e: PyErr) -> Self {
+        ReadError::Py(e)
+    }
+}
+
+impl From<ReadError> for PyErr {
+    fn from(e: ReadError) -> PyErr {
+        match e {
+            ReadError::Core(e) => e.into(),
+            ReadError::Py(e) => e,
         }
-        if let Ok(v) = item.extract::<i64>() {
-            out.push(card_id_from_int(v)?);
-            return Ok(());
-        }
-        if let Ok(s) = item.cast::<PyString>() {
-            let before = out.len();
-            parse_text(s.to_str()?, out)?;
-            if out.len() != before + 1 {
-                return Err(err(
-                    ErrorKind::Card,
-                    format!("expected one card, got {:?}", s.to_str()?),
-                ));
+    }
+}
+
+impl ReadError {
+    /// The same error, found in seat `seat` (core errors only).
+    pub(crate) fn in_seat(self, seat: usize) -> Self {
+        match self {
+            ReadError::Core(e) => {
+                ReadError::Core(e.context(format_args!("seat {seat}")).at_seat(seat))
             }
-            return Ok(());
+            other => other,
         }
-        Err(PyTypeError::new_err(format!(
-            "a card is a Card, an id 0..51 or a text like 'As', not {}",
-            item.get_type().name()?
-        )))
-    };
+    }
+}
+
+/// How many cards a reader expects: one of `sizes` (any number up to 52
+/// distinct cards when empty), named `what` in messages.
+#[derive(Clone, Copy)]
+pub(crate) struct Want<'a> {
+    pub(crate) sizes: &'a [usize],
+    pub(crate) what: &'a str,
+}
+
+impl Want<'_> {
+    fn limit(&self) -> usize {
+        self.sizes.iter().copied().max().unwrap_or(52)
+    }
+
+    /// The error for more cards than the limit (`got` when the count is known).
+    fn too_many(&self, got: Option<usize>) -> Error {
+        let want = if self.sizes.is_empty() {
+            "at most 52".to_string()
+        } else {
+            self.sizes
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        let got = match got {
+            Some(n) => n.to_string(),
+            None => format!("more than {}", self.limit()),
+        };
+        Error::hand(format!("{} needs {want} cards, got {got}", self.what))
+    }
+}
+
+/// `collections.abc.Mapping` and `collections.abc.Set`, looked up once.
+fn mapping_and_set(py: Python<'_>) -> PyResult<&Bound<'_, PyTuple>> {
+    static TYPES: pyo3::sync::PyOnceLock<Py<PyTuple>> = pyo3::sync::PyOnceLock::new();
+    TYPES
+        .get_or_try_init(py, || {
+            let abc = py.import("collections.abc")?;
+            Ok::<_, PyErr>(
+                PyTuple::new(py, [abc.getattr("Mapping")?, abc.getattr("Set")?])?.unbind(),
+            )
+        })
+        .map(|t| t.bind(py))
+}
+
+/// A TypeError when `obj` is a kind of collection that is never a list of
+/// cards: a mapping (it iterates its keys), bytes-like (it iterates ints) or
+/// a set (no order, so no rows).
+fn refuse_non_sequence(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<()> {
+    let bytes_like = obj.is_instance_of::<pyo3::types::PyBytes>()
+        || obj.is_instance_of::<pyo3::types::PyByteArray>()
+        || obj.is_instance_of::<pyo3::types::PyMemoryView>();
+    if bytes_like || obj.is_instance(mapping_and_set(obj.py())?)? {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a text or a sequence of cards, not {}",
+            type_name(obj)
+        )));
+    }
+    Ok(())
+}
+
+/// Reads one card: a `Card`, an integer id (not a bool) or a one-card text.
+fn push_card(item: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), ReadError> {
+    if let Ok(c) = item.cast::<Card>() {
+        out.push(c.get().id);
+        return Ok(());
+    }
+    if let Some(i) = as_index(item)? {
+        out.push(card_id_from_int(&i)?);
+        return Ok(());
+    }
+    if let Ok(s) = item.cast::<PyString>() {
+        let text = text_of(s)?;
+        let before = out.len();
+        parse_text(&text, out)?;
+        if out.len() != before + 1 {
+            return Err(Error::card(format!("expected one card, got {text:?}")).into());
+        }
+        return Ok(());
+    }
+    Err(PyTypeError::new_err(format!(
+        "a card is a Card, an integer id 0..51 or a text like 'As', not {}",
+        type_name(item)
+    ))
+    .into())
+}
+
+/// Reads cards given as text, a sequence of `Card`s, ids or card texts, or
+/// any iterable of them (a numpy array too), reading at most one card more
+/// than `want` allows: an endless iterator is an error, not a hang.
+pub(crate) fn read_cards(
+    obj: &Bound<'_, PyAny>,
+    out: &mut Vec<u8>,
+    want: Want<'_>,
+) -> Result<(), ReadError> {
+    let limit = want.limit();
+    if let Ok(s) = obj.cast::<PyString>() {
+        parse_text(&text_of(s)?, out)?;
+        if out.len() > limit {
+            return Err(want.too_many(Some(out.len())).into());
+        }
+        return Ok(());
+    }
     if let Ok(list) = obj.cast::<PyList>() {
+        if list.len() > limit {
+            return Err(want.too_many(Some(list.len())).into());
+        }
         for item in list.iter() {
-            push(&item, out)?;
+            push_card(&item, out)?;
         }
         return Ok(());
     }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
+        if tuple.len() > limit {
+            return Err(want.too_many(Some(tuple.len())).into());
+        }
         for item in tuple.iter() {
-            push(&item, out)?;
+            push_card(&item, out)?;
         }
         return Ok(());
     }
     if obj.cast::<Card>().is_ok() {
-        return Err(err(
-            ErrorKind::Hand,
-            "expected several cards, got a single Card",
-        ));
+        return Err(Error::hand(format!(
+            "{} needs several cards, got a single Card",
+            want.what
+        ))
+        .into());
     }
+    refuse_non_sequence(obj, "cards")?;
     let iter = obj.try_iter().map_err(|_| {
         PyTypeError::new_err(format!(
-            "cards must be a text, a sequence of Card or ids, not {}",
-            obj.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
+            "cards must be a text or a sequence of Card, ids or card texts, not {}",
+            type_name(obj)
         ))
     })?;
-    for item in iter {
-        push(&item?, out)?;
+    for (count, item) in iter.enumerate() {
+        if count == limit {
+            return Err(want.too_many(None).into());
+        }
+        push_card(&item?, out)?;
     }
     Ok(())
 }
 
 pub(crate) fn read_hand(obj: &Bound<'_, PyAny>, sizes: &[usize], what: &str) -> PyResult<Vec<u8>> {
     let mut ids = Vec::with_capacity(13);
-    read_cards(obj, &mut ids)?;
+    read_cards(obj, &mut ids, Want { sizes, what })?;
     check_hand(&ids, sizes, what)?;
     Ok(ids)
 }
@@ -184,7 +429,7 @@ fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
         .cast::<PyString>()
         .map_err(|_| PyTypeError::new_err("parse_cards() takes a str"))?;
     let mut ids = Vec::new();
-    parse_text(s.to_str()?, &mut ids)?;
+    parse_text(&text_of(s)?, &mut ids)?;
     check_distinct(&ids)?;
     Ok(ids.into_iter().map(|id| Card { id }).collect())
 }
@@ -192,36 +437,50 @@ fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
 /// Checks and converts any accepted card input to ids (distinct, in range).
 #[pyfunction]
 #[pyo3(signature = (cards, count=None))]
-fn card_ids(cards: &Bound<'_, PyAny>, count: Option<usize>) -> PyResult<Vec<u8>> {
+fn card_ids(cards: &Bound<'_, PyAny>, count: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u32>> {
+    let count = match count {
+        Some(c) if !c.is_none() => {
+            Some(int_in_range(c, "count", 0, 52, ErrorKind::Argument)? as usize)
+        }
+        _ => None,
+    };
+    let sizes: &[usize] = match &count {
+        Some(n) => std::slice::from_ref(n),
+        None => &[],
+    };
     let mut ids = Vec::with_capacity(13);
-    read_cards(cards, &mut ids)?;
+    read_cards(
+        cards,
+        &mut ids,
+        Want {
+            sizes,
+            what: "the cards",
+        },
+    )?;
     match count {
         Some(n) => check_hand(&ids, &[n], "the cards")?,
         None => check_distinct(&ids)?,
     };
-    Ok(ids)
+    // a list of ints, as documented (a Vec<u8> would become bytes)
+    Ok(ids.into_iter().map(u32::from).collect())
 }
 
+/// Deals 13 cards to each seat: reproducible with a seed, else from OS entropy.
 #[pyfunction]
-#[pyo3(signature = (seats=4, seed=None))]
-fn deal(seats: i64, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Vec<Card>>> {
-    let seed = match seed {
-        None => None,
-        Some(s) if s.is_none() => None,
-        Some(s) => Some(s.extract::<u64>().map_err(|_| {
-            err(
-                ErrorKind::Table,
-                "seed must be an integer 0 <= seed < 2**64, or None",
-            )
-        })?),
+#[pyo3(signature = (seats=None, seed=None), text_signature = "(seats=4, seed=None)")]
+fn deal(
+    seats: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<Vec<Card>>> {
+    let seats = match seats {
+        Some(s) => seats_arg(s)?,
+        None => 4,
     };
-    if !(2..=4).contains(&seats) {
-        return Err(err(
-            ErrorKind::Table,
-            format!("a table has 2 to 4 seats, got {seats}"),
-        ));
-    }
-    let hands = crate::deal::deal(seats as usize, seed)?;
+    let seed = match seed {
+        Some(s) if !s.is_none() => Some(seed_arg(s)?),
+        _ => None,
+    };
+    let hands = crate::deal::deal(seats, seed)?;
     Ok(hands
         .iter()
         .map(|h| h.iter().map(|&id| Card { id }).collect())
@@ -609,56 +868,159 @@ fn compare(
     Ok(e.eval_unchecked(&x[..n]).cmp(&e.eval_unchecked(&y[..m])) as i8)
 }
 
-/// Borrows a C-contiguous uint8 (N, width) array, with clear errors.
-pub(crate) fn uint8_rows<'py>(
+/// Card ids of an (N, ...) numpy array: borrowed when it is uint8 and
+/// C-contiguous (the fast path), else a checked uint8 copy.
+pub(crate) struct CardArray<'py> {
+    borrowed: Option<numpy::PyReadonlyArrayDyn<'py, u8>>,
+    owned: Vec<u8>,
+    pub(crate) shape: Vec<usize>,
+}
+
+impl CardArray<'_> {
+    /// The ids, row-major.
+    pub(crate) fn ids(&self) -> PyResult<&[u8]> {
+        match &self.borrowed {
+            Some(a) => Ok(a.as_slice()?),
+            None => Ok(&self.owned),
+        }
+    }
+}
+
+/// Where flat index `index` of an array of `shape` is, for messages:
+/// "row r, column c" (with "seat s" between for (N, P, 13) tables).
+fn position(shape: &[usize], index: usize) -> (String, Option<usize>) {
+    let width = shape.last().copied().unwrap_or(1).max(1);
+    let (rest, column) = (index / width, index % width);
+    if shape.len() == 3 {
+        let seats = shape[1].max(1);
+        let (row, seat) = (rest / seats, rest % seats);
+        (
+            format!("row {row}, seat {seat}, column {column}"),
+            Some(seat),
+        )
+    } else {
+        (format!("row {rest}, column {column}"), None)
+    }
+}
+
+/// Narrows checked integer ids to u8, naming the first one outside 0..51.
+fn narrow_ids<T: Copy + Into<i128>>(values: &[T], shape: &[usize]) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(values.len());
+    for (index, &v) in values.iter().enumerate() {
+        let v: i128 = v.into();
+        if !(0..52).contains(&v) {
+            let (place, seat) = position(shape, index);
+            let e = Error::card(format!("{place}: card id {v} is outside 0..51"));
+            return Err(match seat {
+                Some(s) => e.at_seat(s),
+                None => e,
+            });
+        }
+        out.push(v as u8);
+    }
+    Ok(out)
+}
+
+/// `np.ascontiguousarray(arr, dtype)` as an array of `T`.
+fn contiguous_as<'py, T: numpy::Element>(
+    arr: &Bound<'py, PyAny>,
+    dtype: &str,
+) -> PyResult<numpy::PyReadonlyArrayDyn<'py, T>> {
+    let np = arr.py().import(pyo3::intern!(arr.py(), "numpy"))?;
+    let copy = np.call_method1(
+        pyo3::intern!(arr.py(), "ascontiguousarray"),
+        (arr, np.getattr(dtype)?),
+    )?;
+    Ok(copy.cast_into::<numpy::PyArrayDyn<T>>()?.readonly())
+}
+
+/// The one reader of card-id arrays for every batch entry point. Accepts a
+/// numpy array of any integer dtype (any byte order, any strides, read-only
+/// too) whose shape `shape_ok` accepts (`want` describes it, e.g.
+/// "(N, 13)"). Refuses other dtypes and non-arrays (TypeError naming the
+/// dtype or type) and other shapes (TableError naming the shape). A uint8
+/// C-contiguous array is borrowed as is (its ids are checked by the row
+/// code, as before); any other is copied, each id checked to be in 0..51
+/// (CardError naming the row and column).
+pub(crate) fn card_array<'py>(
+    arr: &Bound<'py, PyAny>,
+    what: &str,
+    want: &str,
+    shape_ok: impl Fn(&[usize]) -> bool,
+) -> PyResult<CardArray<'py>> {
+    let Ok(untyped) = arr.cast::<numpy::PyUntypedArray>() else {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a numpy integer array of shape {want}, not {}",
+            type_name(arr)
+        )));
+    };
+    let dtype = untyped.dtype();
+    let kind = dtype.kind();
+    if kind != b'i' && kind != b'u' {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a numpy integer array (uint8 is fastest), got dtype {}",
+            dtype.str().map(|d| d.to_string()).unwrap_or_default()
+        )));
+    }
+    let shape = untyped.shape().to_vec();
+    if !shape_ok(&shape) {
+        let got = shape
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let got = if shape.len() == 1 {
+            format!("({got},)")
+        } else {
+            format!("({got})")
+        };
+        return Err(err(
+            ErrorKind::Table,
+            format!("{what} must have shape {want}, got shape {got}"),
+        ));
+    }
+    if let Ok(typed) = arr.cast::<numpy::PyArrayDyn<u8>>() {
+        let ro = typed.readonly();
+        if ro.is_c_contiguous() {
+            return Ok(CardArray {
+                borrowed: Some(ro),
+                owned: Vec::new(),
+                shape,
+            });
+        }
+        let owned = ro.as_array().iter().copied().collect();
+        return Ok(CardArray {
+            borrowed: None,
+            owned,
+            shape,
+        });
+    }
+    let owned = if kind == b'u' {
+        narrow_ids(contiguous_as::<u64>(arr, "uint64")?.as_slice()?, &shape)?
+    } else {
+        narrow_ids(contiguous_as::<i64>(arr, "int64")?.as_slice()?, &shape)?
+    };
+    Ok(CardArray {
+        borrowed: None,
+        owned,
+        shape,
+    })
+}
+
+/// [`card_array`] for (N, width) hands, one of `widths` cards a row.
+pub(crate) fn card_rows<'py>(
     arr: &Bound<'py, PyAny>,
     widths: &[usize],
     what: &str,
-) -> PyResult<numpy::PyReadonlyArray2<'py, u8>> {
-    let describe = |a: &Bound<'py, PyAny>| -> String {
-        let dtype = a
-            .getattr("dtype")
-            .map(|d| d.to_string())
-            .unwrap_or_else(|_| "?".into());
-        let shape = a
-            .getattr("shape")
-            .map(|d| d.to_string())
-            .unwrap_or_else(|_| "?".into());
-        format!("dtype {dtype}, shape {shape}")
-    };
+) -> PyResult<CardArray<'py>> {
     let want = widths
         .iter()
         .map(|w| format!("(N, {w})"))
         .collect::<Vec<_>>()
         .join(" or ");
-    let Ok(typed) = arr.cast::<PyArray2<u8>>() else {
-        let got = if arr.hasattr("dtype")? {
-            describe(arr)
-        } else {
-            arr.get_type().name()?.to_string()
-        };
-        return Err(PyTypeError::new_err(format!(
-            "{what} must be a numpy uint8 array of shape {want}, got {got}"
-        )));
-    };
-    let ro = typed.readonly();
-    let shape = ro.shape();
-    if !widths.contains(&shape[1]) {
-        return Err(err(
-            ErrorKind::Table,
-            format!(
-                "{what} must have shape {want}, got ({}, {})",
-                shape[0], shape[1]
-            ),
-        ));
-    }
-    if !ro.is_c_contiguous() {
-        return Err(err(
-            ErrorKind::Table,
-            format!("{what} must be C-contiguous; pass numpy.ascontiguousarray({what})"),
-        ));
-    }
-    Ok(ro)
+    card_array(arr, what, &want, |shape| {
+        shape.len() == 2 && widths.contains(&shape[1])
+    })
 }
 
 /// Runs `f` over rows in parallel (serially for small inputs), stopping at
@@ -709,9 +1071,9 @@ fn evaluate_batch<'py>(
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let rules = rules_arg(rules)?;
-    let arr = uint8_rows(ids, &[5, 3], "ids")?;
-    let width = arr.shape()[1];
-    let data = arr.as_slice()?;
+    let arr = card_rows(ids, &[5, 3], "ids")?;
+    let width = arr.shape[1];
+    let data = arr.ids()?;
     let e = rules.get().evaluator;
     let out = py.detach(|| {
         map_rows(data, width, |row| {
@@ -782,8 +1144,8 @@ fn count_splits_batch<'py>(
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let rules = rules_arg(rules)?;
-    let arr = uint8_rows(ids, &[13], "ids")?;
-    let data = arr.as_slice()?;
+    let arr = card_rows(ids, &[13], "ids")?;
+    let data = arr.ids()?;
     let r = rules.get();
     let (e, strict) = (r.evaluator, r.foul_strict);
     let out = py.detach(|| {
@@ -830,8 +1192,8 @@ fn naturals_batch<'py>(
     py: Python<'py>,
     ids: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray1<u16>>> {
-    let arr = uint8_rows(ids, &[13], "ids")?;
-    let data = arr.as_slice()?;
+    let arr = card_rows(ids, &[13], "ids")?;
+    let data = arr.ids()?;
     let out = py.detach(|| {
         map_rows(data, 13, |row| {
             check_distinct(row)?;

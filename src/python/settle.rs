@@ -2,13 +2,13 @@
 //! `settle_batch` (many tables, points and money only).
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
 use super::errors::err;
-use super::rules_arg;
+use super::{as_index, card_array, int_in_range, read_cards, rules_arg, ReadError, Want};
 use crate::error::{Error, ErrorKind};
 use crate::report;
 use crate::settle::{self as core, SeatInput, Settlement as CoreSettlement, Stakes};
@@ -52,23 +52,28 @@ fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
             .unwrap_or(arrangement)
     };
     let mut ids = Vec::with_capacity(13);
-    super::read_cards(&ids_obj, &mut ids).map_err(|e| {
-        if e.is_instance_of::<PyTypeError>(py) {
-            PyTypeError::new_err(format!(
-                "seat {index}: a seat is an Arrangement, a Seat or 13 card ids"
-            ))
-        } else {
-            e
+    let want = Want {
+        sizes: &[13],
+        what: "an arrangement",
+    };
+    match read_cards(&ids_obj, &mut ids, want) {
+        Ok(()) => {}
+        Err(ReadError::Py(e)) if e.is_instance_of::<PyTypeError>(py) => {
+            return Err(PyTypeError::new_err(format!(
+                "seat {index}: a seat is an Arrangement, a Seat or 13 card ids, not {} ({})",
+                super::type_name(obj),
+                e.value(py)
+            )))
         }
-    })?;
+        Err(e) => return Err(e.in_seat(index).into()),
+    }
     if ids.len() != 13 {
-        return Err(super::err(
-            ErrorKind::Hand,
-            format!(
-                "seat {index}: an arrangement has 13 cards, got {}",
-                ids.len()
-            ),
-        ));
+        return Err(Error::hand(format!(
+            "seat {index}: an arrangement has 13 cards, got {}",
+            ids.len()
+        ))
+        .at_seat(index)
+        .into());
     }
     seat.cards.copy_from_slice(&ids);
     Ok(seat)
@@ -80,6 +85,19 @@ enum StakeArg {
     Matrix(Vec<i64>),
 }
 
+/// An int64 stake (the core checks the sign and the symmetry).
+fn stake_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
+    Ok(int_in_range(
+        obj,
+        what,
+        i64::MIN as i128,
+        i64::MAX as i128,
+        ErrorKind::Table,
+    )? as i64)
+}
+
+/// Reads `stakes`: None, one integer, or an n x n matrix (nested sequences
+/// or a 2-d numpy integer array), reading at most n + 1 rows and entries.
 fn read_stakes(stakes: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<StakeArg> {
     let Some(obj) = stakes else {
         return Ok(StakeArg::Default);
@@ -87,26 +105,80 @@ fn read_stakes(stakes: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<StakeArg
     if obj.is_none() {
         return Ok(StakeArg::Default);
     }
-    if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyTypeError::new_err(
-            "stakes must be an integer or a matrix, not a bool",
-        ));
+    if as_index(obj)?.is_some() {
+        return Ok(StakeArg::Uniform(stake_value(obj, "the stake")?));
     }
-    if let Ok(v) = obj.extract::<i64>() {
-        return Ok(StakeArg::Uniform(v));
-    }
-    let rows: Vec<Vec<i64>> = obj.extract().map_err(|_| {
+    let type_error = || {
         PyTypeError::new_err(format!(
-            "stakes must be one integer or a {n} x {n} matrix of integers"
+            "stakes must be one integer or a {n} x {n} matrix of integers, not {}",
+            super::type_name(obj)
         ))
-    })?;
-    if rows.len() != n || rows.iter().any(|r| r.len() != n) {
-        return Err(err(
+    };
+    let rows = if let Ok(arr) = obj.cast::<numpy::PyUntypedArray>() {
+        let dtype = arr.dtype();
+        if arr.ndim() != 2 || (dtype.kind() != b'i' && dtype.kind() != b'u') {
+            return Err(PyTypeError::new_err(format!(
+                "stakes must be one integer or a 2-d integer array, got a {}-d array of dtype {}",
+                arr.ndim(),
+                dtype.str()?
+            )));
+        }
+        obj.call_method0("tolist")?
+    } else {
+        obj.clone()
+    };
+    let mut matrix = Vec::with_capacity(n * n);
+    let size_error = |detail: String| {
+        err(
             ErrorKind::Table,
-            format!("stakes must be a {n} x {n} matrix for {n} seats"),
-        ));
+            format!("stakes must be a {n} x {n} matrix for {n} seats; {detail}"),
+        )
+    };
+    let row_list = sequence_items(&rows, n).ok_or_else(type_error)??;
+    if row_list.len() != n {
+        return Err(size_error(format!(
+            "got {} rows",
+            count_text(row_list.len(), n)
+        )));
     }
-    Ok(StakeArg::Matrix(rows.into_iter().flatten().collect()))
+    for (i, row) in row_list.iter().enumerate() {
+        let items = sequence_items(row, n).ok_or_else(type_error)??;
+        if items.len() != n {
+            return Err(size_error(format!(
+                "row {i} has {} entries",
+                count_text(items.len(), n)
+            )));
+        }
+        for (j, v) in items.iter().enumerate() {
+            matrix.push(stake_value(v, &format!("stakes[{i}][{j}]"))?);
+        }
+    }
+    Ok(StakeArg::Matrix(matrix))
+}
+
+/// At most `n + 1` items of `obj`; None when it is not a sequence of items
+/// (not iterable, or a str, bytes or mapping).
+fn sequence_items<'py>(
+    obj: &Bound<'py, PyAny>,
+    n: usize,
+) -> Option<PyResult<Vec<Bound<'py, PyAny>>>> {
+    if obj.is_instance_of::<pyo3::types::PyString>()
+        || obj.is_instance_of::<pyo3::types::PyBytes>()
+        || obj.is_instance_of::<pyo3::types::PyDict>()
+    {
+        return None;
+    }
+    let iter = obj.try_iter().ok()?;
+    Some(iter.take(n + 1).collect())
+}
+
+/// "k", or "more than n" when `k` is past `n` (only `n + 1` were read).
+fn count_text(k: usize, n: usize) -> String {
+    if k > n {
+        format!("more than {n}")
+    } else {
+        k.to_string()
+    }
 }
 
 /// The settlement of one table.
@@ -200,10 +272,7 @@ fn settle(
 ) -> PyResult<Settlement> {
     let rules = rules_arg(rules)?;
     let r = rules.get();
-    let mut inputs: Vec<SeatInput> = Vec::with_capacity(4);
-    for (k, item) in seats.try_iter()?.enumerate() {
-        inputs.push(read_seat(&item?, k)?);
-    }
+    let inputs = read_seats(seats)?;
     let inner = match read_stakes(stakes, inputs.len())? {
         StakeArg::Default => core::settle(r, &inputs, &Stakes::Uniform(r.stake)),
         StakeArg::Uniform(v) => core::settle(r, &inputs, &Stakes::Uniform(v)),
@@ -215,21 +284,75 @@ fn settle(
     })
 }
 
-fn read_flags<'py>(
-    obj: Option<&Bound<'py, PyAny>>,
+/// The most seats at a table; one more is read to tell a table is too big.
+const MAX_SEATS: usize = 4;
+
+/// Reads the seats of one table (at most one more than a table can have).
+fn read_seats(seats: &Bound<'_, PyAny>) -> PyResult<Vec<SeatInput>> {
+    let not_seats = seats.is_instance_of::<pyo3::types::PyString>()
+        || seats.is_instance_of::<pyo3::types::PyBytes>()
+        || seats.is_instance_of::<pyo3::types::PyDict>()
+        || seats.is_instance(seat_class(seats.py())?)?
+        || seats.is_instance(arrangement_class(seats.py())?)?;
+    let iter = if not_seats {
+        None
+    } else {
+        seats.try_iter().ok()
+    };
+    let Some(iter) = iter else {
+        return Err(PyTypeError::new_err(format!(
+            "seats must be a list of 2 to 4 seats (Arrangement, Seat or 13 card ids), not {}",
+            super::type_name(seats)
+        )));
+    };
+    let mut inputs: Vec<SeatInput> = Vec::with_capacity(MAX_SEATS);
+    for (k, item) in iter.enumerate() {
+        if k == MAX_SEATS {
+            return Err(err(
+                ErrorKind::Table,
+                format!("a table has 2 to {MAX_SEATS} seats, got more than {MAX_SEATS}"),
+            ));
+        }
+        inputs.push(read_seat(&item?, k)?);
+    }
+    Ok(inputs)
+}
+
+/// `capsa.arrangement.Arrangement`, looked up once.
+fn arrangement_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static ARRANGEMENT: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    ARRANGEMENT
+        .get_or_try_init(py, || {
+            Ok::<_, PyErr>(
+                py.import("capsa.arrangement")?
+                    .getattr("Arrangement")?
+                    .unbind(),
+            )
+        })
+        .map(|c| c.bind(py))
+}
+
+/// Reads a surrender or declare_natural flag array: numpy bool of shape
+/// (n, p), any strides (copied row-major).
+fn read_flags(
+    obj: Option<&Bound<'_, PyAny>>,
     n: usize,
     p: usize,
     what: &str,
-) -> PyResult<Option<numpy::PyReadonlyArray2<'py, bool>>> {
+) -> PyResult<Option<Vec<bool>>> {
     let Some(obj) = obj else { return Ok(None) };
     if obj.is_none() {
         return Ok(None);
     }
-    let arr = obj.cast::<PyArray2<bool>>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{what} must be a numpy bool array of shape ({n}, {p})"
-        ))
-    })?;
+    let Ok(arr) = obj.cast::<numpy::PyArrayDyn<bool>>() else {
+        let got = match obj.cast::<numpy::PyUntypedArray>() {
+            Ok(a) => format!("dtype {}", a.dtype().str()?),
+            Err(_) => super::type_name(obj),
+        };
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a numpy bool array of shape ({n}, {p}), got {got}"
+        )));
+    };
     let ro = arr.readonly();
     if ro.shape() != [n, p] {
         return Err(err(
@@ -237,18 +360,32 @@ fn read_flags<'py>(
             format!("{what} must have shape ({n}, {p}), got {:?}", ro.shape()),
         ));
     }
-    if !ro.is_c_contiguous() {
-        return Err(err(
-            ErrorKind::Table,
-            format!("{what} must be C-contiguous"),
-        ));
-    }
-    Ok(Some(ro))
+    Ok(Some(ro.as_array().iter().copied().collect()))
 }
 
-/// Settles N tables of P seats: cards uint8 (N, P, 13). Returns points and
-/// money as int64 (N, P) and the list of (row, message) of rows that could
-/// not be settled (their points and money are zero).
+/// Checks the stakes argument of a batch once, before any row: settling one
+/// table of distinct cards fails only on the stakes (or on an overflow the
+/// stakes cause), so its error is the argument's.
+fn check_batch_stakes(r: &crate::rules::Rules, p: usize, stakes: &Stakes) -> PyResult<()> {
+    let mut seats = [SeatInput {
+        cards: [0; 13],
+        surrender: false,
+        declare_natural: false,
+    }; MAX_SEATS];
+    for (s, seat) in seats[..p].iter_mut().enumerate() {
+        for (c, card) in seat.cards.iter_mut().enumerate() {
+            *card = (s * 13 + c) as u8;
+        }
+    }
+    let (mut points, mut money) = ([0i64; MAX_SEATS], [0i64; MAX_SEATS]);
+    core::settle_points(r, &seats[..p], stakes, &mut points[..p], &mut money[..p])
+        .map_err(|e| PyErr::from(e.context("stakes")))
+}
+
+/// Settles N tables of P seats: cards (N, P, 13) of any integer dtype.
+/// Returns points and money as int64 (N, P) and the list of (row, message)
+/// of rows that could not be settled (their points and money are zero). A
+/// bad argument (the array, stakes, flags) raises before any row is settled.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None, stakes=None, surrender=None, declare_natural=None))]
 #[allow(clippy::type_complexity)]
@@ -266,55 +403,21 @@ fn settle_batch<'py>(
 )> {
     let rules = rules_arg(rules)?;
     let r = rules.get();
-    let arr = cards.cast::<PyArray3<u8>>().map_err(|_| {
-        PyTypeError::new_err("cards must be a numpy uint8 array of shape (N, P, 13)")
+    let arr = card_array(cards, "cards", "(N, P, 13) with P from 2 to 4", |shape| {
+        shape.len() == 3 && shape[2] == 13 && (2..=MAX_SEATS).contains(&shape[1])
     })?;
-    let ro = arr.readonly();
-    let shape = ro.shape().to_vec();
-    let (n, p) = (shape[0], shape[1]);
-    if shape[2] != 13 || !(2..=4).contains(&p) {
-        return Err(err(
-            ErrorKind::Table,
-            format!("cards must have shape (N, P, 13) with P from 2 to 4, got {shape:?}"),
-        ));
-    }
-    if !ro.is_c_contiguous() {
-        return Err(err(
-            ErrorKind::Table,
-            "cards must be C-contiguous; pass numpy.ascontiguousarray(cards)",
-        ));
-    }
-    let data = ro.as_slice()?;
-    let stake_arg = match stakes {
-        Some(s) if !s.is_none() => {
-            if let Ok(a) = s.cast::<PyArray2<i64>>() {
-                let a = a.readonly();
-                if a.shape() != [p, p] {
-                    return Err(err(
-                        ErrorKind::Table,
-                        format!("stakes must be a ({p}, {p}) matrix"),
-                    ));
-                }
-                StakeArg::Matrix(a.as_array().iter().copied().collect())
-            } else {
-                read_stakes(Some(s), p)?
-            }
-        }
-        _ => StakeArg::Default,
-    };
-    let sur = read_flags(surrender, n, p, "surrender")?;
-    let dec = read_flags(declare_natural, n, p, "declare_natural")?;
-    let sur = sur.as_ref().map(|a| a.as_slice()).transpose()?;
-    let dec = dec.as_ref().map(|a| a.as_slice()).transpose()?;
-    let matrix;
+    let (n, p) = (arr.shape[0], arr.shape[1]);
+    let data = arr.ids()?;
+    let stake_arg = read_stakes(stakes, p)?;
     let stakes = match &stake_arg {
         StakeArg::Default => Stakes::Uniform(r.stake),
         StakeArg::Uniform(v) => Stakes::Uniform(*v),
-        StakeArg::Matrix(m) => {
-            matrix = m.clone();
-            Stakes::Matrix(&matrix)
-        }
+        StakeArg::Matrix(m) => Stakes::Matrix(m),
     };
+    check_batch_stakes(r, p, &stakes)?;
+    let sur = read_flags(surrender, n, p, "surrender")?;
+    let dec = read_flags(declare_natural, n, p, "declare_natural")?;
+    let (sur, dec) = (sur.as_deref(), dec.as_deref());
     let mut points = vec![0i64; n * p];
     let mut money = vec![0i64; n * p];
     let errors: Vec<(usize, String)> = py.detach(|| {
@@ -322,21 +425,27 @@ fn settle_batch<'py>(
         points
             .par_chunks_mut(chunk * p)
             .zip(money.par_chunks_mut(chunk * p))
+            .zip(data.par_chunks(chunk * p * 13))
             .enumerate()
-            .flat_map_iter(|(c, (pts, mon))| {
+            .flat_map_iter(|(c, ((pts, mon), tables))| {
                 let mut errs = Vec::new();
                 let mut seats = [SeatInput {
                     cards: [0; 13],
                     surrender: false,
                     declare_natural: true,
-                }; 4];
-                for (k, (pt, mo)) in pts.chunks_mut(p).zip(mon.chunks_mut(p)).enumerate() {
+                }; MAX_SEATS];
+                let rows = pts
+                    .chunks_mut(p)
+                    .zip(mon.chunks_mut(p))
+                    .zip(tables.chunks_exact(p * 13));
+                for (k, ((pt, mo), table)) in rows.enumerate() {
                     let row = c * chunk + k;
-                    for (s, seat) in seats[..p].iter_mut().enumerate() {
-                        let base = (row * p + s) * 13;
-                        seat.cards.copy_from_slice(&data[base..base + 13]);
-                        seat.surrender = sur.is_some_and(|f| f[row * p + s]);
-                        seat.declare_natural = dec.is_none_or(|f| f[row * p + s]);
+                    for (s, (seat, ids)) in seats.iter_mut().zip(table.chunks_exact(13)).enumerate()
+                    {
+                        seat.cards.copy_from_slice(ids);
+                        let flag = row * p + s;
+                        seat.surrender = sur.is_some_and(|f| f.get(flag) == Some(&true));
+                        seat.declare_natural = dec.is_none_or(|f| f.get(flag) != Some(&false));
                     }
                     if let Err(e) = core::settle_points(r, &seats[..p], &stakes, pt, mo) {
                         pt.fill(0);
@@ -348,8 +457,11 @@ fn settle_batch<'py>(
             })
             .collect()
     });
-    let points = Array2::from_shape_vec((n, p), points).expect("shape");
-    let money = Array2::from_shape_vec((n, p), money).expect("shape");
+    let as_array = |v: Vec<i64>| {
+        Array2::from_shape_vec((n, p), v)
+            .map_err(|e| err(ErrorKind::Table, format!("cannot shape the result: {e}")))
+    };
+    let (points, money) = (as_array(points)?, as_array(money)?);
     Ok((points.into_pyarray(py), money.into_pyarray(py), errors))
 }
 

@@ -8,7 +8,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 use rayon::prelude::*;
 
-use super::{read13, rules_arg, uint8_rows};
+use super::{card_rows, count_arg, int_in_range, read13, rules_arg, seats_arg, seed_arg};
 use crate::cards::check_distinct;
 use crate::error::{Error, ErrorKind};
 use crate::rules::Rules;
@@ -26,6 +26,14 @@ fn strategy_arg(name: &str) -> PyResult<Strategy> {
     Strategy::from_name(name).map_err(PyErr::from)
 }
 
+/// More choices than any hand has (72,072 splits, and a natural).
+const MAX_CHOICES: i128 = 72_073;
+
+/// The `seats` argument of the solver entry points (default 4).
+fn seats_or_four(seats: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    seats.map_or(Ok(4), seats_arg)
+}
+
 type ChoiceTuple = (Vec<u32>, bool, f64);
 
 fn tuple(c: &Choice) -> ChoiceTuple {
@@ -39,15 +47,19 @@ fn tuple(c: &Choice) -> ChoiceTuple {
 /// The best arrangement of 13 cards: (ids laid out top 0-2, middle 3-7,
 /// bottom 8-12; declare the natural; estimated expected points).
 #[pyfunction]
-#[pyo3(signature = (cards, rules=None, *, seats=4, strategy="solver", tables=None))]
+#[pyo3(
+    signature = (cards, rules=None, *, seats=None, strategy="solver", tables=None),
+    text_signature = "(cards, rules=None, *, seats=4, strategy='solver', tables=None)"
+)]
 fn best_arrangement(
     py: Python<'_>,
     cards: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
-    seats: usize,
+    seats: Option<&Bound<'_, PyAny>>,
     strategy: &str,
     tables: Option<&Bound<'_, PyBytes>>,
 ) -> PyResult<ChoiceTuple> {
+    let seats = seats_or_four(seats)?;
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
     let ids = read13(cards)?;
@@ -64,18 +76,27 @@ fn best_arrangement(
 /// The k best choices, best first, each (ids, declare_natural, expected
 /// points).
 #[pyfunction]
-#[pyo3(signature = (cards, rules=None, k=5, *, seats=4, tables=None))]
+#[pyo3(
+    signature = (cards, rules=None, k=None, *, seats=None, tables=None),
+    text_signature = "(cards, rules=None, k=5, *, seats=4, tables=None)"
+)]
 fn rank_arrangements(
     py: Python<'_>,
     cards: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
-    k: usize,
-    seats: usize,
+    k: Option<&Bound<'_, PyAny>>,
+    seats: Option<&Bound<'_, PyAny>>,
     tables: Option<&Bound<'_, PyBytes>>,
 ) -> PyResult<Vec<ChoiceTuple>> {
-    if k == 0 {
-        return Err(PyValueError::new_err("k must be >= 1"));
-    }
+    // a hand has at most 72,072 splits (and a natural), so any larger k
+    // asks for all of them
+    let k = match k {
+        Some(k) => {
+            int_in_range(k, "k", 1, i128::MAX, ErrorKind::Argument)?.min(MAX_CHOICES) as usize
+        }
+        None => 5,
+    };
+    let seats = seats_or_four(seats)?;
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
     let ids = read13(cards)?;
@@ -91,19 +112,23 @@ fn rank_arrangements(
 /// Best arrangements of N hands (uint8 (N, 13) ids) on all cores: uint8
 /// (N, 13), each row laid out top 0-2, middle 3-7, bottom 8-12.
 #[pyfunction]
-#[pyo3(signature = (ids, rules=None, *, seats=4, strategy="solver", tables=None))]
+#[pyo3(
+    signature = (ids, rules=None, *, seats=None, strategy="solver", tables=None),
+    text_signature = "(ids, rules=None, *, seats=4, strategy='solver', tables=None)"
+)]
 fn best_arrangement_batch<'py>(
     py: Python<'py>,
     ids: &Bound<'py, PyAny>,
     rules: Option<&Bound<'py, PyAny>>,
-    seats: usize,
+    seats: Option<&Bound<'py, PyAny>>,
     strategy: &str,
     tables: Option<&Bound<'py, PyBytes>>,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    let seats = seats_or_four(seats)?;
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
-    let arr = uint8_rows(ids, &[13], "ids")?;
-    let data = arr.as_slice()?;
+    let arr = card_rows(ids, &[13], "ids")?;
+    let data = arr.ids()?;
     let strategy = strategy_arg(strategy)?;
     let tables = tables_arg(tables)?;
     let rows = py.detach(|| {
@@ -184,16 +209,23 @@ fn solver_tables_info<'py>(
 
 /// Duplicate tournament between strategies (names); returns a dict.
 #[pyfunction]
-#[pyo3(signature = (strategies, rules=None, *, seats=4, deals=2000, seed=0, tables=None))]
+#[pyo3(
+    signature = (strategies, rules=None, *, seats=None, deals=None, seed=None, tables=None),
+    text_signature = "(strategies, rules=None, *, seats=4, deals=2000, seed=0, tables=None)"
+)]
+#[allow(clippy::too_many_arguments)]
 fn duplicate_tournament<'py>(
     py: Python<'py>,
     strategies: Vec<String>,
     rules: Option<&Bound<'py, PyAny>>,
-    seats: usize,
-    deals: usize,
-    seed: u64,
+    seats: Option<&Bound<'py, PyAny>>,
+    deals: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
     tables: Option<&Bound<'py, PyBytes>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let seats = seats_or_four(seats)?;
+    let deals = deals.map_or(Ok(2000), |d| count_arg(d, "deals"))?;
+    let seed = seed.map_or(Ok(0), seed_arg)?;
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
     let strats: Vec<Strategy> = strategies
@@ -218,15 +250,21 @@ fn duplicate_tournament<'py>(
 
 /// Best-response check of the solver (heads-up); returns a dict.
 #[pyfunction]
-#[pyo3(signature = (rules=None, *, hands=100, opponents=1000, seed=0, tables=None))]
+#[pyo3(
+    signature = (rules=None, *, hands=None, opponents=None, seed=None, tables=None),
+    text_signature = "(rules=None, *, hands=100, opponents=1000, seed=0, tables=None)"
+)]
 fn best_response_check<'py>(
     py: Python<'py>,
     rules: Option<&Bound<'py, PyAny>>,
-    hands: usize,
-    opponents: usize,
-    seed: u64,
+    hands: Option<&Bound<'py, PyAny>>,
+    opponents: Option<&Bound<'py, PyAny>>,
+    seed: Option<&Bound<'py, PyAny>>,
     tables: Option<&Bound<'py, PyBytes>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let hands = hands.map_or(Ok(100), |h| count_arg(h, "hands"))?;
+    let opponents = opponents.map_or(Ok(1000), |o| count_arg(o, "opponents"))?;
+    let seed = seed.map_or(Ok(0), seed_arg)?;
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
     let tables = tables_arg(tables)?;
