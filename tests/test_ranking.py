@@ -154,18 +154,26 @@ def test_card_errors_name_token_and_position() -> None:
 @pytest.mark.parametrize(
     ("array", "error"),
     [
-        (np.zeros((4, 5), dtype=np.int64), TypeError),
+        (np.zeros((4, 5), dtype=np.int64), capsa.HandError),
+        (np.zeros((4, 5), dtype=np.float64), TypeError),
+        (np.zeros((4, 5), dtype=np.bool_), TypeError),
         (np.zeros((4, 4), dtype=np.uint8), capsa.TableError),
-        (np.zeros(5, dtype=np.uint8), TypeError),
+        (np.zeros(5, dtype=np.uint8), capsa.TableError),
         (np.array([[0, 1, 2, 3, 60]], dtype=np.uint8), capsa.CardError),
+        (np.array([[0, 1, 2, 3, 300]], dtype=np.int32), capsa.CardError),
         (np.array([[0, 1, 2, 3, 3]], dtype=np.uint8), capsa.HandError),
-        (np.arange(50, dtype=np.uint8).reshape(5, 10)[:, ::2], capsa.TableError),
         ([[0, 1, 2, 3, 4]], TypeError),
     ],
 )
 def test_bad_batches_raise(array: Any, error: type[Exception]) -> None:
     with pytest.raises(error):
         capsa.evaluate_batch(array)
+
+
+def test_strided_batches_are_read_as_given() -> None:
+    ids = np.arange(50, dtype=np.uint8).reshape(5, 10)[:, ::2]
+    expected = capsa.evaluate_batch(np.ascontiguousarray(ids))
+    assert (capsa.evaluate_batch(ids) == expected).all()
 
 
 def test_batch_reports_bad_row_index() -> None:
