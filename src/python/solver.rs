@@ -2,12 +2,13 @@
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBool, PyBytes, PyDict};
 
 use rayon::prelude::*;
 
+use super::errors::err;
 use super::{read13, rules_arg, uint8_rows};
 use crate::cards::check_distinct;
 use crate::error::{Error, ErrorKind};
@@ -128,6 +129,57 @@ fn best_arrangement_batch<'py>(
     Ok(out.into_pyarray(py))
 }
 
+/// A training size or seed from Python: an int (or an `__index__` type such
+/// as a numpy integer; never a bool) that fits a u64; the core checks the
+/// ranges ([`core::TrainConfig::validate`]).
+fn train_u64(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<u64> {
+    let py = obj.py();
+    let not_int = || -> PyResult<PyErr> {
+        Ok(PyTypeError::new_err(format!(
+            "{key} must be an int, not {}",
+            obj.get_type().name()?
+        )))
+    };
+    if obj.is_instance_of::<PyBool>() {
+        return Err(not_int()?);
+    }
+    match obj.extract::<u64>() {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
+            let shown = obj
+                .extract::<i64>()
+                .map_or_else(|_| "an int beyond 64 bits".to_string(), |v| v.to_string());
+            Err(err(
+                ErrorKind::Argument,
+                format!("train_tables: {key} must be a non-negative 64-bit int, got {shown}"),
+            ))
+        }
+        Err(_) => Err(not_int()?),
+    }
+}
+
+fn train_size(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<usize> {
+    let v = train_u64(obj, key)?;
+    // beyond usize only on 32-bit targets; saturate into the range check
+    Ok(usize::try_from(v).unwrap_or(usize::MAX))
+}
+
+fn train_seats(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    train_size(obj, "seats")
+}
+
+fn train_hands(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    train_size(obj, "hands")
+}
+
+fn train_iterations(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    train_size(obj, "iterations")
+}
+
+fn train_seed(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    train_u64(obj, "seed")
+}
+
 /// Trains per-row tables for the rules by iterated best response; returns
 /// the tables file's bytes.
 #[pyfunction]
@@ -135,10 +187,10 @@ fn best_arrangement_batch<'py>(
 fn train_tables<'py>(
     py: Python<'py>,
     rules: Option<&Bound<'py, PyAny>>,
-    seats: usize,
-    hands: usize,
-    iterations: usize,
-    seed: u64,
+    #[pyo3(from_py_with = train_seats)] seats: usize,
+    #[pyo3(from_py_with = train_hands)] hands: usize,
+    #[pyo3(from_py_with = train_iterations)] iterations: usize,
+    #[pyo3(from_py_with = train_seed)] seed: u64,
     name: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let rules = rules_arg(rules)?;
@@ -150,6 +202,7 @@ fn train_tables<'py>(
         seats,
         name: name.to_string(),
     };
+    cfg.validate()?;
     let t = py.detach(|| core::train(&r, &cfg))?;
     Ok(PyBytes::new(py, &t.to_bytes()))
 }
