@@ -58,10 +58,10 @@ use rayon::prelude::*;
 
 use crate::cards::check_hand;
 use crate::deal::{shuffled_deck, ChaCha20};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, ROW_NAMES};
 use crate::naturals::{self, Natural};
 use crate::rank::category_of;
-use crate::rank::Evaluator;
+use crate::rank::{Evaluator, Ranking};
 use crate::rules::{RoyaltyMode, Rules, BOTTOM, MIDDLE, TOP};
 use crate::splits::{self, SUBSETS3, SUBSETS5};
 
@@ -86,10 +86,10 @@ const MAGIC: &[u8; 8] = b"CAPSATB1";
 /// Per-row distributions of an opponent's row hands over rank classes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tables {
-    /// Free-form `key=value` metadata: the rules the tables were trained for
-    /// (used to pick the nearest tables for custom rules), the training
-    /// parameters and `scoop_rate` (probability that one self-play hand wins
-    /// all three rows against another).
+    /// `key=value` metadata, exactly the keys of [`META_KEYS`]: the rules
+    /// the tables were trained for (used to pick the nearest tables for
+    /// custom rules), the training parameters and `scoop_rate` (probability
+    /// that one self-play hand wins all three rows against another).
     pub meta: Vec<(String, String)>,
     /// For top, middle, bottom: (rank class, weight), sorted by class.
     pub rows: [Vec<(u32, f64)>; 3],
@@ -107,23 +107,173 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     }
 }
 
-fn get_varint(data: &[u8], pos: &mut usize) -> Result<u64> {
+/// A varint at `*pos`, advancing it; the error says what is wrong.
+fn get_varint(data: &[u8], pos: &mut usize) -> std::result::Result<u64, &'static str> {
     let mut v = 0u64;
     let mut shift = 0;
     loop {
-        let b = *data
-            .get(*pos)
-            .ok_or_else(|| Error::rules("solver tables: truncated data"))?;
+        let b = *data.get(*pos).ok_or("truncated data")?;
         *pos += 1;
-        v |= ((b & 0x7f) as u64) << shift;
+        let bits = (b & 0x7f) as u64;
+        // the tenth byte may carry only the top bit of a u64
+        if shift == 63 && bits > 1 {
+            return Err("a varint overflows 64 bits");
+        }
+        v |= bits << shift;
         if b & 0x80 == 0 {
             return Ok(v);
         }
         shift += 7;
         if shift > 63 {
-            return Err(Error::rules("solver tables: bad varint"));
+            return Err("a varint is longer than 10 bytes");
         }
     }
+}
+
+/// Bounds of a tables file: the header (about 500 bytes as trained) and the
+/// entries per row (a row holds at most one per rank class: 455 three-card,
+/// 11,323 five-card classes with the flush suit ranked).
+pub const MAX_HEADER_BYTES: usize = 4096;
+pub const MAX_ROW_ENTRIES: usize = 1 << 14;
+/// Ranges of the training parameters ([`TrainConfig`]).
+pub const MAX_TRAIN_HANDS: usize = 10_000_000;
+pub const MAX_TRAIN_ITERATIONS: usize = 100;
+pub const MAX_NAME_LEN: usize = 64;
+
+/// The metadata keys of a tables file, every one required: what [`train`]
+/// writes (the training parameters, `scoop_rate`, and [`rules_meta`]).
+pub const META_KEYS: [&str; 20] = [
+    "format",
+    "preset",
+    "seats",
+    "hands",
+    "iterations",
+    "seed",
+    "scoop_rate",
+    "wheel",
+    "flush_compare",
+    "tie_break",
+    "row_points",
+    "overall_point",
+    "royalty_mode",
+    "royalty_adds",
+    "scoop_multiplier",
+    "scoop_bonus",
+    "sweep_all_multiplier",
+    "sweep_all_bonus",
+    "sweep_all_min_players",
+    "royalties",
+];
+
+/// Checks a tables name (the `preset` key, [`TrainConfig::name`]): 1 to 64
+/// of `A-Z a-z 0-9 _ . -`, so that it can never break the header's
+/// `key=value` lines.
+pub fn check_tables_name(name: &str) -> Result<()> {
+    let safe = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    if name.is_empty() || name.len() > MAX_NAME_LEN || !name.chars().all(safe) {
+        return Err(Error::rules(format!(
+            "solver tables: name {name:?} must be 1 to {MAX_NAME_LEN} of A-Z a-z 0-9 _ . -"
+        )));
+    }
+    Ok(())
+}
+
+/// A decimal integer written as `to_string` writes it, in `lo..=hi`.
+fn meta_int(v: &str, lo: i128, hi: i128) -> std::result::Result<(), String> {
+    match v.parse::<i128>() {
+        Ok(x) if x.to_string() == v && (lo..=hi).contains(&x) => Ok(()),
+        _ => Err(format!("must be an integer in {lo}..={hi}")),
+    }
+}
+
+fn meta_choice(v: &str, options: &[&str]) -> std::result::Result<(), String> {
+    if options.contains(&v) {
+        Ok(())
+    } else {
+        Err(format!("must be one of {}", options.join(", ")))
+    }
+}
+
+/// The 30 royalties (top, middle, bottom by category), as the rules allow
+/// them: non-negative, on the top row only for high card, pair and trips.
+fn meta_royalties(v: &str) -> std::result::Result<(), String> {
+    let values: Vec<&str> = v.split(',').collect();
+    if values.len() != 30 {
+        return Err(format!("must list 30 values, got {}", values.len()));
+    }
+    for (i, x) in values.iter().enumerate() {
+        meta_int(x, 0, i64::MAX as i128).map_err(|m| format!("value {i} {m}"))?;
+        if i < 10 && *x != "0" && ![0, 1, 3].contains(&i) {
+            return Err(format!(
+                "value {i}: a top-row royalty can only name high-card, pair or trips"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the value of a known metadata key.
+fn check_meta_value(key: &str, v: &str) -> std::result::Result<(), String> {
+    const MAX_I64: i128 = i64::MAX as i128;
+    match key {
+        "format" => meta_choice(v, &["1"]),
+        "preset" => check_tables_name(v)
+            .map_err(|_| format!("must be 1 to {MAX_NAME_LEN} of A-Z a-z 0-9 _ . -")),
+        "seats" => meta_int(v, 2, 4),
+        "hands" => meta_int(v, 1, MAX_TRAIN_HANDS as i128),
+        "iterations" => meta_int(v, 0, MAX_TRAIN_ITERATIONS as i128),
+        "seed" => meta_int(v, 0, u64::MAX as i128),
+        "scoop_rate" => match v.parse::<f64>() {
+            Ok(x) if x.is_finite() && (0.0..=1.0).contains(&x) => Ok(()),
+            _ => Err("must be a probability, a finite number in [0, 1]".into()),
+        },
+        "wheel" => meta_choice(v, &["low", "second"]),
+        "flush_compare" => meta_choice(v, &["ranks", "suit-first"]),
+        "tie_break" => meta_choice(v, &["suit", "none"]),
+        "royalty_mode" => meta_choice(v, &["winner", "always", "none"]),
+        "royalty_adds" => meta_choice(v, &["true", "false"]),
+        "row_points" | "overall_point" | "scoop_bonus" | "sweep_all_bonus" => {
+            meta_int(v, 0, MAX_I64)
+        }
+        "scoop_multiplier" | "sweep_all_multiplier" => meta_int(v, 1, MAX_I64),
+        "sweep_all_min_players" => meta_int(v, 2, 5),
+        "royalties" => meta_royalties(v),
+        _ => Err("is not a tables metadata key".into()),
+    }
+}
+
+/// Every rank class of a row (three-card for the top, five-card otherwise)
+/// under a ranking's wheel and flush-compare knobs, sorted.
+fn row_classes(wheel_second: bool, flush_suit_first: bool, row: usize) -> &'static [u32] {
+    static CLASSES: [OnceLock<Vec<u32>>; 8] = [const { OnceLock::new() }; 8];
+    let five = row != TOP;
+    let slot = (wheel_second as usize) << 2 | (flush_suit_first as usize) << 1 | five as usize;
+    CLASSES[slot].get_or_init(|| {
+        let e = Evaluator::new(Ranking {
+            wheel_second,
+            flush_suit_first,
+            tie_break_suit: false,
+            ..Ranking::default()
+        });
+        all_classes(&e, five).into_iter().map(|(c, _)| c).collect()
+    })
+}
+
+/// The header's `key=value` lines, each ended by a newline.
+fn parse_header(text: &str) -> std::result::Result<Vec<(String, String)>, String> {
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    let body = text
+        .strip_suffix('\n')
+        .ok_or_else(|| "header does not end with a newline".to_string())?;
+    body.split('\n')
+        .enumerate()
+        .map(|(i, line)| match line.split_once('=') {
+            Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+            _ => Err(format!("header line {} {line:?} is not key=value", i + 1)),
+        })
+        .collect()
 }
 
 impl Tables {
@@ -161,7 +311,8 @@ impl Tables {
             put_varint(&mut out, kept.len() as u64);
             let mut prev = 0u32;
             for (c, w) in kept {
-                put_varint(&mut out, (c - prev) as u64);
+                // wrapping: never panics on unsorted rows, which `validate` refuses
+                put_varint(&mut out, c.wrapping_sub(prev) as u64);
                 put_varint(&mut out, w);
                 prev = c;
             }
@@ -169,45 +320,127 @@ impl Tables {
         out
     }
 
+    /// Parses and validates a tables file (see [`Tables::to_bytes`] and
+    /// [`Tables::validate`]); whatever it accepts, the solver can use.
     pub fn from_bytes(data: &[u8]) -> Result<Tables> {
-        let bad = |m: &str| Error::rules(format!("solver tables: {m}"));
-        if data.len() < 12 || &data[..8] != MAGIC {
-            return Err(bad("not a capsa tables file (bad magic)"));
+        let bad = |m: String| Error::rules(format!("solver tables: {m}"));
+        if data.get(..8) != Some(&MAGIC[..]) {
+            return Err(bad("not a capsa tables file (bad magic)".into()));
         }
-        let n = u32::from_le_bytes([data[8], data[9], data[10], data[11]]) as usize;
+        let len = data
+            .get(8..12)
+            .ok_or_else(|| bad("truncated header length".into()))?;
+        let n = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
+        if n > MAX_HEADER_BYTES {
+            return Err(bad(format!(
+                "header length {n} exceeds {MAX_HEADER_BYTES} bytes"
+            )));
+        }
         let text = data
             .get(12..12 + n)
-            .ok_or_else(|| bad("truncated header"))?;
-        let text = std::str::from_utf8(text).map_err(|_| bad("header is not UTF-8"))?;
-        let meta = text
-            .lines()
-            .filter_map(|l| l.split_once('='))
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+            .ok_or_else(|| bad(format!("truncated header: {n} bytes announced")))?;
+        let text = std::str::from_utf8(text).map_err(|_| bad("header is not UTF-8".into()))?;
+        let meta = parse_header(text).map_err(bad)?;
         let mut pos = 12 + n;
         let mut rows: [Vec<(u32, f64)>; 3] = Default::default();
-        for row in rows.iter_mut() {
-            let count = get_varint(data, &mut pos)? as usize;
-            if count > 1 << 22 {
-                return Err(bad("implausible row size"));
+        for (r, row) in rows.iter_mut().enumerate() {
+            let name = ROW_NAMES[r];
+            let count = get_varint(data, &mut pos)
+                .map_err(|m| bad(format!("row {name} count: {m}")).at_row(r))?;
+            if count > MAX_ROW_ENTRIES as u64 {
+                return Err(bad(format!(
+                    "row {name} has {count} entries, more than {MAX_ROW_ENTRIES}"
+                ))
+                .at_row(r));
             }
-            let mut prev = 0u64;
-            for _ in 0..count {
-                prev += get_varint(data, &mut pos)?;
-                let w = get_varint(data, &mut pos)?;
-                if prev > u32::MAX as u64 {
-                    return Err(bad("class out of range"));
+            let mut class = 0u64;
+            for i in 0..count {
+                let at = |m: &str| bad(format!("row {name} entry {i}: {m}")).at_row(r);
+                let delta = get_varint(data, &mut pos).map_err(at)?;
+                let w = get_varint(data, &mut pos).map_err(at)?;
+                class = class
+                    .checked_add(delta)
+                    .filter(|&c| c <= u32::MAX as u64)
+                    .ok_or_else(|| at("class out of range"))?;
+                if w == 0 {
+                    // `to_bytes` writes only positive weights
+                    return Err(at("weight 0"));
                 }
-                row.push((prev as u32, w as f64));
-            }
-            if row.windows(2).any(|w| w[0].0 >= w[1].0) || row.is_empty() {
-                return Err(bad("row classes must be increasing and non-empty"));
+                row.push((class as u32, w as f64));
             }
         }
         if pos != data.len() {
-            return Err(bad("trailing bytes"));
+            return Err(bad(format!(
+                "{} trailing bytes after the rows",
+                data.len() - pos
+            )));
         }
-        Ok(Tables { meta, rows })
+        let t = Tables { meta, rows };
+        t.validate()?;
+        Ok(t)
+    }
+
+    /// Checks what the solver relies on: exactly the keys of [`META_KEYS`],
+    /// once each, with values in range; per row at least one entry, classes
+    /// strictly increasing and each a rank class of the row's hand size
+    /// under the tables' ranking, weights finite and non-negative with a
+    /// positive finite total.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: String| Error::rules(format!("solver tables: {m}"));
+        for (i, (k, v)) in self.meta.iter().enumerate() {
+            if !META_KEYS.contains(&k.as_str()) {
+                return Err(bad(format!("unknown metadata key {k:?}")));
+            }
+            if self.meta[..i].iter().any(|(other, _)| other == k) {
+                return Err(bad(format!("metadata key {k} is given twice")));
+            }
+            check_meta_value(k, v).map_err(|m| bad(format!("metadata {k}={v:?} {m}")))?;
+        }
+        if let Some(k) = META_KEYS.iter().find(|k| self.get(k).is_none()) {
+            return Err(bad(format!("metadata key {k} is missing")));
+        }
+        let wheel_second = self.get("wheel") == Some("second");
+        let suit_first = self.get("flush_compare") == Some("suit-first");
+        for (r, row) in self.rows.iter().enumerate() {
+            let at = |m: String| bad(format!("row {}: {m}", ROW_NAMES[r])).at_row(r);
+            let valid = row_classes(wheel_second, suit_first, r);
+            if row.is_empty() {
+                return Err(at("no entries".into()));
+            }
+            if row.len() > valid.len() {
+                return Err(at(format!(
+                    "{} entries, more than its {} rank classes",
+                    row.len(),
+                    valid.len()
+                )));
+            }
+            let mut total = 0.0;
+            for (i, &(class, w)) in row.iter().enumerate() {
+                if i > 0 && class <= row[i - 1].0 {
+                    return Err(at(format!(
+                        "entry {i}: class {class:#x} is not above the previous {:#x}",
+                        row[i - 1].0
+                    )));
+                }
+                if valid.binary_search(&class).is_err() {
+                    let cards = if r == TOP { "three" } else { "five" };
+                    return Err(at(format!(
+                        "entry {i}: class {class:#x} (category {}) is not a {cards}-card rank class",
+                        class >> (28 - CLASS_SHIFT)
+                    )));
+                }
+                if !(w.is_finite() && w >= 0.0) {
+                    return Err(at(format!("entry {i}: weight {w} is not finite and >= 0")));
+                }
+                total += w;
+            }
+            if !(total.is_finite() && total > 0.0) {
+                return Err(at(format!(
+                    "weights sum to {total}, not a positive finite number"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The shipped tables of a preset.
@@ -822,7 +1055,9 @@ fn royalty_of_class(rules: &Rules, row: usize, class: u32) -> f64 {
     if rules.royalty_mode == RoyaltyMode::None {
         return 0.0;
     }
-    rules.royalty(row, class << CLASS_SHIFT) as f64
+    // total for any class: a category beyond the royalty table pays nothing
+    let category = (class >> (28 - CLASS_SHIFT)) as usize;
+    rules.royalties[row].get(category).copied().unwrap_or(0) as f64
 }
 
 /// The solver's strategies (and baselines).
@@ -1005,8 +1240,14 @@ fn scan<const STRICT: bool, const SWEEP: u8>(a: &ScanArgs) -> Vec<Cand> {
                 };
                 score += a.sweep * sw - a.sweep_l * pl3;
             }
-            // branch-free validity: an invalid split never passes
-            let score = if ok { score } else { f32::NEG_INFINITY };
+            // branch-free validity: an invalid split never passes, a valid
+            // one always does (a NaN or -inf score from extreme rules
+            // becomes the lowest finite score, so the scan keeps a split)
+            let score = if ok {
+                score.max(f32::MIN)
+            } else {
+                f32::NEG_INFINITY
+            };
             if score > threshold {
                 threshold = insert(
                     &mut best,
@@ -1058,6 +1299,8 @@ impl Solver {
                 "a table has 2 to 4 seats, got {seats}"
             )));
         }
+        // tables built in Rust rather than read by `from_bytes` are checked too
+        tables.validate()?;
         let rp = rules.row_points as f64;
         let op = rules.overall_point as f64;
         let m = rules.scoop_multiplier as f64;
@@ -1071,7 +1314,7 @@ impl Solver {
             ],
             scoop_gain: (m - 1.0) * (3.0 * rp + op) + rules.scoop_bonus as f64,
             sweep_gain: if sweep_on {
-                (ms - m) * (3.0 * rp + op) + (rules.sweep_all_bonus - rules.scoop_bonus) as f64
+                (ms - m) * (3.0 * rp + op) + rules.sweep_all_bonus as f64 - rules.scoop_bonus as f64
             } else {
                 0.0
             },
@@ -1280,7 +1523,7 @@ impl Solver {
         let mut total = opp * pair;
         if self.sweep_on && !self.separable {
             let ms = r.sweep_all_multiplier as f64;
-            let extra_b = (r.sweep_all_bonus - r.scoop_bonus) as f64;
+            let extra_b = r.sweep_all_bonus as f64 - r.scoop_bonus as f64;
             let roy_m = if mult { ms - m } else { 0.0 };
             // per opponent, conditional on sweeping all: E[gain; all win]
             let gain_w = (ms - m) * e_rows_w + extra_b * pw3 + roy_m * e_roy_w;
@@ -1380,7 +1623,8 @@ impl Solver {
     /// the best arrangement's cards).
     pub fn rank(&self, cards: &[u8], k: usize) -> Result<Vec<Choice>> {
         let ss = self.strengths(cards)?;
-        let cands = self.candidates(&ss, k.max(REFINE));
+        // more candidates than valid splits can never be kept
+        let cands = self.candidates(&ss, k.clamp(REFINE, SUBSETS3 * 126));
         let mut out: Vec<Choice> = cands
             .iter()
             .map(|&(v, t, m, b)| Choice {
@@ -1411,7 +1655,7 @@ impl Solver {
     pub fn best(&self, cards: &[u8]) -> Result<Choice> {
         let ss = self.strengths(cards)?;
         let cands = self.candidates(&ss, REFINE);
-        let (v, t, m, b) = cands[0];
+        let &(v, t, m, b) = cands.first().ok_or_else(no_valid_split)?;
         let mut choice = Choice {
             cards: splits::layout_of(&ss.cards, t, m, b),
             declare_natural: false,
@@ -1449,6 +1693,10 @@ impl Solver {
     }
 }
 
+fn no_valid_split() -> Error {
+    Error::hand("no arrangement of these 13 cards passes the rules' foul check")
+}
+
 // ------------------------------------------------------------------ baselines
 
 /// Strongest bottom, then the strongest middle of the other eight cards;
@@ -1470,7 +1718,7 @@ fn greedy_split(ss: &Hand, strict: bool) -> Option<[u8; 13]> {
     ))
 }
 
-fn random_split(h: &Hand, e: &Evaluator, strict: bool) -> [u8; 13] {
+fn random_split(h: &Hand, e: &Evaluator, strict: bool) -> Result<[u8; 13]> {
     let ss = splits::subset_strengths(e, &h.cards);
     let valid: Vec<usize> = (0..splits::SPLITS)
         .filter(|&k| {
@@ -1481,9 +1729,12 @@ fn random_split(h: &Hand, e: &Evaluator, strict: bool) -> [u8; 13] {
     let seed = ss.cards.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &c| {
         (h ^ c as u64).wrapping_mul(0x100_0000_01b3)
     });
+    if valid.is_empty() {
+        return Err(no_valid_split());
+    }
     let mut rng = ChaCha20::from_seed(seed);
     let k = valid[rng.below(valid.len() as u32) as usize];
-    ss.layout(k)
+    Ok(ss.layout(k))
 }
 
 /// An arranging strategy ready to play: a solver for the model strategies.
@@ -1519,7 +1770,7 @@ impl Arranger {
                         None => self.solver.best(cards)?.cards,
                     }
                 } else {
-                    random_split(&ss, &self.solver.rules.evaluator, strict)
+                    random_split(&ss, &self.solver.rules.evaluator, strict)?
                 };
                 let declare = naturals::strongest(&ss.cards, &self.solver.rules.naturals).is_some();
                 let expected_points = self.solver.value_of(&arranged).unwrap_or(f64::NAN);
@@ -1669,6 +1920,27 @@ pub struct TrainConfig {
     pub name: String,
 }
 
+impl TrainConfig {
+    /// Checks the name ([`check_tables_name`]: a `RulesError`) and the
+    /// ranges of the sizes (an `ArgumentError`).
+    pub fn validate(&self) -> Result<()> {
+        check_tables_name(&self.name)?;
+        let ranges = [
+            ("hands", self.hands, 1, MAX_TRAIN_HANDS),
+            ("iterations", self.iterations, 0, MAX_TRAIN_ITERATIONS),
+            ("seats", self.seats, 2, 4),
+        ];
+        for (key, v, lo, hi) in ranges {
+            if !(lo..=hi).contains(&v) {
+                return Err(Error::argument(format!(
+                    "training {key} must be {lo} to {hi}, got {v}"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
@@ -1687,6 +1959,7 @@ impl Default for TrainConfig {
 /// previous tables (weights 1/2) to damp oscillation. Every iteration deals
 /// fresh hands; the result depends only on the rules and the config.
 pub fn train(rules: &Rules, cfg: &TrainConfig) -> Result<Tables> {
+    cfg.validate()?;
     let deals = cfg.hands.div_ceil(4).max(1);
     let start_tables = Tables::nearest(rules);
     let greedy = Arranger::new(Strategy::Greedy, rules, start_tables, cfg.seats)?;
@@ -1717,8 +1990,19 @@ pub fn train(rules: &Rules, cfg: &TrainConfig) -> Result<Tables> {
         rows = std::array::from_fn(|r| mix(&rows[r], &fresh[r]));
         scoop_rate = 0.5 * scoop_rate + 0.5 * c.1 as f64 / c.2.max(1) as f64;
     }
-    // normalise weights to the hand count so files round sensibly
-    Ok(make(&rows, scoop_rate, cfg.iterations))
+    // Whole weights, as the file stores them, so that the tables equal
+    // what `from_bytes` reads back. Every class of the last estimate has a
+    // weight of at least 1/2, so no row is left empty.
+    let whole: [Vec<(u32, f64)>; 3] = std::array::from_fn(|r| {
+        rows[r]
+            .iter()
+            .map(|&(c, w)| (c, w.round()))
+            .filter(|&(_, w)| w > 0.0)
+            .collect()
+    });
+    let tables = make(&whole, scoop_rate, cfg.iterations);
+    tables.validate()?;
+    Ok(tables)
 }
 
 fn mix(a: &[(u32, f64)], b: &[(u32, f64)]) -> Vec<(u32, f64)> {
@@ -1790,6 +2074,250 @@ mod tests {
         let mut bytes = t.to_bytes();
         bytes.push(0);
         assert!(Tables::from_bytes(&bytes).is_err());
+    }
+
+    /// The error `from_bytes` gives for the pagat tables edited by `edit`.
+    fn load_error(edit: impl FnOnce(&mut Tables)) -> String {
+        let mut t = Tables::preset("pagat").unwrap().clone();
+        edit(&mut t);
+        let e = Tables::from_bytes(&t.to_bytes()).unwrap_err();
+        assert_eq!(e.kind(), crate::error::ErrorKind::Rules);
+        assert!(
+            e.message().starts_with("solver tables: "),
+            "{}",
+            e.message()
+        );
+        e.message().to_string()
+    }
+
+    fn set_meta(t: &mut Tables, key: &str, value: &str) {
+        t.meta.iter_mut().find(|(k, _)| k == key).unwrap().1 = value.into();
+    }
+
+    #[test]
+    fn every_shipped_and_trained_table_round_trips() {
+        for name in PRESETS {
+            let t = Tables::preset(name).unwrap();
+            assert_eq!(&Tables::from_bytes(&t.to_bytes()).unwrap(), t, "{name}");
+        }
+        let cfg = TrainConfig {
+            hands: 400,
+            iterations: 1,
+            name: "tiny.trained-1".into(),
+            ..TrainConfig::default()
+        };
+        let t = train(&Rules::default(), &cfg).unwrap();
+        assert_eq!(Tables::from_bytes(&t.to_bytes()).unwrap(), t);
+    }
+
+    #[test]
+    fn metadata_is_validated() {
+        let cases: [(&str, &str, &str); 9] = [
+            ("scoop_rate", "inf", "scoop_rate"),
+            ("scoop_rate", "NaN", "scoop_rate"),
+            ("scoop_rate", "-0.1", "scoop_rate"),
+            ("scoop_rate", "1.5", "scoop_rate"),
+            ("seats", "5", "seats"),
+            ("hands", "007", "hands"),
+            ("preset", "two words", "preset"),
+            ("royalties", "0,0,3", "royalties"),
+            ("wheel", "high", "wheel"),
+        ];
+        for (key, value, culprit) in cases {
+            let m = load_error(|t| set_meta(t, key, value));
+            assert!(m.contains(culprit), "{key}={value}: {m}");
+        }
+        let m = load_error(|t| t.meta.push(("colour".into(), "red".into())));
+        assert!(m.contains("unknown metadata key \"colour\""), "{m}");
+        let m = load_error(|t| t.meta.push(("seats".into(), "4".into())));
+        assert!(m.contains("seats is given twice"), "{m}");
+        let m = load_error(|t| t.meta.retain(|(k, _)| k != "scoop_rate"));
+        assert!(m.contains("scoop_rate is missing"), "{m}");
+        // a name that would write its own header lines
+        let m = load_error(|t| set_meta(t, "preset", "x\nscoop_rate=inf"));
+        assert!(m.contains("scoop_rate"), "{m}");
+        let mut top_royalty = vec!["0"; 30];
+        top_royalty[2] = "4";
+        let m = load_error(|t| set_meta(t, "royalties", &top_royalty.join(",")));
+        assert!(m.contains("royalties") && m.contains("value 2"), "{m}");
+    }
+
+    #[test]
+    fn row_classes_are_validated() {
+        // category 10 on the top row: the royalty lookup's old panic
+        let m = load_error(|t| *t.rows[TOP].last_mut().unwrap() = (10 << 18, 5.0));
+        assert!(
+            m.contains("row top: entry") && m.contains("category 10"),
+            "{m}"
+        );
+        // two pair cannot be a three-card hand
+        let m = load_error(|t| {
+            t.rows[TOP].retain(|&(c, _)| c >> 18 < 2);
+            t.rows[TOP].push((2 << 18 | 0x321, 5.0));
+        });
+        assert!(
+            m.contains("row top: entry") && m.contains("category 2"),
+            "{m}"
+        );
+        // a three-card high card is not a five-card class
+        let three = Tables::preset("pagat").unwrap().rows[TOP][0].0;
+        let m = load_error(|t| t.rows[MIDDLE].insert(0, (three, 5.0)));
+        assert!(m.contains("row middle: entry 0"), "{m}");
+        // a suit-ranked flush class under flush_compare = ranks
+        let flush = Tables::preset("pagat").unwrap().rows[BOTTOM]
+            .iter()
+            .find(|&&(c, _)| c >> 18 == 5)
+            .unwrap()
+            .0;
+        let m = load_error(|t| {
+            let row = &mut t.rows[BOTTOM];
+            row.push((flush | 3 << 13, 1.0));
+            row.sort_by_key(|x| x.0);
+        });
+        assert!(m.contains("row bottom: entry"), "{m}");
+        let m = load_error(|t| t.rows[MIDDLE].clear());
+        assert!(m.contains("row middle: no entries"), "{m}");
+        // unsorted rows are refused (`to_bytes` cannot write them as deltas)
+        let mut t = Tables::preset("pagat").unwrap().clone();
+        t.rows[BOTTOM].swap(3, 4);
+        let m = t.validate().unwrap_err().message().to_string();
+        assert!(
+            m.contains("row bottom: entry 4") && m.contains("not above"),
+            "{m}"
+        );
+        let m = Tables::from_bytes(&t.to_bytes())
+            .unwrap_err()
+            .message()
+            .to_string();
+        assert!(m.contains("row bottom entry 4: class out of range"), "{m}");
+    }
+
+    #[test]
+    fn file_structure_is_validated() {
+        let good = Tables::preset("pagat").unwrap().to_bytes();
+        let err = |bytes: &[u8]| Tables::from_bytes(bytes).unwrap_err().message().to_string();
+        assert!(err(b"nonsense").contains("bad magic"));
+        assert!(err(&good[..10]).contains("truncated header length"));
+        let mut long = good.clone();
+        long[8..12].copy_from_slice(&100_000u32.to_le_bytes());
+        assert!(err(&long).contains("header length 100000"));
+        assert!(err(&good[..40]).contains("truncated header"));
+        let n = u32::from_le_bytes(good[8..12].try_into().unwrap()) as usize;
+        let mut latin = good.clone();
+        latin[12] = 0xff;
+        assert!(err(&latin).contains("not UTF-8"));
+        let mut no_eq = good.clone();
+        no_eq[12 + 6] = b':'; // "format=1" -> "format:1"
+        assert!(err(&no_eq).contains("header line 1"));
+        assert!(err(&good[..good.len() - 1]).contains("truncated data"));
+        let mut trailing = good.clone();
+        trailing.push(0);
+        assert!(err(&trailing).contains("1 trailing bytes"));
+        // a top row of one entry whose class delta overflows 64 bits
+        let mut huge = good[..12 + n].to_vec();
+        huge.push(1);
+        huge.extend_from_slice(&[0xff; 9]);
+        huge.push(0x7f);
+        assert!(err(&huge).contains("row top entry 0: a varint overflows"));
+        let mut many = good[..12 + n].to_vec();
+        put_varint(&mut many, 1 << 40);
+        assert!(err(&many).contains("row top has 1099511627776 entries"));
+        let mut zero = good[..12 + n].to_vec();
+        zero.extend_from_slice(&[1, 1, 0]);
+        assert!(err(&zero).contains("row top entry 0: weight 0"));
+    }
+
+    #[test]
+    fn solver_refuses_invalid_tables_built_in_rust() {
+        let mut t = Tables::preset("pagat").unwrap().clone();
+        t.rows[TOP][0].1 = f64::NAN;
+        let e = Solver::new(&Rules::default(), &t, 4).err().unwrap();
+        assert!(e.message().contains("row top: entry 0: weight NaN"), "{e}");
+        assert_eq!(e.row(), Some("top"));
+        t.rows[TOP][0].1 = 1.0;
+        set_meta(&mut t, "scoop_rate", "inf");
+        assert!(arranger(&Rules::default(), Some(&t), 4, Strategy::Solver).is_err());
+    }
+
+    #[test]
+    fn training_settings_are_validated() {
+        let rules = Rules::default();
+        let bad_name = TrainConfig {
+            name: "x\nscoop_rate=inf".into(),
+            ..TrainConfig::default()
+        };
+        let e = train(&rules, &bad_name).unwrap_err();
+        assert_eq!(e.kind(), crate::error::ErrorKind::Rules);
+        assert!(e.message().contains("name \"x\\nscoop_rate=inf\""), "{e}");
+        for (cfg, key) in [
+            (
+                TrainConfig {
+                    hands: 0,
+                    ..TrainConfig::default()
+                },
+                "hands",
+            ),
+            (
+                TrainConfig {
+                    hands: usize::MAX,
+                    ..TrainConfig::default()
+                },
+                "hands",
+            ),
+            (
+                TrainConfig {
+                    iterations: 1000,
+                    ..TrainConfig::default()
+                },
+                "iterations",
+            ),
+            (
+                TrainConfig {
+                    seats: 9,
+                    ..TrainConfig::default()
+                },
+                "seats",
+            ),
+        ] {
+            let e = train(&rules, &cfg).unwrap_err();
+            assert_eq!(e.kind(), crate::error::ErrorKind::Argument);
+            assert!(e.message().contains(key), "{e}");
+        }
+    }
+
+    #[test]
+    fn extreme_requests_and_rules_do_not_panic() {
+        let h = hands(1, 9).remove(0);
+        let a = arranger(&Rules::default(), None, 4, Strategy::Solver).unwrap();
+        let all = a.solver().rank(&h, 1 << 40).unwrap();
+        assert!(!all.is_empty() && all.len() <= SUBSETS3 * 126 + 1);
+        // scores beyond f32: the fast scan still keeps valid splits
+        let huge = Rules {
+            row_points: i64::MAX,
+            overall_point: i64::MAX,
+            scoop_multiplier: i64::MAX,
+            scoop_bonus: i64::MAX,
+            sweep_all_multiplier: i64::MAX,
+            sweep_all_bonus: 0,
+            ..Rules::default()
+        };
+        let zero = Rules {
+            row_points: 0,
+            overall_point: 0,
+            royalties: [[0; 10]; 3],
+            scoop_multiplier: 1,
+            sweep_all_multiplier: 1,
+            naturals: Vec::new(),
+            ..Rules::default()
+        };
+        for rules in [huge, zero] {
+            for strategy in [Strategy::Solver, Strategy::Greedy, Strategy::Random] {
+                let a = arranger(&rules, None, 4, strategy).unwrap();
+                check_valid(&rules, &a.choose(&h).unwrap().cards);
+            }
+            let r = arranger(&rules, None, 3, Strategy::Solver).unwrap();
+            assert_eq!(r.solver().rank(&h, 3).unwrap().len(), 3);
+        }
     }
 
     #[test]

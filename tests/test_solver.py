@@ -3,14 +3,21 @@ consistent with the best arrangement, deterministic; baselines and tools."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_fuzz_tables import decode_tables, encode_tables
 
 import capsa
-from capsa import Arrangement, Rules
+from capsa import Arrangement, Rules, RulesError
 from capsa.solver import (
+    MAX_TABLES_BYTES,
     STRATEGIES,
     best_arrangement,
     best_arrangement_batch,
@@ -190,3 +197,167 @@ def test_natural_declared_iff_it_scores_more(
     assert declared[0].expected_points == pytest.approx(natural_ev)
     plain = max(c.expected_points for c in ranked if not c.declare_natural)
     assert best.declare_natural == (natural_ev > plain)
+
+
+# ------------------------------------------------------------------ tables files
+
+
+def _pagat_with(top_class: int) -> bytes:
+    """The shipped pagat tables with the top row's last class replaced."""
+    meta, rows = decode_tables(load_tables("pagat") or b"")
+    rows[0][-1] = (top_class, rows[0][-1][1])
+    return encode_tables(meta, rows)
+
+
+def _tables_calls(data: bytes) -> list[Callable[[], object]]:
+    """Every entry point that reads tables, on this data."""
+    hand = list(range(0, 52, 4))
+    batch = np.array([hand], dtype=np.uint8)
+    return [
+        lambda: best_arrangement(hand, tables=data),
+        lambda: rank_arrangements(hand, tables=data),
+        lambda: best_arrangement_batch(batch, tables=data),
+        lambda: tables_info(tables=data),
+    ]
+
+
+def test_top_row_class_beyond_the_categories_is_refused() -> None:
+    # category 10 on the top row used to index past the royalty table (panic)
+    data = _pagat_with(top_class=10 << 18)
+    for call in _tables_calls(data):
+        with pytest.raises(RulesError, match=r"row top: entry 454: class 0x280000 \(category 10\)"):
+            call()
+
+
+def test_top_row_five_card_class_is_refused() -> None:
+    data = _pagat_with(top_class=4 << 18 | 9)  # the ace-high straight
+    with pytest.raises(RulesError, match=r"row top: entry 454.*three-card rank class"):
+        tables_info(tables=data)
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-0.25", "2", "1e999", ""])
+def test_scoop_rate_outside_zero_one_is_refused(value: str) -> None:
+    # capsa-susun has sweep-all on 4 seats, where the scoop rate is used
+    meta, rows = decode_tables(load_tables("capsa-susun") or b"")
+    meta = [(k, value if k == "scoop_rate" else v) for k, v in meta]
+    data = encode_tables(meta, rows)
+    for call in _tables_calls(data):
+        with pytest.raises(RulesError, match="metadata scoop_rate="):
+            call()
+
+
+@pytest.mark.parametrize(
+    ("edit", "culprit"),
+    [
+        (lambda m: [*m, ("colour", "red")], 'unknown metadata key "colour"'),
+        (lambda m: [*m, m[2]], "metadata key seats is given twice"),
+        (lambda m: [kv for kv in m if kv[0] != "royalties"], "metadata key royalties is missing"),
+        (lambda m: [(k, "9" if k == "seats" else v) for k, v in m], "metadata seats="),
+        (lambda m: [(k, "a b" if k == "preset" else v) for k, v in m], "metadata preset="),
+    ],
+)
+def test_header_keys_are_checked(
+    edit: Callable[[list[tuple[str, str]]], list[tuple[str, str]]], culprit: str
+) -> None:
+    meta, rows = decode_tables(load_tables("pagat") or b"")
+    with pytest.raises(RulesError, match=culprit):
+        tables_info(tables=encode_tables(edit(meta), rows))
+
+
+def test_truncated_and_trailing_bytes_are_refused() -> None:
+    data = load_tables("pagat") or b""
+    with pytest.raises(RulesError, match=r"row bottom entry \d+: truncated data"):
+        best_arrangement(list(range(13)), tables=data[:-3])
+    with pytest.raises(RulesError, match="2 trailing bytes"):
+        best_arrangement(list(range(13)), tables=data + b"\0\0")
+
+
+def test_train_name_cannot_write_header_lines() -> None:
+    with pytest.raises(RulesError, match=r'name "x\\nscoop_rate=inf"'):
+        train_tables(hands=40, iterations=0, name="x\nscoop_rate=inf")
+    with pytest.raises(RulesError, match="name"):
+        train_tables(hands=40, iterations=0, name="")
+    with pytest.raises(RulesError, match="name"):
+        train_tables(hands=40, iterations=0, name="n" * 65)
+    data = train_tables(hands=40, iterations=0, name="my_rules-2.v1")
+    assert tables_info(tables=data)["preset"] == "my_rules-2.v1"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "error"),
+    [
+        ("hands", 0, capsa.ArgumentError),
+        ("hands", -1, capsa.ArgumentError),
+        ("hands", 2**70, capsa.ArgumentError),
+        ("hands", 10**9, capsa.ArgumentError),
+        ("iterations", 101, capsa.ArgumentError),
+        ("iterations", -1, capsa.ArgumentError),
+        ("seats", 1, capsa.ArgumentError),
+        ("seats", 5, capsa.ArgumentError),
+        ("seed", -1, capsa.ArgumentError),
+        ("seed", 2**64, capsa.ArgumentError),
+        ("hands", True, TypeError),
+        ("seats", 3.0, TypeError),
+        ("seed", "1", TypeError),
+    ],
+)
+def test_train_arguments_are_checked(key: str, value: object, error: type[Exception]) -> None:
+    kwargs: dict[str, Any] = {"hands": 40, "iterations": 0, key: value}
+    with pytest.raises(error, match=key):
+        train_tables(**kwargs)
+
+
+def test_train_accepts_numpy_ints_and_the_largest_seed() -> None:
+    data = train_tables(hands=np.int64(40), iterations=0, seed=2**64 - 1)
+    assert tables_info(tables=data)["seed"] == str(2**64 - 1)
+
+
+def test_load_tables_types_and_files(tmp_path: Path) -> None:
+    data = load_tables("pagat") or b""
+    assert load_tables(bytearray(data)) == data
+    assert load_tables(memoryview(data)) == data
+    for wrong in (12, 1.5, True, ["pagat"]):
+        with pytest.raises(TypeError, match=type(wrong).__name__):
+            load_tables(wrong)  # type: ignore[arg-type]
+    good = tmp_path / "good.bin"
+    good.write_bytes(data)
+    assert load_tables(good) == data
+    assert load_tables(str(good)) == data
+    with pytest.raises(RulesError, match=r"missing\.bin"):
+        load_tables(tmp_path / "missing.bin")
+    with pytest.raises(RulesError, match=re.escape(tmp_path.name)):
+        load_tables(tmp_path)
+    with pytest.raises(RulesError, match="not a valid path"):
+        load_tables("bad\0path")
+    big = tmp_path / "big.bin"
+    big.write_bytes(data + b"\0" * MAX_TABLES_BYTES)
+    with pytest.raises(RulesError, match=r"big\.bin.* is larger than"):
+        load_tables(big)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        # scores beyond f32 (NaN in the fast scan used to leave no candidate)
+        {
+            "row_points": 2**63 - 1,
+            "overall_point": 2**63 - 1,
+            "scoop": {"multiplier": 2**63 - 1, "bonus": 2**63 - 1},
+            "sweep_all": {"multiplier": 2**63 - 1},
+        },
+        {
+            "row_points": 0,
+            "royalties": {"top": {}, "middle": {}, "bottom": {}},
+            "scoop": {"multiplier": 1},
+            "sweep_all": {"multiplier": 1},
+            "tie_break": "none",
+        },
+    ],
+)
+@given(cards=hands(13))
+def test_extreme_rules_still_arrange(changes: dict[str, Any], cards: list[int]) -> None:
+    rules = Rules.preset("capsa-susun").derive(changes)
+    ranked = rank_arrangements(cards, rules, 3)
+    assert 1 <= len(ranked) <= 3
+    for choice in [*ranked, best_arrangement(cards, rules)]:
+        assert not choice.arrangement.is_foul(rules)

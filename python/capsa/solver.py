@@ -28,6 +28,7 @@ cards).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ from capsa.cards import format_cards
 from capsa.rules import Rules, RulesError, presets
 
 __all__ = [
+    "MAX_TABLES_BYTES",
     "STRATEGIES",
     "Choice",
     "TablesLike",
@@ -61,7 +63,10 @@ __all__ = [
 
 STRATEGIES: tuple[str, ...] = tuple(_core.solver_strategies())
 
-TablesLike = bytes | str | Path | None
+TablesLike = bytes | bytearray | memoryview | str | os.PathLike[str] | None
+
+#: The largest tables file :func:`load_tables` reads (shipped files are ~20 KB).
+MAX_TABLES_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -85,17 +90,36 @@ def _choice(t: tuple[list[int], bool, float]) -> Choice:
 
 def load_tables(tables: TablesLike) -> bytes | None:
     """Tables as bytes: ``None`` (the nearest shipped tables, chosen in the
-    engine), bytes as given, a preset name or the path of a tables file."""
+    engine), bytes (a ``bytearray`` or ``memoryview`` is copied) as given, a
+    preset name or the path of a tables file of at most
+    :data:`MAX_TABLES_BYTES` bytes. The engine validates the bytes."""
     if tables is None or isinstance(tables, bytes):
         return tables
+    if isinstance(tables, bytearray | memoryview):
+        return bytes(tables)
+    if not isinstance(tables, str | os.PathLike):
+        raise TypeError(
+            f"tables must be bytes, a preset name or a path, not {type(tables).__name__}"
+        )
     if isinstance(tables, str) and tables in presets():
         return (resources.files("capsa") / "tables" / f"{tables}.bin").read_bytes()
+    shown = repr(os.fspath(tables))
     try:
-        return Path(tables).read_bytes()
+        with open(tables, "rb") as f:
+            # one byte past the bound tells an oversized file apart
+            data = f.read(MAX_TABLES_BYTES + 1)
     except OSError as exc:
         raise RulesError(
-            f"tables {str(tables)!r} are neither a preset nor a readable file: {exc.strerror}"
+            f"tables {shown} are neither a preset nor a readable file: {exc.strerror}"
         ) from None
+    except ValueError as exc:  # a NUL in the path
+        raise RulesError(f"tables {shown} are not a valid path: {exc}") from None
+    if len(data) > MAX_TABLES_BYTES:
+        raise RulesError(
+            f"tables file {shown} is larger than {MAX_TABLES_BYTES} bytes "
+            "(a tables file is about 20 KB)"
+        )
+    return data
 
 
 def best_arrangement(

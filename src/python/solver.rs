@@ -153,6 +153,24 @@ fn best_arrangement_batch<'py>(
     Ok(out.into_pyarray(py))
 }
 
+/// A training size from Python (any non-negative int, never a bool); the
+/// core checks its range ([`core::TrainConfig::validate`]).
+fn train_size(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<usize> {
+    Ok(int_in_range(obj, key, 0, usize::MAX as i128, ErrorKind::Argument)? as usize)
+}
+
+fn train_seats(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    train_size(obj, "seats")
+}
+
+fn train_hands(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    train_size(obj, "hands")
+}
+
+fn train_iterations(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    train_size(obj, "iterations")
+}
+
 /// Trains per-row tables for the rules by iterated best response; returns
 /// the tables file's bytes.
 #[pyfunction]
@@ -160,10 +178,10 @@ fn best_arrangement_batch<'py>(
 fn train_tables<'py>(
     py: Python<'py>,
     rules: Option<&Bound<'py, PyAny>>,
-    seats: usize,
-    hands: usize,
-    iterations: usize,
-    seed: u64,
+    #[pyo3(from_py_with = train_seats)] seats: usize,
+    #[pyo3(from_py_with = train_hands)] hands: usize,
+    #[pyo3(from_py_with = train_iterations)] iterations: usize,
+    #[pyo3(from_py_with = seed_arg)] seed: u64,
     name: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let rules = rules_arg(rules)?;
@@ -175,6 +193,7 @@ fn train_tables<'py>(
         seats,
         name: name.to_string(),
     };
+    cfg.validate()?;
     let t = py.detach(|| core::train(&r, &cfg))?;
     Ok(PyBytes::new(py, &t.to_bytes()))
 }

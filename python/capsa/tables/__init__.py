@@ -19,6 +19,7 @@ Regenerate (then rebuild the extension, which embeds them)::
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -56,7 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     jobs: list[tuple[str, Rules, Path]] = []
     if args.rules:
         rules = Rules.load(args.rules)
-        jobs.append((rules.name, rules, args.out or Path(f"{rules.name}.bin")))
+        # a tables name is a safe word: the rules name with other characters replaced
+        name = re.sub(r"[^A-Za-z0-9_.-]", "-", rules.name)[:64].strip(".") or "custom"
+        jobs.append((name, rules, args.out or Path(f"{name}.bin")))
     else:
         for name in presets() if args.all else [args.preset]:
             jobs.append((name, Rules.preset(name), args.out or TABLES_DIR / f"{name}.bin"))
