@@ -301,6 +301,7 @@ def test_lone_surrogate_is_refused(key: str) -> None:
         (lambda: capsa.Rules.preset(None), "preset name is a str, not NoneType"),
         (lambda: capsa.Rules([("wheel", "low")]), "mapping.*not list"),
         (lambda: capsa.Rules.from_dict("wheel"), "mapping.*not str"),
+        (lambda: capsa.Rules.from_dict(None), "mapping.*not NoneType"),
         (lambda: capsa.Rules().derive(["wheel"]), "mapping.*not list"),
         (lambda: capsa.Rules()[1], "knob name.*not int"),
         (lambda: capsa.Rules()[["wheel"]], "knob name.*not list"),

@@ -438,7 +438,9 @@ class Rules:
     @classmethod
     def from_dict(cls, config: Mapping[str, Any]) -> Rules:
         """Rules from a (possibly partial) dict shaped like the TOML files."""
-        return cls(_as_mapping(config, "Rules.from_dict()"))
+        if not isinstance(config, Mapping):
+            raise TypeError(f"Rules.from_dict() takes a mapping, not {type(config).__name__}")
+        return cls(config)
 
     @classmethod
     def from_toml(cls, text: str) -> Rules:
