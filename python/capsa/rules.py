@@ -3,17 +3,22 @@
 Rules are data. A preset is a TOML file in ``capsa/presets``; a house variant
 is a TOML file with the same keys (see ``docs/rules.md``). Keys a file leaves
 out take the values of its ``base`` preset (``capsa-susun`` unless it says
-otherwise); unknown keys, wrong types and out-of-range values raise
-:class:`RulesError` naming the key.
+otherwise); unknown keys, keys given twice, wrong types and out-of-range
+values raise :class:`RulesError` naming the key. A wrong Python type of an
+argument (TOML text that is not a ``str``, a config that is not a mapping)
+raises :class:`TypeError`.
 """
 
 from __future__ import annotations
 
 import copy
+import os
+import re
+import reprlib
+import stat
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from capsa._core import CATEGORIES, NATURAL_NAMES, RulesError, RuleSet
@@ -23,9 +28,37 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-__all__ = ["DEFAULT_PRESET", "Rules", "RulesError", "presets"]
+__all__ = ["DEFAULT_PRESET", "MAX_RULES_BYTES", "Rules", "RulesError", "presets"]
 
 DEFAULT_PRESET = "capsa-susun"
+
+# A rules file is about 2 KB; a file past this bound is not a rules file, and
+# TOML text past it (in characters) is refused the same way.
+MAX_RULES_BYTES = 1 << 20
+# Points and money are 64-bit integers in the engine.
+_INT_MAX = 2**63 - 1
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+# The deepest knob is royalties.top.pair. tomllib takes time and memory
+# quadratic in the parts of a dotted key (20,000 parts take seconds and
+# gigabytes), so longer keys are refused before parsing.
+MAX_KEY_PARTS = 8
+# TOML text cut into the tokens that matter for dotted keys. Every pattern
+# matches wherever it starts (an unterminated string runs to the end of its
+# line or of the text), so the scan is linear whatever the text.
+_TOML_TOKEN = re.compile(
+    r"""
+    (?P<text>
+        \"\"\" (?: [^"\\] | \\[\s\S]? | "(?!"") )* (?: \"\"\" | \Z )
+      | ''' [\s\S]*? (?: ''' | \Z )
+      | \# [^\n]*
+    )
+  | (?P<part> [A-Za-z0-9_-]+ | " (?: [^"\\\n] | \\. )* "? | ' [^'\n]* '? )
+  | (?P<dot> \. )
+  | (?P<blank> [ \t]+ )
+  | (?P<other> [\s\S] )
+    """,
+    re.VERBOSE,
+)
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "tie_break": ("none", "suit"),
@@ -37,17 +70,17 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "naturals.resolve": ("higher-wins", "difference"),
     "naturals.ties": ("push", "compare"),
 }
-_INTS: dict[str, tuple[int, int | None]] = {
-    "row_points": (0, None),
-    "overall_point": (0, None),
-    "scoop.multiplier": (1, None),
-    "scoop.bonus": (0, None),
-    "sweep_all.multiplier": (1, None),
-    "sweep_all.bonus": (0, None),
+_INTS: dict[str, tuple[int, int]] = {
+    "row_points": (0, _INT_MAX),
+    "overall_point": (0, _INT_MAX),
+    "scoop.multiplier": (1, _INT_MAX),
+    "scoop.bonus": (0, _INT_MAX),
+    "sweep_all.multiplier": (1, _INT_MAX),
+    "sweep_all.bonus": (0, _INT_MAX),
     "sweep_all.min_players": (2, 5),
-    "foul.points": (0, None),
-    "surrender.cost": (0, None),
-    "money.stake": (0, None),
+    "foul.points": (0, _INT_MAX),
+    "surrender.cost": (0, _INT_MAX),
+    "money.stake": (0, _INT_MAX),
     "money.rake_percent": (0, 100),
 }
 _BOOLS = ("royalty_adds", "scoop.multiply_royalties", "foul.pays_royalties", "surrender.enabled")
@@ -62,6 +95,29 @@ _LEAVES = (*_STRINGS, *_CHOICES, *_INTS, *_BOOLS, *_WHOLE)
 _PRESET_CACHE: dict[str, Rules] = {}
 
 
+class _ShortRepr(reprlib.Repr):
+    """reprlib with integers too long for ``repr`` shown by their size."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 256:
+            return f"<integer of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
+_SHORT_REPR = _ShortRepr()
+_SHORT_REPR.maxlevel = 3
+_SHORT_REPR.maxstring = 60
+_SHORT_REPR.maxother = 60
+
+
+def _show(value: Any) -> str:
+    """A short repr of any value for an error message (bounded in depth and length)."""
+    try:
+        return _SHORT_REPR.repr(value)
+    except Exception:  # a value whose repr fails still gets a message
+        return f"<{type(value).__name__}>"
+
+
 def presets() -> list[str]:
     """Names of the presets shipped with capsa."""
     folder = resources.files("capsa") / "presets"
@@ -69,19 +125,86 @@ def presets() -> list[str]:
 
 
 def _read_preset_text(name: str) -> str:
-    if not isinstance(name, str):
-        raise RulesError(f"a preset name is a str, not {type(name).__name__}")
-    path = resources.files("capsa") / "presets" / f"{name}.toml"
-    if "/" in name or "\\" in name or not path.is_file():
-        raise RulesError(f"unknown preset {name!r}; the presets are: {', '.join(presets())}")
-    return path.read_text(encoding="utf-8")
+    known = presets()
+    if name not in known:
+        raise RulesError(f"unknown preset {_show(name)}; the presets are: {', '.join(known)}")
+    return (resources.files("capsa") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
 
 
 def _parse_toml(text: str, origin: str) -> dict[str, Any]:
+    if len(text) > MAX_RULES_BYTES:
+        raise RulesError(
+            f"{origin}: {len(text)} characters of TOML is over the {MAX_RULES_BYTES} "
+            "a rules file may have"
+        )
+    parts = _longest_dotted_key(text)
+    if parts > MAX_KEY_PARTS:
+        raise RulesError(
+            f"{origin}: a dotted key has {parts} parts; rules keys have at most 3 "
+            f"(royalties.top.pair) and more than {MAX_KEY_PARTS} are refused"
+        )
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise RulesError(f"{origin}: malformed TOML: arrays or tables nested too deeply") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{origin}: malformed TOML: {exc}") from None
+    except ValueError as exc:  # an integer literal past int()'s digit limit
+        reason = str(exc).split(";")[0]  # drop the advice to raise the limit
+        raise RulesError(f"{origin}: malformed TOML: integer literal too long: {reason}") from None
+    _refuse_quoted_dots(data, origin)
+    return data
+
+
+def _longest_dotted_key(text: str) -> int:
+    """The most parts joined by dots outside strings and comments in TOML text.
+
+    Counts bare or quoted parts joined by dots (a float such as ``1.5`` counts
+    as two parts); a string spanning lines and a comment count as no part.
+    """
+    longest = dots = 0
+    for token in _TOML_TOKEN.finditer(text):
+        kind = token.lastgroup
+        if kind == "dot":
+            dots += 1
+            longest = max(longest, dots)
+        elif kind not in ("part", "blank"):
+            dots = 0
+    return longest + 1
+
+
+def _refuse_quoted_dots(data: Mapping[str, Any], origin: str) -> None:
+    """Refuses a TOML key with a dot in it (only a quoted key can have one).
+
+    ``"scoop.multiplier" = 3`` is one key named ``scoop.multiplier`` in TOML,
+    not the knob ``multiplier`` of ``[scoop]``; reading it as the knob would
+    guess. Walks without recursion, as deep as the parsed data goes.
+    """
+    # The dotted path so far, or None inside an array, where no hint applies.
+    pending: list[tuple[str | None, Any]] = [("", data)]
+    while pending:
+        prefix, value = pending.pop()
+        if isinstance(value, Mapping):
+            for key, inner in value.items():
+                if "." in key:
+                    raise RulesError(
+                        f"{origin}: the quoted key {_show(key)} has a dot in it, which TOML "
+                        f"reads as one key, not as a table and a knob{_dotted_hint(prefix, key)}"
+                    )
+                pending.append((None if prefix is None else f"{prefix}{key}.", inner))
+        elif isinstance(value, list):
+            pending.extend((None, item) for item in value)
+
+
+def _dotted_hint(prefix: str | None, key: str) -> str:
+    if prefix is None:
+        return ""
+    full = prefix + key
+    parts = full.split(".")
+    if not all(_BARE_KEY.fullmatch(part) for part in parts):
+        return ""
+    table, knob = ".".join(parts[:-1]), parts[-1]
+    return f"; write it as [{table}] then {knob} = ..., or unquoted as {full} = ..."
 
 
 def _get(data: Mapping[str, Any], dotted: str) -> Any:
@@ -95,91 +218,138 @@ def _flatten(config: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str,
     """Yields (dotted key, value) pairs down to the leaves of the schema."""
     for key, value in config.items():
         if not isinstance(key, str):
-            raise RulesError(f"rules keys are strings, got {key!r}")
+            where = f"{prefix[:-1]}: " if prefix else ""
+            raise RulesError(f"rules: {where}keys are strings, got {_show(key)}")
         dotted = f"{prefix}{key}"
         if dotted in _LEAVES:
             yield dotted, value
         elif dotted in _TABLES:
             if not isinstance(value, Mapping):
-                raise RulesError(f"rules: {dotted} must be a table, got {value!r}")
+                raise RulesError(f"rules: {dotted} must be a table, got {_show(value)}")
             yield from _flatten(value, dotted + ".")
         else:
-            raise RulesError(f"rules: unknown key {dotted!r}")
+            raise RulesError(f"rules: unknown key {_show(dotted)}")
+
+
+def _dotted(config: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Like :func:`_flatten`, and a top-level key may be a dotted leaf name."""
+    for key, value in config.items():
+        if isinstance(key, str) and "." in key:
+            if key not in _LEAVES:
+                raise RulesError(f"rules: unknown key {_show(key)}")
+            yield key, value
+        else:
+            yield from _flatten({key: value})
+
+
+def _leaf_changes(sources: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Every leaf the sources set, each checked; a leaf set twice is an error.
+
+    ``{"scoop.multiplier": 2, "scoop": {"multiplier": 3}}`` or a config and a
+    keyword naming the same knob would otherwise depend on their order.
+    """
+    updates: dict[str, Any] = {}
+    for source in sources:
+        for key, value in _dotted(source):
+            if key in updates:
+                raise RulesError(f"rules: {key} is given twice")
+            updates[key] = _check_leaf(key, value)
+    return updates
 
 
 def _check_leaf(key: str, value: Any) -> Any:
     if key in _CHOICES:
-        if value not in _CHOICES[key]:
+        if not isinstance(value, str) or value not in _CHOICES[key]:
             options = ", ".join(repr(o) for o in _CHOICES[key])
-            raise RulesError(f"rules: {key} must be one of {options}, got {value!r}")
-        return value
+            raise RulesError(f"rules: {key} must be one of {options}, got {_show(value)}")
+        return str.__str__(value)
     if key in _INTS:
-        low, high = _INTS[key]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"rules: {key} must be an integer, got {value!r}")
-        if value < low or (high is not None and value > high):
-            span = f">= {low}" if high is None else f"in {low}..{high}"
-            raise RulesError(f"rules: {key} must be {span}, got {value}")
-        return value
+        return _check_int(key, value, *_INTS[key])
     if key in _BOOLS:
         if not isinstance(value, bool):
-            raise RulesError(f"rules: {key} must be true or false, got {value!r}")
+            raise RulesError(f"rules: {key} must be true or false, got {_show(value)}")
         return value
+    if key == "suit_order":
+        return _check_suit_order(value)
     if key in _STRINGS:
-        if not isinstance(value, str):
-            raise RulesError(f"rules: {key} must be a string, got {value!r}")
-        if key == "suit_order":
-            order = value.lower()
-            if len(order) != 4 or sorted(order) != sorted("shcd"):
-                raise RulesError(
-                    f"rules: suit_order must name the suits s, h, c, d once each, "
-                    f"strongest first, got {value!r}"
-                )
-            return order
-        return value
+        return _check_text(key, value)
     if key == "naturals.enabled":
         return _check_naturals(value)
     return _check_royalties(key, value)
 
 
+def _check_int(key: str, value: Any, low: int, high: int = _INT_MAX) -> int:
+    # bool is an int subclass, but true is not a number of points.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"rules: {key} must be an integer, got {_show(value)}")
+    if value < low or value > high:
+        span = f">= {low}" if value < low and high == _INT_MAX else f"in {low}..{high}"
+        raise RulesError(f"rules: {key} must be {span}, got {_show(value)}")
+    return int(value)
+
+
+def _check_text(key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise RulesError(f"rules: {key} must be a string, got {_show(value)}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise RulesError(
+            f"rules: {key} holds the lone surrogate {value[exc.start]!r} at index {exc.start}, "
+            "which is not a character and cannot be written as UTF-8 or TOML"
+        ) from None
+    return str.__str__(value)
+
+
+def _check_suit_order(value: Any) -> str:
+    order = value.lower() if isinstance(value, str) and value.isascii() else None
+    if order is None or len(order) != 4 or sorted(order) != sorted("shcd"):
+        raise RulesError(
+            "rules: suit_order must name the suits s, h, c, d once each, "
+            f"strongest first, got {_show(value)}"
+        )
+    return str.__str__(order)
+
+
 def _check_naturals(value: Any) -> list[dict[str, Any]]:
     if not isinstance(value, list | tuple):
-        raise RulesError("rules: naturals.enabled must be a list of {name, points} tables")
+        raise RulesError(
+            f"rules: naturals.enabled must be a list of {{name, points}} tables, got {_show(value)}"
+        )
     out: list[dict[str, Any]] = []
     seen: set[str] = set()
     for pos, item in enumerate(value):
         where = f"naturals.enabled[{pos}]"
         if not isinstance(item, Mapping) or set(item) != {"name", "points"}:
-            raise RulesError(f"rules: {where} must be a table with exactly name and points")
-        name, points = item["name"], item["points"]
-        if name not in NATURAL_NAMES:
             raise RulesError(
-                f"rules: {where}.name {name!r} is not a natural; "
+                f"rules: {where} must be a table with exactly name and points, got {_show(item)}"
+            )
+        name = item["name"]
+        if not isinstance(name, str) or name not in NATURAL_NAMES:
+            raise RulesError(
+                f"rules: {where}.name {_show(name)} is not a natural; "
                 f"the naturals are: {', '.join(NATURAL_NAMES)}"
             )
         if name in seen:
             raise RulesError(f"rules: {where}: natural {name!r} is listed twice")
         seen.add(name)
-        if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-            raise RulesError(f"rules: {where}.points must be an integer >= 0, got {points!r}")
-        out.append({"name": name, "points": points})
+        points = _check_int(f"{where}.points", item["points"], 0)
+        out.append({"name": str.__str__(name), "points": points})
     return out
 
 
 def _check_royalties(key: str, value: Any) -> dict[str, int]:
     if not isinstance(value, Mapping):
-        raise RulesError(f"rules: {key} must be a table of category = points")
+        raise RulesError(f"rules: {key} must be a table of category = points, got {_show(value)}")
     allowed = _TOP_CATEGORIES if key == "royalties.top" else CATEGORIES
     out: dict[str, int] = {}
     for category, points in value.items():
-        if category not in allowed:
+        if not isinstance(category, str) or category not in allowed:
             raise RulesError(
-                f"rules: {key}.{category} is not a category of that row; "
+                f"rules: {key}: {_show(category)} is not a category of that row; "
                 f"the categories are: {', '.join(allowed)}"
             )
-        if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-            raise RulesError(f"rules: {key}.{category} must be an integer >= 0, got {points!r}")
-        out[category] = points
+        out[str.__str__(category)] = _check_int(f"{key}.{category}", points, 0)
     return out
 
 
@@ -199,12 +369,27 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+def _as_mapping(config: Any, caller: str) -> Mapping[str, Any]:
+    if config is None:
+        return {}
+    if not isinstance(config, Mapping):
+        raise TypeError(f"{caller} takes a mapping of knobs, not {type(config).__name__}")
+    return config
+
+
+def _preset_name(value: Any) -> str:
+    if not isinstance(value, str):
+        raise RulesError(f"rules: base must be a preset name (a string), got {_show(value)}")
+    return value
+
+
 class Rules:
     """The rules of one variant: ranking, fouls, scoring, naturals, money.
 
     ``Rules()`` is the ``capsa-susun`` preset; ``Rules(config, **knobs)``
     changes the keys given (a partial dict shaped like the TOML files, nested
-    tables or dotted keys, and keyword knobs for top-level keys).
+    tables or dotted keys, and keyword knobs for top-level keys). A knob may
+    be given only once across the config and the keywords.
     """
 
     __slots__ = ("_data", "_engine", "_frozen")
@@ -214,58 +399,39 @@ class Rules:
     _frozen: Any
 
     def __init__(self, config: Mapping[str, Any] | None = None, /, **knobs: Any) -> None:
-        changes = {**(config or {}), **knobs}
-        base_name = changes.pop("base", DEFAULT_PRESET)
-        self._init_checked(Rules.preset(base_name)._data, changes, complete=False)
+        changes = dict(_as_mapping(config, "Rules()"))
+        if "base" in changes and "base" in knobs:
+            raise RulesError("rules: base is given twice")
+        base_name = _preset_name(changes.pop("base", knobs.pop("base", DEFAULT_PRESET)))
+        base = Rules.preset(base_name)
+        self._init_checked(base._data, _leaf_changes((changes, knobs)))
 
-    def _init_checked(
-        self, base: Mapping[str, Any], changes: Mapping[str, Any], complete: bool
-    ) -> None:
+    def _init_checked(self, base: Mapping[str, Any], updates: Mapping[str, Any]) -> None:
         data = copy.deepcopy(dict(base))
-        data.pop("base", None)
-        source = data if complete else changes
-        updates: dict[str, Any] = {}
-        for key, value in self._dotted(source):
-            updates[key] = _check_leaf(key, value)
         for key, value in updates.items():
             _set(data, key, value)
-        if complete:
-            missing = [k for k in _LEAVES if k != "description" and not self._has(data, k)]
-            if missing:
-                raise RulesError(f"rules: missing keys {', '.join(missing)}")
         self._data = data
         self._frozen = _freeze(data)
         self._engine = RuleSet(data)
-
-    @staticmethod
-    def _has(data: Mapping[str, Any], dotted: str) -> bool:
-        try:
-            _get(data, dotted)
-        except (KeyError, TypeError):
-            return False
-        return True
-
-    @staticmethod
-    def _dotted(config: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
-        for key, value in config.items():
-            if isinstance(key, str) and "." in key:
-                if key not in _LEAVES:
-                    raise RulesError(f"rules: unknown key {key!r}")
-                yield key, value
-            else:
-                yield from _flatten({key: value})
 
     # ------------------------------------------------------------ building
 
     @classmethod
     def preset(cls, name: str) -> Rules:
         """One of the shipped presets (see :func:`presets`)."""
+        if not isinstance(name, str):
+            raise TypeError(f"a preset name is a str, not {type(name).__name__}")
         cached = _PRESET_CACHE.get(name)
         if cached is not None:
             return cached
         data = _parse_toml(_read_preset_text(name), f"preset {name}")
+        data.pop("base", None)
+        updates = _leaf_changes((data,))
+        missing = [k for k in _LEAVES if k != "description" and k not in updates]
+        if missing:
+            raise RulesError(f"preset {name}: missing keys {', '.join(missing)}")
         rules = cls.__new__(cls)
-        rules._init_checked(data, {}, complete=True)
+        rules._init_checked({}, updates)
         _PRESET_CACHE[name] = rules
         return rules
 
@@ -273,37 +439,47 @@ class Rules:
     def from_dict(cls, config: Mapping[str, Any]) -> Rules:
         """Rules from a (possibly partial) dict shaped like the TOML files."""
         if not isinstance(config, Mapping):
-            raise RulesError(f"rules must be a mapping, got {type(config).__name__}")
+            raise TypeError(f"Rules.from_dict() takes a mapping, not {type(config).__name__}")
         return cls(config)
 
     @classmethod
     def from_toml(cls, text: str) -> Rules:
         """Rules from TOML text (a partial file takes its base preset's values)."""
+        if not isinstance(text, str):
+            hint = "; decode bytes first" if isinstance(text, bytes | bytearray) else ""
+            raise TypeError(
+                f"Rules.from_toml() takes TOML text as a str, not {type(text).__name__}{hint}"
+            )
         return cls(_parse_toml(text, "rules"))
 
     @classmethod
-    def load(cls, path: str | Path) -> Rules:
-        """Rules from a TOML file."""
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RulesError(f"cannot read rules file {path}: {exc.strerror}") from None
-        return cls(_parse_toml(text, str(path)))
+    def load(cls, path: str | os.PathLike[str]) -> Rules:
+        """Rules from a TOML file (UTF-8, at most :data:`MAX_RULES_BYTES` bytes)."""
+        if not isinstance(path, str | os.PathLike):
+            raise TypeError(
+                f"Rules.load() takes a path (str or os.PathLike), not {type(path).__name__}"
+            )
+        shown = _show(os.fspath(path))
+        return cls(_parse_toml(_read_rules_file(path, shown), f"rules file {shown}"))
 
     def derive(self, changes: Mapping[str, Any] | None = None, /, **knobs: Any) -> Rules:
         """A copy with some knobs changed: ``rules.derive({"scoop.multiplier": 3})``."""
+        updates = _leaf_changes((_as_mapping(changes, "Rules.derive()"), knobs))
         out = Rules.__new__(Rules)
-        out._init_checked(self._data, {**(changes or {}), **knobs}, complete=False)
+        out._init_checked(self._data, updates)
         return out
 
     # ------------------------------------------------------------ reading
 
     @property
     def name(self) -> str:
+        """The variant's name (the ``name`` knob)."""
         return str(self._data["name"])
 
     def __getitem__(self, dotted: str) -> Any:
         """A knob by its dotted name: ``rules["scoop.multiplier"]``."""
+        if not isinstance(dotted, str):
+            raise TypeError(f"a knob name is a dotted str, not {type(dotted).__name__}")
         try:
             return copy.deepcopy(_get(self._data, dotted))
         except (KeyError, TypeError):
@@ -346,25 +522,65 @@ class Rules:
         return (Rules.from_dict, ({**self._data, "base": DEFAULT_PRESET},))
 
 
+def _read_rules_file(path: str | os.PathLike[str], shown: str) -> str:
+    """The text of a rules file, reading at most one byte past the bound."""
+    try:
+        with open(path, "rb") as file:
+            if stat.S_ISDIR(os.fstat(file.fileno()).st_mode):
+                raise RulesError(f"cannot read rules file {shown}: it is a directory")
+            raw = file.read(MAX_RULES_BYTES + 1)
+    except OSError as exc:
+        raise RulesError(f"cannot read rules file {shown}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL in the path, or a lone surrogate the OS cannot encode
+        raise RulesError(f"cannot read rules file {shown}: {exc}") from None
+    if len(raw) > MAX_RULES_BYTES:
+        raise RulesError(
+            f"rules file {shown} is larger than {MAX_RULES_BYTES} bytes; "
+            "a rules file is a few kilobytes"
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesError(
+            f"rules file {shown} is not UTF-8 text: byte {raw[exc.start]:#04x} "
+            f"at offset {exc.start} ({exc.reason})"
+        ) from None
+
+
+# TOML 1.0 basic strings: the short escapes where TOML has one, \uXXXX for
+# the other control characters (U+0000-U+001F and U+007F).
+_TOML_ESCAPES: dict[int, str] = {
+    **{code: f"\\u{code:04X}" for code in (*range(0x20), 0x7F)},
+    **{
+        ord(c): e
+        for c, e in zip(
+            '"\\\b\t\n\f\r', ('\\"', "\\\\", "\\b", "\\t", "\\n", "\\f", "\\r"), strict=True
+        )
+    },
+}
+
+
+def _toml_string(text: str) -> str:
+    return '"' + text.translate(_TOML_ESCAPES) + '"'
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-        return f'"{escaped}"'
+        return _toml_string(value)
     if isinstance(value, Mapping):
         inner = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
         return "{ " + inner + " }" if inner else "{}"
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise RulesError(f"cannot write {value!r} as TOML")
+    raise RulesError(f"cannot write {_show(value)} as TOML")
 
 
 def _toml_key(key: str) -> str:
-    bare = key.replace("-", "").replace("_", "").isalnum()
-    return key if bare else _toml_value(key)
+    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
 
 
 def _dump_toml(data: Mapping[str, Any]) -> str:
@@ -375,7 +591,7 @@ def _dump_toml(data: Mapping[str, Any]) -> str:
     for key, value in data.items():
         if isinstance(value, Mapping):
             lines.append("")
-            lines.append(f"[{key}]")
+            lines.append(f"[{_toml_key(key)}]")
             for sub, inner in value.items():
                 if isinstance(inner, list) and inner and isinstance(inner[0], Mapping):
                     lines.append(f"{_toml_key(sub)} = [")
