@@ -231,6 +231,8 @@ def test_seat_forms_match_the_api(capsys: pytest.CaptureFixture[str]) -> None:
         ["rules", "no-such-preset"],
         ["rules", "/"],
         ["rules", "/no/such/file.toml"],
+        ["rules", "x" * 5000],
+        ["play", "--rules", "x/" * 3000],
         ["bogus"],
         ["--bogus"],
         ["play", "--bogus"],

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -79,7 +80,8 @@ def _load_rules(spec: str | None) -> Rules:
         return Rules()
     if spec in presets():
         return Rules.preset(spec)
-    if Path(spec).exists():
+    # os.path.exists is False for any path the system cannot look up
+    if os.path.exists(spec):
         return Rules.load(spec)
     raise RulesError(f"--rules {spec!r} is neither a preset ({', '.join(presets())}) nor a file")
 
