@@ -8,8 +8,13 @@
 //! it drops). The random parts of a round (row results, fouls) are settled
 //! with selects and look-ups rather than branches, for speed.
 //!
-//! All arithmetic is on `i64` and checked: a round whose figures do not fit
-//! is an error, never a panic or a silent wrap.
+//! Every figure a settlement reports is exact, and a round is refused
+//! exactly when one of them does not fit in `i64`, never because a step on
+//! the way does, and never with a panic or a silent wrap. The routine is
+//! generic over the integer its working figures are kept in ([`Width`]): a
+//! round is first settled in `i64` with checked steps (exact whenever they
+//! all succeed), and only a round where one fails is settled again in
+//! `i128`, where a failed step proves that a reported figure cannot fit.
 
 use std::cmp::Ordering;
 
@@ -177,6 +182,8 @@ pub struct Settlement {
 trait Out {
     fn pair(&mut self, p: PairResult);
     fn seat(&mut self, s: usize, r: SeatResult);
+    /// Forgets what a pass that stopped part-way wrote.
+    fn clear(&mut self);
 }
 
 struct Full(Settlement);
@@ -189,6 +196,10 @@ impl Out for Full {
     #[inline(always)]
     fn seat(&mut self, _s: usize, r: SeatResult) {
         self.0.seats.push(r);
+    }
+    fn clear(&mut self) {
+        self.0.pairs.clear();
+        self.0.seats.clear();
     }
 }
 
@@ -205,6 +216,8 @@ impl Out for Totals<'_> {
         self.points[s] = r.points;
         self.money[s] = r.money;
     }
+    // seats are written only once the whole round is settled
+    fn clear(&mut self) {}
 }
 
 /// Settles a table (RULES.md section 6).
@@ -241,6 +254,91 @@ pub fn settle_points(
 
 fn overflow() -> Error {
     Error::table("the settlement does not fit in 64-bit integers (rules or stakes too large)")
+}
+
+/// Why a settlement pass stopped.
+enum Stop {
+    /// The table is wrong, or the round cannot be settled.
+    Error(Error),
+    /// A step does not fit in the pass's working integer.
+    TooWide,
+}
+
+impl From<Error> for Stop {
+    #[inline(always)]
+    fn from(e: Error) -> Stop {
+        Stop::Error(e)
+    }
+}
+
+/// A step of a pass that does not fit in its working integer.
+#[inline(always)]
+fn too_wide() -> Stop {
+    Stop::TooWide
+}
+
+/// The integer a settlement pass keeps its working figures in: checked
+/// steps, and the figure as reported (`None`: it does not fit in `i64`).
+///
+/// In `i64` every step that succeeds is exact. In `i128` no step fails
+/// unless a reported figure cannot fit: the inputs are `i64` rule values
+/// (>= 0, multipliers >= 1, by `Rules::validate`) and stakes (>= 0), so a
+/// working figure is a sum of at most three of them (below 2^65), a product
+/// of two, or a pair's amount, `(rows + overall) * m + bonus + roy * roy_m`,
+/// whose products exceed 2^127 only when `rows` or `roy`, both reported,
+/// exceed 2^64, and whose sum leaves `i128` only far outside `i64`.
+trait Width: Copy + Default {
+    fn of(x: i64) -> Self;
+    fn add(self, o: Self) -> Option<Self>;
+    fn sub(self, o: Self) -> Option<Self>;
+    fn mul(self, o: Self) -> Option<Self>;
+    fn reported(self) -> Option<i64>;
+}
+
+impl Width for i64 {
+    #[inline(always)]
+    fn of(x: i64) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Option<Self> {
+        self.checked_add(o)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Option<Self> {
+        self.checked_sub(o)
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Option<Self> {
+        self.checked_mul(o)
+    }
+    #[inline(always)]
+    fn reported(self) -> Option<i64> {
+        Some(self)
+    }
+}
+
+impl Width for i128 {
+    #[inline(always)]
+    fn of(x: i64) -> Self {
+        x as i128
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Option<Self> {
+        self.checked_add(o)
+    }
+    #[inline(always)]
+    fn sub(self, o: Self) -> Option<Self> {
+        self.checked_sub(o)
+    }
+    #[inline(always)]
+    fn mul(self, o: Self) -> Option<Self> {
+        self.checked_mul(o)
+    }
+    #[inline(always)]
+    fn reported(self) -> Option<i64> {
+        i64::try_from(self).ok()
+    }
 }
 
 /// The pairs of a `n`-seat table in settlement order.
@@ -353,16 +451,16 @@ fn declared_natural(rules: &Rules, seat: &SeatInput) -> Option<(Natural, i64)> {
     naturals::strongest(&seat.cards, &rules.naturals)
 }
 
-/// What a seat brings to a comparison of rows.
+/// What a seat brings to a comparison of rows, in working integers `W`.
 #[derive(Clone, Copy, Default)]
-struct Side {
+struct Side<W> {
     strengths: [u32; 3],
     /// Row points and royalties it scores for each set of rows it wins
     /// (bit r = row r), summed: a look-up rather than a branch per row.
-    rows_won: [i64; 8],
-    roy_won: [i64; 8],
+    rows_won: [W; 8],
+    roy_won: [W; 8],
     /// Its three royalties together.
-    roy_sum: i64,
+    roy_sum: W,
     swept_all: bool,
     /// Multiplier and bonus when it wins all three rows against one seat,
     /// and the bonus negated (as seen by the other seat).
@@ -385,8 +483,8 @@ struct Collect {
     bonus_neg: i64,
 }
 
-/// The one implementation of the rules: checks the table, settles it and
-/// writes the results into `out`.
+/// Checks the table, settles it and writes the results into `out`: in
+/// `i64`, and again in `i128` if a step does not fit in `i64`.
 #[inline(always)]
 fn settle_into<O: Out>(
     rules: &Rules,
@@ -394,6 +492,40 @@ fn settle_into<O: Out>(
     stakes: &Stakes,
     out: &mut O,
 ) -> Result<()> {
+    match settle_with::<i64, O>(rules, seats, stakes, out) {
+        Ok(()) => Ok(()),
+        Err(Stop::Error(e)) => Err(e),
+        Err(Stop::TooWide) => settle_wide(rules, seats, stakes, out),
+    }
+}
+
+/// The `i128` pass, for the rare round that does not fit in `i64` on the
+/// way; a step that fails here means a reported figure does not fit.
+#[cold]
+#[inline(never)]
+fn settle_wide<O: Out>(
+    rules: &Rules,
+    seats: &[SeatInput],
+    stakes: &Stakes,
+    out: &mut O,
+) -> Result<()> {
+    out.clear();
+    match settle_with::<i128, O>(rules, seats, stakes, out) {
+        Ok(()) => Ok(()),
+        Err(Stop::Error(e)) => Err(e),
+        Err(Stop::TooWide) => Err(overflow()),
+    }
+}
+
+/// The one implementation of the rules: checks the table, settles it with
+/// working figures in `W` and writes the results into `out`.
+#[inline(always)]
+fn settle_with<W: Width, O: Out>(
+    rules: &Rules,
+    seats: &[SeatInput],
+    stakes: &Stakes,
+    out: &mut O,
+) -> std::result::Result<(), Stop> {
     check_seats(rules, seats)?;
     let n = seats.len();
     stakes.check(n)?;
@@ -402,7 +534,7 @@ fn settle_into<O: Out>(
     let e = &rules.evaluator;
 
     // All twelve hands first: their table look-ups overlap.
-    let mut side = [Side::default(); MAX_SEATS];
+    let mut side = [Side::<W>::default(); MAX_SEATS];
     for (d, seat) in side.iter_mut().zip(seats) {
         let c = &seat.cards;
         d.strengths = [
@@ -470,6 +602,7 @@ fn settle_into<O: Out>(
 
     // What each seat scores per row won, and collects from a fouled seat.
     let rp = rules.row_points;
+    let rp_w = W::of(rp);
     // `None`: the figure overflows (an error only if a pair needs it)
     let mut collect = [None; MAX_SEATS];
     // the foul amount before royalties, for a collector that did not and
@@ -484,27 +617,26 @@ fn settle_into<O: Out>(
         } else {
             (rules.scoop_multiplier, rules.scoop_bonus)
         };
-        d.scoop_b_neg = d.scoop_b.checked_neg().ok_or_else(overflow)?;
-        d.roy_sum = roy[0]
-            .checked_add(roy[1])
-            .and_then(|x| x.checked_add(roy[2]))
-            .ok_or_else(overflow)?;
-        let mut won = [(0i64, 0i64); 3];
+        d.scoop_b_neg = d.scoop_b.checked_neg().ok_or_else(too_wide)?;
+        d.roy_sum = W::of(roy[0])
+            .add(W::of(roy[1]))
+            .and_then(|x| x.add(W::of(roy[2])))
+            .ok_or_else(too_wide)?;
+        let zero = W::default();
+        let mut won = [(zero, zero); 3];
         for r in 0..3 {
             won[r] = match rules.royalty_mode {
-                RoyaltyMode::Winner if rules.royalty_adds => (rp, roy[r]),
-                RoyaltyMode::Winner if roy[r] > rp => (0, roy[r]),
-                _ => (rp, 0),
+                RoyaltyMode::Winner if rules.royalty_adds => (rp_w, W::of(roy[r])),
+                RoyaltyMode::Winner if roy[r] > rp => (zero, W::of(roy[r])),
+                _ => (rp_w, zero),
             };
         }
         for set in 1..8usize {
             // the set without its lowest row, plus that row
             let r = set.trailing_zeros() as usize;
             let rest = set & (set - 1);
-            d.rows_won[set] = d.rows_won[rest]
-                .checked_add(won[r].0)
-                .ok_or_else(overflow)?;
-            d.roy_won[set] = d.roy_won[rest].checked_add(won[r].1).ok_or_else(overflow)?;
+            d.rows_won[set] = d.rows_won[rest].add(won[r].0).ok_or_else(too_wide)?;
+            d.roy_won[set] = d.roy_won[rest].add(won[r].1).ok_or_else(too_wide)?;
         }
         // computed for every seat: cheaper than branching on the masks
         let base = if d.swept_all {
@@ -516,8 +648,8 @@ fn settle_into<O: Out>(
     }
 
     // Every pair, from i's view; seat totals.
-    let mut points = [0i64; MAX_SEATS];
-    let mut money = [0i64; MAX_SEATS];
+    let mut points = [W::default(); MAX_SEATS];
+    let mut money = [W::default(); MAX_SEATS];
     for &(i, j) in pairs {
         let (bi, bj) = (1u8 << i, 1u8 << j);
         let both = bi | bj;
@@ -571,38 +703,46 @@ fn settle_into<O: Out>(
                 rows
             }
         }
-        .ok_or_else(overflow)?;
+        .ok_or_else(too_wide)?;
         let stake = stakes.get(n, i, j);
         p.points = value;
         p.stake = stake;
+        // a product of two `i64`s: fails only when it does not fit
         p.money = value.checked_mul(stake).ok_or_else(overflow)?;
+        let (value, pair_money) = (W::of(value), W::of(p.money));
         let sums = (|| {
             Some((
-                points[i].checked_add(value)?,
-                points[j].checked_sub(value)?,
-                money[i].checked_add(p.money)?,
-                money[j].checked_sub(p.money)?,
+                points[i].add(value)?,
+                points[j].sub(value)?,
+                money[i].add(pair_money)?,
+                money[j].sub(pair_money)?,
             ))
         })()
-        .ok_or_else(overflow)?;
+        .ok_or_else(too_wide)?;
         (points[i], points[j], money[i], money[j]) = sums;
         out.pair(p);
     }
 
-    // Rake on each seat's positive money, rounded down.
+    // Seat totals as reported, and the rake on each seat's positive money,
+    // rounded down.
+    let mut seat_points = [0i64; MAX_SEATS];
+    let mut seat_money = [0i64; MAX_SEATS];
     let mut rake = [0i64; MAX_SEATS];
     let mut net = [0i64; MAX_SEATS];
     for s in 0..n {
+        seat_points[s] = points[s].reported().ok_or_else(overflow)?;
+        seat_money[s] = money[s].reported().ok_or_else(overflow)?;
         // zero for money <= 0, without a branch on the money
-        let positive = money[s].max(0);
+        let positive = seat_money[s].max(0);
         rake[s] = match rules.rake_percent.checked_mul(positive) {
             Some(x) => x.div_euclid(100),
             None => {
+                // a product of two `i64`s: exact in `i128`
                 let r = (rules.rake_percent as i128 * positive as i128).div_euclid(100);
                 i64::try_from(r).map_err(|_| overflow())?
             }
         };
-        net[s] = money[s].checked_sub(rake[s]).ok_or_else(overflow)?;
+        net[s] = seat_money[s].checked_sub(rake[s]).ok_or_else(overflow)?;
     }
     for s in 0..n {
         let bit = 1u8 << s;
@@ -615,8 +755,8 @@ fn settle_into<O: Out>(
                 surrender: sur & bit != 0,
                 natural: natural[s],
                 swept_all: swept & bit != 0,
-                points: points[s],
-                money: money[s],
+                points: seat_points[s],
+                money: seat_money[s],
                 rake: rake[s],
                 net: net[s],
             },
@@ -714,15 +854,18 @@ fn foul_base(rules: &Rules, swept_all: bool) -> Option<FoulBase> {
         (rules.scoop_multiplier, rules.scoop_bonus)
     };
     let pays = rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None;
-    let three = rules.row_points.checked_mul(3)?;
+    // Every term of a foul amount is >= 0 and every multiplier >= 1 (the
+    // rules are validated), so no step exceeds the amount: checked `i64`
+    // steps fail exactly when the amount does not fit.
+    let three = || rules.row_points.checked_mul(3);
     let (points, m, bonus, sweep_all) = match rules.foul_mode {
         FoulMode::SweepAll => {
             let m = rules.sweep_all_multiplier;
             let b = rules.sweep_all_bonus;
-            (three.checked_mul(m)?.checked_add(b)?, m, b, true)
+            (three()?.checked_mul(m)?.checked_add(b)?, m, b, true)
         }
         FoulMode::Scoop => {
-            let base = three
+            let base = three()?
                 .checked_add(rules.overall_point)?
                 .checked_mul(m)?
                 .checked_add(b)?;
@@ -748,10 +891,15 @@ fn foul_base(rules: &Rules, swept_all: bool) -> Option<FoulBase> {
 }
 
 impl FoulBase {
-    /// What a collector whose three royalties sum to `roy_sum` collects.
+    /// What a collector whose three royalties sum to `roy_sum` collects;
+    /// `None` if a figure of it does not fit.
     #[inline(always)]
-    fn collect(&self, roy_sum: i64) -> Option<Collect> {
-        let roy = if self.pays_royalties { roy_sum } else { 0 };
+    fn collect<W: Width>(&self, roy_sum: W) -> Option<Collect> {
+        let roy = if self.pays_royalties {
+            roy_sum.reported()?
+        } else {
+            0
+        };
         let points = self.points.checked_add(roy.checked_mul(self.roy_m)?)?;
         Some(Collect {
             points,
@@ -802,7 +950,7 @@ fn foul_pair(i: usize, j: usize, fi: bool, fj: bool, collect: &[Option<Collect>]
 /// collects from j. Written without data-dependent branches (row results are
 /// random): a pair without a scoop is paid as one with multiplier 1, bonus 0.
 #[inline(always)]
-fn rows_pair(rules: &Rules, a: &Side, b: &Side, p: &mut PairResult) -> Option<i64> {
+fn rows_pair<W: Width>(rules: &Rules, a: &Side<W>, b: &Side<W>, p: &mut PairResult) -> Option<i64> {
     let (mut won_i, mut won_j) = (0usize, 0usize);
     for r in 0..3 {
         let gt = a.strengths[r] > b.strengths[r];
@@ -811,11 +959,11 @@ fn rows_pair(rules: &Rules, a: &Side, b: &Side, p: &mut PairResult) -> Option<i6
         won_i |= (gt as usize) << r;
         won_j |= (lt as usize) << r;
     }
-    let rows = a.rows_won[won_i].checked_sub(b.rows_won[won_j])?;
+    let rows = a.rows_won[won_i].sub(b.rows_won[won_j])?;
     let roy = if rules.royalty_mode == RoyaltyMode::Always {
-        a.roy_sum.checked_sub(b.roy_sum)?
+        a.roy_sum.sub(b.roy_sum)?
     } else {
-        a.roy_won[won_i].checked_sub(b.roy_won[won_j])?
+        a.roy_won[won_i].sub(b.roy_won[won_j])?
     };
     let (wins_i, wins_j) = (won_i.count_ones(), won_j.count_ones());
     let more = (wins_i > wins_j) as i64 - (wins_i < wins_j) as i64;
@@ -836,17 +984,18 @@ fn rows_pair(rules: &Rules, a: &Side, b: &Side, p: &mut PairResult) -> Option<i6
         0
     };
     let roy_m = if rules.scoop_multiply_royalties { m } else { 1 };
-    p.row_points = rows;
+    p.row_points = rows.reported()?;
     p.overall = overall;
-    p.royalties = roy;
+    p.royalties = roy.reported()?;
     p.scoop = scoop_i as i8 - scoop_j as i8;
     p.sweep_all = (scoop_i & a.swept_all) | (scoop_j & b.swept_all);
     p.multiplier = m;
     p.bonus = bonus;
-    rows.checked_add(overall)?
-        .checked_mul(m)?
-        .checked_add(bonus)?
-        .checked_add(roy.checked_mul(roy_m)?)
+    rows.add(W::of(overall))?
+        .mul(W::of(m))?
+        .add(W::of(bonus))?
+        .add(roy.mul(W::of(roy_m))?)?
+        .reported()
 }
 
 #[cfg(test)]
@@ -1636,5 +1785,587 @@ mod tests {
     #[test]
     fn random_tables_balance_with_naturals() {
         random_tables(true);
+    }
+
+    // ---- wide figures: refused only when a reported figure does not fit ----
+
+    /// Seat 0 wins the middle and the bottom (pairs of sevens and of aces,
+    /// kicker king-queen-eight), seat 1 the top (a pair of fours); no row
+    /// holds a royalty.
+    const TWO_ONE: [&str; 2] = [
+        "2d 3d 5c | 7d 7c 9d Td Jc | Ad Ac Kd Qd 8c",
+        "4h 4s 2h | 6h 6s 8h 9s Jh | Ah As Kh Qh 7s",
+    ];
+
+    fn overflow_error(r: Result<Settlement>) {
+        match r {
+            Err(e) if e.kind() == ErrorKind::Table => {
+                assert!(e.message().contains("64-bit"), "{e}")
+            }
+            other => panic!("expected the overflow error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn unused_huge_row_points_do_not_refuse_a_natural() {
+        let rules = Rules {
+            row_points: 9 * 10i64.pow(18),
+            ..Rules::default()
+        };
+        // TWO_ONE[0] holds three flushes: it declines them
+        let mut t = [seat(SIX_PAIRS_HIGH), seat(TWO_ONE[0])];
+        t[1].declare_natural = false;
+        let s = run(&rules, &t, Stakes::Uniform(1));
+        let p = pair(&s, 0, 1);
+        assert_eq!((p.outcome, p.points, p.money), (PairOutcome::Natural, 3, 3));
+        assert_eq!([s.seats[0].points, s.seats[1].points], [3, -3]);
+    }
+
+    #[test]
+    fn two_rows_won_one_lost_with_huge_row_points() {
+        // 2 * row_points does not fit, 2 - 1 rows = 1 * row_points does
+        for rp in [i64::MAX / 3 * 2, i64::MAX] {
+            let rules = Rules {
+                row_points: rp,
+                ..plain()
+            };
+            let s = run(&rules, &seats(&TWO_ONE), Stakes::Uniform(1));
+            let p = pair(&s, 0, 1);
+            assert_eq!((p.rows, p.row_points, p.points), ([-1, 1, 1], rp, rp));
+            let rake = (3 * rp as i128 / 100) as i64;
+            assert_eq!((s.seats[0].rake, s.seats[0].net), (rake, rp - rake));
+            assert_eq!(s.seats[1].points, -rp);
+        }
+    }
+
+    #[test]
+    fn a_round_that_does_not_fit_is_refused() {
+        let two_one = seats(&TWO_ONE);
+        // row_points + overall_point
+        let rules = Rules {
+            row_points: i64::MAX / 3 * 2,
+            overall_point: i64::MAX / 2,
+            ..plain()
+        };
+        overflow_error(settle(&rules, &two_one, &Stakes::Uniform(1)));
+        // the pair's points fit, its money does not
+        let rules = Rules {
+            row_points: i64::MAX / 2,
+            ..plain()
+        };
+        overflow_error(settle(&rules, &two_one, &Stakes::Uniform(3)));
+        // a scoop's 3 * row_points, and a product beyond i128:
+        // (3 * row_points + overall) * multiplier
+        let sweep = seats(&SWEEP);
+        for (rp, m) in [(i64::MAX / 3 + 1, 1), (i64::MAX, i64::MAX)] {
+            let rules = Rules {
+                row_points: rp,
+                overall_point: i64::MAX,
+                scoop_multiplier: m,
+                sweep_all_multiplier: m,
+                ..plain()
+            };
+            overflow_error(settle(&rules, &sweep, &Stakes::Uniform(1)));
+            let (mut p, mut mo) = ([7i64; 4], [7i64; 4]);
+            let r = settle_points(&rules, &sweep, &Stakes::Uniform(1), &mut p, &mut mo);
+            assert!(r.is_err_and(|e| e.message().contains("64-bit")));
+            assert_eq!((p, mo), ([7; 4], [7; 4]));
+        }
+    }
+
+    #[test]
+    fn fixed_foul_ignores_huge_row_points() {
+        let rules = Rules {
+            row_points: i64::MAX,
+            foul_mode: FoulMode::Fixed,
+            foul_points: 5,
+            royalty_mode: RoyaltyMode::None,
+            ..plain()
+        };
+        let s = run(&rules, &seats(&FOUL[..2]), Stakes::Uniform(1));
+        let p = pair(&s, 0, 1);
+        assert_eq!((p.outcome, p.points), (PairOutcome::Foul, -5));
+    }
+
+    #[test]
+    fn rake_at_extreme_money() {
+        let two_one = seats(&TWO_ONE);
+        for (percent, rake) in [(100, i64::MAX), (3, (3 * i64::MAX as i128 / 100) as i64)] {
+            let rules = Rules {
+                rake_percent: percent,
+                ..plain()
+            };
+            let s = run(&rules, &two_one, Stakes::Uniform(i64::MAX));
+            let r = s.seats[0];
+            assert_eq!((r.money, r.rake, r.net), (i64::MAX, rake, i64::MAX - rake));
+            let r = s.seats[1];
+            assert_eq!((r.money, r.rake, r.net), (-i64::MAX, 0, -i64::MAX));
+        }
+    }
+
+    #[test]
+    fn seat_money_may_pass_beyond_i64_on_the_way() {
+        // SWEEP reordered: seat 3 (SWEEP[2]) pays 12 points to seat 0 and 1
+        // to seat 1, then collects 6 from seat 2; its money passes below
+        // i64::MIN on the way and ends inside
+        let t = seats(&[SWEEP[0], SWEEP[3], SWEEP[1], SWEEP[2]]);
+        let (q, h) = (i64::MAX / 12, i64::MAX / 2);
+        #[rustfmt::skip]
+        let m = [
+            0, 0, 0, q,
+            0, 0, 0, h,
+            0, 0, 0, q,
+            q, h, q, 0,
+        ];
+        let s = run(&plain(), &t, Stakes::Matrix(&m));
+        let points: Vec<i64> = [(0, 3), (1, 3), (2, 3)]
+            .map(|(i, j)| pair(&s, i, j).points)
+            .to_vec();
+        assert_eq!(points, [12, 1, -6]);
+        let money: Vec<i64> = s.seats.iter().map(|r| r.money).collect();
+        assert_eq!(money, [12 * q, h, -6 * q, -6 * q - h]);
+    }
+
+    /// A two's-complement 256-bit integer: wide enough for every figure of
+    /// a settlement of `i64` rules and stakes, written for the reference.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Big([u64; 4]);
+
+    impl Big {
+        fn of(x: i64) -> Big {
+            let ext = if x < 0 { u64::MAX } else { 0 };
+            Big([x as u64, ext, ext, ext])
+        }
+        fn add(self, o: Big) -> Big {
+            let mut out = [0u64; 4];
+            let mut carry = 0u128;
+            for (k, limb) in out.iter_mut().enumerate() {
+                let t = self.0[k] as u128 + o.0[k] as u128 + carry;
+                *limb = t as u64;
+                carry = t >> 64;
+            }
+            Big(out)
+        }
+        fn neg(self) -> Big {
+            Big(self.0.map(|x| !x)).add(Big::of(1))
+        }
+        fn sub(self, o: Big) -> Big {
+            self.add(o.neg())
+        }
+        fn mul(self, o: Big) -> Big {
+            let mut out = [0u64; 4];
+            for a in 0..4 {
+                let mut carry = 0u128;
+                for b in 0..4 - a {
+                    let t = self.0[a] as u128 * o.0[b] as u128 + out[a + b] as u128 + carry;
+                    out[a + b] = t as u64;
+                    carry = t >> 64;
+                }
+            }
+            Big(out)
+        }
+        fn small(self) -> Option<i64> {
+            let low = self.0[0] as i64;
+            (Big::of(low) == self).then_some(low)
+        }
+    }
+
+    /// The reported figures of a round as the reference works them out:
+    /// per pair (row_points, overall, royalties, bonus, points, money), per
+    /// seat (points, money, rake, net); `None` when one does not fit.
+    type Figures = (Vec<[i64; 6]>, Vec<[i64; 4]>);
+
+    /// Settlement straight from docs/rules.md ("Settlement"), every figure
+    /// in `Big`. Hands, royalties and naturals come from the evaluator,
+    /// the royalty table and `naturals::strongest`.
+    fn reference(
+        rules: &Rules,
+        table: &[SeatInput],
+        stake: &dyn Fn(usize, usize) -> i64,
+    ) -> Option<Figures> {
+        let n = table.len();
+        let e = &rules.evaluator;
+        let strength: Vec<[u32; 3]> = table
+            .iter()
+            .map(|s| {
+                let c = s.cards;
+                [
+                    e.eval3([c[0], c[1], c[2]]),
+                    e.eval5([c[3], c[4], c[5], c[6], c[7]]),
+                    e.eval5([c[8], c[9], c[10], c[11], c[12]]),
+                ]
+            })
+            .collect();
+        let natural: Vec<Option<(Natural, i64)>> = table
+            .iter()
+            .map(|s| {
+                if s.declare_natural {
+                    naturals::strongest(&s.cards, &rules.naturals)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let surrendered: Vec<bool> = (0..n)
+            .map(|s| table[s].surrender && natural[s].is_none())
+            .collect();
+        let fouled: Vec<bool> = (0..n)
+            .map(|s| {
+                let [t, m, b] = strength[s];
+                let legal = if rules.foul_strict {
+                    t < m && m < b
+                } else {
+                    t <= m && m <= b
+                };
+                !legal && natural[s].is_none() && !surrendered[s]
+            })
+            .collect();
+        let roy: Vec<[i64; 3]> = (0..n)
+            .map(|s| {
+                if rules.royalty_mode == RoyaltyMode::None {
+                    [0; 3]
+                } else {
+                    [0, 1, 2].map(|r| rules.royalty(r, strength[s][r]))
+                }
+            })
+            .collect();
+        let roy_total = |s: usize| roy[s].iter().fold(Big::of(0), |a, &x| a.add(Big::of(x)));
+        let wins_all = |i: usize, j: usize| (0..3).all(|r| strength[i][r] > strength[j][r]);
+        let plain = |s: usize| natural[s].is_none() && !fouled[s] && !surrendered[s];
+        let swept: Vec<bool> = (0..n)
+            .map(|i| {
+                n >= rules.sweep_all_min_players
+                    && plain(i)
+                    && (0..n).filter(|&j| j != i).all(|j| {
+                        natural[j].is_none() && !surrendered[j] && (fouled[j] || wins_all(i, j))
+                    })
+            })
+            .collect();
+        let scoop_of = |s: usize| {
+            if swept[s] {
+                (rules.sweep_all_multiplier, rules.sweep_all_bonus)
+            } else {
+                (rules.scoop_multiplier, rules.scoop_bonus)
+            }
+        };
+        let roy_factor = |m: i64| if rules.scoop_multiply_royalties { m } else { 1 };
+        // what non-fouled `s` collects from a fouled seat: (royalties, bonus, points)
+        let foul_amount = |s: usize| {
+            let three = Big::of(3).mul(Big::of(rules.row_points));
+            let (m, base, bonus) = match rules.foul_mode {
+                FoulMode::SweepAll => {
+                    let (m, b) = (rules.sweep_all_multiplier, rules.sweep_all_bonus);
+                    (m, three.mul(Big::of(m)).add(Big::of(b)), b)
+                }
+                FoulMode::Scoop => {
+                    let (m, b) = scoop_of(s);
+                    (
+                        m,
+                        three
+                            .add(Big::of(rules.overall_point))
+                            .mul(Big::of(m))
+                            .add(Big::of(b)),
+                        b,
+                    )
+                }
+                FoulMode::Fixed => (scoop_of(s).0, Big::of(rules.foul_points), 0),
+            };
+            let paid = if rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None {
+                roy_total(s)
+            } else {
+                Big::of(0)
+            };
+            (
+                paid,
+                Big::of(bonus),
+                base.add(paid.mul(Big::of(roy_factor(m)))),
+            )
+        };
+        let rank_groups = |c: &[u8; 13]| {
+            let mut count = [0u8; 13];
+            for &x in c {
+                count[crate::cards::rank_index(x) as usize] += 1;
+            }
+            let mut ranks: Vec<u8> = (0..13).filter(|&r| count[r as usize] > 0).collect();
+            ranks.sort_by_key(|&r| std::cmp::Reverse((count[r as usize], r)));
+            ranks
+        };
+        let zero = Big::of(0);
+        let mut pairs = Vec::new();
+        let mut points = vec![zero; n];
+        let mut money = vec![zero; n];
+        for i in 0..n {
+            for j in i + 1..n {
+                // (row_points, overall, royalties, bonus, points)
+                let f = if natural[i].is_some() || natural[j].is_some() {
+                    let v = match (natural[i], natural[j]) {
+                        (Some((_, a)), None) => a,
+                        (None, Some((_, b))) => -b,
+                        (Some((x, a)), Some((y, b))) if x == y => {
+                            let compared = matches!(
+                                x,
+                                Natural::SixPairs
+                                    | Natural::FivePairsTrips
+                                    | Natural::FourTriples
+                                    | Natural::ThreeQuads
+                            );
+                            if rules.natural_ties == NaturalTies::Compare && compared {
+                                match rank_groups(&table[i].cards)
+                                    .cmp(&rank_groups(&table[j].cards))
+                                {
+                                    Ordering::Greater => a,
+                                    Ordering::Less => -b,
+                                    Ordering::Equal => 0,
+                                }
+                            } else {
+                                0
+                            }
+                        }
+                        (Some((x, a)), Some((y, b))) => {
+                            let rank = |m| rules.naturals.iter().position(|&(k, _)| k == m);
+                            match rules.natural_resolve {
+                                NaturalResolve::Difference => a - b,
+                                NaturalResolve::HigherWins if rank(x) < rank(y) => a,
+                                NaturalResolve::HigherWins => -b,
+                            }
+                        }
+                        (None, None) => unreachable!(),
+                    };
+                    [zero, zero, zero, zero, Big::of(v)]
+                } else if surrendered[i] || surrendered[j] {
+                    let cost = rules.surrender_cost;
+                    let v = match (surrendered[i], surrendered[j]) {
+                        (true, true) => 0,
+                        (true, false) if fouled[j] => 0,
+                        (true, false) => -cost,
+                        (false, _) if fouled[i] => 0,
+                        (false, _) => cost,
+                    };
+                    [zero, zero, zero, zero, Big::of(v)]
+                } else if fouled[i] && fouled[j] {
+                    [zero; 5]
+                } else if fouled[j] {
+                    let (r, b, v) = foul_amount(i);
+                    [zero, zero, r, b, v]
+                } else if fouled[i] {
+                    let (r, b, v) = foul_amount(j);
+                    [zero, zero, r.neg(), b.neg(), v.neg()]
+                } else {
+                    let (mut rows, mut royalty) = (zero, zero);
+                    let (mut won_i, mut won_j) = (0, 0);
+                    for r in 0..3 {
+                        let (w, sign) = match strength[i][r].cmp(&strength[j][r]) {
+                            Ordering::Greater => (i, Big::of(1)),
+                            Ordering::Less => (j, Big::of(-1)),
+                            Ordering::Equal => continue,
+                        };
+                        if w == i {
+                            won_i += 1
+                        } else {
+                            won_j += 1
+                        }
+                        let value = roy[w][r];
+                        let (row, extra) = match rules.royalty_mode {
+                            RoyaltyMode::Winner if rules.royalty_adds => (rules.row_points, value),
+                            RoyaltyMode::Winner if value > rules.row_points => (0, value),
+                            _ => (rules.row_points, 0),
+                        };
+                        rows = rows.add(sign.mul(Big::of(row)));
+                        royalty = royalty.add(sign.mul(Big::of(extra)));
+                    }
+                    if rules.royalty_mode == RoyaltyMode::Always {
+                        royalty = roy_total(i).sub(roy_total(j));
+                    }
+                    let overall = match won_i.cmp(&won_j) {
+                        Ordering::Greater => Big::of(rules.overall_point),
+                        Ordering::Less => Big::of(rules.overall_point).neg(),
+                        Ordering::Equal => zero,
+                    };
+                    let (m, bonus) = if won_i == 3 {
+                        let (m, b) = scoop_of(i);
+                        (m, Big::of(b))
+                    } else if won_j == 3 {
+                        let (m, b) = scoop_of(j);
+                        (m, Big::of(b).neg())
+                    } else {
+                        (1, zero)
+                    };
+                    let v = rows
+                        .add(overall)
+                        .mul(Big::of(m))
+                        .add(bonus)
+                        .add(royalty.mul(Big::of(roy_factor(m))));
+                    [rows, overall, royalty, bonus, v]
+                };
+                let m = f[4].mul(Big::of(stake(i, j)));
+                points[i] = points[i].add(f[4]);
+                points[j] = points[j].sub(f[4]);
+                money[i] = money[i].add(m);
+                money[j] = money[j].sub(m);
+                let mut row = [0i64; 6];
+                for (k, x) in f.iter().chain([&m]).enumerate() {
+                    row[k] = x.small()?;
+                }
+                pairs.push(row);
+            }
+        }
+        let mut seat_figures = Vec::new();
+        for s in 0..n {
+            let (p, m) = (points[s].small()?, money[s].small()?);
+            let rake = if m > 0 {
+                i64::try_from(rules.rake_percent as i128 * m as i128 / 100).ok()?
+            } else {
+                0
+            };
+            seat_figures.push([p, m, rake, m.checked_sub(rake)?]);
+        }
+        Some((pairs, seat_figures))
+    }
+
+    /// A rule value or a stake: small, or near a power of two, or at the
+    /// limit, or anywhere in range.
+    fn extreme(rng: &mut crate::deal::ChaCha20, low: i64) -> i64 {
+        let any = ((rng.next_u32() as u64) << 32 | rng.next_u32() as u64) >> 1;
+        let v = match rng.below(9) {
+            0..=2 => rng.below(4) as i64,
+            3 => i64::MAX,
+            4 => i64::MAX - rng.below(3) as i64,
+            5 => i64::MAX / (2 + rng.below(3) as i64) + rng.below(3) as i64 - 1,
+            6 => 1i64 << (31 + rng.below(32)),
+            7 => (any >> rng.below(63)) as i64,
+            _ => any as i64,
+        };
+        v.max(low)
+    }
+
+    #[test]
+    fn extreme_rules_match_the_reference() {
+        let mut rng = crate::deal::ChaCha20::from_seed(7);
+        let (mut settled, mut refused, mut wide) = (0, 0, 0);
+        for seed in 0..6_000u64 {
+            let n = 2 + (seed % 3) as usize;
+            let base = if seed % 2 == 0 {
+                Rules::default()
+            } else {
+                plain()
+            };
+            let mut x = |low| extreme(&mut rng, low);
+            let mut rules = Rules {
+                row_points: x(0),
+                overall_point: x(0),
+                scoop_multiplier: x(1),
+                scoop_bonus: x(0),
+                sweep_all_multiplier: x(1),
+                sweep_all_bonus: x(0),
+                foul_points: x(0),
+                surrender_cost: x(0),
+                ..base
+            };
+            for (_, p) in &mut rules.naturals {
+                *p = x(0);
+            }
+            for row in &mut rules.royalties {
+                for v in row.iter_mut().filter(|v| **v != 0) {
+                    *v = x(0);
+                }
+            }
+            let uniform = x(0);
+            let mut pick = |k: u32| rng.below(k) as usize;
+            rules.royalty_mode =
+                [RoyaltyMode::Winner, RoyaltyMode::Always, RoyaltyMode::None][pick(3)];
+            rules.royalty_adds = pick(2) == 0;
+            rules.foul_mode = [FoulMode::SweepAll, FoulMode::Scoop, FoulMode::Fixed][pick(3)];
+            rules.foul_pays_royalties = pick(2) == 0;
+            rules.scoop_multiply_royalties = pick(2) == 0;
+            rules.sweep_all_min_players = 2 + pick(4);
+            rules.surrender_enabled = pick(2) == 0;
+            rules.natural_resolve =
+                [NaturalResolve::HigherWins, NaturalResolve::Difference][pick(2)];
+            rules.natural_ties = [NaturalTies::Push, NaturalTies::Compare][pick(2)];
+            rules.rake_percent = [0, 3, 100, pick(101) as i64][pick(4)];
+            rules.validate().unwrap();
+            let hands = crate::deal::deal(n, Some(seed)).unwrap();
+            let table: Vec<SeatInput> = hands
+                .iter()
+                .map(|&h| SeatInput {
+                    cards: if rng.below(3) == 0 {
+                        h
+                    } else {
+                        sorted_rows(&rules, h)
+                    },
+                    surrender: rules.surrender_enabled && rng.below(6) == 0,
+                    declare_natural: rng.below(5) != 0,
+                })
+                .collect();
+            let mut m = vec![0i64; n * n];
+            for i in 0..n {
+                for j in i + 1..n {
+                    let v = extreme(&mut rng, 0);
+                    (m[i * n + j], m[j * n + i]) = (v, v);
+                }
+            }
+            let matrix = m.clone();
+            let stakes = [
+                (
+                    Stakes::Uniform(uniform),
+                    Box::new(move |_, _| uniform) as Box<dyn Fn(usize, usize) -> i64>,
+                ),
+                (Stakes::Matrix(&m), Box::new(move |i, j| matrix[i * n + j])),
+            ];
+            for (stakes, stake) in &stakes {
+                let want = reference(&rules, &table, stake);
+                let got = settle(&rules, &table, stakes);
+                let (mut p, mut mo) = ([0i64; 4], [0i64; 4]);
+                let fast = settle_points(&rules, &table, stakes, &mut p[..n], &mut mo[..n]);
+                match (want, got) {
+                    (Some((pairs, seat_figures)), Ok(s)) => {
+                        settled += 1;
+                        // 3 * row_points does not fit: a seat's look-ups leave i64
+                        wide += (rules.row_points > i64::MAX / 3) as usize;
+                        let got_pairs: Vec<[i64; 6]> = s
+                            .pairs
+                            .iter()
+                            .map(|p| {
+                                [
+                                    p.row_points,
+                                    p.overall,
+                                    p.royalties,
+                                    p.bonus,
+                                    p.points,
+                                    p.money,
+                                ]
+                            })
+                            .collect();
+                        assert_eq!(got_pairs, pairs, "seed {seed}: {rules:?}");
+                        let got_seats: Vec<[i64; 4]> = s
+                            .seats
+                            .iter()
+                            .map(|r| [r.points, r.money, r.rake, r.net])
+                            .collect();
+                        assert_eq!(got_seats, seat_figures, "seed {seed}");
+                        balanced(&s);
+                        assert!(fast.is_ok(), "seed {seed}");
+                        for k in 0..n {
+                            assert_eq!((p[k], mo[k]), (s.seats[k].points, s.seats[k].money));
+                        }
+                    }
+                    (None, Err(e)) => {
+                        refused += 1;
+                        assert!(
+                            e.kind() == ErrorKind::Table && e.message().contains("64-bit"),
+                            "{e}"
+                        );
+                        assert_eq!(fast.unwrap_err().message(), e.message());
+                    }
+                    (want, got) => {
+                        panic!("seed {seed}: reference {want:?}, settle {got:?}\n{rules:?}")
+                    }
+                }
+            }
+        }
+        assert!(
+            settled > 1_000 && refused > 1_000 && wide > 100,
+            "{settled} settled ({wide} with huge row points), {refused} refused"
+        );
     }
 }
