@@ -53,7 +53,9 @@ pub enum Stakes<'a> {
 }
 
 impl Stakes<'_> {
-    fn check(&self, n: usize) -> Result<()> {
+    /// Checks the stakes of an `n`-seat table: non-negative, and a matrix
+    /// of the right size and symmetric.
+    pub fn check(&self, n: usize) -> Result<()> {
         match *self {
             Stakes::Uniform(s) if s < 0 => {
                 Err(Error::table(format!("the stake must be >= 0, got {s}")))

@@ -363,22 +363,10 @@ fn read_flags(
     Ok(Some(ro.as_array().iter().copied().collect()))
 }
 
-/// Checks the stakes argument of a batch once, before any row: settling one
-/// table of distinct cards fails only on the stakes (or on an overflow the
-/// stakes cause), so its error is the argument's.
-fn check_batch_stakes(r: &crate::rules::Rules, p: usize, stakes: &Stakes) -> PyResult<()> {
-    let mut seats = [SeatInput {
-        cards: [0; 13],
-        surrender: false,
-        declare_natural: false,
-    }; MAX_SEATS];
-    for (s, seat) in seats[..p].iter_mut().enumerate() {
-        for (c, card) in seat.cards.iter_mut().enumerate() {
-            *card = (s * 13 + c) as u8;
-        }
-    }
-    let (mut points, mut money) = ([0i64; MAX_SEATS], [0i64; MAX_SEATS]);
-    core::settle_points(r, &seats[..p], stakes, &mut points[..p], &mut money[..p])
+/// Checks the stakes argument of a batch once, before any row.
+fn check_batch_stakes(p: usize, stakes: &Stakes) -> PyResult<()> {
+    stakes
+        .check(p)
         .map_err(|e| PyErr::from(e.context("stakes")))
 }
 
@@ -414,7 +402,7 @@ fn settle_batch<'py>(
         StakeArg::Uniform(v) => Stakes::Uniform(*v),
         StakeArg::Matrix(m) => Stakes::Matrix(m),
     };
-    check_batch_stakes(r, p, &stakes)?;
+    check_batch_stakes(p, &stakes)?;
     let sur = read_flags(surrender, n, p, "surrender")?;
     let dec = read_flags(declare_natural, n, p, "declare_natural")?;
     let (sur, dec) = (sur.as_deref(), dec.as_deref());
