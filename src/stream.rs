@@ -258,9 +258,15 @@ fn read_cards(v: &RawValue, out: &mut Vec<u8>, limit: usize) -> Result<()> {
 }
 
 /// Reads one row's cards and checks its size.
-fn read_row(v: &RawValue, row: usize, ids: &mut Vec<u8>) -> Result<()> {
+/// Reads one row's cards with `read` and checks the row's size; an error
+/// names the row.
+fn fill_row(
+    row: usize,
+    ids: &mut Vec<u8>,
+    read: impl FnOnce(&mut Vec<u8>) -> Result<()>,
+) -> Result<()> {
     let before = ids.len();
-    read_cards(v, ids, before + ROW_SIZES[row]).map_err(|e| {
+    read(ids).map_err(|e| {
         e.context(format_args!("the {} row", ROW_NAMES[row]))
             .at_row(row)
     })?;
@@ -275,23 +281,16 @@ fn read_row(v: &RawValue, row: usize, ids: &mut Vec<u8>) -> Result<()> {
     Ok(())
 }
 
+fn read_row(v: &RawValue, row: usize, ids: &mut Vec<u8>) -> Result<()> {
+    let limit = ids.len() + ROW_SIZES[row];
+    fill_row(row, ids, |ids| read_cards(v, ids, limit))
+}
+
 fn seat_from_text(text: &str, ids: &mut Vec<u8>) -> Result<()> {
     let rows: Vec<&str> = text.split(['/', '|']).collect();
     if rows.len() == 3 {
         for (row, part) in rows.iter().enumerate() {
-            let before = ids.len();
-            parse_text(part, ids).map_err(|e| {
-                e.context(format_args!("the {} row", ROW_NAMES[row]))
-                    .at_row(row)
-            })?;
-            let got = ids.len() - before;
-            if got != ROW_SIZES[row] {
-                return Err(Error::hand(format!(
-                    "the {} row needs {} cards, got {got}",
-                    ROW_NAMES[row], ROW_SIZES[row]
-                ))
-                .at_row(row));
-            }
+            fill_row(row, ids, |ids| parse_text(part, ids))?;
         }
         return Ok(());
     }
