@@ -338,6 +338,11 @@ fn push_card(item: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), ReadError
         out.push(c.get().id);
         return Ok(());
     }
+    // the common case first: a plain int (exactly int, so never a bool)
+    if let Ok(i) = item.cast_exact::<PyInt>() {
+        out.push(card_id_from_int(i)?);
+        return Ok(());
+    }
     if let Some(i) = as_index(item)? {
         out.push(card_id_from_int(&i)?);
         return Ok(());
