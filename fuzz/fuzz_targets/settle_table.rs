@@ -134,10 +134,15 @@ fn check_error(t: &Table, e: &Error) {
     }
     // only large figures can overflow
     assert!(e.message().contains("64-bit"), "{e}");
-    let stakes = t
-        .matrix
-        .as_deref()
-        .unwrap_or(std::slice::from_ref(&t.uniform));
+    // the diagonal of a matrix is not a stake
+    let n = t.seats.len();
+    let stakes: Vec<i64> = match &t.matrix {
+        Some(m) => (0..n * n)
+            .filter(|k| k / n != k % n)
+            .map(|k| m[k])
+            .collect(),
+        None => vec![t.uniform],
+    };
     let largest = stakes
         .iter()
         .map(|s| s.unsigned_abs())

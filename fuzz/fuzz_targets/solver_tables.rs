@@ -13,7 +13,7 @@
 //! than 14 bytes are read as a tables file whole.
 #![no_main]
 
-use capsa::rank::Evaluator;
+use capsa::rank::{Evaluator, Ranking};
 use capsa::rules::Rules;
 use capsa::solver::{arranger, Strategy, Tables};
 use capsa::splits::is_valid;
@@ -22,14 +22,17 @@ use libfuzzer_sys::fuzz_target;
 const PREFIX: usize = 14;
 
 fn rules_of(control: u8) -> Rules {
-    let mut rules = Rules::default();
-    rules.foul_strict = control & 1 != 0;
-    let mut ranking = rules.evaluator.ranking;
-    ranking.tie_break_suit = control & 2 == 0;
-    ranking.wheel_second = control & 4 != 0;
-    ranking.flush_suit_first = control & 8 != 0;
-    rules.evaluator = Evaluator::new(ranking);
-    rules
+    let ranking = Ranking {
+        tie_break_suit: control & 2 == 0,
+        wheel_second: control & 4 != 0,
+        flush_suit_first: control & 8 != 0,
+        ..Ranking::default()
+    };
+    Rules {
+        foul_strict: control & 1 != 0,
+        evaluator: Evaluator::new(ranking),
+        ..Rules::default()
+    }
 }
 
 /// Thirteen distinct cards: each byte picks one of the cards left.
