@@ -115,6 +115,15 @@ impl Rules {
     /// Checks the ranges the engine relies on (the Python layer reports
     /// friendlier errors first; this guards direct users of the core).
     pub fn validate(&self) -> Result<()> {
+        // the suit key packs each suit's strength in two bits
+        let mut strengths = self.evaluator.ranking.suit_strength;
+        strengths.sort_unstable();
+        if strengths != [0, 1, 2, 3] {
+            return Err(Error::rules(format!(
+                "suit strengths must be 0, 1, 2 and 3 once each, got {:?}",
+                self.evaluator.ranking.suit_strength
+            )));
+        }
         let nonneg = [
             ("row_points", self.row_points),
             ("overall_point", self.overall_point),
@@ -181,5 +190,27 @@ impl Rules {
     #[inline(always)]
     pub fn royalty(&self, row: usize, strength: u32) -> i64 {
         self.royalties[row][crate::rank::category_of(strength) as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suit_strengths_are_a_permutation() {
+        for bad in [[0, 1, 2, 255], [0, 0, 1, 2], [1, 2, 3, 4]] {
+            let rules = Rules {
+                evaluator: Evaluator::new(Ranking {
+                    suit_strength: bad,
+                    flush_suit_first: true,
+                    ..Ranking::default()
+                }),
+                ..Rules::default()
+            };
+            let e = rules.validate().unwrap_err();
+            assert!(e.message().contains("suit strengths"), "{e}");
+        }
+        assert!(Rules::default().validate().is_ok());
     }
 }

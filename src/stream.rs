@@ -419,13 +419,14 @@ fn read_stakes(v: &RawValue, n: usize) -> Result<StakeSpec> {
 
 /// A round's members, checked against the schema.
 struct Round<'a> {
-    id: Option<&'a RawValue>,
     rules: Option<&'a RawValue>,
     stakes: Option<&'a RawValue>,
     seats: Option<&'a RawValue>,
 }
 
-fn read_round(text: &str) -> Result<Round<'_>> {
+/// Reads a round's members; its id is set in `id` as soon as it is read and
+/// found valid, so that an error found later can name the round.
+fn read_round<'a>(text: &'a str, id: &mut Option<&'a RawValue>) -> Result<Round<'a>> {
     let raw: &RawValue = serde_json::from_str(text).map_err(malformed)?;
     if kind(raw) != Kind::Object {
         return Err(bad(format!(
@@ -434,15 +435,14 @@ fn read_round(text: &str) -> Result<Round<'_>> {
         )));
     }
     let mut round = Round {
-        id: None,
         rules: None,
         stakes: None,
         seats: None,
     };
     let fields = members(raw)?;
-    // the id first, so that later errors can name the round
     if let Some((_, v)) = fields.iter().find(|(k, _)| k == "id") {
-        round.id = Some(v);
+        check_id(v)?;
+        *id = Some(v);
     }
     for (key, v) in fields {
         match key.as_str() {
@@ -488,11 +488,7 @@ fn rules_name(v: Option<&RawValue>) -> Result<Option<String>> {
 fn settle_text(text: &str, line: usize, rules_for: &RulesFor, out: &mut String) -> LineOutcome {
     let mut id = None;
     let result = (|| {
-        let round = read_round(text)?;
-        if let Some(v) = round.id {
-            check_id(v)?;
-            id = Some(v);
-        }
+        let round = read_round(text, &mut id)?;
         let name = rules_name(round.rules)?;
         let rules = rules_for(name.as_deref()).map_err(Error::rules)?;
         let seat_values = match round.seats {
@@ -850,6 +846,8 @@ mod tests {
             assert_eq!(out["row"], row, "{text}: {out}");
         }
         assert_eq!(record(r#"{"id": 5, "seats": ["x"]}"#)["id"], 5);
+        // an error found in the keys still names the round
+        assert_eq!(record(r#"{"colour": 1, "id": 5, "seats": []}"#)["id"], 5);
         let bad_utf8 = b"{\"id\": 1, \"seats\": [\"\xff\"]}";
         let mut out = String::new();
         assert_eq!(
