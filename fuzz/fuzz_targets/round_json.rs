@@ -286,9 +286,15 @@ fn check_record(line: &[u8], line_number: usize, settled: bool, out: &str) -> Va
         for list in [&money, &net, &rake] {
             assert_eq!(list.len(), n, "one figure per seat in {out}");
         }
-        assert_eq!(points.iter().sum::<i64>(), 0, "points balance in {out}");
-        assert_eq!(money.iter().sum::<i64>(), 0, "money balances in {out}");
-        let kept: i64 = net.iter().zip(&rake).map(|(a, b)| a + b).sum();
+        // summed wide: each figure fits in 64 bits, a partial sum may not
+        let total = |v: &[i64]| v.iter().map(|&x| x as i128).sum::<i128>();
+        assert_eq!(total(&points), 0, "points balance in {out}");
+        assert_eq!(total(&money), 0, "money balances in {out}");
+        let kept: i128 = net
+            .iter()
+            .zip(&rake)
+            .map(|(&a, &b)| a as i128 + b as i128)
+            .sum();
         assert_eq!(kept, 0, "net + rake balances in {out}");
         for s in 0..n {
             assert_eq!(
