@@ -65,7 +65,9 @@ def rounds(draw: st.DrawFn) -> dict[str, Any]:
             )
     round_: dict[str, Any] = {"seats": seats}
     if draw(st.booleans()):
-        round_["id"] = draw(st.one_of(st.text(), st.integers(), st.floats(allow_nan=False, allow_infinity=False)))
+        round_["id"] = draw(
+            st.one_of(st.text(), st.integers(), st.floats(allow_nan=False, allow_infinity=False))
+        )
     if draw(st.booleans()):
         round_["stakes"] = draw(st.integers(0, 10**6))
     if draw(st.booleans()):
