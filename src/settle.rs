@@ -554,11 +554,7 @@ fn settle_with<W: Width, O: Out>(
     let (mut nat, mut sur, mut foul) = (0u8, 0u8, 0u8);
     for (s, seat) in seats.iter().enumerate() {
         let st = side[s].strengths;
-        let invalid = if rules.foul_strict {
-            !(st[2] > st[1] && st[1] > st[0])
-        } else {
-            !(st[2] >= st[1] && st[1] >= st[0])
-        };
+        let invalid = !crate::splits::is_valid(st[0], st[1], st[2], rules.foul_strict);
         let declared = declared_natural(rules, seat);
         if let Some((m, _)) = declared {
             nat |= 1 << s;

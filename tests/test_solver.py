@@ -16,6 +16,7 @@ from test_fuzz_tables import decode_tables, encode_tables
 
 import capsa
 from capsa import Arrangement, Rules, RulesError
+from capsa.cli import main as cli_main
 from capsa.solver import (
     MAX_TABLES_BYTES,
     STRATEGIES,
@@ -25,7 +26,6 @@ from capsa.solver import (
     duplicate_tournament,
     format_choices,
     load_tables,
-    main,
     rank_arrangements,
     tables_info,
     train_tables,
@@ -164,11 +164,14 @@ def test_best_response_check_runs() -> None:
 
 
 def test_cli_prints_table(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["arrange", "As Ks Qs Js 9s 2d 2c 3h 4h 7c 8d Td 5c", "-k", "3"])
+    assert cli_main(["arrange", "As Ks Qs Js 9s 2d 2c 3h 4h 7c 8d Td 5c", "-k", "3"]) == 0
     out = capsys.readouterr().out
     assert "E[points]" in out
-    assert len(out.strip().splitlines()) == 4
-    assert "E[points]" in format_choices(rank_arrangements(DRAGON, k=2))
+    assert len(out.strip().splitlines()) == 5  # the rules line, the header, three choices
+    table = format_choices(rank_arrangements(DRAGON, k=2), "dragon")
+    assert "E[points]" in table and "declare dragon" in table.splitlines()[1]
+    assert cli_main(["arrange", capsa.format_cards(DRAGON), "--strategy", "greedy"]) == 0
+    assert len(capsys.readouterr().out.strip().splitlines()) == 3
 
 
 @pytest.mark.parametrize("seats", [2, 4])

@@ -176,6 +176,10 @@ def splits(
 ) -> npt.NDArray[np.uint8]:
     """Every split of 13 cards (or only the valid ones) as a uint8 (K, 13) array."""
 
+def is_foul(cards: _CardsLike, rules: _Rules = None) -> bool:
+    """True when 13 cards laid out top 0-2, middle 3-7, bottom 8-12 foul under
+    the rules (rows out of order): the check settlement makes."""
+
 def count_splits(cards: _CardsLike, rules: _Rules = None) -> int:
     """The number of valid splits of 13 cards (out of 72,072)."""
 

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import Any
 
-from capsa._core import CapsaError, Card, HandError, HandValue, card_ids, evaluate
+from capsa._core import CapsaError, Card, HandError, HandValue, card_ids, evaluate, is_foul
 from capsa.rules import Rules
 
 __all__ = ["Arrangement", "CardsLike"]
@@ -122,12 +122,9 @@ class Arrangement:
         return evaluate(ids[:3], r), evaluate(ids[3:8], r), evaluate(ids[8:], r)
 
     def is_foul(self, rules: Rules | None = None) -> bool:
-        """True when the rows are out of order (bottom >= middle >= top, or > when strict)."""
-        r = _rules(rules)
-        top, middle, bottom = self.values(r)
-        if r["foul_check"] == "strict":
-            return not (bottom > middle > top)
-        return not (bottom >= middle >= top)
+        """True when the rows are out of order under the rules (bottom >= middle
+        >= top, or > with ``foul_check = "strict"``): the check settlement makes."""
+        return is_foul(self._ids, _rules(rules))
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Arrangement is immutable")

@@ -31,7 +31,7 @@ from capsa import _core
 from capsa.cards import deal, format_cards
 from capsa.rules import Rules, RulesError, presets
 from capsa.settlement import Seat, settle
-from capsa.solver import best_arrangement, rank_arrangements
+from capsa.solver import STRATEGIES, best_arrangement, format_choices, rank_arrangements
 
 __all__ = ["EXIT_FAILED_ROUNDS", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_USAGE", "main"]
 
@@ -267,16 +267,15 @@ def _cmd_arrange(args: argparse.Namespace) -> int:
     rules = _load_rules(args.rules)
     cards = " ".join(args.cards)
     natural = _core.natural(cards, rules)
-    choices = rank_arrangements(cards, rules, k=args.k, seats=args.seats)
-    print(f"rules {rules.name}, {args.seats} seats; expected points against all opponents")
-    print(f"{'#':>2}  {'top':<10} {'middle':<16} {'bottom':<16} {'expected':>9}  note")
-    for k, c in enumerate(choices, start=1):
-        a = c.arrangement
-        note = f"declare {natural}" if c.declare_natural and natural else ""
-        print(
-            f"{k:>2}  {format_cards(a.top):<10} {format_cards(a.middle):<16} "
-            f"{format_cards(a.bottom):<16} {c.expected_points:>+9.3f}  {note}"
-        )
+    if args.strategy == "solver":
+        choices = rank_arrangements(cards, rules, k=args.k, seats=args.seats)
+    else:
+        choices = [best_arrangement(cards, rules, seats=args.seats, strategy=args.strategy)]
+    print(
+        f"rules {rules.name}, {args.seats} seats, strategy {args.strategy}; "
+        "expected points against all opponents"
+    )
+    print(format_choices(choices, natural))
     return 0
 
 
@@ -342,6 +341,12 @@ def _parser() -> argparse.ArgumentParser:
         "-k", type=_int_in(1, None, "-k"), default=5, help="how many arrangements (default 5)"
     )
     arrange.add_argument("--seats", type=seats, default=4, help="table size (default 4)")
+    arrange.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="solver",
+        help="the solver (default), or a baseline: one arrangement",
+    )
     arrange.set_defaults(run=_cmd_arrange)
 
     pr = sub.add_parser("presets", help="list the shipped rule presets")

@@ -27,13 +27,10 @@ cards).
 
 from __future__ import annotations
 
-import argparse
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -55,7 +52,6 @@ __all__ = [
     "duplicate_tournament",
     "format_choices",
     "load_tables",
-    "main",
     "rank_arrangements",
     "tables_info",
     "train_tables",
@@ -245,40 +241,15 @@ def best_response_check(
     )
 
 
-def format_choices(choices: Sequence[Choice]) -> str:
-    """A text table of ranked choices."""
-    lines = [f"{'#':>2}  {'top':<9}  {'middle':<15}  {'bottom':<15}  {'natural':<7}  E[points]"]
-    for i, c in enumerate(choices, 1):
+def format_choices(choices: Sequence[Choice], natural: str | None = None) -> str:
+    """A text table of ranked choices, best first (what ``capsa arrange``
+    prints); a choice that declares the hand's ``natural`` says so."""
+    lines = [f"{'#':>2}  {'top':<10} {'middle':<16} {'bottom':<16} {'E[points]':>9}  note"]
+    for k, c in enumerate(choices, start=1):
         a = c.arrangement
+        note = f"declare {natural or 'the natural'}" if c.declare_natural else ""
         lines.append(
-            f"{i:>2}  {format_cards(a.top):<9}  {format_cards(a.middle):<15}  "
-            f"{format_cards(a.bottom):<15}  {'yes' if c.declare_natural else '':<7}  "
-            f"{c.expected_points:+.3f}"
+            f"{k:>2}  {format_cards(a.top):<10} {format_cards(a.middle):<16} "
+            f"{format_cards(a.bottom):<16} {c.expected_points:>+9.3f}  {note}".rstrip()
         )
     return "\n".join(lines)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m capsa.solver arrange "<13 cards>" [--preset P] [-k K]``."""
-    parser = argparse.ArgumentParser(prog="capsa", description="capsa arranging solver")
-    sub = parser.add_subparsers(dest="command", required=True)
-    arr = sub.add_parser("arrange", help="print the best arrangements of 13 cards")
-    arr.add_argument("cards", nargs="+", help="13 cards, e.g. 'As Kd 7c ...'")
-    arr.add_argument("--preset", default="capsa-susun", choices=presets())
-    arr.add_argument("--rules", type=Path, help="a rules TOML file (overrides --preset)")
-    arr.add_argument("-k", type=int, default=5)
-    arr.add_argument("--seats", type=int, default=4)
-    arr.add_argument("--strategy", default="solver", choices=STRATEGIES)
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    rules = Rules.load(args.rules) if args.rules else Rules.preset(args.preset)
-    text = " ".join(args.cards)
-    if args.strategy == "solver":
-        choices = rank_arrangements(text, rules, args.k, seats=args.seats)
-    else:
-        choices = [best_arrangement(text, rules, seats=args.seats, strategy=args.strategy)]
-    print(format_choices(choices))
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

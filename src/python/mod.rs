@@ -650,7 +650,9 @@ impl RuleSet {
             scoop_multiply_royalties: key_bool(config, "scoop.multiply_royalties")?,
             sweep_all_multiplier: key_int(config, "sweep_all.multiplier")?,
             sweep_all_bonus: key_int(config, "sweep_all.bonus")?,
-            sweep_all_min_players: key_int(config, "sweep_all.min_players")?.clamp(0, 99) as usize,
+            // out of range is refused by `validate`, never clamped
+            sweep_all_min_players: usize::try_from(key_int(config, "sweep_all.min_players")?)
+                .unwrap_or(usize::MAX),
             foul_mode: choice(
                 config,
                 "foul.mode",
@@ -1124,6 +1126,23 @@ fn splits<'py>(
     Ok(arr.into_pyarray(py))
 }
 
+/// True when 13 cards laid out top 0-2, middle 3-7, bottom 8-12 foul: their
+/// rows are out of order under the rules (the check settlement makes).
+#[pyfunction]
+#[pyo3(signature = (cards, rules=None))]
+fn is_foul(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    let rules = rules_arg(rules)?;
+    let ids = read13(cards)?;
+    let r = rules.get();
+    let e = &r.evaluator;
+    let (top, middle, bottom) = (
+        e.eval_unchecked(&ids[..3]),
+        e.eval_unchecked(&ids[3..8]),
+        e.eval_unchecked(&ids[8..]),
+    );
+    Ok(!split_core::is_valid(top, middle, bottom, r.foul_strict))
+}
+
 /// The number of valid splits of 13 cards (out of 72,072).
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
@@ -1233,6 +1252,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;
     m.add_function(wrap_pyfunction!(category_of_strength, m)?)?;
     m.add_function(wrap_pyfunction!(splits, m)?)?;
+    m.add_function(wrap_pyfunction!(is_foul, m)?)?;
     m.add_function(wrap_pyfunction!(count_splits, m)?)?;
     m.add_function(wrap_pyfunction!(count_splits_batch, m)?)?;
     m.add_function(wrap_pyfunction!(naturals, m)?)?;
