@@ -519,8 +519,24 @@ fn settle_wide<O: Out>(
     }
 }
 
+/// What the rule text settles per seat before any pair is paid (its first
+/// steps): the rows' strengths, the declared natural, surrender and foul (as
+/// bit masks over the seats), the royalties, and who swept all.
+struct SeatFacts<W> {
+    side: [Side<W>; MAX_SEATS],
+    natural: [Option<(Natural, i64)>; MAX_SEATS],
+    /// Position of the declared natural in `rules.naturals` (lower: stronger).
+    natural_order: [usize; MAX_SEATS],
+    royalties: [[i64; 3]; MAX_SEATS],
+    nat: u8,
+    sur: u8,
+    foul: u8,
+    swept: u8,
+}
+
 /// The one implementation of the rules: checks the table, settles it with
-/// working figures in `W` and writes the results into `out`.
+/// working figures in `W` and writes the results into `out`. Each step is a
+/// step of the rule text (docs/rules.md, "Settlement").
 #[inline(always)]
 fn settle_with<W: Width, O: Out>(
     rules: &Rules,
@@ -531,177 +547,32 @@ fn settle_with<W: Width, O: Out>(
     check_seats(rules, seats)?;
     let n = seats.len();
     stakes.check(n)?;
-    let pairs = pairs_of(n);
-    let all = (1u8 << n) - 1;
-    let e = &rules.evaluator;
-
-    // All twelve hands first: their table look-ups overlap.
-    let mut side = [Side::<W>::default(); MAX_SEATS];
-    for (d, seat) in side.iter_mut().zip(seats) {
-        let c = &seat.cards;
-        d.strengths = [
-            e.eval3([c[0], c[1], c[2]]),
-            e.eval5([c[3], c[4], c[5], c[6], c[7]]),
-            e.eval5([c[8], c[9], c[10], c[11], c[12]]),
-        ];
-    }
-
-    // Per seat: natural, surrender, foul (as bit masks), royalties.
-    let mut natural = [None; MAX_SEATS];
-    // position of the declared natural in `rules.naturals` (lower: stronger)
-    let mut natural_order = [usize::MAX; MAX_SEATS];
-    let mut royalties = [[0i64; 3]; MAX_SEATS];
-    let (mut nat, mut sur, mut foul) = (0u8, 0u8, 0u8);
-    for (s, seat) in seats.iter().enumerate() {
-        let st = side[s].strengths;
-        let invalid = !crate::splits::is_valid(st[0], st[1], st[2], rules.foul_strict);
-        let declared = declared_natural(rules, seat);
-        if let Some((m, _)) = declared {
-            nat |= 1 << s;
-            natural_order[s] = rules
-                .naturals
-                .iter()
-                .position(|&(x, _)| x == m)
-                .unwrap_or(usize::MAX);
-        }
-        natural[s] = declared;
-        let surrender = seat.surrender && declared.is_none();
-        sur |= (surrender as u8) << s;
-        foul |= ((invalid && declared.is_none() && !surrender) as u8) << s;
-        if rules.royalty_mode != RoyaltyMode::None {
-            royalties[s] = [
-                rules.royalty(0, st[0]),
-                rules.royalty(1, st[1]),
-                rules.royalty(2, st[2]),
-            ];
-        }
-    }
-    // seats whose rows are compared
-    let plain = all & !(nat | sur | foul);
-
-    // Sweep all, over the whole table before any pair is paid: a plain seat
-    // that won all three rows against every other seat, a fouled one
-    // counting as swept.
-    let mut beats = [0u8; MAX_SEATS];
-    for &(i, j) in pairs {
-        let (a, b) = (side[i].strengths, side[j].strengths);
-        beats[i] |= (((a[0] > b[0]) & (a[1] > b[1]) & (a[2] > b[2])) as u8) << j;
-        beats[j] |= (((a[0] < b[0]) & (a[1] < b[1]) & (a[2] < b[2])) as u8) << i;
-    }
-    let mut swept = 0u8;
-    if n >= rules.sweep_all_min_players {
-        for (s, &b) in beats.iter().enumerate().take(n) {
-            let others = all & !(1 << s);
-            // `&`, not `&&`: no data-dependent branch
-            let ok = (plain & (1 << s) != 0) & (others & !(foul | (b & plain)) == 0);
-            swept |= (ok as u8) << s;
-        }
-    }
-
-    // What each seat scores per row won, and collects from a fouled seat.
-    let rp = rules.row_points;
-    let rp_w = W::of(rp);
-    // `None`: the figure overflows (an error only if a pair needs it)
+    // filled in place: a struct this size returned by value is copied
+    let mut facts = SeatFacts {
+        side: [Side::<W>::default(); MAX_SEATS],
+        natural: [None; MAX_SEATS],
+        natural_order: [usize::MAX; MAX_SEATS],
+        royalties: [[0i64; 3]; MAX_SEATS],
+        nat: 0,
+        sur: 0,
+        foul: 0,
+        swept: 0,
+    };
+    seat_facts(rules, seats, &mut facts);
+    facts.swept = sweep_all(rules, n, &facts);
     let mut collect = [None; MAX_SEATS];
-    // the foul amount before royalties, for a collector that did not and
-    // that did sweep all
-    let foul_base = [foul_base(rules, false), foul_base(rules, true)];
-    for s in 0..n {
-        let roy = royalties[s];
-        let d = &mut side[s];
-        d.swept_all = swept & (1 << s) != 0;
-        (d.scoop_m, d.scoop_b) = if d.swept_all {
-            (rules.sweep_all_multiplier, rules.sweep_all_bonus)
-        } else {
-            (rules.scoop_multiplier, rules.scoop_bonus)
-        };
-        d.scoop_b_neg = d.scoop_b.checked_neg().ok_or_else(too_wide)?;
-        d.roy_sum = W::of(roy[0])
-            .add(W::of(roy[1]))
-            .and_then(|x| x.add(W::of(roy[2])))
-            .ok_or_else(too_wide)?;
-        let zero = W::default();
-        let mut won = [(zero, zero); 3];
-        for r in 0..3 {
-            won[r] = match rules.royalty_mode {
-                RoyaltyMode::Winner if rules.royalty_adds => (rp_w, W::of(roy[r])),
-                RoyaltyMode::Winner if roy[r] > rp => (zero, W::of(roy[r])),
-                _ => (rp_w, zero),
-            };
-        }
-        for set in 1..8usize {
-            // the set without its lowest row, plus that row
-            let r = set.trailing_zeros() as usize;
-            let rest = set & (set - 1);
-            d.rows_won[set] = d.rows_won[rest].add(won[r].0).ok_or_else(too_wide)?;
-            d.roy_won[set] = d.roy_won[rest].add(won[r].1).ok_or_else(too_wide)?;
-        }
-        // computed for every seat: cheaper than branching on the masks
-        let base = if d.swept_all {
-            foul_base[1]
-        } else {
-            foul_base[0]
-        };
-        collect[s] = base.and_then(|b| b.collect(d.roy_sum));
-    }
-
-    // Every pair, from i's view; seat totals.
+    row_scales(rules, n, &mut facts, &mut collect)?;
+    // every pair, from i's view; seat totals in the working width
     let mut points = [W::default(); MAX_SEATS];
     let mut money = [W::default(); MAX_SEATS];
-    for &(i, j) in pairs {
-        let (bi, bj) = (1u8 << i, 1u8 << j);
-        let both = bi | bj;
+    for &(i, j) in pairs_of(n) {
         let mut p = PairResult {
             i,
             j,
             multiplier: 1,
             ..PairResult::default()
         };
-        let value = if nat & both != 0 {
-            p.outcome = PairOutcome::Natural;
-            natural_pair(
-                rules,
-                (&seats[i].cards, natural[i], natural_order[i]),
-                (&seats[j].cards, natural[j], natural_order[j]),
-            )
-        } else if sur & both != 0 {
-            p.outcome = PairOutcome::Surrender;
-            if sur & both == both {
-                Some(0)
-            } else if sur & bi != 0 {
-                // i surrendered: it pays unless j fouled
-                if foul & bj != 0 {
-                    Some(0)
-                } else {
-                    rules.surrender_cost.checked_neg()
-                }
-            } else if foul & bi != 0 {
-                Some(0)
-            } else {
-                Some(rules.surrender_cost)
-            }
-        } else {
-            // rows and fouls: both worked out, then one chosen, so that the
-            // random outcome costs no mispredicted branch
-            let rows = rows_pair(rules, &side[i], &side[j], &mut p);
-            let (fi, fj) = (foul & bi != 0, foul & bj != 0);
-            if fi | fj {
-                // the figures of a foul pair (only `settle` keeps them)
-                p = foul_pair(i, j, fi, fj, &collect);
-            }
-            let fv = if fj {
-                collect[i].map(|c| c.points)
-            } else {
-                collect[j].map(|c| c.points_neg)
-            };
-            let fv = if fi & fj { Some(0) } else { fv };
-            if fi | fj {
-                fv
-            } else {
-                rows
-            }
-        }
-        .ok_or_else(too_wide)?;
+        let value = pair_value(rules, seats, &facts, &collect, &mut p).ok_or_else(too_wide)?;
         let stake = stakes.get(n, i, j);
         p.points = value;
         p.stake = stake;
@@ -720,9 +591,202 @@ fn settle_with<W: Width, O: Out>(
         (points[i], points[j], money[i], money[j]) = sums;
         out.pair(p);
     }
+    seat_results(rules, n, &facts, &points, &money, out)
+}
 
-    // Seat totals as reported, and the rake on each seat's positive money,
-    // rounded down.
+/// Step 1: each seat's rows, natural, surrender, foul and royalties.
+#[inline(always)]
+fn seat_facts<W: Width>(rules: &Rules, seats: &[SeatInput], facts: &mut SeatFacts<W>) {
+    let e = &rules.evaluator;
+    // all twelve hands first: their table look-ups overlap
+    for (d, seat) in facts.side.iter_mut().zip(seats) {
+        let c = &seat.cards;
+        d.strengths = [
+            e.eval3([c[0], c[1], c[2]]),
+            e.eval5([c[3], c[4], c[5], c[6], c[7]]),
+            e.eval5([c[8], c[9], c[10], c[11], c[12]]),
+        ];
+    }
+    for (s, seat) in seats.iter().enumerate() {
+        let st = facts.side[s].strengths;
+        let invalid = !crate::splits::is_valid(st[0], st[1], st[2], rules.foul_strict);
+        let declared = declared_natural(rules, seat);
+        if let Some((m, _)) = declared {
+            facts.nat |= 1 << s;
+            facts.natural_order[s] = rules
+                .naturals
+                .iter()
+                .position(|&(x, _)| x == m)
+                .unwrap_or(usize::MAX);
+        }
+        facts.natural[s] = declared;
+        // a declared natural is settled first; a surrender before a foul
+        let surrender = seat.surrender && declared.is_none();
+        facts.sur |= (surrender as u8) << s;
+        facts.foul |= ((invalid && declared.is_none() && !surrender) as u8) << s;
+        if rules.royalty_mode != RoyaltyMode::None {
+            facts.royalties[s] = [
+                rules.royalty(0, st[0]),
+                rules.royalty(1, st[1]),
+                rules.royalty(2, st[2]),
+            ];
+        }
+    }
+}
+
+/// Step 2, sweep all, over the whole table before any pair is paid: a plain
+/// seat that won all three rows against every other seat, a fouled one
+/// counting as swept. Returns the bit mask of the seats that swept all.
+#[inline(always)]
+fn sweep_all<W: Width>(rules: &Rules, n: usize, facts: &SeatFacts<W>) -> u8 {
+    if n < rules.sweep_all_min_players {
+        return 0;
+    }
+    let all = (1u8 << n) - 1;
+    let plain = all & !(facts.nat | facts.sur | facts.foul);
+    let mut beats = [0u8; MAX_SEATS];
+    for &(i, j) in pairs_of(n) {
+        let (a, b) = (facts.side[i].strengths, facts.side[j].strengths);
+        beats[i] |= (((a[0] > b[0]) & (a[1] > b[1]) & (a[2] > b[2])) as u8) << j;
+        beats[j] |= (((a[0] < b[0]) & (a[1] < b[1]) & (a[2] < b[2])) as u8) << i;
+    }
+    let mut swept = 0u8;
+    for (s, &b) in beats.iter().enumerate().take(n) {
+        let others = all & !(1 << s);
+        // `&`, not `&&`: no data-dependent branch
+        let ok = (plain & (1 << s) != 0) & (others & !(facts.foul | (b & plain)) == 0);
+        swept |= (ok as u8) << s;
+    }
+    swept
+}
+
+/// Step 3: what each seat scores per set of rows it wins (row points and
+/// royalties by `royalty_mode`), its scoop or sweep-all multiplier and
+/// bonus, and what it collects from a fouled seat (`None`: that figure does
+/// not fit, an error only if a pair needs it).
+#[inline(always)]
+fn row_scales<W: Width>(
+    rules: &Rules,
+    n: usize,
+    facts: &mut SeatFacts<W>,
+    collect: &mut [Option<Collect>; MAX_SEATS],
+) -> std::result::Result<(), Stop> {
+    let rp = rules.row_points;
+    let rp_w = W::of(rp);
+    let zero = W::default();
+    // the foul amount before royalties, for a collector that did not and
+    // that did sweep all
+    let foul_base = [foul_base(rules, false), foul_base(rules, true)];
+    for (s, collected) in collect.iter_mut().enumerate().take(n) {
+        let roy = facts.royalties[s];
+        let d = &mut facts.side[s];
+        d.swept_all = facts.swept & (1 << s) != 0;
+        (d.scoop_m, d.scoop_b) = if d.swept_all {
+            (rules.sweep_all_multiplier, rules.sweep_all_bonus)
+        } else {
+            (rules.scoop_multiplier, rules.scoop_bonus)
+        };
+        d.scoop_b_neg = d.scoop_b.checked_neg().ok_or_else(too_wide)?;
+        d.roy_sum = W::of(roy[0])
+            .add(W::of(roy[1]))
+            .and_then(|x| x.add(W::of(roy[2])))
+            .ok_or_else(too_wide)?;
+        let mut won = [(zero, zero); 3];
+        for r in 0..3 {
+            won[r] = match rules.royalty_mode {
+                RoyaltyMode::Winner if rules.royalty_adds => (rp_w, W::of(roy[r])),
+                RoyaltyMode::Winner if roy[r] > rp => (zero, W::of(roy[r])),
+                _ => (rp_w, zero),
+            };
+        }
+        for set in 1..8usize {
+            // the set without its lowest row, plus that row
+            let r = set.trailing_zeros() as usize;
+            let rest = set & (set - 1);
+            d.rows_won[set] = d.rows_won[rest].add(won[r].0).ok_or_else(too_wide)?;
+            d.roy_won[set] = d.roy_won[rest].add(won[r].1).ok_or_else(too_wide)?;
+        }
+        // computed for every seat: cheaper than branching on the masks
+        let base = foul_base[d.swept_all as usize];
+        *collected = base.and_then(|b| b.collect(d.roy_sum));
+    }
+    Ok(())
+}
+
+/// Step 4, one pair: the first that applies of naturals, surrender, fouls
+/// and rows. Fills the pair's figures and returns what i collects from j.
+#[inline(always)]
+fn pair_value<W: Width>(
+    rules: &Rules,
+    seats: &[SeatInput],
+    facts: &SeatFacts<W>,
+    collect: &[Option<Collect>; MAX_SEATS],
+    p: &mut PairResult,
+) -> Option<i64> {
+    let (i, j) = (p.i, p.j);
+    let (bi, bj) = (1u8 << i, 1u8 << j);
+    let both = bi | bj;
+    if facts.nat & both != 0 {
+        p.outcome = PairOutcome::Natural;
+        return natural_pair(
+            rules,
+            (&seats[i].cards, facts.natural[i], facts.natural_order[i]),
+            (&seats[j].cards, facts.natural[j], facts.natural_order[j]),
+        );
+    }
+    if facts.sur & both != 0 {
+        p.outcome = PairOutcome::Surrender;
+        return surrender_pair(
+            rules,
+            facts.sur & bi != 0,
+            facts.sur & bj != 0,
+            facts.foul & both,
+        );
+    }
+    // rows and fouls: both worked out, then one chosen, so that the random
+    // outcome costs no mispredicted branch
+    let rows = rows_pair(rules, &facts.side[i], &facts.side[j], p);
+    let (fi, fj) = (facts.foul & bi != 0, facts.foul & bj != 0);
+    if fi | fj {
+        // the figures of a foul pair (only `settle` keeps them)
+        foul_pair(p, fi, fj, collect);
+    }
+    let fv = if fj {
+        collect[i].map(|c| c.points)
+    } else {
+        collect[j].map(|c| c.points_neg)
+    };
+    let fv = if fi & fj { Some(0) } else { fv };
+    if fi | fj {
+        fv
+    } else {
+        rows
+    }
+}
+
+/// A pair where at least one seat surrendered (`si`, `sj`); `fouled` is the
+/// mask of the pair's fouled seats: a surrender pays nothing to a foul.
+#[inline(always)]
+fn surrender_pair(rules: &Rules, si: bool, sj: bool, fouled: u8) -> Option<i64> {
+    match (si, sj) {
+        (true, true) => Some(0),
+        _ if fouled != 0 => Some(0),
+        (true, false) => rules.surrender_cost.checked_neg(),
+        _ => Some(rules.surrender_cost),
+    }
+}
+
+/// Step 5: each seat's totals as reported, the rake on its positive money
+/// (rounded down) and its net, written to `out`.
+#[inline(always)]
+fn seat_results<W: Width, O: Out>(
+    rules: &Rules,
+    n: usize,
+    facts: &SeatFacts<W>,
+    points: &[W; MAX_SEATS],
+    money: &[W; MAX_SEATS],
+    out: &mut O,
+) -> std::result::Result<(), Stop> {
     let mut seat_points = [0i64; MAX_SEATS];
     let mut seat_money = [0i64; MAX_SEATS];
     let mut rake = [0i64; MAX_SEATS];
@@ -742,17 +806,18 @@ fn settle_with<W: Width, O: Out>(
         };
         net[s] = seat_money[s].checked_sub(rake[s]).ok_or_else(overflow)?;
     }
+    // written only once every seat is known to fit
     for s in 0..n {
         let bit = 1u8 << s;
         out.seat(
             s,
             SeatResult {
-                strengths: side[s].strengths,
-                royalties: royalties[s],
-                foul: foul & bit != 0,
-                surrender: sur & bit != 0,
-                natural: natural[s],
-                swept_all: swept & bit != 0,
+                strengths: facts.side[s].strengths,
+                royalties: facts.royalties[s],
+                foul: facts.foul & bit != 0,
+                surrender: facts.sur & bit != 0,
+                natural: facts.natural[s],
+                swept_all: facts.swept & bit != 0,
                 points: seat_points[s],
                 money: seat_money[s],
                 rake: rake[s],
@@ -915,21 +980,19 @@ impl FoulBase {
 /// The figures of a foul pair (at least one of `fi`, `fj`). The amount is
 /// chosen by the caller; a missing `Collect` (overflow) is reported there.
 #[inline(always)]
-fn foul_pair(i: usize, j: usize, fi: bool, fj: bool, collect: &[Option<Collect>]) -> PairResult {
-    let mut p = PairResult {
-        i,
-        j,
-        outcome: PairOutcome::Foul,
-        multiplier: 1,
-        ..PairResult::default()
-    };
+fn foul_pair(p: &mut PairResult, fi: bool, fj: bool, collect: &[Option<Collect>]) {
+    // in place: the rows' figures do not apply to a foul
+    p.outcome = PairOutcome::Foul;
+    p.rows = [0; 3];
+    (p.row_points, p.overall, p.royalties, p.bonus) = (0, 0, 0, 0);
+    (p.scoop, p.sweep_all, p.multiplier) = (0, false, 1);
     if fi && fj {
-        return p;
+        return;
     }
     let (c, sign) = if fj {
-        (collect[i], 1)
+        (collect[p.i], 1)
     } else {
-        (collect[j], -1)
+        (collect[p.j], -1)
     };
     if let Some(c) = c {
         p.scoop = sign;
@@ -941,7 +1004,6 @@ fn foul_pair(i: usize, j: usize, fi: bool, fj: bool, collect: &[Option<Collect>]
             (c.royalties_neg, c.bonus_neg)
         };
     }
-    p
 }
 
 /// Compares the rows of a pair, fills the pair's figures and returns what i
