@@ -208,3 +208,39 @@ def test_documented_commands_run(
     captured = capsys.readouterr()
     assert code == 0, f"{where}: {command!r} exited {code}: {captured.err}"
     assert captured.out.strip(), f"{where}: {command!r} printed nothing"
+
+
+# A citation of a section of the rule reference: its path, then the section's
+# title in double quotes, after a comma or in parentheses.
+_CITATION = re.compile(r'docs/rules\.md,? \(?"(?P<title>[^"]+)"')
+_HEADING = re.compile(r"^#{2,6} (?P<title>.+?)\s*$", re.MULTILINE)
+_OUTSIDE = re.compile(r"RULES\.md|\.\./shared|\bseeds? \d{3}\b")
+SOURCE_DIRS = ("src", "python", "tests", "benches", "fuzz")
+SOURCE_SUFFIXES = frozenset({".rs", ".py", ".pyi", ".toml", ".md"})
+
+
+def _project_texts() -> Iterator[tuple[Path, str]]:
+    yield from ((page, page.read_text(encoding="utf-8")) for page in PAGES)
+    for folder in SOURCE_DIRS:
+        for path in sorted((REPO / folder).rglob("*")):
+            if path.suffix in SOURCE_SUFFIXES and path.is_file() and "target" not in path.parts:
+                yield path, path.read_text(encoding="utf-8")
+
+
+def test_citations_of_the_rule_reference_name_its_sections() -> None:
+    titles = {m["title"] for m in _HEADING.finditer((REPO / "docs" / "rules.md").read_text())}
+    cited = [
+        (path.relative_to(REPO), m["title"])
+        for path, text in _project_texts()
+        for m in _CITATION.finditer(text)
+    ]
+    assert len(cited) > 10
+    unknown = [(str(path), title) for path, title in cited if title not in titles]
+    assert not unknown, f"citations of sections docs/rules.md does not have: {unknown}"
+
+
+def test_pages_and_presets_cite_nothing_outside_the_repository() -> None:
+    presets = sorted((REPO / "python" / "capsa" / "presets").glob("*.toml"))
+    for path in [*PAGES, *presets]:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            assert not _OUTSIDE.search(line), f"{path.relative_to(REPO)}:{number}: {line}"
