@@ -400,7 +400,8 @@ def _key(cards: Sequence[int], rules: Mapping[str, Any]) -> HandKey:
 
     Python compares tuples element by element and a proper prefix is
     smaller, which is exactly the rule of
-    docs/rules.md, "Three cards against five". The suit vector is empty unless ``tie_break = "suit"``.
+    docs/rules.md, "Three cards against five". The suit vector is empty
+    unless ``tie_break = "suit"``.
     """
     cat = _category_name(cards)
     ranks = [rank_of(c) for c in cards]
