@@ -1,6 +1,7 @@
-//! Naturals (special 13-card hands). See RULES.md section 5.
+//! Naturals (special 13-card hands). See docs/rules.md, "Naturals".
 
-/// The fifteen naturals, in the order of the contract's table.
+/// The fifteen naturals, in the order of the table in
+/// docs/rules.md, "The fifteen naturals".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Natural {

@@ -336,7 +336,8 @@ impl Evaluator {
 
     /// The suits of the cards in significance order, two bits each, strongest
     /// first (for two hands of one rank pattern this compares exactly as the
-    /// contract's card-by-card suit comparison).
+    /// card-by-card suit comparison of the rule reference,
+    /// docs/rules.md, "Suit tie-break and `suit_order`").
     #[inline(always)]
     fn suit_key(&self, significance: u64, cards: &[u8]) -> u32 {
         let ss = self.ranking.suit_strength;

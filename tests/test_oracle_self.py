@@ -122,7 +122,7 @@ def test_default_rules_is_capsa_susun() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Categories (RULES.md section 2)
+# Categories (docs/rules.md, "Categories")
 # ---------------------------------------------------------------------------
 
 
@@ -305,7 +305,7 @@ def test_three_card_straights_and_flushes_do_not_count() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Comparing (RULES.md section 3)
+# Comparing (docs/rules.md, "Hand ranking")
 # ---------------------------------------------------------------------------
 
 
@@ -466,7 +466,7 @@ def test_three_against_five_prefix_rule() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Fouls (RULES.md section 4)
+# Fouls (docs/rules.md, "Arrangements and fouls")
 # ---------------------------------------------------------------------------
 
 
@@ -554,7 +554,7 @@ def test_splits_rejects_bad_hands() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Naturals (RULES.md section 5)
+# Naturals (docs/rules.md, "Naturals")
 # ---------------------------------------------------------------------------
 
 NATURAL_CASES: list[tuple[str, str, str]] = [
@@ -759,7 +759,7 @@ def test_royalty_table() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Settlement (RULES.md section 6 and the section 8 examples)
+# Settlement (docs/rules.md, "Settlement" and "Worked examples")
 # ---------------------------------------------------------------------------
 
 # Section 8, bottom-row example. Tops are ordered A > B > C > D and middles

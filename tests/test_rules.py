@@ -48,7 +48,7 @@ def test_presets_read_the_same_by_oracle(name: str) -> None:
     assert oracle.load_rules(text) == capsa.Rules.preset(name).to_dict()
 
 
-# RULES.md section 7, knob by knob
+# docs/rules.md, "Presets", knob by knob
 TABLE: dict[str, dict[str, Any]] = {
     "tie_break": dict(zip(PRESETS, ["suit", "none", "none", "none", "none", "none"], strict=True)),
     "wheel": dict(zip(PRESETS, ["low", "low", "low", "low", "second", "low"], strict=True)),

@@ -199,7 +199,7 @@ def _arr(text: str) -> capsa.Arrangement:
     return capsa.Arrangement.parse(text)
 
 
-# RULES.md section 8, bottom-row example: A full house (jacks over threes),
+# docs/rules.md, "Worked examples", bottom row only: A full house (jacks over threes),
 # B heart flush, C straight to the 9, D pair of aces. Tops rank A > B > C > D
 # and middles D > C > B > A, so in every pair top and middle cancel out and the
 # bottom row alone decides.

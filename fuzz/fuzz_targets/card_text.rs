@@ -14,8 +14,8 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || c == ','
 }
 
-/// The card a token names, read from the contract's spelling: a rank (2-9,
-/// T/10, J, Q, K, A, either case) then one suit letter or symbol.
+/// The card a token names, read from the spelling of docs/rules.md, "Cards":
+/// a rank (2-9, T/10, J, Q, K, A, either case) then one suit letter or symbol.
 fn expected_card(token: &str) -> Option<u8> {
     let chars: Vec<char> = token.chars().collect();
     let (rank, suit) = match chars.as_slice() {

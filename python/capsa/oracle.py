@@ -1,7 +1,7 @@
 """Reference oracle for the Capsa Susun rules.
 
 A slow, plain, standard-library-only implementation written straight from
-the rule contract (RULES.md) and the project's decisions (docs/rules.md).
+the project's rule reference, docs/rules.md.
 It exists to be an independent witness for differential tests of the fast
 engine, so it imports nothing from the ``capsa`` package, reads no project
 file and uses no precomputed tables.
@@ -61,7 +61,7 @@ CATEGORIES: tuple[str, ...] = (
 
 THREE_CARD_CATEGORIES: tuple[str, ...] = ("high-card", "pair", "trips")
 
-# RULES.md section 5, in table order.
+# docs/rules.md, "The fifteen naturals", in table order.
 NATURAL_NAMES: tuple[str, ...] = (
     "clean-dragon",
     "dragon",
@@ -108,7 +108,7 @@ def suit_of(card: int) -> int:
 
 
 def default_rules() -> dict[str, Any]:
-    """The capsa-susun preset (RULES.md section 7), written out by hand."""
+    """The capsa-susun preset (docs/rules.md, "Presets"), written out by hand."""
     return {
         "name": "capsa-susun",
         "tie_break": "suit",
@@ -399,8 +399,9 @@ def _key(cards: Sequence[int], rules: Mapping[str, Any]) -> HandKey:
     """A sortable strength: (category index, rank vector, suit vector).
 
     Python compares tuples element by element and a proper prefix is
-    smaller, which is exactly the three-against-five-card rule of RULES.md
-    section 3. The suit vector is empty unless ``tie_break = "suit"``.
+    smaller, which is exactly the rule of
+    docs/rules.md, "Three cards against five". The suit vector is empty
+    unless ``tie_break = "suit"``.
     """
     cat = _category_name(cards)
     ranks = [rank_of(c) for c in cards]
@@ -759,7 +760,7 @@ def settle(
     rules: Mapping[str, Any],
     stakes: int | Sequence[Sequence[int]] | None = None,
 ) -> dict[str, Any]:
-    """Settle one round (RULES.md section 6) and return points and money."""
+    """Settle one round (docs/rules.md, "Settlement"); return points and money."""
     # ---- input -----------------------------------------------------------
     if not 2 <= len(seats) <= 4:
         _fail(f"seats: expected 2 to 4 players, got {len(seats)}")
@@ -906,7 +907,7 @@ def settle(
         return rows + overall + roy
 
     def pair_result(i: int, j: int) -> int:
-        """What i collects from j (RULES.md section 6 steps 1-4)."""
+        """What i collects from j (docs/rules.md, "Settlement", steps 1-4)."""
         # 1. Naturals.
         if nat[i] is not None or nat[j] is not None:
             return _settle_naturals(nat[i], nat[j], hands[i], hands[j], rules)
