@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import importlib
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations, product
 from numbers import Integral
 from typing import Any, NoReturn
@@ -29,8 +29,10 @@ __all__ = [
     "CATEGORIES",
     "NATURAL_NAMES",
     "category",
+    "chacha20_block",
     "compare",
     "count_splits",
+    "deal",
     "default_rules",
     "is_foul",
     "load_rules",
@@ -703,6 +705,87 @@ def _settle_naturals(
     if si > sj:
         return pi - pj if difference else pi
     return -(pj - pi) if difference else -pj
+
+
+# ---------------------------------------------------------------------------
+# Seeded deals
+# ---------------------------------------------------------------------------
+
+_MASK32 = 0xFFFFFFFF
+# "expand 32-byte k" as four little-endian words (RFC 7539 section 2.3).
+_CHACHA_CONSTANTS = (0x61707865, 0x3320646E, 0x79622D32, 0x6B206574)
+
+
+def _rotl32(value: int, shift: int) -> int:
+    return ((value << shift) | (value >> (32 - shift))) & _MASK32
+
+
+def _quarter_round(state: list[int], a: int, b: int, c: int, d: int) -> None:
+    """RFC 7539 section 2.1, on four words of the state."""
+    state[a] = (state[a] + state[b]) & _MASK32
+    state[d] = _rotl32(state[d] ^ state[a], 16)
+    state[c] = (state[c] + state[d]) & _MASK32
+    state[b] = _rotl32(state[b] ^ state[c], 12)
+    state[a] = (state[a] + state[b]) & _MASK32
+    state[d] = _rotl32(state[d] ^ state[a], 8)
+    state[c] = (state[c] + state[d]) & _MASK32
+    state[b] = _rotl32(state[b] ^ state[c], 7)
+
+
+def chacha20_block(key: Sequence[int], counter: int, nonce: Sequence[int]) -> list[int]:
+    """The ChaCha20 block function (RFC 7539 section 2.3): 8 key words,
+    a 32-bit block counter and 3 nonce words in, 16 output words out."""
+    if len(key) != 8 or len(nonce) != 3:
+        _fail("chacha20_block: expected 8 key words and 3 nonce words")
+    initial = [*_CHACHA_CONSTANTS, *key, counter, *nonce]
+    working = list(initial)
+    for _ in range(10):  # 20 rounds: a column round then a diagonal round
+        _quarter_round(working, 0, 4, 8, 12)
+        _quarter_round(working, 1, 5, 9, 13)
+        _quarter_round(working, 2, 6, 10, 14)
+        _quarter_round(working, 3, 7, 11, 15)
+        _quarter_round(working, 0, 5, 10, 15)
+        _quarter_round(working, 1, 6, 11, 12)
+        _quarter_round(working, 2, 7, 8, 13)
+        _quarter_round(working, 3, 4, 9, 14)
+    return [(w + i) & _MASK32 for w, i in zip(working, initial, strict=True)]
+
+
+def _seeded_words(seed: int) -> Iterator[int]:
+    """The 32-bit output words for a seed: the key is the seed as a
+    little-endian 64-bit integer in key words 0-1, the rest zero; nonce zero;
+    block counter from zero."""
+    key = [seed & _MASK32, seed >> 32, 0, 0, 0, 0, 0, 0]
+    counter = 0
+    while True:
+        yield from chacha20_block(key, counter, [0, 0, 0])
+        counter += 1
+
+
+def _uniform_below(words: Iterator[int], n: int) -> int:
+    """A uniform integer in 0..n-1: words in the last partial run of n
+    values of the 2**32 range are rejected, so there is no modulo bias."""
+    limit = (1 << 32) - (1 << 32) % n
+    while True:
+        word = next(words)
+        if word < limit:
+            return word % n
+
+
+def deal(seats: int, seed: int) -> list[list[int]]:
+    """The seeded deal: the ids 0..51 shuffled by Fisher-Yates from the top
+    position down, each swap partner drawn from the seed's ChaCha20 stream;
+    seat s holds deck positions 13s..13s+12, sorted."""
+    if not 2 <= seats <= 4:
+        _fail(f"seats: expected 2 to 4, got {seats}")
+    if not 0 <= seed < 1 << 64:
+        _fail(f"seed: expected 0 <= seed < 2**64, got {seed}")
+    words = _seeded_words(seed)
+    deck = list(range(52))
+    for top in range(51, 0, -1):
+        other = _uniform_below(words, top + 1)
+        deck[top], deck[other] = deck[other], deck[top]
+    return [sorted(deck[13 * s : 13 * s + 13]) for s in range(seats)]
 
 
 # ---------------------------------------------------------------------------
