@@ -842,7 +842,7 @@ def settle(
     rules: Mapping[str, Any],
     stakes: int | Sequence[Sequence[int]] | None = None,
 ) -> dict[str, Any]:
-    """Settle one round (RULES.md section 6): points, money, rake and net per
+    """Settle one round (docs/rules.md, Settlement): points, money, rake and net per
     seat, ``pair_points[i][j]`` (what i collects from j), and ``pairs``, each
     pair i < j from i's view: how it was settled (``outcome``), each row won
     (1), lost (-1) or tied (0), the row points, overall point and royalties
