@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from hypothesis import strategies as st
+
+import capsa
 
 SUIT_ORDERS = ["shcd", "dchs", "hscd", "cdsh"]
 
@@ -46,3 +49,67 @@ def ranking_knobs(draw: st.DrawFn) -> dict[str, Any]:
         "wheel": draw(st.sampled_from(["low", "second"])),
         "foul_check": draw(st.sampled_from(["allow-equal", "strict"])),
     }
+
+
+def _take(deck: list[int], want: list[int]) -> list[int] | None:
+    if all(c in deck for c in want):
+        for c in want:
+            deck.remove(c)
+        return want
+    return None
+
+
+def natural_hand(rng: random.Random, deck: list[int]) -> list[int] | None:
+    """Tries to take a hand that qualifies for some natural from the deck."""
+    kind = rng.choice(["dragon", "pairs", "flushes", "colour", "low", "high", "royals", "trips"])
+    by_rank: dict[int, list[int]] = {}
+    for c in deck:
+        by_rank.setdefault(c // 4, []).append(c)
+    if kind == "dragon":
+        if len(by_rank) < 13:
+            return None
+        return _take(deck, [rng.choice(by_rank[r]) for r in range(13)])
+    if kind in ("pairs", "trips"):
+        size = 2 if kind == "pairs" else 3
+        groups = [r for r, cs in by_rank.items() if len(cs) >= size]
+        need = 6 if kind == "pairs" else 4
+        if len(groups) < need:
+            return None
+        hand = [c for r in rng.sample(groups, need) for c in rng.sample(by_rank[r], size)]
+        rest = [c for c in deck if c not in hand]
+        hand += rng.sample(rest, 13 - len(hand))
+        return _take(deck, hand)
+    if kind == "flushes":
+        suits = rng.sample(range(4), 3)
+        hand: list[int] = []
+        for suit, n in zip(suits, (3, 5, 5), strict=False):
+            pool = [c for c in deck if c % 4 == suit and c not in hand]
+            if len(pool) < n:
+                return None
+            hand += rng.sample(pool, n)
+        return _take(deck, hand)
+    if kind == "colour":
+        pool = [c for c in deck if c % 4 in rng.choice([(0, 2), (1, 3)])]
+    elif kind == "low":
+        pool = [c for c in deck if c // 4 <= 6]
+    elif kind == "high":
+        pool = [c for c in deck if c // 4 >= 6]
+    else:
+        pool = [c for c in deck if c // 4 >= 9]
+        if len(pool) >= 12:
+            rest = [c for c in deck if c not in pool]
+            return _take(deck, rng.sample(pool, 12) + rng.sample(rest or pool, 1))
+    if len(pool) < 13:
+        return None
+    return _take(deck, rng.sample(pool, 13))
+
+
+def arrange(rng: random.Random, hand: list[int], rules: capsa.Rules) -> list[int]:
+    """A legal split most of the time, a random (often fouled) one otherwise."""
+    if rng.random() < 0.7:
+        legal = capsa.splits(hand, rules)
+        if len(legal):
+            return [int(x) for x in legal[rng.randrange(len(legal))]]
+    cards = hand[:]
+    rng.shuffle(cards)
+    return cards

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_settlement import _arrange, _natural_hand
 
 import capsa
 from capsa import oracle
+from strategies import arrange, natural_hand
 
 I64_MAX = 2**63 - 1
 I64_MIN = -(2**63)
@@ -161,14 +161,14 @@ def extreme_tables(draw: st.DrawFn) -> dict[str, Any]:
     rng.shuffle(deck)
     hands = []
     for _ in range(players):
-        hand = _natural_hand(rng, deck) if rng.random() < 0.3 else None
+        hand = natural_hand(rng, deck) if rng.random() < 0.3 else None
         if hand is None:
             hand = deck[:13]
             del deck[:13]
         hands.append(hand)
     seats = [
         {
-            "cards": _arrange(rng, h, rules),
+            "cards": arrange(rng, h, rules),
             "surrender": rules["surrender.enabled"] and rng.random() < 0.2,
             "declare_natural": rng.random() < 0.85,
         }

@@ -105,14 +105,20 @@ def test_deterministic(cards: list[int]) -> None:
     assert rank_arrangements(cards, k=4) == rank_arrangements(cards, k=4)
 
 
-def test_solver_value_at_least_greedy_value() -> None:
-    rng = np.random.default_rng(5)
-    for _ in range(50):
-        cards = [int(x) for x in rng.permutation(52)[:13]]
-        s = best_arrangement(cards)
-        g = best_arrangement(cards, strategy="greedy")
-        if not s.declare_natural:
-            assert s.expected_points >= g.expected_points - 1e-9
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("preset", PRESETS)
+def test_solver_beats_greedy_in_play(preset: str, seats: int) -> None:
+    """Played out in a seeded duplicate tournament (every deal replayed with
+    the strategies swapped), the solver wins points from greedy and the 95%
+    interval of the difference is clear of zero. (At 300 deals the
+    difference is 8 to 15 half-widths above zero for every preset; 150 keeps
+    a wide margin.)"""
+    result = duplicate_tournament(
+        ["solver", "greedy"], Rules.preset(preset), seats=seats, deals=150, seed=2026
+    )
+    assert result["strategies"] == ["solver", "greedy"] and result["deals"] == 150
+    assert result["diff"] - result["diff_ci95"] > 0
+    assert result["mean"][0] > 0 > result["mean"][1]
 
 
 def test_tables_shipped_and_nearest() -> None:
@@ -160,7 +166,11 @@ def test_tournament_reproducible_and_zero_sum() -> None:
 def test_best_response_check_runs() -> None:
     r = best_response_check(Rules.preset("pagat"), hands=2, opponents=40, seed=1)
     assert len(r["hands"]) == 2
-    assert all(h[4] >= 0 for h in r["hands"])
+    # Each hand: (cards, pick, value of the pick, best value, regret, held-out
+    # regret); the report's means are the means of its hands.
+    assert all(h[4] == pytest.approx(h[3] - h[2]) for h in r["hands"])
+    assert r["mean_regret"] == pytest.approx(sum(h[4] for h in r["hands"]) / 2)
+    assert r["mean_holdout_regret"] == pytest.approx(sum(h[5] for h in r["hands"]) / 2)
 
 
 def test_cli_prints_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import importlib
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations, product
 from numbers import Integral
 from typing import Any, NoReturn
@@ -29,8 +29,10 @@ __all__ = [
     "CATEGORIES",
     "NATURAL_NAMES",
     "category",
+    "chacha20_block",
     "compare",
     "count_splits",
+    "deal",
     "default_rules",
     "is_foul",
     "load_rules",
@@ -707,6 +709,87 @@ def _settle_naturals(
 
 
 # ---------------------------------------------------------------------------
+# Seeded deals
+# ---------------------------------------------------------------------------
+
+_MASK32 = 0xFFFFFFFF
+# "expand 32-byte k" as four little-endian words (RFC 7539 section 2.3).
+_CHACHA_CONSTANTS = (0x61707865, 0x3320646E, 0x79622D32, 0x6B206574)
+
+
+def _rotl32(value: int, shift: int) -> int:
+    return ((value << shift) | (value >> (32 - shift))) & _MASK32
+
+
+def _quarter_round(state: list[int], a: int, b: int, c: int, d: int) -> None:
+    """RFC 7539 section 2.1, on four words of the state."""
+    state[a] = (state[a] + state[b]) & _MASK32
+    state[d] = _rotl32(state[d] ^ state[a], 16)
+    state[c] = (state[c] + state[d]) & _MASK32
+    state[b] = _rotl32(state[b] ^ state[c], 12)
+    state[a] = (state[a] + state[b]) & _MASK32
+    state[d] = _rotl32(state[d] ^ state[a], 8)
+    state[c] = (state[c] + state[d]) & _MASK32
+    state[b] = _rotl32(state[b] ^ state[c], 7)
+
+
+def chacha20_block(key: Sequence[int], counter: int, nonce: Sequence[int]) -> list[int]:
+    """The ChaCha20 block function (RFC 7539 section 2.3): 8 key words,
+    a 32-bit block counter and 3 nonce words in, 16 output words out."""
+    if len(key) != 8 or len(nonce) != 3:
+        _fail("chacha20_block: expected 8 key words and 3 nonce words")
+    initial = [*_CHACHA_CONSTANTS, *key, counter, *nonce]
+    working = list(initial)
+    for _ in range(10):  # 20 rounds: a column round then a diagonal round
+        _quarter_round(working, 0, 4, 8, 12)
+        _quarter_round(working, 1, 5, 9, 13)
+        _quarter_round(working, 2, 6, 10, 14)
+        _quarter_round(working, 3, 7, 11, 15)
+        _quarter_round(working, 0, 5, 10, 15)
+        _quarter_round(working, 1, 6, 11, 12)
+        _quarter_round(working, 2, 7, 8, 13)
+        _quarter_round(working, 3, 4, 9, 14)
+    return [(w + i) & _MASK32 for w, i in zip(working, initial, strict=True)]
+
+
+def _seeded_words(seed: int) -> Iterator[int]:
+    """The 32-bit output words for a seed: the key is the seed as a
+    little-endian 64-bit integer in key words 0-1, the rest zero; nonce zero;
+    block counter from zero."""
+    key = [seed & _MASK32, seed >> 32, 0, 0, 0, 0, 0, 0]
+    counter = 0
+    while True:
+        yield from chacha20_block(key, counter, [0, 0, 0])
+        counter += 1
+
+
+def _uniform_below(words: Iterator[int], n: int) -> int:
+    """A uniform integer in 0..n-1: words in the last partial run of n
+    values of the 2**32 range are rejected, so there is no modulo bias."""
+    limit = (1 << 32) - (1 << 32) % n
+    while True:
+        word = next(words)
+        if word < limit:
+            return word % n
+
+
+def deal(seats: int, seed: int) -> list[list[int]]:
+    """The seeded deal: the ids 0..51 shuffled by Fisher-Yates from the top
+    position down, each swap partner drawn from the seed's ChaCha20 stream;
+    seat s holds deck positions 13s..13s+12, sorted."""
+    if not 2 <= seats <= 4:
+        _fail(f"seats: expected 2 to 4, got {seats}")
+    if not 0 <= seed < 1 << 64:
+        _fail(f"seed: expected 0 <= seed < 2**64, got {seed}")
+    words = _seeded_words(seed)
+    deck = list(range(52))
+    for top in range(51, 0, -1):
+        other = _uniform_below(words, top + 1)
+        deck[top], deck[other] = deck[other], deck[top]
+    return [sorted(deck[13 * s : 13 * s + 13]) for s in range(seats)]
+
+
+# ---------------------------------------------------------------------------
 # Royalties and settlement
 # ---------------------------------------------------------------------------
 
@@ -760,7 +843,13 @@ def settle(
     rules: Mapping[str, Any],
     stakes: int | Sequence[Sequence[int]] | None = None,
 ) -> dict[str, Any]:
-    """Settle one round (docs/rules.md, "Settlement"); return points and money."""
+    """Settle one round (docs/rules.md, "Settlement"): points, money, rake and net per
+    seat, ``pair_points[i][j]`` (what i collects from j), and ``pairs``, each
+    pair i < j from i's view: how it was settled (``outcome``), each row won
+    (1), lost (-1) or tied (0), the row points, overall point and royalties
+    before any multiplier, ``scoop`` (+1 i won all three rows or collected a
+    foul, -1 j did), ``sweep_all`` (the multiplier came from the sweep-all
+    figures), the multiplier and bonus applied, points, stake and money."""
     # ---- input -----------------------------------------------------------
     if not 2 <= len(seats) <= 4:
         _fail(f"seats: expected 2 to 4 players, got {len(seats)}")
@@ -845,30 +934,77 @@ def settle(
     row_points: int = rules["row_points"]
     overall_point: int = rules["overall_point"]
 
-    def foul_amount(i: int) -> int:
-        """What a fouled opponent pays to the non-fouled seat i."""
+    def blank(outcome: str) -> dict[str, Any]:
+        """A pair's figures before the step that settles it fills them in:
+        rows, row points, overall, royalties and bonus are only reported by
+        the step that uses them; no multiplier is 1."""
+        return {
+            "outcome": outcome,
+            "rows": dict.fromkeys(ROWS, 0),
+            "row_points": 0,
+            "overall": 0,
+            "royalties": 0,
+            "scoop": 0,
+            "sweep_all": False,
+            "multiplier": 1,
+            "bonus": 0,
+            "points": 0,
+        }
+
+    def foul_collect(i: int) -> dict[str, Any]:
+        """What the non-fouled seat i collects from a fouled opponent, with
+        the multiplier, bonus and royalties of the amount (docs/rules.md,
+        foul amount)."""
         foul_mode = rules["foul"]["mode"]
+        pays = rules["foul"]["pays_royalties"] and mode != "none"
+        from_sweep = swept_all[i]
         if foul_mode == "sweep-all":
-            m = sweep_m
-            amount = 3 * row_points * sweep_m + sweep_b
+            m, b, from_sweep = sweep_m, sweep_b, True
+            base = 3 * row_points * m + b
         else:
             m, b = (sweep_m, sweep_b) if swept_all[i] else (scoop_m, scoop_b)
             if foul_mode == "scoop":
-                amount = (3 * row_points + overall_point) * m + b
+                base = (3 * row_points + overall_point) * m + b
             else:
-                amount = rules["foul"]["points"]
-        if rules["foul"]["pays_royalties"] and mode != "none":
-            total = sum(roy_table[i][row] for row in ROWS)
-            amount += total * (m if multiply_roy else 1)
-        return amount
+                base, b = rules["foul"]["points"], 0
+                if not (pays and multiply_roy):
+                    # a fixed amount is multiplied by nothing
+                    m, from_sweep = 1, False
+        royalties = sum(roy_table[i][row] for row in ROWS) if pays else 0
+        return {
+            "royalties": royalties,
+            "multiplier": m,
+            "bonus": b,
+            "sweep_all": from_sweep,
+            "points": base + royalties * (m if multiply_roy else 1),
+        }
 
-    def rows_result(i: int, j: int) -> int:
-        """What i collects from j when rows are compared."""
+    def foul_result(i: int, j: int) -> dict[str, Any]:
+        """The pair (i, j) when at least one of them fouled."""
+        result = blank("foul")
+        if fouled[i] and fouled[j]:
+            return result
+        collector, sign = (i, 1) if fouled[j] else (j, -1)
+        figures = foul_collect(collector)
+        result.update(
+            scoop=sign,
+            sweep_all=figures["sweep_all"],
+            multiplier=figures["multiplier"],
+            royalties=sign * figures["royalties"],
+            bonus=sign * figures["bonus"],
+            points=sign * figures["points"],
+        )
+        return result
+
+    def rows_result(i: int, j: int) -> dict[str, Any]:
+        """The pair (i, j) settled on its rows."""
+        result = blank("rows")
         rows_i = rows_j = 0
         roy_i = roy_j = 0
         wins_i = wins_j = 0
         for row in ROWS:
             diff = (keys[i][row] > keys[j][row]) - (keys[i][row] < keys[j][row])
+            result["rows"][row] = diff
             if diff == 0:
                 continue
             winner = i if diff > 0 else j
@@ -898,41 +1034,52 @@ def settle(
             overall = overall_point
         elif wins_i < wins_j:
             overall = -overall_point
-        if wins_i == 3:
-            m, b = (sweep_m, sweep_b) if swept_all[i] else (scoop_m, scoop_b)
-            return (rows + overall) * m + b + roy * (m if multiply_roy else 1)
-        if wins_j == 3:
-            m, b = (sweep_m, sweep_b) if swept_all[j] else (scoop_m, scoop_b)
-            return -((-rows - overall) * m + b + (-roy) * (m if multiply_roy else 1))
-        return rows + overall + roy
+        result.update(row_points=rows, overall=overall, royalties=roy)
+        m, b, sign = 1, 0, 0
+        if wins_i == 3 or wins_j == 3:
+            scooper, sign = (i, 1) if wins_i == 3 else (j, -1)
+            m, b = (sweep_m, sweep_b) if swept_all[scooper] else (scoop_m, scoop_b)
+            result["sweep_all"] = swept_all[scooper]
+        result.update(
+            scoop=sign,
+            multiplier=m,
+            bonus=sign * b,
+            points=(rows + overall) * m + sign * b + roy * (m if multiply_roy else 1),
+        )
+        return result
 
-    def pair_result(i: int, j: int) -> int:
-        """What i collects from j (docs/rules.md, "Settlement", steps 1-4)."""
+    def pair_result(i: int, j: int) -> dict[str, Any]:
+        """The pair (i, j) from i's view (docs/rules.md, "Settlement", steps 1-4)."""
         # 1. Naturals.
         if nat[i] is not None or nat[j] is not None:
-            return _settle_naturals(nat[i], nat[j], hands[i], hands[j], rules)
+            result = blank("natural")
+            result["points"] = _settle_naturals(nat[i], nat[j], hands[i], hands[j], rules)
+            return result
         # 2. Surrender.
-        if surrendered[i] and surrendered[j]:
-            return 0
-        if surrendered[i]:
-            return 0 if fouled[j] else -rules["surrender"]["cost"]
-        if surrendered[j]:
-            return 0 if fouled[i] else rules["surrender"]["cost"]
+        if surrendered[i] or surrendered[j]:
+            result = blank("surrender")
+            cost = rules["surrender"]["cost"]
+            if surrendered[i] and not surrendered[j]:
+                result["points"] = 0 if fouled[j] else -cost
+            elif surrendered[j] and not surrendered[i]:
+                result["points"] = 0 if fouled[i] else cost
+            return result
         # 3. Fouls.
-        if fouled[i] and fouled[j]:
-            return 0
-        if fouled[j]:
-            return foul_amount(i)
-        if fouled[i]:
-            return -foul_amount(j)
+        if fouled[i] or fouled[j]:
+            return foul_result(i, j)
         # 4. Rows.
         return rows_result(i, j)
 
     pair_points = [[0] * players for _ in range(players)]
+    pairs: list[dict[str, Any]] = []
     for i, j in combinations(range(players), 2):
-        value = pair_result(i, j)
-        pair_points[i][j] = value
-        pair_points[j][i] = -value
+        result = pair_result(i, j)
+        pair_points[i][j] = result["points"]
+        pair_points[j][i] = -result["points"]
+        stake_ij = stake[i][j]
+        pairs.append(
+            {"seats": [i, j], **result, "stake": stake_ij, "money": result["points"] * stake_ij}
+        )
 
     points = [sum(pair_points[i]) for i in range(players)]
     money = [
@@ -948,4 +1095,5 @@ def settle(
         "rake": rake,
         "net": net,
         "pair_points": pair_points,
+        "pairs": pairs,
     }
