@@ -2054,6 +2054,82 @@ mod tests {
         assert!(splits::is_valid(t, m, b, rules.foul_strict), "{a:?} fouls");
     }
 
+    /// FNV-1a over 64-bit words.
+    fn mix_word(h: u64, word: u64) -> u64 {
+        (h ^ word).wrapping_mul(0x100_0000_01b3)
+    }
+
+    fn mix_choice(h: u64, c: &Choice) -> u64 {
+        let h = c.cards.iter().fold(h, |h, &x| mix_word(h, x as u64));
+        let h = mix_word(h, c.declare_natural as u64);
+        mix_word(h, c.expected_points.to_bits())
+    }
+
+    /// Every choice the strategies make on seeded deals, under each preset's
+    /// shipped tables and a few rules variants, hashed into one number: the
+    /// solver's output does not change unless this value is changed too.
+    #[test]
+    fn solver_output_fingerprint() {
+        let deals: Vec<[u8; 13]> = (0..500u64)
+            .flat_map(|seed| crate::deal::deal(4, Some(seed)).unwrap())
+            .collect();
+        let strict = Rules {
+            foul_strict: true,
+            evaluator: Evaluator::new(crate::rank::Ranking {
+                tie_break_suit: false,
+                ..Default::default()
+            }),
+            ..Rules::default()
+        };
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for name in PRESETS {
+            let tables = Tables::preset(name).unwrap();
+            let a = Arranger::new(Strategy::Solver, &Rules::default(), tables, 4).unwrap();
+            for d in &deals {
+                h = mix_choice(h, &a.choose(d).unwrap());
+            }
+            for d in &deals[..50] {
+                for c in a.solver().rank(d, 5).unwrap() {
+                    h = mix_choice(h, &c);
+                }
+            }
+        }
+        for (rules, seats) in [(Rules::default(), 2), (Rules::default(), 3), (strict, 2)] {
+            for strategy in [
+                Strategy::Solver,
+                Strategy::Separable,
+                Strategy::Greedy,
+                Strategy::Random,
+            ] {
+                let a = arranger(&rules, None, seats, strategy).unwrap();
+                for d in &deals[..400] {
+                    h = mix_choice(h, &a.choose(d).unwrap());
+                }
+            }
+        }
+        assert_eq!(
+            h, 0xd10f_2318_2edd_b1c0,
+            "solver output fingerprint {h:#018x}"
+        );
+    }
+
+    #[test]
+    fn shipped_tables_write_back_to_their_bytes() {
+        let files: [(&str, &[u8]); 6] = [
+            shipped_file!("capsa-susun"),
+            shipped_file!("pagat"),
+            shipped_file!("2-4"),
+            shipped_file!("1-6"),
+            shipped_file!("mau-binh"),
+            shipped_file!("hawaiian-gardens"),
+        ];
+        for (name, bytes) in files {
+            let t = Tables::from_bytes(bytes).unwrap();
+            assert_eq!(t.to_bytes(), bytes, "{name}");
+            assert_eq!(Tables::preset(name), Some(&t), "{name}");
+        }
+    }
+
     #[test]
     fn hand_order_matches_split_table() {
         let e = Evaluator::default();
