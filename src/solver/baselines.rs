@@ -1,0 +1,135 @@
+//! The strategies: the solver, and the baselines it is measured against
+//! (separable, greedy, random); [`Arranger`] plays any of them.
+
+use super::search::{no_valid_split, Choice, Hand, Solver};
+use super::tables::Tables;
+use crate::deal::ChaCha20;
+use crate::error::{Error, Result};
+use crate::naturals;
+use crate::rank::Evaluator;
+use crate::rules::Rules;
+use crate::splits::{self, SUBSETS5};
+
+/// The solver's strategies (and baselines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// Maximises the expected points (the model above).
+    Solver,
+    /// The model without the scoop and sweep-all terms: rows scored apart.
+    Separable,
+    /// Strongest bottom, then the strongest middle of the rest.
+    Greedy,
+    /// A uniformly random valid split (seeded by the cards: deterministic).
+    Random,
+}
+
+pub const STRATEGY_NAMES: [&str; 4] = ["solver", "separable", "greedy", "random"];
+
+impl Strategy {
+    pub fn from_name(name: &str) -> Result<Strategy> {
+        match name {
+            "solver" => Ok(Strategy::Solver),
+            "separable" => Ok(Strategy::Separable),
+            "greedy" => Ok(Strategy::Greedy),
+            "random" => Ok(Strategy::Random),
+            _ => Err(Error::rules(format!(
+                "unknown strategy {name:?}; the strategies are {}",
+                STRATEGY_NAMES.join(", ")
+            ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Solver => "solver",
+            Strategy::Separable => "separable",
+            Strategy::Greedy => "greedy",
+            Strategy::Random => "random",
+        }
+    }
+}
+
+/// Strongest bottom, then the strongest middle of the other eight cards;
+/// `None` if that fouls (possible only with `foul_check = "strict"`).
+fn greedy_split(ss: &Hand, strict: bool) -> Option<[u8; 13]> {
+    let t = splits::table();
+    let bi = (0..SUBSETS5).max_by_key(|&i| (ss.s5[i], std::cmp::Reverse(i)))?;
+    let bmask = t.masks5[bi];
+    let mi = (0..SUBSETS5)
+        .filter(|&i| t.masks5[i] & bmask == 0)
+        .max_by_key(|&i| (ss.s5[i], std::cmp::Reverse(i)))?;
+    let tmask = ((1u16 << 13) - 1) & !bmask & !t.masks5[mi];
+    let ti = t.masks3.iter().position(|&m| m == tmask)?;
+    if !splits::is_valid(ss.s3[ti], ss.s5[mi], ss.s5[bi], strict) {
+        return None;
+    }
+    Some(splits::layout_of(
+        &ss.cards, ti as u16, mi as u16, bi as u16,
+    ))
+}
+
+fn random_split(h: &Hand, e: &Evaluator, strict: bool) -> Result<[u8; 13]> {
+    let ss = splits::subset_strengths(e, &h.cards);
+    let valid: Vec<usize> = (0..splits::SPLITS)
+        .filter(|&k| {
+            let (a, b, c) = ss.split(k);
+            splits::is_valid(a, b, c, strict)
+        })
+        .collect();
+    let seed = ss.cards.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &c| {
+        (h ^ c as u64).wrapping_mul(0x100_0000_01b3)
+    });
+    if valid.is_empty() {
+        return Err(no_valid_split());
+    }
+    let mut rng = ChaCha20::from_seed(seed);
+    let k = valid[rng.below(valid.len() as u32) as usize];
+    Ok(ss.layout(k))
+}
+
+/// An arranging strategy ready to play: a solver for the model strategies.
+pub struct Arranger {
+    pub strategy: Strategy,
+    pub(super) solver: Solver,
+}
+
+impl Arranger {
+    pub fn new(strategy: Strategy, rules: &Rules, tables: &Tables, seats: usize) -> Result<Self> {
+        let mut solver = Solver::new(rules, tables, seats)?;
+        if strategy == Strategy::Separable {
+            solver = solver.separable();
+        }
+        Ok(Arranger { strategy, solver })
+    }
+
+    pub fn solver(&self) -> &Solver {
+        &self.solver
+    }
+
+    /// The arrangement and whether to declare a natural. Baselines declare
+    /// any natural the rules pay.
+    pub fn choose(&self, cards: &[u8]) -> Result<Choice> {
+        match self.strategy {
+            Strategy::Solver | Strategy::Separable => self.solver.best(cards),
+            Strategy::Greedy | Strategy::Random => {
+                let ss = self.solver.strengths(cards)?;
+                let strict = self.solver.rules.foul_strict;
+                let arranged = if self.strategy == Strategy::Greedy {
+                    match greedy_split(&ss, strict) {
+                        Some(a) => a,
+                        None => self.solver.best(cards)?.cards,
+                    }
+                } else {
+                    random_split(&ss, &self.solver.rules.evaluator, strict)?
+                };
+                let declare = naturals::strongest(&ss.cards, &self.solver.rules.naturals).is_some();
+                let expected_points = self.solver.value_of(&arranged).unwrap_or(f64::NAN);
+                Ok(Choice {
+                    cards: arranged,
+                    declare_natural: declare,
+                    expected_points,
+                })
+            }
+        }
+    }
+}
