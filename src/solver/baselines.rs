@@ -1,14 +1,14 @@
 //! The strategies: the solver, and the baselines it is measured against
 //! (separable, greedy, random); [`Arranger`] plays any of them.
 
-use super::search::{no_valid_split, Choice, Hand, Solver};
+use super::fnv1a;
+use super::search::{no_valid_split, Choice, Solver};
 use super::tables::Tables;
 use crate::deal::ChaCha20;
 use crate::error::{Error, Result};
 use crate::naturals;
-use crate::rank::Evaluator;
 use crate::rules::Rules;
-use crate::splits::{self, SUBSETS5};
+use crate::splits::{self, SubsetStrengths, SUBSETS5};
 
 /// The solver's strategies (and baselines).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,40 +51,40 @@ impl Strategy {
 
 /// Strongest bottom, then the strongest middle of the other eight cards;
 /// `None` if that fouls (possible only with `foul_check = "strict"`).
-fn greedy_split(ss: &Hand, strict: bool) -> Option<[u8; 13]> {
+fn greedy_split(subsets: &SubsetStrengths, strict: bool) -> Option<[u8; 13]> {
     let t = splits::table();
-    let bi = (0..SUBSETS5).max_by_key(|&i| (ss.s5[i], std::cmp::Reverse(i)))?;
+    let bi = (0..SUBSETS5).max_by_key(|&i| (subsets.s5[i], std::cmp::Reverse(i)))?;
     let bmask = t.masks5[bi];
     let mi = (0..SUBSETS5)
         .filter(|&i| t.masks5[i] & bmask == 0)
-        .max_by_key(|&i| (ss.s5[i], std::cmp::Reverse(i)))?;
+        .max_by_key(|&i| (subsets.s5[i], std::cmp::Reverse(i)))?;
     let tmask = ((1u16 << 13) - 1) & !bmask & !t.masks5[mi];
     let ti = t.masks3.iter().position(|&m| m == tmask)?;
-    if !splits::is_valid(ss.s3[ti], ss.s5[mi], ss.s5[bi], strict) {
+    if !splits::is_valid(subsets.s3[ti], subsets.s5[mi], subsets.s5[bi], strict) {
         return None;
     }
     Some(splits::layout_of(
-        &ss.cards, ti as u16, mi as u16, bi as u16,
+        &subsets.cards,
+        ti as u16,
+        mi as u16,
+        bi as u16,
     ))
 }
 
-fn random_split(h: &Hand, e: &Evaluator, strict: bool) -> Result<[u8; 13]> {
-    let ss = splits::subset_strengths(e, &h.cards);
+fn random_split(subsets: &SubsetStrengths, strict: bool) -> Result<[u8; 13]> {
     let valid: Vec<usize> = (0..splits::SPLITS)
         .filter(|&k| {
-            let (a, b, c) = ss.split(k);
+            let (a, b, c) = subsets.split(k);
             splits::is_valid(a, b, c, strict)
         })
         .collect();
-    let seed = ss.cards.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &c| {
-        (h ^ c as u64).wrapping_mul(0x100_0000_01b3)
-    });
+    let seed = fnv1a(&subsets.cards);
     if valid.is_empty() {
         return Err(no_valid_split());
     }
     let mut rng = ChaCha20::from_seed(seed);
     let k = valid[rng.below(valid.len() as u32) as usize];
-    Ok(ss.layout(k))
+    Ok(subsets.layout(k))
 }
 
 /// An arranging strategy ready to play: a solver for the model strategies.
@@ -112,17 +112,18 @@ impl Arranger {
         match self.strategy {
             Strategy::Solver | Strategy::Separable => self.solver.best(cards),
             Strategy::Greedy | Strategy::Random => {
-                let ss = self.solver.strengths(cards)?;
+                let subsets = self.solver.subsets(cards)?;
                 let strict = self.solver.rules.foul_strict;
                 let arranged = if self.strategy == Strategy::Greedy {
-                    match greedy_split(&ss, strict) {
+                    match greedy_split(&subsets, strict) {
                         Some(a) => a,
                         None => self.solver.best(cards)?.cards,
                     }
                 } else {
-                    random_split(&ss, &self.solver.rules.evaluator, strict)?
+                    random_split(&subsets, strict)?
                 };
-                let declare = naturals::strongest(&ss.cards, &self.solver.rules.naturals).is_some();
+                let declare =
+                    naturals::strongest(&subsets.cards, &self.solver.rules.naturals).is_some();
                 let expected_points = self.solver.value_of(&arranged).unwrap_or(f64::NAN);
                 Ok(Choice {
                     cards: arranged,

@@ -3,6 +3,7 @@
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::baselines::{Arranger, Strategy};
+use super::fnv1a;
 use super::tables::Tables;
 use crate::error::{Error, Result};
 use crate::rules::Rules;
@@ -21,7 +22,8 @@ pub fn arranger(
     static CACHE: OnceLock<Mutex<ArrangerCache>> = OnceLock::new();
     let tables_id = match tables {
         None => 0,
-        Some(t) => fingerprint(&t.to_bytes()),
+        // odd, so that no tables share the id of `None`
+        Some(t) => fnv1a(&t.to_bytes()) | 1,
     };
     let key: CacheKey = (format!("{rules:?}"), seats, strategy, tables_id);
     let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
@@ -43,10 +45,4 @@ pub fn arranger(
     }
     c.push((key, a.clone()));
     Ok(a)
-}
-
-fn fingerprint(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &c| {
-        (h ^ c as u64).wrapping_mul(0x100_0000_01b3)
-    }) | 1
 }

@@ -9,19 +9,24 @@ use crate::rank::Evaluator;
 use crate::rules::{RoyaltyMode, Rules, TOP};
 
 /// Win/tie/lose probabilities of a row hand and, per outcome, the expected
-/// row points (`v`) and royalty net (`r`), both already multiplied by the
+/// row points (`points`) and royalty net (`royalty`), both already multiplied by the
 /// outcome's probability. Index 0 win, 1 tie, 2 lose.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RowOutcome {
-    pub p: [f64; 3],
-    pub v: [f64; 3],
-    pub r: [f64; 3],
+    pub prob: [f64; 3],
+    pub points: [f64; 3],
+    pub royalty: [f64; 3],
 }
 
 impl RowOutcome {
     #[inline(always)]
     fn total(&self) -> f64 {
-        self.v[0] + self.v[1] + self.v[2] + self.r[0] + self.r[1] + self.r[2]
+        self.points[0]
+            + self.points[1]
+            + self.points[2]
+            + self.royalty[0]
+            + self.royalty[1]
+            + self.royalty[2]
     }
 }
 
@@ -245,7 +250,7 @@ pub(super) fn all_classes(e: &Evaluator, five: bool) -> Vec<(u32, ClassCards)> {
 }
 
 pub(super) fn fast_of(o: &RowOutcome) -> [f32; 3] {
-    [o.total() as f32, o.p[0] as f32, o.p[2] as f32]
+    [o.total() as f32, o.prob[0] as f32, o.prob[2] as f32]
 }
 
 #[inline(always)]
@@ -307,33 +312,33 @@ impl Solver {
             (lt, eq, gt, 0.0)
         };
         let mut o = RowOutcome {
-            p: [w, t, l],
+            prob: [w, t, l],
             ..RowOutcome::default()
         };
         match rules.royalty_mode {
             RoyaltyMode::Winner | RoyaltyMode::None => {
                 let adds = rules.royalty_adds || rules.royalty_mode == RoyaltyMode::None;
                 if adds {
-                    o.v = [rp * w, 0.0, -rp * l];
-                    o.r = [mine * w, 0.0, -(r_gt + mine * eq_l)];
+                    o.points = [rp * w, 0.0, -rp * l];
+                    o.royalty = [mine * w, 0.0, -(r_gt + mine * eq_l)];
                 } else {
                     if mine > rp {
-                        o.v[0] = 0.0;
-                        o.r[0] = mine * w;
+                        o.points[0] = 0.0;
+                        o.royalty[0] = mine * w;
                     } else {
-                        o.v[0] = rp * w;
+                        o.points[0] = rp * w;
                     }
                     let (eq_small, eq_big) = if mine > rp {
                         (0.0, mine * eq_l)
                     } else {
                         (eq_l, 0.0)
                     };
-                    o.v[2] = -rp * (small_gt + eq_small);
-                    o.r[2] = -(big_gt + eq_big);
+                    o.points[2] = -rp * (small_gt + eq_small);
+                    o.royalty[2] = -(big_gt + eq_big);
                 }
             }
             RoyaltyMode::Always => {
-                o.v = [rp * w, 0.0, -rp * l];
+                o.points = [rp * w, 0.0, -rp * l];
                 let r_eq = mine * eq;
                 // opponent royalty mass per outcome region
                 let (ow, ot, ol) = if rules.evaluator.ranking.tie_break_suit {
@@ -341,7 +346,7 @@ impl Solver {
                 } else {
                     (r_lt, r_eq, r_gt)
                 };
-                o.r = [mine * w - ow, mine * t - ot, mine * l - ol];
+                o.royalty = [mine * w - ow, mine * t - ot, mine * l - ol];
             }
         }
         o
@@ -365,18 +370,18 @@ impl Solver {
             for o1 in 0..3 {
                 for o2 in 0..3 {
                     let o = [o0, o1, o2];
-                    let p = [rows[0].p[o0], rows[1].p[o1], rows[2].p[o2]];
+                    let p = [rows[0].prob[o0], rows[1].prob[o1], rows[2].prob[o2]];
                     let pp = p[0] * p[1] * p[2];
                     if pp == 0.0 {
                         continue;
                     }
                     // E[rows * 1(pattern)], E[roy * 1(pattern)]
-                    let ev = rows[0].v[o0] * p[1] * p[2]
-                        + rows[1].v[o1] * p[0] * p[2]
-                        + rows[2].v[o2] * p[0] * p[1];
-                    let er = rows[0].r[o0] * p[1] * p[2]
-                        + rows[1].r[o1] * p[0] * p[2]
-                        + rows[2].r[o2] * p[0] * p[1];
+                    let ev = rows[0].points[o0] * p[1] * p[2]
+                        + rows[1].points[o1] * p[0] * p[2]
+                        + rows[2].points[o2] * p[0] * p[1];
+                    let er = rows[0].royalty[o0] * p[1] * p[2]
+                        + rows[1].royalty[o1] * p[0] * p[2]
+                        + rows[2].royalty[o2] * p[0] * p[1];
                     let wins = o.iter().filter(|&&x| x == 0).count();
                     let losses = o.iter().filter(|&&x| x == 2).count();
                     let overall = if wins > losses {

@@ -1,17 +1,13 @@
 //! The search: every valid split scored by the fast form, the best refined
 //! by the exact value; [`Solver`], its [`Solver::rank`] and [`Solver::best`].
 
-use std::sync::OnceLock;
-
 use super::model::{fast_of, RowModel};
 use super::tables::Tables;
 use super::{CLASS_SHIFT, REFINE};
-use crate::cards::check_hand;
 use crate::error::{Error, Result};
 use crate::naturals;
-use crate::rank::Evaluator;
 use crate::rules::{Rules, BOTTOM, MIDDLE, TOP};
-use crate::splits::{self, SUBSETS3, SUBSETS5};
+use crate::splits::{self, SubsetStrengths, SUBSETS3};
 
 /// One arrangement choice: the 13 ids laid out top 0-2, middle 3-7, bottom
 /// 8-12 (each row by ascending id), whether to declare the hand's natural,
@@ -37,78 +33,45 @@ pub struct Solver {
     pub(super) separable: bool,
 }
 
+/// A split the fast scan keeps: its fast score and the indices of its top
+/// (into the 3-subsets), middle and bottom (into the 5-subsets).
 #[derive(Clone, Copy)]
-struct Cand {
+struct Candidate {
     score: f32,
-    t: u16,
-    m: u16,
-    b: u16,
+    top: u16,
+    middle: u16,
+    bottom: u16,
 }
 
 /// Fast-score values of one five-card subset: strength, then (value,
 /// P(win), P(lose)) as a middle and as a bottom.
 #[derive(Clone, Copy, Default)]
-struct P5 {
-    s: u32,
-    m: [f32; 3],
-    b: [f32; 3],
+struct FiveCardScores {
+    strength: u32,
+    as_middle: [f32; 3],
+    as_bottom: [f32; 3],
 }
 
-/// The strengths of every 3- and 5-card subset of a sorted hand, in the
-/// split table's subset order (lexicographic position lists), on the stack.
-pub struct Hand {
-    pub cards: [u8; 13],
-    pub s3: [u32; SUBSETS3],
-    pub s5: [u32; SUBSETS5],
-}
+/// The unordered halvings of the ten cards a top leaves: C(10, 5) / 2.
+const HALVINGS_PER_TOP: usize = 126;
 
-impl Hand {
-    /// Checks and sorts the 13 cards and ranks every subset.
-    pub fn new(e: &Evaluator, cards: &[u8]) -> Result<Hand> {
-        check_hand(cards, &[13], "a hand to arrange")?;
-        let mut c: [u8; 13] = cards.try_into().expect("13 cards");
-        c.sort_unstable();
-        let mut s3 = [0u32; SUBSETS3];
-        let mut k = 0;
-        for a in 0..11 {
-            for b in a + 1..12 {
-                for d in b + 1..13 {
-                    s3[k] = e.eval3([c[a], c[b], c[d]]);
-                    k += 1;
-                }
-            }
-        }
-        let mut s5 = [0u32; SUBSETS5];
-        k = 0;
-        for a in 0..9 {
-            for b in a + 1..10 {
-                for x in b + 1..11 {
-                    for y in x + 1..12 {
-                        for z in y + 1..13 {
-                            s5[k] = e.eval5([c[a], c[b], c[x], c[y], c[z]]);
-                            k += 1;
-                        }
-                    }
-                }
-            }
-        }
-        Ok(Hand { cards: c, s3, s5 })
-    }
-}
-
+/// What the fast scan reads: the tops' strengths and fast scores, the
+/// five-card subsets' scores, the scoop and sweep-all gains (the loss of
+/// being swept already weighted by the other opponents' scoop rate), and
+/// how many splits to keep.
 struct ScanArgs<'a> {
-    s3: &'a [u32; SUBSETS3],
-    ft: &'a [[f32; 3]; SUBSETS3],
-    f5: &'a [P5; 2048],
-    gain: f32,
-    sweep: f32,
-    sweep_l: f32,
+    top_strengths: &'a [u32],
+    top_scores: &'a [[f32; 3]; SUBSETS3],
+    five_scores: &'a [FiveCardScores; 2048],
+    scoop_gain: f32,
+    sweep_gain: f32,
+    swept_loss: f32,
     keep: usize,
 }
 
 #[cold]
 #[inline(never)]
-fn insert(best: &mut Vec<Cand>, keep: usize, c: Cand) -> f32 {
+fn insert(best: &mut Vec<Candidate>, keep: usize, c: Candidate) -> f32 {
     let pos = best.partition_point(|x| x.score >= c.score);
     best.insert(pos, c);
     if best.len() > keep {
@@ -123,35 +86,39 @@ fn insert(best: &mut Vec<Cand>, keep: usize, c: Cand) -> f32 {
 
 /// The fast-score scan over every valid split; `SWEEP` is the power of
 /// P(win all three) in the sweep-all term (0: no term).
-fn scan<const STRICT: bool, const SWEEP: u8>(a: &ScanArgs) -> Vec<Cand> {
-    let pairs = pair_table();
-    let mut best: Vec<Cand> = Vec::with_capacity(a.keep + 1);
+fn scan<const STRICT: bool, const SWEEP: u8>(a: &ScanArgs) -> Vec<Candidate> {
+    let halvings = &splits::table().halvings;
+    let mut best: Vec<Candidate> = Vec::with_capacity(a.keep + 1);
     let mut threshold = f32::NEG_INFINITY;
     for t in 0..SUBSETS3 {
-        let st = a.s3[t];
-        let [tv, tw, tl] = a.ft[t];
-        for &[x, y] in &pairs[t * 126..t * 126 + 126] {
-            let (px, py) = (&a.f5[x as usize & 2047], &a.f5[y as usize & 2047]);
-            let (pm, pb, m, b) = if px.s <= py.s {
+        let st = a.top_strengths[t];
+        let [tv, tw, tl] = a.top_scores[t];
+        // the middle and bottom of a halving are in either order
+        for &[_, x, y] in &halvings[t * HALVINGS_PER_TOP..(t + 1) * HALVINGS_PER_TOP] {
+            let (px, py) = (
+                &a.five_scores[x as usize & 2047],
+                &a.five_scores[y as usize & 2047],
+            );
+            let (pm, pb, m, b) = if px.strength <= py.strength {
                 (px, py, x, y)
             } else {
                 (py, px, y, x)
             };
             let ok = if STRICT {
-                (pb.s > pm.s) & (pm.s > st)
+                (pb.strength > pm.strength) & (pm.strength > st)
             } else {
-                pm.s >= st
+                pm.strength >= st
             };
-            let pw3 = tw * pm.m[1] * pb.b[1];
-            let pl3 = tl * pm.m[2] * pb.b[2];
-            let mut score = tv + pm.m[0] + pb.b[0] + a.gain * (pw3 - pl3);
+            let pw3 = tw * pm.as_middle[1] * pb.as_bottom[1];
+            let pl3 = tl * pm.as_middle[2] * pb.as_bottom[2];
+            let mut score = tv + pm.as_middle[0] + pb.as_bottom[0] + a.scoop_gain * (pw3 - pl3);
             if SWEEP > 0 {
                 let sw = match SWEEP {
                     1 => pw3,
                     2 => pw3 * pw3,
                     _ => pw3 * pw3 * pw3,
                 };
-                score += a.sweep * sw - a.sweep_l * pl3;
+                score += a.sweep_gain * sw - a.swept_loss * pl3;
             }
             // branch-free validity: an invalid split never passes, a valid
             // one always does (a NaN or -inf score from extreme rules
@@ -165,43 +132,17 @@ fn scan<const STRICT: bool, const SWEEP: u8>(a: &ScanArgs) -> Vec<Cand> {
                 threshold = insert(
                     &mut best,
                     a.keep,
-                    Cand {
+                    Candidate {
                         score,
-                        t: t as u16,
-                        m,
-                        b,
+                        top: t as u16,
+                        middle: m,
+                        bottom: b,
                     },
                 );
             }
         }
     }
     best
-}
-
-/// For each top (index into the 3-subsets): the 126 unordered pairs of
-/// complementary 5-subsets of the other ten cards.
-fn pair_table() -> &'static Vec<[u16; 2]> {
-    static PAIRS: OnceLock<Vec<[u16; 2]>> = OnceLock::new();
-    PAIRS.get_or_init(|| {
-        let t = splits::table();
-        let mut index5 = vec![u16::MAX; 1 << 13];
-        for (i, &m) in t.masks5.iter().enumerate() {
-            index5[m as usize] = i as u16;
-        }
-        let full: u16 = (1 << 13) - 1;
-        let mut out = Vec::with_capacity(SUBSETS3 * 126);
-        for &top in &t.masks3 {
-            let rest = full & !top;
-            let low = rest & rest.wrapping_neg();
-            for &m in &t.masks5 {
-                if m & top == 0 && m & low != 0 {
-                    out.push([index5[m as usize], index5[(rest & !m) as usize]]);
-                }
-            }
-        }
-        debug_assert_eq!(out.len(), SUBSETS3 * 126);
-        out
-    })
 }
 
 impl Solver {
@@ -264,49 +205,51 @@ impl Solver {
         self
     }
 
-    pub(super) fn strengths(&self, cards: &[u8]) -> Result<Hand> {
-        Hand::new(&self.rules.evaluator, cards)
+    /// Checks and sorts the 13 cards and ranks every subset.
+    pub(super) fn subsets(&self, cards: &[u8]) -> Result<SubsetStrengths> {
+        let sorted = splits::sorted_hand_for(cards, "a hand to arrange")?;
+        Ok(splits::subset_strengths(&self.rules.evaluator, &sorted))
     }
 
     /// The `keep` best valid splits by the fast score, refined by the exact
     /// value and sorted best first.
-    fn candidates(&self, h: &Hand, keep: usize) -> Vec<(f64, u16, u16, u16)> {
+    fn candidates(&self, subsets: &SubsetStrengths, keep: usize) -> Vec<(f64, u16, u16, u16)> {
         let strict = self.rules.foul_strict;
-        let mut ft = [[0f32; 3]; SUBSETS3];
-        for (f, &s) in ft.iter_mut().zip(h.s3.iter()) {
+        let mut top_scores = [[0f32; 3]; SUBSETS3];
+        for (f, &s) in top_scores.iter_mut().zip(subsets.s3.iter()) {
             *f = self.fast_outcome(TOP, s);
         }
         // 2048 entries so that masked u16 indices need no bounds checks
-        let mut f5 = [P5::default(); 2048];
-        for (f, &s) in f5.iter_mut().zip(h.s5.iter()) {
-            *f = P5 {
-                s,
-                m: self.fast_outcome(MIDDLE, s),
-                b: self.fast_outcome(BOTTOM, s),
+        let mut five_scores = [FiveCardScores::default(); 2048];
+        for (f, &s) in five_scores.iter_mut().zip(subsets.s5.iter()) {
+            *f = FiveCardScores {
+                strength: s,
+                as_middle: self.fast_outcome(MIDDLE, s),
+                as_bottom: self.fast_outcome(BOTTOM, s),
             };
         }
-        let gain = if self.separable {
+        let scoop_gain = if self.separable {
             0.0
         } else {
             self.scoop_gain as f32
         };
         let others = (self.seats as i32 - 2).max(0);
-        let sweep = if self.separable {
+        let sweep_gain = if self.separable {
             0.0
         } else {
             self.sweep_gain as f32
         };
-        let sweep_l = sweep * self.scoop_rate.powi(others) as f32;
+        let swept_loss = sweep_gain * self.scoop_rate.powi(others) as f32;
         let args = ScanArgs {
-            s3: &h.s3,
-            ft: &ft,
-            f5: &f5,
-            gain,
-            sweep,
-            sweep_l,
+            top_strengths: &subsets.s3,
+            top_scores: &top_scores,
+            five_scores: &five_scores,
+            scoop_gain,
+            sweep_gain,
+            swept_loss,
             keep,
         };
-        let best = match (strict, if sweep != 0.0 { others + 1 } else { 0 }) {
+        let best = match (strict, if sweep_gain != 0.0 { others + 1 } else { 0 }) {
             (false, 0) => scan::<false, 0>(&args),
             (false, 1) => scan::<false, 1>(&args),
             (false, 2) => scan::<false, 2>(&args),
@@ -317,22 +260,22 @@ impl Solver {
             (true, _) => scan::<true, 3>(&args),
         };
         let adj = self.adjusted(
-            &h.cards,
+            &subsets.cards,
             [
-                best.iter().map(|c| h.s3[c.t as usize]).collect(),
-                best.iter().map(|c| h.s5[c.m as usize]).collect(),
-                best.iter().map(|c| h.s5[c.b as usize]).collect(),
+                best.iter().map(|c| subsets.s3[c.top as usize]).collect(),
+                best.iter().map(|c| subsets.s5[c.middle as usize]).collect(),
+                best.iter().map(|c| subsets.s5[c.bottom as usize]).collect(),
             ],
         );
         let mut out: Vec<(f64, u16, u16, u16)> = best
             .iter()
             .map(|c| {
                 let rows = [
-                    self.row_outcome_adjusted(TOP, h.s3[c.t as usize], &adj[TOP]),
-                    self.row_outcome_adjusted(MIDDLE, h.s5[c.m as usize], &adj[MIDDLE]),
-                    self.row_outcome_adjusted(BOTTOM, h.s5[c.b as usize], &adj[BOTTOM]),
+                    self.row_outcome_adjusted(TOP, subsets.s3[c.top as usize], &adj[TOP]),
+                    self.row_outcome_adjusted(MIDDLE, subsets.s5[c.middle as usize], &adj[MIDDLE]),
+                    self.row_outcome_adjusted(BOTTOM, subsets.s5[c.bottom as usize], &adj[BOTTOM]),
                 ];
-                (self.exact_value(&rows), c.t, c.m, c.b)
+                (self.exact_value(&rows), c.top, c.middle, c.bottom)
             })
             .collect();
         // stable: equal values keep the fast order (deterministic)
@@ -349,18 +292,18 @@ impl Solver {
     /// more than the best arrangement, the first entry declares it (with
     /// the best arrangement's cards).
     pub fn rank(&self, cards: &[u8], k: usize) -> Result<Vec<Choice>> {
-        let ss = self.strengths(cards)?;
+        let subsets = self.subsets(cards)?;
         // more candidates than valid splits can never be kept
-        let cands = self.candidates(&ss, k.clamp(REFINE, SUBSETS3 * 126));
+        let cands = self.candidates(&subsets, k.clamp(REFINE, SUBSETS3 * HALVINGS_PER_TOP));
         let mut out: Vec<Choice> = cands
             .iter()
             .map(|&(v, t, m, b)| Choice {
-                cards: splits::layout_of(&ss.cards, t, m, b),
+                cards: splits::layout_of(&subsets.cards, t, m, b),
                 declare_natural: false,
                 expected_points: v,
             })
             .collect();
-        if let Some((_, pts)) = naturals::strongest(&ss.cards, &self.rules.naturals) {
+        if let Some((_, pts)) = naturals::strongest(&subsets.cards, &self.rules.naturals) {
             let v = self.natural_value(pts);
             if let Some(first) = out.first().copied() {
                 let pos = out.partition_point(|c| c.expected_points >= v);
@@ -380,15 +323,15 @@ impl Solver {
 
     /// The best choice.
     pub fn best(&self, cards: &[u8]) -> Result<Choice> {
-        let ss = self.strengths(cards)?;
-        let cands = self.candidates(&ss, REFINE);
+        let subsets = self.subsets(cards)?;
+        let cands = self.candidates(&subsets, REFINE);
         let &(v, t, m, b) = cands.first().ok_or_else(no_valid_split)?;
         let mut choice = Choice {
-            cards: splits::layout_of(&ss.cards, t, m, b),
+            cards: splits::layout_of(&subsets.cards, t, m, b),
             declare_natural: false,
             expected_points: v,
         };
-        if let Some((_, pts)) = naturals::strongest(&ss.cards, &self.rules.naturals) {
+        if let Some((_, pts)) = naturals::strongest(&subsets.cards, &self.rules.naturals) {
             let nv = self.natural_value(pts);
             if nv > v {
                 choice.declare_natural = true;
