@@ -23,9 +23,11 @@ pub enum Strategy {
     Random,
 }
 
+/// The strategies' names, as [`Strategy::from_name`] reads them.
 pub const STRATEGY_NAMES: [&str; 4] = ["solver", "separable", "greedy", "random"];
 
 impl Strategy {
+    /// The strategy of a name in [`STRATEGY_NAMES`] (a `RulesError` otherwise).
     pub fn from_name(name: &str) -> Result<Strategy> {
         match name {
             "solver" => Ok(Strategy::Solver),
@@ -39,6 +41,7 @@ impl Strategy {
         }
     }
 
+    /// The strategy's name in [`STRATEGY_NAMES`].
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Solver => "solver",
@@ -71,6 +74,7 @@ fn greedy_split(subsets: &SubsetStrengths, strict: bool) -> Option<[u8; 13]> {
     ))
 }
 
+/// A uniformly random valid split, seeded by the hand's cards.
 fn random_split(subsets: &SubsetStrengths, strict: bool) -> Result<[u8; 13]> {
     let valid: Vec<usize> = (0..splits::SPLITS)
         .filter(|&k| {
@@ -94,6 +98,7 @@ pub struct Arranger {
 }
 
 impl Arranger {
+    /// Compiles the solver for `strategy` (see [`Solver::new`]).
     pub fn new(strategy: Strategy, rules: &Rules, tables: &Tables, seats: usize) -> Result<Self> {
         let mut solver = Solver::new(rules, tables, seats)?;
         if strategy == Strategy::Separable {
@@ -102,6 +107,8 @@ impl Arranger {
         Ok(Arranger { strategy, solver })
     }
 
+    /// The solver behind the strategy (the model strategies' own, the
+    /// baselines' for expected values).
     pub fn solver(&self) -> &Solver {
         &self.solver
     }
