@@ -119,7 +119,12 @@ pub struct SubsetStrengths {
 
 /// Checks and sorts 13 cards.
 pub fn sorted_hand(cards: &[u8]) -> Result<[u8; 13]> {
-    check_hand(cards, &[13], "a hand to split")?;
+    sorted_hand_for(cards, "a hand to split")
+}
+
+/// Checks and sorts 13 cards; an error calls them `what`.
+pub fn sorted_hand_for(cards: &[u8], what: &str) -> Result<[u8; 13]> {
+    check_hand(cards, &[13], what)?;
     let mut sorted: [u8; 13] = cards.try_into().expect("length checked");
     sorted.sort_unstable();
     Ok(sorted)

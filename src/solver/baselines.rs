@@ -1,0 +1,143 @@
+//! The strategies: the solver, and the baselines it is measured against
+//! (separable, greedy, random); [`Arranger`] plays any of them.
+
+use super::fnv1a;
+use super::search::{no_valid_split, Choice, Solver};
+use super::tables::Tables;
+use crate::deal::ChaCha20;
+use crate::error::{Error, Result};
+use crate::naturals;
+use crate::rules::Rules;
+use crate::splits::{self, SubsetStrengths, SUBSETS5};
+
+/// The solver's strategies (and baselines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// Maximises the expected points (the model above).
+    Solver,
+    /// The model without the scoop and sweep-all terms: rows scored apart.
+    Separable,
+    /// Strongest bottom, then the strongest middle of the rest.
+    Greedy,
+    /// A uniformly random valid split (seeded by the cards: deterministic).
+    Random,
+}
+
+/// The strategies' names, as [`Strategy::from_name`] reads them.
+pub const STRATEGY_NAMES: [&str; 4] = ["solver", "separable", "greedy", "random"];
+
+impl Strategy {
+    /// The strategy of a name in [`STRATEGY_NAMES`] (a `RulesError` otherwise).
+    pub fn from_name(name: &str) -> Result<Strategy> {
+        match name {
+            "solver" => Ok(Strategy::Solver),
+            "separable" => Ok(Strategy::Separable),
+            "greedy" => Ok(Strategy::Greedy),
+            "random" => Ok(Strategy::Random),
+            _ => Err(Error::rules(format!(
+                "unknown strategy {name:?}; the strategies are {}",
+                STRATEGY_NAMES.join(", ")
+            ))),
+        }
+    }
+
+    /// The strategy's name in [`STRATEGY_NAMES`].
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Solver => "solver",
+            Strategy::Separable => "separable",
+            Strategy::Greedy => "greedy",
+            Strategy::Random => "random",
+        }
+    }
+}
+
+/// Strongest bottom, then the strongest middle of the other eight cards;
+/// `None` if that fouls (possible only with `foul_check = "strict"`).
+fn greedy_split(subsets: &SubsetStrengths, strict: bool) -> Option<[u8; 13]> {
+    let t = splits::table();
+    let bi = (0..SUBSETS5).max_by_key(|&i| (subsets.s5[i], std::cmp::Reverse(i)))?;
+    let bmask = t.masks5[bi];
+    let mi = (0..SUBSETS5)
+        .filter(|&i| t.masks5[i] & bmask == 0)
+        .max_by_key(|&i| (subsets.s5[i], std::cmp::Reverse(i)))?;
+    let tmask = ((1u16 << 13) - 1) & !bmask & !t.masks5[mi];
+    let ti = t.masks3.iter().position(|&m| m == tmask)?;
+    if !splits::is_valid(subsets.s3[ti], subsets.s5[mi], subsets.s5[bi], strict) {
+        return None;
+    }
+    Some(splits::layout_of(
+        &subsets.cards,
+        ti as u16,
+        mi as u16,
+        bi as u16,
+    ))
+}
+
+/// A uniformly random valid split, seeded by the hand's cards.
+fn random_split(subsets: &SubsetStrengths, strict: bool) -> Result<[u8; 13]> {
+    let valid: Vec<usize> = (0..splits::SPLITS)
+        .filter(|&k| {
+            let (a, b, c) = subsets.split(k);
+            splits::is_valid(a, b, c, strict)
+        })
+        .collect();
+    let seed = fnv1a(&subsets.cards);
+    if valid.is_empty() {
+        return Err(no_valid_split());
+    }
+    let mut rng = ChaCha20::from_seed(seed);
+    let k = valid[rng.below(valid.len() as u32) as usize];
+    Ok(subsets.layout(k))
+}
+
+/// An arranging strategy ready to play: a solver for the model strategies.
+pub struct Arranger {
+    pub strategy: Strategy,
+    pub(super) solver: Solver,
+}
+
+impl Arranger {
+    /// Compiles the solver for `strategy` (see [`Solver::new`]).
+    pub fn new(strategy: Strategy, rules: &Rules, tables: &Tables, seats: usize) -> Result<Self> {
+        let mut solver = Solver::new(rules, tables, seats)?;
+        if strategy == Strategy::Separable {
+            solver = solver.separable();
+        }
+        Ok(Arranger { strategy, solver })
+    }
+
+    /// The solver behind the strategy (the model strategies' own, the
+    /// baselines' for expected values).
+    pub fn solver(&self) -> &Solver {
+        &self.solver
+    }
+
+    /// The arrangement and whether to declare a natural. Baselines declare
+    /// any natural the rules pay.
+    pub fn choose(&self, cards: &[u8]) -> Result<Choice> {
+        match self.strategy {
+            Strategy::Solver | Strategy::Separable => self.solver.best(cards),
+            Strategy::Greedy | Strategy::Random => {
+                let subsets = self.solver.subsets(cards)?;
+                let strict = self.solver.rules.foul_strict;
+                let arranged = if self.strategy == Strategy::Greedy {
+                    match greedy_split(&subsets, strict) {
+                        Some(a) => a,
+                        None => self.solver.best(cards)?.cards,
+                    }
+                } else {
+                    random_split(&subsets, strict)?
+                };
+                let declare =
+                    naturals::strongest(&subsets.cards, &self.solver.rules.naturals).is_some();
+                let expected_points = self.solver.value_of(&arranged).unwrap_or(f64::NAN);
+                Ok(Choice {
+                    cards: arranged,
+                    declare_natural: declare,
+                    expected_points,
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Training: tables computed by iterated best response.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use super::baselines::{Arranger, Strategy};
+use super::tables::{check_tables_name, rules_meta, Tables, MAX_TRAIN_HANDS, MAX_TRAIN_ITERATIONS};
+use super::CLASS_SHIFT;
+use crate::deal::{shuffled_deck, ChaCha20};
+use crate::error::{Error, Result};
+use crate::rules::Rules;
+
+/// Seed of deal `i` of a seeded run (independent of the thread count).
+pub fn deal_seed(seed: u64, i: u64) -> u64 {
+    let mut z = seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i.wrapping_add(1));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+type Counts = ([HashMap<u32, u64>; 3], u64, u64);
+
+/// Row classes of `deals` four-hand deals arranged by `arr`, and the number
+/// of scoops among the pairs (seat 0 vs 1, 2 vs 3) and of pairs.
+fn count_rows(arr: &Arranger, deals: usize, seed: u64) -> Result<Counts> {
+    let e = arr.solver.rules.evaluator;
+    let chunks: Vec<std::ops::Range<usize>> = (0..deals)
+        .step_by(256)
+        .map(|s| s..(s + 256).min(deals))
+        .collect();
+    let parts: Vec<Result<Counts>> = chunks
+        .into_par_iter()
+        .map(|range| {
+            let mut c: Counts = Default::default();
+            for d in range {
+                let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, d as u64)));
+                let mut rows = [[0u32; 3]; 4];
+                for (seat, r) in rows.iter_mut().enumerate() {
+                    let ch = arr.choose(&deck[13 * seat..13 * seat + 13])?;
+                    let a = ch.cards;
+                    *r = [
+                        e.eval3([a[0], a[1], a[2]]),
+                        e.eval5(a[3..8].try_into().expect("5")),
+                        e.eval5(a[8..].try_into().expect("5")),
+                    ];
+                    for (map, s) in c.0.iter_mut().zip(r.iter()) {
+                        *map.entry(s >> CLASS_SHIFT).or_insert(0) += 1;
+                    }
+                }
+                for (x, y) in [(0, 1), (2, 3)] {
+                    let w = (0..3).filter(|&k| rows[x][k] > rows[y][k]).count();
+                    let l = (0..3).filter(|&k| rows[x][k] < rows[y][k]).count();
+                    c.1 += (w == 3) as u64 + (l == 3) as u64;
+                    c.2 += 2;
+                }
+            }
+            Ok(c)
+        })
+        .collect();
+    let mut total: Counts = Default::default();
+    for p in parts {
+        let p = p?;
+        for row in 0..3 {
+            for (k, v) in &p.0[row] {
+                *total.0[row].entry(*k).or_insert(0) += v;
+            }
+        }
+        total.1 += p.1;
+        total.2 += p.2;
+    }
+    Ok(total)
+}
+
+fn counts_to_rows(c: &Counts) -> [Vec<(u32, f64)>; 3] {
+    std::array::from_fn(|row| {
+        let mut v: Vec<(u32, f64)> = c.0[row].iter().map(|(&k, &n)| (k, n as f64)).collect();
+        v.sort_unstable_by_key(|x| x.0);
+        v
+    })
+}
+
+/// Settings of [`train`].
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Hands per iteration (dealt four to a deck).
+    pub hands: usize,
+    /// Best-response iterations after the greedy start.
+    pub iterations: usize,
+    pub seed: u64,
+    /// The table size the opponents play for (the sweep-all terms).
+    pub seats: usize,
+    /// Name written into the tables' metadata.
+    pub name: String,
+}
+
+impl TrainConfig {
+    /// Checks the name ([`check_tables_name`]: a `RulesError`) and the
+    /// ranges of the sizes (an `ArgumentError`).
+    pub fn validate(&self) -> Result<()> {
+        check_tables_name(&self.name)?;
+        let ranges = [
+            ("hands", self.hands, 1, MAX_TRAIN_HANDS),
+            ("iterations", self.iterations, 0, MAX_TRAIN_ITERATIONS),
+            ("seats", self.seats, 2, 4),
+        ];
+        for (key, v, lo, hi) in ranges {
+            if !(lo..=hi).contains(&v) {
+                return Err(Error::argument(format!(
+                    "training {key} must be {lo} to {hi}, got {v}"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            hands: 200_000,
+            iterations: 4,
+            seed: 1,
+            seats: 4,
+            name: "custom".into(),
+        }
+    }
+}
+
+/// Computes tables for `rules` by iterated best response: the opponents'
+/// row distributions of greedy play, then repeatedly of the solver playing
+/// against the current tables; each new estimate is averaged with the
+/// previous tables (weights 1/2) to damp oscillation. Every iteration deals
+/// fresh hands; the result depends only on the rules and the config.
+pub fn train(rules: &Rules, cfg: &TrainConfig) -> Result<Tables> {
+    cfg.validate()?;
+    let deals = cfg.hands.div_ceil(4).max(1);
+    let start_tables = Tables::nearest(rules);
+    let greedy = Arranger::new(Strategy::Greedy, rules, start_tables, cfg.seats)?;
+    let c = count_rows(&greedy, deals, deal_seed(cfg.seed, 0))?;
+    let mut rows = counts_to_rows(&c);
+    let mut scoop_rate = c.1 as f64 / c.2.max(1) as f64;
+    let make = |rows: &[Vec<(u32, f64)>; 3], scoop_rate: f64, iters: usize| {
+        let mut meta = vec![
+            ("format".to_string(), "1".to_string()),
+            ("preset".to_string(), cfg.name.clone()),
+            ("seats".to_string(), cfg.seats.to_string()),
+            ("hands".to_string(), (deals * 4).to_string()),
+            ("iterations".to_string(), iters.to_string()),
+            ("seed".to_string(), cfg.seed.to_string()),
+            ("scoop_rate".to_string(), format!("{scoop_rate:.6}")),
+        ];
+        meta.extend(rules_meta(rules));
+        Tables {
+            meta,
+            rows: rows.clone(),
+        }
+    };
+    for it in 0..cfg.iterations {
+        let tables = make(&rows, scoop_rate, it);
+        let solver = Arranger::new(Strategy::Solver, rules, &tables, cfg.seats)?;
+        let c = count_rows(&solver, deals, deal_seed(cfg.seed, it as u64 + 1))?;
+        let fresh = counts_to_rows(&c);
+        rows = std::array::from_fn(|r| mix(&rows[r], &fresh[r]));
+        scoop_rate = 0.5 * scoop_rate + 0.5 * c.1 as f64 / c.2.max(1) as f64;
+    }
+    // Whole weights, as the file stores them, so that the tables equal
+    // what `from_bytes` reads back. Every class of the last estimate has a
+    // weight of at least 1/2, so no row is left empty.
+    let whole: [Vec<(u32, f64)>; 3] = std::array::from_fn(|r| {
+        rows[r]
+            .iter()
+            .map(|&(c, w)| (c, w.round()))
+            .filter(|&(_, w)| w > 0.0)
+            .collect()
+    });
+    let tables = make(&whole, scoop_rate, cfg.iterations);
+    tables.validate()?;
+    Ok(tables)
+}
+
+fn mix(a: &[(u32, f64)], b: &[(u32, f64)]) -> Vec<(u32, f64)> {
+    let ta: f64 = a.iter().map(|x| x.1).sum();
+    let tb: f64 = b.iter().map(|x| x.1).sum();
+    let mut m: HashMap<u32, f64> = HashMap::new();
+    for &(k, w) in a {
+        *m.entry(k).or_insert(0.0) += 0.5 * w * tb / ta.max(1e-300);
+    }
+    for &(k, w) in b {
+        *m.entry(k).or_insert(0.0) += 0.5 * w;
+    }
+    let mut v: Vec<(u32, f64)> = m.into_iter().collect();
+    v.sort_unstable_by_key(|x| x.0);
+    v
+}
