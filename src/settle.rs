@@ -1,4 +1,4 @@
-//! Settlement of a table. See RULES.md section 6 and docs/rules.md.
+//! Settlement of a table: docs/rules.md, "Settlement".
 //!
 //! One routine, `settle_into`, checks the table and applies the rules, with
 //! its working figures in fixed-size arrays (at most four seats, six pairs).
@@ -119,7 +119,7 @@ pub struct SeatResult {
     pub surrender: bool,
     /// The declared natural and its points, if any.
     pub natural: Option<(Natural, i64)>,
-    /// The seat swept all (RULES.md section 6).
+    /// The seat swept all (docs/rules.md, "Sweep-all").
     pub swept_all: bool,
     pub points: i64,
     pub money: i64,
@@ -128,7 +128,7 @@ pub struct SeatResult {
     pub net: i64,
 }
 
-/// How a pair was settled: the first step of RULES.md section 6 that applied.
+/// How a pair was settled: the first step of docs/rules.md, "Settlement", that applied.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PairOutcome {
     Natural,
@@ -146,7 +146,7 @@ pub struct PairResult {
     pub outcome: PairOutcome,
     /// +1 i won the row, -1 j won it, 0 tie (all 0 unless outcome is Rows).
     pub rows: [i8; 3],
-    /// `rows` of RULES section 6: i's row points minus j's (0 unless Rows).
+    /// `rows` of docs/rules.md, "Step 4: rows": i's row points minus j's (0 unless Rows).
     pub row_points: i64,
     /// The overall point, signed (0 unless Rows).
     pub overall: i64,
@@ -222,7 +222,7 @@ impl Out for Totals<'_> {
     fn clear(&mut self) {}
 }
 
-/// Settles a table (RULES.md section 6).
+/// Settles a table (docs/rules.md, "Settlement").
 pub fn settle(rules: &Rules, seats: &[SeatInput], stakes: &Stakes) -> Result<Settlement> {
     let n = seats.len().min(MAX_SEATS);
     let mut out = Full(Settlement {
@@ -897,7 +897,7 @@ fn natural_pair(rules: &Rules, i: NaturalSide, j: NaturalSide) -> Option<i64> {
     }
 }
 
-/// The foul amount (RULES section 6) without royalties, for a collector
+/// The foul amount (docs/rules.md, "Step 3: fouls") without royalties, for a collector
 /// that swept all or not.
 #[derive(Clone, Copy)]
 struct FoulBase {
@@ -1129,7 +1129,7 @@ mod tests {
         *s.pairs.iter().find(|p| p.i == i && p.j == j).unwrap()
     }
 
-    // RULES section 8, first example: full house J/3, heart flush, straight
+    // docs/rules.md, "Worked examples", the first: full house J/3, heart flush, straight
     // to the 9, pair of aces on the bottom.
     const BOTTOMS: [&str; 4] = [
         "Ah As Js | 7h 7s 8s 9h 9s | Jd Jc Jh 3d 3c",
@@ -1725,7 +1725,7 @@ mod tests {
         random_tables(false);
     }
 
-    // ---- naturals (RULES section 5) ----
+    // ---- naturals (docs/rules.md, "Naturals") ----
 
     const DRAGON: &str = "2d 3c 4d | 5c 6d 7c 8d 9c | Td Jc Qd Kc Ad";
     const SIX_PAIRS_HIGH: &str = "2h 2s 5h | 5s 8h 8s Jh Js | Kh Ks Ah As 9h";

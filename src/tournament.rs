@@ -201,7 +201,7 @@ fn royalties_of(rules: &Rules, s: &[u32; 3]) -> [i64; 3] {
 }
 
 /// Heads-up points of seat i against seat j when both set valid rows and
-/// neither declares a natural nor surrenders (RULES.md section 6, step 4).
+/// neither declares a natural nor surrenders (docs/rules.md, "Step 4: rows").
 /// With two seats, sweeping all is winning all three rows when
 /// `sweep_all.min_players <= 2`.
 #[inline(always)]

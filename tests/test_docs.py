@@ -31,7 +31,6 @@ import pytest
 
 import capsa
 import capsa.cli
-import capsa.solver
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -162,15 +161,11 @@ def _entry_point(words: list[str]) -> tuple[Callable[[list[str]], int], list[str
     if words[:1] == ["capsa"]:
         words = ["capsa-cli", *words[1:]]
     elif len(words) >= 3 and words[0] in ("python", "python3") and words[1] == "-m":
-        words = {"capsa": ["capsa-cli"], "capsa.solver": ["capsa-solver"]}.get(
-            words[2], ["other"]
-        ) + words[3:]
+        words = (["capsa-cli"] if words[2] == "capsa" else ["other"]) + words[3:]
     if len(words) < 2 or words[1] not in _READ_ONLY:
         return None
     if words[0] == "capsa-cli":
         return capsa.cli.main, words[1:]
-    if words[0] == "capsa-solver":
-        return capsa.solver.main, words[1:]
     return None
 
 
@@ -239,8 +234,9 @@ def test_citations_of_the_rule_reference_name_its_sections() -> None:
     assert not unknown, f"citations of sections docs/rules.md does not have: {unknown}"
 
 
-def test_pages_and_presets_cite_nothing_outside_the_repository() -> None:
-    presets = sorted((REPO / "python" / "capsa" / "presets").glob("*.toml"))
-    for path in [*PAGES, *presets]:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+def test_nothing_cites_a_document_outside_the_repository() -> None:
+    for path, text in _project_texts():
+        if path == Path(__file__):
+            continue  # it holds the pattern
+        for number, line in enumerate(text.splitlines(), start=1):
             assert not _OUTSIDE.search(line), f"{path.relative_to(REPO)}:{number}: {line}"

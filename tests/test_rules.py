@@ -69,7 +69,7 @@ TABLE: dict[str, dict[str, Any]] = {
 
 
 @pytest.mark.parametrize("knob", sorted(TABLE))
-def test_preset_values_match_contract(knob: str) -> None:
+def test_preset_values_match_the_rules_reference(knob: str) -> None:
     for name, value in TABLE[knob].items():
         assert capsa.Rules.preset(name)[knob] == value, (name, knob)
 

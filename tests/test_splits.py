@@ -58,7 +58,7 @@ def test_all_splits_and_order() -> None:
         assert not capsa.Arrangement.from_ids(row.tolist()).is_foul()
 
 
-def test_valid_fraction_near_contract() -> None:
+def test_valid_fraction_near_the_reference() -> None:
     deck = np.array([[c.id for c in h] for s in range(40) for h in capsa.deal(4, seed=s)])
     counts = capsa.count_splits_batch(deck.astype(np.uint8), capsa.Rules(tie_break="none"))
     assert counts.shape == (160,)
