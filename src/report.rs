@@ -164,7 +164,8 @@ pub fn explain(s: &Settlement, inputs: &[SeatInput]) -> String {
                 cards_text(cards),
                 CATEGORY_NAMES[category_of(st) as usize]
             );
-            if roy > 0 {
+            // a fouled seat's rows earn nothing
+            if roy > 0 && !r.foul {
                 let _ = write!(t, " +{roy}");
             }
             t

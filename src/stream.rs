@@ -286,7 +286,9 @@ fn read_row(v: &RawValue, row: usize, ids: &mut Vec<u8>) -> Result<()> {
     fill_row(row, ids, |ids| read_cards(v, ids, limit))
 }
 
-fn seat_from_text(text: &str, ids: &mut Vec<u8>) -> Result<()> {
+/// Reads an arrangement written as text: "top / middle / bottom" (rows
+/// separated by '/' or '|') or 13 cards in row order; an error names the row.
+pub fn read_arrangement_text(text: &str, ids: &mut Vec<u8>) -> Result<()> {
     let rows: Vec<&str> = text.split(['/', '|']).collect();
     if rows.len() == 3 {
         for (row, part) in rows.iter().enumerate() {
@@ -341,7 +343,7 @@ fn read_seat(v: &RawValue, k: usize) -> Result<SeatInput> {
     };
     let mut ids = Vec::with_capacity(13);
     match kind(v) {
-        Kind::String => seat_from_text(&string(v)?, &mut ids),
+        Kind::String => read_arrangement_text(&string(v)?, &mut ids),
         Kind::Object => seat_from_object(v, &mut seat, &mut ids),
         Kind::Array => read_cards(v, &mut ids, 13).and_then(|()| match ids.len() {
             13 => Ok(()),

@@ -288,3 +288,25 @@ def test_batch_reports_bad_rows_and_settles_the_rest() -> None:
 def test_batch_bad_arrays(cards: Any, error: type[Exception]) -> None:
     with pytest.raises(error):
         capsa.settle_batch(cards)
+
+
+def test_a_seat_may_be_given_as_arrangement_text() -> None:
+    a = "Ah Kh 8s / As Ks 9d 7d 5h / Jc Jd Jh 3c 3d"
+    b = "Qs Js 7s | Tc Td 2s 4s 6s | 2h 4h 6h 9h Qh"
+    by_text = capsa.settle([a, b]).to_dict()
+    parsed = capsa.settle([capsa.Arrangement.parse(a), capsa.Arrangement.parse(b)]).to_dict()
+    assert by_text == parsed
+    with pytest.raises(capsa.HandError) as info:
+        capsa.settle([a, "Qs Js / Tc Td 2s 4s 6s / 2h 4h 6h 9h Qh"])
+    assert info.value.seat == 1 and info.value.row == "top"
+
+
+def test_explain_shows_no_royalty_on_a_fouled_seat() -> None:
+    # seat 0 fouls with quads (a royalty under capsa-susun) in its middle
+    fouled = capsa.Arrangement.parse("As Ah Ad / 9c 9d 9h 9s 2c / 3c 4d 6h 8s Tc")
+    other = capsa.Arrangement.parse("Qs Js 7s / Kc Td 2s 4s 6s / 2h 4h 5h 7h Qh")
+    result = capsa.settle([fouled, other])
+    assert result.to_dict()["seats"][0]["foul"]
+    assert result.to_dict()["seats"][0]["rows"]["middle"]["royalty"] > 0
+    seat_line = result.explain().splitlines()[1]
+    assert "quads" in seat_line and "quads +" not in seat_line

@@ -4,8 +4,6 @@ Hand ranking, every legal split, naturals, settlement and arranging, with a
 Rust core. See ``docs/rules.md`` for the rules data and decisions.
 """
 
-from __future__ import annotations
-
 from capsa._core import (
     CATEGORIES,
     NATURAL_NAMES,

@@ -96,7 +96,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     for k, hand in enumerate(hands):
         choice = best_arrangement(hand, rules, seats=args.seats)
         natural = _core.natural(hand, rules)
-        print(f"seat {k}: {format_cards(hand, 'symbol')}")
+        print(f"seat {k}: {format_cards(hand)}")
         print(
             f"        arranged {choice.arrangement}  "
             f"(solver: expected {choice.expected_points:+.2f} points)"

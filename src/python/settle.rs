@@ -23,7 +23,8 @@ fn seat_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 }
 
 /// Reads one seat: an `Arrangement` (its `ids`), a `Seat` (its `arrangement`,
-/// `surrender`, `declare_natural`), or 13 ids laid out top, middle, bottom.
+/// `surrender`, `declare_natural`), 13 ids laid out top, middle, bottom, or
+/// text: "top / middle / bottom" or 13 cards in row order.
 fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
     let py = obj.py();
     let mut seat = SeatInput {
@@ -40,6 +41,20 @@ fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
     } else {
         obj.clone()
     };
+    // "top / middle / bottom" text, as the stream reads it
+    if let Ok(text) = arrangement.cast::<pyo3::types::PyString>() {
+        let text = text.to_str().map_err(|_| {
+            err(
+                ErrorKind::Card,
+                format!("seat {index}: the arrangement text is not valid Unicode"),
+            )
+        })?;
+        let mut ids = Vec::with_capacity(13);
+        crate::stream::read_arrangement_text(text, &mut ids)
+            .map_err(|e| PyErr::from(e.context(format_args!("seat {index}")).at_seat(index)))?;
+        seat.cards.copy_from_slice(&ids);
+        return Ok(seat);
+    }
     // an Arrangement keeps its ids in a tuple; anything else is read as cards
     let ids_obj = if arrangement.is_instance_of::<pyo3::types::PyTuple>()
         || arrangement.is_instance_of::<pyo3::types::PyList>()
