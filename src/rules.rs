@@ -1,35 +1,184 @@
 //! The rules the engine plays by, as plain data. The Python layer validates
 //! and loads rules files (TOML) and hands the engine this struct.
 
+use std::fmt;
+use std::str::FromStr;
+
 use crate::error::{Error, Result};
 use crate::naturals::Natural;
 use crate::rank::{Evaluator, Ranking};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RoyaltyMode {
-    Winner,
-    Always,
-    None,
+/// A rules knob that takes one of a few names: the rules-file key it is
+/// read from, its names in order, and (through `FromStr` and `Display`) the
+/// conversion between a name and a value. The tables metadata writes the
+/// ranking and royalty knobs under the same key with the same names.
+pub trait RuleChoice: Copy + FromStr<Err = Error> + fmt::Display + 'static {
+    /// The dotted rules-file key, e.g. `foul.mode`.
+    const KEY: &'static str;
+    /// Every valid name, in the order the enum declares them.
+    const NAMES: &'static [&'static str];
+    /// Every value, in the order of [`NAMES`](Self::NAMES).
+    const ALL: &'static [Self];
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FoulMode {
-    SweepAll,
-    Scoop,
-    Fixed,
+/// Declares a [`RuleChoice`] enum: each variant with its rules-file name.
+macro_rules! rule_choice {
+    (
+        $(#[$doc:meta])*
+        $name:ident = $key:literal {
+            $($(#[$vdoc:meta])* $variant:ident = $text:literal,)+
+        }
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant,)+
+        }
+
+        impl RuleChoice for $name {
+            const KEY: &'static str = $key;
+            const NAMES: &'static [&'static str] = &[$($text),+];
+            const ALL: &'static [Self] = &[$($name::$variant),+];
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(match self {
+                    $($name::$variant => $text,)+
+                })
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = Error;
+
+            fn from_str(s: &str) -> Result<Self> {
+                match s {
+                    $($text => Ok($name::$variant),)+
+                    _ => Err(unknown_choice::<$name>(s)),
+                }
+            }
+        }
+    };
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NaturalResolve {
-    HigherWins,
-    Difference,
+/// The error for a name that is not one of `T`'s: it names the key and
+/// every valid name.
+fn unknown_choice<T: RuleChoice>(got: &str) -> Error {
+    Error::rules(format!(
+        "{} must be one of {}, got {got:?}",
+        T::KEY,
+        T::NAMES.join(", ")
+    ))
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NaturalTies {
-    Push,
-    Compare,
+/// Declares the conversions between a two-name knob and the `bool` the
+/// engine stores it as (`true` for the second name).
+macro_rules! flag_choice {
+    ($name:ident: $off:ident, $on:ident) => {
+        impl $name {
+            /// The knob whose engine flag is `on`.
+            pub fn from_flag(on: bool) -> Self {
+                if on {
+                    $name::$on
+                } else {
+                    $name::$off
+                }
+            }
+
+            /// The engine flag: whether this is the second name.
+            pub fn flag(self) -> bool {
+                self == $name::$on
+            }
+        }
+    };
 }
+
+rule_choice! {
+    /// `royalty_mode`: who is paid royalties.
+    RoyaltyMode = "royalty_mode" {
+        Winner = "winner",
+        Always = "always",
+        None = "none",
+    }
+}
+
+rule_choice! {
+    /// `foul.mode`: what a fouled hand pays.
+    FoulMode = "foul.mode" {
+        SweepAll = "sweep-all",
+        Scoop = "scoop",
+        Fixed = "fixed",
+    }
+}
+
+rule_choice! {
+    /// `naturals.resolve`: how two naturals settle.
+    NaturalResolve = "naturals.resolve" {
+        HigherWins = "higher-wins",
+        Difference = "difference",
+    }
+}
+
+rule_choice! {
+    /// `naturals.ties`: what equal naturals do.
+    NaturalTies = "naturals.ties" {
+        Push = "push",
+        Compare = "compare",
+    }
+}
+
+rule_choice! {
+    /// `tie_break`: whether suits break ties of equal ranks
+    /// ([`Ranking::tie_break_suit`]).
+    TieBreak = "tie_break" {
+        None = "none",
+        Suit = "suit",
+    }
+}
+flag_choice!(TieBreak: None, Suit);
+
+rule_choice! {
+    /// `flush_compare`: how two flushes compare
+    /// ([`Ranking::flush_suit_first`]).
+    FlushCompare = "flush_compare" {
+        Ranks = "ranks",
+        SuitFirst = "suit-first",
+    }
+}
+flag_choice!(FlushCompare: Ranks, SuitFirst);
+
+rule_choice! {
+    /// `wheel`: where A-2-3-4-5 ranks among straights
+    /// ([`Ranking::wheel_second`]).
+    Wheel = "wheel" {
+        Low = "low",
+        Second = "second",
+    }
+}
+flag_choice!(Wheel: Low, Second);
+
+rule_choice! {
+    /// `foul_check`: whether equal rows foul ([`Rules::foul_strict`]).
+    FoulCheck = "foul_check" {
+        AllowEqual = "allow-equal",
+        Strict = "strict",
+    }
+}
+flag_choice!(FoulCheck: AllowEqual, Strict);
+
+/// Every named-choice knob of a rules file with its valid names, in the
+/// order the rules file documents them.
+pub const RULE_CHOICES: [(&str, &[&str]); 8] = [
+    (TieBreak::KEY, TieBreak::NAMES),
+    (FlushCompare::KEY, FlushCompare::NAMES),
+    (Wheel::KEY, Wheel::NAMES),
+    (FoulCheck::KEY, FoulCheck::NAMES),
+    (RoyaltyMode::KEY, RoyaltyMode::NAMES),
+    (FoulMode::KEY, FoulMode::NAMES),
+    (NaturalResolve::KEY, NaturalResolve::NAMES),
+    (NaturalTies::KEY, NaturalTies::NAMES),
+];
 
 /// Row indices used throughout: top 0, middle 1, bottom 2.
 pub const TOP: usize = 0;
@@ -196,6 +345,64 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn round_trips<T: RuleChoice + PartialEq + fmt::Debug>() {
+        assert_eq!(T::ALL.len(), T::NAMES.len(), "{}", T::KEY);
+        for (value, name) in T::ALL.iter().zip(T::NAMES) {
+            assert_eq!(value.to_string(), *name);
+            assert_eq!(name.parse::<T>().unwrap(), *value);
+        }
+        for unknown in ["", "bogus", "Strict", " none", "suit_first"] {
+            let e = unknown.parse::<T>().unwrap_err();
+            assert_eq!(e.kind(), crate::error::ErrorKind::Rules);
+            let m = e.message();
+            assert!(m.starts_with(T::KEY), "{m}");
+            assert!(m.contains(&format!("{unknown:?}")), "{m}");
+            assert!(m.contains(&T::NAMES.join(", ")), "{m}");
+        }
+    }
+
+    #[test]
+    fn every_choice_round_trips_and_names_the_valid_ones() {
+        round_trips::<RoyaltyMode>();
+        round_trips::<FoulMode>();
+        round_trips::<NaturalResolve>();
+        round_trips::<NaturalTies>();
+        round_trips::<TieBreak>();
+        round_trips::<FlushCompare>();
+        round_trips::<Wheel>();
+        round_trips::<FoulCheck>();
+    }
+
+    #[test]
+    fn unknown_choice_message() {
+        let e = "high".parse::<Wheel>().unwrap_err();
+        assert_eq!(
+            e.message(),
+            "wheel must be one of low, second, got \"high\""
+        );
+    }
+
+    #[test]
+    fn flags_are_the_second_name() {
+        for on in [false, true] {
+            assert_eq!(TieBreak::from_flag(on).flag(), on);
+            assert_eq!(FlushCompare::from_flag(on).flag(), on);
+            assert_eq!(Wheel::from_flag(on).flag(), on);
+            assert_eq!(FoulCheck::from_flag(on).flag(), on);
+        }
+        assert_eq!(Wheel::from_flag(true), Wheel::Second);
+        assert_eq!(FoulCheck::from_flag(true), FoulCheck::Strict);
+    }
+
+    #[test]
+    fn rule_choices_list_every_knob_once() {
+        let keys: Vec<&str> = RULE_CHOICES.iter().map(|(k, _)| *k).collect();
+        let mut unique = keys.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), keys.len(), "{keys:?}");
+    }
 
     #[test]
     fn suit_strengths_are_a_permutation() {

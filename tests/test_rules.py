@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import capsa
 import capsa.rules
-from capsa import oracle
+from capsa import _core, oracle
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -66,6 +66,34 @@ TABLE: dict[str, dict[str, Any]] = {
     ),
     "money.rake_percent": dict(zip(PRESETS, [3, 0, 0, 0, 0, 0], strict=True)),
 }
+
+
+def _with_knob(knob: str, value: Any) -> dict[str, Any]:
+    """The default preset's full config with one dotted knob set to ``value``."""
+    config = capsa.Rules().to_dict()
+    *tables, leaf = knob.split(".")
+    inner = config
+    for table in tables:
+        inner = inner[table]
+    inner[leaf] = value
+    return config
+
+
+def test_choices_are_the_engines() -> None:
+    assert capsa.rules._CHOICES == _core.RULE_CHOICES
+    assert all(type(names) is tuple for names in _core.RULE_CHOICES.values())
+
+
+@pytest.mark.parametrize("knob", sorted(_core.RULE_CHOICES))
+def test_every_choice_name_is_read_by_both_layers(knob: str) -> None:
+    names = _core.RULE_CHOICES[knob]
+    for name in names:
+        assert capsa.Rules(_with_knob(knob, name))[knob] == name
+    options = re.escape(", ".join(names))
+    with pytest.raises(
+        capsa.RulesError, match=rf"rules: {re.escape(knob)} must be one of {options}, got \"bogus\""
+    ):
+        _core.RuleSet(_with_knob(knob, "bogus"))
 
 
 @pytest.mark.parametrize("knob", sorted(TABLE))

@@ -10,6 +10,8 @@ CATEGORIES: Final[tuple[str, ...]]
 """Category names on the shared scale, weakest first (index = strength >> 28)."""
 NATURAL_NAMES: Final[tuple[str, ...]]
 """The fifteen naturals; bit i of a naturals bit set is NATURAL_NAMES[i]."""
+RULE_CHOICES: Final[dict[str, tuple[str, ...]]]
+"""Each named-choice rules knob (its dotted key) with its valid names, in order."""
 SUITS: Final[str]
 
 class CapsaError(ValueError):

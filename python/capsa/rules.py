@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from importlib import resources
 from typing import Any
 
-from capsa._core import CATEGORIES, NATURAL_NAMES, RulesError, RuleSet
+from capsa._core import CATEGORIES, NATURAL_NAMES, RULE_CHOICES, RulesError, RuleSet
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -60,16 +60,8 @@ _TOML_TOKEN = re.compile(
     re.VERBOSE,
 )
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "tie_break": ("none", "suit"),
-    "flush_compare": ("ranks", "suit-first"),
-    "wheel": ("low", "second"),
-    "foul_check": ("allow-equal", "strict"),
-    "royalty_mode": ("winner", "always", "none"),
-    "foul.mode": ("sweep-all", "scoop", "fixed"),
-    "naturals.resolve": ("higher-wins", "difference"),
-    "naturals.ties": ("push", "compare"),
-}
+# The named-choice knobs and their names, as the engine parses them.
+_CHOICES: dict[str, tuple[str, ...]] = dict(RULE_CHOICES)
 _INTS: dict[str, tuple[int, int]] = {
     "row_points": (0, _INT_MAX),
     "overall_point": (0, _INT_MAX),

@@ -20,7 +20,7 @@ use crate::naturals::{self as natural_core, Natural, NATURAL_NAMES};
 use crate::rank::{
     category_index, category_of, parse_suit_order, Evaluator, Ranking, CATEGORY_NAMES,
 };
-use crate::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode, Rules};
+use crate::rules::{FlushCompare, FoulCheck, RuleChoice, Rules, TieBreak, Wheel, RULE_CHOICES};
 use crate::splits as split_core;
 use errors::err;
 
@@ -549,22 +549,11 @@ fn key_bool(cfg: &Bound<'_, PyDict>, path: &str) -> PyResult<bool> {
     v.extract::<bool>()
 }
 
-fn choice<T: Copy>(cfg: &Bound<'_, PyDict>, path: &str, options: &[(&str, T)]) -> PyResult<T> {
-    let v = key_str(cfg, path)?;
-    options
-        .iter()
-        .find(|(name, _)| *name == v)
-        .map(|(_, t)| *t)
-        .ok_or_else(|| {
-            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-            err(
-                ErrorKind::Rules,
-                format!(
-                    "rules: {path} must be one of {}, got {v:?}",
-                    names.join(", ")
-                ),
-            )
-        })
+/// The value of a named-choice knob, read from its rules-file key.
+fn choice<T: RuleChoice>(cfg: &Bound<'_, PyDict>) -> PyResult<T> {
+    Ok(key_str(cfg, T::KEY)?
+        .parse::<T>()
+        .map_err(|e| e.context("rules"))?)
 }
 
 #[pymethods]
@@ -574,13 +563,9 @@ impl RuleSet {
     fn py_new(config: &Bound<'_, PyDict>) -> PyResult<Self> {
         let ranking = Ranking {
             suit_strength: parse_suit_order(&key_str(config, "suit_order")?)?,
-            tie_break_suit: choice(config, "tie_break", &[("none", false), ("suit", true)])?,
-            flush_suit_first: choice(
-                config,
-                "flush_compare",
-                &[("ranks", false), ("suit-first", true)],
-            )?,
-            wheel_second: choice(config, "wheel", &[("low", false), ("second", true)])?,
+            tie_break_suit: choice::<TieBreak>(config)?.flag(),
+            flush_suit_first: choice::<FlushCompare>(config)?.flag(),
+            wheel_second: choice::<Wheel>(config)?.flag(),
         };
         let mut royalties = [[0i64; 10]; 3];
         for (row, name) in ["top", "middle", "bottom"].iter().enumerate() {
@@ -628,22 +613,10 @@ impl RuleSet {
         }
         let rules = Rules {
             evaluator: Evaluator::new(ranking),
-            foul_strict: choice(
-                config,
-                "foul_check",
-                &[("allow-equal", false), ("strict", true)],
-            )?,
+            foul_strict: choice::<FoulCheck>(config)?.flag(),
             row_points: key_int(config, "row_points")?,
             overall_point: key_int(config, "overall_point")?,
-            royalty_mode: choice(
-                config,
-                "royalty_mode",
-                &[
-                    ("winner", RoyaltyMode::Winner),
-                    ("always", RoyaltyMode::Always),
-                    ("none", RoyaltyMode::None),
-                ],
-            )?,
+            royalty_mode: choice(config)?,
             royalty_adds: key_bool(config, "royalty_adds")?,
             scoop_multiplier: key_int(config, "scoop.multiplier")?,
             scoop_bonus: key_int(config, "scoop.bonus")?,
@@ -653,36 +626,14 @@ impl RuleSet {
             // out of range is refused by `validate`, never clamped
             sweep_all_min_players: usize::try_from(key_int(config, "sweep_all.min_players")?)
                 .unwrap_or(usize::MAX),
-            foul_mode: choice(
-                config,
-                "foul.mode",
-                &[
-                    ("sweep-all", FoulMode::SweepAll),
-                    ("scoop", FoulMode::Scoop),
-                    ("fixed", FoulMode::Fixed),
-                ],
-            )?,
+            foul_mode: choice(config)?,
             foul_points: key_int(config, "foul.points")?,
             foul_pays_royalties: key_bool(config, "foul.pays_royalties")?,
             surrender_enabled: key_bool(config, "surrender.enabled")?,
             surrender_cost: key_int(config, "surrender.cost")?,
             naturals: natural_list,
-            natural_resolve: choice(
-                config,
-                "naturals.resolve",
-                &[
-                    ("higher-wins", NaturalResolve::HigherWins),
-                    ("difference", NaturalResolve::Difference),
-                ],
-            )?,
-            natural_ties: choice(
-                config,
-                "naturals.ties",
-                &[
-                    ("push", NaturalTies::Push),
-                    ("compare", NaturalTies::Compare),
-                ],
-            )?,
+            natural_resolve: choice(config)?,
+            natural_ties: choice(config)?,
             royalties,
             stake: key_int(config, "money.stake")?,
             rake_percent: key_int(config, "money.rake_percent")?,
@@ -1243,6 +1194,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RuleSet>()?;
     m.add("CATEGORIES", PyTuple::new(py, CATEGORY_NAMES)?)?;
     m.add("NATURAL_NAMES", PyTuple::new(py, NATURAL_NAMES)?)?;
+    let rule_choices = PyDict::new(py);
+    for (knob, names) in RULE_CHOICES {
+        rule_choices.set_item(knob, PyTuple::new(py, names)?)?;
+    }
+    m.add("RULE_CHOICES", rule_choices)?;
     m.add("SUITS", std::str::from_utf8(SUIT_CHARS).unwrap_or("dchs"))?;
     m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
     m.add_function(wrap_pyfunction!(card_ids, m)?)?;

@@ -7,7 +7,7 @@ use super::model::all_classes;
 use super::CLASS_SHIFT;
 use crate::error::{Error, Result, ROW_NAMES};
 use crate::rank::{Evaluator, Ranking};
-use crate::rules::{RoyaltyMode, Rules, TOP};
+use crate::rules::{FlushCompare, RoyaltyMode, RuleChoice, Rules, TieBreak, Wheel, TOP};
 
 /// The presets with shipped tables.
 pub const PRESETS: [&str; 6] = [
@@ -132,6 +132,14 @@ fn meta_choice(v: &str, options: &[&str]) -> std::result::Result<(), String> {
     }
 }
 
+/// A name of the rules knob `T` (the metadata writes it as the rules do).
+fn meta_rule_choice<T: RuleChoice>(v: &str) -> std::result::Result<(), String> {
+    match v.parse::<T>() {
+        Ok(_) => Ok(()),
+        Err(_) => Err(format!("must be one of {}", T::NAMES.join(", "))),
+    }
+}
+
 /// The 30 royalties (top, middle, bottom by category), as the rules allow
 /// them: non-negative, on the top row only for high card, pair and trips.
 fn meta_royalties(v: &str) -> std::result::Result<(), String> {
@@ -165,10 +173,10 @@ fn check_meta_value(key: &str, v: &str) -> std::result::Result<(), String> {
             Ok(x) if x.is_finite() && (0.0..=1.0).contains(&x) => Ok(()),
             _ => Err("must be a probability, a finite number in [0, 1]".into()),
         },
-        "wheel" => meta_choice(v, &["low", "second"]),
-        "flush_compare" => meta_choice(v, &["ranks", "suit-first"]),
-        "tie_break" => meta_choice(v, &["suit", "none"]),
-        "royalty_mode" => meta_choice(v, &["winner", "always", "none"]),
+        "wheel" => meta_rule_choice::<Wheel>(v),
+        "flush_compare" => meta_rule_choice::<FlushCompare>(v),
+        "tie_break" => meta_rule_choice::<TieBreak>(v),
+        "royalty_mode" => meta_rule_choice::<RoyaltyMode>(v),
         "royalty_adds" => meta_choice(v, &["true", "false"]),
         "row_points" | "overall_point" | "scoop_bonus" | "sweep_all_bonus" => {
             meta_int(v, 0, MAX_I64)
@@ -221,6 +229,11 @@ impl Tables {
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The value of a rules knob the metadata names, if it names a valid one.
+    fn rule_choice<T: RuleChoice>(&self) -> Option<T> {
+        self.get(T::KEY).and_then(|v| v.parse().ok())
     }
 
     pub(super) fn get_f64(&self, key: &str) -> Option<f64> {
@@ -337,8 +350,10 @@ impl Tables {
         if let Some(k) = META_KEYS.iter().find(|k| self.get(k).is_none()) {
             return Err(bad(format!("metadata key {k} is missing")));
         }
-        let wheel_second = self.get("wheel") == Some("second");
-        let suit_first = self.get("flush_compare") == Some("suit-first");
+        let wheel_second = self.rule_choice::<Wheel>().is_some_and(Wheel::flag);
+        let suit_first = self
+            .rule_choice::<FlushCompare>()
+            .is_some_and(FlushCompare::flag);
         for (r, row) in self.rows.iter().enumerate() {
             let at = |m: String| bad(format!("row {}: {m}", ROW_NAMES[r])).at_row(r);
             let valid = row_classes(wheel_second, suit_first, r);
@@ -414,32 +429,19 @@ pub fn rules_meta(rules: &Rules) -> Vec<(String, String)> {
         .iter()
         .flat_map(|row| row.iter().map(|v| v.to_string()))
         .collect();
-    let mode = match rules.royalty_mode {
-        RoyaltyMode::Winner => "winner",
-        RoyaltyMode::Always => "always",
-        RoyaltyMode::None => "none",
-    };
     [
+        (Wheel::KEY, Wheel::from_flag(r.wheel_second).to_string()),
         (
-            "wheel",
-            if r.wheel_second { "second" } else { "low" }.to_string(),
+            FlushCompare::KEY,
+            FlushCompare::from_flag(r.flush_suit_first).to_string(),
         ),
         (
-            "flush_compare",
-            if r.flush_suit_first {
-                "suit-first"
-            } else {
-                "ranks"
-            }
-            .to_string(),
-        ),
-        (
-            "tie_break",
-            if r.tie_break_suit { "suit" } else { "none" }.to_string(),
+            TieBreak::KEY,
+            TieBreak::from_flag(r.tie_break_suit).to_string(),
         ),
         ("row_points", rules.row_points.to_string()),
         ("overall_point", rules.overall_point.to_string()),
-        ("royalty_mode", mode.to_string()),
+        (RoyaltyMode::KEY, rules.royalty_mode.to_string()),
         ("royalty_adds", rules.royalty_adds.to_string()),
         ("scoop_multiplier", rules.scoop_multiplier.to_string()),
         ("scoop_bonus", rules.scoop_bonus.to_string()),
