@@ -417,7 +417,7 @@ mod tests {
         variants.push(rules);
         let random = arranger(&Rules::default(), None, 2, Strategy::Random).unwrap();
         for rules in &variants {
-            for deal in 0..4u64 {
+            for deal in 0..40u64 {
                 let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(99, deal)));
                 let mut hand: [u8; 13] = deck[..13].try_into().unwrap();
                 hand.sort_unstable();
