@@ -5,14 +5,16 @@
 //! deck shuffled by `ChaCha20::from_seed(deal_seed(s, i))`, whatever the
 //! number of threads.
 
+use std::collections::HashMap;
+
 use rayon::prelude::*;
 
 use crate::deal::{shuffled_deck, ChaCha20};
 use crate::error::{Error, Result};
 use crate::naturals;
-use crate::rules::{RoyaltyMode, Rules};
+use crate::rules::Rules;
 use crate::settle::{settle_points, SeatInput, Stakes};
-use crate::solver::{arranger, deal_seed, Arranger, Strategy, Tables};
+use crate::solver::{arranger, deal_seed, Arranger, Choice, Strategy, Tables};
 use crate::splits;
 
 /// Mean and 95% confidence half-width (normal approximation).
@@ -49,12 +51,14 @@ pub struct TournamentReport {
 /// The seat assignments of a duplicate deal: every rotation of the pattern
 /// "seat s plays strategy s mod k", without repeats. With two strategies
 /// every hand is played once by each.
-pub fn patterns(seats: usize, k: usize) -> Vec<Vec<usize>> {
+pub fn patterns(seats: usize, strategies: usize) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = Vec::new();
-    for r in 0..seats {
-        let p: Vec<usize> = (0..seats).map(|s| (s + r) % k).collect();
-        if !out.contains(&p) {
-            out.push(p);
+    for rotation in 0..seats {
+        let pattern: Vec<usize> = (0..seats)
+            .map(|seat| (seat + rotation) % strategies)
+            .collect();
+        if !out.contains(&pattern) {
+            out.push(pattern);
         }
     }
     out
@@ -78,57 +82,53 @@ pub fn duplicate_tournament(
             "a table has 2 to 4 seats, got {seats}"
         )));
     }
-    let k = strategies.len();
+    let count = strategies.len();
     let arrangers: Vec<_> = strategies
         .iter()
-        .map(|&s| arranger(rules, tables, seats, s))
+        .map(|&strategy| arranger(rules, tables, seats, strategy))
         .collect::<Result<_>>()?;
-    let pats = patterns(seats, k);
+    let seatings = patterns(seats, count);
     let per_deal: Vec<Result<Vec<f64>>> = (0..deals)
         .into_par_iter()
-        .map(|d| {
-            let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, d as u64)));
+        .map(|deal| {
+            let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, deal as u64)));
             // choices[strategy][seat]
-            let mut choices = Vec::with_capacity(k);
-            for a in &arrangers {
-                let mut row = Vec::with_capacity(seats);
-                for s in 0..seats {
-                    row.push(a.choose(&deck[13 * s..13 * s + 13])?);
+            let mut choices = Vec::with_capacity(count);
+            for arranger in &arrangers {
+                let mut by_seat = Vec::with_capacity(seats);
+                for seat in 0..seats {
+                    by_seat.push(arranger.choose(&deck[13 * seat..13 * seat + 13])?);
                 }
-                choices.push(row);
+                choices.push(by_seat);
             }
-            let mut sum = vec![0.0f64; k];
-            let mut plays = vec![0.0f64; k];
-            let mut pts = vec![0i64; seats];
+            let mut sum = vec![0.0f64; count];
+            let mut plays = vec![0.0f64; count];
+            let mut points = vec![0i64; seats];
             let mut money = vec![0i64; seats];
-            for p in &pats {
+            for pattern in &seatings {
                 let inputs: Vec<SeatInput> = (0..seats)
-                    .map(|s| {
-                        let c = choices[p[s]][s];
-                        SeatInput {
-                            cards: c.cards,
-                            surrender: false,
-                            declare_natural: c.declare_natural,
-                        }
+                    .map(|seat| {
+                        let choice = choices[pattern[seat]][seat];
+                        seat_playing(choice.cards, choice.declare_natural)
                     })
                     .collect();
-                settle_points(rules, &inputs, &Stakes::Uniform(1), &mut pts, &mut money)?;
-                for s in 0..seats {
-                    sum[p[s]] += pts[s] as f64;
-                    plays[p[s]] += 1.0;
+                settle_points(rules, &inputs, &Stakes::Uniform(1), &mut points, &mut money)?;
+                for (seat, &strategy) in pattern.iter().enumerate() {
+                    sum[strategy] += points[seat] as f64;
+                    plays[strategy] += 1.0;
                 }
             }
-            Ok((0..k).map(|i| sum[i] / plays[i].max(1.0)).collect())
+            Ok((0..count).map(|i| sum[i] / plays[i].max(1.0)).collect())
         })
         .collect();
     let per_deal: Vec<Vec<f64>> = per_deal.into_iter().collect::<Result<_>>()?;
     let mut mean = Vec::new();
     let mut ci95 = Vec::new();
-    for i in 0..k {
-        let xs: Vec<f64> = per_deal.iter().map(|v| v[i]).collect();
-        let (m, c) = mean_ci(&xs);
-        mean.push(m);
-        ci95.push(c);
+    for strategy in 0..count {
+        let points: Vec<f64> = per_deal.iter().map(|v| v[strategy]).collect();
+        let (strategy_mean, strategy_ci95) = mean_ci(&points);
+        mean.push(strategy_mean);
+        ci95.push(strategy_ci95);
     }
     let diffs: Vec<f64> = per_deal.iter().map(|v| v[0] - v[1]).collect();
     let (diff, diff_ci95) = mean_ci(&diffs);
@@ -136,7 +136,7 @@ pub fn duplicate_tournament(
         strategies: strategies.to_vec(),
         seats,
         deals,
-        patterns: pats,
+        patterns: seatings,
         mean,
         ci95,
         diff,
@@ -171,118 +171,137 @@ pub struct RegretReport {
     pub holdout_ci95: f64,
 }
 
-#[derive(Clone, Copy)]
-struct Opp {
-    s: [u32; 3],
-    r: [i64; 3],
-    natural: bool,
-    cards: [u8; 13],
-    declare: bool,
-}
-
-fn strengths_of(rules: &Rules, a: &[u8; 13]) -> [u32; 3] {
+/// The strengths of the three rows of an arrangement (top, middle, bottom).
+fn row_strengths(rules: &Rules, cards: &[u8; 13]) -> [u32; 3] {
     let e = &rules.evaluator;
     [
-        e.eval3([a[0], a[1], a[2]]),
-        e.eval5(a[3..8].try_into().expect("5")),
-        e.eval5(a[8..].try_into().expect("5")),
+        e.eval3([cards[0], cards[1], cards[2]]),
+        e.eval5(cards[3..8].try_into().expect("5")),
+        e.eval5(cards[8..].try_into().expect("5")),
     ]
 }
 
-fn royalties_of(rules: &Rules, s: &[u32; 3]) -> [i64; 3] {
-    if rules.royalty_mode == RoyaltyMode::None {
-        return [0; 3];
-    }
-    [
-        rules.royalty(0, s[0]),
-        rules.royalty(1, s[1]),
-        rules.royalty(2, s[2]),
-    ]
-}
-
-/// Heads-up points of seat i against seat j when both set valid rows and
-/// neither declares a natural nor surrenders (docs/rules.md, "Step 4: rows").
-/// With two seats, sweeping all is winning all three rows when
-/// `sweep_all.min_players <= 2`.
-#[inline(always)]
-pub fn pair_row_points(
-    rules: &Rules,
-    a: &[u32; 3],
-    ra: &[i64; 3],
-    b: &[u32; 3],
-    rb: &[i64; 3],
-) -> i64 {
-    let rp = rules.row_points;
-    let mut wins = 0;
-    let mut losses = 0;
-    let mut rows = 0i64;
-    let mut roy = 0i64;
-    for r in 0..3 {
-        let (won, lost) = (a[r] > b[r], a[r] < b[r]);
-        wins += won as i32;
-        losses += lost as i32;
-        match rules.royalty_mode {
-            RoyaltyMode::Winner => {
-                if won {
-                    if !rules.royalty_adds && ra[r] > rp {
-                        roy += ra[r];
-                    } else {
-                        rows += rp;
-                        if rules.royalty_adds {
-                            roy += ra[r];
-                        }
-                    }
-                } else if lost {
-                    if !rules.royalty_adds && rb[r] > rp {
-                        roy -= rb[r];
-                    } else {
-                        rows -= rp;
-                        if rules.royalty_adds {
-                            roy -= rb[r];
-                        }
-                    }
-                }
-            }
-            RoyaltyMode::Always | RoyaltyMode::None => {
-                rows += rp * (won as i64 - lost as i64);
-                roy += ra[r] - rb[r];
-            }
-        }
-    }
-    let overall = rules.overall_point * (wins - losses).signum() as i64;
-    let sweep = rules.sweep_all_min_players <= 2;
-    let (m, bonus) = if sweep {
-        (rules.sweep_all_multiplier, rules.sweep_all_bonus)
-    } else {
-        (rules.scoop_multiplier, rules.scoop_bonus)
-    };
-    let rm = if rules.scoop_multiply_royalties { m } else { 1 };
-    if wins == 3 {
-        (rows + overall) * m + bonus + roy * rm
-    } else if losses == 3 {
-        (rows + overall) * m - bonus + roy * rm
-    } else {
-        rows + overall + roy
-    }
-}
-
-fn settle2(rules: &Rules, a: &[u8; 13], da: bool, b: &[u8; 13], db: bool) -> Result<i64> {
-    let seats = [
-        SeatInput {
-            cards: *a,
-            surrender: false,
-            declare_natural: da,
-        },
-        SeatInput {
-            cards: *b,
-            surrender: false,
-            declare_natural: db,
-        },
-    ];
-    let mut pts = [0i64; 2];
+/// Points of `seat` against `opponent` at a two-seat table, stake 1, as the
+/// settlement core pays them.
+fn heads_up_points(rules: &Rules, seat: SeatInput, opponent: SeatInput) -> Result<i64> {
+    let mut points = [0i64; 2];
     let mut money = [0i64; 2];
-    settle_points(rules, &seats, &Stakes::Uniform(1), &mut pts, &mut money)?;
-    Ok(pts[0])
+    settle_points(
+        rules,
+        &[seat, opponent],
+        &Stakes::Uniform(1),
+        &mut points,
+        &mut money,
+    )?;
+    Ok(points[0])
+}
+
+/// A seat that plays `cards` as arranged, declaring a natural or not.
+fn seat_playing(cards: [u8; 13], declare_natural: bool) -> SeatInput {
+    SeatInput {
+        cards,
+        surrender: false,
+        declare_natural,
+    }
+}
+
+/// The arrangements the check scores for `hand`: each valid split, then
+/// declaring the natural if the hand has one.
+struct Candidates {
+    /// One seat per distinct scoring: the settlement core sees a seat that
+    /// does not declare only through its row strengths, so splits with the
+    /// same strengths score the same against every opponent.
+    distinct: Vec<SeatInput>,
+    /// The row strengths of each entry of `distinct`.
+    strengths: Vec<[u32; 3]>,
+    /// The royalty class of each entry of `distinct` (entries with the same
+    /// royalties per row share one), or `None` for declaring the natural.
+    royalty_class: Vec<Option<usize>>,
+    royalty_classes: usize,
+    /// For each arrangement, in split order, its entry in `distinct`.
+    scored_as: Vec<usize>,
+    /// The arrangement the solver picked.
+    pick: usize,
+}
+
+fn candidates(rules: &Rules, hand: &[u8; 13], pick: &Choice) -> Result<Candidates> {
+    let subsets = splits::subset_strengths(&rules.evaluator, hand);
+    let pick_strengths = row_strengths(rules, &pick.cards);
+    let mut distinct = Vec::new();
+    let mut entry_of: HashMap<[u32; 3], usize> = HashMap::new();
+    let mut strengths_of = Vec::new();
+    let mut royalty_class = Vec::new();
+    let mut class_of: HashMap<[i64; 3], usize> = HashMap::new();
+    let mut scored_as = Vec::new();
+    let mut pick_split = None;
+    for k in 0..splits::SPLITS {
+        let (top, middle, bottom) = subsets.split(k);
+        if !splits::is_valid(top, middle, bottom, rules.foul_strict) {
+            continue;
+        }
+        let strengths = [top, middle, bottom];
+        if pick_split.is_none() && strengths == pick_strengths {
+            pick_split = Some(scored_as.len());
+        }
+        let entry = *entry_of.entry(strengths).or_insert_with(|| {
+            distinct.push(seat_playing(subsets.layout(k), false));
+            strengths_of.push(strengths);
+            let royalties = [0, 1, 2].map(|row| rules.royalty(row, strengths[row]));
+            let classes = class_of.len();
+            royalty_class.push(Some(*class_of.entry(royalties).or_insert(classes)));
+            distinct.len() - 1
+        });
+        scored_as.push(entry);
+    }
+    let natural = naturals::strongest(hand, &rules.naturals).is_some();
+    if natural {
+        distinct.push(seat_playing(pick.cards, true));
+        strengths_of.push(pick_strengths);
+        royalty_class.push(None);
+        scored_as.push(distinct.len() - 1);
+    }
+    let pick = match (pick.declare_natural, pick_split) {
+        (true, _) if natural => scored_as.len() - 1,
+        (false, Some(split)) => split,
+        _ => return Err(Error::table("the solver's pick is not a valid split")),
+    };
+    Ok(Candidates {
+        distinct,
+        strengths: strengths_of,
+        royalty_class,
+        royalty_classes: class_of.len(),
+        scored_as,
+        pick,
+    })
+}
+
+impl Candidates {
+    /// Heads-up points of every entry of `distinct` against `opponent`, from
+    /// the settlement core. Two valid rows that do not declare are settled
+    /// from their row comparisons and royalties only, so the core is asked
+    /// once per outcome of the three rows and royalty class.
+    fn points_against(&self, rules: &Rules, opponent: SeatInput) -> Result<Vec<i64>> {
+        let theirs = row_strengths(rules, &opponent.cards);
+        let mut known: Vec<Option<i64>> = vec![None; 27 * self.royalty_classes];
+        let mut points = Vec::with_capacity(self.distinct.len());
+        for (entry, &seat) in self.distinct.iter().enumerate() {
+            let Some(class) = self.royalty_class[entry] else {
+                points.push(heads_up_points(rules, seat, opponent)?);
+                continue;
+            };
+            let ours = self.strengths[entry];
+            let outcome = (0..3).fold(0, |code, row| {
+                3 * code + (ours[row].cmp(&theirs[row]) as i8 + 1) as usize
+            });
+            let slot = &mut known[27 * class + outcome];
+            let value = match *slot {
+                Some(value) => value,
+                None => *slot.insert(heads_up_points(rules, seat, opponent)?),
+            };
+            points.push(value);
+        }
+        Ok(points)
+    }
 }
 
 fn check_hand_regret(
@@ -294,76 +313,49 @@ fn check_hand_regret(
 ) -> Result<HandRegret> {
     let mut rng = ChaCha20::from_seed(deal_seed(seed, index));
     let deck = shuffled_deck(&mut rng);
-    let mut mine: [u8; 13] = deck[..13].try_into().expect("13");
-    mine.sort_unstable();
+    let mut hand: [u8; 13] = deck[..13].try_into().expect("13");
+    hand.sort_unstable();
     let mut rest: Vec<u8> = deck[13..].to_vec();
-    // candidates: every valid split, then the natural if any
-    let ss = splits::subset_strengths(&rules.evaluator, &mine);
-    let mut cands: Vec<([u32; 3], [i64; 3], usize)> = Vec::new();
-    for k in 0..splits::SPLITS {
-        let (t, m, b) = ss.split(k);
-        if splits::is_valid(t, m, b, rules.foul_strict) {
-            let s = [t, m, b];
-            cands.push((s, royalties_of(rules, &s), k));
-        }
-    }
-    let natural = naturals::strongest(&mine, &rules.naturals).is_some();
-    let pick = solver.choose(&mine)?;
-    let pick_s = strengths_of(rules, &pick.cards);
-    let pick_index = if pick.declare_natural {
-        cands.len()
-    } else {
-        cands
-            .iter()
-            .position(|c| c.0 == pick_s)
-            .ok_or_else(|| Error::table("the solver's pick is not a valid split"))?
-    };
-    let nc = cands.len() + natural as usize;
-    let mut sums = [vec![0i64; nc], vec![0i64; nc]];
+    let pick = solver.choose(&hand)?;
+    let candidates = candidates(rules, &hand, &pick)?;
+    // points summed per distinct scoring, over the even and the odd opponents
+    let scorings = candidates.distinct.len();
+    let mut distinct_sums = [vec![0i64; scorings], vec![0i64; scorings]];
     for j in 0..opponents {
         for i in 0..13 {
             let x = i + rng.below((rest.len() - i) as u32) as usize;
             rest.swap(i, x);
         }
-        let hand: [u8; 13] = rest[..13].try_into().expect("13");
-        let ch = solver.choose(&hand)?;
-        let s = strengths_of(rules, &ch.cards);
-        let opp = Opp {
-            s,
-            r: royalties_of(rules, &s),
-            natural: ch.declare_natural,
-            cards: ch.cards,
-            declare: ch.declare_natural,
-        };
-        let half = &mut sums[j % 2];
-        if opp.natural {
-            // independent of my arrangement when I do not declare
-            let v = settle2(rules, &pick.cards, false, &opp.cards, opp.declare)?;
-            for x in half.iter_mut().take(cands.len()) {
-                *x += v;
-            }
-        } else {
-            for (x, c) in half.iter_mut().zip(cands.iter()) {
-                *x += pair_row_points(rules, &c.0, &c.1, &opp.s, &opp.r);
-            }
-        }
-        if natural {
-            half[cands.len()] += settle2(rules, &pick.cards, true, &opp.cards, opp.declare)?;
+        let opponent_hand: [u8; 13] = rest[..13].try_into().expect("13");
+        let reply = solver.choose(&opponent_hand)?;
+        let opponent = seat_playing(reply.cards, reply.declare_natural);
+        let points = candidates.points_against(rules, opponent)?;
+        for (sum, entry_points) in distinct_sums[j % 2].iter_mut().zip(points) {
+            *sum += entry_points;
         }
     }
+    let sums = distinct_sums.map(|half| {
+        candidates
+            .scored_as
+            .iter()
+            .map(|&entry| half[entry])
+            .collect::<Vec<i64>>()
+    });
+    let pick_index = candidates.pick;
+    let arrangements = candidates.scored_as.len();
     let n = opponents as f64;
-    let (na, nb) = (opponents.div_ceil(2) as f64, (opponents / 2).max(1) as f64);
-    let total: Vec<f64> = (0..nc)
+    let (even, odd) = (opponents.div_ceil(2) as f64, (opponents / 2).max(1) as f64);
+    let total: Vec<f64> = (0..arrangements)
         .map(|c| (sums[0][c] + sums[1][c]) as f64 / n)
         .collect();
     let best = total.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let best_a = (0..nc)
-        .max_by(|&x, &y| (sums[0][x] as f64 / na).total_cmp(&(sums[0][y] as f64 / na)))
+    let best_on_even = (0..arrangements)
+        .max_by(|&x, &y| (sums[0][x] as f64 / even).total_cmp(&(sums[0][y] as f64 / even)))
         .unwrap_or(0);
-    let holdout = (sums[1][best_a] - sums[1][pick_index]) as f64 / nb;
+    let holdout = (sums[1][best_on_even] - sums[1][pick_index]) as f64 / odd;
     Ok(HandRegret {
-        cards: mine,
-        arrangements: nc,
+        cards: hand,
+        arrangements,
         solver_points: total[pick_index],
         best_points: best,
         regret: best - total[pick_index],
@@ -409,42 +401,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pair_points_match_settlement() {
+    fn cached_points_are_the_cores_for_every_split() {
         let mut variants = vec![Rules::default()];
-        let mut r = Rules {
+        let mut rules = Rules {
             overall_point: 1,
             scoop_bonus: 3,
             scoop_multiply_royalties: true,
             ..Rules::default()
         };
-        variants.push(r.clone());
-        r.royalty_adds = false;
-        variants.push(r.clone());
-        r.royalty_mode = RoyaltyMode::Always;
-        r.sweep_all_min_players = 2;
-        variants.push(r);
-        let solver_rules = Rules::default();
-        let g = arranger(&solver_rules, None, 2, Strategy::Random).unwrap();
+        variants.push(rules.clone());
+        rules.royalty_adds = false;
+        variants.push(rules.clone());
+        rules.royalty_mode = crate::rules::RoyaltyMode::Always;
+        rules.sweep_all_min_players = 2;
+        variants.push(rules);
+        let random = arranger(&Rules::default(), None, 2, Strategy::Random).unwrap();
         for rules in &variants {
-            for i in 0..300u64 {
-                let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(99, i)));
-                let a = g.choose(&deck[..13]).unwrap().cards;
-                let b = g.choose(&deck[13..26]).unwrap().cards;
-                let (sa, sb) = (strengths_of(rules, &a), strengths_of(rules, &b));
-                if !splits::is_valid(sa[0], sa[1], sa[2], false)
-                    || !splits::is_valid(sb[0], sb[1], sb[2], false)
-                {
-                    continue;
+            for deal in 0..40u64 {
+                let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(99, deal)));
+                let mut hand: [u8; 13] = deck[..13].try_into().unwrap();
+                hand.sort_unstable();
+                let pick = random.choose(&hand).unwrap();
+                let candidates = candidates(rules, &hand, &pick).unwrap();
+                for opponent_deal in 0..8usize {
+                    let cards = &deck[13 + opponent_deal..26 + opponent_deal];
+                    let reply = random.choose(cards).unwrap();
+                    let opponent = seat_playing(reply.cards, reply.declare_natural);
+                    let cached = candidates.points_against(rules, opponent).unwrap();
+                    for (&seat, &points) in candidates.distinct.iter().zip(&cached) {
+                        let direct = heads_up_points(rules, seat, opponent).unwrap();
+                        assert_eq!(points, direct, "{rules:?}");
+                    }
                 }
-                let want = settle2(rules, &a, false, &b, false).unwrap();
-                let got = pair_row_points(
-                    rules,
-                    &sa,
-                    &royalties_of(rules, &sa),
-                    &sb,
-                    &royalties_of(rules, &sb),
-                );
-                assert_eq!(got, want, "{rules:?}");
             }
         }
     }
