@@ -104,6 +104,20 @@ def natural_hand(rng: random.Random, deck: list[int]) -> list[int] | None:
     return _take(deck, rng.sample(pool, 13))
 
 
+def deal_hands(rng: random.Random, players: int) -> list[list[int]]:
+    """``players`` hands of 13 distinct cards; about 30% built to hold a natural."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = []
+    for _ in range(players):
+        hand = natural_hand(rng, deck) if rng.random() < 0.3 else None
+        if hand is None:
+            hand = deck[:13]
+            del deck[:13]
+        hands.append(hand)
+    return hands
+
+
 def arrange(rng: random.Random, hand: list[int], rules: capsa.Rules) -> list[int]:
     """A legal split most of the time, a random (often fouled) one otherwise."""
     if rng.random() < 0.7:

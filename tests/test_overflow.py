@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import capsa
 from capsa import oracle
-from strategies import arrange, natural_hand
+from strategies import arrange, deal_hands
 
 I64_MAX = 2**63 - 1
 I64_MIN = -(2**63)
@@ -157,15 +157,7 @@ def extreme_tables(draw: st.DrawFn) -> dict[str, Any]:
     rules = capsa.Rules.preset(draw(st.sampled_from(PRESETS))).derive(knobs)
     rng = random.Random(draw(st.integers(0, 2**32)))
     players = draw(st.integers(2, 4))
-    deck = list(range(52))
-    rng.shuffle(deck)
-    hands = []
-    for _ in range(players):
-        hand = natural_hand(rng, deck) if rng.random() < 0.3 else None
-        if hand is None:
-            hand = deck[:13]
-            del deck[:13]
-        hands.append(hand)
+    hands = deal_hands(rng, players)
     seats = [
         {
             "cards": arrange(rng, h, rules),

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import capsa
 from capsa import oracle
-from strategies import arrange, natural_hand
+from strategies import arrange, deal_hands
 
 PRESETS = ["capsa-susun", "pagat", "2-4", "1-6", "mau-binh", "hawaiian-gardens"]
 
@@ -60,15 +60,7 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
         )
     rules = capsa.Rules(knobs)
     seats = draw(st.integers(2, 4))
-    deck = list(range(52))
-    rng.shuffle(deck)
-    hands = []
-    for _ in range(seats):
-        hand = natural_hand(rng, deck) if rng.random() < 0.3 else None
-        if hand is None:
-            hand = deck[:13]
-            del deck[:13]
-        hands.append(hand)
+    hands = deal_hands(rng, seats)
     surrender_ok = rules["surrender.enabled"]
     seat_list = [
         {
