@@ -118,6 +118,21 @@ def deal_hands(rng: random.Random, players: int) -> list[list[int]]:
     return hands
 
 
+def oracle_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Seats of 13 ids and flags (``cards``, ``surrender``, ``declare_natural``)
+    in the form ``capsa.oracle.settle`` reads: rows as lists of ids."""
+    return [
+        {
+            "top": s["cards"][:3],
+            "middle": s["cards"][3:8],
+            "bottom": s["cards"][8:],
+            "surrender": s["surrender"],
+            "declare_natural": s["declare_natural"],
+        }
+        for s in seats
+    ]
+
+
 def arrange(rng: random.Random, hand: list[int], rules: capsa.Rules) -> list[int]:
     """A legal split most of the time, a random (often fouled) one otherwise."""
     if rng.random() < 0.7:

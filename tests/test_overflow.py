@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import capsa
 from capsa import oracle
-from strategies import arrange, deal_hands
+from strategies import arrange, deal_hands, oracle_seats
 
 I64_MAX = 2**63 - 1
 I64_MIN = -(2**63)
@@ -175,19 +175,6 @@ def extreme_tables(draw: st.DrawFn) -> dict[str, Any]:
     return {"rules": rules, "seats": seats, "stakes": stakes}
 
 
-def _oracle_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        {
-            "top": s["cards"][:3],
-            "middle": s["cards"][3:8],
-            "bottom": s["cards"][8:],
-            "surrender": s["surrender"],
-            "declare_natural": s["declare_natural"],
-        }
-        for s in seats
-    ]
-
-
 def _row_figures(seats: list[dict[str, Any]], rules: dict[str, Any]) -> list[tuple[int, int]]:
     """(row_points, royalties) of each pair as the engine reports them, from
     docs/rules.md ("Settlement") with the oracle's hands: the rows' points
@@ -245,7 +232,7 @@ def _fits(x: int) -> bool:
 def test_engine_agrees_with_the_oracle_or_refuses(table: dict[str, Any]) -> None:
     rules, seats, stakes = table["rules"], table["seats"], table["stakes"]
     config = rules.to_dict()
-    want = oracle.settle(_oracle_seats(seats), config, stakes)
+    want = oracle.settle(oracle_seats(seats), config, stakes)
     players = len(seats)
 
     def stake(i: int, j: int) -> int:

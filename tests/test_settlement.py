@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import capsa
 from capsa import oracle
-from strategies import arrange, deal_hands
+from strategies import arrange, deal_hands, oracle_seats
 
 PRESETS = ["capsa-susun", "pagat", "2-4", "1-6", "mau-binh", "hawaiian-gardens"]
 
@@ -90,19 +90,6 @@ def _engine_seats(seats: list[dict[str, Any]]) -> list[capsa.Seat]:
     ]
 
 
-def _oracle_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        {
-            "top": s["cards"][:3],
-            "middle": s["cards"][3:8],
-            "bottom": s["cards"][8:],
-            "surrender": s["surrender"],
-            "declare_natural": s["declare_natural"],
-        }
-        for s in seats
-    ]
-
-
 @given(table=tables())
 def test_settle_matches_oracle_and_batch(table: dict[str, Any]) -> None:
     """Seat figures and every pair's breakdown (outcome, rows, row points,
@@ -111,7 +98,7 @@ def test_settle_matches_oracle_and_batch(table: dict[str, Any]) -> None:
     the time; the batch settles the same points and money."""
     rules, seats, stakes = table["rules"], table["seats"], table["stakes"]
     got = capsa.settle(_engine_seats(seats), rules, stakes)
-    want = oracle.settle(_oracle_seats(seats), rules.to_dict(), stakes)
+    want = oracle.settle(oracle_seats(seats), rules.to_dict(), stakes)
     assert got.points == want["points"]
     assert got.money == want["money"]
     assert got.rake == want["rake"]
