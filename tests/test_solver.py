@@ -263,7 +263,10 @@ def test_scoop_rate_outside_zero_one_is_refused(value: str) -> None:
     ("edit", "culprit"),
     [
         (lambda m: [*m, ("colour", "red")], 'unknown metadata key "colour"'),
-        (lambda m: [*m, m[2]], "metadata key seats is given twice"),
+        (
+            lambda m: [*m, next(kv for kv in m if kv[0] == "seats")],
+            "metadata key seats is given twice",
+        ),
         (lambda m: [kv for kv in m if kv[0] != "royalties"], "metadata key royalties is missing"),
         (lambda m: [(k, "9" if k == "seats" else v) for k, v in m], "metadata seats="),
         (lambda m: [(k, "a b" if k == "preset" else v) for k, v in m], "metadata preset="),

@@ -280,15 +280,24 @@ def best_arrangement_batch(
     strategy: str = "solver",
     tables: bytes | None = None,
 ) -> npt.NDArray[np.uint8]: ...
+
+TRAINER_VERSION: int
+"""The version of the training procedure, written into every tables file."""
+TRAIN_DEFAULTS: dict[str, int]
+"""The training parameters of the shipped tables (seats, hands, iterations, seed)."""
+
 def train_tables(
-    rules: Any = None,
+    rules: Any,
     *,
-    seats: int = 4,
-    hands: int = 200000,
-    iterations: int = 4,
-    seed: int = 1,
-    name: str = "custom",
-) -> bytes: ...
+    seats: int,
+    hands: int,
+    iterations: int,
+    seed: int,
+    name: str,
+) -> bytes:
+    """Trains per-row tables for the rules by iterated best response; returns
+    the tables file's bytes. Every parameter is required."""
+
 def solver_tables_info(rules: Any = None, tables: bytes | None = None) -> dict[str, Any]: ...
 def duplicate_tournament(
     strategies: list[str],

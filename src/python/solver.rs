@@ -172,9 +172,10 @@ fn train_iterations(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 }
 
 /// Trains per-row tables for the rules by iterated best response; returns
-/// the tables file's bytes.
+/// the tables file's bytes. Every parameter is required: the defaults are
+/// `TRAIN_DEFAULTS`, applied by `capsa.solver.train_tables`.
 #[pyfunction]
-#[pyo3(signature = (rules=None, *, seats=4, hands=200_000, iterations=4, seed=1, name="custom"))]
+#[pyo3(signature = (rules, *, seats, hands, iterations, seed, name))]
 fn train_tables<'py>(
     py: Python<'py>,
     rules: Option<&Bound<'py, PyAny>>,
@@ -324,6 +325,13 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rank_arrangements, m)?)?;
     m.add_function(wrap_pyfunction!(best_arrangement_batch, m)?)?;
     m.add_function(wrap_pyfunction!(train_tables, m)?)?;
+    m.add("TRAINER_VERSION", core::TRAINER_VERSION)?;
+    let defaults = PyDict::new(m.py());
+    defaults.set_item("seats", core::DEFAULT_TRAIN_SEATS)?;
+    defaults.set_item("hands", core::DEFAULT_TRAIN_HANDS)?;
+    defaults.set_item("iterations", core::DEFAULT_TRAIN_ITERATIONS)?;
+    defaults.set_item("seed", core::DEFAULT_TRAIN_SEED)?;
+    m.add("TRAIN_DEFAULTS", defaults)?;
     m.add_function(wrap_pyfunction!(solver_tables_info, m)?)?;
     m.add_function(wrap_pyfunction!(duplicate_tournament, m)?)?;
     m.add_function(wrap_pyfunction!(best_response_check, m)?)?;

@@ -74,6 +74,23 @@ fn greedy_split(subsets: &SubsetStrengths, strict: bool) -> Option<[u8; 13]> {
     ))
 }
 
+/// The valid split with the strongest bottom, then middle, then top: greedy
+/// play where its first choice fouls. It consults no tables, so that
+/// training from greedy play depends on the rules alone.
+fn strongest_valid_split(subsets: &SubsetStrengths, strict: bool) -> Result<[u8; 13]> {
+    (0..splits::SPLITS)
+        .filter(|&k| {
+            let (a, b, c) = subsets.split(k);
+            splits::is_valid(a, b, c, strict)
+        })
+        .max_by_key(|&k| {
+            let (top, middle, bottom) = subsets.split(k);
+            (bottom, middle, top, std::cmp::Reverse(k))
+        })
+        .map(|k| subsets.layout(k))
+        .ok_or_else(no_valid_split)
+}
+
 /// A uniformly random valid split, seeded by the hand's cards.
 fn random_split(subsets: &SubsetStrengths, strict: bool) -> Result<[u8; 13]> {
     let valid: Vec<usize> = (0..splits::SPLITS)
@@ -124,7 +141,7 @@ impl Arranger {
                 let arranged = if self.strategy == Strategy::Greedy {
                     match greedy_split(&subsets, strict) {
                         Some(a) => a,
-                        None => self.solver.best(cards)?.cards,
+                        None => strongest_valid_split(&subsets, strict)?,
                     }
                 } else {
                     random_split(&subsets, strict)?

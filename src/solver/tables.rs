@@ -80,8 +80,9 @@ pub const MAX_NAME_LEN: usize = 64;
 
 /// The metadata keys of a tables file, every one required: what [`train`](super::train)
 /// writes (the training parameters, `scoop_rate`, and [`rules_meta`]).
-pub const META_KEYS: [&str; 20] = [
+pub const META_KEYS: [&str; 21] = [
     "format",
+    "trainer",
     "preset",
     "seats",
     "hands",
@@ -163,6 +164,7 @@ fn check_meta_value(key: &str, v: &str) -> std::result::Result<(), String> {
     const MAX_I64: i128 = i64::MAX as i128;
     match key {
         "format" => meta_choice(v, &["1"]),
+        "trainer" => meta_int(v, 1, u32::MAX as i128),
         "preset" => check_tables_name(v)
             .map_err(|_| format!("must be 1 to {MAX_NAME_LEN} of A-Z a-z 0-9 _ . -")),
         "seats" => meta_int(v, 2, 4),

@@ -11,6 +11,14 @@ use crate::deal::{shuffled_deck, ChaCha20};
 use crate::error::{Error, Result};
 use crate::rules::Rules;
 
+/// The version of the training procedure, written into every tables file
+/// as `trainer`. Any change to the code that changes what [`train`] computes
+/// from the same rules and config (the solver's search and model, the
+/// deals, the mixing) bumps it, and the shipped tables are regenerated:
+/// the `training_fingerprint` test pins the output of a small training
+/// beside this number, so such a change cannot pass unnoticed.
+pub const TRAINER_VERSION: u32 = 2;
+
 /// Seed of deal `i` of a seeded run (independent of the thread count).
 pub fn deal_seed(seed: u64, i: u64) -> u64 {
     let mut z = seed ^ 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i.wrapping_add(1));
@@ -115,13 +123,20 @@ impl TrainConfig {
     }
 }
 
+/// The defaults of every training entry point (the API, the command line):
+/// the parameters the shipped tables are trained with.
+pub const DEFAULT_TRAIN_HANDS: usize = 200_000;
+pub const DEFAULT_TRAIN_ITERATIONS: usize = 4;
+pub const DEFAULT_TRAIN_SEED: u64 = 1;
+pub const DEFAULT_TRAIN_SEATS: usize = 4;
+
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
-            hands: 200_000,
-            iterations: 4,
-            seed: 1,
-            seats: 4,
+            hands: DEFAULT_TRAIN_HANDS,
+            iterations: DEFAULT_TRAIN_ITERATIONS,
+            seed: DEFAULT_TRAIN_SEED,
+            seats: DEFAULT_TRAIN_SEATS,
             name: "custom".into(),
         }
     }
@@ -131,18 +146,20 @@ impl Default for TrainConfig {
 /// row distributions of greedy play, then repeatedly of the solver playing
 /// against the current tables; each new estimate is averaged with the
 /// previous tables (weights 1/2) to damp oscillation. Every iteration deals
-/// fresh hands; the result depends only on the rules and the config.
+/// fresh hands; the result depends only on the rules and the config (and
+/// [`TRAINER_VERSION`]), never on the tables shipped today: greedy play
+/// consults no tables.
 pub fn train(rules: &Rules, cfg: &TrainConfig) -> Result<Tables> {
     cfg.validate()?;
     let deals = cfg.hands.div_ceil(4).max(1);
-    let start_tables = Tables::nearest(rules);
-    let greedy = Arranger::new(Strategy::Greedy, rules, start_tables, cfg.seats)?;
+    let greedy = Arranger::new(Strategy::Greedy, rules, Tables::nearest(rules), cfg.seats)?;
     let c = count_rows(&greedy, deals, deal_seed(cfg.seed, 0))?;
     let mut rows = counts_to_rows(&c);
     let mut scoop_rate = c.1 as f64 / c.2.max(1) as f64;
     let make = |rows: &[Vec<(u32, f64)>; 3], scoop_rate: f64, iters: usize| {
         let mut meta = vec![
             ("format".to_string(), "1".to_string()),
+            ("trainer".to_string(), TRAINER_VERSION.to_string()),
             ("preset".to_string(), cfg.name.clone()),
             ("seats".to_string(), cfg.seats.to_string()),
             ("hands".to_string(), (deals * 4).to_string()),
@@ -192,4 +209,64 @@ fn mix(a: &[(u32, f64)], b: &[(u32, f64)]) -> Vec<(u32, f64)> {
     let mut v: Vec<(u32, f64)> = m.into_iter().collect();
     v.sort_unstable_by_key(|x| x.0);
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::fnv1a;
+    use crate::solver::tables::PRESETS;
+
+    fn small(name: &str) -> TrainConfig {
+        TrainConfig {
+            hands: 2_000,
+            iterations: 1,
+            name: name.into(),
+            ..TrainConfig::default()
+        }
+    }
+
+    /// If this fails, what training computes has changed: bump
+    /// [`TRAINER_VERSION`], update the fingerprint, and regenerate the
+    /// shipped tables (`python -m capsa.tables train --all --ship`).
+    #[test]
+    fn training_fingerprint() {
+        let bytes = train(&Rules::default(), &small("fingerprint"))
+            .unwrap()
+            .to_bytes();
+        let h = fnv1a(&bytes);
+        assert_eq!(
+            (TRAINER_VERSION, h),
+            (2, 0x0e39_112e_2ffa_7150),
+            "trainer {TRAINER_VERSION}, training fingerprint {h:#018x}"
+        );
+    }
+
+    #[test]
+    fn training_does_not_depend_on_the_thread_count() {
+        let rules = Rules::default();
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let alone = one.install(|| train(&rules, &small("threads")).unwrap());
+        let three = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let shared = three.install(|| train(&rules, &small("threads")).unwrap());
+        assert_eq!(alone.to_bytes(), shared.to_bytes());
+    }
+
+    #[test]
+    fn shipped_tables_come_from_the_current_trainer() {
+        for name in PRESETS {
+            let t = Tables::preset(name).unwrap();
+            assert_eq!(
+                t.get("trainer"),
+                Some(TRAINER_VERSION.to_string().as_str()),
+                "{name}: regenerate with python -m capsa.tables train --all --ship"
+            );
+        }
+    }
 }

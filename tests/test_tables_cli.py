@@ -1,0 +1,106 @@
+"""The shipped solver tables are current and reproducible, and the training
+command writes where it says."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+
+import capsa.tables as tables_cli
+from capsa import Rules, presets
+from capsa.solver import (
+    TRAIN_DEFAULTS,
+    TRAINER_VERSION,
+    load_tables,
+    tables_info,
+    train_tables,
+)
+
+SMALL = ["--hands", "400", "--iterations", "1"]
+
+
+@pytest.mark.parametrize("name", presets())
+def test_shipped_tables_come_from_the_current_trainer(name: str) -> None:
+    info = tables_info(Rules.preset(name), load_tables(name))
+    assert int(info["trainer"]) == TRAINER_VERSION, (
+        f"{name}.bin is from trainer {info['trainer']}: "
+        "run python -m capsa.tables train --all --ship"
+    )
+    for key in ("seats", "hands", "iterations", "seed"):
+        assert int(info[key]) == TRAIN_DEFAULTS[key], key
+
+
+def test_one_set_of_training_defaults() -> None:
+    signature = inspect.signature(train_tables).parameters
+    for key, value in TRAIN_DEFAULTS.items():
+        assert signature[key].default == value, key
+    args = tables_cli._parser().parse_args(["train", "--preset", "pagat"])
+    assert {k: getattr(args, k) for k in TRAIN_DEFAULTS} == TRAIN_DEFAULTS
+
+
+def test_training_is_deterministic_and_records_its_parameters() -> None:
+    rules = Rules.preset("mau-binh")
+    first = train_tables(rules, hands=1000, iterations=1, seed=7, name="t")
+    assert train_tables(rules, hands=1000, iterations=1, seed=7, name="t") == first
+    assert train_tables(rules, hands=1000, iterations=1, seed=8, name="t") != first
+    info = tables_info(rules, first)
+    assert (info["trainer"], info["hands"], info["iterations"], info["seed"]) == (
+        str(TRAINER_VERSION),
+        "1000",
+        "1",
+        "7",
+    )
+
+
+def test_train_writes_to_the_working_directory_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    shipped = {p: p.read_bytes() for p in tables_cli.TABLES_DIR.glob("*.bin")}
+    assert tables_cli.main(["train", "--preset", "pagat", *SMALL]) == 0
+    out = capsys.readouterr().out
+    written = tmp_path / "pagat.bin"
+    assert written.read_bytes()[:8] == b"CAPSATB1"
+    assert "tables=" in out and "pagat.bin" in out and "rebuild" not in out
+    assert {p: p.read_bytes() for p in tables_cli.TABLES_DIR.glob("*.bin")} == shipped
+
+
+def test_train_out_names_a_file_or_a_directory(tmp_path: Path) -> None:
+    assert tables_cli.main(["train", "--preset", "2-4", *SMALL, "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "2-4.bin").is_file()
+    target = tmp_path / "mine.bin"
+    assert tables_cli.main(["train", "--preset", "2-4", *SMALL, "--out", str(target)]) == 0
+    assert target.is_file()
+    assert tables_cli.main(["train", "--all", *SMALL, "--out", str(target)]) == 2
+
+
+def test_ship_refuses_an_installed_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    installed = tmp_path / "site-packages" / "capsa" / "tables"
+    installed.mkdir(parents=True)
+    monkeypatch.setattr(tables_cli, "TABLES_DIR", installed)
+    assert tables_cli.source_tables_dir() is None
+    assert tables_cli.main(["train", "--preset", "pagat", *SMALL, "--ship"]) == 2
+    assert "needs a source checkout" in capsys.readouterr().err
+    assert not list(installed.iterdir())
+
+
+def test_check_reports_a_difference(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # shipped tables whose metadata says "400 hands, 1 iteration" but whose
+    # rows come from other hands: check must retrain and find them different
+    fake = tmp_path / "tables"
+    fake.mkdir()
+    small = train_tables(Rules.preset("pagat"), hands=400, iterations=1, seed=1, name="pagat")
+    other = train_tables(Rules.preset("pagat"), hands=400, iterations=1, seed=2, name="pagat")
+    (fake / "pagat.bin").write_bytes(small)
+    monkeypatch.setattr(tables_cli, "TABLES_DIR", fake)
+    assert tables_cli.main(["check", "--preset", "pagat"]) == 0
+    assert "pagat: identical" in capsys.readouterr().out
+    (fake / "pagat.bin").write_bytes(other.replace(b"seed=2", b"seed=1"))
+    assert tables_cli.main(["check", "--preset", "pagat"]) == 1
+    assert "pagat: DIFFERENT" in capsys.readouterr().out
