@@ -14,6 +14,8 @@ Regenerate (then rebuild the extension, which embeds them)::
 
     python -m capsa.tables train --preset pagat
     python -m capsa.tables train --all
+
+``TABLES_DIR`` is the folder of the shipped files (a ``pathlib.Path``).
 """
 
 from __future__ import annotations
@@ -31,6 +33,19 @@ TABLES_DIR = Path(__file__).resolve().parent
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs ``python -m capsa.tables``: ``train`` (``--preset NAME``, ``--all``
+    or ``--rules FILE``; ``--hands``, ``--iterations``, ``--seed``,
+    ``--seats``, ``--out``) writes tables files, ``info [--preset NAME]``
+    prints which tables the solver uses.
+
+    ``argv`` is the argument list (default: ``sys.argv[1:]``). Returns 0.
+
+    Raises ``SystemExit`` for a usage error (argparse's exit code 2) or
+    ``--help``; ``RulesError`` for a rules file that cannot be read;
+    ``ArgumentError`` for a training size :func:`capsa.solver.train_tables`
+    refuses (``--hands 0``), as a traceback; ``OSError`` for an output file
+    that cannot be written.
+    """
     from capsa.rules import Rules, presets
     from capsa.solver import tables_info, train_tables
 
