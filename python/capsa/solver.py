@@ -251,7 +251,8 @@ def train_tables(
     the number of threads.
 
     ``rules`` is a ``Rules`` or None (capsa-susun); ``seats`` an int 2..4;
-    ``hands`` an int 1..10,000,000 (the shipped tables use 160,000);
+    ``hands`` an int 1..10,000,000, rounded up to a multiple of 4 (hands
+    are dealt four to a deck; the shipped tables use 160,000);
     ``iterations`` an int 0..100; ``seed`` an int 0..2**64-1; ``name`` the
     tables' name, 1 to 64 of ``A-Z a-z 0-9 _ . -``.
 
