@@ -313,8 +313,8 @@ def splits(
     ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
     array, an iterator) of ``Card`` objects, integer ids 0..51 and one-card
     texts. ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
-    ``valid_only`` (a bool, default True) keeps only the splits that do not
-    foul under the rules; False gives all 72,072.
+    ``valid_only`` (a bool or numpy bool, default True) keeps only the
+    splits that do not foul under the rules; False gives all 72,072.
 
     Returns a uint8 array of shape (K, 13) of card ids, each row laid out top
     0-2, middle 3-7, bottom 8-12 (each row's cards by ascending id), in the
@@ -456,7 +456,8 @@ def settle_batch(
     dtype, byte order and strides; N may be 0. ``rules`` is a ``capsa.Rules``
     or None (the capsa-susun preset). ``stakes`` is None (the rules'
     ``money.stake``), one integer or a P x P symmetric matrix of non-negative
-    integers (nested sequences or a 2-d numpy integer array).
+    integers (nested sequences or a 2-d numpy integer array; the diagonal is
+    ignored).
     ``surrender`` and ``declare_natural`` are None (no seat surrenders, every
     seat declares) or numpy bool arrays of shape (N, P).
 

@@ -81,7 +81,8 @@ class Choice:
 
     ``arrangement``: the :class:`~capsa.Arrangement` to play;
     ``declare_natural``: whether to declare the hand's natural (True only
-    when the rules pay one it qualifies for and declaring is worth more);
+    when the rules pay one it qualifies for and, for the solver, declaring
+    is worth more than the best arrangement; the baselines always declare);
     ``expected_points``: the estimated points of the hand, summed over the
     opponents (a float, in points, not money).
     """
@@ -160,8 +161,10 @@ def best_arrangement(
     iterable (a numpy array too) of ``Card`` objects, integer ids 0..51 and
     one-card texts. ``rules`` is a ``Rules`` or None (capsa-susun).
     ``seats`` (an int 2..4, default 4) is the table size the estimate is
-    for. ``strategy`` is one of :data:`STRATEGIES` (default ``"solver"``).
-    ``tables`` is any form :func:`load_tables` takes.
+    for. ``strategy`` is one of :data:`STRATEGIES`: ``"solver"`` (the
+    default), ``"separable"``, ``"greedy"`` or ``"random"``. ``tables`` is
+    None (the nearest shipped tables), bytes, a preset name or the path of a
+    tables file (see :func:`load_tables`).
 
     Returns a :class:`Choice`; its arrangement never fouls under the rules.
 
