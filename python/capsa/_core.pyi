@@ -165,7 +165,7 @@ class Settlement:
     @property
     def pairs(self) -> list[dict[str, Any]]:
         """Per pair of seats i < j, a dict from seat i's view: ``seats``
-        ([i, j]); ``outcome`` (``"natural"``, ``"surrender"``, ``"foul"`` or
+        (``[i, j]``); ``outcome`` (``"natural"``, ``"surrender"``, ``"foul"`` or
         ``"rows"``); ``rows`` (each row won 1, lost -1 or tied 0);
         ``row_points``, ``overall``, ``royalties``; ``scoop`` (1 i scooped, -1
         j did, else 0), ``sweep_all``, ``multiplier``, ``bonus``; ``points``,
@@ -238,7 +238,7 @@ def deal(seats: int = 4, seed: int | None = None) -> list[list[Card]]:
 
     ``seats`` is an int 2..4 (default 4). ``seed`` is None (the deck is
     shuffled from 32 bytes of operating-system entropy) or an int
-    0 <= seed < 2**64 (the same deal on every platform and in every version:
+    ``0 <= seed < 2**64`` (the same deal on every platform and every version:
     ChaCha20 keyed with the seed, Fisher-Yates with rejection sampling).
     Python and numpy integers are taken.
 
@@ -246,7 +246,7 @@ def deal(seats: int = 4, seed: int | None = None) -> list[list[Card]]:
     deck positions 13s..13s+12.
 
     Raises ``TableError`` for ``seats`` outside 2..4, ``ArgumentError`` for a
-    seed outside 0..2**64-1, ``TypeError`` for either given as a bool, a
+    seed outside ``0..2**64-1``, ``TypeError`` for either given as a bool, a
     float or another non-integer.
     """
 
