@@ -104,3 +104,9 @@ def test_check_reports_a_difference(
     (fake / "pagat.bin").write_bytes(other.replace(b"seed=2", b"seed=1"))
     assert tables_cli.main(["check", "--preset", "pagat"]) == 1
     assert "pagat: DIFFERENT" in capsys.readouterr().out
+
+
+def test_a_refused_argument_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert tables_cli.main(["train", "--preset", "pagat", "--hands", "0"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "hands" in err and "Traceback" not in err

@@ -2,6 +2,25 @@
 
 Hand ranking, every legal split, naturals, settlement and arranging, with a
 Rust core. See ``docs/rules.md`` for the rules data and decisions.
+
+Cards are taken everywhere as text (``"As Kd 10h 7♣"``: rank then suit,
+spaces or commas, either case), as lists (or other iterables) of ``Card``
+objects, integer ids 0..51 (``id = 4 * (rank - 2) + suit``, d=0 c=1 h=2
+s=3) or one-card texts; the batch calls take numpy integer arrays of ids.
+``rules`` is a ``Rules`` or None (the ``capsa-susun`` preset). A bad value
+raises a ``CapsaError`` subclass (``CardError``, ``HandError``,
+``RulesError``, ``TableError``, ``ArgumentError``; all ``ValueError``), a
+wrong Python type ``TypeError``.
+
+Constants: ``CATEGORIES``, the ten category names weakest first (a
+strength's category is ``CATEGORIES[strength >> 28]``); ``NATURAL_NAMES``,
+the fifteen naturals (bit i of a ``naturals_batch`` bit set is
+``NATURAL_NAMES[i]``); ``__version__``, the package version.
+
+Submodules: ``capsa.cards``, ``capsa.rules``, ``capsa.arrangement``,
+``capsa.settlement``, ``capsa.solver`` (arranging), ``capsa.tables`` (the
+solver's tables), ``capsa.oracle`` (the pure-Python reference) and
+``capsa.cli`` (the command line).
 """
 
 from capsa._core import (

@@ -1,4 +1,8 @@
-"""The Rust core of capsa (hand-written stubs, checked by mypy.stubtest)."""
+"""The Rust core of capsa (hand-written stubs, checked by mypy.stubtest).
+
+The docstrings here are the text of the extension's own docstrings (what
+``help()`` shows), kept equal to them by ``tests/test_api_surface.py``.
+"""
 
 from collections.abc import Iterable, Sequence
 from typing import Any, Final, final
@@ -15,49 +19,63 @@ RULE_CHOICES: Final[dict[str, tuple[str, ...]]]
 SUITS: Final[str]
 
 class CapsaError(ValueError):
-    """Base class of every capsa error.
+    """Base class of every capsa error, a ``ValueError``: a value that is not valid.
 
-    ``seat`` and ``row`` say where in a table the error was found (the seat
-    index and ``"top"``, ``"middle"`` or ``"bottom"``), or are ``None``.
+    ``seat`` (the seat index) and ``row`` (``"top"``, ``"middle"`` or
+    ``"bottom"``) say where in a table the error was found, or are ``None``.
+    A wrong Python type raises ``TypeError`` instead.
     """
 
     seat: int | None
     row: str | None
 
 class CardError(CapsaError):
-    """A card that cannot be read or an id outside 0..51."""
+    """A card that cannot be read (naming the token and its position) or a card
+    id outside 0..51 (in a batch, naming the row and column)."""
 
 class HandError(CapsaError):
-    """A hand or row with the wrong number of cards, or repeated cards."""
+    """A hand, row or arrangement with the wrong number of cards, or a card
+    given twice."""
 
 class RulesError(CapsaError):
-    """A rules file, preset name, knob or solver table that is not valid."""
+    """Rules that are not valid: an unknown preset or knob, a bad value (naming
+    the key), malformed TOML, an unreadable rules file; also an unknown solver
+    strategy and solver tables that fail validation."""
 
 class TableError(CapsaError):
-    """A table (seats, stakes, flags, arrays, a round) that cannot be settled."""
+    """A table that cannot be settled or a table-shaped argument that is wrong:
+    other than 2 to 4 seats, bad stakes or flags, a surrender the rules do not
+    enable, figures past 64 bits, a batch array of the wrong shape."""
 
 class ArgumentError(CapsaError):
-    """An argument outside its range (a count, k, a training size)."""
+    """An argument outside its range: a card count, ``k``, a seed, a number of
+    deals, hands or opponents, a training size."""
 
 @final
 class Card:
-    """A playing card: ``Card("As")``, ``Card(51)``.
+    """A playing card: ``Card("As")``, ``Card(51)``, ``Card(card)``.
 
-    Takes a ``Card``, one card's text or an integer id 0..51 (a Python int or
-    numpy integer; not a bool or float: ``TypeError``). Raises ``CardError``
-    for an id out of range or unreadable text (lone surrogates included).
+    Takes a ``Card``, the text of one card (rank then suit, either case:
+    ``"As"``, ``"Td"``, ``"10h"``, ``"7♣"``) or an integer id 0..51 (a Python
+    int or a numpy integer): ``id = 4 * (rank - 2) + suit`` with d=0, c=1,
+    h=2, s=3. Cards are immutable and hashable, pickle, and order by id;
+    ``str(card)`` is its text (``"As"``), ``int(card)`` its id.
+
+    Raises ``CardError`` for an id outside 0..51 or text that is not exactly
+    one card (lone surrogates included), ``TypeError`` for any other type (a
+    bool, a float, bytes).
     """
 
     def __new__(cls, card: Card | int | str) -> Card: ...
     @property
     def id(self) -> int:
-        """``4 * (rank - 2) + suit`` with d=0, c=1, h=2, s=3."""
+        """The card id 0..51: ``4 * (rank - 2) + suit`` with d=0, c=1, h=2, s=3."""
     @property
     def rank(self) -> int:
-        """2..14 (ace is 14)."""
+        """The rank, 2..14 (11 jack, 12 queen, 13 king, 14 ace)."""
     @property
     def suit(self) -> str:
-        """The suit letter: d, c, h or s."""
+        """The suit letter: ``"d"``, ``"c"``, ``"h"`` or ``"s"``."""
     def __int__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, tuple[int]]: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -70,20 +88,30 @@ class Card:
 
 @final
 class HandValue:
-    """The value of a three- or five-card hand under some rules.
+    """The value of a three- or five-card hand under some rules (what
+    ``evaluate`` returns; not built directly).
 
-    Values compare and hash by strength: under the same rules, a higher
-    strength is a stronger hand, across three- and five-card hands.
+    Values compare and hash by ``strength``: under the same rules a higher
+    strength is a stronger hand, across three- and five-card hands too.
+    Ordering a ``HandValue`` against another type raises ``TypeError``.
     """
 
     @property
-    def strength(self) -> int: ...
+    def strength(self) -> int:
+        """The strength, an unsigned 32-bit int: bits 28-31 the category (its
+        index in ``CATEGORIES``), bits 10-27 the rank key, bits 0-9 the suit
+        key (0 under ``tie_break = "none"``). Higher is stronger, under the
+        same rules."""
     @property
-    def category(self) -> str: ...
+    def category(self) -> str:
+        """The category name, one of ``CATEGORIES`` (``"high-card"`` to
+        ``"royal-flush"``; a three-card hand is at most ``"trips"``)."""
     @property
-    def size(self) -> int: ...
+    def size(self) -> int:
+        """The number of cards: 3 or 5."""
     @property
-    def cards(self) -> list[Card]: ...
+    def cards(self) -> list[Card]:
+        """The hand's cards, in the order they were given."""
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
     def __lt__(self, other: HandValue, /) -> bool: ...
@@ -94,38 +122,61 @@ class HandValue:
 
 @final
 class RuleSet:
-    """The engine's compiled form of a ``capsa.Rules`` value."""
+    """The engine's compiled form of a ``capsa.Rules`` value (internal: pass
+    ``capsa.Rules`` to the API). Built from a full rules dict, as
+    ``Rules.to_dict()`` gives; raises ``RulesError`` for one that is not."""
 
     def __new__(cls, config: dict[str, Any]) -> RuleSet: ...
 
 @final
 class Settlement:
-    """The settlement of one table."""
+    """The settlement of one table (what ``settle`` returns; not built directly).
+
+    Every figure is an exact integer. ``points`` are game points; ``money``,
+    ``rake`` and ``net`` are money in minor units. Points sum to zero over the
+    seats, money too, and net plus rake.
+    """
 
     @property
     def points(self) -> list[int]:
-        """Each seat's points (they sum to zero)."""
+        """Each seat's points for the round, in seat order (they sum to zero)."""
     @property
     def money(self) -> list[int]:
-        """Each seat's money in minor units (points times the pair stakes)."""
+        """Each seat's money in minor units: its points against each opponent
+        times that pair's stake (they sum to zero)."""
     @property
     def rake(self) -> list[int]:
-        """The house's rake from each seat (only winners pay it)."""
+        """The house's rake from each seat in minor units:
+        ``floor(rake_percent * money / 100)`` for a seat whose money is
+        positive, else 0."""
     @property
     def net(self) -> list[int]:
-        """Each seat's money after rake."""
+        """Each seat's money after rake, in minor units (``money - rake``)."""
     @property
-    def seat_count(self) -> int: ...
+    def seat_count(self) -> int:
+        """The number of seats, 2 to 4."""
     @property
     def seats(self) -> list[dict[str, Any]]:
-        """Per seat: rows, categories, royalties, foul, surrender, natural, sweep."""
+        """Per seat, a dict: ``seat``; ``rows`` (``top``, ``middle``,
+        ``bottom``: each row's ``cards`` text, ``category``, ``strength`` and
+        ``royalty``); ``foul``, ``surrender``, ``natural`` (its name or None),
+        ``natural_points``, ``swept_all``; ``points``, ``money``, ``rake`` and
+        ``net``."""
     @property
     def pairs(self) -> list[dict[str, Any]]:
-        """Per pair (i < j), from seat i's view: how it was settled and why."""
+        """Per pair of seats i < j, a dict from seat i's view: ``seats``
+        (``[i, j]``); ``outcome`` (``"natural"``, ``"surrender"``, ``"foul"`` or
+        ``"rows"``); ``rows`` (each row won 1, lost -1 or tied 0);
+        ``row_points``, ``overall``, ``royalties``; ``scoop`` (1 i scooped, -1
+        j did, else 0), ``sweep_all``, ``multiplier``, ``bonus``; ``points``,
+        ``stake`` and ``money`` (what i collects from j)."""
     def to_dict(self) -> dict[str, Any]:
-        """Everything, as JSON-ready dicts and lists."""
+        """Everything as JSON-ready dicts and lists: ``points``, ``money``,
+        ``rake``, ``net``, ``seats`` and ``pairs`` (as the properties give
+        them), the record ``capsa settle`` writes."""
     def explain(self) -> str:
-        """A table a player or a support agent can read."""
+        """A text table a player or a support agent can read: each seat's rows
+        and figures, then one line per pair saying how it was settled."""
 
 _CardLike = Card | int | str
 _CardsLike = str | Iterable[_CardLike]
@@ -139,73 +190,257 @@ ids that are bools or floats (``TypeError``).
 _IdArray = npt.NDArray[np.integer[Any]]
 """A numpy array of card ids of any integer dtype, byte order and strides.
 
-A C-contiguous uint8 array is read in place; any other integer array is
-copied, each id checked to be in 0..51 (``CardError`` naming the row and
-column). Other dtypes and non-arrays raise ``TypeError`` naming the dtype,
-other shapes ``TableError`` naming the shape; N may be 0.
+A uint8 array is read as it is (in place when C-contiguous) and its ids
+checked row by row; any other integer array is copied, each id checked to be
+in 0..51 (``CardError`` naming the row and column). Other dtypes and
+non-arrays raise ``TypeError`` naming the dtype, other shapes ``TableError``
+naming the shape; N may be 0.
 """
 _Rules = Any  # capsa.Rules or None (kept loose to avoid an import cycle)
 
 def parse_cards(text: str) -> list[Card]:
-    """Parses cards written as text ("As Kd 10h", commas allowed, suit symbols too)."""
+    """Reads cards written as text: ``parse_cards("As, kd 10h 7♣")``.
+
+    ``text`` is a str of cards, each rank then suit (``2``-``9``, ``T`` or
+    ``10``, ``J``, ``Q``, ``K``, ``A``; suits ``d c h s`` or ``♦ ♣ ♥ ♠`` and
+    ``♢ ♧ ♡ ♤``; either case), separated by spaces or commas; empty text
+    gives no cards.
+
+    Returns the cards as a list of ``Card``, in the order written.
+
+    Raises ``CardError`` for a token that is not a card (naming it and its
+    position), ``HandError`` for a card written twice, ``TypeError`` when
+    ``text`` is not a str.
+    """
 
 def card_ids(cards: _CardsLike, count: int | None = None) -> list[int]:
-    """Checks and converts any accepted card input to ids (distinct, in range).
+    """Checks any accepted form of cards and returns their ids.
 
-    ``count`` (0..52, ``ArgumentError`` outside) is the number of cards
-    required; without it at most 52 are read."""
+    ``cards`` is text (``"As Kd 10h"``), or a list, tuple or other iterable
+    (a numpy array, an iterator) of ``Card`` objects, integer ids 0..51
+    (Python or numpy integers) and one-card texts, mixed freely. ``count``
+    (an int 0..52) is the number of cards required; without it any number up
+    to 52 is taken.
+
+    Returns the ids as a list of ints, in the order given, distinct.
+
+    Raises ``CardError`` for a card that cannot be read or an id outside
+    0..51; ``HandError`` for other than ``count`` cards (or more than 52;
+    reading stops one card past the limit), a single ``Card`` instead of a
+    list, or a card given twice; ``ArgumentError`` for a ``count`` outside
+    0..52; ``TypeError`` for a ``count`` that is not an int, cards of
+    another type (a mapping, bytes, bytearray, memoryview, a set, a number)
+    or an id that is a bool or float.
+    """
 
 def deal(seats: int = 4, seed: int | None = None) -> list[list[Card]]:
-    """Deals 13 cards to each seat: reproducible with a seed, else from OS entropy.
+    """Deals 13 cards to each seat from one shuffled deck.
 
-    ``seats`` is an int 2..4 (``TableError``), ``seed`` None or an int
-    0 <= seed < 2**64 (``ArgumentError``); bools and floats are a ``TypeError``."""
+    ``seats`` is an int 2..4 (default 4). ``seed`` is None (the deck is
+    shuffled from 32 bytes of operating-system entropy) or an int
+    ``0 <= seed < 2**64`` (the same deal on every platform and every version:
+    ChaCha20 keyed with the seed, Fisher-Yates with rejection sampling).
+    Python and numpy integers are taken.
+
+    Returns ``seats`` lists of 13 ``Card``, each sorted by id; seat s holds
+    deck positions 13s..13s+12.
+
+    Raises ``TableError`` for ``seats`` outside 2..4, ``ArgumentError`` for a
+    seed outside ``0..2**64-1``, ``TypeError`` for either given as a bool, a
+    float or another non-integer.
+    """
 
 def evaluate(cards: _CardsLike, rules: _Rules = None) -> HandValue:
-    """Ranks a three- or five-card hand."""
+    """Ranks a three- or five-card hand.
+
+    ``cards`` is 3 or 5 cards: text (``"As Kd Th"``), or a list, tuple or
+    other iterable (a numpy array, an iterator) of ``Card`` objects, integer
+    ids 0..51 (Python or numpy integers) and one-card texts, mixed freely.
+    ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
+
+    Returns the hand's ``HandValue`` (``category``, ``strength``, ``cards``)
+    under the rules.
+
+    Raises ``CardError`` for a card that cannot be read or an id outside
+    0..51; ``HandError`` for other than 3 or 5 cards (reading stops at the
+    sixth), a single ``Card`` instead of a list, or a card given twice;
+    ``TypeError`` for cards of another type (a mapping, bytes, bytearray,
+    memoryview, a set, a number), an id that is a bool or float, or
+    ``rules`` that is not a ``capsa.Rules`` or None (a preset name is not
+    taken: use ``Rules.preset(name)``).
+    """
 
 def compare(a: _CardsLike, b: _CardsLike, rules: _Rules = None) -> int:
-    """-1, 0 or 1 as hand ``a`` is weaker than, equal to or stronger than ``b``."""
+    """Compares two hands of 3 or 5 cards each (sizes may differ).
+
+    ``a`` and ``b`` each take any form ``evaluate`` takes: text, or an
+    iterable of ``Card`` objects, ids 0..51 and one-card texts. ``rules`` is
+    a ``capsa.Rules`` or None (the capsa-susun preset).
+
+    Returns -1, 0 or 1 as ``a`` is weaker than, equal to or stronger than
+    ``b`` under the rules.
+
+    Raises what ``evaluate`` raises, for either hand: ``CardError``,
+    ``HandError`` (other than 3 or 5 cards, a card given twice within a
+    hand), ``TypeError`` (a wrong type of cards or ``rules``).
+    """
 
 def evaluate_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.uint32]:
-    """Strengths of N hands given as an (N, 5) or (N, 3) array of ids (see ``_IdArray``)."""
+    """Ranks N hands at once, without the GIL, on every core.
+
+    ``ids`` is a numpy array of card ids of shape (N, 5) or (N, 3), of any
+    integer dtype, byte order and strides (uint8 C-contiguous is read in
+    place, other arrays are copied); N may be 0. ``rules`` is a
+    ``capsa.Rules`` or None (the capsa-susun preset).
+
+    Returns a uint32 array of shape (N,): each row's strength, as
+    ``evaluate(row, rules).strength``.
+
+    Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
+    repeated in a row (each naming the row); ``TableError`` for another
+    shape; ``TypeError`` for a non-array, a non-integer dtype (bool and float
+    included) or ``rules`` that is not a ``capsa.Rules`` or None.
+    """
 
 def category_of_strength(strength: int) -> str:
-    """The category name of a strength."""
+    """The category name of a strength (``ValueError`` for one that is not)."""
 
 def splits(
     cards: _CardsLike, rules: _Rules = None, valid_only: bool = True
 ) -> npt.NDArray[np.uint8]:
-    """Every split of 13 cards (or only the valid ones) as a uint8 (K, 13) array."""
+    """Every split of 13 cards into a top, middle and bottom row.
+
+    ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
+    array, an iterator) of ``Card`` objects, integer ids 0..51 and one-card
+    texts. ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
+    ``valid_only`` (a bool or numpy bool, default True) keeps only the
+    splits that do not foul under the rules; False gives all 72,072.
+
+    Returns a uint8 array of shape (K, 13) of card ids, each row laid out top
+    0-2, middle 3-7, bottom 8-12 (each row's cards by ascending id), in the
+    order of docs/rules.md, "Split order".
+
+    Raises ``CardError`` for a card that cannot be read or an id outside
+    0..51; ``HandError`` for other than 13 cards or a card given twice;
+    ``TypeError`` for cards of another type, a ``valid_only`` that is not a
+    bool, or ``rules`` that is not a ``capsa.Rules`` or None.
+    """
 
 def is_foul(cards: _CardsLike, rules: _Rules = None) -> bool:
     """True when 13 cards laid out top 0-2, middle 3-7, bottom 8-12 foul under
-    the rules (rows out of order): the check settlement makes."""
+    the rules (rows out of order): the check settlement makes. Takes and
+    raises as ``splits`` does."""
 
 def count_splits(cards: _CardsLike, rules: _Rules = None) -> int:
-    """The number of valid splits of 13 cards (out of 72,072)."""
+    """Counts the valid splits of 13 cards.
+
+    ``cards`` is 13 cards in any form ``splits`` takes (text, or an iterable
+    of ``Card`` objects, ids 0..51 and one-card texts); ``rules`` is a
+    ``capsa.Rules`` or None (the capsa-susun preset).
+
+    Returns the number of the 72,072 splits that do not foul under the rules
+    (at least 1: a hand always has a valid split), as ``len(splits(...))``.
+
+    Raises ``CardError`` for a card that cannot be read or an id outside
+    0..51; ``HandError`` for other than 13 cards or a card given twice;
+    ``TypeError`` for cards of another type or ``rules`` that is not a
+    ``capsa.Rules`` or None.
+    """
 
 def count_splits_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.uint32]:
-    """Valid-split counts of N hands given as an (N, 13) array of ids (see ``_IdArray``)."""
+    """Counts the valid splits of N hands at once, without the GIL, on every core.
+
+    ``ids`` is a numpy array of card ids of shape (N, 13), of any integer
+    dtype, byte order and strides (uint8 C-contiguous is read in place, other
+    arrays are copied); N may be 0. ``rules`` is a ``capsa.Rules`` or None
+    (the capsa-susun preset).
+
+    Returns a uint32 array of shape (N,): each row's ``count_splits``.
+
+    Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
+    repeated in a row (each naming the row); ``TableError`` for another
+    shape; ``TypeError`` for a non-array, a non-integer dtype (bool and float
+    included) or ``rules`` that is not a ``capsa.Rules`` or None.
+    """
 
 def naturals(cards: _CardsLike) -> list[str]:
-    """Every natural the 13 cards qualify for, whatever the rules."""
+    """Every natural 13 cards qualify for, whatever the rules.
+
+    ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
+    array, an iterator) of ``Card`` objects, integer ids 0..51 and one-card
+    texts. There is no ``rules`` argument: see ``natural`` for the one the
+    rules pay.
+
+    Returns the names, in ``NATURAL_NAMES`` order (empty when none).
+
+    Raises ``CardError`` for a card that cannot be read or an id outside
+    0..51; ``HandError`` for other than 13 cards or a card given twice;
+    ``TypeError`` for cards of another type.
+    """
 
 def natural(cards: _CardsLike, rules: _Rules = None) -> str | None:
-    """The strongest natural the rules enable that the 13 cards qualify for."""
+    """The natural 13 cards would declare under the rules.
+
+    ``cards`` is 13 cards in any form ``naturals`` takes; ``rules`` is a
+    ``capsa.Rules`` or None (the capsa-susun preset).
+
+    Returns the name of the strongest natural the rules enable (the earliest
+    in ``naturals.enabled``) that the cards qualify for, or None.
+
+    Raises ``CardError`` for a card that cannot be read or an id outside
+    0..51; ``HandError`` for other than 13 cards or a card given twice;
+    ``TypeError`` for cards of another type or ``rules`` that is not a
+    ``capsa.Rules`` or None.
+    """
 
 def naturals_batch(ids: _IdArray) -> npt.NDArray[np.uint16]:
-    """Bit sets of the naturals (bit i is NATURAL_NAMES[i]) of N hands ((N, 13) ids)."""
+    """The naturals of N hands at once, without the GIL, on every core.
+
+    ``ids`` is a numpy array of card ids of shape (N, 13), of any integer
+    dtype, byte order and strides (uint8 C-contiguous is read in place, other
+    arrays are copied); N may be 0. Whatever the rules, as ``naturals``.
+
+    Returns a uint16 array of shape (N,): bit i of a row's value is set when
+    the hand qualifies for ``NATURAL_NAMES[i]``.
+
+    Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
+    repeated in a row (each naming the row); ``TableError`` for another
+    shape; ``TypeError`` for a non-array or a non-integer dtype (bool and
+    float included).
+    """
 
 def settle(
     seats: Iterable[Any], rules: _Rules = None, stakes: int | Sequence[Sequence[int]] | None = None
 ) -> Settlement:
-    """Settles one table: 2 to 4 seats, each an Arrangement, a Seat or 13 ids.
+    """Settles one table of 2 to 4 seats: who pays whom, and why.
 
-    At most 5 seats are read (``TableError`` for more or fewer than 2..4); a
-    bad card raises with the error's ``seat`` set; ``stakes`` is one int64 or
-    a seats x seats matrix (nested sequences or a 2-d integer array), a bad
-    one ``TableError`` (``TypeError`` for a float, bool, str)."""
+    ``seats`` is a list, tuple or other iterable of seats (at most 5 are
+    read). A seat is an ``Arrangement``; a ``Seat`` (an arrangement with its
+    ``surrender`` and ``declare_natural`` choices); 13 cards laid out top
+    0-2, middle 3-7, bottom 8-12, as a list, tuple or numpy array of
+    ``Card`` objects, integer ids 0..51 or one-card texts (a row of
+    ``splits()`` is one); or text, ``"top / middle / bottom"`` (rows
+    separated by ``/`` or ``|``) or the 13 cards in row order. Only a
+    ``Seat`` surrenders or declines its natural. ``rules`` is a
+    ``capsa.Rules`` or None (the capsa-susun preset). ``stakes``, in minor
+    units per point, is None (the rules' ``money.stake`` for every pair), one
+    integer for every pair, or a seats x seats symmetric matrix of
+    non-negative integers (nested sequences or a 2-d numpy integer array; the
+    diagonal is ignored).
+
+    Returns a ``Settlement``: points, money (minor units), rake and net per
+    seat, per-seat and per-pair detail, ``explain()`` and ``to_dict()``.
+
+    Raises ``TableError`` for other than 2 to 4 seats, stakes that are
+    negative, not symmetric or of the wrong shape, a surrender the rules do
+    not enable, or figures that do not fit in 64 bits; ``CardError`` and
+    ``HandError`` for a bad card, a seat without 13 cards or a card held
+    twice (the error's ``seat`` names the seat); ``TypeError`` for seats
+    that are not an iterable of seats (a str, a single ``Arrangement`` or
+    ``Seat``, a mapping), a seat of another type, stakes given as a float,
+    bool, str or non-integer array, or ``rules`` that is not a
+    ``capsa.Rules`` or None.
+    """
 
 def settle_batch(
     cards: _IdArray,
@@ -214,10 +449,32 @@ def settle_batch(
     surrender: npt.NDArray[np.bool_] | None = None,
     declare_natural: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], list[tuple[int, str]]]:
-    """Settles N tables ((N, P, 13) ids, see ``_IdArray``); points, money and the bad rows.
+    """Settles N tables of P seats at once, without the GIL, on every core.
 
-    Bad arguments (the array, stakes, flag arrays) raise before any row is
-    settled; only a table that cannot be settled is a row error."""
+    ``cards`` is a numpy array of card ids of shape (N, P, 13), P from 2 to 4,
+    each seat's ids laid out top 0-2, middle 3-7, bottom 8-12; any integer
+    dtype, byte order and strides; N may be 0. ``rules`` is a ``capsa.Rules``
+    or None (the capsa-susun preset). ``stakes`` is None (the rules'
+    ``money.stake``), one integer or a P x P symmetric matrix of non-negative
+    integers (nested sequences or a 2-d numpy integer array; the diagonal is
+    ignored).
+    ``surrender`` and ``declare_natural`` are None (no seat surrenders, every
+    seat declares) or numpy bool arrays of shape (N, P).
+
+    Returns (points, money, errors): int64 arrays of shape (N, P), points and
+    money in minor units (before rake), zero on the rows that could not be
+    settled, and errors, a list of (row index, ``"Kind: message"``) for
+    those rows (a repeated card, an id 52..255 in a uint8 array, a surrender
+    the rules do not enable, figures past 64 bits).
+
+    Raises, before any row is settled: ``TableError`` for another shape,
+    stakes that are negative, not symmetric or of the wrong shape, or flag
+    arrays of the wrong shape; ``CardError`` for an id outside 0..51 in an
+    array that is not uint8 (naming its row, seat and column); ``TypeError``
+    for a non-array or non-integer ``cards``, stakes given as a float, bool,
+    str or non-integer array, flags that are not numpy bool arrays, or
+    ``rules`` that is not a ``capsa.Rules`` or None.
+    """
 
 MAX_LINE_BYTES: Final[int]
 """The longest line (one round) ``capsa settle`` reads, in bytes."""
@@ -254,7 +511,8 @@ def is_json_object_line(line: bytes) -> bool:
 def is_json_document(document: bytes) -> bool:
     """True when the bytes are one valid JSON document (a round or a list)."""
 
-# arranging solver
+# arranging solver: capsa.solver wraps these (its docstrings say what they
+# take, return and raise; ``tables`` here are bytes or None)
 
 def best_arrangement(
     cards: Any,
@@ -263,7 +521,11 @@ def best_arrangement(
     seats: int = 4,
     strategy: str = "solver",
     tables: bytes | None = None,
-) -> tuple[list[int], bool, float]: ...
+) -> tuple[list[int], bool, float]:
+    """The best arrangement of 13 cards: (ids laid out top 0-2, middle 3-7,
+    bottom 8-12; declare the natural; estimated expected points). See
+    ``capsa.solver.best_arrangement``."""
+
 def rank_arrangements(
     cards: Any,
     rules: Any = None,
@@ -271,7 +533,10 @@ def rank_arrangements(
     *,
     seats: int = 4,
     tables: bytes | None = None,
-) -> list[tuple[list[int], bool, float]]: ...
+) -> list[tuple[list[int], bool, float]]:
+    """The k best choices, best first, each (ids, declare_natural, expected
+    points). See ``capsa.solver.rank_arrangements``."""
+
 def best_arrangement_batch(
     ids: _IdArray,
     rules: Any = None,
@@ -279,7 +544,9 @@ def best_arrangement_batch(
     seats: int = 4,
     strategy: str = "solver",
     tables: bytes | None = None,
-) -> npt.NDArray[np.uint8]: ...
+) -> npt.NDArray[np.uint8]:
+    """Best arrangements of N hands ((N, 13) ids) on all cores: uint8 (N, 13).
+    See ``capsa.solver.best_arrangement_batch``."""
 
 TRAINER_VERSION: int
 """The version of the training procedure, written into every tables file."""
@@ -296,9 +563,13 @@ def train_tables(
     name: str,
 ) -> bytes:
     """Trains per-row tables for the rules by iterated best response; returns
-    the tables file's bytes. Every parameter is required."""
+    the tables file's bytes. Every parameter is required: the defaults are
+    ``TRAIN_DEFAULTS``, applied by ``capsa.solver.train_tables``."""
 
-def solver_tables_info(rules: Any = None, tables: bytes | None = None) -> dict[str, Any]: ...
+def solver_tables_info(rules: Any = None, tables: bytes | None = None) -> dict[str, Any]:
+    """Metadata of the tables the solver uses for ``rules``. See
+    ``capsa.solver.tables_info``."""
+
 def duplicate_tournament(
     strategies: list[str],
     rules: Any = None,
@@ -307,7 +578,10 @@ def duplicate_tournament(
     deals: int = 2000,
     seed: int = 0,
     tables: bytes | None = None,
-) -> dict[str, Any]: ...
+) -> dict[str, Any]:
+    """Duplicate tournament between strategies (names); returns a dict. See
+    ``capsa.solver.duplicate_tournament``."""
+
 def best_response_check(
     rules: Any = None,
     *,
@@ -315,5 +589,9 @@ def best_response_check(
     opponents: int = 1000,
     seed: int = 0,
     tables: bytes | None = None,
-) -> dict[str, Any]: ...
-def solver_strategies() -> list[str]: ...
+) -> dict[str, Any]:
+    """Best-response check of the solver (heads-up); returns a dict. See
+    ``capsa.solver.best_response_check``."""
+
+def solver_strategies() -> list[str]:
+    """The strategy names (``capsa.solver.STRATEGIES``)."""

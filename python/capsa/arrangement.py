@@ -1,4 +1,8 @@
-"""Arrangements: 13 cards set as a 3-card top, 5-card middle and 5-card bottom."""
+"""Arrangements: 13 cards set as a 3-card top, 5-card middle and 5-card bottom.
+
+``CardsLike`` is the type of a row or hand given as cards: text, or a
+sequence of ``Card`` objects, integer ids 0..51 or one-card texts.
+"""
 
 from __future__ import annotations
 
@@ -25,13 +29,23 @@ def _rules(rules: Rules | None) -> Rules:
 
 
 class Arrangement:
-    """A top (3 cards), middle (5) and bottom (5) of 13 distinct cards.
+    """A top (3 cards), middle (5) and bottom (5) of 13 distinct cards:
+    ``Arrangement("Ah Kd 2c", "3s 4s 5s 6s 7s", "8h 9h Th Jh Qh")``.
 
-    Each row may be given as text, or a sequence of ``Card`` objects, integer
-    ids (not bools or floats) or card texts. Raises ``HandError`` for a row
-    of the wrong size or a card in two rows, ``CardError`` for an unreadable
-    card (the error's ``row`` names the row), ``TypeError`` for a row of the
-    wrong type.
+    Each row is text (``"Ah Kd 2c"``), or a list, tuple or other iterable (a
+    numpy array too) of ``Card`` objects, integer ids 0..51 (Python or numpy
+    integers, not bools or floats) and one-card texts. See also
+    :meth:`parse` (one text) and :meth:`from_ids` (13 ids in row order).
+
+    Arrangements are immutable; two are equal (and hash alike) when each row
+    holds the same cards, in any order. ``str()`` gives the
+    ``"top / middle / bottom"`` text.
+
+    Raises ``HandError`` for a row of the wrong size or a card in two rows,
+    ``CardError`` for a card that cannot be read or an id outside 0..51 (a
+    row's error has ``row`` naming it), ``TypeError`` for a row of the wrong
+    type (a number, a mapping, bytes, a set, an ``Arrangement``) or a card
+    of the wrong type.
     """
 
     __slots__ = ("_ids",)
@@ -55,8 +69,14 @@ class Arrangement:
     def parse(cls, text: str) -> Arrangement:
         """Reads ``"Ah Kd 2c / 3s 4s 5s 6s 7s / 8h 9h Th Jh Qh"`` (top / middle / bottom).
 
+        ``text`` is a str of three rows separated by ``/`` or ``|``, each row
+        card texts as ``Arrangement()`` reads them.
+
+        Returns the ``Arrangement``.
+
         Raises ``TypeError`` when ``text`` is not a str, ``HandError`` when it
-        is not three rows of 3, 5 and 5 cards, ``CardError`` for a bad card.
+        is not three rows of 3, 5 and 5 distinct cards, ``CardError`` for a
+        card that cannot be read (``row`` names its row).
         """
         if not isinstance(text, str):
             raise TypeError(f"Arrangement.parse() takes a str, not {type(text).__name__}")
@@ -69,12 +89,18 @@ class Arrangement:
 
     @classmethod
     def from_ids(cls, ids: Iterable[int | Card]) -> Arrangement:
-        """From 13 ids laid out as top 0-2, middle 3-7, bottom 8-12.
+        """From 13 ids laid out as top 0-2, middle 3-7, bottom 8-12 (a row of
+        :func:`capsa.splits`, or ``arrangement.ids``).
 
-        Each id is an integer (a Python int or a numpy integer, not a bool)
-        or a ``Card``; at most 14 items are read. Raises ``TypeError`` for
-        other types (a float, a str, a mapping, a set), ``HandError`` for
-        other than 13 cards and ``CardError`` for an id outside 0..51.
+        ``ids`` is a list, tuple, numpy array or other iterable of integer
+        ids (Python ints or numpy integers, not bools) or ``Card`` objects;
+        at most 14 items are read.
+
+        Returns the ``Arrangement``.
+
+        Raises ``TypeError`` for other types (a str or card texts, a float, a
+        mapping, a set, an ``Arrangement``), ``HandError`` for other than 13
+        cards or a card given twice, ``CardError`` for an id outside 0..51.
         """
         if isinstance(ids, Arrangement):
             raise TypeError("from_ids() takes 13 ids; this is already an Arrangement")
@@ -92,38 +118,53 @@ class Arrangement:
 
     @property
     def ids(self) -> tuple[int, ...]:
-        """The 13 ids: top 0-2, middle 3-7, bottom 8-12."""
+        """The 13 ids as a tuple of ints: top 0-2, middle 3-7, bottom 8-12."""
         return self._ids
 
     @property
     def top(self) -> tuple[Card, ...]:
+        """The top row's 3 cards, as given."""
         return tuple(Card(i) for i in self._ids[:3])
 
     @property
     def middle(self) -> tuple[Card, ...]:
+        """The middle row's 5 cards, as given."""
         return tuple(Card(i) for i in self._ids[3:8])
 
     @property
     def bottom(self) -> tuple[Card, ...]:
+        """The bottom row's 5 cards, as given."""
         return tuple(Card(i) for i in self._ids[8:])
 
     @property
     def rows(self) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+        """The (top, middle, bottom) rows, each a tuple of ``Card``."""
         return self.top, self.middle, self.bottom
 
     @property
     def cards(self) -> tuple[Card, ...]:
+        """All 13 cards in row order: top, middle, bottom."""
         return tuple(Card(i) for i in self._ids)
 
     def values(self, rules: Rules | None = None) -> tuple[HandValue, HandValue, HandValue]:
-        """The (top, middle, bottom) hand values under the rules."""
+        """The (top, middle, bottom) ``HandValue`` of the rows under the rules.
+
+        ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
+        Raises ``TypeError`` for ``rules`` of another type (a preset name is
+        not taken: use ``Rules.preset(name)``).
+        """
         r = _rules(rules)
         ids = list(self._ids)
         return evaluate(ids[:3], r), evaluate(ids[3:8], r), evaluate(ids[8:], r)
 
     def is_foul(self, rules: Rules | None = None) -> bool:
-        """True when the rows are out of order under the rules (bottom >= middle
-        >= top, or > with ``foul_check = "strict"``): the check settlement makes."""
+        """True when the rows are out of order under the rules, the check
+        settlement makes: a valid arrangement has bottom >= middle >= top (or
+        > with ``foul_check = "strict"``).
+
+        ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
+        Raises ``TypeError`` for ``rules`` of another type.
+        """
         return is_foul(self._ids, _rules(rules))
 
     def __setattr__(self, key: str, value: Any) -> None:

@@ -3,6 +3,7 @@
 A card id is ``4 * (rank - 2) + suit`` with suits d=0, c=1, h=2, s=3, so
 ``2d`` is 0 and ``As`` is 51. Text is rank then suit (``As``, ``Td``,
 ``10h``, ``7♣``), either case, separated by spaces or commas.
+``SUIT_SYMBOLS`` maps each suit letter to its symbol (``"s"`` to ``"♠"``).
 """
 
 from __future__ import annotations
@@ -34,11 +35,21 @@ def format_cards(
     cards: str | Iterable[Card | int | str],
     style: Literal["text", "symbol", "indonesian"] = "text",
 ) -> str:
-    """Cards as text: ``"As Kd"``, ``"A♠ K♦"`` or ``"As Sekop, K Wajik"``.
+    """Writes cards as text: ``"As Kd"``, ``"A♠ K♦"`` or ``"As Sekop, K Wajik"``.
 
-    ``cards`` is anything :func:`card_ids` reads (at most 52 distinct
-    cards); it raises what that raises (``CardError``, ``HandError``,
-    ``TypeError``), and ``ValueError`` for an unknown style.
+    ``cards`` is anything :func:`card_ids` reads: text (``"As Kd 10h"``), or
+    a list, tuple or other iterable (a numpy array too) of ``Card`` objects,
+    integer ids 0..51 and one-card texts; at most 52 distinct cards.
+    ``style`` is ``"text"`` (``As Td``), ``"symbol"`` (``A♠ T♦``) or
+    ``"indonesian"`` (``As Sekop, 10 Wajik``).
+
+    Returns one str: the cards in the order given, separated by spaces
+    (``", "`` in the Indonesian style); empty for no cards.
+
+    Raises what :func:`card_ids` raises: ``CardError`` for a card that cannot
+    be read or an id outside 0..51, ``HandError`` for more than 52 cards, a
+    single ``Card`` instead of a list or a card given twice, ``TypeError``
+    for cards of another type; and ``ValueError`` for another ``style``.
     """
     if style not in ("text", "symbol", "indonesian"):
         raise ValueError(f"style must be 'text', 'symbol' or 'indonesian', not {style!r}")

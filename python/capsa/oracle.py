@@ -7,7 +7,13 @@ engine, so it imports nothing from the ``capsa`` package, reads no project
 file and uses no precomputed tables.
 
 Cards are integer ids ``4 * (rank - 2) + suit`` with suits d=0 c=1 h=2 s=3
-and ranks 2..14 (ace = 14).
+and ranks 2..14 (ace = 14), given as sequences of integers (Python ints or
+numpy integers, not bools). Rules are the plain dicts :func:`load_rules`
+and :func:`default_rules` return (a hand-made dict is not checked again).
+Every bad input raises ``ValueError`` naming what was wrong.
+
+``CATEGORIES`` are the five-card category names, weakest first;
+``NATURAL_NAMES`` the fifteen naturals in the engine's bit order.
 """
 
 from __future__ import annotations
@@ -110,7 +116,8 @@ def suit_of(card: int) -> int:
 
 
 def default_rules() -> dict[str, Any]:
-    """The capsa-susun preset (docs/rules.md, "Presets"), written out by hand."""
+    """The capsa-susun preset (docs/rules.md, "Presets"), written out by hand:
+    a new nested dict on every call. Raises nothing."""
     return {
         "name": "capsa-susun",
         "tie_break": "suit",
@@ -283,8 +290,12 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
 
     Missing keys take the capsa-susun value, key by key inside tables; a
     royalty row table or the ``naturals.enabled`` list, when given, replaces
-    the default one whole. Unknown keys, wrong types and out-of-range values
-    raise ValueError naming the dotted key.
+    the default one whole. Returns the full rules as a new nested dict.
+
+    Raises ``ValueError`` naming the dotted key for unknown keys, wrong
+    types and out-of-range values, ``ValueError`` for a ``source`` that is
+    neither a str nor a mapping, and ``tomllib.TOMLDecodeError`` (a
+    ``ValueError``) for malformed TOML.
     """
     if isinstance(source, str):
         data: Mapping[str, Any] = tomllib.loads(source)
@@ -451,13 +462,18 @@ def _key(cards: Sequence[int], rules: Mapping[str, Any]) -> HandKey:
 
 
 def category(cards: Sequence[int], rules: Mapping[str, Any]) -> str:
-    """The category name of a 3- or 5-card hand."""
+    """The category name of a 3- or 5-card hand of ids (one of
+    ``CATEGORIES``; ``rules`` is not consulted). Raises ``ValueError`` for
+    other than 3 or 5 cards, an id that is not an integer 0..51, or a
+    repeated card."""
     _check_cards(cards, (3, 5), "hand")
     return _category_name(cards)
 
 
 def compare(a: Sequence[int], b: Sequence[int], rules: Mapping[str, Any]) -> int:
-    """-1, 0 or 1 as hand a is below, equal to or above hand b."""
+    """-1, 0 or 1 as hand a is below, equal to or above hand b under the
+    rules (each 3 or 5 ids). Raises ``ValueError`` for a hand of other than
+    3 or 5 cards, a bad id or a repeated card."""
     _check_cards(a, (3, 5), "hand a")
     _check_cards(b, (3, 5), "hand b")
     ka = _key(a, rules)
@@ -477,7 +493,10 @@ def is_foul(
     bottom: Sequence[int],
     rules: Mapping[str, Any],
 ) -> bool:
-    """True when the arrangement breaks bottom >= middle >= top (or > under strict)."""
+    """True when the arrangement breaks bottom >= middle >= top (or > under
+    strict) under the rules; ``top`` is 3 ids, ``middle`` and ``bottom`` 5
+    each. Raises ``ValueError`` for a row of the wrong size, a bad id or a
+    card repeated within a row."""
     _check_cards(top, (3,), "top")
     _check_cards(middle, (5,), "middle")
     _check_cards(bottom, (5,), "bottom")
@@ -497,7 +516,11 @@ def splits(cards: Sequence[int], rules: Mapping[str, Any], valid_only: bool = Tr
     The 13 cards are sorted by id; the top runs over the 3-combinations of
     the 13 positions in lexicographic order, and for each top the middle runs
     over the 5-combinations of the remaining 10 in lexicographic order; the
-    bottom is the rest.
+    bottom is the rest. Returns a list of (top, middle, bottom) tuples of
+    ids: only the splits that do not foul unless ``valid_only`` is False.
+
+    Raises ``ValueError`` for other than 13 cards, a bad id or a repeated
+    card.
     """
     _check_cards(cards, (13,), "hand")
     hand = sorted(cards)
@@ -520,7 +543,8 @@ def splits(cards: Sequence[int], rules: Mapping[str, Any], valid_only: bool = Tr
 
 
 def count_splits(cards: Sequence[int], rules: Mapping[str, Any]) -> int:
-    """The number of valid splits."""
+    """The number of valid splits of 13 ids under the rules. Raises
+    ``ValueError`` as :func:`splits` does."""
     return len(splits(cards, rules, valid_only=True))
 
 
@@ -600,7 +624,9 @@ def _has_three_straight_flushes(cards: Sequence[int]) -> bool:
 
 
 def naturals(cards: Sequence[int]) -> frozenset[str]:
-    """Every natural the 13 cards qualify for."""
+    """Every natural the 13 ids qualify for, whatever the rules, as a
+    frozenset of names. Raises ``ValueError`` for other than 13 cards, a bad
+    id or a repeated card."""
     _check_cards(cards, (13,), "hand")
     ranks = [rank_of(c) for c in cards]
     suits = [suit_of(c) for c in cards]
@@ -643,7 +669,9 @@ def naturals(cards: Sequence[int]) -> frozenset[str]:
 
 
 def natural(cards: Sequence[int], rules: Mapping[str, Any]) -> str | None:
-    """The strongest natural enabled by the rules that the cards qualify for."""
+    """The strongest natural enabled by the rules (the earliest in
+    ``naturals.enabled``) that the 13 ids qualify for, or None. Raises
+    ``ValueError`` as :func:`naturals` does."""
     have = naturals(cards)
     for entry in rules["naturals"]["enabled"]:
         if entry["name"] in have:
@@ -735,7 +763,9 @@ def _quarter_round(state: list[int], a: int, b: int, c: int, d: int) -> None:
 
 def chacha20_block(key: Sequence[int], counter: int, nonce: Sequence[int]) -> list[int]:
     """The ChaCha20 block function (RFC 7539 section 2.3): 8 key words,
-    a 32-bit block counter and 3 nonce words in, 16 output words out."""
+    a 32-bit block counter and 3 nonce words in (each an int below 2**32),
+    16 output words out. Raises ``ValueError`` for other than 8 key words or
+    3 nonce words."""
     if len(key) != 8 or len(nonce) != 3:
         _fail("chacha20_block: expected 8 key words and 3 nonce words")
     initial = [*_CHACHA_CONSTANTS, *key, counter, *nonce]
@@ -776,7 +806,9 @@ def _uniform_below(words: Iterator[int], n: int) -> int:
 def deal(seats: int, seed: int) -> list[list[int]]:
     """The seeded deal: the ids 0..51 shuffled by Fisher-Yates from the top
     position down, each swap partner drawn from the seed's ChaCha20 stream;
-    seat s holds deck positions 13s..13s+12, sorted."""
+    seat s holds deck positions 13s..13s+12, sorted. Returns ``seats`` lists
+    of 13 ids. Raises ``ValueError`` for ``seats`` outside 2..4 or a
+    ``seed`` outside 0..2**64-1."""
     if not 2 <= seats <= 4:
         _fail(f"seats: expected 2 to 4, got {seats}")
     if not 0 <= seed < 1 << 64:
@@ -795,7 +827,10 @@ def deal(seats: int, seed: int) -> list[list[int]]:
 
 
 def royalty(row: str, cards: Sequence[int], rules: Mapping[str, Any]) -> int:
-    """The royalty table value for the hand's category in that row."""
+    """The royalty table value for the hand's category in that row:
+    ``row`` is ``"top"`` (3 ids), ``"middle"`` or ``"bottom"`` (5 ids).
+    Raises ``ValueError`` for another row name or a row of the wrong size, a
+    bad id or a repeated card."""
     if row not in ROWS:
         _fail(f"row: expected one of {list(ROWS)}, got {row!r}")
     _check_cards(cards, (ROW_SIZES[row],), row)
@@ -849,7 +884,18 @@ def settle(
     (1), lost (-1) or tied (0), the row points, overall point and royalties
     before any multiplier, ``scoop`` (+1 i won all three rows or collected a
     foul, -1 j did), ``sweep_all`` (the multiplier came from the sweep-all
-    figures), the multiplier and bonus applied, points, stake and money."""
+    figures), the multiplier and bonus applied, points, stake and money.
+
+    ``seats`` is 2 to 4 mappings with ``top``, ``middle`` and ``bottom``
+    (iterables of ids) and optional ``surrender`` and ``declare_natural``
+    bools (default False, True). ``stakes`` is None (the rules'
+    ``money.stake``), one integer >= 0 or a P x P symmetric matrix of
+    integers >= 0 (the diagonal is ignored).
+
+    Raises ``ValueError`` for other than 2 to 4 seats, an unknown or missing
+    seat key, a bad row, a card dealt twice, a flag that is not a bool, a
+    surrender the rules do not enable, or bad stakes.
+    """
     # ---- input -----------------------------------------------------------
     if not 2 <= len(seats) <= 4:
         _fail(f"seats: expected 2 to 4 players, got {len(seats)}")

@@ -7,6 +7,10 @@ otherwise); unknown keys, keys given twice, wrong types and out-of-range
 values raise :class:`RulesError` naming the key. A wrong Python type of an
 argument (TOML text that is not a ``str``, a config that is not a mapping)
 raises :class:`TypeError`.
+
+``DEFAULT_PRESET`` is the preset ``Rules()`` is (``"capsa-susun"``);
+``MAX_RULES_BYTES`` the largest rules file (in bytes) or TOML text (in
+characters) read, 1 MiB.
 """
 
 from __future__ import annotations
@@ -111,7 +115,9 @@ def _show(value: Any) -> str:
 
 
 def presets() -> list[str]:
-    """Names of the presets shipped with capsa."""
+    """Names of the presets shipped with capsa, sorted: each one a valid
+    argument of :meth:`Rules.preset` and a ``base`` of a rules file. Takes
+    nothing and raises nothing."""
     folder = resources.files("capsa") / "presets"
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
 
@@ -378,10 +384,24 @@ def _preset_name(value: Any) -> str:
 class Rules:
     """The rules of one variant: ranking, fouls, scoring, naturals, money.
 
-    ``Rules()`` is the ``capsa-susun`` preset; ``Rules(config, **knobs)``
-    changes the keys given (a partial dict shaped like the TOML files, nested
-    tables or dotted keys, and keyword knobs for top-level keys). A knob may
-    be given only once across the config and the keywords.
+    ``Rules()`` is the ``capsa-susun`` preset. ``Rules(config, **knobs)``
+    starts from the preset named by ``base`` (in the config or as a keyword;
+    default ``capsa-susun``) and changes the knobs given: ``config`` is None
+    or a mapping shaped like the TOML files (nested tables such as
+    ``{"scoop": {"multiplier": 3}}`` or dotted keys such as
+    ``{"scoop.multiplier": 3}``), ``knobs`` are keywords for top-level keys
+    (``wheel="second"``, ``scoop={"multiplier": 3}``). A knob may be given
+    only once across the config and the keywords. Every knob is in
+    docs/rules.md, "Rules data (TOML)".
+
+    Rules are immutable and hashable, compare equal when every knob is
+    equal, and pickle. Read a knob as ``rules["scoop.multiplier"]`` or
+    ``rules.wheel`` (a copy: changing it changes nothing); change knobs with
+    :meth:`derive`.
+
+    Raises ``RulesError`` for an unknown key, a value of the wrong type or
+    out of range, a knob given twice or an unknown ``base`` preset (each
+    naming the key); ``TypeError`` when ``config`` is not a mapping.
     """
 
     __slots__ = ("_data", "_engine", "_frozen")
@@ -410,7 +430,14 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """One of the shipped presets (see :func:`presets`)."""
+        """One of the shipped presets, by name (see :func:`presets`):
+        ``Rules.preset("pagat")``.
+
+        Returns the preset's ``Rules`` (the same object on every call).
+
+        Raises ``RulesError`` for a name that is not a preset (listing the
+        presets), ``TypeError`` when ``name`` is not a str.
+        """
         if not isinstance(name, str):
             raise TypeError(f"a preset name is a str, not {type(name).__name__}")
         cached = _PRESET_CACHE.get(name)
@@ -429,14 +456,28 @@ class Rules:
 
     @classmethod
     def from_dict(cls, config: Mapping[str, Any]) -> Rules:
-        """Rules from a (possibly partial) dict shaped like the TOML files."""
+        """Rules from a (possibly partial) mapping shaped like the TOML files:
+        the same as ``Rules(config)`` (a ``base`` key picks the preset the
+        rest changes; nested tables or dotted keys).
+
+        Raises ``RulesError`` for an unknown key, a bad value or a knob given
+        twice (naming the key), ``TypeError`` when ``config`` is not a mapping.
+        """
         if not isinstance(config, Mapping):
             raise TypeError(f"Rules.from_dict() takes a mapping, not {type(config).__name__}")
         return cls(config)
 
     @classmethod
     def from_toml(cls, text: str) -> Rules:
-        """Rules from TOML text (a partial file takes its base preset's values)."""
+        """Rules from TOML text, as a rules file holds it: keys left out take the
+        values of the ``base`` preset (``capsa-susun`` without one).
+
+        Raises ``RulesError`` for malformed TOML, text longer than
+        :data:`MAX_RULES_BYTES` characters, a dotted key of more than 8
+        parts, a quoted key holding a dot, and every error ``Rules()``
+        raises (naming the key); ``TypeError`` when ``text`` is not a str
+        (decode bytes first).
+        """
         if not isinstance(text, str):
             hint = "; decode bytes first" if isinstance(text, bytes | bytearray) else ""
             raise TypeError(
@@ -446,7 +487,16 @@ class Rules:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Rules:
-        """Rules from a TOML file (UTF-8, at most :data:`MAX_RULES_BYTES` bytes)."""
+        """Rules from a TOML rules file (UTF-8, at most :data:`MAX_RULES_BYTES`
+        bytes), read as :meth:`from_toml` reads text.
+
+        ``path`` is a str or an ``os.PathLike`` (a ``pathlib.Path``).
+
+        Raises ``RulesError`` for a file that is missing, unreadable, a
+        directory, too large or not UTF-8, and for every error of its
+        contents (as :meth:`from_toml`); ``TypeError`` when ``path`` is not a
+        str or ``os.PathLike`` (bytes included).
+        """
         if not isinstance(path, str | os.PathLike):
             raise TypeError(
                 f"Rules.load() takes a path (str or os.PathLike), not {type(path).__name__}"
@@ -455,7 +505,19 @@ class Rules:
         return cls(_parse_toml(_read_rules_file(path, shown), f"rules file {shown}"))
 
     def derive(self, changes: Mapping[str, Any] | None = None, /, **knobs: Any) -> Rules:
-        """A copy with some knobs changed: ``rules.derive({"scoop.multiplier": 3})``."""
+        """A copy with some knobs changed: ``rules.derive({"scoop.multiplier": 3})``.
+
+        ``changes`` is None or a mapping of knobs, nested or dotted as
+        ``Rules()`` takes them; ``knobs`` are keywords for top-level keys
+        (``wheel="second"``). ``base`` is not a knob here: the copy starts
+        from these rules.
+
+        Returns new ``Rules``; these are unchanged.
+
+        Raises ``RulesError`` for an unknown key (``base`` included), a bad
+        value or a knob given twice (naming the key); ``TypeError`` when
+        ``changes`` is not a mapping.
+        """
         updates = _leaf_changes((_as_mapping(changes, "Rules.derive()"), knobs))
         out = Rules.__new__(Rules)
         out._init_checked(self._data, updates)
@@ -465,11 +527,18 @@ class Rules:
 
     @property
     def name(self) -> str:
-        """The variant's name (the ``name`` knob)."""
+        """The variant's name (the ``name`` knob), a str."""
         return str(self._data["name"])
 
     def __getitem__(self, dotted: str) -> Any:
-        """A knob by its dotted name: ``rules["scoop.multiplier"]``."""
+        """A knob by its dotted name: ``rules["scoop.multiplier"]``, or a whole
+        table: ``rules["scoop"]`` (a dict).
+
+        Returns a copy of the value (changing it changes nothing).
+
+        Raises ``KeyError`` for a name that is not a knob, ``TypeError`` for a
+        name that is not a str.
+        """
         if not isinstance(dotted, str):
             raise TypeError(f"a knob name is a dotted str, not {type(dotted).__name__}")
         try:
@@ -492,11 +561,13 @@ class Rules:
         raise AttributeError("Rules are immutable; use derive() to change a knob")
 
     def to_dict(self) -> dict[str, Any]:
-        """Every knob as a nested dict (JSON- and TOML-ready)."""
+        """Every knob as a nested dict shaped like the TOML files (JSON- and
+        TOML-ready, a copy); ``Rules.from_dict(r.to_dict()) == r``."""
         return copy.deepcopy(self._data)
 
     def to_toml(self) -> str:
-        """Every knob as TOML text; ``Rules.from_toml(r.to_toml()) == r``."""
+        """Every knob as TOML text, a complete rules file;
+        ``Rules.from_toml(r.to_toml()) == r``."""
         return _dump_toml(self._data)
 
     def __eq__(self, other: object) -> bool:

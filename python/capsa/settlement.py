@@ -22,10 +22,19 @@ __all__ = ["BatchSettlement", "Seat", "Settlement", "settle", "settle_batch"]
 
 
 class Seat:
-    """A seat at the showdown: its arrangement and what it chose to do.
+    """A seat at the showdown: its arrangement and what it chose to do, for
+    :func:`settle`.
 
-    ``arrangement`` must be an :class:`Arrangement` and the flags bools
-    (numpy bools and ints are refused); anything else is a ``TypeError``.
+    ``arrangement`` is an :class:`Arrangement`; ``surrender`` (default
+    False) asks to surrender, which only rules with ``surrender.enabled``
+    allow; ``declare_natural`` (default True) declares the hand's natural
+    when the rules pay one (False plays the rows instead). The three are
+    read-only attributes of the same names. Seats are immutable, hashable
+    and equal when all three are.
+
+    Raises ``TypeError`` when ``arrangement`` is not an ``Arrangement`` (a
+    ``Seat``, text, ids) or a flag is not a bool (numpy bools and ints are
+    refused).
     """
 
     __slots__ = ("arrangement", "declare_natural", "surrender")
@@ -70,7 +79,15 @@ class Seat:
 
 
 class BatchSettlement(NamedTuple):
-    """Points and money of N tables, and the tables that could not be settled."""
+    """Points and money of N tables, and the tables that could not be settled
+    (what :func:`settle_batch` returns; a named tuple).
+
+    ``points``: int64 (N, P) points per seat, zero on the rows listed in
+    ``errors``. ``money``: int64 (N, P) money per seat in minor units (points
+    times the pair stakes, before rake). ``errors``: a list of (row index,
+    ``"Kind: message"``) for every table that could not be settled, ``Kind``
+    the name of the ``CapsaError`` subclass it would have raised.
+    """
 
     points: npt.NDArray[np.int64]
     """(N, P) points per seat; zero on rows listed in ``errors``."""
@@ -87,21 +104,34 @@ def settle_batch(
     surrender: npt.NDArray[np.bool_] | None = None,
     declare_natural: npt.NDArray[np.bool_] | None = None,
 ) -> BatchSettlement:
-    """Settles N tables: ``cards`` is (N, P, 13) with P from 2 to 4, each seat's 13
-    ids laid out top 0-2, middle 3-7, bottom 8-12 (as :func:`capsa.splits`
-    gives them).
+    """Settles N tables at once, on every core without the GIL: points and
+    money only (see :func:`settle` for one table in full detail).
 
-    ``cards`` may be a numpy array of any integer dtype, byte order and
-    strides (a C-contiguous uint8 array is read in place; any other is
-    copied, and an id outside 0..51 raises ``CardError`` naming its row,
-    seat and column); N may be 0. Other dtypes and non-arrays raise
-    ``TypeError``, other shapes ``TableError``. ``stakes`` (one integer or a
-    P x P matrix) and the (N, P) bool flag arrays are checked before any row
-    is settled: a bad one raises ``TableError`` (``TypeError`` for a wrong
-    type). A table that cannot be settled (repeated cards, ids 52..255 in a
-    uint8 array, a surrender the rules do not allow) is reported in
-    ``errors`` by its row index; the others are settled. Runs on every core
-    without the GIL.
+    ``cards`` is a numpy array of card ids of shape (N, P, 13), P from 2 to
+    4, each seat's 13 ids laid out top 0-2, middle 3-7, bottom 8-12 (as
+    :func:`capsa.splits` gives them); any integer dtype, byte order and
+    strides (a C-contiguous uint8 array is read in place, any other is
+    copied); N may be 0. ``rules`` is a ``Rules`` or None (the capsa-susun
+    preset). ``stakes``, in minor units per point, is None (the rules'
+    ``money.stake``), one integer or a P x P symmetric matrix of
+    non-negative integers (nested sequences or a 2-d numpy integer array;
+    the diagonal is ignored). ``surrender`` and ``declare_natural`` are None
+    (no seat surrenders; every seat declares its natural) or numpy bool
+    arrays of shape (N, P).
+
+    Returns a :class:`BatchSettlement` (``points``, ``money``, ``errors``).
+    A table that cannot be settled (a repeated card, an id 52..255 in a
+    uint8 array, a surrender the rules do not enable, figures past 64 bits)
+    is listed in ``errors`` by its row index with zero points and money; the
+    others are settled.
+
+    Raises, before any row is settled: ``TableError`` for another shape,
+    stakes that are negative, not symmetric or of the wrong shape, or flag
+    arrays of the wrong shape; ``CardError`` for an id outside 0..51 in an
+    array that is not uint8 (naming its row, seat and column); ``TypeError``
+    for a non-array or non-integer ``cards``, stakes given as a float, bool,
+    str or non-integer array, flags that are not numpy bool arrays, or
+    ``rules`` that is not a ``Rules`` or None.
     """
     points, money, errors = _core.settle_batch(cards, rules, stakes, surrender, declare_natural)
     return BatchSettlement(points, money, errors)

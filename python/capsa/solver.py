@@ -14,15 +14,28 @@ rules' own numbers (row points, royalties, scoop, sweep-all, table size).
 For rules far from every preset, train tables on demand with
 :func:`train_tables` and pass them as ``tables=``.
 
-Regenerate the shipped tables with::
+Regenerate the shipped tables (in a source checkout) with::
 
-    python -m capsa.tables train --preset pagat        # or --all
+    python -m capsa.tables train --all --ship          # or --preset pagat
     pip install -e .                                   # re-embeds them
 
-Strategies: ``"solver"`` (the model), ``"separable"`` (the model without the
-scoop and sweep-all terms), ``"greedy"`` (strongest bottom, then strongest
-middle of the rest) and ``"random"`` (a random valid split, seeded by the
-cards).
+``TRAIN_DEFAULTS`` are the training parameters of the shipped tables and the
+defaults of :func:`train_tables`; ``TRAINER_VERSION`` is the version of the
+training procedure, which every tables file records.
+
+Strategies (``STRATEGIES``, in this order): ``"solver"`` (the model),
+``"separable"`` (the model without the scoop and sweep-all terms),
+``"greedy"`` (strongest bottom, then strongest middle of the rest) and
+``"random"`` (a random valid split, seeded by the cards).
+
+Tables (``TablesLike``) are given as None (the nearest shipped tables),
+bytes, a ``bytearray`` or ``memoryview``, a preset name, or the path (a str
+or ``os.PathLike``) of a tables file of at most ``MAX_TABLES_BYTES`` bytes
+(4 MiB).
+
+Every function takes ``rules`` as a ``capsa.Rules`` or None (the
+capsa-susun preset) and raises ``TypeError`` for another type (a preset
+name is not taken: use ``Rules.preset(name)``).
 """
 
 from __future__ import annotations
@@ -69,7 +82,16 @@ MAX_TABLES_BYTES = 4 * 1024 * 1024
 
 @dataclass(frozen=True)
 class Choice:
-    """An arrangement with the solver's decision and its estimate."""
+    """An arrangement with the solver's decision and its estimate (what
+    :func:`best_arrangement` and :func:`rank_arrangements` return).
+
+    ``arrangement``: the :class:`~capsa.Arrangement` to play;
+    ``declare_natural``: whether to declare the hand's natural (True only
+    when the rules pay one it qualifies for and, for the solver, declaring
+    is worth more than the best arrangement; the baselines always declare);
+    ``expected_points``: the estimated points of the hand, summed over the
+    opponents (a float, in points, not money).
+    """
 
     arrangement: Arrangement
     declare_natural: bool
@@ -77,7 +99,7 @@ class Choice:
 
     @property
     def ids(self) -> tuple[int, ...]:
-        """The 13 ids: top 0-2, middle 3-7, bottom 8-12."""
+        """The 13 ids as a tuple of ints: top 0-2, middle 3-7, bottom 8-12."""
         return self.arrangement.ids
 
 
@@ -87,10 +109,20 @@ def _choice(t: tuple[list[int], bool, float]) -> Choice:
 
 
 def load_tables(tables: TablesLike) -> bytes | None:
-    """Tables as bytes: ``None`` (the nearest shipped tables, chosen in the
-    engine), bytes (a ``bytearray`` or ``memoryview`` is copied) as given, a
-    preset name or the path of a tables file of at most
-    :data:`MAX_TABLES_BYTES` bytes. The engine validates the bytes."""
+    """Reads tables given in any accepted form, for the ``tables=`` arguments.
+
+    ``tables`` is None (the nearest shipped tables, chosen in the engine),
+    bytes (returned as given), a ``bytearray`` or ``memoryview`` (copied), a
+    preset name (its shipped tables) or the path (a str or ``os.PathLike``)
+    of a tables file of at most :data:`MAX_TABLES_BYTES` bytes.
+
+    Returns the bytes, or None. They are not validated here: the engine
+    validates them where they are used (``RulesError``).
+
+    Raises ``RulesError`` for a path that is neither a preset nor a readable
+    file, a path holding a NUL, or a file larger than
+    :data:`MAX_TABLES_BYTES`; ``TypeError`` for another type.
+    """
     if tables is None or isinstance(tables, bytes):
         return tables
     if isinstance(tables, bytearray | memoryview):
@@ -131,8 +163,24 @@ def best_arrangement(
     """The best arrangement of 13 cards, whether to declare the natural, and
     the estimated expected points of the hand (summed over opponents).
 
-    ``cards`` is read as by :func:`capsa.card_ids` (exactly 13); ``seats`` is
-    an int 2..4 (``TableError`` outside, ``TypeError`` for a non-int)."""
+    ``cards`` is 13 cards: text (``"As Kd ..."``), or a list, tuple or other
+    iterable (a numpy array too) of ``Card`` objects, integer ids 0..51 and
+    one-card texts. ``rules`` is a ``Rules`` or None (capsa-susun).
+    ``seats`` (an int 2..4, default 4) is the table size the estimate is
+    for. ``strategy`` is one of :data:`STRATEGIES`: ``"solver"`` (the
+    default), ``"separable"``, ``"greedy"`` or ``"random"``. ``tables`` is
+    None (the nearest shipped tables), bytes, a preset name or the path of a
+    tables file (see :func:`load_tables`).
+
+    Returns a :class:`Choice`; its arrangement never fouls under the rules.
+
+    Raises ``CardError`` for a card that cannot be read or an id outside
+    0..51; ``HandError`` for other than 13 cards or a card given twice;
+    ``TableError`` for ``seats`` outside 2..4; ``RulesError`` for an unknown
+    strategy or tables that cannot be read or fail validation;
+    ``TypeError`` for cards, ``seats`` (a bool, a float), ``strategy``,
+    ``tables`` or ``rules`` of the wrong type.
+    """
     return _choice(
         _core.best_arrangement(
             cards, rules, seats=seats, strategy=strategy, tables=load_tables(tables)
@@ -148,10 +196,21 @@ def rank_arrangements(
     seats: int = 4,
     tables: TablesLike = None,
 ) -> list[Choice]:
-    """The k best choices, best first (a declared natural is one entry).
+    """The k best choices of the solver for 13 cards, best first (declaring
+    the natural, when the rules pay one, is one entry).
 
-    ``k`` is an int >= 1 (``ArgumentError`` below, ``TypeError`` for a
-    non-int); a k larger than the hand's choices gives all of them."""
+    ``cards``, ``rules``, ``seats`` and ``tables`` are as for
+    :func:`best_arrangement`; ``k`` is an int >= 1 (default 5), and a k
+    larger than the hand's choices gives all of them.
+
+    Returns a list of at most ``k`` :class:`Choice`, by descending
+    ``expected_points``.
+
+    Raises what :func:`best_arrangement` raises (``CardError``,
+    ``HandError``, ``TableError``, ``RulesError``, ``TypeError``), and
+    ``ArgumentError`` for ``k`` < 1, ``TypeError`` for a ``k`` that is not
+    an int.
+    """
     rows = _core.rank_arrangements(cards, rules, k, seats=seats, tables=load_tables(tables))
     return [_choice(r) for r in rows]
 
@@ -164,14 +223,23 @@ def best_arrangement_batch(
     strategy: str = "solver",
     tables: TablesLike = None,
 ) -> npt.NDArray[np.uint8]:
-    """Arranges N hands ((N, 13) ids) on all cores: uint8 (N, 13) laid out
-    top 0-2, middle 3-7, bottom 8-12.
+    """Arranges N hands at once, on every core without the GIL.
 
-    ``ids`` is a numpy array of any integer dtype, byte order and strides
-    (uint8 C-contiguous is read in place; others are copied, an id outside
-    0..51 raising ``CardError`` naming its row and column); N may be 0.
-    Other dtypes and non-arrays raise ``TypeError``, other shapes
-    ``TableError``."""
+    ``ids`` is a numpy array of card ids of shape (N, 13), of any integer
+    dtype, byte order and strides (uint8 C-contiguous is read in place,
+    others are copied); N may be 0. ``rules``, ``seats``, ``strategy`` and
+    ``tables`` are as for :func:`best_arrangement`.
+
+    Returns a uint8 array of shape (N, 13): each hand's best arrangement,
+    laid out top 0-2, middle 3-7, bottom 8-12 (the natural is not reported:
+    use :func:`best_arrangement` for that).
+
+    Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
+    repeated in a row (each naming the row); ``TableError`` for another
+    shape or ``seats`` outside 2..4; ``RulesError`` for an unknown strategy
+    or bad tables; ``TypeError`` for a non-array, a non-integer dtype, or an
+    argument of the wrong type.
+    """
     return _core.best_arrangement_batch(
         ids, rules, seats=seats, strategy=strategy, tables=load_tables(tables)
     )
@@ -195,29 +263,49 @@ def train_tables(
     seed: int = TRAIN_DEFAULTS["seed"],
     name: str = "custom",
 ) -> bytes:
-    """Computes tables for ``rules`` (``None``: capsa-susun) by iterated best
-    response: a greedy start, then ``iterations`` rounds of the solver
-    against the current tables, each averaged with the previous. ``hands``
-    are dealt four to a deck (rounded up to whole deals), fresh each
-    iteration, from ``seed``; ``seats`` (2 to 4) is the table size the
-    opponents play for; ``name`` (1 to 64 of ``A-Z a-z 0-9 _ . -``) goes
-    into the metadata beside :data:`TRAINER_VERSION` and every parameter.
+    """Computes tables for any rules by iterated best response (greedy
+    start, then ``iterations`` rounds of the solver against the current
+    tables, each averaged with the previous). The result depends only on
+    the rules and the parameters, never on the thread count or on the
+    tables shipped today.
 
-    The result depends only on the rules and the parameters, never on the
-    thread count or on the tables shipped today. Returns the file's bytes,
-    for :func:`load_tables` or the ``tables=`` argument of the solver's
-    functions. Takes about 75 s for the defaults on two cores.
+    ``rules`` is a ``Rules`` or None (capsa-susun); ``seats`` an int 2..4,
+    the table size the opponents play for; ``hands`` an int 1..10,000,000,
+    rounded up to a multiple of 4 (hands are dealt four to a deck, fresh
+    each iteration); ``iterations`` an int 0..100; ``seed`` an int
+    0..2**64-1; ``name`` the tables' name, 1 to 64 of ``A-Z a-z 0-9 _ . -``.
+    The defaults are :data:`TRAIN_DEFAULTS`, the parameters of the shipped
+    tables (about 75 s on two cores); every parameter and
+    :data:`TRAINER_VERSION` go into the metadata.
 
-    Raises ``RulesError`` for a bad name, ``ArgumentError`` for sizes out of
-    range, ``TypeError`` for non-int sizes (bools included)."""
+    Returns the tables file's bytes, to pass as ``tables=`` or write to a
+    file.
+
+    Raises ``ArgumentError`` for ``seats``, ``hands``, ``iterations`` or
+    ``seed`` out of range, ``RulesError`` for a bad ``name``, ``TypeError``
+    for an argument of the wrong type (a bool, a float, a non-str name).
+    """
     return _core.train_tables(
         rules, seats=seats, hands=hands, iterations=iterations, seed=seed, name=name
     )
 
 
 def tables_info(rules: Rules | None = None, tables: TablesLike = None) -> dict[str, Any]:
-    """Metadata of the tables used for ``rules``: the preset they were trained
-    for, training parameters and ``distance`` (0 for a preset's own rules)."""
+    """Metadata of the tables the solver uses for ``rules`` (``tables`` when
+    given, else the nearest shipped ones).
+
+    ``rules`` is a ``Rules`` or None (capsa-susun); ``tables`` is any form
+    :func:`load_tables` takes.
+
+    Returns a dict: the tables file's metadata as strs (``preset``, the one
+    they were trained for; ``seats``, ``hands``, ``iterations``, ``seed``,
+    ``scoop_rate`` and the rules they were trained with), ``distance`` (a
+    float, how far their scoring is from the rules', 0 for a preset's own
+    rules) and ``classes`` (the number of rank classes of each row).
+
+    Raises ``RulesError`` for tables that cannot be read or fail validation,
+    ``TypeError`` for arguments of the wrong type.
+    """
     return dict(_core.solver_tables_info(rules, load_tables(tables)))
 
 
@@ -231,11 +319,24 @@ def duplicate_tournament(
     tables: TablesLike = None,
 ) -> dict[str, Any]:
     """Duplicate tournament: every deal replayed with the strategies rotated
-    through the seats; mean points per hand per strategy with 95% CIs, and
-    ``diff`` (first minus second strategy, per hand) with its CI.
+    through the seats, settled under the rules.
 
-    ``seats`` is 2..4 (``TableError``), ``deals`` >= 1 and ``seed`` in
-    0..2**64-1 (``ArgumentError``); non-ints are a ``TypeError``."""
+    ``strategies`` is a list or other sequence of at least two names from
+    :data:`STRATEGIES` (repeats allowed); ``rules`` a ``Rules`` or None
+    (capsa-susun); ``seats`` an int 2..4; ``deals`` an int >= 1; ``seed`` an
+    int 0..2**64-1; ``tables`` any form :func:`load_tables` takes.
+
+    Returns a dict: ``strategies``, ``seats``, ``deals``, ``patterns`` (the
+    seatings), ``mean`` and ``ci95`` (points per hand of each strategy and
+    the half-width of its 95% interval) and ``diff``, ``diff_ci95`` (the
+    first strategy minus the second, per hand).
+
+    Raises ``TableError`` for ``seats`` outside 2..4 or fewer than two
+    strategies, ``ArgumentError`` for ``deals`` or ``seed`` out of range,
+    ``RulesError`` for an unknown strategy or bad tables, ``TypeError`` for
+    an argument of the wrong type. A str is read as a sequence of one-letter
+    names, so ``"solver"`` raises ``RulesError``.
+    """
     return dict(
         _core.duplicate_tournament(
             list(strategies), rules, seats=seats, deals=deals, seed=seed, tables=load_tables(tables)
@@ -251,12 +352,26 @@ def best_response_check(
     seed: int = 0,
     tables: TablesLike = None,
 ) -> dict[str, Any]:
-    """For sampled hands, every legal arrangement scored heads-up against
-    ``opponents`` sampled hands arranged by the solver; the regret of the
-    solver's pick (``mean_regret``) and a held-out version.
+    """Measures the solver against the best response: for ``hands`` sampled
+    hands, every legal arrangement (and declaring the natural) is settled
+    heads-up against ``opponents`` hands dealt from the other 39 cards and
+    arranged by the solver.
 
-    ``hands`` and ``opponents`` are >= 1 and ``seed`` in 0..2**64-1
-    (``ArgumentError``); non-ints are a ``TypeError``."""
+    ``rules`` is a ``Rules`` or None (capsa-susun); ``hands`` and
+    ``opponents`` are ints >= 1; ``seed`` an int 0..2**64-1; ``tables`` any
+    form :func:`load_tables` takes.
+
+    Returns a dict: ``opponents``; ``mean_regret`` and ``regret_ci95`` (the
+    best mean minus the solver pick's mean, in points per opponent per hand,
+    and its 95% half-width); ``mean_holdout_regret`` and ``holdout_ci95``
+    (the best chosen on half of the opponents, scored on the other half);
+    ``hands``, per hand a tuple (ids, legal arrangements, solver points,
+    best points, regret, holdout regret).
+
+    Raises ``ArgumentError`` for ``hands``, ``opponents`` or ``seed`` out of
+    range, ``RulesError`` for bad tables, ``TypeError`` for an argument of
+    the wrong type.
+    """
     return dict(
         _core.best_response_check(
             rules, hands=hands, opponents=opponents, seed=seed, tables=load_tables(tables)
@@ -266,7 +381,16 @@ def best_response_check(
 
 def format_choices(choices: Sequence[Choice], natural: str | None = None) -> str:
     """A text table of ranked choices, best first (what ``capsa arrange``
-    prints); a choice that declares the hand's ``natural`` says so."""
+    prints).
+
+    ``choices`` is a sequence of :class:`Choice` (as
+    :func:`rank_arrangements` returns); ``natural`` the hand's natural name
+    (or None), named in the note of a choice that declares it.
+
+    Returns the table as one str: a header line, then per choice its rank,
+    rows, expected points and note. Raises ``AttributeError`` for items that
+    are not ``Choice``.
+    """
     lines = [f"{'#':>2}  {'top':<10} {'middle':<16} {'bottom':<16} {'E[points]':>9}  note"]
     for k, c in enumerate(choices, start=1):
         a = c.arrangement

@@ -21,6 +21,8 @@ Commands (``python -m capsa.tables``)::
 Training with the defaults takes about 75 s per preset on two cores; the
 shipped files are the output of ``train --all --ship`` byte for byte, and
 ``check --all`` proves it (about 8 minutes).
+
+``TABLES_DIR`` is the folder of the package's tables files (a ``pathlib.Path``).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ TABLES_DIR = Path(__file__).resolve().parent
 def source_tables_dir() -> Path | None:
     """The tables directory of a source checkout (beside ``Cargo.toml``,
     whose build embeds it), or ``None`` for an installed package, which
-    training never writes into."""
+    training never writes into. Raises nothing."""
     root = TABLES_DIR.parent.parent.parent
     if (root / "Cargo.toml").is_file() and (root / "src" / "solver").is_dir():
         return TABLES_DIR
@@ -174,10 +176,27 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs ``python -m capsa.tables`` with ``argv`` (default: the process's
-    arguments); returns the exit code: 0 done (``check``: every file
-    identical), 1 a ``check`` found a difference, 2 a usage error."""
+    """Runs ``python -m capsa.tables`` with ``argv`` (default:
+    ``sys.argv[1:]``): ``train``, ``check`` or ``info`` (see the module
+    docstring). Returns the exit code: 0 done (``check``: every file
+    identical), 1 a ``check`` found a difference, 2 a usage error or a
+    refused argument (a rules file that cannot be read, ``--hands 0``),
+    reported as one line on standard error.
+
+    Raises ``SystemExit`` for an argparse usage error (exit code 2) or
+    ``--help``; ``OSError`` for an output file that cannot be written.
+    """
+    from capsa._core import CapsaError
+
     args = _parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        return _run(args)
+    except CapsaError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "info":
         from capsa.rules import Rules
         from capsa.solver import tables_info
