@@ -1,24 +1,11 @@
 use super::*;
-use crate::cards::{check_distinct, RANK_CHARS, SUIT_CHARS};
+use crate::cards::check_distinct;
 use crate::deal::{shuffled_deck, ChaCha20};
+use crate::test_support::hand;
 
 const TS: Natural = Natural::ThreeStraights;
 const TF: Natural = Natural::ThreeFlushes;
 const TSF: Natural = Natural::ThreeStraightFlushes;
-
-fn hand(text: &str) -> [u8; 13] {
-    let ids: Vec<u8> = text
-        .split_whitespace()
-        .map(|t| {
-            let b = t.as_bytes();
-            let r = RANK_CHARS.iter().position(|&c| c == b[0]).unwrap();
-            let s = SUIT_CHARS.iter().position(|&c| c == b[1]).unwrap();
-            (4 * r + s) as u8
-        })
-        .collect();
-    check_distinct(&ids).unwrap();
-    ids.try_into().unwrap()
-}
 
 fn names(q: u16) -> Vec<&'static str> {
     ALL.iter()

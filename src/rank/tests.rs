@@ -1,24 +1,8 @@
 use super::*;
-
-fn ids(text: &str) -> Vec<u8> {
-    text.split_whitespace()
-        .map(|t| {
-            let b = t.as_bytes();
-            let r = crate::cards::RANK_CHARS
-                .iter()
-                .position(|&c| c == b[0])
-                .unwrap();
-            let s = crate::cards::SUIT_CHARS
-                .iter()
-                .position(|&c| c == b[1])
-                .unwrap();
-            (4 * r + s) as u8
-        })
-        .collect()
-}
+use crate::test_support::cards;
 
 fn strength(e: &Evaluator, text: &str) -> u32 {
-    e.evaluate(&ids(text)).unwrap()
+    e.evaluate(&cards(text)).unwrap()
 }
 
 #[test]

@@ -1,24 +1,12 @@
 use super::*;
-use crate::cards::{RANK_CHARS, SUIT_CHARS};
 use crate::error::ErrorKind;
 use crate::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode};
-
-fn ids(text: &str) -> Vec<u8> {
-    text.split_whitespace()
-        .filter(|t| *t != "|")
-        .map(|t| {
-            let b = t.as_bytes();
-            let r = RANK_CHARS.iter().position(|&c| c == b[0]).unwrap();
-            let s = SUIT_CHARS.iter().position(|&c| c == b[1]).unwrap();
-            (4 * r + s) as u8
-        })
-        .collect()
-}
+use crate::test_support::hand;
 
 /// A seat from "top | middle | bottom" text.
 fn seat(text: &str) -> SeatInput {
     SeatInput {
-        cards: ids(text).try_into().unwrap(),
+        cards: hand(text),
         surrender: false,
         declare_natural: true,
     }
