@@ -1,6 +1,9 @@
-//! Helpers shared by the test modules.
+//! Helpers shared by the test modules: cards written as text, and the
+//! settings several tests build alike.
 
 use crate::cards::{check_distinct, RANK_CHARS, SUIT_CHARS};
+use crate::rank::{Evaluator, Ranking};
+use crate::rules::Rules;
 
 /// Card ids from text such as `"As Kd | 2c"`: a rank and a suit character a
 /// card, whitespace between, `|` (between rows) skipped. It reads only the
@@ -30,4 +33,22 @@ pub(crate) fn hand(text: &str) -> [u8; 13] {
     check_distinct(&ids).unwrap();
     ids.try_into()
         .unwrap_or_else(|ids: Vec<u8>| panic!("{} cards in {text:?}, not 13", ids.len()))
+}
+
+/// The default ranking without the suit tie-break, so that rows can tie.
+pub(crate) fn without_suit_tie_break() -> Evaluator {
+    Evaluator::new(Ranking {
+        tie_break_suit: false,
+        ..Ranking::default()
+    })
+}
+
+/// `base` with the strict foul check, under a ranking in which rows can
+/// tie (the case the strict check decides).
+pub(crate) fn strict_foul_check(base: Rules) -> Rules {
+    Rules {
+        foul_strict: true,
+        evaluator: without_suit_tie_break(),
+        ..base
+    }
 }

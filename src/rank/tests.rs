@@ -1,5 +1,5 @@
 use super::*;
-use crate::test_support::cards;
+use crate::test_support::{cards, without_suit_tie_break};
 
 fn strength(e: &Evaluator, text: &str) -> u32 {
     e.evaluate(&cards(text)).unwrap()
@@ -33,10 +33,7 @@ fn weights_are_unique() {
 
 #[test]
 fn exhaustive_five_card_counts() {
-    let e = Evaluator::new(Ranking {
-        tie_break_suit: false,
-        ..Ranking::default()
-    });
+    let e = without_suit_tie_break();
     let mut counts = [0u32; 10];
     let mut distinct = std::collections::HashSet::new();
     for a in 0..52u8 {
@@ -61,10 +58,7 @@ fn exhaustive_five_card_counts() {
 
 #[test]
 fn exhaustive_three_card_counts() {
-    let e = Evaluator::new(Ranking {
-        tie_break_suit: false,
-        ..Ranking::default()
-    });
+    let e = without_suit_tie_break();
     let mut counts = [0u32; 10];
     let mut distinct = std::collections::HashSet::new();
     for a in 0..52u8 {

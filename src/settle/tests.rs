@@ -1,7 +1,7 @@
 use super::*;
 use crate::error::ErrorKind;
 use crate::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode};
-use crate::test_support::hand;
+use crate::test_support::{hand, strict_foul_check, without_suit_tie_break};
 
 /// A seat from "top | middle | bottom" text.
 fn seat(text: &str) -> SeatInput {
@@ -366,14 +366,7 @@ fn foul_modes() {
     assert_eq!(pair(&s, 1, 3).points, 12);
     assert!(pair(&s, 1, 3).sweep_all);
     // strict foul check: equal rows foul
-    let strict = Rules {
-        foul_strict: true,
-        evaluator: crate::rank::Evaluator::new(crate::rank::Ranking {
-            tie_break_suit: false,
-            ..Default::default()
-        }),
-        ..plain()
-    };
+    let strict = strict_foul_check(plain());
     // middle and bottom both high-card K-Q-9-7-5
     let eq = seat("2d 3c 4h | Kd Qc 9h 7s 5d | Kc Qh 9s 7d 5c");
     let other = seat("2s 3s 4s | Ks Qs 9d 7c 6s | Ah Kh Qd 8s 6h");
@@ -390,10 +383,7 @@ fn foul_modes() {
 #[test]
 fn ties_under_no_tie_break() {
     let rules = Rules {
-        evaluator: crate::rank::Evaluator::new(crate::rank::Ranking {
-            tie_break_suit: false,
-            ..Default::default()
-        }),
+        evaluator: without_suit_tie_break(),
         ..plain()
     };
     let a = seat("2d 3d 5c | 7d 7c 9d Td Jc | Ad Ac Kd Qd 8c");
@@ -565,10 +555,7 @@ fn variants(naturals: bool) -> Vec<Rules> {
             surrender_enabled: true,
             surrender_cost: 3,
             rake_percent: 7,
-            evaluator: crate::rank::Evaluator::new(crate::rank::Ranking {
-                tie_break_suit: false,
-                ..Default::default()
-            }),
+            evaluator: without_suit_tie_break(),
             ..base.clone()
         },
         Rules {

@@ -1,8 +1,8 @@
 use super::*;
 use crate::deal::{shuffled_deck, ChaCha20};
-use crate::rank::Evaluator;
 use crate::rules::{Rules, TOP};
 use crate::splits::{self, SUBSETS3};
+use crate::test_support::strict_foul_check;
 
 fn hands(n: usize, seed: u64) -> Vec<[u8; 13]> {
     (0..n)
@@ -40,14 +40,7 @@ fn solver_output_fingerprint() {
     let deals: Vec<[u8; 13]> = (0..500u64)
         .flat_map(|seed| crate::deal::deal(4, Some(seed)).unwrap())
         .collect();
-    let strict = Rules {
-        foul_strict: true,
-        evaluator: Evaluator::new(crate::rank::Ranking {
-            tie_break_suit: false,
-            ..Default::default()
-        }),
-        ..Rules::default()
-    };
+    let strict = strict_foul_check(Rules::default());
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     for name in PRESETS {
         let tables = Tables::preset(name).unwrap();
@@ -215,14 +208,7 @@ fn solver_never_fouls_and_is_deterministic() {
 
 #[test]
 fn strict_rules_never_foul() {
-    let rules = Rules {
-        foul_strict: true,
-        evaluator: crate::rank::Evaluator::new(crate::rank::Ranking {
-            tie_break_suit: false,
-            ..Default::default()
-        }),
-        ..Rules::default()
-    };
+    let rules = strict_foul_check(Rules::default());
     let a = arranger(&rules, None, 2, Strategy::Solver).unwrap();
     let g = arranger(&rules, None, 2, Strategy::Greedy).unwrap();
     for h in hands(200, 6) {

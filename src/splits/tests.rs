@@ -1,5 +1,6 @@
 use super::*;
 use crate::rank::Ranking;
+use crate::test_support::without_suit_tie_break;
 
 #[test]
 fn table_shape() {
@@ -27,10 +28,7 @@ fn table_shape() {
 
 #[test]
 fn valid_fraction_is_plausible() {
-    let e = Evaluator::new(Ranking {
-        tie_break_suit: false,
-        ..Ranking::default()
-    });
+    let e = without_suit_tie_break();
     let mut rng = crate::deal::ChaCha20::from_seed(3);
     let mut total = 0usize;
     for _ in 0..50 {
