@@ -52,3 +52,25 @@ pub(crate) fn strict_foul_check(base: Rules) -> Rules {
         ..base
     }
 }
+
+/// Calls `visit` with every `k`-card combination of `deck` (by position, in
+/// lexicographic order).
+pub(crate) fn for_each_combination(deck: &[u8], k: usize, mut visit: impl FnMut(&[u8])) {
+    assert!((1..=deck.len()).contains(&k), "{k} of {} cards", deck.len());
+    let mut positions: Vec<usize> = (0..k).collect();
+    let mut combination = vec![0u8; k];
+    loop {
+        for (card, &p) in combination.iter_mut().zip(&positions) {
+            *card = deck[p];
+        }
+        visit(&combination);
+        // the last position that can still move right, then the ones after it
+        let Some(i) = (0..k).rev().find(|&i| positions[i] < deck.len() - k + i) else {
+            return;
+        };
+        positions[i] += 1;
+        for j in i + 1..k {
+            positions[j] = positions[j - 1] + 1;
+        }
+    }
+}

@@ -1,15 +1,31 @@
 use super::*;
-use crate::test_support::{cards, without_suit_tie_break};
+use std::collections::HashSet;
+
+use crate::test_support::{cards, for_each_combination, without_suit_tie_break};
 
 fn strength(e: &Evaluator, text: &str) -> u32 {
     e.evaluate(&cards(text)).unwrap()
+}
+
+/// Over every `k`-card hand of the deck: how many fall in each category,
+/// and how many distinct strengths there are.
+fn census(k: usize, strength: impl Fn(&[u8]) -> u32) -> ([u32; 10], usize) {
+    let deck: Vec<u8> = (0..52).collect();
+    let mut counts = [0u32; 10];
+    let mut distinct = HashSet::new();
+    for_each_combination(&deck, k, |hand| {
+        let s = strength(hand);
+        counts[category_of(s) as usize] += 1;
+        distinct.insert(s);
+    });
+    (counts, distinct.len())
 }
 
 #[test]
 #[allow(clippy::needless_range_loop)]
 fn weights_are_unique() {
     let t = tables(false);
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     let mut n = 0;
     for a in 0..13usize {
         for b in a..13 {
@@ -34,59 +50,30 @@ fn weights_are_unique() {
 #[test]
 fn exhaustive_five_card_counts() {
     let e = without_suit_tie_break();
-    let mut counts = [0u32; 10];
-    let mut distinct = std::collections::HashSet::new();
-    for a in 0..52u8 {
-        for b in a + 1..52 {
-            for c in b + 1..52 {
-                for d in c + 1..52 {
-                    for f in d + 1..52 {
-                        let s = e.eval5([a, b, c, d, f]);
-                        counts[category_of(s) as usize] += 1;
-                        distinct.insert(s);
-                    }
-                }
-            }
-        }
-    }
+    let (counts, distinct) = census(5, |hand| e.eval5(hand.try_into().unwrap()));
     assert_eq!(
         counts,
         [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4]
     );
-    assert_eq!(distinct.len(), 7462);
+    assert_eq!(distinct, 7462);
 }
 
 #[test]
 fn exhaustive_three_card_counts() {
     let e = without_suit_tie_break();
-    let mut counts = [0u32; 10];
-    let mut distinct = std::collections::HashSet::new();
-    for a in 0..52u8 {
-        for b in a + 1..52 {
-            for c in b + 1..52 {
-                let s = e.eval3([a, b, c]);
-                counts[category_of(s) as usize] += 1;
-                distinct.insert(s);
-            }
-        }
-    }
+    let (counts, distinct) = census(3, |hand| e.eval3(hand.try_into().unwrap()));
     assert_eq!(counts[HIGH_CARD as usize], 18_304);
     assert_eq!(counts[PAIR as usize], 3_744);
     assert_eq!(counts[TRIPS as usize], 52);
-    assert_eq!(distinct.len(), 455);
+    assert_eq!(distinct, 455);
 }
 
 #[test]
 fn suit_tie_break_separates_every_hand() {
     let e = Evaluator::default();
-    let mut distinct = std::collections::HashSet::new();
-    for a in 0..52u8 {
-        for b in a + 1..52 {
-            for c in b + 1..52 {
-                assert!(distinct.insert(e.eval3([a, b, c])));
-            }
-        }
-    }
+    let (_, distinct) = census(3, |hand| e.eval3(hand.try_into().unwrap()));
+    // C(52, 3): no two three-card hands tie
+    assert_eq!(distinct, 22_100);
 }
 
 #[test]

@@ -3,6 +3,7 @@ use std::collections::HashMap;
 use super::super::model::all_classes;
 use super::*;
 use crate::rank::Evaluator;
+use crate::test_support::for_each_combination;
 
 /// The share of a class's combinations left equals the count of hands of
 /// that class among the cards left over the count among all 52.
@@ -10,27 +11,15 @@ fn check(e: &Evaluator, five: bool, own: &[u8]) {
     let n = if five { 5 } else { 3 };
     let count = |deck: &[u8]| {
         let mut m: HashMap<u32, f64> = HashMap::new();
-        let mut idx: Vec<usize> = (0..n).collect();
-        loop {
+        for_each_combination(deck, n, |hand| {
             let s = if five {
-                e.eval5(std::array::from_fn(|i| deck[idx[i]]))
+                e.eval5(hand.try_into().unwrap())
             } else {
-                e.eval3(std::array::from_fn(|i| deck[idx[i]]))
+                e.eval3(hand.try_into().unwrap())
             };
             *m.entry(s >> CLASS_SHIFT).or_insert(0.0) += 1.0;
-            // next combination
-            let mut k = n;
-            while k > 0 && idx[k - 1] == deck.len() - n + k - 1 {
-                k -= 1;
-            }
-            if k == 0 {
-                return m;
-            }
-            idx[k - 1] += 1;
-            for j in k..n {
-                idx[j] = idx[j - 1] + 1;
-            }
-        }
+        });
+        m
     };
     let full: Vec<u8> = (0..52).collect();
     let left: Vec<u8> = full.iter().copied().filter(|c| !own.contains(c)).collect();
