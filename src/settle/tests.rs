@@ -571,6 +571,49 @@ fn variants(naturals: bool) -> Vec<Rules> {
     ]
 }
 
+/// How often, one time in so many, a random seat keeps its cards as dealt
+/// (else its rows are sorted), asks to surrender (where the rules allow it)
+/// and declines its natural.
+struct SeatOdds {
+    as_dealt: u32,
+    surrender: u32,
+    decline: u32,
+}
+
+/// The seats of the dealt `hands`, drawn at `odds`.
+fn random_seats(
+    rng: &mut crate::deal::ChaCha20,
+    rules: &Rules,
+    hands: &[[u8; 13]],
+    odds: SeatOdds,
+) -> Vec<SeatInput> {
+    hands
+        .iter()
+        .map(|&h| SeatInput {
+            cards: if rng.below(odds.as_dealt) == 0 {
+                h
+            } else {
+                sorted_rows(rules, h)
+            },
+            surrender: rules.surrender_enabled && rng.below(odds.surrender) == 0,
+            declare_natural: rng.below(odds.decline) != 0,
+        })
+        .collect()
+}
+
+/// A symmetric `n` by `n` stake matrix: zero on the diagonal, `stake()`
+/// for each pair above it, row by row.
+fn symmetric_stakes(n: usize, mut stake: impl FnMut() -> i64) -> Vec<i64> {
+    let mut m = vec![0i64; n * n];
+    for i in 0..n {
+        for j in i + 1..n {
+            let v = stake();
+            (m[i * n + j], m[j * n + i]) = (v, v);
+        }
+    }
+    m
+}
+
 fn random_tables(naturals: bool) {
     let rules = variants(naturals);
     let mut rng = crate::deal::ChaCha20::from_seed(99);
@@ -580,26 +623,13 @@ fn random_tables(naturals: bool) {
         let n = 2 + (seed % 3) as usize;
         let hands = crate::deal::deal(n, Some(seed)).unwrap();
         let r = &rules[(seed / 3 % rules.len() as u64) as usize];
-        let table: Vec<SeatInput> = hands
-            .iter()
-            .map(|&h| SeatInput {
-                cards: if rng.below(2) == 0 {
-                    h
-                } else {
-                    sorted_rows(r, h)
-                },
-                surrender: r.surrender_enabled && rng.below(5) == 0,
-                declare_natural: rng.below(4) != 0,
-            })
-            .collect();
-        let mut m = vec![0i64; n * n];
-        for i in 0..n {
-            for j in i + 1..n {
-                let v = rng.below(100) as i64;
-                m[i * n + j] = v;
-                m[j * n + i] = v;
-            }
-        }
+        let odds = SeatOdds {
+            as_dealt: 2,
+            surrender: 5,
+            decline: 4,
+        };
+        let table = random_seats(&mut rng, r, &hands, odds);
+        let m = symmetric_stakes(n, || rng.below(100) as i64);
         for stakes in [Stakes::Uniform(1 + seed as i64 % 50), Stakes::Matrix(&m)] {
             let s = run(r, &table, stakes);
             assert_eq!(s.pairs.len(), n * (n - 1) / 2);
@@ -1254,25 +1284,13 @@ fn extreme_rules_match_the_reference() {
         rules.rake_percent = [0, 3, 100, pick(101) as i64][pick(4)];
         rules.validate().unwrap();
         let hands = crate::deal::deal(n, Some(seed)).unwrap();
-        let table: Vec<SeatInput> = hands
-            .iter()
-            .map(|&h| SeatInput {
-                cards: if rng.below(3) == 0 {
-                    h
-                } else {
-                    sorted_rows(&rules, h)
-                },
-                surrender: rules.surrender_enabled && rng.below(6) == 0,
-                declare_natural: rng.below(5) != 0,
-            })
-            .collect();
-        let mut m = vec![0i64; n * n];
-        for i in 0..n {
-            for j in i + 1..n {
-                let v = extreme(&mut rng, 0);
-                (m[i * n + j], m[j * n + i]) = (v, v);
-            }
-        }
+        let odds = SeatOdds {
+            as_dealt: 3,
+            surrender: 6,
+            decline: 5,
+        };
+        let table = random_seats(&mut rng, &rules, &hands, odds);
+        let m = symmetric_stakes(n, || extreme(&mut rng, 0));
         let matrix = m.clone();
         let stakes = [
             (
