@@ -4,6 +4,14 @@ use crate::rules::{Rules, TOP};
 use crate::splits::{self, SUBSETS3};
 use crate::test_support::strict_foul_check;
 
+/// Every strategy; the output fingerprint hashes their choices in this order.
+const STRATEGIES: [Strategy; 4] = [
+    Strategy::Solver,
+    Strategy::Separable,
+    Strategy::Greedy,
+    Strategy::Random,
+];
+
 fn hands(n: usize, seed: u64) -> Vec<[u8; 13]> {
     (0..n)
         .map(|i| {
@@ -55,12 +63,7 @@ fn solver_output_fingerprint() {
         }
     }
     for (rules, seats) in [(Rules::default(), 2), (Rules::default(), 3), (strict, 2)] {
-        for strategy in [
-            Strategy::Solver,
-            Strategy::Separable,
-            Strategy::Greedy,
-            Strategy::Random,
-        ] {
+        for strategy in STRATEGIES {
             let a = arranger(&rules, None, seats, strategy).unwrap();
             for d in &deals[..400] {
                 h = mix_choice(h, &a.choose(d).unwrap());
@@ -186,12 +189,7 @@ fn extreme_requests_and_rules_do_not_panic() {
 #[test]
 fn solver_never_fouls_and_is_deterministic() {
     let rules = Rules::default();
-    for strategy in [
-        Strategy::Solver,
-        Strategy::Separable,
-        Strategy::Greedy,
-        Strategy::Random,
-    ] {
+    for strategy in STRATEGIES {
         let a = arranger(&rules, None, 4, strategy).unwrap();
         for h in hands(200, 5) {
             let c = a.choose(&h).unwrap();
