@@ -16,6 +16,9 @@ pub mod splits;
 pub mod stream;
 pub mod tournament;
 
+#[cfg(test)]
+pub(crate) mod test_support;
+
 #[cfg(feature = "python")]
 mod python;
 

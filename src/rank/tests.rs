@@ -1,0 +1,128 @@
+use super::*;
+use std::collections::HashSet;
+
+use crate::test_support::{cards, for_each_combination, without_suit_tie_break};
+
+fn strength(e: &Evaluator, text: &str) -> u32 {
+    e.evaluate(&cards(text)).unwrap()
+}
+
+/// Over every `k`-card hand of the deck: how many fall in each category,
+/// and how many distinct strengths there are.
+fn census(k: usize, strength: impl Fn(&[u8]) -> u32) -> ([u32; 10], usize) {
+    let deck: Vec<u8> = (0..52).collect();
+    let mut counts = [0u32; 10];
+    let mut distinct = HashSet::new();
+    for_each_combination(&deck, k, |hand| {
+        let s = strength(hand);
+        counts[category_of(s) as usize] += 1;
+        distinct.insert(s);
+    });
+    (counts, distinct.len())
+}
+
+#[test]
+#[allow(clippy::needless_range_loop)]
+fn weights_are_unique() {
+    let t = tables(false);
+    let mut seen = HashSet::new();
+    let mut n = 0;
+    for a in 0..13usize {
+        for b in a..13 {
+            for c in b..13 {
+                for d in c..13 {
+                    for e in d..13 {
+                        if a == e {
+                            continue;
+                        }
+                        let s = W[a] + W[b] + W[c] + W[d] + W[e];
+                        assert!(seen.insert(s), "weight sum collision");
+                        assert_ne!(t.rank5[s as usize], 0);
+                        n += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(n, 6175);
+}
+
+#[test]
+fn exhaustive_five_card_counts() {
+    let e = without_suit_tie_break();
+    let (counts, distinct) = census(5, |hand| e.eval5(hand.try_into().unwrap()));
+    assert_eq!(
+        counts,
+        [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4]
+    );
+    assert_eq!(distinct, 7462);
+}
+
+#[test]
+fn exhaustive_three_card_counts() {
+    let e = without_suit_tie_break();
+    let (counts, distinct) = census(3, |hand| e.eval3(hand.try_into().unwrap()));
+    assert_eq!(counts[HIGH_CARD as usize], 18_304);
+    assert_eq!(counts[PAIR as usize], 3_744);
+    assert_eq!(counts[TRIPS as usize], 52);
+    assert_eq!(distinct, 455);
+}
+
+#[test]
+fn suit_tie_break_separates_every_hand() {
+    let e = Evaluator::default();
+    let (_, distinct) = census(3, |hand| e.eval3(hand.try_into().unwrap()));
+    // C(52, 3): no two three-card hands tie
+    assert_eq!(distinct, 22_100);
+}
+
+#[test]
+fn seed_examples() {
+    let e = Evaluator::default();
+    // the straight example of the Indonesian rules: spade ten decides
+    assert!(strength(&e, "6d 7d 8c 9d Ts") > strength(&e, "6d 7c 8d 9s Td"));
+    assert!(strength(&e, "5s 5h 5d 5c Ad") > strength(&e, "4s 4h 4d 4c Jd"));
+    assert!(strength(&e, "Qs Qh Qd 8c 8d") > strength(&e, "Ts Th Td Ac Ad"));
+    // middle K-K-A-7-3 is above top K-K-A
+    assert!(strength(&e, "Kd Kc Ad 7c 3d") > strength(&e, "Ks Kh As"));
+    assert_eq!(category_of(strength(&e, "Ts Js Qs Ks As")), ROYAL_FLUSH);
+    assert_eq!(category_of(strength(&e, "As 2s 3s 4s 5s")), STRAIGHT_FLUSH);
+}
+
+#[test]
+fn wheel_modes() {
+    let low = Evaluator::default();
+    let second = Evaluator::new(Ranking {
+        wheel_second: true,
+        ..Ranking::default()
+    });
+    let wheel = "Ad 2c 3d 4h 5s";
+    let six = "2c 3d 4h 5s 6d";
+    let king = "9c Td Jh Qs Kd";
+    let ace = "Tc Jd Qh Ks Ad";
+    assert!(strength(&low, wheel) < strength(&low, six));
+    assert!(strength(&second, wheel) > strength(&second, king));
+    assert!(strength(&second, wheel) < strength(&second, ace));
+    let sf_wheel = "Ad 2d 3d 4d 5d";
+    assert!(strength(&second, sf_wheel) < strength(&second, "Td Jd Qd Kd Ad"));
+    assert!(strength(&second, sf_wheel) > strength(&second, "9s Ts Js Qs Ks"));
+}
+
+#[test]
+fn flush_suit_first() {
+    let e = Evaluator::new(Ranking {
+        flush_suit_first: true,
+        tie_break_suit: false,
+        ..Ranking::default()
+    });
+    assert!(strength(&e, "2s 4s 6s 8s Ts") > strength(&e, "9h Jh Qh Kh Ah"));
+    assert!(strength(&e, "2s 4s 6s 8s Ts") < strength(&e, "2s 4s 6s 8s Js"));
+}
+
+#[test]
+fn suit_order_parsing() {
+    assert_eq!(parse_suit_order("shcd").unwrap(), [0, 1, 2, 3]);
+    assert_eq!(parse_suit_order("dchs").unwrap(), [3, 2, 1, 0]);
+    assert!(parse_suit_order("shc").is_err());
+    assert!(parse_suit_order("shcc").is_err());
+}

@@ -1,0 +1,58 @@
+use std::collections::HashMap;
+
+use super::super::model::all_classes;
+use super::*;
+use crate::rank::Evaluator;
+use crate::test_support::for_each_combination;
+
+/// The share of a class's combinations left equals the count of hands of
+/// that class among the cards left over the count among all 52.
+fn check(e: &Evaluator, five: bool, own: &[u8]) {
+    let n = if five { 5 } else { 3 };
+    let count = |deck: &[u8]| {
+        let mut m: HashMap<u32, f64> = HashMap::new();
+        for_each_combination(deck, n, |hand| {
+            let s = if five {
+                e.eval5(hand.try_into().unwrap())
+            } else {
+                e.eval3(hand.try_into().unwrap())
+            };
+            *m.entry(s >> CLASS_SHIFT).or_insert(0.0) += 1.0;
+        });
+        m
+    };
+    let full: Vec<u8> = (0..52).collect();
+    let left: Vec<u8> = full.iter().copied().filter(|c| !own.contains(c)).collect();
+    let all = count(&full);
+    let rest = count(&left);
+    let mut live = LiveSet::default();
+    let classes = all_classes(e, five);
+    for (c, info) in &classes {
+        live.push(*c, 1.0, 0.0, 1.0, info);
+    }
+    let rm = Removal::new(own);
+    let mut pos = [0usize; 3];
+    for (c, _) in &classes {
+        live.sum_until(&rm, &mut pos, *c);
+        let got = live.sum_until(&rm, &mut pos, c + 1)[0];
+        let want = rest.get(c).copied().unwrap_or(0.0) / all[c];
+        assert!((got - want).abs() < 1e-5, "class {c:#x}: {got} vs {want}");
+    }
+}
+
+#[test]
+fn removal_share_matches_counting() {
+    let own: Vec<u8> = vec![0, 1, 2, 5, 9, 13, 17, 21, 48, 49, 50, 51, 30];
+    for ranking in [
+        crate::rank::Ranking::default(),
+        crate::rank::Ranking {
+            flush_suit_first: true,
+            wheel_second: true,
+            ..Default::default()
+        },
+    ] {
+        let e = Evaluator::new(ranking);
+        check(&e, false, &own);
+        check(&e, true, &own);
+    }
+}
