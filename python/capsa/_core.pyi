@@ -1,10 +1,11 @@
 """The Rust core of capsa (hand-written stubs, checked by mypy.stubtest)."""
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Final, final
+from typing import Any, Final, Self, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 CATEGORIES: Final[tuple[str, ...]]
 """Category names on the shared scale, weakest first (index = strength >> 28)."""
@@ -92,11 +93,18 @@ class HandValue:
     def __ge__(self, other: HandValue, /) -> bool: ...
     def __hash__(self) -> int: ...
 
-@final
+@disjoint_base
 class RuleSet:
-    """The engine's compiled form of a ``capsa.Rules`` value."""
+    """The engine's compiled form of a rules value.
 
-    def __new__(cls, config: dict[str, Any]) -> RuleSet: ...
+    ``capsa.Rules`` is a subclass: every ``rules`` argument is ``None`` (the
+    default preset) or a ``RuleSet``, so any ``capsa.Rules``; anything else
+    is a ``TypeError``.
+    """
+
+    def __new__(cls, config: dict[str, Any]) -> Self:
+        """Compiles a full rules dict (as ``capsa.Rules.to_dict()`` gives);
+        ``RulesError`` naming the key for a missing or bad one."""
 
 @final
 class Settlement:
@@ -201,6 +209,15 @@ def settle(
     seats: Iterable[Any], rules: _Rules = None, stakes: int | Sequence[Sequence[int]] | None = None
 ) -> Settlement:
     """Settles one table: 2 to 4 seats, each an Arrangement, a Seat or 13 ids.
+
+    A seat is read by its public attributes, never by its class: a str
+    (``"top / middle / bottom"``, or 13 cards in row order); a list or tuple
+    of 13 cards in row order; an object with ``arrangement`` (a seat, as
+    ``capsa.Seat``: that arrangement, read as the others, and its bool
+    ``surrender`` and ``declare_natural``, both required: ``TypeError``
+    otherwise); an object with ``ids`` (an arrangement, as
+    ``capsa.Arrangement``: 13 ids laid out top, middle, bottom); or any other
+    iterable of 13 cards.
 
     At most 5 seats are read (``TableError`` for more or fewer than 2..4); a
     bad card raises with the error's ``seat`` set; ``stakes`` is one int64 or

@@ -226,8 +226,8 @@ def _open_input(path: str | None, stack: contextlib.ExitStack[bool | None]) -> I
 
 def _cmd_settle(args: argparse.Namespace) -> int:
     default = _load_rules(args.rules)
-    known = {name: Rules.preset(name)._engine for name in presets()}
-    known[default.name] = default._engine
+    known: dict[str, _core.RuleSet] = {name: Rules.preset(name) for name in presets()}
+    known[default.name] = default
     out = sys.stdout.buffer
     with contextlib.ExitStack() as stack:
         stream = _open_input(args.input, stack)
