@@ -205,6 +205,20 @@ def natural(cards: _CardsLike, rules: _Rules = None) -> str | None:
 def naturals_batch(ids: _IdArray) -> npt.NDArray[np.uint16]:
     """Bit sets of the naturals (bit i is NATURAL_NAMES[i]) of N hands ((N, 13) ids)."""
 
+def natural_split(cards: _CardsLike, natural: str, rules: _Rules = None) -> list[int] | None:
+    """The split that shows a row-shaped natural of 13 cards, or ``None``.
+
+    For ``three-flushes``, ``three-straights`` and ``three-straight-flushes``:
+    13 ids laid out top 0-2, middle 3-7, bottom 8-12 (each row by ascending
+    id) whose three rows have the natural's shape: the first such split in
+    ``splits()`` order that does not foul under the rules, or the first such
+    split when every one fouls (only possible under ``foul_check =
+    "strict"``). ``None`` for any other natural (their cards, not their
+    rows, make them) and when the cards do not qualify. ``natural`` is a
+    name from ``NATURAL_NAMES`` (``ArgumentError`` otherwise, ``TypeError``
+    when not a str).
+    """
+
 def settle(
     seats: Iterable[Any], rules: _Rules = None, stakes: int | Sequence[Sequence[int]] | None = None
 ) -> Settlement:
