@@ -54,6 +54,21 @@ def test_rules_are_not_read_from_a_private_attribute() -> None:
         capsa.settle(_arrangements(), capsa.Rules().to_dict())
 
 
+@pytest.mark.parametrize(
+    ("players", "match"),
+    [
+        (-1, r"sweep_all\.min_players is a number of players, got -1$"),
+        (1, r"sweep_all\.min_players must be 2\.\.5, got 1$"),
+        (6, r"sweep_all\.min_players must be 2\.\.5, got 6$"),
+    ],
+)
+def test_the_compiled_rules_refuse_min_players_out_of_range(players: int, match: str) -> None:
+    config = capsa.Rules().to_dict()
+    config["sweep_all"]["min_players"] = players
+    with pytest.raises(capsa.RulesError, match=match):
+        _core.RuleSet(config)
+
+
 def test_rules_stay_immutable() -> None:
     rules = capsa.Rules()
     for key in ("_data", "_frozen", "row_points"):

@@ -69,6 +69,18 @@ fn key_bool(cfg: &Bound<'_, PyDict>, path: &str) -> PyResult<bool> {
     v.extract::<bool>()
 }
 
+/// A number of players: an integer >= 0; its range is checked by
+/// `Rules::validate`, so never clamped here.
+fn key_players(cfg: &Bound<'_, PyDict>, path: &str) -> PyResult<usize> {
+    let v = key_int(cfg, path)?;
+    usize::try_from(v).map_err(|_| {
+        err(
+            ErrorKind::Rules,
+            format!("rules: {path} is a number of players, got {v}"),
+        )
+    })
+}
+
 /// The value of a named-choice knob, read from its rules-file key.
 fn choice<T: RuleChoice>(cfg: &Bound<'_, PyDict>) -> PyResult<T> {
     Ok(key_str(cfg, T::KEY)?
@@ -143,9 +155,7 @@ impl RuleSet {
             scoop_multiply_royalties: key_bool(config, "scoop.multiply_royalties")?,
             sweep_all_multiplier: key_int(config, "sweep_all.multiplier")?,
             sweep_all_bonus: key_int(config, "sweep_all.bonus")?,
-            // out of range is refused by `validate`, never clamped
-            sweep_all_min_players: usize::try_from(key_int(config, "sweep_all.min_players")?)
-                .unwrap_or(usize::MAX),
+            sweep_all_min_players: key_players(config, "sweep_all.min_players")?,
             foul_mode: choice(config)?,
             foul_points: key_int(config, "foul.points")?,
             foul_pays_royalties: key_bool(config, "foul.pays_royalties")?,
