@@ -1,8 +1,10 @@
 //! capsa: the Capsa Susun / Chinese poker engine core.
 //!
-//! The core modules are plain Rust; the Python binding lives in `python.rs`
-//! behind the `python` cargo feature.
+//! The core modules are plain Rust; the Python binding lives in `python/`
+//! behind the `python` cargo feature and only converts types, releases the
+//! GIL around core calls and maps errors.
 
+pub mod batch;
 pub mod cards;
 pub mod deal;
 pub mod error;

@@ -1,5 +1,9 @@
 //! Naturals (special 13-card hands). See docs/rules.md, "Naturals".
 
+use crate::cards::{rank_index, suit};
+use crate::rules::Rules;
+use crate::splits;
+
 /// The fifteen naturals, in the order of the table in
 /// docs/rules.md, "The fifteen naturals".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -257,6 +261,90 @@ pub fn qualifying(cards: &[u8; 13]) -> u16 {
     }
     q
 }
+
+// ---------------------------------------------------------------------------
+// The rows of the partition naturals, for showing them: unlike detection,
+// this looks at the splits themselves.
+
+/// Whether the cards (a row) are all of one suit.
+fn is_flush_row(row: &[u8]) -> bool {
+    row.iter().all(|&c| suit(c) == suit(row[0]))
+}
+
+/// Whether `positions` (a bit per position) is one run of consecutive bits.
+fn is_run(positions: u32) -> bool {
+    positions != 0 && {
+        let low = positions >> positions.trailing_zeros();
+        low & (low + 1) == 0
+    }
+}
+
+/// Whether the ranks of the cards (a row of 3 or 5) are consecutive, the
+/// ace high or low: A-2-3 and Q-K-A, A-2-3-4-5 and T-J-Q-K-A, nothing
+/// wrapping round (docs/rules.md, "The fifteen naturals").
+fn is_straight_row(row: &[u8]) -> bool {
+    let ranks = row.iter().fold(0u32, |m, &c| m | 1 << rank_index(c));
+    if ranks.count_ones() as usize != row.len() {
+        return false;
+    }
+    // position 0 is a low ace, positions 1..=12 ranks 2..K, 13 a high ace
+    let ace_high = ranks << 1;
+    let ace_low = (ace_high & !(1 << 13)) | (ranks >> 12);
+    is_run(ace_high) || is_run(ace_low)
+}
+
+/// A split that shows a row-shaped natural (`three-flushes`,
+/// `three-straights`, `three-straight-flushes`): its three rows have the
+/// natural's shape, laid out top 0-2, middle 3-7, bottom 8-12, each row by
+/// ascending id. It is the first such split in split order (docs/rules.md,
+/// "Split order") that does not foul under `rules`, or the first such
+/// split when every one fouls (only `foul_check = "strict"` with two
+/// five-card rows of equal ranks). `None` when the natural is not
+/// row-shaped or the cards do not qualify for it. The cards must be 13
+/// valid, distinct ids (callers check).
+pub fn natural_split(rules: &Rules, cards: &[u8; 13], natural: Natural) -> Option<[u8; 13]> {
+    let row_fits: fn(&[u8]) -> bool = match natural {
+        Natural::ThreeFlushes => is_flush_row,
+        Natural::ThreeStraights => is_straight_row,
+        Natural::ThreeStraightFlushes => |row| is_flush_row(row) && is_straight_row(row),
+        _ => return None,
+    };
+    if (qualifying(cards) >> (natural as u32)) & 1 == 0 {
+        return None;
+    }
+    let mut sorted = *cards;
+    sorted.sort_unstable();
+    let table = splits::table();
+    let fits3: Vec<bool> = table
+        .positions3
+        .iter()
+        .map(|p| row_fits(&p.map(|q| sorted[q as usize])))
+        .collect();
+    let fits5: Vec<bool> = table
+        .positions5
+        .iter()
+        .map(|p| row_fits(&p.map(|q| sorted[q as usize])))
+        .collect();
+    let e = &rules.evaluator;
+    let mut first = None;
+    for &[t, m, b] in &table.splits {
+        if !(fits3[t as usize] && fits5[m as usize] && fits5[b as usize]) {
+            continue;
+        }
+        let layout = splits::layout_of(&sorted, t, m, b);
+        let top = e.eval3([layout[0], layout[1], layout[2]]);
+        let middle = e.eval5([layout[3], layout[4], layout[5], layout[6], layout[7]]);
+        let bottom = e.eval5([layout[8], layout[9], layout[10], layout[11], layout[12]]);
+        if splits::is_valid(top, middle, bottom, rules.foul_strict) {
+            return Some(layout);
+        }
+        first.get_or_insert(layout);
+    }
+    first
+}
+
+#[cfg(test)]
+mod split_tests;
 
 /// The strongest natural of `enabled` (strongest first) that the cards
 /// qualify for, with its points.

@@ -23,6 +23,8 @@ use crate::error::{Error, Result};
 use crate::naturals::{self, Natural};
 use crate::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode, Rules};
 
+/// Fewest seats at one table.
+pub const MIN_SEATS: usize = 2;
 /// Most seats at one table (one deck of 52 cards, 13 each).
 pub const MAX_SEATS: usize = 4;
 /// Most pairs at one table: `MAX_SEATS * (MAX_SEATS - 1) / 2`.
@@ -41,6 +43,24 @@ pub struct SeatInput {
     pub surrender: bool,
     /// Declares its natural if its 13 cards qualify for an enabled one.
     pub declare_natural: bool,
+}
+
+/// The error for a table of `got` seats (a count, or e.g. "more than 4"
+/// when a reader stopped counting): the one wording of the seat-count rule.
+pub fn seat_count_error(got: impl std::fmt::Display) -> Error {
+    Error::table(format!(
+        "a table has {MIN_SEATS} to {MAX_SEATS} seats, got {got}"
+    ))
+}
+
+/// Checks that a table of `n` seats can be played: [`MIN_SEATS`] to
+/// [`MAX_SEATS`] (docs/rules.md, "Settlement").
+pub fn check_seat_count(n: usize) -> Result<()> {
+    if (MIN_SEATS..=MAX_SEATS).contains(&n) {
+        Ok(())
+    } else {
+        Err(seat_count_error(n))
+    }
 }
 
 /// The stake per point of every pair.
@@ -357,9 +377,7 @@ fn pairs_of(n: usize) -> &'static [(usize, usize)] {
 #[inline(always)]
 fn check_seats(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
     let n = seats.len();
-    if !(2..=MAX_SEATS).contains(&n) {
-        return Err(Error::table(format!("a table has 2 to 4 seats, got {n}")));
-    }
+    check_seat_count(n)?;
     // branch-free screen; the slow pass finds and words the error
     let mut mask = 0u64;
     let mut high = 0u8;

@@ -17,7 +17,7 @@ use crate::cards::parse_text;
 use crate::error::{Error, Result, ROW_NAMES};
 use crate::report::write_settlement_json;
 use crate::rules::Rules;
-use crate::settle::{settle, SeatInput, Stakes};
+use crate::settle::{check_seat_count, settle, SeatInput, Stakes, MAX_SEATS, MIN_SEATS};
 
 /// The longest line (one round) the stream reads, in bytes; a round of four
 /// seats in the most verbose form allowed is under 4 KB.
@@ -495,14 +495,13 @@ fn settle_text(text: &str, line: usize, rules_for: &RulesFor, out: &mut String) 
         let rules = rules_for(name.as_deref()).map_err(Error::rules)?;
         let seat_values = match round.seats {
             Some(v) if kind(v) == Kind::Array => elements(v)?,
-            _ => return Err(bad("a round needs a \"seats\" list of 2 to 4 seats")),
+            _ => {
+                return Err(bad(format!(
+                    "a round needs a \"seats\" list of {MIN_SEATS} to {MAX_SEATS} seats"
+                )))
+            }
         };
-        if !(2..=4).contains(&seat_values.len()) {
-            return Err(bad(format!(
-                "a table has 2 to 4 seats, got {}",
-                seat_values.len()
-            )));
-        }
+        check_seat_count(seat_values.len())?;
         let seats = seat_values
             .iter()
             .enumerate()

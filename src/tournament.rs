@@ -13,7 +13,7 @@ use crate::deal::{shuffled_deck, ChaCha20};
 use crate::error::{Error, Result};
 use crate::naturals;
 use crate::rules::Rules;
-use crate::settle::{settle_points, SeatInput, Stakes};
+use crate::settle::{check_seat_count, settle_points, SeatInput, Stakes};
 use crate::solver::{arranger, deal_seed, Arranger, Choice, Strategy, Tables};
 use crate::splits;
 
@@ -77,11 +77,7 @@ pub fn duplicate_tournament(
     if strategies.len() < 2 {
         return Err(Error::table("a tournament needs at least two strategies"));
     }
-    if !(2..=4).contains(&seats) {
-        return Err(Error::table(format!(
-            "a table has 2 to 4 seats, got {seats}"
-        )));
-    }
+    check_seat_count(seats)?;
     let count = strategies.len();
     let arrangers: Vec<_> = strategies
         .iter()

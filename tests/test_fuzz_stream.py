@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import capsa
 from capsa import _core
 
-KNOWN = {name: capsa.Rules.preset(name)._engine for name in capsa.presets()}
+KNOWN: dict[str, _core.RuleSet] = {name: capsa.Rules.preset(name) for name in capsa.presets()}
 ERROR_KEYS = ["error", "id", "line", "message", "row", "seat"]
 ERRORS = {"CardError", "HandError", "RulesError", "TableError", "ArgumentError"}
 CARDS = [str(capsa.Card(i)) for i in range(52)]

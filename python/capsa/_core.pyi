@@ -5,10 +5,11 @@ The docstrings here are the text of the extension's own docstrings (what
 """
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Final, final
+from typing import Any, Final, Self, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 CATEGORIES: Final[tuple[str, ...]]
 """Category names on the shared scale, weakest first (index = strength >> 28)."""
@@ -120,13 +121,18 @@ class HandValue:
     def __ge__(self, other: HandValue, /) -> bool: ...
     def __hash__(self) -> int: ...
 
-@final
+@disjoint_base
 class RuleSet:
-    """The engine's compiled form of a ``capsa.Rules`` value (internal: pass
-    ``capsa.Rules`` to the API). Built from a full rules dict, as
-    ``Rules.to_dict()`` gives; raises ``RulesError`` for one that is not."""
+    """The engine's compiled form of a rules value.
 
-    def __new__(cls, config: dict[str, Any]) -> RuleSet: ...
+    ``capsa.Rules`` is a subclass: every ``rules`` argument is ``None`` (the
+    default preset) or a ``RuleSet``, so any ``capsa.Rules``; anything else
+    is a ``TypeError``.
+    """
+
+    def __new__(cls, config: dict[str, Any]) -> Self:
+        """Compiles a full rules dict (as ``capsa.Rules.to_dict()`` gives);
+        ``RulesError`` naming the key for a missing or bad one."""
 
 @final
 class Settlement:
@@ -409,19 +415,36 @@ def naturals_batch(ids: _IdArray) -> npt.NDArray[np.uint16]:
     float included).
     """
 
+def natural_split(cards: _CardsLike, natural: str, rules: _Rules = None) -> list[int] | None:
+    """The split that shows a row-shaped natural of 13 cards, or ``None``.
+
+    For ``three-flushes``, ``three-straights`` and ``three-straight-flushes``:
+    13 ids laid out top 0-2, middle 3-7, bottom 8-12 (each row by ascending
+    id) whose three rows have the natural's shape: the first such split in
+    ``splits()`` order that does not foul under the rules, or the first such
+    split when every one fouls (only possible under ``foul_check =
+    "strict"``). ``None`` for any other natural (their cards, not their
+    rows, make them) and when the cards do not qualify. ``natural`` is a
+    name from ``NATURAL_NAMES`` (``ArgumentError`` otherwise, ``TypeError``
+    when not a str).
+    """
+
 def settle(
     seats: Iterable[Any], rules: _Rules = None, stakes: int | Sequence[Sequence[int]] | None = None
 ) -> Settlement:
     """Settles one table of 2 to 4 seats: who pays whom, and why.
 
     ``seats`` is a list, tuple or other iterable of seats (at most 5 are
-    read). A seat is an ``Arrangement``; a ``Seat`` (an arrangement with its
-    ``surrender`` and ``declare_natural`` choices); 13 cards laid out top
-    0-2, middle 3-7, bottom 8-12, as a list, tuple or numpy array of
-    ``Card`` objects, integer ids 0..51 or one-card texts (a row of
-    ``splits()`` is one); or text, ``"top / middle / bottom"`` (rows
-    separated by ``/`` or ``|``) or the 13 cards in row order. Only a
-    ``Seat`` surrenders or declines its natural. ``rules`` is a
+    read). A seat is read by its public attributes, never by its class: an
+    object with ``arrangement`` (a seat, as ``capsa.Seat``: that
+    arrangement, read as the others, and its bool ``surrender`` and
+    ``declare_natural``, both required); an object with ``ids`` (an
+    arrangement, as ``capsa.Arrangement``); text, ``"top / middle /
+    bottom"`` (rows separated by ``/`` or ``|``) or the 13 cards in row
+    order; or 13 cards laid out top 0-2, middle 3-7, bottom 8-12, as a list,
+    tuple, numpy array or other iterable of ``Card`` objects, integer ids
+    0..51 or one-card texts (a row of ``splits()`` is one). Only a seat with
+    ``arrangement`` surrenders or declines its natural. ``rules`` is a
     ``capsa.Rules`` or None (the capsa-susun preset). ``stakes``, in minor
     units per point, is None (the rules' ``money.stake`` for every pair), one
     integer for every pair, or a seats x seats symmetric matrix of
@@ -437,7 +460,8 @@ def settle(
     ``HandError`` for a bad card, a seat without 13 cards or a card held
     twice (the error's ``seat`` names the seat); ``TypeError`` for seats
     that are not an iterable of seats (a str, a single ``Arrangement`` or
-    ``Seat``, a mapping), a seat of another type, stakes given as a float,
+    ``Seat``, a mapping), a seat of another type, a seat whose
+    ``surrender`` or ``declare_natural`` is missing or not a bool, stakes given as a float,
     bool, str or non-integer array, or ``rules`` that is not a
     ``capsa.Rules`` or None.
     """

@@ -28,10 +28,11 @@ from pathlib import Path
 from typing import IO, NoReturn
 
 from capsa import _core
+from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
 from capsa.rules import Rules, RulesError, presets
 from capsa.settlement import Seat, settle
-from capsa.solver import STRATEGIES, best_arrangement, format_choices, rank_arrangements
+from capsa.solver import STRATEGIES, Choice, best_arrangement, format_choices, rank_arrangements
 
 __all__ = ["EXIT_FAILED_ROUNDS", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_USAGE", "main"]
 
@@ -86,6 +87,16 @@ def _load_rules(spec: str | None) -> Rules:
     raise RulesError(f"--rules {spec!r} is neither a preset ({', '.join(presets())}) nor a file")
 
 
+def _shown_arrangement(choice: Choice, natural: str | None, rules: Rules) -> Arrangement:
+    """The rows a seat shows: for a declared natural made by its rows (three
+    flushes, three straights, three straight flushes) the split that makes
+    it; otherwise, the cards being the point, the solver's arrangement."""
+    if natural is None or not choice.declare_natural:
+        return choice.arrangement
+    split = _core.natural_split(choice.arrangement.ids, natural, rules)
+    return choice.arrangement if split is None else Arrangement.from_ids(split)
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     rules = _load_rules(args.rules)
     stake = args.stake if args.stake is not None else rules["money.stake"]
@@ -96,15 +107,16 @@ def _cmd_play(args: argparse.Namespace) -> int:
     for k, hand in enumerate(hands):
         choice = best_arrangement(hand, rules, seats=args.seats)
         natural = _core.natural(hand, rules)
+        arrangement = _shown_arrangement(choice, natural, rules)
         print(f"seat {k}: {format_cards(hand)}")
         print(
-            f"        arranged {choice.arrangement}  "
+            f"        arranged {arrangement}  "
             f"(solver: expected {choice.expected_points:+.2f} points)"
         )
         if natural:
             verb = "declares" if choice.declare_natural else "holds but does not declare"
             print(f"        {verb} the natural {natural}")
-        seats.append(Seat(choice.arrangement, declare_natural=choice.declare_natural))
+        seats.append(Seat(arrangement, declare_natural=choice.declare_natural))
     print()
     result = settle(seats, rules, stake)
     print(result.explain())
@@ -226,8 +238,8 @@ def _open_input(path: str | None, stack: contextlib.ExitStack[bool | None]) -> I
 
 def _cmd_settle(args: argparse.Namespace) -> int:
     default = _load_rules(args.rules)
-    known = {name: Rules.preset(name)._engine for name in presets()}
-    known[default.name] = default._engine
+    known: dict[str, _core.RuleSet] = {name: Rules.preset(name) for name in presets()}
+    known[default.name] = default
     out = sys.stdout.buffer
     with contextlib.ExitStack() as stack:
         stream = _open_input(args.input, stack)

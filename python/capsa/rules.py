@@ -381,7 +381,7 @@ def _preset_name(value: Any) -> str:
     return value
 
 
-class Rules:
+class Rules(RuleSet):
     """The rules of one variant: ranking, fouls, scoring, naturals, money.
 
     ``Rules()`` is the ``capsa-susun`` preset. ``Rules(config, **knobs)``
@@ -402,29 +402,34 @@ class Rules:
     Raises ``RulesError`` for an unknown key, a value of the wrong type or
     out of range, a knob given twice or an unknown ``base`` preset (each
     naming the key); ``TypeError`` when ``config`` is not a mapping.
+
+    A ``Rules`` is the engine's compiled :class:`capsa._core.RuleSet` of its
+    knobs (a subclass of it), so every engine call takes it as it is.
     """
 
-    __slots__ = ("_data", "_engine", "_frozen")
+    __slots__ = ("_data", "_frozen")
 
     _data: dict[str, Any]
-    _engine: RuleSet
     _frozen: Any
 
-    def __init__(self, config: Mapping[str, Any] | None = None, /, **knobs: Any) -> None:
+    def __new__(cls, config: Mapping[str, Any] | None = None, /, **knobs: Any) -> Rules:
         changes = dict(_as_mapping(config, "Rules()"))
         if "base" in changes and "base" in knobs:
             raise RulesError("rules: base is given twice")
         base_name = _preset_name(changes.pop("base", knobs.pop("base", DEFAULT_PRESET)))
         base = Rules.preset(base_name)
-        self._init_checked(base._data, _leaf_changes((changes, knobs)))
+        return cls._build(base._data, _leaf_changes((changes, knobs)))
 
-    def _init_checked(self, base: Mapping[str, Any], updates: Mapping[str, Any]) -> None:
+    @classmethod
+    def _build(cls, base: Mapping[str, Any], updates: Mapping[str, Any]) -> Rules:
+        """The rules of ``base`` with the checked ``updates``, compiled."""
         data = copy.deepcopy(dict(base))
         for key, value in updates.items():
             _set(data, key, value)
-        self._data = data
-        self._frozen = _freeze(data)
-        self._engine = RuleSet(data)
+        rules = super().__new__(cls, data)
+        object.__setattr__(rules, "_data", data)
+        object.__setattr__(rules, "_frozen", _freeze(data))
+        return rules
 
     # ------------------------------------------------------------ building
 
@@ -449,8 +454,7 @@ class Rules:
         missing = [k for k in _LEAVES if k != "description" and k not in updates]
         if missing:
             raise RulesError(f"preset {name}: missing keys {', '.join(missing)}")
-        rules = cls.__new__(cls)
-        rules._init_checked({}, updates)
+        rules = cls._build({}, updates)
         _PRESET_CACHE[name] = rules
         return rules
 
@@ -519,9 +523,7 @@ class Rules:
         ``changes`` is not a mapping.
         """
         updates = _leaf_changes((_as_mapping(changes, "Rules.derive()"), knobs))
-        out = Rules.__new__(Rules)
-        out._init_checked(self._data, updates)
-        return out
+        return Rules._build(self._data, updates)
 
     # ------------------------------------------------------------ reading
 
@@ -555,9 +557,6 @@ class Rules:
             raise AttributeError(f"Rules has no knob {key!r}") from None
 
     def __setattr__(self, key: str, value: Any) -> None:
-        if key in Rules.__slots__ and not hasattr(self, "_engine"):
-            object.__setattr__(self, key, value)
-            return
         raise AttributeError("Rules are immutable; use derive() to change a knob")
 
     def to_dict(self) -> dict[str, Any]:

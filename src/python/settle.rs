@@ -3,28 +3,84 @@
 
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
-use rayon::prelude::*;
+use pyo3::types::{PyBool, PyList, PyString, PyTuple};
 
+use super::args::{as_index, int_in_range, type_name};
+use super::arrays::card_array;
+use super::cards::{read_cards, ReadError, Want};
 use super::errors::err;
-use super::{as_index, card_array, int_in_range, read_cards, rules_arg, ReadError, Want};
+use super::rules::rules_arg;
+use crate::batch::{self, SeatFlags};
 use crate::error::{Error, ErrorKind};
 use crate::report;
-use crate::settle::{self as core, SeatInput, Settlement as CoreSettlement, Stakes};
+use crate::settle::{
+    self as core, check_seat_count, seat_count_error, SeatInput, Settlement as CoreSettlement,
+    Stakes, MAX_SEATS, MIN_SEATS,
+};
 
-/// `capsa.settlement.Seat`, looked up once.
-fn seat_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    static SEAT: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
-    SEAT.get_or_try_init(py, || {
-        Ok::<_, PyErr>(py.import("capsa.settlement")?.getattr("Seat")?.unbind())
-    })
-    .map(|c| c.bind(py))
+/// `getattr(obj, name, None)`: the attribute, or None when `obj` has none.
+/// Python's own `getattr` with a default finds out without raising (and
+/// so without the cost of an exception) for plain classes.
+fn optional_attr<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &Bound<'py, PyString>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    static GETATTR: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let py = obj.py();
+    let getattr = GETATTR.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("builtins")?.getattr("getattr")?.unbind())
+    })?;
+    let value = getattr.bind(py).call1((obj, name, py.None()))?;
+    Ok((!value.is_none()).then_some(value))
 }
 
-/// Reads one seat: an `Arrangement` (its `ids`), a `Seat` (its `arrangement`,
-/// `surrender`, `declare_natural`), 13 ids laid out top, middle, bottom, or
-/// text: "top / middle / bottom" or 13 cards in row order.
+/// A seat's flag `name`: a bool attribute it must have.
+fn seat_flag(seat: &Bound<'_, PyAny>, name: &Bound<'_, PyString>, index: usize) -> PyResult<bool> {
+    let py = seat.py();
+    let value = seat.getattr(name).map_err(|e| {
+        if e.is_instance_of::<PyAttributeError>(py) {
+            PyTypeError::new_err(format!(
+                "seat {index}: a seat with an arrangement has bool surrender and \
+                 declare_natural attributes; this {} has no {name}",
+                type_name(seat)
+            ))
+        } else {
+            e
+        }
+    })?;
+    match value.cast::<PyBool>() {
+        Ok(flag) => Ok(flag.is_true()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "seat {index}: {name} must be a bool, not {}",
+            type_name(&value)
+        ))),
+    }
+}
+
+/// The ids of an arrangement: its `ids` when it has them (a plain getattr:
+/// the common case is `capsa.Arrangement`, which has), else the object, to
+/// be read as cards.
+fn arrangement_ids<'py>(arrangement: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if is_cards(&arrangement) {
+        return Ok(arrangement);
+    }
+    let py = arrangement.py();
+    match arrangement.getattr(pyo3::intern!(py, "ids")) {
+        Ok(ids) => Ok(ids),
+        Err(e) if e.is_instance_of::<PyAttributeError>(py) => Ok(arrangement),
+        Err(e) => Err(e),
+    }
+}
+
+/// Reads one seat by the protocol `settle` documents, by its public
+/// attributes, never by its class: a str ("top / middle / bottom", or 13
+/// cards in row order); a list or tuple of 13 cards in row order; an object
+/// with `arrangement` (a seat, as `capsa.Seat`: that arrangement, read as
+/// below, and its bool `surrender` and `declare_natural`, both required);
+/// an object with `ids` (an arrangement, as `capsa.Arrangement`: 13 ids,
+/// top, middle, bottom); or any other iterable of 13 cards.
 fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
     let py = obj.py();
     let mut seat = SeatInput {
@@ -32,17 +88,17 @@ fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
         surrender: false,
         declare_natural: true,
     };
-    let arrangement = if obj.is_instance(seat_class(py)?)? {
-        seat.surrender = obj.getattr(pyo3::intern!(py, "surrender"))?.extract()?;
-        seat.declare_natural = obj
-            .getattr(pyo3::intern!(py, "declare_natural"))?
-            .extract()?;
-        obj.getattr(pyo3::intern!(py, "arrangement"))?
-    } else {
+    let arrangement = if is_cards(obj) {
         obj.clone()
+    } else if let Some(arrangement) = optional_attr(obj, pyo3::intern!(py, "arrangement"))? {
+        seat.surrender = seat_flag(obj, pyo3::intern!(py, "surrender"), index)?;
+        seat.declare_natural = seat_flag(obj, pyo3::intern!(py, "declare_natural"), index)?;
+        arrangement_ids(arrangement)?
+    } else {
+        arrangement_ids(obj.clone())?
     };
     // "top / middle / bottom" text, as the stream reads it
-    if let Ok(text) = arrangement.cast::<pyo3::types::PyString>() {
+    if let Ok(text) = arrangement.cast::<PyString>() {
         let text = text.to_str().map_err(|_| {
             err(
                 ErrorKind::Card,
@@ -55,28 +111,17 @@ fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
         seat.cards.copy_from_slice(&ids);
         return Ok(seat);
     }
-    // an Arrangement keeps its ids in a tuple; anything else is read as cards
-    let ids_obj = if arrangement.is_instance_of::<pyo3::types::PyTuple>()
-        || arrangement.is_instance_of::<pyo3::types::PyList>()
-        || arrangement.is_instance_of::<pyo3::types::PyString>()
-    {
-        arrangement
-    } else {
-        arrangement
-            .getattr(pyo3::intern!(py, "ids"))
-            .unwrap_or(arrangement)
-    };
     let mut ids = Vec::with_capacity(13);
     let want = Want {
         sizes: &[13],
         what: "an arrangement",
     };
-    match read_cards(&ids_obj, &mut ids, want) {
+    match read_cards(&arrangement, &mut ids, want) {
         Ok(()) => {}
         Err(ReadError::Py(e)) if e.is_instance_of::<PyTypeError>(py) => {
             return Err(PyTypeError::new_err(format!(
                 "seat {index}: a seat is an Arrangement, a Seat or 13 card ids, not {} ({})",
-                super::type_name(obj),
+                type_name(obj),
                 e.value(py)
             )))
         }
@@ -92,6 +137,13 @@ fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
     }
     seat.cards.copy_from_slice(&ids);
     Ok(seat)
+}
+
+/// True for the types read as cards (or text) as they are.
+fn is_cards(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyList>()
+        || obj.is_instance_of::<PyTuple>()
 }
 
 enum StakeArg {
@@ -126,7 +178,7 @@ fn read_stakes(stakes: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<StakeArg
     let type_error = || {
         PyTypeError::new_err(format!(
             "stakes must be one integer or a {n} x {n} matrix of integers, not {}",
-            super::type_name(obj)
+            type_name(obj)
         ))
     };
     let rows = if let Ok(arr) = obj.cast::<numpy::PyUntypedArray>() {
@@ -299,16 +351,11 @@ fn settle(
     })
 }
 
-/// The most seats at a table; one more is read to tell a table is too big.
-const MAX_SEATS: usize = 4;
-
 /// Reads the seats of one table (at most one more than a table can have).
 fn read_seats(seats: &Bound<'_, PyAny>) -> PyResult<Vec<SeatInput>> {
-    let not_seats = seats.is_instance_of::<pyo3::types::PyString>()
+    let not_seats = seats.is_instance_of::<PyString>()
         || seats.is_instance_of::<pyo3::types::PyBytes>()
-        || seats.is_instance_of::<pyo3::types::PyDict>()
-        || seats.is_instance(seat_class(seats.py())?)?
-        || seats.is_instance(arrangement_class(seats.py())?)?;
+        || seats.is_instance_of::<pyo3::types::PyDict>();
     let iter = if not_seats {
         None
     } else {
@@ -316,35 +363,19 @@ fn read_seats(seats: &Bound<'_, PyAny>) -> PyResult<Vec<SeatInput>> {
     };
     let Some(iter) = iter else {
         return Err(PyTypeError::new_err(format!(
-            "seats must be a list of 2 to 4 seats (Arrangement, Seat or 13 card ids), not {}",
-            super::type_name(seats)
+            "seats must be a list of {MIN_SEATS} to {MAX_SEATS} seats \
+             (Arrangement, Seat or 13 card ids), not {}",
+            type_name(seats)
         )));
     };
     let mut inputs: Vec<SeatInput> = Vec::with_capacity(MAX_SEATS);
     for (k, item) in iter.enumerate() {
         if k == MAX_SEATS {
-            return Err(err(
-                ErrorKind::Table,
-                format!("a table has 2 to {MAX_SEATS} seats, got more than {MAX_SEATS}"),
-            ));
+            return Err(seat_count_error(format_args!("more than {MAX_SEATS}")).into());
         }
         inputs.push(read_seat(&item?, k)?);
     }
     Ok(inputs)
-}
-
-/// `capsa.arrangement.Arrangement`, looked up once.
-fn arrangement_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    static ARRANGEMENT: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
-    ARRANGEMENT
-        .get_or_try_init(py, || {
-            Ok::<_, PyErr>(
-                py.import("capsa.arrangement")?
-                    .getattr("Arrangement")?
-                    .unbind(),
-            )
-        })
-        .map(|c| c.bind(py))
 }
 
 /// Reads a surrender or declare_natural flag array: numpy bool of shape
@@ -362,7 +393,7 @@ fn read_flags(
     let Ok(arr) = obj.cast::<numpy::PyArrayDyn<bool>>() else {
         let got = match obj.cast::<numpy::PyUntypedArray>() {
             Ok(a) => format!("dtype {}", a.dtype().str()?),
-            Err(_) => super::type_name(obj),
+            Err(_) => type_name(obj),
         };
         return Err(PyTypeError::new_err(format!(
             "{what} must be a numpy bool array of shape ({n}, {p}), got {got}"
@@ -376,13 +407,6 @@ fn read_flags(
         ));
     }
     Ok(Some(ro.as_array().iter().copied().collect()))
-}
-
-/// Checks the stakes argument of a batch once, before any row.
-fn check_batch_stakes(p: usize, stakes: &Stakes) -> PyResult<()> {
-    stakes
-        .check(p)
-        .map_err(|e| PyErr::from(e.context("stakes")))
 }
 
 /// Settles N tables of P seats: cards (N, P, 13) of any integer dtype.
@@ -406,8 +430,9 @@ fn settle_batch<'py>(
 )> {
     let rules = rules_arg(rules)?;
     let r = rules.get();
-    let arr = card_array(cards, "cards", "(N, P, 13) with P from 2 to 4", |shape| {
-        shape.len() == 3 && shape[2] == 13 && (2..=MAX_SEATS).contains(&shape[1])
+    let want = format!("(N, P, 13) with P from {MIN_SEATS} to {MAX_SEATS}");
+    let arr = card_array(cards, "cards", &want, |shape| {
+        shape.len() == 3 && shape[2] == 13 && check_seat_count(shape[1]).is_ok()
     })?;
     let (n, p) = (arr.shape[0], arr.shape[1]);
     let data = arr.ids()?;
@@ -417,54 +442,23 @@ fn settle_batch<'py>(
         StakeArg::Uniform(v) => Stakes::Uniform(*v),
         StakeArg::Matrix(m) => Stakes::Matrix(m),
     };
-    check_batch_stakes(p, &stakes)?;
-    let sur = read_flags(surrender, n, p, "surrender")?;
-    let dec = read_flags(declare_natural, n, p, "declare_natural")?;
-    let (sur, dec) = (sur.as_deref(), dec.as_deref());
-    let mut points = vec![0i64; n * p];
-    let mut money = vec![0i64; n * p];
-    let errors: Vec<(usize, String)> = py.detach(|| {
-        let chunk = (n / (rayon::current_num_threads() * 8)).clamp(64, 8192);
-        points
-            .par_chunks_mut(chunk * p)
-            .zip(money.par_chunks_mut(chunk * p))
-            .zip(data.par_chunks(chunk * p * 13))
-            .enumerate()
-            .flat_map_iter(|(c, ((pts, mon), tables))| {
-                let mut errs = Vec::new();
-                let mut seats = [SeatInput {
-                    cards: [0; 13],
-                    surrender: false,
-                    declare_natural: true,
-                }; MAX_SEATS];
-                let rows = pts
-                    .chunks_mut(p)
-                    .zip(mon.chunks_mut(p))
-                    .zip(tables.chunks_exact(p * 13));
-                for (k, ((pt, mo), table)) in rows.enumerate() {
-                    let row = c * chunk + k;
-                    for (s, (seat, ids)) in seats.iter_mut().zip(table.chunks_exact(13)).enumerate()
-                    {
-                        seat.cards.copy_from_slice(ids);
-                        let flag = row * p + s;
-                        seat.surrender = sur.is_some_and(|f| f.get(flag) == Some(&true));
-                        seat.declare_natural = dec.is_none_or(|f| f.get(flag) != Some(&false));
-                    }
-                    if let Err(e) = core::settle_points(r, &seats[..p], &stakes, pt, mo) {
-                        pt.fill(0);
-                        mo.fill(0);
-                        errs.push((row, describe(e)));
-                    }
-                }
-                errs
-            })
-            .collect()
-    });
+    let surrender = read_flags(surrender, n, p, "surrender")?;
+    let declare_natural = read_flags(declare_natural, n, p, "declare_natural")?;
+    let flags = SeatFlags {
+        surrender: surrender.as_deref(),
+        declare_natural: declare_natural.as_deref(),
+    };
+    let result = py.detach(|| batch::settle_tables(r, data, p, &stakes, flags))?;
     let as_array = |v: Vec<i64>| {
         Array2::from_shape_vec((n, p), v)
             .map_err(|e| err(ErrorKind::Table, format!("cannot shape the result: {e}")))
     };
-    let (points, money) = (as_array(points)?, as_array(money)?);
+    let errors = result
+        .errors
+        .into_iter()
+        .map(|(row, e)| (row, describe(e)))
+        .collect();
+    let (points, money) = (as_array(result.points)?, as_array(result.money)?);
     Ok((points.into_pyarray(py), money.into_pyarray(py), errors))
 }
 

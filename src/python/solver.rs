@@ -6,11 +6,12 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use rayon::prelude::*;
-
-use super::{card_rows, count_arg, int_in_range, read13, rules_arg, seats_arg, seed_arg};
-use crate::cards::check_distinct;
-use crate::error::{Error, ErrorKind};
+use super::args::{count_arg, int_in_range, seats_arg, seed_arg};
+use super::arrays::card_rows;
+use super::cards::read13;
+use super::rules::rules_arg;
+use crate::batch;
+use crate::error::ErrorKind;
 use crate::rules::Rules;
 use crate::solver::{self as core, Choice, Strategy, Tables};
 use crate::tournament;
@@ -133,18 +134,7 @@ fn best_arrangement_batch<'py>(
     let tables = tables_arg(tables)?;
     let rows = py.detach(|| {
         let a = core::arranger(&r, tables.as_ref(), seats, strategy)?;
-        // rows in parallel in small chunks (the solver is ~100 us a hand)
-        data.par_chunks(13)
-            .enumerate()
-            .map(|(i, row)| {
-                check_distinct(row)
-                    .and_then(|_| Ok(a.choose(row)?.cards))
-                    .map_err(|e| match e.kind() {
-                        ErrorKind::Card | ErrorKind::Hand => e.context(format_args!("row {i}")),
-                        _ => e,
-                    })
-            })
-            .collect::<Result<Vec<[u8; 13]>, Error>>()
+        batch::best_arrangements(&a, data)
     })?;
     let n = rows.len();
     let flat: Vec<u8> = rows.into_iter().flatten().collect();

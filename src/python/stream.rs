@@ -1,13 +1,13 @@
 //! Binding of the `capsa settle` stream: lines or a document of JSON rounds,
 //! settled in parallel into output records (see `crate::stream`).
 
+use super::rules::{default_rules, RuleSet};
+use crate::batch::{self, StreamLine};
+use crate::rules::Rules;
+use crate::stream as core;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt};
-use rayon::prelude::*;
-
-use crate::rules::Rules;
-use crate::stream::{self as core, LineOutcome};
 
 /// The rules a stream knows by name, and the name rounds without one use.
 struct NamedRules {
@@ -20,7 +20,7 @@ impl NamedRules {
         let mut named = Vec::with_capacity(rules.len());
         for (k, v) in rules.iter() {
             let set = v
-                .cast::<super::RuleSet>()
+                .cast::<RuleSet>()
                 .map_err(|_| PyTypeError::new_err("rules maps names to RuleSet values"))?;
             named.push((k.extract()?, set.get().rules.clone()));
         }
@@ -31,7 +31,7 @@ impl NamedRules {
         let want = match (name, &self.default) {
             (Some(n), _) => n,
             (None, Some(d)) => d.as_str(),
-            (None, None) => return Ok(super::default_rules()),
+            (None, None) => return Ok(default_rules()),
         };
         self.named
             .iter()
@@ -44,21 +44,15 @@ impl NamedRules {
     }
 }
 
-/// One line of input: its bytes, or (for a line longer than the stream
-/// reads) its length.
-enum Line<'a> {
-    Bytes(&'a [u8]),
-    Overlong(usize),
-}
-
-fn read_lines<'a, 'py>(lines: &'a [Bound<'py, PyAny>]) -> PyResult<Vec<Line<'a>>> {
+/// Each line's bytes, or (for a line longer than the stream reads) its length.
+fn read_lines<'a, 'py>(lines: &'a [Bound<'py, PyAny>]) -> PyResult<Vec<StreamLine<'a>>> {
     lines
         .iter()
         .map(|item| {
             if let Ok(b) = item.cast::<PyBytes>() {
-                Ok(Line::Bytes(b.as_bytes()))
+                Ok(StreamLine::Bytes(b.as_bytes()))
             } else if item.is_instance_of::<PyInt>() {
-                Ok(Line::Overlong(item.extract()?))
+                Ok(StreamLine::Overlong(item.extract()?))
             } else {
                 Err(PyTypeError::new_err(
                     "each line is bytes, or the length of a line too long to read",
@@ -84,37 +78,11 @@ fn settle_json_lines<'py>(
     let named = NamedRules::read(rules, default)?;
     let lines = read_lines(&lines)?;
     let lookup = |name: Option<&str>| named.lookup(name);
-    const CHUNK: usize = 256;
-    let parts: Vec<(String, usize)> = py.detach(|| {
-        lines
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let mut out = String::with_capacity(chunk.len() * 3072);
-                let mut failed = 0;
-                for (k, line) in chunk.iter().enumerate() {
-                    let number = first_line + c * CHUNK + k;
-                    let outcome = match line {
-                        Line::Bytes(b) => core::settle_line(b, number, &lookup, &mut out),
-                        Line::Overlong(n) => {
-                            core::write_overlong_record(&mut out, number, *n);
-                            LineOutcome::Failed
-                        }
-                    };
-                    if outcome != LineOutcome::Blank {
-                        out.push('\n');
-                    }
-                    failed += (outcome == LineOutcome::Failed) as usize;
-                }
-                (out, failed)
-            })
-            .collect()
-    });
-    let failed = parts.iter().map(|(_, f)| f).sum();
-    let size = parts.iter().map(|(t, _)| t.len()).sum();
+    let (parts, failed) = py.detach(|| batch::settle_lines(&lines, first_line, &lookup));
+    let size = parts.iter().map(|t| t.len()).sum();
     let text = PyBytes::new_with(py, size, |buf| {
         let mut at = 0;
-        for (t, _) in &parts {
+        for t in &parts {
             buf[at..at + t.len()].copy_from_slice(t.as_bytes());
             at += t.len();
         }

@@ -1,0 +1,256 @@
+//! Batch work on every core: the loops behind the batch entry points (many
+//! hands, many tables, many stream lines). The Python binding only reads the
+//! arrays, runs one of these without the GIL and wraps the result.
+//!
+//! Rows are independent and given row-major in one slice. A bad argument (a
+//! width, the stakes, flag arrays of the wrong size) is an error before any
+//! row is processed; a bad row stops the hand batches and names the row,
+//! and is reported per row by the table and stream batches, which go on.
+
+use rayon::prelude::*;
+
+use crate::cards::check_distinct;
+use crate::error::{Error, ErrorKind, Result};
+use crate::naturals;
+use crate::rank::Evaluator;
+use crate::rules::Rules;
+use crate::settle::{check_seat_count, settle_points, SeatInput, Stakes, MAX_SEATS};
+use crate::solver::Arranger;
+use crate::splits;
+use crate::stream::{settle_line, write_overlong_record, LineOutcome, RulesFor};
+
+/// Checks that `data` holds whole rows of `width` ids; returns how many.
+fn row_count(data: &[u8], width: usize) -> Result<usize> {
+    if width == 0 || data.len() % width != 0 {
+        return Err(Error::table(format!(
+            "{} ids are not whole rows of {width}",
+            data.len()
+        )));
+    }
+    Ok(data.len() / width)
+}
+
+/// Runs `f` over the rows of `width` ids in parallel (serially for small
+/// inputs), in order, stopping at the first bad row and naming it (a rules
+/// error, about every row alike, is passed on as it is).
+pub fn map_rows<T: Send + Copy + Default>(
+    data: &[u8],
+    width: usize,
+    f: impl Fn(&[u8]) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
+    let n = row_count(data, width)?;
+    let mut out = vec![T::default(); n];
+    // small chunks for expensive rows would be wasteful for cheap ones and
+    // vice versa; a few chunks per thread balance both
+    let chunk = (n / (rayon::current_num_threads() * 8)).clamp(16, 4096);
+    let run = |(chunk_index, (rows, outs)): (usize, (&[u8], &mut [T]))| -> Result<()> {
+        for (k, (row, o)) in rows.chunks_exact(width).zip(outs.iter_mut()).enumerate() {
+            *o = f(row).map_err(|e| {
+                let row_index = chunk_index * chunk + k;
+                if e.kind() == ErrorKind::Rules {
+                    e
+                } else {
+                    e.context(format_args!("row {row_index}"))
+                }
+            })?;
+        }
+        Ok(())
+    };
+    if n <= 64 {
+        data.chunks(chunk * width)
+            .zip(out.chunks_mut(chunk))
+            .enumerate()
+            .try_for_each(run)?;
+    } else {
+        data.par_chunks(chunk * width)
+            .zip(out.par_chunks_mut(chunk))
+            .enumerate()
+            .try_for_each(run)?;
+    }
+    Ok(out)
+}
+
+/// The strengths of hands of `width` (3 or 5) distinct cards.
+pub fn strengths(e: &Evaluator, data: &[u8], width: usize) -> Result<Vec<u32>> {
+    if width != 3 && width != 5 {
+        return Err(Error::hand(format!(
+            "a hand to rank has 3 or 5 cards, got rows of {width}"
+        )));
+    }
+    map_rows(data, width, |row| {
+        check_distinct(row)?;
+        Ok(e.eval_unchecked(row))
+    })
+}
+
+/// The number of valid splits of each 13-card hand.
+pub fn count_splits(e: &Evaluator, strict: bool, data: &[u8]) -> Result<Vec<u32>> {
+    map_rows(data, 13, |row| {
+        Ok(splits::count_splits(e, strict, row)? as u32)
+    })
+}
+
+/// The bit set of the naturals (bit `n as u32`) of each 13-card hand.
+pub fn naturals(data: &[u8]) -> Result<Vec<u16>> {
+    map_rows(data, 13, |row| {
+        check_distinct(row)?;
+        let hand: &[u8; 13] = row.try_into().expect("rows of 13");
+        Ok(naturals::qualifying(hand))
+    })
+}
+
+/// The best arrangement of each 13-card hand by `arranger`, laid out top
+/// 0-2, middle 3-7, bottom 8-12. A bad hand stops the batch and is named by
+/// its row.
+pub fn best_arrangements(arranger: &Arranger, data: &[u8]) -> Result<Vec<[u8; 13]>> {
+    row_count(data, 13)?;
+    // one row at a time: the solver takes ~100 us a hand
+    data.par_chunks(13)
+        .enumerate()
+        .map(|(i, row)| {
+            check_distinct(row)
+                .and_then(|_| Ok(arranger.choose(row)?.cards))
+                .map_err(|e| match e.kind() {
+                    ErrorKind::Card | ErrorKind::Hand => e.context(format_args!("row {i}")),
+                    _ => e,
+                })
+        })
+        .collect()
+}
+
+/// The flags of the seats of a batch of tables: one per seat of every
+/// table, row-major; `None` is every seat's default (no surrender, declare
+/// its natural).
+#[derive(Clone, Copy, Default)]
+pub struct SeatFlags<'a> {
+    pub surrender: Option<&'a [bool]>,
+    pub declare_natural: Option<&'a [bool]>,
+}
+
+/// Points and money of N tables of P seats (row-major, N * P), and the
+/// tables that could not be settled (their points and money are zero).
+#[derive(Debug, PartialEq, Eq)]
+pub struct BatchSettlement {
+    pub points: Vec<i64>,
+    pub money: Vec<i64>,
+    pub errors: Vec<(usize, Error)>,
+}
+
+/// Settles N tables of `seats` seats, each seat 13 ids laid out top,
+/// middle, bottom (`data` is N * seats * 13 ids). The seat count, the
+/// stakes and the flags are checked before any table is settled; a table
+/// that cannot be settled is listed in `errors` by its row, and the others
+/// are settled.
+pub fn settle_tables(
+    rules: &Rules,
+    data: &[u8],
+    seats: usize,
+    stakes: &Stakes,
+    flags: SeatFlags<'_>,
+) -> Result<BatchSettlement> {
+    check_seat_count(seats)?;
+    let n = row_count(data, seats * 13)?;
+    stakes.check(seats).map_err(|e| e.context("stakes"))?;
+    for (what, f) in [
+        ("surrender", flags.surrender),
+        ("declare_natural", flags.declare_natural),
+    ] {
+        if let Some(f) = f.filter(|f| f.len() != n * seats) {
+            return Err(Error::table(format!(
+                "{what} needs one flag per seat ({n} x {seats}), got {}",
+                f.len()
+            )));
+        }
+    }
+    let p = seats;
+    let mut points = vec![0i64; n * p];
+    let mut money = vec![0i64; n * p];
+    let chunk = (n / (rayon::current_num_threads() * 8)).clamp(64, 8192);
+    let errors = points
+        .par_chunks_mut(chunk * p)
+        .zip(money.par_chunks_mut(chunk * p))
+        .zip(data.par_chunks(chunk * p * 13))
+        .enumerate()
+        .flat_map_iter(|(c, ((pts, mon), tables))| {
+            let mut errs = Vec::new();
+            let mut table_seats = [SeatInput {
+                cards: [0; 13],
+                surrender: false,
+                declare_natural: true,
+            }; MAX_SEATS];
+            let rows = pts
+                .chunks_mut(p)
+                .zip(mon.chunks_mut(p))
+                .zip(tables.chunks_exact(p * 13));
+            for (k, ((pt, mo), table)) in rows.enumerate() {
+                let row = c * chunk + k;
+                let seat_ids = table_seats.iter_mut().zip(table.chunks_exact(13));
+                for (s, (seat, ids)) in seat_ids.enumerate() {
+                    seat.cards.copy_from_slice(ids);
+                    let flag = row * p + s;
+                    seat.surrender = flags.surrender.is_some_and(|f| f[flag]);
+                    seat.declare_natural = flags.declare_natural.is_none_or(|f| f[flag]);
+                }
+                if let Err(e) = settle_points(rules, &table_seats[..p], stakes, pt, mo) {
+                    pt.fill(0);
+                    mo.fill(0);
+                    errs.push((row, e));
+                }
+            }
+            errs
+        })
+        .collect();
+    Ok(BatchSettlement {
+        points,
+        money,
+        errors,
+    })
+}
+
+/// One line of a JSON Lines stream: its bytes without the line feed, or
+/// (for a line longer than a round may be, never read whole) its length.
+#[derive(Clone, Copy)]
+pub enum StreamLine<'a> {
+    Bytes(&'a [u8]),
+    Overlong(usize),
+}
+
+/// Settles the lines of a JSON Lines stream in parallel, line
+/// `first_line + k` being `lines[k]`. Returns the output records in order,
+/// one line each (a blank line gives none), in consecutive parts, and how
+/// many rounds failed.
+pub fn settle_lines(
+    lines: &[StreamLine<'_>],
+    first_line: usize,
+    rules_for: &RulesFor<'_>,
+) -> (Vec<String>, usize) {
+    const CHUNK: usize = 256;
+    let parts: Vec<(String, usize)> = lines
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let mut out = String::with_capacity(chunk.len() * 3072);
+            let mut failed = 0;
+            for (k, line) in chunk.iter().enumerate() {
+                let number = first_line + c * CHUNK + k;
+                let outcome = match *line {
+                    StreamLine::Bytes(b) => settle_line(b, number, rules_for, &mut out),
+                    StreamLine::Overlong(length) => {
+                        write_overlong_record(&mut out, number, length);
+                        LineOutcome::Failed
+                    }
+                };
+                if outcome != LineOutcome::Blank {
+                    out.push('\n');
+                }
+                failed += (outcome == LineOutcome::Failed) as usize;
+            }
+            (out, failed)
+        })
+        .collect();
+    let failed = parts.iter().map(|(_, f)| f).sum();
+    (parts.into_iter().map(|(text, _)| text).collect(), failed)
+}
+
+#[cfg(test)]
+mod tests;

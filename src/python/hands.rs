@@ -1,0 +1,191 @@
+//! `HandValue` and the ranking entry points: `evaluate`, `compare`,
+//! `evaluate_batch`, `category_of_strength`.
+
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
+use pyo3::types::{PyList, PyTuple};
+
+use super::arrays::card_rows;
+use super::cards::{read_hand, Card};
+use super::rules::rules_arg;
+use crate::batch;
+use crate::cards::{card_text, check_distinct};
+use crate::rank::{category_of, CATEGORY_NAMES};
+use crate::rules::Rules;
+
+/// The value of a three- or five-card hand under some rules.
+#[pyclass(frozen, module = "capsa")]
+pub struct HandValue {
+    strength: u32,
+    cards: [u8; 5],
+    size: u8,
+}
+
+#[pymethods]
+impl HandValue {
+    /// Comparable integer: a higher strength is a stronger hand (under the
+    /// same rules), across three- and five-card hands.
+    #[getter]
+    fn strength(&self) -> u32 {
+        self.strength
+    }
+
+    #[getter]
+    fn category(&self) -> &'static str {
+        CATEGORY_NAMES[category_of(self.strength) as usize]
+    }
+
+    #[getter]
+    fn size(&self) -> u8 {
+        self.size
+    }
+
+    #[getter]
+    fn cards(&self) -> Vec<Card> {
+        self.cards[..self.size as usize]
+            .iter()
+            .map(|&id| Card { id })
+            .collect()
+    }
+
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        let Ok(other) = other.cast::<HandValue>() else {
+            return Ok(py.NotImplemented());
+        };
+        let b = other.get().strength;
+        Ok(
+            pyo3::types::PyBool::new(py, op.matches(self.strength.cmp(&b)))
+                .to_owned()
+                .into_any()
+                .unbind(),
+        )
+    }
+
+    fn __hash__(&self) -> u64 {
+        self.strength as u64
+    }
+
+    fn __repr__(&self) -> String {
+        let cards: Vec<String> = self.cards[..self.size as usize]
+            .iter()
+            .map(|&c| card_text(c))
+            .collect();
+        format!(
+            "HandValue(category='{}', cards='{}', strength={})",
+            CATEGORY_NAMES[category_of(self.strength) as usize],
+            cards.join(" "),
+            self.strength
+        )
+    }
+}
+
+fn hand_value(rules: &Rules, ids: &[u8]) -> HandValue {
+    let mut cards = [0u8; 5];
+    cards[..ids.len()].copy_from_slice(ids);
+    HandValue {
+        strength: rules.evaluator.eval_unchecked(ids),
+        cards,
+        size: ids.len() as u8,
+    }
+}
+
+/// Reads a 3- or 5-card hand into a fixed buffer without allocating.
+fn read_small_hand(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5]) -> PyResult<usize> {
+    if let Ok(list) = obj.cast::<PyList>() {
+        let n = list.len();
+        if n == 3 || n == 5 {
+            for (k, item) in list.iter().enumerate() {
+                buf[k] = match item.cast::<Card>() {
+                    Ok(c) => c.get().id,
+                    Err(_) => return read_small_hand_slow(obj, buf),
+                };
+            }
+            check_distinct(&buf[..n])?;
+            return Ok(n);
+        }
+    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
+        let n = tuple.len();
+        if n == 3 || n == 5 {
+            for (k, item) in tuple.iter().enumerate() {
+                buf[k] = match item.cast::<Card>() {
+                    Ok(c) => c.get().id,
+                    Err(_) => return read_small_hand_slow(obj, buf),
+                };
+            }
+            check_distinct(&buf[..n])?;
+            return Ok(n);
+        }
+    }
+    read_small_hand_slow(obj, buf)
+}
+
+fn read_small_hand_slow(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5]) -> PyResult<usize> {
+    let ids = read_hand(obj, &[3, 5], "a hand")?;
+    buf[..ids.len()].copy_from_slice(&ids);
+    Ok(ids.len())
+}
+
+/// Ranks a three- or five-card hand.
+#[pyfunction]
+#[pyo3(signature = (cards, rules=None))]
+fn evaluate(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<HandValue> {
+    let rules = rules_arg(rules)?;
+    let mut buf = [0u8; 5];
+    let n = read_small_hand(cards, &mut buf)?;
+    Ok(hand_value(rules.get(), &buf[..n]))
+}
+
+/// -1, 0 or 1 as hand `a` is weaker than, equal to or stronger than `b`.
+#[pyfunction]
+#[pyo3(signature = (a, b, rules=None))]
+fn compare(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<i8> {
+    let rules = rules_arg(rules)?;
+    let (mut x, mut y) = ([0u8; 5], [0u8; 5]);
+    let n = read_small_hand(a, &mut x)?;
+    let m = read_small_hand(b, &mut y)?;
+    let e = &rules.get().evaluator;
+    Ok(e.eval_unchecked(&x[..n]).cmp(&e.eval_unchecked(&y[..m])) as i8)
+}
+
+/// Strengths of N hands given as a uint8 (N, 5) or (N, 3) array of ids.
+#[pyfunction]
+#[pyo3(signature = (ids, rules=None))]
+fn evaluate_batch<'py>(
+    py: Python<'py>,
+    ids: &Bound<'py, PyAny>,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyArray1<u32>>> {
+    let rules = rules_arg(rules)?;
+    let arr = card_rows(ids, &[5, 3], "ids")?;
+    let width = arr.shape[1];
+    let data = arr.ids()?;
+    let e = &rules.get().evaluator;
+    let out = py.detach(|| batch::strengths(e, data, width))?;
+    Ok(out.into_pyarray(py))
+}
+
+/// The category name of a strength.
+#[pyfunction]
+fn category_of_strength(strength: u32) -> PyResult<&'static str> {
+    CATEGORY_NAMES
+        .get(category_of(strength) as usize)
+        .copied()
+        .ok_or_else(|| PyValueError::new_err(format!("{strength} is not a hand strength")))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<HandValue>()?;
+    m.add("CATEGORIES", PyTuple::new(m.py(), CATEGORY_NAMES)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(compare, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(category_of_strength, m)?)?;
+    Ok(())
+}

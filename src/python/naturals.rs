@@ -1,0 +1,97 @@
+//! Naturals: `naturals`, `natural`, `naturals_batch`, `natural_split`.
+
+use numpy::{IntoPyArray, PyArray1};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+use super::args::type_name;
+use super::arrays::card_rows;
+use super::cards::{hand13, read13};
+use super::errors::err;
+use super::rules::rules_arg;
+use crate::batch;
+use crate::error::ErrorKind;
+use crate::naturals::{self as natural_core, Natural, NATURAL_NAMES};
+
+/// Every natural the 13 cards qualify for, whatever the rules.
+#[pyfunction]
+fn naturals(cards: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+    let ids = read13(cards)?;
+    let bits = natural_core::qualifying(&hand13(&ids));
+    Ok((0..15)
+        .filter(|b| bits & (1 << b) != 0)
+        .map(|b| NATURAL_NAMES[b])
+        .collect())
+}
+
+/// The strongest natural the rules enable that the 13 cards qualify for.
+#[pyfunction]
+#[pyo3(signature = (cards, rules=None))]
+fn natural(
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<&'static str>> {
+    let rules = rules_arg(rules)?;
+    let ids = read13(cards)?;
+    Ok(natural_core::strongest(&hand13(&ids), &rules.get().naturals).map(|(n, _)| n.name()))
+}
+
+/// Bit sets of the naturals (bit i is NATURAL_NAMES[i]) of N hands given as
+/// a uint8 (N, 13) array.
+#[pyfunction]
+fn naturals_batch<'py>(
+    py: Python<'py>,
+    ids: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray1<u16>>> {
+    let arr = card_rows(ids, &[13], "ids")?;
+    let data = arr.ids()?;
+    let out = py.detach(|| batch::naturals(data))?;
+    Ok(out.into_pyarray(py))
+}
+
+/// A natural named by `name` (one of `NATURAL_NAMES`).
+fn natural_arg(name: &Bound<'_, PyAny>) -> PyResult<Natural> {
+    let text = name.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "natural must be a natural's name (a str), not {}",
+            type_name(name)
+        ))
+    })?;
+    let text = text.to_str()?;
+    Natural::from_name(text).ok_or_else(|| {
+        err(
+            ErrorKind::Argument,
+            format!(
+                "{text:?} is not a natural; the naturals are: {}",
+                NATURAL_NAMES.join(", ")
+            ),
+        )
+    })
+}
+
+/// The split that shows a row-shaped natural of 13 cards: ids laid out top
+/// 0-2, middle 3-7, bottom 8-12, or None (see `naturals::natural_split`).
+#[pyfunction]
+#[pyo3(signature = (cards, natural, rules=None))]
+fn natural_split(
+    cards: &Bound<'_, PyAny>,
+    natural: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Vec<u32>>> {
+    let natural = natural_arg(natural)?;
+    let rules = rules_arg(rules)?;
+    let ids = read13(cards)?;
+    let split = natural_core::natural_split(rules.get(), &hand13(&ids), natural);
+    // a list of ints, as `card_ids` gives them
+    Ok(split.map(|layout| layout.iter().map(|&id| u32::from(id)).collect()))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("NATURAL_NAMES", PyTuple::new(m.py(), NATURAL_NAMES)?)?;
+    m.add_function(wrap_pyfunction!(naturals, m)?)?;
+    m.add_function(wrap_pyfunction!(natural, m)?)?;
+    m.add_function(wrap_pyfunction!(naturals_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(natural_split, m)?)?;
+    Ok(())
+}
