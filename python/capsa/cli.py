@@ -355,6 +355,10 @@ def _parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="print a preset's (or file's) rules as TOML")
     rules.add_argument("name", nargs="?", default=None)
     rules.set_defaults(run=_cmd_rules)
+
+    from capsa.conformance.cli import register as register_conformance
+
+    register_conformance(sub, _int_in)
     return p
 
 
@@ -371,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help()
             return 0
-        command = f"capsa {args.command}"
+        command = f"capsa {args.command}" + (f" {args.verb}" if getattr(args, "verb", None) else "")
         return int(args.run(args))
     except UsageError as exc:
         _fail(command, str(exc))
