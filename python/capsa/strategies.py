@@ -106,9 +106,10 @@ def _biased_ids(draw: st.DrawFn, size: int, taken: frozenset[int] = frozenset())
         st.lists(st.integers(0, limit - 1), min_size=width[0], max_size=width[1], unique=True)
     )
     pool = [c for c in _pool(mode, pick) if c not in taken]
-    rest = [c for c in range(52) if c not in taken and c not in pool]
-    order = draw(st.permutations(pool)) + draw(st.permutations(rest))
-    return sorted(order[:size])
+    if len(pool) < size:
+        pool += [c for c in range(52) if c not in taken and c not in pool]
+    drawn = draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size, unique=True))
+    return sorted(drawn)
 
 
 def hand_ids(size: int = 13, exclude: frozenset[int] = frozenset()) -> st.SearchStrategy[list[int]]:
@@ -143,6 +144,11 @@ def _arrangement_ids(
     # what is wanted, and the rare hand that does not falls back below.
     for _ in range(16):
         order = list(draw(st.permutations(hand)))
+        if valid and _core.is_foul(order, rules):
+            # the stronger five-card row goes to the bottom: legal far more often
+            swapped = order[:3] + order[8:] + order[3:8]
+            if not _core.is_foul(swapped, rules):
+                return swapped
         if bool(_core.is_foul(order, rules)) != valid:
             return order
     if valid:

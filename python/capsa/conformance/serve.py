@@ -243,6 +243,10 @@ def _error_line(message: str) -> bytes:
     return _dumps({"id": None, "error": {"kind": "invalid", "message": message}})
 
 
+def _overlong() -> bytes:
+    return _error_line(f"a request line is longer than {MAX_REQUEST_BYTES} bytes")
+
+
 def _dumps(response: Mapping[str, Any]) -> bytes:
     return (json.dumps(response, separators=(",", ":")) + "\n").encode("utf-8")
 
@@ -279,10 +283,12 @@ def serve(inp: IO[bytes], out: IO[bytes], engine: CapsaEngine | None = None) -> 
             if skipping:
                 skipping = False
                 continue
-            if line.strip():
+            if len(line) > MAX_REQUEST_BYTES:
+                replies.append(_overlong())
+            elif line.strip():
                 replies.append(answer_line(engine, line))
         if len(pending) > MAX_REQUEST_BYTES and not skipping:
-            replies.append(_error_line(f"a request line is longer than {MAX_REQUEST_BYTES} bytes"))
+            replies.append(_overlong())
             skipping, pending = True, b""
         elif skipping:
             pending = b""

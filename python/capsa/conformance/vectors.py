@@ -86,6 +86,7 @@ class _Draft:
     case: Case
     reason: str
     flags: set[str] = field(default_factory=set)
+    number: int | None = None  # the number in its family, when fixed in advance
 
 
 def shipped_dir() -> Path:
@@ -701,8 +702,8 @@ _NATURAL_HANDS: dict[str, tuple[str, str]] = {
         "Jd Jc Jh Js Qd Qc Qh Kd Kc Ad Ac 3h 2s",
     ),
     "three-straight-flushes": (
-        "Ad 2d 3d 4c 5c 6c 7c 8c 9s Ts Js Qs Ks",
-        "Ad 2d 3d 4c 5c 6c 7c 8c 9s Ts Js Qs Kh",
+        "Ad 2d 3d 3c 4c 5c 6c 7c 9s Ts Js Qs Ks",
+        "Ad 2d 3d 3c 4c 5c 6c 7c 9s Ts Js Qs Kh",
     ),
     "three-quads": (
         "2d 2c 2h 2s 5d 5c 5h 5s 9d 9c 9h 9s Ad",
@@ -999,28 +1000,32 @@ def _settle_drafts() -> Iterator[_Draft]:
 
 def digest_cases(size: int) -> Iterator[tuple[str, Case]]:
     """(family, case) of every digest vector: each preset's own ranking, then every
-    ranking configuration as knobs on pagat."""
+    ranking configuration as knobs on pagat (pagat's own is the preset's)."""
     for preset in presets():
         yield "preset", Case("digest", _spec(preset), {"size": size})
+    pagat = _spec("pagat").rules()
     for config in digests.ranking_configurations(size):
-        knobs = {k: v for k, v in config.items() if v != _spec("pagat").rules()[k]}
-        yield "configuration", Case("digest", RulesSpec.of("pagat", knobs), {"size": size})
+        knobs = {k: v for k, v in config.items() if v != pagat[k]}
+        if knobs:
+            yield "configuration", Case("digest", RulesSpec.of("pagat", knobs), {"size": size})
 
 
 def _digest_drafts(select: Callable[[int], bool]) -> Iterator[_Draft]:
-    count = 0
+    position = 0
     for size in (5, 3):
+        numbers: dict[str, int] = {}
         for family, case in digest_cases(size):
-            if select(count):
+            name = f"{family}-{size}"
+            numbers[name] = numbers.get(name, 0) + 1
+            if select(position):
                 key = digests.ranking_key(case.rules.rules(), size)
                 shown = ", ".join(f"{k} = {v}" for k, v in key.items())
-                yield _Draft(
-                    f"{family}-{size}",
-                    case,
+                reason = (
                     f"the order of all {digests.HAND_COUNTS[size]:,} {size}-card hands "
-                    f"under {shown}",
+                    f"under {shown}"
                 )
-            count += 1
+                yield _Draft(name, case, reason, number=numbers[name])
+            position += 1
 
 
 # ------------------------------------------------------------------ assembly
@@ -1060,7 +1065,8 @@ def _finish(op: str, drafts: Iterable[_Draft], check: bool) -> list[Vector]:
         unknown = draft.flags - set(FLAGS)
         if unknown:
             raise ValueError(f"unknown flags {sorted(unknown)} in a {op} vector")
-        vector_id = f"{op}/{draft.family}/{numbers[draft.family]}"
+        number = draft.number if draft.number is not None else numbers[draft.family]
+        vector_id = f"{op}/{draft.family}/{number}"
         out.append(Vector(vector_id, draft.case, expected, flags, draft.reason))
     return out
 
