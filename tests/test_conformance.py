@@ -328,3 +328,15 @@ def test_card_text_and_ids_round_trip() -> None:
     assert text_of(range(52)).split()[:5] == ["2d", "2c", "2h", "2s", "3d"]
     assert ids_of(text_of(range(52))) == list(range(52))
     assert ids_of("As Td") == [51, 32]
+
+
+def test_serve_answers_by_the_rules_of_each_line_when_rules_texts_repeat() -> None:
+    # serve skips parsing a rules text it has seen; each answer must still
+    # follow the rules of its own line
+    wheel = {"a": "As 2d 3c 4h 5s", "b": "2c 3d 4s 5h 6d"}
+    low = request_line(1, Case("compare", RulesSpec.of("pagat"), wheel))
+    high = request_line(2, Case("compare", RulesSpec.of("mau-binh"), wheel))
+    shadowed = low.replace(b'{"id":1,', b'{"id":3,"rules":"not rules",', 1)
+    answers = _serve([low, high, low, shadowed, high])
+    assert [a["result"] for a in answers] == [-1, 1, -1, -1, 1]
+    assert [a["id"] for a in answers] == [1, 2, 1, 3, 2]

@@ -21,7 +21,8 @@ EXPECT: dict[str, tuple[str, set[str]]] = {
     "flush-suit-first": ("compare", set()),
     "top-straights": ("compare", set()),
     "strict-fouls": ("foul", set()),
-    "royalties-to-loser": ("settle", {"royalty_adds", "row_points"}),
+    # paying the loser's royalties shows at once when a royalty replaces the row point
+    "royalties-to-loser": ("settle", {"royalty_adds"}),
     "no-scoop-multiplier": ("settle", set()),
     "sweep-all-too-early": ("settle", set()),
     "natural-not-over-foul": ("settle", set()),
