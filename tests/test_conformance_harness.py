@@ -246,3 +246,41 @@ def test_case_equality_is_by_content() -> None:
     a = Case("category", RulesSpec.of("pagat", {"wheel": "second"}), {"hand": "As Ks Qs"})
     b = Case("category", RulesSpec.of("pagat", {"wheel": "second"}), {"hand": "As Ks Qs"})
     assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "named"),
+    [
+        (["--vectors", "/nonexistent/suite.jsonl"], "/nonexistent/suite.jsonl"),
+        (["--timeout", "0"], "--timeout"),
+        (["--timeout", "nan"], "--timeout"),
+        (["--fuzz", "-1"], "--fuzz"),
+    ],
+)
+def test_bad_run_arguments_are_usage_errors_naming_the_argument(
+    argv: list[str], named: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = capsa.cli.main(["conformance", "run", "--engine", shlex.join(SERVE), *argv])
+    assert code == 2
+    assert named in capsys.readouterr().err
+
+
+def test_a_malformed_vector_file_is_a_usage_error_naming_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = tmp_path / "bad.jsonl"
+    suite.write_text(json.dumps(VECTORS[0]) + "\n{oops\n")
+    code = capsa.cli.main(
+        [
+            "conformance",
+            "run",
+            "--engine",
+            shlex.join(SERVE),
+            "--vectors",
+            str(suite),
+            "--fuzz",
+            "0",
+        ]
+    )
+    assert code == 2
+    assert "bad.jsonl:2: malformed JSON" in capsys.readouterr().err

@@ -29,9 +29,12 @@ def _vectors(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from capsa import CapsaError
     from capsa.conformance.engines import HandshakeError
     from capsa.conformance.harness import run
 
+    if args.vectors is not None and not Path(args.vectors).exists():
+        raise _usage(f"--vectors {args.vectors!r}: no such file or folder")
     try:
         report = run(
             args.engine,
@@ -44,6 +47,10 @@ def _run(args: argparse.Namespace) -> int:
         )
     except HandshakeError as exc:
         raise _usage(f"the engine: {exc}") from None
+    except CapsaError:
+        raise  # a bad rules knob in a vector: reported with its type
+    except (ValueError, OSError) as exc:  # a vector file that cannot be read
+        raise _usage(f"--vectors: {exc}") from None
     print(report.matrix_text())
     print()
     for failure in report.failures[: args.show]:
@@ -67,6 +74,17 @@ def _run(args: argparse.Namespace) -> int:
     if args.out:
         print(f"report: {Path(args.out) / 'report.json'}")
     return report.exit_code
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 86400, got {text}")
+    return value
 
 
 def _usage(message: str) -> Exception:
@@ -113,7 +131,9 @@ def register(sub: Any, int_in: Any) -> None:
         default="conformance-report",
         help="folder for report.json and reproducers (default conformance-report)",
     )
-    run.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for an answer")
+    run.add_argument(
+        "--timeout", type=_seconds, default=10.0, help="seconds to wait for an answer (default 10)"
+    )
     run.add_argument(
         "--show", type=int_in(0, None, "--show"), default=10, help="failures to print (default 10)"
     )
