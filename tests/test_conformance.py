@@ -32,17 +32,15 @@ from capsa.conformance.protocol import (
     text_of,
 )
 from capsa.conformance.serve import CapsaEngine, serve
-from capsa.conformance.vectors import generate, load_vectors, shipped_dir, write_suites
+from capsa.conformance.vectors import generate, load_vectors, schema, shipped_dir, write_suites
 from capsa.conformance.witness import oracle_answer
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "python" / "capsa" / "conformance" / "schema"
 VECTORS = load_vectors()
 
 
 @lru_cache(maxsize=1)
 def schemas() -> tuple[dict[str, Any], dict[str, Any], referencing.Registry[Any]]:
-    protocol = json.loads((SCHEMA_DIR / "protocol.json").read_text())
-    vector = json.loads((SCHEMA_DIR / "vector.json").read_text())
+    protocol, vector = schema("protocol"), schema("vector")
     registry: referencing.Registry[Any] = referencing.Registry().with_resources(
         [
             (protocol["$id"], referencing.Resource.from_contents(protocol)),

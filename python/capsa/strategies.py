@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 try:
@@ -97,19 +98,32 @@ def _pool(mode: str, pick: Sequence[int]) -> list[int]:
     return list(range(52))
 
 
-@st.composite
-def _biased_ids(draw: st.DrawFn, size: int, taken: frozenset[int] = frozenset()) -> list[int]:
-    mode = draw(st.sampled_from(["any", "ranks", "suits", "run"]))
-    width = {"ranks": (3, 7), "suits": (1, 2), "run": (1, 1), "any": (1, 1)}[mode]
+_MODES = st.sampled_from(["any", "ranks", "suits", "run"])
+_WIDTHS = {"ranks": (3, 7), "suits": (1, 2), "run": (1, 1), "any": (1, 1)}
+_BOOLEANS = st.booleans()
+
+
+@lru_cache(maxsize=512)
+def _picks(pool_size: int, size: int) -> st.SearchStrategy[list[int]]:
+    """``size`` distinct positions in a pool of ``pool_size`` (built once per shape:
+    building a strategy costs more than drawing from it)."""
+    return st.lists(st.integers(0, pool_size - 1), min_size=size, max_size=size, unique=True)
+
+
+def _draw_ids(draw: st.DrawFn, size: int, taken: frozenset[int]) -> list[int]:
+    mode = draw(_MODES)
+    low, high = _WIDTHS[mode]
     limit = 4 if mode == "suits" else 13
-    pick = draw(
-        st.lists(st.integers(0, limit - 1), min_size=width[0], max_size=width[1], unique=True)
-    )
+    pick = draw(_picks(limit, draw(st.integers(low, high)) if low != high else low))
     pool = [c for c in _pool(mode, pick) if c not in taken]
     if len(pool) < size:
         pool += [c for c in range(52) if c not in taken and c not in pool]
-    drawn = draw(st.lists(st.sampled_from(pool), min_size=size, max_size=size, unique=True))
-    return sorted(drawn)
+    return sorted(pool[k] for k in draw(_picks(len(pool), size)))
+
+
+@st.composite
+def _biased_ids(draw: st.DrawFn, size: int, taken: frozenset[int] = frozenset()) -> list[int]:
+    return _draw_ids(draw, size, taken)
 
 
 def hand_ids(size: int = 13, exclude: frozenset[int] = frozenset()) -> st.SearchStrategy[list[int]]:
@@ -134,16 +148,18 @@ def rows(size: int | None = None) -> st.SearchStrategy[list[Card]]:
     return hands(size)
 
 
-@st.composite
-def _arrangement_ids(
+_ORDERS = st.permutations(range(13))
+
+
+def _draw_arrangement(
     draw: st.DrawFn, hand: list[int], rules: Rules, valid: bool | None
 ) -> list[int]:
     if valid is None:
-        valid = draw(st.booleans())
+        valid = draw(_BOOLEANS)
     # About a third of all splits are legal: a few shuffles nearly always find
     # what is wanted, and the rare hand that does not falls back below.
     for _ in range(16):
-        order = list(draw(st.permutations(hand)))
+        order = [hand[k] for k in draw(_ORDERS)]
         if valid and _core.is_foul(order, rules):
             # the stronger five-card row goes to the bottom: legal far more often
             swapped = order[:3] + order[8:] + order[3:8]
@@ -158,16 +174,21 @@ def _arrangement_ids(
     return legal[:3] + legal[8:] + legal[3:8]  # middle and bottom exchanged
 
 
+@st.composite
+def _arrangement_ids(
+    draw: st.DrawFn, hand: list[int] | None, rules: Rules, valid: bool | None
+) -> list[int]:
+    ids = sorted(hand) if hand is not None else _draw_ids(draw, 13, frozenset())
+    return _draw_arrangement(draw, ids, rules, valid)
+
+
 def arrangements(
     rules: Rules | None = None, valid: bool | None = None, hand: Sequence[int] | None = None
 ) -> st.SearchStrategy[Arrangement]:
     """Arrangements of a drawn (or the given) 13-card hand: legal under ``rules``
     when ``valid`` is True, fouled when False, either when None."""
-    the_rules = rules or Rules()
-    source = st.just(sorted(hand)) if hand is not None else hand_ids(13)
-    return source.flatmap(lambda ids: _arrangement_ids(ids, the_rules, valid)).map(
-        Arrangement.from_ids
-    )
+    given = sorted(hand) if hand is not None else None
+    return _arrangement_ids(given, rules or Rules(), valid).map(Arrangement.from_ids)
 
 
 def rules_specs(
@@ -230,14 +251,24 @@ _NATURAL_SHAPES = {
 }
 
 
-@st.composite
-def _natural_ids(draw: st.DrawFn, taken: frozenset[int]) -> list[int] | None:
-    shape = draw(st.sampled_from(sorted(_NATURAL_SHAPES)))
-    ranks = draw(st.permutations(range(13)))
+_SHAPES = st.sampled_from(sorted(_NATURAL_SHAPES))
+_QUARTER, _SIXTH, _EIGHTH = st.integers(0, 3), st.integers(0, 5), st.integers(0, 7)
+_STAKES = st.sampled_from([0, 1, 3, 100])
+_PAIR_STAKES = st.sampled_from([0, 1, 10, 100])
+
+
+def _draw_natural(draw: st.DrawFn, taken: frozenset[int]) -> list[int] | None:
+    shape = draw(_SHAPES)
+    ranks = draw(_ORDERS)
     ids = _NATURAL_SHAPES[shape](ranks)
     if len(set(ids)) != 13 or set(ids) & taken:
         return None
     return sorted(ids)
+
+
+@st.composite
+def _natural_ids(draw: st.DrawFn, taken: frozenset[int]) -> list[int] | None:
+    return _draw_natural(draw, taken)
 
 
 @st.composite
@@ -255,24 +286,25 @@ def _table(
     taken: frozenset[int] = frozenset()
     out = []
     for _ in range(count):
-        hand = draw(_natural_ids(taken)) if naturals and draw(st.integers(0, 3)) == 0 else None
+        hand = _draw_natural(draw, taken) if naturals and draw(_QUARTER) == 0 else None
         if hand is None:
-            hand = draw(hand_ids(13, taken))
+            hand = _draw_ids(draw, 13, taken)
         taken = taken | set(hand)
-        valid = None if fouls else True
-        arrangement = draw(arrangements(table_rules, valid, hand))
-        surrender = surrenders and table_rules["surrender.enabled"] and draw(st.integers(0, 5)) == 0
-        declare = not naturals or draw(st.integers(0, 7)) != 0
+        arrangement = Arrangement.from_ids(
+            _draw_arrangement(draw, hand, table_rules, None if fouls else True)
+        )
+        surrender = surrenders and table_rules["surrender.enabled"] and draw(_SIXTH) == 0
+        declare = not naturals or draw(_EIGHTH) != 0
         out.append(Seat(arrangement, surrender=bool(surrender), declare_natural=declare))
     stake: int | list[list[int]] = 1
     if stakes:
-        if draw(st.booleans()):
-            stake = draw(st.sampled_from([0, 1, 3, 100]))
+        if draw(_BOOLEANS):
+            stake = draw(_STAKES)
         else:
             matrix = [[0] * count for _ in range(count)]
             for i in range(count):
                 for j in range(i + 1, count):
-                    matrix[i][j] = matrix[j][i] = draw(st.sampled_from([0, 1, 10, 100]))
+                    matrix[i][j] = matrix[j][i] = draw(_PAIR_STAKES)
             stake = matrix
     return Table(table_rules, out, stake)
 

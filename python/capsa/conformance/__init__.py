@@ -12,7 +12,7 @@ from capsa.conformance.engines import CallableEngine, Engine, HandshakeError, Pr
 from capsa.conformance.harness import Failure, Report, run
 from capsa.conformance.protocol import OPS, PROTOCOL_VERSION, Case, RulesSpec
 from capsa.conformance.serve import CapsaEngine, serve
-from capsa.conformance.vectors import generate, load_vectors, shipped_dir
+from capsa.conformance.vectors import generate, load_vectors, schema, shipped_dir
 
 __all__ = [
     "OPS",
@@ -29,6 +29,7 @@ __all__ = [
     "generate",
     "load_vectors",
     "run",
+    "schema",
     "serve",
     "shipped_dir",
 ]

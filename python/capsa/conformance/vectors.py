@@ -42,6 +42,7 @@ __all__ = [
     "Vector",
     "generate",
     "load_vectors",
+    "schema",
     "shipped_dir",
     "write_suites",
 ]
@@ -92,6 +93,16 @@ class _Draft:
 def shipped_dir() -> Path:
     """The folder of the vector suites shipped in the package."""
     return Path(str(resources.files("capsa.conformance") / "vectors"))
+
+
+def schema(name: str = "protocol") -> dict[str, Any]:
+    """A shipped JSON Schema: ``"protocol"`` (requests, responses, results) or
+    ``"vector"`` (one vector line)."""
+    if name not in ("protocol", "vector"):
+        raise ValueError(f'the schemas are "protocol" and "vector", not {name!r}')
+    text = (resources.files("capsa.conformance") / "schema" / f"{name}.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 def load_vectors(source: str | Path | None = None) -> list[dict[str, Any]]:
