@@ -338,3 +338,13 @@ def test_serve_answers_by_the_rules_of_each_line_when_rules_texts_repeat() -> No
     answers = _serve([low, high, low, shadowed, high])
     assert [a["result"] for a in answers] == [-1, 1, -1, -1, 1]
     assert [a["id"] for a in answers] == [1, 2, 1, 3, 2]
+
+
+def test_the_package_names_load_on_first_use_and_match_their_modules() -> None:
+    import capsa.conformance as kit
+    from capsa.conformance import harness
+
+    assert set(kit.__all__) <= set(dir(kit))
+    assert kit.run is harness.run
+    with pytest.raises(AttributeError, match="no_such_name"):
+        _ = kit.no_such_name  # type: ignore[attr-defined]

@@ -375,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help()
             return 0
-        command = f"capsa {args.command}" + (f" {args.verb}" if getattr(args, "verb", None) else "")
+        command = f"capsa {args.command}"
         return int(args.run(args))
     except UsageError as exc:
         _fail(command, str(exc))
