@@ -284,3 +284,15 @@ def test_a_malformed_vector_file_is_a_usage_error_naming_its_line(
     )
     assert code == 2
     assert "bad.jsonl:2: malformed JSON" in capsys.readouterr().err
+
+
+def test_an_engine_that_always_crashes_is_given_up_and_nothing_is_shrunk_on_it(
+    tmp_path: Path,
+) -> None:
+    engine = _script(tmp_path, 'if request.get("op") != "hello":\n    os._exit(1)\n')
+    process = ProcessEngine(engine, max_restarts=3)
+    report = run(process, vectors=_category_vectors()[:10], fuzz=0)
+    kinds = [f.kind for f in report.failures]
+    assert kinds.count("crash") == 4 and kinds.count("abandoned") == 6
+    assert all(f.shrunk is None or f.kind == "crash" for f in report.failures)
+    assert report.exit_code == 1

@@ -42,8 +42,8 @@ class Outcome:
     """What came back for one request.
 
     ``status`` is ``"ok"`` (``response`` holds the decoded answer),
-    ``"crash"``, ``"timeout"`` or ``"protocol"`` (``detail`` says what
-    happened).
+    ``"crash"``, ``"timeout"``, ``"protocol"`` or ``"abandoned"`` (not asked:
+    the engine was restarted too often); ``detail`` says what happened.
     """
 
     status: str
@@ -230,7 +230,7 @@ class ProcessEngine(Engine):
             if self.process is None:
                 if self.restarts >= self.max_restarts:
                     detail = f"not asked: the engine was restarted {self.restarts} times"
-                    out.extend(Outcome("crash", detail=detail) for _ in lines)
+                    out.extend(Outcome("abandoned", detail=detail) for _ in lines)
                     return out
                 self.restarts += 1
                 try:
