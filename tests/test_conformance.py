@@ -348,3 +348,26 @@ def test_the_package_names_load_on_first_use_and_match_their_modules() -> None:
     assert kit.run is harness.run
     with pytest.raises(AttributeError, match="no_such_name"):
         _ = kit.no_such_name  # type: ignore[attr-defined]
+
+
+def test_every_value_of_every_named_choice_and_flag_knob_is_in_the_suites() -> None:
+    from capsa import _core
+    from capsa.strategies import KNOB_VALUES
+
+    used: dict[str, set[Any]] = {}
+    for _, case in cases():
+        rules = case.rules.rules()
+        for key in KNOB_VALUES:
+            used.setdefault(key, set()).add(json.dumps(rules[key]))
+    for key, names in _core.RULE_CHOICES.items():
+        assert {json.dumps(n) for n in names} <= used[key], key
+    for key in (
+        "royalty_adds",
+        "scoop.multiply_royalties",
+        "foul.pays_royalties",
+        "surrender.enabled",
+    ):
+        assert used[key] == {"true", "false"}, key
+    assert len(used["suit_order"]) == 24
+    for key in ("row_points", "scoop.multiplier", "sweep_all.min_players", "money.rake_percent"):
+        assert len(used[key]) >= 3, key

@@ -963,6 +963,7 @@ _SETTLE_SPECS: list[RulesSpec] = [
     _spec("capsa-susun", money__rake_percent=5, money__stake=7),
     _spec("pagat", money__rake_percent=10, money__stake=3),
     _spec("capsa-susun", tie_break="none", foul_check="strict", wheel="second"),
+    _spec("pagat", row_points=0, overall_point=2, scoop__multiplier=3),
 ]
 
 
