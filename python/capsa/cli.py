@@ -367,6 +367,10 @@ def _parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="print a preset's (or file's) rules as TOML")
     rules.add_argument("name", nargs="?", default=None)
     rules.set_defaults(run=_cmd_rules)
+
+    from capsa.conformance.cli import register as register_conformance
+
+    register_conformance(sub, _int_in)
     return p
 
 

@@ -1,0 +1,140 @@
+"""``capsa conformance``: serve, vectors and run (registered by ``capsa.cli``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register"]
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from capsa.conformance.serve import serve
+
+    serve(sys.stdin.buffer, sys.stdout.buffer)
+    return 0
+
+
+def _vectors(args: argparse.Namespace) -> int:
+    from capsa.conformance.vectors import generate, write_suites
+
+    ops = args.op or None
+    suites = generate(ops) if ops else generate()
+    for path in write_suites(args.out, suites):
+        count = len(path.read_text(encoding="utf-8").splitlines())
+        print(f"{path}: {count} vectors")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from capsa import CapsaError
+    from capsa.conformance.engines import HandshakeError
+    from capsa.conformance.harness import run
+
+    if args.vectors is not None and not Path(args.vectors).exists():
+        raise _usage(f"--vectors {args.vectors!r}: no such file or folder")
+    try:
+        report = run(
+            args.engine,
+            vectors=args.vectors,
+            fuzz=args.fuzz,
+            seed=args.seed,
+            digests=args.digests,
+            out=args.out,
+            timeout=args.timeout,
+        )
+    except HandshakeError as exc:
+        raise _usage(f"the engine: {exc}") from None
+    except CapsaError:
+        raise  # a bad rules knob in a vector: reported with its type
+    except (ValueError, OSError) as exc:  # a vector file that cannot be read
+        raise _usage(f"--vectors: {exc}") from None
+    print(report.matrix_text())
+    print()
+    for failure in report.failures[: args.show]:
+        print(
+            f"FAIL {failure.kind} {failure.id} ({failure.op})"
+            + (f" invariant {failure.invariant}" if failure.invariant else "")
+        )
+        shown = failure.shrunk.to_json() if failure.shrunk else None
+        if shown:
+            print(f"  shrunk: rules {shown['rules']}, input {shown['input']}")
+            print(f"  capsa: {shown['expected']}; engine: {failure.shrunk_got}")
+        else:
+            print(f"  capsa: {failure.expected}; engine: {failure.got}")
+        for line in failure.explanation.splitlines()[:8]:
+            print(f"  {line}")
+        if failure.replay:
+            print(f"  replay: {failure.replay}")
+    if len(report.failures) > args.show:
+        print(f"... and {len(report.failures) - args.show} more in the report")
+    print(report.summary())
+    if args.out:
+        print(f"report: {Path(args.out) / 'report.json'}")
+    return report.exit_code
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, not {text!r}") from None
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 86400, got {text}")
+    return value
+
+
+def _usage(message: str) -> Exception:
+    from capsa.cli import UsageError
+
+    return UsageError(message)
+
+
+def register(sub: Any, int_in: Any) -> None:
+    """Adds ``conformance`` and its commands to the ``capsa`` subparsers."""
+    conf = sub.add_parser(
+        "conformance",
+        help="differential-test an engine against capsa (docs/conformance.md)",
+        description="The conformance kit: capsa as a protocol engine, the vector suites, "
+        "and the harness that runs any engine against them.",
+    )
+    verbs = conf.add_subparsers(dest="verb", metavar="VERB", required=True)
+    serve = verbs.add_parser("serve", help="answer protocol requests on stdin/stdout as capsa")
+    serve.set_defaults(run=_serve)
+
+    vec = verbs.add_parser("vectors", help="regenerate the vector suites (checked by the oracle)")
+    vec.add_argument("--out", required=True, help="folder to write <op>.jsonl into")
+    vec.add_argument("--op", action="append", help="only this op (repeatable)")
+    vec.set_defaults(run=_vectors)
+
+    run = verbs.add_parser("run", help="run an engine against the vectors, then fuzz it")
+    run.add_argument("--engine", required=True, help='the engine command, e.g. "node engine.js"')
+    run.add_argument("--vectors", help="a .jsonl file or folder (default: the shipped suites)")
+    run.add_argument(
+        "--fuzz",
+        type=int_in(0, None, "--fuzz"),
+        default=200,
+        help="Hypothesis examples to fuzz with (default 200; 0: none)",
+    )
+    run.add_argument("--seed", type=int_in(0, 2**32 - 1, "--seed"), default=0)
+    run.add_argument(
+        "--digests",
+        choices=["presets", "all", "none"],
+        default="presets",
+        help="which digest vectors to ask (default: the presets' rankings)",
+    )
+    run.add_argument(
+        "--out",
+        default="conformance-report",
+        help="folder for report.json and reproducers (default conformance-report)",
+    )
+    run.add_argument(
+        "--timeout", type=_seconds, default=10.0, help="seconds to wait for an answer (default 10)"
+    )
+    run.add_argument(
+        "--show", type=int_in(0, None, "--show"), default=10, help="failures to print (default 10)"
+    )
+    run.set_defaults(run=_run)

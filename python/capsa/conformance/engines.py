@@ -1,0 +1,326 @@
+"""Engines the harness talks to: an external process or an in-process callable.
+
+:class:`ProcessEngine` starts a command once and keeps it: requests are
+written many at a time while answers are read (one selector loop, so
+neither side can block the other on a full pipe). A crash, a hang past the
+timeout or a broken answer costs the request it happened on: that request
+is recorded, the engine restarted and handshaken again, and the rest of
+the batch goes on. :class:`CallableEngine` runs a Python callable taking a
+request dict and returning a response dict, with the same outcomes.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import os
+import selectors
+import shlex
+import subprocess
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from capsa.conformance.protocol import PROTOCOL_VERSION, Case, request_line
+
+__all__ = ["CallableEngine", "Engine", "HandshakeError", "Outcome", "ProcessEngine"]
+
+# An answer is a few hundred bytes; a line past this is a broken engine.
+MAX_RESPONSE_BYTES = 1 << 20
+_STDERR_TAIL = 4096
+
+
+class HandshakeError(Exception):
+    """The engine could not be started, or its ``hello`` answer is unusable."""
+
+
+@dataclass
+class Outcome:
+    """What came back for one request.
+
+    ``status`` is ``"ok"`` (``response`` holds the decoded answer),
+    ``"crash"``, ``"timeout"``, ``"protocol"`` or ``"abandoned"`` (not asked:
+    the engine was restarted too often); ``detail`` says what happened.
+    """
+
+    status: str
+    response: dict[str, Any] | None = None
+    detail: str = ""
+
+
+def _hello_line(request_id: int) -> bytes:
+    hello = {"id": request_id, "op": "hello", "protocol": PROTOCOL_VERSION, "client": "capsa"}
+    return (json.dumps(hello, separators=(",", ":")) + "\n").encode()
+
+
+def check_hello(response: Any) -> dict[str, Any]:
+    """The ``hello`` result, checked (raises :class:`HandshakeError`)."""
+    if not isinstance(response, dict) or "result" not in response:
+        raise HandshakeError(f"the engine did not answer hello with a result: {response!r:.300}")
+    result = response["result"]
+    if not isinstance(result, dict):
+        raise HandshakeError(f"the hello result is not an object: {result!r:.300}")
+    if result.get("protocol") != PROTOCOL_VERSION:
+        raise HandshakeError(
+            f"the engine speaks protocol {result.get('protocol')!r}; "
+            f"this harness speaks {PROTOCOL_VERSION}"
+        )
+    ops = result.get("ops")
+    if not isinstance(ops, list) or not all(isinstance(op, str) for op in ops):
+        raise HandshakeError('the hello result needs an "ops" list of op names')
+    if result.get("cards", "text") not in ("text", "ids"):
+        raise HandshakeError(f'"cards" is "text" or "ids", not {result.get("cards")!r}')
+    return result
+
+
+class Engine:
+    """What the harness needs of an engine."""
+
+    description = "engine"
+    ids = False
+    restarts = 0
+
+    def start(self) -> dict[str, Any]:
+        """Starts the engine and returns its checked ``hello`` result."""
+        raise NotImplementedError
+
+    def exchange(self, requests: Sequence[tuple[int, Case]]) -> list[Outcome]:
+        """Asks every request (id, case) and returns one outcome each, in order."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Stops the engine."""
+
+
+class CallableEngine(Engine):
+    """A Python callable as an engine: ``handler(request dict) -> response dict``.
+
+    The request is exactly what a process would read (the JSON line,
+    decoded); the response may leave out ``id``. An exception is a crash of
+    that request; the next request goes on.
+    """
+
+    def __init__(self, handler: Callable[[dict[str, Any]], Any], name: str | None = None) -> None:
+        self.handler = handler
+        self.description = str(name or getattr(handler, "__qualname__", "callable"))
+
+    def start(self) -> dict[str, Any]:
+        try:
+            response = self.handler(json.loads(_hello_line(0)))
+        except Exception as exc:
+            raise HandshakeError(f"hello raised {type(exc).__name__}: {exc}") from None
+        hello = check_hello(response)
+        self.ids = hello.get("cards") == "ids"
+        return hello
+
+    def exchange(self, requests: Sequence[tuple[int, Case]]) -> list[Outcome]:
+        out = []
+        for request_id, case in requests:
+            request = json.loads(request_line(request_id, case, self.ids))
+            try:
+                response = self.handler(request)
+            except Exception as exc:
+                tail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+                out.append(Outcome("crash", detail=f"the handler raised {tail}"))
+                continue
+            out.append(_checked(response, request_id))
+        return out
+
+
+def _checked(response: Any, request_id: int) -> Outcome:
+    if not isinstance(response, dict):
+        return Outcome("protocol", detail=f"the answer is not a JSON object: {response!r:.200}")
+    if "id" in response and response["id"] != request_id:
+        return Outcome("protocol", detail=f"answer id {response['id']!r} for request {request_id}")
+    if ("result" in response) == ("error" in response):
+        return Outcome("protocol", detail='an answer has exactly one of "result" and "error"')
+    return Outcome("ok", response)
+
+
+class ProcessEngine(Engine):
+    """An engine command, started once and kept (restarted after a crash or hang)."""
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        timeout: float = 10.0,
+        max_restarts: int = 20,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise HandshakeError("the engine command is empty")
+        self.command = command if isinstance(command, str) else shlex.join(command)
+        self.description = self.command
+        self.timeout = timeout
+        self.max_restarts = max_restarts
+        self.env = env
+        self.process: subprocess.Popen[bytes] | None = None
+        self.stderr_tail: collections.deque[bytes] = collections.deque(maxlen=64)
+        self.hello: dict[str, Any] = {}
+        self._next_hello = -1
+
+    # ------------------------------------------------------------ life
+
+    def start(self) -> dict[str, Any]:
+        self._spawn()
+        return self.hello
+
+    def _spawn(self) -> None:
+        try:
+            self.process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                env=self.env,
+            )
+        except OSError as exc:
+            raise HandshakeError(f"cannot start {self.command!r}: {exc.strerror or exc}") from None
+        for stream in (self.process.stdout, self.process.stderr):
+            assert stream is not None
+            os.set_blocking(stream.fileno(), False)
+        hello_id = self._next_hello
+        self._next_hello -= 1
+        outcomes = self._talk([(hello_id, _hello_line(hello_id))])
+        if outcomes[0].status != "ok":
+            self._kill()
+            raise HandshakeError(f"no answer to hello: {outcomes[0].detail}")
+        self.hello = check_hello(outcomes[0].response)
+        self.ids = self.hello.get("cards") == "ids"
+
+    def _kill(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        for stream in (process.stdin, process.stdout, process.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        if process.poll() is None:
+            process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):  # an unkillable child
+            process.wait(timeout=5)
+
+    def close(self) -> None:
+        process = self.process
+        if process is not None and process.stdin is not None:
+            try:
+                process.stdin.close()
+                process.wait(timeout=2)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        self._kill()
+
+    def stderr_text(self) -> str:
+        return b"".join(self.stderr_tail).decode("utf-8", "replace")[-_STDERR_TAIL:]
+
+    # ------------------------------------------------------------ talk
+
+    def exchange(self, requests: Sequence[tuple[int, Case]]) -> list[Outcome]:
+        lines = [(rid, request_line(rid, case, self.ids)) for rid, case in requests]
+        out: list[Outcome] = []
+        while lines:
+            if self.process is None:
+                if self.restarts >= self.max_restarts:
+                    detail = f"not asked: the engine was restarted {self.restarts} times"
+                    out.extend(Outcome("abandoned", detail=detail) for _ in lines)
+                    return out
+                self.restarts += 1
+                try:
+                    self._spawn()
+                except HandshakeError as exc:
+                    out.append(Outcome("crash", detail=f"restart failed: {exc}"))
+                    lines = lines[1:]
+                    continue
+            got = self._talk(lines)
+            out.extend(got)
+            lines = lines[len(got) :]
+        return out
+
+    def _talk(self, lines: Sequence[tuple[int, bytes]]) -> list[Outcome]:
+        """Writes the lines while reading answers; stops early (the last outcome a
+        crash, timeout or broken line, the engine killed) when the engine fails."""
+        process = self.process
+        assert process is not None and process.stdin and process.stdout and process.stderr
+        payload = b"".join(line for _, line in lines)
+        written = 0
+        selector = selectors.DefaultSelector()
+        os.set_blocking(process.stdin.fileno(), False)
+        selector.register(process.stdin, selectors.EVENT_WRITE, "in")
+        selector.register(process.stdout, selectors.EVENT_READ, "out")
+        selector.register(process.stderr, selectors.EVENT_READ, "err")
+        pending = b""
+        out: list[Outcome] = []
+        deadline = time.monotonic() + self.timeout
+        try:
+            while len(out) < len(lines):
+                wait = deadline - time.monotonic()
+                if wait <= 0:
+                    out.append(Outcome("timeout", detail=f"no answer within {self.timeout:g} s"))
+                    self._kill()
+                    return out
+                for key, _ in selector.select(wait):
+                    if key.data == "in":
+                        try:
+                            written += os.write(
+                                process.stdin.fileno(), payload[written : written + (1 << 16)]
+                            )
+                        except BrokenPipeError:
+                            selector.unregister(process.stdin)
+                            continue
+                        if written >= len(payload):
+                            selector.unregister(process.stdin)
+                    elif key.data == "err":
+                        chunk = os.read(process.stderr.fileno(), 1 << 16)
+                        if chunk:
+                            self.stderr_tail.append(chunk)
+                        else:
+                            selector.unregister(process.stderr)
+                    else:
+                        chunk = os.read(process.stdout.fileno(), 1 << 16)
+                        if not chunk:
+                            out.append(self._crashed())
+                            return out
+                        deadline = time.monotonic() + self.timeout
+                        parts = (pending + chunk).split(b"\n")
+                        pending = parts.pop()
+                        for part in parts:
+                            if len(out) < len(lines) and part.strip():
+                                out.append(self._decode(part, lines[len(out)][0]))
+                                if out[-1].status != "ok":
+                                    self._kill()
+                                    return out
+                        if len(pending) > MAX_RESPONSE_BYTES:
+                            out.append(Outcome("protocol", detail="an answer line over 1 MiB"))
+                            self._kill()
+                            return out
+            return out
+        finally:
+            selector.close()
+
+    def _decode(self, line: bytes, request_id: int) -> Outcome:
+        try:
+            response = json.loads(line)
+        except ValueError as exc:
+            return Outcome("protocol", detail=f"an answer that is not JSON ({exc}): {line[:200]!r}")
+        return _checked(response, request_id)
+
+    def _crashed(self) -> Outcome:
+        process = self.process
+        code = None
+        if process is not None:
+            try:
+                code = process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                code = None
+        self._kill()
+        tail = self.stderr_text().strip().splitlines()[-3:]
+        shown = f"; stderr: {' | '.join(tail)}" if tail else ""
+        return Outcome("crash", detail=f"the engine exited (code {code}) before answering{shown}")

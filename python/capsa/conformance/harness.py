@@ -1,0 +1,579 @@
+"""The harness: run an engine against the vectors, fuzz it, shrink and report.
+
+:func:`run` is the Python API and what ``capsa conformance run`` calls:
+handshake, the vector suites, Hypothesis fuzzing checked against capsa and
+against the engine's own invariants, a minimal reproducer for every kind of
+disagreement, a pass matrix by op and flag, and a JSON report.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import shlex
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from capsa.conformance.engines import CallableEngine, Engine, Outcome, ProcessEngine
+from capsa.conformance.explain import explain
+from capsa.conformance.flags import flags_of
+from capsa.conformance.invariants import Companion, companions, zero_sum
+from capsa.conformance.protocol import OPS, PROTOCOL_VERSION, Case, RulesSpec, request_of
+from capsa.conformance.serve import CapsaEngine
+from capsa.conformance.shrink import shrink, size
+from capsa.conformance.vectors import Vector, load_vectors, vectors_of
+
+__all__ = ["Failure", "Report", "run"]
+
+_MONEY = ("points", "money", "rake", "net")
+_FAILING = ("fail", "error", "crash", "timeout", "protocol", "abandoned")
+_CHUNK = 1024
+
+
+def same(a: Any, b: Any) -> bool:
+    """JSON equality that tells ``true`` from ``1``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and bool(a == b)
+
+
+@dataclass
+class Verdict:
+    """How one answer compares with capsa's."""
+
+    status: str  # pass, fail, error, unsupported, crash, timeout, protocol
+    fields: frozenset[str]
+    got: Any
+
+
+def judge(op: str, expected: Any, outcome: Outcome, money: bool) -> Verdict:
+    """Compares an engine's outcome with capsa's expected result."""
+    if outcome.status != "ok" or outcome.response is None:
+        return Verdict(outcome.status, frozenset({outcome.status}), outcome.detail)
+    response = outcome.response
+    if "error" in response:
+        error = response["error"]
+        kind = error.get("kind") if isinstance(error, dict) else None
+        if kind == "unsupported":
+            return Verdict("unsupported", frozenset(), error)
+        return Verdict("error", frozenset({"error"}), error)
+    got = response["result"]
+    if op == "settle":
+        if not isinstance(got, dict) or not isinstance(got.get("points"), list):
+            return Verdict("fail", frozenset({"points"}), got)
+        keys = [k for k in _MONEY if k == "points" or money or k in got]
+        fields = frozenset(k for k in keys if not same(got.get(k), expected[k]))
+    else:
+        fields = frozenset() if same(got, expected) else frozenset({"result"})
+    return Verdict("fail" if fields else "pass", fields, got)
+
+
+@dataclass
+class Failure:
+    """A disagreement, an engine error, crash or timeout, or a broken invariant."""
+
+    kind: str
+    source: str
+    id: str
+    op: str
+    case: Case
+    flags: list[str]
+    expected: Any
+    got: Any
+    fields: list[str] = field(default_factory=list)
+    invariant: str | None = None
+    shrunk: Vector | None = None
+    shrunk_got: Any = None
+    shrink_steps: int = 0
+    explanation: str = ""
+    reproducer: str | None = None
+    replay: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "source": self.source,
+            "id": self.id,
+            "op": self.op,
+            "rules": self.case.rules.to_json(),
+            "input": dict(self.case.input),
+            "flags": self.flags,
+            "expected": self.expected,
+            "got": self.got,
+            "fields": self.fields,
+        }
+        if self.invariant:
+            out["invariant"] = self.invariant
+        if self.shrunk is not None:
+            out["shrunk"] = self.shrunk.to_json()
+            out["shrunk_got"] = self.shrunk_got
+            out["shrink_candidates"] = self.shrink_steps
+        out["explanation"] = self.explanation
+        out["reproducer"] = self.reproducer
+        out["replay"] = self.replay
+        return out
+
+
+_COUNTS = ("pass", "fail", "unsupported", "skipped")
+
+
+@dataclass
+class Report:
+    """Everything a run found; :meth:`to_json` is the machine-readable report."""
+
+    engine: str
+    hello: dict[str, Any]
+    matrix: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
+    vectors_asked: int = 0
+    vectors_seconds: float = 0.0
+    fuzz_cases: int = 0
+    fuzz_requests: int = 0
+    fuzz_seconds: float = 0.0
+    fuzz_note: str = ""
+    restarts: int = 0
+    seed: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def disagreements(self) -> int:
+        return len(self.failures)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when the engine agrees with capsa everywhere it was asked, else 1."""
+        return 1 if self.failures else 0
+
+    def count(self, op: str, flag: str, status: str) -> None:
+        bucket = "fail" if status in _FAILING else status
+        cell = self.matrix.setdefault(op, {}).setdefault(flag, dict.fromkeys(_COUNTS, 0))
+        cell[bucket] += 1
+
+    def matrix_text(self) -> str:
+        """The pass matrix, one line per op and flag (``*``: every case of the op)."""
+        lines = [f"{'op':<13} {'flag':<24} {'pass':>7} {'fail':>6} {'unsup':>6} {'skip':>6}"]
+        for op in [o for o in OPS if o in self.matrix]:
+            flags = self.matrix[op]
+            for name in ["*", *sorted(f for f in flags if f != "*")]:
+                if name not in flags:
+                    continue
+                c = flags[name]
+                mark = "  <-" if c["fail"] else ""
+                lines.append(
+                    f"{op:<13} {name:<24} {c['pass']:>7} {c['fail']:>6} "
+                    f"{c['unsupported']:>6} {c['skipped']:>6}{mark}"
+                )
+        return "\n".join(lines)
+
+    def summary(self) -> str:
+        vps = self.vectors_asked / self.vectors_seconds if self.vectors_seconds else 0.0
+        cps = self.fuzz_cases / self.fuzz_seconds if self.fuzz_seconds else 0.0
+        kinds: dict[str, int] = {}
+        for failure in self.failures:
+            kinds[failure.kind] = kinds.get(failure.kind, 0) + 1
+        found = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"
+        fuzz = f"{self.fuzz_cases} fuzz cases ({cps:,.0f}/s)" + (
+            f" [{self.fuzz_note}]" if self.fuzz_note else ""
+        )
+        return (
+            f"engine {self.engine}: {self.vectors_asked} vectors ({vps:,.0f}/s), {fuzz}, "
+            f"{self.restarts} restarts; failures: {found}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        from capsa import __version__
+
+        return {
+            "protocol": PROTOCOL_VERSION,
+            "capsa": __version__,
+            "engine": {"command": self.engine, "hello": self.hello},
+            "seed": self.seed,
+            "elapsed_seconds": round(self.elapsed, 3),
+            "vectors": {
+                "asked": self.vectors_asked,
+                "seconds": round(self.vectors_seconds, 3),
+            },
+            "fuzz": {
+                "cases": self.fuzz_cases,
+                "requests": self.fuzz_requests,
+                "seconds": round(self.fuzz_seconds, 3),
+                "note": self.fuzz_note,
+            },
+            "restarts": self.restarts,
+            "failures": [f.to_json() for f in self.failures],
+            "matrix": self.matrix,
+            "passed": not self.failures,
+        }
+
+
+# ------------------------------------------------------------------ claims
+
+
+def _within_claims(spec: RulesSpec, claims: Mapping[str, Any]) -> bool:
+    """True when the rules use only knob values the engine claims (hello ``knobs``)."""
+    if not claims:
+        return True
+    rules = spec.rules()
+    for key, allowed in claims.items():
+        if key == "naturals.names":
+            if any(e["name"] not in allowed for e in rules["naturals.enabled"]):
+                return False
+            continue
+        try:
+            value = rules[key]
+        except KeyError:
+            continue
+        if isinstance(allowed, list) and value not in allowed:
+            return False
+    return True
+
+
+# ------------------------------------------------------------------ the run
+
+
+class _Run:
+    def __init__(self, engine: Engine, hello: dict[str, Any], replay: str | None) -> None:
+        self.engine = engine
+        self.hello = hello
+        self.ops = [op for op in OPS if op in hello["ops"]]
+        self.money = bool(hello.get("money", False))
+        self.claims: dict[str, Any] = dict(hello.get("knobs") or {})
+        self.reference = CapsaEngine()
+        self.report = Report(engine.description, hello)
+        self.replay = replay
+        self._next_id = 1
+
+    # ---------------------------------------------------------- asking
+
+    def ask(self, cases: Sequence[Case]) -> list[Outcome]:
+        requests = []
+        for case in cases:
+            requests.append((self._next_id, case))
+            self._next_id += 1
+        return self.engine.exchange(requests) if requests else []
+
+    def expected(self, case: Case) -> Any:
+        """capsa's result, or None when capsa refuses the case."""
+        response = self.reference.handle(request_of(0, case))
+        return response.get("result") if "result" in response else None
+
+    # ---------------------------------------------------------- vectors
+
+    def vectors(self, lines: Iterable[Mapping[str, Any]], digests: str) -> None:
+        todo: list[tuple[Mapping[str, Any], Case]] = []
+        for vector, case in vectors_of(lines):
+            flags = ["*", *vector.get("flags", [])]
+            skip = case.op not in self.ops or not _within_claims(case.rules, self.claims)
+            if case.op == "digest" and (
+                digests == "none" or (digests == "presets" and case.rules.knobs)
+            ):
+                skip = True
+            if skip:
+                for flag in flags:
+                    self.report.count(case.op, flag, "skipped")
+                continue
+            todo.append((vector, case))
+        start = time.perf_counter()
+        for k in range(0, len(todo), _CHUNK):
+            chunk = todo[k : k + _CHUNK]
+            outcomes = self.ask([case for _, case in chunk])
+            for (vector, case), outcome in zip(chunk, outcomes, strict=True):
+                self._record(
+                    "vector",
+                    str(vector.get("id")),
+                    case,
+                    vector["expected"],
+                    list(vector.get("flags", [])),
+                    outcome,
+                )
+        self.report.vectors_asked += len(todo)
+        self.report.vectors_seconds += time.perf_counter() - start
+
+    def _record(
+        self,
+        source: str,
+        ident: str,
+        case: Case,
+        expected: Any,
+        flags: list[str],
+        outcome: Outcome,
+    ) -> Verdict:
+        verdict = judge(case.op, expected, outcome, self.money)
+        for flag in ["*", *flags]:
+            self.report.count(case.op, flag, verdict.status)
+        if verdict.status in _FAILING:
+            kind = "disagreement" if verdict.status == "fail" else verdict.status
+            self.report.failures.append(
+                Failure(
+                    kind,
+                    source,
+                    ident,
+                    case.op,
+                    case,
+                    flags,
+                    expected,
+                    verdict.got,
+                    sorted(verdict.fields),
+                )
+            )
+        if case.op == "settle" and verdict.status in ("pass", "fail") and not zero_sum(verdict.got):
+            self.report.failures.append(
+                Failure(
+                    "invariant",
+                    source,
+                    ident,
+                    case.op,
+                    case,
+                    flags,
+                    expected,
+                    verdict.got,
+                    invariant="zero-sum",
+                )
+            )
+        return verdict
+
+    # ---------------------------------------------------------- fuzzing
+
+    def fuzz(self, examples: int, seed: int) -> None:
+        try:
+            from capsa.conformance.fuzz import generate_cases
+        except ImportError:
+            self.report.fuzz_note = (
+                'fuzzing skipped: install Hypothesis (pip install "capsa[strategies]")'
+            )
+            return
+        ops = [op for op in self.ops if op != "digest"]
+        if not ops or examples <= 0:
+            return
+        rng = random.Random(seed)
+        start = time.perf_counter()
+        buffer: list[Case] = []
+
+        def flush() -> None:
+            self._fuzz_batch(buffer, rng)
+            buffer.clear()
+
+        def collect(case: Case) -> None:
+            buffer.append(case)
+            if len(buffer) >= 256:
+                flush()
+
+        generate_cases(ops, self.claims, examples, seed, collect)
+        flush()
+        self.report.fuzz_seconds += time.perf_counter() - start
+
+    def _fuzz_batch(self, cases: Sequence[Case], rng: random.Random) -> None:
+        plan: list[tuple[Case, Any, list[Companion]]] = []
+        for case in cases:
+            expected = self.expected(case)
+            if expected is None:
+                continue
+            plan.append((case, expected, companions(case, rng)))
+        asked = [c for case, _, comps in plan for c in (case, *(x.case for x in comps))]
+        outcomes = iter(self.ask(asked))
+        self.report.fuzz_requests += len(asked)
+        for case, expected, comps in plan:
+            self.report.fuzz_cases += 1
+            flags = sorted(flags_of(case))
+            ident = f"fuzz/{case.op}/{self.report.fuzz_cases}"
+            verdict = self._record("fuzz", ident, case, expected, flags, next(outcomes))
+            for companion in comps:
+                outcome = next(outcomes)
+                comp_expected = self.expected(companion.case)
+                comp_verdict = judge(case.op, comp_expected, outcome, self.money)
+                if comp_verdict.status in _FAILING and comp_expected is not None:
+                    self.report.failures.append(
+                        Failure(
+                            "disagreement"
+                            if comp_verdict.status == "fail"
+                            else comp_verdict.status,
+                            "fuzz",
+                            f"{ident}/{companion.invariant}",
+                            case.op,
+                            companion.case,
+                            sorted(flags_of(companion.case)),
+                            comp_expected,
+                            comp_verdict.got,
+                            sorted(comp_verdict.fields),
+                        )
+                    )
+                answered = verdict.status in ("pass", "fail") and comp_verdict.status in (
+                    "pass",
+                    "fail",
+                )
+                if answered and not companion.holds(verdict.got, comp_verdict.got):
+                    self.report.failures.append(
+                        Failure(
+                            "invariant",
+                            "fuzz",
+                            ident,
+                            case.op,
+                            case,
+                            flags,
+                            expected,
+                            {
+                                "answer": verdict.got,
+                                "companion": dict(companion.case.input),
+                                "companion_answer": comp_verdict.got,
+                            },
+                            invariant=companion.invariant,
+                        )
+                    )
+
+    # ---------------------------------------------------------- shrinking
+
+    def shrink_all(self, budget: int, most: int) -> None:
+        done: dict[tuple[Any, ...], Vector] = {}
+        for failure in self.report.failures:
+            if failure.kind in ("timeout", "invariant", "abandoned"):
+                failure.explanation = explain(failure.case)
+                continue
+            key = (failure.op, failure.kind, tuple(failure.fields))
+            if key in done or len(done) >= most:
+                failure.explanation = explain(failure.case)
+                continue
+            target = (failure.kind, frozenset(failure.fields))
+            limit = budget if failure.kind == "disagreement" else min(budget, 100)
+            small, steps = shrink(
+                failure.case, functools.partial(self._still_fails, target=target), limit
+            )
+            expected = self.expected(small)
+            got = self._answer(small)
+            vector = Vector(
+                f"shrunk/{failure.op}/{len(done) + 1}",
+                small,
+                expected,
+                sorted(flags_of(small)),
+                f"shrunk from {failure.id}: the engine answers {json.dumps(got)[:200]}",
+            )
+            done[key] = vector
+            failure.shrunk, failure.shrunk_got, failure.shrink_steps = vector, got, steps
+            failure.explanation = explain(small)
+
+    def _answer(self, case: Case) -> Any:
+        outcome = self.ask([case])[0]
+        if outcome.status != "ok" or outcome.response is None:
+            return {outcome.status: outcome.detail}
+        return outcome.response.get("result", outcome.response.get("error"))
+
+    def _still_fails(self, cases: Sequence[Case], target: tuple[str, frozenset[str]]) -> list[bool]:
+        kind, fields = target
+        expected = [
+            self.expected(c) if _within_claims(c.rules, self.claims) else None for c in cases
+        ]
+        askable = [c for c, e in zip(cases, expected, strict=True) if e is not None]
+        outcomes = iter(self.ask(askable))
+        out = []
+        for case, exp in zip(cases, expected, strict=True):
+            if exp is None:  # capsa refuses it, or the engine does not claim its rules
+                out.append(False)
+                continue
+            verdict = judge(case.op, exp, next(outcomes), self.money)
+            status = "disagreement" if verdict.status == "fail" else verdict.status
+            out.append(status == kind and verdict.fields == fields)
+        return out
+
+    # ---------------------------------------------------------- output
+
+    def write(self, out: Path | None) -> None:
+        if out is None:
+            for failure in self.report.failures:
+                failure.replay = self._replay(None, failure)
+            return
+        folder = out / "failures"
+        folder.mkdir(parents=True, exist_ok=True)
+        for k, failure in enumerate(self.report.failures, start=1):
+            vector = failure.shrunk or Vector(
+                f"failure/{failure.op}/{k}",
+                failure.case,
+                failure.expected,
+                failure.flags,
+                f"from {failure.id}",
+            )
+            if vector.expected is None:
+                continue
+            path = folder / f"{k:04d}-{failure.op}.jsonl"
+            path.write_text(vector.line(), encoding="utf-8")
+            failure.reproducer = str(path)
+            failure.replay = self._replay(path, failure)
+        report = out / "report.json"
+        report.write_text(
+            json.dumps(self.report.to_json(), indent=1, default=str) + "\n", encoding="utf-8"
+        )
+
+    def _replay(self, path: Path | None, failure: Failure) -> str:
+        where = shlex.quote(str(path)) if path else "FILE.jsonl"
+        engine = self.replay or "ENGINE"
+        return f"capsa conformance run --engine {shlex.quote(engine)} --vectors {where} --fuzz 0"
+
+
+def _engine_of(
+    engine: Engine | str | Sequence[str] | Callable[[dict[str, Any]], Any], timeout: float
+) -> tuple[Engine, str | None]:
+    if isinstance(engine, Engine):
+        return engine, getattr(engine, "command", None)
+    if isinstance(engine, str):
+        return ProcessEngine(engine, timeout=timeout), engine
+    if isinstance(engine, Sequence):
+        process = ProcessEngine(list(engine), timeout=timeout)
+        return process, process.command
+    if callable(engine):
+        return CallableEngine(engine), None
+    raise TypeError(f"an engine is a command, an Engine or a callable, not {type(engine).__name__}")
+
+
+def run(
+    engine: Engine | str | Sequence[str] | Callable[[dict[str, Any]], Any],
+    *,
+    vectors: str | Path | Iterable[Mapping[str, Any]] | None = None,
+    fuzz: int = 200,
+    seed: int = 0,
+    digests: str = "presets",
+    out: str | Path | None = None,
+    timeout: float = 10.0,
+    shrink_budget: int = 2000,
+    max_shrinks: int = 12,
+) -> Report:
+    """Runs the conformance kit against an engine and returns the report.
+
+    ``engine`` is a command line (started once, spoken to over the
+    protocol), an :class:`Engine`, or a callable taking a request dict and
+    returning a response dict. ``vectors`` is a ``.jsonl`` file, a folder or
+    vector dicts (default: the shipped suites); ``fuzz`` is the number of
+    Hypothesis examples (0: none); ``digests`` is ``"presets"`` (the digest
+    vectors of the presets' own rankings), ``"all"`` or ``"none"``; ``out``
+    a folder for ``report.json`` and one reproducer per failure.
+    """
+    if digests not in ("presets", "all", "none"):
+        raise ValueError(f'digests is "presets", "all" or "none", not {digests!r}')
+    started = time.perf_counter()
+    the_engine, replay = _engine_of(engine, timeout)
+    hello = the_engine.start()
+    state = _Run(the_engine, hello, replay)
+    state.report.seed = seed
+    try:
+        lines = (
+            load_vectors(vectors)
+            if vectors is None or isinstance(vectors, str | Path)
+            else list(vectors)
+        )
+        state.vectors(lines, digests)
+        state.fuzz(fuzz, seed)
+        state.shrink_all(shrink_budget, max_shrinks)
+        state.report.failures.sort(
+            key=lambda f: (f.source != "vector", OPS.index(f.op), size(f.case))
+        )
+        state.write(Path(out) if out is not None else None)
+    finally:
+        state.report.restarts = the_engine.restarts
+        the_engine.close()
+    state.report.elapsed = time.perf_counter() - started
+    return state.report

@@ -1,0 +1,235 @@
+"""The engine protocol's data: ops, cards on the wire, rules on the wire, cases.
+
+A *case* is one question to an engine: an op, the rules (a preset and the
+knobs changed from it) and the op's input, with cards written as text. The
+harness turns a case into a request line (:func:`request_line`), and a
+vector is a case with capsa's expected answer, flags and a reason. The
+protocol itself is specified in ``docs/conformance.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from capsa.rules import Rules, presets
+
+__all__ = [
+    "OPS",
+    "PROTOCOL_VERSION",
+    "RANKS",
+    "SUITS",
+    "Case",
+    "RulesSpec",
+    "card_text",
+    "case_from_vector",
+    "ids_of",
+    "request_line",
+    "text_of",
+]
+
+PROTOCOL_VERSION = 1
+# The ops an engine may support, in the order the harness runs them.
+OPS = ("compare", "category", "foul", "natural", "count_splits", "settle", "digest")
+RANKS = "23456789TJQKA"
+SUITS = "dchs"  # index = suit number of the card id
+_ROWS = ("top", "middle", "bottom")
+
+
+def card_text(card: int) -> str:
+    """The canonical text of card id ``card``: rank letter then suit letter."""
+    return RANKS[card // 4] + SUITS[card % 4]
+
+
+def text_of(cards: Any) -> str:
+    """Card ids as canonical text (``"As Kd Th"``)."""
+    return " ".join(card_text(int(c)) for c in cards)
+
+
+_CARD_IDS = {card_text(c): c for c in range(52)}
+
+
+def ids_of(text: str) -> list[int]:
+    """Canonical card text (as :func:`text_of` writes it) back to ids."""
+    return [_CARD_IDS[token] for token in text.split()]
+
+
+@dataclass(frozen=True)
+class RulesSpec:
+    """Rules as a preset and the knobs changed from it (dotted keys).
+
+    This is how a vector states its rules: ``{"preset": "pagat", "knobs":
+    {"wheel": "second"}}``. On the wire the engine gets the full rules data
+    (:meth:`data`) and the preset's name only when no knob is changed.
+    """
+
+    preset: str
+    knobs: tuple[tuple[str, Any], ...] = ()
+
+    @staticmethod
+    def of(preset: str, knobs: Mapping[str, Any] | None = None) -> RulesSpec:
+        items = sorted((knobs or {}).items())
+        return RulesSpec(preset, tuple((k, _freeze(v)) for k, v in items))
+
+    @property
+    def knob_dict(self) -> dict[str, Any]:
+        return {k: _thaw(v) for k, v in self.knobs}
+
+    def rules(self) -> Rules:
+        """The capsa rules this names (checked: a bad knob is a ``RulesError``)."""
+        return _rules_of(self)
+
+    def data(self) -> dict[str, Any]:
+        """The full rules data sent to engines (every knob, as ``Rules.to_dict()``)."""
+        data: dict[str, Any] = json.loads(_wire_rules(self))
+        return data
+
+    @property
+    def wire_preset(self) -> str | None:
+        """The preset name sent with the rules: only when no knob is changed."""
+        return None if self.knobs else self.preset
+
+    def without(self, key: str) -> RulesSpec:
+        return RulesSpec(self.preset, tuple(kv for kv in self.knobs if kv[0] != key))
+
+    def with_knob(self, key: str, value: Any) -> RulesSpec:
+        knobs = dict(self.knob_dict)
+        knobs[key] = value
+        return RulesSpec.of(self.preset, knobs)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"preset": self.preset, "knobs": self.knob_dict}
+
+    def describe(self) -> str:
+        if not self.knobs:
+            return self.preset
+        changes = ", ".join(f"{k} = {json.dumps(_thaw(v))}" for k, v in self.knobs)
+        return f"{self.preset} with {changes}"
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return ("__map__", tuple(sorted((k, _freeze(v)) for k, v in value.items())))
+    if isinstance(value, list | tuple):
+        return ("__list__", tuple(_freeze(v) for v in value))
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == "__map__":
+        return {k: _thaw(v) for k, v in value[1]}
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == "__list__":
+        return [_thaw(v) for v in value[1]]
+    return value
+
+
+@lru_cache(maxsize=4096)
+def _rules_of(spec: RulesSpec) -> Rules:
+    base = Rules.preset(spec.preset)
+    if not spec.knobs:
+        return base
+    knobs = spec.knob_dict
+    if "name" in knobs:
+        return base.derive(knobs)
+    return base.derive(knobs, name=f"{spec.preset}+" + ",".join(k for k, _ in spec.knobs))
+
+
+@lru_cache(maxsize=4096)
+def _wire_rules(spec: RulesSpec) -> str:
+    """The rules data as compact JSON text (cached: most requests share rules)."""
+    return json.dumps(_rules_of(spec).to_dict(), separators=(",", ":"))
+
+
+def rules_spec_from_json(value: Any) -> RulesSpec:
+    """A vector's ``rules`` member as a :class:`RulesSpec` (checked)."""
+    if not isinstance(value, Mapping) or set(value) - {"preset", "knobs"}:
+        raise ValueError(f'rules must be {{"preset": ..., "knobs": {{...}}}}, got {value!r}')
+    preset = value.get("preset")
+    if preset not in presets():
+        raise ValueError(f"rules: unknown preset {preset!r}")
+    knobs = value.get("knobs", {})
+    if not isinstance(knobs, Mapping):
+        raise ValueError(f"rules.knobs must be an object of dotted knob names, got {knobs!r}")
+    spec = RulesSpec.of(str(preset), knobs)
+    spec.rules()  # a bad knob raises RulesError naming it
+    return spec
+
+
+@dataclass(frozen=True)
+class Case:
+    """One question to an engine: op, rules and the op's input (cards as text)."""
+
+    op: str
+    rules: RulesSpec
+    input: Mapping[str, Any] = field(default_factory=dict)
+
+    def input_json(self) -> str:
+        return json.dumps(self.input, separators=(",", ":"), sort_keys=True)
+
+    def key(self) -> tuple[str, RulesSpec, str]:
+        return (self.op, self.rules, self.input_json())
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Case) and self.key() == other.key()
+
+
+def case_from_vector(vector: Mapping[str, Any]) -> Case:
+    """The case of a vector line (its op, rules and input)."""
+    op = vector.get("op")
+    if op not in OPS:
+        raise ValueError(f"vector {vector.get('id')!r}: unknown op {op!r}")
+    data = vector.get("input")
+    if not isinstance(data, Mapping):
+        raise ValueError(f"vector {vector.get('id')!r}: input must be an object")
+    return Case(str(op), rules_spec_from_json(vector.get("rules")), dict(data))
+
+
+def _as_ids(value: Any) -> Any:
+    return ids_of(value) if isinstance(value, str) else value
+
+
+def input_with_ids(op: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The input with every card text replaced by a list of ids (``"cards": "ids"``)."""
+    out = dict(data)
+    for key in ("a", "b", "hand", *_ROWS):
+        if key in out:
+            out[key] = _as_ids(out[key])
+    if op == "settle":
+        round_ = dict(out["round"])
+        round_["seats"] = [
+            {k: (_as_ids(v) if k in _ROWS else v) for k, v in seat.items()}
+            for seat in round_["seats"]
+        ]
+        out["round"] = round_
+    return out
+
+
+def request_line(request_id: int, case: Case, ids: bool = False) -> bytes:
+    """The request of a case as one JSON line (with its line feed).
+
+    The rules data is written last, from a cached text, so that building a
+    request costs little more than writing its input.
+    """
+    data = input_with_ids(case.op, case.input) if ids else case.input
+    head = json.dumps({"id": request_id, "op": case.op, **data}, separators=(",", ":"))
+    preset = case.rules.wire_preset
+    tail = f',"preset":{json.dumps(preset)},"rules":{_wire_rules(case.rules)}}}\n'
+    return (head[:-1] + tail).encode("utf-8")
+
+
+def request_of(request_id: int, case: Case, ids: bool = False) -> dict[str, Any]:
+    """The request of a case as a dict (what :func:`request_line` writes)."""
+    parsed: dict[str, Any] = json.loads(request_line(request_id, case, ids))
+    return parsed
+
+
+def seat_rows(seat: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
+    """(row name, ids) of a canonical seat object."""
+    for row in _ROWS:
+        yield row, ids_of(seat[row])

@@ -1,0 +1,1120 @@
+"""The vector suites: hand-written seed cases and generated boundary cases.
+
+``capsa conformance vectors --out DIR`` writes one JSON Lines file per op
+(``compare.jsonl``, ..., ``settle.jsonl``, ``digest.jsonl``); the package
+ships the same files in ``capsa/conformance/vectors``, and regenerating
+them gives the same bytes. Every vector is asked of capsa and of
+``capsa.oracle``; generation stops with :class:`DisagreementError` if the
+two witnesses differ on any of them (the digests are capsa's alone: the
+tests check them against the oracle, see ``docs/conformance.md``).
+
+Generation is deterministic: hand-written cases, exhaustive scans of every
+five- and three-card hand for the category boundaries, and
+``random.Random`` with fixed seeds for the rest.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from capsa import _core
+from capsa.conformance import digests
+from capsa.conformance.flags import FLAGS, flags_of
+from capsa.conformance.protocol import OPS, Case, RulesSpec, case_from_vector, request_of, text_of
+from capsa.conformance.serve import CapsaEngine
+from capsa.conformance.witness import oracle_answer
+from capsa.rules import Rules, presets
+from capsa.solver import best_arrangement
+
+__all__ = [
+    "DisagreementError",
+    "Vector",
+    "generate",
+    "load_vectors",
+    "schema",
+    "shipped_dir",
+    "write_suites",
+]
+
+_ROWS = ("top", "middle", "bottom")
+
+
+class DisagreementError(RuntimeError):
+    """capsa and the oracle disagree on a vector: a bug in one of them."""
+
+
+@dataclass
+class Vector:
+    """A case with its expected result, flags and reason."""
+
+    id: str
+    case: Case
+    expected: Any
+    flags: list[str]
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "op": self.case.op,
+            "rules": self.case.rules.to_json(),
+            "input": dict(self.case.input),
+            "expected": self.expected,
+            "flags": self.flags,
+            "reason": self.reason,
+        }
+
+    def line(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+@dataclass
+class _Draft:
+    """A case waiting for its expected answer."""
+
+    family: str
+    case: Case
+    reason: str
+    flags: set[str] = field(default_factory=set)
+    number: int | None = None  # the number in its family, when fixed in advance
+
+
+def shipped_dir() -> Path:
+    """The folder of the vector suites shipped in the package."""
+    return Path(str(resources.files("capsa.conformance") / "vectors"))
+
+
+def schema(name: str = "protocol") -> dict[str, Any]:
+    """A shipped JSON Schema: ``"protocol"`` (requests, responses, results) or
+    ``"vector"`` (one vector line)."""
+    if name not in ("protocol", "vector"):
+        raise ValueError(f'the schemas are "protocol" and "vector", not {name!r}')
+    text = (resources.files("capsa.conformance") / "schema" / f"{name}.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def load_vectors(source: str | Path | None = None) -> list[dict[str, Any]]:
+    """Vector lines from a ``.jsonl`` file or every ``.jsonl`` in a folder
+    (default: the shipped suites), in file then line order."""
+    path = Path(source) if source is not None else shipped_dir()
+    files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
+    out: list[dict[str, Any]] = []
+    for file in files:
+        with open(file, encoding="utf-8") as stream:
+            for number, line in enumerate(stream, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    vector = json.loads(line)
+                except ValueError as exc:
+                    raise ValueError(f"{file}:{number}: malformed JSON: {exc}") from None
+                if not isinstance(vector, dict):
+                    raise ValueError(f"{file}:{number}: a vector is a JSON object")
+                out.append(vector)
+    return out
+
+
+# ------------------------------------------------------------------ cards
+
+
+def _t(text: str) -> str:
+    """Any card text in canonical form (checked)."""
+    return text_of(_core.card_ids(text))
+
+
+def _seat(text: str, surrender: bool = False, declare: bool = True) -> dict[str, Any]:
+    rows = text.split("/")
+    seat: dict[str, Any] = {row: _t(part) for row, part in zip(_ROWS, rows, strict=True)}
+    seat["surrender"] = surrender
+    seat["declare_natural"] = declare
+    return seat
+
+
+def _round(seats: list[dict[str, Any]], stakes: Any = 1) -> dict[str, Any]:
+    return {"round": {"seats": seats, "stakes": stakes}}
+
+
+def _spec(preset: str, **knobs: Any) -> RulesSpec:
+    return RulesSpec.of(preset, {k.replace("__", "."): v for k, v in knobs.items()})
+
+
+# ------------------------------------------------------------------ compare
+
+_RANKING_SPECS = (
+    _spec("pagat"),
+    _spec("mau-binh"),
+    _spec("capsa-susun"),
+    _spec("pagat", flush_compare="suit-first"),
+    _spec("capsa-susun", wheel="second", flush_compare="suit-first"),
+    _spec("capsa-susun", suit_order="dchs"),
+)
+
+_COMPARE_SEEDS: list[tuple[str, str, RulesSpec, set[str], str]] = [
+    (
+        "As 2d 3c 4h 5s",
+        "2c 3d 4s 5h 6d",
+        _spec("pagat"),
+        {"wheel"},
+        "wheel = low: A-2-3-4-5 is the lowest straight, below 2-3-4-5-6",
+    ),
+    (
+        "As 2d 3c 4h 5s",
+        "9c Td Js Qh Kd",
+        _spec("mau-binh"),
+        {"wheel"},
+        "wheel = second: A-2-3-4-5 ranks above 9-T-J-Q-K",
+    ),
+    (
+        "As 2d 3c 4h 5s",
+        "Tc Jd Qs Kh Ad",
+        _spec("mau-binh"),
+        {"wheel"},
+        "wheel = second: A-2-3-4-5 stays below T-J-Q-K-A",
+    ),
+    (
+        "Ah 2h 3h 4h 5h",
+        "9s Ts Js Qs Ks",
+        _spec("mau-binh"),
+        {"wheel", "straight-flush"},
+        "wheel = second: the A-5 straight flush is above the K-high straight flush",
+    ),
+    (
+        "Ah 2h 3h 4h 5h",
+        "9s Ts Js Qs Ks",
+        _spec("pagat"),
+        {"wheel", "straight-flush"},
+        "wheel = low: the A-5 straight flush is the lowest straight flush",
+    ),
+    (
+        "Ah 2h 3h 4h 5h",
+        "Ts Js Qs Ks As",
+        _spec("mau-binh"),
+        {"wheel", "royal-flush"},
+        "the royal flush stays above the A-5 straight flush under wheel = second",
+    ),
+    (
+        "Jd Qc Kh As 2d",
+        "Ac Kd Qs Jh 9d",
+        _spec("pagat"),
+        {"no-wrap"},
+        "J-Q-K-A-2 is no straight: ace-high, it loses to A-K-Q-J-9 on the second kicker",
+    ),
+    (
+        "Qd Kc As 2h 3d",
+        "4c 5d 6h 7s 8c",
+        _spec("pagat"),
+        {"no-wrap"},
+        "Q-K-A-2-3 does not wrap round: high card against a straight",
+    ),
+    (
+        "As Kh Qd Jc 9s",
+        "Ah Ks Qc Jd 9h",
+        _spec("capsa-susun"),
+        {"suit-tie-break"},
+        "equal ranks: the suit tie-break compares the aces first, spades over hearts",
+    ),
+    (
+        "As Kh Qd Jc 9s",
+        "Ah Ks Qc Jd 9h",
+        _spec("pagat"),
+        {"tie"},
+        "equal ranks tie under tie_break = none",
+    ),
+    (
+        "Kd Kc Ad 7c 3d",
+        "Ks Kh As",
+        _spec("pagat"),
+        {"three-vs-five"},
+        "a middle K-K-A-7-3 is above a top K-K-A: the longer hand wins the common prefix",
+    ),
+    (
+        "Kd Kc Ad",
+        "Ks Kh As 7c 3d",
+        _spec("pagat"),
+        {"three-vs-five"},
+        "a top K-K-A is below K-K-A-7-3",
+    ),
+    (
+        "Kd Kc Qd",
+        "Ks Kh As 7c 3d",
+        _spec("pagat"),
+        {"three-vs-five"},
+        "a top K-K-Q is below K-K-A-7-3: the kicker decides first",
+    ),
+    (
+        "2d 3c 4h",
+        "Ac Kd 9s",
+        _spec("pagat"),
+        {"top-no-straights"},
+        "three consecutive cards are no straight in the top row: 4-high loses to ace-high",
+    ),
+    (
+        "2s 7s 9s",
+        "2d 2c 3h",
+        _spec("pagat"),
+        {"top-no-flushes"},
+        "three cards of one suit are no flush: 9-high loses to a pair of twos",
+    ),
+    (
+        "Qd Kc Ah",
+        "2s 2h 3d",
+        _spec("pagat"),
+        {"top-no-straights"},
+        "Q-K-A is no straight in the top row: ace-high below a pair",
+    ),
+    (
+        "2s 4s 6s 8s Ts",
+        "3h 5h 7h 9h Jh",
+        _spec("pagat", flush_compare="suit-first"),
+        {"flush-suit-first"},
+        "flush_compare = suit-first: a spade flush beats a higher heart flush",
+    ),
+    (
+        "2s 4s 6s 8s Ts",
+        "3h 5h 7h 9h Jh",
+        _spec("pagat"),
+        set(),
+        "flush_compare = ranks: the J-high flush beats the T-high one",
+    ),
+    (
+        "2s 4s 6s 8s Ts",
+        "3s 5s 7s 9s Js",
+        _spec("pagat", flush_compare="suit-first"),
+        {"flush-suit-first"},
+        "flushes of one suit compare by ranks even under suit-first",
+    ),
+    (
+        "Ts 9s 8s 7s 6s",
+        "Td 9d 8d 7d 6d",
+        _spec("capsa-susun"),
+        {"suit-tie-break"},
+        "two T-high straight flushes: the suits decide, spades first",
+    ),
+    (
+        "Td 9d 8d 7d 6d",
+        "Ts 9s 8s 7s 6s",
+        _spec("capsa-susun", suit_order="dchs"),
+        {"suit-tie-break", "suit-order"},
+        "suit_order = dchs: diamonds are the strongest suit",
+    ),
+    (
+        "3s 3h 3d Kc Kd",
+        "2s 2h 2d Ac Ad",
+        _spec("pagat"),
+        {"kicker"},
+        "a full house ranks by its trips first: threes full beat twos full of aces",
+    ),
+    (
+        "Ks Kh 5d 5c 2s",
+        "Kd Kc 5s 5h 3d",
+        _spec("pagat"),
+        {"kicker"},
+        "two pair: equal pairs, the kicker decides",
+    ),
+    (
+        "9s 9h 9d 9c 2s",
+        "8s 8h 8d 8c As",
+        _spec("pagat"),
+        {"kicker"},
+        "quads rank by the quad before the kicker",
+    ),
+    (
+        "As Ks Qs Js Ts",
+        "Ad Kd Qd Jd Td",
+        _spec("pagat"),
+        {"tie", "royal-flush"},
+        "two royal flushes tie without the suit tie-break",
+    ),
+    (
+        "Ks Kh Qd",
+        "Kd Kc Qh",
+        _spec("capsa-susun"),
+        {"suit-tie-break", "top-row"},
+        "top pairs of kings with the same kicker: suits decide, the king of spades first",
+    ),
+    (
+        "Ac Ad 2c 3d 4c",
+        "As Ah 2s 3h 4s",
+        _spec("capsa-susun"),
+        {"suit-tie-break"},
+        "pairs of aces with equal kickers: the suits of the pair decide first",
+    ),
+    (
+        "As 2d 3c 4h 5s",
+        "Ac 2h 3d 4s 5c",
+        _spec("capsa-susun"),
+        {"suit-tie-break", "wheel"},
+        "two wheels under wheel = low: the ace is listed last, so the fives' suits decide",
+    ),
+    (
+        "As 2d 3c 4h 5s",
+        "Ac 2h 3d 4s 5c",
+        _spec("capsa-susun", wheel="second"),
+        {"suit-tie-break", "wheel"},
+        "two wheels under wheel = second: the ace is listed first and decides",
+    ),
+]
+
+
+@lru_cache(maxsize=2)
+def _hand_masks(size: int) -> npt.NDArray[np.uint64]:
+    hands = digests.all_hands(size).astype(np.uint64)
+    masks = np.zeros(len(hands), dtype=np.uint64)
+    for column in range(size):
+        masks |= np.left_shift(np.uint64(1), hands[:, column])
+    return masks
+
+
+def _extremes(spec: RulesSpec, size: int) -> dict[str, tuple[int, int]]:
+    """Per category, the indexes of its weakest and strongest hand (first on ties)."""
+    strengths = _core.evaluate_batch(digests.all_hands(size), spec.rules())
+    categories = strengths >> 28
+    out: dict[str, tuple[int, int]] = {}
+    for index, name in enumerate(_core.CATEGORIES):
+        members = np.nonzero(categories == index)[0]
+        if len(members):
+            values = strengths[members]
+            out[name] = (int(members[np.argmin(values)]), int(members[np.argmax(values)]))
+    return out
+
+
+def _boundary_pairs(spec: RulesSpec) -> Iterator[_Draft]:
+    """Weakest of each category against the strongest of the one below, both ways, and
+    the span of each category, five- and three-card, from one deck."""
+    for size in (5, 3):
+        hands = digests.all_hands(size)
+        masks = _hand_masks(size)
+        strengths = _core.evaluate_batch(hands, spec.rules())
+        categories = strengths >> 28
+        names = [n for k, n in enumerate(_core.CATEGORIES) if np.any(categories == k)]
+        for lower, upper in itertools.pairwise(names):
+            low_members = np.nonzero(categories == _core.CATEGORIES.index(lower))[0]
+            up_members = np.nonzero(categories == _core.CATEGORIES.index(upper))[0]
+            weakest = int(up_members[np.argmin(strengths[up_members])])
+            apart = low_members[(masks[low_members] & masks[weakest]) == 0]
+            strongest = int(apart[np.argmax(strengths[apart])])
+            a, b = text_of(hands[weakest]), text_of(hands[strongest])
+            reason = f"the weakest {upper} against the strongest {lower}"
+            yield _Draft(
+                "boundary", Case("compare", spec, {"a": a, "b": b}), reason, {"category-boundary"}
+            )
+            yield _Draft(
+                "boundary",
+                Case("compare", spec, {"a": b, "b": a}),
+                f"the strongest {lower} against the weakest {upper}",
+                {"category-boundary"},
+            )
+        for name in names:
+            members = np.nonzero(categories == _core.CATEGORIES.index(name))[0]
+            weakest = int(members[np.argmin(strengths[members])])
+            apart = members[(masks[members] & masks[weakest]) == 0]
+            strongest = int(apart[np.argmax(strengths[apart])])
+            a, b = text_of(hands[strongest]), text_of(hands[weakest])
+            yield _Draft(
+                "span",
+                Case("compare", spec, {"a": a, "b": b}),
+                f"the strongest {size}-card {name} against the weakest",
+                {"kicker"},
+            )
+
+
+def _three_against_five(spec: RulesSpec) -> Iterator[_Draft]:
+    """The strongest top of each category against the weakest five-card hand of it."""
+    rng = random.Random(35)
+    for name in ("high-card", "pair", "trips"):
+        for _ in range(3):
+            top, five = _shared_prefix_pair(rng, name)
+            yield _Draft(
+                "three-vs-five",
+                Case("compare", spec, {"a": top, "b": five}),
+                f"a top {name} against a five-card {name} with the same leading ranks",
+                {"three-vs-five"},
+            )
+
+
+def _shared_prefix_pair(rng: random.Random, category: str) -> tuple[str, str]:
+    """A three-card hand and a five-card hand of one category whose ranks start alike."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    ranks = rng.sample(range(13), 5)
+    by_rank = {r: [c for c in deck if c // 4 == r] for r in ranks}
+    if category == "trips":
+        # one deck holds no second set of trips of the rank: the five-card trips differ
+        three = by_rank[ranks[0]][:3]
+        five = [*by_rank[ranks[1]][:3], by_rank[ranks[2]][0], by_rank[ranks[3]][0]]
+    elif category == "pair":
+        three = [*by_rank[ranks[0]][:2], by_rank[ranks[1]][0]]
+        five = [*by_rank[ranks[0]][2:4], by_rank[ranks[1]][1], by_rank[ranks[2]][0]]
+        five.append(by_rank[ranks[3]][0])
+    else:
+        top3 = sorted(ranks[:3], reverse=True)
+        rest = sorted(ranks[3:], reverse=True)
+        three = [by_rank[r][0] for r in top3]
+        five = [by_rank[r][1] for r in top3] + [by_rank[r][0] for r in rest]
+    return text_of(sorted(three)), text_of(sorted(five))
+
+
+def _suit_order_pairs() -> Iterator[_Draft]:
+    for order in digests.suit_orders():
+        spec = _spec("capsa-susun", suit_order=order)
+        yield _Draft(
+            "suit-order",
+            Case("compare", spec, {"a": _t("As Kh Qd Jc 9s"), "b": _t("Ah Ks Qc Jd 9h")}),
+            f"suit_order = {order}: equal ranks, the aces' suits decide",
+            {"suit-tie-break"},
+        )
+        flush = _spec("pagat", flush_compare="suit-first", suit_order=order)
+        yield _Draft(
+            "suit-order",
+            Case("compare", flush, {"a": _t("2s 4s 6s 8s Ts"), "b": _t("3h 5h 7h 9h Jh")}),
+            f"suit_order = {order}, flush_compare = suit-first: the flushes' suits decide",
+            {"flush-suit-first"},
+        )
+
+
+def _random_deck_hands(rng: random.Random, size: int) -> list[int]:
+    mode = rng.choice(["any", "ranks", "suits", "run"])
+    if mode == "any":
+        pool = list(range(52))
+    elif mode == "ranks":
+        ranks = rng.sample(range(13), rng.randint(3, 6))
+        pool = [4 * r + s for r in ranks for s in range(4)]
+    elif mode == "suits":
+        suits = rng.sample(range(4), rng.randint(1, 2))
+        pool = [4 * r + s for r in range(13) for s in suits]
+    else:
+        start = rng.randint(-1, 8)
+        ranks = [(start + k) % 13 for k in range(5)] if start >= 0 else [12, 0, 1, 2, 3]
+        pool = [4 * r + s for r in ranks for s in range(4)]
+    if len(pool) < 2 * size:
+        pool += [c for c in range(52) if c not in pool][: 2 * size]
+    return rng.sample(pool, 2 * size)
+
+
+def _random_compares() -> Iterator[_Draft]:
+    rng = random.Random(11)
+    specs = [*(_spec(p) for p in presets()), *_RANKING_SPECS[3:]]
+    for spec in specs:
+        for _ in range(24):
+            size_a, size_b = rng.choice([(5, 5), (5, 5), (3, 3), (5, 3), (3, 5)])
+            cards = _random_deck_hands(rng, 5)
+            a, b = sorted(cards[:size_a]), sorted(cards[5 : 5 + size_b])
+            yield _Draft(
+                "random",
+                Case("compare", spec, {"a": text_of(a), "b": text_of(b)}),
+                "a random pair of hands biased toward shared ranks, suits and runs",
+            )
+
+
+def _compare_drafts() -> Iterator[_Draft]:
+    for a, b, spec, flags, reason in _COMPARE_SEEDS:
+        yield _Draft("seed", Case("compare", spec, {"a": _t(a), "b": _t(b)}), reason, flags)
+    for spec in _RANKING_SPECS:
+        yield from _boundary_pairs(spec)
+    yield from _three_against_five(_spec("pagat"))
+    yield from _three_against_five(_spec("capsa-susun"))
+    yield from _suit_order_pairs()
+    yield from _random_compares()
+
+
+# ------------------------------------------------------------------ category
+
+_CATEGORY_SEEDS = [
+    ("As 2d 3c 4h 5s", "A-2-3-4-5 is a straight"),
+    ("Ah 2h 3h 4h 5h", "A-2-3-4-5 of one suit is a straight flush, not a royal flush"),
+    ("Ts Js Qs Ks As", "T-J-Q-K-A of one suit is a royal flush"),
+    ("9s Ts Js Qs Ks", "9-T-J-Q-K of one suit is a straight flush"),
+    ("Jd Qc Kh As 2d", "J-Q-K-A-2 does not wrap round: high card"),
+    ("Ks Ad 2c 3h 4s", "K-A-2-3-4 does not wrap round: high card"),
+    ("Qh Kh Ah 2h 3h", "Q-K-A-2-3 of one suit: a flush, not a straight flush"),
+    ("2d 3c 4h", "three consecutive cards: high card (no straights in three cards)"),
+    ("Qs Ks As", "Q-K-A of one suit: high card (no straights or flushes in three cards)"),
+    ("2s 7s 9s", "three cards of one suit: high card"),
+    ("7s 7h 7d", "three of a kind in three cards: trips"),
+    ("7s 7h 2d", "a pair in three cards"),
+    ("7s 7h 7d 7c Ks", "four of a kind: quads"),
+    ("7s 7h 7d Kc Ks", "trips and a pair: full house"),
+    ("7s 7h Kd Kc 2s", "two pair"),
+]
+
+
+def _category_drafts() -> Iterator[_Draft]:
+    for text, reason in _CATEGORY_SEEDS:
+        yield _Draft("seed", Case("category", _spec("pagat"), {"hand": _t(text)}), reason)
+    spec = _spec("pagat")
+    for size in (5, 3):
+        hands = digests.all_hands(size)
+        for name, (weakest, strongest) in _extremes(spec, size).items():
+            for which, index in (("weakest", weakest), ("strongest", strongest)):
+                hand = text_of(hands[index])
+                yield _Draft(
+                    "boundary",
+                    Case("category", spec, {"hand": hand}),
+                    f"the {which} {size}-card {name}",
+                )
+    rng = random.Random(12)
+    for spec in (_spec("pagat"), _spec("mau-binh"), _spec("capsa-susun")):
+        for _ in range(20):
+            size = rng.choice([5, 5, 3])
+            cards = sorted(_random_deck_hands(rng, 5)[:size])
+            yield _Draft(
+                "random",
+                Case("category", spec, {"hand": text_of(cards)}),
+                "a random hand biased toward shared ranks, suits and runs",
+            )
+
+
+# ------------------------------------------------------------------ foul
+
+_FOUL_SEEDS: list[tuple[str, RulesSpec, str]] = [
+    (
+        "2c 3h 4s / Ah Kh 9d 7d 5c / As Ks 9c 7c 5d",
+        _spec("pagat"),
+        "middle and bottom of equal ranks: allowed under foul_check = allow-equal",
+    ),
+    (
+        "2c 3h 4s / Ah Kh 9d 7d 5c / As Ks 9c 7c 5d",
+        _spec("pagat", foul_check="strict"),
+        "middle and bottom of equal ranks: a foul under foul_check = strict",
+    ),
+    (
+        "2c 3h 4s / Ah Kh 9d 7d 5c / As Ks 9c 7c 5d",
+        _spec("capsa-susun"),
+        "equal ranks, suit tie-break: the bottom's ace of spades is higher, no foul",
+    ),
+    (
+        "2c 3h 4s / As Ks 9c 7c 5d / Ah Kh 9d 7d 5c",
+        _spec("capsa-susun"),
+        "equal ranks, suit tie-break: the middle's ace of spades is higher, a foul",
+    ),
+    (
+        "Ks Kh As / Kd Kc Ad 7c 3d / 2s 2h 2d 5c 5d",
+        _spec("pagat"),
+        "top K-K-A under middle K-K-A-7-3: the longer hand is higher, no foul",
+    ),
+    (
+        "As Ah 2c / Ks Kh 9d 7c 3d / 2s 2h 2d 5c 5h",
+        _spec("pagat"),
+        "a top pair of aces over a middle pair of kings: a foul",
+    ),
+    (
+        "2d 3c 4h / As Ks 9c 7c 5d / Qh Jh 8d 6s 4s",
+        _spec("pagat"),
+        "top 2-3-4 is no straight: high card below the middle, no foul",
+    ),
+    (
+        "9d 8c 7h / As 2d 3c 4h 5s / 2c 3d 4s 5h 6d",
+        _spec("pagat"),
+        "wheel = low: middle A-5 straight below the bottom 6-high straight, no foul",
+    ),
+    (
+        "9d 8c 7h / As 2d 3c 4h 5s / 2c 3d 4s 5h 6d",
+        _spec("mau-binh"),
+        "wheel = second: middle A-5 straight above the bottom 6-high straight, a foul",
+    ),
+    (
+        "2d 3c 4h / 2s 4s 6s 8s Ts / 3h 5h 7h 9h Jh",
+        _spec("pagat"),
+        "flush_compare = ranks: J-high flush over T-high flush, no foul",
+    ),
+    (
+        "2d 3c 4h / 3h 5h 7h 9h Jh / 2s 4s 6s 8s Ts",
+        _spec("pagat", flush_compare="suit-first"),
+        "flush_compare = suit-first: a spade bottom flush over a heart middle flush, no foul",
+    ),
+    (
+        "2d 3c 4h / 2s 4s 6s 8s Ts / 3h 5h 7h 9h Jh",
+        _spec("pagat", flush_compare="suit-first"),
+        "flush_compare = suit-first: a spade middle flush over a heart bottom flush, a foul",
+    ),
+    (
+        "Qs Qh 2d / Qd Qc 3h 4s 5c / As Ks Th Js 9h",
+        _spec("pagat"),
+        "a top pair of queens under a middle pair of queens with kickers, no foul",
+    ),
+]
+
+
+def _arrangement_text(ids: list[int]) -> dict[str, str]:
+    return {
+        "top": text_of(sorted(ids[:3])),
+        "middle": text_of(sorted(ids[3:8])),
+        "bottom": text_of(sorted(ids[8:])),
+    }
+
+
+def _random_arrangement(rng: random.Random, hand: list[int], spec: RulesSpec) -> list[int]:
+    if rng.random() < 0.5:
+        legal = _core.splits(hand, spec.rules())
+        return [int(x) for x in legal[rng.randrange(len(legal))]]
+    cards = hand[:]
+    rng.shuffle(cards)
+    return cards
+
+
+def _foul_drafts() -> Iterator[_Draft]:
+    for text, spec, reason in _FOUL_SEEDS:
+        rows = [_t(part) for part in text.split("/")]
+        yield _Draft("seed", Case("foul", spec, dict(zip(_ROWS, rows, strict=True))), reason)
+    rng = random.Random(13)
+    specs = [
+        *(_spec(p) for p in presets()),
+        _spec("pagat", foul_check="strict"),
+        _spec("capsa-susun", foul_check="strict"),
+        *_RANKING_SPECS[3:],
+    ]
+    for spec in specs:
+        for _ in range(14):
+            hand = _random_hand(rng)
+            ids = _random_arrangement(rng, hand, spec)
+            yield _Draft(
+                "random",
+                Case("foul", spec, _arrangement_text(ids)),
+                "a random arrangement of biased cards, legal half the time",
+            )
+
+
+def _random_hand(rng: random.Random) -> list[int]:
+    mode = rng.choice(["any", "ranks", "suits"])
+    if mode == "ranks":
+        ranks = rng.sample(range(13), rng.randint(5, 7))
+        pool = [4 * r + s for r in ranks for s in range(4)]
+    elif mode == "suits":
+        suits = rng.sample(range(4), 2)
+        pool = [4 * r + s for r in range(13) for s in suits]
+    else:
+        pool = list(range(52))
+    return sorted(rng.sample(pool, 13))
+
+
+# ------------------------------------------------------------------ naturals
+
+# Each natural: a hand that has it, and a hand one card away that does not.
+_NATURAL_HANDS: dict[str, tuple[str, str]] = {
+    "clean-dragon": (
+        "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As",
+        "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah",
+    ),
+    "dragon": ("2d 3c 4h 5s 6d 7c 8h 9s Td Jc Qh Ks Ad", "2d 2c 4h 5s 6d 7c 8h 9s Td Jc Qh Ks Ad"),
+    "twelve-royals": (
+        "Jd Jc Jh Js Qd Qc Qh Kd Kc Ad Ac Ah 2s",
+        "Jd Jc Jh Js Qd Qc Qh Kd Kc Ad Ac 3h 2s",
+    ),
+    "three-straight-flushes": (
+        "Ad 2d 3d 3c 4c 5c 6c 7c 9s Ts Js Qs Ks",
+        "Ad 2d 3d 3c 4c 5c 6c 7c 9s Ts Js Qs Kh",
+    ),
+    "three-quads": (
+        "2d 2c 2h 2s 5d 5c 5h 5s 9d 9c 9h 9s Ad",
+        "2d 2c 2h 2s 5d 5c 5h 5s 9d 9c 9h Kc Ad",
+    ),
+    "all-high": (
+        "8d 9c Th Js Qd Kc Ah 8s 9d Tc Jh Qs Kd",
+        "8d 9c Th Js Qd Kc Ah 8s 9d Tc Jh Qs 7d",
+    ),
+    "all-low": ("2d 3c 4h 5s 6d 7c 8h 2s 3d 4c 5h 6s 7d", "2d 3c 4h 5s 6d 7c 8h 2s 3d 4c 5h 6s 9d"),
+    "full-colored": (
+        "2d 4d 6d 8d Td Qd Ad 3h 5h 7h 9h Jh 2h",
+        "2d 4d 6d 8d Td Qd Ad 3h 5h 7h 9h Jh 2c",
+    ),
+    "twelve-same-color": (
+        "2d 4d 6d 8d Td Qd Ad 3h 5h 7h 9h Jh 2c",
+        "2d 4d 6d 8d Td Qd Ad 3h 5h 7h 9h 2s 2c",
+    ),
+    "four-triples": (
+        "2d 2c 2h 5d 5c 5h 9d 9c 9h Kd Kc Kh As",
+        "2d 2c 2h 5d 5c 5h 9d 9c 9h Kd Kc Qh As",
+    ),
+    "five-pairs-trips": (
+        "2d 2c 4d 4c 6d 6c 8d 8c Td Tc Qd Qc Qh",
+        "2d 2c 4d 4c 6d 6c 8d 8c Td Tc Qd Kc Qh",
+    ),
+    "six-pairs": (
+        "2d 2c 4d 4c 6d 6c 8d 8c Td Tc Qd Qc As",
+        "2d 2c 4d 4c 6d 6c 8d 8c Td Tc Qd Kc As",
+    ),
+    "three-straights": (
+        "2d 3c 4h 3s 4d 5c 6h 7s 8d 9c Th Js Qd",
+        "2d 3c 4h 3s 4d 5c 6h 7s 8d 9c Th Js Kd",
+    ),
+    "three-flushes": (
+        "2d 5d 9d 3c 6c 8c Jc Kc 4s 7s Ts Qs As",
+        "2d 5d 9d 3c 6c 8c Jc Kc 4s 7s Ts Qs Ah",
+    ),
+    "no-picture-cards": (
+        "2d 3c 4h 5s 6d 7c 8h 9s Td Ac 2h 5c 9d",
+        "2d 3c 4h 5s 6d 7c 8h 9s Td Ac 2h 5c Jd",
+    ),
+}
+
+
+def _natural_drafts() -> Iterator[_Draft]:
+    for preset in presets():
+        spec = _spec(preset)
+        for name, (has, near) in _NATURAL_HANDS.items():
+            yield _Draft(
+                name,
+                Case("natural", spec, {"hand": _t(has)}),
+                f"13 cards that qualify for {name} (the strongest enabled one counts)",
+            )
+            yield _Draft(
+                name,
+                Case("natural", spec, {"hand": _t(near)}),
+                f"one card away from {name}",
+                {"near-miss"},
+            )
+    every = _spec(
+        "pagat", naturals__enabled=[{"name": n, "points": 1} for n in reversed(_core.NATURAL_NAMES)]
+    )
+    for name, (has, _) in _NATURAL_HANDS.items():
+        yield _Draft(
+            "reversed-order",
+            Case("natural", every, {"hand": _t(has)}),
+            f"{name} with every natural enabled, weakest first: the list order decides",
+        )
+    none = _spec("pagat", naturals__enabled=[])
+    yield _Draft(
+        "none-enabled",
+        Case("natural", none, {"hand": _t(_NATURAL_HANDS["dragon"][0])}),
+        "a dragon when the rules enable no natural",
+    )
+
+
+# ------------------------------------------------------------------ splits
+
+
+def _count_splits_drafts() -> Iterator[_Draft]:
+    hands = [
+        "2d 3c 4h 5s 6d 7c 8h 9s Td Jc Qh Ks Ad",
+        "As Ks Qs Js Ts 2c 2d 7h 8h 9c 3d 4s 5c",
+        "2d 2c 2h 5d 5c 5h 9d 9c 9h Kd Kc Kh As",
+    ]
+    specs = [
+        _spec("pagat"),
+        _spec("capsa-susun"),
+        _spec("mau-binh"),
+        _spec("capsa-susun", foul_check="strict"),
+        _spec("pagat", flush_compare="suit-first"),
+    ]
+    for spec in specs:
+        for hand in hands:
+            yield _Draft(
+                "seed",
+                Case("count_splits", spec, {"hand": _t(hand)}),
+                f"the valid splits of 72,072 under {spec.describe()}",
+            )
+
+
+# ------------------------------------------------------------------ settle
+
+_WINNER = "As Ah 2c / Ks Kh Kd 7c 3d / 9s 9h 9d 9c 5h"
+_LOSERS = (
+    "Tc 7s 3s / Qs Js 8c 5d 4c / 2h 6h 7h Jh Qh",
+    "2d 3c 4d / Ac Ad 5c 6c 7d / 8d 8h 8s Td Th",
+    "2s 3h 5s / 4h 4s 6d 6s Kc / Jc Jd Qc Qd Ts",
+)
+_FOULED = "As Ah 3c / Ks Kh 9d 7c 3d / 2s 2c 2d 5c 5h"
+_SETTLE_SEEDS: list[tuple[RulesSpec, list[dict[str, Any]], Any, str]] = [
+    (
+        _spec("capsa-susun"),
+        [
+            _seat("Ah Kh 8s / As Ks 9d 7d 5h / Jc Jd Jh 3c 3d"),
+            _seat("Qs Js 7s / 2c 3s 4c 5c 6c / 2h 4h 6h 9h Qh"),
+        ],
+        1,
+        "rows: seat 0 wins top and bottom, loses the middle, +1",
+    ),
+    (
+        _spec("capsa-susun"),
+        [
+            _seat(_FOULED),
+            _seat("Qs Js 7s / 3s 4c 5d 6c 7h / 8h 9h Th Jh Qh"),
+        ],
+        1,
+        "capsa-susun: a foul pays 3 x 1 x 4 = 12 plus the opponent's royalties (9 for the "
+        "straight flush)",
+    ),
+    (
+        _spec("capsa-susun"),
+        [_seat(_WINNER), _seat(_LOSERS[0])],
+        1,
+        "capsa-susun: a scoop doubles, 3 x 2 = 6, plus 7 for the bottom quads",
+    ),
+    (
+        _spec("capsa-susun"),
+        [_seat(_WINNER), *(_seat(t) for t in _LOSERS)],
+        1,
+        "capsa-susun at four: winning all three rows against everyone sweeps all, 3 x 4 = 12 "
+        "from each, plus royalties",
+    ),
+    (
+        _spec("capsa-susun"),
+        [_seat(_WINNER), *(_seat(t) for t in _LOSERS[:2])],
+        1,
+        "capsa-susun at three: winning every row against both is only a scoop of each",
+    ),
+    (
+        _spec("capsa-susun"),
+        [_seat(_WINNER), *(_seat(t) for t in _LOSERS)],
+        [[0, 100, 10, 10], [100, 0, 10, 10], [10, 10, 0, 10], [10, 10, 10, 0]],
+        "per-pair stakes: seats 0 and 1 play at 100 a point, every other pair at 10",
+    ),
+    (
+        _spec("2-4"),
+        [_seat(_LOSERS[0]), _seat(_FOULED, surrender=True)],
+        1,
+        "2-4: a surrender pays the cost of 3 whatever its rows",
+    ),
+    (
+        _spec("2-4"),
+        [_seat(_FOULED), _seat(_LOSERS[0], surrender=True)],
+        1,
+        "2-4: a surrender against a fouled hand: nothing changes hands",
+    ),
+]
+
+
+def _seat_of(ids: list[int], surrender: bool, declare: bool) -> dict[str, Any]:
+    seat: dict[str, Any] = dict(_arrangement_text(ids))
+    seat["surrender"] = surrender
+    seat["declare_natural"] = declare
+    return seat
+
+
+def _natural_or_random(rng: random.Random, deck: list[int]) -> list[int]:
+    """Takes 13 cards from the deck, built to hold a natural a third of the time."""
+    if rng.random() < 0.35:
+        name = rng.choice(list(_NATURAL_HANDS))
+        wanted = _core.card_ids(_NATURAL_HANDS[name][rng.random() < 0.2])
+        if all(c in deck for c in wanted):
+            for c in wanted:
+                deck.remove(c)
+            return sorted(wanted)
+    hand = sorted(deck[:13])
+    del deck[:13]
+    return hand
+
+
+def _rows_for(rng: random.Random, hand: list[int], rules: Rules) -> list[int]:
+    """Rows for a hand: the greedy arranger's a quarter of the time (strong rows, royalties),
+    a random legal split half the time, random rows (mostly fouled) otherwise."""
+    draw = rng.random()
+    if draw < 0.25:
+        return [c.id for c in best_arrangement(hand, rules, strategy="greedy").arrangement.cards]
+    ids = hand[:]
+    for _ in range(40 if draw < 0.75 else 1):
+        rng.shuffle(ids)
+        if draw >= 0.75 or not _core.is_foul(ids, rules):
+            break
+    return ids
+
+
+def random_round(rng: random.Random, spec: RulesSpec, seats: int) -> dict[str, Any]:
+    """A random round: biased deals, legal or random rows, surrenders, declines, stakes."""
+    rules = spec.rules()
+    deck = list(range(52))
+    rng.shuffle(deck)
+    out = []
+    for _ in range(seats):
+        hand = _natural_or_random(rng, deck)
+        ids = _rows_for(rng, hand, rules)
+        surrender = bool(rules["surrender.enabled"]) and rng.random() < 0.15
+        declare = rng.random() < 0.9
+        out.append(_seat_of(ids, surrender, declare))
+    if rng.random() < 0.25:
+        matrix = [[0] * seats for _ in range(seats)]
+        for i, j in itertools.combinations(range(seats), 2):
+            matrix[i][j] = matrix[j][i] = rng.choice([0, 1, 10, 25, 100])
+        stakes: Any = matrix
+    else:
+        stakes = rng.choice([1, 1, 1, 7, 100, 0, rules["money.stake"]])
+    return {"round": {"seats": out, "stakes": stakes}}
+
+
+_SETTLE_SPECS: list[RulesSpec] = [
+    *(_spec(p) for p in presets()),
+    _spec("pagat", royalty_mode="always"),
+    _spec("pagat", royalty_mode="none"),
+    _spec("pagat", royalty_adds=False, row_points=2),
+    _spec("capsa-susun", scoop__multiply_royalties=True),
+    _spec("capsa-susun", foul__mode="scoop"),
+    _spec("capsa-susun", foul__mode="fixed", foul__points=5),
+    _spec("pagat", foul__mode="sweep-all", sweep_all__multiplier=2),
+    _spec("pagat", foul__pays_royalties=False),
+    _spec("pagat", surrender__enabled=True, surrender__cost=2),
+    _spec("2-4", naturals__resolve="difference"),
+    _spec("hawaiian-gardens", naturals__ties="compare"),
+    _spec("capsa-susun", sweep_all__min_players=2),
+    _spec("capsa-susun", sweep_all__min_players=3),
+    _spec("mau-binh", sweep_all__min_players=5),
+    _spec("pagat", overall_point=1, scoop__bonus=3, sweep_all__bonus=2, sweep_all__min_players=3),
+    _spec("capsa-susun", money__rake_percent=5, money__stake=7),
+    _spec("pagat", money__rake_percent=10, money__stake=3),
+    _spec("capsa-susun", tie_break="none", foul_check="strict", wheel="second"),
+    _spec("pagat", row_points=0, overall_point=2, scoop__multiplier=3),
+]
+
+
+def _settle_reason(case: Case) -> str:
+    from capsa.conformance.serve import _seat as read_seat
+    from capsa.conformance.serve import _stakes
+
+    round_ = case.input["round"]
+    seats = [read_seat(s, k) for k, s in enumerate(round_["seats"])]
+    result = _core.settle(seats, case.rules.rules(), _stakes(round_.get("stakes")))
+    parts = []
+    for pair in result.pairs:
+        i, j = pair["seats"]
+        how = pair["outcome"]
+        if pair["scoop"]:
+            how += " (sweep-all)" if pair["sweep_all"] else " (scoop)"
+        parts.append(f"{i} v {j} {how} {pair['points']:+d}")
+    return f"{len(seats)} seats under {case.rules.describe()}: " + "; ".join(parts)
+
+
+def _covering_rounds(spec: RulesSpec, seed: int, candidates: int, per_flag: int) -> list[_Draft]:
+    """Random rounds chosen so that every flag they reach is covered ``per_flag`` times."""
+    rng = random.Random(seed)
+    counts: dict[str, int] = {}
+    chosen: list[_Draft] = []
+    for k in range(candidates):
+        seats = 2 + k % 3
+        case = Case("settle", spec, random_round(rng, spec, seats))
+        flags = flags_of(case)
+        if any(counts.get(f, 0) < per_flag for f in flags):
+            for f in flags:
+                counts[f] = counts.get(f, 0) + 1
+            chosen.append(_Draft("cover", case, _settle_reason(case)))
+    return chosen
+
+
+def _settle_drafts() -> Iterator[_Draft]:
+    for spec, seats, stakes, reason in _SETTLE_SEEDS:
+        yield _Draft("seed", Case("settle", spec, _round(seats, stakes)), reason)
+    for k, spec in enumerate(_SETTLE_SPECS):
+        yield from _covering_rounds(spec, 100 + k, candidates=240, per_flag=1)
+
+
+# ------------------------------------------------------------------ digests
+
+
+def digest_cases(size: int) -> Iterator[tuple[str, Case]]:
+    """(family, case) of every digest vector: each preset's own ranking, then every
+    ranking configuration as knobs on pagat (pagat's own is the preset's)."""
+    for preset in presets():
+        yield "preset", Case("digest", _spec(preset), {"size": size})
+    pagat = _spec("pagat").rules()
+    for config in digests.ranking_configurations(size):
+        knobs = {k: v for k, v in config.items() if v != pagat[k]}
+        if knobs:
+            yield "configuration", Case("digest", RulesSpec.of("pagat", knobs), {"size": size})
+
+
+def _digest_drafts(select: Callable[[int], bool]) -> Iterator[_Draft]:
+    position = 0
+    for size in (5, 3):
+        numbers: dict[str, int] = {}
+        for family, case in digest_cases(size):
+            name = f"{family}-{size}"
+            numbers[name] = numbers.get(name, 0) + 1
+            if select(position):
+                key = digests.ranking_key(case.rules.rules(), size)
+                shown = ", ".join(f"{k} = {v}" for k, v in key.items())
+                reason = (
+                    f"the order of all {digests.HAND_COUNTS[size]:,} {size}-card hands "
+                    f"under {shown}"
+                )
+                yield _Draft(name, case, reason, number=numbers[name])
+            position += 1
+
+
+# ------------------------------------------------------------------ assembly
+
+_DRAFTS: dict[str, Callable[[], Iterable[_Draft]]] = {
+    "compare": _compare_drafts,
+    "category": _category_drafts,
+    "foul": _foul_drafts,
+    "natural": _natural_drafts,
+    "count_splits": _count_splits_drafts,
+    "settle": _settle_drafts,
+}
+
+
+def _finish(op: str, drafts: Iterable[_Draft], check: bool) -> list[Vector]:
+    engine = CapsaEngine()
+    numbers: dict[str, int] = {}
+    seen: set[Case] = set()
+    out: list[Vector] = []
+    for draft in drafts:
+        if draft.case in seen:
+            continue
+        seen.add(draft.case)
+        response = engine.handle(request_of(0, draft.case))
+        if "error" in response:
+            raise DisagreementError(f"capsa refuses a {op} vector: {response['error']}")
+        expected = response["result"]
+        if check and op != "digest":
+            witness = oracle_answer(draft.case)
+            if witness != expected:
+                raise DisagreementError(
+                    f"capsa and capsa.oracle disagree on {op} {draft.case.input} under "
+                    f"{draft.case.rules.describe()}: capsa {expected!r}, oracle {witness!r}"
+                )
+        numbers[draft.family] = numbers.get(draft.family, 0) + 1
+        flags = sorted((draft.flags | flags_of(draft.case)) & set(FLAGS))
+        unknown = draft.flags - set(FLAGS)
+        if unknown:
+            raise ValueError(f"unknown flags {sorted(unknown)} in a {op} vector")
+        number = draft.number if draft.number is not None else numbers[draft.family]
+        vector_id = f"{op}/{draft.family}/{number}"
+        out.append(Vector(vector_id, draft.case, expected, flags, draft.reason))
+    return out
+
+
+def generate(
+    ops: Iterable[str] = OPS,
+    check: bool = True,
+    digest_select: Callable[[int], bool] | None = None,
+) -> dict[str, list[Vector]]:
+    """Every suite, by op. ``check`` asks the oracle too (and raises
+    :class:`DisagreementError` on any difference); ``digest_select`` picks
+    digest vectors by their position (default: all)."""
+    suites: dict[str, list[Vector]] = {}
+    for op in ops:
+        if op == "digest":
+            drafts: Iterable[_Draft] = _digest_drafts(digest_select or (lambda _: True))
+        else:
+            drafts = _DRAFTS[op]()
+        suites[op] = _finish(op, drafts, check)
+    return suites
+
+
+def write_suites(out: str | Path, suites: Mapping[str, list[Vector]]) -> list[Path]:
+    """Writes each suite as ``<op>.jsonl`` in ``out``; returns the paths."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for op, vectors in suites.items():
+        path = folder / f"{op}.jsonl"
+        with open(path, "w", encoding="utf-8", newline="\n") as stream:
+            stream.writelines(v.line() for v in vectors)
+        paths.append(path)
+    return paths
+
+
+def vectors_of(lines: Iterable[Mapping[str, Any]]) -> Iterator[tuple[Mapping[str, Any], Case]]:
+    """Each vector line with its case (checked)."""
+    for vector in lines:
+        yield vector, case_from_vector(vector)

@@ -1,0 +1,345 @@
+"""Hypothesis strategies for Chinese poker, for your own property tests.
+
+Needs Hypothesis, which is not a dependency of capsa itself: install
+``capsa[strategies]`` (or the ``test`` extra). Importing capsa never imports
+this module; Hypothesis finds it through the ``hypothesis`` entry point, so
+``st.from_type(capsa.Card)`` (and ``Arrangement``, ``Seat``, ``Rules``)
+works once capsa is installed.
+
+Every strategy is biased toward the corners where engines differ: few
+ranks (pairs, trips, quads, the pair naturals), few suits (flushes, three
+flushes), runs (straights, the wheel), and hands built to hold a natural.
+``docs/conformance.md``, "Strategies", lists them with examples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+try:
+    from hypothesis import strategies as st
+except ImportError as exc:  # pragma: no cover - only without the extra
+    raise ImportError('capsa.strategies needs Hypothesis: pip install "capsa[strategies]"') from exc
+
+from capsa import _core
+from capsa.arrangement import Arrangement
+from capsa.cards import Card
+from capsa.conformance.protocol import RulesSpec
+from capsa.rules import Rules, presets
+from capsa.settlement import Seat
+
+__all__ = [
+    "KNOB_VALUES",
+    "Table",
+    "arrangements",
+    "card_ids",
+    "cards",
+    "hand_ids",
+    "hands",
+    "rows",
+    "rules",
+    "rules_specs",
+    "tables",
+]
+
+# The values fuzzing gives each knob: every choice, and small numbers that
+# reach each branch of the rule text (docs/rules.md, "Rules data (TOML)").
+KNOB_VALUES: dict[str, tuple[Any, ...]] = {
+    "tie_break": ("none", "suit"),
+    "suit_order": ("shcd", "dchs", "hscd", "cdsh", "sdhc"),
+    "flush_compare": ("ranks", "suit-first"),
+    "wheel": ("low", "second"),
+    "foul_check": ("allow-equal", "strict"),
+    "row_points": (0, 1, 2, 3),
+    "overall_point": (0, 1, 2),
+    "royalty_mode": ("winner", "always", "none"),
+    "royalty_adds": (True, False),
+    "scoop.multiplier": (1, 2, 3),
+    "scoop.bonus": (0, 1, 3),
+    "scoop.multiply_royalties": (False, True),
+    "sweep_all.multiplier": (1, 2, 4),
+    "sweep_all.bonus": (0, 2, 6),
+    "sweep_all.min_players": (2, 3, 4, 5),
+    "foul.mode": ("sweep-all", "scoop", "fixed"),
+    "foul.points": (0, 5, 12),
+    "foul.pays_royalties": (True, False),
+    "surrender.enabled": (False, True),
+    "surrender.cost": (0, 2, 3),
+    "naturals.resolve": ("higher-wins", "difference"),
+    "naturals.ties": ("push", "compare"),
+    "money.stake": (0, 1, 10, 100),
+    "money.rake_percent": (0, 3, 5, 10, 100),
+}
+RANKING_KNOBS = ("tie_break", "suit_order", "flush_compare", "wheel")
+
+
+def card_ids() -> st.SearchStrategy[int]:
+    """One card id, 0..51 (``4 * (rank - 2) + suit``, d=0 c=1 h=2 s=3)."""
+    return st.integers(0, 51)
+
+
+def cards() -> st.SearchStrategy[Card]:
+    """One card."""
+    return card_ids().map(Card)
+
+
+def _pool(mode: str, pick: Sequence[int]) -> list[int]:
+    if mode == "ranks":
+        return [4 * r + s for r in pick for s in range(4)]
+    if mode == "suits":
+        return [4 * r + s for r in range(13) for s in pick]
+    if mode == "run":
+        start = pick[0] % 10 - 1
+        ranks = [12, 0, 1, 2, 3] if start < 0 else list(range(start, start + 5))
+        return [4 * r + s for r in ranks for s in range(4)]
+    return list(range(52))
+
+
+_MODES = st.sampled_from(["any", "ranks", "suits", "run"])
+_WIDTHS = {"ranks": (3, 7), "suits": (1, 2), "run": (1, 1), "any": (1, 1)}
+_BOOLEANS = st.booleans()
+
+
+@lru_cache(maxsize=512)
+def _picks(pool_size: int, size: int) -> st.SearchStrategy[list[int]]:
+    """``size`` distinct positions in a pool of ``pool_size`` (built once per shape:
+    building a strategy costs more than drawing from it)."""
+    return st.lists(st.integers(0, pool_size - 1), min_size=size, max_size=size, unique=True)
+
+
+def _draw_ids(draw: st.DrawFn, size: int, taken: frozenset[int]) -> list[int]:
+    mode = draw(_MODES)
+    low, high = _WIDTHS[mode]
+    limit = 4 if mode == "suits" else 13
+    pick = draw(_picks(limit, draw(st.integers(low, high)) if low != high else low))
+    pool = [c for c in _pool(mode, pick) if c not in taken]
+    if len(pool) < size:
+        pool += [c for c in range(52) if c not in taken and c not in pool]
+    return sorted(pool[k] for k in draw(_picks(len(pool), size)))
+
+
+@st.composite
+def _biased_ids(draw: st.DrawFn, size: int, taken: frozenset[int] = frozenset()) -> list[int]:
+    return _draw_ids(draw, size, taken)
+
+
+def hand_ids(size: int = 13, exclude: frozenset[int] = frozenset()) -> st.SearchStrategy[list[int]]:
+    """``size`` distinct card ids (sorted), none in ``exclude``, biased toward few
+    ranks, few suits and runs."""
+    if not 0 <= size <= 52 - len(exclude):
+        raise ValueError(f"cannot draw {size} cards from {52 - len(exclude)}")
+    return _biased_ids(size, frozenset(exclude))
+
+
+def hands(size: int = 13) -> st.SearchStrategy[list[Card]]:
+    """``size`` distinct cards, sorted by id (13 for a player's hand)."""
+    return hand_ids(size).map(lambda ids: [Card(i) for i in ids])
+
+
+def rows(size: int | None = None) -> st.SearchStrategy[list[Card]]:
+    """A row: 3 cards (the top) or 5 (middle, bottom); either when ``size`` is None."""
+    if size is None:
+        return st.sampled_from([3, 5]).flatmap(hands)
+    if size not in (3, 5):
+        raise ValueError(f"a row has 3 or 5 cards, not {size}")
+    return hands(size)
+
+
+_ORDERS = st.permutations(range(13))
+
+
+def _draw_arrangement(
+    draw: st.DrawFn, hand: list[int], rules: Rules, valid: bool | None
+) -> list[int]:
+    if valid is None:
+        valid = draw(_BOOLEANS)
+    # About a third of all splits are legal: a few shuffles nearly always find
+    # what is wanted, and the rare hand that does not falls back below.
+    for _ in range(16):
+        order = [hand[k] for k in draw(_ORDERS)]
+        if valid and _core.is_foul(order, rules):
+            # the stronger five-card row goes to the bottom: legal far more often
+            swapped = order[:3] + order[8:] + order[3:8]
+            if not _core.is_foul(swapped, rules):
+                return swapped
+        if bool(_core.is_foul(order, rules)) != valid:
+            return order
+    if valid:
+        splits = _core.splits(hand, rules)
+        return [int(x) for x in splits[draw(st.integers(0, len(splits) - 1))]]
+    legal = [int(x) for x in _core.splits(hand, rules)[-1]]
+    return legal[:3] + legal[8:] + legal[3:8]  # middle and bottom exchanged
+
+
+@st.composite
+def _arrangement_ids(
+    draw: st.DrawFn, hand: list[int] | None, rules: Rules, valid: bool | None
+) -> list[int]:
+    ids = sorted(hand) if hand is not None else _draw_ids(draw, 13, frozenset())
+    return _draw_arrangement(draw, ids, rules, valid)
+
+
+def arrangements(
+    rules: Rules | None = None, valid: bool | None = None, hand: Sequence[int] | None = None
+) -> st.SearchStrategy[Arrangement]:
+    """Arrangements of a drawn (or the given) 13-card hand: legal under ``rules``
+    when ``valid`` is True, fouled when False, either when None."""
+    given = sorted(hand) if hand is not None else None
+    return _arrangement_ids(given, rules or Rules(), valid).map(Arrangement.from_ids)
+
+
+def rules_specs(
+    presets_: Sequence[str] | None = None,
+    knobs: dict[str, Sequence[Any]] | None = None,
+    max_changes: int = 4,
+) -> st.SearchStrategy[RulesSpec]:
+    """Rules as a preset plus up to ``max_changes`` knobs changed, each from
+    ``knobs`` (default :data:`KNOB_VALUES`); a knob left out of ``knobs`` keeps
+    the preset's value."""
+    names = list(presets_ or presets())
+    values = dict(KNOB_VALUES if knobs is None else knobs)
+    keys = sorted(k for k, v in values.items() if len(v))
+
+    @st.composite
+    def build(draw: st.DrawFn) -> RulesSpec:
+        preset = draw(st.sampled_from(names))
+        chosen = (
+            draw(st.lists(st.sampled_from(keys), max_size=max_changes, unique=True)) if keys else []
+        )
+        base = Rules.preset(preset)
+        changes = {}
+        for key in chosen:
+            value = draw(st.sampled_from(list(values[key])))
+            if value != base[key]:
+                changes[key] = value
+        return RulesSpec.of(preset, changes)
+
+    return build()
+
+
+def rules(
+    presets_: Sequence[str] | None = None,
+    knobs: dict[str, Sequence[Any]] | None = None,
+    max_changes: int = 4,
+) -> st.SearchStrategy[Rules]:
+    """:class:`capsa.Rules`: a preset with a few knobs changed (see :func:`rules_specs`)."""
+    return rules_specs(presets_, knobs, max_changes).map(RulesSpec.rules)
+
+
+_any_rules = rules
+
+
+@dataclass(frozen=True)
+class Table:
+    """A drawn table: the rules, the seats and the stakes (an int or a P x P matrix)."""
+
+    rules: Rules
+    seats: list[Seat]
+    stakes: int | list[list[int]]
+
+
+_NATURAL_SHAPES = {
+    "pairs": lambda r: [4 * x + s for x in r[:6] for s in (0, 1)] + [4 * r[6] + 2],
+    "flushes": lambda r: (
+        [4 * x for x in r[:3]] + [4 * x + 1 for x in r[:5]] + [4 * x + 3 for x in r[:5]]
+    ),
+    "dragon": lambda r: [4 * x + (x * 7 + r[0]) % 4 for x in range(13)],
+    "colour": lambda r: [4 * x + s for x in r[:7] for s in (0, 2)][:13],
+}
+
+
+_SHAPES = st.sampled_from(sorted(_NATURAL_SHAPES))
+_QUARTER, _SIXTH, _EIGHTH = st.integers(0, 3), st.integers(0, 5), st.integers(0, 7)
+_STAKES = st.sampled_from([0, 1, 3, 100])
+_PAIR_STAKES = st.sampled_from([0, 1, 10, 100])
+
+
+def _draw_natural(draw: st.DrawFn, taken: frozenset[int]) -> list[int] | None:
+    shape = draw(_SHAPES)
+    ranks = draw(_ORDERS)
+    ids = _NATURAL_SHAPES[shape](ranks)
+    if len(set(ids)) != 13 or set(ids) & taken:
+        return None
+    return sorted(ids)
+
+
+@st.composite
+def _natural_ids(draw: st.DrawFn, taken: frozenset[int]) -> list[int] | None:
+    return _draw_natural(draw, taken)
+
+
+@st.composite
+def _table(
+    draw: st.DrawFn,
+    rules_strategy: st.SearchStrategy[Rules],
+    seats: st.SearchStrategy[int],
+    naturals: bool,
+    fouls: bool,
+    surrenders: bool,
+    stakes: bool,
+) -> Table:
+    table_rules = draw(rules_strategy)
+    count = draw(seats)
+    taken: frozenset[int] = frozenset()
+    out = []
+    for _ in range(count):
+        hand = _draw_natural(draw, taken) if naturals and draw(_QUARTER) == 0 else None
+        if hand is None:
+            hand = _draw_ids(draw, 13, taken)
+        taken = taken | set(hand)
+        arrangement = Arrangement.from_ids(
+            _draw_arrangement(draw, hand, table_rules, None if fouls else True)
+        )
+        surrender = surrenders and table_rules["surrender.enabled"] and draw(_SIXTH) == 0
+        declare = not naturals or draw(_EIGHTH) != 0
+        out.append(Seat(arrangement, surrender=bool(surrender), declare_natural=declare))
+    stake: int | list[list[int]] = 1
+    if stakes:
+        if draw(_BOOLEANS):
+            stake = draw(_STAKES)
+        else:
+            matrix = [[0] * count for _ in range(count)]
+            for i in range(count):
+                for j in range(i + 1, count):
+                    matrix[i][j] = matrix[j][i] = draw(_PAIR_STAKES)
+            stake = matrix
+    return Table(table_rules, out, stake)
+
+
+def tables(
+    rules: st.SearchStrategy[Rules] | Rules | None = None,
+    seats: st.SearchStrategy[int] | int | None = None,
+    naturals: bool = True,
+    fouls: bool = True,
+    surrenders: bool = True,
+    stakes: bool = True,
+) -> st.SearchStrategy[Table]:
+    """Tables of 2 to 4 seats from one deck: hands built to hold naturals (and
+    some naturals declined), fouled rows, surrenders (when the rules allow them)
+    and stakes, one integer or a matrix, each when its flag is on."""
+    if isinstance(rules, Rules):
+        rules = st.just(rules)
+    if isinstance(seats, int):
+        seats = st.just(seats)
+    return _table(
+        rules if rules is not None else _any_rules(),
+        seats if seats is not None else st.integers(2, 4),
+        naturals,
+        fouls,
+        surrenders,
+        stakes,
+    )
+
+
+def _hypothesis_setup_hook() -> None:
+    """Registers the strategies for capsa's types (the ``hypothesis`` entry point)."""
+    st.register_type_strategy(Card, cards())
+    st.register_type_strategy(Arrangement, arrangements())
+    st.register_type_strategy(Rules, rules())
+    st.register_type_strategy(
+        Seat,
+        st.builds(Seat, arrangements(), surrender=st.just(False), declare_natural=st.booleans()),
+    )
