@@ -39,7 +39,9 @@ PUBLIC_MODULES = (
     "capsa.tables",
 )
 # The submodules that may appear in capsa's namespace (once imported).
-SUBMODULES = frozenset({"_core", *(m.split(".")[1] for m in PUBLIC_MODULES[1:])})
+SUBMODULES = frozenset(
+    {"_core", "conformance", "strategies", *(m.split(".")[1] for m in PUBLIC_MODULES[1:])}
+)
 
 # Callables that cannot raise (beyond Python's own TypeError for a wrong
 # call), by where they are defined, so their docstrings need not say what
