@@ -58,53 +58,6 @@ CANNOT_RAISE = frozenset(
     }
 )
 
-# Names whose documentation is to come from another branch. The marks are
-# strict: a name listed here whose test passes fails, so remove it then.
-#
-# The extension's docstrings are the `///` comments in src/python/, edited
-# elsewhere; these still differ from their text in _core.pyi.
-RUST_DOCSTRINGS_PENDING = frozenset(
-    {
-        "ArgumentError",
-        "CapsaError",
-        "Card",
-        "Card.id",
-        "Card.rank",
-        "Card.suit",
-        "CardError",
-        "HandError",
-        "HandValue",
-        "HandValue.cards",
-        "HandValue.category",
-        "HandValue.size",
-        "HandValue.strength",
-        "RulesError",
-        "Settlement",
-        "Settlement.explain",
-        "Settlement.money",
-        "Settlement.net",
-        "Settlement.pairs",
-        "Settlement.points",
-        "Settlement.rake",
-        "Settlement.seat_count",
-        "Settlement.seats",
-        "Settlement.to_dict",
-        "TableError",
-        "card_ids",
-        "compare",
-        "count_splits",
-        "count_splits_batch",
-        "deal",
-        "evaluate",
-        "evaluate_batch",
-        "natural",
-        "naturals",
-        "naturals_batch",
-        "parse_cards",
-        "settle",
-        "splits",
-    }
-)
 # capsa.cli (edited elsewhere): its module docstring is to name its exit codes.
 CLI_DOCS_PENDING = frozenset(
     {
@@ -283,17 +236,7 @@ def _extension_objects() -> Iterator[tuple[str, Any]]:
                 yield f"{core_name}.{member}", value
 
 
-EXTENSION_OBJECTS = [
-    pytest.param(
-        name,
-        obj,
-        id=name,
-        marks=[pytest.mark.xfail(strict=True, reason="the /// text is to be applied")]
-        if name in RUST_DOCSTRINGS_PENDING
-        else [],
-    )
-    for name, obj in _extension_objects()
-]
+EXTENSION_OBJECTS = [pytest.param(name, obj, id=name) for name, obj in _extension_objects()]
 
 
 def _paragraphs(doc: str) -> list[str]:
@@ -313,4 +256,3 @@ def test_the_extension_shows_the_stub_docstrings(name: str, obj: Any) -> None:
 def test_the_extension_objects_are_found() -> None:
     found = {name for name, _ in _extension_objects()}
     assert {"settle", "evaluate", "Card", "Card.id", "Settlement.explain"} <= found
-    assert found >= RUST_DOCSTRINGS_PENDING, sorted(RUST_DOCSTRINGS_PENDING - found)
