@@ -58,16 +58,6 @@ CANNOT_RAISE = frozenset(
     }
 )
 
-# capsa.cli (edited elsewhere): its module docstring is to name its exit codes.
-CLI_DOCS_PENDING = frozenset(
-    {
-        "capsa.cli.EXIT_FAILED_ROUNDS",
-        "capsa.cli.EXIT_INTERNAL",
-        "capsa.cli.EXIT_INTERRUPTED",
-        "capsa.cli.EXIT_USAGE",
-    }
-)
-
 _RAISES = re.compile(r"\b[Rr]aises\b")
 # Member kinds that carry a docstring of their own.
 _DOCUMENTED_KINDS = (
@@ -128,15 +118,7 @@ def _public_names() -> Iterator[tuple[str, str]]:
             yield module_name, name
 
 
-def _param(module_name: str, name: str) -> Any:
-    qualified = f"{module_name}.{name}"
-    marks = []
-    if qualified in CLI_DOCS_PENDING:
-        marks.append(pytest.mark.xfail(strict=True, reason="documented by the cli branch"))
-    return pytest.param(module_name, name, id=qualified, marks=marks)
-
-
-PUBLIC_NAMES = [_param(m, n) for m, n in _public_names()]
+PUBLIC_NAMES = [pytest.param(m, n, id=f"{m}.{n}") for m, n in _public_names()]
 
 
 def test_capsa_namespace_holds_only_its_all() -> None:
