@@ -308,8 +308,10 @@ def test_train_name_cannot_write_header_lines() -> None:
         ("hands", 10**9, capsa.ArgumentError),
         ("iterations", 101, capsa.ArgumentError),
         ("iterations", -1, capsa.ArgumentError),
-        ("seats", 1, capsa.ArgumentError),
-        ("seats", 5, capsa.ArgumentError),
+        ("seats", 1, capsa.TableError),
+        ("seats", 5, capsa.TableError),
+        ("seats", -1, capsa.TableError),
+        ("seats", 2**70, capsa.TableError),
         ("seed", -1, capsa.ArgumentError),
         ("seed", 2**64, capsa.ArgumentError),
         ("hands", True, TypeError),
@@ -321,6 +323,14 @@ def test_train_arguments_are_checked(key: str, value: object, error: type[Except
     kwargs: dict[str, Any] = {"hands": 40, "iterations": 0, key: value}
     with pytest.raises(error, match=key):
         train_tables(**kwargs)
+
+
+def test_train_seats_is_checked_as_every_seats_argument() -> None:
+    with pytest.raises(capsa.TableError) as trained:
+        train_tables(seats=5, hands=40, iterations=0)
+    with pytest.raises(capsa.TableError) as dealt:
+        capsa.deal(5)
+    assert str(trained.value) == str(dealt.value) == "seats: a table has 2 to 4 seats, got 5"
 
 
 def test_train_accepts_numpy_ints_and_the_largest_seed() -> None:

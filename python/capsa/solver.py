@@ -281,9 +281,10 @@ def train_tables(
     Returns the tables file's bytes, to pass as ``tables=`` or write to a
     file.
 
-    Raises ``ArgumentError`` for ``seats``, ``hands``, ``iterations`` or
-    ``seed`` out of range, ``RulesError`` for a bad ``name``, ``TypeError``
-    for an argument of the wrong type (a bool, a float, a non-str name).
+    Raises ``TableError`` for ``seats`` outside 2..4 (as every ``seats``
+    argument), ``ArgumentError`` for ``hands``, ``iterations`` or ``seed``
+    out of range, ``RulesError`` for a bad ``name``, ``TypeError`` for an
+    argument of the wrong type (a bool, a float, a non-str name).
     """
     return _core.train_tables(
         rules, seats=seats, hands=hands, iterations=iterations, seed=seed, name=name

@@ -149,10 +149,6 @@ fn train_size(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<usize> {
     Ok(int_in_range(obj, key, 0, usize::MAX as i128, ErrorKind::Argument)? as usize)
 }
 
-fn train_seats(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    train_size(obj, "seats")
-}
-
 fn train_hands(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     train_size(obj, "hands")
 }
@@ -169,7 +165,7 @@ fn train_iterations(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 fn train_tables<'py>(
     py: Python<'py>,
     rules: Option<&Bound<'py, PyAny>>,
-    #[pyo3(from_py_with = train_seats)] seats: usize,
+    #[pyo3(from_py_with = seats_arg)] seats: usize,
     #[pyo3(from_py_with = train_hands)] hands: usize,
     #[pyo3(from_py_with = train_iterations)] iterations: usize,
     #[pyo3(from_py_with = seed_arg)] seed: u64,
