@@ -163,6 +163,12 @@ def test_tournament_reproducible_and_zero_sum() -> None:
     assert len(two["mean"]) == 2
 
 
+def test_tournament_refuses_one_str_for_the_list_of_strategies() -> None:
+    with pytest.raises(TypeError) as info:
+        duplicate_tournament("solver", deals=1)  # type: ignore[arg-type]
+    assert str(info.value) == "strategies must be a list of strategy names, not the str 'solver'"
+
+
 def test_best_response_check_runs() -> None:
     r = best_response_check(Rules.preset("pagat"), hands=2, opponents=40, seed=1)
     assert len(r["hands"]) == 2
@@ -182,6 +188,14 @@ def test_cli_prints_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "E[points]" in table and "declare dragon" in table.splitlines()[1]
     assert cli_main(["arrange", capsa.format_cards(DRAGON), "--strategy", "greedy"]) == 0
     assert len(capsys.readouterr().out.strip().splitlines()) == 3
+
+
+def test_format_choices_refuses_what_is_not_a_choice() -> None:
+    choices = rank_arrangements(DRAGON, k=1)
+    with pytest.raises(TypeError, match=r"^choices\[1\] must be a Choice, not int$"):
+        format_choices([*choices, 1])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"^natural must be a str or None, not int$"):
+        format_choices(choices, 5)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("seats", [2, 4])

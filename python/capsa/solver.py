@@ -335,9 +335,11 @@ def duplicate_tournament(
     Raises ``TableError`` for ``seats`` outside 2..4 or fewer than two
     strategies, ``ArgumentError`` for ``deals`` or ``seed`` out of range,
     ``RulesError`` for an unknown strategy or bad tables, ``TypeError`` for
-    an argument of the wrong type. A str is read as a sequence of one-letter
-    names, so ``"solver"`` raises ``RulesError``.
+    an argument of the wrong type (``strategies`` given as one str
+    included: it is a list of names).
     """
+    if isinstance(strategies, str):
+        raise TypeError(f"strategies must be a list of strategy names, not the str {strategies!r}")
     return dict(
         _core.duplicate_tournament(
             list(strategies), rules, seats=seats, deals=deals, seed=seed, tables=load_tables(tables)
@@ -389,11 +391,16 @@ def format_choices(choices: Sequence[Choice], natural: str | None = None) -> str
     (or None), named in the note of a choice that declares it.
 
     Returns the table as one str: a header line, then per choice its rank,
-    rows, expected points and note. Raises ``AttributeError`` for items that
-    are not ``Choice``.
+    rows, expected points and note. Raises ``TypeError`` for an item that is
+    not a ``Choice`` (naming its index and type) or a ``natural`` that is not
+    a str or None.
     """
+    if natural is not None and not isinstance(natural, str):
+        raise TypeError(f"natural must be a str or None, not {type(natural).__name__}")
     lines = [f"{'#':>2}  {'top':<10} {'middle':<16} {'bottom':<16} {'E[points]':>9}  note"]
     for k, c in enumerate(choices, start=1):
+        if not isinstance(c, Choice):
+            raise TypeError(f"choices[{k - 1}] must be a Choice, not {type(c).__name__}")
         a = c.arrangement
         note = f"declare {natural or 'the natural'}" if c.declare_natural else ""
         lines.append(
