@@ -347,6 +347,57 @@ def test_train_seats_is_checked_as_every_seats_argument() -> None:
     assert str(trained.value) == str(dealt.value) == "seats: a table has 2 to 4 seats, got 5"
 
 
+def _solver_calls(rules: Rules, tables: bytes) -> list[Callable[[], object]]:
+    """Every solver entry point that plays with ``tables=`` under ``rules``."""
+    hand = list(range(0, 52, 4))
+    return [
+        lambda: best_arrangement(hand, rules, tables=tables),
+        lambda: rank_arrangements(hand, rules, tables=tables),
+        lambda: best_arrangement_batch(np.array([hand], dtype=np.uint8), rules, tables=tables),
+        lambda: duplicate_tournament(["solver", "greedy"], rules, deals=1, tables=tables),
+        lambda: best_response_check(rules, hands=1, opponents=2, tables=tables),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("rules", "tables", "knob", "trained", "wanted"),
+    [
+        # mau-binh ranks the wheel second; capsa-susun ranks it low
+        (Rules.preset("capsa-susun"), "mau-binh", "wheel", "second", "low"),
+        (Rules.preset("mau-binh"), "capsa-susun", "wheel", "low", "second"),
+        (
+            Rules.preset("pagat").derive(flush_compare="suit-first"),
+            "pagat",
+            "flush_compare",
+            "ranks",
+            "suit-first",
+        ),
+    ],
+)
+def test_tables_of_another_ranking_are_refused(
+    rules: Rules, tables: str, knob: str, trained: str, wanted: str
+) -> None:
+    data = load_tables(tables) or b""
+    message = (
+        f'solver tables: trained for {knob} = "{trained}" but the rules have '
+        f'{knob} = "{wanted}": their rank classes would be read as other hands '
+        "(train tables for these rules)"
+    )
+    for call in _solver_calls(rules, data):
+        with pytest.raises(RulesError) as info:
+            call()
+        assert str(info.value) == message
+
+
+def test_tables_of_another_tie_break_are_used() -> None:
+    # a rank class leaves the suits out: capsa-susun's tables (tie_break =
+    # "suit") mean the same hands under pagat's tie_break = "none"
+    pagat = Rules.preset("pagat")
+    assert pagat["tie_break"] != Rules.preset("capsa-susun")["tie_break"]
+    for call in _solver_calls(pagat, load_tables("capsa-susun") or b""):
+        call()
+
+
 def test_train_accepts_numpy_ints_and_the_largest_seed() -> None:
     data = train_tables(hands=np.int64(40), iterations=0, seed=2**64 - 1)
     assert tables_info(tables=data)["seed"] == str(2**64 - 1)

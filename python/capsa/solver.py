@@ -31,7 +31,11 @@ Strategies (``STRATEGIES``, in this order): ``"solver"`` (the model),
 Tables (``TablesLike``) are given as None (the nearest shipped tables),
 bytes, a ``bytearray`` or ``memoryview``, a preset name, or the path (a str
 or ``os.PathLike``) of a tables file of at most ``MAX_TABLES_BYTES`` bytes
-(4 MiB).
+(4 MiB). Tables given as ``tables=`` must be trained under the rules'
+``wheel`` and ``flush_compare``: they are keyed by rank class, which those
+knobs define, so other tables raise ``RulesError`` naming the knob
+(:func:`tables_info` shows any). The ``tie_break`` and the scoring they
+were trained under may differ: a rank class leaves the suits out.
 
 Every function takes ``rules`` as a ``capsa.Rules`` or None (the
 capsa-susun preset) and raises ``TypeError`` for another type (a preset
@@ -177,7 +181,8 @@ def best_arrangement(
     Raises ``CardError`` for a card that cannot be read or an id outside
     0..51; ``HandError`` for other than 13 cards or a card given twice;
     ``TableError`` for ``seats`` outside 2..4; ``RulesError`` for an unknown
-    strategy or tables that cannot be read or fail validation;
+    strategy or tables that cannot be read, fail validation or were trained
+    under another ``wheel`` or ``flush_compare``;
     ``TypeError`` for cards, ``seats`` (a bool, a float), ``strategy``,
     ``tables`` or ``rules`` of the wrong type.
     """
