@@ -102,15 +102,16 @@ fn hand_value(rules: &Rules, ids: &[u8]) -> HandValue {
     }
 }
 
-/// Reads a 3- or 5-card hand into a fixed buffer without allocating.
-fn read_small_hand(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5]) -> PyResult<usize> {
+/// Reads a 3- or 5-card hand into a fixed buffer without allocating; the
+/// hand is called `what` in messages.
+fn read_small_hand(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5], what: &str) -> PyResult<usize> {
     if let Ok(list) = obj.cast::<PyList>() {
         let n = list.len();
         if n == 3 || n == 5 {
             for (k, item) in list.iter().enumerate() {
                 buf[k] = match item.cast::<Card>() {
                     Ok(c) => c.get().id,
-                    Err(_) => return read_small_hand_slow(obj, buf),
+                    Err(_) => return read_small_hand_slow(obj, buf, what),
                 };
             }
             check_distinct(&buf[..n])?;
@@ -122,18 +123,18 @@ fn read_small_hand(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5]) -> PyResult<usize>
             for (k, item) in tuple.iter().enumerate() {
                 buf[k] = match item.cast::<Card>() {
                     Ok(c) => c.get().id,
-                    Err(_) => return read_small_hand_slow(obj, buf),
+                    Err(_) => return read_small_hand_slow(obj, buf, what),
                 };
             }
             check_distinct(&buf[..n])?;
             return Ok(n);
         }
     }
-    read_small_hand_slow(obj, buf)
+    read_small_hand_slow(obj, buf, what)
 }
 
-fn read_small_hand_slow(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5]) -> PyResult<usize> {
-    let ids = read_hand(obj, &[3, 5], "a hand")?;
+fn read_small_hand_slow(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5], what: &str) -> PyResult<usize> {
+    let ids = read_hand(obj, &[3, 5], what)?;
     buf[..ids.len()].copy_from_slice(&ids);
     Ok(ids.len())
 }
@@ -160,7 +161,7 @@ fn read_small_hand_slow(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5]) -> PyResult<u
 fn evaluate(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<HandValue> {
     let rules = rules_arg(rules)?;
     let mut buf = [0u8; 5];
-    let n = read_small_hand(cards, &mut buf)?;
+    let n = read_small_hand(cards, &mut buf, "a hand")?;
     Ok(hand_value(rules.get(), &buf[..n]))
 }
 
@@ -185,8 +186,8 @@ fn compare(
 ) -> PyResult<i8> {
     let rules = rules_arg(rules)?;
     let (mut x, mut y) = ([0u8; 5], [0u8; 5]);
-    let n = read_small_hand(a, &mut x)?;
-    let m = read_small_hand(b, &mut y)?;
+    let n = read_small_hand(a, &mut x, "the first hand")?;
+    let m = read_small_hand(b, &mut y, "the second hand")?;
     let e = &rules.get().evaluator;
     Ok(e.eval_unchecked(&x[..n]).cmp(&e.eval_unchecked(&y[..m])) as i8)
 }

@@ -7,8 +7,8 @@ use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyList, PyString, PyTuple};
 
-use super::args::{as_index, int_in_range, type_name};
-use super::arrays::card_array;
+use super::args::{as_index, int_text, integer, saturating_value, type_name};
+use super::arrays::{card_array, shape_text};
 use super::cards::{read_cards, ReadError, Want};
 use super::errors::err;
 use super::rules::rules_arg;
@@ -152,15 +152,17 @@ enum StakeArg {
     Matrix(Vec<i64>),
 }
 
-/// An int64 stake (the core checks the sign and the symmetry).
+/// A stake read as an int64. The core checks the sign (naming the seats)
+/// and the symmetry; an int past int64 is refused here, with the range a
+/// stake may take.
 fn stake_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
-    Ok(int_in_range(
-        obj,
-        what,
-        i64::MIN as i128,
-        i64::MAX as i128,
-        ErrorKind::Table,
-    )? as i64)
+    let i = integer(obj, what)?;
+    i64::try_from(saturating_value(&i)?).map_err(|_| {
+        err(
+            ErrorKind::Table,
+            format!("{what} must be in 0..{}, got {}", i64::MAX, int_text(&i)),
+        )
+    })
 }
 
 /// Reads `stakes`: None, one integer, or an n x n matrix (nested sequences
@@ -450,7 +452,10 @@ fn read_flags(
     if ro.shape() != [n, p] {
         return Err(err(
             ErrorKind::Table,
-            format!("{what} must have shape ({n}, {p}), got {:?}", ro.shape()),
+            format!(
+                "{what} must have shape ({n}, {p}), got shape {}",
+                shape_text(ro.shape())
+            ),
         ));
     }
     Ok(Some(ro.as_array().iter().copied().collect()))
