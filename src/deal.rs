@@ -9,6 +9,7 @@
 
 use crate::cards::DECK;
 use crate::error::{Error, Result};
+use crate::settle::check_seat_count;
 
 pub struct ChaCha20 {
     state: [u32; 16],
@@ -113,13 +114,9 @@ pub fn shuffled_deck(rng: &mut ChaCha20) -> [u8; DECK] {
     deck
 }
 
-/// Deals 13 cards to each of `seats` (2..=4) seats.
+/// Deals 13 cards to each of `seats` seats (as [`check_seat_count`] takes).
 pub fn deal(seats: usize, seed: Option<u64>) -> Result<Vec<[u8; 13]>> {
-    if !(2..=4).contains(&seats) {
-        return Err(Error::table(format!(
-            "a table has 2 to 4 seats, got {seats}"
-        )));
-    }
+    check_seat_count(seats)?;
     let mut rng = match seed {
         Some(s) => ChaCha20::from_seed(s),
         None => ChaCha20::from_entropy()?,

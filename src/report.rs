@@ -158,14 +158,16 @@ pub fn explain(s: &Settlement, inputs: &[SeatInput]) -> String {
         "seat", "top", "middle", "bottom", "points", "money", "rake", "net"
     );
     for (k, (r, input)) in s.seats.iter().zip(inputs).enumerate() {
+        // the rows of a seat settled as fouled, surrendered or by its declared
+        // natural are never compared, so they earn nothing
+        let rows_earn = !(r.foul || r.surrender || r.natural.is_some());
         let row = |cards: &[u8], st: u32, roy: i64| {
             let mut t = format!(
                 "{} {}",
                 cards_text(cards),
                 CATEGORY_NAMES[category_of(st) as usize]
             );
-            // a fouled seat's rows earn nothing
-            if roy > 0 && !r.foul {
+            if roy > 0 && rows_earn {
                 let _ = write!(t, " +{roy}");
             }
             t

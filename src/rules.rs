@@ -7,6 +7,7 @@ use std::str::FromStr;
 use crate::error::{Error, Result};
 use crate::naturals::Natural;
 use crate::rank::{Evaluator, Ranking};
+use crate::settle::{MAX_SEATS, MIN_SEATS};
 
 /// A rules knob that takes one of a few names: the rules-file key it is
 /// read from, its names in order, and (through `FromStr` and `Display`) the
@@ -292,9 +293,11 @@ impl Rules {
                 "scoop.multiplier and sweep_all.multiplier must be >= 1",
             ));
         }
-        if !(2..=5).contains(&self.sweep_all_min_players) {
+        // one past the most seats: no table is large enough, a sweep-all never counts
+        let never = MAX_SEATS + 1;
+        if !(MIN_SEATS..=never).contains(&self.sweep_all_min_players) {
             return Err(Error::rules(format!(
-                "sweep_all.min_players must be 2..5, got {}",
+                "sweep_all.min_players must be {MIN_SEATS}..{never}, got {}",
                 self.sweep_all_min_players
             )));
         }

@@ -60,63 +60,6 @@ CANNOT_RAISE = frozenset(
     }
 )
 
-# Names whose documentation is to come from another branch. The marks are
-# strict: a name listed here whose test passes fails, so remove it then.
-#
-# The extension's docstrings are the `///` comments in src/python/, edited
-# elsewhere; these still differ from their text in _core.pyi.
-RUST_DOCSTRINGS_PENDING = frozenset(
-    {
-        "ArgumentError",
-        "CapsaError",
-        "Card",
-        "Card.id",
-        "Card.rank",
-        "Card.suit",
-        "CardError",
-        "HandError",
-        "HandValue",
-        "HandValue.cards",
-        "HandValue.category",
-        "HandValue.size",
-        "HandValue.strength",
-        "RulesError",
-        "Settlement",
-        "Settlement.explain",
-        "Settlement.money",
-        "Settlement.net",
-        "Settlement.pairs",
-        "Settlement.points",
-        "Settlement.rake",
-        "Settlement.seat_count",
-        "Settlement.seats",
-        "Settlement.to_dict",
-        "TableError",
-        "card_ids",
-        "compare",
-        "count_splits",
-        "count_splits_batch",
-        "deal",
-        "evaluate",
-        "evaluate_batch",
-        "natural",
-        "naturals",
-        "naturals_batch",
-        "parse_cards",
-        "settle",
-        "splits",
-    }
-)
-# capsa.cli (edited elsewhere): its module docstring is to name its exit codes.
-CLI_DOCS_PENDING = frozenset(
-    {
-        "capsa.cli.EXIT_FAILED_ROUNDS",
-        "capsa.cli.EXIT_INTERNAL",
-        "capsa.cli.EXIT_INTERRUPTED",
-        "capsa.cli.EXIT_USAGE",
-    }
-)
-
 _RAISES = re.compile(r"\b[Rr]aises\b")
 # Member kinds that carry a docstring of their own.
 _DOCUMENTED_KINDS = (
@@ -177,15 +120,7 @@ def _public_names() -> Iterator[tuple[str, str]]:
             yield module_name, name
 
 
-def _param(module_name: str, name: str) -> Any:
-    qualified = f"{module_name}.{name}"
-    marks = []
-    if qualified in CLI_DOCS_PENDING:
-        marks.append(pytest.mark.xfail(strict=True, reason="documented by the cli branch"))
-    return pytest.param(module_name, name, id=qualified, marks=marks)
-
-
-PUBLIC_NAMES = [_param(m, n) for m, n in _public_names()]
+PUBLIC_NAMES = [pytest.param(m, n, id=f"{m}.{n}") for m, n in _public_names()]
 
 
 def test_capsa_namespace_holds_only_its_all() -> None:
@@ -285,17 +220,7 @@ def _extension_objects() -> Iterator[tuple[str, Any]]:
                 yield f"{core_name}.{member}", value
 
 
-EXTENSION_OBJECTS = [
-    pytest.param(
-        name,
-        obj,
-        id=name,
-        marks=[pytest.mark.xfail(strict=True, reason="the /// text is to be applied")]
-        if name in RUST_DOCSTRINGS_PENDING
-        else [],
-    )
-    for name, obj in _extension_objects()
-]
+EXTENSION_OBJECTS = [pytest.param(name, obj, id=name) for name, obj in _extension_objects()]
 
 
 def _paragraphs(doc: str) -> list[str]:
@@ -315,4 +240,3 @@ def test_the_extension_shows_the_stub_docstrings(name: str, obj: Any) -> None:
 def test_the_extension_objects_are_found() -> None:
     found = {name for name, _ in _extension_objects()}
     assert {"settle", "evaluate", "Card", "Card.id", "Settlement.explain"} <= found
-    assert found >= RUST_DOCSTRINGS_PENDING, sorted(RUST_DOCSTRINGS_PENDING - found)

@@ -58,3 +58,14 @@ def test_bad_arrangements(args: tuple[str, str, str]) -> None:
 def test_bad_parse() -> None:
     with pytest.raises(capsa.HandError, match="three rows"):
         capsa.Arrangement.parse("Ah Kd 2c / 3s 4s 5s 6s 7s")
+
+
+@pytest.mark.parametrize("row", ["top", "middle", "bottom"])
+def test_a_row_of_the_wrong_type_is_named(row: str) -> None:
+    rows = {"top": "As Ks Qs", "middle": "2d 3d 4d 5d 6d", "bottom": "7c 8c 9c Tc Jc"}
+    rows[row] = 5  # type: ignore[assignment]
+    with pytest.raises(TypeError) as info:
+        capsa.Arrangement(**rows)  # type: ignore[arg-type]
+    assert str(info.value) == (
+        f"{row} row: cards must be a text or a sequence of Card, ids or card texts, not int"
+    )

@@ -52,6 +52,14 @@ def test_formats() -> None:
     assert capsa.format_cards(cards, "indonesian") == "As Sekop, 10 Wajik"
 
 
+def test_format_cards_names_an_unknown_style_and_the_choices() -> None:
+    with pytest.raises(capsa.ArgumentError) as info:
+        capsa.format_cards("As", style="x")  # type: ignore[arg-type]
+    assert str(info.value) == "style must be one of 'text', 'symbol', 'indonesian', got 'x'"
+    with pytest.raises(TypeError, match="style must be a str, not int"):
+        capsa.format_cards("As", style=1)  # type: ignore[arg-type]
+
+
 def test_seeded_deal_is_reproducible_and_complete() -> None:
     a = capsa.deal(4, seed=2026)
     assert a == capsa.deal(4, seed=2026)

@@ -263,6 +263,14 @@ def _refused_or_usable(data: bytes, cards: list[int], rules: Rules) -> None:
         pytest.fail(f"tables_info raised {type(exc).__name__}: {exc}")
     event("accepted")
     assert len(info["classes"]) == 3 and min(info["classes"]) >= 1
+    # rank classes mean other hands under another wheel or flush_compare
+    knobs = rules.to_dict()
+    other = [k for k in ("wheel", "flush_compare") if info[k] != knobs[k]]
+    if other:
+        with pytest.raises(RulesError, match=f"^solver tables: trained for {other[0]} = "):
+            best_arrangement(cards, rules, tables=data)
+        event("another ranking")
+        return
     try:
         best = best_arrangement(cards, rules, tables=data)
         ranked = rank_arrangements(cards, rules, 3, tables=data)

@@ -346,6 +346,35 @@ def test_batch_bad_flags(flags: Any, error: type, match: str) -> None:
         capsa.settle_batch(_tables(), surrender=flags)
 
 
+@pytest.mark.parametrize("shape", [(3, 3), (4,), (3, 4, 1)])
+def test_batch_flag_shape_is_shown_as_numpy_does(shape: tuple[int, ...]) -> None:
+    with pytest.raises(capsa.TableError) as info:
+        capsa.settle_batch(_tables(), declare_natural=np.ones(shape, dtype=bool))
+    assert str(info.value) == f"declare_natural must have shape (3, 4), got shape {shape}"
+
+
+@pytest.mark.parametrize("stake", [2**63, -(2**63) - 1, 2**70])
+def test_a_stake_past_int64_is_refused_with_the_range_of_a_stake(stake: int) -> None:
+    seats = _arrangements(2)
+    with pytest.raises(capsa.TableError) as info:
+        capsa.settle(seats, stakes=stake)
+    assert str(info.value) == f"the stake must be in 0..{2**63 - 1}, got {stake}"
+    with pytest.raises(capsa.TableError) as info:
+        capsa.settle(seats, stakes=[[0, stake], [stake, 0]])
+    assert str(info.value) == f"stakes[0][1] must be in 0..{2**63 - 1}, got {stake}"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "which"),
+    [("As Ks", "2d 3d 4d", "first"), ("As Ks Qs", "2d 3d 4d 5d", "second")],
+)
+def test_compare_names_the_hand_of_the_wrong_size(a: str, b: str, which: str) -> None:
+    with pytest.raises(capsa.HandError) as info:
+        capsa.compare(a, b)
+    got = len((a if which == "first" else b).split())
+    assert str(info.value) == f"the {which} hand needs 3 or 5 cards, got {got}"
+
+
 @pytest.mark.parametrize(
     "shape", [(0,), (3, 4), (3, 4, 13, 1), (3, 1, 13), (3, 5, 13), (0, 0, 0), (3, 4, 0)]
 )

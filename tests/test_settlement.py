@@ -289,3 +289,31 @@ def test_explain_shows_no_royalty_on_a_fouled_seat() -> None:
     assert result.to_dict()["seats"][0]["rows"]["middle"]["royalty"] > 0
     seat_line = result.explain().splitlines()[1]
     assert "quads" in seat_line and "quads +" not in seat_line
+
+
+# seat 0's three flushes (a natural under capsa-susun) with a straight-flush
+# bottom (a royalty); seat 1 holds nothing and fouls
+THREE_FLUSHES = "2h 5h 9h / 3c 6c 8c Tc Qc / 2s 3s 4s 5s 6s"
+NOTHING = "Qs Js 7s / Kc Td 2d 4d 6d / 2c 4h 5d 7h Qh"
+
+
+def test_explain_shows_no_royalty_on_a_seat_that_declared_a_natural() -> None:
+    result = capsa.settle([THREE_FLUSHES, NOTHING])
+    seat = result.to_dict()["seats"][0]
+    assert seat["natural"] == "three-flushes" and seat["rows"]["bottom"]["royalty"] == 9
+    seat_line = result.explain().splitlines()[1]
+    assert "straight-flush" in seat_line and "+" not in seat_line
+    # declined, the natural's rows are compared and the royalty is paid and shown
+    declined = capsa.Seat(capsa.Arrangement.parse(THREE_FLUSHES), declare_natural=False)
+    assert "straight-flush +9" in capsa.settle([declined, NOTHING]).explain().splitlines()[1]
+
+
+def test_explain_shows_no_royalty_on_a_surrendered_seat() -> None:
+    # seat 0 has royalties in every row under 2-4 and surrenders
+    royal = capsa.Arrangement.parse("3s 3h 3d / 9c 9d 9h Kh Kd / 8c 8d 8h 8s 5s")
+    seats = [capsa.Seat(royal, surrender=True), NOTHING]
+    result = capsa.settle(seats, capsa.Rules.preset("2-4"))
+    seat = result.to_dict()["seats"][0]
+    assert seat["surrender"] and all(row["royalty"] > 0 for row in seat["rows"].values())
+    seat_line = result.explain().splitlines()[1]
+    assert "trips" in seat_line and "+" not in seat_line

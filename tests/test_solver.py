@@ -163,6 +163,12 @@ def test_tournament_reproducible_and_zero_sum() -> None:
     assert len(two["mean"]) == 2
 
 
+def test_tournament_refuses_one_str_for_the_list_of_strategies() -> None:
+    with pytest.raises(TypeError) as info:
+        duplicate_tournament("solver", deals=1)  # type: ignore[arg-type]
+    assert str(info.value) == "strategies must be a list of strategy names, not the str 'solver'"
+
+
 def test_best_response_check_runs() -> None:
     r = best_response_check(Rules.preset("pagat"), hands=2, opponents=40, seed=1)
     assert len(r["hands"]) == 2
@@ -182,6 +188,14 @@ def test_cli_prints_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "E[points]" in table and "declare dragon" in table.splitlines()[1]
     assert cli_main(["arrange", capsa.format_cards(DRAGON), "--strategy", "greedy"]) == 0
     assert len(capsys.readouterr().out.strip().splitlines()) == 3
+
+
+def test_format_choices_refuses_what_is_not_a_choice() -> None:
+    choices = rank_arrangements(DRAGON, k=1)
+    with pytest.raises(TypeError, match=r"^choices\[1\] must be a Choice, not int$"):
+        format_choices([*choices, 1])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"^natural must be a str or None, not int$"):
+        format_choices(choices, 5)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("seats", [2, 4])
@@ -308,8 +322,10 @@ def test_train_name_cannot_write_header_lines() -> None:
         ("hands", 10**9, capsa.ArgumentError),
         ("iterations", 101, capsa.ArgumentError),
         ("iterations", -1, capsa.ArgumentError),
-        ("seats", 1, capsa.ArgumentError),
-        ("seats", 5, capsa.ArgumentError),
+        ("seats", 1, capsa.TableError),
+        ("seats", 5, capsa.TableError),
+        ("seats", -1, capsa.TableError),
+        ("seats", 2**70, capsa.TableError),
         ("seed", -1, capsa.ArgumentError),
         ("seed", 2**64, capsa.ArgumentError),
         ("hands", True, TypeError),
@@ -321,6 +337,65 @@ def test_train_arguments_are_checked(key: str, value: object, error: type[Except
     kwargs: dict[str, Any] = {"hands": 40, "iterations": 0, key: value}
     with pytest.raises(error, match=key):
         train_tables(**kwargs)
+
+
+def test_train_seats_is_checked_as_every_seats_argument() -> None:
+    with pytest.raises(capsa.TableError) as trained:
+        train_tables(seats=5, hands=40, iterations=0)
+    with pytest.raises(capsa.TableError) as dealt:
+        capsa.deal(5)
+    assert str(trained.value) == str(dealt.value) == "seats: a table has 2 to 4 seats, got 5"
+
+
+def _solver_calls(rules: Rules, tables: bytes) -> list[Callable[[], object]]:
+    """Every solver entry point that plays with ``tables=`` under ``rules``."""
+    hand = list(range(0, 52, 4))
+    return [
+        lambda: best_arrangement(hand, rules, tables=tables),
+        lambda: rank_arrangements(hand, rules, tables=tables),
+        lambda: best_arrangement_batch(np.array([hand], dtype=np.uint8), rules, tables=tables),
+        lambda: duplicate_tournament(["solver", "greedy"], rules, deals=1, tables=tables),
+        lambda: best_response_check(rules, hands=1, opponents=2, tables=tables),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("rules", "tables", "knob", "trained", "wanted"),
+    [
+        # mau-binh ranks the wheel second; capsa-susun ranks it low
+        (Rules.preset("capsa-susun"), "mau-binh", "wheel", "second", "low"),
+        (Rules.preset("mau-binh"), "capsa-susun", "wheel", "low", "second"),
+        (
+            Rules.preset("pagat").derive(flush_compare="suit-first"),
+            "pagat",
+            "flush_compare",
+            "ranks",
+            "suit-first",
+        ),
+    ],
+)
+def test_tables_of_another_ranking_are_refused(
+    rules: Rules, tables: str, knob: str, trained: str, wanted: str
+) -> None:
+    data = load_tables(tables) or b""
+    message = (
+        f'solver tables: trained for {knob} = "{trained}" but the rules have '
+        f'{knob} = "{wanted}": their rank classes would be read as other hands '
+        "(train tables for these rules)"
+    )
+    for call in _solver_calls(rules, data):
+        with pytest.raises(RulesError) as info:
+            call()
+        assert str(info.value) == message
+
+
+def test_tables_of_another_tie_break_are_used() -> None:
+    # a rank class leaves the suits out: capsa-susun's tables (tie_break =
+    # "suit") mean the same hands under pagat's tie_break = "none"
+    pagat = Rules.preset("pagat")
+    assert pagat["tie_break"] != Rules.preset("capsa-susun")["tie_break"]
+    for call in _solver_calls(pagat, load_tables("capsa-susun") or b""):
+        call()
 
 
 def test_train_accepts_numpy_ints_and_the_largest_seed() -> None:

@@ -62,6 +62,8 @@ class Arrangement:
                 placed = type(exc)(f"{name} row: {exc}")
                 placed.seat, placed.row = exc.seat, name
                 raise placed from None
+            except TypeError as exc:
+                raise TypeError(f"{name} row: {exc}") from exc
         card_ids(ids, 13)  # no card in two rows
         object.__setattr__(self, "_ids", tuple(ids))
 

@@ -11,24 +11,32 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from capsa._core import Card, CardError, card_ids, deal, parse_cards
+from capsa._core import ArgumentError, Card, CardError, card_ids, deal, parse_cards
 
 __all__ = ["SUIT_SYMBOLS", "Card", "CardError", "card_ids", "deal", "format_cards", "parse_cards"]
 
 SUIT_SYMBOLS = {"d": "♦", "c": "♣", "h": "♥", "s": "♠"}
 _INDONESIAN_SUITS = {"d": "Wajik", "c": "Keriting", "h": "Hati", "s": "Sekop"}
 _INDONESIAN_RANKS = {11: "J", 12: "Q", 13: "K", 14: "As"}
+_STYLES = ("text", "symbol", "indonesian")
 
 
 def _name(card: Card, style: str) -> str:
+    """The card in ``style``, one of ``_STYLES``."""
     if style == "text":
         return str(card)
     if style == "symbol":
         return str(card)[0] + SUIT_SYMBOLS[card.suit]
-    if style == "indonesian":
-        rank = _INDONESIAN_RANKS.get(card.rank, str(card.rank))
-        return f"{rank} {_INDONESIAN_SUITS[card.suit]}"
-    raise ValueError(f"style must be 'text', 'symbol' or 'indonesian', not {style!r}")
+    rank = _INDONESIAN_RANKS.get(card.rank, str(card.rank))
+    return f"{rank} {_INDONESIAN_SUITS[card.suit]}"
+
+
+def _check_style(style: object) -> None:
+    if not isinstance(style, str):
+        raise TypeError(f"style must be a str, not {type(style).__name__}")
+    if style not in _STYLES:
+        choices = ", ".join(repr(s) for s in _STYLES)
+        raise ArgumentError(f"style must be one of {choices}, got {style!r}")
 
 
 def format_cards(
@@ -49,9 +57,9 @@ def format_cards(
     Raises what :func:`card_ids` raises: ``CardError`` for a card that cannot
     be read or an id outside 0..51, ``HandError`` for more than 52 cards, a
     single ``Card`` instead of a list or a card given twice, ``TypeError``
-    for cards of another type; and ``ValueError`` for another ``style``.
+    for cards of another type; ``ArgumentError`` for another ``style`` (naming
+    it and the choices) and ``TypeError`` for a ``style`` that is not a str.
     """
-    if style not in ("text", "symbol", "indonesian"):
-        raise ValueError(f"style must be 'text', 'symbol' or 'indonesian', not {style!r}")
+    _check_style(style)
     names = [_name(Card(i), style) for i in card_ids(cards)]
     return ", ".join(names) if style == "indonesian" else " ".join(names)

@@ -5,15 +5,18 @@ rounds read as JSON Lines or one JSON document; ``capsa arrange`` and
 ``capsa rank`` look at one hand; ``capsa presets`` and ``capsa rules`` show
 the rules data.
 
-Every failure is one line on standard error and an exit code:
+Every failure is one line on standard error and an exit code, each a
+constant of this module:
 
 * 0: done (``capsa settle`` without ``--strict``: even if some rounds failed,
   each one reported in the output);
-* 1: ``capsa settle --strict`` and at least one round could not be settled;
-* 2: a usage or input error (a bad argument, an unknown preset, an
-  unreadable file or rules file, cards that cannot be read);
-* 70: an internal error (a bug in capsa: please report it);
-* 130: interrupted.
+* ``EXIT_FAILED_ROUNDS`` (1): ``capsa settle --strict`` and at least one
+  round could not be settled;
+* ``EXIT_USAGE`` (2): a usage or input error (a bad argument, an unknown
+  preset, an unreadable file or rules file, cards that cannot be read);
+* ``EXIT_INTERNAL`` (70): an internal error (a bug in capsa: please report
+  it);
+* ``EXIT_INTERRUPTED`` (130): interrupted.
 """
 
 from __future__ import annotations

@@ -31,7 +31,11 @@ Strategies (``STRATEGIES``, in this order): ``"solver"`` (the model),
 Tables (``TablesLike``) are given as None (the nearest shipped tables),
 bytes, a ``bytearray`` or ``memoryview``, a preset name, or the path (a str
 or ``os.PathLike``) of a tables file of at most ``MAX_TABLES_BYTES`` bytes
-(4 MiB).
+(4 MiB). Tables given as ``tables=`` must be trained under the rules'
+``wheel`` and ``flush_compare``: they are keyed by rank class, which those
+knobs define, so other tables raise ``RulesError`` naming the knob
+(:func:`tables_info` shows any). The ``tie_break`` and the scoring they
+were trained under may differ: a rank class leaves the suits out.
 
 Every function takes ``rules`` as a ``capsa.Rules`` or None (the
 capsa-susun preset) and raises ``TypeError`` for another type (a preset
@@ -177,7 +181,8 @@ def best_arrangement(
     Raises ``CardError`` for a card that cannot be read or an id outside
     0..51; ``HandError`` for other than 13 cards or a card given twice;
     ``TableError`` for ``seats`` outside 2..4; ``RulesError`` for an unknown
-    strategy or tables that cannot be read or fail validation;
+    strategy or tables that cannot be read, fail validation or were trained
+    under another ``wheel`` or ``flush_compare``;
     ``TypeError`` for cards, ``seats`` (a bool, a float), ``strategy``,
     ``tables`` or ``rules`` of the wrong type.
     """
@@ -281,9 +286,10 @@ def train_tables(
     Returns the tables file's bytes, to pass as ``tables=`` or write to a
     file.
 
-    Raises ``ArgumentError`` for ``seats``, ``hands``, ``iterations`` or
-    ``seed`` out of range, ``RulesError`` for a bad ``name``, ``TypeError``
-    for an argument of the wrong type (a bool, a float, a non-str name).
+    Raises ``TableError`` for ``seats`` outside 2..4 (as every ``seats``
+    argument), ``ArgumentError`` for ``hands``, ``iterations`` or ``seed``
+    out of range, ``RulesError`` for a bad ``name``, ``TypeError`` for an
+    argument of the wrong type (a bool, a float, a non-str name).
     """
     return _core.train_tables(
         rules, seats=seats, hands=hands, iterations=iterations, seed=seed, name=name
@@ -334,9 +340,11 @@ def duplicate_tournament(
     Raises ``TableError`` for ``seats`` outside 2..4 or fewer than two
     strategies, ``ArgumentError`` for ``deals`` or ``seed`` out of range,
     ``RulesError`` for an unknown strategy or bad tables, ``TypeError`` for
-    an argument of the wrong type. A str is read as a sequence of one-letter
-    names, so ``"solver"`` raises ``RulesError``.
+    an argument of the wrong type (``strategies`` given as one str
+    included: it is a list of names).
     """
+    if isinstance(strategies, str):
+        raise TypeError(f"strategies must be a list of strategy names, not the str {strategies!r}")
     return dict(
         _core.duplicate_tournament(
             list(strategies), rules, seats=seats, deals=deals, seed=seed, tables=load_tables(tables)
@@ -388,11 +396,16 @@ def format_choices(choices: Sequence[Choice], natural: str | None = None) -> str
     (or None), named in the note of a choice that declares it.
 
     Returns the table as one str: a header line, then per choice its rank,
-    rows, expected points and note. Raises ``AttributeError`` for items that
-    are not ``Choice``.
+    rows, expected points and note. Raises ``TypeError`` for an item that is
+    not a ``Choice`` (naming its index and type) or a ``natural`` that is not
+    a str or None.
     """
+    if natural is not None and not isinstance(natural, str):
+        raise TypeError(f"natural must be a str or None, not {type(natural).__name__}")
     lines = [f"{'#':>2}  {'top':<10} {'middle':<16} {'bottom':<16} {'E[points]':>9}  note"]
     for k, c in enumerate(choices, start=1):
+        if not isinstance(c, Choice):
+            raise TypeError(f"choices[{k - 1}] must be a Choice, not {type(c).__name__}")
         a = c.arrangement
         note = f"declare {natural or 'the natural'}" if c.declare_natural else ""
         lines.append(

@@ -40,7 +40,7 @@ pub(crate) fn as_index<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'p
 
 /// The value of a Python int of any size, saturated to the i128 range (a
 /// saturated value is outside every range the binding checks).
-fn saturating_value(i: &Bound<'_, PyInt>) -> PyResult<i128> {
+pub(crate) fn saturating_value(i: &Bound<'_, PyInt>) -> PyResult<i128> {
     match i.extract::<i128>() {
         Ok(v) => Ok(v),
         Err(_) if i.lt(0)? => Ok(i128::MIN),
@@ -65,7 +65,7 @@ pub(crate) fn int_text(i: &Bound<'_, PyInt>) -> String {
 }
 
 /// `obj` as a Python int (see [`as_index`]), else a TypeError naming `what`.
-fn integer<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyInt>> {
+pub(crate) fn integer<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, PyInt>> {
     as_index(obj)?.ok_or_else(|| {
         PyTypeError::new_err(format!("{what} must be an integer, not {}", type_name(obj)))
     })

@@ -26,6 +26,16 @@ impl CardArray<'_> {
     }
 }
 
+/// An array shape as numpy writes it: `(2, 3)`, `(5,)`, `()`.
+pub(crate) fn shape_text(shape: &[usize]) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    if shape.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    }
+}
+
 /// Where flat index `index` of an array of `shape` is, for messages:
 /// "row r, column c" (with "seat s" between for (N, P, 13) tables).
 fn position(shape: &[usize], index: usize) -> (String, Option<usize>) {
@@ -104,19 +114,12 @@ pub(crate) fn card_array<'py>(
     }
     let shape = untyped.shape().to_vec();
     if !shape_ok(&shape) {
-        let got = shape
-            .iter()
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-            .join(", ");
-        let got = if shape.len() == 1 {
-            format!("({got},)")
-        } else {
-            format!("({got})")
-        };
         return Err(err(
             ErrorKind::Table,
-            format!("{what} must have shape {want}, got shape {got}"),
+            format!(
+                "{what} must have shape {want}, got shape {}",
+                shape_text(&shape)
+            ),
         ));
     }
     if let Ok(typed) = arr.cast::<numpy::PyArrayDyn<u8>>() {

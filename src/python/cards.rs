@@ -13,7 +13,17 @@ use crate::cards::{
 };
 use crate::error::{Error, ErrorKind};
 
-/// A playing card. `Card("As")`, `Card(51)`.
+/// A playing card: ``Card("As")``, ``Card(51)``, ``Card(card)``.
+///
+/// Takes a ``Card``, the text of one card (rank then suit, either case:
+/// ``"As"``, ``"Td"``, ``"10h"``, ``"7♣"``) or an integer id 0..51 (a Python
+/// int or a numpy integer): ``id = 4 * (rank - 2) + suit`` with d=0, c=1, h=2,
+/// s=3. Cards are immutable and hashable, pickle, and order by id;
+/// ``str(card)`` is its text (``"As"``), ``int(card)`` its id.
+///
+/// Raises ``CardError`` for an id outside 0..51 or text that is not exactly one
+/// card (lone surrogates included), ``TypeError`` for any other type (a bool, a
+/// float, bytes).
 #[pyclass(frozen, eq, ord, hash, module = "capsa")]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Card {
@@ -74,19 +84,19 @@ impl Card {
         )))
     }
 
-    /// The card id, `4 * (rank - 2) + suit` with d=0, c=1, h=2, s=3.
+    /// The card id 0..51: ``4 * (rank - 2) + suit`` with d=0, c=1, h=2, s=3.
     #[getter]
     fn id(&self) -> u8 {
         self.id
     }
 
-    /// Rank 2..14 (ace is 14).
+    /// The rank, 2..14 (11 jack, 12 queen, 13 king, 14 ace).
     #[getter]
     fn rank(&self) -> u8 {
         rank_index(self.id) + 2
     }
 
-    /// Suit letter: "d", "c", "h" or "s".
+    /// The suit letter: ``"d"``, ``"c"``, ``"h"`` or ``"s"``.
     #[getter]
     fn suit(&self) -> &'static str {
         ["d", "c", "h", "s"][suit(self.id) as usize]
@@ -307,7 +317,18 @@ pub(crate) fn read_hand(obj: &Bound<'_, PyAny>, sizes: &[usize], what: &str) -> 
     Ok(ids)
 }
 
-/// Parses cards written as text ("As Kd 10h", commas allowed, suit symbols too).
+/// Reads cards written as text: ``parse_cards("As, kd 10h 7♣")``.
+///
+/// ``text`` is a str of cards, each rank then suit (``2``-``9``, ``T`` or
+/// ``10``, ``J``, ``Q``, ``K``, ``A``; suits ``d c h s`` or ``♦ ♣ ♥ ♠`` and ``♢
+/// ♧ ♡ ♤``; either case), separated by spaces or commas; empty text gives no
+/// cards.
+///
+/// Returns the cards as a list of ``Card``, in the order written.
+///
+/// Raises ``CardError`` for a token that is not a card (naming it and its
+/// position), ``HandError`` for a card written twice, ``TypeError`` when
+/// ``text`` is not a str.
 #[pyfunction]
 fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     let s = text
@@ -319,7 +340,21 @@ fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     Ok(ids.into_iter().map(|id| Card { id }).collect())
 }
 
-/// Checks and converts any accepted card input to ids (distinct, in range).
+/// Checks any accepted form of cards and returns their ids.
+///
+/// ``cards`` is text (``"As Kd 10h"``), or a list, tuple or other iterable (a
+/// numpy array, an iterator) of ``Card`` objects, integer ids 0..51 (Python or
+/// numpy integers) and one-card texts, mixed freely. ``count`` (an int 0..52)
+/// is the number of cards required; without it any number up to 52 is taken.
+///
+/// Returns the ids as a list of ints, in the order given, distinct.
+///
+/// Raises ``CardError`` for a card that cannot be read or an id outside 0..51;
+/// ``HandError`` for other than ``count`` cards (or more than 52; reading stops
+/// one card past the limit), a single ``Card`` instead of a list, or a card
+/// given twice; ``ArgumentError`` for a ``count`` outside 0..52; ``TypeError``
+/// for a ``count`` that is not an int, cards of another type (a mapping, bytes,
+/// bytearray, memoryview, a set, a number) or an id that is a bool or float.
 #[pyfunction]
 #[pyo3(signature = (cards, count=None))]
 fn card_ids(cards: &Bound<'_, PyAny>, count: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u32>> {
@@ -350,7 +385,20 @@ fn card_ids(cards: &Bound<'_, PyAny>, count: Option<&Bound<'_, PyAny>>) -> PyRes
     Ok(ids.into_iter().map(u32::from).collect())
 }
 
-/// Deals 13 cards to each seat: reproducible with a seed, else from OS entropy.
+/// Deals 13 cards to each seat from one shuffled deck.
+///
+/// ``seats`` is an int 2..4 (default 4). ``seed`` is None (the deck is shuffled
+/// from 32 bytes of operating-system entropy) or an int ``0 <= seed < 2**64``
+/// (the same deal on every platform and every version: ChaCha20 keyed with the
+/// seed, Fisher-Yates with rejection sampling). Python and numpy integers are
+/// taken.
+///
+/// Returns ``seats`` lists of 13 ``Card``, each sorted by id; seat s holds deck
+/// positions 13s..13s+12.
+///
+/// Raises ``TableError`` for ``seats`` outside 2..4, ``ArgumentError`` for a
+/// seed outside ``0..2**64-1``, ``TypeError`` for either given as a bool, a
+/// float or another non-integer.
 #[pyfunction]
 #[pyo3(signature = (seats=None, seed=None), text_signature = "(seats=4, seed=None)")]
 fn deal(

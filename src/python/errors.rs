@@ -12,37 +12,48 @@ create_exception!(
     capsa,
     CapsaError,
     PyValueError,
-    "Base class of every capsa error; `seat` and `row` say where in a table it was found."
+    "Base class of every capsa error, a ``ValueError``: a value that is not\n\
+     valid.\n\n\
+     ``seat`` (the seat index) and ``row`` (``\"top\"``, ``\"middle\"`` or\n\
+     ``\"bottom\"``) say where in a table the error was found, or are ``None``.\n\
+     A wrong Python type raises ``TypeError`` instead."
 );
 create_exception!(
     capsa,
     CardError,
     CapsaError,
-    "A card that cannot be read or an id outside 0..51."
+    "A card that cannot be read (naming the token and its position) or a card\n\
+     id outside 0..51 (in a batch, naming the row and column)."
 );
 create_exception!(
     capsa,
     HandError,
     CapsaError,
-    "A hand or row with the wrong number of cards, or repeated cards."
+    "A hand, row or arrangement with the wrong number of cards, or a card\n\
+     given twice."
 );
 create_exception!(
     capsa,
     RulesError,
     CapsaError,
-    "A rules file, preset name, knob or solver table that is not valid."
+    "Rules that are not valid: an unknown preset or knob, a bad value (naming\n\
+     the key), malformed TOML, an unreadable rules file; also an unknown\n\
+     solver strategy and solver tables that fail validation."
 );
 create_exception!(
     capsa,
     TableError,
     CapsaError,
-    "A table (seats, stakes, flags, arrays, a round) that cannot be settled."
+    "A table that cannot be settled or a table-shaped argument that is wrong:\n\
+     other than 2 to 4 seats, bad stakes or flags, a surrender the rules do\n\
+     not enable, figures past 64 bits, a batch array of the wrong shape."
 );
 create_exception!(
     capsa,
     ArgumentError,
     CapsaError,
-    "An argument outside its range (a count, k, a training size)."
+    "An argument outside its range: a card count, ``k``, a seed, a number of\n\
+     deals, hands or opponents, a training size."
 );
 
 impl From<Error> for PyErr {

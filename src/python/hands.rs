@@ -15,7 +15,12 @@ use crate::cards::{card_text, check_distinct};
 use crate::rank::{category_of, CATEGORY_NAMES};
 use crate::rules::Rules;
 
-/// The value of a three- or five-card hand under some rules.
+/// The value of a three- or five-card hand under some rules (what ``evaluate``
+/// returns; not built directly).
+///
+/// Values compare and hash by ``strength``: under the same rules a higher
+/// strength is a stronger hand, across three- and five-card hands too. Ordering
+/// a ``HandValue`` against another type raises ``TypeError``.
 #[pyclass(frozen, module = "capsa")]
 pub struct HandValue {
     strength: u32,
@@ -25,23 +30,28 @@ pub struct HandValue {
 
 #[pymethods]
 impl HandValue {
-    /// Comparable integer: a higher strength is a stronger hand (under the
-    /// same rules), across three- and five-card hands.
+    /// The strength, an unsigned 32-bit int: bits 28-31 the category (its index
+    /// in ``CATEGORIES``), bits 10-27 the rank key, bits 0-9 the suit key (0
+    /// under ``tie_break = "none"``). Higher is stronger, under the same rules.
     #[getter]
     fn strength(&self) -> u32 {
         self.strength
     }
 
+    /// The category name, one of ``CATEGORIES`` (``"high-card"`` to
+    /// ``"royal-flush"``; a three-card hand is at most ``"trips"``).
     #[getter]
     fn category(&self) -> &'static str {
         CATEGORY_NAMES[category_of(self.strength) as usize]
     }
 
+    /// The number of cards: 3 or 5.
     #[getter]
     fn size(&self) -> u8 {
         self.size
     }
 
+    /// The hand's cards, in the order they were given.
     #[getter]
     fn cards(&self) -> Vec<Card> {
         self.cards[..self.size as usize]
@@ -92,15 +102,16 @@ fn hand_value(rules: &Rules, ids: &[u8]) -> HandValue {
     }
 }
 
-/// Reads a 3- or 5-card hand into a fixed buffer without allocating.
-fn read_small_hand(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5]) -> PyResult<usize> {
+/// Reads a 3- or 5-card hand into a fixed buffer without allocating; the
+/// hand is called `what` in messages.
+fn read_small_hand(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5], what: &str) -> PyResult<usize> {
     if let Ok(list) = obj.cast::<PyList>() {
         let n = list.len();
         if n == 3 || n == 5 {
             for (k, item) in list.iter().enumerate() {
                 buf[k] = match item.cast::<Card>() {
                     Ok(c) => c.get().id,
-                    Err(_) => return read_small_hand_slow(obj, buf),
+                    Err(_) => return read_small_hand_slow(obj, buf, what),
                 };
             }
             check_distinct(&buf[..n])?;
@@ -112,33 +123,60 @@ fn read_small_hand(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5]) -> PyResult<usize>
             for (k, item) in tuple.iter().enumerate() {
                 buf[k] = match item.cast::<Card>() {
                     Ok(c) => c.get().id,
-                    Err(_) => return read_small_hand_slow(obj, buf),
+                    Err(_) => return read_small_hand_slow(obj, buf, what),
                 };
             }
             check_distinct(&buf[..n])?;
             return Ok(n);
         }
     }
-    read_small_hand_slow(obj, buf)
+    read_small_hand_slow(obj, buf, what)
 }
 
-fn read_small_hand_slow(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5]) -> PyResult<usize> {
-    let ids = read_hand(obj, &[3, 5], "a hand")?;
+fn read_small_hand_slow(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5], what: &str) -> PyResult<usize> {
+    let ids = read_hand(obj, &[3, 5], what)?;
     buf[..ids.len()].copy_from_slice(&ids);
     Ok(ids.len())
 }
 
 /// Ranks a three- or five-card hand.
+///
+/// ``cards`` is 3 or 5 cards: text (``"As Kd Th"``), or a list, tuple or other
+/// iterable (a numpy array, an iterator) of ``Card`` objects, integer ids 0..51
+/// (Python or numpy integers) and one-card texts, mixed freely. ``rules`` is a
+/// ``capsa.Rules`` or None (the capsa-susun preset).
+///
+/// Returns the hand's ``HandValue`` (``category``, ``strength``, ``cards``)
+/// under the rules.
+///
+/// Raises ``CardError`` for a card that cannot be read or an id outside 0..51;
+/// ``HandError`` for other than 3 or 5 cards (reading stops at the sixth), a
+/// single ``Card`` instead of a list, or a card given twice; ``TypeError`` for
+/// cards of another type (a mapping, bytes, bytearray, memoryview, a set, a
+/// number), an id that is a bool or float, or ``rules`` that is not a
+/// ``capsa.Rules`` or None (a preset name is not taken: use
+/// ``Rules.preset(name)``).
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
 fn evaluate(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<HandValue> {
     let rules = rules_arg(rules)?;
     let mut buf = [0u8; 5];
-    let n = read_small_hand(cards, &mut buf)?;
+    let n = read_small_hand(cards, &mut buf, "a hand")?;
     Ok(hand_value(rules.get(), &buf[..n]))
 }
 
-/// -1, 0 or 1 as hand `a` is weaker than, equal to or stronger than `b`.
+/// Compares two hands of 3 or 5 cards each (sizes may differ).
+///
+/// ``a`` and ``b`` each take any form ``evaluate`` takes: text, or an iterable
+/// of ``Card`` objects, ids 0..51 and one-card texts. ``rules`` is a
+/// ``capsa.Rules`` or None (the capsa-susun preset).
+///
+/// Returns -1, 0 or 1 as ``a`` is weaker than, equal to or stronger than ``b``
+/// under the rules.
+///
+/// Raises what ``evaluate`` raises, for either hand: ``CardError``,
+/// ``HandError`` (other than 3 or 5 cards, a card given twice within a hand),
+/// ``TypeError`` (a wrong type of cards or ``rules``).
 #[pyfunction]
 #[pyo3(signature = (a, b, rules=None))]
 fn compare(
@@ -148,13 +186,26 @@ fn compare(
 ) -> PyResult<i8> {
     let rules = rules_arg(rules)?;
     let (mut x, mut y) = ([0u8; 5], [0u8; 5]);
-    let n = read_small_hand(a, &mut x)?;
-    let m = read_small_hand(b, &mut y)?;
+    let n = read_small_hand(a, &mut x, "the first hand")?;
+    let m = read_small_hand(b, &mut y, "the second hand")?;
     let e = &rules.get().evaluator;
     Ok(e.eval_unchecked(&x[..n]).cmp(&e.eval_unchecked(&y[..m])) as i8)
 }
 
-/// Strengths of N hands given as a uint8 (N, 5) or (N, 3) array of ids.
+/// Ranks N hands at once, without the GIL, on every core.
+///
+/// ``ids`` is a numpy array of card ids of shape (N, 5) or (N, 3), of any
+/// integer dtype, byte order and strides (uint8 C-contiguous is read in place,
+/// other arrays are copied); N may be 0. ``rules`` is a ``capsa.Rules`` or None
+/// (the capsa-susun preset).
+///
+/// Returns a uint32 array of shape (N,): each row's strength, as
+/// ``evaluate(row, rules).strength``.
+///
+/// Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
+/// repeated in a row (each naming the row); ``TableError`` for another shape;
+/// ``TypeError`` for a non-array, a non-integer dtype (bool and float included)
+/// or ``rules`` that is not a ``capsa.Rules`` or None.
 #[pyfunction]
 #[pyo3(signature = (ids, rules=None))]
 fn evaluate_batch<'py>(

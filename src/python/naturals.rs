@@ -14,7 +14,18 @@ use crate::batch;
 use crate::error::ErrorKind;
 use crate::naturals::{self as natural_core, Natural, NATURAL_NAMES};
 
-/// Every natural the 13 cards qualify for, whatever the rules.
+/// Every natural 13 cards qualify for, whatever the rules.
+///
+/// ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
+/// array, an iterator) of ``Card`` objects, integer ids 0..51 and one-card
+/// texts. There is no ``rules`` argument: see ``natural`` for the one the rules
+/// pay.
+///
+/// Returns the names, in ``NATURAL_NAMES`` order (empty when none).
+///
+/// Raises ``CardError`` for a card that cannot be read or an id outside 0..51;
+/// ``HandError`` for other than 13 cards or a card given twice; ``TypeError``
+/// for cards of another type.
 #[pyfunction]
 fn naturals(cards: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
     let ids = read13(cards)?;
@@ -25,7 +36,18 @@ fn naturals(cards: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
         .collect())
 }
 
-/// The strongest natural the rules enable that the 13 cards qualify for.
+/// The natural 13 cards would declare under the rules.
+///
+/// ``cards`` is 13 cards in any form ``naturals`` takes; ``rules`` is a
+/// ``capsa.Rules`` or None (the capsa-susun preset).
+///
+/// Returns the name of the strongest natural the rules enable (the earliest in
+/// ``naturals.enabled``) that the cards qualify for, or None.
+///
+/// Raises ``CardError`` for a card that cannot be read or an id outside 0..51;
+/// ``HandError`` for other than 13 cards or a card given twice; ``TypeError``
+/// for cards of another type or ``rules`` that is not a ``capsa.Rules`` or
+/// None.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
 fn natural(
@@ -37,8 +59,19 @@ fn natural(
     Ok(natural_core::strongest(&hand13(&ids), &rules.get().naturals).map(|(n, _)| n.name()))
 }
 
-/// Bit sets of the naturals (bit i is NATURAL_NAMES[i]) of N hands given as
-/// a uint8 (N, 13) array.
+/// The naturals of N hands at once, without the GIL, on every core.
+///
+/// ``ids`` is a numpy array of card ids of shape (N, 13), of any integer dtype,
+/// byte order and strides (uint8 C-contiguous is read in place, other arrays
+/// are copied); N may be 0. Whatever the rules, as ``naturals``.
+///
+/// Returns a uint16 array of shape (N,): bit i of a row's value is set when the
+/// hand qualifies for ``NATURAL_NAMES[i]``.
+///
+/// Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
+/// repeated in a row (each naming the row); ``TableError`` for another shape;
+/// ``TypeError`` for a non-array or a non-integer dtype (bool and float
+/// included).
 #[pyfunction]
 fn naturals_batch<'py>(
     py: Python<'py>,

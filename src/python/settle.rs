@@ -7,8 +7,8 @@ use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyList, PyString, PyTuple};
 
-use super::args::{as_index, int_in_range, type_name};
-use super::arrays::card_array;
+use super::args::{as_index, int_text, integer, saturating_value, type_name};
+use super::arrays::{card_array, shape_text};
 use super::cards::{read_cards, ReadError, Want};
 use super::errors::err;
 use super::rules::rules_arg;
@@ -152,15 +152,17 @@ enum StakeArg {
     Matrix(Vec<i64>),
 }
 
-/// An int64 stake (the core checks the sign and the symmetry).
+/// A stake read as an int64. The core checks the sign (naming the seats)
+/// and the symmetry; an int past int64 is refused here, with the range a
+/// stake may take.
 fn stake_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
-    Ok(int_in_range(
-        obj,
-        what,
-        i64::MIN as i128,
-        i64::MAX as i128,
-        ErrorKind::Table,
-    )? as i64)
+    let i = integer(obj, what)?;
+    i64::try_from(saturating_value(&i)?).map_err(|_| {
+        err(
+            ErrorKind::Table,
+            format!("{what} must be in 0..{}, got {}", i64::MAX, int_text(&i)),
+        )
+    })
 }
 
 /// Reads `stakes`: None, one integer, or an n x n matrix (nested sequences
@@ -248,7 +250,11 @@ fn count_text(k: usize, n: usize) -> String {
     }
 }
 
-/// The settlement of one table.
+/// The settlement of one table (what ``settle`` returns; not built directly).
+///
+/// Every figure is an exact integer. ``points`` are game points; ``money``,
+/// ``rake`` and ``net`` are money in minor units. Points sum to zero over the
+/// seats, money too, and net plus rake.
 #[pyclass(frozen, module = "capsa")]
 pub struct Settlement {
     inner: CoreSettlement,
@@ -268,53 +274,68 @@ fn to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 
 #[pymethods]
 impl Settlement {
-    /// Each seat's points for the round (they sum to zero).
+    /// Each seat's points for the round, in seat order (they sum to zero).
     #[getter]
     fn points(&self) -> Vec<i64> {
         self.inner.seats.iter().map(|s| s.points).collect()
     }
 
-    /// Each seat's money in minor units (points times the pair stakes).
+    /// Each seat's money in minor units: its points against each opponent times
+    /// that pair's stake (they sum to zero).
     #[getter]
     fn money(&self) -> Vec<i64> {
         self.inner.seats.iter().map(|s| s.money).collect()
     }
 
-    /// The house's rake from each seat (only winners pay it).
+    /// The house's rake from each seat in minor units: ``floor(rake_percent *
+    /// money / 100)`` for a seat whose money is positive, else 0.
     #[getter]
     fn rake(&self) -> Vec<i64> {
         self.inner.seats.iter().map(|s| s.rake).collect()
     }
 
-    /// Each seat's money after rake.
+    /// Each seat's money after rake, in minor units (``money - rake``).
     #[getter]
     fn net(&self) -> Vec<i64> {
         self.inner.seats.iter().map(|s| s.net).collect()
     }
 
+    /// The number of seats, 2 to 4.
     #[getter]
     fn seat_count(&self) -> usize {
         self.seats.len()
     }
 
-    /// Per seat: rows, categories, royalties, foul, surrender, natural, sweep.
+    /// Per seat, a dict: ``seat``; ``rows`` (``top``, ``middle``, ``bottom``:
+    /// each row's ``cards`` text, ``category``, ``strength`` and ``royalty``);
+    /// ``foul``, ``surrender``, ``natural`` (its name or None),
+    /// ``natural_points``, ``swept_all``; ``points``, ``money``, ``rake`` and
+    /// ``net``.
     #[getter]
     fn seats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.json_part(py, "seats")
     }
 
-    /// Per pair (i < j), from seat i's view: how it was settled and why.
+    /// Per pair of seats i < j, a dict from seat i's view: ``seats`` (``[i,
+    /// j]``); ``outcome`` (``"natural"``, ``"surrender"``, ``"foul"`` or
+    /// ``"rows"``); ``rows`` (each row won 1, lost -1 or tied 0);
+    /// ``row_points``, ``overall``, ``royalties``; ``scoop`` (1 i scooped, -1 j
+    /// did, else 0), ``sweep_all``, ``multiplier``, ``bonus``; ``points``,
+    /// ``stake`` and ``money`` (what i collects from j).
     #[getter]
     fn pairs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.json_part(py, "pairs")
     }
 
-    /// Everything, as JSON-ready dicts and lists.
+    /// Everything as JSON-ready dicts and lists: ``points``, ``money``,
+    /// ``rake``, ``net``, ``seats`` and ``pairs`` (as the properties give
+    /// them), the record ``capsa settle`` writes.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_python(py, &report::settlement_json(&self.inner, &self.seats))
     }
 
-    /// A table a player or a support agent can read.
+    /// A text table a player or a support agent can read: each seat's rows and
+    /// figures, then one line per pair saying how it was settled.
     fn explain(&self) -> String {
         report::explain(&self.inner, &self.seats)
     }
@@ -329,7 +350,35 @@ impl Settlement {
     }
 }
 
-/// Settles one table: 2 to 4 seats, each an Arrangement, a Seat or 13 ids.
+/// Settles one table of 2 to 4 seats: who pays whom, and why.
+///
+/// ``seats`` is a list, tuple or other iterable of seats (at most 5 are read).
+/// A seat is read by its public attributes, never by its class: an object with
+/// ``arrangement`` (a seat, as ``capsa.Seat``: that arrangement, read as the
+/// others, and its bool ``surrender`` and ``declare_natural``, both required);
+/// an object with ``ids`` (an arrangement, as ``capsa.Arrangement``); text,
+/// ``"top / middle / bottom"`` (rows separated by ``/`` or ``|``) or the 13
+/// cards in row order; or 13 cards laid out top 0-2, middle 3-7, bottom 8-12,
+/// as a list, tuple, numpy array or other iterable of ``Card`` objects, integer
+/// ids 0..51 or one-card texts (a row of ``splits()`` is one). Only a seat with
+/// ``arrangement`` surrenders or declines its natural. ``rules`` is a
+/// ``capsa.Rules`` or None (the capsa-susun preset). ``stakes``, in minor units
+/// per point, is None (the rules' ``money.stake`` for every pair), one integer
+/// for every pair, or a seats x seats symmetric matrix of non-negative integers
+/// (nested sequences or a 2-d numpy integer array; the diagonal is ignored).
+///
+/// Returns a ``Settlement``: points, money (minor units), rake and net per
+/// seat, per-seat and per-pair detail, ``explain()`` and ``to_dict()``.
+///
+/// Raises ``TableError`` for other than 2 to 4 seats, stakes that are negative,
+/// not symmetric or of the wrong shape, a surrender the rules do not enable, or
+/// figures that do not fit in 64 bits; ``CardError`` and ``HandError`` for a
+/// bad card, a seat without 13 cards or a card held twice (the error's ``seat``
+/// names the seat); ``TypeError`` for seats that are not an iterable of seats
+/// (a str, a single ``Arrangement`` or ``Seat``, a mapping), a seat of another
+/// type, a seat whose ``surrender`` or ``declare_natural`` is missing or not a
+/// bool, stakes given as a float, bool, str or non-integer array, or ``rules``
+/// that is not a ``capsa.Rules`` or None.
 #[pyfunction]
 #[pyo3(signature = (seats, rules=None, stakes=None))]
 fn settle(
@@ -403,7 +452,10 @@ fn read_flags(
     if ro.shape() != [n, p] {
         return Err(err(
             ErrorKind::Table,
-            format!("{what} must have shape ({n}, {p}), got {:?}", ro.shape()),
+            format!(
+                "{what} must have shape ({n}, {p}), got shape {}",
+                shape_text(ro.shape())
+            ),
         ));
     }
     Ok(Some(ro.as_array().iter().copied().collect()))

@@ -9,10 +9,11 @@ use pyo3::types::{PyBytes, PyDict};
 use super::args::{count_arg, int_in_range, seats_arg, seed_arg};
 use super::arrays::card_rows;
 use super::cards::read13;
+use super::errors::err;
 use super::rules::rules_arg;
 use crate::batch;
 use crate::error::ErrorKind;
-use crate::rules::Rules;
+use crate::rules::{FlushCompare, RuleChoice, Rules, Wheel};
 use crate::solver::{self as core, Choice, Strategy, Tables};
 use crate::tournament;
 
@@ -21,6 +22,43 @@ fn tables_arg(tables: Option<&Bound<'_, PyBytes>>) -> PyResult<Option<Tables>> {
         .map(|b| Tables::from_bytes(b.as_bytes()))
         .transpose()
         .map_err(PyErr::from)
+}
+
+/// The `tables=` the solver plays with under `rules`: read, and trained
+/// under the rules' `wheel` and `flush_compare` (`RulesError` naming the
+/// knob and both values otherwise). The tables are keyed by rank class, and
+/// those two knobs decide which hands a rank class number stands for.
+/// `tie_break` may differ: a rank class leaves the suits out, so it only
+/// changes how the training opponents played, as the scoring knobs do.
+fn tables_for(rules: &Rules, tables: Option<&Bound<'_, PyBytes>>) -> PyResult<Option<Tables>> {
+    let Some(t) = tables_arg(tables)? else {
+        return Ok(None);
+    };
+    let ranking = &rules.evaluator.ranking;
+    let knobs = [
+        (
+            Wheel::KEY,
+            Wheel::from_flag(ranking.wheel_second).to_string(),
+        ),
+        (
+            FlushCompare::KEY,
+            FlushCompare::from_flag(ranking.flush_suit_first).to_string(),
+        ),
+    ];
+    for (key, want) in knobs {
+        let trained = t.get(key).unwrap_or_default();
+        if trained != want {
+            return Err(err(
+                ErrorKind::Rules,
+                format!(
+                    "solver tables: trained for {key} = {trained:?} but the rules have \
+                     {key} = {want:?}: their rank classes would be read as other hands \
+                     (train tables for these rules)"
+                ),
+            ));
+        }
+    }
+    Ok(Some(t))
 }
 
 fn strategy_arg(name: &str) -> PyResult<Strategy> {
@@ -65,7 +103,7 @@ fn best_arrangement(
     let r: Rules = rules.get().clone();
     let ids = read13(cards)?;
     let strategy = strategy_arg(strategy)?;
-    let tables = tables_arg(tables)?;
+    let tables = tables_for(&r, tables)?;
     py.detach(|| {
         let a = core::arranger(&r, tables.as_ref(), seats, strategy)?;
         a.choose(&ids)
@@ -101,7 +139,7 @@ fn rank_arrangements(
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
     let ids = read13(cards)?;
-    let tables = tables_arg(tables)?;
+    let tables = tables_for(&r, tables)?;
     py.detach(|| {
         let a = core::arranger(&r, tables.as_ref(), seats, Strategy::Solver)?;
         a.solver().rank(&ids, k)
@@ -131,7 +169,7 @@ fn best_arrangement_batch<'py>(
     let arr = card_rows(ids, &[13], "ids")?;
     let data = arr.ids()?;
     let strategy = strategy_arg(strategy)?;
-    let tables = tables_arg(tables)?;
+    let tables = tables_for(&r, tables)?;
     let rows = py.detach(|| {
         let a = core::arranger(&r, tables.as_ref(), seats, strategy)?;
         batch::best_arrangements(&a, data)
@@ -147,10 +185,6 @@ fn best_arrangement_batch<'py>(
 /// core checks its range ([`core::TrainConfig::validate`]).
 fn train_size(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<usize> {
     Ok(int_in_range(obj, key, 0, usize::MAX as i128, ErrorKind::Argument)? as usize)
-}
-
-fn train_seats(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    train_size(obj, "seats")
 }
 
 fn train_hands(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
@@ -169,7 +203,7 @@ fn train_iterations(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 fn train_tables<'py>(
     py: Python<'py>,
     rules: Option<&Bound<'py, PyAny>>,
-    #[pyo3(from_py_with = train_seats)] seats: usize,
+    #[pyo3(from_py_with = seats_arg)] seats: usize,
     #[pyo3(from_py_with = train_hands)] hands: usize,
     #[pyo3(from_py_with = train_iterations)] iterations: usize,
     #[pyo3(from_py_with = seed_arg)] seed: u64,
@@ -242,7 +276,7 @@ fn duplicate_tournament<'py>(
         .iter()
         .map(|s| strategy_arg(s))
         .collect::<PyResult<_>>()?;
-    let tables = tables_arg(tables)?;
+    let tables = tables_for(&r, tables)?;
     let rep = py.detach(|| {
         tournament::duplicate_tournament(&r, tables.as_ref(), &strats, seats, deals, seed)
     })?;
@@ -277,7 +311,7 @@ fn best_response_check<'py>(
     let seed = seed.map_or(Ok(0), seed_arg)?;
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
-    let tables = tables_arg(tables)?;
+    let tables = tables_for(&r, tables)?;
     let rep =
         py.detach(|| tournament::best_response_check(&r, tables.as_ref(), hands, opponents, seed))?;
     let d = PyDict::new(py);

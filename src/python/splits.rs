@@ -12,7 +12,22 @@ use super::rules::rules_arg;
 use crate::batch;
 use crate::splits as split_core;
 
-/// Every split of 13 cards (or only the valid ones) as a uint8 (K, 13) array.
+/// Every split of 13 cards into a top, middle and bottom row.
+///
+/// ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
+/// array, an iterator) of ``Card`` objects, integer ids 0..51 and one-card
+/// texts. ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
+/// ``valid_only`` (a bool or numpy bool, default True) keeps only the splits
+/// that do not foul under the rules; False gives all 72,072.
+///
+/// Returns a uint8 array of shape (K, 13) of card ids, each row laid out top
+/// 0-2, middle 3-7, bottom 8-12 (each row's cards by ascending id), in the
+/// order of docs/rules.md, "Split order".
+///
+/// Raises ``CardError`` for a card that cannot be read or an id outside 0..51;
+/// ``HandError`` for other than 13 cards or a card given twice; ``TypeError``
+/// for cards of another type, a ``valid_only`` that is not a bool, or ``rules``
+/// that is not a ``capsa.Rules`` or None.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None, valid_only=true))]
 fn splits<'py>(
@@ -49,7 +64,19 @@ fn is_foul(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResu
     Ok(!split_core::is_valid(top, middle, bottom, r.foul_strict))
 }
 
-/// The number of valid splits of 13 cards (out of 72,072).
+/// Counts the valid splits of 13 cards.
+///
+/// ``cards`` is 13 cards in any form ``splits`` takes (text, or an iterable of
+/// ``Card`` objects, ids 0..51 and one-card texts); ``rules`` is a
+/// ``capsa.Rules`` or None (the capsa-susun preset).
+///
+/// Returns the number of the 72,072 splits that do not foul under the rules (at
+/// least 1: a hand always has a valid split), as ``len(splits(...))``.
+///
+/// Raises ``CardError`` for a card that cannot be read or an id outside 0..51;
+/// ``HandError`` for other than 13 cards or a card given twice; ``TypeError``
+/// for cards of another type or ``rules`` that is not a ``capsa.Rules`` or
+/// None.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
 fn count_splits(
@@ -65,7 +92,19 @@ fn count_splits(
         .map_err(PyErr::from)
 }
 
-/// Valid-split counts of N hands given as a uint8 (N, 13) array.
+/// Counts the valid splits of N hands at once, without the GIL, on every core.
+///
+/// ``ids`` is a numpy array of card ids of shape (N, 13), of any integer dtype,
+/// byte order and strides (uint8 C-contiguous is read in place, other arrays
+/// are copied); N may be 0. ``rules`` is a ``capsa.Rules`` or None (the
+/// capsa-susun preset).
+///
+/// Returns a uint32 array of shape (N,): each row's ``count_splits``.
+///
+/// Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
+/// repeated in a row (each naming the row); ``TableError`` for another shape;
+/// ``TypeError`` for a non-array, a non-integer dtype (bool and float included)
+/// or ``rules`` that is not a ``capsa.Rules`` or None.
 #[pyfunction]
 #[pyo3(signature = (ids, rules=None))]
 fn count_splits_batch<'py>(

@@ -7,6 +7,7 @@ use super::{CLASS_SHIFT, REFINE};
 use crate::error::{Error, Result};
 use crate::naturals;
 use crate::rules::{Rules, BOTTOM, MIDDLE, TOP};
+use crate::settle::check_seat_count;
 use crate::splits::{self, SubsetStrengths, SUBSETS3};
 
 /// One arrangement choice: the 13 ids laid out top 0-2, middle 3-7, bottom
@@ -146,13 +147,10 @@ fn scan<const STRICT: bool, const SWEEP: u8>(a: &ScanArgs) -> Vec<Candidate> {
 }
 
 impl Solver {
-    /// Compiles the solver. `seats` is the table size (2..=4).
+    /// Compiles the solver. `seats` is the table size (as
+    /// [`check_seat_count`] takes).
     pub fn new(rules: &Rules, tables: &Tables, seats: usize) -> Result<Solver> {
-        if !(2..=4).contains(&seats) {
-            return Err(Error::table(format!(
-                "a table has 2 to 4 seats, got {seats}"
-            )));
-        }
+        check_seat_count(seats)?;
         // tables built in Rust rather than read by `from_bytes` are checked too
         tables.validate()?;
         let rp = rules.row_points as f64;

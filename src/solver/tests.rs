@@ -137,18 +137,18 @@ fn training_settings_are_validated() {
             },
             "iterations",
         ),
-        (
-            TrainConfig {
-                seats: 9,
-                ..TrainConfig::default()
-            },
-            "seats",
-        ),
     ] {
         let e = train(&rules, &cfg).unwrap_err();
         assert_eq!(e.kind(), crate::error::ErrorKind::Argument);
         assert!(e.message().contains(key), "{e}");
     }
+    let too_many_seats = TrainConfig {
+        seats: 9,
+        ..TrainConfig::default()
+    };
+    let e = train(&rules, &too_many_seats).unwrap_err();
+    assert_eq!(e.kind(), crate::error::ErrorKind::Table);
+    assert_eq!(e.message(), "seats: a table has 2 to 4 seats, got 9");
 }
 
 #[test]

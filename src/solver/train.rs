@@ -10,6 +10,7 @@ use super::CLASS_SHIFT;
 use crate::deal::{shuffled_deck, ChaCha20};
 use crate::error::{Error, Result};
 use crate::rules::Rules;
+use crate::settle::check_seat_count;
 
 /// The version of the training procedure, written into every tables file
 /// as `trainer`. Any change to the code that changes what [`train`] computes
@@ -103,14 +104,15 @@ pub struct TrainConfig {
 }
 
 impl TrainConfig {
-    /// Checks the name ([`check_tables_name`]: a `RulesError`) and the
-    /// ranges of the sizes (an `ArgumentError`).
+    /// Checks the name ([`check_tables_name`]: a `RulesError`), the table
+    /// size ([`check_seat_count`]: a `TableError`, as for every seat count)
+    /// and the ranges of the training sizes (an `ArgumentError`).
     pub fn validate(&self) -> Result<()> {
         check_tables_name(&self.name)?;
+        check_seat_count(self.seats).map_err(|e| e.context("seats"))?;
         let ranges = [
             ("hands", self.hands, 1, MAX_TRAIN_HANDS),
             ("iterations", self.iterations, 0, MAX_TRAIN_ITERATIONS),
-            ("seats", self.seats, 2, 4),
         ];
         for (key, v, lo, hi) in ranges {
             if !(lo..=hi).contains(&v) {
