@@ -126,6 +126,27 @@ class Settlement:
         """Everything, as JSON-ready dicts and lists."""
     def explain(self) -> str:
         """A table a player or a support agent can read."""
+    # defined in capsa/settlement.py, drawn by capsa.render
+    def to_html(
+        self,
+        lang: str = "en",
+        *,
+        rules: Any = None,
+        round_id: object = None,
+        seat_names: Sequence[str] | None = None,
+        title: str | None = None,
+    ) -> str:
+        """The showdown as a self-contained HTML page (English or Indonesian)."""
+    def to_svg(
+        self,
+        lang: str = "en",
+        *,
+        rules: Any = None,
+        round_id: object = None,
+        seat_names: Sequence[str] | None = None,
+        title: str | None = None,
+    ) -> str:
+        """The showdown as a standalone SVG picture."""
 
 _CardLike = Card | int | str
 _CardsLike = str | Iterable[_CardLike]

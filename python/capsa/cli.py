@@ -108,6 +108,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     print()
     result = settle(seats, rules, stake)
     print(result.explain())
+    if args.html:
+        from capsa.render.cli import write_play_page
+
+        write_play_page(args.html, result, rules, args.seed)
     return 0
 
 
@@ -312,6 +316,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--stake", type=_int_in(0, 2**63 - 1, "--stake"), default=None, help="minor units per point"
     )
+    play.add_argument("--html", metavar="OUT.html", help="also draw the table as a page")
     play.set_defaults(run=_cmd_play)
 
     st = sub.add_parser(
@@ -355,6 +360,10 @@ def _parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="print a preset's (or file's) rules as TOML")
     rules.add_argument("name", nargs="?", default=None)
     rules.set_defaults(run=_cmd_rules)
+
+    from capsa.render.cli import add_render_command
+
+    add_render_command(sub)
     return p
 
 

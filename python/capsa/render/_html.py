@@ -1,0 +1,378 @@
+"""The showdown as one self-contained HTML page: inline CSS and SVG, no
+script, no font or image from anywhere else; it reads the same offline and
+printed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from capsa.render._cards import SUIT_DEFS, card_face
+from capsa.render._model import ROWS, PairView, SeatView, Table
+from capsa.render._payments import Payment, foul_phrases, foul_reasons, payments
+from capsa.render._text import Speaker, esc
+from capsa.render._words import Words, words
+
+__all__ = ["IndexEntry", "index_html", "page_html"]
+
+
+@cache
+def _style() -> str:
+    return resources.files("capsa.render").joinpath("style.css").read_text(encoding="utf-8")
+
+
+def _document(w: Words, title: str, body: str) -> str:
+    return (
+        f'<!DOCTYPE html>\n<html lang="{w.lang}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{title}</title>\n<style>\n{_style()}</style>\n</head>\n<body>\n"
+        f'<svg class="defs" aria-hidden="true" focusable="false"><defs>{SUIT_DEFS}</defs></svg>\n'
+        f"<main>\n{body}</main>\n</body>\n</html>\n"
+    )
+
+
+def _title(table: Table, w: Words) -> str:
+    if table.title is not None:
+        return esc(table.title)
+    if table.round_id is not None:
+        return f"{w['page.title']}: {w['page.round']} {esc(table.round_id)}"
+    return w["page.title"]
+
+
+def _meta(table: Table, w: Words) -> str:
+    parts = []
+    if table.round_id is not None:
+        parts.append(f'{w["page.round"]} <bdi class="round-id">{esc(table.round_id)}</bdi>')
+    if table.rules is not None:
+        parts.append(f'{w["page.rules"]} <bdi class="rules-name">{esc(table.rules.name)}</bdi>')
+    else:
+        parts.append(w["page.rules_unknown"])
+    parts.append(w.fill("page.seat_count", v=str(len(table.seats))))
+    stakes = {p.stake for p in table.pairs}
+    if len(stakes) == 1:
+        parts.append(w.fill("page.stake", v=w.number(stakes.pop())))
+    else:
+        parts.append(w["page.stakes_vary"])
+    return '<p class="meta">' + " · ".join(parts) + "</p>\n"
+
+
+def _checks(table: Table, w: Words) -> str:
+    if not table.checks:
+        return ""
+    out = [f'<section class="verification">\n<h2>{w["verify.heading"]}</h2>\n<ul class="checks">']
+    for check in table.checks:
+        if check.ok is None:
+            status, mark = "skip", w["verify.not_checked"]
+        elif check.ok:
+            status, mark = "ok", w["verify.passed"]
+        else:
+            status, mark = "fail", w["verify.failed"]
+        detail = f" — {esc(check.detail)}" if check.detail else ""
+        out.append(
+            f'<li class="check" data-check="{esc(check.name)}" data-status="{status}">'
+            f'{w[f"verify.{check.name}"]}: <span class="{status}">{mark}</span>{detail}</li>'
+        )
+    out.append("</ul>\n</section>\n")
+    return "\n".join(out)
+
+
+def _seat_marks(seat: SeatView, table: Table, speak: Speaker) -> list[str]:
+    w = speak.words
+    marks = []
+    if seat.natural is not None:
+        text = w.fill(
+            "badge.natural", natural=w[f"natural.{seat.natural}"], v=w.points(seat.natural_points)
+        )
+        marks.append(f'<span class="badge natural">{text}</span>')
+    if seat.foul:
+        marks.append(f'<span class="badge foul">{w["badge.foul"]}</span>')
+    if seat.surrender:
+        marks.append(f'<span class="badge surrender">{w["badge.surrender"]}</span>')
+    if seat.swept_all:
+        marks.append(f'<span class="badge sweep">{w["badge.sweep_all"]}</span>')
+    else:
+        scooped = []
+        for p in table.pairs:
+            if p.outcome == "rows" and p.i == seat.index and p.scoop == 1:
+                scooped.append(p.j)
+            elif p.outcome == "rows" and p.j == seat.index and p.scoop == -1:
+                scooped.append(p.i)
+        if scooped:
+            names = w.join([speak.seat(k) for k in scooped])
+            marks.append(f'<span class="badge scoop">{w["badge.scoop"]}: {names}</span>')
+    return marks
+
+
+def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> str:
+    w = speak.words
+    classes = ["seat"]
+    if seat.foul:
+        classes.append("foul")
+    if seat.natural is not None:
+        classes.append("natural")
+    if seat.surrender:
+        classes.append("surrender")
+    if seat.swept_all:
+        classes.append("swept")
+    out = [
+        f'<article class="{" ".join(classes)}" id="seat-{seat.index}" data-seat="{seat.index}">',
+        f'<div class="seat-head"><h3>{speak.seat(seat.index)}</h3>',
+    ]
+    out += _seat_marks(seat, table, speak)
+    if reasons is not None:
+        out.append(f'<span class="reason">{reasons}</span>')
+    if seat.natural is not None:
+        note = w["page.natural_split"] if seat.natural_rows else w["page.natural_cards"]
+        out.append(f'<span class="note">{note}</span>')
+    out.append("</div>")
+    out_rows = {r for _, rows in foul_reasons(seat) for r in rows} if seat.foul else set()
+    paid = not (seat.foul or seat.surrender or seat.natural is not None)
+    shown_rows = seat.natural_rows or tuple(row.cards for row in seat.rows)
+    for row, cards in zip(seat.rows, shown_rows, strict=True):
+        out.append(
+            f'<div class="row{" out" if row.name in out_rows else ""}" data-row="{row.name}">'
+            f'<div class="cards">{"".join(card_face(c) for c in cards)}</div>'
+            f'<div class="row-info"><span class="row-name">{w[f"row.{row.name}"]}</span>'
+            f'<span class="cat">{w[f"category.{row.category}"]}</span>'
+        )
+        if row.royalty > 0:
+            if paid:
+                out.append(
+                    f'<span class="roy" title="{w["column.royalty"]}">'
+                    f"{w['column.royalty']} +{w.number(row.royalty)}</span>"
+                )
+            else:
+                out.append(
+                    f'<span class="roy void" title="{w["page.foul_no_royalty"]}">'
+                    f"{w['column.royalty']} +{w.number(row.royalty)}</span>"
+                )
+        out.append("</div></div>")
+    out.append('<dl class="seat-totals">')
+    for key, value in (
+        ("points", seat.points),
+        ("money", seat.money),
+        ("rake", seat.rake),
+        ("net", seat.net),
+    ):
+        out.append(
+            f'<div><dt>{w[f"column.{key}"]}</dt><dd class="{key}">{w.signed(value)}</dd></div>'
+        )
+    out.append("</dl></article>")
+    return "\n".join(out) + "\n"
+
+
+def _pair_of(table: Table, a: int, b: int) -> tuple[PairView, int]:
+    i, j = (a, b) if a < b else (b, a)
+    for pair in table.pairs:
+        if pair.i == i and pair.j == j:
+            return pair, (1 if a == i else -1)
+    raise AssertionError("every pair is in the table")  # checked when the table was read
+
+
+def _matrix(table: Table, speak: Speaker) -> str:
+    w = speak.words
+    n = len(table.seats)
+    out = [
+        f'<section class="matrix">\n<h2>{w["page.matrix_heading"]}</h2>\n<table>',
+        f'<tr><th scope="col">{w["page.matrix_corner"]}</th>'
+        + "".join(f'<th scope="col">{speak.seat(b)}</th>' for b in range(n))
+        + "</tr>",
+    ]
+    for a in range(n):
+        cells = [f'<th scope="row">{speak.seat(a)}</th>']
+        for b in range(n):
+            if a == b:
+                cells.append('<td class="self">—</td>')
+                continue
+            pair, sign = _pair_of(table, a, b)
+            marks = []
+            if pair.outcome == "rows":
+                for k, row in enumerate(ROWS):
+                    result = ("tied", "won", "lost")[pair.rows[k] * sign]
+                    symbol = {"won": "+", "lost": "−", "tied": "="}[result]
+                    marks.append(
+                        f'<span class="res {result}" data-row="{row}" data-result="{result}" '
+                        f'title="{w[f"row.{row}"]}: {w[f"result.{result}"]}">'
+                        f"{w[f'row_short.{row}']} {symbol}</span>"
+                    )
+            else:
+                marks.append(f'<span class="res kind">{w[f"outcome.{pair.outcome}"]}</span>')
+            points = sign * pair.points
+            tone = "pos" if points > 0 else "neg" if points < 0 else ""
+            cells.append(
+                f'<td data-seat="{a}" data-against="{b}" data-outcome="{pair.outcome}">'
+                + "".join(marks)
+                + f'<span class="cell-points {tone}" data-points="{points}">'
+                f"{w.signed(points)}</span></td>"
+            )
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append(f'</table>\n<p class="legend">{w["page.matrix_legend"]}</p>\n</section>\n')
+    return "\n".join(out)
+
+
+def _totals(table: Table, speak: Speaker) -> str:
+    w = speak.words
+    keys = ("points", "money", "rake", "net")
+    out = [
+        f'<section class="totals">\n<h2>{w["page.totals_heading"]}</h2>\n<table>',
+        "<tr><th></th>"
+        + "".join(f'<th class="num">{w[f"column.{k}"]}</th>' for k in keys)
+        + "</tr>",
+    ]
+    for seat in table.seats:
+        figures = (seat.points, seat.money, seat.rake, seat.net)
+        out.append(
+            f'<tr data-seat="{seat.index}"><th scope="row">{speak.seat(seat.index)}</th>'
+            + "".join(
+                f'<td class="num {k}" data-value="{v}">{w.signed(v)}</td>'
+                for k, v in zip(keys, figures, strict=True)
+            )
+            + "</tr>"
+        )
+    rake = sum(seat.rake for seat in table.seats)
+    out.append(
+        f'<tr class="house"><th scope="row">{w["page.house"]}</th><td></td><td></td>'
+        f'<td class="num rake" data-value="{rake}">{w.signed(rake)}</td><td></td></tr>'
+    )
+    out.append("</table>\n</section>\n")
+    return "\n".join(out)
+
+
+def _payment(payment: Payment, speak: Speaker) -> str:
+    pair = payment.pair
+    attrs = (
+        f'data-pair="{pair.i}-{pair.j}" data-outcome="{pair.outcome}" '
+        f'data-points="{payment.points}" data-money="{payment.money}" data-stake="{pair.stake}"'
+    )
+    if payment.payer is not None:
+        attrs += f' data-payer="{payment.payer}" data-payee="{payment.payee}"'
+    text = [
+        f'<li class="payment" {attrs}><span class="head">{speak.head(payment)}</span> ',
+        f'<span class="why">{speak.story(payment)}',
+    ]
+    if payment.equation is not None:
+        text.append(f':</span> <span class="sum">{speak.equation(payment.equation)}.</span>')
+    else:
+        text.append(".</span>")
+    text.append(f' <span class="rule">{speak.sections(payment)}</span></li>')
+    return "".join(text)
+
+
+def _payments(table: Table, speak: Speaker) -> str:
+    w = speak.words
+    items = "\n".join(_payment(p, speak) for p in payments(table))
+    return (
+        f'<section class="pay">\n<h2>{w["page.payments_heading"]}</h2>\n'
+        f'<ol class="payments">\n{items}\n</ol>\n</section>\n'
+    )
+
+
+def _reasons(seat: SeatView, speak: Speaker) -> str | None:
+    return speak.value(foul_phrases(seat)) if seat.foul else None
+
+
+def table_body(table: Table, w: Words) -> str:
+    """The page's main content (without the document around it)."""
+    speak = Speaker(w, table)
+    seats = "".join(_seat(s, table, speak, _reasons(s, speak)) for s in table.seats)
+    return (
+        f"<header>\n<h1>{_title(table, w)}</h1>\n{_meta(table, w)}</header>\n"
+        + _checks(table, w)
+        + f'<section class="table">\n<h2>{w["page.seats_heading"]}</h2>\n'
+        f'<div class="seats">\n{seats}</div>\n</section>\n'
+        + _matrix(table, speak)
+        + _totals(table, speak)
+        + _payments(table, speak)
+    )
+
+
+def page_html(table: Table, lang: str = "en") -> str:
+    """The showdown of one table as a self-contained HTML page."""
+    w = words(lang)
+    return _document(w, _title(table, w), table_body(table, w))
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """One round of an index page: its page (``href``) and table, or the
+    error record it got instead."""
+
+    number: int
+    line: int | None
+    href: str | None = None
+    table: Table | None = None
+    error: dict[str, object] | None = None
+    record: str | None = None
+    """The error record as ``capsa settle`` writes it."""
+
+
+def _marks(table: Table, w: Words) -> str:
+    marks = []
+    for seat in table.seats:
+        if seat.natural is not None:
+            marks.append(w[f"natural.{seat.natural}"])
+        if seat.foul:
+            marks.append(w["badge.foul"])
+        if seat.surrender:
+            marks.append(w["badge.surrender"])
+        if seat.swept_all:
+            marks.append(w["badge.sweep_all"])
+    if any(p.outcome == "rows" and p.scoop and not p.sweep_all for p in table.pairs):
+        marks.append(w["badge.scoop"])
+    return ", ".join(dict.fromkeys(marks))
+
+
+def index_html(entries: Sequence[IndexEntry], lang: str = "en", title: str | None = None) -> str:
+    """A page listing many rounds: each settled one linked to its page, each
+    one that could not be settled with its error record."""
+    w = words(lang)
+    good = [e for e in entries if e.table is not None]
+    bad = [e for e in entries if e.error is not None]
+    heading = esc(title) if title is not None else w["index.title"]
+    out = [
+        f'<header>\n<h1>{heading}</h1>\n<p class="meta">'
+        + w.fill("index.summary", v=w.number(len(good)), e=w.number(len(bad)))
+        + "</p>\n</header>\n"
+    ]
+    if not entries:
+        out.append(f"<p>{w['index.no_rounds']}</p>\n")
+    if good:
+        out.append(
+            '<section>\n<table class="index">\n<tr>'
+            f'<th class="num">#</th><th class="num">{w["index.line"]}</th>'
+            f"<th>{w['index.round']}</th><th>{w['index.marks']}</th><th>{w['index.net']}</th>"
+            "<th></th></tr>"
+        )
+        for e in good:
+            assert e.table is not None
+            t = e.table
+            speak = Speaker(w, t)
+            net = "; ".join(f"{speak.seat(s.index)} {w.signed(s.net)}" for s in t.seats)
+            line = "" if e.line is None else str(e.line)
+            rid = "" if t.round_id is None else f"<bdi>{esc(t.round_id)}</bdi>"
+            link = f'<a href="{esc(e.href)}">{w["index.open"]}</a>' if e.href else ""
+            out.append(
+                f'<tr data-number="{e.number}"><td class="num">{e.number}</td>'
+                f'<td class="num">{line}</td><td>{rid}</td><td>{_marks(t, w)}</td>'
+                f"<td>{net}</td><td>{link}</td></tr>"
+            )
+        out.append("</table>\n</section>\n")
+    if bad:
+        out.append(
+            f'<section class="errors">\n<h2>{w["index.errors_heading"]}</h2>\n<table>\n<tr>'
+            f'<th class="num">{w["index.line"]}</th><th>{w["index.error"]}</th>'
+            f"<th>{w['index.message']}</th><th>{w['index.record']}</th></tr>"
+        )
+        for e in bad:
+            assert e.error is not None
+            err = e.error
+            out.append(
+                f'<tr class="error" data-line="{esc(str(err.get("line")))}">'
+                f'<td class="num">{esc(str(err.get("line")))}</td>'
+                f"<td>{esc(str(err.get('error')))}</td><td>{esc(str(err.get('message')))}</td>"
+                f'<td><pre class="error-record">{esc(e.record or "")}</pre></td></tr>'
+            )
+        out.append("</table>\n</section>\n")
+    return _document(w, heading, "".join(out))
