@@ -10,7 +10,7 @@ from functools import cache
 from importlib import resources
 
 from capsa.render._cards import SUIT_DEFS, card_face
-from capsa.render._model import ROWS, PairView, SeatView, Table
+from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._payments import Payment, foul_phrases, foul_reasons, payments
 from capsa.render._text import Speaker, esc
 from capsa.render._words import Words, words
@@ -129,13 +129,14 @@ def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> 
     out.append("</div>")
     out_rows = {r for _, rows in foul_reasons(seat) for r in rows} if seat.foul else set()
     paid = not (seat.foul or seat.surrender or seat.natural is not None)
+    unpaid = "natural" if seat.natural is not None else "foul" if seat.foul else "surrender"
     shown_rows = seat.natural_rows or tuple(row.cards for row in seat.rows)
     for row, cards in zip(seat.rows, shown_rows, strict=True):
         out.append(
             f'<div class="row{" out" if row.name in out_rows else ""}" data-row="{row.name}">'
             f'<div class="cards">{"".join(card_face(c) for c in cards)}</div>'
             f'<div class="row-info"><span class="row-name">{w[f"row.{row.name}"]}</span>'
-            f'<span class="cat">{w[f"category.{row.category}"]}</span>'
+            f'<span class="cat" title="{w["column.hand"]}">{w[f"category.{row.category}"]}</span>'
         )
         if row.royalty > 0:
             if paid:
@@ -145,7 +146,7 @@ def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> 
                 )
             else:
                 out.append(
-                    f'<span class="roy void" title="{w["page.foul_no_royalty"]}">'
+                    f'<span class="roy void" title="{w[f"page.{unpaid}_no_royalty"]}">'
                     f"{w['column.royalty']} +{w.number(row.royalty)}</span>"
                 )
         out.append("</div></div>")
@@ -163,12 +164,19 @@ def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> 
     return "\n".join(out) + "\n"
 
 
-def _pair_of(table: Table, a: int, b: int) -> tuple[PairView, int]:
-    i, j = (a, b) if a < b else (b, a)
-    for pair in table.pairs:
-        if pair.i == i and pair.j == j:
-            return pair, (1 if a == i else -1)
-    raise AssertionError("every pair is in the table")  # checked when the table was read
+@cache
+def _result_marks(lang: str) -> dict[tuple[int, int], str]:
+    """Each row's result mark (row index, +1/0/-1) in a language: built once."""
+    w = words(lang)
+    marks = {}
+    for k, row in enumerate(ROWS):
+        for value, result, symbol in ((1, "won", "+"), (-1, "lost", "−"), (0, "tied", "=")):
+            marks[k, value] = (
+                f'<span class="res {result}" data-row="{row}" data-result="{result}" '
+                f'title="{w[f"row.{row}"]}: {w[f"result.{result}"]}">'
+                f"{w[f'row_short.{row}']} {symbol}</span>"
+            )
+    return marks
 
 
 def _matrix(table: Table, speak: Speaker) -> str:
@@ -180,25 +188,20 @@ def _matrix(table: Table, speak: Speaker) -> str:
         + "".join(f'<th scope="col">{speak.seat(b)}</th>' for b in range(n))
         + "</tr>",
     ]
+    marks_of = _result_marks(w.lang)
+    pairs = {(p.i, p.j): p for p in table.pairs}
     for a in range(n):
         cells = [f'<th scope="row">{speak.seat(a)}</th>']
         for b in range(n):
             if a == b:
                 cells.append('<td class="self">—</td>')
                 continue
-            pair, sign = _pair_of(table, a, b)
-            marks = []
+            pair = pairs[(a, b) if a < b else (b, a)]
+            sign = 1 if a < b else -1
             if pair.outcome == "rows":
-                for k, row in enumerate(ROWS):
-                    result = ("tied", "won", "lost")[pair.rows[k] * sign]
-                    symbol = {"won": "+", "lost": "−", "tied": "="}[result]
-                    marks.append(
-                        f'<span class="res {result}" data-row="{row}" data-result="{result}" '
-                        f'title="{w[f"row.{row}"]}: {w[f"result.{result}"]}">'
-                        f"{w[f'row_short.{row}']} {symbol}</span>"
-                    )
+                marks = [marks_of[k, r * sign] for k, r in enumerate(pair.rows)]
             else:
-                marks.append(f'<span class="res kind">{w[f"outcome.{pair.outcome}"]}</span>')
+                marks = [f'<span class="res kind">{w[f"outcome.{pair.outcome}"]}</span>']
             points = sign * pair.points
             tone = "pos" if points > 0 else "neg" if points < 0 else ""
             cells.append(

@@ -129,8 +129,11 @@ def _get(data: Any, key: str | int, path: str) -> Any:
 
 
 def _int(data: Any, key: str, path: str) -> int:
-    value = _get(data, key, path)
-    if isinstance(value, bool) or not isinstance(value, int):
+    try:
+        value = data[key]
+    except (KeyError, IndexError, TypeError):
+        value = _get(data, key, path)
+    if type(value) is not int:
         raise TableError(f"{_where(path, key)} must be an integer, not {_shown(value)}")
     return value
 

@@ -5,8 +5,6 @@ font from anywhere else)."""
 
 from __future__ import annotations
 
-import textwrap
-
 from capsa._core import Card
 from capsa.render._cards import SUIT_DEFS
 from capsa.render._model import ROWS, SeatView, Table
@@ -185,17 +183,30 @@ def _matrix(table: Table, speak: Speaker, y: int) -> tuple[str, int]:
     return "".join(out), 26 + 20 + n * cell_h
 
 
+def _wrap(text: str) -> list[str]:
+    """Lines of at most ``_WRAP`` characters, broken at spaces (an escaped
+    entity holds none, so it is never split)."""
+    lines = []
+    line = ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > _WRAP:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return lines
+
+
 def _payments(table: Table, speak: Speaker, y: int) -> tuple[str, int]:
     w = speak.words
     out = [f'<text class="h2" x="{_MARGIN}" y="{y + 16}">{w["page.payments_heading"]}</text>']
     height = 28
     for number, payment in enumerate(payments(table), start=1):
         text = f"{number}. " + speak.sentence(payment)
-        # wrapped on the escaped text: an entity holds no space, so it is never split
-        for line in textwrap.wrap(
-            text, _WRAP, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False
-        ):
-            out.append(f'<text class="pay" x="{_MARGIN}" y="{y + height + 12}">{line}</text>')
+        for k, line in enumerate(_wrap(text)):
+            x = _MARGIN + (22 if k else 0)
+            out.append(f'<text class="pay" x="{x}" y="{y + height + 12}">{line}</text>')
             height += _LINE
         height += 6
     return "".join(out), height
