@@ -352,7 +352,10 @@ def index_html(entries: Sequence[IndexEntry], lang: str = "en", title: str | Non
             assert e.table is not None
             t = e.table
             speak = Speaker(w, t)
-            net = "; ".join(f"{speak.seat(s.index)} {w.signed(s.net)}" for s in t.seats)
+            net = "".join(
+                f'<span class="net-item">{speak.seat(s.index)} {w.signed(s.net)}</span>'
+                for s in t.seats
+            )
             line = "" if e.line is None else str(e.line)
             rid = "" if t.round_id is None else f"<bdi>{esc(t.round_id)}</bdi>"
             link = f'<a href="{esc(e.href)}">{w["index.open"]}</a>' if e.href else ""

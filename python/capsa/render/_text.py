@@ -135,7 +135,10 @@ class Speaker:
     def story(self, payment: Payment) -> str:
         """Why, as one sentence (capitalised, without its full stop)."""
         text = "; ".join(self.phrase(p) for p in payment.story)
-        return _capitalised(text)
+        # a sentence that starts with a name (a seat's, a natural's) keeps it as written
+        if payment.story and self.words[payment.story[0].key].startswith("{"):
+            return text
+        return text[:1].upper() + text[1:]
 
     def sections(self, payment: Payment) -> str:
         """The sections of docs/rules.md the payment follows."""
@@ -149,8 +152,3 @@ class Speaker:
         if payment.equation is not None:
             text += ": " + self.equation(payment.equation)
         return text + "."
-
-
-def _capitalised(text: str) -> str:
-    # a sentence that starts with a seat's name keeps the name as written
-    return text if text.startswith("<") else text[:1].upper() + text[1:]
