@@ -98,6 +98,9 @@ def test_every_payment_adds_up_to_the_settlement(table: dict[str, Any]) -> None:
     settlement = capsa.settle(_engine_seats(table["seats"]), rules, table["stakes"])
     for given_rules in (rules, None):
         view = render.table_from_settlement(settlement, rules=given_rules)
+        # the core's breakdown read unchecked and its to_dict() read checked agree
+        checked = render.table_from_settlement(settlement.to_dict(), rules=given_rules)
+        assert checked == view
         w = words("en")
         for payment, sentence in _sentences(view):
             pair = payment.pair

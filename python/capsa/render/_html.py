@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from capsa._core import CATEGORIES
 from capsa.render._cards import SUIT_DEFS, card_face
 from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._payments import Payment, foul_phrases, foul_reasons, payments
@@ -131,37 +132,57 @@ def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> 
     paid = not (seat.foul or seat.surrender or seat.natural is not None)
     unpaid = "natural" if seat.natural is not None else "foul" if seat.foul else "surrender"
     shown_rows = seat.natural_rows or tuple(row.cards for row in seat.rows)
+    heads = _row_heads(w.lang)
     for row, cards in zip(seat.rows, shown_rows, strict=True):
         out.append(
             f'<div class="row{" out" if row.name in out_rows else ""}" data-row="{row.name}">'
-            f'<div class="cards">{"".join(card_face(c) for c in cards)}</div>'
-            f'<div class="row-info"><span class="row-name">{w[f"row.{row.name}"]}</span>'
-            f'<span class="cat" title="{w["column.hand"]}">{w[f"category.{row.category}"]}</span>'
+            f'<div class="cards">{"".join([card_face(c) for c in cards])}</div>'
+            f"{heads[row.name, row.category]}"
         )
         if row.royalty > 0:
-            if paid:
-                out.append(
-                    f'<span class="roy" title="{w["column.royalty"]}">'
-                    f"{w['column.royalty']} +{w.number(row.royalty)}</span>"
-                )
-            else:
-                out.append(
-                    f'<span class="roy void" title="{w[f"page.{unpaid}_no_royalty"]}">'
-                    f"{w['column.royalty']} +{w.number(row.royalty)}</span>"
-                )
+            title = w["column.royalty"] if paid else w[f"page.{unpaid}_no_royalty"]
+            out.append(
+                f'<span class="roy{"" if paid else " void"}" title="{title}">'
+                f"{w['column.royalty']} +{w.number(row.royalty)}</span>"
+            )
         out.append("</div></div>")
-    out.append('<dl class="seat-totals">')
-    for key, value in (
-        ("points", seat.points),
-        ("money", seat.money),
-        ("rake", seat.rake),
-        ("net", seat.net),
-    ):
-        out.append(
-            f'<div><dt>{w[f"column.{key}"]}</dt><dd class="{key}">{w.signed(value)}</dd></div>'
+    labels = _total_labels(w.lang)
+    out.append(
+        '<dl class="seat-totals">'
+        + "".join(
+            [
+                f'{label}<dd class="{key}">{w.signed(value)}</dd></div>'
+                for (key, label), value in zip(
+                    labels, (seat.points, seat.money, seat.rake, seat.net), strict=True
+                )
+            ]
         )
+    )
     out.append("</dl></article>")
     return "\n".join(out) + "\n"
+
+
+@cache
+def _row_heads(lang: str) -> dict[tuple[str, str], str]:
+    """The start of each row's caption (row name, category) in a language: built once."""
+    w = words(lang)
+    return {
+        (row, category): (
+            f'<div class="row-info"><span class="row-name">{w[f"row.{row}"]}</span>'
+            f'<span class="cat" title="{w["column.hand"]}">{w[f"category.{category}"]}</span>'
+        )
+        for row in ROWS
+        for category in CATEGORIES
+    }
+
+
+@cache
+def _total_labels(lang: str) -> tuple[tuple[str, str], ...]:
+    """Each seat total's key and the start of its entry in a language."""
+    w = words(lang)
+    return tuple(
+        (key, f"<div><dt>{w[f'column.{key}']}</dt>") for key in ("points", "money", "rake", "net")
+    )
 
 
 @cache

@@ -36,7 +36,7 @@ _ROW_SIZES = (3, 5, 5)
 _NAME_LIMIT = 200
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Row:
     """One row of a seat: its cards, category, strength and royalty."""
 
@@ -47,7 +47,7 @@ class Row:
     royalty: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SeatView:
     """One seat as settled: its rows, what it declared, and its totals."""
 
@@ -69,7 +69,7 @@ class SeatView:
     as submitted are shown)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PairView:
     """One pair (i < j) as settled, from seat i's view (see the README's
     output schema): every figure is the settlement's."""
@@ -256,6 +256,65 @@ def _pair(data: Any, k: int, seats: int) -> PairView:
     )
 
 
+def _trusted_row(data: Any, name: str) -> Row:
+    row = data[name]
+    cards = tuple(_core.parse_cards(row["cards"]))
+    return Row(name, cards, row["category"], row["strength"], row["royalty"])
+
+
+def _trusted_seat(data: Any, k: int, name: str | None) -> SeatView:
+    rows = data["rows"]
+    return SeatView(
+        k,
+        (_trusted_row(rows, "top"), _trusted_row(rows, "middle"), _trusted_row(rows, "bottom")),
+        data["foul"],
+        data["surrender"],
+        data["natural"],
+        data["natural_points"],
+        data["swept_all"],
+        data["points"],
+        data["money"],
+        data["rake"],
+        data["net"],
+        name,
+    )
+
+
+def _trusted_pair(data: Any) -> PairView:
+    i, j = data["seats"]
+    rows = data["rows"]
+    return PairView(
+        i,
+        j,
+        data["outcome"],
+        (rows["top"], rows["middle"], rows["bottom"]),
+        data["row_points"],
+        data["overall"],
+        data["royalties"],
+        data["scoop"],
+        data["sweep_all"],
+        data["multiplier"],
+        data["bonus"],
+        data["points"],
+        data["stake"],
+        data["money"],
+    )
+
+
+def _checked(
+    data: Mapping[str, Any], seats_data: list[Any], names: list[str | None]
+) -> tuple[tuple[SeatView, ...], tuple[PairView, ...]]:
+    seats = tuple(_seat(s, k, names[k]) for k, s in enumerate(seats_data))
+    count = len(seats)
+    size = count * (count - 1) // 2
+    pairs_data = _list(data, "pairs", "settlement", size, size)
+    pairs = tuple(_pair(p, k, count) for k, p in enumerate(pairs_data))
+    every = [(i, j) for i in range(count) for j in range(i + 1, count)]
+    if sorted((p.i, p.j) for p in pairs) != every:
+        raise TableError("settlement.pairs must hold every pair of seats once")
+    return seats, pairs
+
+
 def display_id(value: object) -> str | None:
     """A round id as people read it: a string as it is, a number as written
     (``-0``, ``1e400``), None for none; cut to a bounded length."""
@@ -313,16 +372,12 @@ def table_from_settlement(
         raise TypeError(f"title is a str or None, not {type(title).__name__}")
     seats_data = _list(data, "seats", "settlement", 2, 4)
     names = _seat_names(seat_names, len(seats_data))
-    seats = tuple(_seat(s, k, names[k]) for k, s in enumerate(seats_data))
-    count = len(seats)
-    pairs_data = _list(
-        data, "pairs", "settlement", count * (count - 1) // 2, count * (count - 1) // 2
-    )
-    pairs = tuple(_pair(p, k, count) for k, p in enumerate(pairs_data))
-    if sorted((p.i, p.j) for p in pairs) != [
-        (i, j) for i in range(count) for j in range(i + 1, count)
-    ]:
-        raise TableError("settlement.pairs must hold every pair of seats once")
+    if isinstance(settlement, Settlement):
+        # the core's own breakdown: its shape is the core's, not checked again
+        seats = tuple(_trusted_seat(s, k, names[k]) for k, s in enumerate(seats_data))
+        pairs = tuple(_trusted_pair(p) for p in data["pairs"])
+    else:
+        seats, pairs = _checked(data, seats_data, names)
     return Table(
         seats=seats,
         pairs=pairs,

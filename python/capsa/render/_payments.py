@@ -20,35 +20,35 @@ from capsa.render._model import ROWS, PairView, SeatView, Table
 __all__ = ["Equation", "Payment", "Phrase", "Term", "foul_phrases", "foul_reasons", "payments"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Seat:
     """A seat, named in the page's language."""
 
     index: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RowList:
     """Row names (``top``, ``middle``, ``bottom``), joined as a list."""
 
     rows: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Word:
     """A word looked up in the page's language (``category.trips``)."""
 
     key: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Num:
     """An unsigned number."""
 
     value: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Phrases:
     """Phrases joined as a list."""
 
@@ -58,7 +58,7 @@ class Phrases:
 Value = Union[Seat, RowList, Word, Num, "Phrase", Phrases, "Term"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Phrase:
     """A template of the page's words (``say.won``) and what fills it."""
 
@@ -66,7 +66,7 @@ class Phrase:
     values: dict[str, Value] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Term:
     """One term of a payment: its template, the figure shown in it, what it
     adds (signed, from the payee's view) and, for royalties, the rows that
@@ -83,7 +83,7 @@ class Term:
     extra: dict[str, Value] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Equation:
     """``(base...) × multiplier + extra... = total``."""
 
@@ -98,7 +98,7 @@ class Equation:
         return sum(t.value for t in self.base) * m + sum(t.value * t.times for t in self.extra)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Payment:
     """One pair's payment: who pays whom, why, and the terms of the amount."""
 
