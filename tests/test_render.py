@@ -8,6 +8,7 @@ byte."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import re
 import sys
@@ -281,6 +282,23 @@ def test_to_html_is_the_render_module_s_page() -> None:
     assert render.settlement_html(settlement.to_dict()) == render.settlement_html(settlement)
 
 
+def test_a_naturals_split_is_drawn_when_known() -> None:
+    table = examples.OUTCOMES[0].settle_table()
+    seat = table.seats[0]
+    split = (
+        seat.rows[2].cards[:3],
+        seat.rows[1].cards,
+        (*seat.rows[2].cards[3:], *seat.rows[0].cards),
+    )
+    seats = (dataclasses.replace(seat, natural_rows=split), *table.seats[1:])
+    page = render.page_html(dataclasses.replace(table, seats=seats))
+    parser = _Cards()
+    parser.feed(page)
+    assert parser.cards["0"] == [str(c) for row in split for c in row]
+    assert "the split that makes the natural" in page
+    assert "the natural is judged on all 13 cards" in render.page_html(table)
+
+
 # ---------------------------------------------------------------- escaping
 
 HOSTILE = '<script>alert("x")</script>&amp;\'"'
@@ -538,6 +556,29 @@ def test_render_reads_a_document_of_rounds(
         "round-1.html",
         "round-3.html",
     ]
+
+
+def test_render_of_no_rounds_is_an_empty_index(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text("\n\n", encoding="utf-8")
+    out = tmp_path / "none.html"
+    assert main(["render", str(path), "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "The input holds no rounds." in page and "0 rounds settled" in page
+    assert capsys.readouterr().out == ""
+
+
+def test_an_error_records_id_is_shown_as_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "ids.jsonl"
+    path.write_text(_round(1, A, B) + "\n" + '{"id": 1e400, "seats": []}\n', encoding="utf-8")
+    out = tmp_path / "ids.html"
+    assert main(["render", str(path), "-o", str(out)]) == 0
+    assert '"id":1e400' in capsys.readouterr().out
+    assert "<td><bdi>1e400</bdi></td>" in out.read_text(encoding="utf-8")
 
 
 def test_render_refuses_what_it_cannot_write(

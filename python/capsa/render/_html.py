@@ -16,7 +16,7 @@ from capsa.render._payments import Payment, foul_phrases, foul_reasons, payments
 from capsa.render._text import Speaker, esc
 from capsa.render._words import Words, words
 
-__all__ = ["IndexEntry", "index_html", "page_html"]
+__all__ = ["IndexEntry", "index_head", "index_html", "index_row", "index_tail", "page_html"]
 
 
 @cache
@@ -24,14 +24,21 @@ def _style() -> str:
     return resources.files("capsa.render").joinpath("style.css").read_text(encoding="utf-8")
 
 
-def _document(w: Words, title: str, body: str) -> str:
+def _document_head(w: Words, title: str) -> str:
     return (
         f'<!DOCTYPE html>\n<html lang="{w.lang}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{title}</title>\n<style>\n{_style()}</style>\n</head>\n<body>\n"
         f'<svg class="defs" aria-hidden="true" focusable="false"><defs>{SUIT_DEFS}</defs></svg>\n'
-        f"<main>\n{body}</main>\n</body>\n</html>\n"
+        "<main>\n"
     )
+
+
+_DOCUMENT_TAIL = "</main>\n</body>\n</html>\n"
+
+
+def _document(w: Words, title: str, body: str) -> str:
+    return _document_head(w, title) + body + _DOCUMENT_TAIL
 
 
 def _title(table: Table, w: Words) -> str:
@@ -320,86 +327,107 @@ def page_html(table: Table, lang: str = "en") -> str:
 
 @dataclass(frozen=True, slots=True)
 class IndexEntry:
-    """One round of an index page: its page (``href``) and table, or the
-    error record it got instead."""
+    """One round of an index page: what the index shows of a settled round
+    (its id, each seat's name and net, what happened, its page ``href``), or
+    the error record it got instead. Small: an index of many rounds holds no
+    tables."""
 
     number: int
     line: int | None
     href: str | None = None
-    table: Table | None = None
+    round_id: str | None = None
+    nets: tuple[tuple[str | None, int], ...] = ()
+    """Each seat's name (None: the page's own) and net."""
+    marks: tuple[str, ...] = ()
+    """The word keys of what happened (``natural.dragon``, ``badge.foul``, ...)."""
     error: dict[str, object] | None = None
     record: str | None = None
     """The error record as ``capsa settle`` writes it."""
 
+    @classmethod
+    def settled(cls, number: int, line: int | None, href: str | None, table: Table) -> IndexEntry:
+        """The entry of a settled round."""
+        return cls(
+            number,
+            line,
+            href,
+            table.round_id,
+            tuple((seat.name, seat.net) for seat in table.seats),
+            _marks(table),
+        )
 
-def _marks(table: Table, w: Words) -> str:
+
+def _marks(table: Table) -> tuple[str, ...]:
     marks = []
     for seat in table.seats:
         if seat.natural is not None:
-            marks.append(w[f"natural.{seat.natural}"])
+            marks.append(f"natural.{seat.natural}")
         if seat.foul:
-            marks.append(w["badge.foul"])
+            marks.append("badge.foul")
         if seat.surrender:
-            marks.append(w["badge.surrender"])
+            marks.append("badge.surrender")
         if seat.swept_all:
-            marks.append(w["badge.sweep_all"])
+            marks.append("badge.sweep_all")
     if any(p.outcome == "rows" and p.scoop and not p.sweep_all for p in table.pairs):
-        marks.append(w["badge.scoop"])
-    return ", ".join(dict.fromkeys(marks))
+        marks.append("badge.scoop")
+    return tuple(dict.fromkeys(marks))
+
+
+def index_head(lang: str, title: str | None = None) -> str:
+    """The start of an index page, up to its first round (see :func:`index_html`)."""
+    w = words(lang)
+    heading = esc(title) if title is not None else w["index.title"]
+    return (
+        _document_head(w, heading)
+        + f'<header>\n<h1>{heading}</h1>\n</header>\n<section>\n<table class="index">\n<tr>'
+        f'<th class="num">#</th><th class="num">{w["index.line"]}</th>'
+        f"<th>{w['index.round']}</th><th>{w['index.marks']}</th><th>{w['index.net']}</th>"
+        "<th></th></tr>\n"
+    )
+
+
+def index_row(entry: IndexEntry, lang: str) -> str:
+    """One round's row of an index page."""
+    w = words(lang)
+    line = "" if entry.line is None else str(entry.line)
+    rid = "" if entry.round_id is None else f"<bdi>{esc(entry.round_id)}</bdi>"
+    start = f'<td class="num">{entry.number}</td><td class="num">{line}</td><td>{rid}</td>'
+    if entry.error is not None:
+        err = entry.error
+        return (
+            f'<tr class="error" data-number="{entry.number}">{start}'
+            f'<td colspan="3"><strong>{esc(str(err.get("error")))}</strong>: '
+            f"{esc(str(err.get('message')))}"
+            f'<pre class="error-record">{esc(entry.record or "")}</pre></td></tr>\n'
+        )
+    nets = "".join(
+        f'<span class="net-item"><bdi>'
+        f"{esc(name) if name is not None else w.fill('seat.name', v=str(k))}</bdi> "
+        f"{w.signed(net)}</span>"
+        for k, (name, net) in enumerate(entry.nets)
+    )
+    marks = ", ".join(w[key] for key in entry.marks)
+    link = f'<a href="{esc(entry.href)}">{w["index.open"]}</a>' if entry.href else ""
+    return (
+        f'<tr class="round" data-number="{entry.number}">{start}<td>{marks}</td>'
+        f"<td>{nets}</td><td>{link}</td></tr>\n"
+    )
+
+
+def index_tail(lang: str, settled: int, failed: int) -> str:
+    """The end of an index page: how many rounds were settled and how many not."""
+    w = words(lang)
+    summary = w.fill("index.summary", v=w.number(settled), e=w.number(failed))
+    empty = f"<p>{w['index.no_rounds']}</p>\n" if settled + failed == 0 else ""
+    return f'</table>\n</section>\n{empty}<p class="meta summary">{summary}</p>\n' + _DOCUMENT_TAIL
 
 
 def index_html(entries: Sequence[IndexEntry], lang: str = "en", title: str | None = None) -> str:
-    """A page listing many rounds: each settled one linked to its page, each
-    one that could not be settled with its error record."""
-    w = words(lang)
-    good = [e for e in entries if e.table is not None]
-    bad = [e for e in entries if e.error is not None]
-    heading = esc(title) if title is not None else w["index.title"]
-    out = [
-        f'<header>\n<h1>{heading}</h1>\n<p class="meta">'
-        + w.fill("index.summary", v=w.number(len(good)), e=w.number(len(bad)))
-        + "</p>\n</header>\n"
-    ]
-    if not entries:
-        out.append(f"<p>{w['index.no_rounds']}</p>\n")
-    if good:
-        out.append(
-            '<section>\n<table class="index">\n<tr>'
-            f'<th class="num">#</th><th class="num">{w["index.line"]}</th>'
-            f"<th>{w['index.round']}</th><th>{w['index.marks']}</th><th>{w['index.net']}</th>"
-            "<th></th></tr>"
-        )
-        for e in good:
-            assert e.table is not None
-            t = e.table
-            speak = Speaker(w, t)
-            net = "".join(
-                f'<span class="net-item">{speak.seat(s.index)} {w.signed(s.net)}</span>'
-                for s in t.seats
-            )
-            line = "" if e.line is None else str(e.line)
-            rid = "" if t.round_id is None else f"<bdi>{esc(t.round_id)}</bdi>"
-            link = f'<a href="{esc(e.href)}">{w["index.open"]}</a>' if e.href else ""
-            out.append(
-                f'<tr data-number="{e.number}"><td class="num">{e.number}</td>'
-                f'<td class="num">{line}</td><td>{rid}</td><td>{_marks(t, w)}</td>'
-                f"<td>{net}</td><td>{link}</td></tr>"
-            )
-        out.append("</table>\n</section>\n")
-    if bad:
-        out.append(
-            f'<section class="errors">\n<h2>{w["index.errors_heading"]}</h2>\n<table>\n<tr>'
-            f'<th class="num">{w["index.line"]}</th><th>{w["index.error"]}</th>'
-            f"<th>{w['index.message']}</th><th>{w['index.record']}</th></tr>"
-        )
-        for e in bad:
-            assert e.error is not None
-            err = e.error
-            out.append(
-                f'<tr class="error" data-line="{esc(str(err.get("line")))}">'
-                f'<td class="num">{esc(str(err.get("line")))}</td>'
-                f"<td>{esc(str(err.get('error')))}</td><td>{esc(str(err.get('message')))}</td>"
-                f'<td><pre class="error-record">{esc(e.record or "")}</pre></td></tr>'
-            )
-        out.append("</table>\n</section>\n")
-    return _document(w, heading, "".join(out))
+    """A page listing many rounds in order: each settled one linked to its
+    page, each one that could not be settled with its error record."""
+    failed = sum(e.error is not None for e in entries)
+    return (
+        index_head(lang, title)
+        + "".join(index_row(e, lang) for e in entries)
+        + index_tail(lang, len(entries) - failed, failed)
+    )

@@ -31,7 +31,7 @@ from capsa.cli import (
     _Prefixed,
     _sniff,
 )
-from capsa.render._html import IndexEntry, index_html, page_html
+from capsa.render._html import IndexEntry, index_head, index_row, index_tail, page_html
 from capsa.render._model import Table, display_id, table_from_settlement
 from capsa.render._records import is_round_record, table_from_record
 from capsa.render._words import LANGUAGES
@@ -59,68 +59,93 @@ def write_play_page(path: str, settlement: Settlement, rules: Rules, seed: int |
 
 class _Pages:
     """Where the pages go: the one round's page, or an index and a page per
-    round (written as they come; memory holds only the index's rows)."""
+    round, each written as it comes (memory holds no more than one round)."""
 
     def __init__(self, out: Path, lang: str) -> None:
         self.out = out
         self.lang = lang
         self.folder = out.with_name(out.stem + "-rounds")
-        self.entries: list[IndexEntry] = []
-        self.held: Table | None = None
-        self.made = False
+        self.count = 0
+        self.failed = 0
+        self.held: tuple[Table, int | None] | None = None
+        self.index: IO[str] | None = None
 
     def _page(self, number: int, table: Table) -> str:
-        if not self.made:
+        if not self.folder.is_dir():
             try:
                 self.folder.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 message = f"cannot write the round pages in {self.folder}: {exc.strerror or exc}"
                 raise UsageError(message) from None
-            self.made = True
         path = self.folder / f"round-{number}.html"
         _write(path, page_html(table, self.lang))
         return f"{self.folder.name}/{path.name}"
 
-    def _spill(self) -> None:
-        # a second round: the first one's page goes beside the index too
-        if self.held is not None:
-            first = self.entries[0]
-            self.entries[0] = IndexEntry(
-                first.number, first.line, self._page(first.number, self.held), self.held
-            )
-            self.held = None
+    def _put(self, text: str) -> None:
+        try:
+            if self.index is None:
+                self.index = open(self.out, "w", encoding="utf-8")  # noqa: SIM115 - closed in finish
+            self.index.write(text)
+        except OSError as exc:
+            raise UsageError(f"cannot write {self.out}: {exc.strerror or exc}") from None
+
+    def _row(self, entry: IndexEntry) -> None:
+        if self.index is None:
+            self._put(index_head(self.lang, f"capsa render: {self.out.stem}"))
+            if self.held is not None:
+                # a second round: the first one's page goes beside the index too
+                table, line = self.held
+                self.held = None
+                first = IndexEntry.settled(1, line, self._page(1, table), table)
+                self._put(index_row(first, self.lang))
+        self._put(index_row(entry, self.lang))
 
     def add(self, table: Table, line: int | None) -> None:
-        number = len(self.entries) + 1
-        if number == 1:
-            self.held = table
-            self.entries.append(IndexEntry(number, line, None, table))
+        self.count += 1
+        if self.count == 1:
+            self.held = (table, line)
             return
-        self._spill()
-        self.entries.append(IndexEntry(number, line, self._page(number, table), table))
+        self._row(IndexEntry.settled(self.count, line, self._page(self.count, table), table))
 
     def error(self, record: bytes, line: int | None) -> None:
-        self._spill()
+        self.count += 1
+        self.failed += 1
         text = record.decode("utf-8", "replace")
-        self.entries.append(
-            IndexEntry(len(self.entries) + 1, line, error=json.loads(text), record=text)
-        )
+        value = json.loads(text)
+        round_id = display_id(_raw_id_after(text, text.find(',"id":') + len(',"id":')))
+        self._row(IndexEntry(self.count, line, round_id=round_id, error=value, record=text))
 
     def finish(self) -> None:
-        if len(self.entries) == 1 and self.held is not None:
-            _write(self.out, page_html(self.held, self.lang))
-        else:
-            title = f"capsa render: {self.out.stem}"
-            _write(self.out, index_html(self.entries, self.lang, title))
+        if self.index is None:
+            if self.held is not None:
+                _write(self.out, page_html(self.held[0], self.lang))
+            else:
+                title = f"capsa render: {self.out.stem}"
+                _write(self.out, index_head(self.lang, title) + index_tail(self.lang, 0, 0))
+            return
+        self._put(index_tail(self.lang, self.count - self.failed, self.failed))
+        self.close()
+
+    def close(self) -> None:
+        if self.index is not None:
+            self.index.close()
+            self.index = None
+
+
+def _raw_id_after(text: str, start: int) -> str | None:
+    """The id written at ``start`` of a record: a string's text, a number's
+    digits as written (``-0``, ``1e400``), None for null."""
+    value, end = json.JSONDecoder().raw_decode(text, start)
+    if value is None or isinstance(value, str):
+        return value
+    return text[start:end]
 
 
 def _raw_id(record: bytes) -> str | None:
-    """The id of a settlement record as written (a string's text, a number's digits)."""
+    """The id of a settlement record as written."""
     if not record.startswith(_ID_PREFIX):
         return None
-    text = record.decode("utf-8")
-    value, end = json.JSONDecoder().raw_decode(text, len(_ID_PREFIX))
-    return value if isinstance(value, str) else text[len(_ID_PREFIX) : end]
+    return _raw_id_after(record.decode("utf-8"), len(_ID_PREFIX))
 
 
 def _json(data: bytes | str) -> Any:
@@ -243,6 +268,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
     pages = _Pages(out, args.lang)
     renderer = _Renderer(_load_rules(args.rules), pages, sys.stdout.buffer)
     with contextlib.ExitStack() as stack:
+        stack.callback(pages.close)
         stream = _open_input(args.input, stack)
         if args.format == "json":
             text = stream.read(_core.MAX_DOCUMENT_BYTES + 1)
@@ -261,7 +287,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
                     renderer.document(head)
             else:
                 renderer.lines(_Prefixed(head, stream))
-    pages.finish()
+        pages.finish()
     sys.stdout.buffer.flush()
     if renderer.failed:
         print(f"capsa render: {renderer.failed} round(s) could not be settled", file=sys.stderr)
