@@ -41,7 +41,8 @@ def _document(w: Words, title: str, body: str) -> str:
     return _document_head(w, title) + body + _DOCUMENT_TAIL
 
 
-def _title(table: Table, w: Words) -> str:
+def page_title(table: Table, w: Words) -> str:
+    """The page's title: its own, or the round's id, escaped."""
     if table.title is not None:
         return esc(table.title)
     if table.round_id is not None:
@@ -49,7 +50,8 @@ def _title(table: Table, w: Words) -> str:
     return w["page.title"]
 
 
-def _meta(table: Table, w: Words) -> str:
+def page_meta(table: Table, w: Words) -> str:
+    """The line under the title: round, rules, seats and stake."""
     parts = []
     if table.round_id is not None:
         parts.append(f'{w["page.round"]} <bdi class="round-id">{esc(table.round_id)}</bdi>')
@@ -309,7 +311,7 @@ def table_body(table: Table, w: Words) -> str:
     speak = Speaker(w, table)
     seats = "".join(_seat(s, table, speak, _reasons(s, speak)) for s in table.seats)
     return (
-        f"<header>\n<h1>{_title(table, w)}</h1>\n{_meta(table, w)}</header>\n"
+        f"<header>\n<h1>{page_title(table, w)}</h1>\n{page_meta(table, w)}</header>\n"
         + _checks(table, w)
         + f'<section class="table">\n<h2>{w["page.seats_heading"]}</h2>\n'
         f'<div class="seats">\n{seats}</div>\n</section>\n'
@@ -322,7 +324,7 @@ def table_body(table: Table, w: Words) -> str:
 def page_html(table: Table, lang: str = "en") -> str:
     """The showdown of one table as a self-contained HTML page."""
     w = words(lang)
-    return _document(w, _title(table, w), table_body(table, w))
+    return _document(w, page_title(table, w), table_body(table, w))
 
 
 @dataclass(frozen=True, slots=True)

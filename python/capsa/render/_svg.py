@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from capsa._core import Card
 from capsa.render._cards import SUIT_DEFS
+from capsa.render._html import page_meta, page_title
 from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._payments import foul_phrases, payments
 from capsa.render._text import Speaker
@@ -213,12 +214,10 @@ def _payments(table: Table, speak: Speaker, y: int) -> tuple[str, int]:
 
 
 def _title(table: Table, w: Words, speak: Speaker) -> str:
-    from capsa.render._html import _meta, _title
-
-    meta = _meta(table, w).removeprefix('<p class="meta">').removesuffix("</p>\n")
+    meta = page_meta(table, w).removeprefix('<p class="meta">').removesuffix("</p>\n")
     meta = meta.replace("<bdi", "<tspan").replace("</bdi>", "</tspan>")
     return (
-        f'<text class="h1" x="{_MARGIN}" y="{_MARGIN + 20}">{_title(table, w)}</text>'
+        f'<text class="h1" x="{_MARGIN}" y="{_MARGIN + 20}">{page_title(table, w)}</text>'
         f'<text class="meta" x="{_MARGIN}" y="{_MARGIN + 42}">{meta}</text>'
     )
 
