@@ -96,9 +96,11 @@ def natural_hand(rng: random.Random, deck: list[int]) -> list[int] | None:
         pool = [c for c in deck if c // 4 >= 6]
     else:
         pool = [c for c in deck if c // 4 >= 9]
-        if len(pool) >= 12:
-            rest = [c for c in deck if c not in pool]
-            return _take(deck, rng.sample(pool, 12) + rng.sample(rest or pool, 1))
+        rest = [c for c in deck if c not in pool]
+        if len(pool) >= 12 and rest:
+            # twelve royals and one other card: a plain sample of the pool
+            # could hold the thirteenth royal too
+            return _take(deck, rng.sample(pool, 12) + rng.sample(rest, 1))
     if len(pool) < 13:
         return None
     return _take(deck, rng.sample(pool, 13))

@@ -40,7 +40,7 @@ PUBLIC_MODULES = (
 )
 # The submodules that may appear in capsa's namespace (once imported).
 SUBMODULES = frozenset(
-    {"_core", "conformance", "strategies", *(m.split(".")[1] for m in PUBLIC_MODULES[1:])}
+    {"_core", "conformance", "render", "strategies", *(m.split(".")[1] for m in PUBLIC_MODULES[1:])}
 )
 
 # Callables that cannot raise (beyond Python's own TypeError for a wrong

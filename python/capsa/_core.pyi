@@ -183,6 +183,49 @@ class Settlement:
     def explain(self) -> str:
         """A text table a player or a support agent can read: each seat's rows
         and figures, then one line per pair saying how it was settled."""
+    # defined in capsa/settlement.py, drawn by capsa.render
+    def to_html(
+        self,
+        lang: str = "en",
+        *,
+        rules: Any = None,
+        round_id: object = None,
+        seat_names: Sequence[str] | None = None,
+        title: str | None = None,
+    ) -> str:
+        """The showdown as a self-contained HTML page (``capsa.render.settlement_html``).
+
+        ``lang`` is ``"en"`` or ``"id"`` (Indonesian, with the game's own
+        terms); ``rules`` (the rules it was settled under) lets each payment name
+        the rule's figures where the settlement gives only a total; ``round_id``,
+        ``seat_names`` (one str per seat) and ``title`` are shown as text,
+        escaped.
+
+        Raises ``ArgumentError`` for an unknown ``lang``, ``TypeError`` for
+        arguments of the wrong type, ``TableError`` for ``seat_names`` of the
+        wrong length.
+        """
+    def to_svg(
+        self,
+        lang: str = "en",
+        *,
+        rules: Any = None,
+        round_id: object = None,
+        seat_names: Sequence[str] | None = None,
+        title: str | None = None,
+    ) -> str:
+        """The showdown as a standalone SVG picture (``capsa.render.settlement_svg``).
+
+        ``lang`` is ``"en"`` or ``"id"`` (Indonesian, with the game's own
+        terms); ``rules`` (the rules it was settled under) lets each payment name
+        the rule's figures where the settlement gives only a total; ``round_id``,
+        ``seat_names`` (one str per seat) and ``title`` are shown as text,
+        escaped.
+
+        Raises ``ArgumentError`` for an unknown ``lang``, ``TypeError`` for
+        arguments of the wrong type, ``TableError`` for ``seat_names`` of the
+        wrong length.
+        """
 
 _CardLike = Card | int | str
 _CardsLike = str | Iterable[_CardLike]

@@ -123,6 +123,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
     print()
     result = settle(seats, rules, stake)
     print(result.explain())
+    if args.html:
+        from capsa.render.cli import write_play_page
+
+        write_play_page(args.html, result, rules, args.seed)
     return 0
 
 
@@ -327,6 +331,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--stake", type=_int_in(0, 2**63 - 1, "--stake"), default=None, help="minor units per point"
     )
+    play.add_argument("--html", metavar="OUT.html", help="also draw the table as a page")
     play.set_defaults(run=_cmd_play)
 
     st = sub.add_parser(
@@ -374,6 +379,9 @@ def _parser() -> argparse.ArgumentParser:
     from capsa.conformance.cli import register as register_conformance
 
     register_conformance(sub, _int_in)
+    from capsa.render.cli import add_render_command
+
+    add_render_command(sub)
     return p
 
 

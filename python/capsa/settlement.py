@@ -135,3 +135,63 @@ def settle_batch(
     """
     points, money, errors = _core.settle_batch(cards, rules, stakes, surrender, declare_natural)
     return BatchSettlement(points, money, errors)
+
+
+def _to_html(
+    self: Settlement,
+    lang: str = "en",
+    *,
+    rules: Rules | None = None,
+    round_id: object = None,
+    seat_names: Sequence[str] | None = None,
+    title: str | None = None,
+) -> str:
+    """The showdown as a self-contained HTML page (``capsa.render.settlement_html``).
+
+    ``lang`` is ``"en"`` or ``"id"`` (Indonesian, with the game's own
+    terms); ``rules`` (the rules it was settled under) lets each payment name
+    the rule's figures where the settlement gives only a total; ``round_id``,
+    ``seat_names`` (one str per seat) and ``title`` are shown as text,
+    escaped.
+
+    Raises ``ArgumentError`` for an unknown ``lang``, ``TypeError`` for
+    arguments of the wrong type, ``TableError`` for ``seat_names`` of the
+    wrong length.
+    """
+    from capsa.render import settlement_html
+
+    return settlement_html(
+        self, lang, rules=rules, round_id=round_id, seat_names=seat_names, title=title
+    )
+
+
+def _to_svg(
+    self: Settlement,
+    lang: str = "en",
+    *,
+    rules: Rules | None = None,
+    round_id: object = None,
+    seat_names: Sequence[str] | None = None,
+    title: str | None = None,
+) -> str:
+    """The showdown as a standalone SVG picture (``capsa.render.settlement_svg``).
+
+    ``lang`` is ``"en"`` or ``"id"`` (Indonesian, with the game's own
+    terms); ``rules`` (the rules it was settled under) lets each payment name
+    the rule's figures where the settlement gives only a total; ``round_id``,
+    ``seat_names`` (one str per seat) and ``title`` are shown as text,
+    escaped.
+
+    Raises ``ArgumentError`` for an unknown ``lang``, ``TypeError`` for
+    arguments of the wrong type, ``TableError`` for ``seat_names`` of the
+    wrong length.
+    """
+    from capsa.render import settlement_svg
+
+    return settlement_svg(
+        self, lang, rules=rules, round_id=round_id, seat_names=seat_names, title=title
+    )
+
+
+Settlement.to_html = _to_html  # type: ignore[method-assign]
+Settlement.to_svg = _to_svg  # type: ignore[method-assign]

@@ -1,0 +1,435 @@
+"""The showdown as one self-contained HTML page: inline CSS and SVG, no
+script, no font or image from anywhere else; it reads the same offline and
+printed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from capsa._core import CATEGORIES
+from capsa.render._cards import SUIT_DEFS, card_face
+from capsa.render._model import ROWS, SeatView, Table
+from capsa.render._payments import Payment, foul_phrases, foul_reasons, payments
+from capsa.render._text import Speaker, esc
+from capsa.render._words import Words, words
+
+__all__ = ["IndexEntry", "index_head", "index_html", "index_row", "index_tail", "page_html"]
+
+
+@cache
+def _style() -> str:
+    return resources.files("capsa.render").joinpath("style.css").read_text(encoding="utf-8")
+
+
+def _document_head(w: Words, title: str) -> str:
+    return (
+        f'<!DOCTYPE html>\n<html lang="{w.lang}">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{title}</title>\n<style>\n{_style()}</style>\n</head>\n<body>\n"
+        f'<svg class="defs" aria-hidden="true" focusable="false"><defs>{SUIT_DEFS}</defs></svg>\n'
+        "<main>\n"
+    )
+
+
+_DOCUMENT_TAIL = "</main>\n</body>\n</html>\n"
+
+
+def _document(w: Words, title: str, body: str) -> str:
+    return _document_head(w, title) + body + _DOCUMENT_TAIL
+
+
+def page_title(table: Table, w: Words) -> str:
+    """The page's title: its own, or the round's id, escaped."""
+    if table.title is not None:
+        return esc(table.title)
+    if table.round_id is not None:
+        return f"{w['page.title']}: {w['page.round']} {esc(table.round_id)}"
+    return w["page.title"]
+
+
+def page_meta(table: Table, w: Words) -> str:
+    """The line under the title: round, rules, seats and stake."""
+    parts = []
+    if table.round_id is not None:
+        parts.append(f'{w["page.round"]} <bdi class="round-id">{esc(table.round_id)}</bdi>')
+    if table.rules is not None:
+        parts.append(f'{w["page.rules"]} <bdi class="rules-name">{esc(table.rules.name)}</bdi>')
+    else:
+        parts.append(w["page.rules_unknown"])
+    parts.append(w.fill("page.seat_count", v=str(len(table.seats))))
+    stakes = {p.stake for p in table.pairs}
+    if len(stakes) == 1:
+        parts.append(w.fill("page.stake", v=w.number(stakes.pop())))
+    else:
+        parts.append(w["page.stakes_vary"])
+    return '<p class="meta">' + " · ".join(parts) + "</p>\n"
+
+
+def _checks(table: Table, w: Words) -> str:
+    if not table.checks:
+        return ""
+    out = [f'<section class="verification">\n<h2>{w["verify.heading"]}</h2>\n<ul class="checks">']
+    for check in table.checks:
+        if check.ok is None:
+            status, mark = "skip", w["verify.not_checked"]
+        elif check.ok:
+            status, mark = "ok", w["verify.passed"]
+        else:
+            status, mark = "fail", w["verify.failed"]
+        detail = f" — {esc(check.detail)}" if check.detail else ""
+        out.append(
+            f'<li class="check" data-check="{esc(check.name)}" data-status="{status}">'
+            f'{w[f"verify.{check.name}"]}: <span class="{status}">{mark}</span>{detail}</li>'
+        )
+    out.append("</ul>\n</section>\n")
+    return "\n".join(out)
+
+
+def _seat_marks(seat: SeatView, table: Table, speak: Speaker) -> list[str]:
+    w = speak.words
+    marks = []
+    if seat.natural is not None:
+        text = w.fill(
+            "badge.natural", natural=w[f"natural.{seat.natural}"], v=w.points(seat.natural_points)
+        )
+        marks.append(f'<span class="badge natural">{text}</span>')
+    if seat.foul:
+        marks.append(f'<span class="badge foul">{w["badge.foul"]}</span>')
+    if seat.surrender:
+        marks.append(f'<span class="badge surrender">{w["badge.surrender"]}</span>')
+    if seat.swept_all:
+        marks.append(f'<span class="badge sweep">{w["badge.sweep_all"]}</span>')
+    else:
+        scooped = []
+        for p in table.pairs:
+            if p.outcome == "rows" and p.i == seat.index and p.scoop == 1:
+                scooped.append(p.j)
+            elif p.outcome == "rows" and p.j == seat.index and p.scoop == -1:
+                scooped.append(p.i)
+        if scooped:
+            names = w.join([speak.seat(k) for k in scooped])
+            marks.append(f'<span class="badge scoop">{w["badge.scoop"]}: {names}</span>')
+    return marks
+
+
+def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> str:
+    w = speak.words
+    classes = ["seat"]
+    if seat.foul:
+        classes.append("foul")
+    if seat.natural is not None:
+        classes.append("natural")
+    if seat.surrender:
+        classes.append("surrender")
+    if seat.swept_all:
+        classes.append("swept")
+    out = [
+        f'<article class="{" ".join(classes)}" id="seat-{seat.index}" data-seat="{seat.index}">',
+        f'<div class="seat-head"><h3>{speak.seat(seat.index)}</h3>',
+    ]
+    out += _seat_marks(seat, table, speak)
+    if reasons is not None:
+        out.append(f'<span class="reason">{reasons}</span>')
+    if seat.natural is not None:
+        note = w["page.natural_split"] if seat.natural_rows else w["page.natural_cards"]
+        out.append(f'<span class="note">{note}</span>')
+    out.append("</div>")
+    out_rows = {r for _, rows in foul_reasons(seat) for r in rows} if seat.foul else set()
+    paid = not (seat.foul or seat.surrender or seat.natural is not None)
+    unpaid = "natural" if seat.natural is not None else "foul" if seat.foul else "surrender"
+    shown_rows = seat.natural_rows or tuple(row.cards for row in seat.rows)
+    heads = _row_heads(w.lang)
+    for row, cards in zip(seat.rows, shown_rows, strict=True):
+        out.append(
+            f'<div class="row{" out" if row.name in out_rows else ""}" data-row="{row.name}">'
+            f'<div class="cards">{"".join([card_face(c) for c in cards])}</div>'
+            f"{heads[row.name, row.category]}"
+        )
+        if row.royalty > 0:
+            title = w["column.royalty"] if paid else w[f"page.{unpaid}_no_royalty"]
+            out.append(
+                f'<span class="roy{"" if paid else " void"}" title="{title}">'
+                f"{w['column.royalty']} +{w.number(row.royalty)}</span>"
+            )
+        out.append("</div></div>")
+    labels = _total_labels(w.lang)
+    out.append(
+        '<dl class="seat-totals">'
+        + "".join(
+            [
+                f'{label}<dd class="{key}">{w.signed(value)}</dd></div>'
+                for (key, label), value in zip(
+                    labels, (seat.points, seat.money, seat.rake, seat.net), strict=True
+                )
+            ]
+        )
+    )
+    out.append("</dl></article>")
+    return "\n".join(out) + "\n"
+
+
+@cache
+def _row_heads(lang: str) -> dict[tuple[str, str], str]:
+    """The start of each row's caption (row name, category) in a language: built once."""
+    w = words(lang)
+    return {
+        (row, category): (
+            f'<div class="row-info"><span class="row-name">{w[f"row.{row}"]}</span>'
+            f'<span class="cat" title="{w["column.hand"]}">{w[f"category.{category}"]}</span>'
+        )
+        for row in ROWS
+        for category in CATEGORIES
+    }
+
+
+@cache
+def _total_labels(lang: str) -> tuple[tuple[str, str], ...]:
+    """Each seat total's key and the start of its entry in a language."""
+    w = words(lang)
+    return tuple(
+        (key, f"<div><dt>{w[f'column.{key}']}</dt>") for key in ("points", "money", "rake", "net")
+    )
+
+
+@cache
+def _result_marks(lang: str) -> dict[tuple[int, int], str]:
+    """Each row's result mark (row index, +1/0/-1) in a language: built once."""
+    w = words(lang)
+    marks = {}
+    for k, row in enumerate(ROWS):
+        for value, result, symbol in ((1, "won", "+"), (-1, "lost", "−"), (0, "tied", "=")):
+            marks[k, value] = (
+                f'<span class="res {result}" data-row="{row}" data-result="{result}" '
+                f'title="{w[f"row.{row}"]}: {w[f"result.{result}"]}">'
+                f"{w[f'row_short.{row}']} {symbol}</span>"
+            )
+    return marks
+
+
+def _matrix(table: Table, speak: Speaker) -> str:
+    w = speak.words
+    n = len(table.seats)
+    out = [
+        f'<section class="matrix">\n<h2>{w["page.matrix_heading"]}</h2>\n<table>',
+        f'<tr><th scope="col">{w["page.matrix_corner"]}</th>'
+        + "".join(f'<th scope="col">{speak.seat(b)}</th>' for b in range(n))
+        + "</tr>",
+    ]
+    marks_of = _result_marks(w.lang)
+    pairs = {(p.i, p.j): p for p in table.pairs}
+    for a in range(n):
+        cells = [f'<th scope="row">{speak.seat(a)}</th>']
+        for b in range(n):
+            if a == b:
+                cells.append('<td class="self">—</td>')
+                continue
+            pair = pairs[(a, b) if a < b else (b, a)]
+            sign = 1 if a < b else -1
+            if pair.outcome == "rows":
+                marks = [marks_of[k, r * sign] for k, r in enumerate(pair.rows)]
+            else:
+                marks = [f'<span class="res kind">{w[f"outcome.{pair.outcome}"]}</span>']
+            points = sign * pair.points
+            tone = "pos" if points > 0 else "neg" if points < 0 else ""
+            cells.append(
+                f'<td data-seat="{a}" data-against="{b}" data-outcome="{pair.outcome}">'
+                + "".join(marks)
+                + f'<span class="cell-points {tone}" data-points="{points}">'
+                f"{w.signed(points)}</span></td>"
+            )
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append(f'</table>\n<p class="legend">{w["page.matrix_legend"]}</p>\n</section>\n')
+    return "\n".join(out)
+
+
+def _totals(table: Table, speak: Speaker) -> str:
+    w = speak.words
+    keys = ("points", "money", "rake", "net")
+    out = [
+        f'<section class="totals">\n<h2>{w["page.totals_heading"]}</h2>\n<table>',
+        "<tr><th></th>"
+        + "".join(f'<th class="num">{w[f"column.{k}"]}</th>' for k in keys)
+        + "</tr>",
+    ]
+    for seat in table.seats:
+        figures = (seat.points, seat.money, seat.rake, seat.net)
+        out.append(
+            f'<tr data-seat="{seat.index}"><th scope="row">{speak.seat(seat.index)}</th>'
+            + "".join(
+                f'<td class="num {k}" data-value="{v}">{w.signed(v)}</td>'
+                for k, v in zip(keys, figures, strict=True)
+            )
+            + "</tr>"
+        )
+    rake = sum(seat.rake for seat in table.seats)
+    out.append(
+        f'<tr class="house"><th scope="row">{w["page.house"]}</th><td></td><td></td>'
+        f'<td class="num rake" data-value="{rake}">{w.signed(rake)}</td><td></td></tr>'
+    )
+    out.append("</table>\n</section>\n")
+    return "\n".join(out)
+
+
+def _payment(payment: Payment, speak: Speaker) -> str:
+    pair = payment.pair
+    attrs = (
+        f'data-pair="{pair.i}-{pair.j}" data-outcome="{pair.outcome}" '
+        f'data-points="{payment.points}" data-money="{payment.money}" data-stake="{pair.stake}"'
+    )
+    if payment.payer is not None:
+        attrs += f' data-payer="{payment.payer}" data-payee="{payment.payee}"'
+    text = [
+        f'<li class="payment" {attrs}><span class="head">{speak.head(payment)}</span> ',
+        f'<span class="why">{speak.story(payment)}',
+    ]
+    if payment.equation is not None:
+        text.append(f':</span> <span class="sum">{speak.equation(payment.equation)}.</span>')
+    else:
+        text.append(".</span>")
+    text.append(f' <span class="rule">{speak.sections(payment)}</span></li>')
+    return "".join(text)
+
+
+def _payments(table: Table, speak: Speaker) -> str:
+    w = speak.words
+    items = "\n".join(_payment(p, speak) for p in payments(table))
+    return (
+        f'<section class="pay">\n<h2>{w["page.payments_heading"]}</h2>\n'
+        f'<ol class="payments">\n{items}\n</ol>\n</section>\n'
+    )
+
+
+def _reasons(seat: SeatView, speak: Speaker) -> str | None:
+    return speak.value(foul_phrases(seat)) if seat.foul else None
+
+
+def table_body(table: Table, w: Words) -> str:
+    """The page's main content (without the document around it)."""
+    speak = Speaker(w, table)
+    seats = "".join(_seat(s, table, speak, _reasons(s, speak)) for s in table.seats)
+    return (
+        f"<header>\n<h1>{page_title(table, w)}</h1>\n{page_meta(table, w)}</header>\n"
+        + _checks(table, w)
+        + f'<section class="table">\n<h2>{w["page.seats_heading"]}</h2>\n'
+        f'<div class="seats">\n{seats}</div>\n</section>\n'
+        + _matrix(table, speak)
+        + _totals(table, speak)
+        + _payments(table, speak)
+    )
+
+
+def page_html(table: Table, lang: str = "en") -> str:
+    """The showdown of one table as a self-contained HTML page."""
+    w = words(lang)
+    return _document(w, page_title(table, w), table_body(table, w))
+
+
+@dataclass(frozen=True, slots=True)
+class IndexEntry:
+    """One round of an index page: what the index shows of a settled round
+    (its id, each seat's name and net, what happened, its page ``href``), or
+    the error record it got instead. Small: an index of many rounds holds no
+    tables."""
+
+    number: int
+    line: int | None
+    href: str | None = None
+    round_id: str | None = None
+    nets: tuple[tuple[str | None, int], ...] = ()
+    """Each seat's name (None: the page's own) and net."""
+    marks: tuple[str, ...] = ()
+    """The word keys of what happened (``natural.dragon``, ``badge.foul``, ...)."""
+    error: dict[str, object] | None = None
+    record: str | None = None
+    """The error record as ``capsa settle`` writes it."""
+
+    @classmethod
+    def settled(cls, number: int, line: int | None, href: str | None, table: Table) -> IndexEntry:
+        """The entry of a settled round."""
+        return cls(
+            number,
+            line,
+            href,
+            table.round_id,
+            tuple((seat.name, seat.net) for seat in table.seats),
+            _marks(table),
+        )
+
+
+def _marks(table: Table) -> tuple[str, ...]:
+    marks = []
+    for seat in table.seats:
+        if seat.natural is not None:
+            marks.append(f"natural.{seat.natural}")
+        if seat.foul:
+            marks.append("badge.foul")
+        if seat.surrender:
+            marks.append("badge.surrender")
+        if seat.swept_all:
+            marks.append("badge.sweep_all")
+    if any(p.outcome == "rows" and p.scoop and not p.sweep_all for p in table.pairs):
+        marks.append("badge.scoop")
+    return tuple(dict.fromkeys(marks))
+
+
+def index_head(lang: str, title: str | None = None) -> str:
+    """The start of an index page, up to its first round (see :func:`index_html`)."""
+    w = words(lang)
+    heading = esc(title) if title is not None else w["index.title"]
+    return (
+        _document_head(w, heading)
+        + f'<header>\n<h1>{heading}</h1>\n</header>\n<section>\n<table class="index">\n<tr>'
+        f'<th class="num">#</th><th class="num">{w["index.line"]}</th>'
+        f"<th>{w['index.round']}</th><th>{w['index.marks']}</th><th>{w['index.net']}</th>"
+        "<th></th></tr>\n"
+    )
+
+
+def index_row(entry: IndexEntry, lang: str) -> str:
+    """One round's row of an index page."""
+    w = words(lang)
+    line = "" if entry.line is None else str(entry.line)
+    rid = "" if entry.round_id is None else f"<bdi>{esc(entry.round_id)}</bdi>"
+    start = f'<td class="num">{entry.number}</td><td class="num">{line}</td><td>{rid}</td>'
+    if entry.error is not None:
+        err = entry.error
+        return (
+            f'<tr class="error" data-number="{entry.number}">{start}'
+            f'<td colspan="3"><strong>{esc(str(err.get("error")))}</strong>: '
+            f"{esc(str(err.get('message')))}"
+            f'<pre class="error-record">{esc(entry.record or "")}</pre></td></tr>\n'
+        )
+    nets = "".join(
+        f'<span class="net-item"><bdi>'
+        f"{esc(name) if name is not None else w.fill('seat.name', v=str(k))}</bdi> "
+        f"{w.signed(net)}</span>"
+        for k, (name, net) in enumerate(entry.nets)
+    )
+    marks = ", ".join(w[key] for key in entry.marks)
+    link = f'<a href="{esc(entry.href)}">{w["index.open"]}</a>' if entry.href else ""
+    return (
+        f'<tr class="round" data-number="{entry.number}">{start}<td>{marks}</td>'
+        f"<td>{nets}</td><td>{link}</td></tr>\n"
+    )
+
+
+def index_tail(lang: str, settled: int, failed: int) -> str:
+    """The end of an index page: how many rounds were settled and how many not."""
+    w = words(lang)
+    summary = w.fill("index.summary", v=w.number(settled), e=w.number(failed))
+    empty = f"<p>{w['index.no_rounds']}</p>\n" if settled + failed == 0 else ""
+    return f'</table>\n</section>\n{empty}<p class="meta summary">{summary}</p>\n' + _DOCUMENT_TAIL
+
+
+def index_html(entries: Sequence[IndexEntry], lang: str = "en", title: str | None = None) -> str:
+    """A page listing many rounds in order: each settled one linked to its
+    page, each one that could not be settled with its error record."""
+    failed = sum(e.error is not None for e in entries)
+    return (
+        index_head(lang, title)
+        + "".join(index_row(e, lang) for e in entries)
+        + index_tail(lang, len(entries) - failed, failed)
+    )

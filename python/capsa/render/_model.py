@@ -1,0 +1,388 @@
+"""What a showdown page draws: a settled table read from the settlement's own
+breakdown (``Settlement.to_dict()``, the record ``capsa settle`` writes),
+checked on the way in, with its round id, seat names and rules when known.
+
+Nothing here computes a payment: every figure is the settlement core's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from capsa import _core
+from capsa._core import Card, CardError, HandError, Settlement, TableError
+from capsa.rules import Rules
+
+__all__ = [
+    "OUTCOMES",
+    "ROWS",
+    "Check",
+    "PairView",
+    "Row",
+    "SeatView",
+    "Table",
+    "display_id",
+    "table_from_settlement",
+]
+
+ROWS = ("top", "middle", "bottom")
+"""The rows, as the settlement names them, top first."""
+OUTCOMES = ("natural", "surrender", "foul", "rows")
+"""How a pair can be settled (docs/rules.md, "Settlement": the first step that applies)."""
+_ROW_SIZES = (3, 5, 5)
+# the longest seat name or round id drawn whole; longer ones are cut with "…"
+_NAME_LIMIT = 200
+
+
+@dataclass(slots=True)
+class Row:
+    """One row of a seat: its cards, category, strength and royalty."""
+
+    name: str
+    cards: tuple[Card, ...]
+    category: str
+    strength: int
+    royalty: int
+
+
+@dataclass(slots=True)
+class SeatView:
+    """One seat as settled: its rows, what it declared, and its totals."""
+
+    index: int
+    rows: tuple[Row, Row, Row]
+    foul: bool
+    surrender: bool
+    natural: str | None
+    natural_points: int
+    swept_all: bool
+    points: int
+    money: int
+    rake: int
+    net: int
+    name: str | None = None
+    """The seat's name, or None for the page's own ("Seat 0")."""
+    natural_rows: tuple[tuple[Card, ...], ...] | None = None
+    """The split that makes the declared natural, when known (else the rows
+    as submitted are shown)."""
+
+
+@dataclass(slots=True)
+class PairView:
+    """One pair (i < j) as settled, from seat i's view (see the README's
+    output schema): every figure is the settlement's."""
+
+    i: int
+    j: int
+    outcome: str
+    rows: tuple[int, int, int]
+    row_points: int
+    overall: int
+    royalties: int
+    scoop: int
+    sweep_all: bool
+    multiplier: int
+    bonus: int
+    points: int
+    stake: int
+    money: int
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One verification of a round record: ``ok`` True (passed), False
+    (failed, ``detail`` says why) or None (not checked)."""
+
+    name: str
+    ok: bool | None
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Everything a showdown page shows."""
+
+    seats: tuple[SeatView, ...]
+    pairs: tuple[PairView, ...]
+    rules: Rules | None = None
+    """The rules the table was settled under; with them every payment names
+    the rule's own figures (a foul's three rows times the row points, ...)."""
+    round_id: str | None = None
+    title: str | None = None
+    checks: tuple[Check, ...] = ()
+
+
+def _where(path: str, key: str | int) -> str:
+    return f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}"
+
+
+def _get(data: Any, key: str | int, path: str) -> Any:
+    try:
+        return data[key]
+    except (KeyError, IndexError, TypeError):
+        what = "a list" if isinstance(key, int) else "an object"
+        shape = "list" if isinstance(data, list) else type(data).__name__
+        message = f"{_where(path, key)} is missing ({path} must be {what}, got {shape})"
+        raise TableError(message) from None
+
+
+def _int(data: Any, key: str, path: str) -> int:
+    try:
+        value = data[key]
+    except (KeyError, IndexError, TypeError):
+        value = _get(data, key, path)
+    if type(value) is not int:
+        raise TableError(f"{_where(path, key)} must be an integer, not {_shown(value)}")
+    return value
+
+
+def _bool(data: Any, key: str, path: str) -> bool:
+    value = _get(data, key, path)
+    if not isinstance(value, bool):
+        raise TableError(f"{_where(path, key)} must be true or false, not {_shown(value)}")
+    return value
+
+
+def _name(data: Any, key: str, path: str, names: Sequence[str]) -> str:
+    value = _get(data, key, path)
+    if value not in names:
+        raise TableError(
+            f"{_where(path, key)} must be one of {', '.join(names)}, not {_shown(value)}"
+        )
+    return str(value)
+
+
+def _list(data: Any, key: str, path: str, low: int, high: int) -> list[Any]:
+    value = _get(data, key, path)
+    if not isinstance(value, list) or not low <= len(value) <= high:
+        size = f"{low}" if low == high else f"{low} to {high}"
+        raise TableError(f"{_where(path, key)} must be a list of {size} items, not {_shown(value)}")
+    return value
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _row(data: Any, k: int, seat: int, path: str) -> Row:
+    name = ROWS[k]
+    at = _where(path, name)
+    text = _get(data, name, path)
+    cards_text = _get(text, "cards", at)
+    if not isinstance(cards_text, str):
+        raise TableError(f"{at}.cards must be card text, not {_shown(cards_text)}")
+    try:
+        cards = tuple(_core.parse_cards(cards_text))
+    except CardError as exc:
+        raise _placed(CardError(f"{at}.cards: {exc}"), seat, name) from None
+    if len(cards) != _ROW_SIZES[k]:
+        error = HandError(
+            f"{at}.cards holds {len(cards)} cards; the {name} row holds {_ROW_SIZES[k]}"
+        )
+        raise _placed(error, seat, name)
+    return Row(
+        name,
+        cards,
+        _name(text, "category", at, _core.CATEGORIES),
+        _int(text, "strength", at),
+        _int(text, "royalty", at),
+    )
+
+
+def _placed(error: _core.CapsaError, seat: int, row: str | None) -> _core.CapsaError:
+    error.seat = seat
+    error.row = row
+    return error
+
+
+def _seat(data: Any, k: int, name: str | None) -> SeatView:
+    path = f"seats[{k}]"
+    rows = _get(data, "rows", path)
+    natural = _get(data, "natural", path)
+    if natural is not None and natural not in _core.NATURAL_NAMES:
+        raise TableError(f"{path}.natural must be null or a natural's name, not {_shown(natural)}")
+    seat = SeatView(
+        index=k,
+        rows=(
+            _row(rows, 0, k, f"{path}.rows"),
+            _row(rows, 1, k, f"{path}.rows"),
+            _row(rows, 2, k, f"{path}.rows"),
+        ),
+        foul=_bool(data, "foul", path),
+        surrender=_bool(data, "surrender", path),
+        natural=natural,
+        natural_points=_int(data, "natural_points", path),
+        swept_all=_bool(data, "swept_all", path),
+        points=_int(data, "points", path),
+        money=_int(data, "money", path),
+        rake=_int(data, "rake", path),
+        net=_int(data, "net", path),
+        name=name,
+    )
+    return seat
+
+
+def _pair(data: Any, k: int, seats: int) -> PairView:
+    path = f"pairs[{k}]"
+    ij = _list(data, "seats", path, 2, 2)
+    i, j = ij
+    if not (type(i) is int and type(j) is int and 0 <= i < j < seats):
+        raise TableError(f"{path}.seats must be two seats i < j of the table, not {_shown(ij)}")
+    rows = _get(data, "rows", path)
+    results = tuple(_int(rows, r, f"{path}.rows") for r in ROWS)
+    if any(r not in (-1, 0, 1) for r in results):
+        raise TableError(f"{path}.rows must be 1, 0 or -1 for each row, not {_shown(rows)}")
+    scoop = _int(data, "scoop", path)
+    if scoop not in (-1, 0, 1):
+        raise TableError(f"{path}.scoop must be 1, 0 or -1, not {scoop}")
+    return PairView(
+        i=i,
+        j=j,
+        outcome=_name(data, "outcome", path, OUTCOMES),
+        rows=(results[0], results[1], results[2]),
+        row_points=_int(data, "row_points", path),
+        overall=_int(data, "overall", path),
+        royalties=_int(data, "royalties", path),
+        scoop=scoop,
+        sweep_all=_bool(data, "sweep_all", path),
+        multiplier=_int(data, "multiplier", path),
+        bonus=_int(data, "bonus", path),
+        points=_int(data, "points", path),
+        stake=_int(data, "stake", path),
+        money=_int(data, "money", path),
+    )
+
+
+def _trusted_row(data: Any, name: str) -> Row:
+    row = data[name]
+    cards = tuple(_core.parse_cards(row["cards"]))
+    return Row(name, cards, row["category"], row["strength"], row["royalty"])
+
+
+def _trusted_seat(data: Any, k: int, name: str | None) -> SeatView:
+    rows = data["rows"]
+    return SeatView(
+        k,
+        (_trusted_row(rows, "top"), _trusted_row(rows, "middle"), _trusted_row(rows, "bottom")),
+        data["foul"],
+        data["surrender"],
+        data["natural"],
+        data["natural_points"],
+        data["swept_all"],
+        data["points"],
+        data["money"],
+        data["rake"],
+        data["net"],
+        name,
+    )
+
+
+def _trusted_pair(data: Any) -> PairView:
+    i, j = data["seats"]
+    rows = data["rows"]
+    return PairView(
+        i,
+        j,
+        data["outcome"],
+        (rows["top"], rows["middle"], rows["bottom"]),
+        data["row_points"],
+        data["overall"],
+        data["royalties"],
+        data["scoop"],
+        data["sweep_all"],
+        data["multiplier"],
+        data["bonus"],
+        data["points"],
+        data["stake"],
+        data["money"],
+    )
+
+
+def _checked(
+    data: Mapping[str, Any], seats_data: list[Any], names: list[str | None]
+) -> tuple[tuple[SeatView, ...], tuple[PairView, ...]]:
+    seats = tuple(_seat(s, k, names[k]) for k, s in enumerate(seats_data))
+    count = len(seats)
+    size = count * (count - 1) // 2
+    pairs_data = _list(data, "pairs", "settlement", size, size)
+    pairs = tuple(_pair(p, k, count) for k, p in enumerate(pairs_data))
+    every = [(i, j) for i in range(count) for j in range(i + 1, count)]
+    if sorted((p.i, p.j) for p in pairs) != every:
+        raise TableError("settlement.pairs must hold every pair of seats once")
+    return seats, pairs
+
+
+def display_id(value: object) -> str | None:
+    """A round id as people read it: a string as it is, a number as written
+    (``-0``, ``1e400``), None for none; cut to a bounded length."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = value if isinstance(value, str) else str(value)
+    return text if len(text) <= _NAME_LIMIT else text[: _NAME_LIMIT - 1] + "…"
+
+
+def _seat_names(names: Sequence[str] | None, count: int) -> list[str | None]:
+    if names is None:
+        return [None] * count
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise TypeError(f"seat_names is a list of str, not {type(names).__name__}")
+    if len(names) != count:
+        raise TableError(f"seat_names has {len(names)} names for a table of {count} seats")
+    for k, name in enumerate(names):
+        if not isinstance(name, str):
+            raise TypeError(f"seat_names[{k}] is a str, not {type(name).__name__}")
+    return [display_id(name) for name in names]
+
+
+def table_from_settlement(
+    settlement: Settlement | Mapping[str, Any],
+    *,
+    rules: Rules | None = None,
+    round_id: object = None,
+    seat_names: Sequence[str] | None = None,
+    title: str | None = None,
+    checks: Sequence[Check] = (),
+) -> Table:
+    """The page's view of a settlement: a :class:`capsa.Settlement`, or its
+    ``to_dict()`` (a record of ``capsa settle``; its ``id`` is the round id
+    unless ``round_id`` is given).
+
+    A dict that is not a settlement's breakdown raises ``TableError`` naming
+    the key (``CardError``/``HandError`` for its cards, with ``seat`` and
+    ``row`` set); a wrong argument type is a ``TypeError``.
+    """
+    if isinstance(settlement, Settlement):
+        data: Mapping[str, Any] = settlement.to_dict()
+    elif isinstance(settlement, Mapping):
+        data = settlement
+        if round_id is None:
+            round_id = data.get("id")
+    else:
+        raise TypeError(
+            f"a showdown draws a Settlement or its to_dict(), not {type(settlement).__name__}"
+        )
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules is a capsa.Rules or None, not {type(rules).__name__}")
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title is a str or None, not {type(title).__name__}")
+    seats_data = _list(data, "seats", "settlement", 2, 4)
+    names = _seat_names(seat_names, len(seats_data))
+    if isinstance(settlement, Settlement):
+        # the core's own breakdown: its shape is the core's, not checked again
+        seats = tuple(_trusted_seat(s, k, names[k]) for k, s in enumerate(seats_data))
+        pairs = tuple(_trusted_pair(p) for p in data["pairs"])
+    else:
+        seats, pairs = _checked(data, seats_data, names)
+    return Table(
+        seats=seats,
+        pairs=pairs,
+        rules=rules,
+        round_id=display_id(round_id),
+        title=display_id(title),
+        checks=tuple(checks),
+    )

@@ -1,0 +1,93 @@
+"""Round records (``capsa.Round.record()``) as showdown pages: the one
+adapter from a record to what a page draws.
+
+A record is a JSON object holding the round's ``settlement``; a round as
+``capsa settle`` reads it never has that key. The adapter reads:
+
+* ``settlement`` (required): the settlement's breakdown, the shape of
+  ``Settlement.to_dict()``;
+* ``round_id`` (or ``id``): shown as the round's id;
+* ``rules``: a preset name, the rules as a dict (``Rules.to_dict()``) or as
+  TOML text; when given, payments name the rules' own figures;
+* ``seat_names`` (optional): one name per seat;
+
+and shows the verification of the record: ``capsa.verify_deal(record)``
+(the commitment and the deal) and ``capsa.replay(record)`` (the settlement
+recomputed exactly), each passed, failed with the reason, or not checked
+when capsa has no such check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import capsa
+from capsa._core import CapsaError, RulesError, TableError
+from capsa.render._model import Check, Table, table_from_settlement
+from capsa.rules import Rules
+
+__all__ = ["is_round_record", "record_checks", "table_from_record"]
+
+RECORD_KEY = "settlement"
+
+
+def is_round_record(value: object) -> bool:
+    """True for a round record: a JSON object with a ``settlement``."""
+    return isinstance(value, Mapping) and RECORD_KEY in value
+
+
+def _rules(value: object) -> Rules | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return Rules.preset(value) if "=" not in value else Rules.from_toml(value)
+    if isinstance(value, Mapping):
+        return Rules.from_dict(value)
+    kind = type(value).__name__
+    raise RulesError(
+        f"record.rules must be a preset name, rules as a table or TOML text, not {kind}"
+    )
+
+
+def _check(name: str, run: Callable[[Any], object] | None, record: Mapping[str, Any]) -> Check:
+    if run is None:
+        return Check(name, None)
+    try:
+        result = run(record)
+    except CapsaError as exc:
+        return Check(name, False, f"{type(exc).__name__}: {exc}")
+    return Check(name, result is not False)
+
+
+def record_checks(record: Mapping[str, Any]) -> tuple[Check, ...]:
+    """The record's verification: its commitment and deal, and its replay."""
+    return (
+        _check("commitment", getattr(capsa, "verify_deal", None), record),
+        _check("replay", getattr(capsa, "replay", None), record),
+    )
+
+
+def table_from_record(record: Mapping[str, Any], *, verify: bool = True) -> Table:
+    """What a page draws for a round record (see the module docs); ``verify``
+    runs the record's checks. A record without a settlement, or whose
+    settlement is not a breakdown, raises ``TableError`` naming the key."""
+    if not isinstance(record, Mapping):
+        raise TypeError(f"a round record is a dict, not {type(record).__name__}")
+    if not is_round_record(record):
+        raise TableError("a round record holds its settlement ('settlement' is missing)")
+    settlement = record[RECORD_KEY]
+    if not isinstance(settlement, Mapping):
+        raise TableError(f"record.settlement must be an object, not {type(settlement).__name__}")
+    names = record.get("seat_names")
+    if names is not None and not (
+        isinstance(names, list) and all(isinstance(name, str) for name in names)
+    ):
+        raise TableError("record.seat_names must be a list of one name (text) per seat")
+    return table_from_settlement(
+        settlement,
+        rules=_rules(record.get("rules")),
+        round_id=record.get("round_id", record.get("id")),
+        seat_names=names,
+        checks=record_checks(record) if verify else (),
+    )

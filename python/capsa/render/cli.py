@@ -1,0 +1,314 @@
+"""``capsa render``: rounds drawn as showdown pages, and ``capsa play --html``.
+
+``capsa render FILE -o OUT.html`` reads FILE as ``capsa settle`` does (JSON
+Lines or one JSON document, the same reader and limits), settles every round
+with the same core, and draws it: one round is the page OUT.html; several
+are an index OUT.html linking to a page per round in the directory beside
+it (``OUT-rounds/round-N.html``). A round record (a JSON object with a
+``settlement``, see :mod:`capsa.render._records`) is drawn with its
+verification. A round that cannot be settled gets the error record
+``capsa settle`` gives it, written to standard output and listed on the
+index; the others go on. Exit codes as ``capsa settle``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import IO, Any
+
+from capsa import _core
+from capsa.cli import (
+    EXIT_FAILED_ROUNDS,
+    UsageError,
+    _is_blank,
+    _lines,
+    _load_rules,
+    _open_input,
+    _Prefixed,
+    _sniff,
+)
+from capsa.render._html import IndexEntry, index_head, index_row, index_tail, page_html
+from capsa.render._model import Table, display_id, table_from_settlement
+from capsa.render._records import is_round_record, table_from_record
+from capsa.render._words import LANGUAGES
+from capsa.rules import Rules, presets
+from capsa.settlement import Settlement
+
+__all__ = ["add_render_command", "write_play_page"]
+
+_ID_PREFIX = b'{"id":'
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_bytes(text.encode("utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def write_play_page(path: str, settlement: Settlement, rules: Rules, seed: int | None) -> None:
+    """``capsa play --html OUT.html``: the table just played, as a page."""
+    title = "capsa play" if seed is None else f"capsa play, seed {seed}"
+    table = table_from_settlement(settlement, rules=rules, title=title)
+    _write(Path(path), page_html(table))
+
+
+class _Pages:
+    """Where the pages go: the one round's page, or an index and a page per
+    round, each written as it comes (memory holds no more than one round)."""
+
+    def __init__(self, out: Path, lang: str) -> None:
+        self.out = out
+        self.lang = lang
+        self.folder = out.with_name(out.stem + "-rounds")
+        self.count = 0
+        self.failed = 0
+        self.held: tuple[Table, int | None] | None = None
+        self.index: IO[str] | None = None
+
+    def _page(self, number: int, table: Table) -> str:
+        if not self.folder.is_dir():
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                message = f"cannot write the round pages in {self.folder}: {exc.strerror or exc}"
+                raise UsageError(message) from None
+        path = self.folder / f"round-{number}.html"
+        _write(path, page_html(table, self.lang))
+        return f"{self.folder.name}/{path.name}"
+
+    def _put(self, text: str) -> None:
+        try:
+            if self.index is None:
+                self.index = open(self.out, "w", encoding="utf-8")  # noqa: SIM115 - closed in finish
+            self.index.write(text)
+        except OSError as exc:
+            raise UsageError(f"cannot write {self.out}: {exc.strerror or exc}") from None
+
+    def _row(self, entry: IndexEntry) -> None:
+        if self.index is None:
+            self._put(index_head(self.lang, f"capsa render: {self.out.stem}"))
+            if self.held is not None:
+                # a second round: the first one's page goes beside the index too
+                table, line = self.held
+                self.held = None
+                first = IndexEntry.settled(1, line, self._page(1, table), table)
+                self._put(index_row(first, self.lang))
+        self._put(index_row(entry, self.lang))
+
+    def add(self, table: Table, line: int | None) -> None:
+        self.count += 1
+        if self.count == 1:
+            self.held = (table, line)
+            return
+        self._row(IndexEntry.settled(self.count, line, self._page(self.count, table), table))
+
+    def error(self, record: bytes, line: int | None) -> None:
+        self.count += 1
+        self.failed += 1
+        text = record.decode("utf-8", "replace")
+        value = json.loads(text)
+        round_id = display_id(_raw_id_after(text, text.find(',"id":') + len(',"id":')))
+        self._row(IndexEntry(self.count, line, round_id=round_id, error=value, record=text))
+
+    def finish(self) -> None:
+        if self.index is None:
+            if self.held is not None:
+                _write(self.out, page_html(self.held[0], self.lang))
+            else:
+                title = f"capsa render: {self.out.stem}"
+                _write(self.out, index_head(self.lang, title) + index_tail(self.lang, 0, 0))
+            return
+        self._put(index_tail(self.lang, self.count - self.failed, self.failed))
+        self.close()
+
+    def close(self) -> None:
+        if self.index is not None:
+            self.index.close()
+            self.index = None
+
+
+def _raw_id_after(text: str, start: int) -> str | None:
+    """The id written at ``start`` of a record: a string's text, a number's
+    digits as written (``-0``, ``1e400``), None for null."""
+    value, end = json.JSONDecoder().raw_decode(text, start)
+    if value is None or isinstance(value, str):
+        return value
+    return text[start:end]
+
+
+def _raw_id(record: bytes) -> str | None:
+    """The id of a settlement record as written."""
+    if not record.startswith(_ID_PREFIX):
+        return None
+    return _raw_id_after(record.decode("utf-8"), len(_ID_PREFIX))
+
+
+def _json(data: bytes | str) -> Any:
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+class _Renderer:
+    """Settles each round with the core's stream functions and draws it."""
+
+    def __init__(self, default: Rules, pages: _Pages, errors: IO[bytes]) -> None:
+        self.rules = {name: Rules.preset(name) for name in presets()}
+        self.rules[default.name] = default
+        self.default = default.name
+        self.known: dict[str, _core.RuleSet] = dict(self.rules)
+        self.pages = pages
+        self.errors = errors
+        self.failed = 0
+
+    def _rules_of(self, round_value: Any) -> Rules:
+        name = round_value.get("rules") if isinstance(round_value, dict) else None
+        if isinstance(name, str) and name in self.rules:
+            return self.rules[name]
+        return self.rules[self.default]
+
+    def _fail(self, record: bytes, line: int | None) -> None:
+        self.failed += 1
+        self.errors.write(record + b"\n")
+        self.pages.error(record, line)
+
+    def _record(self, value: Any, line: int | None) -> None:
+        """A round record: drawn through the record adapter."""
+        try:
+            table = table_from_record(value)
+        except _core.CapsaError as exc:
+            error = {
+                "error": type(exc).__name__,
+                "id": value.get("round_id", value.get("id")),
+                "line": line,
+                "message": str(exc),
+                "row": exc.row,
+                "seat": exc.seat,
+            }
+            text = json.dumps(error, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            self._fail(text.encode("utf-8"), line)
+            return
+        self.pages.add(table, line)
+
+    def _settled(self, record: bytes, round_value: Any, line: int | None) -> None:
+        data = json.loads(record)
+        table = table_from_settlement(
+            data, rules=self._rules_of(round_value), round_id=display_id(_raw_id(record))
+        )
+        self.pages.add(table, line)
+
+    def lines(self, stream: IO[bytes] | _Prefixed) -> None:
+        """Every line of a JSON Lines stream."""
+        for number, line in enumerate(_lines(stream), start=1):
+            self.line(line, number)
+
+    def line(self, line: bytes | int, number: int) -> None:
+        """One line of a JSON Lines stream."""
+        data, _ = _core.settle_json_lines([line], self.known, self.default, number)
+        if not data:
+            return  # a blank line
+        record = data.rstrip(b"\n")
+        if record.startswith(b'{"error":'):
+            value = _json(line) if isinstance(line, bytes) else None
+            if is_round_record(value):
+                self._record(value, number)
+            else:
+                self._fail(record, number)
+            return
+        assert isinstance(line, bytes)
+        self._settled(record, _json(line), number)
+
+    def document(self, text: bytes) -> None:
+        """One JSON document: a round or a list of rounds."""
+        data, _ = _core.settle_json_document(text, self.known, self.default, None)
+        document = None
+        if data.startswith(b"["):
+            document = _json(text)
+            rounds = document if isinstance(document, list) else []
+            for k, record in enumerate(_elements(data)):
+                value = rounds[k] if k < len(rounds) else None
+                self._one(record, value)
+        else:
+            self._one(data, _json(text))
+
+    def _one(self, record: bytes, value: Any) -> None:
+        if record.startswith(b'{"error":'):
+            line = json.loads(record).get("line")
+            if is_round_record(value):
+                self._record(value, line)
+            else:
+                self._fail(record, line)
+        else:
+            self._settled(record, value, None)
+
+
+def _elements(data: bytes) -> list[bytes]:
+    """The records of a compact JSON list, each as its own text."""
+    text = data.decode("utf-8")
+    decoder = json.JSONDecoder()
+    out = []
+    pos = 1
+    while text[pos] != "]":
+        _, end = decoder.raw_decode(text, pos)
+        out.append(text[pos:end].encode("utf-8"))
+        pos = end + (text[end] == ",")
+    return out
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    out = Path(args.output)
+    if out.is_dir():
+        raise UsageError(f"cannot write {out}: it is a directory")
+    pages = _Pages(out, args.lang)
+    renderer = _Renderer(_load_rules(args.rules), pages, sys.stdout.buffer)
+    with contextlib.ExitStack() as stack:
+        stack.callback(pages.close)
+        stream = _open_input(args.input, stack)
+        if args.format == "json":
+            text = stream.read(_core.MAX_DOCUMENT_BYTES + 1)
+            if len(text) > _core.MAX_DOCUMENT_BYTES:
+                raise UsageError(
+                    f"the JSON document is larger than {_core.MAX_DOCUMENT_BYTES} bytes; "
+                    "give the rounds as JSON Lines"
+                )
+            renderer.document(text)
+        elif args.format == "jsonl":
+            renderer.lines(stream)
+        else:
+            fmt, head = _sniff(stream)
+            if fmt == "json":
+                if not _is_blank(head):
+                    renderer.document(head)
+            else:
+                renderer.lines(_Prefixed(head, stream))
+        pages.finish()
+    sys.stdout.buffer.flush()
+    if renderer.failed:
+        print(f"capsa render: {renderer.failed} round(s) could not be settled", file=sys.stderr)
+    return EXIT_FAILED_ROUNDS if renderer.failed and args.strict else 0
+
+
+def add_render_command(sub: Any) -> None:
+    """Adds ``capsa render`` to the command line's subcommands."""
+    render = sub.add_parser(
+        "render",
+        help="draw rounds as showdown pages (HTML): the table, the row results, every payment",
+        description="Reads rounds (or round records) from FILE or standard input as "
+        "'capsa settle' does and draws each as a self-contained HTML page: one round is "
+        "OUT.html itself; several are an index OUT.html and a page per round in "
+        "OUT-rounds/. A round that cannot be settled gets the error record 'capsa settle' "
+        "gives it, on standard output and on the index.",
+    )
+    render.add_argument("input", nargs="?", help="input file (default: standard input)")
+    render.add_argument("-o", "--output", required=True, help="the page to write, e.g. OUT.html")
+    render.add_argument("--rules", help="rules for rounds that name none (preset or TOML file)")
+    render.add_argument("--format", choices=["auto", "jsonl", "json"], default="auto")
+    render.add_argument("--lang", choices=LANGUAGES, default="en", help="en (default) or id")
+    render.add_argument("--strict", action="store_true", help="exit 1 when any round failed")
+    render.set_defaults(run=_cmd_render)
