@@ -1283,7 +1283,9 @@ class _Inferrer:
             if refused == bool(self.rules["surrender.enabled"]):
                 self.rules = _with(self.rules, {"surrender.enabled": not refused})
                 changed = True
-            if not refused:
+            if refused:
+                self.skip(["surrender.cost"], "the engine refuses a surrender under the base rules")
+            else:
                 changed = self.solve("surrender.cost", probes) or changed
             return changed
 
@@ -1409,6 +1411,16 @@ def _spec_of(rules: Rules) -> RulesSpec:
     return RulesSpec.of(DEFAULT_PRESET, knobs)
 
 
+def _inferred_name(engine: Any) -> str:
+    """The name of the inferred rules: the engine's, when it is printable text."""
+    shown = engine if isinstance(engine, str) and engine.isprintable() else "engine"
+    try:
+        shown.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from the engine's JSON
+        shown = "engine"
+    return f"{shown[:80]} (inferred)"
+
+
 def _base_rules(base: str | Rules | None, hello: Mapping[str, Any]) -> Rules:
     if isinstance(base, Rules):
         return base
@@ -1454,7 +1466,7 @@ def infer(
         runner.close()
     for knob in [*work.probed, *work.undetermined]:
         work.not_probed.pop(knob, None)
-    rules = work.rules
+    rules = work.rules.derive(name=_inferred_name(hello.get("engine")))
     return Inference(
         rules=rules,
         base=work.base,
