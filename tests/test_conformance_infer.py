@@ -159,3 +159,59 @@ def test_an_engine_that_cannot_start_is_a_usage_error(capsys: pytest.CaptureFixt
     assert "/nonexistent/engine" in capsys.readouterr().err
     with pytest.raises(HandshakeError, match="nonexistent"):
         infer("/nonexistent/engine")
+
+
+def _with_hello(extra: dict[str, Any], answer: Any = None) -> Any:
+    """capsa, with ``extra`` in its hello and each result replaced by ``answer(request)``."""
+
+    def handler(request: dict[str, Any]) -> dict[str, Any]:
+        response = REFERENCE.handle(request)
+        if request.get("op") == "hello":
+            response["result"].update(extra)
+        elif answer is not None:
+            response = {"id": request.get("id"), **answer(request, response)}
+        return response
+
+    return handler
+
+
+def test_the_preset_the_hello_names_is_the_base() -> None:
+    found = infer(_with_hello({"preset": "mau-binh"}))
+    assert found.base == Rules.preset("mau-binh") and found.changed() == {}
+    assert found.notes == []
+
+
+def test_a_hello_naming_an_unknown_preset_is_noted_not_used() -> None:
+    found = infer(_with_hello({"preset": "no-such-preset", "engine": "odd\nname"}))
+    assert found.base == Rules.preset("capsa-susun")
+    assert "no-such-preset" in found.notes[0] and "capsa-susun" in found.notes[0]
+    text = found.to_toml()
+    assert "# note: " in text and "odd\\nname" in text
+    assert Rules.from_toml(text).name == "engine (inferred)"  # the name is not printable
+
+
+def _garbage(request: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+    op = request["op"]
+    if op == "settle":
+        return {"result": {"points": "many\n#", "rake": [True]}}
+    if op == "compare":
+        return {"result": [1]}
+    if op == "natural":
+        return {"result": {"name": "dragon"}}
+    if op == "foul":
+        raise RuntimeError("the engine broke")
+    return response
+
+
+def test_malformed_answers_are_observations_naming_their_probe() -> None:
+    found = infer(_with_hello({}, _garbage))
+    by_probe = {o.probe: o.message for o in found.observations}
+    assert "a malformed settle result" in by_probe["rows-2-1"]
+    assert "[1]" in by_probe["wheel-vs-six"]
+    assert "the engine failed" in by_probe["foul-equal-middle-bottom"]
+    assert "RuntimeError" in by_probe["foul-equal-middle-bottom"]
+    # nothing is changed on such answers, and the file still loads
+    assert found.changed() == {}
+    assert Rules.from_toml(found.to_toml()).derive(name="capsa-susun") == Rules.preset(
+        "capsa-susun"
+    )

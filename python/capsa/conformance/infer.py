@@ -588,6 +588,7 @@ class Inference:
     undetermined: dict[str, str]
     observations: list[Observation]
     asked: int
+    notes: list[str] = field(default_factory=list)
 
     def changed(self) -> dict[str, tuple[Any, Any]]:
         """Knob -> (the base's value, the inferred one), for every knob that differs."""
@@ -604,6 +605,7 @@ class Inference:
             f"# Rules inferred by capsa conformance infer from {self.engine.get('engine')!r},",
             f"# probed under {self.base.name!r} ({self.asked} requests).",
         ]
+        lines += [f"# note: {note}" for note in self.notes]
         for knob, (before, after) in self.changed().items():
             shown = f"{json.dumps(after)} (the base has {json.dumps(before)})"
             lines.append(f"# changed: {knob} = {shown}")
@@ -613,7 +615,9 @@ class Inference:
             lines.append(f"# not probed: {knob}: {reason}")
         for obs in self.observations:
             lines.append(f"# observation [{obs.probe}]: {obs.message}")
-        return "\n".join(lines) + "\n" + self.rules.to_toml()
+        # an engine's text in a comment must not end the comment
+        comments = "\n".join(_printable(line) for line in lines)
+        return comments + "\n" + self.rules.to_toml()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -626,6 +630,7 @@ class Inference:
             "not_probed": self.not_probed,
             "undetermined": self.undetermined,
             "observations": [o.to_json() for o in self.observations],
+            "notes": self.notes,
         }
 
     def summary(self) -> str:
@@ -637,6 +642,11 @@ class Inference:
             f"{len(self.not_probed)} not probed"
         )
         return ", ".join(parts) + f" ({self.asked} requests)"
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _all_knobs(rules: Rules) -> set[str]:
@@ -725,11 +735,13 @@ class _Inferrer:
         result = answer[1]
         if probe.op != "settle":
             return result
-        if not isinstance(result, dict):
-            return ("malformed", json.dumps(result, sort_keys=True))
+        points = _integers(result.get("points")) if isinstance(result, dict) else None
+        if points is None:
+            return ("malformed", _show(result))
         if probe.money and self.money:
-            return (tuple(result.get("points", ())), tuple(result.get("rake", ())))
-        return tuple(result.get("points", ()))
+            rake = _integers(result.get("rake"))
+            return (points, rake) if rake is not None else ("malformed", _show(result))
+        return points
 
     def answered(self, probes: Iterable[Probe]) -> list[Probe]:
         return [p for p in probes if self.got(p) is not None]
@@ -1278,6 +1290,9 @@ class _Inferrer:
             if not answered:
                 return False
             refused = all(self.got(p) == ("error",) for p in answered)
+            settled = all(_integers(list(self.got(p))) is not None for p in answered)
+            if not refused and not settled:
+                return False  # a malformed answer says neither: the verification reports it
             changed = False
             self.note(["surrender.enabled"], answered)
             if refused == bool(self.rules["surrender.enabled"]):
@@ -1330,7 +1345,8 @@ class _Inferrer:
             expected = self.expect(probe, self.rules)
             if probe.op == "settle" and answer[0] == "ok":
                 points = got[0] if probe.money and self.money else got
-                if isinstance(points, tuple) and sum(points) != 0:
+                numbers = isinstance(points, tuple) and all(isinstance(v, int) for v in points)
+                if numbers and sum(points) != 0:
                     self.observations.append(
                         Observation(
                             name,
@@ -1362,14 +1378,34 @@ class _Inferrer:
         return request
 
 
+def _integers(value: Any) -> tuple[int, ...] | None:
+    """A list of integers as a tuple; None for anything else."""
+    if not isinstance(value, list):
+        return None
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return None
+    return tuple(value)
+
+
 def _show(value: Any) -> str:
+    """An answer in words, cut to a readable length."""
+    text = _words(value)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, tuple) and value and value[0] == "malformed":
+        return f"a malformed settle result {value[1]}"
     if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, tuple) for v in value):
         return f"points {list(value[0])} rake {list(value[1])}"
     if isinstance(value, tuple) and value == ("error",):
         return "an error"
     if isinstance(value, tuple):
         return f"points {list(value)}"
-    return json.dumps(value)
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
 
 
 def _hint(probe: Probe, got: Any, expected: Any, rules: Rules) -> str:
@@ -1421,13 +1457,23 @@ def _inferred_name(engine: Any) -> str:
     return f"{shown[:80]} (inferred)"
 
 
-def _base_rules(base: str | Rules | None, hello: Mapping[str, Any]) -> Rules:
+def _base_rules(base: str | Rules | None, hello: Mapping[str, Any]) -> tuple[Rules, str]:
+    """The rules to probe under, and a note when the engine's ``hello`` named a
+    preset that is not one (it is not used)."""
     if isinstance(base, Rules):
-        return base
-    if base is None:
-        named = hello.get("preset")
-        base = named if isinstance(named, str) and named in presets() else DEFAULT_PRESET
-    return Rules.preset(base)
+        return base, ""
+    if base is not None:
+        return Rules.preset(base), ""
+    named = hello.get("preset")
+    if named is None:
+        return Rules.preset(DEFAULT_PRESET), ""
+    if isinstance(named, str) and named in presets():
+        return Rules.preset(named), ""
+    note = (
+        f"the engine's hello names the preset {_show(named)}, which is not one of capsa's "
+        f"({', '.join(presets())}): probed under {DEFAULT_PRESET}"
+    )
+    return Rules.preset(DEFAULT_PRESET), note
 
 
 def infer(
@@ -1455,7 +1501,8 @@ def infer(
         runner = ProcessEngine(engine, timeout=timeout)
     hello = runner.start()
     try:
-        work = _Inferrer(runner, _base_rules(base, hello), hello)
+        rules, note = _base_rules(base, hello)
+        work = _Inferrer(runner, rules, hello)
         work.ranking()
         work.fixed_rules()
         work.fouls()
@@ -1476,4 +1523,5 @@ def infer(
         undetermined=work.undetermined,
         observations=work.observations,
         asked=work.asked,
+        notes=[note] if note else [],
     )
