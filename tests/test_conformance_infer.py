@@ -215,3 +215,14 @@ def test_malformed_answers_are_observations_naming_their_probe() -> None:
     assert Rules.from_toml(found.to_toml()).derive(name="capsa-susun") == Rules.preset(
         "capsa-susun"
     )
+
+
+def test_knobs_only_a_combination_of_which_shows_are_not_determined() -> None:
+    # 1-6 pays a scoop as 3 x 1 + 3; capsa-susun's 3 x 2 + 0 is the same 6
+    found = infer(_plays("1-6"), base="capsa-susun")
+    for knob in ("scoop.multiplier", "scoop.bonus"):
+        assert "only a combination of scoop.multiplier and scoop.bonus" in found.undetermined[knob]
+        assert knob not in found.probed and knob not in found.changed()
+    # with a tied row possible, the row point and the overall point are told apart
+    assert "row_points" in found.probed and "overall_point" in found.probed
+    assert "# not determined: scoop.multiplier" in found.to_toml()

@@ -686,6 +686,7 @@ class _Inferrer:
         self.probed: dict[str, list[str]] = {}
         self.not_probed: dict[str, str] = {}
         self.undetermined: dict[str, str] = {}
+        self.fitting: dict[str, list[Any]] = {}  # knob -> the values the last choice kept
         self.natural_after: dict[str, set[str]] = {}
         self.observations: list[Observation] = []
         self.capsa = CapsaEngine()
@@ -783,6 +784,8 @@ class _Inferrer:
         self.note(knobs, showing)
         got = [self.got(p) for p in answered]
         consistent = [c for c, pred in zip(candidates, predictions, strict=True) if pred == got]
+        if len(knobs) == 1:
+            self.fitting[knobs[0]] = [c[knobs[0]] for c in consistent]
         if not consistent or any(
             all(_get(self.rules, k) == v for k, v in c.items()) for c in consistent
         ):
@@ -900,8 +903,7 @@ class _Inferrer:
             return
         probes = _foul_probes()
         self.ask(probes)
-        if not self.choose([{"foul_check": v} for v in ("allow-equal", "strict")], probes):
-            pass
+        self.choose([{"foul_check": v} for v in ("allow-equal", "strict")], probes)
         if "foul_check" not in self.probed:
             self.skip(["foul_check"], "no two rows can be equal under these ranking rules")
 
@@ -1236,6 +1238,16 @@ class _Inferrer:
         ]
         return steps
 
+    def ambiguous(self) -> None:
+        """Moves a knob several of whose values fit every answer to not determined."""
+        for knob, values in self.fitting.items():
+            if len(values) > 1 and knob in self.probed:
+                shown = ", ".join(json.dumps(v) for v in values)
+                self.probed.pop(knob)
+                self.undetermined[knob] = (
+                    f"the answers fit {shown}; kept {json.dumps(_get(self.rules, knob))}"
+                )
+
     def confounded(
         self, group: tuple[str, str], probes: Sequence[Probe], every: Sequence[Probe]
     ) -> None:
@@ -1508,6 +1520,7 @@ def infer(
         work.fouls()
         work.naturals()
         work.settlement()
+        work.ambiguous()
         work.verify()
     finally:
         runner.close()
