@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from capsa.conformance.engines import CallableEngine, Engine, HandshakeError, ProcessEngine
     from capsa.conformance.harness import Failure, Report, run
+    from capsa.conformance.infer import Inference, Observation, infer
     from capsa.conformance.protocol import OPS, PROTOCOL_VERSION, Case, RulesSpec
     from capsa.conformance.serve import CapsaEngine, serve
     from capsa.conformance.vectors import generate, load_vectors, schema, shipped_dir
@@ -31,6 +32,9 @@ _WHERE = {
     "Failure": "harness",
     "Report": "harness",
     "run": "harness",
+    "Inference": "infer",
+    "Observation": "infer",
+    "infer": "infer",
     "OPS": "protocol",
     "PROTOCOL_VERSION": "protocol",
     "Case": "protocol",
@@ -52,10 +56,13 @@ __all__ = [
     "Engine",
     "Failure",
     "HandshakeError",
+    "Inference",
+    "Observation",
     "ProcessEngine",
     "Report",
     "RulesSpec",
     "generate",
+    "infer",
     "load_vectors",
     "run",
     "schema",

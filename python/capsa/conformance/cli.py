@@ -1,4 +1,4 @@
-"""``capsa conformance``: serve, vectors and run (registered by ``capsa.cli``)."""
+"""``capsa conformance``: serve, vectors, run and infer (registered by ``capsa.cli``)."""
 
 from __future__ import annotations
 
@@ -76,6 +76,26 @@ def _run(args: argparse.Namespace) -> int:
     return report.exit_code
 
 
+def _infer(args: argparse.Namespace) -> int:
+    from capsa.conformance.engines import HandshakeError
+    from capsa.conformance.infer import infer
+    from capsa.rules import Rules, presets
+
+    base: str | Rules | None = None
+    if args.rules is not None:
+        base = args.rules if args.rules in presets() else Rules.load(args.rules)
+    try:
+        found = infer(args.engine, base=base, timeout=args.timeout)
+    except HandshakeError as exc:
+        raise _usage(f"the engine: {exc}") from None
+    text = found.to_toml()
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    print(text, end="")
+    print(f"# {found.summary()}" + (f"; written to {args.out}" if args.out else ""))
+    return 0
+
+
 def _seconds(text: str) -> float:
     """An argparse type: a number of seconds above zero."""
     try:
@@ -138,3 +158,18 @@ def register(sub: Any, int_in: Any) -> None:
         "--show", type=int_in(0, None, "--show"), default=10, help="failures to print (default 10)"
     )
     run.set_defaults(run=_run)
+
+    inf = verbs.add_parser(
+        "infer", help="probe an engine and print the rules it plays, as a rules file"
+    )
+    inf.add_argument("--engine", required=True, help='the engine command, e.g. "node engine.js"')
+    inf.add_argument(
+        "--rules",
+        help="the preset or rules file every probe is sent under "
+        '(default: the "preset" of the engine\'s hello, else capsa-susun)',
+    )
+    inf.add_argument("--out", help="also write the inferred rules file here")
+    inf.add_argument(
+        "--timeout", type=_seconds, default=10.0, help="seconds to wait for an answer (default 10)"
+    )
+    inf.set_defaults(run=_infer)
