@@ -37,6 +37,38 @@ const OPS = {
   settle: (req, rules) => settle(req.round, rules),
 };
 
+// Every knob of docs/rules.md, "Rules data (TOML)", as the protocol sends it.
+const KNOBS = {
+  "": ["tie_break", "suit_order", "flush_compare", "wheel", "foul_check", "row_points", "overall_point",
+    "royalty_mode", "royalty_adds", "scoop", "sweep_all", "foul", "surrender", "naturals", "royalties", "money"],
+  scoop: ["multiplier", "bonus", "multiply_royalties"],
+  sweep_all: ["multiplier", "bonus", "min_players"],
+  foul: ["mode", "points", "pays_royalties"],
+  surrender: ["enabled", "cost"],
+  naturals: ["resolve", "ties", "enabled"],
+  royalties: ["top", "middle", "bottom"],
+  money: ["stake", "rake_percent"],
+};
+
+function checkRules(rules) {
+  if (rules === null || typeof rules !== "object") throw new InvalidRequest("rules: the full rules data is required");
+  for (const [table, keys] of Object.entries(KNOBS)) {
+    const holder = table ? rules[table] : rules;
+    const missing = keys.find((key) => holder === null || typeof holder !== "object" || !(key in holder));
+    if (missing) throw new InvalidRequest(`rules: missing knob ${table ? `${table}.` : ""}${missing}`);
+  }
+}
+
+// JSON.parse gives doubles, exact only to 2^53; the protocol allows integers to 2^63 - 1.
+function checkIntegers(value, where) {
+  if (typeof value === "number" && !Number.isSafeInteger(value)) {
+    throw new Unsupported(`${where}: ${value} is not an integer below 2^53, which this engine needs`);
+  }
+  if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) checkIntegers(item, `${where}.${key}`);
+  }
+}
+
 function answer(line) {
   let request;
   try {
@@ -44,12 +76,17 @@ function answer(line) {
   } catch (exc) {
     return { id: null, error: { kind: "invalid", message: `not JSON: ${exc.message}` } };
   }
-  const id = request && (typeof request.id === "number" || typeof request.id === "string") ? request.id : null;
+  if (request === null || typeof request !== "object" || Array.isArray(request)) {
+    return { id: null, error: { kind: "invalid", message: "a request is a JSON object" } };
+  }
+  const id = typeof request.id === "number" || typeof request.id === "string" ? request.id : null;
   try {
-    const op = OPS[request.op];
+    const op = Object.hasOwn(OPS, request.op) ? OPS[request.op] : null;
     if (!op) throw new Unsupported(`op ${JSON.stringify(request.op)} is not supported`);
-    if (request.op !== "hello" && (request.rules === null || typeof request.rules !== "object")) {
-      throw new InvalidRequest("rules: the full rules data is required");
+    if (request.op !== "hello") {
+      checkRules(request.rules);
+      const { id: _id, ...rest } = request;
+      checkIntegers(rest, "request");
     }
     return { id, result: op(request, request.rules) };
   } catch (exc) {
@@ -59,13 +96,27 @@ function answer(line) {
 }
 
 // Answer every complete line as it arrives; write the answers of one chunk at once.
+const MAX_REQUEST = 1 << 20;
 let pending = "";
+let overlong = false; // dropping the rest of a line over the limit (already answered)
 process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => {
-  const lines = (pending + chunk).split("\n");
+  let text = chunk;
+  if (overlong) {
+    const end = text.indexOf("\n");
+    if (end < 0) return;
+    text = text.slice(end + 1);
+    overlong = false;
+  }
+  const lines = (pending + text).split("\n");
   pending = lines.pop();
-  const out = lines.filter((line) => line.trim()).map((line) => JSON.stringify(answer(line)) + "\n");
-  if (out.length) process.stdout.write(out.join(""));
+  const out = lines.filter((line) => line.trim()).map(answer);
+  if (pending.length > MAX_REQUEST) {
+    out.push({ id: null, error: { kind: "invalid", message: "a request line over 1 MiB" } });
+    pending = "";
+    overlong = true;
+  }
+  if (out.length) process.stdout.write(out.map((response) => JSON.stringify(response) + "\n").join(""));
 });
 process.stdin.on("end", () => {
   if (pending.trim()) process.stdout.write(JSON.stringify(answer(pending)) + "\n");

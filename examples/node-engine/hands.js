@@ -19,7 +19,7 @@ function parseCards(value, count, what) {
   if (!Array.isArray(tokens) || tokens.length !== count) {
     throw new InvalidRequest(`${what}: expected ${count} cards, got ${JSON.stringify(value)}`);
   }
-  return tokens.map((token) => {
+  const cards = tokens.map((token) => {
     let id = token;
     if (typeof token === "string") {
       const rank = RANKS.indexOf(token[0]);
@@ -33,6 +33,8 @@ function parseCards(value, count, what) {
     }
     return { rank: 2 + (id >> 2), suit: id & 3, id };
   });
+  if (new Set(cards.map((c) => c.id)).size !== count) throw new InvalidRequest(`${what}: a card is repeated`);
+  return cards;
 }
 
 /** Suit strength by suit number under `suit_order` (strongest first): 3 strongest. */
@@ -143,38 +145,53 @@ function rankCounts(cards) {
   return cnt;
 }
 
+// The rank sets of every run of 3 and of 5 consecutive ranks (bit r for rank r);
+// the ace may start one (A-2-3, A-2-3-4-5), nothing wraps round (K-A-2).
+const RUNS = { 3: new Set(), 5: new Set() };
+for (const length of [3, 5]) {
+  for (let low = 1; low + length - 1 <= 14; low++) {
+    let bits = 0;
+    for (let r = low; r < low + length; r++) bits |= 1 << (r === 1 ? 14 : r);
+    RUNS[length].add(bits);
+  }
+}
+
 function isRun(ranks) {
-  const sorted = [...ranks].sort((x, y) => x - y);
-  const consecutive = (list) => list.every((r, i) => i === 0 || r === list[i - 1] + 1);
-  if (new Set(sorted).size !== sorted.length) return false;
-  if (consecutive(sorted)) return true;
-  // The ace may start a run: A-2-3, A-2-3-4-5.
-  return sorted[sorted.length - 1] === 14 && consecutive([1, ...sorted.slice(0, -1)]);
+  let bits = 0;
+  for (const r of ranks) bits |= 1 << r;
+  return RUNS[ranks.length].has(bits);
 }
 
 function isFlush(cards) {
   return cards.every((c) => c.suit === cards[0].suit);
 }
 
-function* combinations(n, k, start = 0, prefix = []) {
-  if (prefix.length === k) {
-    yield prefix;
-    return;
+const combinationCache = new Map();
+
+/** Every k-subset of 0..n-1 as a sorted index list, in lexicographic order (computed once). */
+function combinations(n, k) {
+  const key = `${n}/${k}`;
+  if (!combinationCache.has(key)) {
+    const out = [];
+    const extend = (start, prefix) => {
+      if (prefix.length === k) out.push(prefix);
+      else for (let i = start; i <= n - (k - prefix.length); i++) extend(i + 1, [...prefix, i]);
+    };
+    extend(0, []);
+    combinationCache.set(key, out);
   }
-  for (let i = start; i <= n - (k - prefix.length); i++) yield* combinations(n, k, i + 1, [...prefix, i]);
+  return combinationCache.get(key);
 }
 
 /** Whether some split into 3 + 5 + 5 has every row of the shape `rowOk`. */
 function splitsInto(cards, rowOk) {
-  for (const top of combinations(13, 3)) {
-    const topCards = top.map((i) => cards[i]);
-    if (!rowOk(topCards)) continue;
-    const rest = cards.filter((_, i) => !top.includes(i));
-    // The middle holds rest[0] (the two five-card rows are interchangeable).
-    for (const others of combinations(9, 4)) {
-      const middle = [rest[0], ...others.map((i) => rest[1 + i])];
-      const bottom = rest.filter((c) => !middle.includes(c));
-      if (rowOk(middle) && rowOk(bottom)) return true;
+  const rowsOk = (size) => combinations(13, size).filter((idx) => rowOk(idx.map((i) => cards[i]))).map(maskOf);
+  const fives = new Set(rowsOk(5));
+  if (fives.size < 2) return false;
+  const all = (1 << 13) - 1;
+  for (const top of rowsOk(3)) {
+    for (const middle of fives) {
+      if ((middle & top) === 0 && fives.has(all & ~top & ~middle)) return true;
     }
   }
   return false;
@@ -228,8 +245,8 @@ function groupRanks(cards) {
 /** How many of the 72,072 splits of 13 cards into 3 + 5 + 5 are valid. */
 function countSplits(cards, rules) {
   // Every row that can occur, ranked once: then a split is three integer comparisons.
-  const fives = [...combinations(13, 5)];
-  const threes = [...combinations(13, 3)];
+  const fives = combinations(13, 5);
+  const threes = combinations(13, 3);
   const hands = [
     ...fives.map((idx) => ({ mask: maskOf(idx), size: 5, value: evaluate(idx.map((i) => cards[i]), rules) })),
     ...threes.map((idx) => ({ mask: maskOf(idx), size: 3, value: evaluate(idx.map((i) => cards[i]), rules) })),
@@ -240,18 +257,19 @@ function countSplits(cards, rules) {
     if (i > 0 && compareEvaluated(sorted[i - 1].value, hand.value, rules) !== 0) dense += 1;
     hand.rank = dense;
   });
-  const fiveRank = new Map(hands.filter((h) => h.size === 5).map((h) => [h.mask, h.rank]));
+  const rankOfMask = new Int32Array(1 << 13);
+  for (const h of hands) if (h.size === 5) rankOfMask[h.mask] = h.rank;
+  const fiveMasks = fives.map(maskOf);
   const least = rules.foul_check === "strict" ? 1 : 0;
   const all = (1 << 13) - 1;
   let valid = 0;
-  for (const top of hands.filter((h) => h.size === 3)) {
+  for (const top of hands) {
+    if (top.size !== 3) continue;
     const rest = all & ~top.mask;
-    for (const middle of fives) {
-      const m = maskOf(middle);
-      if ((m & rest) !== m) continue;
-      const middleRank = fiveRank.get(m);
-      const bottomRank = fiveRank.get(rest & ~m);
-      if (bottomRank - middleRank >= least && middleRank - top.rank >= least) valid += 1;
+    for (const m of fiveMasks) {
+      if ((m & top.mask) !== 0) continue;
+      const middleRank = rankOfMask[m];
+      if (rankOfMask[rest & ~m] - middleRank >= least && middleRank - top.rank >= least) valid += 1;
     }
   }
   return valid;
