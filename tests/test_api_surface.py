@@ -15,6 +15,7 @@ import ast
 import dataclasses
 import importlib
 import inspect
+import pkgutil
 import re
 import types
 from collections.abc import Iterator
@@ -32,6 +33,7 @@ PUBLIC_MODULES = (
     "capsa.arrangement",
     "capsa.cards",
     "capsa.cli",
+    "capsa.conformance",
     "capsa.oracle",
     "capsa.rules",
     "capsa.settlement",
@@ -57,6 +59,13 @@ CANNOT_RAISE = frozenset(
         "capsa.rules.Rules.to_dict",
         "capsa.rules.Rules.to_toml",
         "capsa.cli.main",  # every failure is an exit code
+        "capsa.conformance.engines.Engine.close",  # the base has nothing to stop
+        # a run's findings, written out
+        "capsa.conformance.harness.Failure.to_json",
+        "capsa.conformance.harness.Report.matrix_text",
+        "capsa.conformance.harness.Report.summary",
+        "capsa.conformance.harness.Report.to_json",
+        "capsa.conformance.protocol.RulesSpec.to_json",
     }
 )
 
@@ -143,6 +152,17 @@ def test_all_lists_names_the_module_has(module_name: str) -> None:
     assert len(set(module.__all__)) == len(module.__all__), f"{module_name}.__all__ repeats"
     missing = [n for n in module.__all__ if not hasattr(module, n)]
     assert not missing, f"{module_name}.__all__ names what it lacks: {missing}"
+
+
+@pytest.mark.parametrize("module_name", PUBLIC_MODULES)
+def test_no_public_name_of_a_package_is_also_one_of_its_submodules(module_name: str) -> None:
+    # Importing a submodule binds its name in the package, replacing whatever
+    # the package exported under that name: which one a user gets would
+    # depend on what was imported first.
+    module = importlib.import_module(module_name)
+    submodules = {m.name for m in pkgutil.iter_modules(getattr(module, "__path__", []))}
+    clashing = sorted(submodules & set(module.__all__))
+    assert not clashing, f"{module_name} exports names of its submodules: {clashing}"
 
 
 def _home(obj: Any, core_name: str | None) -> str:
