@@ -17,6 +17,8 @@ import importlib
 import inspect
 import pkgutil
 import re
+import subprocess
+import sys
 import types
 from collections.abc import Iterator
 from functools import cache
@@ -38,6 +40,7 @@ PUBLIC_MODULES = (
     "capsa.rules",
     "capsa.settlement",
     "capsa.solver",
+    "capsa.strategies",
     "capsa.tables",
 )
 # The submodules that may appear in capsa's namespace (once imported).
@@ -163,6 +166,15 @@ def test_no_public_name_of_a_package_is_also_one_of_its_submodules(module_name: 
     submodules = {m.name for m in pkgutil.iter_modules(getattr(module, "__path__", []))}
     clashing = sorted(submodules & set(module.__all__))
     assert not clashing, f"{module_name} exports names of its submodules: {clashing}"
+
+
+@pytest.mark.parametrize("module_name", PUBLIC_MODULES)
+def test_every_public_module_imports_first_in_a_fresh_interpreter(module_name: str) -> None:
+    # capsa.strategies imports Hypothesis, which calls capsa's entry point
+    # into capsa.strategies while that import is still running.
+    code = f"import {module_name}"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, f"{code}: {done.stderr.strip().splitlines()[-1:]}"
 
 
 def _home(obj: Any, core_name: str | None) -> str:
