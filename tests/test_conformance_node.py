@@ -78,6 +78,7 @@ def test_the_node_engine_answers_bad_requests_with_typed_errors_and_goes_on(node
     rules = RulesSpec.of("pagat").data()
     partial = {k: v for k, v in rules.items() if k != "wheel"}
     huge = {**rules, "row_points": 2**60}
+    sideways = {**rules, "wheel": "sideways"}
     compare = {"op": "compare", "a": "As Ks Qs", "b": "2d 3d 4d", "preset": None}
     answers = _ask(
         node,
@@ -88,15 +89,17 @@ def test_the_node_engine_answers_bad_requests_with_typed_errors_and_goes_on(node
             json.dumps({**compare, "id": 3, "a": "As As Ks", "rules": rules}),
             json.dumps({**compare, "id": 4, "rules": partial}),
             json.dumps({**compare, "id": 5, "rules": huge}),
-            json.dumps({**compare, "id": 6, "rules": rules}),
+            json.dumps({**compare, "id": 6, "rules": sideways}),
+            json.dumps({**compare, "id": 7, "rules": rules}),
         ],
     )
     assert answers[0] == {"id": None, "error": answers[0]["error"]}
     assert answers[0]["error"]["kind"] == "invalid" and "not JSON" in answers[0]["error"]["message"]
-    kinds = {a["id"]: (a["error"]["kind"], a["error"]["message"]) for a in answers[1:6]}
+    kinds = {a["id"]: (a["error"]["kind"], a["error"]["message"]) for a in answers[1:7]}
     assert kinds[1][0] == "unsupported" and "digest" in kinds[1][1]
     assert kinds[2][0] == "invalid" and "Zz" in kinds[2][1]
     assert kinds[3][0] == "invalid" and "repeated" in kinds[3][1]
     assert kinds[4][0] == "invalid" and "wheel" in kinds[4][1]
     assert kinds[5][0] == "unsupported" and "row_points" in kinds[5][1]
-    assert answers[6] == {"id": 6, "result": 1}
+    assert kinds[6][0] == "invalid" and "wheel" in kinds[6][1] and "sideways" in kinds[6][1]
+    assert answers[7] == {"id": 7, "result": 1}

@@ -50,12 +50,35 @@ const KNOBS = {
   money: ["stake", "rake_percent"],
 };
 
+// The named choices: any other value is a malformed request, not a variant to guess at.
+const CHOICES = {
+  tie_break: ["none", "suit"],
+  flush_compare: ["ranks", "suit-first"],
+  wheel: ["low", "second"],
+  foul_check: ["allow-equal", "strict"],
+  royalty_mode: ["winner", "always", "none"],
+  "foul.mode": ["sweep-all", "scoop", "fixed"],
+  "naturals.resolve": ["higher-wins", "difference"],
+  "naturals.ties": ["push", "compare"],
+};
+
 function checkRules(rules) {
   if (rules === null || typeof rules !== "object") throw new InvalidRequest("rules: the full rules data is required");
   for (const [table, keys] of Object.entries(KNOBS)) {
     const holder = table ? rules[table] : rules;
     const missing = keys.find((key) => holder === null || typeof holder !== "object" || !(key in holder));
     if (missing) throw new InvalidRequest(`rules: missing knob ${table ? `${table}.` : ""}${missing}`);
+  }
+  for (const [knob, values] of Object.entries(CHOICES)) {
+    const [table, key] = knob.includes(".") ? knob.split(".") : [null, knob];
+    const value = table ? rules[table][key] : rules[key];
+    if (!values.includes(value)) {
+      throw new InvalidRequest(`rules: ${knob} must be one of ${values.join(", ")}, got ${JSON.stringify(value)}`);
+    }
+  }
+  const order = typeof rules.suit_order === "string" ? rules.suit_order.toLowerCase() : "";
+  if ([..."shcd"].some((suit) => !order.includes(suit)) || order.length !== 4) {
+    throw new InvalidRequest(`rules: suit_order must name s, h, c and d once each, got ${JSON.stringify(rules.suit_order)}`);
   }
 }
 
