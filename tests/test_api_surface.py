@@ -15,7 +15,10 @@ import ast
 import dataclasses
 import importlib
 import inspect
+import pkgutil
 import re
+import subprocess
+import sys
 import types
 from collections.abc import Iterator
 from functools import cache
@@ -32,10 +35,12 @@ PUBLIC_MODULES = (
     "capsa.arrangement",
     "capsa.cards",
     "capsa.cli",
+    "capsa.conformance",
     "capsa.oracle",
     "capsa.rules",
     "capsa.settlement",
     "capsa.solver",
+    "capsa.strategies",
     "capsa.tables",
 )
 # The submodules that may appear in capsa's namespace (once imported).
@@ -57,6 +62,18 @@ CANNOT_RAISE = frozenset(
         "capsa.rules.Rules.to_dict",
         "capsa.rules.Rules.to_toml",
         "capsa.cli.main",  # every failure is an exit code
+        "capsa.conformance.engines.Engine.close",  # the base has nothing to stop
+        # a run's findings, written out
+        "capsa.conformance.harness.Failure.to_json",
+        "capsa.conformance.inference.Inference.changed",
+        "capsa.conformance.inference.Inference.summary",
+        "capsa.conformance.inference.Inference.to_json",
+        "capsa.conformance.inference.Inference.to_toml",
+        "capsa.conformance.inference.Observation.to_json",
+        "capsa.conformance.harness.Report.matrix_text",
+        "capsa.conformance.harness.Report.summary",
+        "capsa.conformance.harness.Report.to_json",
+        "capsa.conformance.protocol.RulesSpec.to_json",
     }
 )
 
@@ -143,6 +160,26 @@ def test_all_lists_names_the_module_has(module_name: str) -> None:
     assert len(set(module.__all__)) == len(module.__all__), f"{module_name}.__all__ repeats"
     missing = [n for n in module.__all__ if not hasattr(module, n)]
     assert not missing, f"{module_name}.__all__ names what it lacks: {missing}"
+
+
+@pytest.mark.parametrize("module_name", PUBLIC_MODULES)
+def test_no_public_name_of_a_package_is_also_one_of_its_submodules(module_name: str) -> None:
+    # Importing a submodule binds its name in the package, replacing whatever
+    # the package exported under that name: which one a user gets would
+    # depend on what was imported first.
+    module = importlib.import_module(module_name)
+    submodules = {m.name for m in pkgutil.iter_modules(getattr(module, "__path__", []))}
+    clashing = sorted(submodules & set(module.__all__))
+    assert not clashing, f"{module_name} exports names of its submodules: {clashing}"
+
+
+@pytest.mark.parametrize("module_name", PUBLIC_MODULES)
+def test_every_public_module_imports_first_in_a_fresh_interpreter(module_name: str) -> None:
+    # capsa.strategies imports Hypothesis, which calls capsa's entry point
+    # into capsa.strategies while that import is still running.
+    code = f"import {module_name}"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, f"{code}: {done.stderr.strip().splitlines()[-1:]}"
 
 
 def _home(obj: Any, core_name: str | None) -> str:

@@ -18,7 +18,7 @@ from conformance_engines import MUTANTS
 import capsa.cli
 from capsa import Rules, RulesError, presets
 from capsa.conformance import CapsaEngine, HandshakeError
-from capsa.conformance.infer import Inference, _get, infer
+from capsa.conformance.inference import Inference, _get, infer
 
 SERVE = [sys.executable, "-m", "capsa", "conformance", "serve"]
 REFERENCE = CapsaEngine()

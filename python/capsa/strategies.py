@@ -10,6 +10,16 @@ Every strategy is biased toward the corners where engines differ: few
 ranks (pairs, trips, quads, the pair naturals), few suits (flushes, three
 flushes), runs (straights, the wheel), and hands built to hold a natural.
 ``docs/conformance.md``, "Strategies", lists them with examples.
+
+``KNOB_VALUES`` maps each knob fuzzing varies (dotted names, as in
+:meth:`capsa.Rules.derive`) to the values :func:`rules_specs` draws from:
+every choice of a named knob and small numbers that reach each branch of
+the rule text.
+
+A strategy checks its arguments when it is built, with capsa's errors: an
+out-of-range number or a bad hand is a :class:`capsa.ArgumentError` (or
+:class:`capsa.CardError`, :class:`capsa.HandError`), an unknown preset or
+knob a :class:`capsa.RulesError`, a wrong Python type a ``TypeError``.
 """
 
 from __future__ import annotations
@@ -19,17 +29,41 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-try:
-    from hypothesis import strategies as st
-except ImportError as exc:  # pragma: no cover - only without the extra
-    raise ImportError('capsa.strategies needs Hypothesis: pip install "capsa[strategies]"') from exc
-
 from capsa import _core
+from capsa._core import ArgumentError, CardError, HandError
 from capsa.arrangement import Arrangement
 from capsa.cards import Card
 from capsa.conformance.protocol import RulesSpec
 from capsa.rules import Rules, presets
 from capsa.settlement import Seat
+
+
+def _hypothesis_setup_hook() -> None:
+    """Registers the strategies for capsa's types (the ``hypothesis`` entry point).
+
+    Hypothesis runs its entry points while it is first imported, which may be
+    this module's own import of it below, before the strategies exist: so the
+    hook is defined first and registers deferred strategies, built when first
+    drawn. Raises nothing."""
+    from hypothesis import strategies as hst
+
+    hst.register_type_strategy(Card, hst.deferred(lambda: cards()))
+    hst.register_type_strategy(Arrangement, hst.deferred(lambda: arrangements()))
+    hst.register_type_strategy(Rules, hst.deferred(lambda: rules()))
+    hst.register_type_strategy(
+        Seat,
+        hst.deferred(
+            lambda: hst.builds(
+                Seat, arrangements(), surrender=hst.just(False), declare_natural=hst.booleans()
+            )
+        ),
+    )
+
+
+try:
+    from hypothesis import strategies as st
+except ImportError as exc:  # pragma: no cover - only without the extra
+    raise ImportError('capsa.strategies needs Hypothesis: pip install "capsa[strategies]"') from exc
 
 __all__ = [
     "KNOB_VALUES",
@@ -77,12 +111,14 @@ RANKING_KNOBS = ("tie_break", "suit_order", "flush_compare", "wheel")
 
 
 def card_ids() -> st.SearchStrategy[int]:
-    """One card id, 0..51 (``4 * (rank - 2) + suit``, d=0 c=1 h=2 s=3)."""
+    """One card id, 0..51 (``4 * (rank - 2) + suit``, d=0 c=1 h=2 s=3), shrinking
+    toward ``2d``. Raises nothing."""
     return st.integers(0, 51)
 
 
 def cards() -> st.SearchStrategy[Card]:
-    """One card."""
+    """One :class:`capsa.Card` (what ``st.from_type(capsa.Card)`` draws). Raises
+    nothing."""
     return card_ids().map(Card)
 
 
@@ -128,23 +164,42 @@ def _biased_ids(draw: st.DrawFn, size: int, taken: frozenset[int] = frozenset())
 
 def hand_ids(size: int = 13, exclude: frozenset[int] = frozenset()) -> st.SearchStrategy[list[int]]:
     """``size`` distinct card ids (sorted), none in ``exclude``, biased toward few
-    ranks, few suits and runs."""
-    if not 0 <= size <= 52 - len(exclude):
-        raise ValueError(f"cannot draw {size} cards from {52 - len(exclude)}")
-    return _biased_ids(size, frozenset(exclude))
+    ranks, few suits and runs.
+
+    Raises :class:`capsa.ArgumentError` when ``size`` is negative or more
+    than the cards left, and :class:`capsa.CardError` for an id in
+    ``exclude`` outside 0..51; ``TypeError`` when ``size`` is not an
+    integer."""
+    _check_int(size, "size")
+    excluded = frozenset(exclude)
+    for card in excluded:
+        _core.card_ids([card], 1)  # a CardError naming a bad id
+    if not 0 <= size <= 52 - len(excluded):
+        raise ArgumentError(f"size: cannot draw {size} cards from {52 - len(excluded)}")
+    return _biased_ids(size, excluded)
+
+
+def _check_int(value: Any, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
 
 
 def hands(size: int = 13) -> st.SearchStrategy[list[Card]]:
-    """``size`` distinct cards, sorted by id (13 for a player's hand)."""
+    """``size`` distinct cards, sorted by id (13 for a player's hand), drawn as
+    :func:`hand_ids` draws them. Raises what :func:`hand_ids` raises."""
     return hand_ids(size).map(lambda ids: [Card(i) for i in ids])
 
 
 def rows(size: int | None = None) -> st.SearchStrategy[list[Card]]:
-    """A row: 3 cards (the top) or 5 (middle, bottom); either when ``size`` is None."""
+    """A row: 3 cards (the top) or 5 (middle, bottom); either when ``size`` is None.
+
+    Raises :class:`capsa.ArgumentError` for another size and ``TypeError``
+    when it is not an integer."""
     if size is None:
         return st.sampled_from([3, 5]).flatmap(hands)
+    _check_int(size, "size")
     if size not in (3, 5):
-        raise ValueError(f"a row has 3 or 5 cards, not {size}")
+        raise ArgumentError(f"size: a row has 3 or 5 cards, not {size}")
     return hands(size)
 
 
@@ -182,13 +237,44 @@ def _arrangement_ids(
     return _draw_arrangement(draw, ids, rules, valid)
 
 
+def _hand_of(hand: Sequence[int]) -> list[int]:
+    """The 13 ids of ``hand``, sorted; its errors name the argument."""
+    try:
+        return sorted(_core.card_ids(list(hand), 13))
+    except (CardError, HandError) as exc:
+        raise type(exc)(f"hand: {exc}") from None
+
+
 def arrangements(
     rules: Rules | None = None, valid: bool | None = None, hand: Sequence[int] | None = None
 ) -> st.SearchStrategy[Arrangement]:
-    """Arrangements of a drawn (or the given) 13-card hand: legal under ``rules``
-    when ``valid`` is True, fouled when False, either when None."""
-    given = sorted(hand) if hand is not None else None
+    """:class:`capsa.Arrangement` of a drawn (or the given) 13-card hand: legal
+    under ``rules`` (default ``capsa.Rules()``) when ``valid`` is True, fouled
+    when False, either when None. ``hand`` is 13 card ids.
+
+    Raises :class:`capsa.HandError` for a ``hand`` that is not 13 distinct
+    cards, :class:`capsa.CardError` for an id outside 0..51, and
+    ``TypeError`` for ``rules`` that are not a :class:`capsa.Rules` or a
+    ``valid`` that is not a bool or None."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a capsa.Rules or None, not {type(rules).__name__}")
+    if valid is not None and not isinstance(valid, bool):
+        raise TypeError(f"valid must be True, False or None, not {type(valid).__name__}")
+    given = _hand_of(hand) if hand is not None else None
     return _arrangement_ids(given, rules or Rules(), valid).map(Arrangement.from_ids)
+
+
+def _check_rules_choices(names: list[str], values: dict[str, list[Any]], max_changes: int) -> None:
+    """Refuses what would fail only when drawn: an unknown preset, knob or value."""
+    _check_int(max_changes, "max_changes")
+    if max_changes < 0:
+        raise ArgumentError(f"max_changes must be >= 0, got {max_changes}")
+    for name in names:
+        Rules.preset(name)  # a RulesError naming an unknown preset
+    base = Rules()
+    for key, candidates in values.items():
+        for value in candidates:
+            base.derive({key: value})  # a RulesError naming the knob
 
 
 def rules_specs(
@@ -196,11 +282,21 @@ def rules_specs(
     knobs: dict[str, Sequence[Any]] | None = None,
     max_changes: int = 4,
 ) -> st.SearchStrategy[RulesSpec]:
-    """Rules as a preset plus up to ``max_changes`` knobs changed, each from
-    ``knobs`` (default :data:`KNOB_VALUES`); a knob left out of ``knobs`` keeps
-    the preset's value."""
+    """:class:`capsa.conformance.RulesSpec`: a preset from ``presets_`` (default:
+    all six) plus up to ``max_changes`` knobs changed, each to a value from
+    ``knobs`` (dotted knob name to candidate values; default
+    ``KNOB_VALUES``); a knob left out of ``knobs`` keeps the preset's value.
+    Shrinks toward fewer changes and earlier presets and values.
+
+    Raises :class:`capsa.RulesError` for an unknown preset, an unknown knob
+    or a value out of the knob's range (each named), and
+    :class:`capsa.ArgumentError` for a negative ``max_changes``."""
     names = list(presets_ or presets())
-    values = dict(KNOB_VALUES if knobs is None else knobs)
+    values = {
+        key: list(candidates)
+        for key, candidates in (KNOB_VALUES if knobs is None else knobs).items()
+    }
+    _check_rules_choices(names, values, max_changes)
     keys = sorted(k for k, v in values.items() if len(v))
 
     @st.composite
@@ -225,7 +321,9 @@ def rules(
     knobs: dict[str, Sequence[Any]] | None = None,
     max_changes: int = 4,
 ) -> st.SearchStrategy[Rules]:
-    """:class:`capsa.Rules`: a preset with a few knobs changed (see :func:`rules_specs`)."""
+    """:class:`capsa.Rules`: a preset with a few knobs changed, drawn as
+    :func:`rules_specs` draws them (what ``st.from_type(capsa.Rules)`` draws).
+    Raises what :func:`rules_specs` raises."""
     return rules_specs(presets_, knobs, max_changes).map(RulesSpec.rules)
 
 
@@ -234,7 +332,11 @@ _any_rules = rules
 
 @dataclass(frozen=True)
 class Table:
-    """A drawn table: the rules, the seats and the stakes (an int or a P x P matrix)."""
+    """A drawn table, ready for ``capsa.settle(table.seats, table.rules,
+    table.stakes)``: ``rules`` (a :class:`capsa.Rules`), ``seats`` (2 to 4
+    :class:`capsa.Seat`, from one deck) and ``stakes`` (one integer for every
+    pair, or a P x P symmetric matrix). Built by :func:`tables`; building one
+    checks nothing and raises nothing."""
 
     rules: Rules
     seats: list[Seat]
@@ -271,6 +373,11 @@ def _natural_ids(draw: st.DrawFn, taken: frozenset[int]) -> list[int] | None:
     return _draw_natural(draw, taken)
 
 
+def _check_seats(count: Any) -> None:
+    if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= 4:
+        raise ArgumentError(f"seats: a table has 2 to 4 seats (one deck), got {count!r}")
+
+
 @st.composite
 def _table(
     draw: st.DrawFn,
@@ -283,6 +390,7 @@ def _table(
 ) -> Table:
     table_rules = draw(rules_strategy)
     count = draw(seats)
+    _check_seats(count)
     taken: frozenset[int] = frozenset()
     out = []
     for _ in range(count):
@@ -317,13 +425,29 @@ def tables(
     surrenders: bool = True,
     stakes: bool = True,
 ) -> st.SearchStrategy[Table]:
-    """Tables of 2 to 4 seats from one deck: hands built to hold naturals (and
-    some naturals declined), fouled rows, surrenders (when the rules allow them)
-    and stakes, one integer or a matrix, each when its flag is on."""
+    """:class:`Table` of 2 to 4 seats from one deck: hands built to hold naturals
+    (and some naturals declined), fouled rows, surrenders (when the rules
+    allow them) and stakes, one integer or a matrix, each when its flag is
+    on. ``rules`` is a :class:`capsa.Rules`, a strategy of them or None (then
+    :func:`rules`); ``seats`` a number of seats, a strategy of them or None
+    (2 to 4).
+
+    Raises :class:`capsa.ArgumentError` for a number of seats outside 2..4
+    (at once for an integer, when drawn for a strategy), and ``TypeError``
+    when ``rules`` or ``seats`` is of another type."""
     if isinstance(rules, Rules):
         rules = st.just(rules)
-    if isinstance(seats, int):
+    elif rules is not None and not isinstance(rules, st.SearchStrategy):
+        raise TypeError(
+            f"rules must be a capsa.Rules, a strategy of them or None, not {type(rules).__name__}"
+        )
+    if isinstance(seats, int) and not isinstance(seats, bool):
+        _check_seats(seats)
         seats = st.just(seats)
+    elif seats is not None and not isinstance(seats, st.SearchStrategy):
+        raise TypeError(
+            f"seats must be an integer, a strategy of them or None, not {type(seats).__name__}"
+        )
     return _table(
         rules if rules is not None else _any_rules(),
         seats if seats is not None else st.integers(2, 4),
@@ -331,15 +455,4 @@ def tables(
         fouls,
         surrenders,
         stakes,
-    )
-
-
-def _hypothesis_setup_hook() -> None:
-    """Registers the strategies for capsa's types (the ``hypothesis`` entry point)."""
-    st.register_type_strategy(Card, cards())
-    st.register_type_strategy(Arrangement, arrangements())
-    st.register_type_strategy(Rules, rules())
-    st.register_type_strategy(
-        Seat,
-        st.builds(Seat, arrangements(), surrender=st.just(False), declare_natural=st.booleans()),
     )

@@ -7,6 +7,14 @@ Hypothesis, shrinks every disagreement to a minimal case and writes a pass
 matrix and a JSON report. :func:`run` does the same from Python, for a
 command or an in-process callable.
 
+``PROTOCOL_VERSION`` is the protocol version this kit speaks (``1``) and
+``OPS`` the ops it knows, in the order the harness runs them (``compare``,
+``category``, ``foul``, ``natural``, ``count_splits``, ``settle``,
+``digest``). :class:`CapsaEngine` is capsa's side of the protocol; the
+function behind ``capsa conformance serve`` is
+``capsa.conformance.serve.serve`` (not a name of this package: the package
+attribute ``serve`` is its submodule, which importing it binds).
+
 The names below are imported when first used, so that the ``capsa``
 command line, which registers ``capsa conformance``, starts no slower.
 """
@@ -19,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from capsa.conformance.engines import CallableEngine, Engine, HandshakeError, ProcessEngine
     from capsa.conformance.harness import Failure, Report, run
-    from capsa.conformance.infer import Inference, Observation, infer
+    from capsa.conformance.inference import Inference, Observation, infer
     from capsa.conformance.protocol import OPS, PROTOCOL_VERSION, Case, RulesSpec
-    from capsa.conformance.serve import CapsaEngine, serve
+    from capsa.conformance.serve import CapsaEngine
     from capsa.conformance.vectors import generate, load_vectors, schema, shipped_dir
 
 _WHERE = {
@@ -32,15 +40,14 @@ _WHERE = {
     "Failure": "harness",
     "Report": "harness",
     "run": "harness",
-    "Inference": "infer",
-    "Observation": "infer",
-    "infer": "infer",
+    "Inference": "inference",
+    "Observation": "inference",
+    "infer": "inference",
     "OPS": "protocol",
     "PROTOCOL_VERSION": "protocol",
     "Case": "protocol",
     "RulesSpec": "protocol",
     "CapsaEngine": "serve",
-    "serve": "serve",
     "generate": "vectors",
     "load_vectors": "vectors",
     "schema": "vectors",
@@ -66,7 +73,6 @@ __all__ = [
     "load_vectors",
     "run",
     "schema",
-    "serve",
     "shipped_dir",
 ]
 

@@ -78,7 +78,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _infer(args: argparse.Namespace) -> int:
     from capsa.conformance.engines import HandshakeError
-    from capsa.conformance.infer import infer
+    from capsa.conformance.inference import infer
     from capsa.rules import Rules, presets
 
     base: str | Rules | None = None

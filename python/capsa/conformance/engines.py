@@ -77,22 +77,36 @@ def check_hello(response: Any) -> dict[str, Any]:
 
 
 class Engine:
-    """What the harness needs of an engine."""
+    """What the harness needs of an engine: subclass it and define
+    :meth:`start` and :meth:`exchange` (and :meth:`close` if there is
+    something to stop) to hand :func:`capsa.conformance.run` an engine of
+    your own. Building one raises nothing.
+
+    ``description`` names the engine in the report, ``ids`` is True when it
+    reads cards as integer ids (its ``hello`` said ``"cards": "ids"``), and
+    ``restarts`` counts how often it was restarted after a crash or a hang.
+    """
 
     description = "engine"
     ids = False
     restarts = 0
 
     def start(self) -> dict[str, Any]:
-        """Starts the engine and returns its checked ``hello`` result."""
+        """Starts the engine and returns its checked ``hello`` result.
+
+        Raises :class:`HandshakeError` when the engine cannot be started or
+        its ``hello`` answer is unusable; here, ``NotImplementedError``
+        (a subclass defines it)."""
         raise NotImplementedError
 
     def exchange(self, requests: Sequence[tuple[int, Case]]) -> list[Outcome]:
-        """Asks every request (id, case) and returns one outcome each, in order."""
+        """Asks every request (id, case) and returns one :class:`Outcome` each, in
+        order: a failing engine gives failed outcomes, not exceptions. Here it
+        raises ``NotImplementedError`` (a subclass defines it)."""
         raise NotImplementedError
 
     def close(self) -> None:
-        """Stops the engine."""
+        """Stops the engine (nothing to stop here)."""
 
 
 class CallableEngine(Engine):
@@ -100,7 +114,10 @@ class CallableEngine(Engine):
 
     The request is exactly what a process would read (the JSON line,
     decoded); the response may leave out ``id``. An exception is a crash of
-    that request; the next request goes on.
+    that request; the next request goes on. ``name`` (default: the
+    callable's qualified name) is its name in the report. Building one
+    raises nothing; :meth:`start` raises :class:`HandshakeError` for a bad
+    ``hello``.
     """
 
     def __init__(self, handler: Callable[[dict[str, Any]], Any], name: str | None = None) -> None:
@@ -108,6 +125,11 @@ class CallableEngine(Engine):
         self.description = str(name or getattr(handler, "__qualname__", "callable"))
 
     def start(self) -> dict[str, Any]:
+        """Asks the handler ``hello`` and returns its checked result.
+
+        Raises :class:`HandshakeError` when the handler raises or its answer
+        is not a usable ``hello`` result (no ``protocol`` 1, no ``ops``
+        list, ``cards`` neither ``"text"`` nor ``"ids"``)."""
         try:
             response = self.handler(json.loads(_hello_line(0)))
         except Exception as exc:
@@ -117,6 +139,9 @@ class CallableEngine(Engine):
         return hello
 
     def exchange(self, requests: Sequence[tuple[int, Case]]) -> list[Outcome]:
+        """Hands each request to the handler in order; returns one :class:`Outcome`
+        each. Raises nothing: an exception of the handler is a ``"crash"``
+        outcome, a malformed answer a ``"protocol"`` one."""
         out = []
         for request_id, case in requests:
             request = json.loads(request_line(request_id, case, self.ids))
@@ -141,7 +166,16 @@ def _checked(response: Any, request_id: int) -> Outcome:
 
 
 class ProcessEngine(Engine):
-    """An engine command, started once and kept (restarted after a crash or hang)."""
+    """An engine command, started once and kept (restarted after a crash or hang).
+
+    ``command`` is a command line (split like a shell does, without running
+    one) or an argument list; ``timeout`` the seconds to wait for an answer
+    after the last one; ``max_restarts`` how many restarts the engine gets
+    before the remaining requests are abandoned; ``env`` its environment
+    (default: this process's). Raises :class:`HandshakeError` for an empty
+    command and ``ValueError`` for a command line whose quotes do not close;
+    the command is started by :meth:`start`.
+    """
 
     def __init__(
         self,
@@ -166,6 +200,11 @@ class ProcessEngine(Engine):
     # ------------------------------------------------------------ life
 
     def start(self) -> dict[str, Any]:
+        """Starts the command, handshakes and returns its checked ``hello`` result.
+
+        Raises :class:`HandshakeError` when the command cannot be started
+        (it names the command and the system's reason), does not answer
+        ``hello`` (crash, timeout, not JSON) or answers it unusably."""
         self._spawn()
         return self.hello
 
@@ -209,6 +248,8 @@ class ProcessEngine(Engine):
             process.wait(timeout=5)
 
     def close(self) -> None:
+        """Closes the engine's standard input, gives it two seconds to exit, then
+        kills it. Raises nothing (an engine that is already gone is fine)."""
         process = self.process
         if process is not None and process.stdin is not None:
             try:
@@ -219,11 +260,18 @@ class ProcessEngine(Engine):
         self._kill()
 
     def stderr_text(self) -> str:
+        """The last few kilobytes the engine wrote to its standard error (for crash
+        reports); bytes that are not UTF-8 are replaced. Raises nothing."""
         return b"".join(self.stderr_tail).decode("utf-8", "replace")[-_STDERR_TAIL:]
 
     # ------------------------------------------------------------ talk
 
     def exchange(self, requests: Sequence[tuple[int, Case]]) -> list[Outcome]:
+        """Writes the requests while reading the answers; returns one
+        :class:`Outcome` each, in order. Raises nothing for a failing engine:
+        a crash, a timeout or a broken answer is that request's outcome, the
+        engine is restarted for the next one, and after ``max_restarts`` the
+        rest are ``"abandoned"``."""
         lines = [(rid, request_line(rid, case, self.ids)) for rid, case in requests]
         out: list[Outcome] = []
         while lines:

@@ -78,7 +78,23 @@ def judge(op: str, expected: Any, outcome: Outcome, money: bool) -> Verdict:
 
 @dataclass
 class Failure:
-    """A disagreement, an engine error, crash or timeout, or a broken invariant."""
+    """A disagreement, an engine error, crash or timeout, or a broken invariant.
+
+    ``kind`` is ``"disagreement"``, ``"error"``, ``"crash"``, ``"timeout"``,
+    ``"protocol"``, ``"abandoned"`` (not asked: the engine was restarted too
+    often) or ``"invariant"``; ``source`` is ``"vector"`` or ``"fuzz"``;
+    ``id`` the vector's id (``fuzz/<op>/<n>`` for a fuzz case); ``op``, ``case``
+    and ``flags`` the question asked; ``expected`` capsa's answer and ``got``
+    the engine's (its result, its ``error`` object, or what happened to it:
+    a crash, a timeout); ``fields`` the answer fields that differ
+    (``points``, ``money``, ... or ``result``, ``error``); ``invariant`` the
+    invariant broken, if that is the failure. After shrinking, ``shrunk`` is
+    the minimal case as a vector (capsa's answer expected), ``shrunk_got`` the
+    engine's answer to it and ``shrink_steps`` the candidates asked;
+    ``explanation`` is capsa's answer in words, ``reproducer`` the path of the
+    reproducer file and ``replay`` the command that replays it. Built by
+    :func:`run`; building one checks nothing and raises nothing.
+    """
 
     kind: str
     source: str
@@ -98,6 +114,7 @@ class Failure:
     replay: str | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The failure as an entry of ``report.json`` (``docs/conformance.md``)."""
         out: dict[str, Any] = {
             "kind": self.kind,
             "source": self.source,
@@ -127,7 +144,19 @@ _COUNTS = ("pass", "fail", "unsupported", "skipped")
 
 @dataclass
 class Report:
-    """Everything a run found; :meth:`to_json` is the machine-readable report."""
+    """Everything a run found; :meth:`to_json` is the machine-readable report.
+
+    ``engine`` is the engine's command (or name) and ``hello`` its handshake
+    result; ``matrix`` counts, op by flag (``"*"``: every case of the op),
+    the cases that passed, failed, were unsupported or skipped; ``failures``
+    lists every :class:`Failure`, vectors first. ``vectors_asked`` and
+    ``vectors_seconds`` measure the vectors, ``fuzz_cases``,
+    ``fuzz_requests`` (cases with their invariant companions) and
+    ``fuzz_seconds`` the fuzzing, whose ``fuzz_note`` says why it did not run
+    when it did not (no Hypothesis). ``restarts`` counts engine restarts,
+    ``seed`` is the fuzzing seed and ``elapsed`` the run's seconds. Built by
+    :func:`run`; building one checks nothing and raises nothing.
+    """
 
     engine: str
     hello: dict[str, Any]
@@ -145,6 +174,7 @@ class Report:
 
     @property
     def disagreements(self) -> int:
+        """How many failures the run found (of every kind)."""
         return len(self.failures)
 
     @property
@@ -153,6 +183,11 @@ class Report:
         return 1 if self.failures else 0
 
     def count(self, op: str, flag: str, status: str) -> None:
+        """Counts one case of ``op`` under ``flag`` in the matrix: ``status`` is
+        ``"pass"``, ``"unsupported"``, ``"skipped"`` or a failing outcome
+        (``"fail"``, ``"error"``, ``"crash"``, ``"timeout"``, ``"protocol"``,
+        ``"abandoned"``, all counted as ``fail``). Raises ``KeyError`` for any
+        other status."""
         bucket = "fail" if status in _FAILING else status
         cell = self.matrix.setdefault(op, {}).setdefault(flag, dict.fromkeys(_COUNTS, 0))
         cell[bucket] += 1
@@ -174,6 +209,8 @@ class Report:
         return "\n".join(lines)
 
     def summary(self) -> str:
+        """One line: the engine, vectors and fuzz cases asked (and their rates),
+        restarts and the failures by kind."""
         vps = self.vectors_asked / self.vectors_seconds if self.vectors_seconds else 0.0
         cps = self.fuzz_cases / self.fuzz_seconds if self.fuzz_seconds else 0.0
         kinds: dict[str, int] = {}
@@ -189,6 +226,8 @@ class Report:
         )
 
     def to_json(self) -> dict[str, Any]:
+        """The report as ``report.json`` holds it (``docs/conformance.md``, "The
+        harness")."""
         from capsa import __version__
 
         return {
@@ -550,7 +589,20 @@ def run(
     vector dicts (default: the shipped suites); ``fuzz`` is the number of
     Hypothesis examples (0: none); ``digests`` is ``"presets"`` (the digest
     vectors of the presets' own rankings), ``"all"`` or ``"none"``; ``out``
-    a folder for ``report.json`` and one reproducer per failure.
+    a folder for ``report.json`` and one reproducer per failure; ``timeout``
+    the seconds to wait for each answer of a command; ``shrink_budget`` the
+    most candidates asked while shrinking and ``max_shrinks`` the most
+    failures shrunk (the first of each kind).
+
+    The engine's own failures (disagreements, errors, crashes, timeouts)
+    are in the report, never raised. Raises :class:`HandshakeError` when the
+    engine cannot be started or its ``hello`` is unusable; ``ValueError``
+    for ``digests`` of another value, a vector file or line that is not
+    JSON or not an object, or a vector whose op, input or rules are
+    malformed (a bad knob value is a :class:`capsa.RulesError`, a
+    ``ValueError``); ``OSError`` when a vector file cannot be read or
+    ``out`` cannot be written; ``TypeError`` when ``engine`` is none of the
+    three.
     """
     if digests not in ("presets", "all", "none"):
         raise ValueError(f'digests is "presets", "all" or "none", not {digests!r}')

@@ -64,6 +64,10 @@ class RulesSpec:
     This is how a vector states its rules: ``{"preset": "pagat", "knobs":
     {"wheel": "second"}}``. On the wire the engine gets the full rules data
     (:meth:`data`) and the preset's name only when no knob is changed.
+    ``preset`` is the preset's name and ``knobs`` the changed knobs as sorted
+    (name, value) pairs, frozen so that a spec is hashable (build one with
+    :meth:`of`). Building one checks nothing and raises nothing:
+    :meth:`rules` checks the preset and the knobs.
     """
 
     preset: str
@@ -71,19 +75,27 @@ class RulesSpec:
 
     @staticmethod
     def of(preset: str, knobs: Mapping[str, Any] | None = None) -> RulesSpec:
+        """The spec of ``preset`` with ``knobs`` (dotted names to values as in the
+        rules data) changed. Checks nothing (:meth:`rules` does); raises
+        ``TypeError`` only when the knob names cannot be sorted."""
         items = sorted((knobs or {}).items())
         return RulesSpec(preset, tuple((k, _freeze(v)) for k, v in items))
 
     @property
     def knob_dict(self) -> dict[str, Any]:
+        """The changed knobs as a dict of dotted names to plain values."""
         return {k: _thaw(v) for k, v in self.knobs}
 
     def rules(self) -> Rules:
-        """The capsa rules this names (checked: a bad knob is a ``RulesError``)."""
+        """The capsa rules this names (cached). Raises :class:`capsa.RulesError`
+        for an unknown preset or a knob that is unknown or out of range,
+        naming it."""
         return _rules_of(self)
 
     def data(self) -> dict[str, Any]:
-        """The full rules data sent to engines (every knob, as ``Rules.to_dict()``)."""
+        """The full rules data sent to engines (every knob, as ``Rules.to_dict()``).
+
+        Raises :class:`capsa.RulesError` as :meth:`rules` does."""
         data: dict[str, Any] = json.loads(_wire_rules(self))
         return data
 
@@ -93,17 +105,24 @@ class RulesSpec:
         return None if self.knobs else self.preset
 
     def without(self, key: str) -> RulesSpec:
+        """This spec with knob ``key`` put back to the preset's value (raises
+        nothing; a knob not changed is no change)."""
         return RulesSpec(self.preset, tuple(kv for kv in self.knobs if kv[0] != key))
 
     def with_knob(self, key: str, value: Any) -> RulesSpec:
+        """This spec with knob ``key`` set to ``value``. Checks nothing
+        (:meth:`rules` does); raises ``TypeError`` as :meth:`of` does."""
         knobs = dict(self.knob_dict)
         knobs[key] = value
         return RulesSpec.of(self.preset, knobs)
 
     def to_json(self) -> dict[str, Any]:
+        """The spec as a vector's ``rules`` member: ``{"preset": ..., "knobs": {...}}``."""
         return {"preset": self.preset, "knobs": self.knob_dict}
 
     def describe(self) -> str:
+        """The spec in words: ``pagat with wheel = "second"``. Raises
+        ``TypeError`` when a knob value is not JSON data."""
         if not self.knobs:
             return self.preset
         changes = ", ".join(f"{k} = {json.dumps(_thaw(v))}" for k, v in self.knobs)
@@ -160,16 +179,27 @@ def rules_spec_from_json(value: Any) -> RulesSpec:
 
 @dataclass(frozen=True)
 class Case:
-    """One question to an engine: op, rules and the op's input (cards as text)."""
+    """One question to an engine: op, rules and the op's input (cards as text).
+
+    ``op`` is one of :data:`OPS`, ``rules`` a :class:`RulesSpec` and ``input``
+    the op's input as the request carries it (``{"a": ..., "b": ...}`` for
+    ``compare``, ``{"round": ...}`` for ``settle``, ...). Cases are equal and
+    hash alike when their op, rules and input are. Building one checks
+    nothing and raises nothing (:func:`case_from_vector` checks a vector's).
+    """
 
     op: str
     rules: RulesSpec
     input: Mapping[str, Any] = field(default_factory=dict)
 
     def input_json(self) -> str:
+        """The input as compact JSON with sorted keys. Raises ``TypeError`` when
+        the input holds what JSON cannot write."""
         return json.dumps(self.input, separators=(",", ":"), sort_keys=True)
 
     def key(self) -> tuple[str, RulesSpec, str]:
+        """What equality and hashing compare: (op, rules, input JSON). Raises
+        ``TypeError`` as :meth:`input_json` does."""
         return (self.op, self.rules, self.input_json())
 
     def __hash__(self) -> int:

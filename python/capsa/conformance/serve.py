@@ -121,7 +121,14 @@ def _stakes(value: Any) -> int | list[list[int]] | None:
 
 
 class CapsaEngine:
-    """capsa's answers to protocol requests (every op, money included)."""
+    """capsa's answers to protocol requests (every op, money included).
+
+    ``name`` (``"capsa"``) is the engine name its ``hello`` gives;
+    ``rules_texts`` maps rules texts already seen on the wire to their rules
+    (see :func:`answer_line`). Building one raises nothing; :meth:`handle`
+    answers any request, :meth:`answer` raises :class:`RequestError` where
+    there is no answer.
+    """
 
     name = "capsa"
 
@@ -141,7 +148,8 @@ class CapsaEngine:
         }
 
     def hello(self) -> dict[str, Any]:
-        """The ``hello`` result: protocol, name, version and what is supported."""
+        """The ``hello`` result: protocol, name, version and what is supported
+        (every op, with money, cards as text). Raises nothing."""
         return {
             "protocol": PROTOCOL_VERSION,
             "engine": self.name,
@@ -187,7 +195,10 @@ class CapsaEngine:
 
     def remember_rules_text(self, tail: bytes, data: Any) -> None:
         """Keeps the rules of ``data`` under the text ``tail`` (the rules JSON and the
-        request's closing brace) when that text is exactly those rules."""
+        request's closing brace) when that text is exactly those rules.
+
+        Raises :class:`RequestError` when ``data`` is not complete, valid
+        rules data (the caller passes rules it has just answered with)."""
         if not isinstance(data, dict) or len(self.rules_texts) >= 256:
             return
         try:
@@ -321,7 +332,9 @@ def serve(inp: IO[bytes], out: IO[bytes], engine: CapsaEngine | None = None) -> 
     the answers in one write, so a client that writes many requests before
     reading gets them back in few system calls. A line longer than
     :data:`MAX_REQUEST_BYTES` is answered with one error and skipped unread.
-    Returns the number of requests answered.
+    Returns the number of requests answered. A bad request is answered
+    with an error line, never raised; raises ``OSError`` only when a stream
+    fails (a closed pipe).
     """
     engine = engine or CapsaEngine()
     read = getattr(inp, "read1", inp.read)

@@ -91,13 +91,16 @@ class _Draft:
 
 
 def shipped_dir() -> Path:
-    """The folder of the vector suites shipped in the package."""
+    """The folder of the vector suites shipped in the package (``<op>.jsonl``
+    each). Raises nothing; the folder is the installed package's."""
     return Path(str(resources.files("capsa.conformance") / "vectors"))
 
 
 def schema(name: str = "protocol") -> dict[str, Any]:
-    """A shipped JSON Schema: ``"protocol"`` (requests, responses, results) or
-    ``"vector"`` (one vector line)."""
+    """A shipped JSON Schema (draft 2020-12), decoded: ``"protocol"`` (requests,
+    responses, results: ``$defs/request``, ``$defs/response``,
+    ``$defs/results/<op>``, ``$defs/hello_result``) or ``"vector"`` (one
+    vector line). Raises ``ValueError`` for any other name."""
     if name not in ("protocol", "vector"):
         raise ValueError(f'the schemas are "protocol" and "vector", not {name!r}')
     text = (resources.files("capsa.conformance") / "schema" / f"{name}.json").read_text("utf-8")
@@ -107,7 +110,13 @@ def schema(name: str = "protocol") -> dict[str, Any]:
 
 def load_vectors(source: str | Path | None = None) -> list[dict[str, Any]]:
     """Vector lines from a ``.jsonl`` file or every ``.jsonl`` in a folder
-    (default: the shipped suites), in file then line order."""
+    (default: the shipped suites), in file then line order, as dicts (blank
+    lines skipped; the lines are not checked against the schema here, the
+    harness checks each vector's op, rules and input when it runs them).
+
+    Raises ``ValueError`` naming the file and line for a line that is not
+    JSON or not a JSON object, and ``OSError`` (``FileNotFoundError``) for a
+    file that cannot be read."""
     path = Path(source) if source is not None else shipped_dir()
     files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
     out: list[dict[str, Any]] = []

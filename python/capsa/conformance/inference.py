@@ -560,7 +560,10 @@ def _with(rules: Rules, changes: Mapping[str, Any]) -> Rules:
 
 @dataclass
 class Observation:
-    """An answer no value of the knobs explains: the probe that showed it."""
+    """An answer no value of the knobs explains: ``probe`` (the name of the
+    probe that showed it), ``knobs`` (the knobs it bears on), ``message`` (in
+    words) and ``request`` (what was asked, to replay it). Built by
+    :func:`infer`; raises nothing."""
 
     probe: str
     knobs: tuple[str, ...]
@@ -568,6 +571,7 @@ class Observation:
     request: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
+        """The observation as a JSON-ready dict."""
         return {
             "probe": self.probe,
             "knobs": list(self.knobs),
@@ -578,7 +582,12 @@ class Observation:
 
 @dataclass
 class Inference:
-    """What ``infer`` found: the rules, how each knob was found, observations."""
+    """What ``infer`` found: ``rules`` (the rules the engine plays, as far as
+    the probes show), ``base`` (the rules the probes were sent under),
+    ``engine`` (its ``hello`` answer), ``probed`` (knob -> the probes that
+    decided it), ``not_probed`` and ``undetermined`` (knob -> why),
+    ``observations`` (answers no knob explains), ``asked`` (requests sent)
+    and ``notes``. Built by :func:`infer`; raises nothing."""
 
     rules: Rules
     base: Rules
@@ -620,6 +629,7 @@ class Inference:
         return comments + "\n" + self.rules.to_toml()
 
     def to_json(self) -> dict[str, Any]:
+        """The findings as a JSON-ready dict (the rules as ``Rules.to_dict()``)."""
         return {
             "engine": self.engine,
             "base": self.base.name,
@@ -634,6 +644,7 @@ class Inference:
         }
 
     def summary(self) -> str:
+        """One line: how many knobs differ, observations, probed and not."""
         changed = self.changed()
         parts = [f"{len(changed)} knob(s) differ from {self.base.name}"]
         parts.append(f"{len(self.observations)} observation(s)")

@@ -1,0 +1,105 @@
+"""The example engine in Node (``examples/node-engine``) against the harness.
+
+The engine was written from ``docs/conformance.md`` and ``docs/rules.md``
+alone; the harness must find no disagreement on any op it supports. Without
+``node`` the tests are skipped, except in CI (``CI`` set), where ``.ci/run``
+installs it and a missing ``node`` is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from capsa.conformance import load_vectors
+from capsa.conformance.protocol import RulesSpec
+
+ENGINE = Path(__file__).resolve().parent.parent / "examples" / "node-engine" / "engine.js"
+OPS = ["compare", "category", "foul", "natural", "count_splits", "settle"]
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    found = shutil.which("node")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail(
+                "node is not installed, and CI must run the Node engine (.ci/run installs it)"
+            )
+        pytest.skip("node is not installed (CI installs it)")
+    return found
+
+
+def test_the_node_engine_agrees_with_capsa_on_every_vector_and_fuzz_case(
+    node: str, tmp_path: Path
+) -> None:
+    engine = shlex.join([node, str(ENGINE)])
+    command = [sys.executable, "-m", "capsa", "conformance", "run", "--engine", engine]
+    done = subprocess.run(
+        [*command, "--fuzz", "40", "--seed", "7", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["passed"] is True and report["failures"] == []
+    assert report["engine"]["hello"]["ops"] == OPS
+    assert report["vectors"]["asked"] == sum(v["op"] != "digest" for v in load_vectors())
+    assert report["fuzz"]["cases"] > 20
+    for op in OPS:
+        everything = report["matrix"][op]["*"]
+        assert everything["pass"] > 0 and everything["fail"] == everything["unsupported"] == 0, op
+    assert report["matrix"]["digest"]["*"]["pass"] == 0  # not supported, so not asked
+    assert "failures: none" in done.stdout
+
+
+def _ask(node: str, lines: list[str]) -> list[dict[str, Any]]:
+    done = subprocess.run(
+        [node, str(ENGINE)],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_the_node_engine_answers_bad_requests_with_typed_errors_and_goes_on(node: str) -> None:
+    rules = RulesSpec.of("pagat").data()
+    partial = {k: v for k, v in rules.items() if k != "wheel"}
+    huge = {**rules, "row_points": 2**60}
+    sideways = {**rules, "wheel": "sideways"}
+    compare = {"op": "compare", "a": "As Ks Qs", "b": "2d 3d 4d", "preset": None}
+    answers = _ask(
+        node,
+        [
+            "not json",
+            json.dumps({"id": 1, "op": "digest", "size": 5, "rules": rules, "preset": "pagat"}),
+            json.dumps({**compare, "id": 2, "a": "As Ks Zz", "rules": rules}),
+            json.dumps({**compare, "id": 3, "a": "As As Ks", "rules": rules}),
+            json.dumps({**compare, "id": 4, "rules": partial}),
+            json.dumps({**compare, "id": 5, "rules": huge}),
+            json.dumps({**compare, "id": 6, "rules": sideways}),
+            json.dumps({**compare, "id": 7, "rules": rules}),
+        ],
+    )
+    assert answers[0] == {"id": None, "error": answers[0]["error"]}
+    assert answers[0]["error"]["kind"] == "invalid" and "not JSON" in answers[0]["error"]["message"]
+    kinds = {a["id"]: (a["error"]["kind"], a["error"]["message"]) for a in answers[1:7]}
+    assert kinds[1][0] == "unsupported" and "digest" in kinds[1][1]
+    assert kinds[2][0] == "invalid" and "Zz" in kinds[2][1]
+    assert kinds[3][0] == "invalid" and "repeated" in kinds[3][1]
+    assert kinds[4][0] == "invalid" and "wheel" in kinds[4][1]
+    assert kinds[5][0] == "unsupported" and "row_points" in kinds[5][1]
+    assert kinds[6][0] == "invalid" and "wheel" in kinds[6][1] and "sideways" in kinds[6][1]
+    assert answers[7] == {"id": 7, "result": 1}
