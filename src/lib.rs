@@ -3,11 +3,14 @@
 //! The core modules are plain Rust; the Python binding lives in `python.rs`
 //! behind the `python` cargo feature.
 
+pub mod canonical;
 pub mod cards;
 pub mod deal;
 pub mod error;
+pub mod fair;
 pub mod naturals;
 pub mod rank;
+pub mod record;
 pub mod report;
 pub mod rules;
 pub mod settle;
