@@ -16,29 +16,55 @@
 //! values whose keys are ASCII and whose integers are below 2^53.
 
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
 use std::fmt::{self, Write};
 
 use crate::error::{Error, Result};
 
-/// A JSON value of a record.
+/// A JSON value of a record; its texts borrow from the text read where
+/// they can (a string without escapes).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Json {
+pub enum Json<'a> {
     Null,
     Bool(bool),
     /// An integer in `i64::MIN..=u64::MAX`.
     Int(i128),
-    Str(String),
-    Array(Vec<Json>),
+    Str(Cow<'a, str>),
+    Array(Vec<Json<'a>>),
     /// Members in the order read (keys distinct); written sorted.
-    Object(Vec<(String, Json)>),
+    Object(Vec<(Cow<'a, str>, Json<'a>)>),
     /// Text already in canonical form, written as it is (for values the
     /// engine writes itself, e.g. a settlement).
-    Raw(String),
+    Raw(Cow<'a, str>),
 }
 
-impl Json {
+impl<'a> Json<'a> {
+    /// A string value.
+    pub fn str(text: impl Into<Cow<'a, str>>) -> Self {
+        Json::Str(text.into())
+    }
+
+    /// The same value owning all its text.
+    pub fn into_owned(self) -> Json<'static> {
+        let own = |c: Cow<'a, str>| Cow::Owned(c.into_owned());
+        match self {
+            Json::Null => Json::Null,
+            Json::Bool(b) => Json::Bool(b),
+            Json::Int(v) => Json::Int(v),
+            Json::Str(s) => Json::Str(own(s)),
+            Json::Raw(s) => Json::Raw(own(s)),
+            Json::Array(items) => Json::Array(items.into_iter().map(Json::into_owned).collect()),
+            Json::Object(members) => Json::Object(
+                members
+                    .into_iter()
+                    .map(|(k, v)| (own(k), v.into_owned()))
+                    .collect(),
+            ),
+        }
+    }
+
     /// The member `key` of an object, if it has one.
-    pub fn get(&self, key: &str) -> Option<&Json> {
+    pub fn get(&self, key: &str) -> Option<&Json<'a>> {
         match self {
             Json::Object(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -58,41 +84,69 @@ impl Json {
     }
 }
 
-impl<'de> serde::Deserialize<'de> for Json {
+/// An object key, borrowed from the text when it has no escapes.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = Json;
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> std::result::Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> std::result::Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> std::result::Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Json<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Json<'de>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a JSON value")
             }
-            fn visit_unit<E>(self) -> std::result::Result<Json, E> {
+            fn visit_unit<E>(self) -> std::result::Result<Json<'de>, E> {
                 Ok(Json::Null)
             }
-            fn visit_bool<E>(self, v: bool) -> std::result::Result<Json, E> {
+            fn visit_bool<E>(self, v: bool) -> std::result::Result<Json<'de>, E> {
                 Ok(Json::Bool(v))
             }
-            fn visit_i64<E>(self, v: i64) -> std::result::Result<Json, E> {
+            fn visit_i64<E>(self, v: i64) -> std::result::Result<Json<'de>, E> {
                 Ok(Json::Int(i128::from(v)))
             }
-            fn visit_u64<E>(self, v: u64) -> std::result::Result<Json, E> {
+            fn visit_u64<E>(self, v: u64) -> std::result::Result<Json<'de>, E> {
                 Ok(Json::Int(i128::from(v)))
             }
-            fn visit_f64<E: serde::de::Error>(self, _: f64) -> std::result::Result<Json, E> {
+            fn visit_f64<E: serde::de::Error>(self, _: f64) -> std::result::Result<Json<'de>, E> {
                 Err(E::custom(
                     "a number that is not an integer of at most 64 bits (records hold integers only)",
                 ))
             }
-            fn visit_str<E>(self, v: &str) -> std::result::Result<Json, E> {
-                Ok(Json::Str(v.to_owned()))
+            fn visit_borrowed_str<E>(self, v: &'de str) -> std::result::Result<Json<'de>, E> {
+                Ok(Json::Str(Cow::Borrowed(v)))
             }
-            fn visit_string<E>(self, v: String) -> std::result::Result<Json, E> {
-                Ok(Json::Str(v))
+            fn visit_str<E>(self, v: &str) -> std::result::Result<Json<'de>, E> {
+                Ok(Json::Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> std::result::Result<Json<'de>, E> {
+                Ok(Json::Str(Cow::Owned(v)))
             }
             fn visit_seq<A: SeqAccess<'de>>(
                 self,
                 mut seq: A,
-            ) -> std::result::Result<Json, A::Error> {
+            ) -> std::result::Result<Json<'de>, A::Error> {
                 let mut items = Vec::new();
                 while let Some(item) = seq.next_element()? {
                     items.push(item);
@@ -102,9 +156,9 @@ impl<'de> serde::Deserialize<'de> for Json {
             fn visit_map<A: MapAccess<'de>>(
                 self,
                 mut map: A,
-            ) -> std::result::Result<Json, A::Error> {
-                let mut members: Vec<(String, Json)> = Vec::new();
-                while let Some(key) = map.next_key::<String>()? {
+            ) -> std::result::Result<Json<'de>, A::Error> {
+                let mut members: Vec<(Cow<'de, str>, Json<'de>)> = Vec::new();
+                while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
                     if members.iter().any(|(k, _)| *k == key) {
                         return Err(serde::de::Error::custom(format_args!(
                             "key {key:?} is given twice"
@@ -120,7 +174,7 @@ impl<'de> serde::Deserialize<'de> for Json {
 }
 
 /// Reads one JSON value from UTF-8 bytes (see the module documentation).
-pub fn parse(bytes: &[u8]) -> Result<Json> {
+pub fn parse(bytes: &[u8]) -> Result<Json<'_>> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
         Error::table(format!(
@@ -133,7 +187,7 @@ pub fn parse(bytes: &[u8]) -> Result<Json> {
 }
 
 /// Reads one JSON value from text (see the module documentation).
-pub fn parse_str(text: &str) -> Result<Json> {
+pub fn parse_str(text: &str) -> Result<Json<'_>> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value = serde::Deserialize::deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v))
@@ -144,6 +198,11 @@ pub fn parse_str(text: &str) -> Result<Json> {
 /// Appends `text` as a canonical JSON string.
 pub fn write_str(out: &mut String, text: &str) {
     out.push('"');
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(text);
+        out.push('"');
+        return;
+    }
     let mut start = 0;
     for (at, c) in text.char_indices() {
         let short = match c {
@@ -191,21 +250,44 @@ pub fn write(out: &mut String, value: &Json) {
             }
             out.push(']');
         }
-        Json::Object(members) => {
-            let mut sorted: Vec<&(String, Json)> = members.iter().collect();
-            sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            out.push('{');
-            for (k, (key, item)) in sorted.into_iter().enumerate() {
-                if k > 0 {
-                    out.push(',');
-                }
-                write_str(out, key);
-                out.push(':');
-                write(out, item);
-            }
-            out.push('}');
+        Json::Object(members) => write_members(out, members, None),
+    }
+}
+
+/// Appends the canonical form of an object of `members`, leaving out the
+/// member `skip` when given.
+pub fn write_members(out: &mut String, members: &[(Cow<'_, str>, Json<'_>)], skip: Option<&str>) {
+    write_members_noting(out, members, skip, "", &mut (0..0));
+}
+
+/// [`write_members`], noting in `span` where the value of the member
+/// `noted` was written in `out`.
+pub fn write_members_noting(
+    out: &mut String,
+    members: &[(Cow<'_, str>, Json<'_>)],
+    skip: Option<&str>,
+    noted: &str,
+    span: &mut std::ops::Range<usize>,
+) {
+    let mut sorted: Vec<&(Cow<'_, str>, Json<'_>)> = members
+        .iter()
+        .filter(|(k, _)| Some(k.as_ref()) != skip)
+        .collect();
+    sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    out.push('{');
+    for (k, (key, item)) in sorted.into_iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        write_str(out, key);
+        out.push(':');
+        let start = out.len();
+        write(out, item);
+        if key == noted {
+            *span = start..out.len();
         }
     }
+    out.push('}');
 }
 
 /// The canonical form of `value`.

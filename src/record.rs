@@ -13,8 +13,13 @@
 //! only the provably fair deal (the commitment and the hands), from the
 //! record alone.
 
-use crate::canonical::{self, Json};
-use crate::cards::{card_text, check_distinct, parse_text};
+use std::borrow::Cow;
+use std::fmt::Write;
+
+use sha2::{Digest, Sha256};
+
+use crate::canonical::{self, write_str, Json};
+use crate::cards::{check_distinct, parse_text, rank_index, suit, RANK_CHARS, SUIT_CHARS};
 use crate::error::{Error, Result};
 use crate::fair::{self, hex, parse_hex32, sha256, ServerSeed};
 use crate::naturals;
@@ -92,6 +97,9 @@ impl Problem {
 
 type Read<T> = std::result::Result<T, Problem>;
 
+/// The members of a JSON object.
+pub type Members<'a> = Vec<(Cow<'a, str>, Json<'a>)>;
+
 /// The stakes of a round: one for every pair, or a P x P matrix (row-major).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StakeSpec {
@@ -122,14 +130,28 @@ impl StakeSpec {
         self.stakes().check(seats)
     }
 
-    fn json(&self, seats: usize) -> Json {
+    fn write(&self, out: &mut String, seats: usize) {
         match self {
-            StakeSpec::Uniform(s) => Json::Int(i128::from(*s)),
-            StakeSpec::Matrix(m) => Json::Array(
-                m.chunks(seats.max(1))
-                    .map(|row| Json::Array(row.iter().map(|&v| Json::Int(i128::from(v))).collect()))
-                    .collect(),
-            ),
+            StakeSpec::Uniform(s) => {
+                let _ = write!(out, "{s}");
+            }
+            StakeSpec::Matrix(m) => {
+                out.push('[');
+                for (i, row) in m.chunks(seats.max(1)).enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push('[');
+                    for (j, v) in row.iter().enumerate() {
+                        if j > 0 {
+                            out.push(',');
+                        }
+                        let _ = write!(out, "{v}");
+                    }
+                    out.push(']');
+                }
+                out.push(']');
+            }
         }
     }
 }
@@ -161,7 +183,7 @@ pub struct RoundInputs<'a> {
     pub previous_digest: Option<[u8; 32]>,
     /// The server's own notes (times, table names): at most
     /// [`MAX_META_ENTRIES`] entries of text, integers, booleans or null.
-    pub meta: &'a [(String, Json)],
+    pub meta: &'a [(Cow<'a, str>, Json<'a>)],
     pub rules: &'a Rules,
     /// The rules in full, as canonical JSON (`Rules.to_dict()` of Python).
     pub rules_text: &'a str,
@@ -180,26 +202,36 @@ pub struct Written {
     pub settlement: Settlement,
 }
 
-/// Cards as the record writes them: card texts separated by spaces.
-fn cards_text(ids: &[u8]) -> String {
-    let mut out = String::with_capacity(3 * ids.len());
+fn push_cards(out: &mut String, ids: &[u8]) {
     for (k, &id) in ids.iter().enumerate() {
         if k > 0 {
             out.push(' ');
         }
-        out.push_str(&card_text(id));
+        out.push(RANK_CHARS[usize::from(rank_index(id))] as char);
+        out.push(SUIT_CHARS[usize::from(suit(id))] as char);
     }
+}
+
+/// Cards as the record writes them: card texts separated by spaces.
+fn cards_text(ids: &[u8]) -> String {
+    let mut out = String::with_capacity(3 * ids.len());
+    push_cards(&mut out, ids);
     out
+}
+
+fn push_arrangement(out: &mut String, ids: &[u8; 13]) {
+    push_cards(out, &ids[..3]);
+    out.push_str(" / ");
+    push_cards(out, &ids[3..8]);
+    out.push_str(" / ");
+    push_cards(out, &ids[8..]);
 }
 
 /// An arrangement as the record writes it: "top / middle / bottom".
 pub fn arrangement_text(ids: &[u8; 13]) -> String {
-    format!(
-        "{} / {} / {}",
-        cards_text(&ids[..3]),
-        cards_text(&ids[3..8]),
-        cards_text(&ids[8..])
-    )
+    let mut out = String::with_capacity(44);
+    push_arrangement(&mut out, ids);
+    out
 }
 
 fn sorted(ids: &[u8]) -> Vec<u8> {
@@ -300,7 +332,7 @@ fn check_round_id(round_id: &str) -> Result<()> {
 /// Checks the server's notes: at most [`MAX_META_ENTRIES`] entries, keys of
 /// 1 to [`MAX_META_KEY_BYTES`] bytes, each value a text of at most
 /// [`MAX_META_TEXT_BYTES`] bytes, an integer, a boolean or null.
-pub fn check_meta(meta: &[(String, Json)]) -> Result<()> {
+pub fn check_meta(meta: &[(Cow<'_, str>, Json<'_>)]) -> Result<()> {
     if meta.len() > MAX_META_ENTRIES {
         return Err(Error::argument(format!(
             "meta has at most {MAX_META_ENTRIES} entries, got {}",
@@ -334,8 +366,27 @@ pub fn check_meta(meta: &[(String, Json)]) -> Result<()> {
     Ok(())
 }
 
-fn hex_or_null(digest: Option<[u8; 32]>) -> Json {
-    digest.map_or(Json::Null, |d| Json::Str(hex(&d)))
+fn push_hex_or_null(out: &mut String, digest: Option<[u8; 32]>) {
+    match digest {
+        Some(d) => {
+            out.push('"');
+            out.push_str(&hex(&d));
+            out.push('"');
+        }
+        None => out.push_str("null"),
+    }
+}
+
+fn push_seat(out: &mut String, hand: &[u8; 13], seat: &PlayedSeat) {
+    out.push_str("{\"arrangement\":\"");
+    push_arrangement(out, &seat.arrangement);
+    let _ = write!(
+        out,
+        "\",\"auto\":{},\"declare_natural\":{},\"hand\":\"",
+        seat.auto, seat.declare_natural
+    );
+    push_cards(out, hand);
+    let _ = write!(out, "\",\"surrender\":{}}}", seat.surrender);
 }
 
 /// Writes the record of a played round (see the module documentation).
@@ -367,73 +418,66 @@ pub fn write(inputs: &RoundInputs) -> Result<Written> {
     }
     let seat_inputs = seat_inputs(inputs.seats);
     let settlement = settle(inputs.rules, &seat_inputs, &inputs.stakes.stakes())?;
-    let deal = Json::Object(vec![
-        ("algorithm".into(), Json::Str(fair::ALGORITHM.into())),
-        (
-            "client_seeds".into(),
-            Json::Array(
-                inputs
-                    .client_seeds
-                    .iter()
-                    .map(|s| Json::Str(s.clone()))
-                    .collect(),
-            ),
-        ),
-        (
-            "commitment".into(),
-            Json::Str(hex(&fair::commitment(inputs.server_seed))),
-        ),
-        ("nonce".into(), Json::Int(i128::from(inputs.nonce))),
-        ("server_seed".into(), Json::Str(hex(inputs.server_seed))),
-    ]);
-    let seat_values = hands
-        .iter()
-        .zip(inputs.seats)
-        .map(|(hand, seat)| {
-            Json::Object(vec![
-                (
-                    "arrangement".into(),
-                    Json::Str(arrangement_text(&seat.arrangement)),
-                ),
-                ("auto".into(), Json::Bool(seat.auto)),
-                ("declare_natural".into(), Json::Bool(seat.declare_natural)),
-                ("hand".into(), Json::Str(cards_text(hand))),
-                ("surrender".into(), Json::Bool(seat.surrender)),
-            ])
-        })
-        .collect();
-    let mut record = vec![
-        (
-            "capsa_version".into(),
-            Json::Str(env!("CARGO_PKG_VERSION").into()),
-        ),
-        ("deal".into(), deal),
-        ("format".into(), Json::Str(FORMAT.into())),
-        ("format_version".into(), Json::Int(FORMAT_VERSION)),
-        ("meta".into(), Json::Object(inputs.meta.to_vec())),
-        (
-            "previous_digest".into(),
-            hex_or_null(inputs.previous_digest),
-        ),
-        ("round_id".into(), Json::Str(inputs.round_id.into())),
-        ("rules".into(), Json::Raw(inputs.rules_text.into())),
-        (
-            "rules_digest".into(),
-            Json::Str(hex(&sha256(inputs.rules_text.as_bytes()))),
-        ),
-        ("seats".into(), Json::Array(seat_values)),
-        (
-            "settlement".into(),
-            Json::Raw(settlement_text(&settlement, &seat_inputs)),
-        ),
-        ("stakes".into(), inputs.stakes.json(seats)),
-    ];
-    let mut value = Json::Object(record.clone());
-    let digest = sha256(canonical::to_string(&value).as_bytes());
-    record.push(("digest".into(), Json::Str(hex(&digest))));
-    value = Json::Object(record);
+    // The members in key order, written straight into text: the members
+    // before "digest", then those after it. The digest is the SHA-256 of
+    // the two joined (the record without its digest), then set between.
+    let mut before = String::with_capacity(512);
+    before.push_str("{\"capsa_version\":");
+    write_str(&mut before, env!("CARGO_PKG_VERSION"));
+    before.push_str(",\"deal\":{\"algorithm\":");
+    write_str(&mut before, fair::ALGORITHM);
+    before.push_str(",\"client_seeds\":[");
+    for (k, seed) in inputs.client_seeds.iter().enumerate() {
+        if k > 0 {
+            before.push(',');
+        }
+        write_str(&mut before, seed);
+    }
+    let _ = write!(
+        before,
+        "],\"commitment\":\"{}\",\"nonce\":{},\"server_seed\":\"{}\"}},",
+        hex(&fair::commitment(inputs.server_seed)),
+        inputs.nonce,
+        hex(inputs.server_seed)
+    );
+    let mut after = String::with_capacity(6144);
+    after.push_str("\"format\":");
+    write_str(&mut after, FORMAT);
+    let _ = write!(after, ",\"format_version\":{FORMAT_VERSION},\"meta\":");
+    canonical::write(&mut after, &Json::Object(inputs.meta.to_vec()));
+    after.push_str(",\"previous_digest\":");
+    push_hex_or_null(&mut after, inputs.previous_digest);
+    after.push_str(",\"round_id\":");
+    write_str(&mut after, inputs.round_id);
+    after.push_str(",\"rules\":");
+    after.push_str(inputs.rules_text);
+    let _ = write!(
+        after,
+        ",\"rules_digest\":\"{}\",\"seats\":[",
+        hex(&sha256(inputs.rules_text.as_bytes()))
+    );
+    for (k, (hand, seat)) in hands.iter().zip(inputs.seats).enumerate() {
+        if k > 0 {
+            after.push(',');
+        }
+        push_seat(&mut after, hand, seat);
+    }
+    after.push_str("],\"settlement\":");
+    write_settlement_json(&mut after, &settlement, &seat_inputs, None);
+    after.push_str(",\"stakes\":");
+    inputs.stakes.write(&mut after, seats);
+    after.push('}');
+    let digest: [u8; 32] = Sha256::new()
+        .chain_update(before.as_bytes())
+        .chain_update(after.as_bytes())
+        .finalize()
+        .into();
+    let mut text = before;
+    text.reserve(after.len() + 80);
+    let _ = write!(text, "\"digest\":\"{}\",", hex(&digest));
+    text.push_str(&after);
     Ok(Written {
-        text: canonical::to_string(&value),
+        text,
         digest,
         settlement,
     })
@@ -444,11 +488,10 @@ pub fn write(inputs: &RoundInputs) -> Result<Written> {
 /// A round record as read, every field checked for its form.
 #[derive(Clone, Debug)]
 pub struct Record {
-    value: Json,
     pub round_id: String,
     pub capsa_version: String,
     pub previous_digest: Option<[u8; 32]>,
-    pub meta: Vec<(String, Json)>,
+    pub meta: Members<'static>,
     /// The rules object in canonical form, for the caller to compile.
     pub rules_text: String,
     pub rules_digest: [u8; 32],
@@ -460,9 +503,15 @@ pub struct Record {
     pub hands: Vec<[u8; 13]>,
     pub seats: Vec<PlayedSeat>,
     pub digest: [u8; 32],
+    /// The SHA-256 of the canonical form of the record without `digest`.
+    pub content_digest: [u8; 32],
+    /// The recorded settlement in canonical form.
+    pub settlement_text: String,
+    /// Each seat's recorded `net` and `rake` (0 where the settlement has none).
+    pub net_and_rake: Vec<(i128, i128)>,
 }
 
-fn member<'a>(value: &'a Json, key: &str, path: &str) -> Read<&'a Json> {
+fn member<'a, 'j>(value: &'a Json<'j>, key: &str, path: &str) -> Read<&'a Json<'j>> {
     value
         .get(key)
         .ok_or_else(|| Problem::new(join(path, key), format!("{} is missing", join(path, key))))
@@ -477,14 +526,14 @@ fn join(path: &str, key: &str) -> String {
 }
 
 /// The members of an object at `path`, refusing any key not in `known`.
-fn object<'a>(value: &'a Json, path: &str, known: &[&str]) -> Read<&'a [(String, Json)]> {
+fn object<'a, 'j>(value: &'a Json<'j>, path: &str, known: &[&str]) -> Read<&'a Members<'j>> {
     let Json::Object(members) = value else {
         return Err(Problem::new(
             path,
             format!("{path} must be an object, not {}", value.kind()),
         ));
     };
-    if let Some((key, _)) = members.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+    if let Some((key, _)) = members.iter().find(|(k, _)| !known.contains(&k.as_ref())) {
         let shown: String = key.chars().take(40).collect();
         return Err(Problem::new(
             join(path, key),
@@ -502,7 +551,7 @@ fn object<'a>(value: &'a Json, path: &str, known: &[&str]) -> Read<&'a [(String,
     Ok(members)
 }
 
-fn text<'a>(value: &'a Json, field: &str, max_bytes: usize) -> Read<&'a str> {
+fn text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Read<&'a str> {
     match value {
         Json::Str(s) if s.len() <= max_bytes => Ok(s),
         Json::Str(s) => Err(Problem::new(
@@ -553,7 +602,7 @@ fn digest(value: &Json, field: &str) -> Read<[u8; 32]> {
     })
 }
 
-fn array<'a>(value: &'a Json, field: &str) -> Read<&'a [Json]> {
+fn array<'a, 'j>(value: &'a Json<'j>, field: &str) -> Read<&'a [Json<'j>]> {
     match value {
         Json::Array(items) => Ok(items),
         other => Err(Problem::new(
@@ -675,7 +724,7 @@ fn read_seat(value: &Json, k: usize) -> Read<([u8; 13], PlayedSeat)> {
 
 fn read_version(value: &Json) -> Read<()> {
     let format = member(value, "format", "")?;
-    if format != &Json::Str(FORMAT.into()) {
+    if !matches!(format, Json::Str(f) if f == FORMAT) {
         return Err(Problem::new(
             "format",
             format!("format must be {FORMAT:?}: this is not a capsa round record"),
@@ -735,8 +784,11 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
         Json::Null => None,
         v => Some(digest(v, "previous_digest")?),
     };
-    let meta = match get("meta")? {
-        Json::Object(members) => members.clone(),
+    let meta: Members<'static> = match get("meta")? {
+        Json::Object(members) => members
+            .iter()
+            .map(|(k, v)| (Cow::Owned(k.to_string()), v.clone().into_owned()))
+            .collect(),
         other => {
             return Err(Problem::new(
                 "meta",
@@ -807,6 +859,8 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
         ));
     }
     let digest = digest(get("digest")?, "digest")?;
+    let net_and_rake = net_and_rake(settlement, seat_count);
+    let (content_digest, settlement_text) = content_digest(&value);
     Ok(Record {
         round_id,
         capsa_version,
@@ -822,14 +876,42 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
         hands,
         seats,
         digest,
-        value,
+        content_digest,
+        settlement_text,
+        net_and_rake,
     })
+}
+
+fn net_and_rake(settlement: &Json<'_>, seats: usize) -> Vec<(i128, i128)> {
+    let figure = |seat: Option<&Json<'_>>, key: &str| match seat.and_then(|s| s.get(key)) {
+        Some(Json::Int(v)) => *v,
+        _ => 0,
+    };
+    let list = match settlement.get("seats") {
+        Some(Json::Array(items)) => items.as_slice(),
+        _ => &[],
+    };
+    (0..seats)
+        .map(|k| (figure(list.get(k), "net"), figure(list.get(k), "rake")))
+        .collect()
+}
+
+/// The SHA-256 of the canonical form of a record without its `digest`,
+/// and the canonical form of its settlement.
+fn content_digest(value: &Json<'_>) -> ([u8; 32], String) {
+    let Json::Object(members) = value else {
+        return ([0; 32], String::new());
+    };
+    let mut text = String::with_capacity(8192);
+    let mut span = 0..0;
+    canonical::write_members_noting(&mut text, members, Some("digest"), "settlement", &mut span);
+    (sha256(text.as_bytes()), text[span].to_string())
 }
 
 // ------------------------------------------------------------ replay
 
 /// A value in a message, cut short when long.
-fn shown(value: Option<&Json>) -> String {
+fn shown(value: Option<&Json<'_>>) -> String {
     match value {
         None => "nothing".into(),
         Some(v) => {
@@ -844,13 +926,19 @@ fn shown(value: Option<&Json>) -> String {
 }
 
 /// Every path where `recorded` and `recomputed` differ, at most `room`.
-fn diff(path: &str, recorded: &Json, recomputed: &Json, out: &mut Vec<Problem>, room: usize) {
+fn diff(
+    path: &str,
+    recorded: &Json<'_>,
+    recomputed: &Json<'_>,
+    out: &mut Vec<Problem>,
+    room: usize,
+) {
     if out.len() >= room || recorded == recomputed {
         return;
     }
     match (recorded, recomputed) {
         (Json::Object(a), Json::Object(b)) => {
-            let mut keys: Vec<&String> = a.iter().chain(b.iter()).map(|(k, _)| k).collect();
+            let mut keys: Vec<&str> = a.iter().chain(b.iter()).map(|(k, _)| k.as_ref()).collect();
             keys.sort_unstable();
             keys.dedup();
             for key in keys {
@@ -884,25 +972,6 @@ fn diff(path: &str, recorded: &Json, recomputed: &Json, out: &mut Vec<Problem>, 
 }
 
 impl Record {
-    /// The record's JSON value.
-    pub fn value(&self) -> &Json {
-        &self.value
-    }
-
-    /// The digest of the record's contents: the SHA-256 of the canonical
-    /// form of the record without its `digest`.
-    pub fn content_digest(&self) -> [u8; 32] {
-        let Json::Object(members) = &self.value else {
-            return [0; 32];
-        };
-        let without: Vec<(String, Json)> = members
-            .iter()
-            .filter(|(k, _)| k != "digest")
-            .cloned()
-            .collect();
-        sha256(canonical::to_string(&Json::Object(without)).as_bytes())
-    }
-
     /// Checks the provably fair deal from the record alone: the revealed
     /// server seed hashes to the commitment (and the commitment is
     /// `published`, when given), and the hands are the ones the seeds deal.
@@ -959,7 +1028,7 @@ impl Record {
     /// the record must follow, or None for the first of a chain).
     pub fn replay(&self, rules: &Rules, previous: Option<Option<[u8; 32]>>) -> Vec<Problem> {
         let mut problems = Vec::new();
-        let contents = self.content_digest();
+        let contents = self.content_digest;
         if contents != self.digest {
             problems.push(Problem::new(
                 "digest",
@@ -1006,20 +1075,24 @@ impl Record {
                 .map(|(_, p)| p),
         );
         let inputs = seat_inputs(&self.seats);
-        let recorded = self.value.get("settlement").unwrap_or(&Json::Null);
         match settle(rules, &inputs, &self.stakes.stakes()) {
             Ok(s) => {
                 let text = settlement_text(&s, &inputs);
-                if canonical::to_string(recorded) != text {
-                    match canonical::parse_str(&text) {
-                        Ok(recomputed) => diff(
+                if self.settlement_text != text {
+                    match (
+                        canonical::parse_str(&self.settlement_text),
+                        canonical::parse_str(&text),
+                    ) {
+                        (Ok(recorded), Ok(recomputed)) => diff(
                             "settlement",
-                            recorded,
+                            &recorded,
                             &recomputed,
                             &mut problems,
                             MAX_PROBLEMS,
                         ),
-                        Err(e) => problems.push(Problem::new("settlement", e.message())),
+                        (Err(e), _) | (_, Err(e)) => {
+                            problems.push(Problem::new("settlement", e.message()))
+                        }
                     }
                 }
             }

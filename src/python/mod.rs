@@ -1181,6 +1181,7 @@ fn naturals_batch<'py>(
 // ---------------------------------------------------------------- module
 
 mod errors;
+mod fair;
 mod settle;
 mod solver;
 mod stream;
@@ -1217,5 +1218,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     settle::register(m)?;
     solver::register(m)?;
     stream::register(m)?;
+    fair::register(m)?;
     Ok(())
 }

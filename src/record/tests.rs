@@ -1,4 +1,5 @@
 use super::*;
+use crate::cards::card_text;
 use crate::error::ErrorKind;
 use crate::rules::Rules;
 
@@ -24,7 +25,7 @@ struct Round {
     seats: Vec<PlayedSeat>,
     stakes: StakeSpec,
     previous: Option<[u8; 32]>,
-    meta: Vec<(String, Json)>,
+    meta: Members<'static>,
 }
 
 impl Round {
@@ -48,7 +49,7 @@ impl Round {
             seats,
             stakes: StakeSpec::Uniform(100),
             previous: None,
-            meta: vec![("table".into(), Json::Str("7".into()))],
+            meta: vec![("table".into(), Json::str("7"))],
         }
     }
 
@@ -95,8 +96,8 @@ fn tampered(text: &str, path: &[&str], value: Json) -> String {
 /// The same, with the digest recomputed (a forger who knows the format).
 fn forged(text: &str, path: &[&str], value: Json) -> String {
     let changed = tampered(text, path, value);
-    let digest = read(changed.as_bytes()).unwrap().content_digest();
-    tampered(&changed, &["digest"], Json::Str(hex(&digest)))
+    let digest = read(changed.as_bytes()).unwrap().content_digest;
+    tampered(&changed, &["digest"], Json::str(hex(&digest)))
 }
 
 #[test]
@@ -111,7 +112,7 @@ fn a_written_record_reads_back_canonical_and_replays() {
         );
         let record = read(text.as_bytes()).unwrap();
         assert_eq!(record.digest, written.digest);
-        assert_eq!(record.content_digest(), written.digest);
+        assert_eq!(record.content_digest, written.digest);
         assert_eq!(record.seats.len(), n);
         assert!(record.replay(&Rules::default(), Some(None)).is_empty());
         assert!(record.verify_deal(Some(record.commitment)).is_empty());
@@ -131,7 +132,7 @@ fn a_tampered_record_names_the_field() {
     let fields = replayed(&tampered(
         &text,
         &["seats", "2", "hand"],
-        Json::Str(swapped_text),
+        Json::str(swapped_text),
     ));
     assert!(fields.contains(&"seats[2].hand".to_string()), "{fields:?}");
     assert!(fields.contains(&"digest".to_string()), "{fields:?}");
@@ -164,7 +165,7 @@ fn a_tampered_record_names_the_field() {
     ));
     assert_eq!(fields, ["rules_digest"]);
     // the digest alone
-    let fields = replayed(&tampered(&text, &["digest"], Json::Str("0".repeat(64))));
+    let fields = replayed(&tampered(&text, &["digest"], Json::str("0".repeat(64))));
     assert_eq!(fields, ["digest"]);
     // a decision the rules do not allow
     let fields = replayed(&forged(
@@ -190,7 +191,7 @@ fn an_arrangement_of_other_cards_is_named() {
     let fields = replayed(&forged(
         &text,
         &["seats", "0", "arrangement"],
-        Json::Str(arrangement_text(&a)),
+        Json::str(arrangement_text(&a)),
     ));
     assert!(
         fields.contains(&"seats[0].arrangement".to_string()),
@@ -200,7 +201,7 @@ fn an_arrangement_of_other_cards_is_named() {
         forged(
             &text,
             &["seats", "0", "arrangement"],
-            Json::Str(arrangement_text(&a)),
+            Json::str(arrangement_text(&a)),
         )
         .as_bytes(),
     )
@@ -213,18 +214,14 @@ fn an_arrangement_of_other_cards_is_named() {
 #[test]
 fn wrong_seeds_fail_verification_with_the_reason() {
     let text = Round::new(4).write().unwrap().text;
-    let server = forged(&text, &["deal", "server_seed"], Json::Str("ab".repeat(32)));
+    let server = forged(&text, &["deal", "server_seed"], Json::str("ab".repeat(32)));
     let problems = read(server.as_bytes()).unwrap().verify_deal(None);
     assert_eq!(problems[0].field, "deal.server_seed");
     assert!(
         problems[0].message.contains("not the seed committed to"),
         "{problems:?}"
     );
-    let client = forged(
-        &text,
-        &["deal", "client_seeds", "1"],
-        Json::Str("mallory".into()),
-    );
+    let client = forged(&text, &["deal", "client_seeds", "1"], Json::str("mallory"));
     let problems = read(client.as_bytes()).unwrap().verify_deal(None);
     assert!(!problems.is_empty());
     assert!(
@@ -292,35 +289,27 @@ fn the_reader_names_the_field_it_refuses() {
         "format"
     );
     let cases: [(&[&str], Json, &str); 10] = [
-        (
-            &["seats", "1", "hand"],
-            Json::Str("As".into()),
-            "seats[1].hand",
-        ),
+        (&["seats", "1", "hand"], Json::str("As"), "seats[1].hand"),
         (&["seats", "1", "auto"], Json::Int(1), "seats[1].auto"),
         (
             &["seats", "0", "arrangement"],
-            Json::Str("As Ks".into()),
+            Json::str("As Ks"),
             "seats[0].arrangement",
         ),
         (&["deal", "nonce"], Json::Int(-1), "deal.nonce"),
         (
             &["deal", "algorithm"],
-            Json::Str("capsa-fair-0".into()),
+            Json::str("capsa-fair-0"),
             "deal.algorithm",
         ),
         (
             &["deal", "commitment"],
-            Json::Str("AB".repeat(32)),
+            Json::str("AB".repeat(32)),
             "deal.commitment",
         ),
         (&["stakes"], Json::Int(-5), "stakes"),
-        (
-            &["previous_digest"],
-            Json::Str("x".into()),
-            "previous_digest",
-        ),
-        (&["round_id"], Json::Str(String::new()), "round_id"),
+        (&["previous_digest"], Json::str("x"), "previous_digest"),
+        (&["round_id"], Json::str(String::new()), "round_id"),
         (&["meta"], Json::Array(vec![]), "meta"),
     ];
     for (path, value, field) in cases {
@@ -346,7 +335,7 @@ fn the_reader_names_the_field_it_refuses() {
     let p = refused(&tampered(
         &text,
         &["seats", "0", "hand"],
-        Json::Str(cards_text(&reversed)),
+        Json::str(cards_text(&reversed)),
     ));
     assert!(p.message.contains("sorted by id"), "{p:?}");
 }
