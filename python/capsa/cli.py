@@ -355,6 +355,10 @@ def _parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="print a preset's (or file's) rules as TOML")
     rules.add_argument("name", nargs="?", default=None)
     rules.set_defaults(run=_cmd_rules)
+
+    from capsa.cli_rounds import add_commands  # verify, replay, rng
+
+    add_commands(sub)
     return p
 
 

@@ -180,7 +180,11 @@ def replay(record: RecordLike, *, previous_digest: str | EllipsisType | None = .
     and ``ReplayError`` naming every field that differs; ``TypeError`` for a
     record that is neither text nor a dict.
     """
-    view = read_record(record)
+    return replay_view(read_record(record), previous_digest)
+
+
+def replay_view(view: _core.RecordView, previous_digest: str | EllipsisType | None = ...) -> str:
+    """:func:`replay` of a record already read."""
     rules = _compiled_rules(view)
     if previous_digest is ...:
         problems = view.replay(rules)

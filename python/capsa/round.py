@@ -388,16 +388,14 @@ class Round:
     # ------------------------------------------------------------ checks
 
     def _need(self, *phases: str, action: str) -> None:
-        if self._phase not in phases:
-            hint = {
-                "open": "the round is not dealt yet",
-                "dealt": "the round is not closed yet",
-                "closed": "the round is closed",
-                "settled": "the round is settled",
-            }[self._phase]
-            if self._phase == "closed" and "settled" in phases:
-                hint = "the round is not settled yet"
-            raise _round_error(f"cannot {action}: {hint} (phase {self._phase!r})")
+        if self._phase in phases:
+            return
+        now, needed = PHASES.index(self._phase), [PHASES.index(p) for p in phases]
+        if now > max(needed):
+            hint = f"the round is already {self._phase}"
+        else:
+            hint = f"the round is not {PHASES[min(needed)]} yet"
+        raise _round_error(f"cannot {action}: {hint}")
 
     def _seat(self, seat: object) -> int:
         if not _is_int(seat):
