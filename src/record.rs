@@ -258,7 +258,7 @@ fn check_play(rules: &Rules, hands: &[[u8; 13]], seats: &[PlayedSeat]) -> Vec<(u
                 Problem::new(
                     field("arrangement"),
                     format!(
-                        "seat {k}'s arrangement holds {} that seat {k} was not dealt, \
+                        "seats[{k}].arrangement: seat {k}'s arrangement holds {} that seat {k} was not dealt, \
                          and not its {}",
                         missing_from(&seat.arrangement, hand),
                         missing_from(hand, &seat.arrangement)
@@ -278,7 +278,7 @@ fn check_play(rules: &Rules, hands: &[[u8; 13]], seats: &[PlayedSeat]) -> Vec<(u
                     k,
                     Problem::new(
                         field("arrangement"),
-                        format!("seat {k} was arranged at the close, and such an arrangement never fouls"),
+                        format!("seats[{k}].arrangement: seat {k} was arranged at the close, and such an arrangement never fouls"),
                     ),
                 ));
             }
@@ -288,7 +288,7 @@ fn check_play(rules: &Rules, hands: &[[u8; 13]], seats: &[PlayedSeat]) -> Vec<(u
                 k,
                 Problem::new(
                     field("surrender"),
-                    format!("seat {k} surrendered, which the rules do not allow (surrender.enabled is false)"),
+                    format!("seats[{k}].surrender: seat {k} surrendered, which the rules do not allow (surrender.enabled is false)"),
                 ),
             ));
         }
@@ -298,7 +298,7 @@ fn check_play(rules: &Rules, hands: &[[u8; 13]], seats: &[PlayedSeat]) -> Vec<(u
                 Problem::new(
                     field("declare_natural"),
                     format!(
-                        "seat {k} declined a natural, but its hand holds none the rules enable"
+                        "seats[{k}].declare_natural: seat {k} declined a natural, but its hand holds none the rules enable"
                     ),
                 ),
             ));

@@ -87,7 +87,7 @@ fn fair_commitment(server_seed: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(hex(&fair::commitment(&server_seed_arg(server_seed)?)))
 }
 
-type Hands = (Vec<Vec<u8>>, Vec<Vec<Card>>);
+type Hands = (Vec<Vec<u32>>, Vec<Vec<Card>>);
 
 /// The provably fair deal: each seat's 13 ids sorted, and the same as Cards.
 #[pyfunction]
@@ -106,7 +106,11 @@ fn fair_deal(
         .iter()
         .map(|h| h.iter().map(|&id| Card { id }).collect())
         .collect();
-    Ok((hands.iter().map(|h| h.to_vec()).collect(), cards))
+    let ids = hands
+        .iter()
+        .map(|h| h.iter().map(|&id| u32::from(id)).collect())
+        .collect();
+    Ok((ids, cards))
 }
 
 fn cards_text(ids: &[u8]) -> String {
@@ -120,7 +124,7 @@ fn cards_text(ids: &[u8]) -> String {
 /// 13 cards in row order) and checks it holds exactly `hand`; returns its
 /// 13 ids. An error names the seat and the cards.
 #[pyfunction]
-fn submission(arrangement: &Bound<'_, PyAny>, hand: Vec<u8>, seat: usize) -> PyResult<Vec<u8>> {
+fn submission(arrangement: &Bound<'_, PyAny>, hand: Vec<u8>, seat: usize) -> PyResult<Vec<u32>> {
     let at_seat = |e: Error| PyErr::from(e.context(format_args!("seat {seat}")).at_seat(seat));
     let mut ids = Vec::with_capacity(13);
     if let Ok(text) = arrangement.cast::<PyString>() {
@@ -163,7 +167,7 @@ fn submission(arrangement: &Bound<'_, PyAny>, hand: Vec<u8>, seat: usize) -> PyR
             cards_text(&hand)
         ))));
     }
-    Ok(ids)
+    Ok(ids.into_iter().map(u32::from).collect())
 }
 
 /// Canonical JSON text of any JSON text (see `docs/records.md`).
