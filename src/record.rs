@@ -534,16 +534,17 @@ fn object<'a, 'j>(value: &'a Json<'j>, path: &str, known: &[&str]) -> Read<&'a M
         ));
     };
     if let Some((key, _)) = members.iter().find(|(k, _)| !known.contains(&k.as_ref())) {
-        let shown: String = key.chars().take(40).collect();
+        // a key may be anything: name it by its first 40 characters
+        let field = join(path, &key.chars().take(40).collect::<String>());
+        let place = if path.is_empty() {
+            String::new()
+        } else {
+            format!(" in {path}")
+        };
         return Err(Problem::new(
-            join(path, key),
+            field.as_str(),
             format!(
-                "unknown key {shown:?}{}; format {FORMAT_VERSION} has {}",
-                if path.is_empty() {
-                    String::new()
-                } else {
-                    format!(" in {path}")
-                },
+                "{field}: unknown key{place}; format {FORMAT_VERSION} has {}",
                 known.join(", ")
             ),
         ));
@@ -813,7 +814,7 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
     if !(2..=4).contains(&seat_values.len()) {
         return Err(Problem::new(
             "seats",
-            format!("a table has 2 to 4 seats, got {}", seat_values.len()),
+            format!("seats: a table has 2 to 4 seats, got {}", seat_values.len()),
         ));
     }
     let seat_count = seat_values.len();

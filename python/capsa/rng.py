@@ -90,9 +90,8 @@ def deal_uniformity(decks: npt.NDArray[np.uint8]) -> Uniformity:
     n = decks.shape[0]
     if decks.ndim != 2 or decks.shape[1] != 52 or n == 0:
         raise ValueError(f"decks must be an (N, 52) array with N >= 1, got shape {decks.shape}")
-    positions = np.broadcast_to(np.arange(52), decks.shape)
-    by_position = np.zeros((52, 52), dtype=np.int64)
-    np.add.at(by_position, (decks.astype(np.int64).ravel(), positions.ravel()), 1)
+    cells = decks.astype(np.int64) * 52 + np.arange(52)
+    by_position = np.bincount(cells.ravel(), minlength=52 * 52).reshape(52, 52)
     by_seat = by_position.reshape(52, 4, 13).sum(axis=2)
     return Uniformity(
         deals=n,

@@ -320,6 +320,24 @@ fn the_reader_names_the_field_it_refuses() {
     let p = refused(&text.replacen("{", "{\"extra\":1,", 1));
     assert_eq!(p.field, "extra");
     assert!(p.message.contains("unknown key"), "{p:?}");
+    // found by fuzzing: the message names the field as the field is named
+    let long = "k\"[".repeat(30);
+    let text_with = tampered(&text, &["deal"], {
+        let mut deal = canonical::parse_str(&text)
+            .unwrap()
+            .get("deal")
+            .unwrap()
+            .clone();
+        if let Json::Object(members) = &mut deal {
+            members.push((long.clone().into(), Json::Null));
+        }
+        deal.into_owned()
+    });
+    let p = refused(&text_with);
+    assert_eq!(p.field.chars().count(), "deal.".len() + 40, "{p:?}");
+    assert!(p.message.contains(&p.field), "{p:?}");
+    let p = refused(&tampered(&text, &["seats"], Json::Array(vec![])));
+    assert!(p.message.starts_with("seats:"), "{p:?}");
     let p = refused(&text.replacen("\"round_id\"", "\"round_idx\"", 1));
     assert!(p.field == "round_id" || p.field == "round_idx", "{p:?}");
     let p = refused(&text.replacen("{", "{\"round_id\":\"x\",", 1));
