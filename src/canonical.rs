@@ -158,11 +158,21 @@ impl<'de> serde::Deserialize<'de> for Json<'de> {
                 mut map: A,
             ) -> std::result::Result<Json<'de>, A::Error> {
                 let mut members: Vec<(Cow<'de, str>, Json<'de>)> = Vec::new();
+                // keys in order (canonical text) are distinct; others are
+                // checked against every key before them
+                let mut in_order = true;
                 while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
-                    if members.iter().any(|(k, _)| *k == key) {
-                        return Err(serde::de::Error::custom(format_args!(
-                            "key {key:?} is given twice"
-                        )));
+                    match members.last() {
+                        Some((last, _)) if in_order && *last < key => {}
+                        None => {}
+                        _ => {
+                            in_order = false;
+                            if members.iter().any(|(k, _)| *k == key) {
+                                return Err(serde::de::Error::custom(format_args!(
+                                    "key {key:?} is given twice"
+                                )));
+                            }
+                        }
                     }
                     members.push((key, map.next_value()?));
                 }
@@ -229,15 +239,33 @@ pub fn write_str(out: &mut String, text: &str) {
     out.push('"');
 }
 
+/// Appends an integer in plain decimal.
+fn write_int(out: &mut String, v: i128) {
+    let mut digits = [0u8; 40];
+    let mut at = digits.len();
+    let mut rest = v.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        out.push('-');
+    }
+    // ASCII digits
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
 /// Appends the canonical form of `value`.
 pub fn write(out: &mut String, value: &Json) {
     match value {
         Json::Null => out.push_str("null"),
         Json::Bool(true) => out.push_str("true"),
         Json::Bool(false) => out.push_str("false"),
-        Json::Int(v) => {
-            let _ = write!(out, "{v}");
-        }
+        Json::Int(v) => write_int(out, *v),
         Json::Str(s) => write_str(out, s),
         Json::Raw(text) => out.push_str(text),
         Json::Array(items) => {
@@ -269,13 +297,8 @@ pub fn write_members_noting(
     noted: &str,
     span: &mut std::ops::Range<usize>,
 ) {
-    let mut sorted: Vec<&(Cow<'_, str>, Json<'_>)> = members
-        .iter()
-        .filter(|(k, _)| Some(k.as_ref()) != skip)
-        .collect();
-    sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     out.push('{');
-    for (k, (key, item)) in sorted.into_iter().enumerate() {
+    let mut write_member = |k: usize, key: &str, item: &Json<'_>| {
         if k > 0 {
             out.push(',');
         }
@@ -285,6 +308,19 @@ pub fn write_members_noting(
         write(out, item);
         if key == noted {
             *span = start..out.len();
+        }
+    };
+    let kept = members.iter().filter(|(k, _)| Some(k.as_ref()) != skip);
+    // canonical text, the common case, is sorted already
+    if members.windows(2).all(|w| w[0].0 < w[1].0) {
+        for (k, (key, item)) in kept.enumerate() {
+            write_member(k, key, item);
+        }
+    } else {
+        let mut sorted: Vec<&(Cow<'_, str>, Json<'_>)> = kept.collect();
+        sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (k, (key, item)) in sorted.into_iter().enumerate() {
+            write_member(k, key, item);
         }
     }
     out.push('}');

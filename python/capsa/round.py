@@ -497,8 +497,11 @@ class Round:
         the same one. ``RoundError`` before the close."""
         self._need("closed", "settled", action="settle")
         if self._settlement is None:
-            seats = [
-                Seat(_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural))
+            seats: list[Seat | tuple[int, ...]] = [
+                # 13 ids are a seat that declares and does not surrender
+                p.arrangement or ()
+                if p.declare_natural and not p.surrender
+                else Seat(_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural))
                 for p in self._play
             ]
             self._settlement = settle(seats, self._rules, self._stakes)
