@@ -1,7 +1,8 @@
 """Writes the seed corpora of the fuzz targets into fuzz/corpus/<target>/.
 
 Run from anywhere: ``python3 fuzz/make_seeds.py``. It is deterministic and
-needs only the standard library and the shipped solver tables; it replaces the
+needs only the standard library, the shipped solver tables and the golden
+round records; it replaces the
 seed files it writes and leaves every other file alone. Seeds are named with
 an extension, which keeps them apart from what libFuzzer adds to a corpus
 (files named by a hash, no extension; ignored by git). See docs/fuzzing.md.
@@ -17,6 +18,7 @@ from pathlib import Path
 FUZZ = Path(__file__).resolve().parent
 CORPUS = FUZZ / "corpus"
 SHIPPED_TABLES = FUZZ.parent / "python" / "capsa" / "tables"
+GOLDEN_RECORDS = FUZZ.parent / "tests" / "golden" / "records-1.jsonl"
 
 CARD_TEXTS = {
     "hand.txt": "As, 10h  7\u2663 td Q\u2664",
@@ -116,6 +118,10 @@ def main() -> None:
 
     for k in range(6):
         write("settle_table", f"table-{k}.bin", rng.randbytes(64 + 64 * k))
+
+    # the golden round records, as a JSON Lines file holds them
+    for k, line in enumerate(GOLDEN_RECORDS.read_bytes().splitlines()):
+        write("round_record", f"golden-{k}.json", line)
 
 
 if __name__ == "__main__":

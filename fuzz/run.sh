@@ -16,7 +16,7 @@ seconds=${CAPSA_FUZZ_SECONDS:-30}
 tools=${CAPSA_FUZZ_TOOLS:-${HOME:-/root}/.cache/capsa-fuzz/cargo-fuzz-$CARGO_FUZZ_VERSION}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    targets=(card_text round_json solver_tables settle_table)
+    targets=(card_text round_json solver_tables settle_table round_record)
 fi
 # libFuzzer needs -Z flags (sanitizer coverage); this lets stable rustc take
 # them, so no nightly toolchain is needed.

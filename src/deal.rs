@@ -1,5 +1,7 @@
-//! Dealing: a Fisher-Yates shuffle driven by ChaCha20 with rejection sampling,
-//! so every permutation of the deck is equally likely.
+//! Dealing: a Fisher-Yates shuffle with rejection sampling, so every
+//! permutation of the deck is equally likely, driven by a stream of 32-bit
+//! words: ChaCha20 here (the `rand_chacha` crate), or the provably fair
+//! HMAC-SHA256 stream of [`crate::fair`].
 //!
 //! Seeded deals are reproducible on every platform and in every version: the
 //! key is the seed as a little-endian `u64` in key words 0-1 (the rest zero),
@@ -7,111 +9,123 @@
 //! order. Unseeded deals key ChaCha20 with 32 bytes from the operating
 //! system's entropy source.
 
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+
 use crate::cards::DECK;
 use crate::error::{Error, Result};
 use crate::settle::check_seat_count;
 
-pub struct ChaCha20 {
-    state: [u32; 16],
-    block: [u32; 16],
-    used: usize,
+/// A source of uniformly distributed 32-bit words that a shuffle draws from.
+pub trait Words {
+    /// The next word of the stream.
+    fn next_word(&mut self) -> u32;
 }
 
-#[inline(always)]
-fn quarter(s: &mut [u32; 16], a: usize, b: usize, c: usize, d: usize) {
-    s[a] = s[a].wrapping_add(s[b]);
-    s[d] = (s[d] ^ s[a]).rotate_left(16);
-    s[c] = s[c].wrapping_add(s[d]);
-    s[b] = (s[b] ^ s[c]).rotate_left(12);
-    s[a] = s[a].wrapping_add(s[b]);
-    s[d] = (s[d] ^ s[a]).rotate_left(8);
-    s[c] = s[c].wrapping_add(s[d]);
-    s[b] = (s[b] ^ s[c]).rotate_left(7);
+/// A uniform integer in `0..n` (n >= 1) by rejection: a word in the last
+/// partial run of `n` values of the 32-bit range is drawn again, so there is
+/// no modulo bias.
+pub fn below<W: Words + ?Sized>(words: &mut W, n: u32) -> u32 {
+    let zone = u32::MAX - (u32::MAX - n + 1) % n;
+    loop {
+        let v = words.next_word();
+        if v <= zone {
+            return v % n;
+        }
+    }
+}
+
+/// The ChaCha20 stream (RFC 7539 block function, 20 rounds) as 32-bit words,
+/// each block's sixteen words in order, then the next block's.
+pub struct ChaCha20 {
+    rng: ChaCha20Rng,
 }
 
 impl ChaCha20 {
+    /// The stream of a 256-bit key (eight little-endian words), the RFC's
+    /// 96-bit nonce and 32-bit block counter. The crate keeps a 64-bit block
+    /// counter in state words 12-13 and a 64-bit stream id in words 14-15,
+    /// so the RFC's counter and first nonce word form its counter and the
+    /// other two nonce words its stream id: the same state, the same words.
     pub fn new(key: [u32; 8], nonce: [u32; 3], counter: u32) -> Self {
-        let mut state = [0u32; 16];
-        state[..4].copy_from_slice(&[0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574]);
-        state[4..12].copy_from_slice(&key);
-        state[12] = counter;
-        state[13..].copy_from_slice(&nonce);
+        let mut seed = [0u8; 32];
+        for (bytes, word) in seed.chunks_exact_mut(4).zip(key) {
+            bytes.copy_from_slice(&word.to_le_bytes());
+        }
+        let mut rng = ChaCha20Rng::from_seed(seed);
+        rng.set_stream(u64::from(nonce[1]) | (u64::from(nonce[2]) << 32));
+        let block = u128::from(counter) | (u128::from(nonce[0]) << 32);
+        rng.set_word_pos(block * 16);
+        ChaCha20 { rng }
+    }
+
+    /// The stream of a 32-byte key (RFC 7539's byte order), nonce and counter zero.
+    pub fn from_key(key: [u8; 32]) -> Self {
         ChaCha20 {
-            state,
-            block: [0; 16],
-            used: 16,
+            rng: ChaCha20Rng::from_seed(key),
         }
     }
 
+    /// The stream of a seeded deal: the seed as a little-endian `u64` in key
+    /// words 0-1, the rest of the key zero.
     pub fn from_seed(seed: u64) -> Self {
-        let mut key = [0u32; 8];
-        key[0] = seed as u32;
-        key[1] = (seed >> 32) as u32;
-        ChaCha20::new(key, [0; 3], 0)
+        let mut key = [0u8; 32];
+        key[..8].copy_from_slice(&seed.to_le_bytes());
+        ChaCha20::from_key(key)
     }
 
     pub fn from_entropy() -> Result<Self> {
-        let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes)
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key)
             .map_err(|e| Error::table(format!("no entropy from the operating system: {e}")))?;
-        let mut key = [0u32; 8];
-        for (k, chunk) in key.iter_mut().zip(bytes.chunks_exact(4)) {
-            *k = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-        }
-        Ok(ChaCha20::new(key, [0; 3], 0))
+        Ok(ChaCha20::from_key(key))
     }
 
-    fn refill(&mut self) {
-        let mut x = self.state;
-        for _ in 0..10 {
-            quarter(&mut x, 0, 4, 8, 12);
-            quarter(&mut x, 1, 5, 9, 13);
-            quarter(&mut x, 2, 6, 10, 14);
-            quarter(&mut x, 3, 7, 11, 15);
-            quarter(&mut x, 0, 5, 10, 15);
-            quarter(&mut x, 1, 6, 11, 12);
-            quarter(&mut x, 2, 7, 8, 13);
-            quarter(&mut x, 3, 4, 9, 14);
-        }
-        for (out, (a, b)) in self.block.iter_mut().zip(x.iter().zip(self.state.iter())) {
-            *out = a.wrapping_add(*b);
-        }
-        self.state[12] = self.state[12].wrapping_add(1);
-        if self.state[12] == 0 {
-            self.state[13] = self.state[13].wrapping_add(1);
-        }
-        self.used = 0;
+    /// Moves to word `index` of the stream (16 words a block).
+    pub fn seek(&mut self, index: u128) {
+        self.rng.set_word_pos(index);
     }
 
     pub fn next_u32(&mut self) -> u32 {
-        if self.used == 16 {
-            self.refill();
-        }
-        let v = self.block[self.used];
-        self.used += 1;
-        v
+        self.rng.next_u32()
     }
 
     /// Uniform integer in `0..n` (n >= 1) by rejection: no modulo bias.
     pub fn below(&mut self, n: u32) -> u32 {
-        let zone = u32::MAX - (u32::MAX - n + 1) % n;
-        loop {
-            let v = self.next_u32();
-            if v <= zone {
-                return v % n;
-            }
-        }
+        below(self, n)
     }
 }
 
-/// A shuffled deck: position i of the deck is dealt to seat `i / 13`.
-pub fn shuffled_deck(rng: &mut ChaCha20) -> [u8; DECK] {
+impl Words for ChaCha20 {
+    #[inline]
+    fn next_word(&mut self) -> u32 {
+        self.rng.next_u32()
+    }
+}
+
+/// A shuffled deck: position i of the deck is dealt to seat `i / 13`. The
+/// ids 0..51 shuffled by Fisher-Yates from the top position down, each swap
+/// partner drawn with [`below`].
+pub fn shuffled_deck<W: Words + ?Sized>(words: &mut W) -> [u8; DECK] {
     let mut deck: [u8; DECK] = std::array::from_fn(|i| i as u8);
     for i in (1..DECK).rev() {
-        let j = rng.below(i as u32 + 1) as usize;
+        let j = below(words, i as u32 + 1) as usize;
         deck.swap(i, j);
     }
     deck
+}
+
+/// The hands of `seats` seats from a shuffled deck: seat `s` holds deck
+/// positions `13s..13s+12`, sorted by id.
+pub fn hands_of(deck: &[u8; DECK], seats: usize) -> Vec<[u8; 13]> {
+    (0..seats.min(4))
+        .map(|s| {
+            let mut hand = [0u8; 13];
+            hand.copy_from_slice(&deck[13 * s..13 * s + 13]);
+            hand.sort_unstable();
+            hand
+        })
+        .collect()
 }
 
 /// Deals 13 cards to each of `seats` seats (as [`check_seat_count`] takes).
@@ -121,14 +135,7 @@ pub fn deal(seats: usize, seed: Option<u64>) -> Result<Vec<[u8; 13]>> {
         Some(s) => ChaCha20::from_seed(s),
         None => ChaCha20::from_entropy()?,
     };
-    let deck = shuffled_deck(&mut rng);
-    Ok((0..seats)
-        .map(|s| {
-            let mut hand: [u8; 13] = deck[13 * s..13 * s + 13].try_into().unwrap();
-            hand.sort_unstable();
-            hand
-        })
-        .collect())
+    Ok(hands_of(&shuffled_deck(&mut rng), seats))
 }
 
 #[cfg(test)]

@@ -5,11 +5,14 @@
 //! GIL around core calls and maps errors.
 
 pub mod batch;
+pub mod canonical;
 pub mod cards;
 pub mod deal;
 pub mod error;
+pub mod fair;
 pub mod naturals;
 pub mod rank;
+pub mod record;
 pub mod report;
 pub mod rules;
 pub mod settle;

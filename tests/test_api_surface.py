@@ -45,7 +45,18 @@ PUBLIC_MODULES = (
 )
 # The submodules that may appear in capsa's namespace (once imported).
 SUBMODULES = frozenset(
-    {"_core", "conformance", "render", "strategies", *(m.split(".")[1] for m in PUBLIC_MODULES[1:])}
+    {
+        "_core",
+        "cli_rounds",
+        "conformance",
+        "ledger",
+        "records",
+        "render",
+        "rng",
+        "round",
+        "strategies",
+        *(m.split(".")[1] for m in PUBLIC_MODULES[1:]),
+    }
 )
 
 # Callables that cannot raise (beyond Python's own TypeError for a wrong
@@ -54,6 +65,7 @@ SUBMODULES = frozenset(
 CANNOT_RAISE = frozenset(
     {
         "capsa.settlement.BatchSettlement",  # a named tuple of the batch's results
+        "capsa.ledger.LedgerEntry.to_dict",
         "capsa.solver.Choice",  # a frozen dataclass, built by the solver
         "capsa._core.HandValue",  # built by evaluate() only
         "capsa._core.Settlement",  # built by settle() only

@@ -47,6 +47,9 @@ from capsa._core import (
 )
 from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
+from capsa.ledger import Ledger, LedgerEntry
+from capsa.records import RecordError, ReplayError, replay, verify_deal
+from capsa.round import Round, RoundError
 from capsa.rules import Rules, presets
 from capsa.settlement import BatchSettlement, Seat, Settlement, settle, settle_batch
 from capsa.solver import Choice, best_arrangement, best_arrangement_batch, rank_arrangements
@@ -65,6 +68,12 @@ __all__ = [
     "Choice",
     "HandError",
     "HandValue",
+    "Ledger",
+    "LedgerEntry",
+    "RecordError",
+    "ReplayError",
+    "Round",
+    "RoundError",
     "Rules",
     "RulesError",
     "Seat",
@@ -86,7 +95,9 @@ __all__ = [
     "parse_cards",
     "presets",
     "rank_arrangements",
+    "replay",
     "settle",
     "settle_batch",
     "splits",
+    "verify_deal",
 ]

@@ -662,3 +662,112 @@ def best_response_check(
 
 def solver_strategies() -> list[str]:
     """The strategy names (``capsa.solver.STRATEGIES``)."""
+
+# rounds: the provably fair deal, submissions, round records, generator output
+
+FAIR_ALGORITHM: Final[str]
+"""The provably fair deal's algorithm id, written into every record."""
+MAX_CLIENT_SEED_BYTES: Final[int]
+"""The longest client seed, in bytes of UTF-8."""
+RECORD_FORMAT: Final[str]
+"""The ``format`` of every round record."""
+RECORD_FORMAT_VERSION: Final[int]
+"""The record format version written, and the newest read."""
+MAX_RECORD_BYTES: Final[int]
+"""The largest round record read, in bytes."""
+MAX_ROUND_ID_BYTES: Final[int]
+"""The longest round id, in bytes of UTF-8."""
+MAX_RNG_CHUNK: Final[int]
+"""The most words or shuffles one generator call returns."""
+
+def fair_commitment(server_seed: bytes) -> str:
+    """The commitment to a 32-byte server seed: its SHA-256, lowercase hex."""
+
+def fair_deal(
+    server_seed: bytes, client_seeds: Sequence[str] | None, nonce: int, seats: int
+) -> tuple[list[list[int]], list[list[Card]]]:
+    """The provably fair deal: each seat's 13 ids sorted, and the same as Cards.
+
+    ``client_seeds`` is a list or tuple of str (one per seat, each at most
+    ``MAX_CLIENT_SEED_BYTES`` of UTF-8) or None; ``ArgumentError`` otherwise
+    (``TypeError`` for a wrong type)."""
+
+def submission(arrangement: Any, hand: Sequence[int], seat: int) -> list[int]:
+    """Reads a submission (an Arrangement, "top / middle / bottom" text or 13
+    cards in row order) and checks it holds exactly ``hand``; its 13 ids.
+    ``HandError``/``CardError`` name the seat and the cards."""
+
+def canonical_json(text: str | bytes) -> str:
+    """The canonical JSON text of any JSON text holding integers only
+    (``TableError`` for text that is not such JSON)."""
+
+@final
+class RecordRules:
+    """Rules as a record holds them: compiled, with their canonical JSON text."""
+
+    def __new__(cls, rules: Any, rules_json: str) -> RecordRules: ...
+    @property
+    def text(self) -> str:
+        """The rules' canonical JSON text."""
+
+def write_round_record(
+    rules: RecordRules,
+    round_id: str,
+    stakes: int | list[list[int]],
+    server_seed: bytes,
+    client_seeds: Sequence[str] | None,
+    nonce: int,
+    seats: Sequence[tuple[Sequence[int], bool, bool, bool]],
+    previous_digest: str | None = None,
+    meta: str | None = None,
+) -> tuple[str, str]:
+    """The record of a played round: its canonical JSON text and digest (hex).
+    Each seat is (13 ids, auto, surrender, declare_natural); ``meta`` is a
+    JSON object's text."""
+
+@final
+class RecordView:
+    """A round record as read (every field checked for its form)."""
+
+    @property
+    def round_id(self) -> str: ...
+    @property
+    def digest(self) -> str:
+        """The record's ``digest`` as written."""
+    @property
+    def previous_digest(self) -> str | None: ...
+    @property
+    def commitment(self) -> str: ...
+    @property
+    def rules_json(self) -> str:
+        """The record's rules object as canonical JSON text."""
+    @property
+    def seat_count(self) -> int: ...
+    def net_and_rake(self) -> list[tuple[int, int]]:
+        """Each seat's (net, rake) from the recorded settlement."""
+    def replay(
+        self, rules: RecordRules, check_previous: bool = False, previous_digest: str | None = None
+    ) -> list[tuple[str, str]]:
+        """(field, message) of every field that differs from what the inputs give."""
+    def verify_deal(self, commitment: str | None = None) -> list[tuple[str, str]]:
+        """(field, message) of every problem of the provably fair deal."""
+
+def read_record(text: str | bytes) -> tuple[RecordView | None, str, str]:
+    """The record, or (None, field, message) naming the first field that is
+    not as format 1 writes it."""
+
+def rng_words_fair(server_seed: bytes, nonce: int, start: int, count: int) -> bytes:
+    """``count`` words of the fair deal's HMAC-SHA256 stream from word
+    ``start`` (no client seeds), as the stream's bytes."""
+
+def rng_words_chacha20(key: bytes, start: int, count: int) -> bytes:
+    """``count`` words of the ChaCha20 stream of a 32-byte key from word
+    ``start``, as the key stream's bytes."""
+
+def rng_shuffles_fair(server_seed: bytes, first_nonce: int, count: int) -> bytes:
+    """The decks (52 ids each, deck order) of the fair deals of nonces
+    ``first_nonce``, ``first_nonce + 1``, ... (no client seeds)."""
+
+def rng_shuffles_seeded(first_seed: int, count: int) -> bytes:
+    """The decks (52 ids each, deck order) of the seeded deals of seeds
+    ``first_seed``, ``first_seed + 1``, ..."""

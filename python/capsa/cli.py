@@ -382,6 +382,9 @@ def _parser() -> argparse.ArgumentParser:
     from capsa.render.cli import add_render_command
 
     add_render_command(sub)
+    from capsa.cli_rounds import add_commands  # verify, replay, rng
+
+    add_commands(sub)
     return p
 
 

@@ -19,6 +19,8 @@ Every bad input raises ``ValueError`` naming what was wrong.
 from __future__ import annotations
 
 import copy
+import hashlib
+import hmac
 import importlib
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -40,6 +42,8 @@ __all__ = [
     "count_splits",
     "deal",
     "default_rules",
+    "fair_commitment",
+    "fair_deal",
     "is_foul",
     "load_rules",
     "natural",
@@ -814,6 +818,68 @@ def deal(seats: int, seed: int) -> list[list[int]]:
     if not 0 <= seed < 1 << 64:
         _fail(f"seed: expected 0 <= seed < 2**64, got {seed}")
     words = _seeded_words(seed)
+    deck = list(range(52))
+    for top in range(51, 0, -1):
+        other = _uniform_below(words, top + 1)
+        deck[top], deck[other] = deck[other], deck[top]
+    return [sorted(deck[13 * s : 13 * s + 13]) for s in range(seats)]
+
+
+# ---------------------------------------------------------------------------
+# Provably fair deals (algorithm capsa-fair-1)
+# ---------------------------------------------------------------------------
+
+_FAIR_ALGORITHM = b"capsa-fair-1"
+
+
+def fair_commitment(server_seed: bytes) -> str:
+    """The commitment to a server seed: its SHA-256, as lowercase hex.
+    Raises ``TypeError`` (from hashlib) for a seed that is not bytes."""
+    return hashlib.sha256(server_seed).hexdigest()
+
+
+def _fair_message(client_seeds: Sequence[str], nonce: int) -> bytes:
+    """The algorithm's name, a zero byte, the nonce (8 bytes big-endian), the
+    number of client seeds (4 bytes big-endian), then each client seed as its
+    UTF-8 length (4 bytes big-endian) and its UTF-8 bytes."""
+    parts = [_FAIR_ALGORITHM, b"\x00", nonce.to_bytes(8, "big")]
+    parts.append(len(client_seeds).to_bytes(4, "big"))
+    for seed in client_seeds:
+        encoded = seed.encode("utf-8")
+        parts += [len(encoded).to_bytes(4, "big"), encoded]
+    return b"".join(parts)
+
+
+def _fair_words(server_seed: bytes, client_seeds: Sequence[str], nonce: int) -> Iterator[int]:
+    """Block i is HMAC-SHA256 keyed with the server seed over the message and
+    i (8 bytes big-endian); each block's bytes are read 4 at a time as
+    big-endian 32-bit words."""
+    message = _fair_message(client_seeds, nonce)
+    block = 0
+    while True:
+        mac = hmac.new(server_seed, message + block.to_bytes(8, "big"), hashlib.sha256).digest()
+        for at in range(0, 32, 4):
+            yield int.from_bytes(mac[at : at + 4], "big")
+        block += 1
+
+
+def fair_deal(
+    seats: int, server_seed: bytes, client_seeds: Sequence[str], nonce: int
+) -> list[list[int]]:
+    """The provably fair deal: the ids 0..51 shuffled by Fisher-Yates from the
+    top position down, each swap partner drawn by rejection from the HMAC
+    word stream of the seeds and nonce; seat s holds deck positions
+    13s..13s+12, sorted. Raises ``ValueError`` for seats outside 2..4, a
+    server seed that is not 32 bytes or client seeds not one per seat."""
+    if not 2 <= seats <= 4:
+        _fail(f"seats: expected 2 to 4, got {seats}")
+    if len(server_seed) != 32:
+        _fail(f"server_seed: expected 32 bytes, got {len(server_seed)}")
+    if client_seeds and len(client_seeds) != seats:
+        _fail(f"client_seeds: expected one per seat or none, got {len(client_seeds)}")
+    if not 0 <= nonce < 1 << 64:
+        _fail(f"nonce: expected 0 <= nonce < 2**64, got {nonce}")
+    words = _fair_words(server_seed, client_seeds, nonce)
     deck = list(range(52))
     for top in range(51, 0, -1):
         other = _uniform_below(words, top + 1)

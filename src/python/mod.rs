@@ -14,6 +14,7 @@ mod args;
 mod arrays;
 mod cards;
 mod errors;
+mod fair;
 mod hands;
 mod naturals;
 mod rules;
@@ -33,5 +34,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     settle::register(m)?;
     solver::register(m)?;
     stream::register(m)?;
+    fair::register(m)?;
     Ok(())
 }

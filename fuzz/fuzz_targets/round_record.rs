@@ -1,0 +1,61 @@
+//! `capsa::record::read`, the round record reader, then replay and deal
+//! verification of what it accepts. Any bytes: a refusal names a field (a
+//! path of the record, or empty for the record as a whole) and says why; an
+//! accepted record replays and verifies without a panic, every difference
+//! named; and a record that replays with no difference under the rules it
+//! was settled with is exactly what `record::write` writes from its inputs,
+//! byte for byte, once written canonically. The seeds are real records
+//! (`tests/golden/records-1.jsonl`), so the fuzzer mutates real fields.
+#![no_main]
+
+use capsa::canonical;
+use capsa::record::{read, write, RoundInputs, MAX_PROBLEMS};
+use capsa::rules::Rules;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let record = match read(data) {
+        Ok(record) => record,
+        Err(problem) => {
+            assert!(!problem.message.is_empty());
+            assert!(
+                problem.field.is_empty() || problem.message.contains(problem.field.as_str()),
+                "{problem:?}"
+            );
+            return;
+        }
+    };
+    assert!((2..=4).contains(&record.seats.len()));
+    assert_eq!(record.hands.len(), record.seats.len());
+    for problem in record.verify_deal(None) {
+        assert!(!problem.field.is_empty() && !problem.message.is_empty());
+    }
+    let rules = Rules::default();
+    let problems = record.replay(&rules, None);
+    assert!(problems.len() <= MAX_PROBLEMS);
+    for problem in &problems {
+        assert!(!problem.field.is_empty() && !problem.message.is_empty());
+        assert!(problem.message.contains(problem.field.as_str()), "{problem:?}");
+    }
+    if !problems.is_empty() || record.capsa_version != env!("CARGO_PKG_VERSION") {
+        return;
+    }
+    // it replays: writing it again from its inputs gives the same text
+    let written = write(&RoundInputs {
+        round_id: &record.round_id,
+        previous_digest: record.previous_digest,
+        meta: &record.meta,
+        rules: &rules,
+        rules_text: &record.rules_text,
+        stakes: &record.stakes,
+        server_seed: &record.server_seed,
+        client_seeds: &record.client_seeds,
+        nonce: record.nonce,
+        seats: &record.seats,
+    })
+    .expect("a record that replays can be written");
+    let text = std::str::from_utf8(data).expect("a record read is UTF-8");
+    let value = canonical::parse_str(text).expect("a record read is JSON");
+    assert_eq!(written.text, canonical::to_string(&value));
+    assert_eq!(written.digest, record.digest);
+});

@@ -1,0 +1,231 @@
+"""Round records: reading, replay and verification of the provably fair deal.
+
+A round record (format 1, ``docs/records.md``, JSON Schema
+``capsa/schema/record-1.json``) holds everything needed to recreate one round
+of one table: the rules in full, the stakes, the commitment and the revealed
+seeds, each seat's hand, what it played and its decisions, and the
+settlement with its full breakdown, as canonical JSON with a SHA-256 digest.
+:meth:`capsa.Round.record` writes one.
+
+* :func:`replay` recomputes every derived field from the inputs in the record
+  and raises :class:`ReplayError` naming every field that differs;
+* :func:`verify_deal` checks only the deal, from the record alone: the
+  revealed server seed hashes to the commitment, and the seeds deal the
+  recorded hands;
+* a record that cannot be read (not JSON, not a round record, a field
+  missing or malformed, a newer format version) raises :class:`RecordError`
+  naming the field.
+
+A record is given as its JSON text (``str`` or ``bytes``, as one line of a
+JSON Lines file holds it) or as the dict :meth:`capsa.Round.record` returns.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from types import EllipsisType
+from typing import Any
+
+from capsa import _core
+from capsa._core import CapsaError, RulesError
+from capsa.rules import Rules
+
+__all__ = [
+    "FAIR_ALGORITHM",
+    "RECORD_FORMAT",
+    "RECORD_FORMAT_VERSION",
+    "RecordError",
+    "ReplayError",
+    "canonical_json",
+    "record_digest",
+    "replay",
+    "verify_deal",
+]
+
+FAIR_ALGORITHM: str = _core.FAIR_ALGORITHM
+RECORD_FORMAT: str = _core.RECORD_FORMAT
+RECORD_FORMAT_VERSION: int = _core.RECORD_FORMAT_VERSION
+
+RecordLike = str | bytes | bytearray | memoryview | Mapping[str, Any]
+"""A record: its JSON text, or the dict :meth:`capsa.Round.record` returns."""
+
+
+class RecordError(CapsaError):
+    """A round record that cannot be read: not JSON, not a capsa round record,
+    a field missing, unknown or malformed, or a newer format version.
+
+    ``field`` is the path of the field (``"seats[2].hand"``; ``""`` for the
+    record as a whole).
+    """
+
+    field: str
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class ReplayError(CapsaError):
+    """A round record whose recorded fields are not what its inputs give.
+
+    ``fields`` names every field that differs (``"digest"``,
+    ``"settlement.seats[0].money"``, ``"seats[1].hand"``, ...) in the order
+    found; ``differences`` pairs each with its message; ``round_id`` is the
+    record's round id.
+    """
+
+    fields: tuple[str, ...]
+    differences: tuple[tuple[str, str], ...]
+    round_id: str
+
+    def __init__(self, round_id: str, differences: Sequence[tuple[str, str]], what: str) -> None:
+        self.round_id = round_id
+        self.differences = tuple((str(f), str(m)) for f, m in differences)
+        self.fields = tuple(f for f, _ in self.differences)
+        details = "; ".join(m for _, m in self.differences)
+        super().__init__(f"record {round_id!r} {what}: {details}")
+
+
+def _record_text(record: RecordLike) -> str | bytes:
+    """The JSON text of a record given as text, bytes or a dict."""
+    if isinstance(record, str | bytes):
+        return record
+    if isinstance(record, bytearray | memoryview):
+        return bytes(record)
+    if isinstance(record, Mapping):
+        try:
+            return json.dumps(record, ensure_ascii=False, allow_nan=False)
+        except (ValueError, RecursionError) as exc:
+            # NaN or infinity, a circular reference, nesting too deep
+            raise RecordError(f"the record is not JSON data: {exc}") from None
+    raise TypeError(f"a record is JSON text (str or bytes) or a dict, not {type(record).__name__}")
+
+
+def read_record(record: RecordLike) -> _core.RecordView:
+    """The record, read and checked for its form (``RecordError`` naming the
+    first field that is not as format 1 writes it)."""
+    view, field, message = _core.read_record(_record_text(record))
+    if view is None:
+        raise RecordError(message, field)
+    return view
+
+
+def rules_for_record(rules: Rules) -> _core.RecordRules:
+    """The rules as records hold them (compiled, with their canonical JSON)."""
+    return _rules_for_record(rules)
+
+
+@functools.lru_cache(maxsize=128)
+def _rules_for_record(rules: Rules) -> _core.RecordRules:
+    return _core.RecordRules(rules, json.dumps(rules.to_dict(), ensure_ascii=False))
+
+
+@functools.lru_cache(maxsize=128)
+def _rules_of_record(text: str) -> _core.RecordRules | str:
+    """The record's rules compiled, or why they cannot be: they must be valid
+    rules written in full, as ``Rules.to_dict()`` writes them."""
+    data = json.loads(text)
+    try:
+        rules = Rules.from_dict(data)
+    except RulesError as exc:
+        return f"rules: {exc}"
+    compiled = _rules_for_record(rules)
+    if compiled.text != text:
+        given, full = _leaves(data), _leaves(rules.to_dict())
+        detail = ", ".join(
+            [
+                *(f"{k} is missing" for k in sorted(full.keys() - given.keys())),
+                *(f"{k} is not as written" for k in sorted(given) if given[k] != full.get(k)),
+            ]
+        )
+        return (
+            "rules: not the rules in full as Rules.to_dict() writes them"
+            f"{': ' + detail if detail else ''}"
+        )
+    return compiled
+
+
+def _leaves(data: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    """Every leaf of a rules dict by its dotted key, with its value as JSON."""
+    out: dict[str, str] = {}
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            out.update(_leaves(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = json.dumps(value, sort_keys=True)
+    return out
+
+
+def _compiled_rules(view: _core.RecordView) -> _core.RecordRules:
+    rules = _rules_of_record(view.rules_json)
+    if isinstance(rules, str):
+        raise RecordError(rules, "rules")
+    return rules
+
+
+def replay(record: RecordLike, *, previous_digest: str | EllipsisType | None = ...) -> str:
+    """Replays a round record: recomputes every derived field from the inputs
+    in the record (the digest, the rules digest, the deal from the seeds,
+    each seat's arrangement against its hand and the rules, every figure of
+    the settlement) and returns the record's digest.
+
+    ``previous_digest``, when given, is the digest of the record before it in
+    the table's chain (``None``: the record must be the first of a chain),
+    and the record's ``previous_digest`` must be it.
+
+    Raises ``RecordError`` for a record that cannot be read (the field named)
+    and ``ReplayError`` naming every field that differs; ``TypeError`` for a
+    record that is neither text nor a dict.
+    """
+    return replay_view(read_record(record), previous_digest)
+
+
+def replay_view(view: _core.RecordView, previous_digest: str | EllipsisType | None = ...) -> str:
+    """:func:`replay` of a record already read."""
+    rules = _compiled_rules(view)
+    if previous_digest is ...:
+        problems = view.replay(rules)
+    else:
+        problems = view.replay(rules, True, previous_digest)
+    if problems:
+        raise ReplayError(view.round_id, problems, "does not replay")
+    return view.digest
+
+
+def verify_deal(record: RecordLike, commitment: str | None = None) -> None:
+    """Checks the provably fair deal of a round record from the record alone:
+    the revealed server seed's SHA-256 is the commitment (and the commitment
+    is ``commitment``, the one published before the deal, when given), and
+    the server seed, client seeds and nonce deal exactly the recorded hands.
+
+    Raises ``ReplayError`` naming each field that fails and why,
+    ``RecordError`` for a record that cannot be read.
+    """
+    view = read_record(record)
+    problems = view.verify_deal(commitment)
+    if problems:
+        raise ReplayError(view.round_id, problems, "fails verification of its deal")
+
+
+def record_digest(record: RecordLike) -> str:
+    """The digest a record's contents give: the SHA-256 (hex) of the
+    canonical JSON of the record without its ``digest``."""
+    data = json.loads(canonical_json(record))
+    if not isinstance(data, dict):
+        raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+    data.pop("digest", None)
+    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
+
+
+def canonical_json(value: RecordLike) -> str:
+    """The canonical JSON text of a JSON value given as text or a dict: keys
+    sorted, no whitespace, integers only (``docs/records.md``). Raises
+    ``RecordError`` for text that is not such JSON."""
+    text = _record_text(value)
+    try:
+        return _core.canonical_json(text)
+    except CapsaError as exc:
+        raise RecordError(str(exc)) from None

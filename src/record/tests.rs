@@ -1,0 +1,404 @@
+use super::*;
+use crate::cards::card_text;
+use crate::error::ErrorKind;
+use crate::rules::Rules;
+
+/// A stand-in for the rules text (the core does not read it; the Python
+/// layer passes `Rules.to_dict()` in canonical form).
+const RULES_TEXT: &str = r#"{"name":"capsa-susun"}"#;
+
+fn seed() -> ServerSeed {
+    std::array::from_fn(|i| (7 * i + 1) as u8)
+}
+
+/// A valid arrangement of a hand (the last valid split).
+fn valid(rules: &Rules, hand: &[u8; 13]) -> [u8; 13] {
+    *crate::splits::splits(&rules.evaluator, rules.foul_strict, hand, true)
+        .unwrap()
+        .last()
+        .unwrap()
+}
+
+struct Round {
+    rules: Rules,
+    seeds: Vec<String>,
+    seats: Vec<PlayedSeat>,
+    stakes: StakeSpec,
+    previous: Option<[u8; 32]>,
+    meta: Members<'static>,
+}
+
+impl Round {
+    fn new(n: usize) -> Self {
+        let rules = Rules::default();
+        let seeds: Vec<String> = (0..n).map(|k| format!("player {k}")).collect();
+        let hands = fair::deal(&seed(), &seeds, 9, n).unwrap();
+        let seats = hands
+            .iter()
+            .enumerate()
+            .map(|(k, h)| PlayedSeat {
+                arrangement: valid(&rules, h),
+                auto: k == 1,
+                surrender: false,
+                declare_natural: true,
+            })
+            .collect();
+        Round {
+            rules,
+            seeds,
+            seats,
+            stakes: StakeSpec::Uniform(100),
+            previous: None,
+            meta: vec![("table".into(), Json::str("7"))],
+        }
+    }
+
+    fn write(&self) -> Result<Written> {
+        write(&RoundInputs {
+            round_id: "table-7/round-12",
+            previous_digest: self.previous,
+            meta: &self.meta,
+            rules: &self.rules,
+            rules_text: RULES_TEXT,
+            stakes: &self.stakes,
+            server_seed: &seed(),
+            client_seeds: &self.seeds,
+            nonce: 9,
+            seats: &self.seats,
+        })
+    }
+}
+
+fn replayed(text: &str) -> Vec<String> {
+    let record = read(text.as_bytes()).unwrap();
+    record
+        .replay(&Rules::default(), None)
+        .into_iter()
+        .map(|p| p.field)
+        .collect()
+}
+
+/// The record with the value at `path` (keys and array indices) replaced.
+fn tampered(text: &str, path: &[&str], value: Json) -> String {
+    let mut v = canonical::parse_str(text).unwrap();
+    let mut at = &mut v;
+    for part in path {
+        at = match at {
+            Json::Object(members) => &mut members.iter_mut().find(|(k, _)| k == part).unwrap().1,
+            Json::Array(items) => &mut items[part.parse::<usize>().unwrap()],
+            _ => panic!("no {part}"),
+        };
+    }
+    *at = value;
+    canonical::to_string(&v)
+}
+
+/// The same, with the digest recomputed (a forger who knows the format).
+fn forged(text: &str, path: &[&str], value: Json) -> String {
+    let changed = tampered(text, path, value);
+    let digest = read(changed.as_bytes()).unwrap().content_digest;
+    tampered(&changed, &["digest"], Json::str(hex(&digest)))
+}
+
+#[test]
+fn a_written_record_reads_back_canonical_and_replays() {
+    for n in 2..=4 {
+        let written = Round::new(n).write().unwrap();
+        let text = &written.text;
+        assert!(!text.contains('\n'));
+        assert_eq!(
+            canonical::to_string(&canonical::parse_str(text).unwrap()),
+            *text
+        );
+        let record = read(text.as_bytes()).unwrap();
+        assert_eq!(record.digest, written.digest);
+        assert_eq!(record.content_digest, written.digest);
+        assert_eq!(record.seats.len(), n);
+        assert!(record.replay(&Rules::default(), Some(None)).is_empty());
+        assert!(record.verify_deal(Some(record.commitment)).is_empty());
+    }
+}
+
+#[test]
+fn a_tampered_record_names_the_field() {
+    let text = Round::new(4).write().unwrap().text;
+    let record = read(text.as_bytes()).unwrap();
+    // a card of a hand: the hand and the arrangement no longer agree
+    // (every card is dealt at a four-seat table: take one of seat 3's)
+    let other = record.hands[3][0];
+    let mut swapped = record.hands[2];
+    swapped[0] = other;
+    let swapped_text = cards_text(&sorted(&swapped));
+    let fields = replayed(&tampered(
+        &text,
+        &["seats", "2", "hand"],
+        Json::str(swapped_text),
+    ));
+    assert!(fields.contains(&"seats[2].hand".to_string()), "{fields:?}");
+    assert!(fields.contains(&"digest".to_string()), "{fields:?}");
+    // a payout, digest recomputed: the settlement names the figure
+    let fields = replayed(&forged(
+        &text,
+        &["settlement", "seats", "0", "money"],
+        Json::Int(123_456),
+    ));
+    assert_eq!(fields, ["settlement.seats[0].money"]);
+    // the stakes, digest recomputed: every money figure differs
+    let fields = replayed(&forged(&text, &["stakes"], Json::Int(101)));
+    assert!(
+        fields.iter().all(|f| f.starts_with("settlement.")),
+        "{fields:?}"
+    );
+    assert!(
+        fields.contains(&"settlement.money[0]".to_string()),
+        "{fields:?}"
+    );
+    assert!(
+        fields.contains(&"settlement.pairs[5].stake".to_string()),
+        "{fields:?}"
+    );
+    // the rules without their digest
+    let fields = replayed(&forged(
+        &text,
+        &["rules"],
+        canonical::parse_str(r#"{"name":"other"}"#).unwrap(),
+    ));
+    assert_eq!(fields, ["rules_digest"]);
+    // the digest alone
+    let fields = replayed(&tampered(&text, &["digest"], Json::str("0".repeat(64))));
+    assert_eq!(fields, ["digest"]);
+    // a decision the rules do not allow
+    let fields = replayed(&forged(
+        &text,
+        &["seats", "0", "surrender"],
+        Json::Bool(true),
+    ));
+    assert!(
+        fields.contains(&"seats[0].surrender".to_string()),
+        "{fields:?}"
+    );
+}
+
+#[test]
+fn an_arrangement_of_other_cards_is_named() {
+    let text = Round::new(2).write().unwrap().text;
+    let record = read(text.as_bytes()).unwrap();
+    let mut a = record.seats[0].arrangement;
+    let spare = (0..52u8)
+        .find(|c| !record.hands.iter().flatten().any(|h| h == c))
+        .unwrap();
+    a[5] = spare;
+    let fields = replayed(&forged(
+        &text,
+        &["seats", "0", "arrangement"],
+        Json::str(arrangement_text(&a)),
+    ));
+    assert!(
+        fields.contains(&"seats[0].arrangement".to_string()),
+        "{fields:?}"
+    );
+    let problems = read(
+        forged(
+            &text,
+            &["seats", "0", "arrangement"],
+            Json::str(arrangement_text(&a)),
+        )
+        .as_bytes(),
+    )
+    .unwrap()
+    .replay(&Rules::default(), None);
+    let message = &problems[0].message;
+    assert!(message.contains(&card_text(spare)), "{message}");
+}
+
+#[test]
+fn wrong_seeds_fail_verification_with_the_reason() {
+    let text = Round::new(4).write().unwrap().text;
+    let server = forged(&text, &["deal", "server_seed"], Json::str("ab".repeat(32)));
+    let problems = read(server.as_bytes()).unwrap().verify_deal(None);
+    assert_eq!(problems[0].field, "deal.server_seed");
+    assert!(
+        problems[0].message.contains("not the seed committed to"),
+        "{problems:?}"
+    );
+    let client = forged(&text, &["deal", "client_seeds", "1"], Json::str("mallory"));
+    let problems = read(client.as_bytes()).unwrap().verify_deal(None);
+    assert!(!problems.is_empty());
+    assert!(
+        problems.iter().all(|p| p.field.ends_with(".hand")),
+        "{problems:?}"
+    );
+    assert!(
+        problems[0].message.contains("deal.client_seeds"),
+        "{problems:?}"
+    );
+    let record = read(text.as_bytes()).unwrap();
+    let problems = record.verify_deal(Some([0; 32]));
+    assert_eq!(problems[0].field, "deal.commitment");
+}
+
+#[test]
+fn the_chain_link_is_checked() {
+    let mut round = Round::new(3);
+    let first = round.write().unwrap();
+    round.previous = Some(first.digest);
+    let second = read(round.write().unwrap().text.as_bytes()).unwrap();
+    assert!(second
+        .replay(&Rules::default(), Some(Some(first.digest)))
+        .is_empty());
+    let fields: Vec<String> = second
+        .replay(&Rules::default(), Some(None))
+        .into_iter()
+        .map(|p| p.field)
+        .collect();
+    assert_eq!(fields, ["previous_digest"]);
+    let fields: Vec<String> = second
+        .replay(&Rules::default(), Some(Some([1; 32])))
+        .into_iter()
+        .map(|p| p.field)
+        .collect();
+    assert_eq!(fields, ["previous_digest"]);
+}
+
+fn refused(text: &str) -> Problem {
+    read(text.as_bytes()).unwrap_err()
+}
+
+#[test]
+fn the_reader_names_the_field_it_refuses() {
+    let text = Round::new(2).write().unwrap().text;
+    let p = refused(&tampered(&text, &["format_version"], Json::Int(2)));
+    assert_eq!(p.field, "format_version");
+    assert!(
+        p.message.contains("newer than this capsa reads (1)"),
+        "{p:?}"
+    );
+    // newer versions are refused before any other field is read
+    let newer = tampered(
+        &tampered(&text, &["format_version"], Json::Int(7)),
+        &["seats"],
+        Json::Null,
+    );
+    assert_eq!(refused(&newer).field, "format_version");
+    assert_eq!(
+        refused(&tampered(&text, &["format_version"], Json::Int(0))).field,
+        "format_version"
+    );
+    assert_eq!(
+        refused(&tampered(&text, &["format"], Json::Int(0))).field,
+        "format"
+    );
+    let cases: [(&[&str], Json, &str); 10] = [
+        (&["seats", "1", "hand"], Json::str("As"), "seats[1].hand"),
+        (&["seats", "1", "auto"], Json::Int(1), "seats[1].auto"),
+        (
+            &["seats", "0", "arrangement"],
+            Json::str("As Ks"),
+            "seats[0].arrangement",
+        ),
+        (&["deal", "nonce"], Json::Int(-1), "deal.nonce"),
+        (
+            &["deal", "algorithm"],
+            Json::str("capsa-fair-0"),
+            "deal.algorithm",
+        ),
+        (
+            &["deal", "commitment"],
+            Json::str("AB".repeat(32)),
+            "deal.commitment",
+        ),
+        (&["stakes"], Json::Int(-5), "stakes"),
+        (&["previous_digest"], Json::str("x"), "previous_digest"),
+        (&["round_id"], Json::str(String::new()), "round_id"),
+        (&["meta"], Json::Array(vec![]), "meta"),
+    ];
+    for (path, value, field) in cases {
+        let p = refused(&tampered(&text, path, value));
+        assert_eq!(p.field, field, "{p:?}");
+        assert!(p.message.contains(field), "{p:?}");
+    }
+    let p = refused(&text.replacen("{", "{\"extra\":1,", 1));
+    assert_eq!(p.field, "extra");
+    assert!(p.message.contains("unknown key"), "{p:?}");
+    // found by fuzzing: the message names the field as the field is named
+    let long = "k\"[".repeat(30);
+    let text_with = tampered(&text, &["deal"], {
+        let mut deal = canonical::parse_str(&text)
+            .unwrap()
+            .get("deal")
+            .unwrap()
+            .clone();
+        if let Json::Object(members) = &mut deal {
+            members.push((long.clone().into(), Json::Null));
+        }
+        deal.into_owned()
+    });
+    let p = refused(&text_with);
+    assert_eq!(p.field.chars().count(), "deal.".len() + 40, "{p:?}");
+    assert!(p.message.contains(&p.field), "{p:?}");
+    let p = refused(&tampered(&text, &["seats"], Json::Array(vec![])));
+    assert!(p.message.starts_with("seats:"), "{p:?}");
+    let p = refused(&text.replacen("\"round_id\"", "\"round_idx\"", 1));
+    assert!(p.field == "round_id" || p.field == "round_idx", "{p:?}");
+    let p = refused(&text.replacen("{", "{\"round_id\":\"x\",", 1));
+    assert!(p.message.contains("given twice"), "{p:?}");
+    assert!(refused("[]").message.contains("a JSON object"));
+    assert!(refused("{").message.contains("malformed JSON"));
+    let huge = " ".repeat(MAX_RECORD_BYTES + 1);
+    assert!(refused(&huge).message.contains("at most"));
+    // a hand that is readable but not written as records write it
+    let record = read(text.as_bytes()).unwrap();
+    let mut reversed = record.hands[0];
+    reversed.reverse();
+    let p = refused(&tampered(
+        &text,
+        &["seats", "0", "hand"],
+        Json::str(cards_text(&reversed)),
+    ));
+    assert!(p.message.contains("sorted by id"), "{p:?}");
+}
+
+#[test]
+fn the_writer_refuses_what_a_round_cannot_hold() {
+    let mut round = Round::new(2);
+    let spare = {
+        let hands = fair::deal(&seed(), &round.seeds, 9, 2).unwrap();
+        (0..52u8)
+            .find(|c| !hands.iter().flatten().any(|h| h == c))
+            .unwrap()
+    };
+    round.seats[0].arrangement[0] = spare;
+    let e = round.write().err().unwrap();
+    assert_eq!((e.kind(), e.seat()), (ErrorKind::Hand, Some(0)));
+    assert!(e.message().contains(&card_text(spare)), "{e}");
+
+    let mut round = Round::new(2);
+    round.seats[1].surrender = true;
+    let e = round.write().err().unwrap();
+    assert_eq!((e.kind(), e.seat()), (ErrorKind::Table, Some(1)));
+
+    let mut round = Round::new(2);
+    round.seats[0].declare_natural = false;
+    let e = round.write().err().unwrap();
+    assert_eq!((e.kind(), e.seat()), (ErrorKind::Table, Some(0)));
+    assert!(e.message().contains("declined a natural"), "{e}");
+
+    let mut round = Round::new(2);
+    round.meta = vec![("k".into(), Json::Array(vec![]))];
+    assert_eq!(round.write().err().unwrap().kind(), ErrorKind::Argument);
+
+    let mut round = Round::new(2);
+    round.stakes = StakeSpec::Matrix(vec![0, 5, 6, 0]);
+    assert!(round.write().err().unwrap().message().contains("symmetric"));
+    round.stakes = StakeSpec::Matrix(vec![-1, 5, 5, 0]);
+    assert!(round
+        .write()
+        .err()
+        .unwrap()
+        .message()
+        .contains("stakes[0][0]"));
+    round.stakes = StakeSpec::Matrix(vec![0, 5, 5, 0]);
+    let text = round.write().unwrap().text;
+    assert!(text.contains("\"stakes\":[[0,5],[5,0]]"), "{text}");
+    assert!(replayed(&text).is_empty());
+}

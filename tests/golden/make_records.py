@@ -1,0 +1,106 @@
+"""Writes the golden round records of tests/test_records.py to standard output.
+
+    python tests/golden/make_records.py > tests/golden/records-1.jsonl
+
+The rounds are fixed (server seeds from a counter, arrangements by the
+documented split order, one seat arranged by the solver at the close) and
+chained, and between them they hold every kind of field format 1 has: 2, 3
+and 4 seats, several presets, client seeds (empty and non-ASCII too), a
+stakes matrix, notes, a surrender, a declined natural. The test regenerates
+them and compares byte for byte, so a change to the record format shows as a
+change to this file, which must then be a new format version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+
+import capsa
+
+
+def _seed(k: int) -> bytes:
+    return hashlib.sha256(f"capsa golden record {k}".encode()).digest()
+
+
+def _arrange(rnd: capsa.Round, skip: int | None = None) -> None:
+    for seat, hand in enumerate(rnd.hands):
+        if seat != skip:
+            rnd.submit(seat, capsa.splits(hand, rnd.rules)[-1].tolist())
+
+
+def _with_natural(rules: capsa.Rules, seats: int, k: int) -> tuple[int, int]:
+    """The first nonce whose deal gives a seat a natural, and that seat."""
+    for nonce in range(10_000):
+        rnd = capsa.Round(rules, seats, round_id="search", nonce=nonce, server_seed=_seed(k))
+        for seat, hand in enumerate(rnd.deal()):
+            if capsa.natural(hand, rules):
+                return nonce, seat
+    raise AssertionError("no natural in 10,000 deals")
+
+
+def golden_records() -> list[str]:
+    """The golden records, each a line of canonical JSON."""
+    lines: list[str] = []
+    previous: str | None = None
+
+    def finish(rnd: capsa.Round) -> None:
+        nonlocal previous
+        rnd.close()
+        rnd.settle()
+        lines.append(rnd.record_json())
+        previous = rnd.digest
+
+    rnd = capsa.Round(
+        capsa.Rules(), 4, 100, round_id="table-7/round-1", nonce=1, server_seed=_seed(1)
+    )
+    rnd.deal(["alice", "bob", "", "čau ☃ 🂡"])
+    _arrange(rnd, skip=2)  # seat 2 is arranged at the close
+    finish(rnd)
+
+    pagat = capsa.Rules.preset("pagat")
+    stakes = [[0, 10, 100], [10, 0, 5], [100, 5, 0]]
+    rnd = capsa.Round(
+        pagat,
+        3,
+        stakes,
+        round_id="table-7/round-2",
+        nonce=2,
+        previous_digest=previous,
+        meta={"started": "2026-01-02T03:04:05Z", "table": 7, "tournament": False, "note": None},
+        server_seed=_seed(2),
+    )
+    rnd.deal()
+    _arrange(rnd)
+    finish(rnd)
+
+    two_four = capsa.Rules.preset("2-4")
+    rnd = capsa.Round(
+        two_four, 2, round_id="table-7/round-3", previous_digest=previous, server_seed=_seed(3)
+    )
+    rnd.deal(["x", "y"])
+    _arrange(rnd)
+    rnd.surrender(1)
+    finish(rnd)
+
+    house = capsa.Rules().derive({"naturals.enabled": [{"name": "six-pairs", "points": 3}]})
+    rules = house.derive({"money.rake_percent": 5, "name": "house"})
+    nonce, seat = _with_natural(rules, 4, 4)
+    rnd = capsa.Round(
+        rules,
+        4,
+        25,
+        round_id="table-7/round-4",
+        nonce=nonce,
+        previous_digest=previous,
+        server_seed=_seed(4),
+    )
+    rnd.deal()
+    _arrange(rnd)
+    rnd.declare_natural(seat, False)
+    finish(rnd)
+    return lines
+
+
+if __name__ == "__main__":
+    sys.stdout.write("".join(line + "\n" for line in golden_records()))
