@@ -638,3 +638,21 @@ def test_copies_of_a_breakdown_are_not_changed() -> None:
     before = copy.deepcopy(data)
     render.settlement_html(data)
     assert data == before
+
+
+def test_a_row_shaped_natural_is_drawn_in_the_split_that_makes_it() -> None:
+    # submitted rows mix the suits; the natural is three flushes
+    rules = capsa.Rules()
+    shown = "Ac Kc Jc / Qh Th 8h 7c 4c / 2s 5s 9s Ks 6s"
+    other = "Ad Kd Qd / Jd Td 9d 8d 7h / 2d 3d 4d 5d 6h"
+    result = capsa.settle([shown, other], rules)
+    from capsa.render._model import table_from_settlement
+
+    seat = table_from_settlement(result, rules=rules).seats[0]
+    assert seat.natural == "three-flushes"
+    assert seat.natural_rows is not None
+    suits = [{str(card)[-1] for card in row} for row in seat.natural_rows]
+    assert all(len(s) == 1 for s in suits), suits
+    assert sorted(map(int, sum(seat.natural_rows, ()))) == sorted(
+        int(c) for c in capsa.parse_cards(shown.replace("/", ""))
+    )

@@ -8,7 +8,7 @@ Nothing here computes a payment: every figure is the settlement core's.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from capsa import _core
@@ -339,6 +339,19 @@ def _seat_names(names: Sequence[str] | None, count: int) -> list[str | None]:
     return [display_id(name) for name in names]
 
 
+def _with_natural_split(seat: SeatView, rules: Rules | None) -> SeatView:
+    """The seat with the split that makes its natural, when the natural is
+    row-shaped (three flushes, three straights): the core's ``natural_split``."""
+    if seat.natural is None or seat.natural_rows is not None:
+        return seat
+    cards = [card for row in seat.rows for card in row.cards]
+    ids = _core.natural_split([int(c) for c in cards], seat.natural, rules)
+    if ids is None:
+        return seat
+    shown = [_core.Card(i) for i in ids]
+    return replace(seat, natural_rows=(tuple(shown[:3]), tuple(shown[3:8]), tuple(shown[8:])))
+
+
 def table_from_settlement(
     settlement: Settlement | Mapping[str, Any],
     *,
@@ -378,6 +391,7 @@ def table_from_settlement(
         pairs = tuple(_trusted_pair(p) for p in data["pairs"])
     else:
         seats, pairs = _checked(data, seats_data, names)
+    seats = tuple(_with_natural_split(seat, rules) for seat in seats)
     return Table(
         seats=seats,
         pairs=pairs,
