@@ -3,6 +3,7 @@
 //! The core modules are plain Rust; the Python binding lives in `python.rs`
 //! behind the `python` cargo feature.
 
+pub mod bulk;
 pub mod cards;
 pub mod deal;
 pub mod error;
