@@ -219,6 +219,24 @@ def settle_batch(
     Bad arguments (the array, stakes, flag arrays) raise before any row is
     settled; only a table that cannot be settled is a row error."""
 
+def settle_rounds(
+    cards: _IdArray,
+    rules: _Rules = None,
+    stakes: npt.NDArray[np.int64] | None = None,
+    surrender: npt.NDArray[np.bool_] | None = None,
+    declare_natural: npt.NDArray[np.bool_] | None = None,
+    *,
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], list[str]]:
+    """Settles N rounds of P seats ((N, P, 13) ids), each with its own stake.
+
+    ``stakes`` is one int64 per round (None: the rules' stake), the flags
+    (N, P) bool arrays; ``threads`` caps the cores (default all). Returns the
+    figures as int64 (4, P, N): points, money, rake, net, each seat's column
+    contiguous; the rows that could not be settled (int64, in order) and
+    their reasons ("Kind: message"), whose figures are zero. A bad argument
+    raises before any round is settled."""
+
 MAX_LINE_BYTES: Final[int]
 """The longest line (one round) ``capsa settle`` reads, in bytes."""
 MAX_DOCUMENT_BYTES: Final[int]
@@ -308,3 +326,24 @@ def best_response_check(
     tables: bytes | None = None,
 ) -> dict[str, Any]: ...
 def solver_strategies() -> list[str]: ...
+
+# variant simulator
+
+def simulate_deals(
+    rules: _Rules = None,
+    *,
+    start: int,
+    count: int,
+    seats: int,
+    strategy: str,
+    seed: int,
+    tables: bytes | None = None,
+    threads: int | None = None,
+) -> dict[str, Any]:
+    """Plays deals ``start .. start + count - 1`` of the run seeded ``seed``
+    (deal i: ``deal(seats, seed=deal_seed(seed, i))``), every seat arranged by
+    ``strategy``, each round settled at the rules' stake; the summary's
+    integer counts as a dict (see ``capsa.simulation.Summary``)."""
+
+def simulated_deal(seed: int, index: int, seats: int) -> list[list[int]]:
+    """The sorted card ids of each seat in deal ``index`` of a run seeded ``seed``."""

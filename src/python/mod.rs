@@ -1180,6 +1180,7 @@ fn naturals_batch<'py>(
 
 // ---------------------------------------------------------------- module
 
+mod bulk;
 mod errors;
 mod settle;
 mod solver;
@@ -1217,5 +1218,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     settle::register(m)?;
     solver::register(m)?;
     stream::register(m)?;
+    bulk::register(m)?;
     Ok(())
 }
