@@ -30,6 +30,7 @@ from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
 from capsa.rules import Rules, presets
 from capsa.settlement import BatchSettlement, Seat, Settlement, settle, settle_batch
+from capsa.simulation import Summary, simulate
 from capsa.solver import Choice, best_arrangement, best_arrangement_batch, rank_arrangements
 
 __version__ = "0.1.0"
@@ -50,6 +51,7 @@ __all__ = [
     "RulesError",
     "Seat",
     "Settlement",
+    "Summary",
     "TableError",
     "__version__",
     "best_arrangement",
@@ -69,5 +71,6 @@ __all__ = [
     "rank_arrangements",
     "settle",
     "settle_batch",
+    "simulate",
     "splits",
 ]
