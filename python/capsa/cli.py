@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, NoReturn
 
-from capsa import _core
+from capsa import _core, bulk_cli
 from capsa.cards import deal, format_cards
 from capsa.rules import Rules, RulesError, presets
 from capsa.settlement import Seat, settle
@@ -225,6 +225,8 @@ def _open_input(path: str | None, stack: contextlib.ExitStack[bool | None]) -> I
 
 
 def _cmd_settle(args: argparse.Namespace) -> int:
+    if bulk_cli.handles_settle(args):  # Parquet, or an output file
+        return bulk_cli.settle_command(args)
     default = _load_rules(args.rules)
     known = {name: Rules.preset(name)._engine for name in presets()}
     known[default.name] = default._engine
@@ -322,7 +324,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     st.add_argument("input", nargs="?", help="input file (default: standard input)")
     st.add_argument("--rules", help="rules for rounds that name none (preset or TOML file)")
-    st.add_argument("--format", choices=["auto", "jsonl", "json"], default="auto")
+    st.add_argument("--format", choices=["auto", "jsonl", "json", "parquet"], default="auto")
+    st.add_argument("-o", "--output", help="output file; a .parquet one gets the results table")
     st.add_argument(
         "--indent", type=_int_in(0, 16, "--indent"), default=None, help="indent a document's output"
     )
@@ -348,6 +351,8 @@ def _parser() -> argparse.ArgumentParser:
         help="the solver (default), or a baseline: one arrangement",
     )
     arrange.set_defaults(run=_cmd_arrange)
+
+    bulk_cli.add_simulate_command(sub, _int_in)
 
     pr = sub.add_parser("presets", help="list the shipped rule presets")
     pr.set_defaults(run=_cmd_presets)
