@@ -347,3 +347,10 @@ def simulate_deals(
 
 def simulated_deal(seed: int, index: int, seats: int) -> list[list[int]]:
     """The sorted card ids of each seat in deal ``index`` of a run seeded ``seed``."""
+
+def simulated_naturals(
+    seed: int, *, start: int, count: int, seats: int, threads: int | None = None
+) -> list[int]:
+    """Per natural (``NATURAL_NAMES`` order), the hands of the run's deals
+    ``start .. start + count - 1`` that qualify for it (neither arranged nor
+    settled)."""

@@ -232,17 +232,17 @@ def _read_card_lists(
     rows = np.flatnonzero(take)
     if rows.size == 0:
         return out
-    ids = np.asarray(pc.fill_null(values, -1).to_numpy(zero_copy_only=False), dtype=np.int64)[
-        starts[rows, None] + np.arange(13)
-    ]
-    outside = (ids < 0) | (ids > 51)
+    at = starts[rows, None] + np.arange(13)
+    # in the column's own integer type, so that any value is shown as written
+    ids = np.asarray(pc.fill_null(values, 0).to_numpy(zero_copy_only=False))[at]
+    nulls = np.asarray(pc.is_null(values).to_numpy(zero_copy_only=False), dtype=bool)[at]
+    outside = nulls | (ids > 51) | (ids < 0)
     bad = np.flatnonzero(outside.any(axis=1))
     if bad.size:
-        nulls = np.asarray(pc.is_null(values).to_numpy(zero_copy_only=False), dtype=bool)
 
         def reason(k: int) -> str:
             column = int(np.argmax(outside[k]))
-            if nulls[starts[rows[k]] + column]:
+            if nulls[k, column]:
                 return f"CardError: seat {seat}, card {column}: the card id is null"
             return (
                 f"CardError: seat {seat}, card {column}: card id {ids[k, column]} is outside 0..51"

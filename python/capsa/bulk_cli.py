@@ -340,7 +340,7 @@ def _client(args: argparse.Namespace, stack: contextlib.ExitStack[Any]) -> Any:
         except OSError as exc:
             raise _usage(f"cannot reach the scheduler {args.scheduler}: {exc}") from None
     cluster = stack.enter_context(
-        LocalCluster(n_workers=args.workers, threads_per_worker=1, dashboard_address=None)
+        LocalCluster(n_workers=args.workers, threads_per_worker=1, dashboard_address=":0")
     )
     return stack.enter_context(Client(cluster))
 

@@ -122,7 +122,7 @@ def _volatility_plot(variants: Sequence[tuple[str, Summary]]) -> str:
                 "fliers": [p[1], p[99]],
             }
         )
-    ax.bxp(stats, showmeans=True, vert=False)
+    ax.bxp(stats, showmeans=True, orientation="horizontal")
     ax.set_xlabel("a player's money after rake in one round (minor units)")
     ax.set_title(
         "How much a player's result swings (box: middle half; whiskers: 5%-95%; dots: 1%, 99%)"

@@ -37,6 +37,7 @@ __all__ = [
     "Stats",
     "Summary",
     "deal_seed",
+    "dealt_naturals",
     "resolve_rules",
     "simulate",
     "simulated_deal",
@@ -70,6 +71,16 @@ def simulated_deal(seed: int, index: int, seats: int = 4) -> list[list[int]]:
     seeded ``seed`` (the same as ``capsa.deal(seats, seed=deal_seed(seed,
     index))``)."""
     return _core.simulated_deal(seed, index, seats)
+
+
+def dealt_naturals(
+    deals: int, seats: int = 4, seed: int = 0, *, start: int = 0, threads: int | None = None
+) -> dict[str, int]:
+    """Per natural, how many hands of a run's deals ``start`` .. ``start +
+    deals - 1`` qualify for it: the deals :func:`simulate` plays (its
+    ``qualifying``), neither arranged nor settled, so millions a second."""
+    counts = _core.simulated_naturals(seed, start=start, count=deals, seats=seats, threads=threads)
+    return dict(zip(NATURAL_NAMES, counts, strict=True))
 
 
 def _check_u64(value: Any, what: str) -> None:

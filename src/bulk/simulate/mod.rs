@@ -40,6 +40,53 @@ pub fn deal_hands(seed: u64, index: u64, seats: usize) -> [[u8; 13]; MAX_SEATS] 
     hands
 }
 
+/// Per natural (in `NATURAL_NAMES` order), how many hands of deals `start
+/// .. start + count` of a run seeded `seed` qualify for it: the deals of a
+/// [`Simulation`], neither arranged nor settled (the fast check of the
+/// dealing against the exact probabilities).
+pub fn dealt_naturals(seed: u64, start: u64, count: u64, seats: usize) -> Result<[u64; NATURALS]> {
+    if !(2..=MAX_SEATS).contains(&seats) {
+        return Err(Error::table(format!(
+            "a table has 2 to {MAX_SEATS} seats, got {seats}"
+        )));
+    }
+    let end = deal_range_end(start, count)?;
+    let tasks = count.div_ceil(DEALS_PER_TASK * 16);
+    Ok((0..tasks)
+        .into_par_iter()
+        .map(|t| {
+            let first = start + t * DEALS_PER_TASK * 16;
+            let mut counts = [0u64; NATURALS];
+            for index in first..first.saturating_add(DEALS_PER_TASK * 16).min(end) {
+                for hand in &deal_hands(seed, index, seats)[..seats] {
+                    let bits = naturals::qualifying(hand);
+                    for (k, c) in counts.iter_mut().enumerate() {
+                        *c += u64::from((bits >> k) & 1);
+                    }
+                }
+            }
+            counts
+        })
+        .reduce(
+            || [0u64; NATURALS],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                a
+            },
+        ))
+}
+
+/// The end of the deal range `start .. start + count`, if it fits.
+fn deal_range_end(start: u64, count: u64) -> Result<u64> {
+    start.checked_add(count).ok_or_else(|| {
+        Error::argument(format!(
+            "deals {start} + {count} run past 2**64 (deal indices are below 2**64 - 1)"
+        ))
+    })
+}
+
 /// A simulation ready to play: rules, table size, strategy and seed.
 pub struct Simulation {
     rules: Rules,
@@ -127,11 +174,7 @@ impl Simulation {
     /// The summary of deals `start .. start + count`, on the current rayon
     /// pool.
     pub fn run(&self, start: u64, count: u64) -> Result<Summary> {
-        let end = start.checked_add(count).ok_or_else(|| {
-            Error::argument(format!(
-                "deals {start} + {count} run past 2**64 (deal indices are below 2**64 - 1)"
-            ))
-        })?;
+        let end = deal_range_end(start, count)?;
         let tasks = count.div_ceil(DEALS_PER_TASK);
         (0..tasks)
             .into_par_iter()
@@ -220,6 +263,16 @@ mod tests {
             "{:?}",
             whole.house_rake
         );
+    }
+
+    #[test]
+    fn dealt_naturals_count_the_hands_a_simulation_deals() {
+        let sim = Simulation::new(&Rules::default(), None, 3, Strategy::Greedy, 21).unwrap();
+        let counts = dealt_naturals(21, 40, 5000, 3).unwrap();
+        assert_eq!(counts, sim.run(40, 5000).unwrap().qualifying);
+        assert!(counts.iter().sum::<u64>() > 0);
+        assert!(dealt_naturals(21, u64::MAX, 1, 3).is_err());
+        assert!(dealt_naturals(21, 0, 1, 1).is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use super::threads_arg;
-use crate::bulk::simulate::{deal_hands, Simulation, Summary};
+use crate::bulk::simulate::{deal_hands, dealt_naturals, Simulation, Summary};
 use crate::bulk::with_threads;
 use crate::error::ErrorKind;
 use crate::python::{int_in_range, rules_arg, seats_arg, seed_arg};
@@ -89,16 +89,44 @@ fn simulated_deal(
     seed: &Bound<'_, PyAny>,
     index: &Bound<'_, PyAny>,
     seats: &Bound<'_, PyAny>,
-) -> PyResult<Vec<Vec<u8>>> {
+) -> PyResult<Vec<Vec<u32>>> {
     let seed = seed_arg(seed)?;
     let index = index_arg(index, "index")?;
     let seats = seats_arg(seats)?;
     let hands = deal_hands(seed, index, seats);
-    Ok(hands[..seats].iter().map(|h| h.to_vec()).collect())
+    // lists of ints, not bytes
+    Ok(hands[..seats]
+        .iter()
+        .map(|h| h.iter().map(|&c| u32::from(c)).collect())
+        .collect())
+}
+
+/// Per natural (`NATURAL_NAMES` order), the hands of deals `start ..
+/// start + count - 1` of a run seeded `seed` that qualify for it (the
+/// simulation's deals, neither arranged nor settled).
+#[pyfunction]
+#[pyo3(signature = (seed, *, start, count, seats, threads=None))]
+fn simulated_naturals(
+    py: Python<'_>,
+    seed: &Bound<'_, PyAny>,
+    start: &Bound<'_, PyAny>,
+    count: &Bound<'_, PyAny>,
+    seats: &Bound<'_, PyAny>,
+    threads: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<u64>> {
+    let seed = seed_arg(seed)?;
+    let start = index_arg(start, "start")?;
+    let count = index_arg(count, "deals")?;
+    let seats = seats_arg(seats)?;
+    let threads = threads_arg(threads)?;
+    let counts =
+        py.detach(|| with_threads(threads, || dealt_naturals(seed, start, count, seats)))??;
+    Ok(counts.to_vec())
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_deals, m)?)?;
     m.add_function(wrap_pyfunction!(simulated_deal, m)?)?;
+    m.add_function(wrap_pyfunction!(simulated_naturals, m)?)?;
     Ok(())
 }
