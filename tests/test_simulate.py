@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from fractions import Fraction
 from pathlib import Path
 
@@ -166,6 +167,21 @@ def test_exact_counts_add_up() -> None:
     # every hand of a clean dragon is a three-straight-flushes hand, and more
     assert counts["three-straight-flushes"] > counts["clean-dragon"]
     assert counts["six-pairs"] > counts["five-pairs-trips"] > counts["four-triples"]
+
+
+def test_the_hands_the_partition_counts_enumerate_qualify() -> None:
+    rng = random.Random(3)
+    flushes = sorted(odds.three_straight_flush_hands())
+    for mask in rng.sample(flushes, 300):
+        ids = [c for c in range(52) if mask >> c & 1]
+        assert "three-straight-flushes" in capsa.naturals(ids), ids
+    counts = sorted(odds.three_straight_counts())
+    for vector in rng.sample(counts, 300):
+        ids = [4 * r + s for r, n in enumerate(vector) for s in rng.sample(range(4), n)]
+        assert "three-straights" in capsa.naturals(ids), vector
+    # a clean dragon splits into three straight flushes: all four are counted
+    for suit in range(4):
+        assert sum(1 << (4 * r + suit) for r in range(13)) in odds.three_straight_flush_hands()
 
 
 def test_the_simulation_deals_the_hands_it_counts() -> None:

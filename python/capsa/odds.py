@@ -1,5 +1,5 @@
-"""Exact probabilities of the fifteen naturals (docs/rules.md, "The fifteen
-naturals") in a hand of 13 cards dealt from one deck.
+"""Exact probabilities of the fifteen naturals in a hand of 13 cards dealt
+from one deck (the naturals of docs/rules.md, "The fifteen naturals").
 
 Every figure is a count of the C(52, 13) = 635,013,559,600 hands, computed
 exactly (docs/bulk.md, "Exact natural probabilities", gives each
@@ -22,7 +22,13 @@ from math import comb, factorial, prod
 
 from capsa._core import NATURAL_NAMES
 
-__all__ = ["HANDS", "natural_counts", "natural_probabilities"]
+__all__ = [
+    "HANDS",
+    "natural_counts",
+    "natural_probabilities",
+    "three_straight_counts",
+    "three_straight_flush_hands",
+]
 
 #: Hands of 13 cards from 52.
 HANDS = comb(52, 13)
@@ -62,13 +68,18 @@ def _by_profile(holds: Callable[[Profile], bool]) -> int:
     return sum(_profile_hands(p) for p in _profiles() if holds(p))
 
 
-def _three_straights() -> int:
-    """Hands that split into a 3-card and two 5-card straights: the distinct
-    rank-count vectors such rows make, each times its choices of suits."""
-    vectors = {
+def three_straight_counts() -> set[tuple[int, ...]]:
+    """The distinct rank-count vectors (rank index 0 = 2 .. 12 = ace) of a
+    3-card and two 5-card straights."""
+    return {
         _counts(top, a, b) for top in _RUNS3 for a, b in combinations_with_replacement(_RUNS5, 2)
     }
-    return sum(prod(comb(4, c) for c in v) for v in vectors if max(v) <= 4)
+
+
+def _three_straights() -> int:
+    """Hands that split into a 3-card and two 5-card straights: each
+    rank-count vector such rows make, times its choices of suits."""
+    return sum(prod(comb(4, c) for c in v) for v in three_straight_counts() if max(v) <= 4)
 
 
 def _counts(*runs: tuple[int, ...]) -> tuple[int, ...]:
@@ -90,9 +101,9 @@ def _three_flushes() -> int:
     return total
 
 
-def _three_straight_flushes() -> int:
+def three_straight_flush_hands() -> set[int]:
     """The distinct 13-card sets made of a 3-card and two 5-card straight
-    flushes (card id = 4 * rank + suit)."""
+    flushes, as 52-bit card masks (bit ``4 * rank + suit``)."""
 
     def cards(run: tuple[int, ...], suit: int) -> int:
         return sum(1 << (4 * r + suit) for r in run)
@@ -106,7 +117,7 @@ def _three_straight_flushes() -> int:
         for top in tops:
             if not top & (a | b):
                 hands.add(top | a | b)
-    return len(hands)
+    return hands
 
 
 @cache
@@ -116,7 +127,7 @@ def natural_counts() -> dict[str, int]:
         "clean-dragon": 4,
         "dragon": 4**13,
         "twelve-royals": comb(16, 12) * 36 + comb(16, 13),
-        "three-straight-flushes": _three_straight_flushes(),
+        "three-straight-flushes": len(three_straight_flush_hands()),
         # three ranks held four times and one more card (a fourth quad needs 16)
         "three-quads": comb(13, 3) * 40,
         "all-high": comb(28, 13),

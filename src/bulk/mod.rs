@@ -83,9 +83,9 @@ impl Rounds<'_> {
     }
 }
 
-/// Every seat's figures for the rounds, as docs/rules.md, "Money, rake
-/// and exactness", defines them; zero in the rows that could not be
-/// settled. Seat-major, so that each seat's column is one slice (as a
+/// Every seat's figures for the rounds, as defined in
+/// docs/rules.md, "Money, rake and exactness"; zero in the rows that could
+/// not be settled. Seat-major, so that each seat's column is one slice (as a
 /// columnar file stores it): figure `f` of seat `s` in round `r` is
 /// `figures[(f * seats + s) * rounds + r]`, `f` in [`FIGURES`] order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -107,8 +107,9 @@ impl RoundTotals {
 }
 
 /// The rake a seat pays on `money` and its net: `floor(rake_percent *
-/// money / 100)` on positive money, zero otherwise (docs/rules.md, "Money,
-/// rake and exactness"). Exact: a product past 64 bits is taken in 128.
+/// money / 100)` on positive money, zero otherwise, as in
+/// docs/rules.md, "Money, rake and exactness". Exact: a product past 64
+/// bits is taken in 128.
 pub fn rake_and_net(rules: &Rules, money: i64) -> Result<(i64, i64)> {
     let positive = money.max(0);
     let rake = match rules.rake_percent.checked_mul(positive) {
