@@ -195,6 +195,8 @@ def _read_cards(
     kind = array.type
     if pa.types.is_fixed_size_binary(kind) and kind.byte_width == 13:
         data = array.buffers()[1]
+        if data is None:  # every value null
+            return np.zeros((n, 13), dtype=np.uint8), given
         flat = np.frombuffer(data, dtype=np.uint8, count=(array.offset + n) * 13)
         # ids 52..255 are each reported by the kernel, naming the id
         return flat[array.offset * 13 :].reshape(n, 13), given

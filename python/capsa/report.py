@@ -56,7 +56,7 @@ def _label(label: str, summary: Summary) -> str:
     return label if label == summary.rules else f"{label} ({summary.rules})"
 
 
-def _money(value: float, summary: Summary) -> str:
+def _money(value: float) -> str:
     return f"{value:,.2f}" if math.isfinite(value) else "-"
 
 
@@ -188,17 +188,17 @@ def _overview(variants: Sequence[tuple[str, Summary]]) -> str:
     row("How players arrange", [s.strategy for _, s in variants])
     row("Stake (minor units per point)", [f"{s.stake:,}" for _, s in variants])
     row("Rake (% of each winner's money)", [str(s.rake_percent) for _, s in variants])
-    row("House rake per round", [_money(s.house_rake_per_round, s) for _, s in variants])
-    row("House rake per 1,000 rounds", [_money(s.house_rake_per_1000, s) for _, s in variants])
+    row("House rake per round", [_money(s.house_rake_per_round) for _, s in variants])
+    row("House rake per 1,000 rounds", [_money(s.house_rake_per_1000) for _, s in variants])
     money = [s.money_stats(net=True) for _, s in variants]
     points = [s.points_stats() for _, s in variants]
     row(
         "Player's average money per round, after rake",
-        [_money(m.mean, s) for m, (_, s) in zip(money, variants, strict=True)],
+        [_money(m.mean) for m in money],
     )
     row(
         "Player's swing: standard deviation of money per round",
-        [_money(m.std, s) for m, (_, s) in zip(money, variants, strict=True)],
+        [_money(m.std) for m in money],
     )
     row("Player's bad round (5% of rounds are worse)", [f"{m.percentiles[5]:,}" for m in money])
     row("Player's good round (5% of rounds are better)", [f"{m.percentiles[95]:,}" for m in money])
