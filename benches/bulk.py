@@ -35,6 +35,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -127,7 +128,11 @@ def main() -> None:
         )
 
         rows: list[tuple[str, Timing]] = []
-        timing, batch = best_time(lambda: capsa.settle_batch(cards, rules, 100), args.repeat)
+
+        def reference() -> Any:
+            return capsa.settle_batch(cards, rules, 100)
+
+        timing, batch = best_time(reference, args.repeat)
         assert not batch.errors
         rows.append(("settle_batch, in memory, all cores", timing))
         timing, _ = best_time(
@@ -162,25 +167,39 @@ def main() -> None:
                 shutil.rmtree(work / "dask", ignore_errors=True)
                 capsa.dask.settle_parquet(work / "rounds", work / "dask", rules, client=client)
 
-            timing, _ = best_time(on_cluster, args.repeat)
+            # the fastest of the runs, with its CPU counted in the workers too
+            timing = Timing(float("inf"), 0.0)
+            for _ in range(args.repeat):
+                before = sum(client.run(time.process_time).values())
+                run, _ = best_time(on_cluster, 1)
+                workers = sum(client.run(time.process_time).values()) - before
+                if run.wall < timing.wall:
+                    timing = Timing(run.wall, run.cpu + workers)
             files = sorted((work / "dask").glob("*.parquet"))
             results = ds.dataset(files).to_table()
             check(results, batch.points, batch.money)
             name = f"capsa.dask.settle_parquet, {args.workers} workers x 1 thread"
             rows.append((f"{name}, Parquet -> Parquet", timing))
-        reference = args.rounds / rows[0][1].wall
+        # the reference again, after the cluster ran: the better of the two
+        again, _ = best_time(reference, args.repeat)
+        if again.wall < rows[0][1].wall:
+            rows[0] = (rows[0][0], again)
+        wall_rate = args.rounds / rows[0][1].wall
+        cpu_rate = args.rounds / rows[0][1].cpu
         print()
-        print("| path | rounds/s | CPU/wall | of settle_batch |")
-        print("|---|---:|---:|---:|")
+        print("| path | rounds/s | of settle_batch | CPU s per 10^6 rounds | of settle_batch |")
+        print("|---|---:|---:|---:|---:|")
         for name, t in rows:
-            rate = args.rounds / t.wall
-            print(f"| {name} | {fmt_rate(rate)} | {t.cpu / t.wall:.2f} | {rate / reference:.0%} |")
+            rate, per_cpu = args.rounds / t.wall, args.rounds / t.cpu
+            print(
+                f"| {name} | {fmt_rate(rate)} | {rate / wall_rate:.0%} | "
+                f"{1e6 / per_cpu:.3f} | {per_cpu / cpu_rate:.0%} |"
+            )
         print()
-        print("CPU/wall: this process's CPU time over wall time (the cluster's workers are")
-        print("other processes: their CPU is not in it). Checked: every output holds every")
-        print("round once, in order, with settle_batch's points and money; zero-sum.")
-        per_core = args.rounds / rows[0][1].cpu
-        print(f"settle_batch per core (rounds / CPU second): {fmt_rate(per_core)}")
+        print("rounds/s: over wall time. CPU s: the CPU time the path used, all threads, the")
+        print("cluster's worker processes included; its share of settle_batch's is the rate the")
+        print("path would reach on cores of its own. Checked: every output holds every round")
+        print("once, in order, with settle_batch's points and money; zero-sum.")
     finally:
         if args.dir is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import time
 from typing import Any
 
 import numpy as np
@@ -57,7 +58,14 @@ def on_cluster(
     ):
         for strategy, n in deals.items():
             simulate(RULES, deals=8, strategy=strategy, client=client)  # compile on the workers
-            out[strategy] = timed(repeat, deals=n, strategy=strategy, client=client)
+            best = (Timing(float("inf"), 0.0), None)
+            for _ in range(repeat):
+                before = sum(client.run(time.process_time).values())
+                timing, summary = timed(1, deals=n, strategy=strategy, client=client)
+                used = sum(client.run(time.process_time).values()) - before
+                if timing.wall < best[0].wall:
+                    best = (Timing(timing.wall, timing.cpu + used), summary)
+            out[strategy] = best
     return out
 
 
@@ -83,7 +91,7 @@ def main() -> None:
         every, again = timed(args.repeat, deals=n, strategy=strategy)
         assert again == summary, f"{strategy}: the thread count changed the summary"
         summaries[strategy] = summary
-        per_core[strategy] = n / one.wall
+        per_core[strategy] = n / one.cpu  # a core of its own: deals per CPU second
         rows.append((f"{strategy}, in process, 1 thread", n, one))
         rows.append((f"{strategy}, in process, all cores", n, every))
     clusters = {w: on_cluster(w, args.repeat, deals) for w in (1, 2)}
@@ -94,13 +102,16 @@ def main() -> None:
             rows.append((name, deals[strategy], timing))
     print("Four-seat deals of capsa-susun (deal, arrange every seat, settle, count), stake 100")
     print()
-    print("| run | deals | deals/s | CPU/wall |")
-    print("|---|---:|---:|---:|")
+    print("| run | deals | deals/s | deals per CPU second | CPU/wall |")
+    print("|---|---:|---:|---:|---:|")
     for name, n, t in rows:
-        print(f"| {name} | {n:,} | {fmt_rate(n / t.wall)} | {t.cpu / t.wall:.2f} |")
+        print(
+            f"| {name} | {n:,} | {fmt_rate(n / t.wall)} | {fmt_rate(n / t.cpu)} | "
+            f"{t.cpu / t.wall:.2f} |"
+        )
     print()
-    print("CPU/wall: this process's CPU time over wall time (a cluster's workers are other")
-    print("processes). Every run of a strategy gave the same summary, exactly.")
+    print("CPU: all threads, a cluster's worker processes included; CPU/wall is how many")
+    print("cores the run got. Every run of a strategy gave the same summary, exactly.")
     print()
     for strategy in deals:
         one = clusters[1][strategy][0].wall
@@ -130,9 +141,10 @@ def main() -> None:
     laid = capsa.best_arrangement_batch(hands.reshape(-1, 13), strategy="greedy")
     cards = np.ascontiguousarray(np.resize(laid.reshape(-1, 4, 13), (1_000_000, 4, 13)))
     settle, _ = best_time(lambda: _core.settle_rounds(cards, None, threads=1), args.repeat)
-    settle_rate = len(cards) / settle.wall
+    settle_rate = len(cards) / settle.cpu
     print("Paper estimate: 10^9 four-seat rounds on 100 workers of one core each, at the")
-    print("per-core rates measured above (no scheduling or I/O overhead counted):")
+    print("per-core rates measured above (one thread, per CPU second; no scheduling or")
+    print("I/O overhead counted):")
     print()
     print("| work | per core | 10^9 rounds on 100 cores |")
     print("|---|---:|---:|")
