@@ -5,6 +5,7 @@
 //! GIL around core calls and maps errors.
 
 pub mod batch;
+pub mod bulk;
 pub mod canonical;
 pub mod cards;
 pub mod deal;

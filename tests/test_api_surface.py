@@ -47,7 +47,13 @@ PUBLIC_MODULES = (
 SUBMODULES = frozenset(
     {
         "_core",
+        "bulk",
+        "bulk_cli",
         "cli_rounds",
+        "dask",
+        "odds",
+        "report",
+        "simulation",
         "conformance",
         "ledger",
         "records",

@@ -52,6 +52,7 @@ from capsa.records import RecordError, ReplayError, replay, verify_deal
 from capsa.round import Round, RoundError
 from capsa.rules import Rules, presets
 from capsa.settlement import BatchSettlement, Seat, Settlement, settle, settle_batch
+from capsa.simulation import Summary, simulate
 from capsa.solver import Choice, best_arrangement, best_arrangement_batch, rank_arrangements
 
 __version__ = "0.1.0"
@@ -78,6 +79,7 @@ __all__ = [
     "RulesError",
     "Seat",
     "Settlement",
+    "Summary",
     "TableError",
     "__version__",
     "best_arrangement",
@@ -98,6 +100,7 @@ __all__ = [
     "replay",
     "settle",
     "settle_batch",
+    "simulate",
     "splits",
     "verify_deal",
 ]

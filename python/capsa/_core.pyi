@@ -543,6 +543,24 @@ def settle_batch(
     ``rules`` that is not a ``capsa.Rules`` or None.
     """
 
+def settle_rounds(
+    cards: _IdArray,
+    rules: _Rules = None,
+    stakes: npt.NDArray[np.int64] | None = None,
+    surrender: npt.NDArray[np.bool_] | None = None,
+    declare_natural: npt.NDArray[np.bool_] | None = None,
+    *,
+    threads: int | None = None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], list[str]]:
+    """Settles N rounds of P seats ((N, P, 13) ids), each with its own stake.
+
+    ``stakes`` is one int64 per round (None: the rules' stake), the flags
+    (N, P) bool arrays; ``threads`` caps the cores (default all). Returns the
+    figures as int64 (4, P, N): points, money, rake, net, each seat's column
+    contiguous; the rows that could not be settled (int64, in order) and
+    their reasons ("Kind: message"), whose figures are zero. A bad argument
+    raises before any round is settled."""
+
 MAX_LINE_BYTES: Final[int]
 """The longest line (one round) ``capsa settle`` reads, in bytes."""
 MAX_DOCUMENT_BYTES: Final[int]
@@ -771,3 +789,31 @@ def rng_shuffles_fair(server_seed: bytes, first_nonce: int, count: int) -> bytes
 def rng_shuffles_seeded(first_seed: int, count: int) -> bytes:
     """The decks (52 ids each, deck order) of the seeded deals of seeds
     ``first_seed``, ``first_seed + 1``, ..."""
+
+# variant simulator
+
+def simulate_deals(
+    rules: _Rules = None,
+    *,
+    start: int,
+    count: int,
+    seats: int,
+    strategy: str,
+    seed: int,
+    tables: bytes | None = None,
+    threads: int | None = None,
+) -> dict[str, Any]:
+    """Plays deals ``start .. start + count - 1`` of the run seeded ``seed``
+    (deal i: ``deal(seats, seed=deal_seed(seed, i))``), every seat arranged by
+    ``strategy``, each round settled at the rules' stake; the summary's
+    integer counts as a dict (see ``capsa.simulation.Summary``)."""
+
+def simulated_deal(seed: int, index: int, seats: int) -> list[list[int]]:
+    """The sorted card ids of each seat in deal ``index`` of a run seeded ``seed``."""
+
+def simulated_naturals(
+    seed: int, *, start: int, count: int, seats: int, threads: int | None = None
+) -> list[int]:
+    """Per natural (``NATURAL_NAMES`` order), the hands of the run's deals
+    ``start .. start + count - 1`` that qualify for it (neither arranged nor
+    settled)."""

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, NoReturn
 
-from capsa import _core
+from capsa import _core, bulk_cli
 from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
 from capsa.rules import Rules, RulesError, presets
@@ -244,6 +244,8 @@ def _open_input(path: str | None, stack: contextlib.ExitStack[bool | None]) -> I
 
 
 def _cmd_settle(args: argparse.Namespace) -> int:
+    if bulk_cli.handles_settle(args):  # Parquet, or an output file
+        return bulk_cli.settle_command(args)
     default = _load_rules(args.rules)
     known: dict[str, _core.RuleSet] = {name: Rules.preset(name) for name in presets()}
     known[default.name] = default
@@ -342,7 +344,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     st.add_argument("input", nargs="?", help="input file (default: standard input)")
     st.add_argument("--rules", help="rules for rounds that name none (preset or TOML file)")
-    st.add_argument("--format", choices=["auto", "jsonl", "json"], default="auto")
+    st.add_argument("--format", choices=["auto", "jsonl", "json", "parquet"], default="auto")
+    st.add_argument("-o", "--output", help="output file; a .parquet one gets the results table")
     st.add_argument(
         "--indent", type=_int_in(0, 16, "--indent"), default=None, help="indent a document's output"
     )
@@ -368,6 +371,8 @@ def _parser() -> argparse.ArgumentParser:
         help="the solver (default), or a baseline: one arrangement",
     )
     arrange.set_defaults(run=_cmd_arrange)
+
+    bulk_cli.add_simulate_command(sub, _int_in)
 
     pr = sub.add_parser("presets", help="list the shipped rule presets")
     pr.set_defaults(run=_cmd_presets)

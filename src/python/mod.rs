@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 
 mod args;
 mod arrays;
+mod bulk;
 mod cards;
 mod errors;
 mod fair;
@@ -35,5 +36,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     solver::register(m)?;
     stream::register(m)?;
     fair::register(m)?;
+    bulk::register(m)?;
     Ok(())
 }

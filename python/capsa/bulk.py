@@ -1,0 +1,679 @@
+"""Columnar rounds: settle Arrow tables, pandas frames and Parquet files.
+
+A *rounds table* holds one round a row (the schema is in ``docs/bulk.md``):
+``cards0`` .. ``cards3``, each seat's 13 card ids laid out top 0-2, middle
+3-7, bottom 8-12 (``fixed_size_binary(13)``, the fast form, or a list of 13
+integers); optional ``id``, ``rules``, ``stakes``, ``surrender0`` ..
+``surrender3`` and ``declare_natural0`` .. ``declare_natural3``. Settling
+it gives a *results table*: the ``id`` column as given, ``seats``, every
+seat's ``points``, ``money``, ``rake`` and ``net``, and ``error``, null
+for a settled round and the reason for one that could not be settled
+(whose figures are null). A bad round never stops the others.
+
+:func:`settle_table` settles a table (or a record batch, or a pandas frame
+with :func:`settle_frame`) with the batch kernel, on every core without the
+GIL; :func:`settle_parquet` streams a Parquet file or dataset through it
+into a Parquet file, in bounded memory. Needs ``pyarrow``
+(``pip install 'capsa[parquet]'``); ``import capsa`` does not.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from capsa import _core
+from capsa._core import ArgumentError, TableError
+from capsa.rules import Rules, presets
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+__all__ = [
+    "CARD_COLUMNS",
+    "DECLARE_COLUMNS",
+    "FIGURES",
+    "MAX_SEATS",
+    "SURRENDER_COLUMNS",
+    "ParquetResultsWriter",
+    "default_known_rules",
+    "results_schema",
+    "rounds_schema",
+    "rounds_table",
+    "settle_frame",
+    "settle_parquet",
+    "settle_table",
+]
+
+MAX_SEATS = 4
+CARD_COLUMNS = tuple(f"cards{s}" for s in range(MAX_SEATS))
+SURRENDER_COLUMNS = tuple(f"surrender{s}" for s in range(MAX_SEATS))
+DECLARE_COLUMNS = tuple(f"declare_natural{s}" for s in range(MAX_SEATS))
+FIGURES = ("points", "money", "rake", "net")
+# Rounds read from Parquet per batch: about 130 MB of figures at 4 seats.
+DEFAULT_BATCH_ROWS = 1 << 20
+
+
+def _pyarrow() -> Any:
+    """pyarrow, or an ImportError saying how to install it."""
+    try:
+        import pyarrow
+    except ImportError as exc:  # pragma: no cover - the test extra installs it
+        raise ImportError("columnar rounds need pyarrow: pip install 'capsa[parquet]'") from exc
+    return pyarrow
+
+
+def rounds_schema(seats: int = MAX_SEATS, id_type: pa.DataType | None = None) -> pa.Schema:
+    """The canonical rounds schema of a table of ``seats`` (2 to 4)."""
+    pa = _pyarrow()
+    _check_seats(seats)
+    fields = [
+        pa.field("id", id_type or pa.string()),
+        pa.field("rules", pa.string()),
+        pa.field("stakes", pa.int64()),
+    ]
+    fields += [pa.field(CARD_COLUMNS[s], pa.binary(13)) for s in range(seats)]
+    fields += [pa.field(SURRENDER_COLUMNS[s], pa.bool_()) for s in range(seats)]
+    fields += [pa.field(DECLARE_COLUMNS[s], pa.bool_()) for s in range(seats)]
+    return pa.schema(fields)
+
+
+def results_schema(seats: int = MAX_SEATS, id_type: pa.DataType | None = None) -> pa.Schema:
+    """The results schema for rounds of up to ``seats`` seats; without
+    ``id_type`` it has no ``id`` column (the rounds had none)."""
+    pa = _pyarrow()
+    _check_seats(seats)
+    fields = [pa.field("id", id_type)] if id_type is not None else []
+    fields.append(pa.field("seats", pa.int8()))
+    for figure in FIGURES:
+        fields += [pa.field(f"{figure}{s}", pa.int64()) for s in range(seats)]
+    fields.append(pa.field("error", pa.string()))
+    return pa.schema(fields)
+
+
+def _check_seats(seats: int) -> None:
+    if isinstance(seats, bool) or not isinstance(seats, int):
+        raise TypeError(f"seats must be an int, not {type(seats).__name__}")
+    if not 2 <= seats <= MAX_SEATS:
+        raise TableError(f"a table has 2 to {MAX_SEATS} seats, got {seats}")
+
+
+def rounds_table(
+    cards: npt.NDArray[np.integer[Any]],
+    *,
+    ids: Any = None,
+    rules: str | None = None,
+    stakes: int | npt.NDArray[np.integer[Any]] | None = None,
+    surrender: npt.NDArray[np.bool_] | None = None,
+    declare_natural: npt.NDArray[np.bool_] | None = None,
+) -> pa.Table:
+    """A rounds table in the canonical schema from an (N, P, 13) array of
+    card ids (as :func:`capsa.settle_batch` takes them); ``ids`` is any
+    sequence Arrow can read (default: the row numbers), ``rules`` one name
+    for every round, ``stakes`` one stake or one per round, the flags
+    (N, P) bool arrays."""
+    pa = _pyarrow()
+    arr = np.asarray(cards)
+    if arr.ndim != 3 or arr.shape[2] != 13 or not 2 <= arr.shape[1] <= MAX_SEATS:
+        raise TableError(f"cards must have shape (N, P, 13) with P from 2 to 4, got {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() > 51):
+        raise _core.CardError("cards: every card id must be in 0..51")
+    n, p = arr.shape[:2]
+    ids8 = np.ascontiguousarray(arr, dtype=np.uint8)
+    columns: dict[str, Any] = {"id": pa.array(np.arange(n) if ids is None else ids)}
+    columns["rules"] = (
+        pa.array([rules] * n, pa.string()) if rules is not None else pa.nulls(n, pa.string())
+    )
+    if stakes is None:
+        columns["stakes"] = pa.nulls(n, pa.int64())
+    else:
+        columns["stakes"] = pa.array(np.broadcast_to(np.asarray(stakes, np.int64), (n,)))
+    for s in range(p):
+        data = pa.py_buffer(np.ascontiguousarray(ids8[:, s, :]).tobytes())
+        columns[CARD_COLUMNS[s]] = pa.FixedSizeBinaryArray.from_buffers(
+            pa.binary(13), n, [None, data]
+        )
+    for names, flags, default in (
+        (SURRENDER_COLUMNS, surrender, False),
+        (DECLARE_COLUMNS, declare_natural, True),
+    ):
+        values = np.full((n, p), default) if flags is None else np.asarray(flags, dtype=bool)
+        if values.shape != (n, p):
+            raise TableError(f"flags must have shape ({n}, {p}), got {values.shape}")
+        for s in range(p):
+            columns[names[s]] = pa.array(values[:, s])
+    return pa.table(columns, schema=rounds_schema(p, columns["id"].type))
+
+
+# ---------------------------------------------------------------- reading columns
+
+
+class _RowErrors:
+    """The first reason each row cannot be settled, found before the kernel."""
+
+    def __init__(self, n: int) -> None:
+        self.bad = np.zeros(n, dtype=bool)
+        self.reasons: dict[int, str] = {}
+
+    def add(self, rows: npt.NDArray[np.intp], reason: Any) -> None:
+        """Marks ``rows`` (those not yet bad) with ``reason(row)`` or a text."""
+        for row in rows[~self.bad[rows]].tolist():
+            self.reasons[row] = reason(row) if callable(reason) else reason
+        self.bad[rows] = True
+
+
+def _column(table: pa.Table, name: str) -> pa.Array | None:
+    """A column as one array (chunks joined), or None when absent."""
+    if name not in table.column_names:
+        return None
+    return table.column(name).combine_chunks()
+
+
+def _valid(array: pa.Array) -> npt.NDArray[np.bool_]:
+    if array.null_count == 0:
+        return np.ones(len(array), dtype=bool)
+    return np.asarray(array.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _read_cards(
+    array: pa.Array, seat: int, errors: _RowErrors
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+    """A seat's cards as (N, 13) uint8, and where the seat is given (not
+    null). Lists of the wrong length and ids outside 0..51 mark their rows."""
+    pa = _pyarrow()
+    import pyarrow.compute as pc
+
+    n = len(array)
+    given = _valid(array)
+    name = CARD_COLUMNS[seat]
+    kind = array.type
+    if pa.types.is_fixed_size_binary(kind) and kind.byte_width == 13:
+        data = array.buffers()[1]
+        if data is None:  # every value null
+            return np.zeros((n, 13), dtype=np.uint8), given
+        flat = np.frombuffer(data, dtype=np.uint8, count=(array.offset + n) * 13)
+        # ids 52..255 are each reported by the kernel, naming the id
+        return flat[array.offset * 13 :].reshape(n, 13), given
+    if pa.types.is_fixed_size_list(kind) or pa.types.is_list(kind) or pa.types.is_large_list(kind):
+        if not pa.types.is_integer(kind.value_type):
+            raise TypeError(f"{name} must hold integer card ids, not {kind.value_type}")
+        return _read_card_lists(array, seat, given, errors, pc), given
+    raise TypeError(
+        f"{name} must be fixed_size_binary(13) or a list of 13 integer card ids, not {kind}"
+    )
+
+
+def _read_card_lists(
+    array: pa.Array, seat: int, given: npt.NDArray[np.bool_], errors: _RowErrors, pc: Any
+) -> npt.NDArray[np.uint8]:
+    pa = _pyarrow()
+    n = len(array)
+    if pa.types.is_fixed_size_list(array.type):
+        width = array.type.list_size
+        lengths = np.full(n, width, dtype=np.int64)
+        starts = (np.arange(n, dtype=np.int64) + array.offset) * width
+        values = array.values
+    else:
+        offsets = np.asarray(array.offsets.to_numpy(zero_copy_only=False), dtype=np.int64)
+        lengths = np.diff(offsets)
+        starts = offsets[:-1]
+        values = array.values
+    wrong = np.flatnonzero(given & (lengths != 13))
+    errors.add(
+        wrong,
+        lambda row: f"HandError: seat {seat}: an arrangement has 13 cards, got {lengths[row]}",
+    )
+    take = given & (lengths == 13)
+    out = np.zeros((n, 13), dtype=np.uint8)
+    rows = np.flatnonzero(take)
+    if rows.size == 0:
+        return out
+    at = starts[rows, None] + np.arange(13)
+    # in the column's own integer type, so that any value is shown as written
+    ids = np.asarray(pc.fill_null(values, 0).to_numpy(zero_copy_only=False))[at]
+    nulls = np.asarray(pc.is_null(values).to_numpy(zero_copy_only=False), dtype=bool)[at]
+    outside = nulls | (ids > 51) | (ids < 0)
+    bad = np.flatnonzero(outside.any(axis=1))
+    if bad.size:
+
+        def reason(k: int) -> str:
+            column = int(np.argmax(outside[k]))
+            if nulls[k, column]:
+                return f"CardError: seat {seat}, card {column}: the card id is null"
+            return (
+                f"CardError: seat {seat}, card {column}: card id {ids[k, column]} is outside 0..51"
+            )
+
+        position = {int(rows[k]): int(k) for k in bad}
+        errors.add(rows[bad], lambda row: reason(position[row]))
+    ids[outside] = 0
+    out[rows] = ids.astype(np.uint8)
+    return out
+
+
+def _read_flags(
+    table: pa.Table, names: tuple[str, ...], seats: int, default: bool
+) -> npt.NDArray[np.bool_] | None:
+    """(N, seats) flags from bool columns (null: ``default``); None when no
+    column is given."""
+    pa = _pyarrow()
+    if not any(names[s] in table.column_names for s in range(seats)):
+        return None
+    out = np.full((table.num_rows, seats), default, dtype=bool)
+    for s in range(seats):
+        array = _column(table, names[s])
+        if array is None:
+            continue
+        if not pa.types.is_boolean(array.type):
+            raise TypeError(f"{names[s]} must be a bool column, not {array.type}")
+        values = array.fill_null(default).to_numpy(zero_copy_only=False)
+        out[:, s] = np.asarray(values, dtype=bool)
+    return out
+
+
+def _read_stakes(
+    table: pa.Table, errors: _RowErrors
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None:
+    """Stakes per round and where one is given, or None without a column."""
+    pa = _pyarrow()
+    array = _column(table, "stakes")
+    if array is None:
+        return None
+    if not pa.types.is_integer(array.type):
+        raise TypeError(f"stakes must be an integer column, not {array.type}")
+    given = _valid(array)
+    values = array.fill_null(0).to_numpy(zero_copy_only=False)
+    if values.dtype == np.uint64:
+        too_big = np.flatnonzero(values > np.iinfo(np.int64).max)
+        errors.add(
+            too_big, lambda row: f"TableError: the stake {values[row]} does not fit in 64 bits"
+        )
+        values = np.where(values > np.iinfo(np.int64).max, 0, values)
+    return np.asarray(values, dtype=np.int64), given
+
+
+def _read_rules_names(
+    table: pa.Table, default: str, known: Mapping[str, Rules], errors: _RowErrors
+) -> tuple[list[str], npt.NDArray[np.intp]]:
+    """The rules names met and each row's index into them (null: ``default``).
+    A name that is not known marks its rows."""
+    pa = _pyarrow()
+    import pyarrow.compute as pc
+
+    n = table.num_rows
+    names = [default]
+    codes = np.zeros(n, dtype=np.intp)
+    if "rules" not in table.column_names:
+        return names, codes
+    at = 0
+    for chunk in table.column("rules").chunks:
+        if pa.types.is_dictionary(chunk.type):
+            dictionary, indices = chunk.dictionary, chunk.indices
+        elif pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
+            encoded = pc.dictionary_encode(chunk)
+            dictionary, indices = encoded.dictionary, encoded.indices
+        else:
+            raise TypeError(f"rules must be a string column, not {chunk.type}")
+        local = []
+        for name in dictionary.to_pylist():
+            if name not in names:
+                names.append(name)
+            local.append(names.index(name))
+        given = _valid(indices)
+        idx = np.asarray(indices.fill_null(0).to_numpy(zero_copy_only=False), dtype=np.intp)
+        mapped = np.asarray(local, dtype=np.intp)[idx] if local else np.zeros(len(idx), np.intp)
+        codes[at : at + len(chunk)] = np.where(given, mapped, 0)
+        at += len(chunk)
+    for k, name in enumerate(names):
+        if name not in known:
+            shown = ", ".join(sorted(known))
+            errors.add(
+                np.flatnonzero(codes == k), f"RulesError: unknown rules {name!r}; known: {shown}"
+            )
+    return names, codes
+
+
+def default_known_rules(rules: Rules | None = None) -> dict[str, Rules]:
+    """The rules a ``rules`` column may name: every preset, and ``rules``
+    under its own name (it wins over a preset of that name)."""
+    known = {name: Rules.preset(name) for name in presets()}
+    if rules is not None:
+        known[rules.name] = rules
+    return known
+
+
+# ---------------------------------------------------------------- settling
+
+
+def _as_table(data: Any) -> pa.Table:
+    pa = _pyarrow()
+    if isinstance(data, pa.Table):
+        return data
+    if isinstance(data, pa.RecordBatch):
+        return pa.Table.from_batches([data])
+    raise TypeError(
+        f"rounds must be a pyarrow Table or RecordBatch (or a pandas DataFrame, with "
+        f"settle_frame), not {type(data).__name__}"
+    )
+
+
+def _seat_columns(table: pa.Table) -> int:
+    """How many seat columns the table has (cards0 .. cards{P-1})."""
+    present = [name in table.column_names for name in CARD_COLUMNS]
+    seats = 0
+    while seats < MAX_SEATS and present[seats]:
+        seats += 1
+    if any(present[seats:]):
+        missing = CARD_COLUMNS[seats]
+        raise TableError(
+            f"the rounds have a column {CARD_COLUMNS[present.index(True, seats)]} but no {missing}"
+        )
+    if seats < 2:
+        raise TableError(
+            f"rounds need the columns cards0 and cards1 (2 to 4 seats), got {table.column_names}"
+        )
+    return seats
+
+
+def settle_table(
+    rounds: pa.Table | pa.RecordBatch,
+    rules: Rules | None = None,
+    *,
+    known: Mapping[str, Rules] | None = None,
+    threads: int | None = None,
+) -> pa.Table:
+    """Settles a rounds table into a results table (docs/bulk.md).
+
+    ``rules`` settles rounds whose ``rules`` is null or absent (default
+    ``capsa-susun``); ``known`` maps the names a ``rules`` column may hold to
+    rules (default: every preset, and ``rules`` under its name). ``threads``
+    caps the cores used (default all). A wrong column type raises
+    ``TypeError`` and a table without ``cards0``/``cards1`` ``TableError``,
+    before any round is settled; a round that cannot be settled (a bad card,
+    a missing seat, an unknown rules name, a negative stake, a surrender the
+    rules refuse) gets its reason in ``error`` and null figures.
+    """
+    table = _as_table(rounds)
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a capsa.Rules or None, not {type(rules).__name__}")
+    base = rules if rules is not None else Rules()
+    known = dict(known) if known is not None else default_known_rules(base)
+    known.setdefault(base.name, base)
+    seats = _seat_columns(table)
+    n = table.num_rows
+    errors = _RowErrors(n)
+    cards = np.zeros((n, seats, 13), dtype=np.uint8)
+    given = np.zeros((n, seats), dtype=bool)
+    for s in range(seats):
+        column = _column(table, CARD_COLUMNS[s])
+        assert column is not None
+        cards[:, s, :], given[:, s] = _read_cards(column, s, errors)
+    table_seats = given.sum(axis=1).astype(np.int8)
+    _check_seat_layout(given, errors)
+    names, codes = _read_rules_names(table, base.name, known, errors)
+    stakes = _read_stakes(table, errors)
+    surrender = _read_flags(table, SURRENDER_COLUMNS, seats, False)
+    declare = _read_flags(table, DECLARE_COLUMNS, seats, True)
+
+    figures: npt.NDArray[np.int64] | None = None  # (figure, seat, round)
+    settled = np.zeros(n, dtype=bool)
+    for k, name in enumerate(names):
+        if name not in known:
+            continue
+        group_rules = known[name]
+        in_rules = codes == k
+        for p in range(2, seats + 1):
+            group = ~errors.bad & in_rules & (table_seats == p)
+            rows = slice(None) if group.all() else np.flatnonzero(group)
+            if not group.any():
+                continue
+            out, bad_rows, reasons = _core.settle_rounds(
+                np.ascontiguousarray(cards[rows, :p]),
+                group_rules,
+                _group_stakes(stakes, rows, group_rules["money.stake"]),
+                _group_flags(surrender, rows, p, default=False),
+                _group_flags(declare, rows, p, default=True),
+                threads=threads,
+            )
+            if isinstance(rows, slice) and p == seats:
+                figures = out  # one group holds every round: no copy
+            else:
+                if figures is None:
+                    figures = np.zeros((len(FIGURES), seats, n), dtype=np.int64)
+                figures[:, :p, rows] = out
+            settled[rows] = True
+            if len(bad_rows):
+                index = np.arange(n)[rows][bad_rows]
+                found = dict(zip(index.tolist(), reasons, strict=True))
+                errors.add(index, found.__getitem__)
+    settled &= ~errors.bad
+    if figures is None:
+        figures = np.zeros((len(FIGURES), seats, n), dtype=np.int64)
+    return _results(table, figures, settled, table_seats, errors, seats)
+
+
+def _group_stakes(
+    stakes: tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None,
+    rows: slice | npt.NDArray[np.intp],
+    default: int,
+) -> npt.NDArray[np.int64] | None:
+    """The stakes of a group of rounds (null: the rules' stake), or None when
+    every round plays the rules' stake (the kernel's fast path)."""
+    if stakes is None:
+        return None
+    values, has = stakes
+    group = np.where(has[rows], values[rows], default)
+    if not np.any(group != default):
+        return None
+    return np.ascontiguousarray(group, dtype=np.int64)
+
+
+def _group_flags(
+    flags: npt.NDArray[np.bool_] | None,
+    rows: slice | npt.NDArray[np.intp],
+    seats: int,
+    default: bool,
+) -> npt.NDArray[np.bool_] | None:
+    """The flags of a group of rounds, or None when all are the default."""
+    if flags is None:
+        return None
+    group = flags[rows, :seats]
+    if bool(np.all(group == default)):
+        return None
+    return np.ascontiguousarray(group)
+
+
+def _check_seat_layout(given: npt.NDArray[np.bool_], errors: _RowErrors) -> None:
+    """Marks rounds with fewer than two seats or a gap before a given seat."""
+    seats = given.shape[1]
+    count = given.sum(axis=1)
+    for s in range(1, seats):
+        gap = np.flatnonzero(given[:, s] & ~given[:, s - 1])
+        errors.add(gap, f"TableError: seat {s} is given but seat {s - 1} is null")
+    few = np.flatnonzero(count < 2)
+    errors.add(few, lambda row: f"TableError: a table has 2 to 4 seats, got {count[row]}")
+
+
+def _results(
+    table: pa.Table,
+    figures: npt.NDArray[np.int64],
+    settled: npt.NDArray[np.bool_],
+    table_seats: npt.NDArray[np.int8],
+    errors: _RowErrors,
+    seats: int,
+) -> pa.Table:
+    pa = _pyarrow()
+    columns: dict[str, Any] = {}
+    id_type = None
+    if "id" in table.column_names:
+        columns["id"] = table.column("id")
+        id_type = table.schema.field("id").type
+    columns["seats"] = pa.array(table_seats, pa.int8())
+    for f, figure in enumerate(FIGURES):
+        for s in range(seats):
+            present = settled & (table_seats > s)
+            values = figures[f, s]
+            mask = None if present.all() else ~present
+            columns[f"{figure}{s}"] = pa.array(values, pa.int64(), mask=mask)
+    columns["error"] = _error_column(len(settled), errors)
+    return pa.table(columns, schema=results_schema(seats, id_type))
+
+
+def _error_column(n: int, errors: _RowErrors) -> pa.Array:
+    pa = _pyarrow()
+    if not errors.reasons:
+        return pa.nulls(n, pa.string())
+    reasons = sorted(set(errors.reasons.values()))
+    which = {reason: k for k, reason in enumerate(reasons)}
+    indices = np.zeros(n, dtype=np.int32)
+    has = np.zeros(n, dtype=bool)
+    for row, reason in errors.reasons.items():
+        indices[row] = which[reason]
+        has[row] = True
+    return pa.array(reasons, pa.string()).take(pa.array(indices, mask=~has))
+
+
+def settle_frame(
+    frame: pd.DataFrame,
+    rules: Rules | None = None,
+    *,
+    known: Mapping[str, Rules] | None = None,
+    threads: int | None = None,
+) -> pd.DataFrame:
+    """:func:`settle_table` for a pandas frame in the rounds schema (cards
+    as ``bytes`` of 13 ids or lists of ids); the results come back as a
+    frame with Arrow-backed columns (nulls kept)."""
+    import pandas as pd
+
+    pa = _pyarrow()
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a pandas DataFrame, not {type(frame).__name__}")
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    for s, name in enumerate(CARD_COLUMNS):
+        if name in table.column_names and pa.types.is_binary(table.schema.field(name).type):
+            table = table.set_column(
+                table.column_names.index(name), name, _fixed_cards(table.column(name), s)
+            )
+    result = settle_table(table, rules, known=known, threads=threads)
+    return result.to_pandas(types_mapper=pd.ArrowDtype)
+
+
+def _fixed_cards(column: pa.ChunkedArray, seat: int) -> pa.ChunkedArray:
+    """Variable-width binary cards (pandas ``bytes``) as fixed_size_binary(13);
+    a value of another length becomes a list so that its row is reported."""
+    pa = _pyarrow()
+    import pyarrow.compute as pc
+
+    lengths = pc.binary_length(column)
+    if pc.all(pc.or_kleene(pc.equal(lengths, 13), pc.is_null(lengths))).as_py() is not False:
+        return column.cast(pa.binary(13))
+    values = [None if b is None else list(b) for b in column.to_pylist()]
+    return pa.chunked_array([pa.array(values, pa.list_(pa.uint8()))])
+
+
+# ---------------------------------------------------------------- Parquet
+
+
+def _parquet_files(source: str | os.PathLike[str]) -> list[Path]:
+    path = Path(source)
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*.parquet") if p.is_file())
+        if not files:
+            raise ArgumentError(f"{path} holds no .parquet files")
+        return files
+    if not path.exists():
+        raise ArgumentError(f"{path} does not exist")
+    return [path]
+
+
+def _batches(files: list[Path], batch_rows: int) -> Iterator[pa.RecordBatch]:
+    import pyarrow.parquet as pq
+
+    for file in files:
+        with pq.ParquetFile(file) as handle:
+            yield from handle.iter_batches(batch_size=batch_rows)
+
+
+def settle_parquet(
+    source: str | os.PathLike[str],
+    target: str | os.PathLike[str],
+    rules: Rules | None = None,
+    *,
+    known: Mapping[str, Rules] | None = None,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
+    threads: int | None = None,
+    compression: str = "snappy",
+    progress: Any = None,
+) -> tuple[int, int]:
+    """Settles a Parquet file (or a directory of them, in path order) into
+    one Parquet results file, ``batch_rows`` rounds at a time, in order.
+    Returns (rounds, rounds that could not be settled). ``progress`` is
+    called with the number of rounds of each batch settled."""
+    if isinstance(batch_rows, bool) or not isinstance(batch_rows, int):
+        raise TypeError("batch_rows must be an int")
+    if batch_rows < 1:
+        raise ArgumentError(f"batch_rows must be >= 1, got {batch_rows}")
+    files = _parquet_files(source)
+    writer = ParquetResultsWriter(target, compression=compression)
+    rounds = failed = 0
+    try:
+        for batch in _batches(files, batch_rows):
+            result = settle_table(batch, rules, known=known, threads=threads)
+            writer.write_table(result)
+            rounds += result.num_rows
+            failed += result.num_rows - result.column("error").null_count
+            if progress is not None:
+                progress(result.num_rows)
+    finally:
+        writer.close()
+    return rounds, failed
+
+
+class ParquetResultsWriter:
+    """Writes results tables to one Parquet file; the schema is fixed by the
+    first table (every later one is cast to it, or refused)."""
+
+    def __init__(self, target: str | os.PathLike[str], *, compression: str = "snappy") -> None:
+        self._target = target
+        self._compression = compression
+        self._writer: Any = None
+        self._schema: pa.Schema | None = None
+
+    def write_table(self, table: pa.Table) -> None:
+        """Appends a results table."""
+        import pyarrow.parquet as pq
+
+        if self._schema is None:
+            self._schema = table.schema
+            self._writer = pq.ParquetWriter(
+                self._target, table.schema, compression=self._compression
+            )
+        elif table.schema != self._schema:
+            try:
+                table = table.cast(self._schema)
+            except (ValueError, TypeError) as exc:
+                raise TableError(
+                    f"results of another shape cannot go to the same file: {exc}"
+                ) from None
+        self._writer.write_table(table)
+
+    def close(self, empty_schema: pa.Schema | None = None) -> None:
+        """Finishes the file (an empty one in ``empty_schema`` if nothing was written)."""
+        import pyarrow.parquet as pq
+
+        if self._writer is None:
+            pa = _pyarrow()
+            schema = empty_schema or results_schema(MAX_SEATS)
+            pq.write_table(
+                pa.table({f.name: pa.array([], f.type) for f in schema}, schema=schema),
+                self._target,
+            )
+            return
+        self._writer.close()
+        self._writer = None

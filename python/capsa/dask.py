@@ -1,0 +1,219 @@
+"""Bulk settlement and simulation on Dask: one machine or a cluster.
+
+:func:`settle_dataframe` settles a Dask dataframe of rounds (the schema of
+:mod:`capsa.bulk`) partition by partition with ``map_partitions`` over the
+batch kernel; :func:`settle_parquet` reads a Parquet dataset, settles it and
+writes the results as a Parquet dataset, one file per partition, in the
+rounds' order. Every partition gives exactly what :func:`capsa.bulk.settle_table`
+gives for its rows, so the results are those of the single-process path.
+:func:`simulate_on_cluster` runs :func:`capsa.simulate` over a cluster by
+cutting the deal index range into parts.
+
+The same calls run on a local cluster or a real one; only the client
+changes (``docs/bulk.md`` has the examples)::
+
+    from distributed import Client, LocalCluster
+    client = Client(LocalCluster(n_workers=2, threads_per_worker=1))
+    # or: client = Client("tcp://scheduler.example:8786")
+    capsa.dask.settle_parquet("rounds/", "results/", client=client)
+
+Needs ``pip install 'capsa[dask]'`` (dask[dataframe], distributed, pyarrow).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from capsa.bulk import CARD_COLUMNS, results_schema, settle_table
+from capsa.rules import Rules
+from capsa.simulation import Summary, merge_all, simulate_range
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+    import pandas as pd
+
+__all__ = ["read_rounds", "settle_dataframe", "settle_parquet", "simulate_on_cluster"]
+
+
+def _dataframe() -> Any:
+    """``dask.dataframe`` (typed as Any: Dask's own annotations are partial)."""
+    try:
+        import dask.dataframe
+    except ImportError as exc:  # pragma: no cover - the test extra installs it
+        raise ImportError("capsa.dask needs Dask: pip install 'capsa[dask]'") from exc
+    return dask.dataframe
+
+
+def _distributed() -> Any:
+    """``distributed`` (typed as Any, as ``_dataframe``)."""
+    import distributed
+
+    return distributed
+
+
+def read_rounds(source: str | os.PathLike[str], **options: Any) -> dd.DataFrame:
+    """A Parquet dataset of rounds as a Dask dataframe with Arrow-backed
+    columns (the cards stay 13-byte binary values, never Python objects)."""
+    dask_dataframe = _dataframe()
+    options.setdefault("dtype_backend", "pyarrow")
+    frame: dd.DataFrame = dask_dataframe.read_parquet(os.fspath(source), **options)
+    return frame
+
+
+def _settle_partition(
+    part: pd.DataFrame, rules: Rules | None, known: Mapping[str, Rules] | None, threads: int | None
+) -> pd.DataFrame:
+    import pandas as pd
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(part, preserve_index=False)
+    out = settle_table(table, rules, known=known, threads=threads)
+    frame = out.to_pandas(types_mapper=pd.ArrowDtype)
+    frame.index = part.index
+    if "id" in part.columns:
+        frame["id"] = part["id"]  # as given, with its dtype
+    return frame
+
+
+def _meta(frame: dd.DataFrame) -> pd.DataFrame:
+    """The empty results frame of ``frame``'s rounds (id as given)."""
+    import pandas as pd
+
+    seats = sum(1 for name in CARD_COLUMNS if name in frame.columns)
+    schema = results_schema(max(seats, 2))
+    meta = schema.empty_table().to_pandas(types_mapper=pd.ArrowDtype)
+    if "id" in frame.columns:
+        meta.insert(0, "id", frame._meta["id"])
+    return meta
+
+
+def settle_dataframe(
+    frame: dd.DataFrame,
+    rules: Rules | None = None,
+    *,
+    known: Mapping[str, Rules] | None = None,
+    threads: int | None = 1,
+) -> dd.DataFrame:
+    """The results of a Dask dataframe of rounds, lazily (one results
+    partition per rounds partition, same rows, same order). ``threads``
+    cores settle each partition (default 1: Dask already runs one task per
+    worker thread). A bad round gets its reason in ``error``; the job goes on."""
+    if not isinstance(frame, _dataframe().DataFrame):
+        raise TypeError(f"frame must be a dask DataFrame, not {type(frame).__name__}")
+    results: dd.DataFrame = frame.map_partitions(
+        _settle_partition, rules, known, threads, meta=_meta(frame)
+    )
+    return results
+
+
+def settle_parquet(
+    source: str | os.PathLike[str],
+    target: str | os.PathLike[str],
+    rules: Rules | None = None,
+    *,
+    client: Any = None,
+    known: Mapping[str, Rules] | None = None,
+    threads: int | None = 1,
+    compression: str = "snappy",
+    progress: bool = False,
+    read_options: Mapping[str, Any] | None = None,
+) -> None:
+    """Settles a Parquet dataset (a file, a directory, a glob) into a Parquet
+    results dataset at ``target``: a directory of ``part.000000.parquet``, ...
+    files that, sorted by name, hold the rounds in order. Runs on ``client``
+    (a ``distributed.Client``; by default the current client, else Dask's
+    local scheduler), showing Dask's progress bar with ``progress=True``."""
+    frame = read_rounds(source, **dict(read_options or {}))
+    results: Any = settle_dataframe(frame, rules, known=known, threads=threads)
+    job = results.to_parquet(
+        os.fspath(target),
+        write_index=False,
+        compression=compression,
+        compute=False,
+        name_function=_part_name,
+    )
+    _run(job, client, progress)
+
+
+def _part_name(index: int) -> str:
+    """Zero-padded part names: the files' sorted order is the rounds' order."""
+    return f"part.{index:06d}.parquet"
+
+
+def _run(job: Any, client: Any, progress: bool) -> Any:
+    """Computes a Dask collection on ``client`` (or the default scheduler)."""
+    if client is not None:
+        future = client.compute(job)
+        if progress:
+            _distributed().progress(future)
+        return future.result()
+    if progress:
+        import dask.diagnostics
+
+        bar: Any = dask.diagnostics
+        with bar.ProgressBar():
+            return job.compute()
+    return job.compute()
+
+
+def _simulate_part(
+    start: int,
+    end: int,
+    rules: Rules,
+    seats: int,
+    strategy: str,
+    seed: int,
+    tables: bytes | None,
+) -> Summary:
+    return simulate_range(rules, start, end - start, seats, strategy, seed, tables, threads=1)
+
+
+def simulate_on_cluster(
+    client: Any,
+    rules: Rules,
+    *,
+    deals: int,
+    seats: int = 4,
+    strategy: str = "solver",
+    seed: int = 0,
+    start: int = 0,
+    tables: bytes | None = None,
+    partitions: int | None = None,
+    progress: bool | Callable[[int], Any] = False,
+) -> Summary:
+    """:func:`capsa.simulate` on a ``distributed.Client``: the deal indices
+    ``start`` .. ``start + deals - 1`` cut into ``partitions`` ranges (default
+    four per worker thread), each simulated on one core of a worker, the
+    summaries merged. The result does not depend on the cut."""
+    if partitions is None:
+        threads = sum(client.nthreads().values()) or 1
+        partitions = 4 * threads
+    if isinstance(partitions, bool) or not isinstance(partitions, int):
+        raise TypeError(f"partitions must be an int, not {type(partitions).__name__}")
+    if partitions < 1:
+        from capsa._core import ArgumentError
+
+        raise ArgumentError(f"partitions must be >= 1, got {partitions}")
+    parts = max(1, min(partitions, deals))
+    bounds = [start + deals * k // parts for k in range(parts + 1)]
+    futures = client.map(
+        _simulate_part,
+        bounds[:-1],
+        bounds[1:],
+        rules=rules,
+        seats=seats,
+        strategy=strategy,
+        seed=seed,
+        tables=tables,
+        pure=False,
+    )
+    if progress is True:
+        _distributed().progress(futures)
+    elif callable(progress):
+        for future in _distributed().as_completed(futures):
+            progress(future.result().deals)
+    total = client.submit(merge_all, futures)
+    summary: Summary = total.result()
+    return summary

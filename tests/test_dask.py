@@ -1,0 +1,114 @@
+"""capsa.dask on a two-worker local cluster (processes) started here: the
+results and summaries are exactly those of the single-process path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+import pytest
+from distributed import Client, LocalCluster
+from test_bulk import arranged_rounds
+
+import capsa
+import capsa.dask
+from capsa import bulk
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        Client(cluster) as c,
+    ):
+        yield c
+
+
+def rounds_dataset(folder: Path) -> pa.Table:
+    """Three files of rounds with some bad ones, several row groups each."""
+    cards = arranged_rounds(3000, seed=21)
+    cards[2500, 0, 0] = cards[2500, 0, 1]
+    stakes = np.where(np.arange(3000) == 1234, -1, np.arange(3000) % 40)
+    ids = [f"t/{k}" for k in range(3000)]
+    whole = bulk.rounds_table(cards, ids=ids, rules="pagat", stakes=stakes)
+    cards[17, 2, 5] = 77  # an id a uint8 column can hold but no card has
+    bad = pa.array([bytes(row) for row in cards[:, 2]], pa.binary(13))
+    whole = whole.set_column(whole.column_names.index("cards2"), "cards2", bad)
+    folder.mkdir()
+    for k, (a, b) in enumerate([(0, 1000), (1000, 1700), (1700, 3000)]):
+        pq.write_table(whole.slice(a, b - a), folder / f"part-{k}.parquet", row_group_size=256)
+    return whole
+
+
+def plain(table: pa.Table) -> pa.Table:
+    return table.replace_schema_metadata(None)
+
+
+def test_a_parquet_dataset_settles_as_in_one_process(client: Any, tmp_path: Path) -> None:
+    whole = rounds_dataset(tmp_path / "rounds")
+    capsa.dask.settle_parquet(
+        tmp_path / "rounds",
+        tmp_path / "results",
+        client=client,
+        read_options={"split_row_groups": True},
+    )
+    files = sorted((tmp_path / "results").glob("*.parquet"))
+    assert len(files) > 3  # one per row group: the cluster saw many partitions
+    got = plain(ds.dataset(files).to_table())
+    expected = bulk.settle_table(whole)
+    # Dask reads a string column as large_string; the ids are the same
+    assert got.schema.field("id").type == pa.large_string()
+    assert got.cast(expected.schema).equals(expected)
+    errors = [e for e in got.column("error").to_pylist() if e]
+    assert len(errors) == 3 and any("77" in e for e in errors)
+
+
+def test_a_dask_dataframe_settles_as_in_one_process(client: Any) -> None:
+    cards = arranged_rounds(500, seed=22)
+    frame = pd.DataFrame({f"cards{s}": [bytes(r) for r in cards[:, s]] for s in range(4)})
+    frame.insert(0, "id", np.arange(500))
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = table.cast(
+        pa.schema([("id", pa.int64())] + [(f"cards{s}", pa.binary(13)) for s in range(4)])
+    )
+    arrow_frame = table.to_pandas(types_mapper=pd.ArrowDtype)
+    results = capsa.dask.settle_dataframe(dd.from_pandas(arrow_frame, npartitions=4))
+    got = client.compute(results).result()
+    expected = bulk.settle_table(table).to_pandas(types_mapper=pd.ArrowDtype)
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), expected)
+
+
+@pytest.mark.parametrize(
+    ("strategy", "deals", "partitions"), [("greedy", 20_000, None), ("solver", 60, 7)]
+)
+def test_a_cluster_simulation_is_the_one_process_simulation(
+    client: Any, strategy: str, deals: int, partitions: int | None
+) -> None:
+    here = capsa.simulate("capsa-susun", deals=deals, strategy=strategy, seed=31, stake=10)
+    there = capsa.simulate(
+        "capsa-susun",
+        deals=deals,
+        strategy=strategy,
+        seed=31,
+        stake=10,
+        client=client,
+        partitions=partitions,
+    )
+    assert there == here
+    seen: list[int] = []
+    capsa.simulate("pagat", deals=100, strategy="greedy", client=client, progress=seen.append)
+    assert sum(seen) == 100
+
+
+def test_settle_dataframe_refuses_what_is_not_a_dask_frame() -> None:
+    with pytest.raises(TypeError, match="dask DataFrame"):
+        capsa.dask.settle_dataframe(pd.DataFrame())  # type: ignore[arg-type]
