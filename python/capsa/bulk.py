@@ -408,14 +408,20 @@ def settle_table(
     seats = _seat_columns(table)
     n = table.num_rows
     errors = _RowErrors(n)
-    cards = np.zeros((n, seats, 13), dtype=np.uint8)
-    given = np.zeros((n, seats), dtype=bool)
+    seat_cards, seat_given = [], []
     for s in range(seats):
         column = _column(table, CARD_COLUMNS[s])
         assert column is not None
-        cards[:, s, :], given[:, s] = _read_cards(column, s, errors)
-    table_seats = given.sum(axis=1).astype(np.int8)
-    _check_seat_layout(given, errors)
+        ids, present = _read_cards(column, s, errors)
+        seat_cards.append(ids)
+        seat_given.append(present)
+    cards = np.stack(seat_cards, axis=1)  # (N, seats, 13), one copy
+    given = np.stack(seat_given, axis=1)
+    if given.all():  # the common case: every seat of every round given
+        table_seats = np.full(n, seats, dtype=np.int8)
+    else:
+        table_seats = given.sum(axis=1).astype(np.int8)
+        _check_seat_layout(given, errors)
     names, codes = _read_rules_names(table, base.name, known, errors)
     stakes = _read_stakes(table, errors)
     surrender = _read_flags(table, SURRENDER_COLUMNS, seats, False)
@@ -423,39 +429,45 @@ def settle_table(
 
     figures: npt.NDArray[np.int64] | None = None  # (figure, seat, round)
     settled = np.zeros(n, dtype=bool)
-    for k, name in enumerate(names):
-        if name not in known:
-            continue
-        group_rules = known[name]
-        in_rules = codes == k
-        for p in range(2, seats + 1):
-            group = ~errors.bad & in_rules & (table_seats == p)
-            rows = slice(None) if group.all() else np.flatnonzero(group)
-            if not group.any():
-                continue
-            out, bad_rows, reasons = _core.settle_rounds(
-                np.ascontiguousarray(cards[rows, :p]),
-                group_rules,
-                _group_stakes(stakes, rows, group_rules["money.stake"]),
-                _group_flags(surrender, rows, p, default=False),
-                _group_flags(declare, rows, p, default=True),
-                threads=threads,
-            )
-            if isinstance(rows, slice) and p == seats:
-                figures = out  # one group holds every round: no copy
-            else:
-                if figures is None:
-                    figures = np.zeros((len(FIGURES), seats, n), dtype=np.int64)
-                figures[:, :p, rows] = out
-            settled[rows] = True
-            if len(bad_rows):
-                index = np.arange(n)[rows][bad_rows]
-                found = dict(zip(index.tolist(), reasons, strict=True))
-                errors.add(index, found.__getitem__)
+    for key, rows in _groups(codes, table_seats, errors.bad):
+        p = key % (MAX_SEATS + 1)
+        group_rules = known[names[key // (MAX_SEATS + 1)]]
+        out, bad_rows, reasons = _core.settle_rounds(
+            np.ascontiguousarray(cards[rows, :p]),
+            group_rules,
+            _group_stakes(stakes, rows, group_rules["money.stake"]),
+            _group_flags(surrender, rows, p, default=False),
+            _group_flags(declare, rows, p, default=True),
+            threads=threads,
+        )
+        if isinstance(rows, slice) and p == seats:
+            figures = out  # one group holds every round: no copy
+        else:
+            if figures is None:
+                figures = np.zeros((len(FIGURES), seats, n), dtype=np.int64)
+            figures[:, :p, rows] = out
+        settled[rows] = True
+        if len(bad_rows):
+            index = np.arange(n)[rows][bad_rows]
+            found = dict(zip(index.tolist(), reasons, strict=True))
+            errors.add(index, found.__getitem__)
     settled &= ~errors.bad
     if figures is None:
         figures = np.zeros((len(FIGURES), seats, n), dtype=np.int64)
     return _results(table, figures, settled, table_seats, errors, seats)
+
+
+def _groups(
+    codes: npt.NDArray[np.intp], table_seats: npt.NDArray[np.int8], bad: npt.NDArray[np.bool_]
+) -> list[tuple[int, slice | npt.NDArray[np.intp]]]:
+    """The rounds to settle grouped by rules and table size: (rules index *
+    (MAX_SEATS + 1) + seats, rows); ``slice(None)`` when one group holds
+    every round."""
+    key = codes * (MAX_SEATS + 1) + table_seats
+    key[bad] = -1
+    if len(key) and key[0] >= 0 and bool((key == key[0]).all()):
+        return [(int(key[0]), slice(None))]
+    return [(int(k), np.flatnonzero(key == k)) for k in np.unique(key) if k >= 0]
 
 
 def _group_stakes(
@@ -515,12 +527,14 @@ def _results(
         columns["id"] = table.column("id")
         id_type = table.schema.field("id").type
     columns["seats"] = pa.array(table_seats, pa.int8())
+    # where each seat has figures: a mask only when some round has none
+    masks = []
+    for s in range(seats):
+        present = settled & (table_seats > s)
+        masks.append(None if present.all() else ~present)
     for f, figure in enumerate(FIGURES):
         for s in range(seats):
-            present = settled & (table_seats > s)
-            values = figures[f, s]
-            mask = None if present.all() else ~present
-            columns[f"{figure}{s}"] = pa.array(values, pa.int64(), mask=mask)
+            columns[f"{figure}{s}"] = pa.array(figures[f, s], pa.int64(), mask=masks[s])
     columns["error"] = _error_column(len(settled), errors)
     return pa.table(columns, schema=results_schema(seats, id_type))
 

@@ -119,27 +119,70 @@ def settle_parquet(
     compression: str = "snappy",
     progress: bool = False,
     read_options: Mapping[str, Any] | None = None,
-) -> None:
+) -> tuple[int, int]:
     """Settles a Parquet dataset (a file, a directory, a glob) into a Parquet
     results dataset at ``target``: a directory of ``part.000000.parquet``, ...
-    files that, sorted by name, hold the rounds in order. Runs on ``client``
-    (a ``distributed.Client``; by default the current client, else Dask's
-    local scheduler), showing Dask's progress bar with ``progress=True``."""
+    files, one per partition, that sorted by name hold the rounds in order.
+    Each task reads its partition, settles it with ``map_partitions`` and
+    writes its results file itself, so the results never leave Arrow.
+    ``target`` must be a path every worker can write (a shared filesystem,
+    or a URI pyarrow can write, such as ``s3://...``). Runs on ``client`` (a
+    ``distributed.Client``; by default the current client, else Dask's local
+    scheduler), showing Dask's progress bar with ``progress=True``. Returns
+    (rounds, rounds that could not be settled)."""
     frame = read_rounds(source, **dict(read_options or {}))
-    results: Any = settle_dataframe(frame, rules, known=known, threads=threads)
-    job = results.to_parquet(
-        os.fspath(target),
-        write_index=False,
-        compression=compression,
-        compute=False,
-        name_function=_part_name,
+    if not isinstance(frame, _dataframe().DataFrame):
+        raise TypeError(f"frame must be a dask DataFrame, not {type(frame).__name__}")
+    where = os.fspath(target)
+    _make_directory(where)
+    import pandas as pd
+
+    meta = pd.DataFrame(
+        {"rounds": pd.Series([], dtype="int64"), "failed": pd.Series([], dtype="int64")}
     )
-    _run(job, client, progress)
+    written: Any = frame.map_partitions(
+        _settle_and_write, where, rules, known, threads, compression, meta=meta
+    )
+    counts = _run(written, client, progress)
+    return int(counts["rounds"].sum()), int(counts["failed"].sum())
+
+
+def _make_directory(where: str) -> None:
+    if "://" in where:
+        import pyarrow.fs
+
+        fs, path = pyarrow.fs.FileSystem.from_uri(where)
+        fs.create_dir(path, recursive=True)
+    else:
+        os.makedirs(where, exist_ok=True)
 
 
 def _part_name(index: int) -> str:
     """Zero-padded part names: the files' sorted order is the rounds' order."""
     return f"part.{index:06d}.parquet"
+
+
+def _settle_and_write(
+    part: pd.DataFrame,
+    where: str,
+    rules: Rules | None,
+    known: Mapping[str, Rules] | None,
+    threads: int | None,
+    compression: str,
+    partition_info: Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
+    """One task of :func:`settle_parquet`: settles a partition and writes its
+    results file; returns its counts."""
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    number = 0 if partition_info is None else int(partition_info["number"])
+    table = pa.Table.from_pandas(part, preserve_index=False).replace_schema_metadata(None)
+    out = settle_table(table, rules, known=known, threads=threads)
+    pq.write_table(out, f"{where.rstrip('/')}/{_part_name(number)}", compression=compression)
+    failed = out.num_rows - out.column("error").null_count
+    return pd.DataFrame({"rounds": [out.num_rows], "failed": [failed]})
 
 
 def _run(job: Any, client: Any, progress: bool) -> Any:
