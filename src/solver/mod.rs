@@ -53,7 +53,9 @@
 
 mod baselines;
 mod cache;
+mod deep;
 mod model;
+mod regret;
 mod removal;
 mod search;
 mod tables;
@@ -61,7 +63,9 @@ mod train;
 
 pub use baselines::{Arranger, Strategy, STRATEGY_NAMES};
 pub use cache::arranger;
+pub use deep::{DeepConfig, Effort, EFFORT_NAMES, MAX_DEEP_CHOICES};
 pub use model::RowOutcome;
+pub use regret::{best_response_check, CheckConfig};
 pub use search::{Choice, Solver};
 pub use tables::{
     check_tables_name, rules_meta, scoring_distance, Tables, MAX_HEADER_BYTES, MAX_NAME_LEN,
