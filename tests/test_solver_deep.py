@@ -76,7 +76,7 @@ def test_baselines_have_no_deep_mode(strategy: str) -> None:
 def test_deep_ranking_bounds_k() -> None:
     with pytest.raises(ArgumentError, match=f"k = {MAX_DEEP_CHOICES + 1}"):
         rank_arrangements(HANDS[0], k=MAX_DEEP_CHOICES + 1, effort="deep")
-    assert len(rank_arrangements(HANDS[0], k=MAX_DEEP_CHOICES, effort="deep")) >= 16
+    assert len(rank_arrangements(HANDS[0], k=MAX_DEEP_CHOICES, effort="deep")) >= 32
 
 
 def test_check_takes_the_pick_and_the_opponents() -> None:

@@ -232,7 +232,7 @@ def rank_arrangements(
     ``cards``, ``rules``, ``seats``, ``tables`` and ``effort`` are as for
     :func:`best_arrangement`; ``k`` is an int >= 1 (default 5), and a k
     larger than the hand's choices gives all of them. With
-    ``effort="deep"`` the model's best ``max(k, 16)`` candidates are
+    ``effort="deep"`` the model's best ``max(k, 32)`` candidates are
     re-scored and ``k`` is at most :data:`MAX_DEEP_CHOICES`.
 
     Returns a list of at most ``k`` :class:`Choice`, by descending

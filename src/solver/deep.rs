@@ -79,8 +79,8 @@ pub struct DeepConfig {
 impl Default for DeepConfig {
     fn default() -> Self {
         DeepConfig {
-            deals: 96,
-            candidates: 16,
+            deals: 88,
+            candidates: 32,
             model_error: 0.1,
         }
     }
