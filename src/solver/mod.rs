@@ -43,6 +43,16 @@
 //! the scoop term), and the best [`REFINE`] get the exact 27-pattern value.
 //! A natural is declared when its points beat the best arrangement's value.
 //!
+//! # Deep mode
+//!
+//! [`Effort::Deep`] re-scores the fast model's best candidates exactly:
+//! opponent hands are sampled from the 39 unseen cards (seeded by the
+//! hand's cards), arranged by the fast solver, and every candidate is
+//! settled against the same ones by the settlement core; the sampled
+//! differences are blended with the model's by their precision (see
+//! [`DeepConfig`] and the `deep` module). [`best_response_check`] measures
+//! any strategy at any effort against opponents of any strategy.
+//!
 //! # Custom rules
 //!
 //! Tables depend on the ranking and on how opponents play, which depends on
