@@ -1,14 +1,19 @@
 """Best-response check of the solver.
 
 For each sampled hand: sample opponent hands (heads-up) from the remaining
-39 cards, arranged by the solver; score every legal arrangement of the hand
-(and declaring its natural) against all of them with the settlement rules;
-report the regret of the solver's pick = best mean - pick mean (points per
+39 cards, arranged (fast) by ``--opponents-strategy`` (default the solver);
+score every legal arrangement of the hand (and declaring its natural)
+against all of them with the settlement rules; report the regret of the
+pick of ``--strategy`` at ``--effort`` = best mean - pick mean (points per
 opponent per hand). ``regret`` is biased upward by the maximum over noisy
 means; ``holdout`` picks the best on half the opponents and scores it on the
-other half (unbiased, can be negative). Reproducible by seed.
+other half (unbiased, can be negative). Reproducible by seed. The check's
+opponents come from the seed's stream; the deep mode samples its own,
+seeded by the hand's cards, so it is never scored on its own samples.
 
-    python benches/regret.py --preset pagat --hands 200 --opponents 2000 --seed 1
+    python benches/regret.py --preset pagat --hands 500 --opponents 2000 --seed 1
+    python benches/regret.py --preset pagat --hands 500 --opponents 2000 --seed 1 --effort deep
+    python benches/regret.py --preset 2-4 --opponents-strategy greedy
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import argparse
 import time
 
 from capsa import Rules, presets
-from capsa.solver import best_response_check
+from capsa.solver import EFFORTS, STRATEGIES, best_response_check
 
 
 def main() -> None:
@@ -27,21 +32,39 @@ def main() -> None:
     p.add_argument("--opponents", type=int, default=2000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--seats", type=int, default=2, choices=(2,), help="heads-up (pair points)")
+    p.add_argument("--strategy", default="solver", choices=STRATEGIES, help="the checked pick")
+    p.add_argument("--effort", default="fast", choices=EFFORTS, help="the pick's effort")
+    p.add_argument(
+        "--opponents-strategy",
+        default="solver",
+        choices=STRATEGIES,
+        help="how the opponents arrange (fast)",
+    )
     p.add_argument("--worst", type=int, default=0, help="print the N worst hands")
     a = p.parse_args()
     start = time.time()
     r = best_response_check(
-        Rules.preset(a.preset), hands=a.hands, opponents=a.opponents, seed=a.seed
+        Rules.preset(a.preset),
+        hands=a.hands,
+        opponents=a.opponents,
+        seed=a.seed,
+        strategy=a.strategy,
+        effort=a.effort,
+        opponents_strategy=a.opponents_strategy,
     )
     dt = time.time() - start
-    print(f"preset={a.preset} hands={a.hands} opponents={a.opponents} seed={a.seed} ({dt:.1f}s)")
+    print(
+        f"preset={a.preset} hands={a.hands} opponents={a.opponents} seed={a.seed} "
+        f"strategy={a.strategy} effort={a.effort} opponents-strategy={a.opponents_strategy} "
+        f"({dt:.1f}s)"
+    )
     print(f"  mean regret : {r['mean_regret']:.4f} ± {r['regret_ci95']:.4f} points per opponent")
     print(
         f"  holdout     : {r['mean_holdout_regret']:+.4f} ± {r['holdout_ci95']:.4f} "
         "points per opponent"
     )
     zero = sum(1 for h in r["hands"] if h[4] < 1e-12)
-    print(f"  solver pick is the sampled best in {zero}/{len(r['hands'])} hands")
+    print(f"  the pick is the sampled best in {zero}/{len(r['hands'])} hands")
     if a.worst:
         from capsa.cards import format_cards
 

@@ -15,7 +15,7 @@ use crate::naturals;
 use crate::rank::Evaluator;
 use crate::rules::Rules;
 use crate::settle::{check_seat_count, settle_points, SeatInput, Stakes, MAX_SEATS};
-use crate::solver::Arranger;
+use crate::solver::{Arranger, Effort};
 use crate::splits;
 use crate::stream::{settle_line, write_overlong_record, LineOutcome, RulesFor};
 
@@ -101,15 +101,20 @@ pub fn naturals(data: &[u8]) -> Result<Vec<u16>> {
 
 /// The best arrangement of each 13-card hand by `arranger`, laid out top
 /// 0-2, middle 3-7, bottom 8-12. A bad hand stops the batch and is named by
-/// its row.
-pub fn best_arrangements(arranger: &Arranger, data: &[u8]) -> Result<Vec<[u8; 13]>> {
+/// its row. `effort` is passed to every choice (deep mode only for the
+/// solver and separable).
+pub fn best_arrangements(
+    arranger: &Arranger,
+    data: &[u8],
+    effort: Effort,
+) -> Result<Vec<[u8; 13]>> {
     row_count(data, 13)?;
     // one row at a time: the solver takes ~100 us a hand
     data.par_chunks(13)
         .enumerate()
         .map(|(i, row)| {
             check_distinct(row)
-                .and_then(|_| Ok(arranger.choose(row)?.cards))
+                .and_then(|_| Ok(arranger.choose_with(row, effort)?.cards))
                 .map_err(|e| match e.kind() {
                     ErrorKind::Card | ErrorKind::Hand => e.context(format_args!("row {i}")),
                     _ => e,

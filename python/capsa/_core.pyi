@@ -606,6 +606,7 @@ def best_arrangement(
     seats: int = 4,
     strategy: str = "solver",
     tables: bytes | None = None,
+    effort: str = "fast",
 ) -> tuple[list[int], bool, float]:
     """The best arrangement of 13 cards: (ids laid out top 0-2, middle 3-7,
     bottom 8-12; declare the natural; estimated expected points). See
@@ -618,6 +619,7 @@ def rank_arrangements(
     *,
     seats: int = 4,
     tables: bytes | None = None,
+    effort: str = "fast",
 ) -> list[tuple[list[int], bool, float]]:
     """The k best choices, best first, each (ids, declare_natural, expected
     points). See ``capsa.solver.rank_arrangements``."""
@@ -629,6 +631,7 @@ def best_arrangement_batch(
     seats: int = 4,
     strategy: str = "solver",
     tables: bytes | None = None,
+    effort: str = "fast",
 ) -> npt.NDArray[np.uint8]:
     """Best arrangements of N hands ((N, 13) ids) on all cores: uint8 (N, 13).
     See ``capsa.solver.best_arrangement_batch``."""
@@ -674,12 +677,22 @@ def best_response_check(
     opponents: int = 1000,
     seed: int = 0,
     tables: bytes | None = None,
+    strategy: str = "solver",
+    effort: str = "fast",
+    opponents_strategy: str = "solver",
 ) -> dict[str, Any]:
-    """Best-response check of the solver (heads-up); returns a dict. See
+    """Best-response check of a strategy at an effort against opponents of a
+    strategy (heads-up); returns a dict. See
     ``capsa.solver.best_response_check``."""
 
 def solver_strategies() -> list[str]:
     """The strategy names (``capsa.solver.STRATEGIES``)."""
+
+def solver_efforts() -> list[str]:
+    """The effort names (``capsa.solver.EFFORTS``)."""
+
+MAX_DEEP_CHOICES: int
+"""The most choices ``rank_arrangements`` lists with ``effort="deep"``."""
 
 # rounds: the provably fair deal, submissions, round records, generator output
 

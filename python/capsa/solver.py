@@ -28,6 +28,15 @@ Strategies (``STRATEGIES``, in this order): ``"solver"`` (the model),
 ``"greedy"`` (strongest bottom, then strongest middle of the rest) and
 ``"random"`` (a random valid split, seeded by the cards).
 
+Efforts (``EFFORTS``): ``"fast"`` (the model alone, about 150 us a hand, the
+default) and ``"deep"`` (for hints and the timer's last seconds, at most
+about 50 ms a hand on one core): the model's best candidates are settled
+exactly against opponent hands sampled from the 39 unseen cards and
+arranged by the fast solver, the same samples for every candidate; the
+sampler is seeded by the hand's cards, so the answer is reproducible. Only
+the model strategies (solver, separable) have a deep mode, and a deep
+ranking lists at most ``MAX_DEEP_CHOICES`` (64) choices.
+
 Tables (``TablesLike``) are given as None (the nearest shipped tables),
 bytes, a ``bytearray`` or ``memoryview``, a preset name, or the path (a str
 or ``os.PathLike``) of a tables file of at most ``MAX_TABLES_BYTES`` bytes
@@ -59,6 +68,8 @@ from capsa.cards import format_cards
 from capsa.rules import Rules, RulesError, presets
 
 __all__ = [
+    "EFFORTS",
+    "MAX_DEEP_CHOICES",
     "MAX_TABLES_BYTES",
     "STRATEGIES",
     "TRAINER_VERSION",
@@ -77,6 +88,12 @@ __all__ = [
 ]
 
 STRATEGIES: tuple[str, ...] = tuple(_core.solver_strategies())
+
+#: The efforts, in order of work: ``"fast"`` (the default) and ``"deep"``.
+EFFORTS: tuple[str, ...] = tuple(_core.solver_efforts())
+
+#: The most choices :func:`rank_arrangements` lists with ``effort="deep"``.
+MAX_DEEP_CHOICES: int = _core.MAX_DEEP_CHOICES
 
 TablesLike = bytes | bytearray | memoryview | str | os.PathLike[str] | None
 
@@ -163,6 +180,7 @@ def best_arrangement(
     seats: int = 4,
     strategy: str = "solver",
     tables: TablesLike = None,
+    effort: str = "fast",
 ) -> Choice:
     """The best arrangement of 13 cards, whether to declare the natural, and
     the estimated expected points of the hand (summed over opponents).
@@ -174,7 +192,11 @@ def best_arrangement(
     for. ``strategy`` is one of :data:`STRATEGIES`: ``"solver"`` (the
     default), ``"separable"``, ``"greedy"`` or ``"random"``. ``tables`` is
     None (the nearest shipped tables), bytes, a preset name or the path of a
-    tables file (see :func:`load_tables`).
+    tables file (see :func:`load_tables`). ``effort`` is one of
+    :data:`EFFORTS`: ``"fast"`` (the default) or ``"deep"`` (the strategy's
+    best candidates re-scored against sampled opponents, see the module
+    documentation; then ``expected_points`` is the blend of the model's and
+    the sampled estimate).
 
     Returns a :class:`Choice`; its arrangement never fouls under the rules.
 
@@ -183,12 +205,19 @@ def best_arrangement(
     ``TableError`` for ``seats`` outside 2..4; ``RulesError`` for an unknown
     strategy or tables that cannot be read, fail validation or were trained
     under another ``wheel`` or ``flush_compare``;
-    ``TypeError`` for cards, ``seats`` (a bool, a float), ``strategy``,
-    ``tables`` or ``rules`` of the wrong type.
+    ``ArgumentError`` for an unknown effort or ``effort="deep"`` with a
+    baseline (greedy, random); ``TypeError`` for cards, ``seats`` (a bool, a
+    float), ``strategy``, ``tables``, ``effort`` or ``rules`` of the wrong
+    type.
     """
     return _choice(
         _core.best_arrangement(
-            cards, rules, seats=seats, strategy=strategy, tables=load_tables(tables)
+            cards,
+            rules,
+            seats=seats,
+            strategy=strategy,
+            tables=load_tables(tables),
+            effort=effort,
         )
     )
 
@@ -200,23 +229,28 @@ def rank_arrangements(
     *,
     seats: int = 4,
     tables: TablesLike = None,
+    effort: str = "fast",
 ) -> list[Choice]:
     """The k best choices of the solver for 13 cards, best first (declaring
     the natural, when the rules pay one, is one entry).
 
-    ``cards``, ``rules``, ``seats`` and ``tables`` are as for
+    ``cards``, ``rules``, ``seats``, ``tables`` and ``effort`` are as for
     :func:`best_arrangement`; ``k`` is an int >= 1 (default 5), and a k
-    larger than the hand's choices gives all of them.
+    larger than the hand's choices gives all of them. With
+    ``effort="deep"`` the model's best ``max(k, 32)`` candidates are
+    re-scored and ``k`` is at most :data:`MAX_DEEP_CHOICES`.
 
     Returns a list of at most ``k`` :class:`Choice`, by descending
     ``expected_points``.
 
     Raises what :func:`best_arrangement` raises (``CardError``,
-    ``HandError``, ``TableError``, ``RulesError``, ``TypeError``), and
-    ``ArgumentError`` for ``k`` < 1, ``TypeError`` for a ``k`` that is not
-    an int.
+    ``HandError``, ``TableError``, ``RulesError``, ``ArgumentError``,
+    ``TypeError``), and ``ArgumentError`` for ``k`` < 1 or, deep, above
+    :data:`MAX_DEEP_CHOICES`; ``TypeError`` for a ``k`` that is not an int.
     """
-    rows = _core.rank_arrangements(cards, rules, k, seats=seats, tables=load_tables(tables))
+    rows = _core.rank_arrangements(
+        cards, rules, k, seats=seats, tables=load_tables(tables), effort=effort
+    )
     return [_choice(r) for r in rows]
 
 
@@ -227,13 +261,14 @@ def best_arrangement_batch(
     seats: int = 4,
     strategy: str = "solver",
     tables: TablesLike = None,
+    effort: str = "fast",
 ) -> npt.NDArray[np.uint8]:
     """Arranges N hands at once, on every core without the GIL.
 
     ``ids`` is a numpy array of card ids of shape (N, 13), of any integer
     dtype, byte order and strides (uint8 C-contiguous is read in place,
-    others are copied); N may be 0. ``rules``, ``seats``, ``strategy`` and
-    ``tables`` are as for :func:`best_arrangement`.
+    others are copied); N may be 0. ``rules``, ``seats``, ``strategy``,
+    ``tables`` and ``effort`` are as for :func:`best_arrangement`.
 
     Returns a uint8 array of shape (N, 13): each hand's best arrangement,
     laid out top 0-2, middle 3-7, bottom 8-12 (the natural is not reported:
@@ -242,11 +277,12 @@ def best_arrangement_batch(
     Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
     repeated in a row (each naming the row); ``TableError`` for another
     shape or ``seats`` outside 2..4; ``RulesError`` for an unknown strategy
-    or bad tables; ``TypeError`` for a non-array, a non-integer dtype, or an
+    or bad tables; ``ArgumentError`` for an unknown effort or a deep
+    baseline; ``TypeError`` for a non-array, a non-integer dtype, or an
     argument of the wrong type.
     """
     return _core.best_arrangement_batch(
-        ids, rules, seats=seats, strategy=strategy, tables=load_tables(tables)
+        ids, rules, seats=seats, strategy=strategy, tables=load_tables(tables), effort=effort
     )
 
 
@@ -359,15 +395,24 @@ def best_response_check(
     opponents: int = 1000,
     seed: int = 0,
     tables: TablesLike = None,
+    strategy: str = "solver",
+    effort: str = "fast",
+    opponents_strategy: str = "solver",
 ) -> dict[str, Any]:
-    """Measures the solver against the best response: for ``hands`` sampled
+    """Measures a strategy against the best response: for ``hands`` sampled
     hands, every legal arrangement (and declaring the natural) is settled
     heads-up against ``opponents`` hands dealt from the other 39 cards and
-    arranged by the solver.
+    arranged (fast) by ``opponents_strategy``, and compared with the pick of
+    ``strategy`` at ``effort``.
 
     ``rules`` is a ``Rules`` or None (capsa-susun); ``hands`` and
     ``opponents`` are ints >= 1; ``seed`` an int 0..2**64-1; ``tables`` any
-    form :func:`load_tables` takes.
+    form :func:`load_tables` takes; ``strategy`` and ``opponents_strategy``
+    names from :data:`STRATEGIES` (default ``"solver"``); ``effort`` one of
+    :data:`EFFORTS` (default ``"fast"``). The check's opponents are dealt
+    from the seed's own stream, never the deep mode's samples (which are
+    seeded by the hand's cards): a pick fitted to the very opponents it is
+    scored against would show a regret biased low.
 
     Returns a dict: ``opponents``; ``mean_regret`` and ``regret_ci95`` (the
     best mean minus the solver pick's mean, in points per opponent per hand,
@@ -377,12 +422,20 @@ def best_response_check(
     best points, regret, holdout regret).
 
     Raises ``ArgumentError`` for ``hands``, ``opponents`` or ``seed`` out of
-    range, ``RulesError`` for bad tables, ``TypeError`` for an argument of
-    the wrong type.
+    range, an unknown effort or a deep baseline; ``RulesError`` for bad
+    tables or an unknown strategy; ``TypeError`` for an argument of the
+    wrong type.
     """
     return dict(
         _core.best_response_check(
-            rules, hands=hands, opponents=opponents, seed=seed, tables=load_tables(tables)
+            rules,
+            hands=hands,
+            opponents=opponents,
+            seed=seed,
+            tables=load_tables(tables),
+            strategy=strategy,
+            effort=effort,
+            opponents_strategy=opponents_strategy,
         )
     )
 

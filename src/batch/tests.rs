@@ -1,7 +1,7 @@
 use super::*;
 use crate::deal::{shuffled_deck, ChaCha20};
 use crate::settle::settle;
-use crate::solver::{arranger, Strategy};
+use crate::solver::{arranger, Effort, Strategy};
 
 /// `tables` tables of `seats` seats dealt from seeded decks, each seat's 13
 /// cards in dealt order (a valid arrangement or not), row-major.
@@ -118,13 +118,13 @@ fn best_arrangements_are_the_arrangers_choices() {
     let r = Rules::default();
     let a = arranger(&r, None, 4, Strategy::Greedy).unwrap();
     let data = dealt(30, 1, 3);
-    let got = best_arrangements(&a, &data).unwrap();
+    let got = best_arrangements(&a, &data, Effort::Fast).unwrap();
     for (k, hand) in data.chunks_exact(13).enumerate() {
         assert_eq!(got[k], a.choose(hand).unwrap().cards);
     }
     let mut bad = data.clone();
     bad[13 * 4 + 2] = bad[13 * 4];
-    let err = best_arrangements(&a, &bad).unwrap_err();
+    let err = best_arrangements(&a, &bad, Effort::Fast).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Hand);
     assert!(err.message().starts_with("row 4"), "{}", err.message());
 }

@@ -14,7 +14,7 @@ use super::rules::rules_arg;
 use crate::batch;
 use crate::error::ErrorKind;
 use crate::rules::{FlushCompare, RuleChoice, Rules, Wheel};
-use crate::solver::{self as core, Choice, Strategy, Tables};
+use crate::solver::{self as core, Choice, Effort, Strategy, Tables};
 use crate::tournament;
 
 fn tables_arg(tables: Option<&Bound<'_, PyBytes>>) -> PyResult<Option<Tables>> {
@@ -65,6 +65,10 @@ fn strategy_arg(name: &str) -> PyResult<Strategy> {
     Strategy::from_name(name).map_err(PyErr::from)
 }
 
+fn effort_arg(name: &str) -> PyResult<Effort> {
+    Effort::from_name(name).map_err(PyErr::from)
+}
+
 /// More choices than any hand has (72,072 splits, and a natural).
 const MAX_CHOICES: i128 = 72_073;
 
@@ -87,8 +91,8 @@ fn tuple(c: &Choice) -> ChoiceTuple {
 /// bottom 8-12; declare the natural; estimated expected points).
 #[pyfunction]
 #[pyo3(
-    signature = (cards, rules=None, *, seats=None, strategy="solver", tables=None),
-    text_signature = "(cards, rules=None, *, seats=4, strategy='solver', tables=None)"
+    signature = (cards, rules=None, *, seats=None, strategy="solver", tables=None, effort="fast"),
+    text_signature = "(cards, rules=None, *, seats=4, strategy='solver', tables=None, effort='fast')"
 )]
 fn best_arrangement(
     py: Python<'_>,
@@ -97,16 +101,18 @@ fn best_arrangement(
     seats: Option<&Bound<'_, PyAny>>,
     strategy: &str,
     tables: Option<&Bound<'_, PyBytes>>,
+    effort: &str,
 ) -> PyResult<ChoiceTuple> {
     let seats = seats_or_four(seats)?;
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
     let ids = read13(cards)?;
     let strategy = strategy_arg(strategy)?;
+    let effort = effort_arg(effort)?;
     let tables = tables_for(&r, tables)?;
     py.detach(|| {
         let a = core::arranger(&r, tables.as_ref(), seats, strategy)?;
-        a.choose(&ids)
+        a.choose_with(&ids, effort)
     })
     .map(|c| tuple(&c))
     .map_err(PyErr::from)
@@ -116,8 +122,8 @@ fn best_arrangement(
 /// points).
 #[pyfunction]
 #[pyo3(
-    signature = (cards, rules=None, k=None, *, seats=None, tables=None),
-    text_signature = "(cards, rules=None, k=5, *, seats=4, tables=None)"
+    signature = (cards, rules=None, k=None, *, seats=None, tables=None, effort="fast"),
+    text_signature = "(cards, rules=None, k=5, *, seats=4, tables=None, effort='fast')"
 )]
 fn rank_arrangements(
     py: Python<'_>,
@@ -126,6 +132,7 @@ fn rank_arrangements(
     k: Option<&Bound<'_, PyAny>>,
     seats: Option<&Bound<'_, PyAny>>,
     tables: Option<&Bound<'_, PyBytes>>,
+    effort: &str,
 ) -> PyResult<Vec<ChoiceTuple>> {
     // a hand has at most 72,072 splits (and a natural), so any larger k
     // asks for all of them
@@ -139,10 +146,11 @@ fn rank_arrangements(
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
     let ids = read13(cards)?;
+    let effort = effort_arg(effort)?;
     let tables = tables_for(&r, tables)?;
     py.detach(|| {
         let a = core::arranger(&r, tables.as_ref(), seats, Strategy::Solver)?;
-        a.solver().rank(&ids, k)
+        a.rank_with(&ids, k, effort)
     })
     .map(|v| v.iter().map(tuple).collect())
     .map_err(PyErr::from)
@@ -152,9 +160,10 @@ fn rank_arrangements(
 /// (N, 13), each row laid out top 0-2, middle 3-7, bottom 8-12.
 #[pyfunction]
 #[pyo3(
-    signature = (ids, rules=None, *, seats=None, strategy="solver", tables=None),
-    text_signature = "(ids, rules=None, *, seats=4, strategy='solver', tables=None)"
+    signature = (ids, rules=None, *, seats=None, strategy="solver", tables=None, effort="fast"),
+    text_signature = "(ids, rules=None, *, seats=4, strategy='solver', tables=None, effort='fast')"
 )]
+#[allow(clippy::too_many_arguments)]
 fn best_arrangement_batch<'py>(
     py: Python<'py>,
     ids: &Bound<'py, PyAny>,
@@ -162,6 +171,7 @@ fn best_arrangement_batch<'py>(
     seats: Option<&Bound<'py, PyAny>>,
     strategy: &str,
     tables: Option<&Bound<'py, PyBytes>>,
+    effort: &str,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     let seats = seats_or_four(seats)?;
     let rules = rules_arg(rules)?;
@@ -169,10 +179,11 @@ fn best_arrangement_batch<'py>(
     let arr = card_rows(ids, &[13], "ids")?;
     let data = arr.ids()?;
     let strategy = strategy_arg(strategy)?;
+    let effort = effort_arg(effort)?;
     let tables = tables_for(&r, tables)?;
     let rows = py.detach(|| {
         let a = core::arranger(&r, tables.as_ref(), seats, strategy)?;
-        batch::best_arrangements(&a, data)
+        batch::best_arrangements(&a, data, effort)
     })?;
     let n = rows.len();
     let flat: Vec<u8> = rows.into_iter().flatten().collect();
@@ -292,12 +303,19 @@ fn duplicate_tournament<'py>(
     Ok(d)
 }
 
-/// Best-response check of the solver (heads-up); returns a dict.
+/// Best-response check of a strategy at an effort against opponents of a
+/// strategy (heads-up); returns a dict. See
+/// `capsa.solver.best_response_check`.
 #[pyfunction]
 #[pyo3(
-    signature = (rules=None, *, hands=None, opponents=None, seed=None, tables=None),
-    text_signature = "(rules=None, *, hands=100, opponents=1000, seed=0, tables=None)"
+    signature = (
+        rules=None, *, hands=None, opponents=None, seed=None, tables=None,
+        strategy="solver", effort="fast", opponents_strategy="solver"
+    ),
+    text_signature = "(rules=None, *, hands=100, opponents=1000, seed=0, tables=None, \
+                      strategy='solver', effort='fast', opponents_strategy='solver')"
 )]
+#[allow(clippy::too_many_arguments)]
 fn best_response_check<'py>(
     py: Python<'py>,
     rules: Option<&Bound<'py, PyAny>>,
@@ -305,15 +323,23 @@ fn best_response_check<'py>(
     opponents: Option<&Bound<'py, PyAny>>,
     seed: Option<&Bound<'py, PyAny>>,
     tables: Option<&Bound<'py, PyBytes>>,
+    strategy: &str,
+    effort: &str,
+    opponents_strategy: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let hands = hands.map_or(Ok(100), |h| count_arg(h, "hands"))?;
     let opponents = opponents.map_or(Ok(1000), |o| count_arg(o, "opponents"))?;
     let seed = seed.map_or(Ok(0), seed_arg)?;
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
+    let cfg = core::CheckConfig {
+        strategy: strategy_arg(strategy)?,
+        effort: effort_arg(effort)?,
+        opponents: strategy_arg(opponents_strategy)?,
+    };
     let tables = tables_for(&r, tables)?;
     let rep =
-        py.detach(|| tournament::best_response_check(&r, tables.as_ref(), hands, opponents, seed))?;
+        py.detach(|| core::best_response_check(&r, tables.as_ref(), hands, opponents, seed, &cfg))?;
     let d = PyDict::new(py);
     d.set_item("opponents", rep.opponents)?;
     d.set_item("mean_regret", rep.mean_regret)?;
@@ -344,6 +370,12 @@ fn solver_strategies() -> Vec<&'static str> {
     core::STRATEGY_NAMES.to_vec()
 }
 
+/// The effort names (`capsa.solver.EFFORTS`).
+#[pyfunction]
+fn solver_efforts() -> Vec<&'static str> {
+    core::EFFORT_NAMES.to_vec()
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_arrangement, m)?)?;
     m.add_function(wrap_pyfunction!(rank_arrangements, m)?)?;
@@ -360,5 +392,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(duplicate_tournament, m)?)?;
     m.add_function(wrap_pyfunction!(best_response_check, m)?)?;
     m.add_function(wrap_pyfunction!(solver_strategies, m)?)?;
+    m.add_function(wrap_pyfunction!(solver_efforts, m)?)?;
+    m.add("MAX_DEEP_CHOICES", core::MAX_DEEP_CHOICES)?;
     Ok(())
 }

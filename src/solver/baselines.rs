@@ -1,6 +1,7 @@
 //! The strategies: the solver, and the baselines it is measured against
 //! (separable, greedy, random); [`Arranger`] plays any of them.
 
+use super::deep::{DeepConfig, Effort};
 use super::fnv1a;
 use super::search::{no_valid_split, Choice, Solver};
 use super::tables::Tables;
@@ -128,6 +129,51 @@ impl Arranger {
     /// baselines' for expected values).
     pub fn solver(&self) -> &Solver {
         &self.solver
+    }
+
+    /// The choice at an effort: [`Arranger::choose`] when fast; the deep
+    /// mode ([`Solver::best_deep`]) for the model strategies, which the
+    /// baselines refuse (an `ArgumentError`).
+    pub fn choose_with(&self, cards: &[u8], effort: Effort) -> Result<Choice> {
+        match effort {
+            Effort::Fast => self.choose(cards),
+            Effort::Deep => {
+                self.check_deep()?;
+                self.solver.best_deep(cards, &DeepConfig::default())
+            }
+        }
+    }
+
+    /// The `k` best choices of a model strategy at an effort, best first
+    /// ([`Solver::rank`], [`Solver::rank_deep`]); the baselines rank
+    /// nothing (an `ArgumentError`).
+    pub fn rank_with(&self, cards: &[u8], k: usize, effort: Effort) -> Result<Vec<Choice>> {
+        self.check_ranks()?;
+        match effort {
+            Effort::Fast => self.solver.rank(cards, k),
+            Effort::Deep => self.solver.rank_deep(cards, k, &DeepConfig::default()),
+        }
+    }
+
+    fn check_ranks(&self) -> Result<()> {
+        match self.strategy {
+            Strategy::Solver | Strategy::Separable => Ok(()),
+            other => Err(Error::argument(format!(
+                "strategy {:?} plays one arrangement and ranks none; \
+                 ranking and effort 'deep' are for solver and separable",
+                other.name()
+            ))),
+        }
+    }
+
+    fn check_deep(&self) -> Result<()> {
+        self.check_ranks().map_err(|_| {
+            Error::argument(format!(
+                "effort 'deep' re-scores a model's candidates: strategy {:?} has none \
+                 (use solver or separable)",
+                self.strategy.name()
+            ))
+        })
     }
 
     /// The arrangement and whether to declare a natural. Baselines declare

@@ -43,6 +43,16 @@
 //! the scoop term), and the best [`REFINE`] get the exact 27-pattern value.
 //! A natural is declared when its points beat the best arrangement's value.
 //!
+//! # Deep mode
+//!
+//! [`Effort::Deep`] re-scores the fast model's best candidates exactly:
+//! opponent hands are sampled from the 39 unseen cards (seeded by the
+//! hand's cards), arranged by the fast solver, and every candidate is
+//! settled against the same ones by the settlement core; the sampled
+//! differences are blended with the model's by their precision (see
+//! [`DeepConfig`] and the `deep` module). [`best_response_check`] measures
+//! any strategy at any effort against opponents of any strategy.
+//!
 //! # Custom rules
 //!
 //! Tables depend on the ranking and on how opponents play, which depends on
@@ -53,7 +63,9 @@
 
 mod baselines;
 mod cache;
+mod deep;
 mod model;
+mod regret;
 mod removal;
 mod search;
 mod tables;
@@ -61,7 +73,9 @@ mod train;
 
 pub use baselines::{Arranger, Strategy, STRATEGY_NAMES};
 pub use cache::arranger;
+pub use deep::{DeepConfig, Effort, EFFORT_NAMES, MAX_DEEP_CHOICES};
 pub use model::RowOutcome;
+pub use regret::{best_response_check, CheckConfig};
 pub use search::{Choice, Solver};
 pub use tables::{
     check_tables_name, rules_meta, scoring_distance, Tables, MAX_HEADER_BYTES, MAX_NAME_LEN,
