@@ -84,6 +84,12 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--effort", default="fast", choices=EFFORTS, help="capsa's effort")
     p.add_argument("--go", default="go", help="the Go command")
+    p.add_argument(
+        "--tables",
+        type=Path,
+        default=None,
+        help="a tables file for capsa (python -m capsa.tables train); default: the shipped ones",
+    )
     a = p.parse_args()
     rules = Rules.preset("2-4").derive(PLAIN_2_4)
     hands = np.array(
@@ -96,19 +102,22 @@ def main() -> None:
         theirs = published_arrangements(binary, a.cpoker / "coefficients.data", flat)
         their_time = time.time() - start
     start = time.time()
-    ours = best_arrangement_batch(flat, rules, seats=2, effort=a.effort)
+    tables = a.tables.read_bytes() if a.tables else None
+    ours = best_arrangement_batch(flat, rules, seats=2, effort=a.effort, tables=tables)
     our_time = time.time() - start
     theirs = theirs.reshape(a.deals, 2, 13)
     scores = match(rules, ours.reshape(a.deals, 2, 13), theirs)
     print(
         f"plain 2-4 heads-up, deals={a.deals} seed={a.seed} effort={a.effort} "
+        f"tables={a.tables.name if a.tables else 'shipped'} "
         f"(capsa {our_time:.0f}s, published {their_time:.0f}s)"
     )
     print(f"  capsa vs published: {mean_ci(scores)} points per hand")
     if a.effort != "fast":
         # the same deals at the fast effort: the paired difference is what
         # the effort buys, with far less noise than either match
-        fast = best_arrangement_batch(flat, rules, seats=2).reshape(a.deals, 2, 13)
+        fast = best_arrangement_batch(flat, rules, seats=2, tables=tables)
+        fast = fast.reshape(a.deals, 2, 13)
         fast_scores = match(rules, fast, theirs)
         print(f"  fast capsa vs published, same deals: {mean_ci(fast_scores)}")
         print(f"  {a.effort} - fast: {mean_ci(scores - fast_scores)} points per hand")
