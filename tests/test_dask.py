@@ -19,7 +19,7 @@ from test_bulk import arranged_rounds
 
 import capsa
 import capsa.dask
-from capsa import bulk
+from capsa import ArgumentError, bulk
 
 
 @pytest.fixture(scope="module")
@@ -59,15 +59,14 @@ def test_a_parquet_dataset_settles_as_in_one_process(client: Any, tmp_path: Path
         tmp_path / "rounds",
         tmp_path / "results",
         client=client,
-        read_options={"split_row_groups": True},
+        rows_per_task=1,
     )
     files = sorted((tmp_path / "results").glob("*.parquet"))
-    assert len(files) > 3  # one per row group: the cluster saw many partitions
+    # one per row group (4 + 3 + 6): the cluster saw many partitions
+    assert len(files) == 13
     got = plain(ds.dataset(files).to_table())
     expected = bulk.settle_table(whole)
-    # Dask reads a string column as large_string; the ids are the same
-    assert got.schema.field("id").type == pa.large_string()
-    assert got.cast(expected.schema).equals(expected)
+    assert got.equals(expected)
     errors = [e for e in got.column("error").to_pylist() if e]
     assert len(errors) == 3 and any("77" in e for e in errors)
 
@@ -112,3 +111,33 @@ def test_a_cluster_simulation_is_the_one_process_simulation(
 def test_settle_dataframe_refuses_what_is_not_a_dask_frame() -> None:
     with pytest.raises(TypeError, match="dask DataFrame"):
         capsa.dask.settle_dataframe(pd.DataFrame())  # type: ignore[arg-type]
+
+
+def test_pieces_are_whole_row_groups_of_about_rows_per_task(client: Any, tmp_path: Path) -> None:
+    whole = rounds_dataset(tmp_path / "rounds")
+    expected = bulk.settle_table(whole)
+    for rows_per_task, parts in [(None, 3), (600, 5)]:
+        target = tmp_path / f"results-{rows_per_task}"
+        options = {} if rows_per_task is None else {"rows_per_task": rows_per_task}
+        counts = capsa.dask.settle_parquet(
+            tmp_path / "rounds" / "part-*.parquet", target, client=client, **options
+        )
+        assert counts == (3000, 3)
+        files = sorted(target.glob("*.parquet"))
+        # 600 rounds: row groups of 256 gathered three at a time, per file
+        assert len(files) == parts
+        assert plain(ds.dataset(files).to_table()).equals(expected)
+
+
+def test_settle_parquet_refuses_a_missing_source_and_a_bad_piece_size(tmp_path: Path) -> None:
+    with pytest.raises(ArgumentError, match="does not exist"):
+        capsa.dask.settle_parquet(tmp_path / "nothing", tmp_path / "out")
+    with pytest.raises(ArgumentError, match="matches no file"):
+        capsa.dask.settle_parquet(tmp_path / "*.parquet", tmp_path / "out")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ArgumentError, match=r"holds no \.parquet"):
+        capsa.dask.settle_parquet(tmp_path / "empty", tmp_path / "out")
+    with pytest.raises(ArgumentError, match="rows_per_task must be >= 1"):
+        capsa.dask.settle_parquet(tmp_path, tmp_path / "out", rows_per_task=0)
+    with pytest.raises(TypeError, match="rows_per_task must be an int"):
+        capsa.dask.settle_parquet(tmp_path, tmp_path / "out", rows_per_task=True)

@@ -22,11 +22,13 @@ Needs ``pip install 'capsa[dask]'`` (dask[dataframe], distributed, pyarrow).
 
 from __future__ import annotations
 
+import glob
 import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from capsa.bulk import CARD_COLUMNS, results_schema, settle_table
+from capsa._core import ArgumentError
+from capsa.bulk import CARD_COLUMNS, DEFAULT_BATCH_ROWS, results_schema, settle_table
 from capsa.rules import Rules
 from capsa.simulation import Summary, merge_all, simulate_range
 
@@ -118,21 +120,35 @@ def settle_parquet(
     threads: int | None = 1,
     compression: str = "snappy",
     progress: bool = False,
-    read_options: Mapping[str, Any] | None = None,
+    rows_per_task: int = DEFAULT_BATCH_ROWS,
 ) -> tuple[int, int]:
-    """Settles a Parquet dataset (a file, a directory, a glob) into a Parquet
-    results dataset at ``target``: a directory of ``part.000000.parquet``, ...
-    files, one per partition, that sorted by name hold the rounds in order.
-    Each task reads its partition, settles it with ``map_partitions`` and
-    writes its results file itself, so the results never leave Arrow.
-    ``target`` must be a path every worker can write (a shared filesystem,
-    or a URI pyarrow can write, such as ``s3://...``). Runs on ``client`` (a
-    ``distributed.Client``; by default the current client, else Dask's local
-    scheduler), showing Dask's progress bar with ``progress=True``. Returns
-    (rounds, rounds that could not be settled)."""
-    frame = read_rounds(source, **dict(read_options or {}))
-    if not isinstance(frame, _dataframe().DataFrame):
-        raise TypeError(f"frame must be a dask DataFrame, not {type(frame).__name__}")
+    """Settles a Parquet dataset (a file, a directory of ``.parquet`` files
+    in path order, or a glob) into a Parquet results dataset at ``target``:
+    a directory of ``part.000000.parquet``, ... files that, sorted by name,
+    hold the rounds in order.
+
+    The files are cut into pieces of whole row groups of about
+    ``rows_per_task`` rounds (at least one row group; ``1`` gives one piece
+    per row group), and each piece is a partition of a Dask dataframe
+    (``dask.dataframe.from_map``): its task reads the piece with pyarrow,
+    settles it with :func:`capsa.bulk.settle_table` on ``threads`` cores and
+    writes its results file, so rounds and results stay Arrow from end to
+    end. ``target`` must be a path every worker can write (a shared
+    filesystem, or a URI pyarrow reads and writes, such as ``s3://...``).
+    Runs on ``client`` (a ``distributed.Client``; by default the current
+    client, else Dask's local scheduler), showing Dask's progress bar with
+    ``progress=True``. Returns (rounds, rounds that could not be settled).
+
+    Raises ``ArgumentError`` for a source that does not exist or holds no
+    Parquet file, or ``rows_per_task`` below 1; ``TypeError`` for a
+    ``rows_per_task`` that is not an int; errors of
+    :func:`capsa.bulk.settle_table` for a rounds file of the wrong shape.
+    """
+    if isinstance(rows_per_task, bool) or not isinstance(rows_per_task, int):
+        raise TypeError(f"rows_per_task must be an int, not {type(rows_per_task).__name__}")
+    if rows_per_task < 1:
+        raise ArgumentError(f"rows_per_task must be >= 1, got {rows_per_task}")
+    pieces = _pieces(os.fspath(source), rows_per_task)
     where = os.fspath(target)
     _make_directory(where)
     import pandas as pd
@@ -140,11 +156,69 @@ def settle_parquet(
     meta = pd.DataFrame(
         {"rounds": pd.Series([], dtype="int64"), "failed": pd.Series([], dtype="int64")}
     )
-    written: Any = frame.map_partitions(
-        _settle_and_write, where, rules, known, threads, compression, meta=meta
+    written: Any = _dataframe().from_map(
+        _settle_piece,
+        pieces,
+        where=where,
+        rules=rules,
+        known=known,
+        threads=threads,
+        compression=compression,
+        meta=meta,
+        enforce_metadata=False,
+        label="capsa-settle",
     )
     counts = _run(written, client, progress)
     return int(counts["rounds"].sum()), int(counts["failed"].sum())
+
+
+def _source_files(source: str) -> tuple[Any, list[str]]:
+    """The filesystem and the sorted Parquet files of a file, a directory
+    or a glob (a path or a URI)."""
+    import pyarrow.fs
+
+    fs, path = pyarrow.fs.FileSystem.from_uri(source) if "://" in source else (None, source)
+    if fs is None:
+        fs = pyarrow.fs.LocalFileSystem()
+        if any(ch in path for ch in "*?["):
+            files = sorted(p for p in glob.glob(path, recursive=True) if os.path.isfile(p))
+            if not files:
+                raise ArgumentError(f"{source} matches no file")
+            return fs, files
+    info = fs.get_file_info(path)
+    if info.type == pyarrow.fs.FileType.File:
+        return fs, [path]
+    if info.type != pyarrow.fs.FileType.Directory:
+        raise ArgumentError(f"{source} does not exist")
+    found = fs.get_file_info(pyarrow.fs.FileSelector(path, recursive=True))
+    files = sorted(f.path for f in found if f.is_file and f.path.endswith(".parquet"))
+    if not files:
+        raise ArgumentError(f"{source} holds no .parquet files")
+    return fs, files
+
+
+def _pieces(source: str, rows_per_task: int) -> list[tuple[Any, str, list[int], int]]:
+    """(filesystem, file, row groups, part number) of every task, in the
+    rounds' order: consecutive row groups of a file up to ``rows_per_task``
+    rounds."""
+    import pyarrow.parquet as pq
+
+    fs, files = _source_files(source)
+    pieces: list[tuple[Any, str, list[int], int]] = []
+    for file in files:
+        with fs.open_input_file(file) as handle:
+            metadata = pq.ParquetFile(handle).metadata
+        group: list[int] = []
+        rows = 0
+        for k in range(metadata.num_row_groups):
+            group.append(k)
+            rows += metadata.row_group(k).num_rows
+            if rows >= rows_per_task:
+                pieces.append((fs, file, group, len(pieces)))
+                group, rows = [], 0
+        if group or metadata.num_row_groups == 0:
+            pieces.append((fs, file, group, len(pieces)))
+    return pieces
 
 
 def _make_directory(where: str) -> None:
@@ -162,23 +236,23 @@ def _part_name(index: int) -> str:
     return f"part.{index:06d}.parquet"
 
 
-def _settle_and_write(
-    part: pd.DataFrame,
+def _settle_piece(
+    piece: tuple[Any, str, list[int], int],
+    *,
     where: str,
     rules: Rules | None,
     known: Mapping[str, Rules] | None,
     threads: int | None,
     compression: str,
-    partition_info: Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
-    """One task of :func:`settle_parquet`: settles a partition and writes its
-    results file; returns its counts."""
+    """One task of :func:`settle_parquet`: reads a piece, settles it and
+    writes its results file; returns its counts."""
     import pandas as pd
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    number = 0 if partition_info is None else int(partition_info["number"])
-    table = pa.Table.from_pandas(part, preserve_index=False).replace_schema_metadata(None)
+    fs, file, groups, number = piece
+    with fs.open_input_file(file) as handle:
+        table = pq.ParquetFile(handle).read_row_groups(groups)
     out = settle_table(table, rules, known=known, threads=threads)
     pq.write_table(out, f"{where.rstrip('/')}/{_part_name(number)}", compression=compression)
     failed = out.num_rows - out.column("error").null_count
@@ -236,8 +310,6 @@ def simulate_on_cluster(
     if isinstance(partitions, bool) or not isinstance(partitions, int):
         raise TypeError(f"partitions must be an int, not {type(partitions).__name__}")
     if partitions < 1:
-        from capsa._core import ArgumentError
-
         raise ArgumentError(f"partitions must be >= 1, got {partitions}")
     parts = max(1, min(partitions, deals))
     bounds = [start + deals * k // parts for k in range(parts + 1)]
