@@ -1,13 +1,11 @@
 //! The best-response check of any strategy at any effort, against
 //! opponents of any strategy.
 //!
-//! For each sampled hand (deal `i` of the seed, as
-//! `crate::tournament::best_response_check` deals it), `opponents` hands are
+//! For each sampled hand (deal `i` of the seed), `opponents` hands are
 //! dealt from the other 39 cards and arranged by the opponents' strategy
 //! (fast, heads-up); every valid arrangement of the hand (and declaring its
 //! natural) is settled against each by the settlement core, and the pick's
-//! regret is the best mean minus the pick's. With the solver at the fast
-//! effort on both sides the figures are those of that check, seed for seed.
+//! regret is the best mean minus the pick's.
 //!
 //! The check's opponents come from the `deal_seed` stream of the seed; the
 //! deep mode samples its own from a generator seeded by the hand's cards, so
@@ -29,7 +27,34 @@ use crate::naturals;
 use crate::rules::Rules;
 use crate::settle::{settle_points, SeatInput, Stakes};
 use crate::splits;
-use crate::tournament::{mean_ci, HandRegret, RegretReport};
+use crate::tournament::{mean_ci, seat_playing};
+
+/// One sampled hand of the best-response check.
+#[derive(Clone, Debug)]
+pub struct HandRegret {
+    pub cards: [u8; 13],
+    /// Valid arrangements scored (plus one if a natural can be declared).
+    pub arrangements: usize,
+    /// Mean heads-up points of the solver's pick against all opponents.
+    pub solver_points: f64,
+    /// The best mean over every arrangement.
+    pub best_points: f64,
+    /// `best_points - solver_points` (>= 0; biased up by the max of noise).
+    pub regret: f64,
+    /// Best arrangement chosen on half of the opponents, compared with the
+    /// solver's pick on the other half (unbiased; may be negative).
+    pub holdout_regret: f64,
+}
+
+#[derive(Clone, Debug)]
+pub struct RegretReport {
+    pub hands: Vec<HandRegret>,
+    pub opponents: usize,
+    pub mean_regret: f64,
+    pub regret_ci95: f64,
+    pub mean_holdout_regret: f64,
+    pub holdout_ci95: f64,
+}
 
 /// Who is checked and against whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,14 +84,6 @@ fn row_strengths(rules: &Rules, cards: &[u8; 13]) -> [u32; 3] {
         e.eval5(cards[3..8].try_into().expect("5")),
         e.eval5(cards[8..].try_into().expect("5")),
     ]
-}
-
-fn seat_playing(cards: [u8; 13], declare_natural: bool) -> SeatInput {
-    SeatInput {
-        cards,
-        surrender: false,
-        declare_natural,
-    }
 }
 
 fn heads_up_points(rules: &Rules, seat: SeatInput, opponent: SeatInput) -> Result<i64> {
