@@ -371,3 +371,13 @@ def test_every_value_of_every_named_choice_and_flag_knob_is_in_the_suites() -> N
     assert len(used["suit_order"]) == 24
     for key in ("row_points", "scoop.multiplier", "sweep_all.min_players", "money.rake_percent"):
         assert len(used[key]) >= 3, key
+
+
+def test_an_unknown_schema_or_digest_choice_is_an_argument_error() -> None:
+    from capsa import ArgumentError
+    from capsa.conformance.harness import run
+
+    with pytest.raises(ArgumentError, match='"protocol" and "vector", not \'nope\''):
+        schema("nope")
+    with pytest.raises(ArgumentError, match="\"none\", not 'some'"):
+        run(lambda request: {}, digests="some")

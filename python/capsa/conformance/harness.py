@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from capsa._core import ArgumentError
 from capsa.conformance.engines import CallableEngine, Engine, Outcome, ProcessEngine
 from capsa.conformance.explain import explain
 from capsa.conformance.flags import flags_of
@@ -596,8 +597,9 @@ def run(
 
     The engine's own failures (disagreements, errors, crashes, timeouts)
     are in the report, never raised. Raises :class:`HandshakeError` when the
-    engine cannot be started or its ``hello`` is unusable; ``ValueError``
-    for ``digests`` of another value, a vector file or line that is not
+    engine cannot be started or its ``hello`` is unusable;
+    :class:`capsa.ArgumentError` (a ``ValueError``) for ``digests`` of
+    another value; ``ValueError`` for a vector file or line that is not
     JSON or not an object, or a vector whose op, input or rules are
     malformed (a bad knob value is a :class:`capsa.RulesError`, a
     ``ValueError``); ``OSError`` when a vector file cannot be read or
@@ -605,7 +607,7 @@ def run(
     three.
     """
     if digests not in ("presets", "all", "none"):
-        raise ValueError(f'digests is "presets", "all" or "none", not {digests!r}')
+        raise ArgumentError(f'digests is "presets", "all" or "none", not {digests!r}')
     started = time.perf_counter()
     the_engine, replay = _engine_of(engine, timeout)
     hello = the_engine.start()

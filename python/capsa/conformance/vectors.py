@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from capsa import _core
+from capsa._core import ArgumentError
 from capsa.conformance import digests
 from capsa.conformance.flags import FLAGS, flags_of
 from capsa.conformance.protocol import OPS, Case, RulesSpec, case_from_vector, request_of, text_of
@@ -100,9 +101,10 @@ def schema(name: str = "protocol") -> dict[str, Any]:
     """A shipped JSON Schema (draft 2020-12), decoded: ``"protocol"`` (requests,
     responses, results: ``$defs/request``, ``$defs/response``,
     ``$defs/results/<op>``, ``$defs/hello_result``) or ``"vector"`` (one
-    vector line). Raises ``ValueError`` for any other name."""
+    vector line). Raises :class:`capsa.ArgumentError` (a ``ValueError``) for
+    any other name."""
     if name not in ("protocol", "vector"):
-        raise ValueError(f'the schemas are "protocol" and "vector", not {name!r}')
+        raise ArgumentError(f'the schemas are "protocol" and "vector", not {name!r}')
     text = (resources.files("capsa.conformance") / "schema" / f"{name}.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
