@@ -71,7 +71,7 @@ fn solver_output_fingerprint() {
         }
     }
     assert_eq!(
-        h, 0xb1c3_303c_a1e7_dd8f,
+        h, 0x01fe_43a0_fc8c_3a22,
         "solver output fingerprint {h:#018x}"
     );
 }

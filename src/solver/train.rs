@@ -128,7 +128,7 @@ impl TrainConfig {
 /// The defaults of every training entry point (the API, the command line):
 /// the parameters the shipped tables are trained with.
 pub const DEFAULT_TRAIN_HANDS: usize = 200_000;
-pub const DEFAULT_TRAIN_ITERATIONS: usize = 4;
+pub const DEFAULT_TRAIN_ITERATIONS: usize = 16;
 pub const DEFAULT_TRAIN_SEED: u64 = 1;
 pub const DEFAULT_TRAIN_SEATS: usize = 4;
 
