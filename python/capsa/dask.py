@@ -28,7 +28,13 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from capsa._core import ArgumentError
-from capsa.bulk import CARD_COLUMNS, DEFAULT_BATCH_ROWS, results_schema, settle_table
+from capsa.bulk import (
+    CARD_COLUMNS,
+    DEFAULT_BATCH_ROWS,
+    _parquet_files,
+    results_schema,
+    settle_table,
+)
 from capsa.rules import Rules
 from capsa.simulation import Summary, merge_all, simulate_range
 
@@ -174,17 +180,19 @@ def settle_parquet(
 
 def _source_files(source: str) -> tuple[Any, list[str]]:
     """The filesystem and the sorted Parquet files of a file, a directory
-    or a glob (a path or a URI)."""
+    or a glob (a path, read as :func:`capsa.bulk.settle_parquet` reads it,
+    or a URI)."""
     import pyarrow.fs
 
-    fs, path = pyarrow.fs.FileSystem.from_uri(source) if "://" in source else (None, source)
-    if fs is None:
-        fs = pyarrow.fs.LocalFileSystem()
-        if any(ch in path for ch in "*?["):
-            files = sorted(p for p in glob.glob(path, recursive=True) if os.path.isfile(p))
+    if "://" not in source:
+        if any(ch in source for ch in "*?["):
+            files = sorted(p for p in glob.glob(source, recursive=True) if os.path.isfile(p))
             if not files:
                 raise ArgumentError(f"{source} matches no file")
-            return fs, files
+        else:
+            files = [os.fspath(p) for p in _parquet_files(source)]
+        return pyarrow.fs.LocalFileSystem(), files
+    fs, path = pyarrow.fs.FileSystem.from_uri(source)
     info = fs.get_file_info(path)
     if info.type == pyarrow.fs.FileType.File:
         return fs, [path]
