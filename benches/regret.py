@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from capsa import Rules, presets
 from capsa.solver import EFFORTS, STRATEGIES, best_response_check
@@ -41,6 +42,12 @@ def main() -> None:
         help="how the opponents arrange (fast)",
     )
     p.add_argument("--worst", type=int, default=0, help="print the N worst hands")
+    p.add_argument(
+        "--tables",
+        type=Path,
+        help="a tables file (python -m capsa.tables train) for the pick and the opponents; "
+        "default: the shipped ones",
+    )
     a = p.parse_args()
     start = time.time()
     r = best_response_check(
@@ -51,12 +58,13 @@ def main() -> None:
         strategy=a.strategy,
         effort=a.effort,
         opponents_strategy=a.opponents_strategy,
+        tables=a.tables.read_bytes() if a.tables else None,
     )
     dt = time.time() - start
     print(
         f"preset={a.preset} hands={a.hands} opponents={a.opponents} seed={a.seed} "
         f"strategy={a.strategy} effort={a.effort} opponents-strategy={a.opponents_strategy} "
-        f"({dt:.1f}s)"
+        f"tables={a.tables.name if a.tables else 'shipped'} ({dt:.1f}s)"
     )
     print(f"  mean regret : {r['mean_regret']:.4f} ± {r['regret_ci95']:.4f} points per opponent")
     print(

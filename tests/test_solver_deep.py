@@ -76,6 +76,9 @@ def test_baselines_have_no_deep_mode(strategy: str) -> None:
 def test_deep_ranking_bounds_k() -> None:
     with pytest.raises(ArgumentError, match=f"k = {MAX_DEEP_CHOICES + 1}"):
         rank_arrangements(HANDS[0], k=MAX_DEEP_CHOICES + 1, effort="deep")
+    # a k past every hand's number of splits is named as given, not clamped
+    with pytest.raises(ArgumentError, match=r"got k = 1000000$"):
+        rank_arrangements(HANDS[0], k=10**6, effort="deep")
     assert len(rank_arrangements(HANDS[0], k=MAX_DEEP_CHOICES, effort="deep")) >= 32
 
 

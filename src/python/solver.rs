@@ -134,12 +134,8 @@ fn rank_arrangements(
     tables: Option<&Bound<'_, PyBytes>>,
     effort: &str,
 ) -> PyResult<Vec<ChoiceTuple>> {
-    // a hand has at most 72,072 splits (and a natural), so any larger k
-    // asks for all of them
     let k = match k {
-        Some(k) => {
-            int_in_range(k, "k", 1, i128::MAX, ErrorKind::Argument)?.min(MAX_CHOICES) as usize
-        }
+        Some(k) => int_in_range(k, "k", 1, i128::MAX, ErrorKind::Argument)?,
         None => 5,
     };
     let seats = seats_or_four(seats)?;
@@ -147,6 +143,19 @@ fn rank_arrangements(
     let r: Rules = rules.get().clone();
     let ids = read13(cards)?;
     let effort = effort_arg(effort)?;
+    // the deep mode's limit is checked on the k given, before the clamp below
+    if effort == Effort::Deep && k > core::MAX_DEEP_CHOICES as i128 {
+        return Err(err(
+            ErrorKind::Argument,
+            format!(
+                "effort 'deep' ranks 1 to {} choices, got k = {k}",
+                core::MAX_DEEP_CHOICES
+            ),
+        ));
+    }
+    // a hand has at most 72,072 splits (and a natural), so any larger k
+    // asks for all of them
+    let k = k.min(MAX_CHOICES) as usize;
     let tables = tables_for(&r, tables)?;
     py.detach(|| {
         let a = core::arranger(&r, tables.as_ref(), seats, Strategy::Solver)?;
