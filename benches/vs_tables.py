@@ -8,8 +8,13 @@ declares its natural, and each table is settled by ``settle_batch``
 (stake 1). The figure is side A's points per hand minus side B's, 95% CI
 over deals. Reproducible by seed; a tables file is one
 ``python -m capsa.tables train`` writes, or ``shipped`` for the package's.
+A name ending in ``:independent`` drops the file's joint section, so that
+the solver takes the rows as independent (as with the tables of trainer 2
+and before: the previous solver is ``OLD.bin:independent`` with OLD.bin
+from ``python -m capsa.tables train --preset P --iterations 4``).
 
     python benches/vs_tables.py --preset pagat --a new.bin --b shipped --deals 20000 --seed 1
+    python benches/vs_tables.py --preset capsa-susun --a shipped --b shipped:independent
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from capsa import Rules, deal, presets, settle_batch
-from capsa.solver import best_arrangement_batch
+from capsa.solver import best_arrangement_batch, load_tables
 
 
 def patterns(seats: int) -> list[list[int]]:
@@ -56,15 +61,46 @@ def side_difference(
     return np.asarray(totals[0] / hands[0] - totals[1] / hands[1], dtype=np.float64)
 
 
-def read_tables(name: str) -> bytes | None:
-    return None if name == "shipped" else Path(name).read_bytes()
+def varint_end(data: bytes, pos: int) -> int:
+    """The position after the varint at ``pos``."""
+    while data[pos] & 0x80:
+        pos += 1
+    return pos + 1
+
+
+def varint_at(data: bytes, pos: int) -> tuple[int, int]:
+    """The varint at ``pos`` and the position after it."""
+    end = varint_end(data, pos)
+    return sum((b & 0x7F) << (7 * i) for i, b in enumerate(data[pos:end])), end
+
+
+def without_joint(data: bytes) -> bytes:
+    """The tables file cut after its rows (the format of
+    ``capsa.tables``: header, then per row a count and pairs of varints)."""
+    pos = 12 + int.from_bytes(data[8:12], "little")
+    for _ in range(3):
+        count, pos = varint_at(data, pos)
+        for _ in range(2 * count):
+            pos = varint_end(data, pos)
+    return data[:pos]
+
+
+def read_tables(name: str, preset: str) -> bytes:
+    source, _, mode = name.partition(":")
+    if mode not in ("", "independent"):
+        raise SystemExit(f"unknown tables mode {mode!r} in {name!r} (only :independent)")
+    data = load_tables(preset if source == "shipped" else Path(source))
+    if data is None:
+        raise SystemExit(f"no tables for {name!r}")
+    return without_joint(data) if mode else data
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--preset", default="capsa-susun", choices=presets())
-    p.add_argument("--a", required=True, help="side A's tables file, or shipped")
-    p.add_argument("--b", default="shipped", help="side B's tables file, or shipped")
+    spec = "a tables file or shipped, [:independent]"
+    p.add_argument("--a", required=True, help=f"side A's tables: {spec}")
+    p.add_argument("--b", default="shipped", help=f"side B's tables: {spec}")
     p.add_argument("--seats", type=int, default=4, choices=(2, 3, 4))
     p.add_argument("--deals", type=int, default=20_000)
     p.add_argument("--seed", type=int, default=1)
@@ -75,11 +111,10 @@ def main() -> None:
         dtype=np.uint8,
     )
     start = time.time()
+    tables = [read_tables(t, a.preset) for t in (a.a, a.b)]
     laid = [
-        best_arrangement_batch(hands, rules, seats=a.seats, tables=read_tables(t)).reshape(
-            a.deals, a.seats, 13
-        )
-        for t in (a.a, a.b)
+        best_arrangement_batch(hands, rules, seats=a.seats, tables=t).reshape(a.deals, a.seats, 13)
+        for t in tables
     ]
     diff = side_difference(rules, laid, a.seats)
     half = 1.96 * diff.std(ddof=1) / math.sqrt(len(diff))

@@ -4,7 +4,8 @@ a RulesError; never a panic (``PanicException`` is a ``BaseException``, so
 every call here catches ``BaseException``).
 
 The inputs are mutations of the shipped tables (bit flips, truncations,
-insertions, header edits, edits of the rows' varints) and random bytes."""
+insertions, header edits, edits of the rows' and the joint section's
+varints) and random bytes."""
 
 from __future__ import annotations
 
@@ -68,17 +69,27 @@ def join_tables(meta: Meta, body: bytes) -> bytes:
     return join_header("".join(f"{k}={v}\n" for k, v in meta).encode(), body)
 
 
-def decode_tables(data: bytes) -> tuple[Meta, Rows]:
-    """A well-formed file's header lines and rows of (class, weight)."""
+def decode_all(data: bytes) -> tuple[Meta, Rows, list[int]]:
+    """A well-formed file's header lines, rows of (class, weight) and the
+    varints of its joint section (empty when it has none)."""
     meta, body = split_tables(data)
-    values = iter(get_varints(body))
+    values = get_varints(body)
     rows: Rows = []
+    at = 0
     for _ in range(3):
         row, cls = [], 0
-        for _ in range(next(values)):
-            cls += next(values)
-            row.append((cls, next(values)))
+        count, at = values[at], at + 1
+        for _ in range(count):
+            cls += values[at]
+            row.append((cls, values[at + 1]))
+            at += 2
         rows.append(row)
+    return meta, rows, values[at:]
+
+
+def decode_tables(data: bytes) -> tuple[Meta, Rows]:
+    """A well-formed file's header lines and rows of (class, weight)."""
+    meta, rows, _ = decode_all(data)
     return meta, rows
 
 
@@ -93,8 +104,10 @@ def encode_rows(rows: Rows) -> bytes:
     return bytes(out)
 
 
-def encode_tables(meta: Meta, rows: Rows) -> bytes:
-    return join_tables(meta, encode_rows(rows))
+def encode_tables(meta: Meta, rows: Rows, joint: list[int] | None = None) -> bytes:
+    """A file of these header lines, rows and joint section (none if None)."""
+    tail = b"".join(put_varint(v) for v in joint or [])
+    return join_tables(meta, encode_rows(rows) + tail)
 
 
 # ------------------------------------------------------------------ mutations
@@ -231,7 +244,25 @@ def weight_edits(draw: st.DrawFn, data: bytes) -> bytes:
     return encode_tables(meta, rows)
 
 
+@st.composite
+def joint_edits(draw: st.DrawFn, data: bytes) -> bytes:
+    """The joint section's bins or cell counts set anywhere in 0..2**64-1
+    or to small values, or cells dropped (then refused: bins^3 cells)."""
+    meta, rows, joint = decode_all(data)
+    for _ in range(draw(st.integers(1, 3))):
+        pos = draw(st.integers(0, len(joint) - 1))
+        choice = draw(st.integers(0, 2))
+        if choice == 0:
+            joint[pos] = draw(st.integers(0, 2**64 - 1))
+        elif choice == 1:
+            joint[pos] = draw(st.integers(0, 300))
+        elif len(joint) > 1:
+            del joint[pos]
+    return encode_tables(meta, rows, joint)
+
+
 MUTATIONS: list[Callable[[bytes], st.SearchStrategy[bytes]]] = [
+    joint_edits,
     weight_edits,
     bit_flips,
     truncations,
@@ -322,5 +353,7 @@ def test_tables_with_any_class_are_refused_or_usable(
 
 def test_codec_reproduces_the_shipped_files() -> None:
     for data in SHIPPED.values():
-        meta, rows = decode_tables(data)
-        assert encode_tables(meta, rows) == data
+        meta, rows, joint = decode_all(data)
+        assert encode_tables(meta, rows, joint) == data
+        # bins, then bins^3 cell counts
+        assert len(joint) == 1 + joint[0] ** 3

@@ -294,9 +294,30 @@ def test_header_keys_are_checked(
         tables_info(tables=encode_tables(edit(meta), rows))
 
 
+def test_shipped_tables_hold_the_copula_of_the_rows() -> None:
+    for preset in PRESETS:
+        assert tables_info(Rules.preset(preset))["joint"] == 16, preset
+
+
+def test_tables_without_the_joint_section_still_work() -> None:
+    """Tables of earlier trainers end after the rows: read, and the rows are
+    then taken as independent, which changes the value only where the rules
+    score the rows jointly (the capsa-susun scoop, not pagat's rows)."""
+    hand = "2d 2s 3d 3c 3s 4c 4h 5c 6h 9d Qs Ad As"
+    for preset, moves in (("capsa-susun", True), ("pagat", False)):
+        rules = Rules.preset(preset)
+        meta, rows = decode_tables(load_tables(preset) or b"")
+        old = encode_tables(meta, rows)
+        assert tables_info(rules, old)["joint"] is None
+        with_joint = rank_arrangements(hand, rules, 3, seats=2)
+        without = rank_arrangements(hand, rules, 3, seats=2, tables=old)
+        same = [c.expected_points for c in with_joint] == [c.expected_points for c in without]
+        assert same != moves, preset
+
+
 def test_truncated_and_trailing_bytes_are_refused() -> None:
     data = load_tables("pagat") or b""
-    with pytest.raises(RulesError, match=r"row bottom entry \d+: truncated data"):
+    with pytest.raises(RulesError, match=r"joint section: cell \d+: truncated data"):
         best_arrangement(list(range(13)), tables=data[:-3])
     with pytest.raises(RulesError, match="2 trailing bytes"):
         best_arrangement(list(range(13)), tables=data + b"\0\0")

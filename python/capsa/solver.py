@@ -343,7 +343,9 @@ def tables_info(rules: Rules | None = None, tables: TablesLike = None) -> dict[s
     they were trained for; ``seats``, ``hands``, ``iterations``, ``seed``,
     ``scoop_rate`` and the rules they were trained with), ``distance`` (a
     float, how far their scoring is from the rules', 0 for a preset's own
-    rules) and ``classes`` (the number of rank classes of each row).
+    rules), ``classes`` (the number of rank classes of each row) and
+    ``joint`` (the bins per row of the copula's grid of row percentiles,
+    None for tables without one).
 
     Raises ``RulesError`` for tables that cannot be read or fail validation,
     ``TypeError`` for arguments of the wrong type.

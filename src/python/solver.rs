@@ -268,6 +268,7 @@ fn solver_tables_info<'py>(
         "classes",
         t.rows.iter().map(|x| x.len()).collect::<Vec<_>>(),
     )?;
+    d.set_item("joint", t.joint.as_ref().map(|j| j.bins))?;
     Ok(d)
 }
 

@@ -13,13 +13,14 @@
 //! loses with the probabilities read off the distribution (with
 //! `tie_break = "suit"` an equal rank class is split half and half), and the
 //! expected royalties of each outcome follow from the rules' own royalty
-//! table. Treating the three rows as independent, the exact expected points
-//! of a split against one opponent is a sum over the 27 win/tie/lose
-//! patterns (row points, overall point, scoop multiplier and bonus,
-//! royalties in every mode). Sweep-all adds `P(win all three)^(seats-1)`
-//! times the extra over the scoop rate (and subtracts the symmetric term for
-//! being swept, with the scoop rate between two self-play hands recorded in
-//! the tables).
+//! table. The expected points of a split against one opponent is a sum over
+//! the 27 win/tie/lose patterns (row points, overall point, scoop multiplier
+//! and bonus, royalties in every mode), each pattern's probability from the
+//! copula of the opponent's rows the tables also hold (see the `joint`
+//! module; the rows alone would be taken as independent). Sweep-all adds
+//! `P(win all three)^(seats-1)` times the extra over the scoop rate (and
+//! subtracts the symmetric term for being swept, with the scoop rate
+//! between two self-play hands recorded in the tables).
 //!
 //! # Card removal
 //!
@@ -64,6 +65,7 @@
 mod baselines;
 mod cache;
 mod deep;
+mod joint;
 mod model;
 mod regret;
 mod removal;
@@ -74,6 +76,7 @@ mod train;
 pub use baselines::{Arranger, Strategy, STRATEGY_NAMES};
 pub use cache::arranger;
 pub use deep::{DeepConfig, Effort, EFFORT_NAMES, MAX_DEEP_CHOICES};
+pub use joint::{Joint, JOINT_BINS};
 pub use model::RowOutcome;
 pub use regret::{best_response_check, CheckConfig};
 pub use search::{Choice, Solver};

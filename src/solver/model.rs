@@ -355,73 +355,145 @@ impl Solver {
     /// Exact expected points of a split for the whole hand (all opponents),
     /// under the row-independence model.
     pub fn exact_value(&self, rows: &[RowOutcome; 3]) -> f64 {
+        self.finish(&self.pair_sums(rows))
+    }
+
+    /// The per-opponent sums of a split under independent rows: a sum over
+    /// the 27 win/tie/lose patterns.
+    pub(super) fn pair_sums(&self, rows: &[RowOutcome; 3]) -> PairSums {
+        let mut out = PairSums::default();
+        for o in PATTERNS {
+            let p = [rows[0].prob[o[0]], rows[1].prob[o[1]], rows[2].prob[o[2]]];
+            let pp = p[0] * p[1] * p[2];
+            if pp == 0.0 {
+                continue;
+            }
+            // E[rows * 1(pattern)], E[roy * 1(pattern)]
+            let ev = rows[0].points[o[0]] * p[1] * p[2]
+                + rows[1].points[o[1]] * p[0] * p[2]
+                + rows[2].points[o[2]] * p[0] * p[1];
+            let er = rows[0].royalty[o[0]] * p[1] * p[2]
+                + rows[1].royalty[o[1]] * p[0] * p[2]
+                + rows[2].royalty[o[2]] * p[0] * p[1];
+            self.add_pattern(&mut out, o, pp, ev, er);
+        }
+        out
+    }
+
+    /// The per-opponent sums of a split when the patterns have the
+    /// probabilities `joint` (pattern index `9 * top + 3 * middle +
+    /// bottom`); each row's points and royalties given its outcome are its
+    /// mean on that outcome.
+    pub(super) fn pair_sums_joint(&self, rows: &[RowOutcome; 3], joint: &[f64; 27]) -> PairSums {
+        let mean = |x: f64, p: f64| if p > 0.0 { x / p } else { 0.0 };
+        let points: [[f64; 3]; 3] = std::array::from_fn(|r| {
+            std::array::from_fn(|k| mean(rows[r].points[k], rows[r].prob[k]))
+        });
+        let royalty: [[f64; 3]; 3] = std::array::from_fn(|r| {
+            std::array::from_fn(|k| mean(rows[r].royalty[k], rows[r].prob[k]))
+        });
+        let mut out = PairSums::default();
+        for (o, &pp) in PATTERNS.iter().zip(joint) {
+            if pp == 0.0 {
+                continue;
+            }
+            let ev = pp * (points[0][o[0]] + points[1][o[1]] + points[2][o[2]]);
+            let er = pp * (royalty[0][o[0]] + royalty[1][o[1]] + royalty[2][o[2]]);
+            self.add_pattern(&mut out, *o, pp, ev, er);
+        }
+        out
+    }
+
+    /// Adds one pattern of probability `pp`, with `ev` and `er` its row
+    /// points and royalties times the probability.
+    #[inline(always)]
+    fn add_pattern(&self, out: &mut PairSums, o: [usize; 3], pp: f64, ev: f64, er: f64) {
         let r = &self.rules;
-        let rp_op = r.overall_point as f64;
         let m = r.scoop_multiplier as f64;
         let b = r.scoop_bonus as f64;
-        let mult = r.scoop_multiply_royalties;
-        let mut pair = 0.0;
-        let mut e_rows_w = 0.0; // E[rows; all win], E[roy; all win]
-        let mut e_roy_w = 0.0;
-        let mut e_rows_l = 0.0;
-        let mut e_roy_l = 0.0;
-        let (mut pw3, mut pl3) = (0.0, 0.0);
-        for o0 in 0..3 {
-            for o1 in 0..3 {
-                for o2 in 0..3 {
-                    let o = [o0, o1, o2];
-                    let p = [rows[0].prob[o0], rows[1].prob[o1], rows[2].prob[o2]];
-                    let pp = p[0] * p[1] * p[2];
-                    if pp == 0.0 {
-                        continue;
-                    }
-                    // E[rows * 1(pattern)], E[roy * 1(pattern)]
-                    let ev = rows[0].points[o0] * p[1] * p[2]
-                        + rows[1].points[o1] * p[0] * p[2]
-                        + rows[2].points[o2] * p[0] * p[1];
-                    let er = rows[0].royalty[o0] * p[1] * p[2]
-                        + rows[1].royalty[o1] * p[0] * p[2]
-                        + rows[2].royalty[o2] * p[0] * p[1];
-                    let wins = o.iter().filter(|&&x| x == 0).count();
-                    let losses = o.iter().filter(|&&x| x == 2).count();
-                    let overall = if wins > losses {
-                        rp_op
-                    } else if losses > wins {
-                        -rp_op
-                    } else {
-                        0.0
-                    };
-                    if wins == 3 && !self.separable {
-                        pair += (ev + overall * pp) * m + b * pp + er * if mult { m } else { 1.0 };
-                        e_rows_w += ev + overall * pp;
-                        e_roy_w += er;
-                        pw3 += pp;
-                    } else if losses == 3 && !self.separable {
-                        pair += (ev + overall * pp) * m - b * pp + er * if mult { m } else { 1.0 };
-                        e_rows_l += ev + overall * pp;
-                        e_roy_l += er;
-                        pl3 += pp;
-                    } else {
-                        pair += ev + overall * pp + er;
-                    }
-                }
-            }
+        let roy_m = if r.scoop_multiply_royalties { m } else { 1.0 };
+        let wins = o.iter().filter(|&&x| x == 0).count();
+        let losses = o.iter().filter(|&&x| x == 2).count();
+        let overall = r.overall_point as f64 * (wins.cmp(&losses) as i8) as f64;
+        if wins == 3 && !self.separable {
+            out.pair += (ev + overall * pp) * m + b * pp + er * roy_m;
+            out.rows_w += ev + overall * pp;
+            out.roy_w += er;
+            out.pw3 += pp;
+        } else if losses == 3 && !self.separable {
+            out.pair += (ev + overall * pp) * m - b * pp + er * roy_m;
+            out.rows_l += ev + overall * pp;
+            out.roy_l += er;
+            out.pl3 += pp;
+        } else {
+            out.pair += ev + overall * pp + er;
         }
+    }
+
+    /// The hand's value from its per-opponent sums: the pair value times
+    /// the opponents, and the sweep-all terms.
+    pub(super) fn finish(&self, s: &PairSums) -> f64 {
+        let r = &self.rules;
+        let m = r.scoop_multiplier as f64;
         let opp = (self.seats - 1) as f64;
-        let mut total = opp * pair;
+        let mut total = opp * s.pair;
         if self.sweep_on && !self.separable {
             let ms = r.sweep_all_multiplier as f64;
             let extra_b = r.sweep_all_bonus as f64 - r.scoop_bonus as f64;
-            let roy_m = if mult { ms - m } else { 0.0 };
+            let roy_m = if r.scoop_multiply_royalties {
+                ms - m
+            } else {
+                0.0
+            };
             // per opponent, conditional on sweeping all: E[gain; all win]
-            let gain_w = (ms - m) * e_rows_w + extra_b * pw3 + roy_m * e_roy_w;
-            let gain_l = (ms - m) * e_rows_l - extra_b * pl3 + roy_m * e_roy_l;
+            let gain_w = (ms - m) * s.rows_w + extra_b * s.pw3 + roy_m * s.roy_w;
+            let gain_l = (ms - m) * s.rows_l - extra_b * s.pl3 + roy_m * s.roy_l;
             let others = (self.seats - 2) as i32;
             // I sweep all: win all three against every opponent.
-            total += opp * gain_w * pw3.powi(others);
+            total += opp * gain_w * s.pw3.powi(others);
             // An opponent sweeps all (including me).
             total += opp * gain_l * self.scoop_rate.powi(others);
         }
         total
+    }
+}
+
+/// The 27 win/tie/lose patterns of (top, middle, bottom), 0 win, 1 tie,
+/// 2 lose; index `9 * top + 3 * middle + bottom`.
+pub(super) const PATTERNS: [[usize; 3]; 27] = {
+    let mut out = [[0; 3]; 27];
+    let mut i = 0;
+    while i < 27 {
+        out[i] = [i / 9, (i / 3) % 3, i % 3];
+        i += 1;
+    }
+    out
+};
+
+/// What the value of a split against one opponent is made of, each an
+/// expectation over the opponent's rows (so a mixture of opponents mixes
+/// them linearly): the pair value, and for the sweep-all terms the row
+/// points (with the overall point) and royalties on the patterns that win
+/// or lose all three, and those patterns' probabilities.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct PairSums {
+    pub(super) pair: f64,
+    pub(super) rows_w: f64,
+    pub(super) roy_w: f64,
+    pub(super) rows_l: f64,
+    pub(super) roy_l: f64,
+    pub(super) pw3: f64,
+    pub(super) pl3: f64,
+}
+
+impl PairSums {
+    pub(super) fn add_scaled(&mut self, o: &PairSums, k: f64) {
+        self.pair += k * o.pair;
+        self.rows_w += k * o.rows_w;
+        self.roy_w += k * o.roy_w;
+        self.rows_l += k * o.rows_l;
+        self.roy_l += k * o.roy_l;
+        self.pw3 += k * o.pw3;
+        self.pl3 += k * o.pl3;
     }
 }

@@ -1,6 +1,7 @@
 //! The search: every valid split scored by the fast form, the best refined
 //! by the exact value; [`Solver`], its [`Solver::rank`] and [`Solver::best`].
 
+use super::joint::JointModel;
 use super::model::{fast_of, RowModel};
 use super::tables::Tables;
 use super::{CLASS_SHIFT, REFINE};
@@ -32,6 +33,9 @@ pub struct Solver {
     pub(super) sweep_on: bool,
     pub(super) scoop_rate: f64,
     pub(super) separable: bool,
+    /// The copula of the opponent's rows, when the tables have one and the
+    /// rules score the rows jointly (scoop, overall point, sweep-all).
+    pub(super) joint: Option<JointModel>,
 }
 
 /// A split the fast scan keeps: its fast score and the indices of its top
@@ -158,23 +162,31 @@ impl Solver {
         let m = rules.scoop_multiplier as f64;
         let sweep_on = seats >= rules.sweep_all_min_players;
         let ms = rules.sweep_all_multiplier as f64;
+        let scoop_gain = (m - 1.0) * (3.0 * rp + op) + rules.scoop_bonus as f64;
+        let sweep_gain = if sweep_on {
+            (ms - m) * (3.0 * rp + op) + rules.sweep_all_bonus as f64 - rules.scoop_bonus as f64
+        } else {
+            0.0
+        };
+        let joint_scored = scoop_gain != 0.0 || op != 0.0 || sweep_gain != 0.0;
         let mut solver = Solver {
             model: [
                 RowModel::new(rules, TOP, &tables.rows[TOP]),
                 RowModel::new(rules, MIDDLE, &tables.rows[MIDDLE]),
                 RowModel::new(rules, BOTTOM, &tables.rows[BOTTOM]),
             ],
-            scoop_gain: (m - 1.0) * (3.0 * rp + op) + rules.scoop_bonus as f64,
-            sweep_gain: if sweep_on {
-                (ms - m) * (3.0 * rp + op) + rules.sweep_all_bonus as f64 - rules.scoop_bonus as f64
-            } else {
-                0.0
-            },
+            scoop_gain,
+            sweep_gain,
             sweep_on,
             scoop_rate: tables.get_f64("scoop_rate").unwrap_or(0.05),
             rules: rules.clone(),
             seats,
             separable: false,
+            joint: tables
+                .joint
+                .as_ref()
+                .filter(|_| joint_scored)
+                .map(JointModel::new),
         };
         for row in 0..3 {
             let fast: Vec<[f32; 3]> = solver.model[row]
@@ -273,7 +285,7 @@ impl Solver {
                     self.row_outcome_adjusted(MIDDLE, subsets.s5[c.middle as usize], &adj[MIDDLE]),
                     self.row_outcome_adjusted(BOTTOM, subsets.s5[c.bottom as usize], &adj[BOTTOM]),
                 ];
-                (self.exact_value(&rows), c.top, c.middle, c.bottom)
+                (self.value(&rows), c.top, c.middle, c.bottom)
             })
             .collect();
         // stable: equal values keep the fast order (deterministic)
@@ -357,7 +369,7 @@ impl Solver {
             self.row_outcome_adjusted(MIDDLE, s[1], &adj[MIDDLE]),
             self.row_outcome_adjusted(BOTTOM, s[2], &adj[BOTTOM]),
         ];
-        Some(self.exact_value(&rows))
+        Some(self.value(&rows))
     }
 }
 

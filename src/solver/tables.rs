@@ -3,6 +3,7 @@
 
 use std::sync::OnceLock;
 
+use super::joint::Joint;
 use super::model::all_classes;
 use super::CLASS_SHIFT;
 use crate::error::{Error, Result, ROW_NAMES};
@@ -31,6 +32,9 @@ pub struct Tables {
     pub meta: Vec<(String, String)>,
     /// For top, middle, bottom: (rank class, weight), sorted by class.
     pub rows: [Vec<(u32, f64)>; 3],
+    /// The copula of the opponent's rows (see the `joint` module); tables
+    /// of earlier trainers have none.
+    pub joint: Option<Joint>,
 }
 
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
@@ -246,6 +250,8 @@ impl Tables {
     /// many bytes of `key=value` lines, then for each row a varint count and
     /// (varint class delta, varint weight) pairs; weights are rounded to
     /// integers. Keyed by rank-class value, never by an internal index.
+    /// Then, if the tables have one, the joint section (varint strata,
+    /// varint bins, and the counts of [`Joint::cells`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         let meta: String = self
@@ -269,6 +275,9 @@ impl Tables {
                 put_varint(&mut out, w);
                 prev = c;
             }
+        }
+        if let Some(j) = &self.joint {
+            j.write(&mut out);
         }
         out
     }
@@ -322,13 +331,18 @@ impl Tables {
                 row.push((class as u32, w as f64));
             }
         }
+        let joint = if pos < data.len() {
+            Some(Joint::read(data, &mut pos).map_err(|m| bad(format!("joint section: {m}")))?)
+        } else {
+            None
+        };
         if pos != data.len() {
             return Err(bad(format!(
-                "{} trailing bytes after the rows",
+                "{} trailing bytes after the joint section",
                 data.len() - pos
             )));
         }
-        let t = Tables { meta, rows };
+        let t = Tables { meta, rows, joint };
         t.validate()?;
         Ok(t)
     }
@@ -394,6 +408,10 @@ impl Tables {
                     "weights sum to {total}, not a positive finite number"
                 )));
             }
+        }
+        if let Some(j) = &self.joint {
+            j.validate()
+                .map_err(|m| bad(format!("joint section: {m}")))?;
         }
         Ok(())
     }

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::baselines::{Arranger, Strategy};
+use super::joint::count_joint;
 use super::tables::{check_tables_name, rules_meta, Tables, MAX_TRAIN_HANDS, MAX_TRAIN_ITERATIONS};
 use super::CLASS_SHIFT;
 use crate::deal::{shuffled_deck, ChaCha20};
@@ -18,7 +19,7 @@ use crate::settle::check_seat_count;
 /// deals, the mixing) bumps it, and the shipped tables are regenerated:
 /// the `training_fingerprint` test pins the output of a small training
 /// beside this number, so such a change cannot pass unnoticed.
-pub const TRAINER_VERSION: u32 = 2;
+pub const TRAINER_VERSION: u32 = 3;
 
 /// Seed of deal `i` of a seeded run (independent of the thread count).
 pub fn deal_seed(seed: u64, i: u64) -> u64 {
@@ -147,7 +148,9 @@ impl Default for TrainConfig {
 /// Computes tables for `rules` by iterated best response: the opponents'
 /// row distributions of greedy play, then repeatedly of the solver playing
 /// against the current tables; each new estimate is averaged with the
-/// previous tables (weights 1/2) to damp oscillation. Every iteration deals
+/// previous tables (weights 1/2) to damp oscillation. A last round of
+/// fresh deals against the final tables counts the copula of the rows
+/// (the `joint` module). Every iteration deals
 /// fresh hands; the result depends only on the rules and the config (and
 /// [`TRAINER_VERSION`]), never on the tables shipped today: greedy play
 /// consults no tables.
@@ -173,6 +176,7 @@ pub fn train(rules: &Rules, cfg: &TrainConfig) -> Result<Tables> {
         Tables {
             meta,
             rows: rows.clone(),
+            joint: None,
         }
     };
     for it in 0..cfg.iterations {
@@ -193,7 +197,12 @@ pub fn train(rules: &Rules, cfg: &TrainConfig) -> Result<Tables> {
             .filter(|&(_, w)| w > 0.0)
             .collect()
     });
-    let tables = make(&whole, scoop_rate, cfg.iterations);
+    let mut tables = make(&whole, scoop_rate, cfg.iterations);
+    // The copula of the final play: fresh deals arranged against the final
+    // row tables, each row placed in them.
+    let solver = Arranger::new(Strategy::Solver, rules, &tables, cfg.seats)?;
+    let joint_seed = deal_seed(cfg.seed, cfg.iterations as u64 + 1);
+    tables.joint = Some(count_joint(&solver, &whole, deals, joint_seed)?);
     tables.validate()?;
     Ok(tables)
 }
@@ -239,7 +248,7 @@ mod tests {
         let h = fnv1a(&bytes);
         assert_eq!(
             (TRAINER_VERSION, h),
-            (2, 0x0e39_112e_2ffa_7150),
+            (3, 0x52e8_73d4_2ce4_eff3),
             "trainer {TRAINER_VERSION}, training fingerprint {h:#018x}"
         );
     }

@@ -2,13 +2,17 @@
 
 ``<preset>.bin`` holds, for the top, middle and bottom rows, the distribution
 of a well-playing opponent's row hands over rank classes (``strength >> 10``:
-category and rank key, suits ignored), computed by iterated best response.
-Files are keyed by rank-class value, never by an internal index.
+category and rank key, suits ignored), computed by iterated best response,
+and how the three rows move together (a copula: the hands counted in a grid
+of their three rows' percentiles). Files are
+keyed by rank-class value, never by an internal index.
 
 Format: ``CAPSATB1``, a little-endian u32 length and that many bytes of
 ``key=value`` lines (the rules the tables were trained for, the trainer
 version, the training parameters, ``scoop_rate``), then per row a varint
-count and (varint class delta, varint weight) pairs.
+count and (varint class delta, varint weight) pairs, then the joint section:
+varint bins and bins^3 varint counts (top bin, then middle, then bottom).
+Tables without the joint section are read too.
 
 Commands (``python -m capsa.tables``)::
 
@@ -18,9 +22,9 @@ Commands (``python -m capsa.tables``)::
     check --preset pagat            # retrains, compares with the shipped bytes
     info --preset pagat             # metadata of the tables the solver uses
 
-Training with the defaults takes about 75 s per preset on two cores; the
+Training with the defaults takes about 4.5 min per preset on two cores; the
 shipped files are the output of ``train --all --ship`` byte for byte, and
-``check --all`` proves it (about 8 minutes).
+``check --all`` proves it (about 28 minutes).
 
 ``TABLES_DIR`` is the folder of the package's tables files (a ``pathlib.Path``).
 """

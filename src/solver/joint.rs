@@ -1,0 +1,335 @@
+//! Joint row outcomes: how an opponent's three rows move together.
+//!
+//! The row tables give each row's distribution alone. The scoop, the
+//! overall point and the sweep-all depend on the three rows at once, and an
+//! opponent's rows are far from independent: one who keeps a pair for the
+//! top has less for the middle, one with a strong bottom tends to have a
+//! strong middle. The tables therefore also hold the copula of the
+//! opponent's rows: each self-play hand's row is placed by its percentile
+//! `u` in that row's distribution (the mass below its class plus half its
+//! own), and the hands are counted in a grid of [`JOINT_BINS`]^3 cells of
+//! (top, middle, bottom) percentiles, the density taken as uniform within
+//! a cell.
+//!
+//! A split's row outcomes are percentile intervals: it wins a row against
+//! the opponents below its win probability, ties up to its win-or-tie
+//! probability and loses above. The copula gives each of the 27 patterns
+//! its joint probability. Only the nonlinear part of the value changes:
+//! the per-opponent sums get `sums(joint) - sums(product of the joint's
+//! marginals)` added, which is zero when the rows are independent and
+//! leaves the linear terms (row points, royalties) with the card-removal
+//! marginals.
+
+use rayon::prelude::*;
+
+use super::baselines::Arranger;
+use super::model::RowOutcome;
+use super::search::Solver;
+use super::train::deal_seed;
+use super::CLASS_SHIFT;
+use crate::deal::{shuffled_deck, ChaCha20};
+use crate::error::Result;
+
+/// Percentile bins per row of the copula's grid.
+pub const JOINT_BINS: usize = 16;
+/// Bounds a tables file's joint section must keep.
+const MAX_BINS: u64 = 32;
+const MAX_CELL: u64 = 1 << 40;
+
+/// Counts of self-play hands per cell of (top, middle, bottom) percentile
+/// bins.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Joint {
+    pub bins: usize,
+    /// Index `(top * bins + middle) * bins + bottom`.
+    pub cells: Vec<u64>,
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8 & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// A varint of at most `max` at `*pos` (the caller bounds every value, so
+/// at most six bytes are read).
+fn get_bounded(
+    data: &[u8],
+    pos: &mut usize,
+    max: u64,
+    what: &str,
+) -> std::result::Result<u64, String> {
+    let mut v = 0u64;
+    for shift in (0..42).step_by(7) {
+        let b = *data
+            .get(*pos)
+            .ok_or_else(|| format!("{what}: truncated data"))?;
+        *pos += 1;
+        v |= ((b & 0x7f) as u64) << shift;
+        if b & 0x80 == 0 {
+            return if v <= max {
+                Ok(v)
+            } else {
+                Err(format!("{what} is {v}, more than {max}"))
+            };
+        }
+    }
+    Err(format!("{what}: a value is more than {max}"))
+}
+
+impl Joint {
+    /// Appends the section: varint bins, then every cell.
+    pub(super) fn write(&self, out: &mut Vec<u8>) {
+        put_varint(out, self.bins as u64);
+        for &c in &self.cells {
+            put_varint(out, c);
+        }
+    }
+
+    /// Reads the section [`Joint::write`] writes.
+    pub(super) fn read(data: &[u8], pos: &mut usize) -> std::result::Result<Joint, String> {
+        let bins = get_bounded(data, pos, MAX_BINS, "bins")? as usize;
+        let mut cells = Vec::with_capacity(bins.pow(3));
+        for i in 0..bins.pow(3) {
+            cells.push(get_bounded(data, pos, MAX_CELL, &format!("cell {i}"))?);
+        }
+        let j = Joint { bins, cells };
+        j.validate()?;
+        Ok(j)
+    }
+
+    /// 1 to 32 bins, the cells all there and some hands in them.
+    pub(super) fn validate(&self) -> std::result::Result<(), String> {
+        if !(1..=MAX_BINS as usize).contains(&self.bins) {
+            return Err(format!("{} bins, not 1 to {MAX_BINS}", self.bins));
+        }
+        if self.cells.len() != self.bins.pow(3) {
+            return Err(format!("{} cells, not bins^3", self.cells.len()));
+        }
+        if self.cells.iter().any(|&c| c > MAX_CELL) {
+            return Err(format!("a cell counts more than {MAX_CELL} hands"));
+        }
+        if self.cells.iter().all(|&c| c == 0) {
+            return Err("no hands in any cell".into());
+        }
+        Ok(())
+    }
+}
+
+/// Percentile of a class in a row's distribution: the mass below it plus
+/// half its own.
+struct Percentiles {
+    classes: Vec<u32>,
+    below: Vec<f64>,
+    mass: Vec<f64>,
+}
+
+impl Percentiles {
+    fn new(row: &[(u32, f64)]) -> Percentiles {
+        let total: f64 = row.iter().map(|x| x.1).sum::<f64>().max(1e-300);
+        let mut below = Vec::with_capacity(row.len());
+        let mut acc = 0.0;
+        for &(_, w) in row {
+            below.push(acc / total);
+            acc += w;
+        }
+        Percentiles {
+            classes: row.iter().map(|x| x.0).collect(),
+            below,
+            mass: row.iter().map(|x| x.1 / total).collect(),
+        }
+    }
+
+    fn of(&self, class: u32) -> f64 {
+        let i = self.classes.partition_point(|&c| c < class);
+        match self.classes.get(i) {
+            Some(&c) if c == class => self.below[i] + 0.5 * self.mass[i],
+            Some(_) => self.below[i],
+            None => 1.0,
+        }
+    }
+}
+
+fn bin_of(u: f64, n: usize) -> usize {
+    ((u * n as f64) as usize).min(n - 1)
+}
+
+/// The joint counts of `deals` four-hand deals arranged by `arr`, each row
+/// placed in the distributions `rows` (the tables `arr` plays with).
+pub(super) fn count_joint(
+    arr: &Arranger,
+    rows: &[Vec<(u32, f64)>; 3],
+    deals: usize,
+    seed: u64,
+) -> Result<Joint> {
+    let e = arr.solver.rules.evaluator;
+    let pct: [Percentiles; 3] = std::array::from_fn(|r| Percentiles::new(&rows[r]));
+    let bins = JOINT_BINS;
+    let chunks: Vec<std::ops::Range<usize>> = (0..deals)
+        .step_by(256)
+        .map(|s| s..(s + 256).min(deals))
+        .collect();
+    let parts: Vec<Result<Vec<u64>>> = chunks
+        .into_par_iter()
+        .map(|range| {
+            let mut cells = vec![0u64; bins.pow(3)];
+            for d in range {
+                let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, d as u64)));
+                for seat in 0..4 {
+                    let a = arr.choose(&deck[13 * seat..13 * seat + 13])?.cards;
+                    let s = [
+                        e.eval3([a[0], a[1], a[2]]),
+                        e.eval5(a[3..8].try_into().expect("5")),
+                        e.eval5(a[8..].try_into().expect("5")),
+                    ];
+                    let b: [usize; 3] =
+                        std::array::from_fn(|r| bin_of(pct[r].of(s[r] >> CLASS_SHIFT), bins));
+                    cells[(b[0] * bins + b[1]) * bins + b[2]] += 1;
+                }
+            }
+            Ok(cells)
+        })
+        .collect();
+    let mut cells = vec![0u64; bins.pow(3)];
+    for p in parts {
+        for (c, v) in cells.iter_mut().zip(p?) {
+            *c += v;
+        }
+    }
+    Ok(Joint { bins, cells })
+}
+
+/// The copula compiled for the solver: its CDF at the grid's corners,
+/// `P(U_top < i/B, U_middle < j/B, U_bottom < k/B)`.
+pub(super) struct JointModel {
+    bins: usize,
+    cdf: Vec<f64>,
+}
+
+/// A point on one axis of the grid: the cell below it and how far into it.
+#[derive(Clone, Copy)]
+struct Axis {
+    cell: usize,
+    frac: f64,
+}
+
+impl JointModel {
+    pub(super) fn new(j: &Joint) -> JointModel {
+        let b = j.bins;
+        let n = b + 1;
+        let total = j.cells.iter().sum::<u64>().max(1) as f64;
+        let mut cdf = vec![0.0; n * n * n];
+        let at = |i: usize, k: usize, l: usize| (i * n + k) * n + l;
+        for i in 1..n {
+            for k in 1..n {
+                for l in 1..n {
+                    let cell = j.cells[((i - 1) * b + (k - 1)) * b + (l - 1)] as f64 / total;
+                    cdf[at(i, k, l)] =
+                        cell + cdf[at(i - 1, k, l)] + cdf[at(i, k - 1, l)] + cdf[at(i, k, l - 1)]
+                            - cdf[at(i - 1, k - 1, l)]
+                            - cdf[at(i - 1, k, l - 1)]
+                            - cdf[at(i, k - 1, l - 1)]
+                            + cdf[at(i - 1, k - 1, l - 1)];
+                }
+            }
+        }
+        JointModel { bins: b, cdf }
+    }
+
+    fn axis(&self, u: f64) -> Axis {
+        let x = u.clamp(0.0, 1.0) * self.bins as f64;
+        let cell = (x as usize).min(self.bins - 1);
+        Axis {
+            cell,
+            frac: x - cell as f64,
+        }
+    }
+
+    /// The CDF at a point, trilinear between the grid's corners (exact for
+    /// a density uniform within each cell).
+    fn cdf_at(&self, p: [Axis; 3]) -> f64 {
+        let n = self.bins + 1;
+        let mut v = 0.0;
+        for corner in 0..8 {
+            let mut w = 1.0;
+            let mut idx = 0;
+            for (r, a) in p.iter().enumerate() {
+                let up = (corner >> (2 - r)) & 1;
+                w *= if up == 1 { a.frac } else { 1.0 - a.frac };
+                idx = idx * n + a.cell + up;
+            }
+            if w != 0.0 {
+                v += w * self.cdf[idx];
+            }
+        }
+        v
+    }
+
+    /// The joint probabilities of the 27 patterns of rows with these
+    /// outcome probabilities (index `9 * top + 3 * middle + bottom`).
+    pub(super) fn patterns(&self, rows: &[RowOutcome; 3]) -> [f64; 27] {
+        // per row the edges 0, P(win), P(win or tie), 1 of its outcomes
+        let edges: [[Axis; 4]; 3] = std::array::from_fn(|r| {
+            let w = rows[r].prob[0];
+            let wt = (w + rows[r].prob[1]).max(w);
+            [self.axis(0.0), self.axis(w), self.axis(wt), self.axis(1.0)]
+        });
+        let mut f = [0.0f64; 64];
+        for i in 1..4 {
+            for k in 1..4 {
+                for l in 1..4 {
+                    f[(i * 4 + k) * 4 + l] = self.cdf_at([edges[0][i], edges[1][k], edges[2][l]]);
+                }
+            }
+        }
+        let mut out = [0.0; 27];
+        for (idx, p) in out.iter_mut().enumerate() {
+            let o = [idx / 9, (idx / 3) % 3, idx % 3];
+            // inclusion-exclusion over the box's corners: + where an odd
+            // number of its ends are upper ones
+            let mut v = 0.0;
+            for corner in 0..8 {
+                let c: [usize; 3] = std::array::from_fn(|r| o[r] + ((corner >> (2 - r)) & 1));
+                let sign = if (corner as u32).count_ones() % 2 == 1 {
+                    1.0
+                } else {
+                    -1.0
+                };
+                v += sign * f[(c[0] * 4 + c[1]) * 4 + c[2]];
+            }
+            *p = v.max(0.0);
+        }
+        out
+    }
+}
+
+/// The product of a pattern distribution's three marginals.
+fn independent_of(joint: &[f64; 27]) -> [f64; 27] {
+    let mut m = [[0.0f64; 3]; 3];
+    for (idx, &p) in joint.iter().enumerate() {
+        m[0][idx / 9] += p;
+        m[1][(idx / 3) % 3] += p;
+        m[2][idx % 3] += p;
+    }
+    std::array::from_fn(|idx| m[0][idx / 9] * m[1][(idx / 3) % 3] * m[2][idx % 3])
+}
+
+impl Solver {
+    /// Expected points of a split for the whole hand: the row-independence
+    /// value with the joint correction when the tables have a copula and the
+    /// rules score the rows jointly (see the module documentation).
+    pub fn value(&self, rows: &[RowOutcome; 3]) -> f64 {
+        let mut sums = self.pair_sums(rows);
+        if let Some(jm) = self.joint.as_ref().filter(|_| !self.separable) {
+            let joint = jm.patterns(rows);
+            sums.add_scaled(&self.pair_sums_joint(rows, &joint), 1.0);
+            sums.add_scaled(&self.pair_sums_joint(rows, &independent_of(&joint)), -1.0);
+        }
+        self.finish(&sums)
+    }
+}
+
+#[cfg(test)]
+mod tests;
