@@ -276,11 +276,21 @@ impl JointModel {
             let wt = (w + rows[r].prob[1]).max(w);
             [self.axis(0.0), self.axis(w), self.axis(wt), self.axis(1.0)]
         });
+        // a row without ties (the suit tie-break) has its tie edge on its
+        // win edge: those corners are copies of the same values
+        let tied: [bool; 3] = std::array::from_fn(|r| rows[r].prob[1] > 0.0);
+        let edge_of = |r: usize, i: usize| if i == 2 && !tied[r] { 1 } else { i };
         let mut f = [0.0f64; 64];
-        for i in 1..4 {
-            for k in 1..4 {
-                for l in 1..4 {
-                    f[(i * 4 + k) * 4 + l] = self.cdf_at([edges[0][i], edges[1][k], edges[2][l]]);
+        for i in [1, 2, 3] {
+            for k in [1, 2, 3] {
+                for l in [1, 2, 3] {
+                    let e = [edge_of(0, i), edge_of(1, k), edge_of(2, l)];
+                    let at = (i * 4 + k) * 4 + l;
+                    f[at] = if e == [i, k, l] {
+                        self.cdf_at([edges[0][i], edges[1][k], edges[2][l]])
+                    } else {
+                        f[(e[0] * 4 + e[1]) * 4 + e[2]]
+                    };
                 }
             }
         }
