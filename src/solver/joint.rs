@@ -20,14 +20,12 @@
 //! leaves the linear terms (row points, royalties) with the card-removal
 //! marginals.
 
-use rayon::prelude::*;
-
 use super::baselines::Arranger;
 use super::model::RowOutcome;
 use super::search::Solver;
-use super::train::deal_seed;
+use super::tables::{get_varint, put_varint};
+use super::train::fold_arranged_deals;
 use super::CLASS_SHIFT;
-use crate::deal::{shuffled_deck, ChaCha20};
 use crate::error::Result;
 
 /// Percentile bins per row of the copula's grid.
@@ -45,38 +43,18 @@ pub struct Joint {
     pub cells: Vec<u64>,
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8 & 0x7f) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// A varint of at most `max` at `*pos` (the caller bounds every value, so
-/// at most six bytes are read).
+/// A varint of at most `max` at `*pos`, named `what` in the error.
 fn get_bounded(
     data: &[u8],
     pos: &mut usize,
     max: u64,
     what: &str,
 ) -> std::result::Result<u64, String> {
-    let mut v = 0u64;
-    for shift in (0..42).step_by(7) {
-        let b = *data
-            .get(*pos)
-            .ok_or_else(|| format!("{what}: truncated data"))?;
-        *pos += 1;
-        v |= ((b & 0x7f) as u64) << shift;
-        if b & 0x80 == 0 {
-            return if v <= max {
-                Ok(v)
-            } else {
-                Err(format!("{what} is {v}, more than {max}"))
-            };
-        }
+    let v = get_varint(data, pos).map_err(|m| format!("{what}: {m}"))?;
+    if v > max {
+        return Err(format!("{what} is {v}, more than {max}"));
     }
-    Err(format!("{what}: a value is more than {max}"))
+    Ok(v)
 }
 
 impl Joint {
@@ -164,37 +142,24 @@ pub(super) fn count_joint(
     deals: usize,
     seed: u64,
 ) -> Result<Joint> {
-    let e = arr.solver.rules.evaluator;
     let pct: [Percentiles; 3] = std::array::from_fn(|r| Percentiles::new(&rows[r]));
     let bins = JOINT_BINS;
-    let chunks: Vec<std::ops::Range<usize>> = (0..deals)
-        .step_by(256)
-        .map(|s| s..(s + 256).min(deals))
-        .collect();
-    let parts: Vec<Result<Vec<u64>>> = chunks
-        .into_par_iter()
-        .map(|range| {
-            let mut cells = vec![0u64; bins.pow(3)];
-            for d in range {
-                let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, d as u64)));
-                for seat in 0..4 {
-                    let a = arr.choose(&deck[13 * seat..13 * seat + 13])?.cards;
-                    let s = [
-                        e.eval3([a[0], a[1], a[2]]),
-                        e.eval5(a[3..8].try_into().expect("5")),
-                        e.eval5(a[8..].try_into().expect("5")),
-                    ];
-                    let b: [usize; 3] =
-                        std::array::from_fn(|r| bin_of(pct[r].of(s[r] >> CLASS_SHIFT), bins));
-                    cells[(b[0] * bins + b[1]) * bins + b[2]] += 1;
-                }
+    let parts = fold_arranged_deals(
+        arr,
+        deals,
+        seed,
+        || vec![0u64; bins.pow(3)],
+        |cells, deal| {
+            for s in deal {
+                let b: [usize; 3] =
+                    std::array::from_fn(|r| bin_of(pct[r].of(s[r] >> CLASS_SHIFT), bins));
+                cells[(b[0] * bins + b[1]) * bins + b[2]] += 1;
             }
-            Ok(cells)
-        })
-        .collect();
+        },
+    )?;
     let mut cells = vec![0u64; bins.pow(3)];
     for p in parts {
-        for (c, v) in cells.iter_mut().zip(p?) {
+        for (c, v) in cells.iter_mut().zip(p) {
             *c += v;
         }
     }

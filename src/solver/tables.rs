@@ -37,7 +37,7 @@ pub struct Tables {
     pub joint: Option<Joint>,
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
     loop {
         let b = (v & 0x7f) as u8;
         v >>= 7;
@@ -50,7 +50,7 @@ fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 }
 
 /// A varint at `*pos`, advancing it; the error says what is wrong.
-fn get_varint(data: &[u8], pos: &mut usize) -> std::result::Result<u64, &'static str> {
+pub(super) fn get_varint(data: &[u8], pos: &mut usize) -> std::result::Result<u64, &'static str> {
     let mut v = 0u64;
     let mut shift = 0;
     loop {
@@ -250,8 +250,8 @@ impl Tables {
     /// many bytes of `key=value` lines, then for each row a varint count and
     /// (varint class delta, varint weight) pairs; weights are rounded to
     /// integers. Keyed by rank-class value, never by an internal index.
-    /// Then, if the tables have one, the joint section (varint strata,
-    /// varint bins, and the counts of [`Joint::cells`]).
+    /// Then, if the tables have one, the joint section (varint bins, and
+    /// the counts of [`Joint::cells`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         let meta: String = self

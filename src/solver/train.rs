@@ -31,46 +31,65 @@ pub fn deal_seed(seed: u64, i: u64) -> u64 {
 
 type Counts = ([HashMap<u32, u64>; 3], u64, u64);
 
-/// Row classes of `deals` four-hand deals arranged by `arr`, and the number
-/// of scoops among the pairs (seat 0 vs 1, 2 vs 3) and of pairs.
-fn count_rows(arr: &Arranger, deals: usize, seed: u64) -> Result<Counts> {
+/// The row strengths (top, middle, bottom) of every seat of a deal.
+pub(super) type DealRows = [[u32; 3]; 4];
+
+/// Deals `deals` four-hand deals of the `seed` stream, arranges every hand
+/// with `arr` and folds each deal's row strengths into a per-chunk `T`
+/// (from `new`, by `add`), on all cores; the chunks' results in deal order,
+/// so the outcome never depends on the thread count.
+pub(super) fn fold_arranged_deals<T: Send>(
+    arr: &Arranger,
+    deals: usize,
+    seed: u64,
+    new: impl Fn() -> T + Sync,
+    add: impl Fn(&mut T, &DealRows) + Sync,
+) -> Result<Vec<T>> {
     let e = arr.solver.rules.evaluator;
     let chunks: Vec<std::ops::Range<usize>> = (0..deals)
         .step_by(256)
         .map(|s| s..(s + 256).min(deals))
         .collect();
-    let parts: Vec<Result<Counts>> = chunks
+    chunks
         .into_par_iter()
         .map(|range| {
-            let mut c: Counts = Default::default();
+            let mut acc = new();
             for d in range {
                 let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, d as u64)));
-                let mut rows = [[0u32; 3]; 4];
+                let mut rows: DealRows = [[0u32; 3]; 4];
                 for (seat, r) in rows.iter_mut().enumerate() {
-                    let ch = arr.choose(&deck[13 * seat..13 * seat + 13])?;
-                    let a = ch.cards;
+                    let a = arr.choose(&deck[13 * seat..13 * seat + 13])?.cards;
                     *r = [
                         e.eval3([a[0], a[1], a[2]]),
                         e.eval5(a[3..8].try_into().expect("5")),
                         e.eval5(a[8..].try_into().expect("5")),
                     ];
-                    for (map, s) in c.0.iter_mut().zip(r.iter()) {
-                        *map.entry(s >> CLASS_SHIFT).or_insert(0) += 1;
-                    }
                 }
-                for (x, y) in [(0, 1), (2, 3)] {
-                    let w = (0..3).filter(|&k| rows[x][k] > rows[y][k]).count();
-                    let l = (0..3).filter(|&k| rows[x][k] < rows[y][k]).count();
-                    c.1 += (w == 3) as u64 + (l == 3) as u64;
-                    c.2 += 2;
-                }
+                add(&mut acc, &rows);
             }
-            Ok(c)
+            Ok(acc)
         })
-        .collect();
+        .collect()
+}
+
+/// Row classes of `deals` four-hand deals arranged by `arr`, and the number
+/// of scoops among the pairs (seat 0 vs 1, 2 vs 3) and of pairs.
+fn count_rows(arr: &Arranger, deals: usize, seed: u64) -> Result<Counts> {
+    let parts = fold_arranged_deals(arr, deals, seed, Counts::default, |c, rows| {
+        for r in rows {
+            for (map, s) in c.0.iter_mut().zip(r.iter()) {
+                *map.entry(s >> CLASS_SHIFT).or_insert(0) += 1;
+            }
+        }
+        for (x, y) in [(0, 1), (2, 3)] {
+            let w = (0..3).filter(|&k| rows[x][k] > rows[y][k]).count();
+            let l = (0..3).filter(|&k| rows[x][k] < rows[y][k]).count();
+            c.1 += (w == 3) as u64 + (l == 3) as u64;
+            c.2 += 2;
+        }
+    })?;
     let mut total: Counts = Default::default();
     for p in parts {
-        let p = p?;
         for row in 0..3 {
             for (k, v) in &p.0[row] {
                 *total.0[row].entry(*k).or_insert(0) += v;
