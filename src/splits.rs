@@ -21,6 +21,9 @@ pub struct SplitTable {
     /// Position masks (bit p = sorted card p) of the 3- and 5-subsets.
     pub masks3: Vec<u16>,
     pub masks5: Vec<u16>,
+    /// The index into `masks5` of each 13-bit mask of five positions
+    /// (`u16::MAX` for any other mask).
+    pub index5: Vec<u16>,
     /// The same subsets as lists of positions.
     pub positions3: Vec<[u8; 3]>,
     pub positions5: Vec<[u8; 5]>,
@@ -31,7 +34,14 @@ pub struct SplitTable {
     /// one orientation of a halving can be valid (two when the halves are
     /// equal), so counting needs half the lookups.
     pub halvings: Vec<[u16; 3]>,
+    /// For each five-card subset as the bottom, the (top, middle) of the
+    /// splits that complete it: [`TOPS_PER_BOTTOM`] entries per bottom, in
+    /// the order of `masks5`.
+    pub by_bottom: Vec<[u16; 2]>,
 }
+
+/// The tops a bottom leaves room for: C(8, 3).
+pub const TOPS_PER_BOTTOM: usize = 56;
 
 fn combos(n: usize, k: usize) -> Vec<u16> {
     // lexicographic order of the position lists
@@ -76,6 +86,13 @@ pub fn table() -> &'static SplitTable {
             .filter(|[t, m, _]| masks5[*m as usize] & (1 << lowest_rest(masks3[*t as usize])) != 0)
             .copied()
             .collect();
+        let mut by_bottom = vec![[0u16; 2]; SPLITS];
+        let mut filled = vec![0usize; SUBSETS5];
+        for &[t, m, b] in &splits {
+            let b = b as usize;
+            by_bottom[b * TOPS_PER_BOTTOM + filled[b]] = [t, m];
+            filled[b] += 1;
+        }
         fn positions<const K: usize>(mask: u16) -> [u8; K] {
             let mut out = [0u8; K];
             let mut k = 0;
@@ -92,8 +109,10 @@ pub fn table() -> &'static SplitTable {
             positions5: masks5.iter().map(|&m| positions::<5>(m)).collect(),
             masks3,
             masks5,
+            index5,
             splits,
             halvings,
+            by_bottom,
         }
     })
 }

@@ -42,6 +42,9 @@
 //! two five-card hands in the bottom (validity forces it), about 36,000
 //! candidates. Each is scored by a cheap form (separable row values plus
 //! the scoop term), and the best [`REFINE`] get the exact 27-pattern value.
+//! The scan visits the tops best bound first and stops when no split of the
+//! remaining tops can enter the kept list (the `scan` module); what it keeps
+//! is exactly what the scan of every top keeps.
 //! A natural is declared when its points beat the best arrangement's value.
 //!
 //! # Deep mode
@@ -69,6 +72,7 @@ mod joint;
 mod model;
 mod regret;
 mod removal;
+mod scan;
 mod search;
 mod tables;
 mod train;

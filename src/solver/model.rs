@@ -20,7 +20,7 @@ pub struct RowOutcome {
 
 impl RowOutcome {
     #[inline(always)]
-    fn total(&self) -> f64 {
+    pub(super) fn total(&self) -> f64 {
         self.points[0]
             + self.points[1]
             + self.points[2]

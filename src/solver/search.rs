@@ -2,7 +2,8 @@
 //! by the exact value; [`Solver`], its [`Solver::rank`] and [`Solver::best`].
 
 use super::joint::JointModel;
-use super::model::{fast_of, RowModel};
+use super::model::{fast_of, RowModel, RowOutcome};
+use super::scan::{scan, Candidate, FiveCardScores, ScanArgs, HALVINGS_PER_TOP};
 use super::tables::Tables;
 use super::{CLASS_SHIFT, REFINE};
 use crate::error::{Error, Result};
@@ -36,118 +37,6 @@ pub struct Solver {
     /// The copula of the opponent's rows, when the tables have one and the
     /// rules score the rows jointly (scoop, overall point, sweep-all).
     pub(super) joint: Option<JointModel>,
-}
-
-/// A split the fast scan keeps: its fast score and the indices of its top
-/// (into the 3-subsets), middle and bottom (into the 5-subsets).
-#[derive(Clone, Copy)]
-struct Candidate {
-    score: f32,
-    top: u16,
-    middle: u16,
-    bottom: u16,
-}
-
-/// Fast-score values of one five-card subset: strength, then (value,
-/// P(win), P(lose)) as a middle and as a bottom.
-#[derive(Clone, Copy, Default)]
-struct FiveCardScores {
-    strength: u32,
-    as_middle: [f32; 3],
-    as_bottom: [f32; 3],
-}
-
-/// The unordered halvings of the ten cards a top leaves: C(10, 5) / 2.
-const HALVINGS_PER_TOP: usize = 126;
-
-/// What the fast scan reads: the tops' strengths and fast scores, the
-/// five-card subsets' scores, the scoop and sweep-all gains (the loss of
-/// being swept already weighted by the other opponents' scoop rate), and
-/// how many splits to keep.
-struct ScanArgs<'a> {
-    top_strengths: &'a [u32],
-    top_scores: &'a [[f32; 3]; SUBSETS3],
-    five_scores: &'a [FiveCardScores; 2048],
-    scoop_gain: f32,
-    sweep_gain: f32,
-    swept_loss: f32,
-    keep: usize,
-}
-
-#[cold]
-#[inline(never)]
-fn insert(best: &mut Vec<Candidate>, keep: usize, c: Candidate) -> f32 {
-    let pos = best.partition_point(|x| x.score >= c.score);
-    best.insert(pos, c);
-    if best.len() > keep {
-        best.pop();
-    }
-    if best.len() == keep {
-        best[keep - 1].score
-    } else {
-        f32::NEG_INFINITY
-    }
-}
-
-/// The fast-score scan over every valid split; `SWEEP` is the power of
-/// P(win all three) in the sweep-all term (0: no term).
-fn scan<const STRICT: bool, const SWEEP: u8>(a: &ScanArgs) -> Vec<Candidate> {
-    let halvings = &splits::table().halvings;
-    let mut best: Vec<Candidate> = Vec::with_capacity(a.keep + 1);
-    let mut threshold = f32::NEG_INFINITY;
-    for t in 0..SUBSETS3 {
-        let st = a.top_strengths[t];
-        let [tv, tw, tl] = a.top_scores[t];
-        // the middle and bottom of a halving are in either order
-        for &[_, x, y] in &halvings[t * HALVINGS_PER_TOP..(t + 1) * HALVINGS_PER_TOP] {
-            let (px, py) = (
-                &a.five_scores[x as usize & 2047],
-                &a.five_scores[y as usize & 2047],
-            );
-            let (pm, pb, m, b) = if px.strength <= py.strength {
-                (px, py, x, y)
-            } else {
-                (py, px, y, x)
-            };
-            let ok = if STRICT {
-                (pb.strength > pm.strength) & (pm.strength > st)
-            } else {
-                pm.strength >= st
-            };
-            let pw3 = tw * pm.as_middle[1] * pb.as_bottom[1];
-            let pl3 = tl * pm.as_middle[2] * pb.as_bottom[2];
-            let mut score = tv + pm.as_middle[0] + pb.as_bottom[0] + a.scoop_gain * (pw3 - pl3);
-            if SWEEP > 0 {
-                let sw = match SWEEP {
-                    1 => pw3,
-                    2 => pw3 * pw3,
-                    _ => pw3 * pw3 * pw3,
-                };
-                score += a.sweep_gain * sw - a.swept_loss * pl3;
-            }
-            // branch-free validity: an invalid split never passes, a valid
-            // one always does (a NaN or -inf score from extreme rules
-            // becomes the lowest finite score, so the scan keeps a split)
-            let score = if ok {
-                score.max(f32::MIN)
-            } else {
-                f32::NEG_INFINITY
-            };
-            if score > threshold {
-                threshold = insert(
-                    &mut best,
-                    a.keep,
-                    Candidate {
-                        score,
-                        top: t as u16,
-                        middle: m,
-                        bottom: b,
-                    },
-                );
-            }
-        }
-    }
-    best
 }
 
 impl Solver {
@@ -221,10 +110,14 @@ impl Solver {
         Ok(splits::subset_strengths(&self.rules.evaluator, &sorted))
     }
 
-    /// The `keep` best valid splits by the fast score, refined by the exact
-    /// value and sorted best first.
-    fn candidates(&self, subsets: &SubsetStrengths, keep: usize) -> Vec<(f64, u16, u16, u16)> {
-        let strict = self.rules.foul_strict;
+    /// The `keep` best valid splits by the fast score, best first (see the
+    /// `scan` module; `bounded` false scans every top).
+    pub(super) fn fast_scan(
+        &self,
+        subsets: &SubsetStrengths,
+        keep: usize,
+        bounded: bool,
+    ) -> Vec<Candidate> {
         let mut top_scores = [[0f32; 3]; SUBSETS3];
         for (f, &s) in top_scores.iter_mut().zip(subsets.s3.iter()) {
             *f = self.fast_outcome(TOP, s);
@@ -259,16 +152,18 @@ impl Solver {
             swept_loss,
             keep,
         };
-        let best = match (strict, if sweep_gain != 0.0 { others + 1 } else { 0 }) {
-            (false, 0) => scan::<false, 0>(&args),
-            (false, 1) => scan::<false, 1>(&args),
-            (false, 2) => scan::<false, 2>(&args),
-            (false, _) => scan::<false, 3>(&args),
-            (true, 0) => scan::<true, 0>(&args),
-            (true, 1) => scan::<true, 1>(&args),
-            (true, 2) => scan::<true, 2>(&args),
-            (true, _) => scan::<true, 3>(&args),
+        let sweep = if sweep_gain != 0.0 {
+            others as u8 + 1
+        } else {
+            0
         };
+        scan(&args, self.rules.foul_strict, sweep, bounded)
+    }
+
+    /// The `keep` best valid splits by the fast score, refined by the exact
+    /// value and sorted best first.
+    fn candidates(&self, subsets: &SubsetStrengths, keep: usize) -> Vec<(f64, u16, u16, u16)> {
+        let best = self.fast_scan(subsets, keep, true);
         let adj = self.adjusted(
             &subsets.cards,
             [
@@ -354,6 +249,21 @@ impl Solver {
     /// The expected points the model gives an arrangement (top 0-2, middle
     /// 3-7, bottom 8-12), or `None` when it fouls.
     pub fn value_of(&self, arranged: &[u8; 13]) -> Option<f64> {
+        Some(self.value(&self.rows_of(arranged)?))
+    }
+
+    /// The part of [`Solver::value_of`] that is a sum over the rows: each
+    /// row's expected points and royalties as if no scoop, overall point
+    /// or sweep-all were paid (all opponents), or `None` when it fouls.
+    pub fn row_value_of(&self, arranged: &[u8; 13]) -> Option<f64> {
+        let rows = self.rows_of(arranged)?;
+        let per_opponent: f64 = rows.iter().map(|r| r.total()).sum();
+        Some((self.seats - 1) as f64 * per_opponent)
+    }
+
+    /// The card-removal outcomes of an arrangement's rows, or `None` when
+    /// it fouls.
+    fn rows_of(&self, arranged: &[u8; 13]) -> Option<[RowOutcome; 3]> {
         let e = &self.rules.evaluator;
         let s = [
             e.eval3([arranged[0], arranged[1], arranged[2]]),
@@ -364,12 +274,11 @@ impl Solver {
             return None;
         }
         let adj = self.adjusted(arranged, [vec![s[0]], vec![s[1]], vec![s[2]]]);
-        let rows = [
+        Some([
             self.row_outcome_adjusted(TOP, s[0], &adj[TOP]),
             self.row_outcome_adjusted(MIDDLE, s[1], &adj[MIDDLE]),
             self.row_outcome_adjusted(BOTTOM, s[2], &adj[BOTTOM]),
-        ];
-        Some(self.value(&rows))
+        ])
     }
 }
 

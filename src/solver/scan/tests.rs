@@ -1,0 +1,104 @@
+use crate::deal::{shuffled_deck, ChaCha20};
+use crate::rules::Rules;
+use crate::solver::{deal_seed, Solver, Tables, PRESETS};
+use crate::splits;
+use crate::test_support::{hand, strict_foul_check};
+
+/// The kept splits as comparable values: score bits, place, rows.
+fn kept(
+    solver: &Solver,
+    cards: &[u8; 13],
+    keep: usize,
+    bounded: bool,
+) -> Vec<(u32, u32, u16, u16, u16)> {
+    let sorted = splits::sorted_hand(cards).unwrap();
+    let subsets = splits::subset_strengths(&solver.rules.evaluator, &sorted);
+    solver
+        .fast_scan(&subsets, keep, bounded)
+        .iter()
+        .map(|c| (c.score.to_bits(), c.order, c.top, c.middle, c.bottom))
+        .collect()
+}
+
+fn dealt(n: usize, seed: u64) -> Vec<[u8; 13]> {
+    (0..n)
+        .map(|i| {
+            let d = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, i as u64)));
+            d[..13].try_into().unwrap()
+        })
+        .collect()
+}
+
+/// Hands where many subsets are strong (long suits, quads, runs), which
+/// the bounds' list of the strongest subsets fills up fastest.
+fn strong_hands() -> Vec<[u8; 13]> {
+    [
+        "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s",
+        "Ah Ad Ac As Kh Kd Kc Ks Qh Qd Qc Qs Jh",
+        "2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc Ah",
+        "As Ks Qs Js 9s Ah Kh Qh Jh 9h 2d 2c 3h",
+        "7s 7h 7d 7c 8s 8h 8d 9s 9h Ts Th 2c 3c",
+    ]
+    .iter()
+    .map(|t| hand(t))
+    .collect()
+}
+
+/// Rules whose fast score has every term: a strict foul check, a scoop
+/// bonus and an overall point beside the preset's multipliers.
+fn every_term() -> Rules {
+    let mut rules = strict_foul_check(Rules::default());
+    rules.scoop_bonus = 3;
+    rules.overall_point = 1;
+    rules.sweep_all_bonus = 2;
+    rules
+}
+
+/// The bounded scan keeps exactly the splits the scan of every top keeps,
+/// in the same order, under every preset's tables, every table size (the
+/// sweep-all power), both foul checks and the separable strategy, for
+/// lists of one split up to more than the solver refines.
+#[test]
+fn bounded_scan_keeps_what_the_full_scan_keeps() {
+    let mut hands = dealt(60, 7);
+    hands.extend(strong_hands());
+    let mut checked = 0;
+    for name in PRESETS {
+        let tables = Tables::preset(name).unwrap();
+        for rules in [Rules::default(), every_term()] {
+            for seats in 2..=4 {
+                let solver = Solver::new(&rules, tables, seats).unwrap();
+                let separable = Solver::new(&rules, tables, seats).unwrap().separable();
+                for s in [&solver, &separable] {
+                    for cards in &hands {
+                        for keep in [1, 24, 300] {
+                            assert_eq!(
+                                kept(s, cards, keep, true),
+                                kept(s, cards, keep, false),
+                                "{name}, {seats} seats, keep {keep}, hand {cards:?}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, PRESETS.len() * 2 * 3 * 2 * 65 * 3);
+}
+
+/// A list longer than the valid splits keeps them all, best first.
+#[test]
+fn a_long_list_keeps_every_valid_split() {
+    let solver = Solver::new(&Rules::default(), Tables::preset("pagat").unwrap(), 4).unwrap();
+    for cards in dealt(5, 3) {
+        let sorted = splits::sorted_hand(&cards).unwrap();
+        let subsets = splits::subset_strengths(&solver.rules.evaluator, &sorted);
+        let all = solver.fast_scan(&subsets, 40_000, true);
+        assert_eq!(all.len(), subsets.count_valid(false));
+        assert!(all
+            .windows(2)
+            .all(|w| w[0].score > w[1].score
+                || (w[0].score == w[1].score && w[0].order < w[1].order)));
+    }
+}
