@@ -114,7 +114,7 @@ struct FiveBounds {
 }
 
 /// How many of the strongest subsets the bounds score exactly as bottoms.
-const STRONGEST: usize = 32;
+const STRONGEST: usize = 64;
 
 impl FiveBounds {
     fn new(a: &ScanArgs) -> FiveBounds {
