@@ -46,6 +46,29 @@ def test_deep_ranking_is_sorted_and_leads_with_the_best() -> None:
         assert ranked[0] == best_arrangement(hand, rules, effort="deep")
 
 
+def test_deep_is_the_fast_ranking_when_the_rules_pay_only_rows() -> None:
+    # pagat pays no scoop multiplier or bonus, overall point or sweep-all:
+    # the model's rows are trusted, and the samples have nothing else to add
+    rules = Rules.preset("pagat")
+    for hand in HANDS:
+        # the deep mode ranks the model's best 32
+        fast = rank_arrangements(hand, rules, k=32)[:5]
+        assert rank_arrangements(hand, rules, k=5, effort="deep") == fast
+
+
+def test_deep_re_estimates_the_scoop_from_samples() -> None:
+    # capsa-susun doubles a scoop: the deep estimate of that part comes from
+    # the samples, so it departs from the model's
+    rules = Rules.preset("capsa-susun")
+    moved = 0
+    for hand in HANDS:
+        fast = {c.ids: c.expected_points for c in rank_arrangements(hand, rules, k=5)}
+        for c in rank_arrangements(hand, rules, k=5, effort="deep"):
+            if c.ids in fast and abs(fast[c.ids] - c.expected_points) > 1e-6:
+                moved += 1
+    assert moved > 0
+
+
 def test_deep_batch_matches_single() -> None:
     import numpy as np
 

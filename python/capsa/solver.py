@@ -33,7 +33,10 @@ default) and ``"deep"`` (for hints and the timer's last seconds, at most
 about 50 ms a hand on one core): the model's best candidates are settled
 exactly against opponent hands sampled from the 39 unseen cards and
 arranged by the fast solver, the same samples for every candidate; the
-sampler is seeded by the hand's cards, so the answer is reproducible. Only
+rows' points are the model's and what the rows' joint outcome decides (the
+scoop, the overall point, the sweep-all) the samples', so under rules that
+pay only rows (pagat) the deep ranking is the fast one. The sampler is
+seeded by the hand's cards, so the answer is reproducible. Only
 the model strategies (solver, separable) have a deep mode, and a deep
 ranking lists at most ``MAX_DEEP_CHOICES`` (64) choices.
 

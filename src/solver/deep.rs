@@ -10,19 +10,27 @@
 //! sample; three seats play the three pairs of opponents; four seats play
 //! the whole table, sweep-all included.
 //!
-//! The sampled difference between a candidate and the fast pick is exact in
-//! expectation but noisy; the model's difference is smooth but biased. The
-//! estimate blends the two by their precision: a candidate whose sampled
-//! difference has standard error `se` takes weight `b^2 / (b^2 + se^2)` on
-//! it, with `b` ([`DeepConfig::model_error`]) the typical error of the
-//! model's difference. Candidates that share most rows with the pick differ
-//! on few samples, have a small `se`, and are decided by the samples.
+//! Each candidate's value has two parts: the sum over its rows (row points
+//! and royalties, each row against the opponent's row) and the rest (the
+//! scoop multiplier and bonus, the overall point, the sweep-all), which
+//! depends on how the three rows come out together. The model values the
+//! rows well (card removal makes their marginals exact up to the
+//! opponent's shifting choice) and the rest worst (it rests on the copula);
+//! the samples measure either without bias, with noise. Each part is
+//! blended on its own: the sampled difference between a candidate and the
+//! fast pick, of standard error `se`, takes weight `b^2 / (b^2 + se^2)`,
+//! with `b` the typical error of the model's difference
+//! ([`DeepConfig::model_error`] for the rows, 0 by default: the model's;
+//! [`DeepConfig::rest_error`] for the rest, infinite by default: the
+//! samples'). Rules that pay nothing beyond the rows leave the samples
+//! nothing to add, and the deep mode is then the fast ranking.
 
 use super::fnv1a;
 use super::search::{no_valid_split, Choice, Solver};
 use crate::deal::ChaCha20;
 use crate::error::{Error, Result};
-use crate::settle::{settle_points, SeatInput, Stakes};
+use crate::rules::Rules;
+use crate::settle::{settle, PairOutcome, SeatInput, Settlement, Stakes};
 use crate::splits;
 
 /// How much work an arrangement gets.
@@ -71,9 +79,14 @@ pub struct DeepConfig {
     pub deals: usize,
     /// Candidates of the fast model re-scored (at least the choices asked).
     pub candidates: usize,
-    /// The typical error of the model's difference between two candidates,
-    /// in points: the prior the sampled differences are weighed against.
+    /// The typical error of the model's difference between two candidates'
+    /// row values, in points: the prior the sampled differences of the rows
+    /// are weighed against (0: the model's rows).
     pub model_error: f64,
+    /// The same for the rest of the value: the scoop, the overall point
+    /// and the sweep-all, where the rows' joint outcome decides (infinite:
+    /// the samples' rest).
+    pub rest_error: f64,
 }
 
 impl Default for DeepConfig {
@@ -81,7 +94,8 @@ impl Default for DeepConfig {
         DeepConfig {
             deals: 88,
             candidates: 32,
-            model_error: 0.1,
+            model_error: 0.0,
+            rest_error: f64::INFINITY,
         }
     }
 }
@@ -144,6 +158,33 @@ impl Tally {
         }
     }
 
+    /// The candidates' estimates: the model's (`model`) blended with the
+    /// sampled means, the level of candidate 0 and each candidate's
+    /// difference from it, each weighted by its precision against the
+    /// model's error `b` (b = inf trusts the samples alone, b = 0 the model
+    /// alone unless the samples never differ).
+    fn blend(&self, model: &[f64], b: f64) -> Vec<f64> {
+        let n = self.samples.max(1) as f64;
+        let weight = |variance: f64| {
+            if b.is_infinite() {
+                1.0
+            } else if b * b + variance > 0.0 {
+                b * b / (b * b + variance)
+            } else {
+                0.0
+            }
+        };
+        let w = weight(self.mean_variance(self.sum[0], self.first_sq));
+        let level = w * self.sum[0] / n + (1.0 - w) * model[0];
+        let mut out = vec![level; model.len()];
+        for (c, est) in out.iter_mut().enumerate().skip(1) {
+            let sampled = (self.sum[c] - self.sum[0]) / n;
+            let w = weight(self.mean_variance(self.sum[c] - self.sum[0], self.diff_sq[c]));
+            *est = level + w * sampled + (1.0 - w) * (model[c] - model[0]);
+        }
+        out
+    }
+
     /// The variance of a sampled mean whose samples have sum `sum` and sum
     /// of squares `sq`.
     fn mean_variance(&self, sum: f64, sq: f64) -> f64 {
@@ -167,14 +208,54 @@ impl Solver {
         if cands.is_empty() {
             return Err(no_valid_split());
         }
+        if cfg.model_error == 0.0 && !pays_beyond_rows(&self.rules, self.seats) {
+            // the samples could only re-estimate the rows, which the model
+            // is trusted for: the fast ranking is the answer
+            cands.truncate(k);
+            return Ok(cands);
+        }
+        let (model_rows, model_rest) = self.split_values(&cands);
+        let (rows_tally, rest_tally) = self.sample(&hand, &cands, cfg.deals)?;
+        let rows_est = rows_tally.blend(&model_rows, cfg.model_error);
+        let rest_est = rest_tally.blend(&model_rest, cfg.rest_error);
+        for ((c, r), x) in cands.iter_mut().zip(rows_est).zip(rest_est) {
+            c.expected_points = r + x;
+        }
+        // stable: equal estimates keep the fast order (deterministic)
+        cands.sort_by(|x, y| y.expected_points.total_cmp(&x.expected_points));
+        cands.truncate(k);
+        Ok(cands)
+    }
+
+    /// The model's value of each candidate, split into the sum over its
+    /// rows (a declared natural: all of it) and the rest.
+    fn split_values(&self, cands: &[Choice]) -> (Vec<f64>, Vec<f64>) {
+        let rows: Vec<f64> = cands
+            .iter()
+            .map(|c| match c.declare_natural {
+                true => c.expected_points,
+                false => self.row_value_of(&c.cards).unwrap_or(c.expected_points),
+            })
+            .collect();
+        let rest = cands
+            .iter()
+            .zip(&rows)
+            .map(|(c, r)| c.expected_points - r)
+            .collect();
+        (rows, rest)
+    }
+
+    /// Every candidate settled against the opponents of `deals` deals of
+    /// the cards `hand` does not hold: the tallies of the rows' points and
+    /// of the rest (see [`split_points`]).
+    fn sample(&self, hand: &[u8; 13], cands: &[Choice], deals: usize) -> Result<(Tally, Tally)> {
         let mut unseen: Vec<u8> = (0..52u8).filter(|c| !hand.contains(c)).collect();
-        let mut rng = ChaCha20::from_seed(sampler_seed(&hand, self.seats));
-        let mut tally = Tally::new(cands.len());
+        let mut rng = ChaCha20::from_seed(sampler_seed(hand, self.seats));
+        let mut tallies = (Tally::new(cands.len()), Tally::new(cands.len()));
         let mut inputs = [seat(&cands[0]); 4];
-        let mut points = [0i64; 4];
-        let mut money = [0i64; 4];
-        let mut sample = vec![0f64; cands.len()];
-        for _ in 0..cfg.deals {
+        let mut rows = vec![0f64; cands.len()];
+        let mut rest = vec![0f64; cands.len()];
+        for _ in 0..deals {
             for i in 0..unseen.len() - 1 {
                 let j = i + rng.below((unseen.len() - i) as u32) as usize;
                 unseen.swap(i, j);
@@ -188,61 +269,48 @@ impl Solver {
                 for (slot, &o) in inputs[1..].iter_mut().zip(table.iter()) {
                     *slot = opponents[o];
                 }
-                for (x, c) in sample.iter_mut().zip(&cands) {
+                for ((r, x), c) in rows.iter_mut().zip(rest.iter_mut()).zip(cands) {
                     inputs[0] = seat(c);
-                    settle_points(
-                        &self.rules,
-                        &inputs[..n],
-                        &Stakes::Uniform(1),
-                        &mut points[..n],
-                        &mut money[..n],
-                    )?;
-                    *x = points[0] as f64;
+                    let s = settle(&self.rules, &inputs[..n], &Stakes::Uniform(1))?;
+                    (*r, *x) = split_points(&s);
                 }
-                tally.add(&sample);
+                tallies.0.add(&rows);
+                tallies.1.add(&rest);
             }
         }
-        self.blend(&mut cands, &tally, cfg.model_error);
-        // stable: equal estimates keep the fast order (deterministic)
-        cands.sort_by(|x, y| y.expected_points.total_cmp(&x.expected_points));
-        cands.truncate(k);
-        Ok(cands)
+        Ok(tallies)
     }
 
     /// The best choice by the deep estimate.
     pub fn best_deep(&self, cards: &[u8], cfg: &DeepConfig) -> Result<Choice> {
         Ok(self.rank_deep(cards, 1, cfg)?[0])
     }
+}
 
-    /// Replaces the model's estimates by their blend with the sampled ones:
-    /// the level of candidate 0 and each candidate's difference from it,
-    /// each weighted by its precision against the model's error `b`.
-    fn blend(&self, cands: &mut [Choice], tally: &Tally, b: f64) {
-        let n = tally.samples.max(1) as f64;
-        // b = inf trusts the samples alone, b = 0 the model alone (unless
-        // the samples never differ)
-        let weight = |variance: f64| {
-            if b.is_infinite() {
-                1.0
-            } else if b * b + variance > 0.0 {
-                b * b / (b * b + variance)
-            } else {
-                0.0
-            }
-        };
-        let model_first = cands[0].expected_points;
-        let sampled_first = tally.sum[0] / n;
-        let w = weight(tally.mean_variance(tally.sum[0], tally.first_sq));
-        let level = w * sampled_first + (1.0 - w) * model_first;
-        for (c, choice) in cands.iter_mut().enumerate().skip(1) {
-            let sampled = (tally.sum[c] - tally.sum[0]) / n;
-            let model = choice.expected_points - model_first;
-            let sq = tally.diff_sq[c];
-            let w = weight(tally.mean_variance(tally.sum[c] - tally.sum[0], sq));
-            choice.expected_points = level + w * sampled + (1.0 - w) * model;
-        }
-        cands[0].expected_points = level;
-    }
+/// Whether a pair settled on the rows can pay anything beyond the sum
+/// over its rows at a table of `seats`: a scoop multiplier or bonus, an
+/// overall point, a sweep-all multiplier or bonus.
+fn pays_beyond_rows(rules: &Rules, seats: usize) -> bool {
+    let sweep = seats >= rules.sweep_all_min_players
+        && (rules.sweep_all_multiplier != 1 || rules.sweep_all_bonus != 0);
+    rules.scoop_multiplier != 1 || rules.scoop_bonus != 0 || rules.overall_point != 0 || sweep
+}
+
+/// Seat 0's points split into the sum over its rows (for each pair
+/// settled on the rows, the row points and royalties before any
+/// multiplier; a pair settled otherwise, by a natural, counts whole) and
+/// the rest (the scoop, the overall point, the sweep-all).
+fn split_points(s: &Settlement) -> (f64, f64) {
+    let rows: i64 = s
+        .pairs
+        .iter()
+        .filter(|p| p.i == 0)
+        .map(|p| match p.outcome {
+            PairOutcome::Rows => p.row_points + p.royalties,
+            _ => p.points,
+        })
+        .sum();
+    (rows as f64, (s.seats[0].points - rows) as f64)
 }
 
 #[cfg(test)]

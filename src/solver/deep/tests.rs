@@ -2,6 +2,7 @@ use super::*;
 use crate::error::ErrorKind;
 use crate::rules::Rules;
 use crate::solver::{Strategy, Tables};
+use crate::test_support::hand;
 
 fn hands(n: u64) -> Vec<[u8; 13]> {
     (0..n)
@@ -13,11 +14,13 @@ fn solver(tables: &str, seats: usize) -> Solver {
     Solver::new(&Rules::default(), Tables::preset(tables).unwrap(), seats).unwrap()
 }
 
+/// A small deep mode with the same model error for the rows and the rest.
 fn small(model_error: f64) -> DeepConfig {
     DeepConfig {
         deals: 6,
         candidates: 8,
         model_error,
+        rest_error: model_error,
     }
 }
 
@@ -83,6 +86,53 @@ fn an_infinite_model_error_gives_sampled_means() {
             assert!((total - total.round()).abs() < 1e-6, "{total}");
         }
     }
+}
+
+/// Trusting the model for the rows and the samples for the rest, each
+/// estimate is the model's row value plus a mean of whole points: under
+/// capsa-susun scoring the rest (the scoop) is not zero.
+#[test]
+fn the_rows_can_come_from_the_model_and_the_rest_from_the_samples() {
+    let s = solver("capsa-susun", 2);
+    let cfg = DeepConfig {
+        model_error: 0.0,
+        rest_error: f64::INFINITY,
+        ..small(0.0)
+    };
+    let samples = 3.0 * cfg.deals as f64;
+    let mut rest_seen = false;
+    for hand in hands(8) {
+        for c in s.rank_deep(&hand, 4, &cfg).unwrap() {
+            let rows = match c.declare_natural {
+                true => continue,
+                false => s.row_value_of(&c.cards).unwrap(),
+            };
+            let total = (c.expected_points - rows) * samples;
+            assert!((total - total.round()).abs() < 1e-6, "{total}");
+            rest_seen |= total.round() != 0.0;
+        }
+    }
+    assert!(rest_seen, "no sample scooped");
+}
+
+/// A scoop under capsa-susun scoring doubles the rows (3 points and the
+/// royalties, which it does not multiply): the rest is the other 3.
+#[test]
+fn a_scoop_splits_into_its_rows_and_the_doubling() {
+    let rules = Rules::default();
+    let winner = hand("2s 2h 2d As Ks Qs Js 9s Ah Kh Qh Jh Th");
+    let loser = hand("3c 4d 5c 6d 8c 9d Tc Jd Qc Kd 7h 5h 3h");
+    let seats = [winner, loser].map(|cards| SeatInput {
+        cards,
+        surrender: false,
+        declare_natural: false,
+    });
+    let s = settle(&rules, &seats, &Stakes::Uniform(1)).unwrap();
+    let (rows, rest) = split_points(&s);
+    assert_eq!(s.pairs[0].scoop, 1);
+    assert_eq!(rows + rest, s.seats[0].points as f64);
+    assert_eq!(rest, 3.0);
+    assert_eq!(rows, 3.0 + s.pairs[0].royalties as f64);
 }
 
 #[test]
