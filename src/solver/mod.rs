@@ -52,9 +52,11 @@
 //! [`Effort::Deep`] re-scores the fast model's best candidates exactly:
 //! opponent hands are sampled from the 39 unseen cards (seeded by the
 //! hand's cards), arranged by the fast solver, and every candidate is
-//! settled against the same ones by the settlement core; the sampled
-//! differences are blended with the model's by their precision (see
-//! [`DeepConfig`] and the `deep` module). [`best_response_check`] measures
+//! settled against the same ones by the settlement core. The rows' points
+//! are the model's and the rest (scoop, overall point, sweep-all) the
+//! samples', each part's sampled differences blended with the model's by
+//! their precision (see [`DeepConfig`] and the `deep` module); rules that
+//! pay only rows get the fast ranking. [`best_response_check`] measures
 //! any strategy at any effort against opponents of any strategy.
 //!
 //! # Custom rules
