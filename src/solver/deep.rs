@@ -230,11 +230,13 @@ impl Solver {
     /// The model's value of each candidate, split into the sum over its
     /// rows (a declared natural: all of it) and the rest.
     fn split_values(&self, cands: &[Choice]) -> (Vec<f64>, Vec<f64>) {
+        let arranged: Vec<[u8; 13]> = cands.iter().map(|c| c.cards).collect();
         let rows: Vec<f64> = cands
             .iter()
-            .map(|c| match c.declare_natural {
+            .zip(self.row_values_of(&arranged))
+            .map(|(c, row_value)| match c.declare_natural {
                 true => c.expected_points,
-                false => self.row_value_of(&c.cards).unwrap_or(c.expected_points),
+                false => row_value.unwrap_or(c.expected_points),
             })
             .collect();
         let rest = cands

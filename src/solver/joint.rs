@@ -21,7 +21,7 @@
 //! marginals.
 
 use super::baselines::Arranger;
-use super::model::RowOutcome;
+use super::model::{RowOutcome, PATTERNS};
 use super::search::Solver;
 use super::tables::{get_varint, put_varint};
 use super::train::fold_arranged_deals;
@@ -260,8 +260,7 @@ impl JointModel {
             }
         }
         let mut out = [0.0; 27];
-        for (idx, p) in out.iter_mut().enumerate() {
-            let o = [idx / 9, (idx / 3) % 3, idx % 3];
+        for (p, o) in out.iter_mut().zip(PATTERNS) {
             // inclusion-exclusion over the box's corners: + where an odd
             // number of its ends are upper ones
             let mut v = 0.0;

@@ -249,36 +249,53 @@ impl Solver {
     /// The expected points the model gives an arrangement (top 0-2, middle
     /// 3-7, bottom 8-12), or `None` when it fouls.
     pub fn value_of(&self, arranged: &[u8; 13]) -> Option<f64> {
-        Some(self.value(&self.rows_of(arranged)?))
+        Some(self.value(&self.rows_of(std::slice::from_ref(arranged))[0]?))
     }
 
-    /// The part of [`Solver::value_of`] that is a sum over the rows: each
-    /// row's expected points and royalties as if no scoop, overall point
-    /// or sweep-all were paid (all opponents), or `None` when it fouls.
-    pub fn row_value_of(&self, arranged: &[u8; 13]) -> Option<f64> {
-        let rows = self.rows_of(arranged)?;
-        let per_opponent: f64 = rows.iter().map(|r| r.total()).sum();
-        Some((self.seats - 1) as f64 * per_opponent)
+    /// The part of [`Solver::value_of`] that is a sum over the rows, for
+    /// arrangements of one hand: each row's expected points and royalties
+    /// as if no scoop, overall point or sweep-all were paid (all
+    /// opponents), or `None` for an arrangement that fouls.
+    pub fn row_values_of(&self, arranged: &[[u8; 13]]) -> Vec<Option<f64>> {
+        let opponents = (self.seats - 1) as f64;
+        self.rows_of(arranged)
+            .iter()
+            .map(|rows| Some(opponents * rows.as_ref()?.iter().map(|r| r.total()).sum::<f64>()))
+            .collect()
     }
 
-    /// The card-removal outcomes of an arrangement's rows, or `None` when
-    /// it fouls.
-    fn rows_of(&self, arranged: &[u8; 13]) -> Option<[RowOutcome; 3]> {
+    /// The card-removal outcomes of the rows of arrangements of one hand
+    /// (one reweighting pass for all), `None` for one that fouls.
+    fn rows_of(&self, arranged: &[[u8; 13]]) -> Vec<Option<[RowOutcome; 3]>> {
         let e = &self.rules.evaluator;
-        let s = [
-            e.eval3([arranged[0], arranged[1], arranged[2]]),
-            e.eval5(arranged[3..8].try_into().expect("5")),
-            e.eval5(arranged[8..].try_into().expect("5")),
-        ];
-        if !splits::is_valid(s[0], s[1], s[2], self.rules.foul_strict) {
-            return None;
-        }
-        let adj = self.adjusted(arranged, [vec![s[0]], vec![s[1]], vec![s[2]]]);
-        Some([
-            self.row_outcome_adjusted(TOP, s[0], &adj[TOP]),
-            self.row_outcome_adjusted(MIDDLE, s[1], &adj[MIDDLE]),
-            self.row_outcome_adjusted(BOTTOM, s[2], &adj[BOTTOM]),
-        ])
+        let strengths: Vec<Option<[u32; 3]>> = arranged
+            .iter()
+            .map(|a| {
+                let s = [
+                    e.eval3([a[0], a[1], a[2]]),
+                    e.eval5(a[3..8].try_into().expect("5")),
+                    e.eval5(a[8..].try_into().expect("5")),
+                ];
+                splits::is_valid(s[0], s[1], s[2], self.rules.foul_strict).then_some(s)
+            })
+            .collect();
+        let valid = || strengths.iter().flatten();
+        let Some(cards) = arranged.first().filter(|_| valid().next().is_some()) else {
+            return vec![None; arranged.len()];
+        };
+        let adj = self.adjusted(
+            cards,
+            std::array::from_fn(|row| valid().map(|s| s[row]).collect()),
+        );
+        strengths
+            .iter()
+            .map(|s| {
+                let s = (*s)?;
+                Some(std::array::from_fn(|row| {
+                    self.row_outcome_adjusted(row, s[row], &adj[row])
+                }))
+            })
+            .collect()
     }
 }
 

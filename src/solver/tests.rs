@@ -12,7 +12,8 @@ const STRATEGIES: [Strategy; 4] = [
     Strategy::Random,
 ];
 
-fn hands(n: usize, seed: u64) -> Vec<[u8; 13]> {
+/// `n` seeded hands: the first 13 cards of deck `i` of `seed`'s stream.
+pub(super) fn hands(n: usize, seed: u64) -> Vec<[u8; 13]> {
     (0..n)
         .map(|i| {
             let d = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, i as u64)));

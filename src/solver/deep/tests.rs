@@ -105,7 +105,7 @@ fn the_rows_can_come_from_the_model_and_the_rest_from_the_samples() {
         for c in s.rank_deep(&hand, 4, &cfg).unwrap() {
             let rows = match c.declare_natural {
                 true => continue,
-                false => s.row_value_of(&c.cards).unwrap(),
+                false => s.row_values_of(&[c.cards])[0].unwrap(),
             };
             let total = (c.expected_points - rows) * samples;
             assert!((total - total.round()).abs() < 1e-6, "{total}");

@@ -1,6 +1,6 @@
-use crate::deal::{shuffled_deck, ChaCha20};
 use crate::rules::Rules;
-use crate::solver::{deal_seed, Solver, Tables, PRESETS};
+use crate::solver::tests::hands;
+use crate::solver::{Solver, Tables, PRESETS};
 use crate::splits;
 use crate::test_support::{hand, strict_foul_check};
 
@@ -17,15 +17,6 @@ fn kept(
         .fast_scan(&subsets, keep, bounded)
         .iter()
         .map(|c| (c.score.to_bits(), c.order, c.top, c.middle, c.bottom))
-        .collect()
-}
-
-fn dealt(n: usize, seed: u64) -> Vec<[u8; 13]> {
-    (0..n)
-        .map(|i| {
-            let d = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, i as u64)));
-            d[..13].try_into().unwrap()
-        })
         .collect()
 }
 
@@ -60,8 +51,8 @@ fn every_term() -> Rules {
 /// lists of one split up to more than the solver refines.
 #[test]
 fn bounded_scan_keeps_what_the_full_scan_keeps() {
-    let mut hands = dealt(60, 7);
-    hands.extend(strong_hands());
+    let mut dealt = hands(60, 7);
+    dealt.extend(strong_hands());
     let mut checked = 0;
     for name in PRESETS {
         let tables = Tables::preset(name).unwrap();
@@ -70,7 +61,7 @@ fn bounded_scan_keeps_what_the_full_scan_keeps() {
                 let solver = Solver::new(&rules, tables, seats).unwrap();
                 let separable = Solver::new(&rules, tables, seats).unwrap().separable();
                 for s in [&solver, &separable] {
-                    for cards in &hands {
+                    for cards in &dealt {
                         for keep in [1, 24, 300] {
                             assert_eq!(
                                 kept(s, cards, keep, true),
@@ -91,7 +82,7 @@ fn bounded_scan_keeps_what_the_full_scan_keeps() {
 #[test]
 fn a_long_list_keeps_every_valid_split() {
     let solver = Solver::new(&Rules::default(), Tables::preset("pagat").unwrap(), 4).unwrap();
-    for cards in dealt(5, 3) {
+    for cards in hands(5, 3) {
         let sorted = splits::sorted_hand(&cards).unwrap();
         let subsets = splits::subset_strengths(&solver.rules.evaluator, &sorted);
         let all = solver.fast_scan(&subsets, 40_000, true);
