@@ -73,9 +73,9 @@ def _run(args: argparse.Namespace) -> int:
             print(f"  replay: {failure.replay}")
     if len(report.failures) > args.show:
         print(f"... and {len(report.failures) - args.show} more in the report")
+    if report.rules is not None:
+        print(f"tested under the rules {report.rules.describe()}")
     print(report.summary())
-    if report.exit_code == 3:
-        print(f"not passed: {report.too_few()}")
     if args.out:
         print(f"report: {Path(args.out) / 'report.json'}")
     return report.exit_code

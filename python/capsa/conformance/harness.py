@@ -159,8 +159,15 @@ class Report:
     ``fuzz_requests`` (cases with their invariant companions) and
     ``fuzz_seconds`` the fuzzing, whose ``fuzz_note`` says why it did not run
     when it did not (no Hypothesis). ``restarts`` counts engine restarts,
-    ``seed`` is the fuzzing seed and ``elapsed`` the run's seconds. Built by
-    :func:`run`; building one checks nothing and raises nothing.
+    ``seed`` is the fuzzing seed and ``elapsed`` the run's seconds. ``rules``
+    are the rules the engine was tested under (None: each vector's own);
+    ``answered`` counts the answers compared with capsa's and
+    ``min_requests`` is the fewest for the run to pass; ``skips`` counts the
+    vectors not asked by reason; ``observations`` are declared differences
+    that are not failures (a ``settle`` answer that does not sum to zero at
+    a table size the engine declares not zero-sum), each with its count and
+    an example. Built by :func:`run`; building one checks nothing and raises
+    nothing.
     """
 
     engine: str
