@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 import capsa.cli
@@ -25,6 +26,7 @@ from capsa.conformance.claims import OP_KNOBS, ClaimError, check_claims
 from capsa.conformance.invariants import zero_sum
 from capsa.conformance.protocol import RulesSpec
 from capsa.conformance.rederive import spec_of
+from capsa.conformance.vectors import schema
 from capsa.rules import Rules
 
 VECTORS = load_vectors()
@@ -272,6 +274,14 @@ def test_claims_that_say_everything_are_accepted() -> None:
     claims = check_claims(hello)
     assert claims.rules == HOUSE and claims.not_zero_sum == {2, 3}
     assert claims.varied() == {"wheel": ["second", "low"]}
+    protocol = schema("protocol")
+    hello_schema = jsonschema.Draft202012Validator({**protocol, "$ref": "#/$defs/hello_result"})
+    full = {**CapsaEngine().hello(), **hello}
+    hello_schema.validate(full)
+    with pytest.raises(jsonschema.ValidationError):
+        hello_schema.validate({**full, "not_zero_sum": {"seats": [5]}})
+    with pytest.raises(jsonschema.ValidationError):
+        hello_schema.validate({**full, "fouls": "sometimes"})
 
 
 def test_the_command_line_refuses_a_bad_claim_in_one_line(tmp_path: Path, capsys: Any) -> None:

@@ -503,7 +503,8 @@ class _Run:
             expected = self.expected(case)
             if expected is None:
                 continue
-            plan.append((case, expected, companions(case, rng)))
+            comps = [c for c in companions(case, rng) if not self.claims.fouled(c.case)]
+            plan.append((case, expected, comps))
         asked = [c for case, _, comps in plan for c in (case, *(x.case for x in comps))]
         outcomes = iter(self.ask(asked))
         self.report.fuzz_requests += len(asked)
