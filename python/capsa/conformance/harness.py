@@ -211,10 +211,12 @@ class Report:
         reasons = sorted(self.skips.items(), key=lambda kv: -kv[1])[:3]
         skipped = sum(self.skips.values())
         why = "; ".join(f"{n} {reason}" for reason, n in reasons)
+        refused = sum(cells["*"]["unsupported"] for cells in self.matrix.values() if "*" in cells)
         return (
             f"only {self.answered} requests answered (fewer than {self.min_requests}): "
             f"{skipped} vectors skipped"
             + (f" ({why})" if why else "")
+            + (f", {refused} answered unsupported" if refused else "")
             + f", {self.fuzz_cases} fuzz cases"
         )
 
