@@ -244,7 +244,6 @@ def test_natural_depends_on_the_names_not_the_points() -> None:
         ({"fouls": "sometimes"}, "fouls"),
         ({"not_zero_sum": {"seats": [5]}}, "not_zero_sum.seats"),
         ({"not_zero_sum": {"seats": [2], "why": "x"}}, "not_zero_sum"),
-        ({"preset": "house"}, "preset"),
         ({"rules": {"wheel": "low"}}, "rules"),
         ({"rules": {**HOUSE.to_dict(), "wheel": "middle"}}, "rules"),
         ({"rules": HOUSE.to_dict(), "knobs": {"wheel": ["low"]}}, "rules"),
