@@ -99,6 +99,9 @@ def test_a_mutant_still_fails_under_its_own_rules(tmp_path: Path) -> None:
     failures = {f.op for f in report.failures}
     assert report.exit_code == 1 and failures == {"compare"}, failures
     assert all(f.case.rules.rules() == HOUSE for f in report.failures if f.source == "vector")
+    # shrinking changes the cards, never the rules the engine plays
+    shrunk = [f.shrunk for f in report.failures if f.shrunk is not None]
+    assert shrunk and all(v.case.rules.rules() == HOUSE for v in shrunk)
     assert f"--rules {path}" in str(report.failures[0].replay)
 
 

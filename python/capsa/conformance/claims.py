@@ -214,15 +214,16 @@ class Claims:
         """The first claim the rules break among those ``op``'s answer depends
         on (``knobs.wheel``), or None when the op's answer under ``rules`` is
         within the claims. With ``base`` (the rules the engine is tested
-        under), a knob the op depends on that no claim lists must keep
-        ``base``'s value (named ``rules.<knob>``)."""
+        under), every knob no claim lists (``name`` included) must keep
+        ``base``'s value (named ``rules.<knob>``): a case under the engine's
+        rules differs from them only where the engine claims several values."""
         depends = OP_KNOBS[op]
         for claim, allowed in self.knobs.items():
             if _knob_of(claim) in depends and not _holds(claim, allowed, rules, op):
                 return f"knobs.{claim}"
         if base is not None:
             claimed = {_knob_of(c) for c in self.knobs}
-            for knob in sorted(depends - claimed):
+            for knob in sorted({*knob_names(), "name"} - claimed):
                 if rules[knob] != base[knob]:
                     return f"rules.{knob}"
         return None
