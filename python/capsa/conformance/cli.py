@@ -75,6 +75,9 @@ def _run(args: argparse.Namespace) -> int:
         print(f"... and {len(report.failures) - args.show} more in the report")
     if report.rules is not None:
         print(f"tested under the rules {report.rules.describe()}")
+    if report.skips:
+        reasons = sorted(report.skips.items(), key=lambda kv: -kv[1])
+        print("vectors skipped: " + "; ".join(f"{n} {reason}" for reason, n in reasons))
     print(report.summary())
     if args.out:
         print(f"report: {Path(args.out) / 'report.json'}")
