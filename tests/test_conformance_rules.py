@@ -131,6 +131,24 @@ def test_fuzzing_varies_only_the_knobs_claimed_around_the_engines_rules() -> Non
     assert report.exit_code == 0 and seen == {"low", "second"}
 
 
+def test_fuzzing_without_rules_draws_only_what_the_claims_allow() -> None:
+    reference = CapsaEngine()
+    top = {"pair": 1, "trips": 5}
+    seen: list[dict[str, Any]] = []
+
+    def engine(request: dict[str, Any]) -> dict[str, Any]:
+        if request["op"] == "hello":
+            claims = {"royalties.top": [top], "naturals.names": [], "scoop.bonus": [3]}
+            return {"id": 0, "result": {**reference.hello(), "ops": ["settle"], "knobs": claims}}
+        seen.append(request["rules"])
+        return reference.handle(request)
+
+    report = run(engine, vectors=[], fuzz=30, seed=6, min_requests=30)
+    assert report.exit_code == 0 and report.fuzz_cases > 20
+    assert all(r["royalties"]["top"] == top and r["naturals"]["enabled"] == [] for r in seen)
+    assert all(r["scoop"]["bonus"] == 3 for r in seen)
+
+
 def test_spec_of_names_the_nearest_preset_and_sends_exactly_the_rules() -> None:
     spec = spec_of(HOUSE)
     assert spec.preset == "pagat" and spec.rules() == HOUSE and spec.wire_preset is None
