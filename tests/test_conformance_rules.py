@@ -105,6 +105,41 @@ def test_a_mutant_still_fails_under_its_own_rules(tmp_path: Path) -> None:
     assert f"--rules {path}" in str(report.failures[0].replay)
 
 
+def test_the_command_line_runs_under_a_rules_file(tmp_path: Path, capsys: Any) -> None:
+    rules = tmp_path / "house.toml"
+    rules.write_text(HOUSE.to_toml(), encoding="utf-8")
+    script = tmp_path / "engine.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import json, sys
+            from capsa import Rules
+            from capsa.conformance.serve import CapsaEngine
+            engine, data = CapsaEngine(), Rules.load({str(rules)!r}).to_dict()
+            for line in sys.stdin:
+                request = json.loads(line)
+                if request["op"] != "hello":
+                    request["rules"] = data
+                sys.stdout.write(json.dumps(engine.handle(request)) + "\\n")
+                sys.stdout.flush()
+            """
+        ),
+        encoding="utf-8",
+    )
+    suite = tmp_path / "some.jsonl"
+    suite.write_text("".join(json.dumps(v) + "\n" for v in _some(8)), encoding="utf-8")
+    argv = ["conformance", "run", "--engine", f"{sys.executable} {script}"]
+    argv += ["--vectors", str(suite), "--fuzz", "10", "--out", str(tmp_path / "out")]
+    assert capsa.cli.main([*argv, "--rules", str(rules)]) == 0
+    printed = capsys.readouterr().out
+    assert 'tested under the rules pagat with name = "house"' in printed
+    assert "vectors skipped: " in printed and "failures: none" in printed
+    assert capsa.cli.main(argv) == 1  # under each vector's own rules it differs
+    capsys.readouterr()
+    assert capsa.cli.main([*argv, "--rules", str(tmp_path / "nope.toml")]) == 2
+    assert "--rules" in capsys.readouterr().err
+
+
 def test_rederived_answers_are_checked_against_the_oracle(monkeypatch: Any) -> None:
     import capsa.conformance.rederive as rederive
 
