@@ -22,12 +22,12 @@ import pytest
 import capsa.cli
 from capsa.arrangement import Arrangement
 from capsa.conformance import CapsaEngine, load_vectors, run
-from capsa.conformance.claims import OP_KNOBS, ClaimError, check_claims
+from capsa.conformance.claims import OP_KNOBS, ClaimError, check_claims, knob_names
 from capsa.conformance.invariants import zero_sum
-from capsa.conformance.protocol import RulesSpec
+from capsa.conformance.protocol import Case, RulesSpec, case_from_vector, request_of
 from capsa.conformance.rederive import spec_of
 from capsa.conformance.vectors import schema
-from capsa.rules import Rules
+from capsa.rules import Rules, presets
 
 VECTORS = load_vectors()
 HOUSE = Rules.preset("pagat").derive(
@@ -280,6 +280,21 @@ def test_natural_depends_on_the_names_not_the_points() -> None:
     assert claims.outside("compare", pagat) is None
     names = check_claims({"knobs": {"naturals.names": ["dragon"]}})
     assert names.outside("natural", pagat) == "knobs.naturals.names"
+
+
+@pytest.mark.parametrize("op", ["compare", "category", "foul", "natural", "count_splits"])
+def test_an_ops_answer_depends_on_no_knob_outside_its_table(op: str) -> None:
+    reference = CapsaEngine()
+    for vector in [v for v in VECTORS if v["op"] == op][::7]:
+        case = case_from_vector(vector)
+        rules = case.rules.rules()
+        for other in presets():
+            outside = {k: Rules.preset(other)[k] for k in knob_names() if k not in OP_KNOBS[op]}
+            enabled = [{**e, "points": e["points"] + 7} for e in rules["naturals.enabled"]]
+            outside.setdefault("naturals.enabled", enabled)  # points never decide natural
+            changed = Case(op, spec_of(rules.derive(outside)), case.input)
+            answer = reference.handle(request_of(0, changed))
+            assert answer["result"] == vector["expected"], (vector["id"], other)
 
 
 # ------------------------------------------------------------------ claims checked
