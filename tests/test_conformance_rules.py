@@ -285,16 +285,24 @@ def test_natural_depends_on_the_names_not_the_points() -> None:
 @pytest.mark.parametrize("op", ["compare", "category", "foul", "natural", "count_splits"])
 def test_an_ops_answer_depends_on_no_knob_outside_its_table(op: str) -> None:
     reference = CapsaEngine()
-    for vector in [v for v in VECTORS if v["op"] == op][::7]:
+    specs: dict[tuple[RulesSpec, str], RulesSpec] = {}
+    for vector in [v for v in VECTORS if v["op"] == op][:: 3 if op == "compare" else 1]:
         case = case_from_vector(vector)
-        rules = case.rules.rules()
         for other in presets():
-            outside = {k: Rules.preset(other)[k] for k in knob_names() if k not in OP_KNOBS[op]}
-            enabled = [{**e, "points": e["points"] + 7} for e in rules["naturals.enabled"]]
-            outside.setdefault("naturals.enabled", enabled)  # points never decide natural
-            changed = Case(op, spec_of(rules.derive(outside)), case.input)
-            answer = reference.handle(request_of(0, changed))
+            key = (case.rules, other)
+            if key not in specs:
+                specs[key] = _outside_changed(case.rules.rules(), op, Rules.preset(other))
+            answer = reference.handle(request_of(0, Case(op, specs[key], case.input)))
             assert answer["result"] == vector["expected"], (vector["id"], other)
+
+
+def _outside_changed(rules: Rules, op: str, other: Rules) -> RulesSpec:
+    """``rules`` with every knob outside ``op``'s row taken from ``other``, and
+    the naturals' points changed (they never decide ``natural``)."""
+    outside = {k: other[k] for k in knob_names() if k not in OP_KNOBS[op]}
+    enabled = [{**e, "points": e["points"] + 7} for e in rules["naturals.enabled"]]
+    outside.setdefault("naturals.enabled", enabled)
+    return spec_of(rules.derive(outside))
 
 
 # ------------------------------------------------------------------ claims checked
