@@ -24,7 +24,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from capsa.conformance.bounds import MAX_ANSWER_BYTES, MAX_HELLO_BYTES, scan, value_line
+from capsa.conformance.bounds import (
+    MAX_ANSWER_BYTES,
+    MAX_HELLO_BYTES,
+    MAX_HELLO_ITEMS,
+    MAX_ITEMS,
+    scan,
+    value_line,
+)
 from capsa.conformance.protocol import PROTOCOL_VERSION, Case, request_line
 
 __all__ = ["CallableEngine", "Engine", "HandshakeError", "Outcome", "ProcessEngine"]
@@ -157,10 +164,14 @@ class CallableEngine(Engine):
         return out
 
 
+def _items(max_bytes: int) -> int:
+    return MAX_HELLO_ITEMS if max_bytes >= MAX_HELLO_BYTES else MAX_ITEMS
+
+
 def _bounded(response: Any, request_id: int, max_bytes: int) -> Outcome:
     """A callable's answer checked as a process's line would be: within the
     limits of :func:`capsa.conformance.bounds.scan`, JSON, then decoded."""
-    line, why = value_line(response, max_bytes)
+    line, why = value_line(response, max_bytes, _items(max_bytes))
     if line is None:
         return Outcome("protocol", detail=f"request {request_id}: the answer is {why}")
     return _checked(json.loads(line), request_id)
@@ -382,7 +393,7 @@ class ProcessEngine(Engine):
         return self.digest_timeout if request_id in self._digests else self.timeout
 
     def _decode(self, line: bytes, request_id: int, max_bytes: int) -> Outcome:
-        refusal = scan(line, max_bytes)
+        refusal = scan(line, max_bytes, max_items=_items(max_bytes))
         if refusal is not None:
             return Outcome("protocol", detail=f"request {request_id}: the answer is {refusal}")
         try:

@@ -590,7 +590,7 @@ class _Run:
             for failure in cause.failures[1:]:
                 failure.shrink_note = f"its cause's smallest failure is {cause.smallest.id}"
         spent = time.perf_counter() - started
-        note = f"shrank {shrunk} of {len(todo)} causes in {spent:.1f} s"
+        note = f"shrank {shrunk} of {len(todo)} causes in {spent:.1f} s" if todo else ""
         if unshrunk:
             note += f"; {unshrunk} not shrunk: the budget ({budget.text()}) was spent"
         self.report.shrink = {
