@@ -34,12 +34,13 @@ __all__ = [
 ]
 
 # The hello may carry claims and full rules data; every other answer is a few
-# hundred bytes (an error message a few kilobytes), and the harness holds up to
-# a thousand answers at once, so their limits keep that under ~150 MB.
+# hundred bytes (an error message a few kilobytes) and at most ~30 members and
+# items, and the harness holds up to 1,024 answers at once: these limits keep
+# them to about 50 MB.
 MAX_HELLO_BYTES = 1 << 20
 MAX_HELLO_ITEMS = 100_000
-MAX_ANSWER_BYTES = 64 << 10
-MAX_ITEMS = 1_000
+MAX_ANSWER_BYTES = 16 << 10
+MAX_ITEMS = 256
 MAX_DEPTH = 64
 KEPT_BYTES = 2048
 MAX_VECTOR_LINE_BYTES = 1 << 20

@@ -581,7 +581,7 @@ class _Run:
                 cause.smallest.shrink_note = _SPENT.format(budget.text())
                 unshrunk += 1
                 continue
-            limit = left // (len(todo) - k)
+            limit = max(1, left // (len(todo) - k))
             if cause.smallest.kind != "disagreement":
                 limit = min(limit, 100)
             self._shrink_one(cause.smallest, shrunk + 1, limit, seconds / (len(todo) - k))
