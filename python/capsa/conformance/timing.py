@@ -9,7 +9,6 @@ line (``--shrink-budget 2000:60s``).
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,8 +17,6 @@ from dataclasses import dataclass, field
 from capsa._core import ArgumentError
 
 __all__ = ["Phases", "ShrinkBudget"]
-
-_BUDGET = re.compile(r"^(?:(\d+))?(?::)?(?:(\d+(?:\.\d+)?)s)?$")
 
 
 @dataclass(frozen=True)
@@ -37,15 +34,20 @@ class ShrinkBudget:
         """``"2000:60s"``, ``"2000"`` (requests; the default seconds) or ``"60s"``
         (seconds; the default requests). Raises :class:`capsa.ArgumentError`
         (a ``ValueError``) for any other text or a budget of 0 seconds."""
-        match = _BUDGET.match(text.strip())
-        if not text.strip() or match is None or match.group(0) in ("", ":"):
-            raise ArgumentError(
-                f'a shrink budget is REQUESTS:SECONDSs, e.g. "2000:60s", "500" or "30s"; '
-                f"not {text!r}"
-            )
-        requests = int(match.group(1)) if match.group(1) else ShrinkBudget.requests
-        seconds = float(match.group(2)) if match.group(2) else ShrinkBudget.seconds
-        if seconds <= 0:
+        head, colon, tail = text.strip().partition(":")
+        if not colon and head.endswith("s"):
+            head, tail = "", head
+        bad = ArgumentError(
+            f'a shrink budget is REQUESTS:SECONDSs, e.g. "2000:60s", "500" or "30s"; not {text!r}'
+        )
+        if not (head or tail) or (head and not head.isdigit()) or (tail and tail[-1:] != "s"):
+            raise bad
+        try:
+            seconds = float(tail[:-1]) if tail else ShrinkBudget.seconds
+        except ValueError:
+            raise bad from None
+        requests = int(head) if head else ShrinkBudget.requests
+        if not 0 < seconds < float("inf"):
             raise ArgumentError(f"a shrink budget needs more than 0 seconds: {text!r}")
         return ShrinkBudget(requests, seconds)
 
