@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from capsa.conformance.protocol import Case, RulesSpec
 from capsa.rules import Rules
-from capsa.strategies import KNOB_VALUES
 
 if TYPE_CHECKING:
     from capsa.conformance.harness import Failure
@@ -51,7 +50,22 @@ _RANGES: dict[str, range] = {
     "surrender.cost": range(0, 11),
     "money.rake_percent": range(0, 21),
 }
-_SCORING = tuple(k for k in KNOB_VALUES if k not in _RANKING and k != "money.stake")
+# Every choice of each enumerated knob (docs/rules.md, "Rules data").
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "tie_break": ("none", "suit"),
+    "flush_compare": ("ranks", "suit-first"),
+    "wheel": ("low", "second"),
+    "foul_check": ("allow-equal", "strict"),
+    "royalty_mode": ("winner", "always", "none"),
+    "royalty_adds": (True, False),
+    "scoop.multiply_royalties": (False, True),
+    "foul.mode": ("sweep-all", "scoop", "fixed"),
+    "foul.pays_royalties": (True, False),
+    "surrender.enabled": (False, True),
+    "naturals.resolve": ("higher-wins", "difference"),
+    "naturals.ties": ("push", "compare"),
+}
+_SCORING = tuple(k for k in (*_CHOICES, *_RANGES) if k not in _RANKING)
 _ROW_CATEGORIES = {
     "top": ("pair", "trips"),
     "middle": (
@@ -79,7 +93,7 @@ def _suit_orders() -> tuple[str, ...]:
 def _values(key: str) -> Sequence[Any]:
     if key == "suit_order":
         return _suit_orders()
-    return _RANGES.get(key, KNOB_VALUES[key])
+    return _RANGES.get(key) or _CHOICES[key]
 
 
 def _knobs_of(op: str) -> tuple[str, ...]:
@@ -343,10 +357,11 @@ def digest_matches(failures: Sequence[Failure]) -> list[str]:
             )
             continue
         presets = sorted({s.preset for s in found if not s.knobs})
-        owner = ", ".join(f"{p}'s" for p in presets) or "the one"
-        diff = _differences(failure.case.rules, found[0], size)
+        diff = f"`{_differences(failure.case.rules, found[0], size)}`"
+        names = ", ".join(f"{p}'s" for p in presets)
+        owner = f"{names}: {diff}" if presets else f"that of {diff}"
         out.append(
-            f"{failure.id} ({asked}): your {words[size]} order is {owner}: `{diff}` "
+            f"{failure.id} ({asked}): your {words[size]} order is {owner} "
             f"({_config_text(found[0], size)})"
         )
     return out

@@ -220,6 +220,7 @@ class ProcessEngine(Engine):
         self.max_restarts = max_restarts
         self.env = env
         self.process: subprocess.Popen[bytes] | None = None
+        # the last chunks read, each cut to its last 4 KiB: at most 64 x 4 KiB kept
         self.stderr_tail: collections.deque[bytes] = collections.deque(maxlen=64)
         self.hello: dict[str, Any] = {}
         self._next_hello = -1
@@ -360,7 +361,7 @@ class ProcessEngine(Engine):
                     elif key.data == "err":
                         chunk = os.read(process.stderr.fileno(), 1 << 16)
                         if chunk:
-                            self.stderr_tail.append(chunk)
+                            self.stderr_tail.append(chunk[-_STDERR_TAIL:])
                         else:
                             selector.unregister(process.stderr)
                     else:
