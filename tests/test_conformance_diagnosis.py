@@ -165,7 +165,7 @@ def test_the_report_measures_wall_time_phases_and_the_fuzz_count(tmp_path: Path)
     saved = json.loads((tmp_path / "report.json").read_text())
     assert 0 < saved["elapsed_seconds"] <= wall
     phases = saved["phases"]
-    assert list(phases) == ["handshake", "vectors", "fuzz", "diagnosis", "shrink"]
+    assert list(phases) == ["handshake", "vectors", "digests", "fuzz", "diagnosis", "shrink"]
     assert phases["vectors"]["requests"] == 50
     assert phases["fuzz"]["requests"] == saved["fuzz"]["requests"]
     assert sum(p["seconds"] for p in phases.values()) <= saved["elapsed_seconds"] + 0.01
@@ -195,3 +195,34 @@ def test_a_shrink_budget_reads_requests_and_seconds(text: str, budget: ShrinkBud
 def test_a_bad_shrink_budget_is_refused(text: str) -> None:
     with pytest.raises(ArgumentError, match="shrink budget"):
         ShrinkBudget.parse(text)
+
+
+DIGESTS = [v for v in VECTORS if v["op"] == "digest"]
+
+
+def test_five_card_digests_are_asked_by_default_only_when_cheap() -> None:
+    reference = CapsaEngine()
+    asked: list[int] = []
+
+    def slow(request: Request) -> Any:
+        if request["op"] == "digest":
+            asked.append(request["size"])
+            if request["size"] == 3:
+                time.sleep(0.05)  # 6 five-card digests would then take about 35 s
+                return reference.handle(request)
+            return {"id": request["id"], "error": {"kind": "internal", "message": "asked"}}
+        return reference.handle(request)
+
+    report = run(slow, vectors=DIGESTS, fuzz=0)
+    assert asked == [3] * 6 and report.exit_code == 0
+    assert report.matrix["digest"]["*"] == {"pass": 6, "fail": 0, "unsupported": 0, "skipped": 175}
+    assert report.digest_note.startswith("6 five-card digests not asked: they would take about")
+    assert "(--digests presets asks them)" in report.summary()
+    presets = run(slow, vectors=DIGESTS, fuzz=0, digests="presets")
+    assert presets.matrix["digest"]["*"]["fail"] == 6 and not presets.digest_note
+
+
+def test_five_card_digests_of_a_fast_engine_are_asked_by_default() -> None:
+    report = run(_engine(), vectors=DIGESTS, fuzz=0)
+    assert report.matrix["digest"]["*"]["pass"] == 12 and not report.digest_note
+    assert report.phases["digests"]["requests"] == 12

@@ -158,9 +158,10 @@ def register(sub: Any, int_in: Any) -> None:
     run.add_argument("--seed", type=int_in(0, 2**32 - 1, "--seed"), default=0)
     run.add_argument(
         "--digests",
-        choices=["presets", "all", "none"],
-        default="presets",
-        help="which digest vectors to ask (default: the presets' rankings)",
+        choices=["auto", "presets", "all", "none"],
+        default="auto",
+        help="which digest vectors to ask (default auto: the presets' rankings, "
+        "the five-card ones only when the first three-card digest says they are cheap)",
     )
     run.add_argument(
         "--out",

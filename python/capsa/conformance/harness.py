@@ -37,6 +37,10 @@ __all__ = ["Failure", "Report", "ShrinkBudget", "run"]
 _MONEY = ("points", "money", "rake", "net")
 _FAILING = ("fail", "error", "crash", "timeout", "protocol", "abandoned")
 _CHUNK = 1024
+# Under --digests auto, five-card digests are asked when the three-card one
+# says they take at most this long in all (there are 118 times more hands).
+DIGEST_CHEAP_SECONDS = 30.0
+_FIVE_PER_THREE = 2_598_960 / 22_100
 _NOT_SHRUNK = ("timeout", "invariant", "abandoned")
 _SPENT = "not shrunk: the shrink budget ({}) was spent"
 
@@ -170,7 +174,8 @@ class Report:
     ``vectors_seconds`` measure the vectors, ``fuzz_cases``,
     ``fuzz_requests`` (cases with their invariant companions) and
     ``fuzz_seconds`` the fuzzing, whose ``fuzz_note`` says why it did not run
-    when it did not (no Hypothesis); ``fuzz_examples`` is the examples
+    when it did not (no Hypothesis); ``digest_note`` says why five-card
+    digests were not asked (``digests="auto"``); ``fuzz_examples`` is the examples
     asked of Hypothesis, ``fuzz_drawn`` the cases it drew within the claims,
     ``fuzz_duplicates`` those drawn again (asked once) and ``fuzz_refused``
     those capsa has no answer for (not asked). ``restarts`` counts engine
@@ -193,6 +198,7 @@ class Report:
     fuzz_requests: int = 0
     fuzz_seconds: float = 0.0
     fuzz_note: str = ""
+    digest_note: str = ""
     restarts: int = 0
     seed: int = 0
     elapsed: float = 0.0
@@ -277,8 +283,9 @@ class Report:
             f" [{self.fuzz_note}]" if self.fuzz_note else ""
         )
         shrunk = self.shrink.get("note", "")
+        digest = f" [{self.digest_note}]" if self.digest_note else ""
         return (
-            f"engine {self.engine}: {self.vectors_asked} vectors ({vps:,.0f}/s), {fuzz}, "
+            f"engine {self.engine}: {self.vectors_asked} vectors ({vps:,.0f}/s){digest}, {fuzz}, "
             f"{self.restarts} restarts, {self.elapsed:.1f} s; failures: {found}"
             + (
                 f" in {len(self.causes)} cause{'s' if len(self.causes) > 1 else ''}"
@@ -314,6 +321,7 @@ class Report:
                 "refused": self.fuzz_refused,
                 "explained": self.fuzz_text(),
             },
+            "digest_note": self.digest_note,
             "phases": self.phases,
             "shrink": self.shrink,
             "restarts": self.restarts,
@@ -364,6 +372,7 @@ class _Run:
         self.requests = 0
         self.phases = Phases(lambda: self.requests)
         self._fuzzed: set[Case] = set()
+        self._held_digests: list[tuple[Mapping[str, Any], Case]] = []
 
     # ---------------------------------------------------------- asking
 
@@ -392,9 +401,12 @@ class _Run:
             flags = ["*", *vector.get("flags", [])]
             skip = case.op not in self.ops or not _within_claims(case.rules, self.claims)
             if case.op == "digest" and (
-                digests == "none" or (digests == "presets" and case.rules.knobs)
+                digests == "none" or (digests in ("presets", "auto") and case.rules.knobs)
             ):
                 skip = True
+            elif case.op == "digest" and digests == "auto" and not skip:
+                self._held_digests.append((vector, case))  # asked by ask_digests
+                continue
             if skip:
                 for flag in flags:
                     self.report.count(case.op, flag, "skipped")
@@ -413,6 +425,41 @@ class _Run:
                     list(vector.get("flags", [])),
                     outcome,
                 )
+        self.report.vectors_asked += len(todo)
+        self.report.vectors_seconds += time.perf_counter() - start
+
+    def ask_digests(self) -> None:
+        """The digest vectors held back by ``--digests auto``: the three-card ones,
+        the first timed alone, then the five-card ones only when that time
+        says they cost at most :data:`DIGEST_CHEAP_SECONDS` in all (or when
+        there is no three-card one to time: vectors of five-card digests
+        alone ask for them)."""
+        held, self._held_digests = self._held_digests, []
+        three = [(v, c) for v, c in held if c.input.get("size") == 3]
+        five = [(v, c) for v, c in held if c.input.get("size") != 3]
+        start = time.perf_counter()
+        self._ask_vectors(three[:1])
+        first = time.perf_counter() - start
+        self._ask_vectors(three[1:])
+        estimate = first * _FIVE_PER_THREE * len(five) if three else 0.0
+        if estimate <= DIGEST_CHEAP_SECONDS:
+            self._ask_vectors(five)
+        elif five:
+            for _, case in five:
+                for flag in ("*", "digest"):
+                    self.report.count(case.op, flag, "skipped")
+            self.report.digest_note = (
+                f"{len(five)} five-card digests not asked: they would take about "
+                f"{estimate:,.0f} s "
+                f"(--digests presets asks them)"
+            )
+
+    def _ask_vectors(self, todo: Sequence[tuple[Mapping[str, Any], Case]]) -> None:
+        start = time.perf_counter()
+        outcomes = self.ask([case for _, case in todo])
+        for (vector, case), outcome in zip(todo, outcomes, strict=True):
+            flags = list(vector.get("flags", []))
+            self._record("vector", str(vector.get("id")), case, vector["expected"], flags, outcome)
         self.report.vectors_asked += len(todo)
         self.report.vectors_seconds += time.perf_counter() - start
 
@@ -706,7 +753,7 @@ def run(
     vectors: str | Path | Iterable[Mapping[str, Any]] | None = None,
     fuzz: int = 200,
     seed: int = 0,
-    digests: str = "presets",
+    digests: str = "auto",
     out: str | Path | None = None,
     timeout: float = 10.0,
     shrink_budget: int = 2000,
@@ -720,8 +767,10 @@ def run(
     protocol), an :class:`Engine`, or a callable taking a request dict and
     returning a response dict. ``vectors`` is a ``.jsonl`` file, a folder or
     vector dicts (default: the shipped suites); ``fuzz`` is the number of
-    Hypothesis examples (0: none); ``digests`` is ``"presets"`` (the digest
-    vectors of the presets' own rankings), ``"all"`` or ``"none"``; ``out``
+    Hypothesis examples (0: none); ``digests`` is ``"auto"`` (the digest
+    vectors of the presets' own rankings, the five-card ones only when the
+    first three-card digest says they are cheap), ``"presets"`` (all of
+    those), ``"all"`` or ``"none"``; ``out``
     a folder for ``report.json`` and one reproducer per failure; ``timeout``
     the seconds to wait for each answer of a command, ``digest_timeout``
     those for a ``digest`` answer (a pure-Python engine needs about 50 s
@@ -741,8 +790,8 @@ def run(
     ``out`` cannot be written; ``TypeError`` when ``engine`` is none of the
     three.
     """
-    if digests not in ("presets", "all", "none"):
-        raise ArgumentError(f'digests is "presets", "all" or "none", not {digests!r}')
+    if digests not in ("auto", "presets", "all", "none"):
+        raise ArgumentError(f'digests is "auto", "presets", "all" or "none", not {digests!r}')
     if not shrink_seconds > 0:
         raise ArgumentError(f"shrink_seconds is above 0, not {shrink_seconds!r}")
     started = time.perf_counter()
@@ -759,6 +808,8 @@ def run(
                 else list(vectors)
             )
             state.vectors(lines, digests)
+        with state.phase("digests"):
+            state.ask_digests()
         with state.phase("fuzz"):
             state.fuzz(fuzz, seed)
         with state.phase("diagnosis"):
