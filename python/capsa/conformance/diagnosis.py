@@ -2,19 +2,20 @@
 values that explain each cause, and the pinned digest an engine's order matches.
 
 A *cause* is a set of failures with one explanation. For disagreements the
-explanation is a knob value: capsa is asked each failing case again under
-the case's rules with one knob changed (:func:`alternatives`: every choice
-of an enumerated knob, a small range of each numeric one, every royalty
-entry from 0 to 25, each natural left out or paid 0 to 6); the values under
-which capsa gives exactly the engine's answer *fit* the failure. Failures
-with the same op and differing fields form a group; a group's failures that
-one value fits form a cause, and causes of different ops whose fits share a
-value are one cause (one wrong knob, however many ops it shows in). What
-no single value fits stays a cause of its own per op and fields (a
-natural mis-answered the same way every time is one cause). Other failures
-(errors, crashes, timeouts, protocol failures, broken invariants) form one
-cause per kind, op and invariant or error kind. Fitting asks capsa at most
-:data:`FIT_BUDGET` times in all (about 200 microseconds each).
+explanation is a knob value: capsa is asked a failing case again under the
+case's rules with one knob changed (:func:`alternatives`: every choice of
+an enumerated knob, a small range of each numeric one, every royalty entry
+from 0 to 25, each natural left out or paid 0 to 6, no naturals); a value
+under which capsa gives exactly the engine's answer *fits* the failure.
+Causes are built greedily: the smallest failure not yet placed proposes
+the values that fit it, and the value fitting the most failures left takes
+every failure it fits, whatever its op (one wrong knob is one cause however
+many ops show it); the cause's fits are the proposed values that fit all
+it took. Disagreements no value fits form one cause per op and differing
+fields (a natural mis-answered the same way every time is one cause); other
+failures (errors, crashes, timeouts, protocol failures, broken invariants)
+one cause per kind, op and error kind or invariant. Fitting asks capsa at
+most :data:`FIT_BUDGET` times in all (about 200 microseconds each).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FIT_BUDGET", "Cause", "alternatives", "diagnose", "digest_matches"]
 
-FIT_BUDGET = 15_000
+FIT_BUDGET = 20_000
 _UNFIT_TRIES = 8
 _CHECKED = 64
 _MOST_CAUSES = 8
@@ -50,7 +51,7 @@ _RANGES: dict[str, range] = {
     "surrender.cost": range(0, 11),
     "money.rake_percent": range(0, 21),
 }
-# Every choice of each enumerated knob (docs/rules.md, "Rules data").
+# Every choice of each enumerated knob (docs/rules.md, "Rules data (TOML)").
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "tie_break": ("none", "suit"),
     "flush_compare": ("ranks", "suit-first"),
