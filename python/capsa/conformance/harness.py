@@ -430,18 +430,20 @@ class _Run:
 
     def ask_digests(self) -> None:
         """The digest vectors held back by ``--digests auto``: the three-card ones,
-        the first timed alone, then the five-card ones only when that time
-        says they cost at most :data:`DIGEST_CHEAP_SECONDS` in all (or when
-        there is no three-card one to time: vectors of five-card digests
-        alone ask for them)."""
+        each timed alone, then the five-card ones only when the fastest of
+        those (a first answer may pay the engine's warm-up) says they cost at
+        most :data:`DIGEST_CHEAP_SECONDS` in all (or when there is no
+        three-card one to time: vectors of five-card digests alone ask for
+        them)."""
         held, self._held_digests = self._held_digests, []
         three = [(v, c) for v, c in held if c.input.get("size") == 3]
         five = [(v, c) for v, c in held if c.input.get("size") != 3]
-        start = time.perf_counter()
-        self._ask_vectors(three[:1])
-        first = time.perf_counter() - start
-        self._ask_vectors(three[1:])
-        estimate = first * _FIVE_PER_THREE * len(five) if three else 0.0
+        fastest = float("inf")
+        for one in three:
+            start = time.perf_counter()
+            self._ask_vectors([one])
+            fastest = min(fastest, time.perf_counter() - start)
+        estimate = fastest * _FIVE_PER_THREE * len(five) if three else 0.0
         if estimate <= DIGEST_CHEAP_SECONDS:
             self._ask_vectors(five)
         elif five:
