@@ -183,6 +183,8 @@ class Cause:
         where = small.reproducer or small.id
         state = "shrunk" if small.shrunk is not None else small.shrink_note or "not shrunk"
         fit = self.fit_text()
+        if not fit and isinstance(small.got, str):  # what happened: a crash, a broken line
+            fit = f"e.g. {small.got[:160]}"
         return (
             f"{len(self.failures)} x {what}"
             + (f": {fit}" if fit else "")
