@@ -627,7 +627,11 @@ class _Run:
             left = budget.requests - (self.requests - asked)
             seconds = deadline - time.perf_counter()
             if left <= 0 or seconds <= 0 or shrunk >= most:
-                cause.smallest.shrink_note = _SPENT.format(budget.text())
+                cause.smallest.shrink_note = (
+                    f"not shrunk: only the first {most} causes are shrunk"
+                    if shrunk >= most
+                    else _SPENT.format(budget.text())
+                )
                 unshrunk += 1
                 continue
             limit = max(1, left // (len(todo) - k))
