@@ -94,6 +94,29 @@ def test_a_mis_answer_no_knob_explains_is_one_cause_saying_so() -> None:
     assert "no single knob value explains these answers" in cause.line()
 
 
+def test_an_engine_without_naturals_is_fitted_with_no_naturals() -> None:
+    report = run(_engine(_plays("natural", "naturals", "enabled", [])), vectors=NATURAL, fuzz=0)
+    (cause,) = report.causes
+    assert ("naturals.enabled", []) in cause.fits
+    assert len(cause.failures) == len(report.failures) > 10
+
+
+def test_a_bug_no_knob_explains_does_not_hide_one_that_does() -> None:
+    reference = CapsaEngine()
+    bonus = _plays("settle", "scoop", "bonus", 3)
+
+    def engine(request: Request) -> Any:
+        answer = reference.handle(bonus(request))
+        if request["op"] == "natural" and answer.get("result") not in (None, "dragon"):
+            return {"id": request["id"], "result": "dragon"}
+        return answer
+
+    report = run(engine, vectors=NATURAL + SETTLE, fuzz=0)
+    fits = {cause.ops[0]: cause.fits for cause in report.causes}
+    assert fits["natural"] == [] and ("scoop.bonus", 3) in fits["settle"]
+    assert len(report.causes) == 2
+
+
 def test_a_digest_is_named_by_the_pinned_order_it_matches() -> None:
     digest = [v for v in VECTORS if v["op"] == "digest" and v["id"] == "digest/preset-5/4"]
     assert digest[0]["rules"]["preset"] == "hawaiian-gardens"

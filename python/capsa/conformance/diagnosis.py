@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["FIT_BUDGET", "Cause", "alternatives", "diagnose", "digest_matches"]
 
 FIT_BUDGET = 20_000
-_UNFIT_TRIES = 8
+_UNFIT_TRIES = 2
 _CHECKED = 64
 _MOST_CAUSES = 8
 _RANKING = ("tie_break", "suit_order", "flush_compare", "wheel")
@@ -81,7 +81,7 @@ _ROW_CATEGORIES = {
     "bottom": ("straight", "flush", "full-house", "quads", "straight-flush", "royal-flush"),
 }
 
-Answer = Callable[[Case], Any]
+Answer = Callable[[Case], tuple[bool, Any]]
 Agrees = Callable[[str, Any, Any], bool]
 
 
@@ -228,8 +228,8 @@ class _Fitter:
             case.rules.rules()
         except (ValueError, TypeError):
             return False
-        alt = self.answer(case)
-        return alt is not None and self.agrees(failure.op, alt, failure.got)
+        answers, alt = self.answer(case)
+        return answers and self.agrees(failure.op, alt, failure.got)
 
     def fits(self, failure: Failure) -> list[tuple[str, Any]]:
         try:
@@ -239,21 +239,35 @@ class _Fitter:
         return [(k, v) for k, v in options if self.explains(failure, k, v)]
 
 
+def _signature(failure: Failure) -> tuple[str, ...]:
+    return (failure.op, *failure.fields)
+
+
 def _fitted(pool: list[Failure], fitter: _Fitter) -> tuple[list[Cause], list[Failure]]:
     """Causes one knob value explains, greedily: the smallest failure left
     proposes the values that fit it; the value explaining the most failures
-    left takes them, with every proposed value that explains all it took.
-    Returns the causes and the failures no value explains."""
+    left of its op (the smallest 64 counted) takes every failure it explains,
+    with every proposed value that explains all it took.
+    Once :data:`_UNFIT_TRIES` failures of an op and fields propose nothing,
+    the others of that op and fields propose no more (one of them may still
+    be taken by another's value). Returns the causes and the failures left."""
     causes: list[Cause] = []
-    unexplained: list[Failure] = []
-    while pool and len(causes) < _MOST_CAUSES and len(unexplained) < _UNFIT_TRIES:
-        first = pool[0]
+    unfit: dict[tuple[str, ...], int] = {}
+    tried: set[int] = set()
+    while len(causes) < _MOST_CAUSES:
+        first = next(
+            (f for f in pool if id(f) not in tried and unfit.get(_signature(f), 0) < _UNFIT_TRIES),
+            None,
+        )
+        if first is None:
+            break
+        tried.add(id(first))
         candidates = fitter.fits(first)
         if not candidates:
-            unexplained.append(first)
-            pool = pool[1:]
+            unfit[_signature(first)] = unfit.get(_signature(first), 0) + 1
             continue
-        hits = [[f for f in pool[:_CHECKED] if fitter.explains(f, *kv)] for kv in candidates]
+        checked = [f for f in pool if f.op == first.op][:_CHECKED]
+        hits = [[f for f in checked if fitter.explains(f, *kv)] for kv in candidates]
         best = candidates[max(range(len(hits)), key=lambda k: len(hits[k]))]
         members = [f for f in pool if fitter.explains(f, *best)]
         sample = members[:_CHECKED]
@@ -263,7 +277,7 @@ def _fitted(pool: list[Failure], fitter: _Fitter) -> tuple[list[Cause], list[Fai
         causes.append(Cause("disagreement", ops, fields, members, fits or [best]))
         taken = {id(f) for f in members}
         pool = [f for f in pool if id(f) not in taken]
-    return causes, unexplained + pool
+    return causes, pool
 
 
 def _other_key(failure: Failure) -> tuple[str, str, str]:
@@ -282,7 +296,7 @@ def diagnose(
 ) -> list[Cause]:
     """The failures' root causes, most failures first (see the module docs).
 
-    ``answer`` is capsa's answer to a case (None when capsa refuses it),
+    ``answer`` is whether capsa answers a case and its answer,
     ``agrees(op, capsa's answer, engine's answer)`` judges as the harness
     does, ``size`` orders failures (smallest first) and ``budget`` bounds the
     times capsa is asked. Raises nothing for any engine answer."""

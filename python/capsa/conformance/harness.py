@@ -390,8 +390,13 @@ class _Run:
 
     def expected(self, case: Case) -> Any:
         """capsa's result, or None when capsa refuses the case."""
+        return self.answered(case)[1]
+
+    def answered(self, case: Case) -> tuple[bool, Any]:
+        """Whether capsa answers the case, and its result (``null`` is a result:
+        a hand holding no natural)."""
         response = self.reference.handle(request_of(0, case))
-        return response.get("result") if "result" in response else None
+        return "result" in response, response.get("result")
 
     # ---------------------------------------------------------- vectors
 
@@ -547,8 +552,8 @@ class _Run:
     def _fuzz_batch(self, cases: Sequence[Case], rng: random.Random) -> None:
         plan: list[tuple[Case, Any, list[Companion]]] = []
         for case in cases:
-            expected = self.expected(case)
-            if expected is None:
+            answers, expected = self.answered(case)
+            if not answers:
                 self.report.fuzz_refused += 1
                 continue
             plan.append((case, expected, companions(case, rng)))
@@ -562,9 +567,9 @@ class _Run:
             verdict = self._record("fuzz", ident, case, expected, flags, next(outcomes))
             for companion in comps:
                 outcome = next(outcomes)
-                comp_expected = self.expected(companion.case)
+                comp_answers, comp_expected = self.answered(companion.case)
                 comp_verdict = judge(case.op, comp_expected, outcome, self.money)
-                if comp_verdict.status in _FAILING and comp_expected is not None:
+                if comp_verdict.status in _FAILING and comp_answers:
                     self.report.failures.append(
                         Failure(
                             "disagreement"
@@ -609,7 +614,7 @@ class _Run:
         """Groups the failures by root cause, fits knob values to each, names
         the pinned orders of the engine's digests and explains every failure."""
         failures = self.report.failures
-        self.report.causes = diagnose(failures, self.expected, self._agrees, size)
+        self.report.causes = diagnose(failures, self.answered, self._agrees, size)
         self.report.digest_matches = digest_matches(failures)
         for failure in failures:
             failure.explanation = explain(failure.case)
