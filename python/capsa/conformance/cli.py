@@ -161,7 +161,7 @@ def register(sub: Any, int_in: Any) -> None:
         choices=["auto", "presets", "all", "none"],
         default="auto",
         help="which digest vectors to ask (default auto: the presets' rankings, "
-        "the five-card ones only when the first three-card digest says they are cheap)",
+        "the five-card ones only when the three-card ones say they are cheap)",
     )
     run.add_argument(
         "--out",
