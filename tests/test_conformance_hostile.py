@@ -187,6 +187,20 @@ def test_a_deep_vector_line_is_refused_naming_it(tmp_path: Path) -> None:
         load_vectors(path)
 
 
+def test_vectors_past_the_total_cap_are_refused_naming_the_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from capsa.conformance import vectors
+
+    line = json.dumps(CATEGORY[0]) + "\n"
+    path = tmp_path / "many.jsonl"
+    path.write_text(line * 10, encoding="utf-8")
+    assert len(load_vectors(path)) == 10
+    monkeypatch.setattr(vectors, "MAX_VECTOR_FILE_BYTES", len(line) * 3 + 1)
+    with pytest.raises(ValueError, match=r"many\.jsonl:4: the vectors pass"):
+        load_vectors(path)
+
+
 def _serve_line(line: bytes) -> dict[str, Any]:
     answer: dict[str, Any] = json.loads(answer_line(CapsaEngine(), line))
     return answer
