@@ -4,7 +4,8 @@ request answered in one hostile way (``python tests/hostile_engine.py MODE``).
 Modes: ``keys`` (an object of 60,000 keys, under 1 MiB), ``deep`` (100,000
 nested ``[``), ``keys-short`` and ``deep-short`` (1,200 keys, 10,000 ``[``:
 shorter than the 16 KiB an answer may take), ``deep-hello`` (a hello of
-100,000 nested ``[``), ``endless`` (one line that never ends), ``garbage`` (random
+100,000 nested ``[``), ``endless`` (one line that never ends), ``blank`` (blank lines without
+end), ``garbage`` (random
 bytes), ``string`` (a 900,000-byte string), ``wide`` (a list of 250 strings,
 about 16 KiB: within every limit, so judged, and kept truncated).
 """
@@ -51,9 +52,9 @@ def main(mode: str) -> None:
             )
         elif request.get("op") == "hello":
             out.write(json.dumps({"id": request["id"], "result": HELLO}).encode() + b"\n")
-        elif mode == "endless":
+        elif mode in ("endless", "blank"):
             while True:
-                out.write(b"a" * 65536)
+                out.write((b"a" if mode == "endless" else b"\n") * 65536)
         else:
             out.write(_answer(mode, request.get("id")))
         out.flush()

@@ -157,6 +157,14 @@ def test_a_hostile_process_answer_is_a_protocol_failure(mode: str, detail: str) 
     assert {f.kind for f in report.failures} == {"protocol", "abandoned"}
 
 
+def test_endless_blank_lines_are_no_answer_and_time_out() -> None:
+    engine = ProcessEngine([*HOSTILE, "blank"], timeout=0.5, max_restarts=1)
+    started = time.perf_counter()
+    report = run(engine, vectors=CATEGORY[:3], fuzz=0)
+    assert time.perf_counter() - started < 15
+    assert [f.kind for f in report.failures] == ["timeout", "timeout", "abandoned"]
+
+
 def test_a_hostile_hello_is_a_handshake_error_not_a_crash() -> None:
     with pytest.raises(HandshakeError, match="nested 100,001 deep"):
         ProcessEngine([*HOSTILE, "deep-hello"]).start()

@@ -371,13 +371,16 @@ class ProcessEngine(Engine):
                             return out
                         parts = (pending + chunk).split(b"\n")
                         pending = parts.pop()
+                        before = len(out)
                         for part in parts:
                             if len(out) < len(lines) and part.strip():
                                 out.append(self._decode(part, lines[len(out)][0], max_bytes))
                                 if out[-1].status != "ok":
                                     self._kill()
                                     return out
-                        if len(out) < len(lines):
+                        # the clock restarts on an answer, not on any output
+                        # (endless blank lines are no answer)
+                        if before < len(out) < len(lines):
                             deadline = time.monotonic() + self._wait_for(lines[len(out)][0])
                         if len(out) < len(lines) and len(pending) > max_bytes:
                             rid = lines[len(out)][0]
