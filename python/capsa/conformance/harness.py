@@ -37,8 +37,8 @@ __all__ = ["Failure", "Report", "ShrinkBudget", "run"]
 _MONEY = ("points", "money", "rake", "net")
 _FAILING = ("fail", "error", "crash", "timeout", "protocol", "abandoned")
 _CHUNK = 1024
-# Under --digests auto, five-card digests are asked when the three-card one
-# says they take at most this long in all (there are 118 times more hands).
+# Under --digests auto, five-card digests are asked when the three-card ones
+# (the fastest of them) say they take at most this long in all (118 times the hands).
 DIGEST_CHEAP_SECONDS = 30.0
 _FIVE_PER_THREE = 2_598_960 / 22_100
 _NOT_SHRUNK = ("timeout", "invariant", "abandoned")
