@@ -250,3 +250,26 @@ def test_five_card_digests_of_a_fast_engine_are_asked_by_default() -> None:
     report = run(_engine(), vectors=DIGESTS, fuzz=0)
     assert report.matrix["digest"]["*"]["pass"] == 12 and not report.digest_note
     assert report.phases["digests"]["requests"] == 12
+
+
+def test_the_command_line_prints_causes_first_and_passes_its_budgets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    import capsa.cli
+
+    mutant = f"{sys.executable} {Path(__file__).parent / 'conformance_engines.py'} wheel-high"
+    suite = tmp_path / "compare.jsonl"
+    suite.write_text("".join(json.dumps(v) + "\n" for v in COMPARE))
+    argv = ["conformance", "run", "--engine", mutant, "--vectors", str(suite), "--fuzz", "0"]
+    budget = ["--shrink-budget", "7:9s", "--digest-timeout", "33", "--out", str(tmp_path / "o")]
+    assert capsa.cli.main([*argv, *budget]) == 1
+    printed = capsys.readouterr().out
+    cause = printed.index('disagreement compare (result): your answers fit `wheel = "second"`')
+    assert cause < printed.index("FAIL disagreement")
+    report = json.loads((tmp_path / "o" / "report.json").read_text())
+    assert report["shrink"]["budget"] == {"requests": 7, "seconds": 9.0}
+    assert report["shrink"]["requests"] <= 7 + 1
+    assert capsa.cli.main([*argv, "--shrink-budget", "7:9"]) == 2
+    assert "a shrink budget is REQUESTS:SECONDSs" in capsys.readouterr().err
