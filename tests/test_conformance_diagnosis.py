@@ -273,3 +273,27 @@ def test_the_command_line_prints_causes_first_and_passes_its_budgets(
     assert report["shrink"]["requests"] <= 7 + 1
     assert capsa.cli.main([*argv, "--shrink-budget", "7:9"]) == 2
     assert "a shrink budget is REQUESTS:SECONDSs" in capsys.readouterr().err
+
+
+def test_a_digest_has_its_own_timeout(tmp_path: Path) -> None:
+    import sys
+
+    engine = tmp_path / "slow_digest.py"
+    engine.write_text(
+        "import json, sys, time\n"
+        "from capsa.conformance.serve import CapsaEngine\n"
+        "capsa = CapsaEngine()\n"
+        "for line in sys.stdin:\n"
+        "    request = json.loads(line)\n"
+        "    if request['op'] == 'digest':\n"
+        "        time.sleep(1.5)\n"
+        "    print(json.dumps(capsa.handle(request)), flush=True)\n",
+        encoding="utf-8",
+    )
+    command = [sys.executable, str(engine)]
+    digest = [v for v in DIGESTS if v["id"] == "digest/preset-3/1"] + SETTLE[:3]
+    waited = run(command, vectors=digest, fuzz=0, timeout=1.0, digest_timeout=5.0)
+    assert waited.exit_code == 0 and waited.matrix["digest"]["*"]["pass"] == 1
+    hurried = run(command, vectors=digest, fuzz=0, timeout=1.0, digest_timeout=1.0)
+    (timeout,) = hurried.failures
+    assert timeout.kind == "timeout" and timeout.op == "digest" and "1 s" in timeout.got
