@@ -6,7 +6,11 @@ neither side can block the other on a full pipe). A crash, a hang past the
 timeout or a broken answer costs the request it happened on: that request
 is recorded, the engine restarted and handshaken again, and the rest of
 the batch goes on. :class:`CallableEngine` runs a Python callable taking a
-request dict and returning a response dict, with the same outcomes.
+request dict and returning a response dict, with the same outcomes. Every
+answer, of a process or a callable, is checked within the limits of
+:mod:`capsa.conformance.bounds` (size, nesting, members and items) before a
+Python object is built from it: past them it is a ``"protocol"`` outcome
+naming its request.
 """
 
 from __future__ import annotations
