@@ -174,10 +174,10 @@ def test_shrinking_a_slow_engine_stops_at_its_time_budget() -> None:
     started = time.perf_counter()
     report = run(_slow_many_bugs(0.004), vectors=MANY, fuzz=0, shrink_seconds=0.6)
     shrink = report.shrink
-    # a batch of 48 candidates at 4 ms each may overrun the deadline it started
-    # before (more on a loaded machine); without a time budget they shrink for ~6 s
-    assert shrink["seconds"] < 0.6 + 1.5, shrink
-    assert report.phases["shrink"]["seconds"] < 2.5
+    # about one 4 ms answer past the deadline (more on a loaded machine);
+    # without a time budget these causes shrink for about 6 s
+    assert shrink["seconds"] < 0.6 + 0.5, shrink
+    assert report.phases["shrink"]["seconds"] < 1.5
     assert time.perf_counter() - started < 20
     assert shrink["causes_shrunk"] >= 1
 

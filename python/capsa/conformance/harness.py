@@ -665,7 +665,7 @@ class _Run:
         deadline = time.perf_counter() + seconds
         small, steps = shrink(
             failure.case,
-            functools.partial(self._still_fails, target=target),
+            functools.partial(self._still_fails, target=target, deadline=deadline),
             limit,
             stop=lambda: time.perf_counter() >= deadline,
         )
@@ -681,6 +681,21 @@ class _Run:
         failure.shrunk_got, failure.shrink_steps = got, steps
         failure.explanation = explain(small)
 
+    def _ask_until(self, cases: Sequence[Case], deadline: float) -> list[Outcome | None]:
+        """The outcomes of the cases asked before ``deadline`` (None for the rest):
+        a few first, then as many as the time left allows at the rate seen, so
+        a slow engine overruns the deadline by about one answer."""
+        out: list[Outcome | None] = []
+        step = 4
+        while len(out) < len(cases) and time.perf_counter() < deadline:
+            start = time.perf_counter()
+            batch = cases[len(out) : len(out) + step]
+            out.extend(self.ask(batch))
+            each = (time.perf_counter() - start) / len(batch)
+            left = deadline - time.perf_counter()
+            step = max(1, int(left / each)) if each > 0 else len(cases)
+        return out + [None] * (len(cases) - len(out))
+
     def _agrees(self, op: str, expected: Any, got: Any) -> bool:
         return judge(op, expected, Outcome("ok", {"result": got}), self.money).status == "pass"
 
@@ -690,19 +705,25 @@ class _Run:
             return {outcome.status: outcome.detail}
         return outcome.response.get("result", outcome.response.get("error"))
 
-    def _still_fails(self, cases: Sequence[Case], target: tuple[str, frozenset[str]]) -> list[bool]:
+    def _still_fails(
+        self, cases: Sequence[Case], target: tuple[str, frozenset[str]], deadline: float
+    ) -> list[bool]:
         kind, fields = target
         expected = [
             self.expected(c) if _within_claims(c.rules, self.claims) else None for c in cases
         ]
         askable = [c for c, e in zip(cases, expected, strict=True) if e is not None]
-        outcomes = iter(self.ask(askable))
+        outcomes = iter(self._ask_until(askable, deadline))
         out = []
         for case, exp in zip(cases, expected, strict=True):
             if exp is None:  # capsa refuses it, or the engine does not claim its rules
                 out.append(False)
                 continue
-            verdict = judge(case.op, exp, next(outcomes), self.money)
+            outcome = next(outcomes)
+            if outcome is None:  # not asked: the shrink time ran out
+                out.append(False)
+                continue
+            verdict = judge(case.op, exp, outcome, self.money)
             status = "disagreement" if verdict.status == "fail" else verdict.status
             out.append(status == kind and verdict.fields == fields)
         return out
