@@ -336,8 +336,10 @@ def test_serve_answers_by_the_rules_of_each_line_when_rules_texts_repeat() -> No
     high = request_line(2, Case("compare", RulesSpec.of("mau-binh"), wheel))
     shadowed = low.replace(b'{"id":1,', b'{"id":3,"rules":"not rules",', 1)
     answers = _serve([low, high, low, shadowed, high])
-    assert [a["result"] for a in answers] == [-1, 1, -1, -1, 1]
-    assert [a["id"] for a in answers] == [1, 2, 1, 3, 2]
+    assert [a.get("result") for a in answers] == [-1, 1, -1, None, 1]
+    assert [a["id"] for a in answers] == [1, 2, 1, None, 2]
+    # a line with "rules" twice is refused, never read last-wins
+    assert answers[3]["error"] == {"kind": "invalid", "message": 'duplicate key "rules"'}
 
 
 def test_the_package_names_load_on_first_use_and_match_their_modules() -> None:

@@ -47,6 +47,9 @@ def _run(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             rules=rules,
             min_requests=args.min_requests,
+            shrink_budget=args.shrink_budget.requests,
+            shrink_seconds=args.shrink_budget.seconds,
+            digest_timeout=args.digest_timeout,
         )
     except HandshakeError as exc:
         raise _usage(f"the engine: {exc}") from None
@@ -56,6 +59,9 @@ def _run(args: argparse.Namespace) -> int:
         raise _usage(f"--vectors: {exc}") from None
     print(report.matrix_text())
     print()
+    if report.causes_text():
+        print(report.causes_text())
+        print()
     for failure in report.failures[: args.show]:
         print(
             f"FAIL {failure.kind} {failure.id} ({failure.op})"
@@ -126,6 +132,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _budget(text: str) -> Any:
+    """An argparse type: a shrink budget, ``REQUESTS:SECONDSs``."""
+    from capsa.conformance.timing import ShrinkBudget
+
+    try:
+        return ShrinkBudget.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _usage(message: str) -> Exception:
     from capsa.cli import UsageError
 
@@ -161,9 +177,10 @@ def register(sub: Any, int_in: Any) -> None:
     run.add_argument("--seed", type=int_in(0, 2**32 - 1, "--seed"), default=0)
     run.add_argument(
         "--digests",
-        choices=["presets", "all", "none"],
-        default="presets",
-        help="which digest vectors to ask (default: the presets' rankings)",
+        choices=["auto", "presets", "all", "none"],
+        default="auto",
+        help="which digest vectors to ask (default auto: the presets' rankings, "
+        "the five-card ones only when the three-card ones say they are cheap)",
     )
     run.add_argument(
         "--out",
@@ -172,6 +189,20 @@ def register(sub: Any, int_in: Any) -> None:
     )
     run.add_argument(
         "--timeout", type=_seconds, default=10.0, help="seconds to wait for an answer (default 10)"
+    )
+    run.add_argument(
+        "--digest-timeout",
+        type=_seconds,
+        default=120.0,
+        help="seconds to wait for a digest answer (default 120; "
+        "a pure-Python engine needs about 50 s for the five-card hands)",
+    )
+    run.add_argument(
+        "--shrink-budget",
+        type=_budget,
+        default="2000:60s",
+        metavar="REQUESTS:SECONDSs",
+        help="the most shrinking asks and takes over all failures (default 2000:60s)",
     )
     run.add_argument(
         "--show", type=int_in(0, None, "--show"), default=10, help="failures to print (default 10)"

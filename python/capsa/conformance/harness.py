@@ -8,6 +8,7 @@ disagreement, a pass matrix by op and flag, and a JSON report.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -20,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from capsa._core import ArgumentError
+from capsa.conformance.bounds import kept
 from capsa.conformance.claims import Claims, check_claims
+from capsa.conformance.diagnosis import Cause, diagnose, digest_matches
 from capsa.conformance.engines import CallableEngine, Engine, Outcome, ProcessEngine
 from capsa.conformance.explain import explain
 from capsa.conformance.flags import flags_of
@@ -29,14 +32,23 @@ from capsa.conformance.protocol import OPS, PROTOCOL_VERSION, Case, RulesSpec, r
 from capsa.conformance.rederive import Rederived, rederive, rules_of, spec_of
 from capsa.conformance.serve import CapsaEngine
 from capsa.conformance.shrink import shrink, size
+from capsa.conformance.timing import Phases, ShrinkBudget
 from capsa.conformance.vectors import Vector, load_vectors, vectors_of
 from capsa.rules import Rules
 
-__all__ = ["Failure", "Report", "run"]
+__all__ = ["Failure", "Report", "ShrinkBudget", "run"]
 
 _MONEY = ("points", "money", "rake", "net")
 _FAILING = ("fail", "error", "crash", "timeout", "protocol", "abandoned")
 _CHUNK = 1024
+# A vector as asked: its id, the case, capsa's answer and its flags.
+_Planned = tuple[str, Case, Any, list[str]]
+# Under --digests auto, five-card digests are asked when the three-card ones
+# (the fastest of them) say they take at most this long in all (118 times the hands).
+DIGEST_CHEAP_SECONDS = 30.0
+_FIVE_PER_THREE = 2_598_960 / 22_100
+_NOT_SHRUNK = ("timeout", "invariant", "abandoned")
+_SPENT = "not shrunk: the shrink budget ({}) was spent"
 
 
 def same(a: Any, b: Any) -> bool:
@@ -97,7 +109,11 @@ class Failure:
     the minimal case as a vector (capsa's answer expected), ``shrunk_got`` the
     engine's answer to it and ``shrink_steps`` the candidates asked;
     ``explanation`` is capsa's answer in words, ``reproducer`` the path of the
-    reproducer file and ``replay`` the command that replays it. Built by
+    reproducer file and ``replay`` the command that replays it;
+    ``shrink_note`` says why a failure is not shrunk (its cause's smallest
+    failure is, or the shrink budget was spent). ``got`` and ``shrunk_got``
+    are kept as :func:`capsa.conformance.bounds.kept` keeps them (an answer
+    over 2 KiB of JSON is replaced by its head and size). Built by
     :func:`run`; building one checks nothing and raises nothing.
     """
 
@@ -117,6 +133,10 @@ class Failure:
     explanation: str = ""
     reproducer: str | None = None
     replay: str | None = None
+    shrink_note: str = ""
+
+    def __post_init__(self) -> None:
+        self.got = kept(self.got)
 
     def to_json(self) -> dict[str, Any]:
         """The failure as an entry of ``report.json`` (``docs/conformance.md``)."""
@@ -138,6 +158,8 @@ class Failure:
             out["shrunk"] = self.shrunk.to_json()
             out["shrunk_got"] = self.shrunk_got
             out["shrink_candidates"] = self.shrink_steps
+        elif self.shrink_note:
+            out["shrink_note"] = self.shrink_note
         out["explanation"] = self.explanation
         out["reproducer"] = self.reproducer
         out["replay"] = self.replay
@@ -158,10 +180,19 @@ class Report:
     ``vectors_seconds`` measure the vectors, ``fuzz_cases``,
     ``fuzz_requests`` (cases with their invariant companions) and
     ``fuzz_seconds`` the fuzzing, whose ``fuzz_note`` says why it did not run
-    when it did not (no Hypothesis). ``restarts`` counts engine restarts,
-    ``seed`` is the fuzzing seed and ``elapsed`` the run's seconds. ``rules``
-    are the rules the engine was tested under (None: each vector's own);
-    ``answered`` counts the answers compared with capsa's and
+    when it did not (no Hypothesis); ``digest_note`` says why five-card
+    digests were not asked (``digests="auto"``); ``fuzz_examples`` is the examples
+    asked of Hypothesis, ``fuzz_drawn`` the cases it drew within the claims,
+    ``fuzz_duplicates`` those drawn again (asked once) and ``fuzz_refused``
+    those capsa has no answer for (not asked). ``restarts`` counts engine
+    restarts, ``seed`` is the fuzzing seed and ``elapsed`` the run's wall
+    seconds; ``phases`` the seconds and requests of each phase
+    (:class:`capsa.conformance.timing.Phases`), ``shrink`` what shrinking
+    spent of its budget, ``causes`` the failures grouped by root cause
+    (:mod:`capsa.conformance.diagnosis`) and ``digest_matches`` the pinned
+    orders the engine's digests match.
+    ``rules`` are the rules the engine was tested under (None: each
+    vector's own); ``answered`` counts the answers compared with capsa's and
     ``min_requests`` is the fewest for the run to pass; ``skips`` counts the
     vectors not asked by reason; ``observations`` are declared differences
     that are not failures (a ``settle`` answer that does not sum to zero at
@@ -180,6 +211,7 @@ class Report:
     fuzz_requests: int = 0
     fuzz_seconds: float = 0.0
     fuzz_note: str = ""
+    digest_note: str = ""
     restarts: int = 0
     seed: int = 0
     elapsed: float = 0.0
@@ -188,6 +220,14 @@ class Report:
     min_requests: int = 100
     skips: dict[str, int] = field(default_factory=dict)
     observations: list[dict[str, Any]] = field(default_factory=list)
+    fuzz_examples: int = 0
+    fuzz_drawn: int = 0
+    fuzz_duplicates: int = 0
+    fuzz_refused: int = 0
+    phases: dict[str, dict[str, float | int]] = field(default_factory=dict)
+    shrink: dict[str, Any] = field(default_factory=dict)
+    causes: list[Cause] = field(default_factory=list)
+    digest_matches: list[str] = field(default_factory=list)
 
     @property
     def disagreements(self) -> int:
@@ -258,22 +298,54 @@ class Report:
                 )
         return "\n".join(lines)
 
+    def fuzz_text(self) -> str:
+        """How the fuzz cases came to be: examples drawn, duplicates, refused, asked."""
+        if not self.fuzz_examples:
+            return f"{self.fuzz_cases} fuzz cases"
+        parts = [f"{self.fuzz_duplicates} duplicates"] if self.fuzz_duplicates else []
+        if self.fuzz_refused:
+            parts.append(f"{self.fuzz_refused} capsa has no answer for")
+        outside = self.fuzz_examples - self.fuzz_drawn
+        if outside > 0:
+            parts.append(f"{outside} not drawn: outside the claims or not generated")
+        why = f" ({'; '.join(parts)})" if parts else ""
+        return (
+            f"{self.fuzz_examples} examples asked for, {self.fuzz_drawn} drawn, "
+            f"{self.fuzz_cases} distinct fuzz cases asked{why}"
+        )
+
+    def causes_text(self) -> str:
+        """One line per root cause (count, fit, smallest reproducer), then the
+        pinned orders the engine's digests match; empty when nothing failed."""
+        lines = [f"cause: {cause.line()}" for cause in self.causes]
+        lines += [f"digest: {text}" for text in self.digest_matches]
+        return "\n".join(lines)
+
     def summary(self) -> str:
         """One line: the engine, vectors and fuzz cases asked (and their rates),
-        restarts and the failures by kind."""
+        restarts, shrinking and the failures by kind and by cause."""
         vps = self.vectors_asked / self.vectors_seconds if self.vectors_seconds else 0.0
         cps = self.fuzz_cases / self.fuzz_seconds if self.fuzz_seconds else 0.0
         kinds: dict[str, int] = {}
         for failure in self.failures:
             kinds[failure.kind] = kinds.get(failure.kind, 0) + 1
         found = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"
-        fuzz = f"{self.fuzz_cases} fuzz cases ({cps:,.0f}/s)" + (
+        fuzz = f"{self.fuzz_text()} ({cps:,.0f}/s)" + (
             f" [{self.fuzz_note}]" if self.fuzz_note else ""
         )
+        shrunk = self.shrink.get("note", "")
+        digest = f" [{self.digest_note}]" if self.digest_note else ""
         observed = "".join(f"; observed: {o['count']} {o['kind']}" for o in self.observations)
         return (
-            f"engine {self.engine}: {self.vectors_asked} vectors ({vps:,.0f}/s), {fuzz}, "
-            f"{self.restarts} restarts; failures: {found}{observed}"
+            f"engine {self.engine}: {self.vectors_asked} vectors ({vps:,.0f}/s){digest}, {fuzz}, "
+            f"{self.restarts} restarts, {self.elapsed:.1f} s; failures: {found}"
+            + (
+                f" in {len(self.causes)} cause{'s' if len(self.causes) > 1 else ''}"
+                if self.causes
+                else ""
+            )
+            + (f"; {shrunk}" if shrunk else "")
+            + observed
             + (f"; NOT PASSED: {self.too_few()}" if not self.failures and self.too_few() else "")
         )
 
@@ -297,8 +369,18 @@ class Report:
                 "requests": self.fuzz_requests,
                 "seconds": round(self.fuzz_seconds, 3),
                 "note": self.fuzz_note,
+                "examples": self.fuzz_examples,
+                "drawn": self.fuzz_drawn,
+                "duplicates": self.fuzz_duplicates,
+                "refused": self.fuzz_refused,
+                "explained": self.fuzz_text(),
             },
+            "digest_note": self.digest_note,
+            "phases": self.phases,
+            "shrink": self.shrink,
             "restarts": self.restarts,
+            "causes": [c.to_json() for c in self.causes],
+            "digest_matches": self.digest_matches,
             "failures": [f.to_json() for f in self.failures],
             "matrix": self.matrix,
             "passed": self.exit_code == 0,
@@ -341,6 +423,10 @@ class _Run:
         # What --rules a replay needs: only rules given to run() differ from the hello's.
         self._rules_file: str | None = None
         self._next_id = 1
+        self.requests = 0
+        self.phases = Phases(lambda: self.requests)
+        self._fuzzed: set[Case] = set()
+        self._held_digests: list[_Planned] = []
 
     # ---------------------------------------------------------- asking
 
@@ -349,17 +435,27 @@ class _Run:
         for case in cases:
             requests.append((self._next_id, case))
             self._next_id += 1
+        self.requests += len(requests)
         return self.engine.exchange(requests) if requests else []
+
+    def phase(self, name: str) -> contextlib.AbstractContextManager[None]:
+        """Measures a phase of the run (seconds and requests, in the report)."""
+        return self.phases.phase(name)
 
     def expected(self, case: Case) -> Any:
         """capsa's result, or None when capsa refuses the case."""
+        return self.answered(case)[1]
+
+    def answered(self, case: Case) -> tuple[bool, Any]:
+        """Whether capsa answers the case, and its result (``null`` is a result:
+        a hand holding no natural)."""
         response = self.reference.handle(request_of(0, case))
-        return response.get("result") if "result" in response else None
+        return "result" in response, response.get("result")
 
     # ---------------------------------------------------------- vectors
 
     def vectors(self, lines: Iterable[Mapping[str, Any]], digests: str) -> None:
-        todo: list[tuple[str, Case, Any, list[str]]] = []
+        todo: list[_Planned] = []
         seen: set[Case] = set()
         for vector, case in vectors_of(lines):
             planned = self._plan(vector, case, digests, seen)
@@ -368,15 +464,12 @@ class _Run:
                 self._skip(case.op, flags if isinstance(flags, list) else [], planned)
                 continue
             seen.add(planned.case)
-            todo.append((str(vector.get("id")), planned.case, planned.expected, planned.flags))
-        start = time.perf_counter()
-        for k in range(0, len(todo), _CHUNK):
-            chunk = todo[k : k + _CHUNK]
-            outcomes = self.ask([case for _, case, _, _ in chunk])
-            for (ident, case, expected, flags), outcome in zip(chunk, outcomes, strict=True):
-                self._record("vector", ident, case, expected, flags, outcome)
-        self.report.vectors_asked += len(todo)
-        self.report.vectors_seconds += time.perf_counter() - start
+            item = (str(vector.get("id")), planned.case, planned.expected, planned.flags)
+            if case.op == "digest" and digests == "auto":
+                self._held_digests.append(item)  # asked by ask_digests
+                continue
+            todo.append(item)
+        self._ask_vectors(todo)
 
     def _plan(
         self, vector: Mapping[str, Any], case: Case, digests: str, seen: set[Case]
@@ -386,7 +479,7 @@ class _Run:
         if case.op not in self.ops:
             return "op not in the engine's ops"
         if case.op == "digest" and (
-            digests == "none" or (digests == "presets" and case.rules.knobs)
+            digests == "none" or (digests in ("presets", "auto") and case.rules.knobs)
         ):
             return f"digest not asked (digests = {digests})"
         if self.target is not None:
@@ -415,6 +508,43 @@ class _Run:
         base = self.target.rules() if self.target is not None else None
         rules = case.rules.rules()
         return self.claims.outside(case.op, rules, base) is None and not self.claims.fouled(case)
+
+    def ask_digests(self) -> None:
+        """The digest vectors held back by ``--digests auto``: the three-card ones,
+        each timed alone, then the five-card ones only when the fastest of
+        those (a first answer may pay the engine's warm-up) says they cost at
+        most :data:`DIGEST_CHEAP_SECONDS` in all (or when there is no
+        three-card one to time: vectors of five-card digests alone ask for
+        them)."""
+        held, self._held_digests = self._held_digests, []
+        three = [item for item in held if item[1].input.get("size") == 3]
+        five = [item for item in held if item[1].input.get("size") != 3]
+        fastest = float("inf")
+        for one in three:
+            start = time.perf_counter()
+            self._ask_vectors([one])
+            fastest = min(fastest, time.perf_counter() - start)
+        estimate = fastest * _FIVE_PER_THREE * len(five) if three else 0.0
+        if estimate <= DIGEST_CHEAP_SECONDS:
+            self._ask_vectors(five)
+        elif five:
+            for _, case, _, _ in five:
+                self._skip(case.op, ["digest"], "five-card digest not asked (digests = auto)")
+            self.report.digest_note = (
+                f"{len(five)} five-card digests not asked: they would take about "
+                f"{estimate:,.0f} s "
+                f"(--digests presets asks them)"
+            )
+
+    def _ask_vectors(self, todo: Sequence[_Planned]) -> None:
+        start = time.perf_counter()
+        for k in range(0, len(todo), _CHUNK):
+            chunk = todo[k : k + _CHUNK]
+            outcomes = self.ask([case for _, case, _, _ in chunk])
+            for (ident, case, expected, flags), outcome in zip(chunk, outcomes, strict=True):
+                self._record("vector", ident, case, expected, flags, outcome)
+        self.report.vectors_asked += len(todo)
+        self.report.vectors_seconds += time.perf_counter() - start
 
     def _record(
         self,
@@ -491,10 +621,16 @@ class _Run:
             buffer.clear()
 
         def collect(case: Case) -> None:
+            self.report.fuzz_drawn += 1
+            if case in self._fuzzed:
+                self.report.fuzz_duplicates += 1
+                return
+            self._fuzzed.add(case)
             buffer.append(case)
             if len(buffer) >= 256:
                 flush()
 
+        self.report.fuzz_examples += examples
         generate_cases(ops, self.claims, examples, seed, collect, self.target)
         flush()
         self.report.fuzz_seconds += time.perf_counter() - start
@@ -502,8 +638,9 @@ class _Run:
     def _fuzz_batch(self, cases: Sequence[Case], rng: random.Random) -> None:
         plan: list[tuple[Case, Any, list[Companion]]] = []
         for case in cases:
-            expected = self.expected(case)
-            if expected is None:
+            answers, expected = self.answered(case)
+            if not answers:
+                self.report.fuzz_refused += 1
                 continue
             comps = [c for c in companions(case, rng) if not self.claims.fouled(c.case)]
             plan.append((case, expected, comps))
@@ -517,10 +654,10 @@ class _Run:
             verdict = self._record("fuzz", ident, case, expected, flags, next(outcomes))
             for companion in comps:
                 outcome = next(outcomes)
-                comp_expected = self.expected(companion.case)
+                comp_answers, comp_expected = self.answered(companion.case)
                 comp_verdict = judge(case.op, comp_expected, outcome, self.money)
                 self.report.answered += comp_verdict.status in ("pass", "fail")
-                if comp_verdict.status in _FAILING and comp_expected is not None:
+                if comp_verdict.status in _FAILING and comp_answers:
                     failure = Failure(
                         "disagreement" if comp_verdict.status == "fail" else comp_verdict.status,
                         "fuzz",
@@ -559,33 +696,94 @@ class _Run:
 
     # ---------------------------------------------------------- shrinking
 
-    def shrink_all(self, budget: int, most: int) -> None:
-        done: dict[tuple[Any, ...], Vector] = {}
-        for failure in self.report.failures:
-            if failure.kind in ("timeout", "invariant", "abandoned"):
-                failure.explanation = explain(failure.case)
+    def diagnose(self) -> None:
+        """Groups the failures by root cause, fits knob values to each, names
+        the pinned orders of the engine's digests and explains every failure."""
+        failures = self.report.failures
+        self.report.causes = diagnose(failures, self.answered, self._agrees, size)
+        self.report.digest_matches = digest_matches(failures)
+        for failure in failures:
+            failure.explanation = explain(failure.case)
+
+    def shrink_all(self, budget: ShrinkBudget, most: int) -> None:
+        """Shrinks each cause's smallest failure (:meth:`diagnose` first), most
+        failures first, sharing what is left of the budget evenly among the
+        causes still to shrink; the failures not shrunk say why
+        (``shrink_note``)."""
+        started, asked = time.perf_counter(), self.requests
+        deadline = started + budget.seconds
+        todo = [c for c in self.report.causes if c.smallest.kind not in _NOT_SHRUNK]
+        shrunk = unshrunk = 0
+        for k, cause in enumerate(todo):
+            left = budget.requests - (self.requests - asked)
+            seconds = deadline - time.perf_counter()
+            if left <= 0 or seconds <= 0 or shrunk >= most:
+                cause.smallest.shrink_note = (
+                    f"not shrunk: only the first {most} causes are shrunk"
+                    if shrunk >= most
+                    else _SPENT.format(budget.text())
+                )
+                unshrunk += 1
                 continue
-            key = (failure.op, failure.kind, tuple(failure.fields))
-            if key in done or len(done) >= most:
-                failure.explanation = explain(failure.case)
-                continue
-            target = (failure.kind, frozenset(failure.fields))
-            limit = budget if failure.kind == "disagreement" else min(budget, 100)
-            small, steps = shrink(
-                failure.case, functools.partial(self._still_fails, target=target), limit
-            )
-            expected = self.expected(small)
-            got = self._answer(small)
-            vector = Vector(
-                f"shrunk/{failure.op}/{len(done) + 1}",
-                small,
-                expected,
-                sorted(flags_of(small)),
-                f"shrunk from {failure.id}: the engine answers {json.dumps(got)[:200]}",
-            )
-            done[key] = vector
-            failure.shrunk, failure.shrunk_got, failure.shrink_steps = vector, got, steps
-            failure.explanation = explain(small)
+            limit = max(1, left // (len(todo) - k))
+            if cause.smallest.kind != "disagreement":
+                limit = min(limit, 100)
+            self._shrink_one(cause.smallest, shrunk + 1, limit, seconds / (len(todo) - k))
+            shrunk += 1
+        for cause in self.report.causes:
+            for failure in cause.failures[1:]:
+                failure.shrink_note = f"its cause's smallest failure is {cause.smallest.id}"
+        spent = time.perf_counter() - started
+        note = f"shrank {shrunk} of {len(todo)} causes in {spent:.1f} s" if todo else ""
+        if unshrunk:
+            note += f"; {unshrunk} not shrunk: the budget ({budget.text()}) was spent"
+        self.report.shrink = {
+            "budget": {"requests": budget.requests, "seconds": budget.seconds},
+            "requests": self.requests - asked,
+            "seconds": round(spent, 3),
+            "causes_shrunk": shrunk,
+            "causes_not_shrunk": unshrunk,
+            "note": note,
+        }
+
+    def _shrink_one(self, failure: Failure, number: int, limit: int, seconds: float) -> None:
+        target = (failure.kind, frozenset(failure.fields))
+        deadline = time.perf_counter() + seconds
+        small, steps = shrink(
+            failure.case,
+            functools.partial(self._still_fails, target=target, deadline=deadline),
+            limit,
+            stop=lambda: time.perf_counter() >= deadline,
+        )
+        expected = self.expected(small)
+        got = kept(self._answer(small))
+        failure.shrunk = Vector(
+            f"shrunk/{failure.op}/{number}",
+            small,
+            expected,
+            sorted(flags_of(small)),
+            f"shrunk from {failure.id}: the engine answers {json.dumps(got)[:200]}",
+        )
+        failure.shrunk_got, failure.shrink_steps = got, steps
+        failure.explanation = explain(small)
+
+    def _ask_until(self, cases: Sequence[Case], deadline: float) -> list[Outcome | None]:
+        """The outcomes of the cases asked before ``deadline`` (None for the rest):
+        a few first, then as many as the time left allows at the rate seen, so
+        a slow engine overruns the deadline by about one answer."""
+        out: list[Outcome | None] = []
+        step = 4
+        while len(out) < len(cases) and time.perf_counter() < deadline:
+            start = time.perf_counter()
+            batch = cases[len(out) : len(out) + step]
+            out.extend(self.ask(batch))
+            each = (time.perf_counter() - start) / len(batch)
+            left = deadline - time.perf_counter()
+            step = max(1, int(left / each)) if each > 0 else len(cases)
+        return out + [None] * (len(cases) - len(out))
+
+    def _agrees(self, op: str, expected: Any, got: Any) -> bool:
+        return judge(op, expected, Outcome("ok", {"result": got}), self.money).status == "pass"
 
     def _answer(self, case: Case) -> Any:
         outcome = self.ask([case])[0]
@@ -593,17 +791,23 @@ class _Run:
             return {outcome.status: outcome.detail}
         return outcome.response.get("result", outcome.response.get("error"))
 
-    def _still_fails(self, cases: Sequence[Case], target: tuple[str, frozenset[str]]) -> list[bool]:
+    def _still_fails(
+        self, cases: Sequence[Case], target: tuple[str, frozenset[str]], deadline: float
+    ) -> list[bool]:
         kind, fields = target
         expected = [self.expected(c) if self._admits(c) else None for c in cases]
         askable = [c for c, e in zip(cases, expected, strict=True) if e is not None]
-        outcomes = iter(self.ask(askable))
+        outcomes = iter(self._ask_until(askable, deadline))
         out = []
         for case, exp in zip(cases, expected, strict=True):
             if exp is None:  # capsa refuses it, or the engine does not claim its rules
                 out.append(False)
                 continue
-            verdict = judge(case.op, exp, next(outcomes), self.money)
+            outcome = next(outcomes)
+            if outcome is None:  # not asked: the shrink time ran out
+                out.append(False)
+                continue
+            verdict = judge(case.op, exp, outcome, self.money)
             status = "disagreement" if verdict.status == "fail" else verdict.status
             out.append(status == kind and verdict.fields == fields)
         return out
@@ -647,14 +851,16 @@ class _Run:
 
 
 def _engine_of(
-    engine: Engine | str | Sequence[str] | Callable[[dict[str, Any]], Any], timeout: float
+    engine: Engine | str | Sequence[str] | Callable[[dict[str, Any]], Any],
+    timeout: float,
+    digest_timeout: float | None = None,
 ) -> tuple[Engine, str | None]:
     if isinstance(engine, Engine):
         return engine, getattr(engine, "command", None)
     if isinstance(engine, str):
-        return ProcessEngine(engine, timeout=timeout), engine
+        return ProcessEngine(engine, timeout=timeout, digest_timeout=digest_timeout), engine
     if isinstance(engine, Sequence):
-        process = ProcessEngine(list(engine), timeout=timeout)
+        process = ProcessEngine(list(engine), timeout=timeout, digest_timeout=digest_timeout)
         return process, process.command
     if callable(engine):
         return CallableEngine(engine), None
@@ -667,13 +873,15 @@ def run(
     vectors: str | Path | Iterable[Mapping[str, Any]] | None = None,
     fuzz: int = 200,
     seed: int = 0,
-    digests: str = "presets",
+    digests: str = "auto",
     out: str | Path | None = None,
     timeout: float = 10.0,
     shrink_budget: int = 2000,
-    max_shrinks: int = 12,
+    max_shrinks: int = 64,
     rules: Rules | str | os.PathLike[str] | None = None,
     min_requests: int = 100,
+    shrink_seconds: float = 60.0,
+    digest_timeout: float = 120.0,
 ) -> Report:
     """Runs the conformance kit against an engine and returns the report.
 
@@ -681,12 +889,17 @@ def run(
     protocol), an :class:`Engine`, or a callable taking a request dict and
     returning a response dict. ``vectors`` is a ``.jsonl`` file, a folder or
     vector dicts (default: the shipped suites); ``fuzz`` is the number of
-    Hypothesis examples (0: none); ``digests`` is ``"presets"`` (the digest
-    vectors of the presets' own rankings), ``"all"`` or ``"none"``; ``out``
+    Hypothesis examples (0: none); ``digests`` is ``"auto"`` (the digest
+    vectors of the presets' own rankings, the five-card ones only when the
+    first three-card digest says they are cheap), ``"presets"`` (all of
+    those), ``"all"`` or ``"none"``; ``out``
     a folder for ``report.json`` and one reproducer per failure; ``timeout``
-    the seconds to wait for each answer of a command; ``shrink_budget`` the
-    most candidates asked while shrinking and ``max_shrinks`` the most
-    failures shrunk (the first of each kind). ``rules`` (a
+    the seconds to wait for each answer of a command, ``digest_timeout``
+    those for a ``digest`` answer (a pure-Python engine needs about 50 s
+    for the 2.6 million five-card hands); ``shrink_budget`` and
+    ``shrink_seconds`` the most candidates asked and seconds spent shrinking
+    over all failures, and ``max_shrinks`` the most causes shrunk (one
+    failure each, the smallest of its cause). ``rules`` (a
     :class:`capsa.Rules`, a preset name or a rules file's path; default: the
     ``rules`` of the engine's ``hello``, if any) tests the engine under those
     rules: every vector is re-derived for them and fuzzing varies only the
@@ -706,38 +919,50 @@ def run(
     ``out`` cannot be written; ``TypeError`` when ``engine`` is none of the
     three.
     """
-    if digests not in ("presets", "all", "none"):
-        raise ArgumentError(f'digests is "presets", "all" or "none", not {digests!r}')
+    if digests not in ("auto", "presets", "all", "none"):
+        raise ArgumentError(f'digests is "auto", "presets", "all" or "none", not {digests!r}')
+    if not shrink_seconds > 0:
+        raise ArgumentError(f"shrink_seconds is above 0, not {shrink_seconds!r}")
     if isinstance(min_requests, bool) or not isinstance(min_requests, int) or min_requests < 0:
         raise ArgumentError(f"min_requests is an integer >= 0, not {min_requests!r}")
     target = rules_of(rules) if rules is not None else None
     started = time.perf_counter()
-    the_engine, replay = _engine_of(engine, timeout)
+    the_engine, replay = _engine_of(engine, timeout, digest_timeout)
     hello = the_engine.start()
     try:
         state = _Run(the_engine, hello, replay, target)
     except BaseException:
         the_engine.close()
         raise
+    state.phases.add("handshake", time.perf_counter() - started, 1)
     state.report.seed = seed
     state.report.min_requests = min_requests
     if rules is not None:
         state._rules_file = str(rules) if isinstance(rules, str | os.PathLike) else "RULES.toml"
     try:
-        lines = (
-            load_vectors(vectors)
-            if vectors is None or isinstance(vectors, str | Path)
-            else list(vectors)
-        )
-        state.vectors(lines, digests)
-        state.fuzz(fuzz, seed)
-        state.shrink_all(shrink_budget, max_shrinks)
+        with state.phase("vectors"):
+            lines = (
+                load_vectors(vectors)
+                if vectors is None or isinstance(vectors, str | Path)
+                else list(vectors)
+            )
+            state.vectors(lines, digests)
+        with state.phase("digests"):
+            state.ask_digests()
+        with state.phase("fuzz"):
+            state.fuzz(fuzz, seed)
+        with state.phase("diagnosis"):
+            state.diagnose()
+        with state.phase("shrink"):
+            state.shrink_all(ShrinkBudget(shrink_budget, shrink_seconds), max_shrinks)
         state.report.failures.sort(
             key=lambda f: (f.source != "vector", OPS.index(f.op), size(f.case))
         )
+        state.report.restarts = the_engine.restarts
+        state.report.phases = state.phases.to_json()
+        state.report.elapsed = time.perf_counter() - started  # before the report is written
         state.write(Path(out) if out is not None else None)
     finally:
         state.report.restarts = the_engine.restarts
         the_engine.close()
-    state.report.elapsed = time.perf_counter() - started
     return state.report

@@ -20,7 +20,14 @@ from capsa.conformance.protocol import OPS, PROTOCOL_VERSION
 from capsa.rules import Rules
 from capsa.settlement import Seat
 
-__all__ = ["MAX_REQUEST_BYTES", "CapsaEngine", "RequestError", "serve"]
+__all__ = [
+    "MAX_REQUEST_BYTES",
+    "CapsaEngine",
+    "DuplicateKeyError",
+    "RequestError",
+    "loads",
+    "serve",
+]
 
 # A request is a few kilobytes; a line past this is refused unread.
 MAX_REQUEST_BYTES = 1 << 20
@@ -28,6 +35,39 @@ _READ_CHUNK = 1 << 16
 _ROWS = ("top", "middle", "bottom")
 _SEAT_KEYS = frozenset({*_ROWS, "surrender", "declare_natural"})
 _ROUND_KEYS = frozenset({"id", "rules", "stakes", "seats"})
+# The members each op reads, checked before it runs so that a missing one is named.
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "compare": ("a", "b"),
+    "category": ("hand",),
+    "foul": _ROWS,
+    "natural": ("hand",),
+    "count_splits": ("hand",),
+    "settle": ("round",),
+    "digest": ("size",),
+}
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object with the same key twice (refused, never last-wins)."""
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members as a dict; raises :class:`DuplicateKeyError`
+    naming a key given twice (a set: linear in the members)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise DuplicateKeyError(f"duplicate key {json.dumps(key)}")
+        seen.add(key)
+    return dict(pairs)
+
+
+def loads(text: bytes | str) -> Any:
+    """JSON text decoded as the protocol reads it: an object with a key given
+    twice is refused. Raises :class:`DuplicateKeyError` for that, ``ValueError``
+    for text that is not JSON and ``RecursionError`` for text nested past
+    Python's limit."""
+    return json.loads(text, object_pairs_hook=_unique_pairs)
 
 
 class RequestError(Exception):
@@ -186,6 +226,9 @@ class CapsaEngine:
         run = self._ops.get(op) if isinstance(op, str) else None
         if run is None:
             raise RequestError("unsupported", f"op {op!r} is not supported")
+        for name in (*_FIELDS[str(op)], *(() if rules else ("rules",))):
+            if name not in request:
+                raise RequestError("invalid", f"{json.dumps(name)} is missing")
         try:
             return run(request, rules or self._rules(request.get("rules")))
         except capsa.CapsaError as exc:
@@ -310,13 +353,15 @@ def answer_line(engine: CapsaEngine, line: bytes) -> bytes:
     known = engine.rules_texts.get(tail) if tail else None
     if known is not None:
         try:
-            head = json.loads(line[:cut] + b"}")
+            head = loads(line[:cut] + b"}")
         except (ValueError, RecursionError):
             head = None
         if isinstance(head, dict) and "rules" not in head:
             return _dumps(engine.handle(head, known))
     try:
-        request = json.loads(line)
+        request = loads(line)
+    except DuplicateKeyError as exc:
+        return _error_line(str(exc))
     except (ValueError, RecursionError) as exc:
         return _error_line(f"malformed JSON: {exc}")
     response = engine.handle(request)

@@ -184,15 +184,20 @@ def shrink(
     case: Case,
     still_fails: Callable[[Sequence[Case]], list[bool]],
     budget: int = 3000,
+    stop: Callable[[], bool] | None = None,
 ) -> tuple[Case, int]:
-    """The smallest case found that still fails, and how many candidates were asked."""
+    """The smallest case found that still fails, and how many candidates were asked.
+
+    ``budget`` bounds the candidates asked; ``stop`` (e.g. a deadline), when
+    given, is asked before each batch and ends shrinking when it says so."""
     asked = 0
     current = case
     progress = True
-    while progress and asked < budget:
+    done = stop or (lambda: False)
+    while progress and asked < budget and not done():
         progress = False
         for step in _STEPS:
-            found = _first_failing(current, step(current), still_fails, budget - asked)
+            found = _first_failing(current, step(current), still_fails, budget - asked, done)
             asked += found[1]
             if found[0] is not None:
                 current, progress = found[0], True
@@ -205,11 +210,12 @@ def _first_failing(
     candidates: Iterator[Case],
     still_fails: Callable[[Sequence[Case]], list[bool]],
     budget: int,
+    done: Callable[[], bool],
 ) -> tuple[Case | None, int]:
     asked = 0
     limit = size(current)
     seen: set[Case] = {current}
-    while asked < budget:
+    while asked < budget and not done():
         batch = []
         for candidate in candidates:
             if candidate not in seen and size(candidate) < limit and _valid(candidate):
@@ -219,6 +225,7 @@ def _first_failing(
                     break
         if not batch:
             return None, asked
+        batch = batch[: budget - asked]
         asked += len(batch)
         for candidate, fails in zip(batch, still_fails(batch), strict=True):
             if fails:

@@ -31,6 +31,7 @@ import numpy.typing as npt
 from capsa import _core
 from capsa._core import ArgumentError
 from capsa.conformance import digests
+from capsa.conformance.bounds import MAX_VECTOR_FILE_BYTES, MAX_VECTOR_LINE_BYTES, scan
 from capsa.conformance.flags import FLAGS, flags_of
 from capsa.conformance.protocol import OPS, Case, RulesSpec, case_from_vector, request_of, text_of
 from capsa.conformance.serve import CapsaEngine
@@ -116,25 +117,47 @@ def load_vectors(source: str | Path | None = None) -> list[dict[str, Any]]:
     lines skipped; the lines are not checked against the schema here, the
     harness checks each vector's op, rules and input when it runs them).
 
-    Raises ``ValueError`` naming the file and line for a line that is not
-    JSON or not a JSON object, and ``OSError`` (``FileNotFoundError``) for a
-    file that cannot be read."""
+    Lines are read one at a time, each at most
+    :data:`~capsa.conformance.bounds.MAX_VECTOR_LINE_BYTES` and all of them
+    at most :data:`~capsa.conformance.bounds.MAX_VECTOR_FILE_BYTES`, nested
+    at most :data:`~capsa.conformance.bounds.MAX_DEPTH` deep. Raises
+    ``ValueError`` naming the file and line for a line over those limits,
+    not UTF-8, not JSON or not a JSON object, and ``OSError``
+    (``FileNotFoundError``) for a file that cannot be read."""
     path = Path(source) if source is not None else shipped_dir()
     files = sorted(path.glob("*.jsonl")) if path.is_dir() else [path]
     out: list[dict[str, Any]] = []
+    total = 0
     for file in files:
-        with open(file, encoding="utf-8") as stream:
-            for number, line in enumerate(stream, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    vector = json.loads(line)
-                except ValueError as exc:
-                    raise ValueError(f"{file}:{number}: malformed JSON: {exc}") from None
-                if not isinstance(vector, dict):
-                    raise ValueError(f"{file}:{number}: a vector is a JSON object")
-                out.append(vector)
+        with open(file, "rb") as stream:
+            for number, raw in enumerate(
+                iter(lambda: stream.readline(MAX_VECTOR_LINE_BYTES + 1), b""), 1
+            ):
+                total += len(raw)
+                vector = _vector_line(file, number, raw, total)
+                if vector is not None:
+                    out.append(vector)
     return out
+
+
+def _vector_line(file: Path, number: int, raw: bytes, total: int) -> dict[str, Any] | None:
+    where = f"{file}:{number}"
+    if len(raw) > MAX_VECTOR_LINE_BYTES:
+        raise ValueError(f"{where}: a line over {MAX_VECTOR_LINE_BYTES:,} bytes")
+    if total > MAX_VECTOR_FILE_BYTES:
+        raise ValueError(f"{where}: the vectors pass {MAX_VECTOR_FILE_BYTES:,} bytes in all")
+    if not raw.strip():
+        return None
+    refusal = scan(raw, MAX_VECTOR_LINE_BYTES, "a vector")
+    if refusal is not None:
+        raise ValueError(f"{where}: {refusal}")
+    try:
+        vector = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ValueError(f"{where}: malformed JSON: {exc}") from None
+    if not isinstance(vector, dict):
+        raise ValueError(f"{where}: a vector is a JSON object")
+    return vector
 
 
 # ------------------------------------------------------------------ cards
