@@ -441,3 +441,19 @@ def test_an_undeclared_size_or_a_zero_sum_difference_still_fails() -> None:
     report = run(engine, vectors=settle, fuzz=0, rules="pagat")
     assert report.exit_code == 1 and report.observations == []
     assert {f.kind for f in report.failures} == {"disagreement"}
+
+
+def test_rules_outside_the_claims_leave_an_op_untested_and_the_run_does_not_pass() -> None:
+    # the engine plays pagat without naturals and claims so; rules enabling
+    # naturals skip every settle vector, though compare passes
+    own = Rules.preset("pagat").derive({"naturals.enabled": []})
+    engine = _house_engine(rules=own, hello={"knobs": {"naturals.enabled": [[]]}})
+    settle = [v for v in VECTORS if v["op"] == "settle"]
+    compare = [v for v in VECTORS if v["op"] == "compare"]
+    pagat = Rules.preset("pagat")
+    report = run(engine, vectors=compare + settle, fuzz=0, rules=pagat, min_requests=0)
+    assert report.failures == [] and report.answered > 100
+    assert report.exit_code == 3
+    assert report.too_few().startswith(f"no settle case compared ({len(settle)} skipped")
+    # under the rules it plays every op it lists is compared, and it passes
+    assert run(engine, vectors=compare + settle, fuzz=0, rules=own).exit_code == 0

@@ -245,20 +245,44 @@ class Report:
 
     def too_few(self) -> str:
         """Why the run asked too little to pass ("" when it asked enough): the
-        answers checked and the commonest reasons cases were skipped."""
-        if self.answered >= self.min_requests:
-            return ""
-        reasons = sorted(self.skips.items(), key=lambda kv: -kv[1])[:3]
-        skipped = sum(self.skips.values())
-        why = "; ".join(f"{n} {reason}" for reason, n in reasons)
-        refused = sum(cells["*"]["unsupported"] for cells in self.matrix.values() if "*" in cells)
-        return (
-            f"only {self.answered} requests answered (fewer than {self.min_requests}): "
-            f"{skipped} vectors skipped"
-            + (f" ({why})" if why else "")
-            + (f", {refused} answered unsupported" if refused else "")
-            + f", {self.fuzz_cases} fuzz cases"
-        )
+        answers checked and the commonest reasons cases were skipped, and
+        every op the engine lists of which no case was compared."""
+        parts = self.untested()
+        if self.answered < self.min_requests:
+            reasons = sorted(self.skips.items(), key=lambda kv: -kv[1])[:3]
+            skipped = sum(self.skips.values())
+            why = "; ".join(f"{n} {reason}" for reason, n in reasons)
+            matrix = self.matrix.values()
+            refused = sum(cells["*"]["unsupported"] for cells in matrix if "*" in cells)
+            parts.insert(
+                0,
+                f"only {self.answered} requests answered (fewer than {self.min_requests}): "
+                f"{skipped} vectors skipped"
+                + (f" ({why})" if why else "")
+                + (f", {refused} answered unsupported" if refused else "")
+                + f", {self.fuzz_cases} fuzz cases",
+            )
+        return "; ".join(parts)
+
+    def untested(self) -> list[str]:
+        """The ops the engine lists that had cases to ask yet none compared with
+        capsa's (every one skipped, or answered ``unsupported``): a run that
+        tests none of an op the engine lists does not pass, however many
+        answers it has of the others (rules outside the engine's claims skip
+        every case of the ops they touch). Digests are left out: whether they
+        are asked is the run's choice (``digests``)."""
+        out = []
+        for op, cells in self.matrix.items():
+            every = cells.get("*", {})
+            compared = every.get("pass", 0) + every.get("fail", 0) + every.get("observed", 0)
+            if op == "digest" or op not in self.hello.get("ops", ()) or compared:
+                continue
+            skipped, refused = every.get("skipped", 0), every.get("unsupported", 0)
+            if skipped or refused:
+                out.append(
+                    f"no {op} case compared ({skipped} skipped, {refused} answered unsupported)"
+                )
+        return out
 
     def observe(self, kind: str, failure: Failure, note: str) -> None:
         """Records a declared difference that is not a failure (``kind``
