@@ -43,10 +43,10 @@ func parseCard(token string) (card, error) {
 	return card(4*rank + suit), nil
 }
 
-// parseCards reads a field holding `size` cards: text ("As Kd Th", spaces or
-// commas between cards) or a list of ids and card texts. A repeated card is
-// an error naming the field.
-func parseCards(raw json.RawMessage, size int, field string) ([]card, error) {
+// parseCards reads a field holding one of `sizes` cards: text ("As Kd Th",
+// spaces or commas between cards) or a list of ids and card texts. A
+// repeated card is an error naming the field.
+func parseCards(raw json.RawMessage, field string, sizes ...int) ([]card, error) {
 	if raw == nil {
 		return nil, fmt.Errorf("%s is missing", field)
 	}
@@ -59,10 +59,10 @@ func parseCards(raw json.RawMessage, size int, field string) ([]card, error) {
 	} else if err := unmarshalNumbers(raw, &tokens); err != nil {
 		return nil, fmt.Errorf("%s must be card text or a list of card ids", field)
 	}
-	if len(tokens) != size {
-		return nil, fmt.Errorf("%s must hold %d cards, got %d", field, size, len(tokens))
+	if !contains(sizes, len(tokens)) {
+		return nil, fmt.Errorf("%s must hold %s cards, got %d", field, sizesText(sizes), len(tokens))
 	}
-	cards := make([]card, 0, size)
+	cards := make([]card, 0, len(tokens))
 	seen := uint64(0)
 	for _, token := range tokens {
 		c, err := cardOf(token)
@@ -95,4 +95,21 @@ func cardOf(token interface{}) (card, error) {
 
 func (c card) String() string {
 	return string(rankLetters[c.rank()-2]) + string(suitLetters[c.suit()])
+}
+
+func contains(sizes []int, n int) bool {
+	for _, s := range sizes {
+		if s == n {
+			return true
+		}
+	}
+	return false
+}
+
+func sizesText(sizes []int) string {
+	words := make([]string, len(sizes))
+	for i, s := range sizes {
+		words[i] = fmt.Sprint(s)
+	}
+	return strings.Join(words, " or ")
 }

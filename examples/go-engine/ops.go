@@ -120,12 +120,9 @@ func unmarshalNumbers(data []byte, v interface{}) error { return decodeStrict(da
 
 // hand reads a field of 3 or 5 cards.
 func hand(req map[string]json.RawMessage, field string) ([]card, error) {
-	cards, err := parseCards(req[field], 5, field)
+	cards, err := parseCards(req[field], field, 3, 5)
 	if err != nil {
-		if three, err3 := parseCards(req[field], 3, field); err3 == nil {
-			return three, nil
-		}
-		return nil, invalidf("%v (a hand is 3 or 5 cards)", err)
+		return nil, invalidf("%v", err)
 	}
 	return cards, nil
 }
@@ -157,7 +154,7 @@ func opFoul(req map[string]json.RawMessage) (interface{}, error) {
 		name string
 		size int
 	}{{"top", 3}, {"middle", 5}, {"bottom", 5}} {
-		cards, err := parseCards(req[row.name], row.size, row.name)
+		cards, err := parseCards(req[row.name], row.name, row.size)
 		if err != nil {
 			return nil, invalidf("%v", err)
 		}
@@ -174,14 +171,14 @@ func opFoul(req map[string]json.RawMessage) (interface{}, error) {
 
 // opNatural: the house pays no naturals, so no hand has one.
 func opNatural(req map[string]json.RawMessage) (interface{}, error) {
-	if _, err := parseCards(req["hand"], 13, "hand"); err != nil {
+	if _, err := parseCards(req["hand"], "hand", 13); err != nil {
 		return nil, invalidf("%v", err)
 	}
 	return nil, nil
 }
 
 func opCountSplits(req map[string]json.RawMessage) (interface{}, error) {
-	cards, err := parseCards(req["hand"], 13, "hand")
+	cards, err := parseCards(req["hand"], "hand", 13)
 	if err != nil {
 		return nil, invalidf("%v", err)
 	}

@@ -241,7 +241,7 @@ func readSeat(raw json.RawMessage, i int, r Rules) (seatHand, uint64, error) {
 		name string
 		size int
 	}{{seat.Top, "top", 3}, {seat.Middle, "middle", 5}, {seat.Bottom, "bottom", 5}} {
-		parsed, err := parseCards(row.raw, row.size, fmt.Sprintf("seat %d %s", i, row.name))
+		parsed, err := parseCards(row.raw, fmt.Sprintf("seat %d %s", i, row.name), row.size)
 		if err != nil {
 			return seatHand{}, 0, invalidf("%v", err)
 		}
