@@ -56,7 +56,7 @@ func parseCards(raw json.RawMessage, field string, sizes ...int) ([]card, error)
 		for _, t := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == ',' }) {
 			tokens = append(tokens, t)
 		}
-	} else if err := unmarshalNumbers(raw, &tokens); err != nil {
+	} else if err := decodeStrict(raw, &tokens); err != nil {
 		return nil, fmt.Errorf("%s must be card text or a list of card ids", field)
 	}
 	if !contains(sizes, len(tokens)) {

@@ -72,7 +72,14 @@ func answer(line []byte, readErr error) response {
 	return response{ID: id, Result: result}
 }
 
-func dispatch(req map[string]json.RawMessage) (interface{}, error) {
+// dispatch answers a decoded request; a panic while answering is an
+// "internal" error of that request, and the loop goes on.
+func dispatch(req map[string]json.RawMessage) (result interface{}, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			result, err = nil, &engineError{"internal", fmt.Sprintf("panic: %v", p)}
+		}
+	}()
 	var op string
 	if err := json.Unmarshal(req["op"], &op); err != nil {
 		return nil, invalidf(`"op" must be a string`)
@@ -115,8 +122,6 @@ func decodeStrict(data []byte, v interface{}) error {
 	}
 	return nil
 }
-
-func unmarshalNumbers(data []byte, v interface{}) error { return decodeStrict(data, v) }
 
 // hand reads a field of 3 or 5 cards.
 func hand(req map[string]json.RawMessage, field string) ([]card, error) {
