@@ -11,17 +11,26 @@ import (
 // The ops this engine answers, each from the request's fields to its result.
 // The request's "rules" are not read: the engine plays House whatever it is
 // sent, as a house engine does (its hello declares those rules).
-var ops = map[string]func(req map[string]json.RawMessage) (interface{}, error){
-	"compare":      opCompare,
-	"category":     opCategory,
-	"foul":         opFoul,
-	"natural":      opNatural,
-	"count_splits": opCountSplits,
-	"settle":       opSettle,
-	"digest":       opDigest,
+var ops = []struct {
+	name   string
+	answer func(req map[string]json.RawMessage) (interface{}, error)
+}{
+	{"compare", opCompare},
+	{"category", opCategory},
+	{"foul", opFoul},
+	{"natural", opNatural},
+	{"count_splits", opCountSplits},
+	{"settle", opSettle},
+	{"digest", opDigest},
 }
 
-var opOrder = []string{"compare", "category", "foul", "natural", "count_splits", "settle", "digest"}
+func opNames() []string {
+	names := make([]string, len(ops))
+	for i, op := range ops {
+		names[i] = op.name
+	}
+	return names
+}
 
 // hello is the handshake's result: what the engine is and plays.
 func hello() interface{} {
@@ -29,7 +38,7 @@ func hello() interface{} {
 		"protocol": 1,
 		"engine":   "capsa-go-example",
 		"version":  "0.1.0",
-		"ops":      opOrder,
+		"ops":      opNames(),
 		"money":    true,
 		"cards":    "text",
 		"rules":    House,
@@ -52,7 +61,7 @@ func answer(line []byte, readErr error) response {
 	}
 	var req map[string]json.RawMessage
 	if err := decodeStrict(line, &req); err != nil || req == nil {
-		return response{ID: null, Error: &engineError{"invalid", "the request is not a JSON object: " + fmt.Sprint(err)}}
+		return response{ID: null, Error: &engineError{"invalid", "the request is not a JSON object"}}
 	}
 	id, ok := readID(req["id"])
 	if !ok {
@@ -87,11 +96,12 @@ func dispatch(req map[string]json.RawMessage) (result interface{}, err error) {
 	if op == "hello" {
 		return hello(), nil
 	}
-	handler, ok := ops[op]
-	if !ok {
-		return nil, unsupportedf("op %q is not supported", op)
+	for _, known := range ops {
+		if known.name == op {
+			return known.answer(req)
+		}
 	}
-	return handler(req)
+	return nil, unsupportedf("op %q is not supported", op)
 }
 
 // readID accepts an integer or a string id and echoes it as written.
