@@ -42,10 +42,15 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if os.environ.get("CI"):
             pytest.fail("go is not installed, and CI must run the Go engine (.ci/run installs it)")
         pytest.skip("go is not installed (CI installs it)")
-    binary = tmp_path_factory.mktemp("go-engine") / "go-engine"
+    build = tmp_path_factory.mktemp("go-engine")
+    binary = build / "go-engine"
+    env = dict(os.environ)
+    if not (env.get("HOME") or env.get("XDG_CACHE_HOME") or env.get("GOCACHE")):
+        env["GOCACHE"] = str(build / "cache")  # go needs a build cache somewhere
     done = subprocess.run(
         [go, "build", "-o", str(binary), "."],
         cwd=ENGINE_DIR,
+        env=env,
         capture_output=True,
         text=True,
         timeout=300,
