@@ -18,7 +18,8 @@ from conformance_engines import MUTANTS
 import capsa.cli
 from capsa import Rules, RulesError, presets
 from capsa.conformance import CapsaEngine, HandshakeError
-from capsa.conformance.inference import Inference, _get, infer
+from capsa.conformance.inference import Inference, infer
+from capsa.conformance.inference.knobs import get as _get
 
 SERVE = [sys.executable, "-m", "capsa", "conformance", "serve"]
 REFERENCE = CapsaEngine()
