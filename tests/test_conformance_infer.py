@@ -114,8 +114,8 @@ def test_infer_reports_what_no_knob_explains_naming_the_probe(name: str) -> None
 
 def test_an_engine_without_settle_has_its_scoring_not_probed() -> None:
     found = infer(MUTANTS["top-straights"](), base="capsa-susun")  # compare and category only
-    assert found.not_probed["row_points"] == "the engine does not support settle"
-    assert found.not_probed["foul_check"] == "the engine does not support foul"
+    assert found.not_probed["row_points"] == "row_points: the engine does not support settle"
+    assert found.not_probed["foul_check"] == "foul_check: the engine does not support foul"
     assert "wheel" in found.probed and "royalty_mode" not in found.probed
 
 
@@ -222,7 +222,7 @@ def test_knobs_only_a_combination_of_which_shows_are_not_determined() -> None:
     # 1-6 pays a scoop as 3 x 1 + 3; capsa-susun's 3 x 2 + 0 is the same 6
     found = infer(_plays("1-6"), base="capsa-susun")
     for knob in ("scoop.multiplier", "scoop.bonus"):
-        assert "only a combination of scoop.multiplier and scoop.bonus" in found.undetermined[knob]
+        assert "only a combination of scoop.multiplier, scoop.bonus" in found.undetermined[knob]
         assert knob not in found.probed and knob not in found.changed()
     # with a tied row possible, the row point and the overall point are told apart
     assert "row_points" in found.probed and "overall_point" in found.probed

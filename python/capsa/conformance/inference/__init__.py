@@ -22,19 +22,21 @@ answer no value of the knobs explains, each named with its probe.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from capsa.conformance.engines import CallableEngine, Engine, ProcessEngine
+from capsa.conformance.inference.claims import base_rules, claim_observations
+from capsa.conformance.inference.observe import ObservingParts
 from capsa.conformance.inference.ranking import RankingParts
-from capsa.conformance.inference.result import Inference, Observation, show
+from capsa.conformance.inference.result import Inference, Observation
 from capsa.conformance.inference.settling import SettlingParts
-from capsa.rules import DEFAULT_PRESET, Rules, presets
+from capsa.rules import Rules
 
 __all__ = ["Inference", "Observation", "infer"]
 
 
-class _Work(RankingParts, SettlingParts):
+class _Work(RankingParts, SettlingParts, ObservingParts):
     """Every part of the inference, on one engine."""
 
 
@@ -46,25 +48,6 @@ def _inferred_name(engine: Any) -> str:
     except UnicodeEncodeError:  # a lone surrogate from the engine's JSON
         shown = "engine"
     return f"{shown[:80]} (inferred)"
-
-
-def _base_rules(base: str | Rules | None, hello: Mapping[str, Any]) -> tuple[Rules, str]:
-    """The rules to probe under, and a note when the engine's ``hello`` named a
-    preset that is not one (it is not used)."""
-    if isinstance(base, Rules):
-        return base, ""
-    if base is not None:
-        return Rules.preset(base), ""
-    named = hello.get("preset")
-    if named is None:
-        return Rules.preset(DEFAULT_PRESET), ""
-    if isinstance(named, str) and named in presets():
-        return Rules.preset(named), ""
-    note = (
-        f"the engine's hello names the preset {show(named)}, which is not one of capsa's "
-        f"({', '.join(presets())}): probed under {DEFAULT_PRESET}"
-    )
-    return Rules.preset(DEFAULT_PRESET), note
 
 
 def infer(
@@ -92,29 +75,39 @@ def infer(
         runner = ProcessEngine(engine, timeout=timeout)
     hello = runner.start()
     try:
-        rules, note = _base_rules(base, hello)
+        rules, notes = base_rules(base, hello)
         work = _Work(runner, rules, hello)
-        work.ranking()
-        work.fixed_rules()
-        work.fouls()
-        work.naturals()
-        work.settlement()
-        work.natural_precedence()
-        work.ambiguous()
-        work.verify()
+        work.notes += notes
+        for part in (
+            work.ranking,
+            work.fixed_rules,
+            work.fouls,
+            work.naturals,
+            work.settlement,
+            work.natural_precedence,
+            work.verify,
+        ):
+            part()
     finally:
         runner.close()
-    for knob in [*work.probed, *work.undetermined]:
-        work.not_probed.pop(knob, None)
+    return _result(work, hello)
+
+
+def _result(work: _Work, hello: dict[str, Any]) -> Inference:
+    undecided = {**work.undetermined, **work.not_probed}
+    probed = {k: v for k, v in work.probed.items() if k not in undecided}
+    not_probed = {k: v for k, v in work.not_probed.items() if k not in work.undetermined}
     rules = work.rules.derive(name=_inferred_name(hello.get("engine")))
+    observations = work.observations + claim_observations(hello, work.rules, probed)
     return Inference(
         rules=rules,
         base=work.base,
         engine=hello,
-        probed=work.probed,
-        not_probed=work.not_probed,
+        probed=probed,
+        not_probed=not_probed,
         undetermined=work.undetermined,
-        observations=work.observations,
+        observations=observations,
         asked=work.asked,
-        notes=[note] if note else [],
+        notes=work.notes,
+        not_zero_sum=sorted(work.not_zero_sum),
     )

@@ -6,11 +6,14 @@ natural's points (``naturals.points.dragon``).
 
 from __future__ import annotations
 
+import itertools
+import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from capsa.conformance.protocol import RulesSpec
-from capsa.rules import DEFAULT_PRESET, Rules, presets
+from capsa.rules import _CHOICES, _INT_MAX, _INTS, DEFAULT_PRESET, Rules, presets
 
 __all__ = [
     "FIVE_CATEGORIES",
@@ -18,6 +21,7 @@ __all__ = [
     "RANKING_KNOBS",
     "ROWS",
     "all_knobs",
+    "candidates",
     "get",
     "integers",
     "spec_of",
@@ -38,6 +42,9 @@ FIVE_CATEGORIES = (
 )
 RANKING_KNOBS = ("tie_break", "suit_order", "flush_compare", "wheel")
 MAX_PASSES = 5
+_BOOLEAN = ("royalty_adds", "scoop.multiply_royalties", "foul.pays_royalties", "surrender.enabled")
+_NEAR = 3  # integers tried either side of the current value
+_FAR = 17
 
 # ------------------------------------------------------------------ knobs
 
@@ -58,19 +65,25 @@ def get(rules: Rules, knob: str) -> Any:
 def with_knobs(rules: Rules, changes: Mapping[str, Any]) -> Rules:
     """``rules`` with knobs changed, a royalty (``royalties.bottom.quads``) and a
     natural's points (``naturals.points.dragon``) included."""
+    key = json.dumps(changes, sort_keys=True)
+    return _with_knobs(rules, key)
+
+
+@lru_cache(maxsize=8192)
+def _with_knobs(rules: Rules, key: str) -> Rules:
+    changes: dict[str, Any] = json.loads(key)
     plain: dict[str, Any] = {}
-    data = rules.to_dict()
     for knob, value in changes.items():
         if knob.startswith("royalties."):
             _, row, category = knob.split(".")
-            table = plain.setdefault(f"royalties.{row}", dict(data["royalties"][row]))
+            table = plain.setdefault(f"royalties.{row}", rules[f"royalties.{row}"])
             if value:
                 table[category] = value
             else:
                 table.pop(category, None)
         elif knob.startswith("naturals.points."):
             name = knob.rsplit(".", 1)[1]
-            enabled = plain.setdefault("naturals.enabled", data["naturals"]["enabled"])
+            enabled = plain.setdefault("naturals.enabled", rules["naturals.enabled"])
             for item in enabled:
                 if item["name"] == name:
                     item["points"] = value
@@ -125,3 +138,21 @@ def spec_of(rules: Rules) -> RulesSpec:
         elif preset.get(key) != value:
             knobs[key] = value
     return RulesSpec.of(DEFAULT_PRESET, knobs)
+
+
+def candidates(knob: str, rules: Rules) -> list[Any]:
+    """The values of ``knob`` worth trying: its choices, or for an integer (a
+    royalty and a natural's points included) the least values, the ones
+    around the current one and a few far from it (the answers are monotone
+    in an integer knob, so these tell one fitting value from several)."""
+    if knob in _CHOICES:
+        return list(_CHOICES[knob])
+    if knob == "suit_order":
+        return ["".join(p) for p in itertools.permutations("shcd")]
+    if knob in _BOOLEAN:
+        return [False, True]
+    low, high = _INTS.get(knob, (0, _INT_MAX))
+    current = int(get(rules, knob) or 0)
+    near = range(current - _NEAR, current + _NEAR + 1)
+    values = {low, low + 1, low + 2, *near, 2 * current + 1, current + _FAR}
+    return sorted(v for v in values if low <= v <= high)

@@ -11,6 +11,7 @@ from capsa import _core
 from capsa.conformance.protocol import Case, RulesSpec, text_of
 
 __all__ = [
+    "SIZED",
     "Probe",
     "compare_probe",
     "fixed_rule_probes",
@@ -24,6 +25,9 @@ __all__ = [
 ]
 
 # ------------------------------------------------------------------ probes
+
+# Settle probes whose table size is their point (they are never widened).
+SIZED = ("sweep-2", "sweep-3", "sweep-4")
 
 
 @dataclass(frozen=True)
@@ -133,15 +137,16 @@ def ranking_probes() -> list[Probe]:
                 f"equal ranks, the aces of {x} and {y}",
             )
         )
-        probes.append(
-            compare_probe(
-                f"flush-{x}{y}",
-                f"2{x} 4{x} 6{x} 8{x} T{x}",
-                f"3{y} 5{y} 7{y} 9{y} J{y}",
-                ["flush_compare", "suit_order"],
-                f"a T-high flush of {x} against a J-high flush of {y}",
+        for low, high in ((x, y), (y, x)):
+            probes.append(
+                compare_probe(
+                    f"flush-{low}{high}",
+                    f"2{low} 4{low} 6{low} 8{low} T{low}",
+                    f"3{high} 5{high} 7{high} 9{high} J{high}",
+                    ["flush_compare", "suit_order"],
+                    f"a T-high flush of {low} against a J-high flush of {high}",
+                )
             )
-        )
     return probes
 
 

@@ -41,10 +41,13 @@ class Observation:
 class Inference:
     """What ``infer`` found: ``rules`` (the rules the engine plays, as far as
     the probes show), ``base`` (the rules the probes were sent under),
-    ``engine`` (its ``hello`` answer), ``probed`` (knob -> the probes that
-    decided it), ``not_probed`` and ``undetermined`` (knob -> why),
-    ``observations`` (answers no knob explains), ``asked`` (requests sent)
-    and ``notes``. Built by :func:`infer`; raises nothing."""
+    ``engine`` (its ``hello`` answer), ``probed`` (each determined knob ->
+    the probes that fixed it), ``not_probed`` and ``undetermined`` (knob ->
+    why, a sentence naming the knob: its value in ``rules`` is the base's or
+    a guess, flagged), ``observations`` (answers the inferred rules do not
+    give), ``asked`` (requests sent), ``notes`` and ``not_zero_sum`` (the
+    table sizes whose settle answers were set aside). Built by
+    :func:`infer`; raises nothing."""
 
     rules: Rules
     base: Rules
@@ -55,6 +58,12 @@ class Inference:
     observations: list[Observation]
     asked: int
     notes: list[str] = field(default_factory=list)
+    not_zero_sum: list[int] = field(default_factory=list)
+
+    @property
+    def explains_every_answer(self) -> bool:
+        """Whether capsa under the inferred rules gives every answer the engine gave."""
+        return not self.observations
 
     def changed(self) -> dict[str, tuple[Any, Any]]:
         """Knob -> (the base's value, the inferred one), for every knob that differs."""
@@ -72,13 +81,21 @@ class Inference:
             f"# probed under {self.base.name!r} ({self.asked} requests).",
         ]
         lines += [f"# note: {note}" for note in self.notes]
+        lines.append(
+            "# the inferred rules explain every answer"
+            if self.explains_every_answer
+            else f"# the inferred rules do not explain {len(self.observations)} finding(s): "
+            "see the observations"
+        )
         for knob, (before, after) in self.changed().items():
             shown = f"{json.dumps(after)} (the base has {json.dumps(before)})"
-            lines.append(f"# changed: {knob} = {shown}")
-        for knob, reason in sorted(self.undetermined.items()):
-            lines.append(f"# not determined: {knob}: {reason}")
-        for knob, reason in sorted(self.not_probed.items()):
-            lines.append(f"# not probed: {knob}: {reason}")
+            probes = self.probed.get(knob)
+            fixed = f", fixed by {', '.join(probes)}" if probes else ""
+            lines.append(f"# changed: {knob} = {shown}{fixed}")
+        for _, reason in sorted(self.undetermined.items()):
+            lines.append(f"# not determined: {reason}")
+        for _, reason in sorted(self.not_probed.items()):
+            lines.append(f"# not probed: {reason}")
         for obs in self.observations:
             lines.append(f"# observation [{obs.probe}]: {obs.message}")
         # an engine's text in a comment must not end the comment
@@ -98,6 +115,8 @@ class Inference:
             "undetermined": self.undetermined,
             "observations": [o.to_json() for o in self.observations],
             "notes": self.notes,
+            "not_zero_sum": self.not_zero_sum,
+            "explains_every_answer": self.explains_every_answer,
         }
 
     def summary(self) -> str:

@@ -3,11 +3,9 @@ natural points and the rake, solved from ``settle`` answers."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from capsa import _core
 from capsa.conformance.inference.knobs import (
     FIVE_CATEGORIES,
     MAX_PASSES,
@@ -15,27 +13,71 @@ from capsa.conformance.inference.knobs import (
     integers,
     with_knobs,
 )
+from capsa.conformance.inference.naturals import NaturalParts
 from capsa.conformance.inference.probes import (
+    SIZED,
     Probe,
     rake_probes,
     scoring_probes,
-    seat,
-    settle_probe,
 )
 from capsa.conformance.inference.rounds import (
     TOP_HANDS,
-    TWINS,
-    natural_hand,
-    plain_seat,
-    rows_of,
     royalty_probe,
 )
-from capsa.conformance.inference.solving import Inferrer
+from capsa.conformance.inference.tables import TABLE_SIZES, widen
+from capsa.rules import _INTS, Rules
 
 __all__ = ["SettlingParts"]
 
+_SCORING = (
+    "row_points",
+    "overall_point",
+    "royalty_mode",
+    "royalty_adds",
+    "scoop",
+    "sweep_all",
+    "foul",
+    "surrender",
+    "royalties",
+    "money",
+)
+_JOINT = 12  # values of the first of two knobs tried when only both together fit
+_FOUL_KNOBS = ("foul.mode", "foul.points", "foul.pays_royalties")
+# knob -> the knobs solved again when it takes another value (empty: every royalty)
+_PARTNERS: dict[str, tuple[str, ...]] = {
+    "row_points": ("overall_point",),
+    "overall_point": ("row_points",),
+    "scoop.multiplier": ("scoop.bonus",),
+    "scoop.bonus": ("scoop.multiplier",),
+    "sweep_all.multiplier": ("sweep_all.bonus",),
+    "sweep_all.bonus": ("sweep_all.multiplier",),
+    "foul.mode": ("foul.points",),
+    "royalty_adds": (),
+    "royalty_mode": (),
+}
 
-class SettlingParts(Inferrer):
+
+def _settle_knobs(rules: Rules) -> list[str]:
+    return sorted(
+        k
+        for k in all_knobs(rules)
+        if k.split(".")[0] in _SCORING
+        or k.startswith(("naturals.points.", "naturals.resolve", "naturals.ties"))
+    )
+
+
+def _is_scoring(knob: str) -> bool:
+    return knob.split(".")[0] in _SCORING or knob.startswith(
+        ("naturals.points.", "naturals.resolve", "naturals.ties")
+    )
+
+
+def _fouled(probe: Probe) -> bool:
+    """Whether a settle probe has a fouled seat (by its name: the foul probes)."""
+    return "foul" in probe.name
+
+
+class SettlingParts(NaturalParts):
     """The scoring knobs, solved from ``settle`` answers."""
 
     def settle_probes(self) -> list[Probe]:
@@ -56,100 +98,27 @@ class SettlingParts(Inferrer):
                     probes.append(probe)
         return probes
 
-    def natural_settle_probes(self) -> list[Probe]:
-        rules = self.rules
-        out = []
-        enabled = [i["name"] for i in rules["naturals.enabled"]]
-        for name in enabled:
-            hand = natural_hand(name, rules, set())
-            if hand is None:
-                self.skip([f"naturals.points.{name}"], "no catalogue hand pays it first")
-                continue
-            seat0 = seat(rows_of(hand, rules), declare=True)
-            seat1 = plain_seat(set(hand), rules, name)
-            out.append(
-                settle_probe(
-                    f"natural-points-{name}",
-                    (f"naturals.points.{name}",),
-                    f"seat 0 declares {name} against plain rows",
-                    seat0,
-                    seat1,
-                )
-            )
-            if len(out) == 1:
-                fouled = rows_of(hand, rules, foul=True)
-                if _core.is_foul(fouled, rules):
-                    out.append(
-                        settle_probe(
-                            "natural-over-foul",
-                            (),
-                            f"seat 0 declares {name} with fouled rows (the natural "
-                            "decides, not the rows)",
-                            seat(fouled, declare=True),
-                            plain_seat(set(hand), rules, "foul"),
-                        )
-                    )
-        for strong, weak in itertools.combinations(enabled, 2):
-            a = natural_hand(strong, rules, set())
-            b = natural_hand(weak, rules, set(a or ()))
-            if a is None or b is None:
-                continue
-            out.append(
-                settle_probe(
-                    f"natural-vs-natural-{strong}-{weak}",
-                    ("naturals.resolve",),
-                    f"{strong} against {weak}",
-                    seat(rows_of(a, rules), declare=True),
-                    seat(rows_of(b, rules), declare=True),
-                )
-            )
-            break
-        for name, (one, two) in TWINS.items():
-            a, b = _core.card_ids(one), _core.card_ids(two)
-            if _core.natural(a, rules) == name == _core.natural(b, rules):
-                out.append(
-                    settle_probe(
-                        f"natural-twins-{name}",
-                        ("naturals.ties",),
-                        f"{name} on both sides, of different ranks",
-                        seat(rows_of(a, rules), declare=True),
-                        seat(rows_of(b, rules), declare=True),
-                    )
-                )
-                break
-        return out
-
     def settlement(self) -> None:
-        settle_knobs = sorted(
-            k
-            for k in all_knobs(self.base)
-            if k.split(".")[0]
-            in (
-                "row_points",
-                "overall_point",
-                "royalty_mode",
-                "royalty_adds",
-                "scoop",
-                "sweep_all",
-                "foul",
-                "surrender",
-                "royalties",
-                "money",
-            )
-            or k.startswith(("naturals.points.", "naturals.resolve", "naturals.ties"))
-        )
+        """Asks the settle probes and solves the scoring knobs from the answers at
+        a table size where the engine is zero-sum."""
         if "settle" not in self.ops:
-            self.skip(settle_knobs, "the engine does not support settle")
+            self.skip(_settle_knobs(self.base), "the engine does not support settle")
             return
-        probes = {p.name: p for p in self.settle_probes()}
-        self.ask(probes.values())
-        if self.money:
-            rake = rake_probes()
-            self.ask(rake)
-        natural = {p.name: p for p in self.natural_settle_probes()}
-        self.ask(natural.values())
+        every = self.settle_probes() + (rake_probes() if self.money else [])
+        if self.fouls_never:
+            every = [p for p in every if not _fouled(p)]
+            self.skip(
+                _FOUL_KNOBS, 'the engine declares "fouls": "never" (no fouled round is asked)'
+            )
+        self.ask(every)
+        natural = [p for p in self.natural_settle_probes() if not (self.fouls_never and _fouled(p))]
+        self.ask(natural)
+        every += natural
+        size = self.zero_sum_size(every)
+        if size > 2:
+            every = self.widened(every, size)
         by_knob: dict[str, list[Probe]] = {}
-        for probe in [*probes.values(), *natural.values()]:
+        for probe in every:
             for knob in probe.knobs:
                 by_knob.setdefault(knob, []).append(probe)
         steps = self._settle_steps(by_knob)
@@ -159,19 +128,80 @@ class SettlingParts(Inferrer):
                 changed = step() or changed
             if not changed:
                 break
-        every = [*probes.values(), *natural.values()]
-        for group in (
-            ("row_points", "overall_point"),
-            ("scoop.multiplier", "scoop.bonus"),
-            ("sweep_all.multiplier", "sweep_all.bonus"),
-        ):
-            self.confounded(group, by_knob.get(group[0], []), every)
+        self.decide(every)
         if self.money:
-            self.rake(rake_probes())
+            self.rake([p for p in every if p.money])
         else:
             self.skip(["money.rake_percent"], "the engine does not answer money")
         self.skip(["money.stake"], "the protocol sends the stakes with every round")
-        self.skip(settle_knobs, "no probe shows it under the base rules")
+        self.skip(_settle_knobs(self.base), "no answer depends on it under the inferred rules")
+
+    def zero_sum_size(self, probes: Sequence[Probe]) -> int:
+        """The table sizes where the engine is not zero-sum (an answer seen, or its
+        hello's ``not_zero_sum``) are set aside; returns the smallest other one
+        (2 when every size is set aside: only zero-sum answers are solved from)."""
+        seen = {len(self.points(p) or ()) for p in probes if p.name in self.unusable}
+        self.not_zero_sum = seen | self.declared_not_zero_sum()
+        for probe in probes:
+            if probe.name in SIZED and probe.name in self.unusable:
+                self.partial.add(probe.name)  # its payers still show the table size
+        size = next((s for s in TABLE_SIZES if s not in self.not_zero_sum), 2)
+        if size > 2:
+            sizes = ", ".join(str(s) for s in sorted(self.not_zero_sum))
+            self.notes.append(
+                f"the engine is not zero-sum at {sizes} seats: the scoring is solved from "
+                f"rounds of {size} seats (two seats played against filler seats)"
+            )
+        return size
+
+    def widened(self, probes: Sequence[Probe], size: int) -> list[Probe]:
+        """The probes played at ``size`` seats where they can be (the smaller
+        originals set aside), asked."""
+        out = []
+        for probe in probes:
+            wide = None if probe.name in SIZED else widen(probe, size, self.rules)
+            if wide is None:
+                out.append(probe)
+                continue
+            self.unusable.setdefault(
+                probe.name, f"asked at a table size where the engine is not zero-sum ({wide.name})"
+            )
+            out.append(wide)
+        self.ask(out)
+        return out
+
+    def decide(self, probes: Sequence[Probe]) -> None:
+        """Classifies every scoring knob a probe showed, then marks knobs only a
+        combination of which shows as not determined."""
+        knobs = [k for k in self.probed if _is_scoring(k)]
+        for _ in range(MAX_PASSES):
+            if not any([self.classify(k) for k in knobs]):
+                break
+        royalties = tuple(k for k in self.probed if k.startswith("royalties."))
+        for knob, partners in _PARTNERS.items():
+            self.trade(knob, partners or royalties, probes)
+        self.set_aside(probes)
+
+    def set_aside(self, probes: Sequence[Probe]) -> None:
+        """Marks a knob whose every probe was answered but set aside (not zero-sum)
+        as not determined, saying why."""
+        by_knob: dict[str, list[Probe]] = {}
+        for probe in probes:
+            for knob in probe.knobs:
+                by_knob.setdefault(knob, []).append(probe)
+        for knob, shown in by_knob.items():
+            if knob in self.probed or self.answered(shown):
+                continue
+            aside = [p for p in shown if p.name in self.unusable]
+            if aside:
+                why = "; ".join(f"{p.name}: {self.unusable[p.name]}" for p in aside[:3])
+                self.undetermine(knob, f"the answers of its probes are set aside ({why})")
+        paid = {i["name"] for i in self.rules["naturals.enabled"]}
+        unpaid = [k for k in _settle_knobs(self.base) if k.startswith("naturals.points.")]
+        why = "the engine pays no such natural (see naturals.enabled)"
+        self.skip([k for k in unpaid if k.rsplit(".", 1)[1] not in paid], why)
+        if not paid:
+            self.skip(["naturals.resolve", "naturals.ties"], "the engine pays no natural")
 
     def _settle_steps(self, by_knob: Mapping[str, list[Probe]]) -> list[Callable[[], bool]]:
         def probes(*knobs: str) -> list[Probe]:
@@ -180,14 +210,14 @@ class SettlingParts(Inferrer):
         def solve_first(knobs: Sequence[str], shown_by: str) -> Callable[[], bool]:
             # Knobs one answer cannot tell apart (a multiplier and a bonus, the
             # row point and the overall point): the first is solved, the next
-            # only when no value of the first fits.
+            # only when no value of the first fits, and both together last.
             def step() -> bool:
                 for knob in knobs:
                     if self.solve(knob, probes(shown_by)):
                         return True
                     if self.consistent(probes(shown_by)):
                         return False
-                return False
+                return self.solve_jointly(knobs[0], knobs[1], probes(shown_by))
 
             return step
 
@@ -226,18 +256,31 @@ class SettlingParts(Inferrer):
         ]
         return steps
 
+    def solve_jointly(self, first: str, second: str, probes: Sequence[Probe]) -> bool:
+        """Tries the first few values of ``first`` with ``second`` solved for
+        each; keeps the first pair that explains the answers."""
+        kept = self.rules
+        low = _INTS.get(first, (0, 0))[0]
+        for value in range(low, low + _JOINT):
+            self.rules = with_knobs(kept, {first: value})
+            self.solve(second, probes)
+            if self.consistent(probes):
+                return True
+        self.rules = kept
+        return False
+
     def _foul_step(self, probes: Sequence[Probe]) -> Callable[[], bool]:
         def step() -> bool:
             if self.choose([{"foul.mode": m} for m in ("sweep-all", "scoop")], probes):
                 return True
-            if all(self.expect(p, self.rules) == self.got(p) for p in self.answered(probes)):
+            if all(self.matches(p, self.rules) for p in self.answered(probes)):
                 if self.rules["foul.mode"] == "fixed":
                     return self.solve("foul.points", probes)
                 return False
             before = self.rules
             self.rules = with_knobs(self.rules, {"foul.mode": "fixed"})
             self.solve("foul.points", probes)
-            if all(self.expect(p, self.rules) == self.got(p) for p in self.answered(probes)):
+            if all(self.matches(p, self.rules) for p in self.answered(probes)):
                 return True
             self.rules = before
             return False
@@ -278,7 +321,7 @@ class SettlingParts(Inferrer):
         fits = []
         for percent in [current, *range(101)]:
             trial = self.rules.derive({"money.rake_percent": percent})
-            if all(self.expect(p, trial) == self.got(p) for p in answered):
+            if all(self.matches(p, trial) for p in answered):
                 fits.append(percent)
                 break
         if fits and fits[0] != current:
