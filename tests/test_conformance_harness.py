@@ -214,6 +214,8 @@ def test_the_command_line_writes_a_report_and_replayable_reproducers(
                 str(reproducer),
                 "--fuzz",
                 "0",
+                "--min-requests",
+                "0",
                 "--out",
                 str(tmp_path / "ok"),
             ]

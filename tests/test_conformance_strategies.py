@@ -95,7 +95,8 @@ def test_capsa_imports_without_hypothesis() -> None:
         "import capsa, capsa.conformance, capsa.conformance.harness\n"
         "try:\n    import capsa.strategies\nexcept ImportError as exc:\n    print(exc)\n"
         "report = capsa.conformance.run(capsa.conformance.CapsaEngine().handle,\n"
-        "    vectors=capsa.conformance.load_vectors()[:20], fuzz=10)\n"
+        "    vectors=capsa.conformance.load_vectors()[:20], fuzz=10,\n"
+        "    min_requests=20)\n"
         "print(report.exit_code, report.fuzz_note)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -35,6 +35,7 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.vectors is not None and not Path(args.vectors).exists():
         raise _usage(f"--vectors {args.vectors!r}: no such file or folder")
+    rules = _rules_arg(args.rules)
     try:
         report = run(
             args.engine,
@@ -44,6 +45,8 @@ def _run(args: argparse.Namespace) -> int:
             digests=args.digests,
             out=args.out,
             timeout=args.timeout,
+            rules=rules,
+            min_requests=args.min_requests,
         )
     except HandshakeError as exc:
         raise _usage(f"the engine: {exc}") from None
@@ -70,6 +73,8 @@ def _run(args: argparse.Namespace) -> int:
             print(f"  replay: {failure.replay}")
     if len(report.failures) > args.show:
         print(f"... and {len(report.failures) - args.show} more in the report")
+    if report.rules is not None:
+        print(f"tested under the rules {report.rules.describe()}")
     print(report.summary())
     if args.out:
         print(f"report: {Path(args.out) / 'report.json'}")
@@ -94,6 +99,17 @@ def _infer(args: argparse.Namespace) -> int:
     print(text, end="")
     print(f"# {found.summary()}" + (f"; written to {args.out}" if args.out else ""))
     return 0
+
+
+def _rules_arg(text: str | None) -> Any:
+    """``--rules``: a preset name or a rules file (read by the harness)."""
+    from capsa.rules import presets
+
+    if text is None or text in presets():
+        return text
+    if not Path(text).is_file():
+        raise _usage(f"--rules {text!r} is neither a preset ({', '.join(presets())}) nor a file")
+    return Path(text)
 
 
 def _seconds(text: str) -> float:
@@ -156,6 +172,17 @@ def register(sub: Any, int_in: Any) -> None:
     )
     run.add_argument(
         "--show", type=int_in(0, None, "--show"), default=10, help="failures to print (default 10)"
+    )
+    run.add_argument(
+        "--rules",
+        help="test the engine under these rules, a preset or a rules file "
+        '(default: the "rules" of the engine\'s hello, if any): every vector re-derived for them',
+    )
+    run.add_argument(
+        "--min-requests",
+        type=int_in(0, None, "--min-requests"),
+        default=100,
+        help="fewest answers checked for a run to pass (default 100; fewer: exit code 3)",
     )
     run.set_defaults(run=_run)
 

@@ -57,7 +57,8 @@ def _hello_line(request_id: int) -> bytes:
 
 
 def check_hello(response: Any) -> dict[str, Any]:
-    """The ``hello`` result, checked (raises :class:`HandshakeError`)."""
+    """The ``hello`` result, checked (raises :class:`HandshakeError`, a
+    :class:`capsa.conformance.claims.ClaimError` naming a bad claim)."""
     if not isinstance(response, dict) or "result" not in response:
         raise HandshakeError(f"the engine did not answer hello with a result: {response!r:.300}")
     result = response["result"]
@@ -73,6 +74,9 @@ def check_hello(response: Any) -> dict[str, Any]:
         raise HandshakeError('the hello result needs an "ops" list of op names')
     if result.get("cards", "text") not in ("text", "ids"):
         raise HandshakeError(f'"cards" is "text" or "ids", not {result.get("cards")!r}')
+    from capsa.conformance.claims import check_claims  # claims.py imports this module
+
+    check_claims(result)
     return result
 
 

@@ -2,10 +2,10 @@
 
 Hypothesis draws the cases (random and edge-biased hands, arrangements,
 tables with naturals, fouls, surrenders and stakes, rules varied over the
-knobs the engine claims); the harness collects them and asks them many at
-a time, then shrinks what fails itself, with simplifications that mean
-something in this game (fewer seats, lower ranks, canonical suits, fewer
-knobs).
+knobs the engine claims, or around the rules it plays); the harness
+collects them and asks them many at a time, then shrinks what fails
+itself, with simplifications that mean something in this game (fewer
+seats, lower ranks, canonical suits, fewer knobs).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from capsa import strategies as cs
+from capsa.conformance.claims import Claims
 from capsa.conformance.protocol import Case, RulesSpec, text_of
-from capsa.rules import presets
 
 __all__ = ["case_strategy", "generate_cases"]
 
@@ -38,13 +38,20 @@ def _claimed(claims: Mapping[str, Any], keys: Sequence[str] | None) -> dict[str,
     return values
 
 
-def _preset_names(claims: Mapping[str, Any]) -> list[str]:
-    from capsa.conformance.harness import _within_claims
+def _around(base: RulesSpec, values: Mapping[str, Sequence[Any]]) -> st.SearchStrategy[RulesSpec]:
+    """``base`` with up to four of the knobs in ``values`` set to one of theirs."""
+    keys = sorted(values)
+    if not keys:
+        return st.just(base)
 
-    names = presets()
+    @st.composite
+    def build(draw: st.DrawFn) -> RulesSpec:
+        spec = base
+        for key in draw(st.lists(st.sampled_from(keys), max_size=4, unique=True)):
+            spec = spec.with_knob(key, draw(st.sampled_from(list(values[key]))))
+        return spec
 
-    fitting = [p for p in names if _within_claims(RulesSpec.of(p), claims)]
-    return fitting or names
+    return build()
 
 
 def _rows_text(ids: Sequence[int]) -> dict[str, str]:
@@ -113,29 +120,39 @@ _BUILDERS: dict[str, Callable[[RulesSpec], st.SearchStrategy[Case]]] = {
 }
 
 
-def case_strategy(ops: Sequence[str], claims: Mapping[str, Any]) -> st.SearchStrategy[Case]:
-    """Cases of the given ops with rules inside the engine's claims."""
-    names = _preset_names(claims)
+def case_strategy(
+    ops: Sequence[str], claims: Claims, base: RulesSpec | None = None
+) -> st.SearchStrategy[Case]:
+    """Cases of the given ops with rules inside the engine's claims: a preset
+    with a few knobs changed among the claimed values, or, with ``base`` (the
+    rules the engine plays), ``base`` with a few of the knobs claimed with
+    several values changed."""
     choices = []
     for op in ops:
-        keys = _RANKING if op in ("compare", "category", "foul", "count_splits") else None
-        specs = cs.rules_specs(names, _claimed(claims, keys))
+        if base is not None:
+            specs = _around(base, claims.varied())
+        else:
+            keys = _RANKING if op in ("compare", "category", "foul", "count_splits") else None
+            specs = cs.rules_specs(None, _claimed(claims.knobs, keys)).map(claims.fit)
         choices += [specs.flatmap(_BUILDERS[op])] * _WEIGHTS[op]
     return st.one_of(choices)
 
 
 def generate_cases(
     ops: Sequence[str],
-    claims: Mapping[str, Any],
+    claims: Claims,
     examples: int,
     seed: int,
     collect: Callable[[Case], None],
+    base: RulesSpec | None = None,
 ) -> None:
     """Draws ``examples`` cases with Hypothesis (reproducibly from ``seed``) and
-    hands each to ``collect``; Hypothesis only generates here, the harness judges."""
-    from capsa.conformance.harness import _within_claims
-
-    strategy = case_strategy(ops, claims)
+    hands each to ``collect`` when the engine's claims admit it (a fouled
+    table of an engine that never scores fouls is dropped); Hypothesis only
+    generates here, the harness judges. ``base`` is as for
+    :func:`case_strategy`."""
+    strategy = case_strategy(ops, claims, base)
+    base_rules = base.rules() if base is not None else None
 
     @hypothesis_seed(seed)
     @settings(
@@ -147,7 +164,8 @@ def generate_cases(
     )
     @given(strategy)
     def draw(case: Case) -> None:
-        if _within_claims(case.rules, claims):
+        rules = case.rules.rules()
+        if claims.outside(case.op, rules, base_rules) is None and not claims.fouled(case):
             collect(case)
 
     draw()

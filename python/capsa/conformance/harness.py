@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
 import shlex
 import time
@@ -19,14 +20,17 @@ from pathlib import Path
 from typing import Any
 
 from capsa._core import ArgumentError
+from capsa.conformance.claims import Claims, check_claims
 from capsa.conformance.engines import CallableEngine, Engine, Outcome, ProcessEngine
 from capsa.conformance.explain import explain
 from capsa.conformance.flags import flags_of
 from capsa.conformance.invariants import Companion, companions, zero_sum
 from capsa.conformance.protocol import OPS, PROTOCOL_VERSION, Case, RulesSpec, request_of
+from capsa.conformance.rederive import Rederived, rederive, rules_of, spec_of
 from capsa.conformance.serve import CapsaEngine
 from capsa.conformance.shrink import shrink, size
 from capsa.conformance.vectors import Vector, load_vectors, vectors_of
+from capsa.rules import Rules
 
 __all__ = ["Failure", "Report", "run"]
 
@@ -155,8 +159,15 @@ class Report:
     ``fuzz_requests`` (cases with their invariant companions) and
     ``fuzz_seconds`` the fuzzing, whose ``fuzz_note`` says why it did not run
     when it did not (no Hypothesis). ``restarts`` counts engine restarts,
-    ``seed`` is the fuzzing seed and ``elapsed`` the run's seconds. Built by
-    :func:`run`; building one checks nothing and raises nothing.
+    ``seed`` is the fuzzing seed and ``elapsed`` the run's seconds. ``rules``
+    are the rules the engine was tested under (None: each vector's own);
+    ``answered`` counts the answers compared with capsa's and
+    ``min_requests`` is the fewest for the run to pass; ``skips`` counts the
+    vectors not asked by reason; ``observations`` are declared differences
+    that are not failures (a ``settle`` answer that does not sum to zero at
+    a table size the engine declares not zero-sum), each with its count and
+    an example. Built by :func:`run`; building one checks nothing and raises
+    nothing.
     """
 
     engine: str
@@ -172,6 +183,11 @@ class Report:
     restarts: int = 0
     seed: int = 0
     elapsed: float = 0.0
+    rules: RulesSpec | None = None
+    answered: int = 0
+    min_requests: int = 100
+    skips: dict[str, int] = field(default_factory=dict)
+    observations: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def disagreements(self) -> int:
@@ -180,8 +196,41 @@ class Report:
 
     @property
     def exit_code(self) -> int:
-        """0 when the engine agrees with capsa everywhere it was asked, else 1."""
-        return 1 if self.failures else 0
+        """0 when the engine agrees with capsa everywhere it was asked; 1 for any
+        failure; 3 when there is none but fewer than ``min_requests`` answers
+        were checked (a run that asks nothing proves nothing)."""
+        if self.failures:
+            return 1
+        return 3 if self.too_few() else 0
+
+    def too_few(self) -> str:
+        """Why the run asked too little to pass ("" when it asked enough): the
+        answers checked and the commonest reasons cases were skipped."""
+        if self.answered >= self.min_requests:
+            return ""
+        reasons = sorted(self.skips.items(), key=lambda kv: -kv[1])[:3]
+        skipped = sum(self.skips.values())
+        why = "; ".join(f"{n} {reason}" for reason, n in reasons)
+        refused = sum(cells["*"]["unsupported"] for cells in self.matrix.values() if "*" in cells)
+        return (
+            f"only {self.answered} requests answered (fewer than {self.min_requests}): "
+            f"{skipped} vectors skipped"
+            + (f" ({why})" if why else "")
+            + (f", {refused} answered unsupported" if refused else "")
+            + f", {self.fuzz_cases} fuzz cases"
+        )
+
+    def observe(self, kind: str, failure: Failure, note: str) -> None:
+        """Records a declared difference that is not a failure (``kind``
+        ``"not-zero-sum"``): one entry per kind with its count and the first
+        example."""
+        for entry in self.observations:
+            if entry["kind"] == kind:
+                entry["count"] += 1
+                return
+        example = {"id": failure.id, "input": dict(failure.case.input)}
+        example |= {"expected": failure.expected, "got": failure.got}
+        self.observations.append({"kind": kind, "count": 1, "note": note, "example": example})
 
     def count(self, op: str, flag: str, status: str) -> None:
         """Counts one case of ``op`` under ``flag`` in the matrix: ``status`` is
@@ -221,9 +270,11 @@ class Report:
         fuzz = f"{self.fuzz_cases} fuzz cases ({cps:,.0f}/s)" + (
             f" [{self.fuzz_note}]" if self.fuzz_note else ""
         )
+        observed = "".join(f"; observed: {o['count']} {o['kind']}" for o in self.observations)
         return (
             f"engine {self.engine}: {self.vectors_asked} vectors ({vps:,.0f}/s), {fuzz}, "
-            f"{self.restarts} restarts; failures: {found}"
+            f"{self.restarts} restarts; failures: {found}{observed}"
+            + (f"; NOT PASSED: {self.too_few()}" if not self.failures and self.too_few() else "")
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -250,45 +301,45 @@ class Report:
             "restarts": self.restarts,
             "failures": [f.to_json() for f in self.failures],
             "matrix": self.matrix,
-            "passed": not self.failures,
+            "passed": self.exit_code == 0,
+            **self.claims_json(),
         }
 
-
-# ------------------------------------------------------------------ claims
-
-
-def _within_claims(spec: RulesSpec, claims: Mapping[str, Any]) -> bool:
-    """True when the rules use only knob values the engine claims (hello ``knobs``)."""
-    if not claims:
-        return True
-    rules = spec.rules()
-    for key, allowed in claims.items():
-        if key == "naturals.names":
-            if any(e["name"] not in allowed for e in rules["naturals.enabled"]):
-                return False
-            continue
-        try:
-            value = rules[key]
-        except KeyError:
-            continue
-        if isinstance(allowed, list) and value not in allowed:
-            return False
-    return True
+    def claims_json(self) -> dict[str, Any]:
+        """The report members about what was asked: ``rules`` (the rules the
+        engine was tested under, or null), ``answered``, ``min_requests``,
+        ``not_passed_because`` (why a run without failures did not pass, or
+        null), ``skipped`` (reason to count) and ``observations``."""
+        return {
+            "rules": self.rules.data() if self.rules is not None else None,
+            "answered": self.answered,
+            "min_requests": self.min_requests,
+            "not_passed_because": self.too_few() or None if not self.failures else None,
+            "skipped": dict(sorted(self.skips.items(), key=lambda kv: -kv[1])),
+            "observations": self.observations,
+        }
 
 
 # ------------------------------------------------------------------ the run
 
 
 class _Run:
-    def __init__(self, engine: Engine, hello: dict[str, Any], replay: str | None) -> None:
+    def __init__(
+        self, engine: Engine, hello: dict[str, Any], replay: str | None, rules: Rules | None
+    ) -> None:
         self.engine = engine
         self.hello = hello
         self.ops = [op for op in OPS if op in hello["ops"]]
         self.money = bool(hello.get("money", False))
-        self.claims: dict[str, Any] = dict(hello.get("knobs") or {})
+        self.claims: Claims = check_claims(hello)
+        rules = rules if rules is not None else self.claims.rules
+        # The rules every case is asked under (None: the vectors' own rules).
+        self.target: RulesSpec | None = spec_of(rules) if rules is not None else None
         self.reference = CapsaEngine()
-        self.report = Report(engine.description, hello)
+        self.report = Report(engine.description, hello, rules=self.target)
         self.replay = replay
+        # What --rules a replay needs: only rules given to run() differ from the hello's.
+        self._rules_file: str | None = None
         self._next_id = 1
 
     # ---------------------------------------------------------- asking
@@ -308,34 +359,62 @@ class _Run:
     # ---------------------------------------------------------- vectors
 
     def vectors(self, lines: Iterable[Mapping[str, Any]], digests: str) -> None:
-        todo: list[tuple[Mapping[str, Any], Case]] = []
+        todo: list[tuple[str, Case, Any, list[str]]] = []
+        seen: set[Case] = set()
         for vector, case in vectors_of(lines):
-            flags = ["*", *vector.get("flags", [])]
-            skip = case.op not in self.ops or not _within_claims(case.rules, self.claims)
-            if case.op == "digest" and (
-                digests == "none" or (digests == "presets" and case.rules.knobs)
-            ):
-                skip = True
-            if skip:
-                for flag in flags:
-                    self.report.count(case.op, flag, "skipped")
+            planned = self._plan(vector, case, digests, seen)
+            if isinstance(planned, str):
+                flags = vector.get("flags")
+                self._skip(case.op, flags if isinstance(flags, list) else [], planned)
                 continue
-            todo.append((vector, case))
+            seen.add(planned.case)
+            todo.append((str(vector.get("id")), planned.case, planned.expected, planned.flags))
         start = time.perf_counter()
         for k in range(0, len(todo), _CHUNK):
             chunk = todo[k : k + _CHUNK]
-            outcomes = self.ask([case for _, case in chunk])
-            for (vector, case), outcome in zip(chunk, outcomes, strict=True):
-                self._record(
-                    "vector",
-                    str(vector.get("id")),
-                    case,
-                    vector["expected"],
-                    list(vector.get("flags", [])),
-                    outcome,
-                )
+            outcomes = self.ask([case for _, case, _, _ in chunk])
+            for (ident, case, expected, flags), outcome in zip(chunk, outcomes, strict=True):
+                self._record("vector", ident, case, expected, flags, outcome)
         self.report.vectors_asked += len(todo)
         self.report.vectors_seconds += time.perf_counter() - start
+
+    def _plan(
+        self, vector: Mapping[str, Any], case: Case, digests: str, seen: set[Case]
+    ) -> Rederived | str:
+        """The case to ask for a vector (re-derived under the engine's rules when
+        there are some) with its expected answer and flags, or why it is skipped."""
+        if case.op not in self.ops:
+            return "op not in the engine's ops"
+        if case.op == "digest" and (
+            digests == "none" or (digests == "presets" and case.rules.knobs)
+        ):
+            return f"digest not asked (digests = {digests})"
+        if self.target is not None:
+            if Case(case.op, self.target, case.input) in seen:
+                return "the same case as an earlier vector under the engine's rules"
+            planned = rederive(vector, case, self.target, self.reference)
+            if isinstance(planned, str):
+                return planned
+        else:
+            flags = vector.get("flags")
+            planned = Rederived(case, vector["expected"], list(flags or []))
+        outside = self.claims.outside(case.op, planned.case.rules.rules())
+        if outside:
+            return f"outside the claims ({outside})"
+        if self.claims.fouled(planned.case):
+            return 'a fouled seat (hello "fouls": "never")'
+        return planned
+
+    def _skip(self, op: str, flags: Sequence[Any], reason: str) -> None:
+        for flag in ["*", *flags]:
+            self.report.count(op, str(flag), "skipped")
+        self.report.skips[reason] = self.report.skips.get(reason, 0) + 1
+
+    def _admits(self, case: Case) -> bool:
+        """Whether a case (a shrink candidate) is one the engine is asked."""
+        base = self.target.rules() if self.target is not None else None
+        rules = case.rules.rules()
+        return self.claims.outside(case.op, rules, base) is None and not self.claims.fouled(case)
 
     def _record(
         self,
@@ -347,24 +426,24 @@ class _Run:
         outcome: Outcome,
     ) -> Verdict:
         verdict = judge(case.op, expected, outcome, self.money)
+        answered = verdict.status in ("pass", "fail")
+        self.report.answered += answered
+        kind = "disagreement" if verdict.status == "fail" else verdict.status
+        failure = Failure(
+            kind, source, ident, case.op, case, flags, expected, verdict.got, sorted(verdict.fields)
+        )
+        if verdict.status == "fail" and self._observed(failure):
+            for flag in ["*", *flags]:
+                cells = self.report.matrix.setdefault(case.op, {})
+                cell = cells.setdefault(flag, dict.fromkeys(_COUNTS, 0))
+                cell["observed"] = cell.get("observed", 0) + 1
+            return verdict
         for flag in ["*", *flags]:
             self.report.count(case.op, flag, verdict.status)
         if verdict.status in _FAILING:
-            kind = "disagreement" if verdict.status == "fail" else verdict.status
-            self.report.failures.append(
-                Failure(
-                    kind,
-                    source,
-                    ident,
-                    case.op,
-                    case,
-                    flags,
-                    expected,
-                    verdict.got,
-                    sorted(verdict.fields),
-                )
-            )
-        if case.op == "settle" and verdict.status in ("pass", "fail") and not zero_sum(verdict.got):
+            self.report.failures.append(failure)
+        exempt = self.claims.exempt(case)
+        if case.op == "settle" and answered and not exempt and not zero_sum(verdict.got):
             self.report.failures.append(
                 Failure(
                     "invariant",
@@ -379,6 +458,16 @@ class _Run:
                 )
             )
         return verdict
+
+    def _observed(self, failure: Failure) -> bool:
+        """Records a settle disagreement at a table size the engine declares not
+        zero-sum, whose answer does not sum to zero, as an observation (True);
+        any other failure stays one (False)."""
+        if not self.claims.exempt(failure.case) or zero_sum(failure.got):
+            return False
+        note = str((self.hello.get("not_zero_sum") or {}).get("note", ""))
+        self.report.observe("not-zero-sum", failure, note)
+        return True
 
     # ---------------------------------------------------------- fuzzing
 
@@ -406,7 +495,7 @@ class _Run:
             if len(buffer) >= 256:
                 flush()
 
-        generate_cases(ops, self.claims, examples, seed, collect)
+        generate_cases(ops, self.claims, examples, seed, collect, self.target)
         flush()
         self.report.fuzz_seconds += time.perf_counter() - start
 
@@ -416,7 +505,8 @@ class _Run:
             expected = self.expected(case)
             if expected is None:
                 continue
-            plan.append((case, expected, companions(case, rng)))
+            comps = [c for c in companions(case, rng) if not self.claims.fouled(c.case)]
+            plan.append((case, expected, comps))
         asked = [c for case, _, comps in plan for c in (case, *(x.case for x in comps))]
         outcomes = iter(self.ask(asked))
         self.report.fuzz_requests += len(asked)
@@ -429,22 +519,21 @@ class _Run:
                 outcome = next(outcomes)
                 comp_expected = self.expected(companion.case)
                 comp_verdict = judge(case.op, comp_expected, outcome, self.money)
+                self.report.answered += comp_verdict.status in ("pass", "fail")
                 if comp_verdict.status in _FAILING and comp_expected is not None:
-                    self.report.failures.append(
-                        Failure(
-                            "disagreement"
-                            if comp_verdict.status == "fail"
-                            else comp_verdict.status,
-                            "fuzz",
-                            f"{ident}/{companion.invariant}",
-                            case.op,
-                            companion.case,
-                            sorted(flags_of(companion.case)),
-                            comp_expected,
-                            comp_verdict.got,
-                            sorted(comp_verdict.fields),
-                        )
+                    failure = Failure(
+                        "disagreement" if comp_verdict.status == "fail" else comp_verdict.status,
+                        "fuzz",
+                        f"{ident}/{companion.invariant}",
+                        case.op,
+                        companion.case,
+                        sorted(flags_of(companion.case)),
+                        comp_expected,
+                        comp_verdict.got,
+                        sorted(comp_verdict.fields),
                     )
+                    if comp_verdict.status != "fail" or not self._observed(failure):
+                        self.report.failures.append(failure)
                 answered = verdict.status in ("pass", "fail") and comp_verdict.status in (
                     "pass",
                     "fail",
@@ -506,9 +595,7 @@ class _Run:
 
     def _still_fails(self, cases: Sequence[Case], target: tuple[str, frozenset[str]]) -> list[bool]:
         kind, fields = target
-        expected = [
-            self.expected(c) if _within_claims(c.rules, self.claims) else None for c in cases
-        ]
+        expected = [self.expected(c) if self._admits(c) else None for c in cases]
         askable = [c for c, e in zip(cases, expected, strict=True) if e is not None]
         outcomes = iter(self.ask(askable))
         out = []
@@ -552,7 +639,11 @@ class _Run:
     def _replay(self, path: Path | None, failure: Failure) -> str:
         where = shlex.quote(str(path)) if path else "FILE.jsonl"
         engine = self.replay or "ENGINE"
-        return f"capsa conformance run --engine {shlex.quote(engine)} --vectors {where} --fuzz 0"
+        return (
+            f"capsa conformance run --engine {shlex.quote(engine)} --vectors {where} --fuzz 0"
+            + (f" --rules {shlex.quote(self._rules_file)}" if self._rules_file else "")
+            + " --min-requests 0"
+        )
 
 
 def _engine_of(
@@ -581,6 +672,8 @@ def run(
     timeout: float = 10.0,
     shrink_budget: int = 2000,
     max_shrinks: int = 12,
+    rules: Rules | str | os.PathLike[str] | None = None,
+    min_requests: int = 100,
 ) -> Report:
     """Runs the conformance kit against an engine and returns the report.
 
@@ -593,13 +686,20 @@ def run(
     a folder for ``report.json`` and one reproducer per failure; ``timeout``
     the seconds to wait for each answer of a command; ``shrink_budget`` the
     most candidates asked while shrinking and ``max_shrinks`` the most
-    failures shrunk (the first of each kind).
+    failures shrunk (the first of each kind). ``rules`` (a
+    :class:`capsa.Rules`, a preset name or a rules file's path; default: the
+    ``rules`` of the engine's ``hello``, if any) tests the engine under those
+    rules: every vector is re-derived for them and fuzzing varies only the
+    knobs the engine claims several values of. ``min_requests`` is the
+    fewest answers checked for the run to pass (fewer: exit code 3).
 
     The engine's own failures (disagreements, errors, crashes, timeouts)
     are in the report, never raised. Raises :class:`HandshakeError` when the
-    engine cannot be started or its ``hello`` is unusable;
-    :class:`capsa.ArgumentError` (a ``ValueError``) for ``digests`` of
-    another value; ``ValueError`` for a vector file or line that is not
+    engine cannot be started or its ``hello`` is unusable (a
+    :class:`~capsa.conformance.claims.ClaimError`, a subclass, naming a bad
+    claim); :class:`capsa.ArgumentError` (a ``ValueError``) for ``digests``
+    of another value or a negative ``min_requests``; :class:`capsa.RulesError`
+    for ``rules`` that cannot be read; ``ValueError`` for a vector file or line that is not
     JSON or not an object, or a vector whose op, input or rules are
     malformed (a bad knob value is a :class:`capsa.RulesError`, a
     ``ValueError``); ``OSError`` when a vector file cannot be read or
@@ -608,11 +708,21 @@ def run(
     """
     if digests not in ("presets", "all", "none"):
         raise ArgumentError(f'digests is "presets", "all" or "none", not {digests!r}')
+    if isinstance(min_requests, bool) or not isinstance(min_requests, int) or min_requests < 0:
+        raise ArgumentError(f"min_requests is an integer >= 0, not {min_requests!r}")
+    target = rules_of(rules) if rules is not None else None
     started = time.perf_counter()
     the_engine, replay = _engine_of(engine, timeout)
     hello = the_engine.start()
-    state = _Run(the_engine, hello, replay)
+    try:
+        state = _Run(the_engine, hello, replay, target)
+    except BaseException:
+        the_engine.close()
+        raise
     state.report.seed = seed
+    state.report.min_requests = min_requests
+    if rules is not None:
+        state._rules_file = str(rules) if isinstance(rules, str | os.PathLike) else "RULES.toml"
     try:
         lines = (
             load_vectors(vectors)

@@ -1,0 +1,305 @@
+"""What an engine's ``hello`` claims, checked, and which cases those claims admit.
+
+The ``hello`` result may say which knob values the engine plays
+(``knobs``), the full rules it plays (``rules``), that it never scores a
+fouled arrangement (``fouls: "never"``) and at which table sizes its
+``settle`` answers need not sum to zero (``not_zero_sum``);
+``docs/conformance.md``, "The handshake".
+:func:`check_claims` refuses a claim naming an unknown knob or an
+impossible value with a :class:`ClaimError` naming it; :class:`Claims`
+holds them checked.
+
+Whether a case is admitted is decided per op by the knobs the op's
+answer depends on (:data:`OP_KNOBS`): claiming ``scoop.bonus: [3]`` says
+nothing about ``compare``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from capsa._core import NATURAL_NAMES
+from capsa.arrangement import Arrangement
+from capsa.conformance.engines import HandshakeError
+from capsa.conformance.protocol import Case, RulesSpec
+from capsa.rules import Rules, RulesError
+
+__all__ = ["OP_KNOBS", "ClaimError", "Claims", "check_claims", "knob_names"]
+
+RANKING = ("tie_break", "suit_order", "flush_compare", "wheel")
+# A claim lists at most this many values: a hello is data, not a search space.
+MAX_CLAIM_VALUES = 256
+_WHOLE = ("naturals.enabled", "royalties.top", "royalties.middle", "royalties.bottom")
+_LABELS = ("name", "description")
+_POINTS = "naturals.points."
+
+
+class ClaimError(HandshakeError):
+    """A ``hello`` member the harness cannot use; ``claim`` names it (``knobs.wheel``,
+    ``fouls``, ``not_zero_sum.seats``, ``rules``, ...)."""
+
+    def __init__(self, claim: str, message: str) -> None:
+        super().__init__(f"hello {claim}: {message}")
+        self.claim = claim
+
+
+@lru_cache(maxsize=1)
+def knob_names() -> tuple[str, ...]:
+    """Every knob of the rules data as a dotted name (royalty tables and
+    ``naturals.enabled`` whole), ``name`` and ``description`` left out."""
+
+    def walk(data: Mapping[str, Any], prefix: str) -> list[str]:
+        out: list[str] = []
+        for key, value in data.items():
+            dotted = prefix + key
+            if isinstance(value, Mapping) and dotted not in _WHOLE:
+                out += walk(value, dotted + ".")
+            elif dotted not in _LABELS:
+                out.append(dotted)
+        return out
+
+    return tuple(walk(Rules.preset("pagat").to_dict(), ""))
+
+
+# The knobs each op's answer depends on (docs/conformance.md, "Claims"):
+# a hand's category depends on no knob; natural reads naturals.enabled's
+# names in their order, not their points.
+OP_KNOBS: dict[str, frozenset[str]] = {
+    "compare": frozenset(RANKING),
+    "category": frozenset(),
+    "foul": frozenset((*RANKING, "foul_check")),
+    "natural": frozenset({"naturals.enabled"}),
+    "count_splits": frozenset((*RANKING, "foul_check")),
+    "settle": frozenset(knob_names()),
+    "digest": frozenset(RANKING),
+}
+
+
+def _knob_of(claim: str) -> str:
+    return "naturals.enabled" if claim == "naturals.names" or claim.startswith(_POINTS) else claim
+
+
+# ------------------------------------------------------------------ checking
+
+
+def _check_knob_values(claim: str, values: list[Any]) -> list[Any]:
+    base = Rules.preset("pagat")
+    out = []
+    for value in values:
+        try:
+            out.append(base.derive({claim: value})[claim])
+        except (RulesError, TypeError) as exc:
+            raise ClaimError(
+                f"knobs.{claim}", f"{value!r:.80} is not a value of it ({exc})"
+            ) from None
+    return out
+
+
+def _check_claim(claim: Any, values: Any) -> list[Any]:
+    where = f"knobs.{str(claim)[:80]}"
+    if not isinstance(values, list):
+        raise ClaimError(where, f"a claim is a list of values, not {type(values).__name__}")
+    if len(values) > MAX_CLAIM_VALUES:
+        raise ClaimError(where, f"more than {MAX_CLAIM_VALUES} values")
+    if claim == "naturals.names" or (isinstance(claim, str) and claim.startswith(_POINTS)):
+        name = claim[len(_POINTS) :] if claim.startswith(_POINTS) else None
+        if name is not None and name not in NATURAL_NAMES:
+            raise ClaimError(where, f"{name!r} is not a natural ({', '.join(NATURAL_NAMES)})")
+        if name is not None and not values:
+            raise ClaimError(where, "claims no value at all")
+        for value in values:
+            ok = value in NATURAL_NAMES if name is None else _is_points(value)
+            if not ok:
+                what = "a natural's name" if name is None else "an integer >= 0"
+                raise ClaimError(where, f"{value!r:.80} is not {what}")
+        return list(values)
+    if claim not in knob_names():
+        raise ClaimError(where, f"{claim!r:.80} is not a knob (docs/rules.md lists them)")
+    if not values:
+        raise ClaimError(where, "claims no value at all")
+    return _check_knob_values(claim, values)
+
+
+def _is_points(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63
+
+
+def _check_rules(data: Any) -> Rules:
+    if not isinstance(data, Mapping):
+        raise ClaimError("rules", "the full rules data is an object")
+    try:
+        rules = Rules.from_dict({k: v for k, v in data.items() if k != "base"})
+    except (RulesError, TypeError) as exc:
+        raise ClaimError("rules", str(exc)) from None
+    missing = [k for k in knob_names() if not _has(data, k)]
+    if missing:
+        raise ClaimError("rules", f"missing knobs {', '.join(missing)} (send the full rules data)")
+    return rules
+
+
+def _has(data: Mapping[str, Any], dotted: str) -> bool:
+    cur: Any = data
+    for part in dotted.split("."):
+        if not isinstance(cur, Mapping) or part not in cur:
+            return False
+        cur = cur[part]
+    return True
+
+
+def _check_not_zero_sum(value: Any) -> frozenset[int]:
+    if not isinstance(value, Mapping) or set(value) - {"seats", "note"}:
+        raise ClaimError("not_zero_sum", 'is {"seats": [table sizes], "note": "..."}')
+    seats = value.get("seats")
+    if (
+        not isinstance(seats, list)
+        or not seats
+        or not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 4 for n in seats)
+    ):
+        raise ClaimError("not_zero_sum.seats", f"a list of table sizes 2..4, not {seats!r:.80}")
+    if not isinstance(value.get("note", ""), str):
+        raise ClaimError("not_zero_sum.note", "free text (a string)")
+    return frozenset(seats)
+
+
+def check_claims(hello: Mapping[str, Any]) -> Claims:
+    """The claims of a ``hello`` result, checked.
+
+    Raises :class:`ClaimError` naming the claim for an unknown knob, a value
+    the knob cannot take, a ``rules`` that is not full rules data, a
+    ``fouls`` other than ``"scored"``/``"never"``, a malformed
+    ``not_zero_sum``, or ``rules`` outside the engine's own ``knobs``. The
+    ``preset`` member is a hint for ``infer`` (which notes an unknown name)
+    and is not checked here."""
+    knobs = hello.get("knobs") or {}
+    if not isinstance(knobs, Mapping):
+        raise ClaimError("knobs", "an object of dotted knob names to lists of values")
+    checked = {str(k): _check_claim(k, v) for k, v in knobs.items()}
+    fouls = hello.get("fouls", "scored")
+    if fouls not in ("scored", "never"):
+        raise ClaimError("fouls", f'is "scored" or "never", not {fouls!r:.80}')
+    rules = _check_rules(hello["rules"]) if hello.get("rules") is not None else None
+    exempt = (
+        _check_not_zero_sum(hello["not_zero_sum"])
+        if hello.get("not_zero_sum") is not None
+        else frozenset()
+    )
+    claims = Claims(checked, fouls == "never", exempt, rules)
+    if rules is not None:
+        outside = claims.outside("settle", rules)
+        if outside:
+            raise ClaimError("rules", f"the rules break the engine's own claim {outside}")
+    return claims
+
+
+# ------------------------------------------------------------------ admitting
+
+
+@dataclass(frozen=True)
+class Claims:
+    """An engine's checked claims: ``knobs`` (claim name to the values claimed,
+    normalised), ``no_fouls`` (``fouls: "never"``), ``not_zero_sum`` (the
+    table sizes whose ``settle`` answers need not sum to zero) and ``rules``
+    (the rules its ``hello`` says it plays, or None). Build one with
+    :func:`check_claims`; building one directly checks nothing."""
+
+    knobs: dict[str, list[Any]] = field(default_factory=dict)
+    no_fouls: bool = False
+    not_zero_sum: frozenset[int] = frozenset()
+    rules: Rules | None = None
+
+    def outside(self, op: str, rules: Rules, base: Rules | None = None) -> str | None:
+        """The first claim the rules break among those ``op``'s answer depends
+        on (``knobs.wheel``), or None when the op's answer under ``rules`` is
+        within the claims. With ``base`` (the rules the engine is tested
+        under), a knob the op depends on that no claim lists must keep
+        ``base``'s value (named ``rules.<knob>``)."""
+        depends = OP_KNOBS[op]
+        for claim, allowed in self.knobs.items():
+            if _knob_of(claim) in depends and not _holds(claim, allowed, rules, op):
+                return f"knobs.{claim}"
+        if base is not None:
+            claimed = {_knob_of(c) for c in self.knobs}
+            for knob in sorted(depends - claimed):
+                if rules[knob] != base[knob]:
+                    return f"rules.{knob}"
+        return None
+
+    def fouled(self, case: Case) -> bool:
+        """True for a ``settle`` case holding a fouled seat when the engine never
+        scores one (``fouls: "never"``)."""
+        if not self.no_fouls or case.op != "settle":
+            return False
+        rules = case.rules.rules()
+        seats = case.input["round"]["seats"]
+        return any(
+            Arrangement(s["top"], s["middle"], s["bottom"]).is_foul(rules)
+            for s in seats
+            if isinstance(s, Mapping)
+        )
+
+    def exempt(self, case: Case) -> bool:
+        """True for a ``settle`` case at a table size declared not zero-sum."""
+        if case.op != "settle" or not self.not_zero_sum:
+            return False
+        return len(case.input["round"]["seats"]) in self.not_zero_sum
+
+    def fit(self, spec: RulesSpec) -> RulesSpec:
+        """``spec`` with each knob outside a claim set to the claim's first value
+        (and naturals the engine does not know dropped), so that fuzzing
+        draws rules the engine claims."""
+        rules = spec.rules()
+        for claim, allowed in self.knobs.items():
+            knob = _knob_of(claim)
+            if knob == "naturals.enabled" or _holds(claim, allowed, rules, "settle"):
+                continue
+            spec = spec.with_knob(knob, allowed[0])
+        naturals = _fit_naturals(spec.rules()["naturals.enabled"], self.knobs)
+        if naturals != spec.rules()["naturals.enabled"]:
+            spec = spec.with_knob("naturals.enabled", naturals)
+        return spec
+
+    def varied(self) -> dict[str, list[Any]]:
+        """The knobs claimed with more than one value (what fuzzing varies around
+        the engine's own rules), each with its values."""
+        return {
+            k: list(v)
+            for k, v in self.knobs.items()
+            if len(v) > 1 and _knob_of(k) == k and k in knob_names()
+        }
+
+
+def _names(enabled: Sequence[Mapping[str, Any]]) -> list[str]:
+    return [str(entry["name"]) for entry in enabled]
+
+
+def _holds(claim: str, allowed: list[Any], rules: Rules, op: str) -> bool:
+    enabled = rules["naturals.enabled"]
+    if claim == "naturals.names":
+        return all(name in allowed for name in _names(enabled))
+    if claim.startswith(_POINTS):
+        if op != "settle":
+            return True  # only settle pays a natural's points
+        name = claim[len(_POINTS) :]
+        return all(e["points"] in allowed for e in enabled if e["name"] == name)
+    if claim == "naturals.enabled" and op == "natural":
+        return any(_names(enabled) == _names(value) for value in allowed)
+    return bool(rules[claim] in allowed)
+
+
+def _fit_naturals(enabled: list[dict[str, Any]], knobs: Mapping[str, list[Any]]) -> Any:
+    if "naturals.enabled" in knobs:
+        options = knobs["naturals.enabled"]
+        return enabled if enabled in options else options[0]
+    names = knobs.get("naturals.names")
+    out = []
+    for entry in enabled:
+        if names is not None and entry["name"] not in names:
+            continue
+        points = knobs.get(_POINTS + entry["name"])
+        if points and entry["points"] not in points:
+            entry = {"name": entry["name"], "points": points[0]}
+        out.append(entry)
+    return out
