@@ -124,9 +124,12 @@ def test_the_command_writes_a_rules_file_that_loads(
 ) -> None:
     engine = f"{sys.executable} {Path(__file__).parent / 'conformance_engines.py'} wheel-high"
     out = tmp_path / "inferred.toml"
-    assert capsa.cli.main(["conformance", "infer", "--engine", engine, "--out", str(out)]) == 0
+    argv = ["conformance", "infer", "--engine", engine, "--out", str(out), "--check-fuzz", "0"]
+    assert capsa.cli.main(argv) == 0
     printed = capsys.readouterr().out
     assert 'wheel = "second"' in printed and "# changed: wheel" in printed
+    assert "# check: a run under the inferred rules" in printed
+    assert "explains every answer" in printed
     loaded = Rules.load(out)
     assert loaded["wheel"] == "second"
     assert loaded.derive(name="capsa-susun", wheel="low") == Rules.preset("capsa-susun")
@@ -138,7 +141,8 @@ def test_the_command_reads_the_base_from_a_rules_file(
     base = tmp_path / "house.toml"
     base.write_text('base = "pagat"\nname = "house"\nrow_points = 2\n', encoding="utf-8")
     engine = " ".join(SERVE)
-    assert capsa.cli.main(["conformance", "infer", "--engine", engine, "--rules", str(base)]) == 0
+    argv = ["conformance", "infer", "--engine", engine, "--rules", str(base), "--no-check"]
+    assert capsa.cli.main(argv) == 0
     printed = capsys.readouterr().out
     assert "row_points = 2" in printed and "0 knob(s) differ from house" in printed
 

@@ -60,8 +60,10 @@ def _sweepers(request: Request, rules: Rules) -> list[int]:
 class House:
     """An engine playing ``rules`` whatever it is sent; at the table sizes in
     ``unpaid`` a seat that wins every row against everyone also gets
-    ``unpaid[size]`` points nobody pays; ``refuse_fouls`` answers a round
-    with a fouled seat ``unsupported``."""
+    ``unpaid[size]`` points nobody pays; ``refuse_fouls`` (or a hello claiming
+    ``"fouls": "never"``) answers a round with a fouled seat ``unsupported``;
+    ``ops`` replaces the ops it supports. ``fouled_asked`` counts the
+    settles asked with a fouled seat."""
 
     def __init__(
         self,
@@ -70,22 +72,32 @@ class House:
         hello: dict[str, Any] | None = None,
         unpaid: dict[int, int] | None = None,
         refuse_fouls: bool = False,
+        ops: list[str] | None = None,
     ) -> None:
         self.name = name
         self.rules = rules
         self.data = rules.to_dict()
         self.extra_hello = hello or {}
         self.unpaid = unpaid or {}
-        self.refuse_fouls = refuse_fouls
+        self.refuse_fouls = refuse_fouls or (hello is not None and hello.get("fouls") == "never")
+        self.ops = ops
+        self.fouled_asked = 0  # settles asked with a fouled seat
         self.engine = CapsaEngine()
 
     def __call__(self, request: Request) -> dict[str, Any]:
         if request.get("op") == "hello":
             hello = {**self.engine.hello(), "engine": self.name, **self.extra_hello}
+            if self.ops is not None:
+                hello["ops"] = self.ops
             return {"id": request.get("id"), "result": hello}
-        if request.get("op") == "settle" and self.refuse_fouls and self._fouled(request):
-            error = {"kind": "unsupported", "message": "fouls are never scored here"}
+        if self.ops is not None and request.get("op") not in self.ops:
+            error = {"kind": "unsupported", "message": f"op {request.get('op')!r}"}
             return {"id": request.get("id"), "error": error}
+        if request.get("op") == "settle" and self._fouled(request):
+            self.fouled_asked += 1
+            if self.refuse_fouls:
+                error = {"kind": "unsupported", "message": "fouls are never scored here"}
+                return {"id": request.get("id"), "error": error}
         response = self.engine.handle({**request, "rules": self.data})
         if request.get("op") == "settle" and "result" in response:
             self._pay_unpaid(request, response["result"])
@@ -218,7 +230,6 @@ VARIANTS: list[Variant] = [
             "claimed",
             CLAIMED,
             hello={"rules": CLAIMED.to_dict(), "fouls": "never"},
-            refuse_fouls=True,
         ),
         CLAIMED,
         None,

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from capsa.conformance.engines import CallableEngine, Engine, ProcessEngine
+from capsa.conformance.inference.check import check_inferred
 from capsa.conformance.inference.claims import base_rules, claim_observations
 from capsa.conformance.inference.observe import ObservingParts
 from capsa.conformance.inference.ranking import RankingParts
@@ -54,6 +55,7 @@ def infer(
     engine: str | Sequence[str] | Callable[[dict[str, Any]], Any] | Engine,
     base: str | Rules | None = None,
     timeout: float = 10.0,
+    check: int | None = None,
 ) -> Inference:
     """Probes an engine and returns the rules it plays (:class:`Inference`).
 
@@ -62,6 +64,10 @@ def infer(
     ``base`` is the rules every probe is sent under: a preset name or
     ``Rules``; by default the preset the engine's ``hello`` names in
     ``"preset"``, else ``capsa-susun``. Only ops the engine lists are asked.
+
+    ``check`` (a number of fuzz cases) runs the harness again on the engine
+    under the inferred rules (:func:`~capsa.conformance.inference.check.check_inferred`)
+    and attaches what it found as ``check``; None (the default) runs no check.
 
     Raises :class:`~capsa.conformance.HandshakeError` when the engine cannot
     be started or its ``hello`` is unusable, ``RulesError`` for an unknown
@@ -90,7 +96,10 @@ def infer(
             part()
     finally:
         runner.close()
-    return _result(work, hello)
+    found = _result(work, hello)
+    if check is not None:
+        found.check = check_inferred(engine, found.rules, fuzz=check, timeout=timeout)
+    return found
 
 
 def _result(work: _Work, hello: dict[str, Any]) -> Inference:

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from capsa.conformance.inference.knobs import all_knobs, get
 from capsa.rules import Rules
+
+if TYPE_CHECKING:
+    from capsa.conformance.inference.check import Check
 
 __all__ = ["Inference", "Observation", "printable", "show"]
 
@@ -59,11 +62,13 @@ class Inference:
     asked: int
     notes: list[str] = field(default_factory=list)
     not_zero_sum: list[int] = field(default_factory=list)
+    check: Check | None = None
 
     @property
     def explains_every_answer(self) -> bool:
-        """Whether capsa under the inferred rules gives every answer the engine gave."""
-        return not self.observations
+        """Whether capsa under the inferred rules gives every answer the engine gave
+        (to the probes, and in the check's run when there was one)."""
+        return not self.observations and (self.check is None or self.check.explains_every_answer)
 
     def changed(self) -> dict[str, tuple[Any, Any]]:
         """Knob -> (the base's value, the inferred one), for every knob that differs."""
@@ -82,11 +87,12 @@ class Inference:
         ]
         lines += [f"# note: {note}" for note in self.notes]
         lines.append(
-            "# the inferred rules explain every answer"
-            if self.explains_every_answer
+            "# the inferred rules explain every probe's answer"
+            if not self.observations
             else f"# the inferred rules do not explain {len(self.observations)} finding(s): "
             "see the observations"
         )
+        lines += [f"# {line}" for line in (self.check.lines() if self.check else [])]
         for knob, (before, after) in self.changed().items():
             shown = f"{json.dumps(after)} (the base has {json.dumps(before)})"
             probes = self.probed.get(knob)
@@ -117,6 +123,7 @@ class Inference:
             "notes": self.notes,
             "not_zero_sum": self.not_zero_sum,
             "explains_every_answer": self.explains_every_answer,
+            "check": self.check.to_json() if self.check else None,
         }
 
     def summary(self) -> str:

@@ -83,6 +83,9 @@ def _filler(cards: Sequence[int], rules: Rules, rng: random.Random) -> list[int]
     """13 cards as legal rows of the categories a filler may hold, or None."""
     cards = list(cards)
     rng.shuffle(cards)
+    run = _straight(cards) if rng.random() < 0.5 else None
+    if run is not None:  # a straight below beats a strong row without a royalty
+        cards = [c for c in cards if c not in run] + run
     top, middle, bottom = cards[:3], cards[3:8], cards[8:]
     if _core.compare(middle, bottom, rules) > 0:
         middle, bottom = bottom, middle
@@ -93,6 +96,16 @@ def _filler(cards: Sequence[int], rules: Rules, rng: random.Random) -> list[int]
         if _core.evaluate(hand, rules).category not in _FILLER_ROWS[row]:
             return None
     return ids
+
+
+def _straight(cards: Sequence[int]) -> list[int] | None:
+    """Five of ``cards`` that make a straight (not the wheel), if any."""
+    by_rank = {c // 4: c for c in cards}
+    for high in range(12, 3, -1):
+        ranks = range(high - 4, high + 1)
+        if all(r in by_rank for r in ranks):
+            return [by_rank[r] for r in ranks]
+    return None
 
 
 def _plain_fillers(
