@@ -571,20 +571,29 @@ def _five_card_straight_rank_sets() -> list[frozenset[int]]:
     return sets
 
 
+def _three_straights_rank_counts() -> frozenset[tuple[tuple[int, int], ...]]:
+    """The rank counts of every 3-card straight plus two 5-card straights, each
+    as sorted (rank, count) pairs (built once: 1,200 combinations)."""
+    global _THREE_STRAIGHTS
+    if _THREE_STRAIGHTS is None:
+        fives = _five_card_straight_rank_sets()
+        _THREE_STRAIGHTS = frozenset(
+            tuple(sorted((Counter(top) + Counter(middle) + Counter(bottom)).items()))
+            for top in _three_card_straight_rank_sets()
+            for middle in fives
+            for bottom in fives
+        )
+    return _THREE_STRAIGHTS
+
+
+_THREE_STRAIGHTS: frozenset[tuple[tuple[int, int], ...]] | None = None
+
+
 def _has_three_straights(cards: Sequence[int]) -> bool:
     # Only ranks matter: the rank counts must be exactly those of a 3-card
     # straight plus two 5-card straights.
     counts = Counter(rank_of(c) for c in cards)
-    fives = _five_card_straight_rank_sets()
-    for top in _three_card_straight_rank_sets():
-        if not top <= set(counts):
-            continue  # the top straight is not even in the hand
-        for middle in fives:
-            for bottom in fives:
-                needed = Counter(top) + Counter(middle) + Counter(bottom)
-                if needed == counts:
-                    return True
-    return False
+    return tuple(sorted(counts.items())) in _three_straights_rank_counts()
 
 
 def _has_three_flushes(cards: Sequence[int]) -> bool:

@@ -25,6 +25,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from capsa.conformance.claims import ClaimError
     from capsa.conformance.engines import CallableEngine, Engine, HandshakeError, ProcessEngine
     from capsa.conformance.harness import Failure, Report, run
     from capsa.conformance.inference import Inference, Observation, infer
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 
 _WHERE = {
     "CallableEngine": "engines",
+    "ClaimError": "claims",
     "Engine": "engines",
     "HandshakeError": "engines",
     "ProcessEngine": "engines",
@@ -60,6 +62,7 @@ __all__ = [
     "CallableEngine",
     "CapsaEngine",
     "Case",
+    "ClaimError",
     "Engine",
     "Failure",
     "HandshakeError",

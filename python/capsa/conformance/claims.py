@@ -2,9 +2,9 @@
 
 The ``hello`` result may say which knob values the engine plays
 (``knobs``), the full rules it plays (``rules``), that it never scores a
-fouled arrangement (``fouls: "never"``), at which table sizes its
-``settle`` answers need not sum to zero (``not_zero_sum``) and the preset
-it plays (``preset``); ``docs/conformance.md``, "The handshake".
+fouled arrangement (``fouls: "never"``) and at which table sizes its
+``settle`` answers need not sum to zero (``not_zero_sum``);
+``docs/conformance.md``, "The handshake".
 :func:`check_claims` refuses a claim naming an unknown knob or an
 impossible value with a :class:`ClaimError` naming it; :class:`Claims`
 holds them checked.
@@ -25,7 +25,7 @@ from capsa._core import NATURAL_NAMES
 from capsa.arrangement import Arrangement
 from capsa.conformance.engines import HandshakeError
 from capsa.conformance.protocol import Case, RulesSpec
-from capsa.rules import Rules, RulesError, presets
+from capsa.rules import Rules, RulesError
 
 __all__ = ["OP_KNOBS", "ClaimError", "Claims", "check_claims", "knob_names"]
 
@@ -170,8 +170,9 @@ def check_claims(hello: Mapping[str, Any]) -> Claims:
     Raises :class:`ClaimError` naming the claim for an unknown knob, a value
     the knob cannot take, a ``rules`` that is not full rules data, a
     ``fouls`` other than ``"scored"``/``"never"``, a malformed
-    ``not_zero_sum``, a ``preset`` that is not a preset, or ``rules``
-    outside the engine's own ``knobs``."""
+    ``not_zero_sum``, or ``rules`` outside the engine's own ``knobs``. The
+    ``preset`` member is a hint for ``infer`` (which notes an unknown name)
+    and is not checked here."""
     knobs = hello.get("knobs") or {}
     if not isinstance(knobs, Mapping):
         raise ClaimError("knobs", "an object of dotted knob names to lists of values")
@@ -179,9 +180,6 @@ def check_claims(hello: Mapping[str, Any]) -> Claims:
     fouls = hello.get("fouls", "scored")
     if fouls not in ("scored", "never"):
         raise ClaimError("fouls", f'is "scored" or "never", not {fouls!r:.80}')
-    preset = hello.get("preset")
-    if preset is not None and preset not in presets():
-        raise ClaimError("preset", f"{preset!r:.80} is not a preset ({', '.join(presets())})")
     rules = _check_rules(hello["rules"]) if hello.get("rules") is not None else None
     exempt = (
         _check_not_zero_sum(hello["not_zero_sum"])
@@ -216,15 +214,16 @@ class Claims:
         """The first claim the rules break among those ``op``'s answer depends
         on (``knobs.wheel``), or None when the op's answer under ``rules`` is
         within the claims. With ``base`` (the rules the engine is tested
-        under), a knob the op depends on that no claim lists must keep
-        ``base``'s value (named ``rules.<knob>``)."""
+        under), every knob no claim lists (``name`` included) must keep
+        ``base``'s value (named ``rules.<knob>``): a case under the engine's
+        rules differs from them only where the engine claims several values."""
         depends = OP_KNOBS[op]
         for claim, allowed in self.knobs.items():
             if _knob_of(claim) in depends and not _holds(claim, allowed, rules, op):
                 return f"knobs.{claim}"
         if base is not None:
             claimed = {_knob_of(c) for c in self.knobs}
-            for knob in sorted(depends - claimed):
+            for knob in sorted({*knob_names(), "name"} - claimed):
                 if rules[knob] != base[knob]:
                     return f"rules.{knob}"
         return None

@@ -73,9 +73,12 @@ def _run(args: argparse.Namespace) -> int:
             print(f"  replay: {failure.replay}")
     if len(report.failures) > args.show:
         print(f"... and {len(report.failures) - args.show} more in the report")
+    if report.rules is not None:
+        print(f"tested under the rules {report.rules.describe()}")
+    if report.skips:
+        reasons = sorted(report.skips.items(), key=lambda kv: -kv[1])
+        print("vectors skipped: " + "; ".join(f"{n} {reason}" for reason, n in reasons))
     print(report.summary())
-    if report.exit_code == 3:
-        print(f"not passed: {report.too_few()}")
     if args.out:
         print(f"report: {Path(args.out) / 'report.json'}")
     return report.exit_code
@@ -90,7 +93,8 @@ def _infer(args: argparse.Namespace) -> int:
     if args.rules is not None:
         base = args.rules if args.rules in presets() else Rules.load(args.rules)
     try:
-        found = infer(args.engine, base=base, timeout=args.timeout)
+        check = None if args.no_check else args.check_fuzz
+        found = infer(args.engine, base=base, timeout=args.timeout, check=check)
     except HandshakeError as exc:
         raise _usage(f"the engine: {exc}") from None
     text = found.to_toml()
@@ -196,6 +200,15 @@ def register(sub: Any, int_in: Any) -> None:
         '(default: the "preset" of the engine\'s hello, else capsa-susun)',
     )
     inf.add_argument("--out", help="also write the inferred rules file here")
+    inf.add_argument(
+        "--check-fuzz",
+        type=int_in(0, None, "--check-fuzz"),
+        default=50,
+        help="fuzz cases of the check run under the inferred rules (default 50)",
+    )
+    inf.add_argument(
+        "--no-check", action="store_true", help="skip the check run under the inferred rules"
+    )
     inf.add_argument(
         "--timeout", type=_seconds, default=10.0, help="seconds to wait for an answer (default 10)"
     )

@@ -159,8 +159,15 @@ class Report:
     ``fuzz_requests`` (cases with their invariant companions) and
     ``fuzz_seconds`` the fuzzing, whose ``fuzz_note`` says why it did not run
     when it did not (no Hypothesis). ``restarts`` counts engine restarts,
-    ``seed`` is the fuzzing seed and ``elapsed`` the run's seconds. Built by
-    :func:`run`; building one checks nothing and raises nothing.
+    ``seed`` is the fuzzing seed and ``elapsed`` the run's seconds. ``rules``
+    are the rules the engine was tested under (None: each vector's own);
+    ``answered`` counts the answers compared with capsa's and
+    ``min_requests`` is the fewest for the run to pass; ``skips`` counts the
+    vectors not asked by reason; ``observations`` are declared differences
+    that are not failures (a ``settle`` answer that does not sum to zero at
+    a table size the engine declares not zero-sum), each with its count and
+    an example. Built by :func:`run`; building one checks nothing and raises
+    nothing.
     """
 
     engine: str
@@ -204,10 +211,12 @@ class Report:
         reasons = sorted(self.skips.items(), key=lambda kv: -kv[1])[:3]
         skipped = sum(self.skips.values())
         why = "; ".join(f"{n} {reason}" for reason, n in reasons)
+        refused = sum(cells["*"]["unsupported"] for cells in self.matrix.values() if "*" in cells)
         return (
             f"only {self.answered} requests answered (fewer than {self.min_requests}): "
             f"{skipped} vectors skipped"
             + (f" ({why})" if why else "")
+            + (f", {refused} answered unsupported" if refused else "")
             + f", {self.fuzz_cases} fuzz cases"
         )
 
@@ -496,7 +505,8 @@ class _Run:
             expected = self.expected(case)
             if expected is None:
                 continue
-            plan.append((case, expected, companions(case, rng)))
+            comps = [c for c in companions(case, rng) if not self.claims.fouled(c.case)]
+            plan.append((case, expected, comps))
         asked = [c for case, _, comps in plan for c in (case, *(x.case for x in comps))]
         outcomes = iter(self.ask(asked))
         self.report.fuzz_requests += len(asked)
