@@ -36,6 +36,15 @@ OPS = ["compare", "category", "foul", "natural", "count_splits", "settle", "dige
 WHOLE = ("naturals.enabled", "royalties.top", "royalties.middle", "royalties.bottom")
 
 
+def _go_env(scratch: Path) -> dict[str, str]:
+    """The environment for ``go``, which needs a build cache somewhere: the
+    user's, else one in ``scratch``."""
+    env = dict(os.environ)
+    if not (env.get("HOME") or env.get("XDG_CACHE_HOME") or env.get("GOCACHE")):
+        env["GOCACHE"] = str(scratch / "cache")
+    return env
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The engine, built with ``go build`` into a temporary directory."""
@@ -46,19 +55,34 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip("go is not installed (CI installs it)")
     build = tmp_path_factory.mktemp("go-engine")
     binary = build / "go-engine"
-    env = dict(os.environ)
-    if not (env.get("HOME") or env.get("XDG_CACHE_HOME") or env.get("GOCACHE")):
-        env["GOCACHE"] = str(build / "cache")  # go needs a build cache somewhere
     done = subprocess.run(
         [go, "build", "-o", str(binary), "."],
         cwd=ENGINE_DIR,
-        env=env,
+        env=_go_env(build),
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
     return binary
+
+
+def test_the_go_engine_is_gofmt_formatted_and_vet_clean(engine: Path, tmp_path: Path) -> None:
+    go = shutil.which("go")
+    assert go is not None  # the engine fixture skipped or failed without it
+    gofmt = Path(go).resolve().parent / "gofmt"
+    unformatted = subprocess.run(
+        [str(gofmt) if gofmt.exists() else "gofmt", "-l", "."],
+        cwd=ENGINE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert unformatted.returncode == 0 and unformatted.stdout == "", unformatted
+    vet = subprocess.run(
+        [go, "vet", "."], cwd=ENGINE_DIR, capture_output=True, text=True, timeout=300
+    )
+    assert vet.returncode == 0, vet.stderr
 
 
 def _exchange(engine: Path, lines: list[str]) -> list[dict[str, Any]]:
