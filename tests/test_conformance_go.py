@@ -80,7 +80,12 @@ def test_the_go_engine_is_gofmt_formatted_and_vet_clean(engine: Path, tmp_path: 
     )
     assert unformatted.returncode == 0 and unformatted.stdout == "", unformatted
     vet = subprocess.run(
-        [go, "vet", "."], cwd=ENGINE_DIR, capture_output=True, text=True, timeout=300
+        [go, "vet", "."],
+        cwd=ENGINE_DIR,
+        env=_go_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert vet.returncode == 0, vet.stderr
 
