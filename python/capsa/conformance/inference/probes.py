@@ -27,7 +27,7 @@ __all__ = [
 # ------------------------------------------------------------------ probes
 
 # Settle probes whose table size is their point (they are never widened).
-SIZED = ("sweep-2", "sweep-3", "sweep-4")
+SIZED = ("sweep-2", "sweep-3", "sweep-4", "foul-sweep-4")
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,7 @@ _SWEPT = (
     "Qd 7c 2h / Jh Js 6c 5d 3h / Th Ts 9h 9s 8c",
     "Qc 7h 2s / Kc 7s 6s 5s 4s / 8h 8s 6h 5c 3s",
 )
+_FOULED_SWEPT = "8h 8s 2s / Kc 7s 6s 5s 4s / Qc 7h 6h 5c 3s"  # the third's cards, fouled
 
 
 def compare_probe(name: str, a: str, b: str, knobs: Iterable[str], why: str) -> Probe:
@@ -300,6 +301,15 @@ def scoring_probes(ties: bool) -> list[Probe]:
             "seat 1 fouls, seat 0 has no royalty",
             seat(_WIN2),
             seat(_FOULED),
+        ),
+        settle_probe(
+            "foul-sweep-4",
+            ("foul.mode", "foul.points"),
+            "seat 0 wins every row against two others and the third fouls (what a foul "
+            "pays a sweeper)",
+            seat(_SWEEPER),
+            *(seat(s) for s in _SWEPT[:2]),
+            seat(_FOULED_SWEPT),
         ),
         settle_probe(
             "foul-royalty",
