@@ -42,6 +42,7 @@ _SCORING = (
     "money",
 )
 _JOINT = 12  # values of the first of two knobs tried when only both together fit
+_UNSUPPORTED = ("error", "unsupported")
 _FOUL_KNOBS = ("foul.mode", "foul.points", "foul.pays_royalties")
 # knob -> the knobs solved again when it takes another value (empty: every royalty)
 _PARTNERS: dict[str, tuple[str, ...]] = {
@@ -191,6 +192,14 @@ class SettlingParts(NaturalParts):
                 by_knob.setdefault(knob, []).append(probe)
         for knob, shown in by_knob.items():
             if knob in self.probed or self.answered(shown):
+                continue
+            refused = [
+                p.name for p in shown if self.answers.get(p.name) == ("error", "unsupported")
+            ]
+            if refused and len(refused) == len(shown):
+                self.skip(
+                    [knob], f"the engine answers its probes unsupported ({', '.join(refused)})"
+                )
                 continue
             aside = [p for p in shown if p.name in self.unusable]
             if aside:
