@@ -180,6 +180,7 @@ def show(value: Any) -> str:
 
 
 def words(value: Any) -> str:
+    """An answer in words, whole."""
     if isinstance(value, tuple) and value and value[0] == "malformed":
         return f"a malformed settle result {value[1]}"
     if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, tuple) for v in value):

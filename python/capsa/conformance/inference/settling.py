@@ -82,6 +82,7 @@ class SettlingParts(NaturalParts):
     """The scoring knobs, solved from ``settle`` answers."""
 
     def settle_probes(self) -> list[Probe]:
+        """The scoring probes and one royalty probe per row and category."""
         probes = scoring_probes(self.rules["tie_break"] == "none")
         for row, categories in (
             ("bottom", FIVE_CATEGORIES),
@@ -319,6 +320,7 @@ class SettlingParts(NaturalParts):
         return step
 
     def rake(self, probes: Sequence[Probe]) -> None:
+        """``money.rake_percent`` from the probes whose points the inferred rules give."""
         answered = [
             p for p in self.answered(probes) if self.expect(p, self.rules)[0] == self.got(p)[0]
         ]
