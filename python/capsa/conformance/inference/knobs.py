@@ -96,7 +96,7 @@ def _with_knobs(rules: Rules, key: str) -> Rules:
 
 
 def all_knobs(rules: Rules) -> set[str]:
-    """Every knob of ``rules`` by dotted name, one per royalty of its tables and per natural paid."""
+    """Every knob of ``rules`` by dotted name, a royalty and a paid natural each one."""
     out: set[str] = set()
     for key, value in rules.to_dict().items():
         if key == "royalties":

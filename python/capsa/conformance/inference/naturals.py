@@ -25,7 +25,7 @@ class NaturalParts(Inferrer):
     and the settle probes of each paid natural."""
 
     def naturals(self) -> None:
-        """Which naturals are paid, and in which order, from a ``natural`` answer on a hand of each."""
+        """The naturals paid, in order, from ``natural`` answers on a hand of each."""
         if "natural" not in self.ops:
             self.skip(["naturals.enabled"], "the engine does not support natural")
             return
@@ -168,7 +168,7 @@ class NaturalParts(Inferrer):
         return None
 
     def natural_settle_probes(self) -> list[Probe]:
-        """Settle probes for each paid natural's points, two naturals against each other and twins."""
+        """Settle probes of each paid natural's points, two naturals, and twins."""
         rules = self.rules
         out = []
         enabled = [i["name"] for i in rules["naturals.enabled"]]
