@@ -27,6 +27,7 @@ dotted name), ``solving`` (asking, solving, deciding), ``ranking``,
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from capsa.conformance.engines import CallableEngine, Engine, ProcessEngine
@@ -60,6 +61,7 @@ def infer(
     base: str | Rules | None = None,
     timeout: float = 10.0,
     check: int | None = None,
+    check_vectors: str | Path | None = None,
 ) -> Inference:
     """Probes an engine and returns the rules it plays (:class:`Inference`).
 
@@ -71,7 +73,9 @@ def infer(
 
     ``check`` (a number of fuzz cases) runs the harness again on the engine
     under the inferred rules (:func:`~capsa.conformance.inference.check.check_inferred`)
-    and attaches what it found as ``check``; None (the default) runs no check.
+    and attaches what it found as ``check``, with the vectors of
+    ``check_vectors`` (default: the shipped suites); None (the default)
+    runs no check.
 
     Raises :class:`~capsa.conformance.HandshakeError` when the engine cannot
     be started or its ``hello`` is unusable, ``RulesError`` for an unknown
@@ -102,7 +106,9 @@ def infer(
         runner.close()
     found = _result(work, hello)
     if check is not None:
-        found.check = check_inferred(engine, found.rules, fuzz=check, timeout=timeout)
+        found.check = check_inferred(
+            engine, found.rules, fuzz=check, timeout=timeout, vectors=check_vectors
+        )
     return found
 
 
