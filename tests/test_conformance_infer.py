@@ -20,6 +20,7 @@ from capsa import Rules, RulesError, presets
 from capsa.conformance import CapsaEngine, HandshakeError
 from capsa.conformance.inference import Inference, infer
 from capsa.conformance.inference.knobs import get as _get
+from capsa.conformance.vectors import shipped_dir
 
 SERVE = [sys.executable, "-m", "capsa", "conformance", "serve"]
 REFERENCE = CapsaEngine()
@@ -124,7 +125,11 @@ def test_the_command_writes_a_rules_file_that_loads(
 ) -> None:
     engine = f"{sys.executable} {Path(__file__).parent / 'conformance_engines.py'} wheel-high"
     out = tmp_path / "inferred.toml"
+    vectors = tmp_path / "check.jsonl"  # a few vectors keep the check run short
+    lines = (shipped_dir() / "compare.jsonl").read_text(encoding="utf-8").splitlines()[:40]
+    vectors.write_text("\n".join(lines) + "\n", encoding="utf-8")
     argv = ["conformance", "infer", "--engine", engine, "--out", str(out), "--check-fuzz", "0"]
+    argv += ["--check-vectors", str(vectors)]
     assert capsa.cli.main(argv) == 0
     printed = capsys.readouterr().out
     assert 'wheel = "second"' in printed and "# changed: wheel" in printed

@@ -41,14 +41,18 @@ def test_a_house_not_zero_sum_at_two_and_three_seats_is_solved_at_four() -> None
 
 def test_the_not_zero_sum_formula_is_named_per_table_size() -> None:
     found = infer(_pagat_house(), base="capsa-susun")
-    text = {o.message.split(" the points")[0]: o.message for o in found.observations}
-    two, three = text["at 2 seats"], text["at 3 seats"]
+    text = {o.message.split(" the points")[0]: o for o in found.observations}
+    two, three = text["at 2 seats"].message, text["at 3 seats"].message
+    formula = "a seat that wins every row against everyone collects 9 more than the others pay it"
+    assert formula in two and formula in three
     assert "the sweeper collects 15 and the other seat pays it 6" in two
     assert "the sweeper collects 21 and every other seat pays it 6" in three
-    assert "9 more than the inferred rules give it" in three
-    assert "does not declare it" in two
+    assert "does not declare it" in two and text["at 2 seats"].kind == "not-zero-sum"
+    assert not found.explains_every_answer
     declared = infer(_pagat_house(not_zero_sum={"seats": [2, 3], "note": "house bonus"}))
+    assert declared.observations and declared.unexplained == []
     assert all("the engine declares it" in o.message for o in declared.observations)
+    assert declared.explains_every_answer
 
 
 def test_null_natural_answers_mean_no_naturals() -> None:

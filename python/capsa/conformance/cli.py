@@ -94,7 +94,13 @@ def _infer(args: argparse.Namespace) -> int:
         base = args.rules if args.rules in presets() else Rules.load(args.rules)
     try:
         check = None if args.no_check else args.check_fuzz
-        found = infer(args.engine, base=base, timeout=args.timeout, check=check)
+        found = infer(
+            args.engine,
+            base=base,
+            timeout=args.timeout,
+            check=check,
+            check_vectors=args.check_vectors,
+        )
     except HandshakeError as exc:
         raise _usage(f"the engine: {exc}") from None
     text = found.to_toml()
@@ -205,6 +211,10 @@ def register(sub: Any, int_in: Any) -> None:
         type=int_in(0, None, "--check-fuzz"),
         default=50,
         help="fuzz cases of the check run under the inferred rules (default 50)",
+    )
+    inf.add_argument(
+        "--check-vectors",
+        help="a .jsonl file or folder for the check run (default: the shipped suites)",
     )
     inf.add_argument(
         "--no-check", action="store_true", help="skip the check run under the inferred rules"

@@ -1,28 +1,33 @@
 """Infer the rules an engine plays (``capsa conformance infer``).
 
 The engine is asked targeted cases, always under one set of rules (the
-*base*: the preset its ``hello`` names, or the one given, else
-``capsa-susun``), and capsa's own :class:`~capsa.Rules` and settlement are
-the model of its answers: for each knob the probes are cases whose answers
-differ between the knob's values (capsa computes the answer under every
-candidate value, so no expected answer is written here), and the values
-kept are those consistent with every answer. Numeric knobs (row points,
-royalties, multipliers, bonuses, natural points, surrender cost, rake) are
-solved from settle answers: capsa's answer as a function of the one knob,
-others held at their current estimates, is solved for the engine's answer.
-The knobs depend on one another (a royalty probe involves the row point),
-so the steps run in passes until none changes a value.
+*base*: the one given, else the ``rules`` or the preset its ``hello``
+claims, else ``capsa-susun``), and capsa's own :class:`~capsa.Rules` and
+settlement are the model of its answers: for each knob the probes are
+cases whose answers differ between the knob's values (capsa computes the
+answer under every candidate value, so no expected answer is written
+here). Numeric knobs are solved from settle answers, in passes (the knobs
+depend on one another); then every knob is decided from the values that
+fit every answer of its probes: one value is inferred (``probed`` names
+the probes that fixed it), several or none are *not determined*, and so
+are knobs only a combination of which shows; a knob no answer depends on
+is *not probed*. Each undecided knob carries its reason.
 
-The result is a :class:`Inference`: the rules that explain the engine's
-answers (a rules file ``capsa.Rules.load`` reads), which knobs were
-probed and which not (an op the engine does not support, or a knob no case
-can show under the base rules), and the *observations*: probes whose
-answer no value of the knobs explains, each named with its probe.
+Settle answers that do not sum to zero are set aside, per table size: the
+scoring is then solved from rounds played at a size where the engine is
+zero-sum (two seats and filler seats), and those answers are described
+as the formula they follow. The modules, by job: ``probes`` and
+``rounds`` (the cases), ``tables`` (table sizes), ``knobs`` (knobs by
+dotted name), ``solving`` (asking, solving, deciding), ``ranking``,
+``naturals`` and ``settling`` (the parts), ``observe`` (the verification),
+``claims`` (the hello claims), ``result`` (:class:`Inference`) and
+``check`` (the harness run again under the inferred rules).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from capsa.conformance.engines import CallableEngine, Engine, ProcessEngine
@@ -56,6 +61,7 @@ def infer(
     base: str | Rules | None = None,
     timeout: float = 10.0,
     check: int | None = None,
+    check_vectors: str | Path | None = None,
 ) -> Inference:
     """Probes an engine and returns the rules it plays (:class:`Inference`).
 
@@ -67,7 +73,9 @@ def infer(
 
     ``check`` (a number of fuzz cases) runs the harness again on the engine
     under the inferred rules (:func:`~capsa.conformance.inference.check.check_inferred`)
-    and attaches what it found as ``check``; None (the default) runs no check.
+    and attaches what it found as ``check``, with the vectors of
+    ``check_vectors`` (default: the shipped suites); None (the default)
+    runs no check.
 
     Raises :class:`~capsa.conformance.HandshakeError` when the engine cannot
     be started or its ``hello`` is unusable, ``RulesError`` for an unknown
@@ -98,7 +106,9 @@ def infer(
         runner.close()
     found = _result(work, hello)
     if check is not None:
-        found.check = check_inferred(engine, found.rules, fuzz=check, timeout=timeout)
+        found.check = check_inferred(
+            engine, found.rules, fuzz=check, timeout=timeout, vectors=check_vectors
+        )
     return found
 
 

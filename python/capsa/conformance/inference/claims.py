@@ -94,5 +94,6 @@ def claim_observations(
                 f"the engine's hello claims {knob} in {show(values)}, but its answers to "
                 f"{', '.join(probes)} show {knob} = {show(value)}"
             )
-            out.append(Observation(probes[0] if probes else "hello", (knob,), message))
+            name = probes[0] if probes else "hello"
+            out.append(Observation(name, (knob,), message, kind="claim"))
     return out

@@ -50,7 +50,10 @@ _FAR = 17
 
 
 def get(rules: Rules, knob: str) -> Any:
-    if knob.startswith("royalties."):
+    """The value of a knob, a single royalty (0 when the table has none) and a
+    natural's points (None when it is not paid) included. Raises
+    ``KeyError`` for a name that is no knob."""
+    if knob.startswith("royalties.") and knob.count(".") == 2:
         _, row, category = knob.split(".")
         return rules["royalties"][row].get(category, 0)
     if knob.startswith("naturals.points."):
@@ -74,7 +77,7 @@ def _with_knobs(rules: Rules, key: str) -> Rules:
     changes: dict[str, Any] = json.loads(key)
     plain: dict[str, Any] = {}
     for knob, value in changes.items():
-        if knob.startswith("royalties."):
+        if knob.startswith("royalties.") and knob.count(".") == 2:
             _, row, category = knob.split(".")
             table = plain.setdefault(f"royalties.{row}", rules[f"royalties.{row}"])
             if value:
@@ -93,6 +96,7 @@ def _with_knobs(rules: Rules, key: str) -> Rules:
 
 
 def all_knobs(rules: Rules) -> set[str]:
+    """Every knob of ``rules`` by dotted name, a royalty and a paid natural each one."""
     out: set[str] = set()
     for key, value in rules.to_dict().items():
         if key == "royalties":

@@ -25,6 +25,7 @@ class NaturalParts(Inferrer):
     and the settle probes of each paid natural."""
 
     def naturals(self) -> None:
+        """The naturals paid, in order, from ``natural`` answers on a hand of each."""
         if "natural" not in self.ops:
             self.skip(["naturals.enabled"], "the engine does not support natural")
             return
@@ -167,6 +168,7 @@ class NaturalParts(Inferrer):
         return None
 
     def natural_settle_probes(self) -> list[Probe]:
+        """Settle probes of each paid natural's points, two naturals, and twins."""
         rules = self.rules
         out = []
         enabled = [i["name"] for i in rules["naturals.enabled"]]

@@ -56,49 +56,59 @@ class ObservingParts(Inferrer):
             self.observations.append(self._not_zero_sum(size, probes))
 
     def _not_zero_sum(self, size: int, probes: Sequence[Probe]) -> Observation:
-        """One observation for the answers at ``size`` seats that do not sum to zero."""
-        parts = [self._formula(probe) for probe in probes]
-        declared = self.declared_not_zero_sum()
+        """One observation for the answers at ``size`` seats that do not sum to
+        zero: the formula they follow, grouped, with examples."""
+        groups: dict[str, list[str]] = {}
+        for probe in probes:
+            formula, example = self._formula(probe)
+            groups.setdefault(formula, []).append(example)
+        parts = []
+        for formula, examples in groups.items():
+            more = f"; and {len(examples) - 2} more" if len(examples) > 2 else ""
+            count = f"{len(examples)} answer(s)"
+            parts.append(f"{formula}, in {count} ({'; '.join(examples[:2])}{more})")
+        declared = size in self.declared_not_zero_sum()
         said = (
-            " (the engine declares it in hello)"
-            if size in declared
-            else ' (the engine does not declare it: add "not_zero_sum" to its hello)'
+            "the engine declares it in hello"
+            if declared
+            else 'the engine does not declare it: add "not_zero_sum" to its hello'
         )
         message = (
-            f"at {size} seats the points do not sum to zero{said}: "
+            f"at {size} seats the points do not sum to zero ({said}): "
             + "; ".join(parts)
             + "; these answers are not solved from"
         )
         first = probes[0]
-        return Observation(first.name, first.knobs, message, self.request(first))
+        kind = "declared-not-zero-sum" if declared else "not-zero-sum"
+        return Observation(first.name, first.knobs, message, self.request(first), kind)
 
-    def _formula(self, probe: Probe) -> str:
-        """What one non-zero-sum answer pays, in words."""
+    def _formula(self, probe: Probe) -> tuple[str, str]:
+        """What one non-zero-sum answer pays: the formula in words, and the example."""
         points = list(self.points(probe) or ())
         expected = self.expect(probe, self.rules)
-        total = sum(points)
         if isinstance(expected, tuple) and expected and isinstance(expected[0], int):
             extra = [a - int(e) for a, e in zip(points, expected, strict=True)]
             seats = [k for k, d in enumerate(extra) if d]
             if len(seats) == 1:
                 return self._one_seat(probe, seats[0], points, extra[seats[0]])
-        return f"{probe.name}: {probe.why}: the points {points} sum to {total}"
+        return "the points sum to something else", f"{probe.name}: {points}"
 
-    def _one_seat(self, probe: Probe, seat: int, points: list[int], extra: int) -> str:
+    def _one_seat(self, probe: Probe, seat: int, points: list[int], extra: int) -> tuple[str, str]:
         pays = _paid_to(probe, seat, self.rules)
-        who = "the sweeper" if pays is not None else f"seat {seat}"
-        if pays and len(set(pays)) == 1:
+        more = "more" if extra > 0 else "less"
+        if pays is None:
+            formula = f"one seat collects {abs(extra)} {more} than the inferred rules give it"
+            return formula, f"{probe.name}: seat {seat} collects {points[seat]}"
+        formula = (
+            f"a seat that wins every row against everyone collects {abs(extra)} {more} "
+            "than the others pay it"
+        )
+        if len(set(pays)) == 1:
             others = "the other seat pays" if len(pays) == 1 else "every other seat pays"
             paid = f"{others} it {pays[0]}"
-        elif pays:
-            paid = f"the other seats pay it {', '.join(map(str, pays))}"
         else:
-            paid = "the other seats pay what the inferred rules give"
-        more = "more" if extra > 0 else "less"
-        return (
-            f"{probe.name} ({probe.why}): {who} collects {points[seat]} and {paid}, "
-            f"{abs(extra)} {more} than the inferred rules give it"
-        )
+            paid = f"the others pay it {', '.join(map(str, pays))}"
+        return formula, f"{probe.name}: the sweeper collects {points[seat]} and {paid}"
 
     def request(self, probe: Probe) -> dict[str, Any]:
         """The probe's request, to replay it (no id, no rules)."""
@@ -121,7 +131,8 @@ def _paid_to(probe: Probe, seat: int, rules: Rules) -> list[int] | None:
         if seat not in pair["seats"]:
             continue
         sign = 1 if pair["seats"][0] == seat else -1
-        if pair["outcome"] != "rows" or pair["scoop"] * sign <= 0:
+        beaten = pair["outcome"] == "foul" and pair["points"] * sign > 0  # the other fouled
+        if not beaten and (pair["outcome"] != "rows" or pair["scoop"] * sign <= 0):
             return None
         pays.append(pair["points"] * sign)
     return pays

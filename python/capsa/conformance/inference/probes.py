@@ -27,7 +27,7 @@ __all__ = [
 # ------------------------------------------------------------------ probes
 
 # Settle probes whose table size is their point (they are never widened).
-SIZED = ("sweep-2", "sweep-3", "sweep-4")
+SIZED = ("sweep-2", "sweep-3", "sweep-4", "foul-sweep-4")
 
 
 @dataclass(frozen=True)
@@ -43,12 +43,14 @@ class Probe:
     money: bool = False  # compare the rake too, not only the points
 
     def case(self, spec: RulesSpec) -> Case:
+        """The probe as a case under the rules ``spec``."""
         return Case(self.op, spec, self.input)
 
 
 def seat(
     rows: str | Sequence[int], surrender: bool = False, declare: bool = False
 ) -> dict[str, Any]:
+    """A seat of a round: rows as ``"top / middle / bottom"`` text or 13 ids."""
     if isinstance(rows, str):
         parts = [" ".join(p.split()) for p in rows.split("/")]
         ids = [c for part in parts for c in _core.card_ids(part)]
@@ -64,6 +66,7 @@ def seat(
 
 
 def round_of(*seats: dict[str, Any], stakes: int = 1) -> dict[str, Any]:
+    """A ``settle`` input: the seats and the stakes."""
     return {"round": {"seats": list(seats), "stakes": stakes}}
 
 
@@ -75,6 +78,7 @@ def settle_probe(
     stakes: int = 1,
     money: bool = False,
 ) -> Probe:
+    """A ``settle`` probe of the seats."""
     return Probe(name, "settle", round_of(*seats, stakes=stakes), tuple(knobs), why, money)
 
 
@@ -95,13 +99,16 @@ _SWEPT = (
     "Qd 7c 2h / Jh Js 6c 5d 3h / Th Ts 9h 9s 8c",
     "Qc 7h 2s / Kc 7s 6s 5s 4s / 8h 8s 6h 5c 3s",
 )
+_FOULED_SWEPT = "8h 8s 2s / Kc 7s 6s 5s 4s / Qc 7h 6h 5c 3s"  # the third's cards, fouled
 
 
 def compare_probe(name: str, a: str, b: str, knobs: Iterable[str], why: str) -> Probe:
+    """A ``compare`` probe of hands ``a`` and ``b``."""
     return Probe(name, "compare", {"a": a, "b": b}, tuple(knobs), why)
 
 
 def ranking_probes() -> list[Probe]:
+    """The ``compare`` probes of the four ranking knobs."""
     probes = [
         compare_probe(
             "wheel-vs-six",
@@ -238,6 +245,7 @@ def foul_probes() -> list[Probe]:
 
 
 def scoring_probes(ties: bool) -> list[Probe]:
+    """The settle probes of the scoring knobs (with a tied row when ``ties``)."""
     rows = ("row_points", "overall_point")
     scoop = ("scoop.multiplier", "scoop.bonus")
     sweep = ("sweep_all.multiplier", "sweep_all.bonus")
@@ -302,6 +310,15 @@ def scoring_probes(ties: bool) -> list[Probe]:
             seat(_FOULED),
         ),
         settle_probe(
+            "foul-sweep-4",
+            ("foul.mode", "foul.points"),
+            "seat 0 wins every row against two others and the third fouls (what a foul "
+            "pays a sweeper)",
+            seat(_SWEEPER),
+            *(seat(s) for s in _SWEPT[:2]),
+            seat(_FOULED_SWEPT),
+        ),
+        settle_probe(
             "foul-royalty",
             ("foul.pays_royalties",),
             "seat 1 fouls against seat 0's bottom quads",
@@ -337,6 +354,7 @@ def scoring_probes(ties: bool) -> list[Probe]:
 
 
 def rake_probes() -> list[Probe]:
+    """Settle probes at stakes 100, 33 and 7 whose rake shows ``money.rake_percent``."""
     return [
         settle_probe(
             f"rake-stake-{s}",

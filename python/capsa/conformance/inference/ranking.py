@@ -95,6 +95,7 @@ class RankingParts(Inferrer):
         return probe, [c for c in combos if pinned.get(_key(c)) == got]
 
     def fixed_rules(self) -> None:
+        """Asks the probes of rules no knob changes (checked in the verification)."""
         self.ask(fixed_rule_probes(self.ops))
 
     def fouls(self) -> None:

@@ -20,15 +20,19 @@ __all__ = ["Inference", "Observation", "printable", "show"]
 
 @dataclass
 class Observation:
-    """An answer no value of the knobs explains: ``probe`` (the name of the
+    """An answer the inferred rules do not give: ``probe`` (the name of the
     probe that showed it), ``knobs`` (the knobs it bears on), ``message`` (in
-    words) and ``request`` (what was asked, to replay it). Built by
-    :func:`infer`; raises nothing."""
+    words), ``request`` (what was asked, to replay it) and ``kind``:
+    ``"answer"``, ``"claim"`` (a hello claim the answers contradict),
+    ``"not-zero-sum"`` or ``"declared-not-zero-sum"`` (settle answers that do
+    not sum to zero at a table size, the engine's hello declaring it or
+    not). Built by :func:`infer`; raises nothing."""
 
     probe: str
     knobs: tuple[str, ...]
     message: str
     request: dict[str, Any] = field(default_factory=dict)
+    kind: str = "answer"
 
     def to_json(self) -> dict[str, Any]:
         """The observation as a JSON-ready dict."""
@@ -37,6 +41,7 @@ class Observation:
             "knobs": list(self.knobs),
             "message": self.message,
             "request": self.request,
+            "kind": self.kind,
         }
 
 
@@ -65,10 +70,18 @@ class Inference:
     check: Check | None = None
 
     @property
+    def unexplained(self) -> list[Observation]:
+        """The observations that are not declared differences (an answer that
+        does not sum to zero at a size the hello declares is one)."""
+        return [o for o in self.observations if o.kind != "declared-not-zero-sum"]
+
+    @property
     def explains_every_answer(self) -> bool:
         """Whether capsa under the inferred rules gives every answer the engine gave
-        (to the probes, and in the check's run when there was one)."""
-        return not self.observations and (self.check is None or self.check.explains_every_answer)
+        (to the probes, and in the check's run when there was one), declared
+        differences aside."""
+        check = self.check is None or self.check.explains_every_answer
+        return not self.unexplained and check
 
     def changed(self) -> dict[str, tuple[Any, Any]]:
         """Knob -> (the base's value, the inferred one), for every knob that differs."""
@@ -86,18 +99,26 @@ class Inference:
             f"# probed under {self.base.name!r} ({self.asked} requests).",
         ]
         lines += [f"# note: {note}" for note in self.notes]
+        declared = len(self.observations) - len(self.unexplained)
         lines.append(
             "# the inferred rules explain every probe's answer"
-            if not self.observations
-            else f"# the inferred rules do not explain {len(self.observations)} finding(s): "
+            + (f" but {declared} declared difference(s)" if declared else "")
+            if not self.unexplained
+            else f"# the inferred rules do not explain {len(self.unexplained)} finding(s): "
             "see the observations"
         )
         lines += [f"# {line}" for line in (self.check.lines() if self.check else [])]
         for knob, (before, after) in self.changed().items():
+            if after is None:
+                continue  # a natural not paid: naturals.enabled says so
             shown = f"{json.dumps(after)} (the base has {json.dumps(before)})"
-            probes = self.probed.get(knob)
-            fixed = f", fixed by {', '.join(probes)}" if probes else ""
-            lines.append(f"# changed: {knob} = {shown}{fixed}")
+            probes = self.probed.get(knob, [])
+            fixed = f", fixed by {', '.join(probes[:6])}" + (", ..." if len(probes) > 6 else "")
+            if knob in self.undetermined:
+                fixed = ", not determined (below)"
+            lines.append(
+                f"# changed: {knob} = {shown}{fixed if probes or knob in self.undetermined else ''}"
+            )
         for _, reason in sorted(self.undetermined.items()):
             lines.append(f"# not determined: {reason}")
         for _, reason in sorted(self.not_probed.items()):
@@ -107,6 +128,15 @@ class Inference:
         # an engine's text in a comment must not end the comment
         comments = "\n".join(printable(line) for line in lines)
         return comments + "\n" + self.rules.to_toml()
+
+    def _how(self, knob: str) -> str:
+        """How a changed knob was found: the probes that fixed it, or not at all."""
+        if knob in self.undetermined:
+            return ", not determined (below)"
+        probes = self.probed.get(knob, [])
+        if not probes:
+            return ""
+        return f", fixed by {', '.join(probes[:6])}" + (", ..." if len(probes) > 6 else "")
 
     def to_json(self) -> dict[str, Any]:
         """The findings as a JSON-ready dict (the rules as ``Rules.to_dict()``)."""
@@ -150,6 +180,7 @@ def show(value: Any) -> str:
 
 
 def words(value: Any) -> str:
+    """An answer in words, whole."""
     if isinstance(value, tuple) and value and value[0] == "malformed":
         return f"a malformed settle result {value[1]}"
     if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, tuple) for v in value):

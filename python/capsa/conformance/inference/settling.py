@@ -42,6 +42,7 @@ _SCORING = (
     "money",
 )
 _JOINT = 12  # values of the first of two knobs tried when only both together fit
+_UNSUPPORTED = ("error", "unsupported")
 _FOUL_KNOBS = ("foul.mode", "foul.points", "foul.pays_royalties")
 # knob -> the knobs solved again when it takes another value (empty: every royalty)
 _PARTNERS: dict[str, tuple[str, ...]] = {
@@ -81,6 +82,7 @@ class SettlingParts(NaturalParts):
     """The scoring knobs, solved from ``settle`` answers."""
 
     def settle_probes(self) -> list[Probe]:
+        """The scoring probes and one royalty probe per row and category."""
         probes = scoring_probes(self.rules["tie_break"] == "none")
         for row, categories in (
             ("bottom", FIVE_CATEGORIES),
@@ -191,6 +193,14 @@ class SettlingParts(NaturalParts):
                 by_knob.setdefault(knob, []).append(probe)
         for knob, shown in by_knob.items():
             if knob in self.probed or self.answered(shown):
+                continue
+            refused = [
+                p.name for p in shown if self.answers.get(p.name) == ("error", "unsupported")
+            ]
+            if refused and len(refused) == len(shown):
+                self.skip(
+                    [knob], f"the engine answers its probes unsupported ({', '.join(refused)})"
+                )
                 continue
             aside = [p for p in shown if p.name in self.unusable]
             if aside:
@@ -310,6 +320,7 @@ class SettlingParts(NaturalParts):
         return step
 
     def rake(self, probes: Sequence[Probe]) -> None:
+        """``money.rake_percent`` from the probes whose points the inferred rules give."""
         answered = [
             p for p in self.answered(probes) if self.expect(p, self.rules)[0] == self.got(p)[0]
         ]

@@ -118,8 +118,8 @@ def _plain_fillers(
     except capsa.CapsaError:
         return False
     for pair in detail.pairs:
-        if final and pair["sweep_all"]:
-            return False
+        if final and pair["sweep_all"] and pair["outcome"] == "rows":
+            return False  # a foul paid as a sweep-all (foul.mode) is no sweep
         if max(pair["seats"]) < first or pair["outcome"] != "rows":
             continue
         if pair["scoop"] or 0 in pair["rows"].values():
