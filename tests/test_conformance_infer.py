@@ -18,7 +18,9 @@ from conformance_engines import MUTANTS
 import capsa.cli
 from capsa import Rules, RulesError, presets
 from capsa.conformance import CapsaEngine, HandshakeError
-from capsa.conformance.inference import Inference, _get, infer
+from capsa.conformance.inference import Inference, infer
+from capsa.conformance.inference.knobs import get as _get
+from capsa.conformance.vectors import shipped_dir
 
 SERVE = [sys.executable, "-m", "capsa", "conformance", "serve"]
 REFERENCE = CapsaEngine()
@@ -113,8 +115,8 @@ def test_infer_reports_what_no_knob_explains_naming_the_probe(name: str) -> None
 
 def test_an_engine_without_settle_has_its_scoring_not_probed() -> None:
     found = infer(MUTANTS["top-straights"](), base="capsa-susun")  # compare and category only
-    assert found.not_probed["row_points"] == "the engine does not support settle"
-    assert found.not_probed["foul_check"] == "the engine does not support foul"
+    assert found.not_probed["row_points"] == "row_points: the engine does not support settle"
+    assert found.not_probed["foul_check"] == "foul_check: the engine does not support foul"
     assert "wheel" in found.probed and "royalty_mode" not in found.probed
 
 
@@ -123,9 +125,16 @@ def test_the_command_writes_a_rules_file_that_loads(
 ) -> None:
     engine = f"{sys.executable} {Path(__file__).parent / 'conformance_engines.py'} wheel-high"
     out = tmp_path / "inferred.toml"
-    assert capsa.cli.main(["conformance", "infer", "--engine", engine, "--out", str(out)]) == 0
+    vectors = tmp_path / "check.jsonl"  # a few vectors keep the check run short
+    lines = (shipped_dir() / "compare.jsonl").read_text(encoding="utf-8").splitlines()[:40]
+    vectors.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    argv = ["conformance", "infer", "--engine", engine, "--out", str(out), "--check-fuzz", "0"]
+    argv += ["--check-vectors", str(vectors)]
+    assert capsa.cli.main(argv) == 0
     printed = capsys.readouterr().out
     assert 'wheel = "second"' in printed and "# changed: wheel" in printed
+    assert "# check: a run under the inferred rules" in printed
+    assert "explains every answer" in printed
     loaded = Rules.load(out)
     assert loaded["wheel"] == "second"
     assert loaded.derive(name="capsa-susun", wheel="low") == Rules.preset("capsa-susun")
@@ -137,7 +146,8 @@ def test_the_command_reads_the_base_from_a_rules_file(
     base = tmp_path / "house.toml"
     base.write_text('base = "pagat"\nname = "house"\nrow_points = 2\n', encoding="utf-8")
     engine = " ".join(SERVE)
-    assert capsa.cli.main(["conformance", "infer", "--engine", engine, "--rules", str(base)]) == 0
+    argv = ["conformance", "infer", "--engine", engine, "--rules", str(base), "--no-check"]
+    assert capsa.cli.main(argv) == 0
     printed = capsys.readouterr().out
     assert "row_points = 2" in printed and "0 knob(s) differ from house" in printed
 
@@ -221,7 +231,7 @@ def test_knobs_only_a_combination_of_which_shows_are_not_determined() -> None:
     # 1-6 pays a scoop as 3 x 1 + 3; capsa-susun's 3 x 2 + 0 is the same 6
     found = infer(_plays("1-6"), base="capsa-susun")
     for knob in ("scoop.multiplier", "scoop.bonus"):
-        assert "only a combination of scoop.multiplier and scoop.bonus" in found.undetermined[knob]
+        assert "only a combination of scoop.multiplier, scoop.bonus" in found.undetermined[knob]
         assert knob not in found.probed and knob not in found.changed()
     # with a tied row possible, the row point and the overall point are told apart
     assert "row_points" in found.probed and "overall_point" in found.probed

@@ -99,7 +99,14 @@ def _infer(args: argparse.Namespace) -> int:
     if args.rules is not None:
         base = args.rules if args.rules in presets() else Rules.load(args.rules)
     try:
-        found = infer(args.engine, base=base, timeout=args.timeout)
+        check = None if args.no_check else args.check_fuzz
+        found = infer(
+            args.engine,
+            base=base,
+            timeout=args.timeout,
+            check=check,
+            check_vectors=args.check_vectors,
+        )
     except HandshakeError as exc:
         raise _usage(f"the engine: {exc}") from None
     text = found.to_toml()
@@ -230,6 +237,19 @@ def register(sub: Any, int_in: Any) -> None:
         '(default: the "preset" of the engine\'s hello, else capsa-susun)',
     )
     inf.add_argument("--out", help="also write the inferred rules file here")
+    inf.add_argument(
+        "--check-fuzz",
+        type=int_in(0, None, "--check-fuzz"),
+        default=50,
+        help="fuzz cases of the check run under the inferred rules (default 50)",
+    )
+    inf.add_argument(
+        "--check-vectors",
+        help="a .jsonl file or folder for the check run (default: the shipped suites)",
+    )
+    inf.add_argument(
+        "--no-check", action="store_true", help="skip the check run under the inferred rules"
+    )
     inf.add_argument(
         "--timeout", type=_seconds, default=10.0, help="seconds to wait for an answer (default 10)"
     )

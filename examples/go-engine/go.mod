@@ -1,0 +1,3 @@
+module capsa.example/go-engine
+
+go 1.19

@@ -1,0 +1,132 @@
+"""Infer the rules an engine plays (``capsa conformance infer``).
+
+The engine is asked targeted cases, always under one set of rules (the
+*base*: the one given, else the ``rules`` or the preset its ``hello``
+claims, else ``capsa-susun``), and capsa's own :class:`~capsa.Rules` and
+settlement are the model of its answers: for each knob the probes are
+cases whose answers differ between the knob's values (capsa computes the
+answer under every candidate value, so no expected answer is written
+here). Numeric knobs are solved from settle answers, in passes (the knobs
+depend on one another); then every knob is decided from the values that
+fit every answer of its probes: one value is inferred (``probed`` names
+the probes that fixed it), several or none are *not determined*, and so
+are knobs only a combination of which shows; a knob no answer depends on
+is *not probed*. Each undecided knob carries its reason.
+
+Settle answers that do not sum to zero are set aside, per table size: the
+scoring is then solved from rounds played at a size where the engine is
+zero-sum (two seats and filler seats), and those answers are described
+as the formula they follow. The modules, by job: ``probes`` and
+``rounds`` (the cases), ``tables`` (table sizes), ``knobs`` (knobs by
+dotted name), ``solving`` (asking, solving, deciding), ``ranking``,
+``naturals`` and ``settling`` (the parts), ``observe`` (the verification),
+``claims`` (the hello claims), ``result`` (:class:`Inference`) and
+``check`` (the harness run again under the inferred rules).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from capsa.conformance.engines import CallableEngine, Engine, ProcessEngine
+from capsa.conformance.inference.check import check_inferred
+from capsa.conformance.inference.claims import base_rules, claim_observations
+from capsa.conformance.inference.observe import ObservingParts
+from capsa.conformance.inference.ranking import RankingParts
+from capsa.conformance.inference.result import Inference, Observation
+from capsa.conformance.inference.settling import SettlingParts
+from capsa.rules import Rules
+
+__all__ = ["Inference", "Observation", "infer"]
+
+
+class _Work(RankingParts, SettlingParts, ObservingParts):
+    """Every part of the inference, on one engine."""
+
+
+def _inferred_name(engine: Any) -> str:
+    """The name of the inferred rules: the engine's, when it is printable text."""
+    shown = engine if isinstance(engine, str) and engine.isprintable() else "engine"
+    try:
+        shown.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate from the engine's JSON
+        shown = "engine"
+    return f"{shown[:80]} (inferred)"
+
+
+def infer(
+    engine: str | Sequence[str] | Callable[[dict[str, Any]], Any] | Engine,
+    base: str | Rules | None = None,
+    timeout: float = 10.0,
+    check: int | None = None,
+    check_vectors: str | Path | None = None,
+) -> Inference:
+    """Probes an engine and returns the rules it plays (:class:`Inference`).
+
+    ``engine`` is a command line (a str or argv list, started once), a
+    callable from a request dict to a response dict, or an :class:`Engine`.
+    ``base`` is the rules every probe is sent under: a preset name or
+    ``Rules``; by default the preset the engine's ``hello`` names in
+    ``"preset"``, else ``capsa-susun``. Only ops the engine lists are asked.
+
+    ``check`` (a number of fuzz cases) runs the harness again on the engine
+    under the inferred rules (:func:`~capsa.conformance.inference.check.check_inferred`)
+    and attaches what it found as ``check``, with the vectors of
+    ``check_vectors`` (default: the shipped suites); None (the default)
+    runs no check.
+
+    Raises :class:`~capsa.conformance.HandshakeError` when the engine cannot
+    be started or its ``hello`` is unusable, ``RulesError`` for an unknown
+    preset.
+    """
+    if isinstance(engine, Engine):
+        runner = engine
+    elif callable(engine):
+        runner = CallableEngine(engine)
+    else:
+        runner = ProcessEngine(engine, timeout=timeout)
+    hello = runner.start()
+    try:
+        rules, notes = base_rules(base, hello)
+        work = _Work(runner, rules, hello)
+        work.notes += notes
+        for part in (
+            work.ranking,
+            work.fixed_rules,
+            work.fouls,
+            work.naturals,
+            work.settlement,
+            work.natural_precedence,
+            work.verify,
+        ):
+            part()
+    finally:
+        runner.close()
+    found = _result(work, hello)
+    if check is not None:
+        found.check = check_inferred(
+            engine, found.rules, fuzz=check, timeout=timeout, vectors=check_vectors
+        )
+    return found
+
+
+def _result(work: _Work, hello: dict[str, Any]) -> Inference:
+    undecided = {**work.undetermined, **work.not_probed}
+    probed = {k: v for k, v in work.probed.items() if k not in undecided}
+    not_probed = {k: v for k, v in work.not_probed.items() if k not in work.undetermined}
+    rules = work.rules.derive(name=_inferred_name(hello.get("engine")))
+    observations = work.observations + claim_observations(hello, work.rules, probed)
+    return Inference(
+        rules=rules,
+        base=work.base,
+        engine=hello,
+        probed=probed,
+        not_probed=not_probed,
+        undetermined=work.undetermined,
+        observations=observations,
+        asked=work.asked,
+        notes=work.notes,
+        not_zero_sum=sorted(work.not_zero_sum),
+    )

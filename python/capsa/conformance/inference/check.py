@@ -1,0 +1,106 @@
+"""The check of an inference: the harness run again under the inferred rules.
+
+:func:`check_inferred` runs :func:`capsa.conformance.run` on the same
+engine with ``rules=`` the inferred rules (every vector re-derived for
+them, then fuzzing): the inferred rules explain every answer when the run
+finds no failure. Its :class:`Check` lists the failures, one line each,
+and the declared differences (answers that do not sum to zero at a table
+size the engine's hello declares not zero-sum).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from capsa.conformance.engines import Engine
+from capsa.conformance.harness import Failure, run
+from capsa.conformance.inference.result import printable, show
+from capsa.rules import Rules
+
+__all__ = ["Check", "check_inferred"]
+
+_SHOWN = 200  # failures listed in a check (the count is always whole)
+
+
+@dataclass
+class Check:
+    """A run under the inferred rules: ``explains_every_answer`` (no failure),
+    ``failures`` (one line each, the first 200; ``failure_count`` counts
+    them all), ``observations`` (declared differences, as the report has
+    them), ``answered`` (answers compared) and ``exit_code`` (the run's).
+    Built by :func:`check_inferred`; raises nothing."""
+
+    explains_every_answer: bool
+    failures: list[str]
+    failure_count: int
+    observations: list[dict[str, Any]] = field(default_factory=list)
+    answered: int = 0
+    exit_code: int = 0
+
+    def lines(self) -> list[str]:
+        """The check as comment lines for the inferred rules file."""
+        head = f"check: a run under the inferred rules ({self.answered} answers compared) " + (
+            "explains every answer"
+            if self.explains_every_answer
+            else f"finds {self.failure_count} failure(s)"
+        )
+        out = [head]
+        out += [f"check observation: {o.get('count')} {o.get('kind')}" for o in self.observations]
+        out += [f"check failure: {line}" for line in self.failures[:20]]
+        if self.failure_count > 20:
+            out.append(f"check failure: ... and {self.failure_count - 20} more")
+        return [printable(line) for line in out]
+
+    def to_json(self) -> dict[str, Any]:
+        """The check as a JSON-ready dict."""
+        return {
+            "explains_every_answer": self.explains_every_answer,
+            "failure_count": self.failure_count,
+            "failures": self.failures,
+            "observations": self.observations,
+            "answered": self.answered,
+            "exit_code": self.exit_code,
+        }
+
+
+def check_inferred(
+    engine: str | Sequence[str] | Callable[[dict[str, Any]], Any] | Engine,
+    rules: Rules,
+    *,
+    fuzz: int = 50,
+    seed: int = 0,
+    timeout: float = 10.0,
+    vectors: str | Path | Iterable[Mapping[str, Any]] | None = None,
+) -> Check:
+    """Runs the harness on ``engine`` under ``rules`` (the inferred ones) and
+    returns what it found (:class:`Check`); ``vectors`` as :func:`run` takes
+    them (default: the shipped suites). The digest vectors are not asked
+    (the ranking is checked by the compare vectors).
+
+    Raises :class:`~capsa.conformance.HandshakeError` when the engine cannot
+    be started or its ``hello`` is unusable."""
+    report = run(
+        engine,
+        rules=rules,
+        vectors=vectors,
+        fuzz=fuzz,
+        seed=seed,
+        digests="none",
+        timeout=timeout,
+    )
+    return Check(
+        explains_every_answer=not report.failures,
+        failures=[_line(f) for f in report.failures[:_SHOWN]],
+        failure_count=len(report.failures),
+        observations=list(report.observations),
+        answered=report.answered,
+        exit_code=report.exit_code,
+    )
+
+
+def _line(failure: Failure) -> str:
+    what = failure.invariant or f"expected {show(failure.expected)}, got {show(failure.got)}"
+    return f"{failure.kind} {failure.id} ({failure.op}): {what}"

@@ -1,0 +1,162 @@
+"""Knobs by dotted name: read one, change some, list them all, and the base as a spec.
+
+A royalty is a knob of its own (``royalties.bottom.quads``), as is a
+natural's points (``naturals.points.dragon``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from capsa.conformance.protocol import RulesSpec
+from capsa.rules import _CHOICES, _INT_MAX, _INTS, DEFAULT_PRESET, Rules, presets
+
+__all__ = [
+    "FIVE_CATEGORIES",
+    "MAX_PASSES",
+    "RANKING_KNOBS",
+    "ROWS",
+    "all_knobs",
+    "candidates",
+    "get",
+    "integers",
+    "spec_of",
+    "with_knobs",
+]
+
+ROWS = ("top", "middle", "bottom")
+FIVE_CATEGORIES = (
+    "pair",
+    "two-pair",
+    "trips",
+    "straight",
+    "flush",
+    "full-house",
+    "quads",
+    "straight-flush",
+    "royal-flush",
+)
+RANKING_KNOBS = ("tie_break", "suit_order", "flush_compare", "wheel")
+MAX_PASSES = 5
+_BOOLEAN = ("royalty_adds", "scoop.multiply_royalties", "foul.pays_royalties", "surrender.enabled")
+_NEAR = 3  # integers tried either side of the current value
+_FAR = 17
+
+# ------------------------------------------------------------------ knobs
+
+
+def get(rules: Rules, knob: str) -> Any:
+    """The value of a knob, a single royalty (0 when the table has none) and a
+    natural's points (None when it is not paid) included. Raises
+    ``KeyError`` for a name that is no knob."""
+    if knob.startswith("royalties.") and knob.count(".") == 2:
+        _, row, category = knob.split(".")
+        return rules["royalties"][row].get(category, 0)
+    if knob.startswith("naturals.points."):
+        name = knob.rsplit(".", 1)[1]
+        for item in rules["naturals.enabled"]:
+            if item["name"] == name:
+                return item["points"]
+        return None
+    return rules[knob]
+
+
+def with_knobs(rules: Rules, changes: Mapping[str, Any]) -> Rules:
+    """``rules`` with knobs changed, a royalty (``royalties.bottom.quads``) and a
+    natural's points (``naturals.points.dragon``) included."""
+    key = json.dumps(changes, sort_keys=True)
+    return _with_knobs(rules, key)
+
+
+@lru_cache(maxsize=8192)
+def _with_knobs(rules: Rules, key: str) -> Rules:
+    changes: dict[str, Any] = json.loads(key)
+    plain: dict[str, Any] = {}
+    for knob, value in changes.items():
+        if knob.startswith("royalties.") and knob.count(".") == 2:
+            _, row, category = knob.split(".")
+            table = plain.setdefault(f"royalties.{row}", rules[f"royalties.{row}"])
+            if value:
+                table[category] = value
+            else:
+                table.pop(category, None)
+        elif knob.startswith("naturals.points."):
+            name = knob.rsplit(".", 1)[1]
+            enabled = plain.setdefault("naturals.enabled", rules["naturals.enabled"])
+            for item in enabled:
+                if item["name"] == name:
+                    item["points"] = value
+        else:
+            plain[knob] = value
+    return rules.derive(plain) if plain else rules
+
+
+def all_knobs(rules: Rules) -> set[str]:
+    """Every knob of ``rules`` by dotted name, a royalty and a paid natural each one."""
+    out: set[str] = set()
+    for key, value in rules.to_dict().items():
+        if key == "royalties":
+            for row, table in value.items():
+                out.update(f"royalties.{row}.{c}" for c in table)
+        elif key == "naturals":
+            out.update(f"naturals.{k}" for k in value if k != "enabled")
+            out.update(f"naturals.points.{i['name']}" for i in value["enabled"])
+            out.add("naturals.enabled")
+        elif isinstance(value, dict):
+            out.update(f"{key}.{k}" for k in value)
+        else:
+            out.add(key)
+    return out
+
+
+def integers(value: Any) -> tuple[int, ...] | None:
+    """A list of integers as a tuple; None for anything else."""
+    if not isinstance(value, list):
+        return None
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return None
+    return tuple(value)
+
+
+def spec_of(rules: Rules) -> RulesSpec:
+    """The base rules as a preset and the knobs changed from it."""
+    data = rules.to_dict()
+    for name in presets():
+        if Rules.preset(name) == rules:
+            return RulesSpec.of(name)
+    preset = Rules.preset(DEFAULT_PRESET).to_dict()
+    knobs: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and key not in ("royalties",):
+            for sub, inner in value.items():
+                if preset[key].get(sub) != inner:
+                    knobs[f"{key}.{sub}"] = inner
+        elif key == "royalties":
+            for row, table in value.items():
+                if preset[key][row] != table:
+                    knobs[f"royalties.{row}"] = table
+        elif preset.get(key) != value:
+            knobs[key] = value
+    return RulesSpec.of(DEFAULT_PRESET, knobs)
+
+
+def candidates(knob: str, rules: Rules) -> list[Any]:
+    """The values of ``knob`` worth trying: its choices, or for an integer (a
+    royalty and a natural's points included) the least values, the ones
+    around the current one and a few far from it (the answers are monotone
+    in an integer knob, so these tell one fitting value from several)."""
+    if knob in _CHOICES:
+        return list(_CHOICES[knob])
+    if knob == "suit_order":
+        return ["".join(p) for p in itertools.permutations("shcd")]
+    if knob in _BOOLEAN:
+        return [False, True]
+    low, high = _INTS.get(knob, (0, _INT_MAX))
+    current = int(get(rules, knob) or 0)
+    near = range(current - _NEAR, current + _NEAR + 1)
+    values = {low, low + 1, low + 2, *near, 2 * current + 1, current + _FAR}
+    return sorted(v for v in values if low <= v <= high)

@@ -1,0 +1,369 @@
+"""The fixed probes: cases written out whole (the ranking, fixed rules, fouls, scoring)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from capsa import _core
+from capsa.conformance.protocol import Case, RulesSpec, text_of
+
+__all__ = [
+    "SIZED",
+    "Probe",
+    "compare_probe",
+    "fixed_rule_probes",
+    "foul_probes",
+    "rake_probes",
+    "ranking_probes",
+    "round_of",
+    "scoring_probes",
+    "seat",
+    "settle_probe",
+]
+
+# ------------------------------------------------------------------ probes
+
+# Settle probes whose table size is their point (they are never widened).
+SIZED = ("sweep-2", "sweep-3", "sweep-4", "foul-sweep-4")
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One question to the engine: a case under the base rules, the knobs
+    whose value it shows, and what it shows in words (for an observation)."""
+
+    name: str
+    op: str
+    input: Mapping[str, Any]
+    knobs: tuple[str, ...]
+    why: str
+    money: bool = False  # compare the rake too, not only the points
+
+    def case(self, spec: RulesSpec) -> Case:
+        """The probe as a case under the rules ``spec``."""
+        return Case(self.op, spec, self.input)
+
+
+def seat(
+    rows: str | Sequence[int], surrender: bool = False, declare: bool = False
+) -> dict[str, Any]:
+    """A seat of a round: rows as ``"top / middle / bottom"`` text or 13 ids."""
+    if isinstance(rows, str):
+        parts = [" ".join(p.split()) for p in rows.split("/")]
+        ids = [c for part in parts for c in _core.card_ids(part)]
+    else:
+        ids = list(rows)
+    return {
+        "top": text_of(ids[:3]),
+        "middle": text_of(ids[3:8]),
+        "bottom": text_of(ids[8:]),
+        "surrender": surrender,
+        "declare_natural": declare,
+    }
+
+
+def round_of(*seats: dict[str, Any], stakes: int = 1) -> dict[str, Any]:
+    """A ``settle`` input: the seats and the stakes."""
+    return {"round": {"seats": list(seats), "stakes": stakes}}
+
+
+def settle_probe(
+    name: str,
+    knobs: Iterable[str],
+    why: str,
+    *seats: dict[str, Any],
+    stakes: int = 1,
+    money: bool = False,
+) -> Probe:
+    """A ``settle`` probe of the seats."""
+    return Probe(name, "settle", round_of(*seats, stakes=stakes), tuple(knobs), why, money)
+
+
+# Seat 0 wins the top and the middle and loses the bottom; no row holds more
+# than two pair, so no royalty of any preset applies.
+_WIN2 = "Ah Qd 3c / Ks Kh 8d 6c 2s / Jd Jc 9h 9s 4d"
+_LOSE1 = "Kd Jh 5c / Qs Qh 7d 5d 3h / As Ac 7s 7c 2h"
+_TIE_BOTTOM = "Kd Th 5c / Qs Qh 7d 5d 3h / Jh Js 9d 9c 4h"  # the bottom ties without a suit rule
+_SCOOPED = "Kd Jh 5c / Qs Qh 7d 5d 3h / Ts Tc 8h 8c 2h"
+_FOULED = "As Ac 2h / Qs Qh 7d 5d 3h / Kd Jh 5c 7s 7c"  # a top pair of aces over the middle
+_QUADS = "Ah Qd 3c / Ks Kh 8d 6c 2s / 9h 9s 9d 9c 4d"  # _WIN2 with bottom quads
+_STRAIGHT_FLUSH_BOTTOM = "Kd Jh 5c / Qs Qh 7d 5d 3h / 8s 7s 6s 5s 4s"
+_TOP_PAIR_WINS = "Ts Tc 2h / Qs Qh 7d 5d 3h / 8h 8c 7s 7c 2d"
+# A seat that wins every row against each of the three others, no royalty.
+_SWEEPER = "As Ah 2c / Ks Kh Qs Qh 3d / Ac Ad 4d 4c 5h"
+_SWEPT = (
+    "Kd 7d 2d / Jd Jc 6d 4h 3c / Td Tc 9d 9c 8d",
+    "Qd 7c 2h / Jh Js 6c 5d 3h / Th Ts 9h 9s 8c",
+    "Qc 7h 2s / Kc 7s 6s 5s 4s / 8h 8s 6h 5c 3s",
+)
+_FOULED_SWEPT = "8h 8s 2s / Kc 7s 6s 5s 4s / Qc 7h 6h 5c 3s"  # the third's cards, fouled
+
+
+def compare_probe(name: str, a: str, b: str, knobs: Iterable[str], why: str) -> Probe:
+    """A ``compare`` probe of hands ``a`` and ``b``."""
+    return Probe(name, "compare", {"a": a, "b": b}, tuple(knobs), why)
+
+
+def ranking_probes() -> list[Probe]:
+    """The ``compare`` probes of the four ranking knobs."""
+    probes = [
+        compare_probe(
+            "wheel-vs-six",
+            "As 2d 3c 4h 5s",
+            "2c 3d 4s 5h 6d",
+            ["wheel"],
+            "A-2-3-4-5 against 2-3-4-5-6",
+        ),
+        compare_probe(
+            "wheel-vs-king",
+            "As 2d 3c 4h 5s",
+            "9c Td Js Qh Kd",
+            ["wheel"],
+            "A-2-3-4-5 against 9-T-J-Q-K",
+        ),
+        compare_probe(
+            "wheel-flush",
+            "Ah 2h 3h 4h 5h",
+            "9s Ts Js Qs Ks",
+            ["wheel"],
+            "the A-5 straight flush against the K-high one",
+        ),
+    ]
+    suits = "shcd"
+    for x, y in itertools.combinations(suits, 2):
+        z, w = (s for s in suits if s not in (x, y))
+        probes.append(
+            compare_probe(
+                f"suit-{x}{y}",
+                f"A{x} K{z} Q{z} J{w} 9{w}",
+                f"A{y} K{w} Q{w} J{z} 9{z}",
+                ["tie_break", "suit_order"],
+                f"equal ranks, the aces of {x} and {y}",
+            )
+        )
+        for low, high in ((x, y), (y, x)):
+            probes.append(
+                compare_probe(
+                    f"flush-{low}{high}",
+                    f"2{low} 4{low} 6{low} 8{low} T{low}",
+                    f"3{high} 5{high} 7{high} 9{high} J{high}",
+                    ["flush_compare", "suit_order"],
+                    f"a T-high flush of {low} against a J-high flush of {high}",
+                )
+            )
+    return probes
+
+
+def fixed_rule_probes(ops: set[str]) -> list[Probe]:
+    """Cases no knob changes: an engine that differs has a rule capsa does not."""
+    out = []
+    if "compare" in ops:
+        out += [
+            compare_probe(
+                "top-no-straight",
+                "2d 3c 4h",
+                "Ac Kd 9s",
+                [],
+                "three consecutive cards make no straight (4-high loses to ace-high)",
+            ),
+            compare_probe(
+                "top-no-straight-ace",
+                "Qd Kc Ah",
+                "2s 2h 3d",
+                [],
+                "Q-K-A is no straight in three cards (it loses to a pair)",
+            ),
+            compare_probe(
+                "top-no-flush",
+                "2s 7s 9s",
+                "2d 2c 3h",
+                [],
+                "three cards of one suit make no flush (they lose to a pair)",
+            ),
+            compare_probe(
+                "no-wrap", "Qd Kc As 2h 3d", "4c 5d 6h 7s 8c", [], "Q-K-A-2-3 is no straight"
+            ),
+            compare_probe(
+                "three-vs-five",
+                "Kd Kc Ad 7c 3d",
+                "Ks Kh As",
+                [],
+                "a middle K-K-A-7-3 against a top K-K-A (the longer hand wins the prefix)",
+            ),
+        ]
+    if "category" in ops:
+        out += [
+            Probe(
+                "category-top-run",
+                "category",
+                {"hand": "2d 3c 4h"},
+                (),
+                "the category of three consecutive cards (no straight in three cards)",
+            ),
+            Probe(
+                "category-top-suited",
+                "category",
+                {"hand": "2s 7s 9s"},
+                (),
+                "the category of three cards of one suit (no flush in three cards)",
+            ),
+        ]
+    return out
+
+
+def foul_probes() -> list[Probe]:
+    """Arrangements with two rows of equal strength, as equal as ranks make them."""
+    return [
+        Probe(
+            "foul-equal-middle-bottom",
+            "foul",
+            {"top": "2d 3c 5h", "middle": "Ks Kh 8d 6c 4s", "bottom": "Kd Kc 8h 6s 4d"},
+            ("foul_check",),
+            "a middle and a bottom of the same ranks",
+        ),
+        Probe(
+            "foul-equal-top-middle",
+            "foul",
+            {"top": "Ks Kh Ad", "middle": "Kd Kc As 7c 3d", "bottom": "9s 9h 9d 2c 2s"},
+            ("foul_check",),
+            "a top K-K-A below a middle K-K-A-7-3",
+        ),
+        Probe(
+            "foul-equal-straights",
+            "foul",
+            {"top": "2s 3s 5d", "middle": "9s Td Jc Qh Kd", "bottom": "9h Tc Js Qd Kc"},
+            ("foul_check",),
+            "a middle and a bottom straight of the same ranks",
+        ),
+    ]
+
+
+# ------------------------------------------------------------------ settle probes
+
+
+def scoring_probes(ties: bool) -> list[Probe]:
+    """The settle probes of the scoring knobs (with a tied row when ``ties``)."""
+    rows = ("row_points", "overall_point")
+    scoop = ("scoop.multiplier", "scoop.bonus")
+    sweep = ("sweep_all.multiplier", "sweep_all.bonus")
+    probes = [
+        settle_probe(
+            "rows-2-1",
+            rows,
+            "seat 0 wins two rows and loses one, no royalty",
+            seat(_WIN2),
+            seat(_LOSE1),
+        ),
+        settle_probe(
+            "scoop", scoop, "seat 0 wins all three rows, no royalty", seat(_WIN2), seat(_SCOOPED)
+        ),
+        settle_probe(
+            "royalty-lost",
+            ("royalty_mode", "royalty_adds"),
+            "seat 0's bottom quads lose to a straight flush (who collects royalties)",
+            seat(_QUADS),
+            seat(_STRAIGHT_FLUSH_BOTTOM),
+        ),
+        settle_probe(
+            "royalty-won",
+            ("royalty_adds",),
+            "seat 0 wins its bottom quads and the middle, loses the top",
+            seat(_QUADS),
+            seat(_TOP_PAIR_WINS),
+        ),
+        settle_probe(
+            "scoop-royalty",
+            ("scoop.multiply_royalties",),
+            "seat 0 scoops with bottom quads (is the royalty multiplied)",
+            seat(_QUADS),
+            seat(_SCOOPED),
+        ),
+        settle_probe(
+            "sweep-4",
+            (*sweep, "sweep_all.min_players"),
+            "seat 0 wins every row against three others",
+            seat(_SWEEPER),
+            *(seat(s) for s in _SWEPT),
+        ),
+        settle_probe(
+            "sweep-3",
+            ("sweep_all.min_players",),
+            "seat 0 wins every row against two others",
+            seat(_SWEEPER),
+            *(seat(s) for s in _SWEPT[:2]),
+        ),
+        settle_probe(
+            "sweep-2",
+            ("sweep_all.min_players",),
+            "seat 0 wins every row against one other",
+            seat(_SWEEPER),
+            seat(_SWEPT[0]),
+        ),
+        settle_probe(
+            "foul",
+            ("foul.mode", "foul.points"),
+            "seat 1 fouls, seat 0 has no royalty",
+            seat(_WIN2),
+            seat(_FOULED),
+        ),
+        settle_probe(
+            "foul-sweep-4",
+            ("foul.mode", "foul.points"),
+            "seat 0 wins every row against two others and the third fouls (what a foul "
+            "pays a sweeper)",
+            seat(_SWEEPER),
+            *(seat(s) for s in _SWEPT[:2]),
+            seat(_FOULED_SWEPT),
+        ),
+        settle_probe(
+            "foul-royalty",
+            ("foul.pays_royalties",),
+            "seat 1 fouls against seat 0's bottom quads",
+            seat(_QUADS),
+            seat(_FOULED),
+        ),
+        settle_probe(
+            "surrender",
+            ("surrender.enabled", "surrender.cost"),
+            "seat 1 surrenders against plain rows",
+            seat(_WIN2),
+            seat(_LOSE1, surrender=True),
+        ),
+        settle_probe(
+            "surrender-vs-foul",
+            (),
+            "seat 1 surrenders against a fouled hand (nothing changes hands)",
+            seat(_FOULED),
+            seat(_WIN2, surrender=True),
+        ),
+    ]
+    if ties:
+        probes.append(
+            settle_probe(
+                "rows-2-tie",
+                rows,
+                "seat 0 wins two rows and ties the bottom",
+                seat(_WIN2),
+                seat(_TIE_BOTTOM),
+            )
+        )
+    return probes
+
+
+def rake_probes() -> list[Probe]:
+    """Settle probes at stakes 100, 33 and 7 whose rake shows ``money.rake_percent``."""
+    return [
+        settle_probe(
+            f"rake-stake-{s}",
+            ("money.rake_percent",),
+            f"seat 0 wins {s} a point: the rake on its money",
+            seat(_WIN2),
+            seat(_LOSE1),
+            stakes=s,
+            money=True,
+        )
+        for s in (100, 33, 7)
+    ]

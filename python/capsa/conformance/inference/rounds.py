@@ -1,0 +1,165 @@
+"""Probes found by search: royalty rounds, natural hands and plain seats."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from capsa import _core
+from capsa.conformance.inference.knobs import ROWS
+from capsa.conformance.inference.probes import Probe, seat, settle_probe
+from capsa.conformance.vectors import _NATURAL_HANDS as _VECTOR_NATURALS
+from capsa.rules import Rules
+
+__all__ = [
+    "NATURAL_HANDS",
+    "TOP_HANDS",
+    "TWINS",
+    "natural_hand",
+    "plain_seat",
+    "rows_of",
+    "royalty_probe",
+]
+
+
+# Royalty cases: seat 0 holds the category in the row and wins it.
+_BOTTOM_HANDS = {
+    "pair": "Ad Ac Kh Qd Js",
+    "two-pair": "Ad Ac Kh Kd Qs",
+    "trips": "Ad Ac Ah Kd Qs",
+    "straight": "Ts Jd Qc Kh Ad",
+    "flush": "Ah Kh Qh Jh 9h",
+    "full-house": "Ad Ac Ah Kd Ks",
+    "quads": "Ad Ac Ah As Kd",
+    "straight-flush": "9h Th Jh Qh Kh",
+    "royal-flush": "Ts Js Qs Ks As",
+}
+# (middle, the bottom above it)
+_MIDDLE_HANDS = {
+    "pair": ("2d 2c 5h 7d 9s", "Ad Ac Kh Qd Js"),
+    "two-pair": ("3d 3c 2h 2d 9s", "Ad Ac Kh Kd Qs"),
+    "trips": ("2d 2c 2h 5d 7s", "Ad Ac Ah Kd Qs"),
+    "straight": ("2d 3c 4h 5s 6d", "Ts Jd Qc Kh Ad"),
+    "flush": ("2c 4c 6c 8c Tc", "Ah Kh Qh Jh 9h"),
+    "full-house": ("2d 2c 2h 3d 3s", "Ad Ac Ah Kd Ks"),
+    "quads": ("2d 2c 2h 2s 3d", "Ad Ac Ah As Kd"),
+    "straight-flush": ("2c 3c 4c 5c 6c", "9h Th Jh Qh Kh"),
+    "royal-flush": ("Td Jd Qd Kd Ad", "Ts Js Qs Ks As"),
+}
+# (top, middle, bottom)
+TOP_HANDS = {
+    "pair": ("Qd Qc 4h", "5d 5c 3h 3d 9s", "Kd Kc 7h 7d 8s"),
+    "trips": ("Qd Qc Qh", "Kd Kc Kh 2d 3c", "Ad Ac Ah 4d 5c"),
+}
+
+
+def royalty_probe(row: str, category: str, rules: Rules) -> Probe | None:
+    """A two-seat round where seat 0 wins ``row`` with ``category`` and, when it
+    can, loses another row; the other rows are high cards where they can be."""
+    rng = random.Random(f"{row}/{category}")
+    if row == "bottom":
+        fixed = {"bottom": _core.card_ids(_BOTTOM_HANDS[category])}
+    elif row == "middle":
+        middle, bottom = _MIDDLE_HANDS[category]
+        fixed = {"middle": _core.card_ids(middle), "bottom": _core.card_ids(bottom)}
+    else:
+        top, middle, bottom = TOP_HANDS[category]
+        fixed = {r: _core.card_ids(t) for r, t in zip(ROWS, (top, middle, bottom), strict=True)}
+    used = {c for ids in fixed.values() for c in ids}
+    rest = [c for c in range(52) if c not in used]
+    size = {"top": 3, "middle": 5, "bottom": 5}
+    for attempt in range(4000):
+        strict = attempt < 2500
+        rng.shuffle(rest)
+        deck = iter(rest)
+        seat0 = {r: fixed.get(r) or [next(deck) for _ in range(size[r])] for r in ROWS}
+        seat1_cards = [next(deck) for _ in range(13)]
+        seat1 = {"top": seat1_cards[:3], "middle": seat1_cards[3:8], "bottom": seat1_cards[8:]}
+        if _core.compare(seat1["middle"], seat1["bottom"], rules) > 0:
+            seat1["middle"], seat1["bottom"] = seat1["bottom"], seat1["middle"]
+        flat0 = [c for r in ROWS for c in seat0[r]]
+        flat1 = [c for r in ROWS for c in seat1[r]]
+        if _core.is_foul(flat0, rules) or _core.is_foul(flat1, rules):
+            continue
+        results = {r: _core.compare(seat0[r], seat1[r], rules) for r in ROWS}
+        if results[row] <= 0 or 0 in results.values():
+            continue
+        if strict and all(v > 0 for v in results.values()):
+            continue  # a scoop only once no round with a lost row turned up
+        plain = all(_core.evaluate(seat1[r], rules).category == "high-card" for r in ROWS) and all(
+            _core.evaluate(seat0[r], rules).category == "high-card" for r in ROWS if r not in fixed
+        )
+        if strict and not plain:
+            continue
+        knob = f"royalties.{row}.{category}"
+        return settle_probe(
+            f"royalty-{row}-{category}",
+            (knob,),
+            f"seat 0 wins the {row} with {category}",
+            seat(flat0),
+            seat(flat1),
+        )
+    return None
+
+
+# Natural hands: one 13-card hand qualifying for each natural, and twins of
+# equal naturals with different ranks (for naturals.ties).
+NATURAL_HANDS = {name: has for name, (has, _) in _VECTOR_NATURALS.items()}
+TWINS = {
+    "six-pairs": (
+        "2d 2c 4d 4c 6d 6c 8d 8c Td Tc Qd Qc As",
+        "3d 3c 5d 5c 7d 7c 9d 9c Jd Jc Kd Kc Ah",
+    ),
+    "four-triples": (
+        "2d 2c 2h 5d 5c 5h 9d 9c 9h Kd Kc Kh As",
+        "3d 3c 3h 6d 6c 6h Td Tc Th Qd Qc Qh Ah",
+    ),
+    "five-pairs-trips": (
+        "2d 2c 4d 4c 6d 6c 8d 8c Td Tc Qd Qc Qh",
+        "3d 3c 5d 5c 7d 7c 9d 9c Jd Jc Kd Kc Ks",
+    ),
+}
+_SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
+
+
+def _relabel(ids: Sequence[int], perm: Sequence[int]) -> list[int]:
+    return [4 * (c // 4) + perm[c % 4] for c in ids]
+
+
+def rows_of(hand: Sequence[int], rules: Rules, foul: bool = False) -> list[int]:
+    """13 ids laid out top, middle, bottom: a legal split, or a fouled one."""
+    if not foul:
+        from capsa.solver import best_arrangement
+
+        cards = best_arrangement(list(hand), rules, strategy="greedy").arrangement.cards
+        return [c.id for c in cards]
+    ranked = sorted(hand, reverse=True)  # the strongest cards on top: a foul, nearly always
+    for perm in itertools.islice(itertools.permutations(ranked), 0, 2000, 97):
+        if _core.is_foul(list(perm), rules):
+            return list(perm)
+    return ranked
+
+
+def plain_seat(used: set[int], rules: Rules, seed: str) -> dict[str, Any]:
+    """A seat of 13 cards not in ``used``, legal rows, not declaring a natural."""
+    rng = random.Random(seed)
+    rest = [c for c in range(52) if c not in used]
+    rng.shuffle(rest)
+    return seat(rows_of(sorted(rest[:13]), rules))
+
+
+def natural_hand(name: str, rules: Rules, used: set[int]) -> list[int] | None:
+    """13 cards not in ``used`` whose natural under ``rules`` is ``name``: a
+    catalogue hand, relabelled by suits when needed."""
+    own = _core.card_ids(NATURAL_HANDS[name])
+    others = [_core.card_ids(h) for n, h in NATURAL_HANDS.items() if n != name]
+    for base in (own, *others):
+        if name not in _core.naturals(base):
+            continue
+        for perm in _SUIT_PERMUTATIONS:
+            ids = _relabel(base, perm)
+            if not used.intersection(ids) and _core.natural(ids, rules) == name:
+                return ids
+    return None

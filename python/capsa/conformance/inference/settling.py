@@ -1,0 +1,341 @@
+"""The scoring of an engine: row points, bonuses, royalties, fouls, surrender,
+natural points and the rake, solved from ``settle`` answers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from capsa.conformance.inference.knobs import (
+    FIVE_CATEGORIES,
+    MAX_PASSES,
+    all_knobs,
+    integers,
+    with_knobs,
+)
+from capsa.conformance.inference.naturals import NaturalParts
+from capsa.conformance.inference.probes import (
+    SIZED,
+    Probe,
+    rake_probes,
+    scoring_probes,
+)
+from capsa.conformance.inference.rounds import (
+    TOP_HANDS,
+    royalty_probe,
+)
+from capsa.conformance.inference.tables import TABLE_SIZES, widen
+from capsa.rules import _INTS, Rules
+
+__all__ = ["SettlingParts"]
+
+_SCORING = (
+    "row_points",
+    "overall_point",
+    "royalty_mode",
+    "royalty_adds",
+    "scoop",
+    "sweep_all",
+    "foul",
+    "surrender",
+    "royalties",
+    "money",
+)
+_JOINT = 12  # values of the first of two knobs tried when only both together fit
+_UNSUPPORTED = ("error", "unsupported")
+_FOUL_KNOBS = ("foul.mode", "foul.points", "foul.pays_royalties")
+# knob -> the knobs solved again when it takes another value (empty: every royalty)
+_PARTNERS: dict[str, tuple[str, ...]] = {
+    "row_points": ("overall_point",),
+    "overall_point": ("row_points",),
+    "scoop.multiplier": ("scoop.bonus",),
+    "scoop.bonus": ("scoop.multiplier",),
+    "sweep_all.multiplier": ("sweep_all.bonus",),
+    "sweep_all.bonus": ("sweep_all.multiplier",),
+    "foul.mode": ("foul.points",),
+    "royalty_adds": (),
+    "royalty_mode": (),
+}
+
+
+def _settle_knobs(rules: Rules) -> list[str]:
+    return sorted(
+        k
+        for k in all_knobs(rules)
+        if k.split(".")[0] in _SCORING
+        or k.startswith(("naturals.points.", "naturals.resolve", "naturals.ties"))
+    )
+
+
+def _is_scoring(knob: str) -> bool:
+    return knob.split(".")[0] in _SCORING or knob.startswith(
+        ("naturals.points.", "naturals.resolve", "naturals.ties")
+    )
+
+
+def _fouled(probe: Probe) -> bool:
+    """Whether a settle probe has a fouled seat (by its name: the foul probes)."""
+    return "foul" in probe.name
+
+
+class SettlingParts(NaturalParts):
+    """The scoring knobs, solved from ``settle`` answers."""
+
+    def settle_probes(self) -> list[Probe]:
+        """The scoring probes and one royalty probe per row and category."""
+        probes = scoring_probes(self.rules["tie_break"] == "none")
+        for row, categories in (
+            ("bottom", FIVE_CATEGORIES),
+            ("middle", FIVE_CATEGORIES),
+            ("top", tuple(TOP_HANDS)),
+        ):
+            for category in categories:
+                probe = royalty_probe(row, category, self.rules)
+                if probe is None:
+                    self.skip(
+                        [f"royalties.{row}.{category}"],
+                        "no legal round shows it under the inferred ranking",
+                    )
+                else:
+                    probes.append(probe)
+        return probes
+
+    def settlement(self) -> None:
+        """Asks the settle probes and solves the scoring knobs from the answers at
+        a table size where the engine is zero-sum."""
+        if "settle" not in self.ops:
+            self.skip(_settle_knobs(self.base), "the engine does not support settle")
+            return
+        every = self.settle_probes() + (rake_probes() if self.money else [])
+        if self.fouls_never:
+            every = [p for p in every if not _fouled(p)]
+            self.skip(
+                _FOUL_KNOBS, 'the engine declares "fouls": "never" (no fouled round is asked)'
+            )
+        self.ask(every)
+        natural = [p for p in self.natural_settle_probes() if not (self.fouls_never and _fouled(p))]
+        self.ask(natural)
+        every += natural
+        size = self.zero_sum_size(every)
+        if size > 2:
+            every = self.widened(every, size)
+        by_knob: dict[str, list[Probe]] = {}
+        for probe in every:
+            for knob in probe.knobs:
+                by_knob.setdefault(knob, []).append(probe)
+        steps = self._settle_steps(by_knob)
+        for _ in range(MAX_PASSES):
+            changed = False
+            for step in steps:
+                changed = step() or changed
+            if not changed:
+                break
+        self.decide(every)
+        if self.money:
+            self.rake([p for p in every if p.money])
+        else:
+            self.skip(["money.rake_percent"], "the engine does not answer money")
+        self.skip(["money.stake"], "the protocol sends the stakes with every round")
+        self.skip(_settle_knobs(self.base), "no answer depends on it under the inferred rules")
+
+    def zero_sum_size(self, probes: Sequence[Probe]) -> int:
+        """The table sizes where the engine is not zero-sum (an answer seen, or its
+        hello's ``not_zero_sum``) are set aside; returns the smallest other one
+        (2 when every size is set aside: only zero-sum answers are solved from)."""
+        seen = {len(self.points(p) or ()) for p in probes if p.name in self.unusable}
+        self.not_zero_sum = seen | self.declared_not_zero_sum()
+        for probe in probes:
+            if probe.name in SIZED and probe.name in self.unusable:
+                self.partial.add(probe.name)  # its payers still show the table size
+        size = next((s for s in TABLE_SIZES if s not in self.not_zero_sum), 2)
+        if size > 2:
+            sizes = ", ".join(str(s) for s in sorted(self.not_zero_sum))
+            self.notes.append(
+                f"the engine is not zero-sum at {sizes} seats: the scoring is solved from "
+                f"rounds of {size} seats (two seats played against filler seats)"
+            )
+        return size
+
+    def widened(self, probes: Sequence[Probe], size: int) -> list[Probe]:
+        """The probes played at ``size`` seats where they can be (the smaller
+        originals set aside), asked."""
+        out = []
+        for probe in probes:
+            wide = None if probe.name in SIZED else widen(probe, size, self.rules)
+            if wide is None:
+                out.append(probe)
+                continue
+            self.unusable.setdefault(
+                probe.name, f"asked at a table size where the engine is not zero-sum ({wide.name})"
+            )
+            out.append(wide)
+        self.ask(out)
+        return out
+
+    def decide(self, probes: Sequence[Probe]) -> None:
+        """Classifies every scoring knob a probe showed, then marks knobs only a
+        combination of which shows as not determined."""
+        knobs = [k for k in self.probed if _is_scoring(k)]
+        for _ in range(MAX_PASSES):
+            if not any([self.classify(k) for k in knobs]):
+                break
+        royalties = tuple(k for k in self.probed if k.startswith("royalties."))
+        for knob, partners in _PARTNERS.items():
+            self.trade(knob, partners or royalties, probes)
+        self.set_aside(probes)
+
+    def set_aside(self, probes: Sequence[Probe]) -> None:
+        """Marks a knob whose every probe was answered but set aside (not zero-sum)
+        as not determined, saying why."""
+        by_knob: dict[str, list[Probe]] = {}
+        for probe in probes:
+            for knob in probe.knobs:
+                by_knob.setdefault(knob, []).append(probe)
+        for knob, shown in by_knob.items():
+            if knob in self.probed or self.answered(shown):
+                continue
+            refused = [
+                p.name for p in shown if self.answers.get(p.name) == ("error", "unsupported")
+            ]
+            if refused and len(refused) == len(shown):
+                self.skip(
+                    [knob], f"the engine answers its probes unsupported ({', '.join(refused)})"
+                )
+                continue
+            aside = [p for p in shown if p.name in self.unusable]
+            if aside:
+                why = "; ".join(f"{p.name}: {self.unusable[p.name]}" for p in aside[:3])
+                self.undetermine(knob, f"the answers of its probes are set aside ({why})")
+        paid = {i["name"] for i in self.rules["naturals.enabled"]}
+        unpaid = [k for k in _settle_knobs(self.base) if k.startswith("naturals.points.")]
+        why = "the engine pays no such natural (see naturals.enabled)"
+        self.skip([k for k in unpaid if k.rsplit(".", 1)[1] not in paid], why)
+        if not paid:
+            self.skip(["naturals.resolve", "naturals.ties"], "the engine pays no natural")
+
+    def _settle_steps(self, by_knob: Mapping[str, list[Probe]]) -> list[Callable[[], bool]]:
+        def probes(*knobs: str) -> list[Probe]:
+            return [p for k in knobs for p in by_knob.get(k, [])]
+
+        def solve_first(knobs: Sequence[str], shown_by: str) -> Callable[[], bool]:
+            # Knobs one answer cannot tell apart (a multiplier and a bonus, the
+            # row point and the overall point): the first is solved, the next
+            # only when no value of the first fits, and both together last.
+            def step() -> bool:
+                for knob in knobs:
+                    if self.solve(knob, probes(shown_by)):
+                        return True
+                    if self.consistent(probes(shown_by)):
+                        return False
+                return self.solve_jointly(knobs[0], knobs[1], probes(shown_by))
+
+            return step
+
+        def choose(knob: str, values: Sequence[Any]) -> Callable[[], bool]:
+            return lambda: self.choose([{knob: v} for v in values], probes(knob))
+
+        def royalty(knob: str) -> Callable[[], bool]:
+            return lambda: self.solve(knob, probes(knob))
+
+        # Who sweeps decides which figures the scoop probes show: the sweep's
+        # figures are found at four seats first, then the table size it needs.
+        steps: list[Callable[[], bool]] = [
+            solve_first(["row_points", "overall_point"], "row_points"),
+            solve_first(["sweep_all.multiplier", "sweep_all.bonus"], "sweep_all.multiplier"),
+            choose("sweep_all.min_players", (2, 3, 4, 5)),
+            solve_first(["scoop.multiplier", "scoop.bonus"], "scoop.multiplier"),
+            choose("royalty_mode", ("winner", "always", "none")),
+            choose("royalty_adds", (True, False)),
+        ]
+        for row, categories in (
+            ("bottom", FIVE_CATEGORIES),
+            ("middle", FIVE_CATEGORIES),
+            ("top", tuple(TOP_HANDS)),
+        ):
+            steps += [royalty(f"royalties.{row}.{c}") for c in categories]
+        steps += [
+            choose("scoop.multiply_royalties", (False, True)),
+            self._foul_step(probes("foul.mode")),
+            choose("foul.pays_royalties", (True, False)),
+            self._surrender_step(probes("surrender.enabled")),
+        ]
+        steps += [royalty(k) for k in by_knob if k.startswith("naturals.points.")]
+        steps += [
+            choose("naturals.resolve", ("higher-wins", "difference")),
+            choose("naturals.ties", ("push", "compare")),
+        ]
+        return steps
+
+    def solve_jointly(self, first: str, second: str, probes: Sequence[Probe]) -> bool:
+        """Tries the first few values of ``first`` with ``second`` solved for
+        each; keeps the first pair that explains the answers."""
+        kept = self.rules
+        low = _INTS.get(first, (0, 0))[0]
+        for value in range(low, low + _JOINT):
+            self.rules = with_knobs(kept, {first: value})
+            self.solve(second, probes)
+            if self.consistent(probes):
+                return True
+        self.rules = kept
+        return False
+
+    def _foul_step(self, probes: Sequence[Probe]) -> Callable[[], bool]:
+        def step() -> bool:
+            if self.choose([{"foul.mode": m} for m in ("sweep-all", "scoop")], probes):
+                return True
+            if all(self.matches(p, self.rules) for p in self.answered(probes)):
+                if self.rules["foul.mode"] == "fixed":
+                    return self.solve("foul.points", probes)
+                return False
+            before = self.rules
+            self.rules = with_knobs(self.rules, {"foul.mode": "fixed"})
+            self.solve("foul.points", probes)
+            if all(self.matches(p, self.rules) for p in self.answered(probes)):
+                return True
+            self.rules = before
+            return False
+
+        return step
+
+    def _surrender_step(self, probes: Sequence[Probe]) -> Callable[[], bool]:
+        def step() -> bool:
+            answered = self.answered(probes)
+            if not answered:
+                return False
+            refused = all(self.got(p) == ("error",) for p in answered)
+            settled = all(integers(list(self.got(p))) is not None for p in answered)
+            if not refused and not settled:
+                return False  # a malformed answer says neither: the verification reports it
+            changed = False
+            self.note(["surrender.enabled"], answered)
+            if refused == bool(self.rules["surrender.enabled"]):
+                self.rules = with_knobs(self.rules, {"surrender.enabled": not refused})
+                changed = True
+            if refused:
+                self.skip(["surrender.cost"], "the engine refuses a surrender under the base rules")
+            else:
+                changed = self.solve("surrender.cost", probes) or changed
+            return changed
+
+        return step
+
+    def rake(self, probes: Sequence[Probe]) -> None:
+        """``money.rake_percent`` from the probes whose points the inferred rules give."""
+        answered = [
+            p for p in self.answered(probes) if self.expect(p, self.rules)[0] == self.got(p)[0]
+        ]
+        if not answered:
+            self.skip(["money.rake_percent"], "no rake probe's points matched the inferred rules")
+            return
+        self.note(["money.rake_percent"], answered)
+        current = self.rules["money.rake_percent"]
+        fits = []
+        for percent in [current, *range(101)]:
+            trial = self.rules.derive({"money.rake_percent": percent})
+            if all(self.matches(p, trial) for p in answered):
+                fits.append(percent)
+                break
+        if fits and fits[0] != current:
+            self.rules = self.rules.derive({"money.rake_percent": fits[0]})
+
+    # ---------------------------------------------------------- verifying

@@ -1,0 +1,70 @@
+"""``capsa conformance infer`` scored knob by knob on variant engines of known truth.
+
+Every knob of every variant engine (``tests/variant_engines.py``) is
+scored: *right* (inferred, the truth's value), *wrong* (stated without a
+caveat, another value) or *not determined* (reported as not determined or
+not probed, with a reason naming the knob). No knob may be wrong.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from variant_engines import VARIANTS, Variant
+
+from capsa import Rules
+from capsa.conformance.inference import Inference, infer
+from capsa.conformance.inference.knobs import all_knobs, get
+
+_SCORES: dict[str, tuple[int, int, int, float]] = {}
+
+
+def score(found: Inference, truth: Rules) -> dict[str, list[str]]:
+    """Knobs as right, wrong (with both values) and not determined (with why)."""
+    out: dict[str, list[str]] = {"right": [], "wrong": [], "not determined": []}
+    knobs = all_knobs(truth) | all_knobs(found.rules) | all_knobs(found.base)
+    for knob in sorted(knobs - {"name", "description"}):
+        reason = found.undetermined.get(knob) or found.not_probed.get(knob)
+        inferred, true = get(found.rules, knob), get(truth, knob)
+        if reason is not None:
+            out["not determined"].append(f"{knob}: {reason}")
+        elif inferred == true:
+            out["right"].append(knob)
+        else:
+            out["wrong"].append(f"{knob}: inferred {inferred!r}, truth {true!r}")
+    return out
+
+
+def _reason_is_explained(line: str) -> bool:
+    knob, _, reason = line.partition(": ")
+    leaf = knob.rsplit(".", 1)[-1]
+    return len(reason) > 20 and (knob in reason or leaf in reason)
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.name for v in VARIANTS])
+def test_infer_is_never_confidently_wrong(variant: Variant) -> None:
+    start = time.perf_counter()
+    found = infer(variant.make(), base=variant.base)
+    took = time.perf_counter() - start
+    scored = score(found, variant.truth)
+    counts = (len(scored["wrong"]), len(scored["not determined"]), len(scored["right"]), took)
+    _SCORES[variant.name] = counts
+    assert scored["wrong"] == [], scored["wrong"]
+    unexplained = [line for line in scored["not determined"] if not _reason_is_explained(line)]
+    assert unexplained == [], unexplained
+    if variant.extra:
+        assert found.observations, f"{variant.name}: {variant.extra}, yet no observation"
+    assert took < 5.0
+
+
+def test_the_score_table_covers_at_least_twelve_engines(capsys: Any) -> None:
+    if len(_SCORES) < len(VARIANTS):
+        pytest.skip("run with the scored tests")
+    with capsys.disabled():
+        print("\nengine                   wrong  not-determined  right   seconds")
+        for name, (wrong, undetermined, right, took) in sorted(_SCORES.items()):
+            print(f"{name:24} {wrong:5} {undetermined:15} {right:6} {took:9.2f}")
+    assert len(VARIANTS) >= 12
+    assert sum(s[0] for s in _SCORES.values()) == 0

@@ -1,0 +1,237 @@
+"""Variant engines with known ground truth, for scoring ``capsa conformance infer``.
+
+Each :class:`Variant` is an engine (a request handler) and the rules it
+really plays (``truth``). Two kinds:
+
+* mutants of capsa (``tests/conformance_engines.py``): they read the rules
+  they are sent and get one rule wrong, so their truth is the base preset
+  with that knob changed (or, for a rule no knob expresses, the base);
+* house variants: honest engines that play one fixed variant whatever
+  rules a request carries (their own royalty table, scoop or sweep bonus,
+  no naturals, a surrender cost, a rake, ...), some of them not zero-sum
+  at small tables, some announcing their rules in ``hello``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance_engines import MUTANTS
+
+import capsa
+from capsa import Rules
+from capsa.conformance.serve import CapsaEngine, _seat
+
+Request = dict[str, Any]
+Handler = Callable[[Request], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Variant:
+    """An engine and its ground truth: ``make()`` builds the handler, ``truth``
+    is the rules it plays, ``base`` the rules ``infer`` is given (None: what
+    the engine's ``hello`` says), ``extra`` what it does beyond any rules
+    (checked as an observation)."""
+
+    name: str
+    make: Callable[[], Handler]
+    truth: Rules
+    base: str | None = "capsa-susun"
+    extra: str = ""
+    hello: dict[str, Any] = field(default_factory=dict)
+
+
+def _sweepers(request: Request, rules: Rules) -> list[int]:
+    """The seats that win every row against every other seat."""
+    round_ = request["round"]
+    seats = [_seat(s, k) for k, s in enumerate(round_["seats"])]
+    detail = capsa.settle(seats, rules)
+    won: dict[int, int] = {}
+    for pair in detail.pairs:
+        if pair["outcome"] != "rows" or not pair["scoop"]:
+            continue
+        winner = pair["seats"][0] if pair["scoop"] > 0 else pair["seats"][1]
+        won[winner] = won.get(winner, 0) + 1
+    return [s for s, n in won.items() if n == len(seats) - 1]
+
+
+class House:
+    """An engine playing ``rules`` whatever it is sent; at the table sizes in
+    ``unpaid`` a seat that wins every row against everyone also gets
+    ``unpaid[size]`` points nobody pays; ``refuse_fouls`` (or a hello claiming
+    ``"fouls": "never"``) answers a round with a fouled seat ``unsupported``;
+    ``ops`` replaces the ops it supports. ``fouled_asked`` counts the
+    settles asked with a fouled seat."""
+
+    def __init__(
+        self,
+        name: str,
+        rules: Rules,
+        hello: dict[str, Any] | None = None,
+        unpaid: dict[int, int] | None = None,
+        refuse_fouls: bool = False,
+        ops: list[str] | None = None,
+    ) -> None:
+        self.name = name
+        self.rules = rules
+        self.data = rules.to_dict()
+        self.extra_hello = hello or {}
+        self.unpaid = unpaid or {}
+        self.refuse_fouls = refuse_fouls or (hello is not None and hello.get("fouls") == "never")
+        self.ops = ops
+        self.fouled_asked = 0  # settles asked with a fouled seat
+        self.engine = CapsaEngine()
+
+    def __call__(self, request: Request) -> dict[str, Any]:
+        if request.get("op") == "hello":
+            hello = {**self.engine.hello(), "engine": self.name, **self.extra_hello}
+            if self.ops is not None:
+                hello["ops"] = self.ops
+            return {"id": request.get("id"), "result": hello}
+        if self.ops is not None and request.get("op") not in self.ops:
+            error = {"kind": "unsupported", "message": f"op {request.get('op')!r}"}
+            return {"id": request.get("id"), "error": error}
+        if request.get("op") == "settle" and self._fouled(request):
+            self.fouled_asked += 1
+            if self.refuse_fouls:
+                error = {"kind": "unsupported", "message": "fouls are never scored here"}
+                return {"id": request.get("id"), "error": error}
+        response = self.engine.handle({**request, "rules": self.data})
+        if request.get("op") == "settle" and "result" in response:
+            self._pay_unpaid(request, response["result"])
+        return response
+
+    def _fouled(self, request: Request) -> bool:
+        seats = request["round"]["seats"]
+        return any(_seat(s, k).arrangement.is_foul(self.rules) for k, s in enumerate(seats))
+
+    def _pay_unpaid(self, request: Request, result: dict[str, Any]) -> None:
+        bonus = self.unpaid.get(len(request["round"]["seats"]))
+        if not bonus:
+            return
+        for seat in _sweepers(request, self.rules):
+            for key in ("points", "money", "net"):
+                result[key][seat] += bonus
+
+
+def _house(name: str, rules: Rules, **kwargs: Any) -> Callable[[], Handler]:
+    return lambda: House(name, rules, **kwargs)
+
+
+def _mutant(name: str) -> Callable[[], Handler]:
+    return MUTANTS[name]
+
+
+_PAGAT = Rules.preset("pagat")
+_SUSUN = Rules.preset("capsa-susun")
+
+# The pagat house engine: pagat's ranking and royalties, a scoop bonus of 3, a
+# sweep bonus of 9 at four seats, no naturals; at two and three seats a seat
+# that wins every row against everyone gets 9 more that nobody pays.
+PAGAT_HOUSE = _PAGAT.derive(
+    {"scoop.bonus": 3, "sweep_all.bonus": 9, "naturals.enabled": []}, name="pagat house"
+)
+ROYALTY_HOUSE = _SUSUN.derive(
+    {
+        "royalties.top": {"pair": 1, "trips": 6},
+        "royalties.middle": {"full-house": 3, "quads": 9, "straight-flush": 12},
+        "royalties.bottom": {"flush": 1, "quads": 5, "straight-flush": 7, "royal-flush": 15},
+    },
+    name="royalty house",
+)
+SWEEP_HOUSE = _SUSUN.derive(
+    {
+        "scoop.multiplier": 1,
+        "scoop.bonus": 2,
+        "sweep_all.multiplier": 2,
+        "sweep_all.bonus": 4,
+        "sweep_all.min_players": 3,
+    },
+    name="sweep house",
+)
+NATURALS_HOUSE = _PAGAT.derive(
+    {"naturals.enabled": [{"name": "dragon", "points": 20}, {"name": "six-pairs", "points": 5}]},
+    name="naturals house",
+)
+CLAIMED = Rules.preset("mau-binh").derive({"row_points": 2, "surrender.cost": 4}, name="claimed")
+
+VARIANTS: list[Variant] = [
+    Variant(
+        "pagat-house",
+        _house("pagat house", PAGAT_HOUSE, unpaid={2: 9, 3: 9}),
+        PAGAT_HOUSE,
+        extra="a sweeper at 2 and 3 seats gets 9 nobody pays",
+    ),
+    Variant("wheel-high", _mutant("wheel-high"), _SUSUN.derive(wheel="second")),
+    Variant("no-suit-tie-break", _mutant("no-suit-tie-break"), _SUSUN.derive(tie_break="none")),
+    Variant(
+        "flush-suit-first", _mutant("flush-suit-first"), _SUSUN.derive(flush_compare="suit-first")
+    ),
+    Variant("strict-fouls", _mutant("strict-fouls"), _PAGAT.derive(foul_check="strict"), "pagat"),
+    Variant(
+        "royalties-to-loser",
+        _mutant("royalties-to-loser"),
+        _SUSUN.derive(royalty_mode="always"),
+    ),
+    Variant(
+        "top-straights",
+        _mutant("top-straights"),
+        _SUSUN,
+        extra="three consecutive cards on top rank as a straight",
+    ),
+    Variant(
+        "bonus-not-zero-sum",
+        _mutant("bonus-not-zero-sum"),
+        Rules.preset("1-6"),
+        "1-6",
+        extra="a scoop's bonus is paid to the scooper, not taken from the loser",
+    ),
+    Variant("royalty-house", _house("royalty house", ROYALTY_HOUSE), ROYALTY_HOUSE),
+    Variant("sweep-house", _house("sweep house", SWEEP_HOUSE), SWEEP_HOUSE),
+    Variant("naturals-house", _house("naturals house", NATURALS_HOUSE), NATURALS_HOUSE, "pagat"),
+    Variant(
+        "no-naturals",
+        _house("no naturals", _SUSUN.derive({"naturals.enabled": []})),
+        _SUSUN.derive({"naturals.enabled": []}),
+    ),
+    Variant(
+        "surrender-house",
+        _house("surrender house", _PAGAT.derive({"surrender.enabled": True, "surrender.cost": 2})),
+        _PAGAT.derive({"surrender.enabled": True, "surrender.cost": 2}),
+        "pagat",
+    ),
+    Variant(
+        "rake-house",
+        _house("rake house", _SUSUN.derive({"money.rake_percent": 5})),
+        _SUSUN.derive({"money.rake_percent": 5}),
+    ),
+    Variant(
+        "loser-royalties-house",
+        _house("loser royalties", _SUSUN.derive({"royalty_mode": "always", "royalty_adds": False})),
+        _SUSUN.derive({"royalty_mode": "always", "royalty_adds": False}),
+    ),
+    Variant(
+        "overall-point-house",
+        _house("overall point", _PAGAT.derive({"overall_point": 1})),
+        _PAGAT.derive({"overall_point": 1}),
+        "pagat",
+    ),
+    Variant(
+        "fixed-foul-house",
+        _house("fixed foul", _PAGAT.derive({"foul.mode": "fixed", "foul.points": 5})),
+        _PAGAT.derive({"foul.mode": "fixed", "foul.points": 5}),
+        "pagat",
+    ),
+    Variant(
+        "claimed-rules",
+        _house(
+            "claimed",
+            CLAIMED,
+            hello={"rules": CLAIMED.to_dict(), "fouls": "never"},
+        ),
+        CLAIMED,
+        None,
+    ),
+]
