@@ -291,6 +291,7 @@ class SettlingParts(NaturalParts):
             self.rules = with_knobs(self.rules, {"foul.mode": "fixed"})
             self.solve("foul.points", probes)
             if all(self.matches(p, self.rules) for p in self.answered(probes)):
+                self.note(["foul.mode"], self.answered(probes))
                 return True
             self.rules = before
             return False
