@@ -97,6 +97,8 @@ class NaturalParts(Inferrer):
     def natural_precedence(self) -> None:
         """Which of two paid naturals is the stronger, from a round of one against
         the other, for every pair no ``natural`` answer has ordered."""
+        if "naturals.enabled" not in self.probed:
+            return  # no natural answer: naturals.enabled is not probed, and says why
         enabled = [i["name"] for i in self.rules["naturals.enabled"]]
         probes = []
         for first, second in itertools.combinations(enabled, 2):

@@ -321,7 +321,9 @@ class SettlingParts(NaturalParts):
         return step
 
     def rake(self, probes: Sequence[Probe]) -> None:
-        """``money.rake_percent`` from the probes whose points the inferred rules give."""
+        """``money.rake_percent`` from the probes whose points the inferred rules
+        give: every percent is tried; one that fits is inferred, none or
+        several are not determined."""
         answered = [
             p for p in self.answered(probes) if self.expect(p, self.rules)[0] == self.got(p)[0]
         ]
@@ -329,14 +331,24 @@ class SettlingParts(NaturalParts):
             self.skip(["money.rake_percent"], "no rake probe's points matched the inferred rules")
             return
         self.note(["money.rake_percent"], answered)
+        fits = [
+            percent
+            for percent in range(101)
+            if all(
+                self.matches(p, with_knobs(self.rules, {"money.rake_percent": percent}))
+                for p in answered
+            )
+        ]
+        if len(fits) == 1:
+            self.rules = with_knobs(self.rules, {"money.rake_percent": fits[0]})
+            return
+        names = ", ".join(p.name for p in answered)
         current = self.rules["money.rake_percent"]
-        fits = []
-        for percent in [current, *range(101)]:
-            trial = self.rules.derive({"money.rake_percent": percent})
-            if all(self.matches(p, trial) for p in answered):
-                fits.append(percent)
-                break
-        if fits and fits[0] != current:
-            self.rules = self.rules.derive({"money.rake_percent": fits[0]})
+        if fits:
+            shown = ", ".join(map(str, fits[:8]))
+            why = f"the answers to {names} fit money.rake_percent = {shown} (kept {current})"
+        else:
+            why = f"no value of it explains the answers to {names} (kept {current})"
+        self.undetermine("money.rake_percent", why)
 
     # ---------------------------------------------------------- verifying
