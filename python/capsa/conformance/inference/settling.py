@@ -25,7 +25,8 @@ from capsa.conformance.inference.rounds import (
     royalty_probe,
 )
 from capsa.conformance.inference.tables import TABLE_SIZES, widen
-from capsa.rules import _INTS, Rules
+from capsa.conformance.inference.trading import TradingParts
+from capsa.rules import Rules
 
 __all__ = ["SettlingParts"]
 
@@ -41,7 +42,6 @@ _SCORING = (
     "royalties",
     "money",
 )
-_JOINT = 12  # values of the first of two knobs tried when only both together fit
 _UNSUPPORTED = ("error", "unsupported")
 _FOUL_KNOBS = ("foul.mode", "foul.points", "foul.pays_royalties")
 # knob -> the knobs solved again when it takes another value (empty: every royalty)
@@ -78,7 +78,7 @@ def _fouled(probe: Probe) -> bool:
     return "foul" in probe.name
 
 
-class SettlingParts(NaturalParts):
+class SettlingParts(NaturalParts, TradingParts):
     """The scoring knobs, solved from ``settle`` answers."""
 
     def settle_probes(self) -> list[Probe]:
@@ -222,12 +222,16 @@ class SettlingParts(NaturalParts):
             # row point and the overall point): the first is solved, the next
             # only when no value of the first fits, and both together last.
             def step() -> bool:
-                for knob in knobs:
-                    if self.solve(knob, probes(shown_by)):
-                        return True
-                    if self.consistent(probes(shown_by)):
-                        return False
-                return self.solve_jointly(knobs[0], knobs[1], probes(shown_by))
+                shown = probes(shown_by)
+                changed = False
+                for knob in knobs:  # each is solved (or, when the answers fit, noted)
+                    if self.consistent(shown):
+                        self.solve(knob, shown)
+                    else:
+                        changed = self.solve(knob, shown) or changed
+                if not self.consistent(shown):
+                    changed = self.solve_jointly(knobs[0], knobs[1], shown) or changed
+                return changed
 
             return step
 
@@ -265,19 +269,6 @@ class SettlingParts(NaturalParts):
             choose("naturals.ties", ("push", "compare")),
         ]
         return steps
-
-    def solve_jointly(self, first: str, second: str, probes: Sequence[Probe]) -> bool:
-        """Tries the first few values of ``first`` with ``second`` solved for
-        each; keeps the first pair that explains the answers."""
-        kept = self.rules
-        low = _INTS.get(first, (0, 0))[0]
-        for value in range(low, low + _JOINT):
-            self.rules = with_knobs(kept, {first: value})
-            self.solve(second, probes)
-            if self.consistent(probes):
-                return True
-        self.rules = kept
-        return False
 
     def _foul_step(self, probes: Sequence[Probe]) -> Callable[[], bool]:
         def step() -> bool:
