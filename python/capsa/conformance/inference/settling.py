@@ -43,6 +43,15 @@ _SCORING = (
     "money",
 )
 _UNSUPPORTED = ("error", "unsupported")
+# what a foul pays in the modes other than "fixed" is made of these
+_FIGURES = (
+    "row_points",
+    "overall_point",
+    "scoop.multiplier",
+    "scoop.bonus",
+    "sweep_all.multiplier",
+    "sweep_all.bonus",
+)
 _FOUL_KNOBS = ("foul.mode", "foul.points", "foul.pays_royalties")
 # knob -> the knobs solved again when it takes another value (empty: every royalty)
 _PARTNERS: dict[str, tuple[str, ...]] = {
@@ -182,7 +191,23 @@ class SettlingParts(NaturalParts, TradingParts):
         royalties = tuple(k for k in self.probed if k.startswith("royalties."))
         for knob, partners in _PARTNERS.items():
             self.trade(knob, partners or royalties, probes)
+        self._fixed_fouls()
+        self.suspects()
         self.set_aside(probes)
+
+    def _fixed_fouls(self) -> None:
+        """Fixed foul points can mimic what a sweep or a scoop pays: they are not
+        determined while the figures of those are not."""
+        if self.rules["foul.mode"] != "fixed" or "foul.mode" not in self.probed:
+            return
+        open_ = [k for k in _FIGURES if k in self.undetermined]
+        if open_ and "foul.mode" not in self.undetermined:
+            why = (
+                'fixed points fit the foul answers, and so may "sweep-all" or "scoop" '
+                f"with other values of {', '.join(open_)}, which are not determined"
+            )
+            for knob in ("foul.mode", "foul.points"):
+                self.undetermine(knob, why)
 
     def set_aside(self, probes: Sequence[Probe]) -> None:
         """Marks a knob whose every probe was answered but set aside (not zero-sum)

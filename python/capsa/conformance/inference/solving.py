@@ -51,6 +51,7 @@ class Inferrer:
         self.fouls_never = hello.get("fouls") == "never"
         self.notes: list[str] = []
         self.trying = False  # solving under trial values: nothing is noted
+        self.misfit: set[str] = set()  # knobs no value of which explains their answers
         self._requests: dict[str, dict[str, Any]] = {}
         self._expected: dict[tuple[str, Rules], dict[str, Any]] = {}
         self.observations: list[Observation] = []
@@ -312,6 +313,7 @@ class Inferrer:
             self.probed.pop(knob)
             self.skip([knob], "no answer depends on it under the inferred rules (any value fits)")
         elif not fit:
+            self.misfit.add(knob)
             self.undetermine(
                 knob, f"no value of it explains the answers to {names} (kept {_json(current)})"
             )

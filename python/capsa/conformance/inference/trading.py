@@ -73,12 +73,13 @@ class TradingParts(Inferrer):
         the answers it leaves unexplained solved again; None unless they
         explain every answer the inferred rules explain."""
         kept = self.rules
-        own = [self.probes[n] for n in self.probed[knob]]
+        own = self._probes_of(knob)
         self.trying = True
         try:
             self.rules = with_knobs(kept, {knob: value})
-            for partner in partners:
-                self.solve(partner, own + self._probes_of(partner))
+            for _ in range(2):  # a partner's probes may hold another partner
+                for partner in partners:
+                    self.solve(partner, self._probes_of(partner) or own)
             self._follow([knob, *partners], explained)
             trial = self.rules
         finally:
@@ -86,24 +87,28 @@ class TradingParts(Inferrer):
         return trial if all(self.matches(p, trial) for p in explained) else None
 
     def _follow(self, fixed: Sequence[str], explained: Sequence[Probe]) -> None:
-        """Solves again the integer knobs of the answers the current (trial)
-        rules leave unexplained, a multiplier and its bonus together."""
+        """Solves again the integer knobs the answers the current (trial) rules
+        leave unexplained depend on, a multiplier and its bonus together."""
         for _ in range(2):
-            wrong = {p.name for p in explained if not self.matches(p, self.rules)}
+            wrong = [p for p in explained if not self.matches(p, self.rules)]
             if not wrong:
                 return
-            knobs = [
-                k
-                for k, names in self.probed.items()
-                if k not in fixed and wrong & set(names) and _is_int(get(self.rules, k))
-            ]
+            knobs = [k for k in self.probed if k not in fixed and self._moves(k, wrong)]
             for k in knobs:
-                probes = self._probes_of(k)
+                probes = self._probes_of(k) or wrong
                 if k in PAIRS and PAIRS[k] in knobs:
                     if not self.solve(k, probes) and not self.consistent(probes):
                         self.solve_jointly(k, PAIRS[k], probes)
                 elif k not in PAIRS.values() or not any(PAIRS.get(f) == k for f in knobs):
                     self.solve(k, probes)
+
+    def _moves(self, knob: str, probes: Sequence[Probe]) -> bool:
+        """Whether an integer knob changes capsa's answer to one of ``probes``."""
+        value = get(self.rules, knob)
+        if not _is_int(value):
+            return False
+        other = with_knobs(self.rules, {knob: value + 1})
+        return any(self.expect(p, self.rules) != self.expect(p, other) for p in probes)
 
     def _depending(self, knob: str, trial: Rules) -> None:
         """Marks each determined knob whose answers, under the ``trial`` rules,
@@ -127,6 +132,28 @@ class TradingParts(Inferrer):
                     f"its answers depend on {knob}, not determined (with {knob} = "
                     f"{_json(get(trial, knob))}, they fit {k} = {shown}; kept {_json(current)})",
                 )
+
+    def suspects(self) -> None:
+        """Marks each determined knob whose answers also depend on a knob no value
+        of which explains its own answers as not determined: its value was
+        solved against a wrong one."""
+        for knob in list(self.probed):
+            if knob in self.undetermined:
+                continue
+            probes = [p for p in self.answered(self._probes_of(knob)) if p.op == "settle"]
+            wrong = next((u for u in sorted(self.misfit) if self._shifts(u, probes)), None)
+            if probes and wrong is not None:
+                self.undetermine(
+                    knob, f"its answers also depend on {wrong}, no value of which explains its own"
+                )
+
+    def _shifts(self, knob: str, probes: Sequence[Probe]) -> bool:
+        """Whether another value of ``knob`` changes capsa's answer to a probe."""
+        for value in self._alternatives(knob, self.rules)[:4]:
+            other = with_knobs(self.rules, {knob: value})
+            if any(self.expect(p, self.rules) != self.expect(p, other) for p in probes):
+                return True
+        return False
 
     def _probes_of(self, knob: str) -> list[Probe]:
         return [self.probes[n] for n in self.probed.get(knob, [])]
