@@ -25,7 +25,7 @@ from capsa.conformance.inference.rounds import (
     royalty_probe,
 )
 from capsa.conformance.inference.tables import TABLE_SIZES, widen
-from capsa.conformance.inference.trading import TradingParts
+from capsa.conformance.inference.trading import FIGURES, TradingParts
 from capsa.rules import Rules
 
 __all__ = ["SettlingParts"]
@@ -43,15 +43,6 @@ _SCORING = (
     "money",
 )
 _UNSUPPORTED = ("error", "unsupported")
-# what a foul pays in the modes other than "fixed" is made of these
-_FIGURES = (
-    "row_points",
-    "overall_point",
-    "scoop.multiplier",
-    "scoop.bonus",
-    "sweep_all.multiplier",
-    "sweep_all.bonus",
-)
 _FOUL_KNOBS = ("foul.mode", "foul.points", "foul.pays_royalties")
 # knob -> the knobs solved again when it takes another value (empty: every royalty)
 _PARTNERS: dict[str, tuple[str, ...]] = {
@@ -200,7 +191,7 @@ class SettlingParts(NaturalParts, TradingParts):
         determined while the figures of those are not."""
         if self.rules["foul.mode"] != "fixed" or "foul.mode" not in self.probed:
             return
-        open_ = [k for k in _FIGURES if k in self.undetermined]
+        open_ = [k for k in FIGURES if k in self.undetermined]
         if open_ and "foul.mode" not in self.undetermined:
             why = (
                 'fixed points fit the foul answers, and so may "sweep-all" or "scoop" '

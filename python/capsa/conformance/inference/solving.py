@@ -253,6 +253,8 @@ class Inferrer:
         current = get(self.rules, knob)
         if not answered or current is None:
             return False
+        if self.trying and self.consistent(answered):
+            return False  # nothing to note while trying values, nothing to solve
 
         def points(value: int, probe: Probe) -> int | None:
             if not low <= value <= high:

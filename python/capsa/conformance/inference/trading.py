@@ -18,14 +18,23 @@ from capsa.conformance.inference.probes import Probe
 from capsa.conformance.inference.solving import Inferrer
 from capsa.rules import Rules
 
-__all__ = ["PAIRS", "TradingParts"]
+__all__ = ["FIGURES", "PAIRS", "TradingParts"]
 
 # Knobs only solved together (a multiplier and its bonus).
 PAIRS = {
     "scoop.multiplier": "scoop.bonus",
     "sweep_all.multiplier": "sweep_all.bonus",
 }
-_NEAR = 3  # integer alternatives tried either side of the inferred value
+_NEAR = 2  # integer alternatives tried either side of the inferred value
+# what every round's points are made of: solved again under any trial
+FIGURES = (
+    "row_points",
+    "overall_point",
+    "scoop.multiplier",
+    "scoop.bonus",
+    "sweep_all.multiplier",
+    "sweep_all.bonus",
+)
 
 
 class TradingParts(Inferrer):
@@ -48,11 +57,14 @@ class TradingParts(Inferrer):
         moved = [
             k for k in self.probed if k != knob and any(get(t, k) != get(kept, k) for t in trials)
         ]
-        other = ", ".join(f"{k} = {_json(get(trials[0], k))}" for k in [knob, *moved])
+        other = "; ".join(
+            ", ".join(f"{k} = {_json(get(trial, k))}" for k in [knob, *moved])
+            for trial in trials[:4]
+        )
         ours = ", ".join(f"{k} = {_json(get(kept, k))}" for k in [knob, *moved])
         why = (
             f"the answers show only a combination of {', '.join([knob, *moved])}: "
-            f"{other} explains them as well as {ours} (kept)"
+            f"{other} explain(s) them as well as {ours} (kept)"
         )
         for k in [knob, *moved]:
             self.undetermine(k, why)
@@ -87,28 +99,27 @@ class TradingParts(Inferrer):
         return trial if all(self.matches(p, trial) for p in explained) else None
 
     def _follow(self, fixed: Sequence[str], explained: Sequence[Probe]) -> None:
-        """Solves again the integer knobs the answers the current (trial) rules
-        leave unexplained depend on, a multiplier and its bonus together."""
+        """Solves again the integer knobs of the answers the current (trial)
+        rules leave unexplained (the knobs those probes showed, and the
+        figures every round is made of), a multiplier and its bonus together."""
         for _ in range(2):
-            wrong = [p for p in explained if not self.matches(p, self.rules)]
+            wrong = {p.name for p in explained if not self.matches(p, self.rules)}
             if not wrong:
                 return
-            knobs = [k for k in self.probed if k not in fixed and self._moves(k, wrong)]
+            knobs = [
+                k
+                for k, names in self.probed.items()
+                if k not in fixed
+                and (k in FIGURES or wrong & set(names))
+                and _is_int(get(self.rules, k))
+            ]
             for k in knobs:
-                probes = self._probes_of(k) or wrong
+                probes = self._probes_of(k)
                 if k in PAIRS and PAIRS[k] in knobs:
                     if not self.solve(k, probes) and not self.consistent(probes):
                         self.solve_jointly(k, PAIRS[k], probes)
                 elif k not in PAIRS.values() or not any(PAIRS.get(f) == k for f in knobs):
                     self.solve(k, probes)
-
-    def _moves(self, knob: str, probes: Sequence[Probe]) -> bool:
-        """Whether an integer knob changes capsa's answer to one of ``probes``."""
-        value = get(self.rules, knob)
-        if not _is_int(value):
-            return False
-        other = with_knobs(self.rules, {knob: value + 1})
-        return any(self.expect(p, self.rules) != self.expect(p, other) for p in probes)
 
     def _depending(self, knob: str, trial: Rules) -> None:
         """Marks each determined knob whose answers, under the ``trial`` rules,
@@ -117,8 +128,8 @@ class TradingParts(Inferrer):
             if k in self.undetermined:
                 continue
             probes = [p for p in self.answered(self._probes_of(k)) if p.op == "settle"]
-            if not probes:
-                continue
+            if all(self.expect(p, trial) == self.expect(p, self.rules) for p in probes):
+                continue  # the trial changes none of its answers
             fit = [
                 v
                 for v in candidates(k, trial)
