@@ -246,7 +246,8 @@ class Report:
     def too_few(self) -> str:
         """Why the run asked too little to pass ("" when it asked enough): the
         answers checked and the commonest reasons cases were skipped, and
-        every op the engine lists of which no case was compared."""
+        every op the engine lists of which no case was compared. Raises
+        nothing."""
         parts = self.untested()
         if self.answered < self.min_requests:
             reasons = sorted(self.skips.items(), key=lambda kv: -kv[1])[:3]
@@ -270,7 +271,7 @@ class Report:
         tests none of an op the engine lists does not pass, however many
         answers it has of the others (rules outside the engine's claims skip
         every case of the ops they touch). Digests are left out: whether they
-        are asked is the run's choice (``digests``)."""
+        are asked is the run's choice (``digests``). Raises nothing."""
         out = []
         for op, cells in self.matrix.items():
             every = cells.get("*", {})
