@@ -288,7 +288,7 @@ class Report:
     def observe(self, kind: str, failure: Failure, note: str) -> None:
         """Records a declared difference that is not a failure (``kind``
         ``"not-zero-sum"``): one entry per kind with its count and the first
-        example."""
+        example. Raises nothing."""
         for entry in self.observations:
             if entry["kind"] == kind:
                 entry["count"] += 1
@@ -324,7 +324,8 @@ class Report:
         return "\n".join(lines)
 
     def fuzz_text(self) -> str:
-        """How the fuzz cases came to be: examples drawn, duplicates, refused, asked."""
+        """How the fuzz cases came to be: examples drawn, duplicates, refused,
+        asked. Raises nothing."""
         if not self.fuzz_examples:
             return f"{self.fuzz_cases} fuzz cases"
         parts = [f"{self.fuzz_duplicates} duplicates"] if self.fuzz_duplicates else []
@@ -341,7 +342,8 @@ class Report:
 
     def causes_text(self) -> str:
         """One line per root cause (count, fit, smallest reproducer), then the
-        pinned orders the engine's digests match; empty when nothing failed."""
+        pinned orders the engine's digests match; empty when nothing failed.
+        Raises nothing."""
         lines = [f"cause: {cause.line()}" for cause in self.causes]
         lines += [f"digest: {text}" for text in self.digest_matches]
         return "\n".join(lines)
@@ -416,7 +418,8 @@ class Report:
         """The report members about what was asked: ``rules`` (the rules the
         engine was tested under, or null), ``answered``, ``min_requests``,
         ``not_passed_because`` (why a run without failures did not pass, or
-        null), ``skipped`` (reason to count) and ``observations``."""
+        null), ``skipped`` (reason to count) and ``observations``. Raises
+        nothing."""
         return {
             "rules": self.rules.data() if self.rules is not None else None,
             "answered": self.answered,
