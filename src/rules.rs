@@ -197,7 +197,9 @@ impl Rules {
     /// Errors: an unknown knob, a value of the wrong kind, a name that is
     /// not one of a choice's.
     pub fn set_knob(&mut self, name: &str, value: KnobValue) -> Result<()> {
-        let ranking = &mut self.evaluator.ranking;
+        // The evaluator's tables depend on the ranking: a ranking knob
+        // builds a new evaluator rather than editing the ranking in place.
+        let mut ranking = self.evaluator.ranking;
         match name {
             "name" | "description" => {
                 text(name, value)?;
@@ -243,6 +245,9 @@ impl Rules {
             "money.stake" => self.stake = int(name, value)?,
             "money.rake_percent" => self.rake_percent = int(name, value)?,
             _ => return Err(Error::rules(format!("unknown knob {name:?}"))),
+        }
+        if ranking != self.evaluator.ranking {
+            self.evaluator = Evaluator::new(ranking);
         }
         Ok(())
     }

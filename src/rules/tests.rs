@@ -147,3 +147,22 @@ fn validate_reads_the_table_ranges() {
         .message()
         .contains("\"two-pair\" is not a category of that row"));
 }
+
+#[test]
+fn a_ranking_knob_set_builds_its_evaluator() {
+    let mut rules = Rules::default();
+    rules
+        .set_knob("wheel", KnobValue::Text("second".into()))
+        .unwrap();
+    let second = Evaluator::new(Ranking {
+        wheel_second: true,
+        ..Rules::default().evaluator.ranking
+    });
+    // A-2-3-4-5 against 9-T-J-Q-K (card ids 4 * (rank - 2) + suit)
+    let wheel = [48, 0, 5, 10, 15];
+    let nine_high = [29, 32, 39, 42, 44];
+    for hand in [wheel, nine_high] {
+        assert_eq!(rules.evaluator.eval5(hand), second.eval5(hand));
+    }
+    assert!(rules.evaluator.eval5(wheel) > rules.evaluator.eval5(nine_high));
+}
