@@ -192,14 +192,18 @@ impl Rules {
     /// Sets the knob of a dotted name (a row of [`KNOBS`]) to `value`:
     /// the one place a knob's name meets its field. Text knobs the engine
     /// does not play by (`name`, `description`) are accepted and dropped.
-    /// Ranges are [`validate`](Self::validate)'s.
     ///
-    /// Errors: an unknown knob, a value of the wrong kind, a name that is
-    /// not one of a choice's.
+    /// Errors: an unknown knob, a value of the wrong kind, an integer out of
+    /// the table's range, a name that is not one of a choice's.
     pub fn set_knob(&mut self, name: &str, value: KnobValue) -> Result<()> {
         // The evaluator's tables depend on the ranking: a ranking knob
         // builds a new evaluator rather than editing the ranking in place.
         let mut ranking = self.evaluator.ranking;
+        if let (Some(knob), KnobValue::Int(v)) = (knobs::knob(name), &value) {
+            if let Some(fault) = knob.int_fault(*v as i128) {
+                return Err(Error::rules(format!("{name} {fault}, got {v}")));
+            }
+        }
         match name {
             "name" | "description" => {
                 text(name, value)?;

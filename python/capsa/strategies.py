@@ -81,8 +81,8 @@ __all__ = [
 ]
 
 # The values fuzzing gives the knobs that are not a choice or a flag: small
-# numbers that reach each branch of the rule text (docs/rules.md, "Rules
-# data (TOML)"), and suit orders.
+# numbers that reach each branch of the rule text, and suit orders
+# (docs/rules.md, "Rules data (TOML)").
 _SAMPLES: dict[str, tuple[Any, ...]] = {
     "suit_order": ("shcd", "dchs", "hscd", "cdsh", "sdhc"),
     "row_points": (0, 1, 2, 3),

@@ -139,6 +139,10 @@ fn validate_reads_the_table_ranges() {
         rules.validate().unwrap_err().message(),
         "money.rake_percent must be in 0..100, got 101"
     );
+    let e = Rules::default()
+        .set_knob("sweep_all.min_players", KnobValue::Int(-1))
+        .unwrap_err();
+    assert_eq!(e.message(), "sweep_all.min_players must be in 2..5, got -1");
     let mut rules = Rules::default();
     rules.royalties[TOP][2] = 4;
     assert!(rules
