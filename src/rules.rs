@@ -121,6 +121,7 @@ impl KnobDefault {
 impl Default for Rules {
     /// The `capsa-susun` preset: every knob at the table's default.
     fn default() -> Self {
+        // placeholders only: the loop below sets every field from the table
         let mut rules = Rules {
             evaluator: Evaluator::new(Ranking::default()),
             foul_strict: false,
