@@ -1,5 +1,6 @@
-//! `RuleSet`, the compiled rules, and the `rules` argument every entry point
-//! takes.
+//! `RuleSet`, the compiled rules (read knob by knob through the knob table),
+//! `Knob` and `KNOBS`, the knob table for Python, and the `rules` argument
+//! every entry point takes.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

@@ -44,8 +44,9 @@ __all__ = [
     "presets",
 ]
 
-# The named-choice knobs with their names, and the integer knobs with their
-# ranges, as the knob table gives them (for readers that predate ``KNOBS``).
+# By name, from the knob table: the named-choice knobs' names and the
+# integer knobs' ranges, which capsa.conformance.inference and the tests read
+# here, as they read the TOML key writer.
 _CHOICES: dict[str, tuple[str, ...]] = {k.name: k.choices for k in KNOBS if k.type == "choice"}
 _INTS: dict[str, tuple[int, int]] = {
     k.name: (k.low, k.high) for k in KNOBS if k.low is not None and k.high is not None
