@@ -743,6 +743,21 @@ mod tests {
     }
 
     #[test]
+    fn the_distance_weights_are_the_ones_the_shipped_tables_were_picked_by() {
+        let pinned = |key: &str| match key {
+            "wheel" | "flush_compare" => 1000.0,
+            "tie_break" => 0.5,
+            "royalty_mode" | "royalty_adds" => 5.0,
+            "row_points" | "scoop_multiplier" | "sweep_all_multiplier" => 3.0,
+            "royalties" => 0.25,
+            _ => 1.0,
+        };
+        for key in &META_KEYS[TRAINING_KEYS..] {
+            assert_eq!(meta_weight(key), pinned(key), "{key}");
+        }
+    }
+
+    #[test]
     fn nearest_is_exact_for_default() {
         let r = Rules::default();
         assert_eq!(Tables::nearest(&r).name(), "capsa-susun");
