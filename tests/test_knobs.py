@@ -16,7 +16,7 @@ import capsa
 from capsa import _core
 from capsa.conformance.serve import CapsaEngine
 from capsa.rules import INT_MAX, KNOB_NAMES, KNOBS, reference
-from capsa.strategies import KNOB_VALUES
+from capsa.strategies import KNOB_VALUES, RANKING_KNOBS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -98,6 +98,7 @@ def test_every_preset_reads_through_the_table(name: str) -> None:
 
 
 def test_the_fuzzed_knobs_come_from_the_table() -> None:
+    assert RANKING_KNOBS == ("tie_break", "suit_order", "flush_compare", "wheel")
     assert list(KNOB_VALUES) == [k for k in KNOB_NAMES if k in KNOB_VALUES]
     for knob in KNOBS:
         if knob.type == "choice":
@@ -191,3 +192,14 @@ def test_the_schema_takes_every_preset_and_refuses_a_bad_knob() -> None:
             cur = cur[table]
         cur[leaf] = value
         assert not validator.is_valid(data), knob
+
+
+def test_the_preset_the_reference_shows_is_the_table() -> None:
+    docs = reference.DOCS.read_text(encoding="utf-8")
+    section = docs[docs.index("## Rules data (TOML)") :]
+    block = section[section.index("```toml\n") + len("```toml\n") : section.index("```\n", 8)]
+    shown = tomllib.loads(block)
+    assert capsa.Rules(shown) == capsa.Rules()
+    assert {name for name in KNOB_NAMES if _has(shown, name)} == {
+        k.name for k in KNOBS if k.default is not None
+    }

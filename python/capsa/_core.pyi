@@ -160,6 +160,10 @@ class Knob:
     def doc(self) -> str:
         """The sentence of the knob reference in docs/rules.md."""
     @property
+    def ranking(self) -> bool:
+        """Whether it changes how hands rank (and so what ``compare`` answers):
+        ``tie_break``, ``suit_order``, ``flush_compare``, ``wheel``."""
+    @property
     def tables_key(self) -> str | None:
         """The key the solver tables' metadata writes the knob under, or None
         for a knob the tables are not trained per."""

@@ -112,7 +112,7 @@ def _knob_values(knob: Knob) -> tuple[Any, ...] | None:
 KNOB_VALUES: dict[str, tuple[Any, ...]] = {
     k.name: values for k in KNOBS if (values := _knob_values(k)) is not None
 }
-RANKING_KNOBS = ("tie_break", "suit_order", "flush_compare", "wheel")
+RANKING_KNOBS = tuple(k.name for k in KNOBS if k.ranking)
 
 
 def card_ids() -> st.SearchStrategy[int]:

@@ -164,6 +164,10 @@ pub struct PyKnob {
     /// The sentence of the knob reference in docs/rules.md.
     #[pyo3(get)]
     doc: &'static str,
+    /// Whether it changes how hands rank (and so what ``compare`` answers):
+    /// ``tie_break``, ``suit_order``, ``flush_compare``, ``wheel``.
+    #[pyo3(get)]
+    ranking: bool,
     /// The key the solver tables' metadata writes the knob under, or None
     /// for a knob the tables are not trained per.
     #[pyo3(get)]
@@ -240,6 +244,7 @@ fn py_knob(k: &'static Knob) -> PyKnob {
         low,
         high,
         row: k,
+        ranking: k.ranking,
         doc: k.doc,
         tables_key: k.tables.map(|t| t.key),
         tables_weight: k.tables.map(|t| t.weight),

@@ -69,6 +69,8 @@ pub struct Knob {
     pub default: KnobDefault,
     /// The sentence of the knob reference in `docs/rules.md`.
     pub doc: &'static str,
+    /// Whether it changes how hands rank (and so what `compare` answers).
+    pub ranking: bool,
     /// Its key and weight in the solver tables' metadata; `None` for the
     /// knobs the tables are not trained per.
     pub tables: Option<TablesKey>,
@@ -92,6 +94,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Text,
         default: KnobDefault::Text("capsa-susun"),
         doc: "the variant's name",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -99,6 +102,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Text,
         default: KnobDefault::Absent,
         doc: "free text about the variant",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -106,6 +110,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Choice(TieBreak::NAMES),
         default: KnobDefault::Text("suit"),
         doc: "whether suits decide hands of equal ranks (\"Hand ranking\")",
+        ranking: true,
         tables: tables("tie_break", 0.5),
     },
     Knob {
@@ -113,6 +118,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::SuitOrder,
         default: KnobDefault::Text("shcd"),
         doc: "suit strength, strongest first",
+        ranking: true,
         tables: None,
     },
     Knob {
@@ -120,6 +126,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Choice(FlushCompare::NAMES),
         default: KnobDefault::Text("ranks"),
         doc: "how flushes compare",
+        ranking: true,
         tables: tables("flush_compare", 1000.0),
     },
     Knob {
@@ -127,6 +134,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Choice(Wheel::NAMES),
         default: KnobDefault::Text("low"),
         doc: "where A-2-3-4-5 ranks",
+        ranking: true,
         tables: tables("wheel", 1000.0),
     },
     Knob {
@@ -134,6 +142,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Choice(FoulCheck::NAMES),
         default: KnobDefault::Text("allow-equal"),
         doc: "whether equal rows are a foul (\"Arrangements and fouls\")",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -141,6 +150,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: int(0),
         default: KnobDefault::Int(1),
         doc: "points for winning a row",
+        ranking: false,
         tables: tables("row_points", 3.0),
     },
     Knob {
@@ -148,6 +158,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: int(0),
         default: KnobDefault::Int(0),
         doc: "points for winning more rows than the opponent",
+        ranking: false,
         tables: tables("overall_point", 1.0),
     },
     Knob {
@@ -155,6 +166,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Choice(RoyaltyMode::NAMES),
         default: KnobDefault::Text("winner"),
         doc: "who collects royalties (\"Settlement\")",
+        ranking: false,
         tables: tables("royalty_mode", 5.0),
     },
     Knob {
@@ -162,6 +174,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Flag,
         default: KnobDefault::Flag(true),
         doc: "royalty added to `row_points` (true) or in place of it when larger (false)",
+        ranking: false,
         tables: tables("royalty_adds", 5.0),
     },
     Knob {
@@ -169,6 +182,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: int(1),
         default: KnobDefault::Int(2),
         doc: "multiplier for winning all three rows against one opponent",
+        ranking: false,
         tables: tables("scoop_multiplier", 3.0),
     },
     Knob {
@@ -176,6 +190,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: int(0),
         default: KnobDefault::Int(0),
         doc: "bonus added for it",
+        ranking: false,
         tables: tables("scoop_bonus", 1.0),
     },
     Knob {
@@ -183,6 +198,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Flag,
         default: KnobDefault::Flag(false),
         doc: "whether a scoop's or sweep's multiplier also multiplies royalties",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -190,6 +206,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: int(1),
         default: KnobDefault::Int(4),
         doc: "multiplier for winning all three rows against every opponent",
+        ranking: false,
         tables: tables("sweep_all_multiplier", 3.0),
     },
     Knob {
@@ -197,6 +214,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: int(0),
         default: KnobDefault::Int(0),
         doc: "bonus added for it",
+        ranking: false,
         tables: tables("sweep_all_bonus", 1.0),
     },
     Knob {
@@ -205,6 +223,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Int { min: 2, max: 5 },
         default: KnobDefault::Int(4),
         doc: "fewest players at the table for a sweep-all to count (5: never)",
+        ranking: false,
         tables: tables("sweep_all_min_players", 1.0),
     },
     Knob {
@@ -212,6 +231,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Choice(FoulMode::NAMES),
         default: KnobDefault::Text("sweep-all"),
         doc: "what a fouled hand pays",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -219,6 +239,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: int(0),
         default: KnobDefault::Int(0),
         doc: "the amount of `\"fixed\"`",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -226,6 +247,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Flag,
         default: KnobDefault::Flag(true),
         doc: "whether a fouled hand also pays the opponent's royalties",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -233,6 +255,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Flag,
         default: KnobDefault::Flag(false),
         doc: "whether a seat may surrender",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -240,6 +263,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: int(0),
         default: KnobDefault::Int(0),
         doc: "what a surrender pays each opponent",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -247,6 +271,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Choice(NaturalResolve::NAMES),
         default: KnobDefault::Text("higher-wins"),
         doc: "natural against natural",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -254,6 +279,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Choice(NaturalTies::NAMES),
         default: KnobDefault::Text("push"),
         doc: "the same natural on both sides",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -266,6 +292,7 @@ pub const KNOBS: [Knob; 30] = [
             ("six-pairs", 3),
         ]),
         doc: "the naturals this variant pays, strongest first (names from the \"Naturals\" table)",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -273,6 +300,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Royalties(&TOP_CATEGORIES),
         default: KnobDefault::Royalties(&[("trips", 5)]),
         doc: "royalties of the top row",
+        ranking: false,
         tables: tables("royalties", 0.25),
     },
     Knob {
@@ -285,6 +313,7 @@ pub const KNOBS: [Knob; 30] = [
             ("royal-flush", 22),
         ]),
         doc: "royalties of the middle row",
+        ranking: false,
         tables: tables("royalties", 0.25),
     },
     Knob {
@@ -296,6 +325,7 @@ pub const KNOBS: [Knob; 30] = [
             ("royal-flush", 11),
         ]),
         doc: "royalties of the bottom row",
+        ranking: false,
         tables: tables("royalties", 0.25),
     },
     Knob {
@@ -303,6 +333,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: int(0),
         default: KnobDefault::Int(1),
         doc: "minor units of money per point",
+        ranking: false,
         tables: None,
     },
     Knob {
@@ -310,6 +341,7 @@ pub const KNOBS: [Knob; 30] = [
         kind: KnobType::Int { min: 0, max: 100 },
         default: KnobDefault::Int(3),
         doc: "the house's share of each winner's money",
+        ranking: false,
         tables: None,
     },
 ];
