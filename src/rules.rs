@@ -1,185 +1,50 @@
-//! The rules the engine plays by, as plain data. The Python layer validates
-//! and loads rules files (TOML) and hands the engine this struct.
+//! The rules the engine plays by, as plain data. Every knob is a row of the
+//! knob table ([`knobs::KNOBS`]); [`Rules::set_knob`] and [`Rules::knob`]
+//! are the one place a knob meets its field. The Python layer loads rules
+//! files (TOML), checks them against the table and hands the engine the
+//! knobs.
 
-use std::fmt;
-use std::str::FromStr;
+mod choices;
+pub mod knobs;
+
+pub use choices::{
+    FlushCompare, FoulCheck, FoulMode, NaturalResolve, NaturalTies, RoyaltyMode, RuleChoice,
+    TieBreak, Wheel,
+};
 
 use crate::error::{Error, Result};
 use crate::naturals::Natural;
-use crate::rank::{Evaluator, Ranking};
-use crate::settle::{MAX_SEATS, MIN_SEATS};
-
-/// A rules knob that takes one of a few names: the rules-file key it is
-/// read from, its names in order, and (through `FromStr` and `Display`) the
-/// conversion between a name and a value. The tables metadata writes the
-/// ranking and royalty knobs under the same key with the same names.
-pub trait RuleChoice: Copy + FromStr<Err = Error> + fmt::Display + 'static {
-    /// The dotted rules-file key, e.g. `foul.mode`.
-    const KEY: &'static str;
-    /// Every valid name, in the order the enum declares them.
-    const NAMES: &'static [&'static str];
-    /// Every value, in the order of [`NAMES`](Self::NAMES).
-    const ALL: &'static [Self];
-}
-
-/// Declares a [`RuleChoice`] enum: each variant with its rules-file name.
-macro_rules! rule_choice {
-    (
-        $(#[$doc:meta])*
-        $name:ident = $key:literal {
-            $($(#[$vdoc:meta])* $variant:ident = $text:literal,)+
-        }
-    ) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        pub enum $name {
-            $($(#[$vdoc])* $variant,)+
-        }
-
-        impl RuleChoice for $name {
-            const KEY: &'static str = $key;
-            const NAMES: &'static [&'static str] = &[$($text),+];
-            const ALL: &'static [Self] = &[$($name::$variant),+];
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(match self {
-                    $($name::$variant => $text,)+
-                })
-            }
-        }
-
-        impl FromStr for $name {
-            type Err = Error;
-
-            fn from_str(s: &str) -> Result<Self> {
-                match s {
-                    $($text => Ok($name::$variant),)+
-                    _ => Err(unknown_choice::<$name>(s)),
-                }
-            }
-        }
-    };
-}
-
-/// The error for a name that is not one of `T`'s: it names the key and
-/// every valid name.
-fn unknown_choice<T: RuleChoice>(got: &str) -> Error {
-    Error::rules(format!(
-        "{} must be one of {}, got {got:?}",
-        T::KEY,
-        T::NAMES.join(", ")
-    ))
-}
-
-/// Declares the conversions between a two-name knob and the `bool` the
-/// engine stores it as (`true` for the second name).
-macro_rules! flag_choice {
-    ($name:ident: $off:ident, $on:ident) => {
-        impl $name {
-            /// The knob whose engine flag is `on`.
-            pub fn from_flag(on: bool) -> Self {
-                if on {
-                    $name::$on
-                } else {
-                    $name::$off
-                }
-            }
-
-            /// The engine flag: whether this is the second name.
-            pub fn flag(self) -> bool {
-                self == $name::$on
-            }
-        }
-    };
-}
-
-rule_choice! {
-    /// `royalty_mode`: who is paid royalties.
-    RoyaltyMode = "royalty_mode" {
-        Winner = "winner",
-        Always = "always",
-        None = "none",
-    }
-}
-
-rule_choice! {
-    /// `foul.mode`: what a fouled hand pays.
-    FoulMode = "foul.mode" {
-        SweepAll = "sweep-all",
-        Scoop = "scoop",
-        Fixed = "fixed",
-    }
-}
-
-rule_choice! {
-    /// `naturals.resolve`: how two naturals settle.
-    NaturalResolve = "naturals.resolve" {
-        HigherWins = "higher-wins",
-        Difference = "difference",
-    }
-}
-
-rule_choice! {
-    /// `naturals.ties`: what equal naturals do.
-    NaturalTies = "naturals.ties" {
-        Push = "push",
-        Compare = "compare",
-    }
-}
-
-rule_choice! {
-    /// `tie_break`: whether suits break ties of equal ranks
-    /// ([`Ranking::tie_break_suit`]).
-    TieBreak = "tie_break" {
-        None = "none",
-        Suit = "suit",
-    }
-}
-flag_choice!(TieBreak: None, Suit);
-
-rule_choice! {
-    /// `flush_compare`: how two flushes compare
-    /// ([`Ranking::flush_suit_first`]).
-    FlushCompare = "flush_compare" {
-        Ranks = "ranks",
-        SuitFirst = "suit-first",
-    }
-}
-flag_choice!(FlushCompare: Ranks, SuitFirst);
-
-rule_choice! {
-    /// `wheel`: where A-2-3-4-5 ranks among straights
-    /// ([`Ranking::wheel_second`]).
-    Wheel = "wheel" {
-        Low = "low",
-        Second = "second",
-    }
-}
-flag_choice!(Wheel: Low, Second);
-
-rule_choice! {
-    /// `foul_check`: whether equal rows foul ([`Rules::foul_strict`]).
-    FoulCheck = "foul_check" {
-        AllowEqual = "allow-equal",
-        Strict = "strict",
-    }
-}
-flag_choice!(FoulCheck: AllowEqual, Strict);
+use crate::rank::{category_index, parse_suit_order, Evaluator, Ranking, CATEGORY_NAMES};
+use knobs::{KnobDefault, KnobType, KNOBS};
 
 /// Every named-choice knob of a rules file with its valid names, in the
-/// order the rules file documents them.
-pub const RULE_CHOICES: [(&str, &[&str]); 8] = [
-    (TieBreak::KEY, TieBreak::NAMES),
-    (FlushCompare::KEY, FlushCompare::NAMES),
-    (Wheel::KEY, Wheel::NAMES),
-    (FoulCheck::KEY, FoulCheck::NAMES),
-    (RoyaltyMode::KEY, RoyaltyMode::NAMES),
-    (FoulMode::KEY, FoulMode::NAMES),
-    (NaturalResolve::KEY, NaturalResolve::NAMES),
-    (NaturalTies::KEY, NaturalTies::NAMES),
-];
+/// order of the knob table.
+pub fn rule_choices() -> impl Iterator<Item = (&'static str, &'static [&'static str])> {
+    KNOBS.iter().filter_map(|k| match k.kind {
+        KnobType::Choice(names) => Some((k.name, names)),
+        _ => None,
+    })
+}
+
+/// A royalty row's points: each >= 0, and nonzero only for the categories
+/// the row may name.
+fn check_royalty_row(name: &str, allowed: &[&str], row: &[i64; 10]) -> Result<()> {
+    for (cat, &v) in row.iter().enumerate() {
+        let category = CATEGORY_NAMES[cat];
+        if v < 0 {
+            return Err(Error::rules(format!(
+                "{name}.{category} must be >= 0, got {v}"
+            )));
+        }
+        if v != 0 && !allowed.contains(&category) {
+            return Err(Error::rules(format!(
+                "{name}: {category:?} is not a category of that row; the categories are: {}",
+                allowed.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
 
 /// Row indices used throughout: top 0, middle 1, bottom 2.
 pub const TOP: usize = 0;
@@ -216,54 +81,237 @@ pub struct Rules {
     pub rake_percent: i64,
 }
 
-impl Default for Rules {
-    /// The `capsa-susun` preset.
-    fn default() -> Self {
-        let mut royalties = [[0i64; 10]; 3];
-        royalties[TOP][3] = 5;
-        royalties[MIDDLE][6] = 3;
-        royalties[MIDDLE][7] = 14;
-        royalties[MIDDLE][8] = 18;
-        royalties[MIDDLE][9] = 22;
-        royalties[BOTTOM][7] = 7;
-        royalties[BOTTOM][8] = 9;
-        royalties[BOTTOM][9] = 11;
-        Rules {
-            evaluator: Evaluator::new(Ranking::default()),
-            foul_strict: false,
-            row_points: 1,
-            overall_point: 0,
-            royalty_mode: RoyaltyMode::Winner,
-            royalty_adds: true,
-            scoop_multiplier: 2,
-            scoop_bonus: 0,
-            scoop_multiply_royalties: false,
-            sweep_all_multiplier: 4,
-            sweep_all_bonus: 0,
-            sweep_all_min_players: 4,
-            foul_mode: FoulMode::SweepAll,
-            foul_points: 0,
-            foul_pays_royalties: true,
-            surrender_enabled: false,
-            surrender_cost: 0,
-            naturals: vec![
-                (Natural::Dragon, 208),
-                (Natural::ThreeFlushes, 3),
-                (Natural::ThreeStraights, 3),
-                (Natural::SixPairs, 3),
-            ],
-            natural_resolve: NaturalResolve::HigherWins,
-            natural_ties: NaturalTies::Push,
-            royalties,
-            stake: 1,
-            rake_percent: 3,
-        }
+/// The value of one knob, as [`Rules::set_knob`] takes it and
+/// [`Rules::knob`] gives it. A named choice and the suit order are text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KnobValue {
+    Text(String),
+    Flag(bool),
+    Int(i64),
+    /// `naturals.enabled`: strongest first, with their points.
+    Naturals(Vec<(Natural, i64)>),
+    /// A royalty row: points by category index.
+    Royalties([i64; 10]),
+}
+
+impl KnobDefault {
+    /// The default as a value; `None` for an optional knob left out.
+    pub fn value(&self) -> Option<KnobValue> {
+        Some(match *self {
+            KnobDefault::Absent => return None,
+            KnobDefault::Text(t) => KnobValue::Text(t.to_string()),
+            KnobDefault::Flag(b) => KnobValue::Flag(b),
+            KnobDefault::Int(v) => KnobValue::Int(v),
+            KnobDefault::Naturals(list) => KnobValue::Naturals(
+                list.iter()
+                    .map(|&(n, p)| (Natural::from_name(n).expect("a natural's name"), p))
+                    .collect(),
+            ),
+            KnobDefault::Royalties(row) => {
+                let mut points = [0i64; 10];
+                for &(cat, p) in row {
+                    points[category_index(cat).expect("a category's name") as usize] = p;
+                }
+                KnobValue::Royalties(points)
+            }
+        })
     }
 }
 
+impl Default for Rules {
+    /// The `capsa-susun` preset: every knob at the table's default.
+    fn default() -> Self {
+        // placeholders only: the loop below sets every field from the table
+        let mut rules = Rules {
+            evaluator: Evaluator::new(Ranking::default()),
+            foul_strict: false,
+            row_points: 0,
+            overall_point: 0,
+            royalty_mode: RoyaltyMode::Winner,
+            royalty_adds: false,
+            scoop_multiplier: 0,
+            scoop_bonus: 0,
+            scoop_multiply_royalties: false,
+            sweep_all_multiplier: 0,
+            sweep_all_bonus: 0,
+            sweep_all_min_players: 0,
+            foul_mode: FoulMode::SweepAll,
+            foul_points: 0,
+            foul_pays_royalties: false,
+            surrender_enabled: false,
+            surrender_cost: 0,
+            naturals: Vec::new(),
+            natural_resolve: NaturalResolve::HigherWins,
+            natural_ties: NaturalTies::Push,
+            royalties: [[0; 10]; 3],
+            stake: 0,
+            rake_percent: 0,
+        };
+        for k in &KNOBS {
+            if let Some(value) = k.default.value() {
+                rules
+                    .set_knob(k.name, value)
+                    .expect("the knob table's defaults are valid");
+            }
+        }
+        rules
+    }
+}
+
+fn wrong_value(name: &str, value: &KnobValue) -> Error {
+    Error::rules(format!("{name} cannot take {value:?}"))
+}
+
+fn text(name: &str, value: KnobValue) -> Result<String> {
+    match value {
+        KnobValue::Text(t) => Ok(t),
+        other => Err(wrong_value(name, &other)),
+    }
+}
+
+fn flag(name: &str, value: KnobValue) -> Result<bool> {
+    match value {
+        KnobValue::Flag(b) => Ok(b),
+        other => Err(wrong_value(name, &other)),
+    }
+}
+
+fn int(name: &str, value: KnobValue) -> Result<i64> {
+    match value {
+        KnobValue::Int(v) => Ok(v),
+        other => Err(wrong_value(name, &other)),
+    }
+}
+
+fn royalty_row(name: &str) -> Option<usize> {
+    ["royalties.top", "royalties.middle", "royalties.bottom"]
+        .iter()
+        .position(|k| *k == name)
+}
+
 impl Rules {
-    /// Checks the ranges the engine relies on (the Python layer reports
-    /// friendlier errors first; this guards direct users of the core).
+    /// Sets the knob of a dotted name (a row of [`KNOBS`]) to `value`:
+    /// the one place a knob's name meets its field. Text knobs the engine
+    /// does not play by (`name`, `description`) are accepted and dropped.
+    ///
+    /// Errors: an unknown knob, a value of the wrong kind, an integer out of
+    /// the table's range, a name that is not one of a choice's.
+    pub fn set_knob(&mut self, name: &str, value: KnobValue) -> Result<()> {
+        // The evaluator's tables depend on the ranking: a ranking knob
+        // builds a new evaluator rather than editing the ranking in place.
+        let mut ranking = self.evaluator.ranking;
+        if let (Some(knob), KnobValue::Int(v)) = (knobs::knob(name), &value) {
+            if let Some(fault) = knob.int_fault(*v as i128) {
+                return Err(Error::rules(format!("{name} {fault}, got {v}")));
+            }
+        }
+        match name {
+            "name" | "description" => {
+                text(name, value)?;
+            }
+            "tie_break" => ranking.tie_break_suit = text(name, value)?.parse::<TieBreak>()?.flag(),
+            "suit_order" => ranking.suit_strength = parse_suit_order(&text(name, value)?)?,
+            "flush_compare" => {
+                ranking.flush_suit_first = text(name, value)?.parse::<FlushCompare>()?.flag()
+            }
+            "wheel" => ranking.wheel_second = text(name, value)?.parse::<Wheel>()?.flag(),
+            "foul_check" => self.foul_strict = text(name, value)?.parse::<FoulCheck>()?.flag(),
+            "row_points" => self.row_points = int(name, value)?,
+            "overall_point" => self.overall_point = int(name, value)?,
+            "royalty_mode" => self.royalty_mode = text(name, value)?.parse()?,
+            "royalty_adds" => self.royalty_adds = flag(name, value)?,
+            "scoop.multiplier" => self.scoop_multiplier = int(name, value)?,
+            "scoop.bonus" => self.scoop_bonus = int(name, value)?,
+            "scoop.multiply_royalties" => self.scoop_multiply_royalties = flag(name, value)?,
+            "sweep_all.multiplier" => self.sweep_all_multiplier = int(name, value)?,
+            "sweep_all.bonus" => self.sweep_all_bonus = int(name, value)?,
+            "sweep_all.min_players" => {
+                let v = int(name, value)?;
+                self.sweep_all_min_players = usize::try_from(v)
+                    .map_err(|_| Error::rules(format!("{name} is a number of players, got {v}")))?;
+            }
+            "foul.mode" => self.foul_mode = text(name, value)?.parse()?,
+            "foul.points" => self.foul_points = int(name, value)?,
+            "foul.pays_royalties" => self.foul_pays_royalties = flag(name, value)?,
+            "surrender.enabled" => self.surrender_enabled = flag(name, value)?,
+            "surrender.cost" => self.surrender_cost = int(name, value)?,
+            "naturals.resolve" => self.natural_resolve = text(name, value)?.parse()?,
+            "naturals.ties" => self.natural_ties = text(name, value)?.parse()?,
+            "naturals.enabled" => match value {
+                KnobValue::Naturals(list) => self.naturals = list,
+                other => return Err(wrong_value(name, &other)),
+            },
+            "royalties.top" | "royalties.middle" | "royalties.bottom" => match value {
+                KnobValue::Royalties(row) => {
+                    self.royalties[royalty_row(name).expect("a royalty row")] = row
+                }
+                other => return Err(wrong_value(name, &other)),
+            },
+            "money.stake" => self.stake = int(name, value)?,
+            "money.rake_percent" => self.rake_percent = int(name, value)?,
+            _ => return Err(Error::rules(format!("unknown knob {name:?}"))),
+        }
+        if ranking != self.evaluator.ranking {
+            self.evaluator = Evaluator::new(ranking);
+        }
+        Ok(())
+    }
+
+    /// The value of the knob of a dotted name, as [`set_knob`](Self::set_knob)
+    /// takes it; `None` for an unknown knob and for the text knobs the
+    /// engine does not keep (`name`, `description`).
+    pub fn knob(&self, name: &str) -> Option<KnobValue> {
+        let r = &self.evaluator.ranking;
+        let text = |t: String| Some(KnobValue::Text(t));
+        let int = |v: i64| Some(KnobValue::Int(v));
+        let flag = |b: bool| Some(KnobValue::Flag(b));
+        match name {
+            "tie_break" => text(TieBreak::from_flag(r.tie_break_suit).to_string()),
+            "suit_order" => {
+                let mut order: Vec<(u8, char)> = r
+                    .suit_strength
+                    .iter()
+                    .copied()
+                    .zip("dchs".chars())
+                    .collect();
+                order.sort_unstable_by_key(|&(strength, _)| std::cmp::Reverse(strength));
+                text(order.iter().map(|(_, c)| c).collect())
+            }
+            "flush_compare" => text(FlushCompare::from_flag(r.flush_suit_first).to_string()),
+            "wheel" => text(Wheel::from_flag(r.wheel_second).to_string()),
+            "foul_check" => text(FoulCheck::from_flag(self.foul_strict).to_string()),
+            "row_points" => int(self.row_points),
+            "overall_point" => int(self.overall_point),
+            "royalty_mode" => text(self.royalty_mode.to_string()),
+            "royalty_adds" => flag(self.royalty_adds),
+            "scoop.multiplier" => int(self.scoop_multiplier),
+            "scoop.bonus" => int(self.scoop_bonus),
+            "scoop.multiply_royalties" => flag(self.scoop_multiply_royalties),
+            "sweep_all.multiplier" => int(self.sweep_all_multiplier),
+            "sweep_all.bonus" => int(self.sweep_all_bonus),
+            "sweep_all.min_players" => {
+                int(i64::try_from(self.sweep_all_min_players).unwrap_or(i64::MAX))
+            }
+            "foul.mode" => text(self.foul_mode.to_string()),
+            "foul.points" => int(self.foul_points),
+            "foul.pays_royalties" => flag(self.foul_pays_royalties),
+            "surrender.enabled" => flag(self.surrender_enabled),
+            "surrender.cost" => int(self.surrender_cost),
+            "naturals.resolve" => text(self.natural_resolve.to_string()),
+            "naturals.ties" => text(self.natural_ties.to_string()),
+            "naturals.enabled" => Some(KnobValue::Naturals(self.naturals.clone())),
+            "royalties.top" | "royalties.middle" | "royalties.bottom" => {
+                Some(KnobValue::Royalties(self.royalties[royalty_row(name)?]))
+            }
+            "money.stake" => int(self.stake),
+            "money.rake_percent" => int(self.rake_percent),
+            _ => None,
+        }
+    }
+
+    /// Checks every knob against the knob table's ranges (the Python layer
+    /// checks its input against the same table first, naming the value it
+    /// was given; this guards direct users of the core).
     pub fn validate(&self) -> Result<()> {
         // the suit key packs each suit's strength in two bits
         let mut strengths = self.evaluator.ranking.suit_strength;
@@ -274,38 +322,18 @@ impl Rules {
                 self.evaluator.ranking.suit_strength
             )));
         }
-        let nonneg = [
-            ("row_points", self.row_points),
-            ("overall_point", self.overall_point),
-            ("scoop.bonus", self.scoop_bonus),
-            ("sweep_all.bonus", self.sweep_all_bonus),
-            ("foul.points", self.foul_points),
-            ("surrender.cost", self.surrender_cost),
-            ("money.stake", self.stake),
-        ];
-        for (key, v) in nonneg {
-            if v < 0 {
-                return Err(Error::rules(format!("{key} must be >= 0, got {v}")));
+        for k in &KNOBS {
+            match (k.kind, self.knob(k.name)) {
+                (KnobType::Int { .. }, Some(KnobValue::Int(v))) => {
+                    if let Some(fault) = k.int_fault(v as i128) {
+                        return Err(Error::rules(format!("{} {fault}, got {v}", k.name)));
+                    }
+                }
+                (KnobType::Royalties(allowed), Some(KnobValue::Royalties(row))) => {
+                    check_royalty_row(k.name, allowed, &row)?;
+                }
+                _ => {}
             }
-        }
-        if self.scoop_multiplier < 1 || self.sweep_all_multiplier < 1 {
-            return Err(Error::rules(
-                "scoop.multiplier and sweep_all.multiplier must be >= 1",
-            ));
-        }
-        // one past the most seats: no table is large enough, a sweep-all never counts
-        let never = MAX_SEATS + 1;
-        if !(MIN_SEATS..=never).contains(&self.sweep_all_min_players) {
-            return Err(Error::rules(format!(
-                "sweep_all.min_players must be {MIN_SEATS}..{never}, got {}",
-                self.sweep_all_min_players
-            )));
-        }
-        if !(0..=100).contains(&self.rake_percent) {
-            return Err(Error::rules(format!(
-                "money.rake_percent must be 0..100, got {}",
-                self.rake_percent
-            )));
         }
         let mut seen = 0u32;
         for (n, p) in &self.naturals {
@@ -321,18 +349,6 @@ impl Rules {
                     "natural {} has negative points {p}",
                     n.name()
                 )));
-            }
-        }
-        for (row, table) in self.royalties.iter().enumerate() {
-            for (cat, &v) in table.iter().enumerate() {
-                if v < 0 {
-                    return Err(Error::rules(format!("royalty {row}/{cat} is negative")));
-                }
-                if row == TOP && v != 0 && ![0usize, 1, 3].contains(&cat) {
-                    return Err(Error::rules(
-                        "top-row royalties can only name high-card, pair or trips",
-                    ));
-                }
             }
         }
         Ok(())

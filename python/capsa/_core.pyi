@@ -15,6 +15,8 @@ CATEGORIES: Final[tuple[str, ...]]
 """Category names on the shared scale, weakest first (index = strength >> 28)."""
 NATURAL_NAMES: Final[tuple[str, ...]]
 """The fifteen naturals; bit i of a naturals bit set is NATURAL_NAMES[i]."""
+KNOBS: Final[tuple[Knob, ...]]
+"""The knob table: every knob of the rules, in the order a rules file writes them."""
 RULE_CHOICES: Final[dict[str, tuple[str, ...]]]
 """Each named-choice rules knob (its dotted key) with its valid names, in order."""
 SUITS: Final[str]
@@ -120,6 +122,55 @@ class HandValue:
     def __gt__(self, other: HandValue, /) -> bool: ...
     def __ge__(self, other: HandValue, /) -> bool: ...
     def __hash__(self) -> int: ...
+
+@final
+class Knob:
+    """One knob of the rules: a row of the engine's knob table
+    (``capsa.rules.KNOBS``), which every reader of rules data checks
+    against and ``docs/rules.md`` is written from.
+
+    Raises nothing: the rows are the engine's, built when it loads.
+    """
+
+    @property
+    def name(self) -> str:
+        """The dotted name, as rules files and ``rules["..."]`` spell it:
+        ``"scoop.multiplier"``."""
+    @property
+    def type(self) -> str:
+        """What values it takes: ``"text"``, ``"suit-order"``, ``"choice"``,
+        ``"bool"``, ``"int"``, ``"naturals"`` or ``"royalties"``."""
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The names a choice takes, the categories a royalty row may name or
+        the naturals a naturals list may name, in order; empty for the
+        other types."""
+    @property
+    def low(self) -> int | None:
+        """The least value of an integer knob, else None."""
+    @property
+    def high(self) -> int | None:
+        """The greatest value of an integer knob, else None."""
+    @property
+    def default(self) -> Any:
+        """The value in the capsa-susun preset, as ``Rules.to_dict()`` writes
+        it (a new copy each time); None for an optional knob the preset
+        leaves out."""
+    @property
+    def doc(self) -> str:
+        """The sentence of the knob reference in docs/rules.md."""
+    @property
+    def ranking(self) -> bool:
+        """Whether it changes how hands rank (and so what ``compare`` answers):
+        ``tie_break``, ``suit_order``, ``flush_compare``, ``wheel``."""
+    @property
+    def tables_key(self) -> str | None:
+        """The key the solver tables' metadata writes the knob under, or None
+        for a knob the tables are not trained per."""
+    @property
+    def tables_weight(self) -> float | None:
+        """Its weight in the distance that picks the nearest shipped tables for
+        custom rules, or None."""
 
 @disjoint_base
 class RuleSet:

@@ -12,9 +12,10 @@ flushes), runs (straights, the wheel), and hands built to hold a natural.
 ``docs/conformance.md``, "Strategies", lists them with examples.
 
 ``KNOB_VALUES`` maps each knob fuzzing varies (dotted names, as in
-:meth:`capsa.Rules.derive`) to the values :func:`rules_specs` draws from:
-every choice of a named knob and small numbers that reach each branch of
-the rule text.
+:meth:`capsa.Rules.derive`) to the values :func:`rules_specs` draws from, in the
+order of the knob table (``capsa.rules.KNOBS``): every choice of a named
+knob and both values of a flag (from the table), and small numbers that
+reach each branch of the rule text.
 
 A strategy checks its arguments when it is built, with capsa's errors: an
 out-of-range number or a bad hand is a :class:`capsa.ArgumentError` (or
@@ -34,7 +35,7 @@ from capsa._core import ArgumentError, CardError, HandError
 from capsa.arrangement import Arrangement
 from capsa.cards import Card
 from capsa.conformance.protocol import RulesSpec
-from capsa.rules import Rules, presets
+from capsa.rules import KNOBS, Knob, Rules, presets
 from capsa.settlement import Seat
 
 
@@ -79,35 +80,39 @@ __all__ = [
     "tables",
 ]
 
-# The values fuzzing gives each knob: every choice, and small numbers that
-# reach each branch of the rule text (docs/rules.md, "Rules data (TOML)").
-KNOB_VALUES: dict[str, tuple[Any, ...]] = {
-    "tie_break": ("none", "suit"),
+# The values fuzzing gives the knobs that are not a choice or a flag: small
+# numbers that reach each branch of the rule text, and suit orders
+# (docs/rules.md, "Rules data (TOML)").
+_SAMPLES: dict[str, tuple[Any, ...]] = {
     "suit_order": ("shcd", "dchs", "hscd", "cdsh", "sdhc"),
-    "flush_compare": ("ranks", "suit-first"),
-    "wheel": ("low", "second"),
-    "foul_check": ("allow-equal", "strict"),
     "row_points": (0, 1, 2, 3),
     "overall_point": (0, 1, 2),
-    "royalty_mode": ("winner", "always", "none"),
-    "royalty_adds": (True, False),
     "scoop.multiplier": (1, 2, 3),
     "scoop.bonus": (0, 1, 3),
-    "scoop.multiply_royalties": (False, True),
     "sweep_all.multiplier": (1, 2, 4),
     "sweep_all.bonus": (0, 2, 6),
     "sweep_all.min_players": (2, 3, 4, 5),
-    "foul.mode": ("sweep-all", "scoop", "fixed"),
     "foul.points": (0, 5, 12),
-    "foul.pays_royalties": (True, False),
-    "surrender.enabled": (False, True),
     "surrender.cost": (0, 2, 3),
-    "naturals.resolve": ("higher-wins", "difference"),
-    "naturals.ties": ("push", "compare"),
     "money.stake": (0, 1, 10, 100),
     "money.rake_percent": (0, 3, 5, 10, 100),
 }
-RANKING_KNOBS = ("tie_break", "suit_order", "flush_compare", "wheel")
+
+
+def _knob_values(knob: Knob) -> tuple[Any, ...] | None:
+    """Every name of a choice, both values of a flag (the default first),
+    the samples of another knob."""
+    if knob.type == "choice":
+        return knob.choices
+    if knob.type == "bool":
+        return (knob.default, not knob.default)
+    return _SAMPLES.get(knob.name)
+
+
+KNOB_VALUES: dict[str, tuple[Any, ...]] = {
+    k.name: values for k in KNOBS if (values := _knob_values(k)) is not None
+}
+RANKING_KNOBS = tuple(k.name for k in KNOBS if k.ranking)
 
 
 def card_ids() -> st.SearchStrategy[int]:

@@ -1,4 +1,5 @@
 use super::*;
+use std::fmt;
 
 fn round_trips<T: RuleChoice + PartialEq + fmt::Debug>() {
     assert_eq!(T::ALL.len(), T::NAMES.len(), "{}", T::KEY);
@@ -51,7 +52,8 @@ fn flags_are_the_second_name() {
 
 #[test]
 fn rule_choices_list_every_knob_once() {
-    let keys: Vec<&str> = RULE_CHOICES.iter().map(|(k, _)| *k).collect();
+    let keys: Vec<&str> = rule_choices().map(|(k, _)| k).collect();
+    assert_eq!(keys.len(), 8, "{keys:?}");
     let mut unique = keys.clone();
     unique.sort_unstable();
     unique.dedup();
@@ -73,4 +75,98 @@ fn suit_strengths_are_a_permutation() {
         assert!(e.message().contains("suit strengths"), "{e}");
     }
     assert!(Rules::default().validate().is_ok());
+}
+
+#[test]
+fn every_knob_of_the_table_sets_and_reads_back() {
+    let rules = Rules::default();
+    for k in &KNOBS {
+        let Some(value) = k.default.value() else {
+            continue;
+        };
+        if matches!(k.kind, KnobType::Text) {
+            assert_eq!(rules.knob(k.name), None, "{}", k.name);
+            continue;
+        }
+        assert_eq!(rules.knob(k.name), Some(value.clone()), "{}", k.name);
+        let mut again = Rules::default();
+        again.set_knob(k.name, value).unwrap();
+    }
+    assert!(Rules::default()
+        .set_knob("scoop.nope", KnobValue::Int(1))
+        .is_err());
+    assert!(Rules::default()
+        .set_knob("wheel", KnobValue::Int(1))
+        .is_err());
+}
+
+#[test]
+fn knob_names_are_unique_and_dotted_under_known_tables() {
+    let mut names: Vec<&str> = KNOBS.iter().map(|k| k.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), KNOBS.len());
+}
+
+#[test]
+fn the_players_range_is_the_seats_and_one_past() {
+    use crate::settle::{MAX_SEATS, MIN_SEATS};
+    let k = knobs::knob("sweep_all.min_players").unwrap();
+    assert_eq!(
+        k.kind,
+        KnobType::Int {
+            min: MIN_SEATS as i64,
+            max: MAX_SEATS as i64 + 1
+        }
+    );
+}
+
+#[test]
+fn validate_reads_the_table_ranges() {
+    let rules = Rules {
+        scoop_multiplier: 0,
+        ..Rules::default()
+    };
+    assert_eq!(
+        rules.validate().unwrap_err().message(),
+        "scoop.multiplier must be >= 1, got 0"
+    );
+    let rules = Rules {
+        rake_percent: 101,
+        ..Rules::default()
+    };
+    assert_eq!(
+        rules.validate().unwrap_err().message(),
+        "money.rake_percent must be in 0..100, got 101"
+    );
+    let e = Rules::default()
+        .set_knob("sweep_all.min_players", KnobValue::Int(-1))
+        .unwrap_err();
+    assert_eq!(e.message(), "sweep_all.min_players must be in 2..5, got -1");
+    let mut rules = Rules::default();
+    rules.royalties[TOP][2] = 4;
+    assert!(rules
+        .validate()
+        .unwrap_err()
+        .message()
+        .contains("\"two-pair\" is not a category of that row"));
+}
+
+#[test]
+fn a_ranking_knob_set_builds_its_evaluator() {
+    let mut rules = Rules::default();
+    rules
+        .set_knob("wheel", KnobValue::Text("second".into()))
+        .unwrap();
+    let second = Evaluator::new(Ranking {
+        wheel_second: true,
+        ..Rules::default().evaluator.ranking
+    });
+    // A-2-3-4-5 against 9-T-J-Q-K (card ids 4 * (rank - 2) + suit)
+    let wheel = [48, 0, 5, 10, 15];
+    let nine_high = [29, 32, 39, 42, 44];
+    for hand in [wheel, nine_high] {
+        assert_eq!(rules.evaluator.eval5(hand), second.eval5(hand));
+    }
+    assert!(rules.evaluator.eval5(wheel) > rules.evaluator.eval5(nine_high));
 }

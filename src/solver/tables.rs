@@ -7,8 +7,10 @@ use super::joint::Joint;
 use super::model::all_classes;
 use super::CLASS_SHIFT;
 use crate::error::{Error, Result, ROW_NAMES};
+use crate::rank::CATEGORY_NAMES;
 use crate::rank::{Evaluator, Ranking};
-use crate::rules::{FlushCompare, RoyaltyMode, RuleChoice, Rules, TieBreak, Wheel, TOP};
+use crate::rules::knobs::{Knob, KnobType, INT_MAX, KNOBS};
+use crate::rules::{FlushCompare, KnobValue, RuleChoice, Rules, Wheel, TOP};
 
 /// The presets with shipped tables.
 pub const PRESETS: [&str; 6] = [
@@ -83,7 +85,10 @@ pub const MAX_TRAIN_ITERATIONS: usize = 100;
 pub const MAX_NAME_LEN: usize = 64;
 
 /// The metadata keys of a tables file, every one required: what [`train`](super::train)
-/// writes (the training parameters, `scoop_rate`, and [`rules_meta`]).
+/// writes (the training parameters and `scoop_rate`, the first
+/// [`TRAINING_KEYS`], then the rules of [`rules_meta`]: each the `tables`
+/// key of rows of the knob table, in the order the format writes them).
+pub const TRAINING_KEYS: usize = 8;
 pub const META_KEYS: [&str; 21] = [
     "format",
     "trainer",
@@ -137,26 +142,33 @@ fn meta_choice(v: &str, options: &[&str]) -> std::result::Result<(), String> {
     }
 }
 
-/// A name of the rules knob `T` (the metadata writes it as the rules do).
-fn meta_rule_choice<T: RuleChoice>(v: &str) -> std::result::Result<(), String> {
-    match v.parse::<T>() {
-        Ok(_) => Ok(()),
-        Err(_) => Err(format!("must be one of {}", T::NAMES.join(", "))),
-    }
-}
-
-/// The 30 royalties (top, middle, bottom by category), as the rules allow
-/// them: non-negative, on the top row only for high card, pair and trips.
+/// The royalties (top, middle, bottom by category), as the knob table
+/// ranges them: non-negative, nonzero only for a category the row may name.
 fn meta_royalties(v: &str) -> std::result::Result<(), String> {
+    let rows: Vec<&Knob> = KNOBS
+        .iter()
+        .filter(|k| k.tables.is_some_and(|t| t.key == "royalties"))
+        .collect();
     let values: Vec<&str> = v.split(',').collect();
-    if values.len() != 30 {
-        return Err(format!("must list 30 values, got {}", values.len()));
+    let categories = CATEGORY_NAMES.len();
+    if values.len() != rows.len() * categories {
+        return Err(format!(
+            "must list {} values, got {}",
+            rows.len() * categories,
+            values.len()
+        ));
     }
     for (i, x) in values.iter().enumerate() {
-        meta_int(x, 0, i64::MAX as i128).map_err(|m| format!("value {i} {m}"))?;
-        if i < 10 && *x != "0" && ![0, 1, 3].contains(&i) {
+        meta_int(x, 0, INT_MAX as i128).map_err(|m| format!("value {i} {m}"))?;
+        let row = rows[i / categories];
+        let KnobType::Royalties(allowed) = row.kind else {
+            return Err(format!("{} is not a royalty row", row.name));
+        };
+        if *x != "0" && !allowed.contains(&CATEGORY_NAMES[i % categories]) {
             return Err(format!(
-                "value {i}: a top-row royalty can only name high-card, pair or trips"
+                "value {i}: {} can only name {}",
+                row.name,
+                allowed.join(", ")
             ));
         }
     }
@@ -165,7 +177,6 @@ fn meta_royalties(v: &str) -> std::result::Result<(), String> {
 
 /// Checks the value of a known metadata key.
 fn check_meta_value(key: &str, v: &str) -> std::result::Result<(), String> {
-    const MAX_I64: i128 = i64::MAX as i128;
     match key {
         "format" => meta_choice(v, &["1"]),
         "trainer" => meta_int(v, 1, u32::MAX as i128),
@@ -179,17 +190,27 @@ fn check_meta_value(key: &str, v: &str) -> std::result::Result<(), String> {
             Ok(x) if x.is_finite() && (0.0..=1.0).contains(&x) => Ok(()),
             _ => Err("must be a probability, a finite number in [0, 1]".into()),
         },
-        "wheel" => meta_rule_choice::<Wheel>(v),
-        "flush_compare" => meta_rule_choice::<FlushCompare>(v),
-        "tie_break" => meta_rule_choice::<TieBreak>(v),
-        "royalty_mode" => meta_rule_choice::<RoyaltyMode>(v),
-        "royalty_adds" => meta_choice(v, &["true", "false"]),
-        "row_points" | "overall_point" | "scoop_bonus" | "sweep_all_bonus" => {
-            meta_int(v, 0, MAX_I64)
-        }
-        "scoop_multiplier" | "sweep_all_multiplier" => meta_int(v, 1, MAX_I64),
-        "sweep_all_min_players" => meta_int(v, 2, 5),
         "royalties" => meta_royalties(v),
+        _ => match rules_knob(key) {
+            Some(knob) => check_knob_meta(knob, v),
+            None => Err("is not a tables metadata key".into()),
+        },
+    }
+}
+
+/// The first knob of the table written under a metadata key.
+fn rules_knob(key: &str) -> Option<&'static Knob> {
+    KNOBS
+        .iter()
+        .find(|k| k.tables.is_some_and(|t| t.key == key))
+}
+
+/// Checks a knob's value in the metadata as the knob table ranges it.
+fn check_knob_meta(knob: &Knob, v: &str) -> std::result::Result<(), String> {
+    match knob.kind {
+        KnobType::Choice(names) => meta_choice(v, names),
+        KnobType::Flag => meta_choice(v, &["true", "false"]),
+        KnobType::Int { min, max } => meta_int(v, min as i128, max as i128),
         _ => Err("is not a tables metadata key".into()),
     }
 }
@@ -441,51 +462,46 @@ impl Tables {
     }
 }
 
-/// Metadata describing the rules tables are trained for.
-pub fn rules_meta(rules: &Rules) -> Vec<(String, String)> {
-    let r = &rules.evaluator.ranking;
-    let roy: Vec<String> = rules
-        .royalties
-        .iter()
-        .flat_map(|row| row.iter().map(|v| v.to_string()))
-        .collect();
-    [
-        (Wheel::KEY, Wheel::from_flag(r.wheel_second).to_string()),
-        (
-            FlushCompare::KEY,
-            FlushCompare::from_flag(r.flush_suit_first).to_string(),
-        ),
-        (
-            TieBreak::KEY,
-            TieBreak::from_flag(r.tie_break_suit).to_string(),
-        ),
-        ("row_points", rules.row_points.to_string()),
-        ("overall_point", rules.overall_point.to_string()),
-        (RoyaltyMode::KEY, rules.royalty_mode.to_string()),
-        ("royalty_adds", rules.royalty_adds.to_string()),
-        ("scoop_multiplier", rules.scoop_multiplier.to_string()),
-        ("scoop_bonus", rules.scoop_bonus.to_string()),
-        (
-            "sweep_all_multiplier",
-            rules.sweep_all_multiplier.to_string(),
-        ),
-        ("sweep_all_bonus", rules.sweep_all_bonus.to_string()),
-        (
-            "sweep_all_min_players",
-            rules.sweep_all_min_players.to_string(),
-        ),
-        ("royalties", roy.join(",")),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v))
-    .collect()
+/// The value of a knob as the metadata writes it (a royalty row as its ten
+/// values joined by commas).
+fn meta_text(value: KnobValue) -> String {
+    match value {
+        KnobValue::Text(t) => t,
+        KnobValue::Flag(b) => b.to_string(),
+        KnobValue::Int(v) => v.to_string(),
+        KnobValue::Royalties(row) => row.map(|v| v.to_string()).join(","),
+        KnobValue::Naturals(_) => unreachable!("the naturals are not tables metadata"),
+    }
 }
 
-/// Distance between `rules` and the rules `tables` were trained for: 1000
-/// per ranking knob that differs (wheel, flush_compare), then the scoring
-/// knobs weighted by how much they move points (multipliers and row points
-/// x3, bonuses and the overall point x1, royalties x0.25 each, royalty mode
-/// and adds x5).
+/// Metadata describing the rules tables are trained for: for each rules key
+/// of [`META_KEYS`], the values of the knobs the knob table writes under it
+/// (the three royalty rows under `royalties`), joined by commas.
+pub fn rules_meta(rules: &Rules) -> Vec<(String, String)> {
+    META_KEYS[TRAINING_KEYS..]
+        .iter()
+        .map(|&key| {
+            let values: Vec<String> = KNOBS
+                .iter()
+                .filter(|k| k.tables.is_some_and(|t| t.key == key))
+                .map(|k| meta_text(rules.knob(k.name).expect("an engine knob")))
+                .collect();
+            (key.to_string(), values.join(","))
+        })
+        .collect()
+}
+
+/// The weight of a rules metadata key in [`scoring_distance`].
+fn meta_weight(key: &str) -> f64 {
+    rules_knob(key)
+        .and_then(|k| k.tables)
+        .map_or(1.0, |t| t.weight)
+}
+
+/// Distance between `rules` and the rules `tables` were trained for: each
+/// rules metadata key's difference times its weight in the knob table (the
+/// ranking knobs wheel and flush_compare 1000, so the same ranking comes
+/// first; royalties per value), 10 for a key the tables lack.
 pub fn scoring_distance(rules: &Rules, tables: &Tables) -> f64 {
     let mine = rules_meta(rules);
     let mut d = 0.0;
@@ -494,14 +510,7 @@ pub fn scoring_distance(rules: &Rules, tables: &Tables) -> f64 {
             d += 10.0;
             continue;
         };
-        let w = match k.as_str() {
-            "wheel" | "flush_compare" => 1000.0,
-            "tie_break" => 0.5,
-            "royalty_mode" | "royalty_adds" => 5.0,
-            "row_points" | "scoop_multiplier" | "sweep_all_multiplier" => 3.0,
-            "sweep_all_min_players" => 1.0,
-            _ => 1.0,
-        };
+        let w = meta_weight(k);
         if k == "royalties" {
             let a: Vec<f64> = v.split(',').filter_map(|x| x.parse().ok()).collect();
             let b: Vec<f64> = theirs.split(',').filter_map(|x| x.parse().ok()).collect();
@@ -510,7 +519,7 @@ pub fn scoring_distance(rules: &Rules, tables: &Tables) -> f64 {
                 .zip(b.iter())
                 .map(|(x, y)| (x - y).abs())
                 .sum::<f64>()
-                * 0.25;
+                * w;
         } else if let (Ok(x), Ok(y)) = (v.parse::<f64>(), theirs.parse::<f64>()) {
             d += w * (x - y).abs();
         } else if v != theirs {
@@ -718,6 +727,34 @@ mod tests {
         let mut zero = good[..12 + n].to_vec();
         zero.extend_from_slice(&[1, 1, 0]);
         assert!(err(&zero).contains("row top entry 0: weight 0"));
+    }
+
+    #[test]
+    fn the_rules_metadata_keys_are_the_knob_tables() {
+        let mut from_table: Vec<&str> = KNOBS
+            .iter()
+            .filter_map(|k| k.tables.map(|t| t.key))
+            .collect();
+        from_table.dedup();
+        let mut keys = META_KEYS[TRAINING_KEYS..].to_vec();
+        keys.sort_unstable();
+        from_table.sort_unstable();
+        assert_eq!(keys, from_table);
+    }
+
+    #[test]
+    fn the_distance_weights_are_the_ones_the_shipped_tables_were_picked_by() {
+        let pinned = |key: &str| match key {
+            "wheel" | "flush_compare" => 1000.0,
+            "tie_break" => 0.5,
+            "royalty_mode" | "royalty_adds" => 5.0,
+            "row_points" | "scoop_multiplier" | "sweep_all_multiplier" => 3.0,
+            "royalties" => 0.25,
+            _ => 1.0,
+        };
+        for key in &META_KEYS[TRAINING_KEYS..] {
+            assert_eq!(meta_weight(key), pinned(key), "{key}");
+        }
     }
 
     #[test]

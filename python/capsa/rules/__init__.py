@@ -1,0 +1,55 @@
+"""Rules: every knob of the game as one immutable, hashable value.
+
+Rules are data. A preset is a TOML file in ``capsa/presets``; a house variant
+is a TOML file with the same keys (see ``docs/rules.md``). Keys a file leaves
+out take the values of its ``base`` preset (``capsa-susun`` unless it says
+otherwise); unknown keys, keys given twice, wrong types and out-of-range
+values raise :class:`RulesError` naming the key. A wrong Python type of an
+argument (TOML text that is not a ``str``, a config that is not a mapping)
+raises :class:`TypeError`.
+
+Every knob is a row of the engine's knob table, ``KNOBS`` (the same tuple as
+``capsa._core.KNOBS``): its dotted name, type, range or choices, default
+(the ``capsa-susun`` preset), the sentence ``docs/rules.md`` gives it and
+its place in the solver tables' metadata. ``DEFAULT_PRESET`` is the preset
+``Rules()`` is (``"capsa-susun"``); ``MAX_RULES_BYTES`` the largest rules
+file (in bytes) or TOML text (in characters) read, 1 MiB; ``INT_MAX`` the
+largest integer a knob takes (2**63 - 1, the engine's 64-bit points);
+``KNOB_NAMES`` every knob's dotted name, in the table's order.
+
+The modules, by job: ``loading`` (presets, rules files and TOML text, with
+their guards), ``checks`` (rules data checked against the knob table),
+``value`` (the ``Rules`` value), ``writer`` (TOML text), ``reference``
+(the knob reference of ``docs/rules.md`` and the protocol schema's rules,
+written from the table: ``python -m capsa.rules.reference --write``).
+"""
+
+from __future__ import annotations
+
+from capsa._core import KNOBS, Knob, RulesError
+from capsa.rules import writer as _writer
+from capsa.rules.checks import INT_MAX, KNOB_NAMES
+from capsa.rules.loading import DEFAULT_PRESET, MAX_RULES_BYTES, presets
+from capsa.rules.value import Rules
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "INT_MAX",
+    "KNOBS",
+    "KNOB_NAMES",
+    "MAX_RULES_BYTES",
+    "Knob",
+    "Rules",
+    "RulesError",
+    "presets",
+]
+
+# By name, from the knob table: the named-choice knobs' names and the
+# integer knobs' ranges, which capsa.conformance.inference and the tests read
+# here, as they read the TOML key writer.
+_CHOICES: dict[str, tuple[str, ...]] = {k.name: k.choices for k in KNOBS if k.type == "choice"}
+_INTS: dict[str, tuple[int, int]] = {
+    k.name: (k.low, k.high) for k in KNOBS if k.low is not None and k.high is not None
+}
+_INT_MAX = INT_MAX
+_toml_key = _writer.toml_key

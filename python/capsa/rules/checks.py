@@ -1,0 +1,194 @@
+"""Checking rules data against the engine's knob table (``capsa._core.KNOBS``).
+
+Every knob's name, type, range or choices come from the table: a mapping of
+knobs (nested tables or dotted keys, as rules files, dicts, ``derive`` and
+JSON requests give them) is flattened to dotted leaves, each checked by its
+knob's type. One fault gives one message, whichever way the rules came.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from capsa._core import KNOBS, Knob, RulesError
+from capsa.rules.messages import show
+
+__all__ = ["INT_MAX", "KNOB_NAMES", "REQUIRED", "check_changes", "check_knob", "knob"]
+
+# Points and money are 64-bit integers in the engine.
+INT_MAX = 2**63 - 1
+
+_BY_NAME: dict[str, Knob] = {k.name: k for k in KNOBS}
+#: Every knob's dotted name, in the order a rules file writes them.
+KNOB_NAMES: tuple[str, ...] = tuple(_BY_NAME)
+#: The knobs every full rules value holds (all but the optional ones).
+REQUIRED: tuple[str, ...] = tuple(k.name for k in KNOBS if k.default is not None)
+# Every table a knob is inside (``scoop``, ``royalties``, ...).
+_TABLES = frozenset(
+    ".".join(name.split(".")[:depth])
+    for name in KNOB_NAMES
+    for depth in range(1, name.count(".") + 1)
+)
+
+
+def knob(name: str) -> Knob:
+    """The row of the knob table of a dotted name.
+
+    Raises ``RulesError`` for a name that is not a knob."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise RulesError(f"rules: unknown key {show(name)}") from None
+
+
+def _flatten(config: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Yields (dotted key, value) pairs down to the knobs of the table."""
+    for key, value in config.items():
+        if not isinstance(key, str):
+            where = f"{prefix[:-1]}: " if prefix else ""
+            raise RulesError(f"rules: {where}keys are strings, got {show(key)}")
+        dotted = f"{prefix}{key}"
+        if dotted in _BY_NAME:
+            yield dotted, value
+        elif dotted in _TABLES:
+            if not isinstance(value, Mapping):
+                raise RulesError(f"rules: {dotted} must be a table, got {show(value)}")
+            yield from _flatten(value, dotted + ".")
+        else:
+            raise RulesError(f"rules: unknown key {show(dotted)}")
+
+
+def _dotted(config: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
+    """Like :func:`_flatten`, and a top-level key may be a dotted knob name."""
+    for key, value in config.items():
+        if isinstance(key, str) and "." in key:
+            yield knob(key).name, value
+        else:
+            yield from _flatten({key: value})
+
+
+def check_changes(sources: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Every knob the sources set, each checked (:func:`check_knob`), by
+    dotted name; a knob set twice is an error.
+
+    ``{"scoop.multiplier": 2, "scoop": {"multiplier": 3}}`` or a config and a
+    keyword naming the same knob would otherwise depend on their order.
+
+    Raises ``RulesError`` naming the key for an unknown key, a key that is
+    not a str, a table that is not a mapping, a knob given twice and every
+    fault of a value.
+    """
+    updates: dict[str, Any] = {}
+    for source in sources:
+        for key, value in _dotted(source):
+            if key in updates:
+                raise RulesError(f"rules: {key} is given twice")
+            updates[key] = check_knob(key, value)
+    return updates
+
+
+def check_knob(name: str, value: Any) -> Any:
+    """``value`` checked against the knob ``name``'s row of the table, as a
+    plain value (a str, int, bool, list or dict of them, as ``to_dict``
+    writes it).
+
+    Raises ``RulesError`` naming the knob and the value for an unknown knob,
+    a value of the wrong type or out of range.
+    """
+    row = knob(name)
+    kind = row.type
+    if kind == "choice":
+        if not isinstance(value, str) or value not in row.choices:
+            options = ", ".join(repr(o) for o in row.choices)
+            raise RulesError(f"rules: {name} must be one of {options}, got {show(value)}")
+        return str.__str__(value)
+    if kind == "int":
+        return _check_int(name, value, row.low or 0, INT_MAX if row.high is None else row.high)
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise RulesError(f"rules: {name} must be true or false, got {show(value)}")
+        return value
+    if kind == "suit-order":
+        return _check_suit_order(value)
+    if kind == "text":
+        return _check_text(name, value)
+    if kind == "naturals":
+        return _check_naturals(row, value)
+    return _check_royalties(row, value)
+
+
+def _check_int(key: str, value: Any, low: int, high: int = INT_MAX) -> int:
+    # bool is an int subclass, but true is not a number of points.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"rules: {key} must be an integer, got {show(value)}")
+    if value < low or value > high:
+        span = f">= {low}" if value < low and high == INT_MAX else f"in {low}..{high}"
+        raise RulesError(f"rules: {key} must be {span}, got {show(value)}")
+    return int(value)
+
+
+def _check_text(key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise RulesError(f"rules: {key} must be a string, got {show(value)}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise RulesError(
+            f"rules: {key} holds the lone surrogate {value[exc.start]!r} at index {exc.start}, "
+            "which is not a character and cannot be written as UTF-8 or TOML"
+        ) from None
+    return str.__str__(value)
+
+
+def _check_suit_order(value: Any) -> str:
+    order = value.lower() if isinstance(value, str) and value.isascii() else None
+    if order is None or len(order) != 4 or sorted(order) != sorted("shcd"):
+        raise RulesError(
+            "rules: suit_order must name the suits s, h, c, d once each, "
+            f"strongest first, got {show(value)}"
+        )
+    return str.__str__(order)
+
+
+def _check_naturals(row: Knob, value: Any) -> list[dict[str, Any]]:
+    key = row.name
+    if not isinstance(value, list | tuple):
+        raise RulesError(
+            f"rules: {key} must be a list of {{name, points}} tables, got {show(value)}"
+        )
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for pos, item in enumerate(value):
+        where = f"{key}[{pos}]"
+        if not isinstance(item, Mapping) or set(item) != {"name", "points"}:
+            raise RulesError(
+                f"rules: {where} must be a table with exactly name and points, got {show(item)}"
+            )
+        name = item["name"]
+        if not isinstance(name, str) or name not in row.choices:
+            raise RulesError(
+                f"rules: {where}.name {show(name)} is not a natural; "
+                f"the naturals are: {', '.join(row.choices)}"
+            )
+        if name in seen:
+            raise RulesError(f"rules: {where}: natural {name!r} is listed twice")
+        seen.add(name)
+        points = _check_int(f"{where}.points", item["points"], 0)
+        out.append({"name": str.__str__(name), "points": points})
+    return out
+
+
+def _check_royalties(row: Knob, value: Any) -> dict[str, int]:
+    key = row.name
+    if not isinstance(value, Mapping):
+        raise RulesError(f"rules: {key} must be a table of category = points, got {show(value)}")
+    out: dict[str, int] = {}
+    for category, points in value.items():
+        if not isinstance(category, str) or category not in row.choices:
+            raise RulesError(
+                f"rules: {key}: {show(category)} is not a category of that row; "
+                f"the categories are: {', '.join(row.choices)}"
+            )
+        out[str.__str__(category)] = _check_int(f"{key}.{category}", points, 0)
+    return out
