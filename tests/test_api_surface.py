@@ -61,6 +61,7 @@ SUBMODULES = frozenset(
         "rng",
         "round",
         "strategies",
+        "summary",
         *(m.split(".")[1] for m in PUBLIC_MODULES[1:]),
     }
 )

@@ -36,7 +36,7 @@ from capsa.bulk import (
     settle_table,
 )
 from capsa.rules import Rules
-from capsa.simulation import Summary, merge_all, simulate_range
+from capsa.summary import Summary, merge_all, simulate_range
 
 if TYPE_CHECKING:
     import dask.dataframe as dd

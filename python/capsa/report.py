@@ -19,7 +19,7 @@ from typing import Any
 
 from capsa import __version__
 from capsa.odds import natural_probabilities
-from capsa.simulation import Summary
+from capsa.summary import Summary
 
 __all__ = ["render_report", "write_report"]
 
