@@ -48,8 +48,6 @@ SUBMODULES = frozenset(
     {
         "_core",
         "bulk",
-        "bulk_cli",
-        "cli_rounds",
         "dask",
         "odds",
         "report",
@@ -61,6 +59,7 @@ SUBMODULES = frozenset(
         "rng",
         "round",
         "strategies",
+        "rules_spec",
         "summary",
         *(m.split(".")[1] for m in PUBLIC_MODULES[1:]),
     }
@@ -92,7 +91,7 @@ CANNOT_RAISE = frozenset(
         "capsa.conformance.harness.Report.matrix_text",
         "capsa.conformance.harness.Report.summary",
         "capsa.conformance.harness.Report.to_json",
-        "capsa.conformance.protocol.RulesSpec.to_json",
+        "capsa.rules_spec.RulesSpec.to_json",
     }
 )
 

@@ -32,6 +32,7 @@ __all__ = [
     "merge_all",
     "percentile",
     "simulate_range",
+    "summaries_json",
     "write_summaries",
 ]
 
@@ -412,8 +413,13 @@ def merge_all(summaries: Sequence[Summary]) -> Summary:
     return total
 
 
+def summaries_json(summaries: Sequence[Summary]) -> str:
+    """Summaries as one JSON document (a list of :meth:`Summary.to_dict`), a
+    line feed at its end."""
+    return json.dumps([s.to_dict() for s in summaries], indent=1) + "\n"
+
+
 def write_summaries(summaries: Sequence[Summary], path: str | os.PathLike[str]) -> None:
-    """Writes summaries as one JSON document (a list of :meth:`Summary.to_dict`)."""
+    """Writes :func:`summaries_json` to ``path``."""
     with open(path, "w", encoding="utf-8") as f:
-        json.dump([s.to_dict() for s in summaries], f, indent=1)
-        f.write("\n")
+        f.write(summaries_json(summaries))

@@ -150,7 +150,7 @@ def _budget(text: str) -> Any:
 
 
 def _usage(message: str) -> Exception:
-    from capsa.cli import UsageError
+    from capsa.cli.common import UsageError
 
     return UsageError(message)
 
