@@ -164,6 +164,8 @@ def simulate(
         raise TypeError(f"seats must be an int, not {type(seats).__name__}")
     if not 2 <= seats <= 4:
         raise TableError(f"a table has 2 to 4 seats, got {seats}")
+    if not isinstance(strategy, str):
+        raise TypeError(f"strategy must be a str, not {type(strategy).__name__}")
     if strategy not in STRATEGIES:
         raise ArgumentError(
             f"unknown strategy {strategy!r}; the strategies are {', '.join(STRATEGIES)}"
