@@ -15,6 +15,12 @@ with :func:`settle_frame`) with the batch kernel, on every core without the
 GIL; :func:`settle_parquet` streams a Parquet file or dataset through it
 into a Parquet file, in bounded memory. Needs ``pyarrow``
 (``pip install 'capsa[parquet]'``); ``import capsa`` does not.
+
+*Bulk* here means columnar data (Arrow, pandas, Parquet); the *batch*
+functions (``capsa.settle_batch``, ``capsa.best_arrangement_batch``) take
+numpy arrays and are what this module settles each table with. The two
+names are public (``capsa.bulk`` in the docs, the batch functions in
+``capsa``), so they stay.
 """
 
 from __future__ import annotations
