@@ -6,6 +6,7 @@ hint about interpreter settings."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -55,3 +56,18 @@ def test_a_record_with_an_integer_too_long_names_it() -> None:
         with pytest.raises(capsa.RecordError, match="an integer of more than") as e:
             check(record)
         assert PYTHON_HINT not in str(e.value)
+
+
+def test_a_protocol_request_with_an_integer_too_long_names_it() -> None:
+    import io
+
+    from capsa.conformance.serve import serve
+
+    big = "9" * 5000
+    request = f'{{"id":{big},"op":"compare"}}\n'.encode()
+    out = io.BytesIO()
+    serve(io.BytesIO(request), out)
+    answer = json.loads(out.getvalue())
+    assert answer["error"]["kind"] == "invalid"
+    digits = sys.get_int_max_str_digits()
+    assert answer["error"]["message"] == f"malformed JSON: an integer of more than {digits} digits"
