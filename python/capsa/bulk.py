@@ -49,6 +49,8 @@ __all__ = [
     "SURRENDER_COLUMNS",
     "ParquetResultsWriter",
     "default_known_rules",
+    "parquet_files",
+    "record_batches",
     "results_schema",
     "rounds_schema",
     "rounds_table",
@@ -600,7 +602,10 @@ def _fixed_cards(column: pa.ChunkedArray, seat: int) -> pa.ChunkedArray:
 # ---------------------------------------------------------------- Parquet
 
 
-def _parquet_files(source: str | os.PathLike[str]) -> list[Path]:
+def parquet_files(source: str | os.PathLike[str]) -> list[Path]:
+    """The Parquet files of ``source``: the file itself, or every
+    ``.parquet`` file under a folder in path order. Raises ``ArgumentError``
+    for a path that does not exist or a folder without one."""
     path = Path(source)
     if path.is_dir():
         files = sorted(p for p in path.rglob("*.parquet") if p.is_file())
@@ -612,7 +617,10 @@ def _parquet_files(source: str | os.PathLike[str]) -> list[Path]:
     return [path]
 
 
-def _batches(files: list[Path], batch_rows: int) -> Iterator[pa.RecordBatch]:
+def record_batches(files: list[Path], batch_rows: int) -> Iterator[pa.RecordBatch]:
+    """The rows of ``files`` in order, ``batch_rows`` at most a batch, read
+    as they are asked for. Raises what pyarrow raises for a file it cannot
+    read (``OSError``, ``pyarrow.ArrowException``)."""
     import pyarrow.parquet as pq
 
     for file in files:
@@ -639,11 +647,11 @@ def settle_parquet(
         raise TypeError("batch_rows must be an int")
     if batch_rows < 1:
         raise ArgumentError(f"batch_rows must be >= 1, got {batch_rows}")
-    files = _parquet_files(source)
+    files = parquet_files(source)
     writer = ParquetResultsWriter(target, compression=compression)
     rounds = failed = 0
     try:
-        for batch in _batches(files, batch_rows):
+        for batch in record_batches(files, batch_rows):
             result = settle_table(batch, rules, known=known, threads=threads)
             writer.write_table(result)
             rounds += result.num_rows

@@ -264,7 +264,7 @@ def _input_batches(source: str) -> Any:
 
     from capsa import bulk
 
-    batches = bulk._batches(bulk._parquet_files(source), bulk.DEFAULT_BATCH_ROWS)
+    batches = bulk.record_batches(bulk.parquet_files(source), bulk.DEFAULT_BATCH_ROWS)
     while True:
         try:
             batch = next(batches)
@@ -281,6 +281,6 @@ def _rows(source: str) -> int | None:
     from capsa import bulk
 
     try:
-        return sum(int(pq.ParquetFile(f).metadata.num_rows) for f in bulk._parquet_files(source))
+        return sum(int(pq.ParquetFile(f).metadata.num_rows) for f in bulk.parquet_files(source))
     except Exception:  # a count for the progress bar only
         return None
