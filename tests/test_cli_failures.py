@@ -151,3 +151,26 @@ def test_capsa_errors_still_name_their_type(capsys: pytest.CaptureFixture[str]) 
     assert main(["rank", "Zz"]) == EXIT_USAGE
     assert one_line(capsys.readouterr().err).startswith("capsa rank: CardError:")
     assert isinstance(capsa.CardError("x"), capsa.CapsaError)
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="no /proc")
+def test_vectors_into_a_folder_that_cannot_be_made_fail_before_the_work(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from capsa.conformance import vectors
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the vectors were generated before the folder was checked")
+
+    monkeypatch.setattr(vectors, "generate", never)
+    assert main(["conformance", "vectors", "--out", "/proc/x"]) == EXIT_USAGE
+    assert "cannot write in --out /proc/x" in one_line(capsys.readouterr().err)
+
+
+def test_infer_out_to_a_missing_folder_fails_before_probing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "missing" / "house.toml"
+    argv = ["conformance", "infer", "--engine", "/nonexistent/engine", "--out", str(target)]
+    assert main(argv) == EXIT_USAGE
+    assert "cannot write --out" in one_line(capsys.readouterr().err)

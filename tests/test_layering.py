@@ -32,7 +32,7 @@ CONFORMANCE_KIT_CYCLES = frozenset(
     }
 )
 # What may import the command line: the ways to run it.
-CLI_ENTRY_POINTS = frozenset({"capsa.__main__", "capsa.tables.__main__", "capsa.conformance.cli"})
+CLI_ENTRY_POINTS = frozenset({"capsa.__main__", "capsa.tables.__main__"})
 
 
 def _module_files() -> dict[str, tuple[Path, bool]]:

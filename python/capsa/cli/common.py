@@ -14,6 +14,7 @@ import contextlib
 import io
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, NoReturn
@@ -37,6 +38,7 @@ __all__ = [
     "load_rules",
     "open_input",
     "open_output",
+    "prepare_folder",
     "read_document",
     "sniff",
     "write_file",
@@ -233,6 +235,20 @@ def check_writable(path: str | os.PathLike[str], what: str = "") -> None:
         raise UsageError(f"cannot write {where}{path}: {folder}: {reason}")
     if not os.access(folder, os.W_OK) and not os.access(target, os.W_OK):
         raise UsageError(f"cannot write {where}{path}: permission denied")
+
+
+def prepare_folder(path: str | os.PathLike[str], what: str = "") -> None:
+    """Makes the output folder ``path`` (and its parents, as the command
+    would) and checks a file can be written in it, before any work. Raises
+    ``UsageError`` when it cannot be made or written."""
+    where = f"{what} " if what else ""
+    folder = Path(path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise UsageError(f"cannot write in {where}{path}: {_reason(exc)}") from None
 
 
 class _Output(io.RawIOBase):
