@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from capsa import _core
+from capsa.bulk import default_known_rules
 from capsa.cli.common import (
     EXIT_FAILED,
     Prefixed,
@@ -39,7 +40,7 @@ from capsa.render._html import IndexEntry, index_head, index_row, index_tail, pa
 from capsa.render._model import Table, display_id, table_from_settlement
 from capsa.render._records import is_round_record, table_from_record
 from capsa.render._words import LANGUAGES
-from capsa.rules import Rules, presets
+from capsa.rules import Rules
 
 __all__ = ["register"]
 
@@ -154,8 +155,7 @@ class _Renderer:
     """Settles each round with the core's stream functions and draws it."""
 
     def __init__(self, default: Rules, pages: _Pages, errors: IO[bytes]) -> None:
-        self.rules = {name: Rules.preset(name) for name in presets()}
-        self.rules[default.name] = default
+        self.rules = default_known_rules(default)
         self.default = default.name
         self.known: dict[str, _core.RuleSet] = dict(self.rules)
         self.pages = pages

@@ -10,6 +10,7 @@ import sys
 from typing import IO, Any
 
 from capsa import _core
+from capsa.bulk import default_known_rules
 from capsa.cli.common import (
     EXIT_FAILED,
     Prefixed,
@@ -19,20 +20,13 @@ from capsa.cli.common import (
     read_document,
     sniff,
 )
-from capsa.rules import Rules, presets
+from capsa.rules import Rules
 
-__all__ = ["finish", "known_rules", "settle_document", "settle_lines", "settle_stream"]
+__all__ = ["finish", "settle_document", "settle_lines", "settle_stream"]
 
 # Lines settled per call into the core: large enough to use every core,
 # small enough that output starts at once and memory stays flat.
 _CHUNK = 4_096
-
-
-def known_rules(default: Rules) -> dict[str, _core.RuleSet]:
-    """The rules a round may name: every preset, and ``default`` by its name."""
-    known: dict[str, _core.RuleSet] = {name: Rules.preset(name) for name in presets()}
-    known[default.name] = default
-    return known
 
 
 def settle_lines(
@@ -71,7 +65,7 @@ def settle_stream(args: argparse.Namespace, default: Rules, out: Any) -> int:
     """Settles the JSON input of ``args`` (``--format`` json, jsonl or auto)
     into ``out``; returns how many rounds failed. ``out`` may have a
     ``document`` attribute, set to whether the input was one document."""
-    known = known_rules(default)
+    known: dict[str, _core.RuleSet] = dict(default_known_rules(default))
     with contextlib.ExitStack() as stack:
         stream = open_input(args.input, stack)
         fmt, head = args.format, b""
