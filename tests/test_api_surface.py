@@ -49,6 +49,7 @@ SUBMODULES = frozenset(
         "_core",
         "bulk",
         "dask",
+        "json_faults",
         "odds",
         "report",
         "simulation",
