@@ -174,3 +174,19 @@ def test_infer_out_to_a_missing_folder_fails_before_probing(
     argv = ["conformance", "infer", "--engine", "/nonexistent/engine", "--out", str(target)]
     assert main(argv) == EXIT_USAGE
     assert "cannot write --out" in one_line(capsys.readouterr().err)
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full")
+def test_standard_output_on_a_full_disk(rounds: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for argv in (["settle", str(rounds)], ["rules", "pagat"]):
+        with FULL.open("wb") as full:
+            done = subprocess.run(
+                [sys.executable, "-m", "capsa", *argv],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                env=env,
+                check=False,
+            )
+        assert done.returncode == EXIT_USAGE
+        assert "No space left on device" in one_line(done.stderr.decode())

@@ -23,7 +23,8 @@ constant of this module:
   round could not be settled;
 * ``EXIT_USAGE`` (2): a usage or input error (a bad argument, an unknown
   preset, an unreadable file or rules file, an output that cannot be
-  written, cards that cannot be read, a missing optional extra);
+  written or a full disk under standard output, cards that cannot be
+  read, a missing optional extra);
 * ``EXIT_INTERNAL`` (70): an internal error (a bug in capsa: please report
   it);
 * ``EXIT_INTERRUPTED`` (130): interrupted.
@@ -97,6 +98,14 @@ def _reader_gone() -> int:
     return 0
 
 
+def _io_failure(exc: OSError) -> str:
+    """One line for an input or output failure no command named."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is not None:
+        return f"cannot read or write {exc.filename}: {reason}"
+    return f"cannot read the input or write the output: {reason}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code (see the module docs)."""
     parser = _parser()
@@ -118,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return _reader_gone()
+    except OSError as exc:  # the system's, not capsa's: a full disk under standard output
+        _fail(command, _io_failure(exc))
+        return EXIT_USAGE
     except KeyboardInterrupt:
         _fail(command, "interrupted")
         return EXIT_INTERRUPTED
