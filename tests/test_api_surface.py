@@ -48,6 +48,7 @@ SUBMODULES = frozenset(
     {
         "_core",
         "bulk",
+        "columns",
         "dask",
         "json_faults",
         "odds",
