@@ -190,3 +190,17 @@ def test_standard_output_on_a_full_disk(rounds: Path) -> None:
             )
         assert done.returncode == EXIT_USAGE
         assert "No space left on device" in one_line(done.stderr.decode())
+
+
+def test_tables_train_to_a_missing_folder_fails_before_training(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from capsa.cli import tables
+
+    def never(*args: object, **kwargs: object) -> bytes:
+        raise AssertionError("trained before the output was checked")
+
+    monkeypatch.setattr(tables, "train_tables", never)
+    target = tmp_path / "missing" / "pagat.bin"
+    assert main(["tables", "train", "--preset", "pagat", "--out", str(target)]) == EXIT_USAGE
+    assert "no such directory" in one_line(capsys.readouterr().err)
