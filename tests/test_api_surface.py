@@ -48,9 +48,9 @@ SUBMODULES = frozenset(
     {
         "_core",
         "bulk",
-        "bulk_cli",
-        "cli_rounds",
+        "columns",
         "dask",
+        "json_faults",
         "odds",
         "report",
         "simulation",
@@ -61,6 +61,8 @@ SUBMODULES = frozenset(
         "rng",
         "round",
         "strategies",
+        "rules_spec",
+        "summary",
         *(m.split(".")[1] for m in PUBLIC_MODULES[1:]),
     }
 )
@@ -91,7 +93,7 @@ CANNOT_RAISE = frozenset(
         "capsa.conformance.harness.Report.matrix_text",
         "capsa.conformance.harness.Report.summary",
         "capsa.conformance.harness.Report.to_json",
-        "capsa.conformance.protocol.RulesSpec.to_json",
+        "capsa.rules_spec.RulesSpec.to_json",
     }
 )
 

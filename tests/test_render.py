@@ -434,8 +434,8 @@ def _record() -> dict[str, Any]:
 def test_a_round_record_is_drawn_with_its_verification(monkeypatch: pytest.MonkeyPatch) -> None:
     record = _record()
     assert render.is_round_record(record) and not render.is_round_record({"seats": []})
-    monkeypatch.delattr(capsa, "verify_deal", raising=False)
-    monkeypatch.delattr(capsa, "replay", raising=False)
+    monkeypatch.delattr(capsa.records, "verify_deal", raising=False)
+    monkeypatch.delattr(capsa.records, "replay", raising=False)
     table = render.table_from_record(record)
     assert [(c.name, c.ok) for c in table.checks] == [("commitment", None), ("replay", None)]
     page = render.page_html(table)
@@ -444,8 +444,8 @@ def test_a_round_record_is_drawn_with_its_verification(monkeypatch: pytest.Monke
     def tampered(rec: dict[str, Any]) -> None:
         raise capsa.TableError("the record's money differs: pairs[0].money")
 
-    monkeypatch.setattr(capsa, "verify_deal", lambda rec: True, raising=False)
-    monkeypatch.setattr(capsa, "replay", tampered, raising=False)
+    monkeypatch.setattr(capsa.records, "verify_deal", lambda rec: True, raising=False)
+    monkeypatch.setattr(capsa.records, "replay", tampered, raising=False)
     page = render.page_html(render.table_from_record(record))
     assert 'data-check="commitment" data-status="ok"' in page
     assert 'data-check="replay" data-status="fail"' in page

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import capsa.cli
 import capsa.tables as tables_cli
 from capsa import Rules, presets
 from capsa.solver import (
@@ -36,7 +37,7 @@ def test_one_set_of_training_defaults() -> None:
     signature = inspect.signature(train_tables).parameters
     for key, value in TRAIN_DEFAULTS.items():
         assert signature[key].default == value, key
-    args = tables_cli._parser().parse_args(["train", "--preset", "pagat"])
+    args = capsa.cli._parser().parse_args(["tables", "train", "--preset", "pagat"])
     assert {k: getattr(args, k) for k in TRAIN_DEFAULTS} == TRAIN_DEFAULTS
 
 
@@ -59,7 +60,7 @@ def test_train_writes_to_the_working_directory_by_default(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     shipped = {p: p.read_bytes() for p in tables_cli.TABLES_DIR.glob("*.bin")}
-    assert tables_cli.main(["train", "--preset", "pagat", *SMALL]) == 0
+    assert capsa.cli.main(["tables", "train", "--preset", "pagat", *SMALL]) == 0
     out = capsys.readouterr().out
     written = tmp_path / "pagat.bin"
     assert written.read_bytes()[:8] == b"CAPSATB1"
@@ -68,12 +69,14 @@ def test_train_writes_to_the_working_directory_by_default(
 
 
 def test_train_out_names_a_file_or_a_directory(tmp_path: Path) -> None:
-    assert tables_cli.main(["train", "--preset", "2-4", *SMALL, "--out", str(tmp_path)]) == 0
+    assert (
+        capsa.cli.main(["tables", "train", "--preset", "2-4", *SMALL, "--out", str(tmp_path)]) == 0
+    )
     assert (tmp_path / "2-4.bin").is_file()
     target = tmp_path / "mine.bin"
-    assert tables_cli.main(["train", "--preset", "2-4", *SMALL, "--out", str(target)]) == 0
+    assert capsa.cli.main(["tables", "train", "--preset", "2-4", *SMALL, "--out", str(target)]) == 0
     assert target.is_file()
-    assert tables_cli.main(["train", "--all", *SMALL, "--out", str(target)]) == 2
+    assert capsa.cli.main(["tables", "train", "--all", *SMALL, "--out", str(target)]) == 2
 
 
 def test_ship_refuses_an_installed_package(
@@ -83,7 +86,7 @@ def test_ship_refuses_an_installed_package(
     installed.mkdir(parents=True)
     monkeypatch.setattr(tables_cli, "TABLES_DIR", installed)
     assert tables_cli.source_tables_dir() is None
-    assert tables_cli.main(["train", "--preset", "pagat", *SMALL, "--ship"]) == 2
+    assert capsa.cli.main(["tables", "train", "--preset", "pagat", *SMALL, "--ship"]) == 2
     assert "needs a source checkout" in capsys.readouterr().err
     assert not list(installed.iterdir())
 
@@ -99,14 +102,14 @@ def test_check_reports_a_difference(
     other = train_tables(Rules.preset("pagat"), hands=400, iterations=1, seed=2, name="pagat")
     (fake / "pagat.bin").write_bytes(small)
     monkeypatch.setattr(tables_cli, "TABLES_DIR", fake)
-    assert tables_cli.main(["check", "--preset", "pagat"]) == 0
+    assert capsa.cli.main(["tables", "check", "--preset", "pagat"]) == 0
     assert "pagat: identical" in capsys.readouterr().out
     (fake / "pagat.bin").write_bytes(other.replace(b"seed=2", b"seed=1"))
-    assert tables_cli.main(["check", "--preset", "pagat"]) == 1
+    assert capsa.cli.main(["tables", "check", "--preset", "pagat"]) == 1
     assert "pagat: DIFFERENT" in capsys.readouterr().out
 
 
 def test_a_refused_argument_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert tables_cli.main(["train", "--preset", "pagat", "--hands", "0"]) == 2
+    assert capsa.cli.main(["tables", "train", "--preset", "pagat", "--hands", "0"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "hands" in err and "Traceback" not in err

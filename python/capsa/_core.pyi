@@ -252,7 +252,8 @@ class Settlement:
         ``seat_names`` (one str per seat) and ``title`` are shown as text,
         escaped.
 
-        Raises ``ArgumentError`` for an unknown ``lang``, ``TypeError`` for
+        Raises ``ArgumentError`` for an unknown ``lang`` or a ``round_id``
+        integer too long to write, ``TypeError`` for
         arguments of the wrong type, ``TableError`` for ``seat_names`` of the
         wrong length.
         """
@@ -273,7 +274,8 @@ class Settlement:
         ``seat_names`` (one str per seat) and ``title`` are shown as text,
         escaped.
 
-        Raises ``ArgumentError`` for an unknown ``lang``, ``TypeError`` for
+        Raises ``ArgumentError`` for an unknown ``lang`` or a ``round_id``
+        integer too long to write, ``TypeError`` for
         arguments of the wrong type, ``TableError`` for ``seat_names`` of the
         wrong length.
         """

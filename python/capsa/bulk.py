@@ -15,6 +15,12 @@ with :func:`settle_frame`) with the batch kernel, on every core without the
 GIL; :func:`settle_parquet` streams a Parquet file or dataset through it
 into a Parquet file, in bounded memory. Needs ``pyarrow``
 (``pip install 'capsa[parquet]'``); ``import capsa`` does not.
+
+*Bulk* here means columnar data (Arrow, pandas, Parquet); the *batch*
+functions (``capsa.settle_batch``, ``capsa.best_arrangement_batch``) take
+numpy arrays and are what this module settles each table with. The two
+names are public (``capsa.bulk`` in the docs, the batch functions in
+``capsa``), so they stay.
 """
 
 from __future__ import annotations
@@ -29,6 +35,17 @@ import numpy.typing as npt
 
 from capsa import _core
 from capsa._core import ArgumentError, TableError
+from capsa.columns import (
+    CARD_COLUMNS,
+    DECLARE_COLUMNS,
+    FIGURES,
+    MAX_SEATS,
+    SURRENDER_COLUMNS,
+    pyarrow_module,
+    results_schema,
+    rounds_schema,
+    rounds_table,
+)
 from capsa.rules import Rules, presets
 
 if TYPE_CHECKING:
@@ -43,6 +60,8 @@ __all__ = [
     "SURRENDER_COLUMNS",
     "ParquetResultsWriter",
     "default_known_rules",
+    "parquet_files",
+    "record_batches",
     "results_schema",
     "rounds_schema",
     "rounds_table",
@@ -51,104 +70,8 @@ __all__ = [
     "settle_table",
 ]
 
-MAX_SEATS = 4
-CARD_COLUMNS = tuple(f"cards{s}" for s in range(MAX_SEATS))
-SURRENDER_COLUMNS = tuple(f"surrender{s}" for s in range(MAX_SEATS))
-DECLARE_COLUMNS = tuple(f"declare_natural{s}" for s in range(MAX_SEATS))
-FIGURES = ("points", "money", "rake", "net")
 # Rounds read from Parquet per batch: about 130 MB of figures at 4 seats.
 DEFAULT_BATCH_ROWS = 1 << 20
-
-
-def _pyarrow() -> Any:
-    """pyarrow, or an ImportError saying how to install it."""
-    try:
-        import pyarrow
-    except ImportError as exc:  # pragma: no cover - the test extra installs it
-        raise ImportError("columnar rounds need pyarrow: pip install 'capsa[parquet]'") from exc
-    return pyarrow
-
-
-def rounds_schema(seats: int = MAX_SEATS, id_type: pa.DataType | None = None) -> pa.Schema:
-    """The canonical rounds schema of a table of ``seats`` (2 to 4)."""
-    pa = _pyarrow()
-    _check_seats(seats)
-    fields = [
-        pa.field("id", id_type or pa.string()),
-        pa.field("rules", pa.string()),
-        pa.field("stakes", pa.int64()),
-    ]
-    fields += [pa.field(CARD_COLUMNS[s], pa.binary(13)) for s in range(seats)]
-    fields += [pa.field(SURRENDER_COLUMNS[s], pa.bool_()) for s in range(seats)]
-    fields += [pa.field(DECLARE_COLUMNS[s], pa.bool_()) for s in range(seats)]
-    return pa.schema(fields)
-
-
-def results_schema(seats: int = MAX_SEATS, id_type: pa.DataType | None = None) -> pa.Schema:
-    """The results schema for rounds of up to ``seats`` seats; without
-    ``id_type`` it has no ``id`` column (the rounds had none)."""
-    pa = _pyarrow()
-    _check_seats(seats)
-    fields = [pa.field("id", id_type)] if id_type is not None else []
-    fields.append(pa.field("seats", pa.int8()))
-    for figure in FIGURES:
-        fields += [pa.field(f"{figure}{s}", pa.int64()) for s in range(seats)]
-    fields.append(pa.field("error", pa.string()))
-    return pa.schema(fields)
-
-
-def _check_seats(seats: int) -> None:
-    if isinstance(seats, bool) or not isinstance(seats, int):
-        raise TypeError(f"seats must be an int, not {type(seats).__name__}")
-    if not 2 <= seats <= MAX_SEATS:
-        raise TableError(f"a table has 2 to {MAX_SEATS} seats, got {seats}")
-
-
-def rounds_table(
-    cards: npt.NDArray[np.integer[Any]],
-    *,
-    ids: Any = None,
-    rules: str | None = None,
-    stakes: int | npt.NDArray[np.integer[Any]] | None = None,
-    surrender: npt.NDArray[np.bool_] | None = None,
-    declare_natural: npt.NDArray[np.bool_] | None = None,
-) -> pa.Table:
-    """A rounds table in the canonical schema from an (N, P, 13) array of
-    card ids (as :func:`capsa.settle_batch` takes them); ``ids`` is any
-    sequence Arrow can read (default: the row numbers), ``rules`` one name
-    for every round, ``stakes`` one stake or one per round, the flags
-    (N, P) bool arrays."""
-    pa = _pyarrow()
-    arr = np.asarray(cards)
-    if arr.ndim != 3 or arr.shape[2] != 13 or not 2 <= arr.shape[1] <= MAX_SEATS:
-        raise TableError(f"cards must have shape (N, P, 13) with P from 2 to 4, got {arr.shape}")
-    if arr.size and (arr.min() < 0 or arr.max() > 51):
-        raise _core.CardError("cards: every card id must be in 0..51")
-    n, p = arr.shape[:2]
-    ids8 = np.ascontiguousarray(arr, dtype=np.uint8)
-    columns: dict[str, Any] = {"id": pa.array(np.arange(n) if ids is None else ids)}
-    columns["rules"] = (
-        pa.array([rules] * n, pa.string()) if rules is not None else pa.nulls(n, pa.string())
-    )
-    if stakes is None:
-        columns["stakes"] = pa.nulls(n, pa.int64())
-    else:
-        columns["stakes"] = pa.array(np.broadcast_to(np.asarray(stakes, np.int64), (n,)))
-    for s in range(p):
-        data = pa.py_buffer(np.ascontiguousarray(ids8[:, s, :]).tobytes())
-        columns[CARD_COLUMNS[s]] = pa.FixedSizeBinaryArray.from_buffers(
-            pa.binary(13), n, [None, data]
-        )
-    for names, flags, default in (
-        (SURRENDER_COLUMNS, surrender, False),
-        (DECLARE_COLUMNS, declare_natural, True),
-    ):
-        values = np.full((n, p), default) if flags is None else np.asarray(flags, dtype=bool)
-        if values.shape != (n, p):
-            raise TableError(f"flags must have shape ({n}, {p}), got {values.shape}")
-        for s in range(p):
-            columns[names[s]] = pa.array(values[:, s])
-    return pa.table(columns, schema=rounds_schema(p, columns["id"].type))
 
 
 # ---------------------------------------------------------------- reading columns
@@ -186,7 +109,7 @@ def _read_cards(
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
     """A seat's cards as (N, 13) uint8, and where the seat is given (not
     null). Lists of the wrong length and ids outside 0..51 mark their rows."""
-    pa = _pyarrow()
+    pa = pyarrow_module()
     import pyarrow.compute as pc
 
     n = len(array)
@@ -212,7 +135,7 @@ def _read_cards(
 def _read_card_lists(
     array: pa.Array, seat: int, given: npt.NDArray[np.bool_], errors: _RowErrors, pc: Any
 ) -> npt.NDArray[np.uint8]:
-    pa = _pyarrow()
+    pa = pyarrow_module()
     n = len(array)
     if pa.types.is_fixed_size_list(array.type):
         width = array.type.list_size
@@ -262,7 +185,7 @@ def _read_flags(
 ) -> npt.NDArray[np.bool_] | None:
     """(N, seats) flags from bool columns (null: ``default``); None when no
     column is given."""
-    pa = _pyarrow()
+    pa = pyarrow_module()
     if not any(names[s] in table.column_names for s in range(seats)):
         return None
     out = np.full((table.num_rows, seats), default, dtype=bool)
@@ -281,7 +204,7 @@ def _read_stakes(
     table: pa.Table, errors: _RowErrors
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None:
     """Stakes per round and where one is given, or None without a column."""
-    pa = _pyarrow()
+    pa = pyarrow_module()
     array = _column(table, "stakes")
     if array is None:
         return None
@@ -303,7 +226,7 @@ def _read_rules_names(
 ) -> tuple[list[str], npt.NDArray[np.intp]]:
     """The rules names met and each row's index into them (null: ``default``).
     A name that is not known marks its rows."""
-    pa = _pyarrow()
+    pa = pyarrow_module()
     import pyarrow.compute as pc
 
     n = table.num_rows
@@ -352,7 +275,7 @@ def default_known_rules(rules: Rules | None = None) -> dict[str, Rules]:
 
 
 def _as_table(data: Any) -> pa.Table:
-    pa = _pyarrow()
+    pa = pyarrow_module()
     if isinstance(data, pa.Table):
         return data
     if isinstance(data, pa.RecordBatch):
@@ -520,7 +443,7 @@ def _results(
     errors: _RowErrors,
     seats: int,
 ) -> pa.Table:
-    pa = _pyarrow()
+    pa = pyarrow_module()
     columns: dict[str, Any] = {}
     id_type = None
     if "id" in table.column_names:
@@ -540,7 +463,7 @@ def _results(
 
 
 def _error_column(n: int, errors: _RowErrors) -> pa.Array:
-    pa = _pyarrow()
+    pa = pyarrow_module()
     if not errors.reasons:
         return pa.nulls(n, pa.string())
     reasons = sorted(set(errors.reasons.values()))
@@ -565,7 +488,7 @@ def settle_frame(
     frame with Arrow-backed columns (nulls kept)."""
     import pandas as pd
 
-    pa = _pyarrow()
+    pa = pyarrow_module()
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame must be a pandas DataFrame, not {type(frame).__name__}")
     table = pa.Table.from_pandas(frame, preserve_index=False)
@@ -581,7 +504,7 @@ def settle_frame(
 def _fixed_cards(column: pa.ChunkedArray, seat: int) -> pa.ChunkedArray:
     """Variable-width binary cards (pandas ``bytes``) as fixed_size_binary(13);
     a value of another length becomes a list so that its row is reported."""
-    pa = _pyarrow()
+    pa = pyarrow_module()
     import pyarrow.compute as pc
 
     lengths = pc.binary_length(column)
@@ -594,7 +517,10 @@ def _fixed_cards(column: pa.ChunkedArray, seat: int) -> pa.ChunkedArray:
 # ---------------------------------------------------------------- Parquet
 
 
-def _parquet_files(source: str | os.PathLike[str]) -> list[Path]:
+def parquet_files(source: str | os.PathLike[str]) -> list[Path]:
+    """The Parquet files of ``source``: the file itself, or every
+    ``.parquet`` file under a folder in path order. Raises ``ArgumentError``
+    for a path that does not exist or a folder without one."""
     path = Path(source)
     if path.is_dir():
         files = sorted(p for p in path.rglob("*.parquet") if p.is_file())
@@ -606,7 +532,10 @@ def _parquet_files(source: str | os.PathLike[str]) -> list[Path]:
     return [path]
 
 
-def _batches(files: list[Path], batch_rows: int) -> Iterator[pa.RecordBatch]:
+def record_batches(files: list[Path], batch_rows: int) -> Iterator[pa.RecordBatch]:
+    """The rows of ``files`` in order, ``batch_rows`` at most a batch, read
+    as they are asked for. Raises what pyarrow raises for a file it cannot
+    read (``OSError``, ``pyarrow.ArrowException``)."""
     import pyarrow.parquet as pq
 
     for file in files:
@@ -633,11 +562,11 @@ def settle_parquet(
         raise TypeError("batch_rows must be an int")
     if batch_rows < 1:
         raise ArgumentError(f"batch_rows must be >= 1, got {batch_rows}")
-    files = _parquet_files(source)
+    files = parquet_files(source)
     writer = ParquetResultsWriter(target, compression=compression)
     rounds = failed = 0
     try:
-        for batch in _batches(files, batch_rows):
+        for batch in record_batches(files, batch_rows):
             result = settle_table(batch, rules, known=known, threads=threads)
             writer.write_table(result)
             rounds += result.num_rows
@@ -682,7 +611,7 @@ class ParquetResultsWriter:
         import pyarrow.parquet as pq
 
         if self._writer is None:
-            pa = _pyarrow()
+            pa = pyarrow_module()
             schema = empty_schema or results_schema(MAX_SEATS)
             pq.write_table(
                 pa.table({f.name: pa.array([], f.type) for f in schema}, schema=schema),

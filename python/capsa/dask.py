@@ -31,12 +31,12 @@ from capsa._core import ArgumentError
 from capsa.bulk import (
     CARD_COLUMNS,
     DEFAULT_BATCH_ROWS,
-    _parquet_files,
+    parquet_files,
     results_schema,
     settle_table,
 )
 from capsa.rules import Rules
-from capsa.simulation import Summary, merge_all, simulate_range
+from capsa.summary import Summary, merge_all, simulate_range
 
 if TYPE_CHECKING:
     import dask.dataframe as dd
@@ -190,7 +190,7 @@ def _source_files(source: str) -> tuple[Any, list[str]]:
             if not files:
                 raise ArgumentError(f"{source} matches no file")
         else:
-            files = [os.fspath(p) for p in _parquet_files(source)]
+            files = [os.fspath(p) for p in parquet_files(source)]
         return pyarrow.fs.LocalFileSystem(), files
     fs, path = pyarrow.fs.FileSystem.from_uri(source)
     info = fs.get_file_info(path)

@@ -31,6 +31,7 @@ from typing import Any
 
 from capsa import _core
 from capsa._core import CapsaError, RulesError
+from capsa.json_faults import json_fault
 from capsa.rules import Rules
 
 __all__ = [
@@ -100,7 +101,7 @@ def _record_text(record: RecordLike) -> str | bytes:
             return json.dumps(record, ensure_ascii=False, allow_nan=False)
         except (ValueError, RecursionError) as exc:
             # NaN or infinity, a circular reference, nesting too deep
-            raise RecordError(f"the record is not JSON data: {exc}") from None
+            raise RecordError(f"the record is not JSON data: {json_fault(exc)}") from None
     raise TypeError(f"a record is JSON text (str or bytes) or a dict, not {type(record).__name__}")
 
 

@@ -6,6 +6,11 @@ an operator rather than a programmer: what each variant pays the house,
 how much a player's result swings from round to round, how often the big
 events happen, and how often each natural is dealt against its exact
 probability. Needs matplotlib (``pip install 'capsa[report]'``).
+
+This is the operator's report on simulated variants; the text that explains
+one settlement to a player is ``Settlement.explain()``, written by the core
+(its ``report`` module). ``capsa.report`` is public (the docs import
+``write_report`` from it), so its name stays.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 
 from capsa import __version__
 from capsa.odds import natural_probabilities
-from capsa.simulation import Summary
+from capsa.summary import Summary
 
 __all__ = ["render_report", "write_report"]
 

@@ -7,7 +7,7 @@ tables given as numpy arrays, on every core, with points and money only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -137,61 +137,41 @@ def settle_batch(
     return BatchSettlement(points, money, errors)
 
 
-def _to_html(
-    self: Settlement,
-    lang: str = "en",
-    *,
-    rules: Rules | None = None,
-    round_id: object = None,
-    seat_names: Sequence[str] | None = None,
-    title: str | None = None,
-) -> str:
-    """The showdown as a self-contained HTML page (``capsa.render.settlement_html``).
+# The showdown drawings are capsa.render's; a settlement's methods hand over
+# to them, so help(Settlement) lists them and the extension stays free of
+# drawing code.
+_DRAWING_DOC = """The showdown as {picture} (``capsa.render.{draw}``).
 
-    ``lang`` is ``"en"`` or ``"id"`` (Indonesian, with the game's own
-    terms); ``rules`` (the rules it was settled under) lets each payment name
-    the rule's figures where the settlement gives only a total; ``round_id``,
-    ``seat_names`` (one str per seat) and ``title`` are shown as text,
-    escaped.
+``lang`` is ``"en"`` or ``"id"`` (Indonesian, with the game's own
+terms); ``rules`` (the rules it was settled under) lets each payment name
+the rule's figures where the settlement gives only a total; ``round_id``,
+``seat_names`` (one str per seat) and ``title`` are shown as text,
+escaped.
 
-    Raises ``ArgumentError`` for an unknown ``lang``, ``TypeError`` for
-    arguments of the wrong type, ``TableError`` for ``seat_names`` of the
-    wrong length.
-    """
-    from capsa.render import settlement_html
-
-    return settlement_html(
-        self, lang, rules=rules, round_id=round_id, seat_names=seat_names, title=title
-    )
+Raises ``ArgumentError`` for an unknown ``lang`` or a ``round_id``
+integer too long to write, ``TypeError`` for
+arguments of the wrong type, ``TableError`` for ``seat_names`` of the
+wrong length.
+"""
 
 
-def _to_svg(
-    self: Settlement,
-    lang: str = "en",
-    *,
-    rules: Rules | None = None,
-    round_id: object = None,
-    seat_names: Sequence[str] | None = None,
-    title: str | None = None,
-) -> str:
-    """The showdown as a standalone SVG picture (``capsa.render.settlement_svg``).
+def _drawing_method(draw: str, picture: str) -> Callable[..., str]:
+    """A ``Settlement`` method: ``capsa.render.<draw>(self, lang, **options)``."""
 
-    ``lang`` is ``"en"`` or ``"id"`` (Indonesian, with the game's own
-    terms); ``rules`` (the rules it was settled under) lets each payment name
-    the rule's figures where the settlement gives only a total; ``round_id``,
-    ``seat_names`` (one str per seat) and ``title`` are shown as text,
-    escaped.
+    def method(self: Settlement, lang: str = "en", **options: Any) -> str:
+        from capsa import render
 
-    Raises ``ArgumentError`` for an unknown ``lang``, ``TypeError`` for
-    arguments of the wrong type, ``TableError`` for ``seat_names`` of the
-    wrong length.
-    """
-    from capsa.render import settlement_svg
+        drawn: str = getattr(render, draw)(self, lang, **options)
+        return drawn
 
-    return settlement_svg(
-        self, lang, rules=rules, round_id=round_id, seat_names=seat_names, title=title
-    )
+    method.__name__ = method.__qualname__ = "to_" + draw.rpartition("_")[2]
+    method.__doc__ = _DRAWING_DOC.format(picture=picture, draw=draw)
+    return method
 
 
-Settlement.to_html = _to_html  # type: ignore[method-assign]
-Settlement.to_svg = _to_svg  # type: ignore[method-assign]
+Settlement.to_html = _drawing_method(  # type: ignore[method-assign]
+    "settlement_html", "a self-contained HTML page"
+)
+Settlement.to_svg = _drawing_method(  # type: ignore[method-assign]
+    "settlement_svg", "a standalone SVG picture"
+)

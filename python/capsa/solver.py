@@ -66,6 +66,7 @@ import numpy as np
 import numpy.typing as npt
 
 from capsa import _core
+from capsa._core import ArgumentError
 from capsa.arrangement import Arrangement, CardsLike
 from capsa.cards import format_cards
 from capsa.rules import Rules, RulesError, presets
@@ -176,6 +177,28 @@ def load_tables(tables: TablesLike) -> bytes | None:
     return data
 
 
+# The names the core takes for a strategy and an effort: what they are
+# called together, the choices, and the error an unknown one raises.
+_NAMED_CHOICES: dict[str, tuple[str, tuple[str, ...], type[Exception]]] = {
+    "strategy": ("strategies", STRATEGIES, RulesError),
+    "effort": ("efforts", EFFORTS, ArgumentError),
+}
+
+
+def _core_name(value: str, what: str) -> str:
+    """``value`` as the core reads a strategy or effort name. A str the core
+    cannot take as text (a lone surrogate) is an unknown name, raised as the
+    core raises one; other types go on to the core, which raises
+    ``TypeError`` naming the argument."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            plural, names, error = _NAMED_CHOICES[what]
+            raise error(f"unknown {what} {value!r}; the {plural} are {', '.join(names)}") from None
+    return value
+
+
 def best_arrangement(
     cards: CardsLike,
     rules: Rules | None = None,
@@ -218,9 +241,9 @@ def best_arrangement(
             cards,
             rules,
             seats=seats,
-            strategy=strategy,
+            strategy=_core_name(strategy, "strategy"),
             tables=load_tables(tables),
-            effort=effort,
+            effort=_core_name(effort, "effort"),
         )
     )
 
@@ -252,7 +275,12 @@ def rank_arrangements(
     :data:`MAX_DEEP_CHOICES`; ``TypeError`` for a ``k`` that is not an int.
     """
     rows = _core.rank_arrangements(
-        cards, rules, k, seats=seats, tables=load_tables(tables), effort=effort
+        cards,
+        rules,
+        k,
+        seats=seats,
+        tables=load_tables(tables),
+        effort=_core_name(effort, "effort"),
     )
     return [_choice(r) for r in rows]
 
@@ -285,7 +313,12 @@ def best_arrangement_batch(
     argument of the wrong type.
     """
     return _core.best_arrangement_batch(
-        ids, rules, seats=seats, strategy=strategy, tables=load_tables(tables), effort=effort
+        ids,
+        rules,
+        seats=seats,
+        strategy=_core_name(strategy, "strategy"),
+        tables=load_tables(tables),
+        effort=_core_name(effort, "effort"),
     )
 
 

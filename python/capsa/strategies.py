@@ -34,8 +34,8 @@ from capsa import _core
 from capsa._core import ArgumentError, CardError, HandError
 from capsa.arrangement import Arrangement
 from capsa.cards import Card
-from capsa.conformance.protocol import RulesSpec
 from capsa.rules import KNOBS, Knob, Rules, presets
+from capsa.rules_spec import RulesSpec
 from capsa.settlement import Seat
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
@@ -135,17 +134,3 @@ def _digest(key: tuple[tuple[str, str], ...], size: int) -> tuple[str, int]:
     strengths = _core.evaluate_batch(all_hands(size), _rules_for(dict(key)))
     ranks, classes = dense_ranks(strengths)
     return digest_of_ranks(ranks), classes
-
-
-def pinned_table() -> dict[str, Any]:
-    """Every configuration's digests, as ``digests.json`` holds them (uses all cores)."""
-    table: dict[str, Any] = {"hands": {"5": HAND_COUNTS[5], "3": HAND_COUNTS[3]}}
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        for size in (5, 3):
-            configs = list(ranking_configurations(size))
-            rows = pool.map(lambda c, s=size: (c, order_digest(_rules_for(c), s)), configs)
-            table[str(size)] = [
-                {**config, "classes": classes, "sha256": digest}
-                for config, (digest, classes) in rows
-            ]
-    return table

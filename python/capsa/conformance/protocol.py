@@ -10,12 +10,12 @@ protocol itself is specified in ``docs/conformance.md``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from capsa.rules import Rules, presets
+from capsa.rules import presets
+from capsa.rules_spec import RulesSpec, wire_rules
 
 __all__ = [
     "OPS",
@@ -55,111 +55,6 @@ _CARD_IDS = {card_text(c): c for c in range(52)}
 def ids_of(text: str) -> list[int]:
     """Canonical card text (as :func:`text_of` writes it) back to ids."""
     return [_CARD_IDS[token] for token in text.split()]
-
-
-@dataclass(frozen=True)
-class RulesSpec:
-    """Rules as a preset and the knobs changed from it (dotted keys).
-
-    This is how a vector states its rules: ``{"preset": "pagat", "knobs":
-    {"wheel": "second"}}``. On the wire the engine gets the full rules data
-    (:meth:`data`) and the preset's name only when no knob is changed.
-    ``preset`` is the preset's name and ``knobs`` the changed knobs as sorted
-    (name, value) pairs, frozen so that a spec is hashable (build one with
-    :meth:`of`). Building one checks nothing and raises nothing:
-    :meth:`rules` checks the preset and the knobs.
-    """
-
-    preset: str
-    knobs: tuple[tuple[str, Any], ...] = ()
-
-    @staticmethod
-    def of(preset: str, knobs: Mapping[str, Any] | None = None) -> RulesSpec:
-        """The spec of ``preset`` with ``knobs`` (dotted names to values as in the
-        rules data) changed. Checks nothing (:meth:`rules` does); raises
-        ``TypeError`` only when the knob names cannot be sorted."""
-        items = sorted((knobs or {}).items())
-        return RulesSpec(preset, tuple((k, _freeze(v)) for k, v in items))
-
-    @property
-    def knob_dict(self) -> dict[str, Any]:
-        """The changed knobs as a dict of dotted names to plain values."""
-        return {k: _thaw(v) for k, v in self.knobs}
-
-    def rules(self) -> Rules:
-        """The capsa rules this names (cached). Raises :class:`capsa.RulesError`
-        for an unknown preset or a knob that is unknown or out of range,
-        naming it."""
-        return _rules_of(self)
-
-    def data(self) -> dict[str, Any]:
-        """The full rules data sent to engines (every knob, as ``Rules.to_dict()``).
-
-        Raises :class:`capsa.RulesError` as :meth:`rules` does."""
-        data: dict[str, Any] = json.loads(_wire_rules(self))
-        return data
-
-    @property
-    def wire_preset(self) -> str | None:
-        """The preset name sent with the rules: only when no knob is changed."""
-        return None if self.knobs else self.preset
-
-    def without(self, key: str) -> RulesSpec:
-        """This spec with knob ``key`` put back to the preset's value (raises
-        nothing; a knob not changed is no change)."""
-        return RulesSpec(self.preset, tuple(kv for kv in self.knobs if kv[0] != key))
-
-    def with_knob(self, key: str, value: Any) -> RulesSpec:
-        """This spec with knob ``key`` set to ``value``. Checks nothing
-        (:meth:`rules` does); raises ``TypeError`` as :meth:`of` does."""
-        knobs = dict(self.knob_dict)
-        knobs[key] = value
-        return RulesSpec.of(self.preset, knobs)
-
-    def to_json(self) -> dict[str, Any]:
-        """The spec as a vector's ``rules`` member: ``{"preset": ..., "knobs": {...}}``."""
-        return {"preset": self.preset, "knobs": self.knob_dict}
-
-    def describe(self) -> str:
-        """The spec in words: ``pagat with wheel = "second"``. Raises
-        ``TypeError`` when a knob value is not JSON data."""
-        if not self.knobs:
-            return self.preset
-        changes = ", ".join(f"{k} = {json.dumps(_thaw(v))}" for k, v in self.knobs)
-        return f"{self.preset} with {changes}"
-
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return ("__map__", tuple(sorted((k, _freeze(v)) for k, v in value.items())))
-    if isinstance(value, list | tuple):
-        return ("__list__", tuple(_freeze(v) for v in value))
-    return value
-
-
-def _thaw(value: Any) -> Any:
-    if isinstance(value, tuple) and len(value) == 2 and value[0] == "__map__":
-        return {k: _thaw(v) for k, v in value[1]}
-    if isinstance(value, tuple) and len(value) == 2 and value[0] == "__list__":
-        return [_thaw(v) for v in value[1]]
-    return value
-
-
-@lru_cache(maxsize=4096)
-def _rules_of(spec: RulesSpec) -> Rules:
-    base = Rules.preset(spec.preset)
-    if not spec.knobs:
-        return base
-    knobs = spec.knob_dict
-    if "name" in knobs:
-        return base.derive(knobs)
-    return base.derive(knobs, name=f"{spec.preset}+" + ",".join(k for k, _ in spec.knobs))
-
-
-@lru_cache(maxsize=4096)
-def _wire_rules(spec: RulesSpec) -> str:
-    """The rules data as compact JSON text (cached: most requests share rules)."""
-    return json.dumps(_rules_of(spec).to_dict(), separators=(",", ":"))
 
 
 def rules_spec_from_json(value: Any) -> RulesSpec:
@@ -249,7 +144,7 @@ def request_line(request_id: int, case: Case, ids: bool = False) -> bytes:
     data = input_with_ids(case.op, case.input) if ids else case.input
     head = json.dumps({"id": request_id, "op": case.op, **data}, separators=(",", ":"))
     preset = case.rules.wire_preset
-    tail = f',"preset":{json.dumps(preset)},"rules":{_wire_rules(case.rules)}}}\n'
+    tail = f',"preset":{json.dumps(preset)},"rules":{wire_rules(case.rules)}}}\n'
     return (head[:-1] + tail).encode("utf-8")
 
 
@@ -257,9 +152,3 @@ def request_of(request_id: int, case: Case, ids: bool = False) -> dict[str, Any]
     """The request of a case as a dict (what :func:`request_line` writes)."""
     parsed: dict[str, Any] = json.loads(request_line(request_id, case, ids))
     return parsed
-
-
-def seat_rows(seat: Mapping[str, Any]) -> Iterator[tuple[str, list[int]]]:
-    """(row name, ids) of a canonical seat object."""
-    for row in _ROWS:
-        yield row, ids_of(seat[row])

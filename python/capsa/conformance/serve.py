@@ -17,6 +17,7 @@ import capsa
 from capsa import _core
 from capsa.arrangement import Arrangement
 from capsa.conformance.protocol import OPS, PROTOCOL_VERSION
+from capsa.json_faults import json_fault
 from capsa.rules import Rules
 from capsa.settlement import Seat
 
@@ -363,7 +364,7 @@ def answer_line(engine: CapsaEngine, line: bytes) -> bytes:
     except DuplicateKeyError as exc:
         return _error_line(str(exc))
     except (ValueError, RecursionError) as exc:
-        return _error_line(f"malformed JSON: {exc}")
+        return _error_line(f"malformed JSON: {json_fault(exc)}")
     response = engine.handle(request)
     if tail.endswith(b"}") and "result" in response and isinstance(request, dict):
         engine.remember_rules_text(tail, request.get("rules"))

@@ -3,7 +3,7 @@ payment told in words.
 
 ``Settlement.to_html()`` and ``Settlement.to_svg()`` call :func:`settlement_html`
 and :func:`settlement_svg`; ``capsa render`` draws the rounds of a file
-(:mod:`capsa.render.cli`). A page shows each seat's rows as card faces with
+(:mod:`capsa.cli.render`). A page shows each seat's rows as card faces with
 their categories and royalties, the seat-against-seat matrix of row results
 and points, naturals, fouls (which rows are out of order), surrenders,
 scoops and sweep-alls, each seat's points, money, rake and net, and for

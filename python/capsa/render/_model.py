@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from capsa import _core
-from capsa._core import Card, CardError, HandError, Settlement, TableError
+from capsa._core import ArgumentError, Card, CardError, HandError, Settlement, TableError
+from capsa.json_faults import is_integer_too_long, too_long_integer
 from capsa.rules import Rules
 
 __all__ = [
@@ -315,14 +316,20 @@ def _checked(
     return seats, pairs
 
 
-def display_id(value: object) -> str | None:
+def display_id(value: object, what: str = "round_id") -> str | None:
     """A round id as people read it: a string as it is, a number as written
-    (``-0``, ``1e400``), None for none; cut to a bounded length."""
+    (``-0``, ``1e400``), None for none; cut to a bounded length. Raises
+    ``ArgumentError`` naming ``what`` for an integer too long to write."""
     if value is None:
         return None
     if isinstance(value, bool):
         return "true" if value else "false"
-    text = value if isinstance(value, str) else str(value)
+    try:
+        text = value if isinstance(value, str) else str(value)
+    except ValueError as exc:
+        if not is_integer_too_long(exc):
+            raise
+        raise ArgumentError(f"{what} is {too_long_integer()}") from None
     return text if len(text) <= _NAME_LIMIT else text[: _NAME_LIMIT - 1] + "…"
 
 
@@ -397,6 +404,6 @@ def table_from_settlement(
         pairs=pairs,
         rules=rules,
         round_id=display_id(round_id),
-        title=display_id(title),
+        title=display_id(title, "title"),
         checks=tuple(checks),
     )

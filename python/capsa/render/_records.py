@@ -14,7 +14,7 @@ A record is a JSON object holding the round's ``settlement``; a round as
 and shows the verification of the record: ``capsa.verify_deal(record)``
 (the commitment and the deal) and ``capsa.replay(record)`` (the settlement
 recomputed exactly), each passed, failed with the reason, or not checked
-when capsa has no such check.
+when :mod:`capsa.records` has no such check.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import capsa
+from capsa import records
 from capsa._core import CapsaError, RulesError, TableError
 from capsa.render._model import Check, Table, table_from_settlement
 from capsa.rules import Rules
@@ -63,8 +63,8 @@ def _check(name: str, run: Callable[[Any], object] | None, record: Mapping[str, 
 def record_checks(record: Mapping[str, Any]) -> tuple[Check, ...]:
     """The record's verification: its commitment and deal, and its replay."""
     return (
-        _check("commitment", getattr(capsa, "verify_deal", None), record),
-        _check("replay", getattr(capsa, "replay", None), record),
+        _check("commitment", getattr(records, "verify_deal", None), record),
+        _check("replay", getattr(records, "replay", None), record),
     )
 
 

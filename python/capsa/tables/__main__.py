@@ -1,5 +1,7 @@
-"""``python -m capsa.tables train --preset NAME``: regenerate solver tables."""
+"""``python -m capsa.tables``: the same as ``capsa tables``."""
 
-from capsa.tables import main
+import sys
 
-raise SystemExit(main())
+from capsa.cli import main
+
+raise SystemExit(main(["tables", *sys.argv[1:]]))

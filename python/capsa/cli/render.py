@@ -1,4 +1,4 @@
-"""``capsa render``: rounds drawn as showdown pages, and ``capsa play --html``.
+"""``capsa render``: rounds drawn as showdown pages.
 
 ``capsa render FILE -o OUT.html`` reads FILE as ``capsa settle`` does (JSON
 Lines or one JSON document, the same reader and limits), settles every round
@@ -8,7 +8,8 @@ it (``OUT-rounds/round-N.html``). A round record (a JSON object with a
 ``settlement``, see :mod:`capsa.render._records`) is drawn with its
 verification. A round that cannot be settled gets the error record
 ``capsa settle`` gives it, written to standard output and listed on the
-index; the others go on. Exit codes as ``capsa settle``.
+index; the others go on. Exit codes as ``capsa settle``. No folder is
+created but the one beside OUT.html.
 """
 
 from __future__ import annotations
@@ -21,40 +22,29 @@ from pathlib import Path
 from typing import IO, Any
 
 from capsa import _core
-from capsa.cli import (
-    EXIT_FAILED_ROUNDS,
+from capsa.bulk import default_known_rules
+from capsa.cli.common import (
+    EXIT_FAILED,
+    Prefixed,
     UsageError,
-    _is_blank,
-    _lines,
-    _load_rules,
-    _open_input,
-    _Prefixed,
-    _sniff,
+    check_writable,
+    is_blank,
+    lines,
+    load_rules,
+    open_input,
+    read_document,
+    sniff,
+    write_file,
 )
 from capsa.render._html import IndexEntry, index_head, index_row, index_tail, page_html
 from capsa.render._model import Table, display_id, table_from_settlement
 from capsa.render._records import is_round_record, table_from_record
 from capsa.render._words import LANGUAGES
-from capsa.rules import Rules, presets
-from capsa.settlement import Settlement
+from capsa.rules import Rules
 
-__all__ = ["add_render_command", "write_play_page"]
+__all__ = ["register"]
 
 _ID_PREFIX = b'{"id":'
-
-
-def _write(path: Path, text: str) -> None:
-    try:
-        path.write_bytes(text.encode("utf-8"))
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-
-
-def write_play_page(path: str, settlement: Settlement, rules: Rules, seed: int | None) -> None:
-    """``capsa play --html OUT.html``: the table just played, as a page."""
-    title = "capsa play" if seed is None else f"capsa play, seed {seed}"
-    table = table_from_settlement(settlement, rules=rules, title=title)
-    _write(Path(path), page_html(table))
 
 
 class _Pages:
@@ -73,12 +63,12 @@ class _Pages:
     def _page(self, number: int, table: Table) -> str:
         if not self.folder.is_dir():
             try:
-                self.folder.mkdir(parents=True, exist_ok=True)
+                self.folder.mkdir(exist_ok=True)
             except OSError as exc:
                 message = f"cannot write the round pages in {self.folder}: {exc.strerror or exc}"
                 raise UsageError(message) from None
         path = self.folder / f"round-{number}.html"
-        _write(path, page_html(table, self.lang))
+        write_file(path, page_html(table, self.lang).encode("utf-8"))
         return f"{self.folder.name}/{path.name}"
 
     def _put(self, text: str) -> None:
@@ -118,18 +108,24 @@ class _Pages:
     def finish(self) -> None:
         if self.index is None:
             if self.held is not None:
-                _write(self.out, page_html(self.held[0], self.lang))
+                write_file(self.out, page_html(self.held[0], self.lang).encode("utf-8"))
             else:
                 title = f"capsa render: {self.out.stem}"
-                _write(self.out, index_head(self.lang, title) + index_tail(self.lang, 0, 0))
+                write_file(
+                    self.out,
+                    (index_head(self.lang, title) + index_tail(self.lang, 0, 0)).encode("utf-8"),
+                )
             return
         self._put(index_tail(self.lang, self.count - self.failed, self.failed))
         self.close()
 
     def close(self) -> None:
         if self.index is not None:
-            self.index.close()
-            self.index = None
+            index, self.index = self.index, None
+            try:
+                index.close()
+            except OSError as exc:
+                raise UsageError(f"cannot write {self.out}: {exc.strerror or exc}") from None
 
 
 def _raw_id_after(text: str, start: int) -> str | None:
@@ -159,8 +155,7 @@ class _Renderer:
     """Settles each round with the core's stream functions and draws it."""
 
     def __init__(self, default: Rules, pages: _Pages, errors: IO[bytes]) -> None:
-        self.rules = {name: Rules.preset(name) for name in presets()}
-        self.rules[default.name] = default
+        self.rules = default_known_rules(default)
         self.default = default.name
         self.known: dict[str, _core.RuleSet] = dict(self.rules)
         self.pages = pages
@@ -203,9 +198,9 @@ class _Renderer:
         )
         self.pages.add(table, line)
 
-    def lines(self, stream: IO[bytes] | _Prefixed) -> None:
+    def lines(self, stream: IO[bytes] | Prefixed) -> None:
         """Every line of a JSON Lines stream."""
-        for number, line in enumerate(_lines(stream), start=1):
+        for number, line in enumerate(lines(stream), start=1):
             self.line(line, number)
 
     def line(self, line: bytes | int, number: int) -> None:
@@ -261,42 +256,35 @@ def _elements(data: bytes) -> list[bytes]:
     return out
 
 
-def _cmd_render(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace) -> int:
     out = Path(args.output)
-    if out.is_dir():
-        raise UsageError(f"cannot write {out}: it is a directory")
+    check_writable(out)
     pages = _Pages(out, args.lang)
-    renderer = _Renderer(_load_rules(args.rules), pages, sys.stdout.buffer)
+    renderer = _Renderer(load_rules(args.rules), pages, sys.stdout.buffer)
     with contextlib.ExitStack() as stack:
         stack.callback(pages.close)
-        stream = _open_input(args.input, stack)
+        stream = open_input(args.input, stack)
         if args.format == "json":
-            text = stream.read(_core.MAX_DOCUMENT_BYTES + 1)
-            if len(text) > _core.MAX_DOCUMENT_BYTES:
-                raise UsageError(
-                    f"the JSON document is larger than {_core.MAX_DOCUMENT_BYTES} bytes; "
-                    "give the rounds as JSON Lines"
-                )
-            renderer.document(text)
+            renderer.document(read_document(stream))
         elif args.format == "jsonl":
             renderer.lines(stream)
         else:
-            fmt, head = _sniff(stream)
+            fmt, head = sniff(stream)
             if fmt == "json":
-                if not _is_blank(head):
+                if not is_blank(head):
                     renderer.document(head)
             else:
-                renderer.lines(_Prefixed(head, stream))
+                renderer.lines(Prefixed(head, stream))
         pages.finish()
     sys.stdout.buffer.flush()
     if renderer.failed:
         print(f"capsa render: {renderer.failed} round(s) could not be settled", file=sys.stderr)
-    return EXIT_FAILED_ROUNDS if renderer.failed and args.strict else 0
+    return EXIT_FAILED if renderer.failed and args.strict else 0
 
 
-def add_render_command(sub: Any) -> None:
-    """Adds ``capsa render`` to the command line's subcommands."""
-    render = sub.add_parser(
+def register(subparsers: Any) -> None:
+    """Adds ``capsa render``."""
+    render = subparsers.add_parser(
         "render",
         help="draw rounds as showdown pages (HTML): the table, the row results, every payment",
         description="Reads rounds (or round records) from FILE or standard input as "
@@ -311,4 +299,4 @@ def add_render_command(sub: Any) -> None:
     render.add_argument("--format", choices=["auto", "jsonl", "json"], default="auto")
     render.add_argument("--lang", choices=LANGUAGES, default="en", help="en (default) or id")
     render.add_argument("--strict", action="store_true", help="exit 1 when any round failed")
-    render.set_defaults(run=_cmd_render)
+    render.set_defaults(run=_run)

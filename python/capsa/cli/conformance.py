@@ -1,4 +1,8 @@
-"""``capsa conformance``: serve, vectors, run and infer (registered by ``capsa.cli``)."""
+"""``capsa conformance``: serve (capsa as a protocol engine), vectors
+(regenerate the suites), run (test an engine against them) and infer (the
+rules an engine plays). The kit itself is :mod:`capsa.conformance`; each
+verb imports its part of it when it runs.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 from typing import Any
+
+from capsa.cli.common import UsageError, check_writable, int_in, prepare_folder, write_file
 
 __all__ = ["register"]
 
@@ -20,21 +26,26 @@ def _serve(args: argparse.Namespace) -> int:
 def _vectors(args: argparse.Namespace) -> int:
     from capsa.conformance.vectors import generate, write_suites
 
+    prepare_folder(args.out, "--out")
     ops = args.op or None
     suites = generate(ops) if ops else generate()
-    for path in write_suites(args.out, suites):
+    try:
+        paths = write_suites(args.out, suites)
+    except OSError as exc:
+        raise UsageError(f"cannot write the vectors in {args.out}: {exc.strerror or exc}") from None
+    for path in paths:
         count = len(path.read_text(encoding="utf-8").splitlines())
         print(f"{path}: {count} vectors")
     return 0
 
 
 def _run(args: argparse.Namespace) -> int:
-    from capsa import CapsaError
+    from capsa._core import CapsaError
     from capsa.conformance.engines import HandshakeError
     from capsa.conformance.harness import run
 
     if args.vectors is not None and not Path(args.vectors).exists():
-        raise _usage(f"--vectors {args.vectors!r}: no such file or folder")
+        raise UsageError(f"--vectors {args.vectors!r}: no such file or folder")
     rules = _rules_arg(args.rules)
     try:
         report = run(
@@ -52,11 +63,11 @@ def _run(args: argparse.Namespace) -> int:
             digest_timeout=args.digest_timeout,
         )
     except HandshakeError as exc:
-        raise _usage(f"the engine: {exc}") from None
+        raise UsageError(f"the engine: {exc}") from None
     except CapsaError:
         raise  # a bad rules knob in a vector: reported with its type
     except (ValueError, OSError) as exc:  # a vector file that cannot be read
-        raise _usage(f"--vectors: {exc}") from None
+        raise UsageError(f"--vectors: {exc}") from None
     print(report.matrix_text())
     print()
     if report.causes_text():
@@ -95,6 +106,8 @@ def _infer(args: argparse.Namespace) -> int:
     from capsa.conformance.inference import infer
     from capsa.rules import Rules, presets
 
+    if args.out:
+        check_writable(args.out, "--out")
     base: str | Rules | None = None
     if args.rules is not None:
         base = args.rules if args.rules in presets() else Rules.load(args.rules)
@@ -108,10 +121,10 @@ def _infer(args: argparse.Namespace) -> int:
             check_vectors=args.check_vectors,
         )
     except HandshakeError as exc:
-        raise _usage(f"the engine: {exc}") from None
+        raise UsageError(f"the engine: {exc}") from None
     text = found.to_toml()
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        write_file(args.out, text.encode("utf-8"))
     print(text, end="")
     print(f"# {found.summary()}" + (f"; written to {args.out}" if args.out else ""))
     return 0
@@ -124,7 +137,9 @@ def _rules_arg(text: str | None) -> Any:
     if text is None or text in presets():
         return text
     if not Path(text).is_file():
-        raise _usage(f"--rules {text!r} is neither a preset ({', '.join(presets())}) nor a file")
+        raise UsageError(
+            f"--rules {text!r} is neither a preset ({', '.join(presets())}) nor a file"
+        )
     return Path(text)
 
 
@@ -149,15 +164,9 @@ def _budget(text: str) -> Any:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _usage(message: str) -> Exception:
-    from capsa.cli import UsageError
-
-    return UsageError(message)
-
-
-def register(sub: Any, int_in: Any) -> None:
-    """Adds ``conformance`` and its commands to the ``capsa`` subparsers."""
-    conf = sub.add_parser(
+def register(subparsers: Any) -> None:
+    """Adds ``capsa conformance`` and its verbs."""
+    conf = subparsers.add_parser(
         "conformance",
         help="differential-test an engine against capsa (docs/conformance.md)",
         description="The conformance kit: capsa as a protocol engine, the vector suites, "
@@ -171,7 +180,12 @@ def register(sub: Any, int_in: Any) -> None:
     vec.add_argument("--out", required=True, help="folder to write <op>.jsonl into")
     vec.add_argument("--op", action="append", help="only this op (repeatable)")
     vec.set_defaults(run=_vectors)
+    _add_run(verbs)
+    _add_infer(verbs)
 
+
+def _add_run(verbs: Any) -> None:
+    """``capsa conformance run``."""
     run = verbs.add_parser("run", help="run an engine against the vectors, then fuzz it")
     run.add_argument("--engine", required=True, help='the engine command, e.g. "node engine.js"')
     run.add_argument("--vectors", help="a .jsonl file or folder (default: the shipped suites)")
@@ -227,6 +241,9 @@ def register(sub: Any, int_in: Any) -> None:
     )
     run.set_defaults(run=_run)
 
+
+def _add_infer(verbs: Any) -> None:
+    """``capsa conformance infer``."""
     inf = verbs.add_parser(
         "infer", help="probe an engine and print the rules it plays, as a rules file"
     )

@@ -1,0 +1,140 @@
+"""The ``capsa`` command line.
+
+``capsa play`` deals, arranges and settles a table; ``capsa settle`` settles
+rounds read as JSON Lines, one JSON document or Parquet; ``capsa arrange``
+and ``capsa rank`` look at one hand; ``capsa presets`` and ``capsa rules``
+show the rules data; ``capsa simulate`` compares rules variants; ``capsa
+render`` draws rounds as pages; ``capsa verify`` and ``capsa replay`` check
+round records; ``capsa rng`` dumps the dealing generators; ``capsa tables``
+trains and checks the solver's tables; ``capsa conformance`` tests another
+engine.
+
+Each command is a module of this package with a ``register(subparsers)``
+function; what they share (exit codes, argument types, input and output)
+is :mod:`capsa.cli.common`. Nothing else in capsa imports this package.
+
+Every failure is one line on standard error and an exit code, each a
+constant of this module:
+
+* 0: done (``capsa settle`` without ``--strict``: even if some rounds failed,
+  each one reported in the output; also when the reader of the output went
+  away, as with ``capsa settle x.parquet | head -1``);
+* ``EXIT_FAILED_ROUNDS`` (1): ``capsa settle --strict`` and at least one
+  round could not be settled;
+* ``EXIT_USAGE`` (2): a usage or input error (a bad argument, an unknown
+  preset, an unreadable file or rules file, an output that cannot be
+  written or a full disk under standard output, cards that cannot be
+  read, a missing optional extra);
+* ``EXIT_INTERNAL`` (70): an internal error (a bug in capsa: please report
+  it);
+* ``EXIT_INTERRUPTED`` (130): interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+
+from capsa import _core
+from capsa.cli import (
+    conformance,
+    hands,
+    play,
+    presets,
+    records,
+    render,
+    rng,
+    settle,
+    simulate,
+    tables,
+)
+from capsa.cli.common import (
+    EXIT_FAILED,
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    CommandParser,
+    UsageError,
+)
+
+__all__ = ["EXIT_FAILED_ROUNDS", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_USAGE", "main"]
+
+EXIT_FAILED_ROUNDS = EXIT_FAILED
+
+# In the order ``capsa --help`` lists them.
+_COMMANDS = (play, settle, hands, simulate, presets, conformance, render, records, rng, tables)
+
+
+def _parser() -> argparse.ArgumentParser:
+    from capsa import __version__
+
+    parser = CommandParser(
+        prog="capsa",
+        description="Capsa Susun / Chinese poker engine: deal, rank, arrange and settle.",
+        epilog="Exit codes: 0 done, 1 a round failed under settle --strict, "
+        "2 usage or input error, 70 internal error, 130 interrupted.",
+    )
+    parser.add_argument("--version", action="version", version=f"capsa {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in _COMMANDS:
+        command.register(subparsers)
+    return parser
+
+
+def _fail(command: str, message: str) -> None:
+    print(f"{command}: {message}", file=sys.stderr)
+
+
+def _reader_gone() -> int:
+    """The reader of standard output went away (``| head -1``): not an
+    error. Output still buffered goes nowhere, so that closing standard
+    output at exit does not fail again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return 0
+
+
+def _io_failure(exc: OSError) -> str:
+    """One line for an input or output failure no command named."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is not None:
+        return f"cannot read or write {exc.filename}: {reason}"
+    return f"cannot read the input or write the output: {reason}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the command line; returns the exit code (see the module docs)."""
+    parser = _parser()
+    command = "capsa"
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return 0
+        command = f"capsa {args.command}"
+        code = int(args.run(args))
+        sys.stdout.flush()
+        return code
+    except UsageError as exc:
+        _fail(command, str(exc))
+        return EXIT_USAGE
+    except _core.CapsaError as exc:
+        _fail(command, f"{type(exc).__name__}: {exc}")
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return _reader_gone()
+    except OSError as exc:  # the system's, not capsa's: a full disk under standard output
+        _fail(command, _io_failure(exc))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _fail(command, "interrupted")
+        return EXIT_INTERRUPTED
+    except SystemExit as exc:  # --help and --version
+        return int(exc.code or 0) if isinstance(exc.code, int | None) else EXIT_USAGE
+    except Exception as exc:  # a bug: still one line, never a traceback
+        _fail(command, f"internal error: {type(exc).__name__}: {exc}")
+        return EXIT_INTERNAL

@@ -1,0 +1,84 @@
+"""``capsa play``: deal a table, arrange every seat with the solver, settle
+and explain; ``--html`` also draws the table as a page."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from capsa import _core
+from capsa.arrangement import Arrangement
+from capsa.cards import deal, format_cards
+from capsa.cli.common import check_writable, int_in, load_rules, write_file
+from capsa.render import page_html, table_from_settlement
+from capsa.rules import Rules
+from capsa.settlement import Seat, Settlement, settle
+from capsa.solver import Choice, best_arrangement
+
+__all__ = ["register"]
+
+_SEED_LIMIT = 2**64
+
+
+def _shown_arrangement(choice: Choice, natural: str | None, rules: Rules) -> Arrangement:
+    """The rows a seat shows: for a declared natural made by its rows (three
+    flushes, three straights, three straight flushes) the split that makes
+    it; otherwise, the cards being the point, the solver's arrangement."""
+    if natural is None or not choice.declare_natural:
+        return choice.arrangement
+    split = _core.natural_split(choice.arrangement.ids, natural, rules)
+    return choice.arrangement if split is None else Arrangement.from_ids(split)
+
+
+def _write_page(path: str, settlement: Settlement, rules: Rules, seed: int | None) -> None:
+    """``--html OUT.html``: the table just played, as a page."""
+    title = "capsa play" if seed is None else f"capsa play, seed {seed}"
+    table = table_from_settlement(settlement, rules=rules, title=title)
+    write_file(path, page_html(table).encode("utf-8"))
+
+
+def _run(args: argparse.Namespace) -> int:
+    rules = load_rules(args.rules)
+    if args.html:
+        check_writable(args.html, "--html")
+    stake = args.stake if args.stake is not None else rules["money.stake"]
+    hands = deal(args.seats, seed=args.seed)
+    print(f"capsa play: {args.seats} seats, rules {rules.name}, seed {args.seed}")
+    print()
+    seats = []
+    for k, hand in enumerate(hands):
+        choice = best_arrangement(hand, rules, seats=args.seats)
+        natural = _core.natural(hand, rules)
+        arrangement = _shown_arrangement(choice, natural, rules)
+        print(f"seat {k}: {format_cards(hand)}")
+        print(
+            f"        arranged {arrangement}  "
+            f"(solver: expected {choice.expected_points:+.2f} points)"
+        )
+        if natural:
+            verb = "declares" if choice.declare_natural else "holds but does not declare"
+            print(f"        {verb} the natural {natural}")
+        seats.append(Seat(arrangement, declare_natural=choice.declare_natural))
+    print()
+    result = settle(seats, rules, stake)
+    print(result.explain())
+    if args.html:
+        _write_page(args.html, result, rules, args.seed)
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Adds ``capsa play``."""
+    play = subparsers.add_parser(
+        "play", help="deal a table, arrange every seat, settle and explain"
+    )
+    play.add_argument("--seats", type=int_in(2, 4, "--seats"), default=4, help="2 to 4 (default 4)")
+    play.add_argument(
+        "--seed", type=int_in(0, _SEED_LIMIT - 1, "--seed"), default=None, help="reproducible deal"
+    )
+    play.add_argument("--rules", help="a preset name or a rules TOML file")
+    play.add_argument(
+        "--stake", type=int_in(0, 2**63 - 1, "--stake"), default=None, help="minor units per point"
+    )
+    play.add_argument("--html", metavar="OUT.html", help="also draw the table as a page")
+    play.set_defaults(run=_run)

@@ -1,0 +1,132 @@
+"""The columns of rounds and results tables (``docs/bulk.md``): their names,
+their Arrow schemas, and a rounds table built from numpy arrays.
+``MAX_SEATS`` is 4; ``CARD_COLUMNS``, ``SURRENDER_COLUMNS`` and
+``DECLARE_COLUMNS`` name one column per seat; ``FIGURES`` are the per-seat
+figures of a result (points, money, rake, net).
+
+:mod:`capsa.bulk` settles tables of this layout and re-exports every name
+here. Needs ``pyarrow`` (``pip install 'capsa[parquet]'``) for the schemas
+and tables; importing this module does not.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from capsa import _core
+from capsa._core import TableError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = [
+    "CARD_COLUMNS",
+    "DECLARE_COLUMNS",
+    "FIGURES",
+    "MAX_SEATS",
+    "SURRENDER_COLUMNS",
+    "pyarrow_module",
+    "results_schema",
+    "rounds_schema",
+    "rounds_table",
+]
+
+MAX_SEATS = 4
+CARD_COLUMNS = tuple(f"cards{s}" for s in range(MAX_SEATS))
+SURRENDER_COLUMNS = tuple(f"surrender{s}" for s in range(MAX_SEATS))
+DECLARE_COLUMNS = tuple(f"declare_natural{s}" for s in range(MAX_SEATS))
+FIGURES = ("points", "money", "rake", "net")
+
+
+def pyarrow_module() -> Any:
+    """pyarrow, or an ImportError saying how to install it."""
+    try:
+        import pyarrow
+    except ImportError as exc:  # pragma: no cover - the test extra installs it
+        raise ImportError("columnar rounds need pyarrow: pip install 'capsa[parquet]'") from exc
+    return pyarrow
+
+
+def rounds_schema(seats: int = MAX_SEATS, id_type: pa.DataType | None = None) -> pa.Schema:
+    """The canonical rounds schema of a table of ``seats`` (2 to 4)."""
+    pa = pyarrow_module()
+    _check_seats(seats)
+    fields = [
+        pa.field("id", id_type or pa.string()),
+        pa.field("rules", pa.string()),
+        pa.field("stakes", pa.int64()),
+    ]
+    fields += [pa.field(CARD_COLUMNS[s], pa.binary(13)) for s in range(seats)]
+    fields += [pa.field(SURRENDER_COLUMNS[s], pa.bool_()) for s in range(seats)]
+    fields += [pa.field(DECLARE_COLUMNS[s], pa.bool_()) for s in range(seats)]
+    return pa.schema(fields)
+
+
+def results_schema(seats: int = MAX_SEATS, id_type: pa.DataType | None = None) -> pa.Schema:
+    """The results schema for rounds of up to ``seats`` seats; without
+    ``id_type`` it has no ``id`` column (the rounds had none)."""
+    pa = pyarrow_module()
+    _check_seats(seats)
+    fields = [pa.field("id", id_type)] if id_type is not None else []
+    fields.append(pa.field("seats", pa.int8()))
+    for figure in FIGURES:
+        fields += [pa.field(f"{figure}{s}", pa.int64()) for s in range(seats)]
+    fields.append(pa.field("error", pa.string()))
+    return pa.schema(fields)
+
+
+def _check_seats(seats: int) -> None:
+    if isinstance(seats, bool) or not isinstance(seats, int):
+        raise TypeError(f"seats must be an int, not {type(seats).__name__}")
+    if not 2 <= seats <= MAX_SEATS:
+        raise TableError(f"a table has 2 to {MAX_SEATS} seats, got {seats}")
+
+
+def rounds_table(
+    cards: npt.NDArray[np.integer[Any]],
+    *,
+    ids: Any = None,
+    rules: str | None = None,
+    stakes: int | npt.NDArray[np.integer[Any]] | None = None,
+    surrender: npt.NDArray[np.bool_] | None = None,
+    declare_natural: npt.NDArray[np.bool_] | None = None,
+) -> pa.Table:
+    """A rounds table in the canonical schema from an (N, P, 13) array of
+    card ids (as :func:`capsa.settle_batch` takes them); ``ids`` is any
+    sequence Arrow can read (default: the row numbers), ``rules`` one name
+    for every round, ``stakes`` one stake or one per round, the flags
+    (N, P) bool arrays."""
+    pa = pyarrow_module()
+    arr = np.asarray(cards)
+    if arr.ndim != 3 or arr.shape[2] != 13 or not 2 <= arr.shape[1] <= MAX_SEATS:
+        raise TableError(f"cards must have shape (N, P, 13) with P from 2 to 4, got {arr.shape}")
+    if arr.size and (arr.min() < 0 or arr.max() > 51):
+        raise _core.CardError("cards: every card id must be in 0..51")
+    n, p = arr.shape[:2]
+    ids8 = np.ascontiguousarray(arr, dtype=np.uint8)
+    columns: dict[str, Any] = {"id": pa.array(np.arange(n) if ids is None else ids)}
+    columns["rules"] = (
+        pa.array([rules] * n, pa.string()) if rules is not None else pa.nulls(n, pa.string())
+    )
+    if stakes is None:
+        columns["stakes"] = pa.nulls(n, pa.int64())
+    else:
+        columns["stakes"] = pa.array(np.broadcast_to(np.asarray(stakes, np.int64), (n,)))
+    for s in range(p):
+        data = pa.py_buffer(np.ascontiguousarray(ids8[:, s, :]).tobytes())
+        columns[CARD_COLUMNS[s]] = pa.FixedSizeBinaryArray.from_buffers(
+            pa.binary(13), n, [None, data]
+        )
+    for names, flags, default in (
+        (SURRENDER_COLUMNS, surrender, False),
+        (DECLARE_COLUMNS, declare_natural, True),
+    ):
+        values = np.full((n, p), default) if flags is None else np.asarray(flags, dtype=bool)
+        if values.shape != (n, p):
+            raise TableError(f"flags must have shape ({n}, {p}), got {values.shape}")
+        for s in range(p):
+            columns[names[s]] = pa.array(values[:, s])
+    return pa.table(columns, schema=rounds_schema(p, columns["id"].type))

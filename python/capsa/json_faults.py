@@ -1,0 +1,40 @@
+"""What is wrong with JSON data Python could not read or write, in words a
+user can act on.
+
+Python refuses integers of more than ``sys.get_int_max_str_digits()``
+digits with a hint to change an interpreter setting; a record, a request
+or a round id with such a number is bad input, and its message says so.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+__all__ = ["is_integer_too_long", "json_fault", "too_long_integer"]
+
+
+def is_integer_too_long(exc: BaseException) -> bool:
+    """Whether ``exc`` is Python refusing to convert a too long integer
+    between text and ``int``. Raises nothing."""
+    return (
+        isinstance(exc, ValueError)
+        and not isinstance(exc, json.JSONDecodeError)
+        and "int_max_str_digits" in str(exc)
+    )
+
+
+def too_long_integer() -> str:
+    """The words for an integer too long to read or write. Raises nothing."""
+    return f"an integer of more than {sys.get_int_max_str_digits()} digits"
+
+
+def json_fault(exc: ValueError | RecursionError) -> str:
+    """Why JSON text could not be read or written: ``exc``'s message, or
+    words of capsa's for an integer too long or nesting too deep. Raises
+    nothing."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if is_integer_too_long(exc):
+        return too_long_integer()
+    return str(exc)

@@ -1,0 +1,206 @@
+"""Ordinary failures of the command line's input and output: each is one
+line on standard error and exit code 2, found before the work starts where
+it can be, and a reader that goes away is no error."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import capsa
+from capsa.cli import EXIT_USAGE, main
+
+A = "Ah Kh 8s / As Ks 9d 7d 5h / Jc Jd Jh 3c 3d"
+B = "Qs Js 7s / Tc Td 2s 4s 6s / 2h 4h 6h 9h Qh"
+FULL = Path("/dev/full")
+
+
+def one_line(err: str) -> str:
+    assert err.count("\n") == 1, err
+    assert "Traceback" not in err and "internal error" not in err, err
+    return err
+
+
+@pytest.fixture
+def rounds(tmp_path: Path) -> Path:
+    path = tmp_path / "rounds.jsonl"
+    lines = [json.dumps({"id": k, "stakes": 10, "seats": [A, B]}) for k in range(3)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name", ["x.parquet", "x.jsonl"])
+def test_settle_to_a_missing_folder(
+    rounds: Path, tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "nonexistent" / "d" / name
+    assert main(["settle", str(rounds), "-o", str(target)]) == EXIT_USAGE
+    err = one_line(capsys.readouterr().err)
+    assert f"cannot write {target}" in err and "no such directory" in err
+    assert not (tmp_path / "nonexistent").exists()
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full")
+def test_settle_to_a_full_disk(rounds: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["settle", str(rounds), "-o", str(FULL)]) == EXIT_USAGE
+    err = one_line(capsys.readouterr().err)
+    assert "cannot write /dev/full: No space left on device" in err
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full")
+def test_parquet_rounds_to_a_full_disk(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pyarrow")
+    source = _parquet_rounds(tmp_path, 50)
+    assert main(["settle", str(source), "-o", str(FULL)]) == EXIT_USAGE
+    assert "cannot write /dev/full" in one_line(capsys.readouterr().err)
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full")
+def test_rng_dump_to_a_full_disk(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rng", "dump", "--count", "1000", "--out", str(FULL)]) == EXIT_USAGE
+    assert "cannot write /dev/full" in one_line(capsys.readouterr().err)
+
+
+def _parquet_rounds(folder: Path, n: int) -> Path:
+    from capsa import bulk
+
+    rng = np.random.default_rng(5)
+    decks = np.argsort(rng.random((n, 52)), axis=1).astype(np.uint8)[:, :52]
+    path = folder / "rounds.parquet"
+    import pyarrow.parquet as pq
+
+    pq.write_table(bulk.rounds_table(decks.reshape(n, 4, 13)), path)
+    return path
+
+
+def test_settle_into_a_reader_that_goes_away(tmp_path: Path) -> None:
+    """``capsa settle x.parquet | head -1``: exit 0, nothing on stderr."""
+    pytest.importorskip("pyarrow")
+    source = _parquet_rounds(tmp_path, 20_000)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "capsa", "settle", str(source)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0, err
+    assert json.loads(first)["seats"] == 4
+    assert err == b""
+
+
+def test_simulate_report_into_a_directory_fails_before_simulating(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["simulate", "--deals", "2000000", "--strategy", "greedy", "--no-progress"]
+    assert main([*argv, "--report", str(tmp_path)]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing was simulated
+    assert f"cannot write --report {tmp_path}: it is a directory" in one_line(err)
+    assert main([*argv, "--json", str(tmp_path / "no" / "s.json")]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == "" and "no such directory" in one_line(err)
+
+
+def test_simulate_report_without_its_extra_fails_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    argv = ["simulate", "--deals", "2000000", "--strategy", "greedy", "--no-progress"]
+    assert main([*argv, "--report", str(tmp_path / "r.html")]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "pip install 'capsa[report]'" in one_line(err)
+    assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("count", [1, 2])
+def test_render_never_creates_folders(
+    tmp_path: Path, count: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "rounds.jsonl"
+    line = json.dumps({"stakes": 10, "seats": [A, B]})
+    source.write_text((line + "\n") * count, encoding="utf-8")
+    target = tmp_path / "missing" / "dir" / "x.html"
+    assert main(["render", str(source), "-o", str(target)]) == EXIT_USAGE
+    assert f"cannot write {target}" in one_line(capsys.readouterr().err)
+    assert not (tmp_path / "missing").exists()
+
+
+def test_play_html_to_a_missing_folder_fails_before_playing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "missing" / "t.html"
+    assert main(["play", "--seed", "1", "--html", str(target)]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == "" and "cannot write --html" in one_line(err)
+
+
+def test_capsa_errors_still_name_their_type(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rank", "Zz"]) == EXIT_USAGE
+    assert one_line(capsys.readouterr().err).startswith("capsa rank: CardError:")
+    assert isinstance(capsa.CardError("x"), capsa.CapsaError)
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="no /proc")
+def test_vectors_into_a_folder_that_cannot_be_made_fail_before_the_work(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from capsa.conformance import vectors
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the vectors were generated before the folder was checked")
+
+    monkeypatch.setattr(vectors, "generate", never)
+    assert main(["conformance", "vectors", "--out", "/proc/x"]) == EXIT_USAGE
+    assert "cannot write in --out /proc/x" in one_line(capsys.readouterr().err)
+
+
+def test_infer_out_to_a_missing_folder_fails_before_probing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "missing" / "house.toml"
+    argv = ["conformance", "infer", "--engine", "/nonexistent/engine", "--out", str(target)]
+    assert main(argv) == EXIT_USAGE
+    assert "cannot write --out" in one_line(capsys.readouterr().err)
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full")
+def test_standard_output_on_a_full_disk(rounds: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    for argv in (["settle", str(rounds)], ["rules", "pagat"]):
+        with FULL.open("wb") as full:
+            done = subprocess.run(
+                [sys.executable, "-m", "capsa", *argv],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                env=env,
+                check=False,
+            )
+        assert done.returncode == EXIT_USAGE
+        assert "No space left on device" in one_line(done.stderr.decode())
+
+
+def test_tables_train_to_a_missing_folder_fails_before_training(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from capsa.cli import tables
+
+    def never(*args: object, **kwargs: object) -> bytes:
+        raise AssertionError("trained before the output was checked")
+
+    monkeypatch.setattr(tables, "train_tables", never)
+    target = tmp_path / "missing" / "pagat.bin"
+    assert main(["tables", "train", "--preset", "pagat", "--out", str(target)]) == EXIT_USAGE
+    assert "no such directory" in one_line(capsys.readouterr().err)
