@@ -84,15 +84,15 @@ CANNOT_RAISE = frozenset(
         "capsa.cli.main",  # every failure is an exit code
         "capsa.conformance.engines.Engine.close",  # the base has nothing to stop
         # a run's findings, written out
-        "capsa.conformance.harness.Failure.to_json",
+        "capsa.conformance.verdicts.Failure.to_json",
         "capsa.conformance.inference.result.Inference.changed",
         "capsa.conformance.inference.result.Inference.summary",
         "capsa.conformance.inference.result.Inference.to_json",
         "capsa.conformance.inference.result.Inference.to_toml",
         "capsa.conformance.inference.result.Observation.to_json",
-        "capsa.conformance.harness.Report.matrix_text",
-        "capsa.conformance.harness.Report.summary",
-        "capsa.conformance.harness.Report.to_json",
+        "capsa.conformance.report.Report.matrix_text",
+        "capsa.conformance.report.Report.summary",
+        "capsa.conformance.report.Report.to_json",
         "capsa.rules_spec.RulesSpec.to_json",
     }
 )

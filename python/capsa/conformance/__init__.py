@@ -27,11 +27,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from capsa.conformance.claims import ClaimError
     from capsa.conformance.engines import CallableEngine, Engine, HandshakeError, ProcessEngine
-    from capsa.conformance.harness import Failure, Report, run
+    from capsa.conformance.harness import run
     from capsa.conformance.inference import Inference, Observation, infer
     from capsa.conformance.protocol import OPS, PROTOCOL_VERSION, Case, RulesSpec
+    from capsa.conformance.report import Report
     from capsa.conformance.serve import CapsaEngine
     from capsa.conformance.vectors import generate, load_vectors, schema, shipped_dir
+    from capsa.conformance.verdicts import Failure
 
 _WHERE = {
     "CallableEngine": "engines",
@@ -39,8 +41,8 @@ _WHERE = {
     "Engine": "engines",
     "HandshakeError": "engines",
     "ProcessEngine": "engines",
-    "Failure": "harness",
-    "Report": "harness",
+    "Failure": "verdicts",
+    "Report": "report",
     "run": "harness",
     "Inference": "inference",
     "Observation": "inference",

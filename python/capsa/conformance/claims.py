@@ -23,7 +23,7 @@ from typing import Any
 
 from capsa._core import NATURAL_NAMES
 from capsa.arrangement import Arrangement
-from capsa.conformance.engines import HandshakeError
+from capsa.conformance.errors import HandshakeError
 from capsa.conformance.protocol import Case, RulesSpec
 from capsa.rules import Rules, RulesError
 

@@ -30,7 +30,7 @@ from capsa.conformance.protocol import Case, RulesSpec
 from capsa.rules import Rules
 
 if TYPE_CHECKING:
-    from capsa.conformance.harness import Failure
+    from capsa.conformance.verdicts import Failure
 
 __all__ = ["FIT_BUDGET", "Cause", "alternatives", "diagnose", "digest_matches"]
 

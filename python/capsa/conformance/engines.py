@@ -36,15 +36,12 @@ from capsa.conformance.bounds import (
     scan,
     value_line,
 )
+from capsa.conformance.errors import HandshakeError
 from capsa.conformance.protocol import PROTOCOL_VERSION, Case, request_line
 
 __all__ = ["CallableEngine", "Engine", "HandshakeError", "Outcome", "ProcessEngine"]
 
 _STDERR_TAIL = 4096
-
-
-class HandshakeError(Exception):
-    """The engine could not be started, or its ``hello`` answer is unusable."""
 
 
 @dataclass

@@ -16,30 +16,29 @@ import random
 import shlex
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from capsa._core import ArgumentError
 from capsa.conformance.bounds import kept
 from capsa.conformance.claims import Claims, check_claims
-from capsa.conformance.diagnosis import Cause, diagnose, digest_matches
+from capsa.conformance.diagnosis import diagnose, digest_matches
 from capsa.conformance.engines import CallableEngine, Engine, Outcome, ProcessEngine
 from capsa.conformance.explain import explain
 from capsa.conformance.flags import flags_of
 from capsa.conformance.invariants import Companion, companions, zero_sum
-from capsa.conformance.protocol import OPS, PROTOCOL_VERSION, Case, RulesSpec, request_of
+from capsa.conformance.protocol import OPS, Case, RulesSpec, request_of
 from capsa.conformance.rederive import Rederived, rederive, rules_of, spec_of
+from capsa.conformance.report import Report
 from capsa.conformance.serve import CapsaEngine
 from capsa.conformance.shrink import shrink, size
 from capsa.conformance.timing import Phases, ShrinkBudget
 from capsa.conformance.vectors import Vector, load_vectors, vectors_of
+from capsa.conformance.verdicts import FAILING, Failure, Verdict, judge
 from capsa.rules import Rules
 
 __all__ = ["Failure", "Report", "ShrinkBudget", "run"]
 
-_MONEY = ("points", "money", "rake", "net")
-_FAILING = ("fail", "error", "crash", "timeout", "protocol", "abandoned")
 _CHUNK = 1024
 # A vector as asked: its id, the case, capsa's answer and its flags.
 _Planned = tuple[str, Case, Any, list[str]]
@@ -49,385 +48,6 @@ DIGEST_CHEAP_SECONDS = 30.0
 _FIVE_PER_THREE = 2_598_960 / 22_100
 _NOT_SHRUNK = ("timeout", "invariant", "abandoned")
 _SPENT = "not shrunk: the shrink budget ({}) was spent"
-
-
-def same(a: Any, b: Any) -> bool:
-    """JSON equality that tells ``true`` from ``1``."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    return type(a) is type(b) and bool(a == b)
-
-
-@dataclass
-class Verdict:
-    """How one answer compares with capsa's."""
-
-    status: str  # pass, fail, error, unsupported, crash, timeout, protocol
-    fields: frozenset[str]
-    got: Any
-
-
-def judge(op: str, expected: Any, outcome: Outcome, money: bool) -> Verdict:
-    """Compares an engine's outcome with capsa's expected result."""
-    if outcome.status != "ok" or outcome.response is None:
-        return Verdict(outcome.status, frozenset({outcome.status}), outcome.detail)
-    response = outcome.response
-    if "error" in response:
-        error = response["error"]
-        kind = error.get("kind") if isinstance(error, dict) else None
-        if kind == "unsupported":
-            return Verdict("unsupported", frozenset(), error)
-        return Verdict("error", frozenset({"error"}), error)
-    got = response["result"]
-    if op == "settle":
-        if not isinstance(got, dict) or not isinstance(got.get("points"), list):
-            return Verdict("fail", frozenset({"points"}), got)
-        keys = [k for k in _MONEY if k == "points" or money or k in got]
-        fields = frozenset(k for k in keys if not same(got.get(k), expected[k]))
-    else:
-        fields = frozenset() if same(got, expected) else frozenset({"result"})
-    return Verdict("fail" if fields else "pass", fields, got)
-
-
-@dataclass
-class Failure:
-    """A disagreement, an engine error, crash or timeout, or a broken invariant.
-
-    ``kind`` is ``"disagreement"``, ``"error"``, ``"crash"``, ``"timeout"``,
-    ``"protocol"``, ``"abandoned"`` (not asked: the engine was restarted too
-    often) or ``"invariant"``; ``source`` is ``"vector"`` or ``"fuzz"``;
-    ``id`` the vector's id (``fuzz/<op>/<n>`` for a fuzz case); ``op``, ``case``
-    and ``flags`` the question asked; ``expected`` capsa's answer and ``got``
-    the engine's (its result, its ``error`` object, or what happened to it:
-    a crash, a timeout); ``fields`` the answer fields that differ
-    (``points``, ``money``, ... or ``result``, ``error``); ``invariant`` the
-    invariant broken, if that is the failure. After shrinking, ``shrunk`` is
-    the minimal case as a vector (capsa's answer expected), ``shrunk_got`` the
-    engine's answer to it and ``shrink_steps`` the candidates asked;
-    ``explanation`` is capsa's answer in words, ``reproducer`` the path of the
-    reproducer file and ``replay`` the command that replays it;
-    ``shrink_note`` says why a failure is not shrunk (its cause's smallest
-    failure is, or the shrink budget was spent). ``got`` and ``shrunk_got``
-    are kept as :func:`capsa.conformance.bounds.kept` keeps them (an answer
-    over 2 KiB of JSON is replaced by its head and size). Built by
-    :func:`run`; building one checks nothing and raises nothing.
-    """
-
-    kind: str
-    source: str
-    id: str
-    op: str
-    case: Case
-    flags: list[str]
-    expected: Any
-    got: Any
-    fields: list[str] = field(default_factory=list)
-    invariant: str | None = None
-    shrunk: Vector | None = None
-    shrunk_got: Any = None
-    shrink_steps: int = 0
-    explanation: str = ""
-    reproducer: str | None = None
-    replay: str | None = None
-    shrink_note: str = ""
-
-    def __post_init__(self) -> None:
-        self.got = kept(self.got)
-
-    def to_json(self) -> dict[str, Any]:
-        """The failure as an entry of ``report.json`` (``docs/conformance.md``)."""
-        out: dict[str, Any] = {
-            "kind": self.kind,
-            "source": self.source,
-            "id": self.id,
-            "op": self.op,
-            "rules": self.case.rules.to_json(),
-            "input": dict(self.case.input),
-            "flags": self.flags,
-            "expected": self.expected,
-            "got": self.got,
-            "fields": self.fields,
-        }
-        if self.invariant:
-            out["invariant"] = self.invariant
-        if self.shrunk is not None:
-            out["shrunk"] = self.shrunk.to_json()
-            out["shrunk_got"] = self.shrunk_got
-            out["shrink_candidates"] = self.shrink_steps
-        elif self.shrink_note:
-            out["shrink_note"] = self.shrink_note
-        out["explanation"] = self.explanation
-        out["reproducer"] = self.reproducer
-        out["replay"] = self.replay
-        return out
-
-
-_COUNTS = ("pass", "fail", "unsupported", "skipped")
-
-
-@dataclass
-class Report:
-    """Everything a run found; :meth:`to_json` is the machine-readable report.
-
-    ``engine`` is the engine's command (or name) and ``hello`` its handshake
-    result; ``matrix`` counts, op by flag (``"*"``: every case of the op),
-    the cases that passed, failed, were unsupported or skipped; ``failures``
-    lists every :class:`Failure`, vectors first. ``vectors_asked`` and
-    ``vectors_seconds`` measure the vectors, ``fuzz_cases``,
-    ``fuzz_requests`` (cases with their invariant companions) and
-    ``fuzz_seconds`` the fuzzing, whose ``fuzz_note`` says why it did not run
-    when it did not (no Hypothesis); ``digest_note`` says why five-card
-    digests were not asked (``digests="auto"``); ``fuzz_examples`` is the examples
-    asked of Hypothesis, ``fuzz_drawn`` the cases it drew within the claims,
-    ``fuzz_duplicates`` those drawn again (asked once) and ``fuzz_refused``
-    those capsa has no answer for (not asked). ``restarts`` counts engine
-    restarts, ``seed`` is the fuzzing seed and ``elapsed`` the run's wall
-    seconds; ``phases`` the seconds and requests of each phase
-    (:class:`capsa.conformance.timing.Phases`), ``shrink`` what shrinking
-    spent of its budget, ``causes`` the failures grouped by root cause
-    (:mod:`capsa.conformance.diagnosis`) and ``digest_matches`` the pinned
-    orders the engine's digests match.
-    ``rules`` are the rules the engine was tested under (None: each
-    vector's own); ``answered`` counts the answers compared with capsa's and
-    ``min_requests`` is the fewest for the run to pass; ``skips`` counts the
-    vectors not asked by reason; ``observations`` are declared differences
-    that are not failures (a ``settle`` answer that does not sum to zero at
-    a table size the engine declares not zero-sum), each with its count and
-    an example. Built by :func:`run`; building one checks nothing and raises
-    nothing.
-    """
-
-    engine: str
-    hello: dict[str, Any]
-    matrix: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
-    failures: list[Failure] = field(default_factory=list)
-    vectors_asked: int = 0
-    vectors_seconds: float = 0.0
-    fuzz_cases: int = 0
-    fuzz_requests: int = 0
-    fuzz_seconds: float = 0.0
-    fuzz_note: str = ""
-    digest_note: str = ""
-    restarts: int = 0
-    seed: int = 0
-    elapsed: float = 0.0
-    rules: RulesSpec | None = None
-    answered: int = 0
-    min_requests: int = 100
-    skips: dict[str, int] = field(default_factory=dict)
-    observations: list[dict[str, Any]] = field(default_factory=list)
-    fuzz_examples: int = 0
-    fuzz_drawn: int = 0
-    fuzz_duplicates: int = 0
-    fuzz_refused: int = 0
-    phases: dict[str, dict[str, float | int]] = field(default_factory=dict)
-    shrink: dict[str, Any] = field(default_factory=dict)
-    causes: list[Cause] = field(default_factory=list)
-    digest_matches: list[str] = field(default_factory=list)
-
-    @property
-    def disagreements(self) -> int:
-        """How many failures the run found (of every kind)."""
-        return len(self.failures)
-
-    @property
-    def exit_code(self) -> int:
-        """0 when the engine agrees with capsa everywhere it was asked; 1 for any
-        failure; 3 when there is none but fewer than ``min_requests`` answers
-        were checked (a run that asks nothing proves nothing)."""
-        if self.failures:
-            return 1
-        return 3 if self.too_few() else 0
-
-    def too_few(self) -> str:
-        """Why the run asked too little to pass ("" when it asked enough): the
-        answers checked and the commonest reasons cases were skipped, and
-        every op the engine lists of which no case was compared. Raises
-        nothing."""
-        parts = self.untested()
-        if self.answered < self.min_requests:
-            reasons = sorted(self.skips.items(), key=lambda kv: -kv[1])[:3]
-            skipped = sum(self.skips.values())
-            why = "; ".join(f"{n} {reason}" for reason, n in reasons)
-            matrix = self.matrix.values()
-            refused = sum(cells["*"]["unsupported"] for cells in matrix if "*" in cells)
-            parts.insert(
-                0,
-                f"only {self.answered} requests answered (fewer than {self.min_requests}): "
-                f"{skipped} vectors skipped"
-                + (f" ({why})" if why else "")
-                + (f", {refused} answered unsupported" if refused else "")
-                + f", {self.fuzz_cases} fuzz cases",
-            )
-        return "; ".join(parts)
-
-    def untested(self) -> list[str]:
-        """The ops the engine lists that had cases to ask yet none compared with
-        capsa's (every one skipped, or answered ``unsupported``): a run that
-        tests none of an op the engine lists does not pass, however many
-        answers it has of the others (rules outside the engine's claims skip
-        every case of the ops they touch). Digests are left out: whether they
-        are asked is the run's choice (``digests``). Raises nothing."""
-        out = []
-        for op, cells in self.matrix.items():
-            every = cells.get("*", {})
-            compared = every.get("pass", 0) + every.get("fail", 0) + every.get("observed", 0)
-            if op == "digest" or op not in self.hello.get("ops", ()) or compared:
-                continue
-            skipped, refused = every.get("skipped", 0), every.get("unsupported", 0)
-            if skipped or refused:
-                out.append(
-                    f"no {op} case compared ({skipped} skipped, {refused} answered unsupported)"
-                )
-        return out
-
-    def observe(self, kind: str, failure: Failure, note: str) -> None:
-        """Records a declared difference that is not a failure (``kind``
-        ``"not-zero-sum"``): one entry per kind with its count and the first
-        example. Raises nothing."""
-        for entry in self.observations:
-            if entry["kind"] == kind:
-                entry["count"] += 1
-                return
-        example = {"id": failure.id, "input": dict(failure.case.input)}
-        example |= {"expected": failure.expected, "got": failure.got}
-        self.observations.append({"kind": kind, "count": 1, "note": note, "example": example})
-
-    def count(self, op: str, flag: str, status: str) -> None:
-        """Counts one case of ``op`` under ``flag`` in the matrix: ``status`` is
-        ``"pass"``, ``"unsupported"``, ``"skipped"`` or a failing outcome
-        (``"fail"``, ``"error"``, ``"crash"``, ``"timeout"``, ``"protocol"``,
-        ``"abandoned"``, all counted as ``fail``). Raises ``KeyError`` for any
-        other status."""
-        bucket = "fail" if status in _FAILING else status
-        cell = self.matrix.setdefault(op, {}).setdefault(flag, dict.fromkeys(_COUNTS, 0))
-        cell[bucket] += 1
-
-    def matrix_text(self) -> str:
-        """The pass matrix, one line per op and flag (``*``: every case of the op)."""
-        lines = [f"{'op':<13} {'flag':<24} {'pass':>7} {'fail':>6} {'unsup':>6} {'skip':>6}"]
-        for op in [o for o in OPS if o in self.matrix]:
-            flags = self.matrix[op]
-            for name in ["*", *sorted(f for f in flags if f != "*")]:
-                if name not in flags:
-                    continue
-                c = flags[name]
-                mark = "  <-" if c["fail"] else ""
-                lines.append(
-                    f"{op:<13} {name:<24} {c['pass']:>7} {c['fail']:>6} "
-                    f"{c['unsupported']:>6} {c['skipped']:>6}{mark}"
-                )
-        return "\n".join(lines)
-
-    def fuzz_text(self) -> str:
-        """How the fuzz cases came to be: examples drawn, duplicates, refused,
-        asked. Raises nothing."""
-        if not self.fuzz_examples:
-            return f"{self.fuzz_cases} fuzz cases"
-        parts = [f"{self.fuzz_duplicates} duplicates"] if self.fuzz_duplicates else []
-        if self.fuzz_refused:
-            parts.append(f"{self.fuzz_refused} capsa has no answer for")
-        outside = self.fuzz_examples - self.fuzz_drawn
-        if outside > 0:
-            parts.append(f"{outside} not drawn: outside the claims or not generated")
-        why = f" ({'; '.join(parts)})" if parts else ""
-        return (
-            f"{self.fuzz_examples} examples asked for, {self.fuzz_drawn} drawn, "
-            f"{self.fuzz_cases} distinct fuzz cases asked{why}"
-        )
-
-    def causes_text(self) -> str:
-        """One line per root cause (count, fit, smallest reproducer), then the
-        pinned orders the engine's digests match; empty when nothing failed.
-        Raises nothing."""
-        lines = [f"cause: {cause.line()}" for cause in self.causes]
-        lines += [f"digest: {text}" for text in self.digest_matches]
-        return "\n".join(lines)
-
-    def summary(self) -> str:
-        """One line: the engine, vectors and fuzz cases asked (and their rates),
-        restarts, shrinking and the failures by kind and by cause."""
-        vps = self.vectors_asked / self.vectors_seconds if self.vectors_seconds else 0.0
-        cps = self.fuzz_cases / self.fuzz_seconds if self.fuzz_seconds else 0.0
-        kinds: dict[str, int] = {}
-        for failure in self.failures:
-            kinds[failure.kind] = kinds.get(failure.kind, 0) + 1
-        found = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"
-        fuzz = f"{self.fuzz_text()} ({cps:,.0f}/s)" + (
-            f" [{self.fuzz_note}]" if self.fuzz_note else ""
-        )
-        shrunk = self.shrink.get("note", "")
-        digest = f" [{self.digest_note}]" if self.digest_note else ""
-        observed = "".join(f"; observed: {o['count']} {o['kind']}" for o in self.observations)
-        return (
-            f"engine {self.engine}: {self.vectors_asked} vectors ({vps:,.0f}/s){digest}, {fuzz}, "
-            f"{self.restarts} restarts, {self.elapsed:.1f} s; failures: {found}"
-            + (
-                f" in {len(self.causes)} cause{'s' if len(self.causes) > 1 else ''}"
-                if self.causes
-                else ""
-            )
-            + (f"; {shrunk}" if shrunk else "")
-            + observed
-            + (f"; NOT PASSED: {self.too_few()}" if not self.failures and self.too_few() else "")
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """The report as ``report.json`` holds it (``docs/conformance.md``, "The
-        harness")."""
-        from capsa import __version__
-
-        return {
-            "protocol": PROTOCOL_VERSION,
-            "capsa": __version__,
-            "engine": {"command": self.engine, "hello": self.hello},
-            "seed": self.seed,
-            "elapsed_seconds": round(self.elapsed, 3),
-            "vectors": {
-                "asked": self.vectors_asked,
-                "seconds": round(self.vectors_seconds, 3),
-            },
-            "fuzz": {
-                "cases": self.fuzz_cases,
-                "requests": self.fuzz_requests,
-                "seconds": round(self.fuzz_seconds, 3),
-                "note": self.fuzz_note,
-                "examples": self.fuzz_examples,
-                "drawn": self.fuzz_drawn,
-                "duplicates": self.fuzz_duplicates,
-                "refused": self.fuzz_refused,
-                "explained": self.fuzz_text(),
-            },
-            "digest_note": self.digest_note,
-            "phases": self.phases,
-            "shrink": self.shrink,
-            "restarts": self.restarts,
-            "causes": [c.to_json() for c in self.causes],
-            "digest_matches": self.digest_matches,
-            "failures": [f.to_json() for f in self.failures],
-            "matrix": self.matrix,
-            "passed": self.exit_code == 0,
-            **self.claims_json(),
-        }
-
-    def claims_json(self) -> dict[str, Any]:
-        """The report members about what was asked: ``rules`` (the rules the
-        engine was tested under, or null), ``answered``, ``min_requests``,
-        ``not_passed_because`` (why a run without failures did not pass, or
-        null), ``skipped`` (reason to count) and ``observations``. Raises
-        nothing."""
-        return {
-            "rules": self.rules.data() if self.rules is not None else None,
-            "answered": self.answered,
-            "min_requests": self.min_requests,
-            "not_passed_because": self.too_few() or None if not self.failures else None,
-            "skipped": dict(sorted(self.skips.items(), key=lambda kv: -kv[1])),
-            "observations": self.observations,
-        }
 
 
 # ------------------------------------------------------------------ the run
@@ -592,13 +212,11 @@ class _Run:
         )
         if verdict.status == "fail" and self._observed(failure):
             for flag in ["*", *flags]:
-                cells = self.report.matrix.setdefault(case.op, {})
-                cell = cells.setdefault(flag, dict.fromkeys(_COUNTS, 0))
-                cell["observed"] = cell.get("observed", 0) + 1
+                self.report.count_observed(case.op, flag)
             return verdict
         for flag in ["*", *flags]:
             self.report.count(case.op, flag, verdict.status)
-        if verdict.status in _FAILING:
+        if verdict.status in FAILING:
             self.report.failures.append(failure)
         exempt = self.claims.exempt(case)
         if case.op == "settle" and answered and not exempt and not zero_sum(verdict.got):
@@ -685,7 +303,7 @@ class _Run:
                 comp_answers, comp_expected = self.answered(companion.case)
                 comp_verdict = judge(case.op, comp_expected, outcome, self.money)
                 self.report.answered += comp_verdict.status in ("pass", "fail")
-                if comp_verdict.status in _FAILING and comp_answers:
+                if comp_verdict.status in FAILING and comp_answers:
                     failure = Failure(
                         "disagreement" if comp_verdict.status == "fail" else comp_verdict.status,
                         "fuzz",

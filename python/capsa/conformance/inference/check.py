@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from capsa.conformance.engines import Engine
-from capsa.conformance.harness import Failure, run
+from capsa.conformance.harness import run
 from capsa.conformance.inference.result import printable, show
+from capsa.conformance.verdicts import Failure
 from capsa.rules import Rules
 
 __all__ = ["Check", "check_inferred"]
