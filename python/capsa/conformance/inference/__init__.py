@@ -20,7 +20,7 @@ as the formula they follow. The modules, by job: ``probes`` and
 ``rounds`` (the cases), ``tables`` (table sizes), ``knobs`` (knobs by
 dotted name), ``solving`` (asking, solving, deciding), ``ranking``,
 ``naturals`` and ``settling`` (the parts), ``observe`` (the verification),
-``claims`` (the hello claims), ``result`` (:class:`Inference`) and
+``doubting`` (answers left unexplained), ``claims`` (the hello claims), ``result`` (:class:`Inference`) and
 ``check`` (the harness run again under the inferred rules).
 """
 
@@ -33,6 +33,7 @@ from typing import Any
 from capsa.conformance.engines import CallableEngine, Engine, ProcessEngine
 from capsa.conformance.inference.check import check_inferred
 from capsa.conformance.inference.claims import base_rules, claim_observations
+from capsa.conformance.inference.doubting import DoubtingParts
 from capsa.conformance.inference.observe import ObservingParts
 from capsa.conformance.inference.ranking import RankingParts
 from capsa.conformance.inference.result import Inference, Observation
@@ -42,7 +43,7 @@ from capsa.rules import Rules
 __all__ = ["Inference", "Observation", "infer"]
 
 
-class _Work(RankingParts, SettlingParts, ObservingParts):
+class _Work(RankingParts, SettlingParts, DoubtingParts, ObservingParts):
     """Every part of the inference, on one engine."""
 
 
@@ -99,6 +100,7 @@ def infer(
             work.naturals,
             work.settlement,
             work.natural_precedence,
+            work.doubt,
             work.verify,
         ):
             part()
