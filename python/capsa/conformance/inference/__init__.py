@@ -19,9 +19,9 @@ zero-sum (two seats and filler seats), and those answers are described
 as the formula they follow. The modules, by job: ``probes`` and
 ``rounds`` (the cases), ``tables`` (table sizes), ``knobs`` (knobs by
 dotted name), ``solving`` (asking, solving, deciding), ``ranking``,
-``naturals`` and ``settling`` (the parts), ``observe`` (the verification),
-``doubting`` (answers left unexplained), ``claims`` (the hello claims), ``result`` (:class:`Inference`) and
-``check`` (the harness run again under the inferred rules).
+``naturals`` and ``settling`` (the parts), ``doubting`` (dealt rounds, and
+answers left unexplained), ``observe`` (the verification), ``claims``
+(the hello claims), ``result`` (:class:`Inference`) and ``check`` (the harness run again under the inferred rules).
 """
 
 from __future__ import annotations

@@ -31,8 +31,8 @@ __all__ = ["DoubtingParts", "dealt_probes"]
 
 _DEALT = 8  # dealt rounds asked: a few requests, each settled under every trial value
 
-_SCORING = ("row_points", "overall_point", "royalty_", "scoop.", "sweep_all.", "foul.")
-_SCORING += ("surrender.", "royalties.", "naturals.points.")
+_SCORING: tuple[str, ...] = ("row_points", "overall_point", "royalty_", "scoop.", "sweep_all.")
+_SCORING += ("foul.", "surrender.", "royalties.", "naturals.points.")
 
 
 class DoubtingParts(TradingParts):
