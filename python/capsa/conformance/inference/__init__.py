@@ -21,7 +21,8 @@ as the formula they follow. The modules, by job: ``probes`` and
 dotted name), ``solving`` (asking, solving, deciding), ``ranking``,
 ``naturals`` and ``settling`` (the parts), ``doubting`` (dealt rounds, and
 answers left unexplained), ``observe`` (the verification), ``claims``
-(the hello claims), ``result`` (:class:`Inference`) and ``check`` (the harness run again under the inferred rules).
+(the hello claims), ``result`` (:class:`Inference`) and ``check`` (the
+harness run again under the inferred rules).
 """
 
 from __future__ import annotations
