@@ -77,7 +77,8 @@ def infer(
     under the inferred rules (:func:`~capsa.conformance.inference.check.check_inferred`)
     and attaches what it found as ``check``, with the vectors of
     ``check_vectors`` (default: the shipped suites); None (the default)
-    runs no check.
+    runs no check. Every knob the check's settle disagreements depend on
+    is then not determined (the inferred rules are not changed).
 
     Raises :class:`~capsa.conformance.HandshakeError` when the engine cannot
     be started or its ``hello`` is unusable, ``RulesError`` for an unknown
@@ -109,9 +110,12 @@ def infer(
         runner.close()
     found = _result(work, hello)
     if check is not None:
-        found.check = check_inferred(
+        checked = check_inferred(
             engine, found.rules, fuzz=check, timeout=timeout, vectors=check_vectors
         )
+        work.doubt_check(checked.settles)
+        found = _result(work, hello)
+        found.check = checked
     return found
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from capsa.conformance.inference.knobs import all_knobs, candidates, get, with_knobs
@@ -62,8 +62,26 @@ class DoubtingParts(TradingParts):
                         why = f"it was solved together with {knob}, which is not determined"
                         self.undetermine(partner, why)
 
+    def doubt_check(self, settles: Sequence[tuple[Mapping[str, Any], Any]]) -> None:
+        """Marks as not determined the knobs that the check run's settle
+        disagreements (input, the engine's result) read, as for probes."""
+        cases = []
+        for k, (given, result) in enumerate(settles):
+            why = "a settle case of the check run"
+            probe = Probe(f"check-{k + 1}", "settle", given, (), why)
+            self.probes[probe.name] = probe
+            self.answers[probe.name] = ("ok", result)
+            cases.append(probe)
+        settled = [p for p in self.answered(self.probes.values()) if p.op == "settle"]
+        unexplained = [p for p in self.answered(cases) if not self.matches(p, self.rules)]
+        if unexplained:
+            self._demote(settled, unexplained)
+        self._pairs()
+
     def _unexplained(self, settled: Sequence[Probe], unexplained: Sequence[Probe]) -> None:
-        reads, fits = self._reads(unexplained, settled)
+        """Infers the one-knob change that explains every answer, when one does;
+        else marks the knobs involved as not determined."""
+        _, fits = self._reads(unexplained, settled)
         for knob, value in fits.items():
             trial = with_knobs(self.rules, {knob: value})
             if self.consistent(settled, trial):
@@ -72,11 +90,14 @@ class DoubtingParts(TradingParts):
                 self.misfit.discard(knob)
                 self.note([knob], unexplained)
                 return
+        self._demote(settled, unexplained)
+
+    def _demote(self, settled: Sequence[Probe], unexplained: Sequence[Probe]) -> None:
+        reads, fits = self._reads(unexplained, settled)
         names = ", ".join(p.name for p in unexplained[:3])
         more = f" and {len(unexplained) - 3} more" if len(unexplained) > 3 else ""
-        said = (
-            f"the inferred rules do not explain {len(unexplained)} settle answer(s) ({names}{more})"
-        )
+        count = len(unexplained)
+        said = f"the inferred rules do not explain {count} settle answer(s) ({names}{more})"
         for knob in reads:
             fit = f"; {knob} = {json.dumps(fits[knob])} fits them" if knob in fits else ""
             self.undetermine(knob, f"{said}, which depend on it{fit}")
