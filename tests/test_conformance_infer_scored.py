@@ -70,7 +70,7 @@ def score(found: Inference, truth: Rules) -> dict[str, list[str]]:
     return out
 
 
-def _reason_is_explained(line: str) -> bool:
+def reason_is_explained(line: str) -> bool:
     knob, _, reason = line.partition(": ")
     leaf = knob.rsplit(".", 1)[-1]
     return len(reason) > 20 and (knob in reason or leaf in reason)
@@ -88,7 +88,7 @@ def test_infer_is_never_confidently_wrong(variant: Variant) -> None:
     missed = [k for k in MUST_FIND.get(variant.name, ()) if k not in scored["right"]]
     assert missed == [], [line for line in scored["not determined"] if line.split(":")[0] in missed]
     assert all(found.probed[k] for k in scored["right"] if k in found.probed)
-    unexplained = [line for line in scored["not determined"] if not _reason_is_explained(line)]
+    unexplained = [line for line in scored["not determined"] if not reason_is_explained(line)]
     assert unexplained == [], unexplained
     if variant.extra:
         assert found.observations, f"{variant.name}: {variant.extra}, yet no observation"

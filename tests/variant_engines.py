@@ -9,11 +9,15 @@ really plays (``truth``). Two kinds:
 * house variants: honest engines that play one fixed variant whatever
   rules a request carries (their own royalty table, scoop or sweep bonus,
   no naturals, a surrender cost, a rake, ...), some of them not zero-sum
-  at small tables, some announcing their rules in ``hello``.
+  at small tables, some announcing their rules in ``hello``;
+* random house variants (:func:`random_variant`, seeded): a preset with 2 to 5
+  scoring knobs changed; :data:`VARIANTS` holds a few seeds whose probe answers
+  alone fit wrong values.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +26,7 @@ from conformance_engines import MUTANTS
 
 import capsa
 from capsa import Rules
+from capsa.conformance.inference.knobs import get, with_knobs
 from capsa.conformance.serve import CapsaEngine, _seat
 
 Request = dict[str, Any]
@@ -159,6 +164,50 @@ CLAIMED = Rules.preset("mau-binh").derive(
     {"row_points": 2, "surrender.enabled": True, "surrender.cost": 4}, name="claimed"
 )
 
+# knob -> the values drawn for it (the base's own value is never drawn)
+CHOICES: dict[str, tuple[Any, ...]] = {
+    "row_points": (1, 2, 3),
+    "overall_point": (0, 1, 2),
+    "royalty_mode": ("winner", "always"),
+    "royalty_adds": (True, False),
+    "scoop.multiplier": (1, 2, 3),
+    "scoop.bonus": (0, 2, 3, 6),
+    "sweep_all.multiplier": (1, 2, 4),
+    "sweep_all.bonus": (0, 4, 9),
+    "sweep_all.min_players": (2, 3, 4),
+    "royalties.top.trips": (3, 5, 10),
+    "royalties.top.pair": (0, 1),
+    "royalties.middle.full-house": (0, 2, 4),
+    "royalties.bottom.quads": (4, 6, 8),
+    "foul.mode": ("scoop", "sweep-all"),
+    "surrender.cost": (2, 4),
+}
+_PRESETS = ("capsa-susun", "pagat", "mau-binh", "1-6")
+
+
+def random_variant(seed: int) -> Variant:
+    """The house variant of ``seed``: a preset (also ``infer``'s base) with 2-5
+    of :data:`CHOICES`'s knobs changed."""
+    draw = random.Random(seed)
+    preset = draw.choice(_PRESETS)
+    base = Rules.preset(preset)
+    changes: dict[str, Any] = {}
+    for knob in draw.sample(sorted(CHOICES), draw.randint(2, 5)):
+        values = [v for v in CHOICES[knob] if v != get(base, knob)]
+        if values:
+            changes[knob] = draw.choice(values)
+    if "surrender.cost" in changes:
+        changes["surrender.enabled"] = True
+    truth = with_knobs(base, changes).derive(name=f"random house {seed}")
+    return Variant(f"random-{seed}", lambda: House(truth.name, truth), truth, preset)
+
+
+# seeds whose probe answers alone fit wrong values (royalty_adds = false with a
+# scoop bonus or an overall point, sweep_all.min_players = 2, a scoop multiplier
+# traded for its bonus)
+KEPT_SEEDS = (3, 17, 45, 57)
+
+
 VARIANTS: list[Variant] = [
     Variant(
         "pagat-house",
@@ -237,3 +286,4 @@ VARIANTS: list[Variant] = [
         None,
     ),
 ]
+VARIANTS += [random_variant(seed) for seed in KEPT_SEEDS]

@@ -19,9 +19,10 @@ zero-sum (two seats and filler seats), and those answers are described
 as the formula they follow. The modules, by job: ``probes`` and
 ``rounds`` (the cases), ``tables`` (table sizes), ``knobs`` (knobs by
 dotted name), ``solving`` (asking, solving, deciding), ``ranking``,
-``naturals`` and ``settling`` (the parts), ``observe`` (the verification),
-``claims`` (the hello claims), ``result`` (:class:`Inference`) and
-``check`` (the harness run again under the inferred rules).
+``naturals`` and ``settling`` (the parts), ``doubting`` (dealt rounds, and
+answers left unexplained), ``observe`` (the verification), ``claims``
+(the hello claims), ``result`` (:class:`Inference`) and ``check`` (the
+harness run again under the inferred rules).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import Any
 from capsa.conformance.engines import CallableEngine, Engine, ProcessEngine
 from capsa.conformance.inference.check import check_inferred
 from capsa.conformance.inference.claims import base_rules, claim_observations
+from capsa.conformance.inference.doubting import DoubtingParts
 from capsa.conformance.inference.observe import ObservingParts
 from capsa.conformance.inference.ranking import RankingParts
 from capsa.conformance.inference.result import Inference, Observation
@@ -42,7 +44,7 @@ from capsa.rules import Rules
 __all__ = ["Inference", "Observation", "infer"]
 
 
-class _Work(RankingParts, SettlingParts, ObservingParts):
+class _Work(RankingParts, SettlingParts, DoubtingParts, ObservingParts):
     """Every part of the inference, on one engine."""
 
 
@@ -75,7 +77,8 @@ def infer(
     under the inferred rules (:func:`~capsa.conformance.inference.check.check_inferred`)
     and attaches what it found as ``check``, with the vectors of
     ``check_vectors`` (default: the shipped suites); None (the default)
-    runs no check.
+    runs no check. Every knob the check's settle disagreements depend on
+    is then not determined (the inferred rules are not changed).
 
     Raises :class:`~capsa.conformance.HandshakeError` when the engine cannot
     be started or its ``hello`` is unusable, ``RulesError`` for an unknown
@@ -99,6 +102,7 @@ def infer(
             work.naturals,
             work.settlement,
             work.natural_precedence,
+            work.doubt,
             work.verify,
         ):
             part()
@@ -106,9 +110,12 @@ def infer(
         runner.close()
     found = _result(work, hello)
     if check is not None:
-        found.check = check_inferred(
+        checked = check_inferred(
             engine, found.rules, fuzz=check, timeout=timeout, vectors=check_vectors
         )
+        work.doubt_check(checked.settles)
+        found = _result(work, hello)
+        found.check = checked
     return found
 
 

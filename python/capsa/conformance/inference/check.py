@@ -24,6 +24,7 @@ from capsa.rules import Rules
 __all__ = ["Check", "check_inferred"]
 
 _SHOWN = 200  # failures listed in a check (the count is always whole)
+_SHOWN_SETTLES = 20  # settle disagreements kept for the inference to doubt from
 
 
 @dataclass
@@ -31,7 +32,9 @@ class Check:
     """A run under the inferred rules: ``explains_every_answer`` (no failure),
     ``failures`` (one line each, the first 200; ``failure_count`` counts
     them all), ``observations`` (declared differences, as the report has
-    them), ``answered`` (answers compared) and ``exit_code`` (the run's).
+    them), ``answered`` (answers compared), ``exit_code`` (the run's) and
+    ``settles`` (the settle disagreements: the input and the engine's result,
+    the first 20; not in the JSON).
     Built by :func:`check_inferred`; raises nothing."""
 
     explains_every_answer: bool
@@ -40,6 +43,7 @@ class Check:
     observations: list[dict[str, Any]] = field(default_factory=list)
     answered: int = 0
     exit_code: int = 0
+    settles: list[tuple[Mapping[str, Any], Any]] = field(default_factory=list, repr=False)
 
     def lines(self) -> list[str]:
         """The check as comment lines for the inferred rules file."""
@@ -99,6 +103,11 @@ def check_inferred(
         observations=list(report.observations),
         answered=report.answered,
         exit_code=report.exit_code,
+        settles=[
+            (f.case.input, f.got)
+            for f in report.failures
+            if f.kind == "disagreement" and f.op == "settle" and isinstance(f.got, dict)
+        ][:_SHOWN_SETTLES],
     )
 
 

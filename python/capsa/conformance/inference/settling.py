@@ -28,7 +28,7 @@ from capsa.conformance.inference.tables import TABLE_SIZES, widen
 from capsa.conformance.inference.trading import FIGURES, TradingParts
 from capsa.rules import Rules
 
-__all__ = ["SettlingParts"]
+__all__ = ["PARTNERS", "SettlingParts"]
 
 _SCORING = (
     "row_points",
@@ -45,7 +45,7 @@ _SCORING = (
 _UNSUPPORTED = ("error", "unsupported")
 _FOUL_KNOBS = ("foul.mode", "foul.points", "foul.pays_royalties")
 # knob -> the knobs solved again when it takes another value (empty: every royalty)
-_PARTNERS: dict[str, tuple[str, ...]] = {
+PARTNERS: dict[str, tuple[str, ...]] = {
     "row_points": ("overall_point",),
     "overall_point": ("row_points",),
     "scoop.multiplier": ("scoop.bonus",),
@@ -136,7 +136,9 @@ class SettlingParts(NaturalParts, TradingParts):
         else:
             self.skip(["money.rake_percent"], "the engine does not answer money")
         self.skip(["money.stake"], "the protocol sends the stakes with every round")
-        self.skip(_settle_knobs(self.base), "no answer depends on it under the inferred rules")
+        named = {k for p in every for k in p.knobs if _is_scoring(k)}
+        unseen = sorted(named | {*_settle_knobs(self.base), *_settle_knobs(self.rules)})
+        self.skip(unseen, "no answer depends on it under the inferred rules")
 
     def zero_sum_size(self, probes: Sequence[Probe]) -> int:
         """The table sizes where the engine is not zero-sum (an answer seen, or its
@@ -180,7 +182,7 @@ class SettlingParts(NaturalParts, TradingParts):
             if not any([self.classify(k) for k in knobs]):
                 break
         royalties = tuple(k for k in self.probed if k.startswith("royalties."))
-        for knob, partners in _PARTNERS.items():
+        for knob, partners in PARTNERS.items():
             self.trade(knob, partners or royalties, probes)
         self._fixed_fouls()
         self.suspects()
