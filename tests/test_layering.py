@@ -22,12 +22,6 @@ import capsa
 ROOT = Path(capsa.__file__).resolve().parent
 CORE = "capsa._core"
 
-# Cycles inside the conformance kit still to be broken; this list only shrinks.
-CONFORMANCE_KIT_CYCLES = frozenset(
-    {
-        frozenset({"capsa.conformance.inference.check", "capsa.conformance.inference.result"}),
-    }
-)
 # What may import the command line: the ways to run it.
 CLI_ENTRY_POINTS = frozenset({"capsa.__main__", "capsa.tables.__main__"})
 
@@ -141,10 +135,7 @@ def test_the_checker_sees_relative_function_level_and_package_imports() -> None:
 
 def test_no_import_cycles_between_modules() -> None:
     found = cycles(import_graph())
-    unexpected = [sorted(c) for c in found if c not in CONFORMANCE_KIT_CYCLES]
-    assert not unexpected, f"import cycles: {unexpected}"
-    broken = [sorted(c) for c in CONFORMANCE_KIT_CYCLES if c not in found]
-    assert not broken, f"no longer cycles, take them off the list: {broken}"
+    assert not found, f"import cycles: {[sorted(c) for c in found]}"
 
 
 def test_the_command_line_is_imported_only_by_its_entry_points() -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from capsa.conformance.engines import Engine
 from capsa.conformance.harness import run
-from capsa.conformance.inference.result import printable, show
+from capsa.conformance.inference.wording import printable, show
 from capsa.conformance.verdicts import Failure
 from capsa.rules import Rules
 

@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from capsa.conformance.inference.knobs import get, with_knobs
-from capsa.conformance.inference.result import Observation, show
+from capsa.conformance.inference.result import Observation
+from capsa.conformance.inference.wording import show
 from capsa.rules import DEFAULT_PRESET, Rules, RulesError, presets
 
 __all__ = ["base_rules", "claim_observations"]

@@ -13,8 +13,9 @@ from typing import Any
 
 import capsa
 from capsa.conformance.inference.probes import Probe
-from capsa.conformance.inference.result import Observation, show
+from capsa.conformance.inference.result import Observation
 from capsa.conformance.inference.solving import Inferrer
+from capsa.conformance.inference.wording import show
 from capsa.conformance.protocol import request_of
 from capsa.conformance.serve import _seat
 from capsa.rules import Rules

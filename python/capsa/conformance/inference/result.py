@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from capsa.conformance.inference.check import Check
 from capsa.conformance.inference.knobs import all_knobs, get
+from capsa.conformance.inference.wording import printable
 from capsa.rules import Rules
 
-if TYPE_CHECKING:
-    from capsa.conformance.inference.check import Check
-
-__all__ = ["Inference", "Observation", "printable", "show"]
+__all__ = ["Inference", "Observation"]
 
 # ------------------------------------------------------------------ results
 
@@ -168,30 +167,3 @@ class Inference:
             f"{len(self.not_probed)} not probed"
         )
         return ", ".join(parts) + f" ({self.asked} requests)"
-
-
-def printable(text: str) -> str:
-    """``text`` with every character that is not printable escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-def show(value: Any) -> str:
-    """An answer in words, cut to a readable length."""
-    text = words(value)
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
-def words(value: Any) -> str:
-    """An answer in words, whole."""
-    if isinstance(value, tuple) and value and value[0] == "malformed":
-        return f"a malformed settle result {value[1]}"
-    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, tuple) for v in value):
-        return f"points {list(value[0])} rake {list(value[1])}"
-    if isinstance(value, tuple) and value == ("error",):
-        return "an error"
-    if isinstance(value, tuple):
-        return f"points {list(value)}"
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError, RecursionError):
-        return repr(value)

@@ -10,7 +10,8 @@ from typing import Any
 from capsa.conformance.engines import Engine
 from capsa.conformance.inference.knobs import candidates, get, integers, spec_of, with_knobs
 from capsa.conformance.inference.probes import Probe
-from capsa.conformance.inference.result import Observation, show
+from capsa.conformance.inference.result import Observation
+from capsa.conformance.inference.wording import show
 from capsa.conformance.protocol import request_of
 from capsa.conformance.serve import CapsaEngine
 from capsa.rules import _INT_MAX, _INTS, Rules
