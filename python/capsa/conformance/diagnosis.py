@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from capsa.conformance.protocol import Case, RulesSpec
-from capsa.rules import Rules
+from capsa.rules import KNOBS, Rules
 
 if TYPE_CHECKING:
     from capsa.conformance.verdicts import Failure
@@ -38,7 +38,7 @@ FIT_BUDGET = 20_000
 _UNFIT_TRIES = 2
 _CHECKED = 64
 _MOST_CAUSES = 8
-_RANKING = ("tie_break", "suit_order", "flush_compare", "wheel")
+_RANKING = tuple(k.name for k in KNOBS if k.ranking)
 _RANGES: dict[str, range] = {
     "row_points": range(0, 7),
     "overall_point": range(0, 7),
@@ -51,20 +51,11 @@ _RANGES: dict[str, range] = {
     "surrender.cost": range(0, 11),
     "money.rake_percent": range(0, 21),
 }
-# Every choice of each enumerated knob (docs/rules.md, "Rules data (TOML)").
+# Every choice of each enumerated knob, from the rules' knob table (a flag's
+# default first).
 _CHOICES: dict[str, tuple[Any, ...]] = {
-    "tie_break": ("none", "suit"),
-    "flush_compare": ("ranks", "suit-first"),
-    "wheel": ("low", "second"),
-    "foul_check": ("allow-equal", "strict"),
-    "royalty_mode": ("winner", "always", "none"),
-    "royalty_adds": (True, False),
-    "scoop.multiply_royalties": (False, True),
-    "foul.mode": ("sweep-all", "scoop", "fixed"),
-    "foul.pays_royalties": (True, False),
-    "surrender.enabled": (False, True),
-    "naturals.resolve": ("higher-wins", "difference"),
-    "naturals.ties": ("push", "compare"),
+    **{k.name: k.choices for k in KNOBS if k.type == "choice"},
+    **{k.name: (k.default, not k.default) for k in KNOBS if k.type == "bool"},
 }
 _SCORING = tuple(k for k in (*_CHOICES, *_RANGES) if k not in _RANKING)
 _ROW_CATEGORIES = {

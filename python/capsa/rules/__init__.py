@@ -44,12 +44,5 @@ __all__ = [
     "presets",
 ]
 
-# By name, from the knob table: the named-choice knobs' names and the
-# integer knobs' ranges, which capsa.conformance.inference and the tests read
-# here, as they read the TOML key writer.
-_CHOICES: dict[str, tuple[str, ...]] = {k.name: k.choices for k in KNOBS if k.type == "choice"}
-_INTS: dict[str, tuple[int, int]] = {
-    k.name: (k.low, k.high) for k in KNOBS if k.low is not None and k.high is not None
-}
-_INT_MAX = INT_MAX
+# The TOML key writer, which the tests read here.
 _toml_key = _writer.toml_key

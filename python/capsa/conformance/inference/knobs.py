@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from capsa.conformance.protocol import RulesSpec
-from capsa.rules import _CHOICES, _INT_MAX, _INTS, DEFAULT_PRESET, Rules, presets
+from capsa.rules import DEFAULT_PRESET, INT_MAX, KNOBS, Rules, presets
 
 __all__ = [
     "FIVE_CATEGORIES",
@@ -23,6 +23,7 @@ __all__ = [
     "all_knobs",
     "candidates",
     "get",
+    "int_range",
     "integers",
     "spec_of",
     "with_knobs",
@@ -40,9 +41,10 @@ FIVE_CATEGORIES = (
     "straight-flush",
     "royal-flush",
 )
-RANKING_KNOBS = ("tie_break", "suit_order", "flush_compare", "wheel")
+RANKING_KNOBS = tuple(k.name for k in KNOBS if k.ranking)
+# The rules' knob table by name (capsa.rules.KNOBS): types, choices and ranges.
+_TABLE = {k.name: k for k in KNOBS}
 MAX_PASSES = 5
-_BOOLEAN = ("royalty_adds", "scoop.multiply_royalties", "foul.pays_royalties", "surrender.enabled")
 _NEAR = 3  # integers tried either side of the current value
 _FAR = 17
 
@@ -144,18 +146,29 @@ def spec_of(rules: Rules) -> RulesSpec:
     return RulesSpec.of(DEFAULT_PRESET, knobs)
 
 
+def int_range(knob: str) -> tuple[int, int]:
+    """The range of an integer knob from the rules' knob table (a royalty and a
+    natural's points: 0 up). Raises nothing."""
+    row = _TABLE.get(knob)
+    if row is None or row.low is None or row.high is None:
+        return 0, INT_MAX
+    return row.low, row.high
+
+
 def candidates(knob: str, rules: Rules) -> list[Any]:
     """The values of ``knob`` worth trying: its choices, or for an integer (a
     royalty and a natural's points included) the least values, the ones
     around the current one and a few far from it (the answers are monotone
     in an integer knob, so these tell one fitting value from several)."""
-    if knob in _CHOICES:
-        return list(_CHOICES[knob])
-    if knob == "suit_order":
+    row = _TABLE.get(knob)
+    kind = row.type if row is not None else "int"  # a royalty or a natural's points
+    if kind == "choice" and row is not None:
+        return list(row.choices)
+    if kind == "suit-order":
         return ["".join(p) for p in itertools.permutations("shcd")]
-    if knob in _BOOLEAN:
+    if kind == "bool":
         return [False, True]
-    low, high = _INTS.get(knob, (0, _INT_MAX))
+    low, high = int_range(knob)
     current = int(get(rules, knob) or 0)
     near = range(current - _NEAR, current + _NEAR + 1)
     values = {low, low + 1, low + 2, *near, 2 * current + 1, current + _FAR}

@@ -8,13 +8,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from capsa.conformance.engines import Engine
-from capsa.conformance.inference.knobs import candidates, get, integers, spec_of, with_knobs
+from capsa.conformance.inference.knobs import (
+    candidates,
+    get,
+    int_range,
+    integers,
+    spec_of,
+    with_knobs,
+)
 from capsa.conformance.inference.probes import Probe
 from capsa.conformance.inference.result import Observation
 from capsa.conformance.inference.wording import show
 from capsa.conformance.protocol import request_of
 from capsa.conformance.serve import CapsaEngine
-from capsa.rules import _INT_MAX, _INTS, Rules
+from capsa.rules import Rules
 
 __all__ = ["Answer", "Inferrer"]
 
@@ -237,7 +244,7 @@ class Inferrer:
         """Tries the first few values of ``first`` with ``second`` solved for
         each; keeps the first pair that explains the answers."""
         kept = self.rules
-        low = _INTS.get(first, (0, 0))[0]
+        low = int_range(first)[0]
         for value in range(low, low + _JOINT):
             self.rules = with_knobs(kept, {first: value})
             self.solve(second, probes)
@@ -249,7 +256,7 @@ class Inferrer:
     def solve(self, knob: str, probes: Sequence[Probe]) -> bool:
         """Solves an integer knob from seat 0's points in each answered probe (the
         others held); True when the value changed."""
-        low, high = _INTS.get(knob, (0, _INT_MAX))
+        low, high = int_range(knob)
         answered = self.answered(probes)
         current = get(self.rules, knob)
         if not answered or current is None:
