@@ -18,8 +18,10 @@ use std::fmt::Write;
 
 use sha2::{Digest, Sha256};
 
+pub use crate::arrangement::arrangement_text;
+use crate::arrangement::{cards_text, push_arrangement, push_cards, read_arrangement_text};
 use crate::canonical::{self, write_str, Json};
-use crate::cards::{check_distinct, parse_text, rank_index, suit, RANK_CHARS, SUIT_CHARS};
+use crate::cards::{check_distinct, parse_text};
 use crate::error::{Error, Result};
 use crate::fair::{self, hex, parse_hex32, sha256, ServerSeed};
 use crate::naturals;
@@ -27,7 +29,6 @@ use crate::report::write_settlement_json;
 use crate::rules::Rules;
 use crate::settle::{settle, SeatInput, Settlement, Stakes};
 use crate::splits::is_valid;
-use crate::stream::read_arrangement_text;
 
 /// The `format` of every round record.
 pub const FORMAT: &str = "capsa-round-record";
@@ -200,38 +201,6 @@ pub struct Written {
     pub text: String,
     pub digest: [u8; 32],
     pub settlement: Settlement,
-}
-
-fn push_cards(out: &mut String, ids: &[u8]) {
-    for (k, &id) in ids.iter().enumerate() {
-        if k > 0 {
-            out.push(' ');
-        }
-        out.push(RANK_CHARS[usize::from(rank_index(id))] as char);
-        out.push(SUIT_CHARS[usize::from(suit(id))] as char);
-    }
-}
-
-/// Cards as the record writes them: card texts separated by spaces.
-fn cards_text(ids: &[u8]) -> String {
-    let mut out = String::with_capacity(3 * ids.len());
-    push_cards(&mut out, ids);
-    out
-}
-
-fn push_arrangement(out: &mut String, ids: &[u8; 13]) {
-    push_cards(out, &ids[..3]);
-    out.push_str(" / ");
-    push_cards(out, &ids[3..8]);
-    out.push_str(" / ");
-    push_cards(out, &ids[8..]);
-}
-
-/// An arrangement as the record writes it: "top / middle / bottom".
-pub fn arrangement_text(ids: &[u8; 13]) -> String {
-    let mut out = String::with_capacity(44);
-    push_arrangement(&mut out, ids);
-    out
 }
 
 fn sorted(ids: &[u8]) -> Vec<u8> {

@@ -5,8 +5,8 @@
 use std::fmt::Write;
 
 use crate::cards::card_text;
-use crate::error::ROW_NAMES;
 use crate::rank::{category_of, CATEGORY_NAMES};
+use crate::rows::ROW_NAMES;
 use crate::settle::{PairOutcome, SeatInput, Settlement};
 
 fn cards_text(ids: &[u8]) -> String {

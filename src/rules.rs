@@ -5,9 +5,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, Result};
-use crate::naturals::Natural;
+use crate::natural_kind::Natural;
 use crate::rank::{Evaluator, Ranking};
-use crate::settle::{MAX_SEATS, MIN_SEATS};
+use crate::table::{MAX_SEATS, MIN_SEATS};
 
 /// A rules knob that takes one of a few names: the rules-file key it is
 /// read from, its names in order, and (through `FromStr` and `Display`) the
@@ -181,10 +181,7 @@ pub const RULE_CHOICES: [(&str, &[&str]); 8] = [
     (NaturalTies::KEY, NaturalTies::NAMES),
 ];
 
-/// Row indices used throughout: top 0, middle 1, bottom 2.
-pub const TOP: usize = 0;
-pub const MIDDLE: usize = 1;
-pub const BOTTOM: usize = 2;
+pub use crate::rows::{BOTTOM, MIDDLE, TOP};
 
 #[derive(Clone, Debug)]
 pub struct Rules {

@@ -22,11 +22,8 @@ use crate::cards::{card_text, DECK};
 use crate::error::{Error, Result};
 use crate::naturals::{self, Natural};
 use crate::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode, Rules};
+pub use crate::table::{check_seat_count, seat_count_error, MAX_SEATS, MIN_SEATS};
 
-/// Fewest seats at one table.
-pub const MIN_SEATS: usize = 2;
-/// Most seats at one table (one deck of 52 cards, 13 each).
-pub const MAX_SEATS: usize = 4;
 /// Most pairs at one table: `MAX_SEATS * (MAX_SEATS - 1) / 2`.
 pub const MAX_PAIRS: usize = 6;
 
@@ -45,21 +42,14 @@ pub struct SeatInput {
     pub declare_natural: bool,
 }
 
-/// The error for a table of `got` seats (a count, or e.g. "more than 4"
-/// when a reader stopped counting): the one wording of the seat-count rule.
-pub fn seat_count_error(got: impl std::fmt::Display) -> Error {
-    Error::table(format!(
-        "a table has {MIN_SEATS} to {MAX_SEATS} seats, got {got}"
-    ))
-}
-
-/// Checks that a table of `n` seats can be played: [`MIN_SEATS`] to
-/// [`MAX_SEATS`] (docs/rules.md, "Settlement").
-pub fn check_seat_count(n: usize) -> Result<()> {
-    if (MIN_SEATS..=MAX_SEATS).contains(&n) {
-        Ok(())
-    } else {
-        Err(seat_count_error(n))
+impl SeatInput {
+    /// A seat that plays `cards` as arranged, declaring a natural or not.
+    pub(crate) fn playing(cards: [u8; 13], declare_natural: bool) -> SeatInput {
+        SeatInput {
+            cards,
+            surrender: false,
+            declare_natural,
+        }
     }
 }
 

@@ -13,9 +13,11 @@ use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use std::fmt::{self, Write};
 
+use crate::arrangement::{fill_row, read_arrangement_text};
 use crate::cards::parse_text;
-use crate::error::{Error, Result, ROW_NAMES};
+use crate::error::{Error, Result};
 use crate::report::write_settlement_json;
+use crate::rows::{ROW_NAMES, ROW_SIZES};
 use crate::rules::Rules;
 use crate::settle::{check_seat_count, settle, SeatInput, Stakes, MAX_SEATS, MIN_SEATS};
 
@@ -28,7 +30,6 @@ pub const MAX_DOCUMENT_BYTES: usize = 64 << 20;
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 const ROUND_KEYS: [&str; 4] = ["id", "rules", "stakes", "seats"];
 const SEAT_KEYS: [&str; 5] = ["top", "middle", "bottom", "surrender", "declare_natural"];
-const ROW_SIZES: [usize; 3] = [3, 5, 5];
 
 /// What one line of a stream came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -257,56 +258,9 @@ fn read_cards(v: &RawValue, out: &mut Vec<u8>, limit: usize) -> Result<()> {
     }
 }
 
-/// Reads one row's cards and checks its size.
-/// Reads one row's cards with `read` and checks the row's size; an error
-/// names the row.
-fn fill_row(
-    row: usize,
-    ids: &mut Vec<u8>,
-    read: impl FnOnce(&mut Vec<u8>) -> Result<()>,
-) -> Result<()> {
-    let before = ids.len();
-    read(ids).map_err(|e| {
-        e.context(format_args!("the {} row", ROW_NAMES[row]))
-            .at_row(row)
-    })?;
-    let got = ids.len() - before;
-    if got != ROW_SIZES[row] {
-        return Err(Error::hand(format!(
-            "the {} row needs {} cards, got {got}",
-            ROW_NAMES[row], ROW_SIZES[row]
-        ))
-        .at_row(row));
-    }
-    Ok(())
-}
-
 fn read_row(v: &RawValue, row: usize, ids: &mut Vec<u8>) -> Result<()> {
     let limit = ids.len() + ROW_SIZES[row];
     fill_row(row, ids, |ids| read_cards(v, ids, limit))
-}
-
-/// Reads an arrangement written as text: "top / middle / bottom" (rows
-/// separated by '/' or '|') or 13 cards in row order; an error names the row.
-pub fn read_arrangement_text(text: &str, ids: &mut Vec<u8>) -> Result<()> {
-    let rows: Vec<&str> = text.split(['/', '|']).collect();
-    if rows.len() == 3 {
-        for (row, part) in rows.iter().enumerate() {
-            fill_row(row, ids, |ids| parse_text(part, ids))?;
-        }
-        return Ok(());
-    }
-    if rows.len() == 1 {
-        // 13 cards in row order, as the Python API's 13 ids
-        parse_text(text, ids)?;
-        if ids.len() == 13 {
-            return Ok(());
-        }
-    }
-    Err(Error::hand(
-        "an arrangement is \"top / middle / bottom\" (three rows separated by '/') \
-         or 13 cards in row order",
-    ))
 }
 
 fn seat_from_object(v: &RawValue, seat: &mut SeatInput, ids: &mut Vec<u8>) -> Result<()> {

@@ -11,8 +11,8 @@ use super::args::{as_index, int_in_range, seats_arg, seed_arg, type_name};
 use super::cards::{read_cards, Card, ReadError, Want};
 use super::errors::err;
 use super::rules::rules_arg;
+use crate::arrangement::cards_text;
 use crate::canonical::{self, Json};
-use crate::cards::card_text;
 use crate::deal::{shuffled_deck, ChaCha20, Words};
 use crate::error::{Error, ErrorKind};
 use crate::fair::{self, hex, parse_hex32, FairWords, ServerSeed};
@@ -115,13 +115,6 @@ fn fair_deal(
     Ok((ids, cards))
 }
 
-fn cards_text(ids: &[u8]) -> String {
-    ids.iter()
-        .map(|&c| card_text(c))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// Reads a submission (an `Arrangement`, "top / middle / bottom" text, or
 /// 13 cards in row order) and checks it holds exactly `hand`; returns its
 /// 13 ids. An error names the seat and the cards.
@@ -133,7 +126,7 @@ fn submission(arrangement: &Bound<'_, PyAny>, hand: Vec<u8>, seat: usize) -> PyR
         let text = text
             .to_str()
             .map_err(|_| at_seat(Error::card("the arrangement text holds a lone surrogate")))?;
-        crate::stream::read_arrangement_text(text, &mut ids).map_err(at_seat)?;
+        crate::arrangement::read_arrangement_text(text, &mut ids).map_err(at_seat)?;
     } else {
         let py = arrangement.py();
         let source = match arrangement.getattr(pyo3::intern!(py, "ids")) {

@@ -106,7 +106,7 @@ fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
             )
         })?;
         let mut ids = Vec::with_capacity(13);
-        crate::stream::read_arrangement_text(text, &mut ids)
+        crate::arrangement::read_arrangement_text(text, &mut ids)
             .map_err(|e| PyErr::from(e.context(format_args!("seat {index}")).at_seat(index)))?;
         seat.cards.copy_from_slice(&ids);
         return Ok(seat);
