@@ -24,6 +24,7 @@ use crate::canonical::{self, write_str, Json};
 use crate::cards::{check_distinct, parse_text};
 use crate::error::{Error, Result};
 use crate::fair::{self, hex, parse_hex32, sha256, ServerSeed};
+use crate::lines::strip_bom;
 use crate::naturals;
 use crate::report::write_settlement_json;
 use crate::rules::Rules;
@@ -726,6 +727,7 @@ fn read_version(value: &Json) -> Read<()> {
 /// the first field that is not as format 1 writes it is a [`Problem`].
 /// A record of a newer format version is refused before anything else.
 pub fn read(bytes: &[u8]) -> Read<Record> {
+    let bytes = strip_bom(bytes);
     if bytes.len() > MAX_RECORD_BYTES {
         return Err(Problem::new(
             "",

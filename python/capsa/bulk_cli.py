@@ -47,27 +47,49 @@ def _usage(message: str) -> Exception:
 # ---------------------------------------------------------------- settle
 
 
+def _id_fault(value: Any) -> str | None:
+    """Why a round's id has no JSON form (binary data, a number that is not
+    finite), or None when it has one."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return "TableError: the id is binary data, which JSON cannot hold; ids are text or numbers"
+    try:
+        json.dumps(value, allow_nan=False, default=str)
+    except ValueError:
+        return f"TableError: the id {value!r} is not a finite number, which JSON cannot hold"
+    return None
+
+
 class _ResultsJsonLines:
     """Writes results tables as JSON Lines: one object per round, the
-    results fields with each figure as a list over the seats."""
+    results fields with each figure as a list over the seats. A round whose
+    id has no JSON form is written as an error of that round (``refused``
+    counts those that had settled)."""
 
     def __init__(self, out: IO[bytes]) -> None:
         self._out = out
+        self.refused = 0
 
     def write_table(self, table: Any) -> None:
         columns = table.to_pydict()
         seats = sum(1 for name in columns if name.startswith("points"))
         for k in range(table.num_rows):
             n = columns["seats"][k]
+            error = columns["error"][k]
             record: dict[str, Any] = {}
             if "id" in columns:
                 record["id"] = columns["id"][k]
+                fault = _id_fault(record["id"])
+                if fault is not None:
+                    record["id"] = None
+                    self.refused += error is None
+                    error = error or fault
             record["seats"] = n
             for figure in ("points", "money", "rake", "net"):
                 values = [columns[f"{figure}{s}"][k] for s in range(seats)]
-                record[figure] = None if columns["error"][k] else values[:n]
-            record["error"] = columns["error"][k]
-            self._out.write(json.dumps(record, sort_keys=True, default=str).encode() + b"\n")
+                record[figure] = None if error else values[:n]
+            record["error"] = error
+            line = json.dumps(record, sort_keys=True, allow_nan=False, default=str)
+            self._out.write(line.encode() + b"\n")
 
     def close(self) -> None:
         self._out.flush()
@@ -259,6 +281,7 @@ def _settle_parquet_input(args: argparse.Namespace, default: Rules, parquet_out:
             raise _usage(f"cannot settle {args.input}: {exc}") from None
         finally:
             writer.close()
+        failed += getattr(writer, "refused", 0)
     return _finish(failed, args.strict)
 
 
