@@ -784,6 +784,23 @@ fn surrender_pair(rules: &Rules, si: bool, sj: bool, fouled: u8) -> Option<i64> 
     }
 }
 
+/// The rake a seat pays on `money` and its net: `floor(rake_percent *
+/// money / 100)` on positive money, zero otherwise (docs/rules.md, "Money,
+/// rake and exactness"); `None` when the net does not fit in `i64`. Exact:
+/// a product past 64 bits is taken in 128.
+#[inline(always)]
+pub fn rake_and_net(rules: &Rules, money: i64) -> Option<(i64, i64)> {
+    // zero for money <= 0, without a branch on the money
+    let positive = money.max(0);
+    let rake = match rules.rake_percent.checked_mul(positive) {
+        Some(x) => x.div_euclid(100),
+        None => {
+            i64::try_from((rules.rake_percent as i128 * positive as i128).div_euclid(100)).ok()?
+        }
+    };
+    Some((rake, money.checked_sub(rake)?))
+}
+
 /// Step 5: each seat's totals as reported, the rake on its positive money
 /// (rounded down) and its net, written to `out`.
 #[inline(always)]
@@ -802,17 +819,7 @@ fn seat_results<W: Width, O: Out>(
     for s in 0..n {
         seat_points[s] = points[s].reported().ok_or_else(overflow)?;
         seat_money[s] = money[s].reported().ok_or_else(overflow)?;
-        // zero for money <= 0, without a branch on the money
-        let positive = seat_money[s].max(0);
-        rake[s] = match rules.rake_percent.checked_mul(positive) {
-            Some(x) => x.div_euclid(100),
-            None => {
-                // a product of two `i64`s: exact in `i128`
-                let r = (rules.rake_percent as i128 * positive as i128).div_euclid(100);
-                i64::try_from(r).map_err(|_| overflow())?
-            }
-        };
-        net[s] = seat_money[s].checked_sub(rake[s]).ok_or_else(overflow)?;
+        (rake[s], net[s]) = rake_and_net(rules, seat_money[s]).ok_or_else(overflow)?;
     }
     // written only once every seat is known to fit
     for s in 0..n {

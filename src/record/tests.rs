@@ -1,6 +1,11 @@
+use super::write::sorted;
 use super::*;
+use crate::arrangement::cards_text;
+use crate::canonical::{self, Json};
 use crate::cards::card_text;
 use crate::error::ErrorKind;
+use crate::error::Result;
+use crate::fair::{self, hex, ServerSeed};
 use crate::rules::Rules;
 
 /// A stand-in for the rules text (the core does not read it; the Python

@@ -1,6 +1,7 @@
 //! A JSON document (one round object, or a list of them) read whole and
 //! settled, each round's error naming the line it starts on.
 
+use rayon::prelude::*;
 use serde_json::value::RawValue;
 
 use super::error_record::write_error_record;
@@ -98,31 +99,47 @@ fn line_of_invalid_utf8(bytes: &[u8]) -> usize {
 }
 
 /// Settles a JSON document: a list of records for a list of rounds, one
-/// record for one round; `failed` counts the error records.
+/// record for one round; `failed` counts the error records. The rounds are
+/// settled in parallel, their records joined in order.
 pub fn settle_document(bytes: &[u8], rules_for: &RulesFor) -> (String, usize) {
+    const CHUNK: usize = 256;
     let mut out = String::new();
-    match read_document(bytes) {
+    let doc = match read_document(bytes) {
         Err((line, e)) => {
             write_error_record(&mut out, line, None, &e);
-            (out, 1)
+            return (out, 1);
         }
-        Ok(doc) => {
+        Ok(doc) => doc,
+    };
+    let parts: Vec<(String, usize)> = doc
+        .rounds
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut part = String::with_capacity(chunk.len() * 2048);
             let mut failed = 0;
-            if doc.is_list {
-                out.push('[');
-            }
-            for (k, (line, text)) in doc.rounds.iter().enumerate() {
+            for (k, (line, text)) in chunk.iter().enumerate() {
                 if k > 0 {
-                    out.push(',');
+                    part.push(',');
                 }
-                if settle_text(text, *line, rules_for, &mut out) == LineOutcome::Failed {
+                if settle_text(text, *line, rules_for, &mut part) == LineOutcome::Failed {
                     failed += 1;
                 }
             }
-            if doc.is_list {
-                out.push(']');
-            }
-            (out, failed)
-        }
+            (part, failed)
+        })
+        .collect();
+    out.reserve(parts.iter().map(|(p, _)| p.len() + 1).sum::<usize>() + 2);
+    if doc.is_list {
+        out.push('[');
     }
+    for (k, (part, _)) in parts.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        out.push_str(part);
+    }
+    if doc.is_list {
+        out.push(']');
+    }
+    (out, parts.iter().map(|(_, f)| f).sum())
 }
