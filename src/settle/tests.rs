@@ -1,5 +1,10 @@
 use super::*;
-use crate::error::ErrorKind;
+use std::cmp::Ordering;
+
+use super::pair::compare_groups;
+use crate::error::{ErrorKind, Result};
+use crate::naturals::{self, Natural};
+use crate::rules::Rules;
 use crate::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode};
 use crate::test_support::{hand, strict_foul_check, without_suit_tie_break};
 

@@ -1,12 +1,14 @@
 //! JSON values read as the stream reads them: members and elements left as
 //! raw text, a key given twice refused, integers exactly.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt;
 
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use crate::canonical::Key;
 use crate::error::{Error, Result};
 
 pub(super) fn bad(message: impl Into<String>) -> Error {
@@ -30,7 +32,7 @@ pub(super) fn malformed(e: serde_json::Error) -> Error {
 
 /// The members of a JSON object in order, values left as raw text; a key
 /// given twice is an error.
-struct Members<'a>(Vec<(String, &'a RawValue)>);
+struct Members<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
 
 impl<'de> serde::Deserialize<'de> for Members<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
@@ -44,9 +46,9 @@ impl<'de> serde::Deserialize<'de> for Members<'de> {
                 self,
                 mut map: A,
             ) -> std::result::Result<Self::Value, A::Error> {
-                let mut out: Vec<(String, &'de RawValue)> = Vec::new();
-                let mut seen: HashSet<String> = HashSet::new();
-                while let Some(key) = map.next_key::<String>()? {
+                let mut out: Vec<(Cow<'de, str>, &'de RawValue)> = Vec::new();
+                let mut seen: HashSet<Cow<'de, str>> = HashSet::new();
+                while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
                     if !seen.insert(key.clone()) {
                         return Err(serde::de::Error::custom(format_args!(
                             "key {key:?} is given twice"
@@ -118,7 +120,7 @@ pub(super) fn shown(v: &RawValue) -> String {
     }
 }
 
-pub(super) fn members(v: &RawValue) -> Result<Vec<(String, &RawValue)>> {
+pub(super) fn members(v: &RawValue) -> Result<Vec<(Cow<'_, str>, &RawValue)>> {
     serde_json::from_str::<Members>(v.get())
         .map(|m| m.0)
         .map_err(|e| bad(e.to_string()))

@@ -107,7 +107,7 @@ fn read_round<'a>(text: &'a str, id: &mut Option<&'a RawValue>) -> Result<Round<
         *id = Some(v);
     }
     for (key, v) in fields {
-        match key.as_str() {
+        match key.as_ref() {
             "id" => {}
             "rules" => round.rules = Some(v),
             "stakes" => round.stakes = Some(v),

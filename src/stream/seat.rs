@@ -58,7 +58,7 @@ fn read_row(v: &RawValue, row: usize, ids: &mut Vec<u8>) -> Result<()> {
 fn seat_from_object(v: &RawValue, seat: &mut SeatInput, ids: &mut Vec<u8>) -> Result<()> {
     let fields = members(v)?;
     for (key, _) in &fields {
-        if !SEAT_KEYS.contains(&key.as_str()) {
+        if !SEAT_KEYS.contains(&key.as_ref()) {
             return Err(bad(format!(
                 "unknown key {key:?} (a seat has top, middle, bottom, surrender, declare_natural)"
             )));
