@@ -282,6 +282,20 @@ fn read_version(value: &Json) -> Read<()> {
     }
 }
 
+/// `rules`: an object (the rules in full), as canonical text.
+fn read_rules_text(rules: &Json) -> Read<String> {
+    if !matches!(rules, Json::Object(_)) {
+        return Err(Problem::new(
+            "rules",
+            format!(
+                "rules must be an object (the rules in full), not {}",
+                rules.kind()
+            ),
+        ));
+    }
+    Ok(canonical::to_string(rules))
+}
+
 /// `meta`: an object of at most [`MAX_META_ENTRIES`](super::MAX_META_ENTRIES)
 /// entries (see [`check_meta`]).
 fn read_meta(value: &Json) -> Read<Members<'static>> {
@@ -377,17 +391,7 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
         v => Some(digest(v, "previous_digest")?),
     };
     let meta = read_meta(get("meta")?)?;
-    let rules = get("rules")?;
-    if !matches!(rules, Json::Object(_)) {
-        return Err(Problem::new(
-            "rules",
-            format!(
-                "rules must be an object (the rules in full), not {}",
-                rules.kind()
-            ),
-        ));
-    }
-    let rules_text = canonical::to_string(rules);
+    let rules_text = read_rules_text(get("rules")?)?;
     let rules_digest = digest(get("rules_digest")?, "rules_digest")?;
     let seat_values = array(get("seats")?, "seats")?;
     if !(2..=4).contains(&seat_values.len()) {
@@ -399,13 +403,13 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
     let seat_count = seat_values.len();
     let stakes = read_stakes(get("stakes")?, seat_count)?;
     let deal = read_deal(get("deal")?, seat_count)?;
-    let mut hands = Vec::with_capacity(seat_count);
-    let mut seats = Vec::with_capacity(seat_count);
-    for (k, v) in seat_values.iter().enumerate() {
-        let (hand, seat) = read_seat(v, k)?;
-        hands.push(hand);
-        seats.push(seat);
-    }
+    let (hands, seats): (Vec<_>, Vec<_>) = seat_values
+        .iter()
+        .enumerate()
+        .map(|(k, v)| read_seat(v, k))
+        .collect::<Read<Vec<_>>>()?
+        .into_iter()
+        .unzip();
     let settlement = get("settlement")?;
     if !matches!(settlement, Json::Object(_)) {
         return Err(Problem::new(
