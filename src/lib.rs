@@ -23,6 +23,7 @@ pub mod rules;
 pub mod settle;
 pub mod solver;
 pub mod splits;
+pub mod stakes;
 pub mod stats;
 pub mod stream;
 pub mod table;

@@ -6,7 +6,7 @@
 //! (`cards`), the compiled rules (`rules`), card-id numpy arrays (`arrays`),
 //! ranking (`hands`), splits (`splits`), naturals (`naturals`), settlement
 //! (`settle`), the `capsa settle` stream (`stream`), the solver (`solver`),
-//! bulk settlement and simulation (`bulk`), the provably fair deal (`fair`),
+//! stakes (`stakes`), bulk settlement and simulation (`bulk`), the provably fair deal (`fair`),
 //! round records (`records`), the generators' raw output (`rng`), and the
 //! one mapping of core errors to exceptions (`errors`).
 
@@ -26,6 +26,7 @@ mod rules;
 mod settle;
 mod solver;
 mod splits;
+mod stakes;
 mod stream;
 
 #[pymodule]

@@ -3,17 +3,18 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString};
+use pyo3::types::{PyBytes, PyString};
 
-use super::args::{as_index, int_in_range, type_name};
+use super::args::type_name;
 use super::errors::err;
 use super::fair::{client_seeds_arg, nonce_arg, server_seed_arg, text_arg};
 use super::rules::rules_arg;
 use crate::canonical::{self, Json};
 use crate::error::{Error, ErrorKind};
 use crate::fair::{hex, parse_hex32};
-use crate::record::{self, Members, PlayedSeat, Problem, Record, RoundInputs, StakeSpec};
+use crate::record::{self, Members, PlayedSeat, Problem, Record, RoundInputs};
 use crate::rules::Rules;
+use crate::stakes::read_stakes;
 
 /// Canonical JSON text of any JSON text (see `docs/records.md`).
 #[pyfunction]
@@ -58,47 +59,6 @@ impl RecordRules {
     fn text(&self) -> &str {
         &self.text
     }
-}
-
-fn stakes_arg(obj: &Bound<'_, PyAny>, seats: usize) -> PyResult<StakeSpec> {
-    let entry = |v: &Bound<'_, PyAny>, what: &str| -> PyResult<i64> {
-        Ok(int_in_range(v, what, 0, i64::MAX as i128, ErrorKind::Table)? as i64)
-    };
-    if as_index(obj)?.is_some() {
-        return Ok(StakeSpec::Uniform(entry(obj, "the stake")?));
-    }
-    let not_matrix = || {
-        PyTypeError::new_err(format!(
-            "stakes must be an int or a {seats} x {seats} list of lists of int, not {}",
-            type_name(obj)
-        ))
-    };
-    let rows = obj.cast::<PyList>().map_err(|_| not_matrix())?;
-    if rows.len() != seats {
-        return Err(err(
-            ErrorKind::Table,
-            format!(
-                "stakes must be {seats} rows of {seats}, got {} rows",
-                rows.len()
-            ),
-        ));
-    }
-    let mut m = Vec::with_capacity(seats * seats);
-    for (i, row) in rows.iter().enumerate() {
-        let row = row.cast_into::<PyList>().map_err(|_| not_matrix())?;
-        if row.len() != seats {
-            return Err(err(
-                ErrorKind::Table,
-                format!("stakes[{i}] must have {seats} entries, got {}", row.len()),
-            ));
-        }
-        for (j, v) in row.iter().enumerate() {
-            m.push(entry(&v, &format!("stakes[{i}][{j}]"))?);
-        }
-    }
-    let spec = StakeSpec::Matrix(m);
-    spec.check(seats)?;
-    Ok(spec)
 }
 
 fn digest_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<[u8; 32]>> {
@@ -195,7 +155,7 @@ fn write_round_record(
     }
     let rules = rules.get();
     let round_id = text_arg(round_id, "round_id")?;
-    let stakes = stakes_arg(stakes, n)?;
+    let stakes = read_stakes(stakes, n)?;
     let server_seed = server_seed_arg(server_seed)?;
     let client_seeds = client_seeds_arg(client_seeds, n)?;
     let nonce = nonce_arg(nonce)?;

@@ -2,11 +2,10 @@
 //! its stakes, its seats, and a [`Problem`] naming a field.
 
 use std::borrow::Cow;
-use std::fmt::Write;
 
 use crate::canonical::Json;
-use crate::error::{Error, Result};
-use crate::settle::{SeatInput, Stakes};
+use crate::settle::SeatInput;
+pub use crate::stakes::StakeSpec;
 
 /// The `format` of every round record.
 pub const FORMAT: &str = "capsa-round-record";
@@ -87,62 +86,6 @@ pub(super) type Read<T> = std::result::Result<T, Problem>;
 
 /// The members of a JSON object.
 pub type Members<'a> = Vec<(Cow<'a, str>, Json<'a>)>;
-
-/// The stakes of a round: one for every pair, or a P x P matrix (row-major).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StakeSpec {
-    Uniform(i64),
-    Matrix(Vec<i64>),
-}
-
-impl StakeSpec {
-    pub fn stakes(&self) -> Stakes<'_> {
-        match self {
-            StakeSpec::Uniform(s) => Stakes::Uniform(*s),
-            StakeSpec::Matrix(m) => Stakes::Matrix(m),
-        }
-    }
-
-    /// Checks the stakes of a table of `seats`: every entry >= 0, a matrix
-    /// `seats` x `seats` and symmetric.
-    pub fn check(&self, seats: usize) -> Result<()> {
-        if let StakeSpec::Matrix(m) = self {
-            if let Some(k) = m.iter().position(|&v| v < 0) {
-                let (i, j) = (k / seats.max(1), k % seats.max(1));
-                return Err(Error::table(format!(
-                    "stakes[{i}][{j}] must be >= 0, got {}",
-                    m[k]
-                )));
-            }
-        }
-        self.stakes().check(seats)
-    }
-
-    pub(super) fn write(&self, out: &mut String, seats: usize) {
-        match self {
-            StakeSpec::Uniform(s) => {
-                let _ = write!(out, "{s}");
-            }
-            StakeSpec::Matrix(m) => {
-                out.push('[');
-                for (i, row) in m.chunks(seats.max(1)).enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push('[');
-                    for (j, v) in row.iter().enumerate() {
-                        if j > 0 {
-                            out.push(',');
-                        }
-                        let _ = write!(out, "{v}");
-                    }
-                    out.push(']');
-                }
-                out.push(']');
-            }
-        }
-    }
-}
 
 /// What one seat played: its arrangement (top 0-2, middle 3-7, bottom
 /// 8-12), whether the server arranged it at the close (`auto`), and its

@@ -13,6 +13,7 @@ use crate::canonical::{self, Json};
 use crate::cards::{check_distinct, parse_text};
 use crate::fair::{self, parse_hex32, sha256, ServerSeed};
 use crate::lines::strip_bom;
+use crate::stakes::{read_stakes, StakesFault, StakesInput, StakesValue};
 
 /// A round record as read, every field checked for its form.
 #[derive(Clone, Debug)]
@@ -185,51 +186,33 @@ fn read_arrangement(value: &Json, field: &str) -> Read<[u8; 13]> {
     Ok(a)
 }
 
-fn read_stakes(value: &Json, seats: usize) -> Read<StakeSpec> {
-    let spec = match value {
-        Json::Int(_) => {
-            StakeSpec::Uniform(integer(value, "stakes", 0, i128::from(i64::MAX))? as i64)
+impl<'a, 'j> StakesInput for &'a Json<'j> {
+    type Fail = Problem;
+
+    fn look(&self, _limit: usize) -> Read<StakesValue<Self>> {
+        Ok(match self {
+            Json::Int(v) => StakesValue::Int(Ok(*v)),
+            Json::Array(items) => StakesValue::List(items.iter().collect()),
+            _ => StakesValue::Other,
+        })
+    }
+
+    fn describe(&self) -> String {
+        self.kind().to_string()
+    }
+}
+
+impl From<StakesFault> for Problem {
+    /// The fault's message, after its field unless it names the field first
+    /// (as every message of a record does).
+    fn from(f: StakesFault) -> Problem {
+        if f.message.starts_with(&f.field) {
+            Problem::new(f.field, f.message)
+        } else {
+            let message = format!("{}: {}", f.field, f.message);
+            Problem::new(f.field, message)
         }
-        Json::Array(rows) => {
-            if rows.len() != seats {
-                return Err(Problem::new(
-                    "stakes",
-                    format!(
-                        "stakes must be {seats} rows of {seats}, got {} rows",
-                        rows.len()
-                    ),
-                ));
-            }
-            let mut m = Vec::with_capacity(seats * seats);
-            for (i, row) in rows.iter().enumerate() {
-                let field = format!("stakes[{i}]");
-                let row = array(row, &field)?;
-                if row.len() != seats {
-                    return Err(Problem::new(
-                        field.as_str(),
-                        format!("{field} must have {seats} entries, got {}", row.len()),
-                    ));
-                }
-                for (j, v) in row.iter().enumerate() {
-                    let f = format!("stakes[{i}][{j}]");
-                    m.push(integer(v, &f, 0, i128::from(i64::MAX))? as i64);
-                }
-            }
-            StakeSpec::Matrix(m)
-        }
-        other => {
-            return Err(Problem::new(
-                "stakes",
-                format!(
-                    "stakes must be an integer or a matrix of integers, not {}",
-                    other.kind()
-                ),
-            ))
-        }
-    };
-    spec.check(seats)
-        .map_err(|e| Problem::new("stakes", format!("stakes: {}", e.message())))?;
-    Ok(spec)
+    }
 }
 
 fn read_seat(value: &Json, k: usize) -> Read<([u8; 13], PlayedSeat)> {
@@ -401,7 +384,7 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
         ));
     }
     let seat_count = seat_values.len();
-    let stakes = read_stakes(get("stakes")?, seat_count)?;
+    let stakes = read_stakes(&get("stakes")?, seat_count)?;
     let deal = read_deal(get("deal")?, seat_count)?;
     let (hands, seats): (Vec<_>, Vec<_>) = seat_values
         .iter()

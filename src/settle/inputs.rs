@@ -42,9 +42,10 @@ impl Stakes<'_> {
     /// of the right size and symmetric.
     pub fn check(&self, n: usize) -> Result<()> {
         match *self {
-            Stakes::Uniform(s) if s < 0 => {
-                Err(Error::table(format!("the stake must be >= 0, got {s}")))
-            }
+            Stakes::Uniform(s) if s < 0 => Err(Error::table(format!(
+                "the stake must be in 0..{}, got {s}",
+                i64::MAX
+            ))),
             Stakes::Uniform(_) => Ok(()),
             Stakes::Matrix(m) => {
                 if m.len() != n * n {
@@ -62,7 +63,8 @@ impl Stakes<'_> {
                         let v = m[i * n + j];
                         if v < 0 {
                             return Err(Error::table(format!(
-                                "the stake between seat {i} and seat {j} must be >= 0, got {v}"
+                                "stakes[{i}][{j}] must be in 0..{}, got {v}",
+                                i64::MAX
                             )));
                         }
                         let w = m[j * n + i];

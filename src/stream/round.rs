@@ -9,7 +9,8 @@ use crate::error::{Error, Result};
 use crate::lines::{is_blank, strip_bom};
 use crate::report::write_settlement_json;
 use crate::rules::Rules;
-use crate::settle::{check_seat_count, settle, Stakes, MAX_SEATS, MIN_SEATS};
+use crate::settle::{check_seat_count, settle, MAX_SEATS, MIN_SEATS};
+use crate::stakes::{read_stakes, StakeSpec, StakesInput, StakesValue};
 
 const ROUND_KEYS: [&str; 4] = ["id", "rules", "stakes", "seats"];
 
@@ -28,55 +29,40 @@ pub enum LineOutcome {
 /// to the rules, or says why it cannot.
 pub type RulesFor<'r> = dyn Fn(Option<&str>) -> std::result::Result<&'r Rules, String> + Sync + 'r;
 
-enum StakeSpec {
-    Uniform(i64),
-    Matrix(Vec<i64>),
-}
+impl<'a> StakesInput for &'a RawValue {
+    type Fail = Error;
 
-fn stake(v: &RawValue) -> Result<i64> {
-    integer(v).ok_or_else(|| {
-        bad(format!(
-            "a stake is an integer from 0 to 2^63 - 1 (minor units), not {}",
-            shown(v)
-        ))
-    })
-}
-
-fn read_stakes(v: &RawValue, n: usize) -> Result<StakeSpec> {
-    match kind(v) {
-        Kind::Number => Ok(StakeSpec::Uniform(stake(v)?)),
-        Kind::Array => {
-            let rows = elements(v)?;
-            if rows.len() != n {
-                return Err(bad(format!(
-                    "stakes must be an integer or a {n} x {n} matrix, got {} rows",
-                    rows.len()
-                )));
-            }
-            let mut matrix = Vec::with_capacity(n * n);
-            for (i, row) in rows.iter().enumerate() {
-                let cells = if kind(row) == Kind::Array {
-                    elements(row)?
-                } else {
-                    return Err(bad(format!("stakes row {i} is not a list")));
-                };
-                if cells.len() != n {
-                    return Err(bad(format!(
-                        "stakes must be a {n} x {n} matrix, row {i} has {} entries",
-                        cells.len()
-                    )));
-                }
-                for c in cells {
-                    matrix.push(stake(c)?);
-                }
-            }
-            Ok(StakeSpec::Matrix(matrix))
-        }
-        _ => Err(bad(format!(
-            "stakes must be an integer or a matrix of integers, not {}",
-            shown(v)
-        ))),
+    fn look(&self, _limit: usize) -> Result<StakesValue<Self>> {
+        Ok(match kind(self) {
+            Kind::Number => match integer(self) {
+                Some(v) => StakesValue::Int(Ok(v.into())),
+                None if is_integer_text(self.get()) => StakesValue::Int(Err(shown(self))),
+                None => StakesValue::Other,
+            },
+            Kind::Array => StakesValue::List(elements(self)?),
+            _ => StakesValue::Other,
+        })
     }
+
+    /// As a record names it (see `Json::kind`).
+    fn describe(&self) -> String {
+        match kind(self) {
+            Kind::Null => "null",
+            Kind::Bool => "a boolean",
+            Kind::Number if is_integer_text(self.get()) => "an integer",
+            Kind::Number => "a number",
+            Kind::String => "a string",
+            Kind::Array => "an array",
+            Kind::Object => "an object",
+        }
+        .to_string()
+    }
+}
+
+/// An integer written without a fraction or an exponent, of any size.
+fn is_integer_text(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A round's members, checked against the schema.
@@ -175,13 +161,9 @@ pub(super) fn settle_text(
         let spec = match round.stakes {
             None => StakeSpec::Uniform(rules.stake),
             Some(v) if kind(v) == Kind::Null => StakeSpec::Uniform(rules.stake),
-            Some(v) => read_stakes(v, seats.len())?,
+            Some(v) => read_stakes(&v, seats.len())?,
         };
-        let stakes = match &spec {
-            StakeSpec::Uniform(s) => Stakes::Uniform(*s),
-            StakeSpec::Matrix(m) => Stakes::Matrix(m),
-        };
-        Ok((settle(rules, &seats, &stakes)?, seats))
+        Ok((settle(rules, &seats, &spec.stakes())?, seats))
     })();
     let id_text = id.map(RawValue::get);
     match result {
