@@ -234,7 +234,8 @@ def _settle_document(
     if _is_blank(text):
         return 0
     data, failed = _core.settle_json_document(text, known, default, indent)
-    out.write(data + b"\n")
+    out.write(data)  # not data + b"\n": a copy of the whole output
+    out.write(b"\n")
     return int(failed)
 
 

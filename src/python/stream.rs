@@ -62,6 +62,19 @@ fn read_lines<'a, 'py>(lines: &'a [Bound<'py, PyAny>]) -> PyResult<Vec<StreamLin
         .collect()
 }
 
+/// The parts joined into one bytes object, copied once.
+fn joined_bytes<'py>(py: Python<'py>, parts: &[String]) -> PyResult<Bound<'py, PyBytes>> {
+    let size = parts.iter().map(|t| t.len()).sum();
+    PyBytes::new_with(py, size, |buf| {
+        let mut at = 0;
+        for t in parts {
+            buf[at..at + t.len()].copy_from_slice(t.as_bytes());
+            at += t.len();
+        }
+        Ok(())
+    })
+}
+
 /// Settles lines of a JSON Lines stream (each without its line feed) in
 /// parallel. Returns the output records, one line per round (a blank line
 /// gives none), UTF-8 encoded, and how many rounds failed; line
@@ -79,16 +92,7 @@ fn settle_json_lines<'py>(
     let lines = read_lines(&lines)?;
     let lookup = |name: Option<&str>| named.lookup(name);
     let (parts, failed) = py.detach(|| batch::settle_lines(&lines, first_line, &lookup));
-    let size = parts.iter().map(|t| t.len()).sum();
-    let text = PyBytes::new_with(py, size, |buf| {
-        let mut at = 0;
-        for t in &parts {
-            buf[at..at + t.len()].copy_from_slice(t.as_bytes());
-            at += t.len();
-        }
-        Ok(())
-    })?;
-    Ok((text, failed))
+    Ok((joined_bytes(py, &parts)?, failed))
 }
 
 /// Settles a JSON document (a round, or a list of rounds): the output (a
@@ -106,14 +110,14 @@ fn settle_json_document<'py>(
     let named = NamedRules::read(rules, default)?;
     let bytes = document.as_bytes();
     let lookup = |name: Option<&str>| named.lookup(name);
-    let (text, failed) = py.detach(|| {
-        let (text, failed) = core::settle_document(bytes, &lookup);
+    let (parts, failed) = py.detach(|| {
+        let (parts, failed) = core::settle_document_parts(bytes, &lookup);
         match indent {
-            Some(n) => (core::indent_json(&text, n), failed),
-            None => (text, failed),
+            Some(n) => (vec![core::indent_json(&parts.concat(), n)], failed),
+            None => (parts, failed),
         }
     });
-    Ok((PyBytes::new(py, text.as_bytes()), failed))
+    Ok((joined_bytes(py, &parts)?, failed))
 }
 
 /// True when the line holds one complete JSON object (the first line of a

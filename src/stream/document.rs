@@ -99,23 +99,35 @@ fn line_of_invalid_utf8(bytes: &[u8]) -> usize {
 }
 
 /// Settles a JSON document: a list of records for a list of rounds, one
-/// record for one round; `failed` counts the error records. The rounds are
-/// settled in parallel, their records joined in order.
+/// record for one round; `failed` counts the error records.
 pub fn settle_document(bytes: &[u8], rules_for: &RulesFor) -> (String, usize) {
+    let (parts, failed) = settle_document_parts(bytes, rules_for);
+    (parts.concat(), failed)
+}
+
+/// [`settle_document`]'s output in consecutive parts (so that a caller can
+/// copy them once into its own buffer). The rounds are settled in
+/// parallel, their records joined in order.
+pub fn settle_document_parts(bytes: &[u8], rules_for: &RulesFor) -> (Vec<String>, usize) {
     const CHUNK: usize = 256;
-    let mut out = String::new();
     let doc = match read_document(bytes) {
         Err((line, e)) => {
+            let mut out = String::new();
             write_error_record(&mut out, line, None, &e);
-            return (out, 1);
+            return (vec![out], 1);
         }
         Ok(doc) => doc,
     };
+    let chunks = doc.rounds.len().div_ceil(CHUNK);
     let parts: Vec<(String, usize)> = doc
         .rounds
         .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut part = String::with_capacity(chunk.len() * 2048);
+        .enumerate()
+        .map(|(c, chunk)| {
+            let mut part = String::with_capacity(chunk.len() * 2048 + 2);
+            if c == 0 && doc.is_list {
+                part.push('[');
+            }
             let mut failed = 0;
             for (k, (line, text)) in chunk.iter().enumerate() {
                 if k > 0 {
@@ -125,21 +137,20 @@ pub fn settle_document(bytes: &[u8], rules_for: &RulesFor) -> (String, usize) {
                     failed += 1;
                 }
             }
+            // the separator after every chunk but the last
+            if c + 1 < chunks {
+                part.push(',');
+            } else if doc.is_list {
+                part.push(']');
+            }
             (part, failed)
         })
         .collect();
-    out.reserve(parts.iter().map(|(p, _)| p.len() + 1).sum::<usize>() + 2);
-    if doc.is_list {
-        out.push('[');
+    let failed = parts.iter().map(|(_, f)| f).sum();
+    let mut parts: Vec<String> = parts.into_iter().map(|(p, _)| p).collect();
+    if parts.is_empty() {
+        // an empty list
+        parts.push("[]".to_string());
     }
-    for (k, (part, _)) in parts.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        out.push_str(part);
-    }
-    if doc.is_list {
-        out.push(']');
-    }
-    (out, parts.iter().map(|(_, f)| f).sum())
+    (parts, failed)
 }

@@ -21,7 +21,10 @@ mod round;
 mod seat;
 
 pub use crate::lines::{is_blank, strip_bom, MAX_LINE_BYTES};
-pub use document::{is_json_object, read_document, settle_document, Document, MAX_DOCUMENT_BYTES};
+pub use document::{
+    is_json_object, read_document, settle_document, settle_document_parts, Document,
+    MAX_DOCUMENT_BYTES,
+};
 pub use error_record::{write_error_record, write_overlong_record};
 pub use pretty::indent_json;
 pub use round::{settle_line, LineOutcome, RulesFor};

@@ -29,7 +29,7 @@ pub enum LineOutcome {
 /// to the rules, or says why it cannot.
 pub type RulesFor<'r> = dyn Fn(Option<&str>) -> std::result::Result<&'r Rules, String> + Sync + 'r;
 
-impl<'a> StakesInput for &'a RawValue {
+impl StakesInput for &RawValue {
     type Fail = Error;
 
     fn look(&self, _limit: usize) -> Result<StakesValue<Self>> {
