@@ -179,7 +179,10 @@ fn documents_give_each_round_its_line() {
     assert_eq!(out[0]["id"], 1);
     assert_eq!(out[1]["line"], 6);
     assert_eq!(out[1]["id"], 2);
-    assert_eq!(settle_document(b" [ ] ", &default_rules), ("[]".to_string(), 0));
+    assert_eq!(
+        settle_document(b" [ ] ", &default_rules),
+        ("[]".to_string(), 0)
+    );
     let (out, failed) = settle_document(b"\n\n[1,", &default_rules);
     assert_eq!(failed, 1);
     let out: Value = serde_json::from_str(&out).unwrap();
