@@ -233,8 +233,12 @@ def _settle_document(
 ) -> int:
     if _is_blank(text):
         return 0
-    data, failed = _core.settle_json_document(text, known, default, indent)
-    out.write(data)  # not data + b"\n": a copy of the whole output
+    if indent is None:
+        # written as settled, so the output is never held whole
+        failed = _core.write_json_document(text, known, out.write, default)
+    else:
+        data, failed = _core.settle_json_document(text, known, default, indent)
+        out.write(data)
     out.write(b"\n")
     return int(failed)
 

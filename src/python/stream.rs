@@ -120,6 +120,50 @@ fn settle_json_document<'py>(
     Ok((joined_bytes(py, &parts)?, failed))
 }
 
+/// Settles a JSON document as `settle_json_document` does (without
+/// indenting) and hands the output to `out` (a `write` method) a batch of
+/// rounds at a time, so that it is never held whole; returns how many
+/// rounds failed.
+#[pyfunction]
+#[pyo3(signature = (document, rules, out, default=None))]
+fn write_json_document(
+    py: Python<'_>,
+    document: &Bound<'_, PyBytes>,
+    rules: &Bound<'_, PyDict>,
+    out: &Bound<'_, PyAny>,
+    default: Option<String>,
+) -> PyResult<usize> {
+    const BATCH: usize = 8192;
+    let named = NamedRules::read(rules, default)?;
+    let bytes = document.as_bytes();
+    let lookup = |name: Option<&str>| named.lookup(name);
+    let doc = match py.detach(|| core::read_document(bytes)) {
+        Ok(doc) => doc,
+        Err((line, e)) => {
+            let mut text = String::new();
+            core::write_error_record(&mut text, line, None, &e);
+            out.call1((PyBytes::new(py, text.as_bytes()),))?;
+            return Ok(1);
+        }
+    };
+    if doc.is_list {
+        out.call1((PyBytes::new(py, b"["),))?;
+    }
+    let mut failed = 0;
+    for (b, rounds) in doc.rounds.chunks(BATCH).enumerate() {
+        let (mut parts, f) = py.detach(|| core::settle_rounds(rounds, &lookup));
+        if b > 0 {
+            parts.insert(0, ",".to_string());
+        }
+        out.call1((joined_bytes(py, &parts)?,))?;
+        failed += f;
+    }
+    if doc.is_list {
+        out.call1((PyBytes::new(py, b"]"),))?;
+    }
+    Ok(failed)
+}
+
 /// True when the line holds one complete JSON object (the first line of a
 /// JSON Lines stream does).
 #[pyfunction]
@@ -136,6 +180,7 @@ fn is_json_document(document: &Bound<'_, PyBytes>) -> bool {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(settle_json_lines, m)?)?;
     m.add_function(wrap_pyfunction!(settle_json_document, m)?)?;
+    m.add_function(wrap_pyfunction!(write_json_document, m)?)?;
     m.add_function(wrap_pyfunction!(is_json_object_line, m)?)?;
     m.add_function(wrap_pyfunction!(is_json_document, m)?)?;
     m.add("MAX_LINE_BYTES", core::MAX_LINE_BYTES)?;

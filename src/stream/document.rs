@@ -106,10 +106,8 @@ pub fn settle_document(bytes: &[u8], rules_for: &RulesFor) -> (String, usize) {
 }
 
 /// [`settle_document`]'s output in consecutive parts (so that a caller can
-/// copy them once into its own buffer). The rounds are settled in
-/// parallel, their records joined in order.
+/// copy them once into its own buffer).
 pub fn settle_document_parts(bytes: &[u8], rules_for: &RulesFor) -> (Vec<String>, usize) {
-    const CHUNK: usize = 256;
     let doc = match read_document(bytes) {
         Err((line, e)) => {
             let mut out = String::new();
@@ -118,16 +116,24 @@ pub fn settle_document_parts(bytes: &[u8], rules_for: &RulesFor) -> (Vec<String>
         }
         Ok(doc) => doc,
     };
-    let chunks = doc.rounds.len().div_ceil(CHUNK);
-    let parts: Vec<(String, usize)> = doc
-        .rounds
+    let (mut parts, failed) = settle_rounds(&doc.rounds, rules_for);
+    if doc.is_list {
+        parts.insert(0, "[".to_string());
+        parts.push("]".to_string());
+    }
+    (parts, failed)
+}
+
+/// Settles rounds of a document in parallel: their records in order,
+/// separated by commas, in consecutive parts, and how many failed.
+pub fn settle_rounds(rounds: &[(usize, &str)], rules_for: &RulesFor) -> (Vec<String>, usize) {
+    const CHUNK: usize = 256;
+    let chunks = rounds.len().div_ceil(CHUNK);
+    let parts: Vec<(String, usize)> = rounds
         .par_chunks(CHUNK)
         .enumerate()
         .map(|(c, chunk)| {
-            let mut part = String::with_capacity(chunk.len() * 2048 + 2);
-            if c == 0 && doc.is_list {
-                part.push('[');
-            }
+            let mut part = String::with_capacity(chunk.len() * 2048);
             let mut failed = 0;
             for (k, (line, text)) in chunk.iter().enumerate() {
                 if k > 0 {
@@ -137,20 +143,12 @@ pub fn settle_document_parts(bytes: &[u8], rules_for: &RulesFor) -> (Vec<String>
                     failed += 1;
                 }
             }
-            // the separator after every chunk but the last
             if c + 1 < chunks {
                 part.push(',');
-            } else if doc.is_list {
-                part.push(']');
             }
             (part, failed)
         })
         .collect();
     let failed = parts.iter().map(|(_, f)| f).sum();
-    let mut parts: Vec<String> = parts.into_iter().map(|(p, _)| p).collect();
-    if parts.is_empty() {
-        // an empty list
-        parts.push("[]".to_string());
-    }
-    (parts, failed)
+    (parts.into_iter().map(|(p, _)| p).collect(), failed)
 }

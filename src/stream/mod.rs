@@ -22,7 +22,7 @@ mod seat;
 
 pub use crate::lines::{is_blank, strip_bom, MAX_LINE_BYTES};
 pub use document::{
-    is_json_object, read_document, settle_document, settle_document_parts, Document,
+    is_json_object, read_document, settle_document, settle_document_parts, settle_rounds, Document,
     MAX_DOCUMENT_BYTES,
 };
 pub use error_record::{write_error_record, write_overlong_record};
