@@ -17,6 +17,7 @@
 
 use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt::{self, Write};
 
 use crate::error::{Error, Result};
@@ -85,7 +86,7 @@ impl<'a> Json<'a> {
 }
 
 /// An object key, borrowed from the text when it has no escapes.
-struct Key<'a>(Cow<'a, str>);
+pub(crate) struct Key<'a>(pub(crate) Cow<'a, str>);
 
 impl<'de> serde::Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
@@ -158,20 +159,22 @@ impl<'de> serde::Deserialize<'de> for Json<'de> {
                 mut map: A,
             ) -> std::result::Result<Json<'de>, A::Error> {
                 let mut members: Vec<(Cow<'de, str>, Json<'de>)> = Vec::new();
-                // keys in order (canonical text) are distinct; others are
-                // checked against every key before them
-                let mut in_order = true;
+                // keys in order (canonical text) are distinct; once one is
+                // out of order, every key goes through a set of those seen
+                let mut seen: Option<HashSet<Cow<'de, str>>> = None;
                 while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
-                    match members.last() {
-                        Some((last, _)) if in_order && *last < key => {}
-                        None => {}
-                        _ => {
-                            in_order = false;
-                            if members.iter().any(|(k, _)| *k == key) {
-                                return Err(serde::de::Error::custom(format_args!(
-                                    "key {key:?} is given twice"
-                                )));
-                            }
+                    let in_order = match members.last() {
+                        Some((last, _)) => seen.is_none() && *last < key,
+                        None => true,
+                    };
+                    if !in_order {
+                        let set = seen.get_or_insert_with(|| {
+                            members.iter().map(|(k, _)| k.clone()).collect()
+                        });
+                        if !set.insert(key.clone()) {
+                            return Err(serde::de::Error::custom(format_args!(
+                                "key {key:?} is given twice"
+                            )));
                         }
                     }
                     members.push((key, map.next_value()?));

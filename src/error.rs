@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use crate::rows::ROW_NAMES;
+
 /// What kind of input was wrong; each kind is one Python exception class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
@@ -31,9 +33,6 @@ impl ErrorKind {
         }
     }
 }
-
-/// The rows of an arrangement, by index: 0 top, 1 middle, 2 bottom.
-pub const ROW_NAMES: [&str; 3] = ["top", "middle", "bottom"];
 
 /// An error: its kind, a message naming what was wrong, and where in a table
 /// it was found (the seat and the row), when it is in one.

@@ -51,14 +51,6 @@ pub fn commitment(server_seed: &ServerSeed) -> [u8; 32] {
     sha256(server_seed)
 }
 
-/// A server seed from the operating system's entropy source.
-pub fn server_seed_from_entropy() -> Result<ServerSeed> {
-    let mut seed = [0u8; SERVER_SEED_BYTES];
-    getrandom::fill(&mut seed)
-        .map_err(|e| Error::table(format!("no entropy from the operating system: {e}")))?;
-    Ok(seed)
-}
-
 /// Lowercase hexadecimal of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";

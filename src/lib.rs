@@ -4,6 +4,7 @@
 //! behind the `python` cargo feature and only converts types, releases the
 //! GIL around core calls and maps errors.
 
+pub mod arrangement;
 pub mod batch;
 pub mod bulk;
 pub mod canonical;
@@ -11,15 +12,21 @@ pub mod cards;
 pub mod deal;
 pub mod error;
 pub mod fair;
+pub mod lines;
+pub mod natural_kind;
 pub mod naturals;
 pub mod rank;
 pub mod record;
 pub mod report;
+pub mod rows;
 pub mod rules;
 pub mod settle;
 pub mod solver;
 pub mod splits;
+pub mod stakes;
+pub mod stats;
 pub mod stream;
+pub mod table;
 pub mod tournament;
 
 #[cfg(test)]

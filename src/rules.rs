@@ -13,7 +13,7 @@ pub use choices::{
 };
 
 use crate::error::{Error, Result};
-use crate::naturals::Natural;
+use crate::natural_kind::Natural;
 use crate::rank::{category_index, parse_suit_order, Evaluator, Ranking, CATEGORY_NAMES};
 use knobs::{KnobDefault, KnobType, KNOBS};
 
@@ -46,10 +46,7 @@ fn check_royalty_row(name: &str, allowed: &[&str], row: &[i64; 10]) -> Result<()
     Ok(())
 }
 
-/// Row indices used throughout: top 0, middle 1, bottom 2.
-pub const TOP: usize = 0;
-pub const MIDDLE: usize = 1;
-pub const BOTTOM: usize = 2;
+pub use crate::rows::{BOTTOM, MIDDLE, TOP};
 
 #[derive(Clone, Debug)]
 pub struct Rules {

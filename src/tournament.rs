@@ -12,20 +12,7 @@ use crate::error::{Error, Result};
 use crate::rules::Rules;
 use crate::settle::{check_seat_count, settle_points, SeatInput, Stakes};
 use crate::solver::{arranger, deal_seed, Strategy, Tables};
-
-/// Mean and 95% confidence half-width (normal approximation).
-pub fn mean_ci(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    if xs.is_empty() {
-        return (f64::NAN, f64::NAN);
-    }
-    let mean = xs.iter().sum::<f64>() / n;
-    if xs.len() < 2 {
-        return (mean, f64::NAN);
-    }
-    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, 1.96 * (var / n).sqrt())
-}
+pub use crate::stats::mean_ci;
 
 /// Result of a duplicate tournament.
 #[derive(Clone, Debug)]
@@ -101,7 +88,7 @@ pub fn duplicate_tournament(
                 let inputs: Vec<SeatInput> = (0..seats)
                     .map(|seat| {
                         let choice = choices[pattern[seat]][seat];
-                        seat_playing(choice.cards, choice.declare_natural)
+                        SeatInput::playing(choice.cards, choice.declare_natural)
                     })
                     .collect();
                 settle_points(rules, &inputs, &Stakes::Uniform(1), &mut points, &mut money)?;
@@ -134,15 +121,6 @@ pub fn duplicate_tournament(
         diff,
         diff_ci95,
     })
-}
-
-/// A seat that plays `cards` as arranged, declaring a natural or not.
-pub(crate) fn seat_playing(cards: [u8; 13], declare_natural: bool) -> SeatInput {
-    SeatInput {
-        cards,
-        surrender: false,
-        declare_natural,
-    }
 }
 
 #[cfg(test)]

@@ -310,6 +310,31 @@ def test_capsa_settle_parquet_to_json_lines(
     assert all(r["error"] is None and r["seats"] == 4 for r in records)
 
 
+@pytest.mark.parametrize(
+    ("ids", "fault"),
+    [
+        (pa.array([1.5, float("nan"), float("inf")]), "is not a finite number"),
+        (pa.array([b"a", b"\xff", b"c"]), "is binary data"),
+    ],
+)
+def test_capsa_settle_writes_valid_json_for_every_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], ids: pa.Array, fault: str
+) -> None:
+    table = bulk.rounds_table(arranged_rounds(3, seed=15), stakes=25)
+    table = table.set_column(0, "id", ids)
+    pq.write_table(table, tmp_path / "r.parquet")
+    assert main(["settle", str(tmp_path / "r.parquet")]) == 0
+    captured = capsys.readouterr()
+    records = [json.loads(line) for line in captured.out.splitlines()]
+    assert len(records) == 3
+    failed = [r for r in records if r["error"] is not None]
+    assert len(failed) == (3 if fault == "is binary data" else 2)
+    for r in failed:
+        assert r["id"] is None and r["net"] is None and fault in r["error"], r
+    assert "could not be settled" in captured.err
+    assert main(["settle", str(tmp_path / "r.parquet"), "--strict"]) != 0
+
+
 def test_capsa_settle_json_to_parquet_matches_the_stream(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -306,7 +306,7 @@ def test_arrangement_bad_card_names_the_row() -> None:
 @pytest.mark.parametrize(
     ("stakes", "match"),
     [
-        (-1, "stake must be >= 0"),
+        (-1, "stake must be in 0.."),
         (np.array([[0, 1, 1, 1], [2, 0, 1, 1], [1, 1, 0, 1], [1, 1, 1, 0]]), "symmetric"),
         (np.ones((3, 3), dtype=np.int64), r"\(4, 4\)|4 x 4"),
         ([[0, 1], [1, 0]], "4 x 4"),

@@ -291,3 +291,19 @@ def test_the_console_script_fails_in_one_line(tmp_path: Path) -> None:
     assert piped.returncode == 0
     records = [json.loads(x) for x in piped.stdout.splitlines()]
     assert [r.get("id") for r in records] == [None, 1]
+
+
+def test_a_document_written_in_batches_is_the_document_settled_whole() -> None:
+    known = {"capsa-susun": capsa.Rules()}
+    rounds = [{"id": k, "seats": [A, B] if k % 7 else [A]} for k in range(20_000)]
+    for document in (
+        json.dumps(rounds, indent=1).encode(),
+        json.dumps(rounds[0]).encode(),
+        b"[]",
+        b"[1,",
+    ):
+        whole, failed = _core.settle_json_document(document, known, "capsa-susun", None)
+        parts: list[bytes] = []
+        assert _core.write_json_document(document, known, parts.append, "capsa-susun") == failed
+        assert b"".join(parts) == whole
+    assert failed == 1 and len(parts) == 1

@@ -4,7 +4,7 @@ The docstrings here are the text of the extension's own docstrings (what
 ``help()`` shows), kept equal to them by ``tests/test_api_surface.py``.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Self, final
 
 import numpy as np
@@ -642,6 +642,16 @@ def settle_json_document(
     """Settles one JSON document (a round, or a list of rounds): its record or
     list of records, UTF-8, indented by ``indent`` spaces when given, and how
     many rounds failed."""
+
+def write_json_document(
+    document: bytes,
+    rules: dict[str, RuleSet],
+    out: Callable[[bytes], object],
+    default: str | None = None,
+) -> int:
+    """Settles one JSON document as ``settle_json_document`` does (not
+    indented), handing the output to ``out`` a batch of rounds at a time;
+    returns how many rounds failed."""
 
 def is_json_object_line(line: bytes) -> bool:
     """True when the line holds one complete JSON object."""

@@ -106,19 +106,10 @@ impl RoundTotals {
     }
 }
 
-/// The rake a seat pays on `money` and its net: `floor(rake_percent *
-/// money / 100)` on positive money, zero otherwise, as in
-/// docs/rules.md, "Money, rake and exactness". Exact: a product past 64
-/// bits is taken in 128.
+/// The rake a seat pays on `money` and its net ([`settle::rake_and_net`]),
+/// or the error of a figure past 64 bits.
 pub fn rake_and_net(rules: &Rules, money: i64) -> Result<(i64, i64)> {
-    let positive = money.max(0);
-    let rake = match rules.rake_percent.checked_mul(positive) {
-        Some(x) => x.div_euclid(100),
-        None => i64::try_from((rules.rake_percent as i128 * positive as i128).div_euclid(100))
-            .map_err(|_| overflow())?,
-    };
-    let net = money.checked_sub(rake).ok_or_else(overflow)?;
-    Ok((rake, net))
+    settle::rake_and_net(rules, money).ok_or_else(overflow)
 }
 
 fn overflow() -> Error {

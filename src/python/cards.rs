@@ -421,7 +421,7 @@ fn deal(
 }
 
 /// Reads a 13-card hand (13 distinct cards).
-pub(crate) fn read13(cards: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+pub(crate) fn read_full_hand(cards: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     read_hand(cards, &[13], "a 13-card hand")
 }
 

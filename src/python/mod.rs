@@ -6,7 +6,9 @@
 //! (`cards`), the compiled rules (`rules`), card-id numpy arrays (`arrays`),
 //! ranking (`hands`), splits (`splits`), naturals (`naturals`), settlement
 //! (`settle`), the `capsa settle` stream (`stream`), the solver (`solver`),
-//! and the one mapping of core errors to exceptions (`errors`).
+//! stakes (`stakes`), bulk settlement and simulation (`bulk`), the provably fair deal (`fair`),
+//! round records (`records`), the generators' raw output (`rng`), and the
+//! one mapping of core errors to exceptions (`errors`).
 
 use pyo3::prelude::*;
 
@@ -18,10 +20,13 @@ mod errors;
 mod fair;
 mod hands;
 mod naturals;
+mod records;
+mod rng;
 mod rules;
 mod settle;
 mod solver;
 mod splits;
+mod stakes;
 mod stream;
 
 #[pymodule]
@@ -36,6 +41,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     solver::register(m)?;
     stream::register(m)?;
     fair::register(m)?;
+    records::register(m)?;
+    rng::register(m)?;
     bulk::register(m)?;
     Ok(())
 }

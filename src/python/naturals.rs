@@ -7,7 +7,7 @@ use pyo3::types::{PyString, PyTuple};
 
 use super::args::type_name;
 use super::arrays::card_rows;
-use super::cards::{hand13, read13};
+use super::cards::{hand13, read_full_hand};
 use super::errors::err;
 use super::rules::rules_arg;
 use crate::batch;
@@ -28,7 +28,7 @@ use crate::naturals::{self as natural_core, Natural, NATURAL_NAMES};
 /// for cards of another type.
 #[pyfunction]
 fn naturals(cards: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
-    let ids = read13(cards)?;
+    let ids = read_full_hand(cards)?;
     let bits = natural_core::qualifying(&hand13(&ids));
     Ok((0..15)
         .filter(|b| bits & (1 << b) != 0)
@@ -55,7 +55,7 @@ fn natural(
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<&'static str>> {
     let rules = rules_arg(rules)?;
-    let ids = read13(cards)?;
+    let ids = read_full_hand(cards)?;
     Ok(natural_core::strongest(&hand13(&ids), &rules.get().naturals).map(|(n, _)| n.name()))
 }
 
@@ -114,7 +114,7 @@ fn natural_split(
 ) -> PyResult<Option<Vec<u32>>> {
     let natural = natural_arg(natural)?;
     let rules = rules_arg(rules)?;
-    let ids = read13(cards)?;
+    let ids = read_full_hand(cards)?;
     let split = natural_core::natural_split(rules.get(), &hand13(&ids), natural);
     // a list of ints, as `card_ids` gives them
     Ok(split.map(|layout| layout.iter().map(|&id| u32::from(id)).collect()))

@@ -2,23 +2,25 @@
 //! `settle_batch` (many tables, points and money only).
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyList, PyString, PyTuple};
 
-use super::args::{as_index, int_text, integer, saturating_value, type_name};
+use super::args::type_name;
 use super::arrays::{card_array, shape_text};
 use super::cards::{read_cards, ReadError, Want};
 use super::errors::err;
 use super::rules::rules_arg;
+use super::stakes::stakes_arg;
 use crate::batch::{self, SeatFlags};
 use crate::error::{Error, ErrorKind};
 use crate::report;
 use crate::settle::{
     self as core, check_seat_count, seat_count_error, SeatInput, Settlement as CoreSettlement,
-    Stakes, MAX_SEATS, MIN_SEATS,
+    MAX_SEATS, MIN_SEATS,
 };
+use crate::stakes::StakeSpec;
 
 /// `getattr(obj, name, None)`: the attribute, or None when `obj` has none.
 /// Python's own `getattr` with a default finds out without raising (and
@@ -106,7 +108,7 @@ fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
             )
         })?;
         let mut ids = Vec::with_capacity(13);
-        crate::stream::read_arrangement_text(text, &mut ids)
+        crate::arrangement::read_arrangement_text(text, &mut ids)
             .map_err(|e| PyErr::from(e.context(format_args!("seat {index}")).at_seat(index)))?;
         seat.cards.copy_from_slice(&ids);
         return Ok(seat);
@@ -144,110 +146,6 @@ fn is_cards(obj: &Bound<'_, PyAny>) -> bool {
     obj.is_instance_of::<PyString>()
         || obj.is_instance_of::<PyList>()
         || obj.is_instance_of::<PyTuple>()
-}
-
-enum StakeArg {
-    Default,
-    Uniform(i64),
-    Matrix(Vec<i64>),
-}
-
-/// A stake read as an int64. The core checks the sign (naming the seats)
-/// and the symmetry; an int past int64 is refused here, with the range a
-/// stake may take.
-fn stake_value(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
-    let i = integer(obj, what)?;
-    i64::try_from(saturating_value(&i)?).map_err(|_| {
-        err(
-            ErrorKind::Table,
-            format!("{what} must be in 0..{}, got {}", i64::MAX, int_text(&i)),
-        )
-    })
-}
-
-/// Reads `stakes`: None, one integer, or an n x n matrix (nested sequences
-/// or a 2-d numpy integer array), reading at most n + 1 rows and entries.
-fn read_stakes(stakes: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<StakeArg> {
-    let Some(obj) = stakes else {
-        return Ok(StakeArg::Default);
-    };
-    if obj.is_none() {
-        return Ok(StakeArg::Default);
-    }
-    if as_index(obj)?.is_some() {
-        return Ok(StakeArg::Uniform(stake_value(obj, "the stake")?));
-    }
-    let type_error = || {
-        PyTypeError::new_err(format!(
-            "stakes must be one integer or a {n} x {n} matrix of integers, not {}",
-            type_name(obj)
-        ))
-    };
-    let rows = if let Ok(arr) = obj.cast::<numpy::PyUntypedArray>() {
-        let dtype = arr.dtype();
-        if arr.ndim() != 2 || (dtype.kind() != b'i' && dtype.kind() != b'u') {
-            return Err(PyTypeError::new_err(format!(
-                "stakes must be one integer or a 2-d integer array, got a {}-d array of dtype {}",
-                arr.ndim(),
-                dtype.str()?
-            )));
-        }
-        obj.call_method0("tolist")?
-    } else {
-        obj.clone()
-    };
-    let mut matrix = Vec::with_capacity(n * n);
-    let size_error = |detail: String| {
-        err(
-            ErrorKind::Table,
-            format!("stakes must be a {n} x {n} matrix for {n} seats; {detail}"),
-        )
-    };
-    let row_list = sequence_items(&rows, n).ok_or_else(type_error)??;
-    if row_list.len() != n {
-        return Err(size_error(format!(
-            "got {} rows",
-            count_text(row_list.len(), n)
-        )));
-    }
-    for (i, row) in row_list.iter().enumerate() {
-        let items = sequence_items(row, n).ok_or_else(type_error)??;
-        if items.len() != n {
-            return Err(size_error(format!(
-                "row {i} has {} entries",
-                count_text(items.len(), n)
-            )));
-        }
-        for (j, v) in items.iter().enumerate() {
-            matrix.push(stake_value(v, &format!("stakes[{i}][{j}]"))?);
-        }
-    }
-    Ok(StakeArg::Matrix(matrix))
-}
-
-/// At most `n + 1` items of `obj`; None when it is not a sequence of items
-/// (not iterable, or a str, bytes or mapping).
-fn sequence_items<'py>(
-    obj: &Bound<'py, PyAny>,
-    n: usize,
-) -> Option<PyResult<Vec<Bound<'py, PyAny>>>> {
-    if obj.is_instance_of::<pyo3::types::PyString>()
-        || obj.is_instance_of::<pyo3::types::PyBytes>()
-        || obj.is_instance_of::<pyo3::types::PyDict>()
-    {
-        return None;
-    }
-    let iter = obj.try_iter().ok()?;
-    Some(iter.take(n + 1).collect())
-}
-
-/// "k", or "more than n" when `k` is past `n` (only `n + 1` were read).
-fn count_text(k: usize, n: usize) -> String {
-    if k > n {
-        format!("more than {n}")
-    } else {
-        k.to_string()
-    }
 }
 
 /// The settlement of one table (what ``settle`` returns; not built directly).
@@ -389,11 +287,8 @@ fn settle(
     let rules = rules_arg(rules)?;
     let r = rules.get();
     let inputs = read_seats(seats)?;
-    let inner = match read_stakes(stakes, inputs.len())? {
-        StakeArg::Default => core::settle(r, &inputs, &Stakes::Uniform(r.stake)),
-        StakeArg::Uniform(v) => core::settle(r, &inputs, &Stakes::Uniform(v)),
-        StakeArg::Matrix(m) => core::settle(r, &inputs, &Stakes::Matrix(&m)),
-    }?;
+    let spec = stakes_arg(stakes, inputs.len())?.unwrap_or(StakeSpec::Uniform(r.stake));
+    let inner = core::settle(r, &inputs, &spec.stakes())?;
     Ok(Settlement {
         inner,
         seats: inputs,
@@ -488,12 +383,8 @@ fn settle_batch<'py>(
     })?;
     let (n, p) = (arr.shape[0], arr.shape[1]);
     let data = arr.ids()?;
-    let stake_arg = read_stakes(stakes, p)?;
-    let stakes = match &stake_arg {
-        StakeArg::Default => Stakes::Uniform(r.stake),
-        StakeArg::Uniform(v) => Stakes::Uniform(*v),
-        StakeArg::Matrix(m) => Stakes::Matrix(m),
-    };
+    let spec = stakes_arg(stakes, p)?.unwrap_or(StakeSpec::Uniform(r.stake));
+    let stakes = spec.stakes();
     let surrender = read_flags(surrender, n, p, "surrender")?;
     let declare_natural = read_flags(declare_natural, n, p, "declare_natural")?;
     let flags = SeatFlags {

@@ -8,7 +8,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 use super::args::{count_arg, int_in_range, seats_arg, seed_arg};
 use super::arrays::card_rows;
-use super::cards::read13;
+use super::cards::read_full_hand;
 use super::errors::err;
 use super::rules::rules_arg;
 use crate::batch;
@@ -106,7 +106,7 @@ fn best_arrangement(
     let seats = seats_or_four(seats)?;
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
-    let ids = read13(cards)?;
+    let ids = read_full_hand(cards)?;
     let strategy = strategy_arg(strategy)?;
     let effort = effort_arg(effort)?;
     let tables = tables_for(&r, tables)?;
@@ -141,7 +141,7 @@ fn rank_arrangements(
     let seats = seats_or_four(seats)?;
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
-    let ids = read13(cards)?;
+    let ids = read_full_hand(cards)?;
     let effort = effort_arg(effort)?;
     // the deep mode's limit is checked on the k given, before the clamp below
     if effort == Effort::Deep && k > core::MAX_DEEP_CHOICES as i128 {

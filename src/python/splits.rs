@@ -7,7 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::arrays::card_rows;
-use super::cards::read13;
+use super::cards::read_full_hand;
 use super::rules::rules_arg;
 use crate::batch;
 use crate::splits as split_core;
@@ -37,7 +37,7 @@ fn splits<'py>(
     valid_only: bool,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     let rules = rules_arg(rules)?;
-    let ids = read13(cards)?;
+    let ids = read_full_hand(cards)?;
     let r = rules.get();
     let (e, strict) = (r.evaluator, r.foul_strict);
     let rows = py.detach(|| split_core::splits(&e, strict, &ids, valid_only))?;
@@ -53,7 +53,7 @@ fn splits<'py>(
 #[pyo3(signature = (cards, rules=None))]
 fn is_foul(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
     let rules = rules_arg(rules)?;
-    let ids = read13(cards)?;
+    let ids = read_full_hand(cards)?;
     let r = rules.get();
     let e = &r.evaluator;
     let (top, middle, bottom) = (
@@ -85,7 +85,7 @@ fn count_splits(
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<usize> {
     let rules = rules_arg(rules)?;
-    let ids = read13(cards)?;
+    let ids = read_full_hand(cards)?;
     let r = rules.get();
     let (e, strict) = (r.evaluator, r.foul_strict);
     py.detach(|| split_core::count_splits(&e, strict, &ids))

@@ -62,6 +62,19 @@ fn read_lines<'a, 'py>(lines: &'a [Bound<'py, PyAny>]) -> PyResult<Vec<StreamLin
         .collect()
 }
 
+/// The parts joined into one bytes object, copied once.
+fn joined_bytes<'py>(py: Python<'py>, parts: &[String]) -> PyResult<Bound<'py, PyBytes>> {
+    let size = parts.iter().map(|t| t.len()).sum();
+    PyBytes::new_with(py, size, |buf| {
+        let mut at = 0;
+        for t in parts {
+            buf[at..at + t.len()].copy_from_slice(t.as_bytes());
+            at += t.len();
+        }
+        Ok(())
+    })
+}
+
 /// Settles lines of a JSON Lines stream (each without its line feed) in
 /// parallel. Returns the output records, one line per round (a blank line
 /// gives none), UTF-8 encoded, and how many rounds failed; line
@@ -79,16 +92,7 @@ fn settle_json_lines<'py>(
     let lines = read_lines(&lines)?;
     let lookup = |name: Option<&str>| named.lookup(name);
     let (parts, failed) = py.detach(|| batch::settle_lines(&lines, first_line, &lookup));
-    let size = parts.iter().map(|t| t.len()).sum();
-    let text = PyBytes::new_with(py, size, |buf| {
-        let mut at = 0;
-        for t in &parts {
-            buf[at..at + t.len()].copy_from_slice(t.as_bytes());
-            at += t.len();
-        }
-        Ok(())
-    })?;
-    Ok((text, failed))
+    Ok((joined_bytes(py, &parts)?, failed))
 }
 
 /// Settles a JSON document (a round, or a list of rounds): the output (a
@@ -106,14 +110,58 @@ fn settle_json_document<'py>(
     let named = NamedRules::read(rules, default)?;
     let bytes = document.as_bytes();
     let lookup = |name: Option<&str>| named.lookup(name);
-    let (text, failed) = py.detach(|| {
-        let (text, failed) = core::settle_document(bytes, &lookup);
+    let (parts, failed) = py.detach(|| {
+        let (parts, failed) = core::settle_document_parts(bytes, &lookup);
         match indent {
-            Some(n) => (core::indent_json(&text, n), failed),
-            None => (text, failed),
+            Some(n) => (vec![core::indent_json(&parts.concat(), n)], failed),
+            None => (parts, failed),
         }
     });
-    Ok((PyBytes::new(py, text.as_bytes()), failed))
+    Ok((joined_bytes(py, &parts)?, failed))
+}
+
+/// Settles a JSON document as `settle_json_document` does (without
+/// indenting) and hands the output to `out` (a `write` method) a batch of
+/// rounds at a time, so that it is never held whole; returns how many
+/// rounds failed.
+#[pyfunction]
+#[pyo3(signature = (document, rules, out, default=None))]
+fn write_json_document(
+    py: Python<'_>,
+    document: &Bound<'_, PyBytes>,
+    rules: &Bound<'_, PyDict>,
+    out: &Bound<'_, PyAny>,
+    default: Option<String>,
+) -> PyResult<usize> {
+    const BATCH: usize = 8192;
+    let named = NamedRules::read(rules, default)?;
+    let bytes = document.as_bytes();
+    let lookup = |name: Option<&str>| named.lookup(name);
+    let doc = match py.detach(|| core::read_document(bytes)) {
+        Ok(doc) => doc,
+        Err((line, e)) => {
+            let mut text = String::new();
+            core::write_error_record(&mut text, line, None, &e);
+            out.call1((PyBytes::new(py, text.as_bytes()),))?;
+            return Ok(1);
+        }
+    };
+    if doc.is_list {
+        out.call1((PyBytes::new(py, b"["),))?;
+    }
+    let mut failed = 0;
+    for (b, rounds) in doc.rounds.chunks(BATCH).enumerate() {
+        let (mut parts, f) = py.detach(|| core::settle_rounds(rounds, &lookup));
+        if b > 0 {
+            parts.insert(0, ",".to_string());
+        }
+        out.call1((joined_bytes(py, &parts)?,))?;
+        failed += f;
+    }
+    if doc.is_list {
+        out.call1((PyBytes::new(py, b"]"),))?;
+    }
+    Ok(failed)
 }
 
 /// True when the line holds one complete JSON object (the first line of a
@@ -132,6 +180,7 @@ fn is_json_document(document: &Bound<'_, PyBytes>) -> bool {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(settle_json_lines, m)?)?;
     m.add_function(wrap_pyfunction!(settle_json_document, m)?)?;
+    m.add_function(wrap_pyfunction!(write_json_document, m)?)?;
     m.add_function(wrap_pyfunction!(is_json_object_line, m)?)?;
     m.add_function(wrap_pyfunction!(is_json_document, m)?)?;
     m.add("MAX_LINE_BYTES", core::MAX_LINE_BYTES)?;

@@ -1,6 +1,11 @@
+use super::write::sorted;
 use super::*;
+use crate::arrangement::cards_text;
+use crate::canonical::{self, Json};
 use crate::cards::card_text;
 use crate::error::ErrorKind;
+use crate::error::Result;
+use crate::fair::{self, hex, ServerSeed};
 use crate::rules::Rules;
 
 /// A stand-in for the rules text (the core does not read it; the Python
@@ -258,6 +263,32 @@ fn the_chain_link_is_checked() {
         .map(|p| p.field)
         .collect();
     assert_eq!(fields, ["previous_digest"]);
+}
+
+#[test]
+fn a_record_line_may_start_with_a_byte_order_mark() {
+    let written = Round::new(3).write().unwrap();
+    let record = read(format!("\u{feff}{}", written.text).as_bytes()).unwrap();
+    assert_eq!(record.digest, written.digest);
+    assert!(record.replay(&Rules::default(), Some(None)).is_empty());
+}
+
+#[test]
+fn an_object_of_100_000_keys_is_refused_for_its_first_fault() {
+    // keys out of order, each distinct: the record's own checks refuse it
+    let mut text = String::from("{");
+    for k in (0..100_000).rev() {
+        text.push_str(&format!("\"{k}\":0,"));
+    }
+    text.pop();
+    text.push('}');
+    assert!(text.len() <= MAX_RECORD_BYTES);
+    let p = refused(&text);
+    assert!(p.message.contains("format"), "{p:?}");
+    // the same keys with one given twice: the parser refuses it
+    let twice = format!("{}, \"17\":1}}", &text[..text.len() - 1]);
+    let p = refused(&twice);
+    assert!(p.message.contains("key \"17\" is given twice"), "{p:?}");
 }
 
 fn refused(text: &str) -> Problem {

@@ -110,7 +110,7 @@ fn knob_names_are_unique_and_dotted_under_known_tables() {
 
 #[test]
 fn the_players_range_is_the_seats_and_one_past() {
-    use crate::settle::{MAX_SEATS, MIN_SEATS};
+    use crate::table::{MAX_SEATS, MIN_SEATS};
     let k = knobs::knob("sweep_all.min_players").unwrap();
     assert_eq!(
         k.kind,

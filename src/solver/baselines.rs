@@ -2,7 +2,7 @@
 //! (separable, greedy, random); [`Arranger`] plays any of them.
 
 use super::deep::{DeepConfig, Effort};
-use super::fnv1a;
+use super::fnv::fnv1a;
 use super::search::{no_valid_split, Choice, Solver};
 use super::tables::Tables;
 use crate::deal::ChaCha20;

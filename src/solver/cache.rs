@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::baselines::{Arranger, Strategy};
-use super::fnv1a;
+use super::fnv::fnv1a;
 use super::tables::Tables;
 use crate::error::{Error, Result};
 use crate::rules::Rules;

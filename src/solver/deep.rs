@@ -25,7 +25,7 @@
 //! samples'). Rules that pay nothing beyond the rows leave the samples
 //! nothing to add, and the deep mode is then the fast ranking.
 
-use super::fnv1a;
+use super::fnv::fnv1a;
 use super::search::{no_valid_split, Choice, Solver};
 use crate::deal::ChaCha20;
 use crate::error::{Error, Result};

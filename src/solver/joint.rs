@@ -20,13 +20,8 @@
 //! leaves the linear terms (row points, royalties) with the card-removal
 //! marginals.
 
-use super::baselines::Arranger;
 use super::model::{RowOutcome, PATTERNS};
-use super::search::Solver;
-use super::tables::{get_varint, put_varint};
-use super::train::fold_arranged_deals;
-use super::CLASS_SHIFT;
-use crate::error::Result;
+use super::varint::{get_varint, put_varint};
 
 /// Percentile bins per row of the copula's grid.
 pub const JOINT_BINS: usize = 16;
@@ -98,14 +93,14 @@ impl Joint {
 
 /// Percentile of a class in a row's distribution: the mass below it plus
 /// half its own.
-struct Percentiles {
+pub(super) struct Percentiles {
     classes: Vec<u32>,
     below: Vec<f64>,
     mass: Vec<f64>,
 }
 
 impl Percentiles {
-    fn new(row: &[(u32, f64)]) -> Percentiles {
+    pub(super) fn new(row: &[(u32, f64)]) -> Percentiles {
         let total: f64 = row.iter().map(|x| x.1).sum::<f64>().max(1e-300);
         let mut below = Vec::with_capacity(row.len());
         let mut acc = 0.0;
@@ -120,7 +115,7 @@ impl Percentiles {
         }
     }
 
-    fn of(&self, class: u32) -> f64 {
+    pub(super) fn of(&self, class: u32) -> f64 {
         let i = self.classes.partition_point(|&c| c < class);
         match self.classes.get(i) {
             Some(&c) if c == class => self.below[i] + 0.5 * self.mass[i],
@@ -130,40 +125,8 @@ impl Percentiles {
     }
 }
 
-fn bin_of(u: f64, n: usize) -> usize {
+pub(super) fn bin_of(u: f64, n: usize) -> usize {
     ((u * n as f64) as usize).min(n - 1)
-}
-
-/// The joint counts of `deals` four-hand deals arranged by `arr`, each row
-/// placed in the distributions `rows` (the tables `arr` plays with).
-pub(super) fn count_joint(
-    arr: &Arranger,
-    rows: &[Vec<(u32, f64)>; 3],
-    deals: usize,
-    seed: u64,
-) -> Result<Joint> {
-    let pct: [Percentiles; 3] = std::array::from_fn(|r| Percentiles::new(&rows[r]));
-    let bins = JOINT_BINS;
-    let parts = fold_arranged_deals(
-        arr,
-        deals,
-        seed,
-        || vec![0u64; bins.pow(3)],
-        |cells, deal| {
-            for s in deal {
-                let b: [usize; 3] =
-                    std::array::from_fn(|r| bin_of(pct[r].of(s[r] >> CLASS_SHIFT), bins));
-                cells[(b[0] * bins + b[1]) * bins + b[2]] += 1;
-            }
-        },
-    )?;
-    let mut cells = vec![0u64; bins.pow(3)];
-    for p in parts {
-        for (c, v) in cells.iter_mut().zip(p) {
-            *c += v;
-        }
-    }
-    Ok(Joint { bins, cells })
 }
 
 /// The copula compiled for the solver: its CDF at the grid's corners,
@@ -280,7 +243,7 @@ impl JointModel {
 }
 
 /// The product of a pattern distribution's three marginals.
-fn independent_of(joint: &[f64; 27]) -> [f64; 27] {
+pub(super) fn independent_of(joint: &[f64; 27]) -> [f64; 27] {
     let mut m = [[0.0f64; 3]; 3];
     for (idx, &p) in joint.iter().enumerate() {
         m[0][idx / 9] += p;
@@ -288,21 +251,6 @@ fn independent_of(joint: &[f64; 27]) -> [f64; 27] {
         m[2][idx % 3] += p;
     }
     std::array::from_fn(|idx| m[0][idx / 9] * m[1][(idx / 3) % 3] * m[2][idx % 3])
-}
-
-impl Solver {
-    /// Expected points of a split for the whole hand: the row-independence
-    /// value with the joint correction when the tables have a copula and the
-    /// rules score the rows jointly (see the module documentation).
-    pub fn value(&self, rows: &[RowOutcome; 3]) -> f64 {
-        let mut sums = self.pair_sums(rows);
-        if let Some(jm) = self.joint.as_ref().filter(|_| !self.separable) {
-            let joint = jm.patterns(rows);
-            sums.add_scaled(&self.pair_sums_joint(rows, &joint), 1.0);
-            sums.add_scaled(&self.pair_sums_joint(rows, &independent_of(&joint)), -1.0);
-        }
-        self.finish(&sums)
-    }
 }
 
 #[cfg(test)]

@@ -66,10 +66,22 @@
 //! the shipped tables with the same ranking and the closest scoring; the
 //! expected value is always computed with the given rules' own numbers.
 //! [`train`] computes tables for any rules on demand.
+//!
+//! # Layout
+//!
+//! From the bottom up, each module using only those before it: `classes`
+//! (rank classes and their cards), `fnv`, `varint`; `model` (a row's
+//! opponent distribution), `removal` (its card-removal reweighting), `joint`
+//! (the copula of the rows); `scan` (the bounded enumeration of splits),
+//! `tables` (the files); `search` ([`Solver`]), `value` (a split's expected
+//! value), `deep`; `baselines` (the other strategies), `cache`, `train`,
+//! `regret`.
 
 mod baselines;
 mod cache;
+mod classes;
 mod deep;
+mod fnv;
 mod joint;
 mod model;
 mod regret;
@@ -78,14 +90,17 @@ mod scan;
 mod search;
 mod tables;
 mod train;
+mod value;
+mod varint;
 
 pub use baselines::{Arranger, Strategy, STRATEGY_NAMES};
 pub use cache::arranger;
+pub use classes::CLASS_SHIFT;
 pub use deep::{DeepConfig, Effort, EFFORT_NAMES, MAX_DEEP_CHOICES};
 pub use joint::{Joint, JOINT_BINS};
 pub use model::RowOutcome;
 pub use regret::{best_response_check, CheckConfig};
-pub use search::{Choice, Solver};
+pub use search::{Choice, Solver, REFINE};
 pub use tables::{
     check_tables_name, rules_meta, scoring_distance, Tables, MAX_HEADER_BYTES, MAX_NAME_LEN,
     MAX_ROW_ENTRIES, MAX_TRAIN_HANDS, MAX_TRAIN_ITERATIONS, META_KEYS, PRESETS,
@@ -94,19 +109,6 @@ pub use train::{
     deal_seed, train, TrainConfig, DEFAULT_TRAIN_HANDS, DEFAULT_TRAIN_ITERATIONS,
     DEFAULT_TRAIN_SEATS, DEFAULT_TRAIN_SEED, TRAINER_VERSION,
 };
-
-/// Shift from a strength to its rank class.
-pub const CLASS_SHIFT: u32 = 10;
-/// Candidates that get the exact expected value.
-pub const REFINE: usize = 24;
-
-/// The 64-bit FNV-1a hash: the random baseline's seed from a hand's cards,
-/// the cache's id of a tables file.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &c| {
-        (h ^ c as u64).wrapping_mul(0x100_0000_01b3)
-    })
-}
 
 #[cfg(test)]
 mod tests;

@@ -19,6 +19,7 @@ use rayon::prelude::*;
 use super::baselines::{Arranger, Strategy};
 use super::cache::arranger;
 use super::deep::Effort;
+use super::search::Choice;
 use super::tables::Tables;
 use super::train::deal_seed;
 use crate::deal::{shuffled_deck, ChaCha20};
@@ -27,7 +28,7 @@ use crate::naturals;
 use crate::rules::Rules;
 use crate::settle::{settle_points, SeatInput, Stakes};
 use crate::splits;
-use crate::tournament::{mean_ci, seat_playing};
+use crate::stats::mean_ci;
 
 /// One sampled hand of the best-response check.
 #[derive(Clone, Debug)]
@@ -109,7 +110,7 @@ struct Arrangements {
 }
 
 impl Arrangements {
-    fn new(rules: &Rules, hand: &[u8; 13], pick: &super::Choice) -> Result<Arrangements> {
+    fn new(rules: &Rules, hand: &[u8; 13], pick: &Choice) -> Result<Arrangements> {
         let subsets = splits::subset_strengths(&rules.evaluator, hand);
         let pick_strengths = row_strengths(rules, &pick.cards);
         let mut a = Arrangements {
@@ -135,7 +136,8 @@ impl Arrangements {
             let entry = match entry_of.get(&strengths) {
                 Some(&e) => e,
                 None => {
-                    a.distinct.push(seat_playing(subsets.layout(k), false));
+                    a.distinct
+                        .push(SeatInput::playing(subsets.layout(k), false));
                     a.strengths.push(strengths);
                     let royalties = [0, 1, 2].map(|row| rules.royalty(row, strengths[row]));
                     let next = class_of.len();
@@ -150,7 +152,7 @@ impl Arrangements {
         a.royalty_classes = class_of.len();
         let natural = naturals::strongest(hand, &rules.naturals).is_some();
         if natural {
-            a.distinct.push(seat_playing(pick.cards, true));
+            a.distinct.push(SeatInput::playing(pick.cards, true));
             a.strengths.push(pick_strengths);
             a.royalty_class.push(None);
             a.scored_as.push(a.distinct.len() - 1);
@@ -212,7 +214,7 @@ fn check_hand(
             rest.swap(i, x);
         }
         let reply = opponents_play.choose(&rest[..13])?;
-        let opponent = seat_playing(reply.cards, reply.declare_natural);
+        let opponent = SeatInput::playing(reply.cards, reply.declare_natural);
         arrangements.points_against(rules, opponent, &mut points)?;
         for (sum, &p) in sums[j % 2].iter_mut().zip(&points) {
             *sum += p;

@@ -1,16 +1,19 @@
 //! The search: every valid split scored by the fast form, the best refined
 //! by the exact value; [`Solver`], its [`Solver::rank`] and [`Solver::best`].
 
+use super::classes::CLASS_SHIFT;
 use super::joint::JointModel;
 use super::model::{fast_of, RowModel, RowOutcome};
 use super::scan::{scan, Candidate, FiveCardScores, ScanArgs, HALVINGS_PER_TOP};
 use super::tables::Tables;
-use super::{CLASS_SHIFT, REFINE};
 use crate::error::{Error, Result};
 use crate::naturals;
 use crate::rules::{Rules, BOTTOM, MIDDLE, TOP};
 use crate::settle::check_seat_count;
 use crate::splits::{self, SubsetStrengths, SUBSETS3};
+
+/// Candidates that get the exact expected value.
+pub const REFINE: usize = 24;
 
 /// One arrangement choice: the 13 ids laid out top 0-2, middle 3-7, bottom
 /// 8-12 (each row by ascending id), whether to declare the hand's natural,

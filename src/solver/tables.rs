@@ -3,12 +3,13 @@
 
 use std::sync::OnceLock;
 
+use super::classes::{all_classes, CLASS_SHIFT};
 use super::joint::Joint;
-use super::model::all_classes;
-use super::CLASS_SHIFT;
-use crate::error::{Error, Result, ROW_NAMES};
+use super::varint::{get_varint, put_varint};
+use crate::error::{Error, Result};
 use crate::rank::CATEGORY_NAMES;
 use crate::rank::{Evaluator, Ranking};
+use crate::rows::ROW_NAMES;
 use crate::rules::knobs::{Knob, KnobType, INT_MAX, KNOBS};
 use crate::rules::{FlushCompare, KnobValue, RuleChoice, Rules, Wheel, TOP};
 
@@ -37,41 +38,6 @@ pub struct Tables {
     /// The copula of the opponent's rows (see the `joint` module); tables
     /// of earlier trainers have none.
     pub joint: Option<Joint>,
-}
-
-pub(super) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
-
-/// A varint at `*pos`, advancing it; the error says what is wrong.
-pub(super) fn get_varint(data: &[u8], pos: &mut usize) -> std::result::Result<u64, &'static str> {
-    let mut v = 0u64;
-    let mut shift = 0;
-    loop {
-        let b = *data.get(*pos).ok_or("truncated data")?;
-        *pos += 1;
-        let bits = (b & 0x7f) as u64;
-        // the tenth byte may carry only the top bit of a u64
-        if shift == 63 && bits > 1 {
-            return Err("a varint overflows 64 bits");
-        }
-        v |= bits << shift;
-        if b & 0x80 == 0 {
-            return Ok(v);
-        }
-        shift += 7;
-        if shift > 63 {
-            return Err("a varint is longer than 10 bytes");
-        }
-    }
 }
 
 /// Bounds of a tables file: the header (about 500 bytes as trained) and the

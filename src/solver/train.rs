@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 
 use super::baselines::{Arranger, Strategy};
-use super::joint::count_joint;
+use super::classes::CLASS_SHIFT;
+use super::joint::{bin_of, Joint, Percentiles, JOINT_BINS};
 use super::tables::{check_tables_name, rules_meta, Tables, MAX_TRAIN_HANDS, MAX_TRAIN_ITERATIONS};
-use super::CLASS_SHIFT;
 use crate::deal::{shuffled_deck, ChaCha20};
 use crate::error::{Error, Result};
 use crate::rules::Rules;
@@ -70,6 +70,38 @@ pub(super) fn fold_arranged_deals<T: Send>(
             Ok(acc)
         })
         .collect()
+}
+
+/// The joint counts of `deals` four-hand deals arranged by `arr`, each row
+/// placed in the distributions `rows` (the tables `arr` plays with).
+fn count_joint(
+    arr: &Arranger,
+    rows: &[Vec<(u32, f64)>; 3],
+    deals: usize,
+    seed: u64,
+) -> Result<Joint> {
+    let pct: [Percentiles; 3] = std::array::from_fn(|r| Percentiles::new(&rows[r]));
+    let bins = JOINT_BINS;
+    let parts = fold_arranged_deals(
+        arr,
+        deals,
+        seed,
+        || vec![0u64; bins.pow(3)],
+        |cells, deal| {
+            for s in deal {
+                let b: [usize; 3] =
+                    std::array::from_fn(|r| bin_of(pct[r].of(s[r] >> CLASS_SHIFT), bins));
+                cells[(b[0] * bins + b[1]) * bins + b[2]] += 1;
+            }
+        },
+    )?;
+    let mut cells = vec![0u64; bins.pow(3)];
+    for p in parts {
+        for (c, v) in cells.iter_mut().zip(p) {
+            *c += v;
+        }
+    }
+    Ok(Joint { bins, cells })
 }
 
 /// Row classes of `deals` four-hand deals arranged by `arr`, and the number
@@ -244,7 +276,7 @@ fn mix(a: &[(u32, f64)], b: &[(u32, f64)]) -> Vec<(u32, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::fnv1a;
+    use crate::solver::fnv::fnv1a;
     use crate::solver::tables::PRESETS;
 
     fn small(name: &str) -> TrainConfig {

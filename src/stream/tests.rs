@@ -1,6 +1,8 @@
 use super::*;
 use serde_json::Value;
 
+use crate::rules::Rules;
+
 fn default_rules(name: Option<&str>) -> std::result::Result<&'static Rules, String> {
     static RULES: std::sync::OnceLock<Rules> = std::sync::OnceLock::new();
     match name {
@@ -177,10 +179,72 @@ fn documents_give_each_round_its_line() {
     assert_eq!(out[0]["id"], 1);
     assert_eq!(out[1]["line"], 6);
     assert_eq!(out[1]["id"], 2);
+    assert_eq!(
+        settle_document(b" [ ] ", &default_rules),
+        ("[]".to_string(), 0)
+    );
     let (out, failed) = settle_document(b"\n\n[1,", &default_rules);
     assert_eq!(failed, 1);
     let out: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(out["line"], 3, "{out}");
+}
+
+#[test]
+fn errors_deep_in_a_document_name_their_lines() {
+    // rounds of different heights, every fifth one failing: each error names
+    // the line its round starts on, however far into the document
+    let mut text = String::from("[");
+    let mut want = Vec::new();
+    let mut line = 1;
+    let mut push = |text: &mut String, piece: &str| {
+        text.push_str(piece);
+        line += piece.matches('\n').count();
+        line
+    };
+    for k in 0..3000 {
+        if k > 0 {
+            push(&mut text, ",\n");
+        }
+        let starts = push(&mut text, &"\n".repeat(k % 3));
+        if k % 5 == 4 {
+            want.push((k, starts));
+            push(&mut text, &format!("{{\"id\": {k}, \"seats\": 3}}"));
+        } else {
+            push(&mut text, &format!("{{\"id\": {k}, {SEATS}}}"));
+        }
+    }
+    text.push(']');
+    let (out, failed) = settle_document(text.as_bytes(), &default_rules);
+    assert_eq!(failed, want.len());
+    let out: Value = serde_json::from_str(&out).unwrap();
+    for (k, line) in want {
+        assert_eq!(out[k]["id"], k, "{}", out[k]);
+        assert_eq!(out[k]["line"], line, "round {k}: {}", out[k]);
+    }
+}
+
+#[test]
+fn an_object_of_100_000_keys_is_refused_for_its_first_fault() {
+    // distinct keys: the first one that is not a round's
+    let mut text = String::from("{");
+    for k in 0..100_000 {
+        text.push_str(&format!("\"k{k}\": {k},"));
+    }
+    let distinct = format!("{}\"k0\": 1}}", text);
+    let out = record(&distinct);
+    let message = out["message"].as_str().unwrap();
+    assert!(message.starts_with("key \"k0\" is given twice"), "{out}");
+    text.pop();
+    text.push('}');
+    let out = record(&text);
+    assert_eq!(out["error"], "TableError");
+    assert!(
+        out["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("unknown key \"k0\""),
+        "{out}"
+    );
 }
 
 #[test]

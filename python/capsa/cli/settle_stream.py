@@ -56,8 +56,13 @@ def settle_document(
     """Settles one JSON document into ``out``; returns how many rounds failed."""
     if is_blank(text):
         return 0
-    data, failed = _core.settle_json_document(text, known, default, indent)
-    out.write(data + b"\n")
+    if indent is None:
+        # written as settled, so the output is never held whole
+        failed = _core.write_json_document(text, known, out.write, default)
+    else:
+        data, failed = _core.settle_json_document(text, known, default, indent)
+        out.write(data)
+    out.write(b"\n")
     return int(failed)
 
 

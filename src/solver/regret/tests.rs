@@ -91,7 +91,7 @@ fn cached_points_are_the_cores_for_every_split() {
             for opponent_deal in 0..8usize {
                 let cards = &deck[13 + opponent_deal..26 + opponent_deal];
                 let reply = random.choose(cards).unwrap();
-                let opponent = seat_playing(reply.cards, reply.declare_natural);
+                let opponent = SeatInput::playing(reply.cards, reply.declare_natural);
                 let mut cached = vec![0i64; candidates.distinct.len()];
                 candidates
                     .points_against(rules, opponent, &mut cached)

@@ -1,6 +1,6 @@
 use std::collections::HashMap;
 
-use super::super::model::all_classes;
+use super::super::classes::{all_classes, CLASS_SHIFT};
 use super::*;
 use crate::rank::Evaluator;
 use crate::test_support::for_each_combination;

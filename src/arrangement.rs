@@ -1,0 +1,87 @@
+//! An arrangement as text: "top / middle / bottom" (rows separated by '/'
+//! or '|') or 13 cards in row order, read with each row's size checked and
+//! written as records show it.
+
+use crate::cards::{parse_text, rank_index, suit, RANK_CHARS, SUIT_CHARS};
+use crate::error::{Error, Result};
+use crate::rows::{ROW_NAMES, ROW_SIZES};
+
+/// Appends cards as card texts separated by spaces.
+pub fn push_cards(out: &mut String, ids: &[u8]) {
+    for (k, &id) in ids.iter().enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        out.push(RANK_CHARS[usize::from(rank_index(id))] as char);
+        out.push(SUIT_CHARS[usize::from(suit(id))] as char);
+    }
+}
+
+/// Cards as card texts separated by spaces.
+pub fn cards_text(ids: &[u8]) -> String {
+    let mut out = String::with_capacity(3 * ids.len());
+    push_cards(&mut out, ids);
+    out
+}
+
+/// Appends an arrangement as "top / middle / bottom".
+pub fn push_arrangement(out: &mut String, ids: &[u8; 13]) {
+    push_cards(out, &ids[..3]);
+    out.push_str(" / ");
+    push_cards(out, &ids[3..8]);
+    out.push_str(" / ");
+    push_cards(out, &ids[8..]);
+}
+
+/// An arrangement as records write it: "top / middle / bottom".
+pub fn arrangement_text(ids: &[u8; 13]) -> String {
+    let mut out = String::with_capacity(44);
+    push_arrangement(&mut out, ids);
+    out
+}
+
+/// Reads one row's cards with `read` and checks the row's size; an error
+/// names the row.
+pub(crate) fn fill_row(
+    row: usize,
+    ids: &mut Vec<u8>,
+    read: impl FnOnce(&mut Vec<u8>) -> Result<()>,
+) -> Result<()> {
+    let before = ids.len();
+    read(ids).map_err(|e| {
+        e.context(format_args!("the {} row", ROW_NAMES[row]))
+            .at_row(row)
+    })?;
+    let got = ids.len() - before;
+    if got != ROW_SIZES[row] {
+        return Err(Error::hand(format!(
+            "the {} row needs {} cards, got {got}",
+            ROW_NAMES[row], ROW_SIZES[row]
+        ))
+        .at_row(row));
+    }
+    Ok(())
+}
+
+/// Reads an arrangement written as text: "top / middle / bottom" (rows
+/// separated by '/' or '|') or 13 cards in row order; an error names the row.
+pub fn read_arrangement_text(text: &str, ids: &mut Vec<u8>) -> Result<()> {
+    let rows: Vec<&str> = text.split(['/', '|']).collect();
+    if rows.len() == 3 {
+        for (row, part) in rows.iter().enumerate() {
+            fill_row(row, ids, |ids| parse_text(part, ids))?;
+        }
+        return Ok(());
+    }
+    if rows.len() == 1 {
+        // 13 cards in row order, as the Python API's 13 ids
+        parse_text(text, ids)?;
+        if ids.len() == 13 {
+            return Ok(());
+        }
+    }
+    Err(Error::hand(
+        "an arrangement is \"top / middle / bottom\" (three rows separated by '/') \
+         or 13 cards in row order",
+    ))
+}

@@ -1,0 +1,312 @@
+//! Binding of round records: written, read, replayed, their deal verified.
+//! The format is `crate::record`'s; `capsa.records` is the Python layer.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use super::args::type_name;
+use super::errors::err;
+use super::fair::{client_seeds_arg, nonce_arg, server_seed_arg, text_arg};
+use super::rules::rules_arg;
+use crate::canonical::{self, Json};
+use crate::error::{Error, ErrorKind};
+use crate::fair::{hex, parse_hex32};
+use crate::record::{self, Members, PlayedSeat, Problem, Record, RoundInputs};
+use crate::rules::Rules;
+use crate::stakes::read_stakes;
+
+/// Canonical JSON text of any JSON text (see `docs/records.md`).
+#[pyfunction]
+fn canonical_json(text: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(b) = text.cast::<PyBytes>() {
+        return Ok(canonical::to_string(&canonical::parse(b.as_bytes())?));
+    }
+    let text = text_arg(text, "the JSON text")?;
+    Ok(canonical::to_string(&canonical::parse_str(&text)?))
+}
+
+/// Rules as a record holds them: compiled, with their canonical JSON text.
+#[pyclass(frozen, module = "capsa._core")]
+pub struct RecordRules {
+    rules: Rules,
+    text: String,
+}
+
+#[pymethods]
+impl RecordRules {
+    /// `rules` (a `capsa.Rules` or its `RuleSet`) and `rules_json`, its
+    /// `to_dict()` as JSON text (written canonically here).
+    #[new]
+    fn py_new(rules: &Bound<'_, PyAny>, rules_json: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let rules = rules_arg(Some(rules))?.get().clone();
+        let text = text_arg(rules_json, "rules_json")?;
+        let value = canonical::parse_str(&text)?;
+        if !matches!(value, Json::Object(_)) {
+            return Err(err(
+                ErrorKind::Rules,
+                format!("rules_json must be a JSON object, not {}", value.kind()),
+            ));
+        }
+        Ok(RecordRules {
+            rules,
+            text: canonical::to_string(&value),
+        })
+    }
+
+    /// The rules' canonical JSON text.
+    #[getter]
+    fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+fn digest_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<[u8; 32]>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let text = text_arg(obj, what)?;
+    parse_hex32(&text).map(Some).ok_or_else(|| {
+        err(
+            ErrorKind::Argument,
+            format!(
+                "{what} must be 64 lowercase hexadecimal digits (a SHA-256), got {:?}",
+                text.chars().take(80).collect::<String>()
+            ),
+        )
+    })
+}
+
+fn meta_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Members<'static>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Vec::new());
+    };
+    let text = text_arg(obj, "meta")?;
+    match canonical::parse_str(&text)?.into_owned() {
+        Json::Object(members) => {
+            record::check_meta(&members)?;
+            Ok(members)
+        }
+        other => Err(err(
+            ErrorKind::Argument,
+            format!("meta must be an object, not {}", other.kind()),
+        )),
+    }
+}
+
+/// One seat as the Python layer passes it: a tuple (13 ids in row order,
+/// whether the arrangement was made by the server, surrender,
+/// declare_natural).
+#[derive(FromPyObject)]
+struct SubmittedSeat {
+    #[pyo3(item(0))]
+    ids: Vec<u8>,
+    #[pyo3(item(1))]
+    auto: bool,
+    #[pyo3(item(2))]
+    surrender: bool,
+    #[pyo3(item(3))]
+    declare_natural: bool,
+}
+
+/// Writes the record of a played round: its canonical JSON text (one line)
+/// and its digest (hex). The hands are dealt again from the seeds and the
+/// table settled (see `crate::record::write`).
+#[pyfunction]
+#[pyo3(signature = (rules, round_id, stakes, server_seed, client_seeds, nonce, seats, previous_digest=None, meta=None))]
+#[allow(clippy::too_many_arguments)]
+fn write_round_record(
+    py: Python<'_>,
+    rules: &Bound<'_, RecordRules>,
+    round_id: &Bound<'_, PyAny>,
+    stakes: &Bound<'_, PyAny>,
+    server_seed: &Bound<'_, PyAny>,
+    client_seeds: Option<&Bound<'_, PyAny>>,
+    nonce: &Bound<'_, PyAny>,
+    seats: Vec<SubmittedSeat>,
+    previous_digest: Option<&Bound<'_, PyAny>>,
+    meta: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(String, String)> {
+    let n = seats.len();
+    crate::settle::check_seat_count(n)?;
+    let mut played = Vec::with_capacity(n);
+    for (k, seat) in seats.into_iter().enumerate() {
+        let SubmittedSeat {
+            ids,
+            auto,
+            surrender,
+            declare_natural,
+        } = seat;
+        let arrangement: [u8; 13] = ids.as_slice().try_into().map_err(|_| {
+            PyErr::from(
+                Error::hand(format!(
+                    "seat {k}: an arrangement has 13 cards, got {}",
+                    ids.len()
+                ))
+                .at_seat(k),
+            )
+        })?;
+        played.push(PlayedSeat {
+            arrangement,
+            auto,
+            surrender,
+            declare_natural,
+        });
+    }
+    let rules = rules.get();
+    let round_id = text_arg(round_id, "round_id")?;
+    let stakes = read_stakes(stakes, n)?;
+    let server_seed = server_seed_arg(server_seed)?;
+    let client_seeds = client_seeds_arg(client_seeds, n)?;
+    let nonce = nonce_arg(nonce)?;
+    let previous_digest = digest_arg(previous_digest, "previous_digest")?;
+    let meta = meta_arg(meta)?;
+    let written = py.detach(|| {
+        record::write(&RoundInputs {
+            round_id: &round_id,
+            previous_digest,
+            meta: &meta,
+            rules: &rules.rules,
+            rules_text: &rules.text,
+            stakes: &stakes,
+            server_seed: &server_seed,
+            client_seeds: &client_seeds,
+            nonce,
+            seats: &played,
+        })
+    })?;
+    Ok((written.text, hex(&written.digest)))
+}
+
+/// A round record as read (every field checked for its form).
+#[pyclass(frozen, module = "capsa._core")]
+pub struct RecordView {
+    record: Record,
+}
+
+fn problems_list(problems: Vec<Problem>) -> Vec<(String, String)> {
+    problems.into_iter().map(|p| (p.field, p.message)).collect()
+}
+
+#[pymethods]
+impl RecordView {
+    #[getter]
+    fn round_id(&self) -> &str {
+        &self.record.round_id
+    }
+
+    /// The record's `digest` as written.
+    #[getter]
+    fn digest(&self) -> String {
+        hex(&self.record.digest)
+    }
+
+    #[getter]
+    fn previous_digest(&self) -> Option<String> {
+        self.record.previous_digest.map(|d| hex(&d))
+    }
+
+    #[getter]
+    fn commitment(&self) -> String {
+        hex(&self.record.commitment)
+    }
+
+    /// The record's rules object as canonical JSON text.
+    #[getter]
+    fn rules_json(&self) -> &str {
+        &self.record.rules_text
+    }
+
+    #[getter]
+    fn seat_count(&self) -> usize {
+        self.record.seats.len()
+    }
+
+    /// Each seat's (net, rake) from the recorded settlement.
+    fn net_and_rake(&self) -> Vec<(i128, i128)> {
+        self.record.net_and_rake.clone()
+    }
+
+    /// Recomputes everything from the record's inputs under `rules` (the
+    /// record's own rules, compiled); (field, message) of every difference.
+    /// `check_previous` says whether to check the chain link against
+    /// `previous_digest` (None: the record must be the first of a chain).
+    #[pyo3(signature = (rules, check_previous=false, previous_digest=None))]
+    fn replay(
+        &self,
+        py: Python<'_>,
+        rules: &Bound<'_, RecordRules>,
+        check_previous: bool,
+        previous_digest: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<(String, String)>> {
+        let previous = if check_previous {
+            Some(digest_arg(previous_digest, "previous_digest")?)
+        } else {
+            None
+        };
+        let rules = rules.get();
+        if rules.text != self.record.rules_text {
+            return Err(err(
+                ErrorKind::Rules,
+                "replay: the rules given are not the record's own rules",
+            ));
+        }
+        let problems = py.detach(|| self.record.replay(&rules.rules, previous));
+        Ok(problems_list(problems))
+    }
+
+    /// Checks the provably fair deal from the record alone (and that its
+    /// commitment is `commitment`, when given); (field, message) of every
+    /// problem.
+    #[pyo3(signature = (commitment=None))]
+    fn verify_deal(
+        &self,
+        commitment: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<(String, String)>> {
+        let published = digest_arg(commitment, "commitment")?;
+        Ok(problems_list(self.record.verify_deal(published)))
+    }
+}
+
+/// Reads a round record from JSON text (bytes or str): the record, or
+/// (None, field, message) naming the first field that is not as format 1
+/// writes it (a newer format version is refused first).
+#[pyfunction]
+fn read_record(text: &Bound<'_, PyAny>) -> PyResult<(Option<RecordView>, String, String)> {
+    let bytes: &[u8] = if let Ok(b) = text.cast::<PyBytes>() {
+        b.as_bytes()
+    } else if let Ok(s) = text.cast::<PyString>() {
+        match s.to_str() {
+            Ok(t) => t.as_bytes(),
+            Err(_) => {
+                return Ok((
+                    None,
+                    String::new(),
+                    "the record text holds a lone surrogate, which is not UTF-8".into(),
+                ))
+            }
+        }
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "a record is JSON text (bytes or str) or a dict, not {}",
+            type_name(text)
+        )));
+    };
+    Ok(match record::read(bytes) {
+        Ok(record) => (Some(RecordView { record }), String::new(), String::new()),
+        Err(p) => (None, p.field, p.message),
+    })
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("RECORD_FORMAT", record::FORMAT)?;
+    m.add("RECORD_FORMAT_VERSION", record::FORMAT_VERSION as u32)?;
+    m.add("MAX_RECORD_BYTES", record::MAX_RECORD_BYTES)?;
+    m.add("MAX_ROUND_ID_BYTES", record::MAX_ROUND_ID_BYTES)?;
+    m.add_class::<RecordRules>()?;
+    m.add_class::<RecordView>()?;
+    m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
+    m.add_function(wrap_pyfunction!(write_round_record, m)?)?;
+    m.add_function(wrap_pyfunction!(read_record, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! The record format's fields and limits, and the types a record holds:
+//! its stakes, its seats, and a [`Problem`] naming a field.
+
+use std::borrow::Cow;
+
+use crate::canonical::Json;
+use crate::settle::SeatInput;
+pub use crate::stakes::StakeSpec;
+
+/// The `format` of every round record.
+pub const FORMAT: &str = "capsa-round-record";
+
+/// The format version this engine writes and the newest it reads.
+pub const FORMAT_VERSION: i128 = 1;
+
+/// The largest record read, in bytes (a four-seat record is about 5 KB).
+pub const MAX_RECORD_BYTES: usize = 1 << 20;
+
+/// The longest round id, in bytes of UTF-8.
+pub const MAX_ROUND_ID_BYTES: usize = 256;
+
+/// The most entries of `meta`.
+pub const MAX_META_ENTRIES: usize = 32;
+
+/// The longest key of `meta`, in bytes of UTF-8.
+pub const MAX_META_KEY_BYTES: usize = 64;
+
+/// The longest text value of `meta`, in bytes of UTF-8.
+pub const MAX_META_TEXT_BYTES: usize = 1024;
+
+/// The most differences a replay lists (a settlement made up from nothing
+/// would otherwise list hundreds).
+pub const MAX_PROBLEMS: usize = 64;
+
+pub(super) const RECORD_KEYS: [&str; 13] = [
+    "capsa_version",
+    "deal",
+    "digest",
+    "format",
+    "format_version",
+    "meta",
+    "previous_digest",
+    "round_id",
+    "rules",
+    "rules_digest",
+    "seats",
+    "settlement",
+    "stakes",
+];
+
+pub(super) const DEAL_KEYS: [&str; 5] = [
+    "algorithm",
+    "client_seeds",
+    "commitment",
+    "nonce",
+    "server_seed",
+];
+
+pub(super) const SEAT_KEYS: [&str; 5] = [
+    "arrangement",
+    "auto",
+    "declare_natural",
+    "hand",
+    "surrender",
+];
+
+/// A field of a record that is not as it should be, by its path
+/// (`seats[2].arrangement`, `settlement.pairs[0].money`; empty for the
+/// record as a whole), and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub field: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub(super) fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+pub(super) type Read<T> = std::result::Result<T, Problem>;
+
+/// The members of a JSON object.
+pub type Members<'a> = Vec<(Cow<'a, str>, Json<'a>)>;
+
+/// What one seat played: its arrangement (top 0-2, middle 3-7, bottom
+/// 8-12), whether the server arranged it at the close (`auto`), and its
+/// decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayedSeat {
+    pub arrangement: [u8; 13],
+    pub auto: bool,
+    pub surrender: bool,
+    pub declare_natural: bool,
+}
+
+impl PlayedSeat {
+    pub(super) fn input(&self) -> SeatInput {
+        SeatInput {
+            cards: self.arrangement,
+            surrender: self.surrender,
+            declare_natural: self.declare_natural,
+        }
+    }
+}

@@ -1,0 +1,451 @@
+//! Reading a record strictly: every field checked for its form, the first
+//! that is not as format 1 writes it named by a [`Problem`].
+
+use std::borrow::Cow;
+
+use super::format::{
+    Members, PlayedSeat, Problem, Read, StakeSpec, DEAL_KEYS, FORMAT, FORMAT_VERSION,
+    MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES, RECORD_KEYS, SEAT_KEYS,
+};
+use super::write::{check_meta, sorted};
+use crate::arrangement::{arrangement_text, cards_text, read_arrangement_text};
+use crate::canonical::{self, Json};
+use crate::cards::{check_distinct, parse_text};
+use crate::fair::{self, parse_hex32, sha256, ServerSeed};
+use crate::lines::strip_bom;
+use crate::stakes::{read_stakes, StakesFault, StakesInput, StakesValue};
+
+/// A round record as read, every field checked for its form.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub round_id: String,
+    pub capsa_version: String,
+    pub previous_digest: Option<[u8; 32]>,
+    pub meta: Members<'static>,
+    /// The rules object in canonical form, for the caller to compile.
+    pub rules_text: String,
+    pub rules_digest: [u8; 32],
+    pub stakes: StakeSpec,
+    pub commitment: [u8; 32],
+    pub server_seed: ServerSeed,
+    pub client_seeds: Vec<String>,
+    pub nonce: u64,
+    pub hands: Vec<[u8; 13]>,
+    pub seats: Vec<PlayedSeat>,
+    pub digest: [u8; 32],
+    /// The SHA-256 of the canonical form of the record without `digest`.
+    pub content_digest: [u8; 32],
+    /// The recorded settlement in canonical form.
+    pub settlement_text: String,
+    /// Each seat's recorded `net` and `rake` (0 where the settlement has none).
+    pub net_and_rake: Vec<(i128, i128)>,
+}
+
+fn member<'a, 'j>(value: &'a Json<'j>, key: &str, path: &str) -> Read<&'a Json<'j>> {
+    value
+        .get(key)
+        .ok_or_else(|| Problem::new(join(path, key), format!("{} is missing", join(path, key))))
+}
+
+pub(super) fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// The members of an object at `path`, refusing any key not in `known`.
+fn object<'a, 'j>(value: &'a Json<'j>, path: &str, known: &[&str]) -> Read<&'a Members<'j>> {
+    let Json::Object(members) = value else {
+        return Err(Problem::new(
+            path,
+            format!("{path} must be an object, not {}", value.kind()),
+        ));
+    };
+    if let Some((key, _)) = members.iter().find(|(k, _)| !known.contains(&k.as_ref())) {
+        // a key may be anything: name it by its first 40 characters
+        let field = join(path, &key.chars().take(40).collect::<String>());
+        let place = if path.is_empty() {
+            String::new()
+        } else {
+            format!(" in {path}")
+        };
+        return Err(Problem::new(
+            field.as_str(),
+            format!(
+                "{field}: unknown key{place}; format {FORMAT_VERSION} has {}",
+                known.join(", ")
+            ),
+        ));
+    }
+    Ok(members)
+}
+
+fn text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Read<&'a str> {
+    match value {
+        Json::Str(s) if s.len() <= max_bytes => Ok(s),
+        Json::Str(s) => Err(Problem::new(
+            field,
+            format!(
+                "{field} is at most {max_bytes} bytes of UTF-8, got {}",
+                s.len()
+            ),
+        )),
+        other => Err(Problem::new(
+            field,
+            format!("{field} must be a string, not {}", other.kind()),
+        )),
+    }
+}
+
+fn boolean(value: &Json, field: &str) -> Read<bool> {
+    match value {
+        Json::Bool(b) => Ok(*b),
+        other => Err(Problem::new(
+            field,
+            format!("{field} must be true or false, not {}", other.kind()),
+        )),
+    }
+}
+
+fn integer(value: &Json, field: &str, lo: i128, hi: i128) -> Read<i128> {
+    match value {
+        Json::Int(v) if (lo..=hi).contains(v) => Ok(*v),
+        Json::Int(v) => Err(Problem::new(
+            field,
+            format!("{field} must be in {lo}..{hi}, got {v}"),
+        )),
+        other => Err(Problem::new(
+            field,
+            format!("{field} must be an integer, not {}", other.kind()),
+        )),
+    }
+}
+
+fn digest(value: &Json, field: &str) -> Read<[u8; 32]> {
+    let t = text(value, field, 64)?;
+    parse_hex32(t).ok_or_else(|| {
+        Problem::new(
+            field,
+            format!("{field} must be 64 lowercase hexadecimal digits (a SHA-256), got {t:?}"),
+        )
+    })
+}
+
+fn array<'a, 'j>(value: &'a Json<'j>, field: &str) -> Read<&'a [Json<'j>]> {
+    match value {
+        Json::Array(items) => Ok(items),
+        other => Err(Problem::new(
+            field,
+            format!("{field} must be an array, not {}", other.kind()),
+        )),
+    }
+}
+
+fn read_hand(value: &Json, field: &str) -> Read<[u8; 13]> {
+    let t = text(value, field, 256)?;
+    let mut ids = Vec::with_capacity(13);
+    let read = parse_text(t, &mut ids)
+        .and_then(|()| crate::cards::check_hand(&ids, &[13], "a hand").map(|_| ()));
+    if let Err(e) = read {
+        return Err(Problem::new(field, format!("{field}: {}", e.message())));
+    }
+    let mut hand = [0u8; 13];
+    hand.copy_from_slice(&ids);
+    if cards_text(&hand) != t || sorted(&hand) != hand {
+        return Err(Problem::new(
+            field,
+            format!(
+                "{field} must list the 13 cards sorted by id as records write them: {:?}",
+                cards_text(&sorted(&hand))
+            ),
+        ));
+    }
+    Ok(hand)
+}
+
+fn read_arrangement(value: &Json, field: &str) -> Read<[u8; 13]> {
+    let t = text(value, field, 256)?;
+    let mut ids = Vec::with_capacity(13);
+    let read = read_arrangement_text(t, &mut ids).and_then(|()| check_distinct(&ids).map(|_| ()));
+    if let Err(e) = read {
+        return Err(Problem::new(field, format!("{field}: {}", e.message())));
+    }
+    let mut a = [0u8; 13];
+    a.copy_from_slice(&ids);
+    if arrangement_text(&a) != t {
+        return Err(Problem::new(
+            field,
+            format!(
+                "{field} must be written as records write it: {:?}",
+                arrangement_text(&a)
+            ),
+        ));
+    }
+    Ok(a)
+}
+
+impl<'a, 'j> StakesInput for &'a Json<'j> {
+    type Fail = Problem;
+
+    fn look(&self, _limit: usize) -> Read<StakesValue<Self>> {
+        Ok(match self {
+            Json::Int(v) => StakesValue::Int(Ok(*v)),
+            Json::Array(items) => StakesValue::List(items.iter().collect()),
+            _ => StakesValue::Other,
+        })
+    }
+
+    fn describe(&self) -> String {
+        self.kind().to_string()
+    }
+}
+
+impl From<StakesFault> for Problem {
+    /// The fault's message, after its field unless it names the field first
+    /// (as every message of a record does).
+    fn from(f: StakesFault) -> Problem {
+        if f.message.starts_with(&f.field) {
+            Problem::new(f.field, f.message)
+        } else {
+            let message = format!("{}: {}", f.field, f.message);
+            Problem::new(f.field, message)
+        }
+    }
+}
+
+fn read_seat(value: &Json, k: usize) -> Read<([u8; 13], PlayedSeat)> {
+    let path = format!("seats[{k}]");
+    object(value, &path, &SEAT_KEYS)?;
+    let field = |key: &str| member(value, key, &path);
+    let hand = read_hand(field("hand")?, &format!("{path}.hand"))?;
+    let arrangement = read_arrangement(field("arrangement")?, &format!("{path}.arrangement"))?;
+    Ok((
+        hand,
+        PlayedSeat {
+            arrangement,
+            auto: boolean(field("auto")?, &format!("{path}.auto"))?,
+            surrender: boolean(field("surrender")?, &format!("{path}.surrender"))?,
+            declare_natural: boolean(
+                field("declare_natural")?,
+                &format!("{path}.declare_natural"),
+            )?,
+        },
+    ))
+}
+
+fn read_version(value: &Json) -> Read<()> {
+    let format = member(value, "format", "")?;
+    if !matches!(format, Json::Str(f) if f == FORMAT) {
+        return Err(Problem::new(
+            "format",
+            format!("format must be {FORMAT:?}: this is not a capsa round record"),
+        ));
+    }
+    match member(value, "format_version", "")? {
+        Json::Int(v) if *v == FORMAT_VERSION => Ok(()),
+        Json::Int(v) if *v > FORMAT_VERSION => Err(Problem::new(
+            "format_version",
+            format!(
+                "format_version {v} is newer than this capsa reads ({FORMAT_VERSION}): \
+                 replay it with a newer capsa"
+            ),
+        )),
+        other => Err(Problem::new(
+            "format_version",
+            format!(
+                "format_version must be {FORMAT_VERSION}, got {}",
+                canonical::to_string(other)
+                    .chars()
+                    .take(40)
+                    .collect::<String>()
+            ),
+        )),
+    }
+}
+
+/// `rules`: an object (the rules in full), as canonical text.
+fn read_rules_text(rules: &Json) -> Read<String> {
+    if !matches!(rules, Json::Object(_)) {
+        return Err(Problem::new(
+            "rules",
+            format!(
+                "rules must be an object (the rules in full), not {}",
+                rules.kind()
+            ),
+        ));
+    }
+    Ok(canonical::to_string(rules))
+}
+
+/// `meta`: an object of at most [`MAX_META_ENTRIES`](super::MAX_META_ENTRIES)
+/// entries (see [`check_meta`]).
+fn read_meta(value: &Json) -> Read<Members<'static>> {
+    let meta: Members<'static> = match value {
+        Json::Object(members) => members
+            .iter()
+            .map(|(k, v)| (Cow::Owned(k.to_string()), v.clone().into_owned()))
+            .collect(),
+        other => {
+            return Err(Problem::new(
+                "meta",
+                format!("meta must be an object, not {}", other.kind()),
+            ))
+        }
+    };
+    check_meta(&meta).map_err(|e| Problem::new("meta", e.message()))?;
+    Ok(meta)
+}
+
+/// The fields of `deal`: what the provably fair deal is computed from.
+struct Deal {
+    commitment: [u8; 32],
+    server_seed: ServerSeed,
+    client_seeds: Vec<String>,
+    nonce: u64,
+}
+
+fn read_deal(deal: &Json, seat_count: usize) -> Read<Deal> {
+    object(deal, "deal", &DEAL_KEYS)?;
+    let deal_field = |key: &str| member(deal, key, "deal");
+    let algorithm = text(deal_field("algorithm")?, "deal.algorithm", 64)?;
+    if algorithm != fair::ALGORITHM {
+        return Err(Problem::new(
+            "deal.algorithm",
+            format!(
+                "deal.algorithm {algorithm:?} is not one this capsa knows ({})",
+                fair::ALGORITHM
+            ),
+        ));
+    }
+    let commitment = digest(deal_field("commitment")?, "deal.commitment")?;
+    let server_seed = digest(deal_field("server_seed")?, "deal.server_seed")?;
+    let nonce = integer(deal_field("nonce")?, "deal.nonce", 0, i128::from(u64::MAX))? as u64;
+    let mut client_seeds = Vec::new();
+    for (k, seed) in array(deal_field("client_seeds")?, "deal.client_seeds")?
+        .iter()
+        .enumerate()
+    {
+        let field = format!("deal.client_seeds[{k}]");
+        client_seeds.push(text(seed, &field, fair::MAX_CLIENT_SEED_BYTES)?.to_string());
+    }
+    fair::check_client_seeds(&client_seeds, seat_count)
+        .map_err(|e| Problem::new("deal.client_seeds", format!("deal.{}", e.message())))?;
+    Ok(Deal {
+        commitment,
+        server_seed,
+        client_seeds,
+        nonce,
+    })
+}
+
+/// Reads a record from its JSON text (at most [`MAX_RECORD_BYTES`] bytes):
+/// the first field that is not as format 1 writes it is a [`Problem`].
+/// A record of a newer format version is refused before anything else.
+pub fn read(bytes: &[u8]) -> Read<Record> {
+    let bytes = strip_bom(bytes);
+    if bytes.len() > MAX_RECORD_BYTES {
+        return Err(Problem::new(
+            "",
+            format!(
+                "a record is at most {MAX_RECORD_BYTES} bytes, got {}",
+                bytes.len()
+            ),
+        ));
+    }
+    let value = canonical::parse(bytes).map_err(|e| Problem::new("", e.message()))?;
+    if !matches!(value, Json::Object(_)) {
+        return Err(Problem::new(
+            "",
+            format!("a record is a JSON object, not {}", value.kind()),
+        ));
+    }
+    read_version(&value)?;
+    object(&value, "", &RECORD_KEYS)?;
+    let get = |key: &str| member(&value, key, "");
+    let capsa_version = text(get("capsa_version")?, "capsa_version", 64)?.to_string();
+    let round_id = text(get("round_id")?, "round_id", MAX_ROUND_ID_BYTES)?.to_string();
+    if round_id.is_empty() {
+        return Err(Problem::new("round_id", "round_id must not be empty"));
+    }
+    let previous_digest = match get("previous_digest")? {
+        Json::Null => None,
+        v => Some(digest(v, "previous_digest")?),
+    };
+    let meta = read_meta(get("meta")?)?;
+    let rules_text = read_rules_text(get("rules")?)?;
+    let rules_digest = digest(get("rules_digest")?, "rules_digest")?;
+    let seat_values = array(get("seats")?, "seats")?;
+    if !(2..=4).contains(&seat_values.len()) {
+        return Err(Problem::new(
+            "seats",
+            format!("seats: a table has 2 to 4 seats, got {}", seat_values.len()),
+        ));
+    }
+    let seat_count = seat_values.len();
+    let stakes = read_stakes(&get("stakes")?, seat_count)?;
+    let deal = read_deal(get("deal")?, seat_count)?;
+    let (hands, seats): (Vec<_>, Vec<_>) = seat_values
+        .iter()
+        .enumerate()
+        .map(|(k, v)| read_seat(v, k))
+        .collect::<Read<Vec<_>>>()?
+        .into_iter()
+        .unzip();
+    let settlement = get("settlement")?;
+    if !matches!(settlement, Json::Object(_)) {
+        return Err(Problem::new(
+            "settlement",
+            format!("settlement must be an object, not {}", settlement.kind()),
+        ));
+    }
+    let digest = digest(get("digest")?, "digest")?;
+    let net_and_rake = net_and_rake(settlement, seat_count);
+    let (content_digest, settlement_text) = content_digest(&value);
+    Ok(Record {
+        round_id,
+        capsa_version,
+        previous_digest,
+        meta,
+        rules_text,
+        rules_digest,
+        stakes,
+        commitment: deal.commitment,
+        server_seed: deal.server_seed,
+        client_seeds: deal.client_seeds,
+        nonce: deal.nonce,
+        hands,
+        seats,
+        digest,
+        content_digest,
+        settlement_text,
+        net_and_rake,
+    })
+}
+
+fn net_and_rake(settlement: &Json<'_>, seats: usize) -> Vec<(i128, i128)> {
+    let figure = |seat: Option<&Json<'_>>, key: &str| match seat.and_then(|s| s.get(key)) {
+        Some(Json::Int(v)) => *v,
+        _ => 0,
+    };
+    let list = match settlement.get("seats") {
+        Some(Json::Array(items)) => items.as_slice(),
+        _ => &[],
+    };
+    (0..seats)
+        .map(|k| (figure(list.get(k), "net"), figure(list.get(k), "rake")))
+        .collect()
+}
+
+/// The SHA-256 of the canonical form of a record without its `digest`,
+/// and the canonical form of its settlement.
+fn content_digest(value: &Json<'_>) -> ([u8; 32], String) {
+    let Json::Object(members) = value else {
+        return ([0; 32], String::new());
+    };
+    let mut text = String::with_capacity(8192);
+    let mut span = 0..0;
+    canonical::write_members_noting(&mut text, members, Some("digest"), "settlement", &mut span);
+    (sha256(text.as_bytes()), text[span].to_string())
+}

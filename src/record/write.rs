@@ -1,0 +1,317 @@
+//! Writing a record: the round played again from its inputs, then its
+//! members written in key order with the digest between.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+use sha2::{Digest, Sha256};
+
+use super::format::{
+    PlayedSeat, Problem, StakeSpec, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES,
+    MAX_META_TEXT_BYTES, MAX_ROUND_ID_BYTES,
+};
+use crate::arrangement::{cards_text, push_arrangement, push_cards};
+use crate::canonical::{self, write_str, Json};
+use crate::error::{Error, Result};
+use crate::fair::{self, hex, sha256, ServerSeed};
+use crate::naturals;
+use crate::report::write_settlement_json;
+use crate::rules::Rules;
+use crate::settle::{settle, SeatInput, Settlement};
+use crate::splits::is_valid;
+
+/// The inputs of a played round, all a record is made from.
+pub struct RoundInputs<'a> {
+    pub round_id: &'a str,
+    pub previous_digest: Option<[u8; 32]>,
+    /// The server's own notes (times, table names): at most
+    /// [`MAX_META_ENTRIES`] entries of text, integers, booleans or null.
+    pub meta: &'a [(Cow<'a, str>, Json<'a>)],
+    pub rules: &'a Rules,
+    /// The rules in full, as canonical JSON (`Rules.to_dict()` of Python).
+    pub rules_text: &'a str,
+    pub stakes: &'a StakeSpec,
+    pub server_seed: &'a ServerSeed,
+    pub client_seeds: &'a [String],
+    pub nonce: u64,
+    pub seats: &'a [PlayedSeat],
+}
+
+/// A written record: its canonical text (one line), its digest and the
+/// settlement it holds.
+pub struct Written {
+    pub text: String,
+    pub digest: [u8; 32],
+    pub settlement: Settlement,
+}
+
+pub(super) fn sorted(ids: &[u8]) -> Vec<u8> {
+    let mut v = ids.to_vec();
+    v.sort_unstable();
+    v
+}
+
+/// The cards of `a` that are not in `b`, as text.
+fn missing_from(a: &[u8], b: &[u8]) -> String {
+    let ids: Vec<u8> = a.iter().copied().filter(|c| !b.contains(c)).collect();
+    cards_text(&ids)
+}
+
+/// Checks what each seat played against its hand and the rules; the
+/// problems found, by field. The checks a round makes as it is played.
+pub(super) fn check_play(
+    rules: &Rules,
+    hands: &[[u8; 13]],
+    seats: &[PlayedSeat],
+) -> Vec<(usize, Problem)> {
+    let mut problems = Vec::new();
+    for (k, (hand, seat)) in hands.iter().zip(seats).enumerate() {
+        let field = |name: &str| format!("seats[{k}].{name}");
+        if sorted(&seat.arrangement) != sorted(hand) {
+            problems.push((
+                k,
+                Problem::new(
+                    field("arrangement"),
+                    format!(
+                        "seats[{k}].arrangement: seat {k}'s arrangement holds {} that seat {k} was not dealt, \
+                         and not its {}",
+                        missing_from(&seat.arrangement, hand),
+                        missing_from(hand, &seat.arrangement)
+                    ),
+                ),
+            ));
+        } else if seat.auto {
+            let e = &rules.evaluator;
+            let a = &seat.arrangement;
+            let (top, middle, bottom) = (
+                e.eval_unchecked(&a[..3]),
+                e.eval_unchecked(&a[3..8]),
+                e.eval_unchecked(&a[8..]),
+            );
+            if !is_valid(top, middle, bottom, rules.foul_strict) {
+                problems.push((
+                    k,
+                    Problem::new(
+                        field("arrangement"),
+                        format!("seats[{k}].arrangement: seat {k} was arranged at the close, and such an arrangement never fouls"),
+                    ),
+                ));
+            }
+        }
+        if seat.surrender && !rules.surrender_enabled {
+            problems.push((
+                k,
+                Problem::new(
+                    field("surrender"),
+                    format!("seats[{k}].surrender: seat {k} surrendered, which the rules do not allow (surrender.enabled is false)"),
+                ),
+            ));
+        }
+        if !seat.declare_natural && naturals::strongest(hand, &rules.naturals).is_none() {
+            problems.push((
+                k,
+                Problem::new(
+                    field("declare_natural"),
+                    format!(
+                        "seats[{k}].declare_natural: seat {k} declined a natural, but its hand holds none the rules enable"
+                    ),
+                ),
+            ));
+        }
+    }
+    problems
+}
+
+pub(super) fn seat_inputs(seats: &[PlayedSeat]) -> Vec<SeatInput> {
+    seats.iter().map(PlayedSeat::input).collect()
+}
+
+/// The settlement's canonical JSON (keys sorted, compact, as `capsa settle`
+/// writes it).
+pub(super) fn settlement_text(s: &Settlement, inputs: &[SeatInput]) -> String {
+    let mut out = String::with_capacity(3072);
+    write_settlement_json(&mut out, s, inputs, None);
+    out
+}
+
+fn check_round_id(round_id: &str) -> Result<()> {
+    if round_id.is_empty() || round_id.len() > MAX_ROUND_ID_BYTES {
+        return Err(Error::argument(format!(
+            "round_id must be 1 to {MAX_ROUND_ID_BYTES} bytes of UTF-8, got {}",
+            round_id.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Checks the server's notes: at most [`MAX_META_ENTRIES`] entries, keys of
+/// 1 to [`MAX_META_KEY_BYTES`] bytes, each value a text of at most
+/// [`MAX_META_TEXT_BYTES`] bytes, an integer, a boolean or null.
+pub fn check_meta(meta: &[(Cow<'_, str>, Json<'_>)]) -> Result<()> {
+    if meta.len() > MAX_META_ENTRIES {
+        return Err(Error::argument(format!(
+            "meta has at most {MAX_META_ENTRIES} entries, got {}",
+            meta.len()
+        )));
+    }
+    for (key, value) in meta {
+        if key.is_empty() || key.len() > MAX_META_KEY_BYTES {
+            return Err(Error::argument(format!(
+                "meta: a key is 1 to {MAX_META_KEY_BYTES} bytes of UTF-8, got {} ({:?})",
+                key.len(),
+                key.chars().take(20).collect::<String>()
+            )));
+        }
+        match value {
+            Json::Str(s) if s.len() > MAX_META_TEXT_BYTES => {
+                return Err(Error::argument(format!(
+                    "meta[{key:?}]: a text is at most {MAX_META_TEXT_BYTES} bytes of UTF-8, got {}",
+                    s.len()
+                )))
+            }
+            Json::Str(_) | Json::Int(_) | Json::Bool(_) | Json::Null => {}
+            other => {
+                return Err(Error::argument(format!(
+                    "meta[{key:?}] must be a text, an integer, a boolean or null, not {}",
+                    other.kind()
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
+fn push_hex_or_null(out: &mut String, digest: Option<[u8; 32]>) {
+    match digest {
+        Some(d) => {
+            out.push('"');
+            out.push_str(&hex(&d));
+            out.push('"');
+        }
+        None => out.push_str("null"),
+    }
+}
+
+fn push_seat(out: &mut String, hand: &[u8; 13], seat: &PlayedSeat) {
+    out.push_str("{\"arrangement\":\"");
+    push_arrangement(out, &seat.arrangement);
+    let _ = write!(
+        out,
+        "\",\"auto\":{},\"declare_natural\":{},\"hand\":\"",
+        seat.auto, seat.declare_natural
+    );
+    push_cards(out, hand);
+    let _ = write!(out, "\",\"surrender\":{}}}", seat.surrender);
+}
+
+/// The members of a record before `"digest"`, from `{` on.
+fn members_before_digest(inputs: &RoundInputs) -> String {
+    let mut before = String::with_capacity(512);
+    before.push_str("{\"capsa_version\":");
+    write_str(&mut before, env!("CARGO_PKG_VERSION"));
+    before.push_str(",\"deal\":{\"algorithm\":");
+    write_str(&mut before, fair::ALGORITHM);
+    before.push_str(",\"client_seeds\":[");
+    for (k, seed) in inputs.client_seeds.iter().enumerate() {
+        if k > 0 {
+            before.push(',');
+        }
+        write_str(&mut before, seed);
+    }
+    let _ = write!(
+        before,
+        "],\"commitment\":\"{}\",\"nonce\":{},\"server_seed\":\"{}\"}},",
+        hex(&fair::commitment(inputs.server_seed)),
+        inputs.nonce,
+        hex(inputs.server_seed)
+    );
+    before
+}
+
+/// The members of a record after `"digest"`, to the closing `}`.
+fn members_after_digest(
+    inputs: &RoundInputs,
+    hands: &[[u8; 13]],
+    settlement: &Settlement,
+    seat_inputs: &[SeatInput],
+) -> String {
+    let seats = inputs.seats.len();
+    let mut after = String::with_capacity(6144);
+    after.push_str("\"format\":");
+    write_str(&mut after, FORMAT);
+    let _ = write!(after, ",\"format_version\":{FORMAT_VERSION},\"meta\":");
+    canonical::write(&mut after, &Json::Object(inputs.meta.to_vec()));
+    after.push_str(",\"previous_digest\":");
+    push_hex_or_null(&mut after, inputs.previous_digest);
+    after.push_str(",\"round_id\":");
+    write_str(&mut after, inputs.round_id);
+    after.push_str(",\"rules\":");
+    after.push_str(inputs.rules_text);
+    let _ = write!(
+        after,
+        ",\"rules_digest\":\"{}\",\"seats\":[",
+        hex(&sha256(inputs.rules_text.as_bytes()))
+    );
+    for (k, (hand, seat)) in hands.iter().zip(inputs.seats).enumerate() {
+        if k > 0 {
+            after.push(',');
+        }
+        push_seat(&mut after, hand, seat);
+    }
+    after.push_str("],\"settlement\":");
+    write_settlement_json(&mut after, settlement, seat_inputs, None);
+    after.push_str(",\"stakes\":");
+    inputs.stakes.write(&mut after, seats);
+    after.push('}');
+    after
+}
+
+/// Writes the record of a played round (see the module documentation).
+///
+/// Errors: a round id, notes, client seeds or stakes out of range
+/// (`Argument`/`Table`), an arrangement that does not hold the seat's
+/// dealt cards (`Hand`, at the seat), a decision the rules do not allow
+/// (`Table`, at the seat), a table that cannot be settled.
+pub fn write(inputs: &RoundInputs) -> Result<Written> {
+    let seats = inputs.seats.len();
+    crate::settle::check_seat_count(seats)?;
+    check_round_id(inputs.round_id)?;
+    check_meta(inputs.meta)?;
+    inputs
+        .stakes
+        .check(seats)
+        .map_err(|e| e.context("stakes"))?;
+    let hands = fair::deal(inputs.server_seed, inputs.client_seeds, inputs.nonce, seats)?;
+    if let Some((seat, p)) = check_play(inputs.rules, &hands, inputs.seats)
+        .into_iter()
+        .next()
+    {
+        let e = if p.field.ends_with("arrangement") && !inputs.seats[seat].auto {
+            Error::hand(p.message)
+        } else {
+            Error::table(p.message)
+        };
+        return Err(e.at_seat(seat));
+    }
+    let seat_inputs = seat_inputs(inputs.seats);
+    let settlement = settle(inputs.rules, &seat_inputs, &inputs.stakes.stakes())?;
+    // The members in key order, written straight into text: the members
+    // before "digest", then those after it. The digest is the SHA-256 of
+    // the two joined (the record without its digest), then set between.
+    let before = members_before_digest(inputs);
+    let after = members_after_digest(inputs, &hands, &settlement, &seat_inputs);
+    let digest: [u8; 32] = Sha256::new()
+        .chain_update(before.as_bytes())
+        .chain_update(after.as_bytes())
+        .finalize()
+        .into();
+    let mut text = before;
+    text.reserve(after.len() + 80);
+    let _ = write!(text, "\"digest\":\"{}\",", hex(&digest));
+    text.push_str(&after);
+    Ok(Written {
+        text,
+        digest,
+        settlement,
+    })
+}

@@ -1,0 +1,270 @@
+//! Steps 1 to 3: each seat's facts (row strengths, royalties, fouls,
+//! naturals), who swept all, and the scales of each row.
+
+use super::checks::declared_natural;
+use super::inputs::{SeatInput, MAX_PAIRS};
+use super::width::{too_wide, Stop, Width};
+use crate::naturals::Natural;
+use crate::rules::{FoulMode, RoyaltyMode, Rules};
+use crate::table::MAX_SEATS;
+
+/// The pairs of a four-seat table in settlement order (`i < j`,
+/// lexicographic); see `pairs_of`.
+pub(super) const PAIRS: [(usize, usize); MAX_PAIRS] =
+    [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
+
+/// The pairs of a `n`-seat table in settlement order.
+#[inline(always)]
+pub(super) fn pairs_of(n: usize) -> &'static [(usize, usize)] {
+    match n {
+        2 => &[(0, 1)],
+        3 => &[(0, 1), (0, 2), (1, 2)],
+        _ => &PAIRS,
+    }
+}
+
+/// What a seat brings to a comparison of rows, in working integers `W`.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Side<W> {
+    pub(super) strengths: [u32; 3],
+    /// Row points and royalties it scores for each set of rows it wins
+    /// (bit r = row r), summed: a look-up rather than a branch per row.
+    pub(super) rows_won: [W; 8],
+    pub(super) roy_won: [W; 8],
+    /// Its three royalties together.
+    pub(super) roy_sum: W,
+    pub(super) swept_all: bool,
+    /// Multiplier and bonus when it wins all three rows against one seat,
+    /// and the bonus negated (as seen by the other seat).
+    pub(super) scoop_m: i64,
+    pub(super) scoop_b: i64,
+    pub(super) scoop_b_neg: i64,
+}
+
+/// What a non-fouled seat collects from a fouled one, from its own view, and
+/// the amounts negated (from the fouled seat's view).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Collect {
+    pub(super) points: i64,
+    pub(super) royalties: i64,
+    pub(super) multiplier: i64,
+    pub(super) bonus: i64,
+    pub(super) sweep_all: bool,
+    pub(super) points_neg: i64,
+    pub(super) royalties_neg: i64,
+    pub(super) bonus_neg: i64,
+}
+
+/// What the rule text settles per seat before any pair is paid (its first
+/// steps): the rows' strengths, the declared natural, surrender and foul (as
+/// bit masks over the seats), the royalties, and who swept all.
+pub(super) struct SeatFacts<W> {
+    pub(super) side: [Side<W>; MAX_SEATS],
+    pub(super) natural: [Option<(Natural, i64)>; MAX_SEATS],
+    /// Position of the declared natural in `rules.naturals` (lower: stronger).
+    pub(super) natural_order: [usize; MAX_SEATS],
+    pub(super) royalties: [[i64; 3]; MAX_SEATS],
+    pub(super) nat: u8,
+    pub(super) sur: u8,
+    pub(super) foul: u8,
+    pub(super) swept: u8,
+}
+
+/// Step 1: each seat's rows, natural, surrender, foul and royalties.
+#[inline(always)]
+pub(super) fn seat_facts<W: Width>(rules: &Rules, seats: &[SeatInput], facts: &mut SeatFacts<W>) {
+    let e = &rules.evaluator;
+    // all twelve hands first: their table look-ups overlap
+    for (d, seat) in facts.side.iter_mut().zip(seats) {
+        let c = &seat.cards;
+        d.strengths = [
+            e.eval3([c[0], c[1], c[2]]),
+            e.eval5([c[3], c[4], c[5], c[6], c[7]]),
+            e.eval5([c[8], c[9], c[10], c[11], c[12]]),
+        ];
+    }
+    for (s, seat) in seats.iter().enumerate() {
+        let st = facts.side[s].strengths;
+        let invalid = !crate::splits::is_valid(st[0], st[1], st[2], rules.foul_strict);
+        let declared = declared_natural(rules, seat);
+        if let Some((m, _)) = declared {
+            facts.nat |= 1 << s;
+            facts.natural_order[s] = rules
+                .naturals
+                .iter()
+                .position(|&(x, _)| x == m)
+                .unwrap_or(usize::MAX);
+        }
+        facts.natural[s] = declared;
+        // a declared natural is settled first; a surrender before a foul
+        let surrender = seat.surrender && declared.is_none();
+        facts.sur |= (surrender as u8) << s;
+        facts.foul |= ((invalid && declared.is_none() && !surrender) as u8) << s;
+        if rules.royalty_mode != RoyaltyMode::None {
+            facts.royalties[s] = [
+                rules.royalty(0, st[0]),
+                rules.royalty(1, st[1]),
+                rules.royalty(2, st[2]),
+            ];
+        }
+    }
+}
+
+/// Step 2, sweep all, over the whole table before any pair is paid: a plain
+/// seat that won all three rows against every other seat, a fouled one
+/// counting as swept. Returns the bit mask of the seats that swept all.
+#[inline(always)]
+pub(super) fn sweep_all<W: Width>(rules: &Rules, n: usize, facts: &SeatFacts<W>) -> u8 {
+    if n < rules.sweep_all_min_players {
+        return 0;
+    }
+    let all = (1u8 << n) - 1;
+    let plain = all & !(facts.nat | facts.sur | facts.foul);
+    let mut beats = [0u8; MAX_SEATS];
+    for &(i, j) in pairs_of(n) {
+        let (a, b) = (facts.side[i].strengths, facts.side[j].strengths);
+        beats[i] |= (((a[0] > b[0]) & (a[1] > b[1]) & (a[2] > b[2])) as u8) << j;
+        beats[j] |= (((a[0] < b[0]) & (a[1] < b[1]) & (a[2] < b[2])) as u8) << i;
+    }
+    let mut swept = 0u8;
+    for (s, &b) in beats.iter().enumerate().take(n) {
+        let others = all & !(1 << s);
+        // `&`, not `&&`: no data-dependent branch
+        let ok = (plain & (1 << s) != 0) & (others & !(facts.foul | (b & plain)) == 0);
+        swept |= (ok as u8) << s;
+    }
+    swept
+}
+
+/// Step 3: what each seat scores per set of rows it wins (row points and
+/// royalties by `royalty_mode`), its scoop or sweep-all multiplier and
+/// bonus, and what it collects from a fouled seat (`None`: that figure does
+/// not fit, an error only if a pair needs it).
+#[inline(always)]
+pub(super) fn row_scales<W: Width>(
+    rules: &Rules,
+    n: usize,
+    facts: &mut SeatFacts<W>,
+    collect: &mut [Option<Collect>; MAX_SEATS],
+) -> std::result::Result<(), Stop> {
+    let rp = rules.row_points;
+    let rp_w = W::of(rp);
+    let zero = W::default();
+    // the foul amount before royalties, for a collector that did not and
+    // that did sweep all
+    let foul_base = [foul_base(rules, false), foul_base(rules, true)];
+    for (s, collected) in collect.iter_mut().enumerate().take(n) {
+        let roy = facts.royalties[s];
+        let d = &mut facts.side[s];
+        d.swept_all = facts.swept & (1 << s) != 0;
+        (d.scoop_m, d.scoop_b) = if d.swept_all {
+            (rules.sweep_all_multiplier, rules.sweep_all_bonus)
+        } else {
+            (rules.scoop_multiplier, rules.scoop_bonus)
+        };
+        d.scoop_b_neg = d.scoop_b.checked_neg().ok_or_else(too_wide)?;
+        d.roy_sum = W::of(roy[0])
+            .add(W::of(roy[1]))
+            .and_then(|x| x.add(W::of(roy[2])))
+            .ok_or_else(too_wide)?;
+        let mut won = [(zero, zero); 3];
+        for r in 0..3 {
+            won[r] = match rules.royalty_mode {
+                RoyaltyMode::Winner if rules.royalty_adds => (rp_w, W::of(roy[r])),
+                RoyaltyMode::Winner if roy[r] > rp => (zero, W::of(roy[r])),
+                _ => (rp_w, zero),
+            };
+        }
+        for set in 1..8usize {
+            // the set without its lowest row, plus that row
+            let r = set.trailing_zeros() as usize;
+            let rest = set & (set - 1);
+            d.rows_won[set] = d.rows_won[rest].add(won[r].0).ok_or_else(too_wide)?;
+            d.roy_won[set] = d.roy_won[rest].add(won[r].1).ok_or_else(too_wide)?;
+        }
+        // computed for every seat: cheaper than branching on the masks
+        let base = foul_base[d.swept_all as usize];
+        *collected = base.and_then(|b| b.collect(d.roy_sum));
+    }
+    Ok(())
+}
+
+/// The foul amount (docs/rules.md, "Step 3: fouls") without royalties, for a collector
+/// that swept all or not.
+#[derive(Clone, Copy)]
+pub(super) struct FoulBase {
+    pub(super) points: i64,
+    pub(super) multiplier: i64,
+    pub(super) bonus: i64,
+    pub(super) sweep_all: bool,
+    /// Royalties paid (0 when not paid) are multiplied by this.
+    pub(super) roy_m: i64,
+    pub(super) pays_royalties: bool,
+}
+
+pub(super) fn foul_base(rules: &Rules, swept_all: bool) -> Option<FoulBase> {
+    let (m, b) = if swept_all {
+        (rules.sweep_all_multiplier, rules.sweep_all_bonus)
+    } else {
+        (rules.scoop_multiplier, rules.scoop_bonus)
+    };
+    let pays = rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None;
+    // Every term of a foul amount is >= 0 and every multiplier >= 1 (the
+    // rules are validated), so no step exceeds the amount: checked `i64`
+    // steps fail exactly when the amount does not fit.
+    let three = || rules.row_points.checked_mul(3);
+    let (points, m, bonus, sweep_all) = match rules.foul_mode {
+        FoulMode::SweepAll => {
+            let m = rules.sweep_all_multiplier;
+            let b = rules.sweep_all_bonus;
+            (three()?.checked_mul(m)?.checked_add(b)?, m, b, true)
+        }
+        FoulMode::Scoop => {
+            let base = three()?
+                .checked_add(rules.overall_point)?
+                .checked_mul(m)?
+                .checked_add(b)?;
+            (base, m, b, swept_all)
+        }
+        FoulMode::Fixed => {
+            // the multiplier only ever applies to the royalties here
+            if pays && rules.scoop_multiply_royalties {
+                (rules.foul_points, m, 0, swept_all)
+            } else {
+                (rules.foul_points, 1, 0, false)
+            }
+        }
+    };
+    Some(FoulBase {
+        points,
+        multiplier: m,
+        bonus,
+        sweep_all,
+        roy_m: if rules.scoop_multiply_royalties { m } else { 1 },
+        pays_royalties: pays,
+    })
+}
+
+impl FoulBase {
+    /// What a collector whose three royalties sum to `roy_sum` collects;
+    /// `None` if a figure of it does not fit.
+    #[inline(always)]
+    fn collect<W: Width>(&self, roy_sum: W) -> Option<Collect> {
+        let roy = if self.pays_royalties {
+            roy_sum.reported()?
+        } else {
+            0
+        };
+        let points = self.points.checked_add(roy.checked_mul(self.roy_m)?)?;
+        Some(Collect {
+            points,
+            royalties: roy,
+            multiplier: self.multiplier,
+            bonus: self.bonus,
+            sweep_all: self.sweep_all,
+            points_neg: points.checked_neg()?,
+            royalties_neg: roy.checked_neg()?,
+            bonus_neg: self.bonus.checked_neg()?,
+        })
+    }
+}

@@ -1,0 +1,230 @@
+//! Step 4: the points of one pair of seats: surrender, naturals, fouls and
+//! the rows.
+
+use std::cmp::Ordering;
+
+use super::facts::{Collect, SeatFacts, Side};
+use super::inputs::SeatInput;
+use super::results::{PairOutcome, PairResult};
+use super::width::Width;
+use crate::naturals::Natural;
+use crate::rules::{NaturalResolve, NaturalTies, RoyaltyMode, Rules};
+use crate::table::MAX_SEATS;
+
+/// Step 4, one pair: the first that applies of naturals, surrender, fouls
+/// and rows. Fills the pair's figures and returns what i collects from j.
+#[inline(always)]
+pub(super) fn pair_value<W: Width>(
+    rules: &Rules,
+    seats: &[SeatInput],
+    facts: &SeatFacts<W>,
+    collect: &[Option<Collect>; MAX_SEATS],
+    p: &mut PairResult,
+) -> Option<i64> {
+    let (i, j) = (p.i, p.j);
+    let (bi, bj) = (1u8 << i, 1u8 << j);
+    let both = bi | bj;
+    if facts.nat & both != 0 {
+        p.outcome = PairOutcome::Natural;
+        return natural_pair(
+            rules,
+            (&seats[i].cards, facts.natural[i], facts.natural_order[i]),
+            (&seats[j].cards, facts.natural[j], facts.natural_order[j]),
+        );
+    }
+    if facts.sur & both != 0 {
+        p.outcome = PairOutcome::Surrender;
+        return surrender_pair(
+            rules,
+            facts.sur & bi != 0,
+            facts.sur & bj != 0,
+            facts.foul & both,
+        );
+    }
+    // rows and fouls: both worked out, then one chosen, so that the random
+    // outcome costs no mispredicted branch
+    let rows = rows_pair(rules, &facts.side[i], &facts.side[j], p);
+    let (fi, fj) = (facts.foul & bi != 0, facts.foul & bj != 0);
+    if fi | fj {
+        // the figures of a foul pair (only `settle` keeps them)
+        foul_pair(p, fi, fj, collect);
+    }
+    let fv = if fj {
+        collect[i].map(|c| c.points)
+    } else {
+        collect[j].map(|c| c.points_neg)
+    };
+    let fv = if fi & fj { Some(0) } else { fv };
+    if fi | fj {
+        fv
+    } else {
+        rows
+    }
+}
+
+/// A pair where at least one seat surrendered (`si`, `sj`); `fouled` is the
+/// mask of the pair's fouled seats: a surrender pays nothing to a foul.
+#[inline(always)]
+pub(super) fn surrender_pair(rules: &Rules, si: bool, sj: bool, fouled: u8) -> Option<i64> {
+    match (si, sj) {
+        (true, true) => Some(0),
+        _ if fouled != 0 => Some(0),
+        (true, false) => rules.surrender_cost.checked_neg(),
+        _ => Some(rules.surrender_cost),
+    }
+}
+
+/// Whether `ties = "compare"` compares two equal naturals of this kind.
+pub(super) fn comparable(n: Natural) -> bool {
+    matches!(
+        n,
+        Natural::SixPairs | Natural::FivePairsTrips | Natural::FourTriples | Natural::ThreeQuads
+    )
+}
+
+/// The ranks of 13 cards grouped, groups ordered by size then rank, largest
+/// first; returns the ranks and how many groups there are.
+pub(super) fn rank_groups(cards: &[u8; 13]) -> ([u8; 13], usize) {
+    let mut count = [0u8; 13];
+    for &c in cards {
+        count[crate::cards::rank_index(c) as usize] += 1;
+    }
+    let mut out = [0u8; 13];
+    let mut len = 0;
+    for size in (1..=4).rev() {
+        for r in (0..13u8).rev() {
+            if count[r as usize] == size {
+                out[len] = r;
+                len += 1;
+            }
+        }
+    }
+    (out, len)
+}
+
+/// Compares two hands' rank groups: the first differing rank decides; if one
+/// list is a prefix of the other, the longer one is higher.
+pub(super) fn compare_groups(a: &[u8; 13], b: &[u8; 13]) -> Ordering {
+    let (ga, la) = rank_groups(a);
+    let (gb, lb) = rank_groups(b);
+    ga[..la].cmp(&gb[..lb])
+}
+
+/// One side of a natural pair: cards, declared natural, its position in the
+/// enabled list.
+pub(super) type NaturalSide<'a> = (&'a [u8; 13], Option<(Natural, i64)>, usize);
+
+/// What i collects from j when at least one declared a natural.
+pub(super) fn natural_pair(rules: &Rules, i: NaturalSide, j: NaturalSide) -> Option<i64> {
+    match (i.1, j.1) {
+        (Some((_, pi)), None) => Some(pi),
+        (None, Some((_, pj))) => pj.checked_neg(),
+        (None, None) => Some(0),
+        (Some((a, pi)), Some((b, pj))) => {
+            if a == b {
+                if rules.natural_ties == NaturalTies::Compare && comparable(a) {
+                    match compare_groups(i.0, j.0) {
+                        Ordering::Greater => Some(pi),
+                        Ordering::Less => pj.checked_neg(),
+                        Ordering::Equal => Some(0),
+                    }
+                } else {
+                    Some(0)
+                }
+            } else {
+                match (rules.natural_resolve, i.2 < j.2) {
+                    // the stronger collects its points minus the weaker's
+                    (NaturalResolve::Difference, _) => pi.checked_sub(pj),
+                    (NaturalResolve::HigherWins, true) => Some(pi),
+                    (NaturalResolve::HigherWins, false) => pj.checked_neg(),
+                }
+            }
+        }
+    }
+}
+
+/// The figures of a foul pair (at least one of `fi`, `fj`). The amount is
+/// chosen by the caller; a missing `Collect` (overflow) is reported there.
+#[inline(always)]
+pub(super) fn foul_pair(p: &mut PairResult, fi: bool, fj: bool, collect: &[Option<Collect>]) {
+    // in place: the rows' figures do not apply to a foul
+    p.outcome = PairOutcome::Foul;
+    p.rows = [0; 3];
+    (p.row_points, p.overall, p.royalties, p.bonus) = (0, 0, 0, 0);
+    (p.scoop, p.sweep_all, p.multiplier) = (0, false, 1);
+    if fi && fj {
+        return;
+    }
+    let (c, sign) = if fj {
+        (collect[p.i], 1)
+    } else {
+        (collect[p.j], -1)
+    };
+    if let Some(c) = c {
+        p.scoop = sign;
+        p.sweep_all = c.sweep_all;
+        p.multiplier = c.multiplier;
+        (p.royalties, p.bonus) = if sign > 0 {
+            (c.royalties, c.bonus)
+        } else {
+            (c.royalties_neg, c.bonus_neg)
+        };
+    }
+}
+
+/// Compares the rows of a pair, fills the pair's figures and returns what i
+/// collects from j. Written without data-dependent branches (row results are
+/// random): a pair without a scoop is paid as one with multiplier 1, bonus 0.
+#[inline(always)]
+pub(super) fn rows_pair<W: Width>(
+    rules: &Rules,
+    a: &Side<W>,
+    b: &Side<W>,
+    p: &mut PairResult,
+) -> Option<i64> {
+    let (mut won_i, mut won_j) = (0usize, 0usize);
+    for r in 0..3 {
+        let gt = a.strengths[r] > b.strengths[r];
+        let lt = a.strengths[r] < b.strengths[r];
+        p.rows[r] = gt as i8 - lt as i8;
+        won_i |= (gt as usize) << r;
+        won_j |= (lt as usize) << r;
+    }
+    let rows = a.rows_won[won_i].sub(b.rows_won[won_j])?;
+    let roy = if rules.royalty_mode == RoyaltyMode::Always {
+        a.roy_sum.sub(b.roy_sum)?
+    } else {
+        a.roy_won[won_i].sub(b.roy_won[won_j])?
+    };
+    let (wins_i, wins_j) = (won_i.count_ones(), won_j.count_ones());
+    let more = (wins_i > wins_j) as i64 - (wins_i < wins_j) as i64;
+    let overall = rules.overall_point.checked_mul(more)?;
+    let (scoop_i, scoop_j) = (won_i == 7, won_j == 7);
+    let m = if scoop_i {
+        a.scoop_m
+    } else if scoop_j {
+        b.scoop_m
+    } else {
+        1
+    };
+    let bonus = if scoop_i {
+        a.scoop_b
+    } else if scoop_j {
+        b.scoop_b_neg
+    } else {
+        0
+    };
+    let roy_m = if rules.scoop_multiply_royalties { m } else { 1 };
+    p.row_points = rows.reported()?;
+    p.overall = overall;
+    p.royalties = roy.reported()?;
+    p.scoop = scoop_i as i8 - scoop_j as i8;
+    p.sweep_all = (scoop_i & a.swept_all) | (scoop_j & b.swept_all);
+    p.multiplier = m;
+    p.bonus = bonus;
+    rows.add(W::of(overall))?
+        .mul(W::of(m))?
+        .add(W::of(bonus))?
+        .add(roy.mul(W::of(roy_m))?)?
+        .reported()
+}

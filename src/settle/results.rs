@@ -1,0 +1,123 @@
+//! What a settlement reports, and the outputs the routine hands each
+//! pair's and seat's result to.
+
+use crate::naturals::Natural;
+
+/// One seat's result for the round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatResult {
+    /// Strengths of the submitted top, middle and bottom.
+    pub strengths: [u32; 3],
+    /// The royalty table value of each row's hand (0 when `royalty_mode` is
+    /// none), whether or not the round paid it.
+    pub royalties: [i64; 3],
+    /// The seat was settled as fouled: its arrangement is invalid and it
+    /// neither declared a natural nor surrendered.
+    pub foul: bool,
+    /// The seat was settled as surrendered: it asked to and did not declare a
+    /// natural (a declared natural is settled first).
+    pub surrender: bool,
+    /// The declared natural and its points, if any.
+    pub natural: Option<(Natural, i64)>,
+    /// The seat swept all (docs/rules.md, "Sweep-all").
+    pub swept_all: bool,
+    pub points: i64,
+    pub money: i64,
+    pub rake: i64,
+    /// `money - rake`.
+    pub net: i64,
+}
+
+/// How a pair was settled: the first step of docs/rules.md, "Settlement", that applied.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PairOutcome {
+    Natural,
+    Surrender,
+    Foul,
+    #[default]
+    Rows,
+}
+
+/// One pair's result, from seat `i`'s point of view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairResult {
+    pub i: usize,
+    pub j: usize,
+    pub outcome: PairOutcome,
+    /// +1 i won the row, -1 j won it, 0 tie (all 0 unless outcome is Rows).
+    pub rows: [i8; 3],
+    /// `rows` of docs/rules.md, "Step 4: rows": i's row points minus j's (0 unless Rows).
+    pub row_points: i64,
+    /// The overall point, signed (0 unless Rows).
+    pub overall: i64,
+    /// Rows: `roy`, i's royalties minus j's. Foul: the royalties the fouled
+    /// seat pays, signed from i's view. Both before any multiplier.
+    pub royalties: i64,
+    /// +1 i won all three rows (or collected a foul), -1 j did, 0 neither.
+    pub scoop: i8,
+    /// The multiplier in force came from `sweep_all` (a sweep-all scoop, a
+    /// foul in foul mode `sweep-all`, a `scoop`-mode foul collected by a seat
+    /// that swept all, a `fixed`-mode foul whose royalties were multiplied
+    /// at the sweep-all rate).
+    pub sweep_all: bool,
+    /// The multiplier applied (1 when none).
+    pub multiplier: i64,
+    /// The scoop, sweep-all or foul bonus, signed from i's view.
+    pub bonus: i64,
+    /// What i collects from j (negative: i pays).
+    pub points: i64,
+    pub stake: i64,
+    /// `points * stake`.
+    pub money: i64,
+}
+
+/// The whole settlement of a round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settlement {
+    pub seats: Vec<SeatResult>,
+    pub pairs: Vec<PairResult>,
+}
+
+/// Where the core writes a round's results: every figure for [`settle`],
+/// only each seat's points and money for [`settle_points`]. The core is
+/// generic over it, so the batch path drops what it does not keep.
+pub(super) trait Out {
+    fn pair(&mut self, p: PairResult);
+    fn seat(&mut self, s: usize, r: SeatResult);
+    /// Forgets what a pass that stopped part-way wrote.
+    fn clear(&mut self);
+}
+
+pub(super) struct Full(pub(super) Settlement);
+
+impl Out for Full {
+    #[inline(always)]
+    fn pair(&mut self, p: PairResult) {
+        self.0.pairs.push(p);
+    }
+    #[inline(always)]
+    fn seat(&mut self, _s: usize, r: SeatResult) {
+        self.0.seats.push(r);
+    }
+    fn clear(&mut self) {
+        self.0.pairs.clear();
+        self.0.seats.clear();
+    }
+}
+
+pub(super) struct Totals<'a> {
+    pub(super) points: &'a mut [i64],
+    pub(super) money: &'a mut [i64],
+}
+
+impl Out for Totals<'_> {
+    #[inline(always)]
+    fn pair(&mut self, _p: PairResult) {}
+    #[inline(always)]
+    fn seat(&mut self, s: usize, r: SeatResult) {
+        self.points[s] = r.points;
+        self.money[s] = r.money;
+    }
+    // seats are written only once the whole round is settled
+    fn clear(&mut self) {}
+}

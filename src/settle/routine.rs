@@ -1,0 +1,197 @@
+//! The one settlement routine, `settle_into`, and its two outputs:
+//! [`settle`] keeps every result, [`settle_points`] each seat's figures.
+
+use super::checks::check_seats;
+use super::facts::{pairs_of, row_scales, seat_facts, sweep_all, SeatFacts, Side};
+use super::inputs::{SeatInput, Stakes};
+use super::pair::pair_value;
+use super::results::{Full, Out, PairResult, SeatResult, Settlement, Totals};
+use super::width::{overflow, too_wide, Stop, Width};
+use crate::error::{Error, Result};
+use crate::rules::Rules;
+use crate::table::MAX_SEATS;
+
+/// Settles a table (docs/rules.md, "Settlement").
+pub fn settle(rules: &Rules, seats: &[SeatInput], stakes: &Stakes) -> Result<Settlement> {
+    let n = seats.len().min(MAX_SEATS);
+    let mut out = Full(Settlement {
+        seats: Vec::with_capacity(n),
+        pairs: Vec::with_capacity(n * n.saturating_sub(1) / 2),
+    });
+    settle_into(rules, seats, stakes, &mut out)?;
+    Ok(out.0)
+}
+
+/// Fast path for batch settlement: no allocation; writes per-seat points and
+/// money into the slices (len P). Same checks and same numbers as [`settle`].
+/// On an error the slices are left untouched.
+pub fn settle_points(
+    rules: &Rules,
+    seats: &[SeatInput],
+    stakes: &Stakes,
+    points: &mut [i64],
+    money: &mut [i64],
+) -> Result<()> {
+    if points.len() != seats.len() || money.len() != seats.len() {
+        return Err(Error::table(format!(
+            "points and money need one entry per seat ({} seats), got {} and {}",
+            seats.len(),
+            points.len(),
+            money.len()
+        )));
+    }
+    settle_into(rules, seats, stakes, &mut Totals { points, money })
+}
+
+/// Checks the table, settles it and writes the results into `out`: in
+/// `i64`, and again in `i128` if a step does not fit in `i64`.
+#[inline(always)]
+pub(super) fn settle_into<O: Out>(
+    rules: &Rules,
+    seats: &[SeatInput],
+    stakes: &Stakes,
+    out: &mut O,
+) -> Result<()> {
+    match settle_with::<i64, O>(rules, seats, stakes, out) {
+        Ok(()) => Ok(()),
+        Err(Stop::Error(e)) => Err(e),
+        Err(Stop::TooWide) => settle_wide(rules, seats, stakes, out),
+    }
+}
+
+/// The `i128` pass, for the rare round that does not fit in `i64` on the
+/// way; a step that fails here means a reported figure does not fit.
+#[cold]
+#[inline(never)]
+pub(super) fn settle_wide<O: Out>(
+    rules: &Rules,
+    seats: &[SeatInput],
+    stakes: &Stakes,
+    out: &mut O,
+) -> Result<()> {
+    out.clear();
+    match settle_with::<i128, O>(rules, seats, stakes, out) {
+        Ok(()) => Ok(()),
+        Err(Stop::Error(e)) => Err(e),
+        Err(Stop::TooWide) => Err(overflow()),
+    }
+}
+
+/// The one implementation of the rules: checks the table, settles it with
+/// working figures in `W` and writes the results into `out`. Each step is a
+/// step of the rule text (docs/rules.md, "Settlement").
+#[inline(always)]
+pub(super) fn settle_with<W: Width, O: Out>(
+    rules: &Rules,
+    seats: &[SeatInput],
+    stakes: &Stakes,
+    out: &mut O,
+) -> std::result::Result<(), Stop> {
+    check_seats(rules, seats)?;
+    let n = seats.len();
+    stakes.check(n)?;
+    // filled in place: a struct this size returned by value is copied
+    let mut facts = SeatFacts {
+        side: [Side::<W>::default(); MAX_SEATS],
+        natural: [None; MAX_SEATS],
+        natural_order: [usize::MAX; MAX_SEATS],
+        royalties: [[0i64; 3]; MAX_SEATS],
+        nat: 0,
+        sur: 0,
+        foul: 0,
+        swept: 0,
+    };
+    seat_facts(rules, seats, &mut facts);
+    facts.swept = sweep_all(rules, n, &facts);
+    let mut collect = [None; MAX_SEATS];
+    row_scales(rules, n, &mut facts, &mut collect)?;
+    // every pair, from i's view; seat totals in the working width
+    let mut points = [W::default(); MAX_SEATS];
+    let mut money = [W::default(); MAX_SEATS];
+    for &(i, j) in pairs_of(n) {
+        let mut p = PairResult {
+            i,
+            j,
+            multiplier: 1,
+            ..PairResult::default()
+        };
+        let value = pair_value(rules, seats, &facts, &collect, &mut p).ok_or_else(too_wide)?;
+        let stake = stakes.get(n, i, j);
+        p.points = value;
+        p.stake = stake;
+        // a product of two `i64`s: fails only when it does not fit
+        p.money = value.checked_mul(stake).ok_or_else(overflow)?;
+        let (value, pair_money) = (W::of(value), W::of(p.money));
+        let sums = (|| {
+            Some((
+                points[i].add(value)?,
+                points[j].sub(value)?,
+                money[i].add(pair_money)?,
+                money[j].sub(pair_money)?,
+            ))
+        })()
+        .ok_or_else(too_wide)?;
+        (points[i], points[j], money[i], money[j]) = sums;
+        out.pair(p);
+    }
+    seat_results(rules, n, &facts, &points, &money, out)
+}
+
+/// The rake a seat pays on `money` and its net: `floor(rake_percent *
+/// money / 100)` on positive money, zero otherwise (docs/rules.md, "Money,
+/// rake and exactness"); `None` when the net does not fit in `i64`. Exact:
+/// a product past 64 bits is taken in 128.
+#[inline(always)]
+pub fn rake_and_net(rules: &Rules, money: i64) -> Option<(i64, i64)> {
+    // zero for money <= 0, without a branch on the money
+    let positive = money.max(0);
+    let rake = match rules.rake_percent.checked_mul(positive) {
+        Some(x) => x.div_euclid(100),
+        None => {
+            i64::try_from((rules.rake_percent as i128 * positive as i128).div_euclid(100)).ok()?
+        }
+    };
+    Some((rake, money.checked_sub(rake)?))
+}
+
+/// Step 5: each seat's totals as reported, the rake on its positive money
+/// (rounded down) and its net, written to `out`.
+#[inline(always)]
+pub(super) fn seat_results<W: Width, O: Out>(
+    rules: &Rules,
+    n: usize,
+    facts: &SeatFacts<W>,
+    points: &[W; MAX_SEATS],
+    money: &[W; MAX_SEATS],
+    out: &mut O,
+) -> std::result::Result<(), Stop> {
+    let mut seat_points = [0i64; MAX_SEATS];
+    let mut seat_money = [0i64; MAX_SEATS];
+    let mut rake = [0i64; MAX_SEATS];
+    let mut net = [0i64; MAX_SEATS];
+    for s in 0..n {
+        seat_points[s] = points[s].reported().ok_or_else(overflow)?;
+        seat_money[s] = money[s].reported().ok_or_else(overflow)?;
+        (rake[s], net[s]) = rake_and_net(rules, seat_money[s]).ok_or_else(overflow)?;
+    }
+    // written only once every seat is known to fit
+    for s in 0..n {
+        let bit = 1u8 << s;
+        out.seat(
+            s,
+            SeatResult {
+                strengths: facts.side[s].strengths,
+                royalties: facts.royalties[s],
+                foul: facts.foul & bit != 0,
+                surrender: facts.sur & bit != 0,
+                natural: facts.natural[s],
+                swept_all: facts.swept & bit != 0,
+                points: seat_points[s],
+                money: seat_money[s],
+                rake: rake[s],
+                net: net[s],
+            },
+        );
+    }
+    Ok(())
+}

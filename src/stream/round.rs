@@ -1,0 +1,200 @@
+//! A round given as JSON text, read and settled into its output record.
+
+use serde_json::value::RawValue;
+
+use super::error_record::write_error_record;
+use super::json::{bad, elements, integer, kind, malformed, members, shown, string, utf8, Kind};
+use super::seat::read_seat;
+use crate::error::{Error, Result};
+use crate::lines::{is_blank, strip_bom};
+use crate::report::write_settlement_json;
+use crate::rules::Rules;
+use crate::settle::{check_seat_count, settle, MAX_SEATS, MIN_SEATS};
+use crate::stakes::{read_stakes, StakeSpec, StakesInput, StakesValue};
+
+const ROUND_KEYS: [&str; 4] = ["id", "rules", "stakes", "seats"];
+
+/// What one line of a stream came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineOutcome {
+    /// Only whitespace: no record.
+    Blank,
+    /// A settlement record was written.
+    Settled,
+    /// An error record was written.
+    Failed,
+}
+
+/// Resolves a round's `"rules"` name (`None`: the stream's default rules)
+/// to the rules, or says why it cannot.
+pub type RulesFor<'r> = dyn Fn(Option<&str>) -> std::result::Result<&'r Rules, String> + Sync + 'r;
+
+impl StakesInput for &RawValue {
+    type Fail = Error;
+
+    fn look(&self, _limit: usize) -> Result<StakesValue<Self>> {
+        Ok(match kind(self) {
+            Kind::Number => match integer(self) {
+                Some(v) => StakesValue::Int(Ok(v.into())),
+                None if is_integer_text(self.get()) => StakesValue::Int(Err(shown(self))),
+                None => StakesValue::Other,
+            },
+            Kind::Array => StakesValue::List(elements(self)?),
+            _ => StakesValue::Other,
+        })
+    }
+
+    /// As a record names it (see `Json::kind`).
+    fn describe(&self) -> String {
+        match kind(self) {
+            Kind::Null => "null",
+            Kind::Bool => "a boolean",
+            Kind::Number if is_integer_text(self.get()) => "an integer",
+            Kind::Number => "a number",
+            Kind::String => "a string",
+            Kind::Array => "an array",
+            Kind::Object => "an object",
+        }
+        .to_string()
+    }
+}
+
+/// An integer written without a fraction or an exponent, of any size.
+fn is_integer_text(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A round's members, checked against the schema.
+struct Round<'a> {
+    rules: Option<&'a RawValue>,
+    stakes: Option<&'a RawValue>,
+    seats: Option<&'a RawValue>,
+}
+
+/// Reads a round's members; its id is set in `id` as soon as it is read and
+/// found valid, so that an error found later can name the round.
+fn read_round<'a>(text: &'a str, id: &mut Option<&'a RawValue>) -> Result<Round<'a>> {
+    let raw: &RawValue = serde_json::from_str(text).map_err(malformed)?;
+    if kind(raw) != Kind::Object {
+        return Err(bad(format!(
+            "a round is a JSON object with a \"seats\" list, not {}",
+            shown(raw)
+        )));
+    }
+    let mut round = Round {
+        rules: None,
+        stakes: None,
+        seats: None,
+    };
+    let fields = members(raw)?;
+    if let Some((_, v)) = fields.iter().find(|(k, _)| k == "id") {
+        check_id(v)?;
+        *id = Some(v);
+    }
+    for (key, v) in fields {
+        match key.as_ref() {
+            "id" => {}
+            "rules" => round.rules = Some(v),
+            "stakes" => round.stakes = Some(v),
+            "seats" => round.seats = Some(v),
+            _ => {
+                return Err(bad(format!(
+                    "unknown key {key:?} (a round has {})",
+                    ROUND_KEYS.join(", ")
+                )))
+            }
+        }
+    }
+    Ok(round)
+}
+
+fn check_id(id: &RawValue) -> Result<()> {
+    match kind(id) {
+        Kind::String | Kind::Number | Kind::Null => Ok(()),
+        _ => Err(bad(format!(
+            "an id is a string or a number, not {}",
+            shown(id)
+        ))),
+    }
+}
+
+fn rules_name(v: Option<&RawValue>) -> Result<Option<String>> {
+    match v {
+        None => Ok(None),
+        Some(v) => match kind(v) {
+            Kind::Null => Ok(None),
+            Kind::String => Ok(Some(string(v)?)),
+            _ => Err(Error::rules(
+                "\"rules\" names a preset or the --rules file; inline rules are not read in a stream",
+            )),
+        },
+    }
+}
+
+/// Settles one round given as JSON text and appends its record to `out`.
+pub(super) fn settle_text(
+    text: &str,
+    line: usize,
+    rules_for: &RulesFor,
+    out: &mut String,
+) -> LineOutcome {
+    let mut id = None;
+    let result = (|| {
+        let round = read_round(text, &mut id)?;
+        let name = rules_name(round.rules)?;
+        let rules = rules_for(name.as_deref()).map_err(Error::rules)?;
+        let seat_values = match round.seats {
+            Some(v) if kind(v) == Kind::Array => elements(v)?,
+            _ => {
+                return Err(bad(format!(
+                    "a round needs a \"seats\" list of {MIN_SEATS} to {MAX_SEATS} seats"
+                )))
+            }
+        };
+        check_seat_count(seat_values.len())?;
+        let seats = seat_values
+            .iter()
+            .enumerate()
+            .map(|(k, v)| read_seat(v, k))
+            .collect::<Result<Vec<_>>>()?;
+        let spec = match round.stakes {
+            None => StakeSpec::Uniform(rules.stake),
+            Some(v) if kind(v) == Kind::Null => StakeSpec::Uniform(rules.stake),
+            Some(v) => read_stakes(&v, seats.len())?,
+        };
+        Ok((settle(rules, &seats, &spec.stakes())?, seats))
+    })();
+    let id_text = id.map(RawValue::get);
+    match result {
+        Ok((s, seats)) => {
+            write_settlement_json(out, &s, &seats, id_text);
+            LineOutcome::Settled
+        }
+        Err(e) => {
+            write_error_record(out, line, id_text, &e);
+            LineOutcome::Failed
+        }
+    }
+}
+
+/// Settles one line of a JSON Lines stream (without its line feed) and
+/// appends its record to `out`; a blank line appends nothing.
+pub fn settle_line(
+    bytes: &[u8],
+    line: usize,
+    rules_for: &RulesFor,
+    out: &mut String,
+) -> LineOutcome {
+    let bytes = strip_bom(bytes);
+    if is_blank(bytes) {
+        return LineOutcome::Blank;
+    }
+    match utf8(bytes) {
+        Ok(text) => settle_text(text, line, rules_for, out),
+        Err(e) => {
+            write_error_record(out, line, None, &e);
+            LineOutcome::Failed
+        }
+    }
+}
