@@ -83,11 +83,11 @@ CANNOT_RAISE = frozenset(
         "capsa.conformance.engines.Engine.close",  # the base has nothing to stop
         # a run's findings, written out
         "capsa.conformance.harness.Failure.to_json",
-        "capsa.conformance.inference.Inference.changed",
-        "capsa.conformance.inference.Inference.summary",
-        "capsa.conformance.inference.Inference.to_json",
-        "capsa.conformance.inference.Inference.to_toml",
-        "capsa.conformance.inference.Observation.to_json",
+        "capsa.conformance.inference.result.Inference.changed",
+        "capsa.conformance.inference.result.Inference.summary",
+        "capsa.conformance.inference.result.Inference.to_json",
+        "capsa.conformance.inference.result.Inference.to_toml",
+        "capsa.conformance.inference.result.Observation.to_json",
         "capsa.conformance.harness.Report.matrix_text",
         "capsa.conformance.harness.Report.summary",
         "capsa.conformance.harness.Report.to_json",

@@ -236,3 +236,12 @@ def test_knobs_only_a_combination_of_which_shows_are_not_determined() -> None:
     # with a tied row possible, the row point and the overall point are told apart
     assert "row_points" in found.probed and "overall_point" in found.probed
     assert "# not determined: scoop.multiplier" in found.to_toml()
+
+
+def test_a_knob_no_value_of_which_explains_its_probes_is_not_determined() -> None:
+    # the rake is rounded up: no percent gives the engine's rake at every stake
+    found = infer(MUTANTS["rake-rounded-up"](), base="capsa-susun")
+    reason = found.undetermined["money.rake_percent"]
+    assert "no value of it explains the answers to rake-stake-100" in reason
+    assert "money.rake_percent" not in found.probed
+    assert "# not determined: money.rake_percent: no value" in found.to_toml()

@@ -19,10 +19,12 @@ from typing import Any
 
 import pytest
 
+import capsa
 from capsa.conformance import load_vectors
 from capsa.conformance.protocol import RulesSpec
 
 ENGINE = Path(__file__).resolve().parent.parent / "examples" / "node-engine" / "engine.js"
+HOUSE = Path(__file__).resolve().parent.parent / "examples" / "go-engine" / "house.toml"
 OPS = ["compare", "category", "foul", "natural", "count_splits", "settle"]
 
 
@@ -60,6 +62,33 @@ def test_the_node_engine_agrees_with_capsa_on_every_vector_and_fuzz_case(
         assert everything["pass"] > 0 and everything["fail"] == everything["unsupported"] == 0, op
     assert report["matrix"]["digest"]["*"]["pass"] == 0  # not supported, so not asked
     assert "failures: none" in done.stdout
+
+
+def test_the_node_engine_passes_under_a_house_variant_none_of_the_presets(
+    node: str, tmp_path: Path
+) -> None:
+    # it reads the rules of every request, so it plays whatever variant it is
+    # tested under: here the Go example's house rules, with surrender and
+    # naturals added so that their vectors are asked too
+    house = capsa.Rules.load(HOUSE).derive(
+        {"name": "node-house", "surrender.enabled": True, "surrender.cost": 2},
+        naturals=capsa.Rules.preset("capsa-susun").to_dict()["naturals"],
+    )
+    rules = tmp_path / "house.toml"
+    rules.write_text(house.to_toml(), encoding="utf-8")
+    engine = shlex.join([node, str(ENGINE)])
+    command = [sys.executable, "-m", "capsa", "conformance", "run", "--engine", engine]
+    done = subprocess.run(
+        [*command, "--rules", str(rules), "--fuzz", "20", "--seed", "3", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["rules"]["name"] == "node-house" and report["passed"] is True
+    for op in OPS:
+        assert report["matrix"][op]["*"]["pass"] > 0, op
 
 
 def _ask(node: str, lines: list[str]) -> list[dict[str, Any]]:

@@ -155,7 +155,9 @@ NATURALS_HOUSE = _PAGAT.derive(
     {"naturals.enabled": [{"name": "dragon", "points": 20}, {"name": "six-pairs", "points": 5}]},
     name="naturals house",
 )
-CLAIMED = Rules.preset("mau-binh").derive({"row_points": 2, "surrender.cost": 4}, name="claimed")
+CLAIMED = Rules.preset("mau-binh").derive(
+    {"row_points": 2, "surrender.enabled": True, "surrender.cost": 4}, name="claimed"
+)
 
 VARIANTS: list[Variant] = [
     Variant(

@@ -246,7 +246,8 @@ class Report:
     def too_few(self) -> str:
         """Why the run asked too little to pass ("" when it asked enough): the
         answers checked and the commonest reasons cases were skipped, and
-        every op the engine lists of which no case was compared."""
+        every op the engine lists of which no case was compared. Raises
+        nothing."""
         parts = self.untested()
         if self.answered < self.min_requests:
             reasons = sorted(self.skips.items(), key=lambda kv: -kv[1])[:3]
@@ -270,7 +271,7 @@ class Report:
         tests none of an op the engine lists does not pass, however many
         answers it has of the others (rules outside the engine's claims skip
         every case of the ops they touch). Digests are left out: whether they
-        are asked is the run's choice (``digests``)."""
+        are asked is the run's choice (``digests``). Raises nothing."""
         out = []
         for op, cells in self.matrix.items():
             every = cells.get("*", {})
@@ -287,7 +288,7 @@ class Report:
     def observe(self, kind: str, failure: Failure, note: str) -> None:
         """Records a declared difference that is not a failure (``kind``
         ``"not-zero-sum"``): one entry per kind with its count and the first
-        example."""
+        example. Raises nothing."""
         for entry in self.observations:
             if entry["kind"] == kind:
                 entry["count"] += 1
@@ -323,7 +324,8 @@ class Report:
         return "\n".join(lines)
 
     def fuzz_text(self) -> str:
-        """How the fuzz cases came to be: examples drawn, duplicates, refused, asked."""
+        """How the fuzz cases came to be: examples drawn, duplicates, refused,
+        asked. Raises nothing."""
         if not self.fuzz_examples:
             return f"{self.fuzz_cases} fuzz cases"
         parts = [f"{self.fuzz_duplicates} duplicates"] if self.fuzz_duplicates else []
@@ -340,7 +342,8 @@ class Report:
 
     def causes_text(self) -> str:
         """One line per root cause (count, fit, smallest reproducer), then the
-        pinned orders the engine's digests match; empty when nothing failed."""
+        pinned orders the engine's digests match; empty when nothing failed.
+        Raises nothing."""
         lines = [f"cause: {cause.line()}" for cause in self.causes]
         lines += [f"digest: {text}" for text in self.digest_matches]
         return "\n".join(lines)
@@ -415,7 +418,8 @@ class Report:
         """The report members about what was asked: ``rules`` (the rules the
         engine was tested under, or null), ``answered``, ``min_requests``,
         ``not_passed_because`` (why a run without failures did not pass, or
-        null), ``skipped`` (reason to count) and ``observations``."""
+        null), ``skipped`` (reason to count) and ``observations``. Raises
+        nothing."""
         return {
             "rules": self.rules.data() if self.rules is not None else None,
             "answered": self.answered,

@@ -16,6 +16,7 @@ from capsa.conformance.inference.rounds import (
     rows_of,
 )
 from capsa.conformance.inference.solving import Inferrer
+from capsa.rules import Rules
 
 __all__ = ["NaturalParts"]
 
@@ -97,6 +98,8 @@ class NaturalParts(Inferrer):
     def natural_precedence(self) -> None:
         """Which of two paid naturals is the stronger, from a round of one against
         the other, for every pair no ``natural`` answer has ordered."""
+        if "naturals.enabled" not in self.probed:
+            return  # no natural answer: naturals.enabled is not probed, and says why
         enabled = [i["name"] for i in self.rules["naturals.enabled"]]
         probes = []
         for first, second in itertools.combinations(enabled, 2):
@@ -216,17 +219,21 @@ class NaturalParts(Inferrer):
                 )
             )
             break
-        for name, (one, two) in TWINS.items():
-            a, b = _core.card_ids(one), _core.card_ids(two)
-            if _core.natural(a, rules) == name == _core.natural(b, rules):
-                out.append(
-                    settle_probe(
-                        f"natural-twins-{name}",
-                        ("naturals.ties",),
-                        f"{name} on both sides, of different ranks",
-                        seat(rows_of(a, rules), declare=True),
-                        seat(rows_of(b, rules), declare=True),
-                    )
-                )
-                break
-        return out
+        return out + _twin_probes(rules)
+
+
+def _twin_probes(rules: Rules) -> list[Probe]:
+    """A settle probe of the same natural on both sides, of different ranks
+    (``naturals.ties``), for the first twins the rules pay."""
+    for name, (one, two) in TWINS.items():
+        a, b = _core.card_ids(one), _core.card_ids(two)
+        if _core.natural(a, rules) == name == _core.natural(b, rules):
+            probe = settle_probe(
+                f"natural-twins-{name}",
+                ("naturals.ties",),
+                f"{name} on both sides, of different ranks",
+                seat(rows_of(a, rules), declare=True),
+                seat(rows_of(b, rules), declare=True),
+            )
+            return [probe]
+    return []

@@ -302,6 +302,24 @@ def scoring_probes(ties: bool) -> list[Probe]:
             seat(_SWEEPER),
             seat(_SWEPT[0]),
         ),
+    ]
+    probes += _foul_and_surrender_probes()
+    if ties:
+        probes.append(
+            settle_probe(
+                "rows-2-tie",
+                rows,
+                "seat 0 wins two rows and ties the bottom",
+                seat(_WIN2),
+                seat(_TIE_BOTTOM),
+            )
+        )
+    return probes
+
+
+def _foul_and_surrender_probes() -> list[Probe]:
+    """Settle probes of fouls and surrenders."""
+    return [
         settle_probe(
             "foul",
             ("foul.mode", "foul.points"),
@@ -340,17 +358,6 @@ def scoring_probes(ties: bool) -> list[Probe]:
             seat(_WIN2, surrender=True),
         ),
     ]
-    if ties:
-        probes.append(
-            settle_probe(
-                "rows-2-tie",
-                rows,
-                "seat 0 wins two rows and ties the bottom",
-                seat(_WIN2),
-                seat(_TIE_BOTTOM),
-            )
-        )
-    return probes
 
 
 def rake_probes() -> list[Probe]:

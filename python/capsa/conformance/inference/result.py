@@ -53,8 +53,10 @@ class Inference:
     the probes that fixed it), ``not_probed`` and ``undetermined`` (knob ->
     why, a sentence naming the knob: its value in ``rules`` is the base's or
     a guess, flagged), ``observations`` (answers the inferred rules do not
-    give), ``asked`` (requests sent), ``notes`` and ``not_zero_sum`` (the
-    table sizes whose settle answers were set aside). Built by
+    give), ``asked`` (requests sent), ``notes``, ``not_zero_sum`` (the
+    table sizes whose settle answers were set aside) and ``check`` (the
+    harness run under the inferred rules, a
+    :class:`~capsa.conformance.inference.check.Check`, or None). Built by
     :func:`infer`; raises nothing."""
 
     rules: Rules

@@ -25,7 +25,8 @@ from capsa.conformance.inference.rounds import (
     royalty_probe,
 )
 from capsa.conformance.inference.tables import TABLE_SIZES, widen
-from capsa.rules import _INTS, Rules
+from capsa.conformance.inference.trading import FIGURES, TradingParts
+from capsa.rules import Rules
 
 __all__ = ["SettlingParts"]
 
@@ -41,7 +42,6 @@ _SCORING = (
     "royalties",
     "money",
 )
-_JOINT = 12  # values of the first of two knobs tried when only both together fit
 _UNSUPPORTED = ("error", "unsupported")
 _FOUL_KNOBS = ("foul.mode", "foul.points", "foul.pays_royalties")
 # knob -> the knobs solved again when it takes another value (empty: every royalty)
@@ -78,7 +78,7 @@ def _fouled(probe: Probe) -> bool:
     return "foul" in probe.name
 
 
-class SettlingParts(NaturalParts):
+class SettlingParts(NaturalParts, TradingParts):
     """The scoring knobs, solved from ``settle`` answers."""
 
     def settle_probes(self) -> list[Probe]:
@@ -182,7 +182,23 @@ class SettlingParts(NaturalParts):
         royalties = tuple(k for k in self.probed if k.startswith("royalties."))
         for knob, partners in _PARTNERS.items():
             self.trade(knob, partners or royalties, probes)
+        self._fixed_fouls()
+        self.suspects()
         self.set_aside(probes)
+
+    def _fixed_fouls(self) -> None:
+        """Fixed foul points can mimic what a sweep or a scoop pays: they are not
+        determined while the figures of those are not."""
+        if self.rules["foul.mode"] != "fixed" or "foul.mode" not in self.probed:
+            return
+        open_ = [k for k in FIGURES if k in self.undetermined]
+        if open_ and "foul.mode" not in self.undetermined:
+            why = (
+                'fixed points fit the foul answers, and so may "sweep-all" or "scoop" '
+                f"with other values of {', '.join(open_)}, which are not determined"
+            )
+            for knob in ("foul.mode", "foul.points"):
+                self.undetermine(knob, why)
 
     def set_aside(self, probes: Sequence[Probe]) -> None:
         """Marks a knob whose every probe was answered but set aside (not zero-sum)
@@ -222,12 +238,16 @@ class SettlingParts(NaturalParts):
             # row point and the overall point): the first is solved, the next
             # only when no value of the first fits, and both together last.
             def step() -> bool:
-                for knob in knobs:
-                    if self.solve(knob, probes(shown_by)):
-                        return True
-                    if self.consistent(probes(shown_by)):
-                        return False
-                return self.solve_jointly(knobs[0], knobs[1], probes(shown_by))
+                shown = probes(shown_by)
+                changed = False
+                for knob in knobs:  # each is solved (or, when the answers fit, noted)
+                    if self.consistent(shown):
+                        self.solve(knob, shown)
+                    else:
+                        changed = self.solve(knob, shown) or changed
+                if not self.consistent(shown):
+                    changed = self.solve_jointly(knobs[0], knobs[1], shown) or changed
+                return changed
 
             return step
 
@@ -266,19 +286,6 @@ class SettlingParts(NaturalParts):
         ]
         return steps
 
-    def solve_jointly(self, first: str, second: str, probes: Sequence[Probe]) -> bool:
-        """Tries the first few values of ``first`` with ``second`` solved for
-        each; keeps the first pair that explains the answers."""
-        kept = self.rules
-        low = _INTS.get(first, (0, 0))[0]
-        for value in range(low, low + _JOINT):
-            self.rules = with_knobs(kept, {first: value})
-            self.solve(second, probes)
-            if self.consistent(probes):
-                return True
-        self.rules = kept
-        return False
-
     def _foul_step(self, probes: Sequence[Probe]) -> Callable[[], bool]:
         def step() -> bool:
             if self.choose([{"foul.mode": m} for m in ("sweep-all", "scoop")], probes):
@@ -291,6 +298,7 @@ class SettlingParts(NaturalParts):
             self.rules = with_knobs(self.rules, {"foul.mode": "fixed"})
             self.solve("foul.points", probes)
             if all(self.matches(p, self.rules) for p in self.answered(probes)):
+                self.note(["foul.mode"], self.answered(probes))
                 return True
             self.rules = before
             return False
@@ -320,7 +328,9 @@ class SettlingParts(NaturalParts):
         return step
 
     def rake(self, probes: Sequence[Probe]) -> None:
-        """``money.rake_percent`` from the probes whose points the inferred rules give."""
+        """``money.rake_percent`` from the probes whose points the inferred rules
+        give: every percent is tried; one that fits is inferred, none or
+        several are not determined."""
         answered = [
             p for p in self.answered(probes) if self.expect(p, self.rules)[0] == self.got(p)[0]
         ]
@@ -328,14 +338,24 @@ class SettlingParts(NaturalParts):
             self.skip(["money.rake_percent"], "no rake probe's points matched the inferred rules")
             return
         self.note(["money.rake_percent"], answered)
+        fits = [
+            percent
+            for percent in range(101)
+            if all(
+                self.matches(p, with_knobs(self.rules, {"money.rake_percent": percent}))
+                for p in answered
+            )
+        ]
+        if len(fits) == 1:
+            self.rules = with_knobs(self.rules, {"money.rake_percent": fits[0]})
+            return
+        names = ", ".join(p.name for p in answered)
         current = self.rules["money.rake_percent"]
-        fits = []
-        for percent in [current, *range(101)]:
-            trial = self.rules.derive({"money.rake_percent": percent})
-            if all(self.matches(p, trial) for p in answered):
-                fits.append(percent)
-                break
-        if fits and fits[0] != current:
-            self.rules = self.rules.derive({"money.rake_percent": fits[0]})
+        if fits:
+            shown = ", ".join(map(str, fits[:8]))
+            why = f"the answers to {names} fit money.rake_percent = {shown} (kept {current})"
+        else:
+            why = f"no value of it explains the answers to {names} (kept {current})"
+        self.undetermine("money.rake_percent", why)
 
     # ---------------------------------------------------------- verifying

@@ -17,6 +17,8 @@ from capsa.rules import _INT_MAX, _INTS, Rules
 
 __all__ = ["Answer", "Inferrer"]
 
+_JOINT = 12  # values of the first of two knobs tried when only both together fit
+
 # ------------------------------------------------------------------ the inference
 
 
@@ -48,6 +50,8 @@ class Inferrer:
         self.not_zero_sum: set[int] = set()  # table sizes whose answers are set aside
         self.fouls_never = hello.get("fouls") == "never"
         self.notes: list[str] = []
+        self.trying = False  # solving under trial values: nothing is noted
+        self.misfit: set[str] = set()  # knobs no value of which explains their answers
         self._requests: dict[str, dict[str, Any]] = {}
         self._expected: dict[tuple[str, Rules], dict[str, Any]] = {}
         self.observations: list[Observation] = []
@@ -153,7 +157,9 @@ class Inferrer:
     # ---------------------------------------------------------- bookkeeping
 
     def note(self, knobs: Iterable[str], probes: Iterable[Probe]) -> None:
-        """Records that ``probes`` showed ``knobs``."""
+        """Records that ``probes`` showed ``knobs`` (not while trying values)."""
+        if self.trying:
+            return
         names = [p.name for p in probes]
         for knob in knobs:
             self.probed.setdefault(knob, [])
@@ -226,6 +232,19 @@ class Inferrer:
         extra = [g - e for g, e in zip(got, expected, strict=True) if g != e]
         return len(extra) == 1 and extra[0] > 0
 
+    def solve_jointly(self, first: str, second: str, probes: Sequence[Probe]) -> bool:
+        """Tries the first few values of ``first`` with ``second`` solved for
+        each; keeps the first pair that explains the answers."""
+        kept = self.rules
+        low = _INTS.get(first, (0, 0))[0]
+        for value in range(low, low + _JOINT):
+            self.rules = with_knobs(kept, {first: value})
+            self.solve(second, probes)
+            if self.consistent(probes):
+                return True
+        self.rules = kept
+        return False
+
     def solve(self, knob: str, probes: Sequence[Probe]) -> bool:
         """Solves an integer knob from seat 0's points in each answered probe (the
         others held); True when the value changed."""
@@ -234,8 +253,12 @@ class Inferrer:
         current = get(self.rules, knob)
         if not answered or current is None:
             return False
+        if self.trying and self.consistent(answered):
+            return False  # nothing to note while trying values, nothing to solve
 
         def points(value: int, probe: Probe) -> int | None:
+            if not low <= value <= high:
+                return None
             seen = self.expect(probe, with_knobs(self.rules, {knob: value}))
             if isinstance(seen, tuple) and seen and isinstance(seen[0], int):
                 return int(seen[0])
@@ -292,6 +315,7 @@ class Inferrer:
             self.probed.pop(knob)
             self.skip([knob], "no answer depends on it under the inferred rules (any value fits)")
         elif not fit:
+            self.misfit.add(knob)
             self.undetermine(
                 knob, f"no value of it explains the answers to {names} (kept {_json(current)})"
             )
@@ -304,66 +328,6 @@ class Inferrer:
             self.rules = with_knobs(self.rules, {knob: fit[0]})
             return True
         return False
-
-    def trade(self, knob: str, partners: Sequence[str], probes: Sequence[Probe]) -> None:
-        """Marks ``knob`` and its partners as not determined when another value of
-        it, with the partners solved again, explains as many answers (only a
-        combination of them shows, as ``3 * scoop.multiplier + scoop.bonus``
-        does); so are the numbers solved from answers that depend on them."""
-        if knob not in self.probed or knob in self.undetermined:
-            return
-        kept = self.rules
-        explained = [p for p in self.answered(probes) if self.matches(p, kept)]
-        own = [self.probes[n] for n in self.probed[knob]]
-        current = get(kept, knob)
-        values = [v for v in candidates(knob, kept) if v != current]
-        if isinstance(current, int) and not isinstance(current, bool):
-            values = [v for v in values if abs(v - current) <= 3]
-        for value in values:
-            self.rules = with_knobs(kept, {knob: value})
-            for partner in partners:
-                self.solve(partner, own + [self.probes[n] for n in self.probed.get(partner, [])])
-            fits = all(self.matches(p, self.rules) for p in explained)
-            trial = self.rules
-            followers = self._followers([knob, *partners], explained) if fits else []
-            self.rules = kept
-            if not fits:
-                continue
-            moved = [p for p in partners if get(trial, p) != get(kept, p)]
-            other = ", ".join(f"{k} = {_json(get(trial, k))}" for k in [knob, *moved])
-            ours = ", ".join(f"{k} = {_json(get(kept, k))}" for k in [knob, *moved])
-            why = (
-                f"the answers show only a combination of {', '.join([knob, *moved])}: "
-                f"{other} explains them as well as {ours} (kept)"
-            )
-            for k in [knob, *moved]:
-                self.undetermine(k, why)
-            for k, value in followers:
-                self.undetermine(
-                    k,
-                    f"its answers depend on {', '.join([knob, *moved])} (with {other}, "
-                    f"{k} = {_json(value)} explains them; kept {_json(get(kept, k))})",
-                )
-            return
-
-    def _followers(self, moved: Sequence[str], explained: Sequence[Probe]) -> list[tuple[str, Any]]:
-        """The determined integer knobs whose solution changes under the current
-        (trial) rules, with their new values, as long as every answer stays
-        explained."""
-        out = []
-        for knob, names in list(self.probed.items()):
-            value = get(self.rules, knob)
-            if knob in moved or knob in self.undetermined or not isinstance(value, int):
-                continue
-            if isinstance(value, bool):
-                continue
-            before = self.rules
-            if self.solve(knob, [self.probes[n] for n in names]):
-                if all(self.matches(p, self.rules) for p in explained):
-                    out.append((knob, get(self.rules, knob)))
-                else:
-                    self.rules = before
-        return out
 
 
 def _json(value: Any) -> str:
