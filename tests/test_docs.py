@@ -2,10 +2,13 @@
 
 The fenced blocks of each page are read in order:
 
-* ``python`` blocks run, one namespace per page, in a fresh working
-  directory; a ``toml`` block whose first line is a comment naming a file
+* each ``python`` block runs as pasted into a file: ``python example.py``
+  in a fresh subprocess and a fresh working directory, with a time limit.
+  A ``toml`` block whose first line is a comment naming a file
   (``# house.toml``) is written to that file first, so the Python after it
-  can load it;
+  on the same page can load it. A block that cannot run on its own (a
+  protocol transcript, say) is marked by an HTML comment on the line right
+  before its fence, ``<!-- not-run: why -->``, and is only compiled;
 * ``toml`` blocks are rules files: each loads with ``capsa.Rules.from_toml``,
   and one naming a preset without a ``base`` is that preset exactly;
 * ``json`` blocks parse, and a round (an object with ``seats``) settles with
@@ -21,11 +24,11 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -47,6 +50,11 @@ _INLINE_CODE = re.compile(r"(?<!`)`(?P<code>[^`\n]+)`(?!`)")
 _READ_ONLY = frozenset({"rank", "arrange", "presets", "rules", "play", "--version"})
 
 
+_NOT_RUN = re.compile(r"^<!-- not-run: (?P<why>[^>]*\S)\s*-->$")
+# Each snippet's limit; the whole set runs in well under a minute.
+SNIPPET_SECONDS = 120
+
+
 @dataclass(frozen=True)
 class Block:
     """One fenced code block of a page."""
@@ -55,6 +63,7 @@ class Block:
     line: int  # the line of the opening fence, counting from 1
     lang: str
     text: str
+    not_run: str | None = None  # why, when the page marks the block not runnable
 
     @property
     def where(self) -> str:
@@ -67,13 +76,17 @@ def blocks(page: Path) -> list[Block]:
     lines = page.read_text(encoding="utf-8").splitlines()
     opening: tuple[int, str, str] | None = None
     body: list[str] = []
+    not_run: str | None = None
     for number, line in enumerate(lines, start=1):
         fence = _FENCE.match(line)
         if opening is None:
             if fence:
                 opening, body = (number, fence["fence"], fence["lang"]), []
+                marker = _NOT_RUN.match(lines[number - 2].strip()) if number > 1 else None
+                not_run = marker["why"] if marker else None
         elif fence and fence["fence"] == opening[1] and not fence["lang"]:
-            found.append(Block(page, opening[0], opening[2], "\n".join(body) + "\n"))
+            text = "\n".join(body) + "\n"
+            found.append(Block(page, opening[0], opening[2], text, not_run))
             opening = None
         else:
             body.append(line)
@@ -100,24 +113,50 @@ def test_every_block_names_its_language(page: Path) -> None:
         assert block.lang in LANGUAGES, f"{block.where}: fenced block labelled {block.lang!r}"
 
 
-PYTHON_PAGES = [p for p in PAGES if any(b.lang == "python" for b in blocks(p))]
-
-
-@pytest.mark.parametrize("page", PYTHON_PAGES, ids=[p.name for p in PYTHON_PAGES])
-def test_python_examples_run(
-    page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    namespace: dict[str, Any] = {"__name__": f"docs:{page.name}"}
-    for block in blocks(page):
-        first_line = block.text.splitlines()[0] if block.text.strip() else ""
+def _named_files(block: Block) -> dict[str, str]:
+    """The files the page's ``# name.toml`` blocks before ``block`` write."""
+    files: dict[str, str] = {}
+    for earlier in blocks(block.page):
+        if earlier.line >= block.line:
+            break
+        first_line = earlier.text.splitlines()[0] if earlier.text.strip() else ""
         named = _FILE_COMMENT.fullmatch(first_line)
-        if block.lang == "toml" and named:
-            (tmp_path / named["name"]).write_text(block.text, encoding="utf-8")
-        elif block.lang == "python":
-            code = compile(block.text, block.where, "exec")
-            exec(code, namespace)  # the documented example itself, as a reader runs it
-    capsys.readouterr()
+        if earlier.lang == "toml" and named:
+            files[named["name"]] = earlier.text
+    return files
+
+
+PYTHON_BLOCKS = all_blocks("python")
+
+
+def test_python_examples_are_found_on_every_page_that_teaches_the_api() -> None:
+    pages = {b.page.name for b in PYTHON_BLOCKS}
+    assert {"README.md", "api.md", "bulk.md", "records.md", "solver.md"} <= pages, pages
+
+
+@pytest.mark.parametrize("block", PYTHON_BLOCKS, ids=_ids(PYTHON_BLOCKS))
+def test_python_example_runs_as_pasted_into_a_file(block: Block, tmp_path: Path) -> None:
+    compile(block.text, block.where, "exec")  # every block is at least valid Python
+    if block.not_run is not None:
+        return
+    for name, text in _named_files(block).items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    script = tmp_path / "example.py"
+    script.write_text(block.text, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, script.name],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=SNIPPET_SECONDS,
+        check=False,
+    )
+    assert done.returncode == 0, f"{block.where}: exit {done.returncode}\n{done.stderr[-3000:]}"
+
+
+def test_not_run_marks_are_few_and_say_why() -> None:
+    marked = [b for b in PYTHON_BLOCKS if b.not_run is not None]
+    assert len(marked) <= max(1, len(PYTHON_BLOCKS) // 10), [b.where for b in marked]
 
 
 @pytest.mark.parametrize("block", all_blocks("toml"), ids=_ids(all_blocks("toml")))
@@ -240,3 +279,95 @@ def test_nothing_cites_a_document_outside_the_repository() -> None:
             continue  # it holds the pattern
         for number, line in enumerate(text.splitlines(), start=1):
             assert not _OUTSIDE.search(line), f"{path.relative_to(REPO)}:{number}: {line}"
+
+
+README = REPO / "README.md"
+DOC_PAGES = sorted((REPO / "docs").glob("*.md"))
+_MD_LINK = re.compile(r"\]\((?P<target>[^)#\s]+)(?:#[^)\s]*)?\)")
+_DOC_CODE_SPAN = re.compile(r"`(?:docs/)?[a-z]+\.md`")
+# A rate or a speed-up: what benches/RESULTS.md holds and the README does not.
+_FIGURE = re.compile(
+    r"\d[\d,.]*\s?[kMG]?\s?(?:hands|rounds|deals|pages|calls|lines|vectors)"
+    r"(?:/s|\s+a second|\s+per second)|\d[\d.]*\s?[x×]\s+faster|\bµs\b"
+)
+# Phrases that narrate earlier versions; CHANGELOG.md holds history.
+_HISTORY = re.compile(
+    r"the previous solver|in the run before|what was tried|sixteen training iterations"
+    r"|of that time|the earlier deep mode|trainer 2 and before",
+    re.IGNORECASE,
+)
+
+
+def _readme() -> str:
+    return README.read_text(encoding="utf-8")
+
+
+def test_readme_is_a_tour_of_at_most_300_lines() -> None:
+    text = _readme()
+    assert len(text.splitlines()) <= 300
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert headings[0] == "## Set up", headings
+    for user in ("game server", "operator", "implementer"):
+        assert any(user in h.lower() for h in headings), (user, headings)
+
+
+def test_readme_set_up_commands_come_first() -> None:
+    text = _readme()
+    first_bash = next(b for b in blocks(README) if b.lang == "bash")
+    assert "pip install" in first_bash.text
+    assert "python3 -m capsa play --seed 2026" in first_bash.text
+    marked = re.search(
+        r"<!-- test-command -->\n```bash\n(?P<command>[^\n]+)\n```\n<!-- /test-command -->", text
+    )
+    assert marked, "the test command between its markers, as .ci/run reads it"
+    command = marked["command"]
+    assert "cargo test" in command and "pytest" in command
+    before = text[: marked.start()]
+    assert re.search(r"about \d+ minutes\s+on two", before), "the test command's expected time"
+
+
+def test_readme_links_every_doc_page_and_the_results() -> None:
+    targets = {m["target"] for m in _MD_LINK.finditer(_readme())}
+    wanted = {f"docs/{page.name}" for page in DOC_PAGES} | {"benches/RESULTS.md", "CHANGELOG.md"}
+    assert wanted <= targets, sorted(wanted - targets)
+    for target in targets:
+        if not target.startswith(("http://", "https://")):
+            assert (REPO / target).exists(), target
+
+
+def test_doc_links_resolve() -> None:
+    for page in DOC_PAGES:
+        for match in _MD_LINK.finditer(page.read_text(encoding="utf-8")):
+            target = match["target"]
+            if not target.startswith(("http://", "https://", "mailto:")):
+                assert (page.parent / target).exists(), f"{page.name}: {target}"
+
+
+@pytest.mark.parametrize(
+    "page", [README, *DOC_PAGES], ids=[README.name, *(p.name for p in DOC_PAGES)]
+)
+def test_pages_name_other_pages_by_links_not_code_spans(page: Path) -> None:
+    prose = page.read_text(encoding="utf-8")
+    for block in blocks(page):
+        prose = prose.replace(block.text, "")
+    spans = _DOC_CODE_SPAN.findall(prose)
+    assert not spans, f"{page.name}: write these as Markdown links: {spans}"
+
+
+def test_readme_has_no_benchmark_figures() -> None:
+    found = _FIGURE.findall(_readme())
+    assert not found, f"figures belong in benches/RESULTS.md: {found}"
+
+
+@pytest.mark.parametrize(
+    "page", [README, *DOC_PAGES], ids=[README.name, *(p.name for p in DOC_PAGES)]
+)
+def test_docs_describe_what_is_not_history(page: Path) -> None:
+    found = _HISTORY.findall(page.read_text(encoding="utf-8"))
+    assert not found, f"{page.name}: history belongs in CHANGELOG.md: {found}"
+
+
+def test_changelog_keeps_the_history() -> None:
+    text = (REPO / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert "## [Unreleased]" in text
+    assert re.search(r"^## \[0\.1\.0\] - \d{4}-\d{2}-\d{2}$", text, re.MULTILINE)
