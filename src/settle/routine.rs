@@ -138,9 +138,9 @@ pub(super) fn settle_with<W: Width, O: Out>(
 }
 
 /// The rake a seat pays on `money` and its net: `floor(rake_percent *
-/// money / 100)` on positive money, zero otherwise (docs/rules.md, "Money,
-/// rake and exactness"); `None` when the net does not fit in `i64`. Exact:
-/// a product past 64 bits is taken in 128.
+/// money / 100)` on positive money, zero otherwise (docs/rules.md,
+/// "Money, rake and exactness"); `None` when the net does not fit in
+/// `i64`. Exact: a product past 64 bits is taken in 128.
 #[inline(always)]
 pub fn rake_and_net(rules: &Rules, money: i64) -> Option<(i64, i64)> {
     // zero for money <= 0, without a branch on the money
