@@ -25,12 +25,15 @@ impl StakeSpec {
         }
     }
 
-    /// Checks the stakes of a table of `seats`: every entry >= 0 (the
-    /// diagonal too), a matrix `seats` x `seats` and symmetric.
+    /// Checks the stakes of a table of `seats`: every entry off the
+    /// diagonal >= 0 (the diagonal means nothing, as in settlement), a
+    /// matrix `seats` x `seats` and symmetric.
     pub fn check(&self, seats: usize) -> Result<()> {
         if let StakeSpec::Matrix(m) = self {
-            if let Some(k) = m.iter().position(|&v| v < 0) {
-                let (i, j) = (k / seats.max(1), k % seats.max(1));
+            let width = seats.max(1);
+            let off_diagonal_negative = |k: usize| m[k] < 0 && k / width != k % width;
+            if let Some(k) = (0..m.len()).find(|&k| off_diagonal_negative(k)) {
+                let (i, j) = (k / width, k % width);
                 return Err(Error::table(range_message(&entry_name(i, j), m[k])));
             }
         }
@@ -129,6 +132,18 @@ fn count_text(k: usize, n: usize) -> String {
     }
 }
 
+/// A diagonal entry: any integer that fits 64 bits.
+fn diagonal_of(
+    value: std::result::Result<i128, String>,
+    field: &str,
+) -> std::result::Result<i64, StakesFault> {
+    let message = |got: String| format!("{field} must fit in 64 bits, got {got}");
+    match value {
+        Ok(v) => i64::try_from(v).map_err(|_| fault(field, message(v.to_string()), false)),
+        Err(text) => Err(fault(field, message(text), false)),
+    }
+}
+
 /// One stake, `what` naming it in `field`.
 fn stake_of(
     value: std::result::Result<i128, String>,
@@ -188,7 +203,14 @@ pub fn read_stakes<T: StakesInput>(
                 let message = format!("{field} must be an integer, not {}", cell.describe());
                 return Err(fault(field, message, true).into());
             };
-            matrix.push(stake_of(v, &field, &field)?);
+            // the diagonal means nothing (a seat has no stake against
+            // itself): any 64-bit integer is kept as written
+            let stake = if i == j {
+                diagonal_of(v, &field)?
+            } else {
+                stake_of(v, &field, &field)?
+            };
+            matrix.push(stake);
         }
     }
     let spec = StakeSpec::Matrix(matrix);

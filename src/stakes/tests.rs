@@ -101,3 +101,25 @@ fn every_fault_has_one_message() {
         assert!(got.starts_with(&want), "{text}: {got}");
     }
 }
+
+#[test]
+fn the_diagonal_means_nothing_as_in_settlement() {
+    // settlement ignores a seat's stake against itself, so every reader
+    // keeps any 64-bit integer there, as written
+    let text = "[[-7, 1], [1, -5696864412623699968]]";
+    let raw: &RawValue = serde_json::from_str(text).unwrap();
+    let spec = read_stakes(&raw, 2).map_err(|e| e.message().to_string());
+    let Ok(StakeSpec::Matrix(m)) = spec else {
+        panic!("a negative diagonal is refused: {spec:?}");
+    };
+    assert_eq!(m, vec![-7, 1, 1, -5696864412623699968]);
+    let json: Json = canonical::parse_str(text).unwrap();
+    assert!(read_stakes(&Plain(&json), 2).is_ok());
+    // off the diagonal a negative stake is still refused, and so is a
+    // diagonal past 64 bits
+    assert!(fault_of("[[0, -1], [-1, 0]]", 2).contains("stakes[0][1] must be in 0.."));
+    assert_eq!(
+        fault_of("[[0, 1], [1, 9223372036854775808]]", 2),
+        "stakes[1][1] must fit in 64 bits, got 9223372036854775808"
+    );
+}
