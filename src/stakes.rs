@@ -25,15 +25,13 @@ impl StakeSpec {
         }
     }
 
-    /// Checks the stakes of a table of `seats`: every entry off the
-    /// diagonal >= 0 (the diagonal means nothing, as in settlement), a
-    /// matrix `seats` x `seats` and symmetric.
+    /// Checks the stakes of a table of `seats`: every entry >= 0 (the
+    /// diagonal too), a matrix `seats` x `seats` and symmetric. Records
+    /// hold stakes this way; settlement itself ignores the diagonal.
     pub fn check(&self, seats: usize) -> Result<()> {
         if let StakeSpec::Matrix(m) = self {
-            let width = seats.max(1);
-            let off_diagonal_negative = |k: usize| m[k] < 0 && k / width != k % width;
-            if let Some(k) = (0..m.len()).find(|&k| off_diagonal_negative(k)) {
-                let (i, j) = (k / width, k % width);
+            if let Some(k) = m.iter().position(|&v| v < 0) {
+                let (i, j) = (k / seats.max(1), k % seats.max(1));
                 return Err(Error::table(range_message(&entry_name(i, j), m[k])));
             }
         }
@@ -214,7 +212,10 @@ pub fn read_stakes<T: StakesInput>(
         }
     }
     let spec = StakeSpec::Matrix(matrix);
-    spec.check(n)
+    // settlement's own check (the shape and symmetry; the diagonal means
+    // nothing): a record's reader and writer add StakeSpec::check
+    spec.stakes()
+        .check(n)
         .map_err(|e| fault("stakes", e.message().to_string(), false))?;
     Ok(spec)
 }

@@ -385,6 +385,10 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
     }
     let seat_count = seat_values.len();
     let stakes = read_stakes(&get("stakes")?, seat_count)?;
+    // a record holds no negative stake, its diagonal included
+    stakes
+        .check(seat_count)
+        .map_err(|e| Problem::new("stakes", format!("stakes: {}", e.message())))?;
     let deal = read_deal(get("deal")?, seat_count)?;
     let (hands, seats): (Vec<_>, Vec<_>) = seat_values
         .iter()
