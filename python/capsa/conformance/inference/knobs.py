@@ -30,20 +30,11 @@ __all__ = [
 ]
 
 ROWS = ("top", "middle", "bottom")
-FIVE_CATEGORIES = (
-    "pair",
-    "two-pair",
-    "trips",
-    "straight",
-    "flush",
-    "full-house",
-    "quads",
-    "straight-flush",
-    "royal-flush",
-)
 RANKING_KNOBS = tuple(k.name for k in KNOBS if k.ranking)
 # The rules' knob table by name (capsa.rules.KNOBS): types, choices and ranges.
 _TABLE = {k.name: k for k in KNOBS}
+# The five-card categories a royalty can pay, weakest first (the knob table's).
+FIVE_CATEGORIES = tuple(c for c in _TABLE["royalties.middle"].choices if c != "high-card")
 MAX_PASSES = 5
 _NEAR = 3  # integers tried either side of the current value
 _FAR = 17
