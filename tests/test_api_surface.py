@@ -277,7 +277,11 @@ def _extension_objects() -> Iterator[tuple[str, Any]]:
                 yield f"{core_name}.{member}", value
 
 
-EXTENSION_OBJECTS = [pytest.param(name, obj, id=name) for name, obj in _extension_objects()]
+# Sorted so every pytest-xdist worker collects the same list in the same order.
+EXTENSION_OBJECTS = [
+    pytest.param(name, obj, id=name)
+    for name, obj in sorted(_extension_objects(), key=lambda item: item[0])
+]
 
 
 def _paragraphs(doc: str) -> list[str]:
