@@ -20,8 +20,9 @@ largest integer a knob takes (2**63 - 1, the engine's 64-bit points);
 The modules, by job: ``loading`` (presets, rules files and TOML text, with
 their guards), ``checks`` (rules data checked against the knob table),
 ``value`` (the ``Rules`` value), ``writer`` (TOML text), ``reference``
-(the knob reference of ``docs/rules.md`` and the protocol schema's rules,
-written from the table: ``python -m capsa.rules.reference --write``).
+(the knob reference of ``docs/rules.md``, the protocol schema's rules and
+the values of the ``capsa-susun`` preset file, written from the table:
+``python -m capsa.rules.reference --write``).
 """
 
 from __future__ import annotations
