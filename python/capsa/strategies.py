@@ -35,6 +35,7 @@ from capsa._core import ArgumentError, CardError, HandError
 from capsa.arrangement import Arrangement
 from capsa.cards import Card
 from capsa.rules import INT_MAX, KNOBS, Knob, Rules, presets
+from capsa.rules import RANKING_KNOBS as RANKING_KNOBS  # the fuzzed ranking knobs
 from capsa.rules_spec import RulesSpec
 from capsa.settlement import Seat
 
@@ -117,7 +118,6 @@ def _knob_values(knob: Knob) -> tuple[Any, ...] | None:
 KNOB_VALUES: dict[str, tuple[Any, ...]] = {
     k.name: values for k in KNOBS if (values := _knob_values(k)) is not None
 }
-RANKING_KNOBS = tuple(k.name for k in KNOBS if k.ranking)
 
 
 def card_ids() -> st.SearchStrategy[int]:

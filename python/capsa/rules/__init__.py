@@ -15,7 +15,8 @@ its place in the solver tables' metadata. ``DEFAULT_PRESET`` is the preset
 ``Rules()`` is (``"capsa-susun"``); ``MAX_RULES_BYTES`` the largest rules
 file (in bytes) or TOML text (in characters) read, 1 MiB; ``INT_MAX`` the
 largest integer a knob takes (2**63 - 1, the engine's 64-bit points);
-``KNOB_NAMES`` every knob's dotted name, in the table's order.
+``KNOB_NAMES`` every knob's dotted name, in the table's order;
+``RANKING_KNOBS`` those that change how hands rank.
 
 The modules, by job: ``loading`` (presets, rules files and TOML text, with
 their guards), ``checks`` (rules data checked against the knob table),
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 from capsa._core import KNOBS, Knob, RulesError
 from capsa.rules import writer as _writer
-from capsa.rules.checks import INT_MAX, KNOB_NAMES
+from capsa.rules.checks import INT_MAX, KNOB_NAMES, RANKING_KNOBS
 from capsa.rules.loading import DEFAULT_PRESET, MAX_RULES_BYTES, presets
 from capsa.rules.value import Rules
 
@@ -39,6 +40,7 @@ __all__ = [
     "KNOBS",
     "KNOB_NAMES",
     "MAX_RULES_BYTES",
+    "RANKING_KNOBS",
     "Knob",
     "Rules",
     "RulesError",
