@@ -1,5 +1,5 @@
 //! Reports of a settlement: its JSON record (the output schema of `capsa
-//! settle`, see the README, shared with `Settlement.to_dict()`) and a
+//! settle`, see `docs/cli.md`, shared with `Settlement.to_dict()`) and a
 //! readable table.
 
 use std::fmt::Write;

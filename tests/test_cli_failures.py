@@ -167,6 +167,21 @@ def test_vectors_into_a_folder_that_cannot_be_made_fail_before_the_work(
     assert "cannot write in --out /proc/x" in one_line(capsys.readouterr().err)
 
 
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="no /proc")
+def test_a_run_into_a_folder_that_cannot_be_made_fails_before_the_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from capsa.conformance import harness
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the engine was run before the folder was checked")
+
+    monkeypatch.setattr(harness, "run", never)
+    argv = ["conformance", "run", "--engine", "capsa conformance serve", "--out", "/proc/x"]
+    assert main(argv) == EXIT_USAGE
+    assert "cannot write in --out /proc/x" in one_line(capsys.readouterr().err)
+
+
 def test_infer_out_to_a_missing_folder_fails_before_probing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -43,6 +43,21 @@ def test_replay_checks_every_record_and_the_chain(capsys: pytest.CaptureFixture[
     assert list(out[0]) == ["digest", "line", "ok", "round_id"]
 
 
+def test_a_line_of_a_byte_order_mark_is_blank_as_in_settle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bom = "\ufeff"
+    text = "\n".join([bom, lines()[0], f"{bom}  \r", bom + lines()[1]])
+    path = tmp_path / "records.jsonl"
+    # the last line: a byte of a byte-order mark alone is not one
+    path.write_bytes(text.encode() + b"\n\xbb\n")
+    code, out, _ = run(["replay", str(path), "--first"], capsys)
+    assert code == 1  # the last line is no record
+    assert [(r["line"], r.get("ok")) for r in out] == [(2, True), (4, True), (5, None)]
+    code, settled, _ = run(["settle"], capsys, stdin=f"{bom}\n{bom} \n".encode())
+    assert (code, settled) == (0, [])
+
+
 def test_bad_records_are_reported_and_the_rest_go_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -948,33 +948,12 @@ def _stake_matrix(
     return matrix
 
 
-def settle(
-    seats: Sequence[Mapping[str, Any]],
-    rules: Mapping[str, Any],
-    stakes: int | Sequence[Sequence[int]] | None = None,
-) -> dict[str, Any]:
-    """Settle one round (docs/rules.md, "Settlement"): points, money, rake and net per
-    seat, ``pair_points[i][j]`` (what i collects from j), and ``pairs``, each
-    pair i < j from i's view: how it was settled (``outcome``), each row won
-    (1), lost (-1) or tied (0), the row points, overall point and royalties
-    before any multiplier, ``scoop`` (+1 i won all three rows or collected a
-    foul, -1 j did), ``sweep_all`` (the multiplier came from the sweep-all
-    figures), the multiplier and bonus applied, points, stake and money.
-
-    ``seats`` is 2 to 4 mappings with ``top``, ``middle`` and ``bottom``
-    (iterables of ids) and optional ``surrender`` and ``declare_natural``
-    bools (default False, True). ``stakes`` is None (the rules'
-    ``money.stake``), one integer >= 0 or a P x P symmetric matrix of
-    integers >= 0 (the diagonal is ignored).
-
-    Raises ``ValueError`` for other than 2 to 4 seats, an unknown or missing
-    seat key, a bad row, a card dealt twice, a flag that is not a bool, a
-    surrender the rules do not enable, or bad stakes.
-    """
-    # ---- input -----------------------------------------------------------
+def _read_seats(
+    seats: Sequence[Mapping[str, Any]], rules: Mapping[str, Any]
+) -> tuple[list[dict[str, tuple[int, ...]]], list[bool], list[bool]]:
+    """Each seat's rows, surrender and declare flags, checked (see :func:`settle`)."""
     if not 2 <= len(seats) <= 4:
         _fail(f"seats: expected 2 to 4 players, got {len(seats)}")
-    players = len(seats)
     rows_of: list[dict[str, tuple[int, ...]]] = []
     surrendered: list[bool] = []
     declares: list[bool] = []
@@ -1007,91 +986,105 @@ def settle(
         declares.append(declare)
     if len(set(all_cards)) != len(all_cards):
         _fail("seats: the same card is dealt twice")
-    stake = _stake_matrix(stakes, players, rules)
+    return rows_of, surrendered, declares
 
-    # ---- per seat facts --------------------------------------------------
-    hands = [rows["top"] + rows["middle"] + rows["bottom"] for rows in rows_of]
-    nat: list[str | None] = [
-        natural(hands[i], rules) if declares[i] else None for i in range(players)
-    ]
-    keys = [{row: _key(rows_of[i][row], rules) for row in ROWS} for i in range(players)]
-    fouled = [
-        _is_foul_keys(keys[i]["top"], keys[i]["middle"], keys[i]["bottom"], rules)
-        for i in range(players)
-    ]
-    mode = rules["royalty_mode"]
-    roy_table = [
-        {row: (royalty(row, rows_of[i][row], rules) if mode != "none" else 0) for row in ROWS}
-        for i in range(players)
-    ]
 
-    def row_wins(i: int, j: int) -> int:
+def _blank(outcome: str) -> dict[str, Any]:
+    """A pair's figures before the step that settles it fills them in:
+    rows, row points, overall, royalties and bonus are only reported by
+    the step that uses them; no multiplier is 1."""
+    return {
+        "outcome": outcome,
+        "rows": dict.fromkeys(ROWS, 0),
+        "row_points": 0,
+        "overall": 0,
+        "royalties": 0,
+        "scoop": 0,
+        "sweep_all": False,
+        "multiplier": 1,
+        "bonus": 0,
+        "points": 0,
+    }
+
+
+class _Round:
+    """One round's facts per seat (hand, natural, row keys, foul, royalties,
+    sweep-all), and each pair settled from them."""
+
+    def __init__(
+        self,
+        rows_of: list[dict[str, tuple[int, ...]]],
+        surrendered: list[bool],
+        declares: list[bool],
+        rules: Mapping[str, Any],
+    ) -> None:
+        players = len(rows_of)
+        self.rules = rules
+        self.surrendered = surrendered
+        self.hands = [rows["top"] + rows["middle"] + rows["bottom"] for rows in rows_of]
+        self.nat: list[str | None] = [
+            natural(self.hands[i], rules) if declares[i] else None for i in range(players)
+        ]
+        self.keys = [{row: _key(rows_of[i][row], rules) for row in ROWS} for i in range(players)]
+        self.fouled = [_is_foul_keys(k["top"], k["middle"], k["bottom"], rules) for k in self.keys]
+        self.mode = rules["royalty_mode"]
+        self.roy_table = [
+            {
+                row: (royalty(row, rows_of[i][row], rules) if self.mode != "none" else 0)
+                for row in ROWS
+            }
+            for i in range(players)
+        ]
+        self.swept_all = [self._sweeps_all(i, players) for i in range(players)]
+
+    def _row_wins(self, i: int, j: int) -> int:
         """How many rows i wins against j."""
-        return sum(1 for row in ROWS if keys[i][row] > keys[j][row])
+        return sum(1 for row in ROWS if self.keys[i][row] > self.keys[j][row])
 
-    # Sweep all.
-    swept_all: list[bool] = []
-    for i in range(players):
+    def _sweeps_all(self, i: int, players: int) -> bool:
         ok = (
-            players >= rules["sweep_all"]["min_players"]
-            and nat[i] is None
-            and not fouled[i]
-            and not surrendered[i]
+            players >= self.rules["sweep_all"]["min_players"]
+            and self.nat[i] is None
+            and not self.fouled[i]
+            and not self.surrendered[i]
         )
         for j in range(players):
             if j == i or not ok:
                 continue
-            opponent_blocks = nat[j] is not None or surrendered[j]
-            opponent_swept = fouled[j] or row_wins(i, j) == 3
+            opponent_blocks = self.nat[j] is not None or self.surrendered[j]
+            opponent_swept = self.fouled[j] or self._row_wins(i, j) == 3
             if opponent_blocks or not opponent_swept:
                 ok = False
-        swept_all.append(ok)
+        return ok
 
-    scoop_m: int = rules["scoop"]["multiplier"]
-    scoop_b: int = rules["scoop"]["bonus"]
-    sweep_m: int = rules["sweep_all"]["multiplier"]
-    sweep_b: int = rules["sweep_all"]["bonus"]
-    multiply_roy: bool = rules["scoop"]["multiply_royalties"]
-    row_points: int = rules["row_points"]
-    overall_point: int = rules["overall_point"]
+    def _multiplier(self, seat: int) -> tuple[int, int]:
+        """The multiplier and bonus of a seat winning all three rows."""
+        table = "sweep_all" if self.swept_all[seat] else "scoop"
+        return self.rules[table]["multiplier"], self.rules[table]["bonus"]
 
-    def blank(outcome: str) -> dict[str, Any]:
-        """A pair's figures before the step that settles it fills them in:
-        rows, row points, overall, royalties and bonus are only reported by
-        the step that uses them; no multiplier is 1."""
-        return {
-            "outcome": outcome,
-            "rows": dict.fromkeys(ROWS, 0),
-            "row_points": 0,
-            "overall": 0,
-            "royalties": 0,
-            "scoop": 0,
-            "sweep_all": False,
-            "multiplier": 1,
-            "bonus": 0,
-            "points": 0,
-        }
-
-    def foul_collect(i: int) -> dict[str, Any]:
+    def _foul_collect(self, i: int) -> dict[str, Any]:
         """What the non-fouled seat i collects from a fouled opponent, with
         the multiplier, bonus and royalties of the amount (docs/rules.md,
         foul amount)."""
+        rules = self.rules
+        row_points: int = rules["row_points"]
+        multiply_roy: bool = rules["scoop"]["multiply_royalties"]
         foul_mode = rules["foul"]["mode"]
-        pays = rules["foul"]["pays_royalties"] and mode != "none"
-        from_sweep = swept_all[i]
+        pays = rules["foul"]["pays_royalties"] and self.mode != "none"
+        from_sweep = self.swept_all[i]
         if foul_mode == "sweep-all":
-            m, b, from_sweep = sweep_m, sweep_b, True
+            m, b, from_sweep = rules["sweep_all"]["multiplier"], rules["sweep_all"]["bonus"], True
             base = 3 * row_points * m + b
         else:
-            m, b = (sweep_m, sweep_b) if swept_all[i] else (scoop_m, scoop_b)
+            m, b = self._multiplier(i)
             if foul_mode == "scoop":
-                base = (3 * row_points + overall_point) * m + b
+                base = (3 * row_points + rules["overall_point"]) * m + b
             else:
                 base, b = rules["foul"]["points"], 0
                 if not (pays and multiply_roy):
                     # a fixed amount is multiplied by nothing
                     m, from_sweep = 1, False
-        royalties = sum(roy_table[i][row] for row in ROWS) if pays else 0
+        royalties = sum(self.roy_table[i][row] for row in ROWS) if pays else 0
         return {
             "royalties": royalties,
             "multiplier": m,
@@ -1100,13 +1093,13 @@ def settle(
             "points": base + royalties * (m if multiply_roy else 1),
         }
 
-    def foul_result(i: int, j: int) -> dict[str, Any]:
+    def _foul_result(self, i: int, j: int) -> dict[str, Any]:
         """The pair (i, j) when at least one of them fouled."""
-        result = blank("foul")
-        if fouled[i] and fouled[j]:
+        result = _blank("foul")
+        if self.fouled[i] and self.fouled[j]:
             return result
-        collector, sign = (i, 1) if fouled[j] else (j, -1)
-        figures = foul_collect(collector)
+        collector, sign = (i, 1) if self.fouled[j] else (j, -1)
+        figures = self._foul_collect(collector)
         result.update(
             scoop=sign,
             sweep_all=figures["sweep_all"],
@@ -1117,9 +1110,11 @@ def settle(
         )
         return result
 
-    def rows_result(i: int, j: int) -> dict[str, Any]:
+    def _rows_result(self, i: int, j: int) -> dict[str, Any]:
         """The pair (i, j) settled on its rows."""
-        result = blank("rows")
+        rules, keys, roy_table = self.rules, self.keys, self.roy_table
+        row_points: int = rules["row_points"]
+        result = _blank("rows")
         rows_i = rows_j = 0
         roy_i = roy_j = 0
         wins_i = wins_j = 0
@@ -1131,7 +1126,7 @@ def settle(
             winner = i if diff > 0 else j
             points_rows = row_points
             points_roy = 0
-            if mode == "winner":
+            if self.mode == "winner":
                 value = roy_table[winner][row]
                 if rules["royalty_adds"]:
                     points_roy = value
@@ -1145,22 +1140,23 @@ def settle(
                 wins_j += 1
                 rows_j += points_rows
                 roy_j += points_roy
-        if mode == "always":
+        if self.mode == "always":
             roy_i = sum(roy_table[i][row] for row in ROWS)
             roy_j = sum(roy_table[j][row] for row in ROWS)
         rows = rows_i - rows_j
         roy = roy_i - roy_j
         overall = 0
         if wins_i > wins_j:
-            overall = overall_point
+            overall = rules["overall_point"]
         elif wins_i < wins_j:
-            overall = -overall_point
+            overall = -rules["overall_point"]
         result.update(row_points=rows, overall=overall, royalties=roy)
         m, b, sign = 1, 0, 0
         if wins_i == 3 or wins_j == 3:
             scooper, sign = (i, 1) if wins_i == 3 else (j, -1)
-            m, b = (sweep_m, sweep_b) if swept_all[scooper] else (scoop_m, scoop_b)
-            result["sweep_all"] = swept_all[scooper]
+            m, b = self._multiplier(scooper)
+            result["sweep_all"] = self.swept_all[scooper]
+        multiply_roy: bool = rules["scoop"]["multiply_royalties"]
         result.update(
             scoop=sign,
             multiplier=m,
@@ -1169,17 +1165,20 @@ def settle(
         )
         return result
 
-    def pair_result(i: int, j: int) -> dict[str, Any]:
+    def pair_result(self, i: int, j: int) -> dict[str, Any]:
         """The pair (i, j) from i's view (docs/rules.md, "Settlement", steps 1-4)."""
+        nat, surrendered, fouled = self.nat, self.surrendered, self.fouled
         # 1. Naturals.
         if nat[i] is not None or nat[j] is not None:
-            result = blank("natural")
-            result["points"] = _settle_naturals(nat[i], nat[j], hands[i], hands[j], rules)
+            result = _blank("natural")
+            result["points"] = _settle_naturals(
+                nat[i], nat[j], self.hands[i], self.hands[j], self.rules
+            )
             return result
         # 2. Surrender.
         if surrendered[i] or surrendered[j]:
-            result = blank("surrender")
-            cost = rules["surrender"]["cost"]
+            result = _blank("surrender")
+            cost = self.rules["surrender"]["cost"]
             if surrendered[i] and not surrendered[j]:
                 result["points"] = 0 if fouled[j] else -cost
             elif surrendered[j] and not surrendered[i]:
@@ -1187,14 +1186,43 @@ def settle(
             return result
         # 3. Fouls.
         if fouled[i] or fouled[j]:
-            return foul_result(i, j)
+            return self._foul_result(i, j)
         # 4. Rows.
-        return rows_result(i, j)
+        return self._rows_result(i, j)
+
+
+def settle(
+    seats: Sequence[Mapping[str, Any]],
+    rules: Mapping[str, Any],
+    stakes: int | Sequence[Sequence[int]] | None = None,
+) -> dict[str, Any]:
+    """Settle one round (docs/rules.md, "Settlement"): points, money, rake and net per
+    seat, ``pair_points[i][j]`` (what i collects from j), and ``pairs``, each
+    pair i < j from i's view: how it was settled (``outcome``), each row won
+    (1), lost (-1) or tied (0), the row points, overall point and royalties
+    before any multiplier, ``scoop`` (+1 i won all three rows or collected a
+    foul, -1 j did), ``sweep_all`` (the multiplier came from the sweep-all
+    figures), the multiplier and bonus applied, points, stake and money.
+
+    ``seats`` is 2 to 4 mappings with ``top``, ``middle`` and ``bottom``
+    (iterables of ids) and optional ``surrender`` and ``declare_natural``
+    bools (default False, True). ``stakes`` is None (the rules'
+    ``money.stake``), one integer >= 0 or a P x P symmetric matrix of
+    integers >= 0 (the diagonal is ignored).
+
+    Raises ``ValueError`` for other than 2 to 4 seats, an unknown or missing
+    seat key, a bad row, a card dealt twice, a flag that is not a bool, a
+    surrender the rules do not enable, or bad stakes.
+    """
+    rows_of, surrendered, declares = _read_seats(seats, rules)
+    players = len(rows_of)
+    stake = _stake_matrix(stakes, players, rules)
+    table = _Round(rows_of, surrendered, declares, rules)
 
     pair_points = [[0] * players for _ in range(players)]
     pairs: list[dict[str, Any]] = []
     for i, j in combinations(range(players), 2):
-        result = pair_result(i, j)
+        result = table.pair_result(i, j)
         pair_points[i][j] = result["points"]
         pair_points[j][i] = -result["points"]
         stake_ij = stake[i][j]

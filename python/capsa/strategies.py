@@ -34,7 +34,8 @@ from capsa import _core
 from capsa._core import ArgumentError, CardError, HandError
 from capsa.arrangement import Arrangement
 from capsa.cards import Card
-from capsa.rules import KNOBS, Knob, Rules, presets
+from capsa.rules import INT_MAX, KNOBS, Knob, Rules, presets
+from capsa.rules import RANKING_KNOBS as RANKING_KNOBS  # the fuzzed ranking knobs
 from capsa.rules_spec import RulesSpec
 from capsa.settlement import Seat
 
@@ -101,18 +102,22 @@ _SAMPLES: dict[str, tuple[Any, ...]] = {
 
 def _knob_values(knob: Knob) -> tuple[Any, ...] | None:
     """Every name of a choice, both values of a flag (the default first),
-    the samples of another knob."""
+    the samples of another knob; an integer knob without samples, the
+    bottom of its range."""
     if knob.type == "choice":
         return knob.choices
     if knob.type == "bool":
         return (knob.default, not knob.default)
+    if knob.name not in _SAMPLES and knob.type == "int":
+        low = knob.low or 0
+        high = INT_MAX if knob.high is None else knob.high
+        return tuple(range(low, min(low + 3, high) + 1))
     return _SAMPLES.get(knob.name)
 
 
 KNOB_VALUES: dict[str, tuple[Any, ...]] = {
     k.name: values for k in KNOBS if (values := _knob_values(k)) is not None
 }
-RANKING_KNOBS = tuple(k.name for k in KNOBS if k.ranking)
 
 
 def card_ids() -> st.SearchStrategy[int]:

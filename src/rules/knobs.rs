@@ -1,7 +1,8 @@
 //! The knob table: every knob of a rules file, once. Its dotted name, type
-//! and range or choices, its default (the `capsa-susun` preset, which a test
-//! compares with the preset file), the sentence `docs/rules.md` gives it, and
-//! its place in the solver tables' metadata. The engine's reader
+//! and range or choices, its default (the values of the `capsa-susun`
+//! preset file, which `python -m capsa.rules.reference --write` writes from
+//! this table), the sentence `docs/rules.md` gives it, and its place in the
+//! solver tables' metadata. The engine's reader
 //! ([`Rules::set_knob`](super::Rules::set_knob)), its range check
 //! ([`Rules::validate`](super::Rules::validate)), the Python layer's checks,
 //! the solver tables' metadata, the knob reference of `docs/rules.md` and the

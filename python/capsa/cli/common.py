@@ -175,8 +175,9 @@ def lines(stream: IO[bytes] | Prefixed) -> Iterator[bytes | int]:
 
 
 def is_blank(line: bytes) -> bool:
-    """Whether a line (or a document) holds only white space and a BOM."""
-    return not line.lstrip(b"\xef\xbb\xbf").strip(b" \t\r\n")
+    """Whether a line (or a document) holds only JSON white space, after a
+    byte-order mark at its start (as the engine's line readers take it)."""
+    return not line.removeprefix(b"\xef\xbb\xbf").strip(b" \t\r\n")
 
 
 def sniff(stream: IO[bytes]) -> tuple[str, bytes]:

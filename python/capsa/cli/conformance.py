@@ -47,6 +47,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.vectors is not None and not Path(args.vectors).exists():
         raise UsageError(f"--vectors {args.vectors!r}: no such file or folder")
     rules = _rules_arg(args.rules)
+    if args.out:
+        prepare_folder(args.out, "--out")  # before the run, not after it
     try:
         report = run(
             args.engine,
@@ -66,7 +68,11 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(f"the engine: {exc}") from None
     except CapsaError:
         raise  # a bad rules knob in a vector: reported with its type
-    except (ValueError, OSError) as exc:  # a vector file that cannot be read
+    except OSError as exc:
+        if args.out and exc.filename and Path(exc.filename).is_relative_to(args.out):
+            raise UsageError(f"cannot write in --out {args.out}: {exc.strerror or exc}") from None
+        raise UsageError(f"--vectors: {exc}") from None
+    except ValueError as exc:  # a vector file that cannot be read
         raise UsageError(f"--vectors: {exc}") from None
     print(report.matrix_text())
     print()

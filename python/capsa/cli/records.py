@@ -11,7 +11,8 @@ table's chain. Both write one JSON line per record, in order (keys sorted):
   (``fields`` holds the one field named) or does not verify or replay
   (every field that differs); the next records go on.
 
-Lines end at a line feed; blank lines give nothing; a line is at most
+Lines end at a line feed; blank lines (white space, after a byte-order mark
+at the start of the line) give nothing; a line is at most
 ``capsa._core.MAX_LINE_BYTES`` (1 MiB; a record is about 5 KB), a longer one
 is skipped, never held whole, and reported. Exit codes as the rest of the
 command line (``capsa.cli``), and 1 when any record failed.
@@ -28,7 +29,7 @@ from types import EllipsisType
 from typing import IO, Any
 
 from capsa import _core
-from capsa.cli.common import EXIT_FAILED, digest_arg, lines, open_input
+from capsa.cli.common import EXIT_FAILED, digest_arg, is_blank, lines, open_input
 from capsa.records import RecordError, ReplayError, read_record, replay_view
 
 __all__ = ["register"]
@@ -52,9 +53,10 @@ def _error_record(
 
 
 def _records(stream: IO[bytes]) -> Iterator[tuple[int, bytes | int]]:
-    """(line number, line) of every non-blank line; an int for a line too long."""
+    """(line number, line) of every line that is not blank (a byte-order mark
+    and white space are); an int for a line too long."""
     for number, line in enumerate(lines(stream), start=1):
-        if isinstance(line, int) or line.strip(b" \t\r"):
+        if isinstance(line, int) or not is_blank(line):
             yield number, line
 
 

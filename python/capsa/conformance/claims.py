@@ -18,18 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from capsa._core import NATURAL_NAMES
 from capsa.arrangement import Arrangement
 from capsa.conformance.errors import HandshakeError
 from capsa.conformance.protocol import Case, RulesSpec
-from capsa.rules import Rules, RulesError
+from capsa.rules import KNOBS, RANKING_KNOBS, Rules, RulesError
 
 __all__ = ["OP_KNOBS", "ClaimError", "Claims", "check_claims", "knob_names"]
 
-RANKING = ("tie_break", "suit_order", "flush_compare", "wheel")
+RANKING = RANKING_KNOBS
 # A claim lists at most this many values: a hello is data, not a search space.
 MAX_CLAIM_VALUES = 256
 _WHOLE = ("naturals.enabled", "royalties.top", "royalties.middle", "royalties.bottom")
@@ -46,22 +45,11 @@ class ClaimError(HandshakeError):
         self.claim = claim
 
 
-@lru_cache(maxsize=1)
 def knob_names() -> tuple[str, ...]:
-    """Every knob of the rules data as a dotted name (royalty tables and
-    ``naturals.enabled`` whole), ``name`` and ``description`` left out."""
-
-    def walk(data: Mapping[str, Any], prefix: str) -> list[str]:
-        out: list[str] = []
-        for key, value in data.items():
-            dotted = prefix + key
-            if isinstance(value, Mapping) and dotted not in _WHOLE:
-                out += walk(value, dotted + ".")
-            elif dotted not in _LABELS:
-                out.append(dotted)
-        return out
-
-    return tuple(walk(Rules.preset("pagat").to_dict(), ""))
+    """Every knob of the rules data as a dotted name, from the knob table
+    (royalty tables and ``naturals.enabled`` whole), the text knobs
+    ``name`` and ``description`` left out. Raises nothing."""
+    return tuple(k.name for k in KNOBS if k.type != "text")
 
 
 # The knobs each op's answer depends on (docs/conformance.md, "Claims"):

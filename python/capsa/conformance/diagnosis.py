@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from capsa.conformance.protocol import Case, RulesSpec
-from capsa.rules import KNOBS, Rules
+from capsa.rules import KNOBS, RANKING_KNOBS, Rules
 
 if TYPE_CHECKING:
     from capsa.conformance.verdicts import Failure
@@ -38,8 +38,11 @@ FIT_BUDGET = 20_000
 _UNFIT_TRIES = 2
 _CHECKED = 64
 _MOST_CAUSES = 8
-_RANKING = tuple(k.name for k in KNOBS if k.ranking)
-_RANGES: dict[str, range] = {
+_RANKING = RANKING_KNOBS
+# The values a fit tries for an integer knob: the ranges that reach each
+# branch of the rule text; an integer knob not listed (but the stake, which
+# scales every payment alike), the bottom of its range.
+_SEARCHED: dict[str, range] = {
     "row_points": range(0, 7),
     "overall_point": range(0, 7),
     "scoop.multiplier": range(1, 7),
@@ -50,6 +53,11 @@ _RANGES: dict[str, range] = {
     "foul.points": range(0, 25),
     "surrender.cost": range(0, 11),
     "money.rake_percent": range(0, 21),
+}
+_RANGES: dict[str, range] = {
+    k.name: _SEARCHED.get(k.name) or range(k.low or 0, (k.low or 0) + 7)
+    for k in KNOBS
+    if k.type == "int" and k.name != "money.stake"
 }
 # Every choice of each enumerated knob, from the rules' knob table (a flag's
 # default first).

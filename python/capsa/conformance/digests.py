@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from capsa import _core
-from capsa.rules import KNOBS, Rules
+from capsa.rules import RANKING_KNOBS, Rules
 
 __all__ = [
     "RANKING_KNOBS",
@@ -35,7 +35,6 @@ __all__ = [
     "ranking_key",
 ]
 
-RANKING_KNOBS = tuple(k.name for k in KNOBS if k.ranking)
 HAND_COUNTS = {5: 2_598_960, 3: 22_100}
 
 

@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from capsa import strategies as cs
 from capsa.conformance.claims import Claims
 from capsa.conformance.protocol import Case, RulesSpec, text_of
+from capsa.rules import RANKING_KNOBS
 
 __all__ = ["case_strategy", "generate_cases"]
 
-_RANKING = ("tie_break", "suit_order", "flush_compare", "wheel", "foul_check")
+_RANKING = (*RANKING_KNOBS, "foul_check")
 # How often each op is drawn (splits cost the most to answer).
 _WEIGHTS = {"compare": 4, "category": 1, "foul": 3, "natural": 2, "count_splits": 1, "settle": 6}
 

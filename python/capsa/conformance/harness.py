@@ -513,6 +513,44 @@ def _engine_of(
     raise TypeError(f"an engine is a command, an Engine or a callable, not {type(engine).__name__}")
 
 
+def _check_run_arguments(digests: str, shrink_seconds: float, min_requests: int) -> None:
+    if digests not in ("auto", "presets", "all", "none"):
+        raise ArgumentError(f'digests is "auto", "presets", "all" or "none", not {digests!r}')
+    if not shrink_seconds > 0:
+        raise ArgumentError(f"shrink_seconds is above 0, not {shrink_seconds!r}")
+    if isinstance(min_requests, bool) or not isinstance(min_requests, int) or min_requests < 0:
+        raise ArgumentError(f"min_requests is an integer >= 0, not {min_requests!r}")
+
+
+def _run_phases(
+    state: _Run,
+    vectors: str | Path | Iterable[Mapping[str, Any]] | None,
+    digests: str,
+    fuzz: int,
+    seed: int,
+    shrinking: ShrinkBudget,
+    max_shrinks: int,
+) -> None:
+    """The phases that ask the engine (vectors, digests, fuzzing, diagnosis,
+    shrinking), the failures sorted after."""
+    with state.phase("vectors"):
+        lines = (
+            load_vectors(vectors)
+            if vectors is None or isinstance(vectors, str | Path)
+            else list(vectors)
+        )
+        state.vectors(lines, digests)
+    with state.phase("digests"):
+        state.ask_digests()
+    with state.phase("fuzz"):
+        state.fuzz(fuzz, seed)
+    with state.phase("diagnosis"):
+        state.diagnose()
+    with state.phase("shrink"):
+        state.shrink_all(shrinking, max_shrinks)
+    state.report.failures.sort(key=lambda f: (f.source != "vector", OPS.index(f.op), size(f.case)))
+
+
 def run(
     engine: Engine | str | Sequence[str] | Callable[[dict[str, Any]], Any],
     *,
@@ -565,12 +603,7 @@ def run(
     ``out`` cannot be written; ``TypeError`` when ``engine`` is none of the
     three.
     """
-    if digests not in ("auto", "presets", "all", "none"):
-        raise ArgumentError(f'digests is "auto", "presets", "all" or "none", not {digests!r}')
-    if not shrink_seconds > 0:
-        raise ArgumentError(f"shrink_seconds is above 0, not {shrink_seconds!r}")
-    if isinstance(min_requests, bool) or not isinstance(min_requests, int) or min_requests < 0:
-        raise ArgumentError(f"min_requests is an integer >= 0, not {min_requests!r}")
+    _check_run_arguments(digests, shrink_seconds, min_requests)
     target = rules_of(rules) if rules is not None else None
     started = time.perf_counter()
     the_engine, replay = _engine_of(engine, timeout, digest_timeout)
@@ -586,24 +619,8 @@ def run(
     if rules is not None:
         state._rules_file = str(rules) if isinstance(rules, str | os.PathLike) else "RULES.toml"
     try:
-        with state.phase("vectors"):
-            lines = (
-                load_vectors(vectors)
-                if vectors is None or isinstance(vectors, str | Path)
-                else list(vectors)
-            )
-            state.vectors(lines, digests)
-        with state.phase("digests"):
-            state.ask_digests()
-        with state.phase("fuzz"):
-            state.fuzz(fuzz, seed)
-        with state.phase("diagnosis"):
-            state.diagnose()
-        with state.phase("shrink"):
-            state.shrink_all(ShrinkBudget(shrink_budget, shrink_seconds), max_shrinks)
-        state.report.failures.sort(
-            key=lambda f: (f.source != "vector", OPS.index(f.op), size(f.case))
-        )
+        shrinking = ShrinkBudget(shrink_budget, shrink_seconds)
+        _run_phases(state, vectors, digests, fuzz, seed, shrinking, max_shrinks)
         state.report.restarts = the_engine.restarts
         state.report.phases = state.phases.to_json()
         state.report.elapsed = time.perf_counter() - started  # before the report is written

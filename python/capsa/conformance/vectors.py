@@ -35,6 +35,18 @@ from capsa.conformance.bounds import MAX_VECTOR_FILE_BYTES, MAX_VECTOR_LINE_BYTE
 from capsa.conformance.flags import FLAGS, flags_of
 from capsa.conformance.protocol import OPS, Case, RulesSpec, case_from_vector, request_of, text_of
 from capsa.conformance.serve import CapsaEngine
+from capsa.conformance.vector_seeds import (
+    CATEGORY_SEEDS,
+    COMPARE_SEEDS,
+    FOUL_SEEDS,
+    NATURAL_HANDS,
+    RANKING_SPECS,
+    SETTLE_SEEDS,
+    SETTLE_SPECS,
+    card_text,
+    round_of,
+    rules_spec,
+)
 from capsa.conformance.witness import oracle_answer
 from capsa.rules import Rules, presets
 from capsa.solver import best_arrangement
@@ -160,246 +172,7 @@ def _vector_line(file: Path, number: int, raw: bytes, total: int) -> dict[str, A
     return vector
 
 
-# ------------------------------------------------------------------ cards
-
-
-def _t(text: str) -> str:
-    """Any card text in canonical form (checked)."""
-    return text_of(_core.card_ids(text))
-
-
-def _seat(text: str, surrender: bool = False, declare: bool = True) -> dict[str, Any]:
-    rows = text.split("/")
-    seat: dict[str, Any] = {row: _t(part) for row, part in zip(_ROWS, rows, strict=True)}
-    seat["surrender"] = surrender
-    seat["declare_natural"] = declare
-    return seat
-
-
-def _round(seats: list[dict[str, Any]], stakes: Any = 1) -> dict[str, Any]:
-    return {"round": {"seats": seats, "stakes": stakes}}
-
-
-def _spec(preset: str, **knobs: Any) -> RulesSpec:
-    return RulesSpec.of(preset, {k.replace("__", "."): v for k, v in knobs.items()})
-
-
 # ------------------------------------------------------------------ compare
-
-_RANKING_SPECS = (
-    _spec("pagat"),
-    _spec("mau-binh"),
-    _spec("capsa-susun"),
-    _spec("pagat", flush_compare="suit-first"),
-    _spec("capsa-susun", wheel="second", flush_compare="suit-first"),
-    _spec("capsa-susun", suit_order="dchs"),
-)
-
-_COMPARE_SEEDS: list[tuple[str, str, RulesSpec, set[str], str]] = [
-    (
-        "As 2d 3c 4h 5s",
-        "2c 3d 4s 5h 6d",
-        _spec("pagat"),
-        {"wheel"},
-        "wheel = low: A-2-3-4-5 is the lowest straight, below 2-3-4-5-6",
-    ),
-    (
-        "As 2d 3c 4h 5s",
-        "9c Td Js Qh Kd",
-        _spec("mau-binh"),
-        {"wheel"},
-        "wheel = second: A-2-3-4-5 ranks above 9-T-J-Q-K",
-    ),
-    (
-        "As 2d 3c 4h 5s",
-        "Tc Jd Qs Kh Ad",
-        _spec("mau-binh"),
-        {"wheel"},
-        "wheel = second: A-2-3-4-5 stays below T-J-Q-K-A",
-    ),
-    (
-        "Ah 2h 3h 4h 5h",
-        "9s Ts Js Qs Ks",
-        _spec("mau-binh"),
-        {"wheel", "straight-flush"},
-        "wheel = second: the A-5 straight flush is above the K-high straight flush",
-    ),
-    (
-        "Ah 2h 3h 4h 5h",
-        "9s Ts Js Qs Ks",
-        _spec("pagat"),
-        {"wheel", "straight-flush"},
-        "wheel = low: the A-5 straight flush is the lowest straight flush",
-    ),
-    (
-        "Ah 2h 3h 4h 5h",
-        "Ts Js Qs Ks As",
-        _spec("mau-binh"),
-        {"wheel", "royal-flush"},
-        "the royal flush stays above the A-5 straight flush under wheel = second",
-    ),
-    (
-        "Jd Qc Kh As 2d",
-        "Ac Kd Qs Jh 9d",
-        _spec("pagat"),
-        {"no-wrap"},
-        "J-Q-K-A-2 is no straight: ace-high, it loses to A-K-Q-J-9 on the second kicker",
-    ),
-    (
-        "Qd Kc As 2h 3d",
-        "4c 5d 6h 7s 8c",
-        _spec("pagat"),
-        {"no-wrap"},
-        "Q-K-A-2-3 does not wrap round: high card against a straight",
-    ),
-    (
-        "As Kh Qd Jc 9s",
-        "Ah Ks Qc Jd 9h",
-        _spec("capsa-susun"),
-        {"suit-tie-break"},
-        "equal ranks: the suit tie-break compares the aces first, spades over hearts",
-    ),
-    (
-        "As Kh Qd Jc 9s",
-        "Ah Ks Qc Jd 9h",
-        _spec("pagat"),
-        {"tie"},
-        "equal ranks tie under tie_break = none",
-    ),
-    (
-        "Kd Kc Ad 7c 3d",
-        "Ks Kh As",
-        _spec("pagat"),
-        {"three-vs-five"},
-        "a middle K-K-A-7-3 is above a top K-K-A: the longer hand wins the common prefix",
-    ),
-    (
-        "Kd Kc Ad",
-        "Ks Kh As 7c 3d",
-        _spec("pagat"),
-        {"three-vs-five"},
-        "a top K-K-A is below K-K-A-7-3",
-    ),
-    (
-        "Kd Kc Qd",
-        "Ks Kh As 7c 3d",
-        _spec("pagat"),
-        {"three-vs-five"},
-        "a top K-K-Q is below K-K-A-7-3: the kicker decides first",
-    ),
-    (
-        "2d 3c 4h",
-        "Ac Kd 9s",
-        _spec("pagat"),
-        {"top-no-straights"},
-        "three consecutive cards are no straight in the top row: 4-high loses to ace-high",
-    ),
-    (
-        "2s 7s 9s",
-        "2d 2c 3h",
-        _spec("pagat"),
-        {"top-no-flushes"},
-        "three cards of one suit are no flush: 9-high loses to a pair of twos",
-    ),
-    (
-        "Qd Kc Ah",
-        "2s 2h 3d",
-        _spec("pagat"),
-        {"top-no-straights"},
-        "Q-K-A is no straight in the top row: ace-high below a pair",
-    ),
-    (
-        "2s 4s 6s 8s Ts",
-        "3h 5h 7h 9h Jh",
-        _spec("pagat", flush_compare="suit-first"),
-        {"flush-suit-first"},
-        "flush_compare = suit-first: a spade flush beats a higher heart flush",
-    ),
-    (
-        "2s 4s 6s 8s Ts",
-        "3h 5h 7h 9h Jh",
-        _spec("pagat"),
-        set(),
-        "flush_compare = ranks: the J-high flush beats the T-high one",
-    ),
-    (
-        "2s 4s 6s 8s Ts",
-        "3s 5s 7s 9s Js",
-        _spec("pagat", flush_compare="suit-first"),
-        {"flush-suit-first"},
-        "flushes of one suit compare by ranks even under suit-first",
-    ),
-    (
-        "Ts 9s 8s 7s 6s",
-        "Td 9d 8d 7d 6d",
-        _spec("capsa-susun"),
-        {"suit-tie-break"},
-        "two T-high straight flushes: the suits decide, spades first",
-    ),
-    (
-        "Td 9d 8d 7d 6d",
-        "Ts 9s 8s 7s 6s",
-        _spec("capsa-susun", suit_order="dchs"),
-        {"suit-tie-break", "suit-order"},
-        "suit_order = dchs: diamonds are the strongest suit",
-    ),
-    (
-        "3s 3h 3d Kc Kd",
-        "2s 2h 2d Ac Ad",
-        _spec("pagat"),
-        {"kicker"},
-        "a full house ranks by its trips first: threes full beat twos full of aces",
-    ),
-    (
-        "Ks Kh 5d 5c 2s",
-        "Kd Kc 5s 5h 3d",
-        _spec("pagat"),
-        {"kicker"},
-        "two pair: equal pairs, the kicker decides",
-    ),
-    (
-        "9s 9h 9d 9c 2s",
-        "8s 8h 8d 8c As",
-        _spec("pagat"),
-        {"kicker"},
-        "quads rank by the quad before the kicker",
-    ),
-    (
-        "As Ks Qs Js Ts",
-        "Ad Kd Qd Jd Td",
-        _spec("pagat"),
-        {"tie", "royal-flush"},
-        "two royal flushes tie without the suit tie-break",
-    ),
-    (
-        "Ks Kh Qd",
-        "Kd Kc Qh",
-        _spec("capsa-susun"),
-        {"suit-tie-break", "top-row"},
-        "top pairs of kings with the same kicker: suits decide, the king of spades first",
-    ),
-    (
-        "Ac Ad 2c 3d 4c",
-        "As Ah 2s 3h 4s",
-        _spec("capsa-susun"),
-        {"suit-tie-break"},
-        "pairs of aces with equal kickers: the suits of the pair decide first",
-    ),
-    (
-        "As 2d 3c 4h 5s",
-        "Ac 2h 3d 4s 5c",
-        _spec("capsa-susun"),
-        {"suit-tie-break", "wheel"},
-        "two wheels under wheel = low: the ace is listed last, so the fives' suits decide",
-    ),
-    (
-        "As 2d 3c 4h 5s",
-        "Ac 2h 3d 4s 5c",
-        _spec("capsa-susun", wheel="second"),
-        {"suit-tie-break", "wheel"},
-        "two wheels under wheel = second: the ace is listed first and decides",
-    ),
-]
 
 
 @lru_cache(maxsize=2)
@@ -502,17 +275,25 @@ def _shared_prefix_pair(rng: random.Random, category: str) -> tuple[str, str]:
 
 def _suit_order_pairs() -> Iterator[_Draft]:
     for order in digests.suit_orders():
-        spec = _spec("capsa-susun", suit_order=order)
+        spec = rules_spec("capsa-susun", suit_order=order)
         yield _Draft(
             "suit-order",
-            Case("compare", spec, {"a": _t("As Kh Qd Jc 9s"), "b": _t("Ah Ks Qc Jd 9h")}),
+            Case(
+                "compare",
+                spec,
+                {"a": card_text("As Kh Qd Jc 9s"), "b": card_text("Ah Ks Qc Jd 9h")},
+            ),
             f"suit_order = {order}: equal ranks, the aces' suits decide",
             {"suit-tie-break"},
         )
-        flush = _spec("pagat", flush_compare="suit-first", suit_order=order)
+        flush = rules_spec("pagat", flush_compare="suit-first", suit_order=order)
         yield _Draft(
             "suit-order",
-            Case("compare", flush, {"a": _t("2s 4s 6s 8s Ts"), "b": _t("3h 5h 7h 9h Jh")}),
+            Case(
+                "compare",
+                flush,
+                {"a": card_text("2s 4s 6s 8s Ts"), "b": card_text("3h 5h 7h 9h Jh")},
+            ),
             f"suit_order = {order}, flush_compare = suit-first: the flushes' suits decide",
             {"flush-suit-first"},
         )
@@ -539,7 +320,7 @@ def _random_deck_hands(rng: random.Random, size: int) -> list[int]:
 
 def _random_compares() -> Iterator[_Draft]:
     rng = random.Random(11)
-    specs = [*(_spec(p) for p in presets()), *_RANKING_SPECS[3:]]
+    specs = [*(rules_spec(p) for p in presets()), *RANKING_SPECS[3:]]
     for spec in specs:
         for _ in range(24):
             size_a, size_b = rng.choice([(5, 5), (5, 5), (3, 3), (5, 3), (3, 5)])
@@ -553,41 +334,24 @@ def _random_compares() -> Iterator[_Draft]:
 
 
 def _compare_drafts() -> Iterator[_Draft]:
-    for a, b, spec, flags, reason in _COMPARE_SEEDS:
-        yield _Draft("seed", Case("compare", spec, {"a": _t(a), "b": _t(b)}), reason, flags)
-    for spec in _RANKING_SPECS:
+    for a, b, spec, flags, reason in COMPARE_SEEDS:
+        yield _Draft(
+            "seed", Case("compare", spec, {"a": card_text(a), "b": card_text(b)}), reason, flags
+        )
+    for spec in RANKING_SPECS:
         yield from _boundary_pairs(spec)
-    yield from _three_against_five(_spec("pagat"))
-    yield from _three_against_five(_spec("capsa-susun"))
+    yield from _three_against_five(rules_spec("pagat"))
+    yield from _three_against_five(rules_spec("capsa-susun"))
     yield from _suit_order_pairs()
     yield from _random_compares()
 
 
-# ------------------------------------------------------------------ category
-
-_CATEGORY_SEEDS = [
-    ("As 2d 3c 4h 5s", "A-2-3-4-5 is a straight"),
-    ("Ah 2h 3h 4h 5h", "A-2-3-4-5 of one suit is a straight flush, not a royal flush"),
-    ("Ts Js Qs Ks As", "T-J-Q-K-A of one suit is a royal flush"),
-    ("9s Ts Js Qs Ks", "9-T-J-Q-K of one suit is a straight flush"),
-    ("Jd Qc Kh As 2d", "J-Q-K-A-2 does not wrap round: high card"),
-    ("Ks Ad 2c 3h 4s", "K-A-2-3-4 does not wrap round: high card"),
-    ("Qh Kh Ah 2h 3h", "Q-K-A-2-3 of one suit: a flush, not a straight flush"),
-    ("2d 3c 4h", "three consecutive cards: high card (no straights in three cards)"),
-    ("Qs Ks As", "Q-K-A of one suit: high card (no straights or flushes in three cards)"),
-    ("2s 7s 9s", "three cards of one suit: high card"),
-    ("7s 7h 7d", "three of a kind in three cards: trips"),
-    ("7s 7h 2d", "a pair in three cards"),
-    ("7s 7h 7d 7c Ks", "four of a kind: quads"),
-    ("7s 7h 7d Kc Ks", "trips and a pair: full house"),
-    ("7s 7h Kd Kc 2s", "two pair"),
-]
-
-
 def _category_drafts() -> Iterator[_Draft]:
-    for text, reason in _CATEGORY_SEEDS:
-        yield _Draft("seed", Case("category", _spec("pagat"), {"hand": _t(text)}), reason)
-    spec = _spec("pagat")
+    for text, reason in CATEGORY_SEEDS:
+        yield _Draft(
+            "seed", Case("category", rules_spec("pagat"), {"hand": card_text(text)}), reason
+        )
+    spec = rules_spec("pagat")
     for size in (5, 3):
         hands = digests.all_hands(size)
         for name, (weakest, strongest) in _extremes(spec, size).items():
@@ -599,7 +363,7 @@ def _category_drafts() -> Iterator[_Draft]:
                     f"the {which} {size}-card {name}",
                 )
     rng = random.Random(12)
-    for spec in (_spec("pagat"), _spec("mau-binh"), _spec("capsa-susun")):
+    for spec in (rules_spec("pagat"), rules_spec("mau-binh"), rules_spec("capsa-susun")):
         for _ in range(20):
             size = rng.choice([5, 5, 3])
             cards = sorted(_random_deck_hands(rng, 5)[:size])
@@ -608,77 +372,6 @@ def _category_drafts() -> Iterator[_Draft]:
                 Case("category", spec, {"hand": text_of(cards)}),
                 "a random hand biased toward shared ranks, suits and runs",
             )
-
-
-# ------------------------------------------------------------------ foul
-
-_FOUL_SEEDS: list[tuple[str, RulesSpec, str]] = [
-    (
-        "2c 3h 4s / Ah Kh 9d 7d 5c / As Ks 9c 7c 5d",
-        _spec("pagat"),
-        "middle and bottom of equal ranks: allowed under foul_check = allow-equal",
-    ),
-    (
-        "2c 3h 4s / Ah Kh 9d 7d 5c / As Ks 9c 7c 5d",
-        _spec("pagat", foul_check="strict"),
-        "middle and bottom of equal ranks: a foul under foul_check = strict",
-    ),
-    (
-        "2c 3h 4s / Ah Kh 9d 7d 5c / As Ks 9c 7c 5d",
-        _spec("capsa-susun"),
-        "equal ranks, suit tie-break: the bottom's ace of spades is higher, no foul",
-    ),
-    (
-        "2c 3h 4s / As Ks 9c 7c 5d / Ah Kh 9d 7d 5c",
-        _spec("capsa-susun"),
-        "equal ranks, suit tie-break: the middle's ace of spades is higher, a foul",
-    ),
-    (
-        "Ks Kh As / Kd Kc Ad 7c 3d / 2s 2h 2d 5c 5d",
-        _spec("pagat"),
-        "top K-K-A under middle K-K-A-7-3: the longer hand is higher, no foul",
-    ),
-    (
-        "As Ah 2c / Ks Kh 9d 7c 3d / 2s 2h 2d 5c 5h",
-        _spec("pagat"),
-        "a top pair of aces over a middle pair of kings: a foul",
-    ),
-    (
-        "2d 3c 4h / As Ks 9c 7c 5d / Qh Jh 8d 6s 4s",
-        _spec("pagat"),
-        "top 2-3-4 is no straight: high card below the middle, no foul",
-    ),
-    (
-        "9d 8c 7h / As 2d 3c 4h 5s / 2c 3d 4s 5h 6d",
-        _spec("pagat"),
-        "wheel = low: middle A-5 straight below the bottom 6-high straight, no foul",
-    ),
-    (
-        "9d 8c 7h / As 2d 3c 4h 5s / 2c 3d 4s 5h 6d",
-        _spec("mau-binh"),
-        "wheel = second: middle A-5 straight above the bottom 6-high straight, a foul",
-    ),
-    (
-        "2d 3c 4h / 2s 4s 6s 8s Ts / 3h 5h 7h 9h Jh",
-        _spec("pagat"),
-        "flush_compare = ranks: J-high flush over T-high flush, no foul",
-    ),
-    (
-        "2d 3c 4h / 3h 5h 7h 9h Jh / 2s 4s 6s 8s Ts",
-        _spec("pagat", flush_compare="suit-first"),
-        "flush_compare = suit-first: a spade bottom flush over a heart middle flush, no foul",
-    ),
-    (
-        "2d 3c 4h / 2s 4s 6s 8s Ts / 3h 5h 7h 9h Jh",
-        _spec("pagat", flush_compare="suit-first"),
-        "flush_compare = suit-first: a spade middle flush over a heart bottom flush, a foul",
-    ),
-    (
-        "Qs Qh 2d / Qd Qc 3h 4s 5c / As Ks Th Js 9h",
-        _spec("pagat"),
-        "a top pair of queens under a middle pair of queens with kickers, no foul",
-    ),
-]
 
 
 def _arrangement_text(ids: list[int]) -> dict[str, str]:
@@ -699,15 +392,15 @@ def _random_arrangement(rng: random.Random, hand: list[int], spec: RulesSpec) ->
 
 
 def _foul_drafts() -> Iterator[_Draft]:
-    for text, spec, reason in _FOUL_SEEDS:
-        rows = [_t(part) for part in text.split("/")]
+    for text, spec, reason in FOUL_SEEDS:
+        rows = [card_text(part) for part in text.split("/")]
         yield _Draft("seed", Case("foul", spec, dict(zip(_ROWS, rows, strict=True))), reason)
     rng = random.Random(13)
     specs = [
-        *(_spec(p) for p in presets()),
-        _spec("pagat", foul_check="strict"),
-        _spec("capsa-susun", foul_check="strict"),
-        *_RANKING_SPECS[3:],
+        *(rules_spec(p) for p in presets()),
+        rules_spec("pagat", foul_check="strict"),
+        rules_spec("capsa-susun", foul_check="strict"),
+        *RANKING_SPECS[3:],
     ]
     for spec in specs:
         for _ in range(14):
@@ -733,95 +426,34 @@ def _random_hand(rng: random.Random) -> list[int]:
     return sorted(rng.sample(pool, 13))
 
 
-# ------------------------------------------------------------------ naturals
-
-# Each natural: a hand that has it, and a hand one card away that does not.
-_NATURAL_HANDS: dict[str, tuple[str, str]] = {
-    "clean-dragon": (
-        "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As",
-        "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah",
-    ),
-    "dragon": ("2d 3c 4h 5s 6d 7c 8h 9s Td Jc Qh Ks Ad", "2d 2c 4h 5s 6d 7c 8h 9s Td Jc Qh Ks Ad"),
-    "twelve-royals": (
-        "Jd Jc Jh Js Qd Qc Qh Kd Kc Ad Ac Ah 2s",
-        "Jd Jc Jh Js Qd Qc Qh Kd Kc Ad Ac 3h 2s",
-    ),
-    "three-straight-flushes": (
-        "Ad 2d 3d 3c 4c 5c 6c 7c 9s Ts Js Qs Ks",
-        "Ad 2d 3d 3c 4c 5c 6c 7c 9s Ts Js Qs Kh",
-    ),
-    "three-quads": (
-        "2d 2c 2h 2s 5d 5c 5h 5s 9d 9c 9h 9s Ad",
-        "2d 2c 2h 2s 5d 5c 5h 5s 9d 9c 9h Kc Ad",
-    ),
-    "all-high": (
-        "8d 9c Th Js Qd Kc Ah 8s 9d Tc Jh Qs Kd",
-        "8d 9c Th Js Qd Kc Ah 8s 9d Tc Jh Qs 7d",
-    ),
-    "all-low": ("2d 3c 4h 5s 6d 7c 8h 2s 3d 4c 5h 6s 7d", "2d 3c 4h 5s 6d 7c 8h 2s 3d 4c 5h 6s 9d"),
-    "full-colored": (
-        "2d 4d 6d 8d Td Qd Ad 3h 5h 7h 9h Jh 2h",
-        "2d 4d 6d 8d Td Qd Ad 3h 5h 7h 9h Jh 2c",
-    ),
-    "twelve-same-color": (
-        "2d 4d 6d 8d Td Qd Ad 3h 5h 7h 9h Jh 2c",
-        "2d 4d 6d 8d Td Qd Ad 3h 5h 7h 9h 2s 2c",
-    ),
-    "four-triples": (
-        "2d 2c 2h 5d 5c 5h 9d 9c 9h Kd Kc Kh As",
-        "2d 2c 2h 5d 5c 5h 9d 9c 9h Kd Kc Qh As",
-    ),
-    "five-pairs-trips": (
-        "2d 2c 4d 4c 6d 6c 8d 8c Td Tc Qd Qc Qh",
-        "2d 2c 4d 4c 6d 6c 8d 8c Td Tc Qd Kc Qh",
-    ),
-    "six-pairs": (
-        "2d 2c 4d 4c 6d 6c 8d 8c Td Tc Qd Qc As",
-        "2d 2c 4d 4c 6d 6c 8d 8c Td Tc Qd Kc As",
-    ),
-    "three-straights": (
-        "2d 3c 4h 3s 4d 5c 6h 7s 8d 9c Th Js Qd",
-        "2d 3c 4h 3s 4d 5c 6h 7s 8d 9c Th Js Kd",
-    ),
-    "three-flushes": (
-        "2d 5d 9d 3c 6c 8c Jc Kc 4s 7s Ts Qs As",
-        "2d 5d 9d 3c 6c 8c Jc Kc 4s 7s Ts Qs Ah",
-    ),
-    "no-picture-cards": (
-        "2d 3c 4h 5s 6d 7c 8h 9s Td Ac 2h 5c 9d",
-        "2d 3c 4h 5s 6d 7c 8h 9s Td Ac 2h 5c Jd",
-    ),
-}
-
-
 def _natural_drafts() -> Iterator[_Draft]:
     for preset in presets():
-        spec = _spec(preset)
-        for name, (has, near) in _NATURAL_HANDS.items():
+        spec = rules_spec(preset)
+        for name, (has, near) in NATURAL_HANDS.items():
             yield _Draft(
                 name,
-                Case("natural", spec, {"hand": _t(has)}),
+                Case("natural", spec, {"hand": card_text(has)}),
                 f"13 cards that qualify for {name} (the strongest enabled one counts)",
             )
             yield _Draft(
                 name,
-                Case("natural", spec, {"hand": _t(near)}),
+                Case("natural", spec, {"hand": card_text(near)}),
                 f"one card away from {name}",
                 {"near-miss"},
             )
-    every = _spec(
+    every = rules_spec(
         "pagat", naturals__enabled=[{"name": n, "points": 1} for n in reversed(_core.NATURAL_NAMES)]
     )
-    for name, (has, _) in _NATURAL_HANDS.items():
+    for name, (has, _) in NATURAL_HANDS.items():
         yield _Draft(
             "reversed-order",
-            Case("natural", every, {"hand": _t(has)}),
+            Case("natural", every, {"hand": card_text(has)}),
             f"{name} with every natural enabled, weakest first: the list order decides",
         )
-    none = _spec("pagat", naturals__enabled=[])
+    none = rules_spec("pagat", naturals__enabled=[])
     yield _Draft(
         "none-enabled",
-        Case("natural", none, {"hand": _t(_NATURAL_HANDS["dragon"][0])}),
+        Case("natural", none, {"hand": card_text(NATURAL_HANDS["dragon"][0])}),
         "a dragon when the rules enable no natural",
     )
 
@@ -836,88 +468,19 @@ def _count_splits_drafts() -> Iterator[_Draft]:
         "2d 2c 2h 5d 5c 5h 9d 9c 9h Kd Kc Kh As",
     ]
     specs = [
-        _spec("pagat"),
-        _spec("capsa-susun"),
-        _spec("mau-binh"),
-        _spec("capsa-susun", foul_check="strict"),
-        _spec("pagat", flush_compare="suit-first"),
+        rules_spec("pagat"),
+        rules_spec("capsa-susun"),
+        rules_spec("mau-binh"),
+        rules_spec("capsa-susun", foul_check="strict"),
+        rules_spec("pagat", flush_compare="suit-first"),
     ]
     for spec in specs:
         for hand in hands:
             yield _Draft(
                 "seed",
-                Case("count_splits", spec, {"hand": _t(hand)}),
+                Case("count_splits", spec, {"hand": card_text(hand)}),
                 f"the valid splits of 72,072 under {spec.describe()}",
             )
-
-
-# ------------------------------------------------------------------ settle
-
-_WINNER = "As Ah 2c / Ks Kh Kd 7c 3d / 9s 9h 9d 9c 5h"
-_LOSERS = (
-    "Tc 7s 3s / Qs Js 8c 5d 4c / 2h 6h 7h Jh Qh",
-    "2d 3c 4d / Ac Ad 5c 6c 7d / 8d 8h 8s Td Th",
-    "2s 3h 5s / 4h 4s 6d 6s Kc / Jc Jd Qc Qd Ts",
-)
-_FOULED = "As Ah 3c / Ks Kh 9d 7c 3d / 2s 2c 2d 5c 5h"
-_SETTLE_SEEDS: list[tuple[RulesSpec, list[dict[str, Any]], Any, str]] = [
-    (
-        _spec("capsa-susun"),
-        [
-            _seat("Ah Kh 8s / As Ks 9d 7d 5h / Jc Jd Jh 3c 3d"),
-            _seat("Qs Js 7s / 2c 3s 4c 5c 6c / 2h 4h 6h 9h Qh"),
-        ],
-        1,
-        "rows: seat 0 wins top and bottom, loses the middle, +1",
-    ),
-    (
-        _spec("capsa-susun"),
-        [
-            _seat(_FOULED),
-            _seat("Qs Js 7s / 3s 4c 5d 6c 7h / 8h 9h Th Jh Qh"),
-        ],
-        1,
-        "capsa-susun: a foul pays 3 x 1 x 4 = 12 plus the opponent's royalties (9 for the "
-        "straight flush)",
-    ),
-    (
-        _spec("capsa-susun"),
-        [_seat(_WINNER), _seat(_LOSERS[0])],
-        1,
-        "capsa-susun: a scoop doubles, 3 x 2 = 6, plus 7 for the bottom quads",
-    ),
-    (
-        _spec("capsa-susun"),
-        [_seat(_WINNER), *(_seat(t) for t in _LOSERS)],
-        1,
-        "capsa-susun at four: winning all three rows against everyone sweeps all, 3 x 4 = 12 "
-        "from each, plus royalties",
-    ),
-    (
-        _spec("capsa-susun"),
-        [_seat(_WINNER), *(_seat(t) for t in _LOSERS[:2])],
-        1,
-        "capsa-susun at three: winning every row against both is only a scoop of each",
-    ),
-    (
-        _spec("capsa-susun"),
-        [_seat(_WINNER), *(_seat(t) for t in _LOSERS)],
-        [[0, 100, 10, 10], [100, 0, 10, 10], [10, 10, 0, 10], [10, 10, 10, 0]],
-        "per-pair stakes: seats 0 and 1 play at 100 a point, every other pair at 10",
-    ),
-    (
-        _spec("2-4"),
-        [_seat(_LOSERS[0]), _seat(_FOULED, surrender=True)],
-        1,
-        "2-4: a surrender pays the cost of 3 whatever its rows",
-    ),
-    (
-        _spec("2-4"),
-        [_seat(_FOULED), _seat(_LOSERS[0], surrender=True)],
-        1,
-        "2-4: a surrender against a fouled hand: nothing changes hands",
-    ),
-]
 
 
 def _seat_of(ids: list[int], surrender: bool, declare: bool) -> dict[str, Any]:
@@ -930,8 +493,8 @@ def _seat_of(ids: list[int], surrender: bool, declare: bool) -> dict[str, Any]:
 def _natural_or_random(rng: random.Random, deck: list[int]) -> list[int]:
     """Takes 13 cards from the deck, built to hold a natural a third of the time."""
     if rng.random() < 0.35:
-        name = rng.choice(list(_NATURAL_HANDS))
-        wanted = _core.card_ids(_NATURAL_HANDS[name][rng.random() < 0.2])
+        name = rng.choice(list(NATURAL_HANDS))
+        wanted = _core.card_ids(NATURAL_HANDS[name][rng.random() < 0.2])
         if all(c in deck for c in wanted):
             for c in wanted:
                 deck.remove(c)
@@ -977,30 +540,6 @@ def random_round(rng: random.Random, spec: RulesSpec, seats: int) -> dict[str, A
     return {"round": {"seats": out, "stakes": stakes}}
 
 
-_SETTLE_SPECS: list[RulesSpec] = [
-    *(_spec(p) for p in presets()),
-    _spec("pagat", royalty_mode="always"),
-    _spec("pagat", royalty_mode="none"),
-    _spec("pagat", royalty_adds=False, row_points=2),
-    _spec("capsa-susun", scoop__multiply_royalties=True),
-    _spec("capsa-susun", foul__mode="scoop"),
-    _spec("capsa-susun", foul__mode="fixed", foul__points=5),
-    _spec("pagat", foul__mode="sweep-all", sweep_all__multiplier=2),
-    _spec("pagat", foul__pays_royalties=False),
-    _spec("pagat", surrender__enabled=True, surrender__cost=2),
-    _spec("2-4", naturals__resolve="difference"),
-    _spec("hawaiian-gardens", naturals__ties="compare"),
-    _spec("capsa-susun", sweep_all__min_players=2),
-    _spec("capsa-susun", sweep_all__min_players=3),
-    _spec("mau-binh", sweep_all__min_players=5),
-    _spec("pagat", overall_point=1, scoop__bonus=3, sweep_all__bonus=2, sweep_all__min_players=3),
-    _spec("capsa-susun", money__rake_percent=5, money__stake=7),
-    _spec("pagat", money__rake_percent=10, money__stake=3),
-    _spec("capsa-susun", tie_break="none", foul_check="strict", wheel="second"),
-    _spec("pagat", row_points=0, overall_point=2, scoop__multiplier=3),
-]
-
-
 def _settle_reason(case: Case) -> str:
     from capsa.conformance.serve import _seat as read_seat
     from capsa.conformance.serve import _stakes
@@ -1035,9 +574,9 @@ def _covering_rounds(spec: RulesSpec, seed: int, candidates: int, per_flag: int)
 
 
 def _settle_drafts() -> Iterator[_Draft]:
-    for spec, seats, stakes, reason in _SETTLE_SEEDS:
-        yield _Draft("seed", Case("settle", spec, _round(seats, stakes)), reason)
-    for k, spec in enumerate(_SETTLE_SPECS):
+    for spec, seats, stakes, reason in SETTLE_SEEDS:
+        yield _Draft("seed", Case("settle", spec, round_of(seats, stakes)), reason)
+    for k, spec in enumerate(SETTLE_SPECS):
         yield from _covering_rounds(spec, 100 + k, candidates=240, per_flag=1)
 
 
@@ -1048,8 +587,8 @@ def digest_cases(size: int) -> Iterator[tuple[str, Case]]:
     """(family, case) of every digest vector: each preset's own ranking, then every
     ranking configuration as knobs on pagat (pagat's own is the preset's)."""
     for preset in presets():
-        yield "preset", Case("digest", _spec(preset), {"size": size})
-    pagat = _spec("pagat").rules()
+        yield "preset", Case("digest", rules_spec(preset), {"size": size})
+    pagat = rules_spec("pagat").rules()
     for config in digests.ranking_configurations(size):
         knobs = {k: v for k, v in config.items() if v != pagat[k]}
         if knobs:

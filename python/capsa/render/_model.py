@@ -72,8 +72,8 @@ class SeatView:
 
 @dataclass(slots=True)
 class PairView:
-    """One pair (i < j) as settled, from seat i's view (see the README's
-    output schema): every figure is the settlement's."""
+    """One pair (i < j) as settled, from seat i's view (see the output schema
+    in docs/cli.md): every figure is the settlement's."""
 
     i: int
     j: int

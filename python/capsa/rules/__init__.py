@@ -15,20 +15,22 @@ its place in the solver tables' metadata. ``DEFAULT_PRESET`` is the preset
 ``Rules()`` is (``"capsa-susun"``); ``MAX_RULES_BYTES`` the largest rules
 file (in bytes) or TOML text (in characters) read, 1 MiB; ``INT_MAX`` the
 largest integer a knob takes (2**63 - 1, the engine's 64-bit points);
-``KNOB_NAMES`` every knob's dotted name, in the table's order.
+``KNOB_NAMES`` every knob's dotted name, in the table's order;
+``RANKING_KNOBS`` those that change how hands rank.
 
 The modules, by job: ``loading`` (presets, rules files and TOML text, with
 their guards), ``checks`` (rules data checked against the knob table),
 ``value`` (the ``Rules`` value), ``writer`` (TOML text), ``reference``
-(the knob reference of ``docs/rules.md`` and the protocol schema's rules,
-written from the table: ``python -m capsa.rules.reference --write``).
+(the knob reference of ``docs/rules.md``, the protocol schema's rules and
+the values of the ``capsa-susun`` preset file, written from the table:
+``python -m capsa.rules.reference --write``).
 """
 
 from __future__ import annotations
 
 from capsa._core import KNOBS, Knob, RulesError
 from capsa.rules import writer as _writer
-from capsa.rules.checks import INT_MAX, KNOB_NAMES
+from capsa.rules.checks import INT_MAX, KNOB_NAMES, RANKING_KNOBS
 from capsa.rules.loading import DEFAULT_PRESET, MAX_RULES_BYTES, presets
 from capsa.rules.value import Rules
 
@@ -38,6 +40,7 @@ __all__ = [
     "KNOBS",
     "KNOB_NAMES",
     "MAX_RULES_BYTES",
+    "RANKING_KNOBS",
     "Knob",
     "Rules",
     "RulesError",

@@ -14,7 +14,15 @@ from typing import Any
 from capsa._core import KNOBS, Knob, RulesError
 from capsa.rules.messages import show
 
-__all__ = ["INT_MAX", "KNOB_NAMES", "REQUIRED", "check_changes", "check_knob", "knob"]
+__all__ = [
+    "INT_MAX",
+    "KNOB_NAMES",
+    "RANKING_KNOBS",
+    "REQUIRED",
+    "check_changes",
+    "check_knob",
+    "knob",
+]
 
 # Points and money are 64-bit integers in the engine.
 INT_MAX = 2**63 - 1
@@ -22,6 +30,8 @@ INT_MAX = 2**63 - 1
 _BY_NAME: dict[str, Knob] = {k.name: k for k in KNOBS}
 #: Every knob's dotted name, in the order a rules file writes them.
 KNOB_NAMES: tuple[str, ...] = tuple(_BY_NAME)
+#: The knobs that change how hands rank (and so what ``compare`` answers).
+RANKING_KNOBS: tuple[str, ...] = tuple(k.name for k in KNOBS if k.ranking)
 #: The knobs every full rules value holds (all but the optional ones).
 REQUIRED: tuple[str, ...] = tuple(k.name for k in KNOBS if k.default is not None)
 # Every table a knob is inside (``scoop``, ``royalties``, ...).

@@ -1,11 +1,15 @@
-"""The knob reference of ``docs/rules.md`` and the rules of the protocol
-schema, written from the knob table (``capsa.rules.KNOBS``).
+"""The files written from the knob table (``capsa.rules.KNOBS``): the knob
+reference of ``docs/rules.md``, the rules of the protocol schema and the
+default preset, ``capsa/presets/capsa-susun.toml``, whose values are the
+table's defaults.
 
-``python -m capsa.rules.reference --write`` rewrites both from a checkout
-(the table in ``docs/rules.md`` between its two marker comments, the
-``rules`` definition of ``capsa/conformance/schema/protocol.json``);
-``--check`` exits 1, naming the file, when either is not what the table
-gives. ``knob_reference()`` and ``rules_schema()`` return the texts.
+``python -m capsa.rules.reference --write`` rewrites the three from a
+checkout (the table in ``docs/rules.md`` between its two marker comments,
+the ``rules`` definition of ``capsa/conformance/schema/protocol.json``, the
+preset file below its opening comment); ``--check`` exits 1, naming the
+file, when one is not what the table gives. ``knob_reference()``,
+``rules_schema()`` and ``default_rules()`` return what they are written
+from.
 """
 
 from __future__ import annotations
@@ -18,15 +22,26 @@ from typing import Any
 
 from capsa._core import KNOBS, Knob
 from capsa.rules.checks import INT_MAX
-from capsa.rules.writer import toml_value
+from capsa.rules.loading import DEFAULT_PRESET
+from capsa.rules.writer import dump_toml, toml_value
 
-__all__ = ["DOCS", "SCHEMA", "knob_reference", "main", "rules_schema"]
+__all__ = [
+    "DOCS",
+    "PRESET",
+    "SCHEMA",
+    "default_rules",
+    "knob_reference",
+    "main",
+    "rules_schema",
+]
 
 _PACKAGE = Path(__file__).resolve().parents[1]
 #: The rules reference, in a checkout.
 DOCS = _PACKAGE.parents[1] / "docs" / "rules.md"
 #: The conformance protocol's schema, shipped in the package.
 SCHEMA = _PACKAGE / "conformance" / "schema" / "protocol.json"
+#: The default preset, shipped in the package.
+PRESET = _PACKAGE / "presets" / f"{DEFAULT_PRESET}.toml"
 
 BEGIN = "<!-- knob reference: written by python -m capsa.rules.reference --write -->"
 END = "<!-- end of the knob reference -->"
@@ -153,19 +168,50 @@ def _with_schema(text: str) -> str:
     return json.dumps(data, indent=1, ensure_ascii=True) + "\n"
 
 
+def default_rules() -> dict[str, Any]:
+    """The rules data of the knob table's defaults, nested as a rules file
+    nests it (the optional knobs without a default left out): the values of
+    the default preset. Raises nothing."""
+    data: dict[str, Any] = {}
+    for knob in KNOBS:
+        if knob.default is None:
+            continue
+        *tables, leaf = knob.name.split(".")
+        where = data
+        for table in tables:
+            where = where.setdefault(table, {})
+        where[leaf] = knob.default
+    return data
+
+
+def _with_defaults(text: str) -> str:
+    # The opening comment (the variant's sources) is the file's own; what
+    # follows it is the table's defaults.
+    lines = text.splitlines(keepends=True)
+    comment = 0
+    while comment < len(lines) and lines[comment].startswith("#"):
+        comment += 1
+    return "".join(lines[:comment]) + dump_toml(default_rules())
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m capsa.rules.reference --write | --check``: rewrites, or
-    checks, the knob reference of ``docs/rules.md`` and the rules of the
-    protocol schema. Returns 0, or 1 from ``--check`` when a file is not
-    current (naming it on stderr). Raises ``SystemExit`` for bad arguments
-    and ``OSError`` when a file cannot be read or written."""
+    checks, the knob reference of ``docs/rules.md``, the rules of the
+    protocol schema and the default preset's values. Returns 0, or 1 from
+    ``--check`` when a file is not current (naming it on stderr). Raises
+    ``SystemExit`` for bad arguments and ``OSError`` when a file cannot be
+    read or written."""
     parser = argparse.ArgumentParser(prog="python -m capsa.rules.reference")
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--write", action="store_true", help="rewrite the files")
     mode.add_argument("--check", action="store_true", help="exit 1 if a file is not current")
     args = parser.parse_args(argv)
     stale = 0
-    for path, rewrite in ((DOCS, _with_reference), (SCHEMA, _with_schema)):
+    for path, rewrite in (
+        (DOCS, _with_reference),
+        (SCHEMA, _with_schema),
+        (PRESET, _with_defaults),
+    ):
         text = path.read_text(encoding="utf-8")
         current = rewrite(text)
         if current == text:

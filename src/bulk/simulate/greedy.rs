@@ -171,8 +171,15 @@ fn strongest_five(evaluator: &Evaluator, cards: &[u8; 13], avail: u16) -> (u32, 
     if let Some(found) = done(&s) {
         return found;
     }
-    // from here on no rank is held four times and no two ranks make a full
-    // house: trips, then two pair, then a pair, then high cards
+    offer_below_straight(&mut s, avail, &by_rank);
+    done(&s).unwrap_or((0, 0))
+}
+
+/// Offers the hands below a straight: trips, else two pair, else a pair,
+/// else high cards. For hands where no rank is held four times and no two
+/// ranks make a full house.
+fn offer_below_straight(s: &mut Strongest, avail: u16, by_rank: &[u16; 13]) {
+    let count = |m: u16| m.count_ones();
     let pairs: Vec<u16> = by_rank.iter().copied().filter(|&m| count(m) == 2).collect();
     if let Some(&trips) = by_rank.iter().find(|&&m| count(m) == 3) {
         each_subset(avail & !trips, 2, &mut |k| s.offer(trips | k));
@@ -187,7 +194,6 @@ fn strongest_five(evaluator: &Evaluator, cards: &[u8; 13], avail: u16) -> (u32, 
     } else {
         each_subset(avail, 5, &mut |m| s.offer(m));
     }
-    done(&s).unwrap_or((0, 0))
 }
 
 /// Every choice of one position per rank mask of a straight.

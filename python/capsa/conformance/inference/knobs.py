@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from capsa.conformance.protocol import RulesSpec
-from capsa.rules import DEFAULT_PRESET, INT_MAX, KNOBS, Rules, presets
+from capsa.rules import DEFAULT_PRESET, INT_MAX, KNOBS, RANKING_KNOBS, Rules, presets
 
 __all__ = [
     "FIVE_CATEGORIES",
@@ -30,7 +30,6 @@ __all__ = [
 ]
 
 ROWS = ("top", "middle", "bottom")
-RANKING_KNOBS = tuple(k.name for k in KNOBS if k.ranking)
 # The rules' knob table by name (capsa.rules.KNOBS): types, choices and ranges.
 _TABLE = {k.name: k for k in KNOBS}
 # The five-card categories a royalty can pay, weakest first (the knob table's).

@@ -10,7 +10,7 @@ from typing import Any
 from capsa import _core
 from capsa.conformance.inference.knobs import ROWS
 from capsa.conformance.inference.probes import Probe, seat, settle_probe
-from capsa.conformance.vectors import _NATURAL_HANDS as _VECTOR_NATURALS
+from capsa.conformance.vector_seeds import NATURAL_HANDS as _VECTOR_NATURALS
 from capsa.rules import Rules
 
 __all__ = [

@@ -26,24 +26,25 @@ from capsa.conformance.inference.rounds import (
 )
 from capsa.conformance.inference.tables import TABLE_SIZES, widen
 from capsa.conformance.inference.trading import FIGURES, TradingParts
-from capsa.rules import Rules
+from capsa.rules import KNOBS, Rules
 
 __all__ = ["PARTNERS", "SettlingParts"]
 
-_SCORING = (
-    "row_points",
-    "overall_point",
-    "royalty_mode",
-    "royalty_adds",
-    "scoop",
-    "sweep_all",
-    "foul",
-    "surrender",
-    "royalties",
-    "money",
+# The scoring knobs by their first part (``scoop`` for ``scoop.bonus``): every
+# knob but the text ones, those of ranking and fouling, and the naturals,
+# whose names and points are solved apart.
+_SCORING = tuple(
+    dict.fromkeys(
+        k.name.split(".")[0]
+        for k in KNOBS
+        if k.type != "text"
+        and not k.ranking
+        and k.name != "foul_check"
+        and not k.name.startswith("naturals.")
+    )
 )
 _UNSUPPORTED = ("error", "unsupported")
-_FOUL_KNOBS = ("foul.mode", "foul.points", "foul.pays_royalties")
+_FOUL_KNOBS = tuple(k.name for k in KNOBS if k.name.startswith("foul."))
 # knob -> the knobs solved again when it takes another value (empty: every royalty)
 PARTNERS: dict[str, tuple[str, ...]] = {
     "row_points": ("overall_point",),
