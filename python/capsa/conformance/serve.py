@@ -35,7 +35,6 @@ MAX_REQUEST_BYTES = 1 << 20
 _READ_CHUNK = 1 << 16
 _ROWS = ("top", "middle", "bottom")
 _SEAT_KEYS = frozenset({*_ROWS, "surrender", "declare_natural"})
-_ROUND_KEYS = frozenset({"id", "rules", "stakes", "seats"})
 # The members each op reads, checked before it runs so that a missing one is named.
 _FIELDS: dict[str, tuple[str, ...]] = {
     "compare": ("a", "b"),
@@ -107,22 +106,6 @@ def _check_complete(data: Mapping[str, Any]) -> None:
         raise RequestError("invalid", f"rules: missing knobs {', '.join(missing)}", "RulesError")
 
 
-def _settle_seat(value: Any, k: int) -> Seat | list[int]:
-    """A seat for ``settle``: its 13 ids when its flags are the defaults (read
-    fastest), else the :class:`Seat`."""
-    plain = isinstance(value, dict) and len(value) == 5 and value.get("surrender") is False
-    if plain and value.get("declare_natural") is True:
-        try:
-            return [
-                *_core.card_ids(value["top"], 3),
-                *_core.card_ids(value["middle"], 5),
-                *_core.card_ids(value["bottom"], 5),
-            ]
-        except (capsa.CapsaError, TypeError, KeyError):
-            pass  # read again below, for the error that names the row
-    return _seat(value, k)
-
-
 def _seat(value: Any, k: int) -> Seat:
     """One seat of a round in any form ``capsa settle`` reads."""
     try:
@@ -150,15 +133,6 @@ def _seat(value: Any, k: int) -> Seat:
     except TypeError as exc:
         raise RequestError("invalid", f"seat {k}: {exc}") from None
     raise RequestError("invalid", f"seat {k}: a seat is text, a list of 13 cards or an object")
-
-
-def _stakes(value: Any) -> int | list[list[int]] | None:
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
-        return value
-    rows = isinstance(value, list) and all(isinstance(row, list) for row in value)
-    if rows and all(isinstance(x, int) and not isinstance(x, bool) for row in value for x in row):
-        return [[int(x) for x in row] for row in value]
-    raise RequestError("invalid", f"stakes must be an integer or a matrix, got {value!r}")
 
 
 class CapsaEngine:
@@ -298,23 +272,16 @@ class CapsaEngine:
     @staticmethod
     def _settle(request: Mapping[str, Any], rules: Rules) -> dict[str, list[int]]:
         round_ = request["round"]
-        if not isinstance(round_, dict) or not isinstance(round_.get("seats"), list):
+        if not isinstance(round_, dict):
             raise RequestError("invalid", 'round must be an object with a "seats" list')
-        unknown = set(round_) - _ROUND_KEYS
-        if unknown:
-            raise RequestError("invalid", f"round: unknown key {sorted(unknown)[0]!r}")
-        if not 2 <= len(round_["seats"]) <= 4:
-            raise RequestError(
-                "invalid", f"a table has 2 to 4 seats, got {len(round_['seats'])}", "TableError"
-            )
-        seats = [_settle_seat(value, k) for k, value in enumerate(round_["seats"])]
-        result = capsa.settle(seats, rules, _stakes(round_.get("stakes")))
-        return {
-            "points": result.points,
-            "money": result.money,
-            "rake": result.rake,
-            "net": result.net,
-        }
+        # The round is read by the reader of `capsa settle`'s lines, so that a
+        # fault has the same message here as there; its rules are the request's.
+        line = json.dumps({k: v for k, v in round_.items() if k != "rules"}).encode("utf-8")
+        out, _ = _core.settle_json_lines([line], {"": rules}, "")
+        record = json.loads(out)
+        if "error" in record:
+            raise RequestError("invalid", record["message"], record["error"])
+        return {key: record[key] for key in ("points", "money", "rake", "net")}
 
     @staticmethod
     def _digest(request: Mapping[str, Any], rules: Rules) -> str:
