@@ -10,6 +10,7 @@ flush when the input has nothing more waiting.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
@@ -35,6 +36,7 @@ MAX_REQUEST_BYTES = 1 << 20
 _READ_CHUNK = 1 << 16
 _ROWS = ("top", "middle", "bottom")
 _SEAT_KEYS = frozenset({*_ROWS, "surrender", "declare_natural"})
+_FIGURES = re.compile(rb'"(points|money|rake|net)":(\[[-0-9,]*\])')
 # The members each op reads, checked before it runs so that a missing one is named.
 _FIELDS: dict[str, tuple[str, ...]] = {
     "compare": ("a", "b"),
@@ -277,11 +279,15 @@ class CapsaEngine:
         # The round is read by the reader of `capsa settle`'s lines, so that a
         # fault has the same message here as there; its rules are the request's.
         line = json.dumps({k: v for k, v in round_.items() if k != "rules"}).encode("utf-8")
-        out, _ = _core.settle_json_lines([line], {"": rules}, "")
-        record = json.loads(out)
-        if "error" in record:
-            raise RequestError("invalid", record["message"], record["error"])
-        return {key: record[key] for key in ("points", "money", "rake", "net")}
+        out, failed = _core.settle_json_lines([line], {"": rules}, "")
+        if failed:
+            error = json.loads(out)
+            raise RequestError("invalid", error["message"], error["error"])
+        # Only the four figure lists are read: the whole record (its pairs and
+        # seats) would cost more than settling. Per-pair and per-seat figures
+        # are numbers, so a list under one of these names is a figure list.
+        figures = {key.decode(): json.loads(value) for key, value in _FIGURES.findall(out)}
+        return {key: figures[key] for key in ("points", "money", "rake", "net")}
 
     @staticmethod
     def _digest(request: Mapping[str, Any], rules: Rules) -> str:
