@@ -553,7 +553,7 @@ FAULTS = [
             flag=(name, value),
             pending={
                 "settle": f"{BINDING_SETTLE} seat_flag",
-                "Seat": "python/capsa/settlement.py Seat (it has no binding flag reader to call)",
+                "Seat": "python/capsa/settlement.py Seat (worded as settle's seat_flag)",
                 "Round": f"{ROUND_PY} _check_flag",
             },
         )
