@@ -18,6 +18,7 @@ settle_rounds  ids    shape  1-d    shape  -     -
 jsonl          yes    yes    yes    yes    -     id
 document       yes    yes    yes    yes    -     id
 cli settle     yes    yes    yes    yes    -     id
+cli document   yes    yes    yes    yes    -     id
 record         text   yes    yes    yes    yes   round_id
 cli replay     text   yes    yes    yes    yes   round_id
 arrow          ids    cols   1-d    cols   -     id (any)
@@ -29,10 +30,12 @@ protocol       yes    yes    yes    yes    -     id
 ``capsa.Seat``, ``Round`` is ``capsa.Round`` (its constructor, ``submit``,
 ``surrender`` and ``declare_natural``), ``jsonl`` and ``document`` the
 readers behind ``capsa settle`` (``_core.settle_json_lines`` and
-``_core.settle_json_document``), ``record`` is ``capsa.replay`` of a
-record with one field changed, ``arrow`` is ``capsa.bulk.settle_table``
-(which ``capsa settle x.parquet`` runs; ``settle_rounds`` is its kernel),
-``protocol`` is the engine ``capsa conformance serve`` runs.
+``_core.settle_json_document``), ``cli settle`` and ``cli document`` the
+command on a ``.jsonl`` file and with ``--format json``, ``record`` is
+``capsa.replay`` of a record with one field changed (``cli replay`` the
+command on it), ``arrow`` is ``capsa.bulk.settle_table`` (which ``capsa
+settle x.parquet`` runs; ``settle_rounds`` is its kernel), ``protocol`` is
+the engine ``capsa conformance serve`` runs.
 
 Where a channel cannot hold a fault it is left out: a record's JSON holds
 integers only (a float or a number past 64 bits is refused as malformed
@@ -344,6 +347,14 @@ def _cli_settle(f: Fault, tmp: Path, capsys: pytest.CaptureFixture[str]) -> Answ
     return _cli(["settle", str(path)], capsys)
 
 
+def _cli_document(f: Fault, tmp: Path, capsys: pytest.CaptureFixture[str]) -> Answer:
+    path = tmp / "rounds.json"
+    path.write_text(json.dumps([f.json_round()]), encoding="utf-8")
+    main(["settle", "--format", "json", str(path)])
+    out, _ = capsys.readouterr()
+    return _lines_answer(out.encode())
+
+
 def _record(f: Fault) -> Answer:
     return _raised(lambda: capsa.replay(f.record()))
 
@@ -386,12 +397,13 @@ CHANNELS: dict[str, Callable[..., Answer]] = {
     "jsonl": _jsonl,
     "document": _document,
     "cli settle": _cli_settle,
+    "cli document": _cli_document,
     "record": _record,
     "cli replay": _cli_replay,
     "arrow": _arrow,
     "protocol": _protocol,
 }
-_ON_THE_COMMAND_LINE = {"cli settle", "cli replay"}
+_ON_THE_COMMAND_LINE = {"cli settle", "cli document", "cli replay"}
 
 
 def _answer(channel: str, f: Fault, tmp: Path, capsys: pytest.CaptureFixture[str]) -> Answer:
@@ -402,7 +414,7 @@ def _answer(channel: str, f: Fault, tmp: Path, capsys: pytest.CaptureFixture[str
 
 # ---------------------------------------------------------------- the faults sent
 
-JSON_ROUND = ("jsonl", "document", "cli settle", "protocol")
+JSON_ROUND = ("jsonl", "document", "cli settle", "cli document", "protocol")
 RECORD = ("record", "cli replay")
 PYTHON_STAKES = ("settle", "Round", "settle_batch")
 
