@@ -109,7 +109,11 @@ def _check_complete(data: Mapping[str, Any]) -> None:
 
 
 def _seat(value: Any, k: int) -> Seat:
-    """One seat of a round in any form ``capsa settle`` reads."""
+    """One seat of a round in any form ``capsa settle`` reads, as a
+    :class:`Seat`, for the tools that look into a case's seats (its flags,
+    its explanation, inference). A request is answered by the core's reader
+    (:meth:`CapsaEngine._settle`); a seat it refuses may be refused here in
+    other words."""
     try:
         if isinstance(value, str):
             if "/" in value or "|" in value:
@@ -126,8 +130,6 @@ def _seat(value: Any, k: int) -> Seat:
                 raise RequestError("invalid", f"seat {k}: missing row {missing[0]!r}", "HandError")
             surrender = value.get("surrender", False)
             declare = value.get("declare_natural", True)
-            if not isinstance(surrender, bool) or not isinstance(declare, bool):
-                raise RequestError("invalid", f"seat {k}: surrender and declare_natural are bools")
             rows = (value["top"], value["middle"], value["bottom"])
             return Seat(Arrangement(*rows), surrender=surrender, declare_natural=declare)
     except capsa.CapsaError as exc:
