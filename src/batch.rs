@@ -230,29 +230,36 @@ pub fn settle_lines(
     rules_for: &RulesFor<'_>,
 ) -> (Vec<String>, usize) {
     const CHUNK: usize = 256;
-    let parts: Vec<(String, usize)> = lines
-        .par_chunks(CHUNK)
-        .enumerate()
-        .map(|(c, chunk)| {
-            let mut out = String::with_capacity(chunk.len() * 3072);
-            let mut failed = 0;
-            for (k, line) in chunk.iter().enumerate() {
-                let number = first_line + c * CHUNK + k;
-                let outcome = match *line {
-                    StreamLine::Bytes(b) => settle_line(b, number, rules_for, &mut out),
-                    StreamLine::Overlong(length) => {
-                        write_overlong_record(&mut out, number, length);
-                        LineOutcome::Failed
-                    }
-                };
-                if outcome != LineOutcome::Blank {
-                    out.push('\n');
+    let settle_chunk = |c: usize, chunk: &[StreamLine<'_>]| {
+        let mut out = String::with_capacity(chunk.len() * 3072);
+        let mut failed = 0;
+        for (k, line) in chunk.iter().enumerate() {
+            let number = first_line + c * CHUNK + k;
+            let outcome = match *line {
+                StreamLine::Bytes(b) => settle_line(b, number, rules_for, &mut out),
+                StreamLine::Overlong(length) => {
+                    write_overlong_record(&mut out, number, length);
+                    LineOutcome::Failed
                 }
-                failed += (outcome == LineOutcome::Failed) as usize;
+            };
+            if outcome != LineOutcome::Blank {
+                out.push('\n');
             }
-            (out, failed)
-        })
-        .collect();
+            failed += (outcome == LineOutcome::Failed) as usize;
+        }
+        (out, failed)
+    };
+    // one chunk is settled here: handing it to the thread pool costs more
+    // than a round (a request of the conformance protocol is one line)
+    let parts: Vec<(String, usize)> = if lines.len() <= CHUNK {
+        vec![settle_chunk(0, lines)]
+    } else {
+        lines
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| settle_chunk(c, chunk))
+            .collect()
+    };
     let failed = parts.iter().map(|(_, f)| f).sum();
     (parts.into_iter().map(|(text, _)| text).collect(), failed)
 }

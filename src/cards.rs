@@ -36,8 +36,10 @@ pub fn check_distinct(ids: &[u8]) -> Result<u64> {
         }
         let bit = 1u64 << id;
         if mask & bit != 0 {
+            // as settlement names a card a seat holds twice
+            let first = ids.iter().position(|&c| c == id).unwrap_or(pos);
             return Err(Error::hand(format!(
-                "card {} (id {id}) appears more than once",
+                "card {} (id {id}) appears twice, at positions {first} and {pos}",
                 card_text(id)
             )));
         }

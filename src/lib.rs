@@ -12,6 +12,7 @@ pub mod cards;
 pub mod deal;
 pub mod error;
 pub mod fair;
+pub mod flags;
 pub mod lines;
 pub mod natural_kind;
 pub mod naturals;

@@ -101,12 +101,12 @@ def _zero_sum_broken(request: Request, result: Any) -> Any:
     if request["op"] != "settle":
         return result
     import capsa
-    from capsa.conformance.serve import _seat, _stakes
+    from capsa.conformance.serve import _seat
 
     round_ = request["round"]
     seats = [_seat(s, k) for k, s in enumerate(round_["seats"])]
     rules = capsa.Rules(request["rules"])
-    detail = capsa.settle(seats, rules, _stakes(round_.get("stakes")))
+    detail = capsa.settle(seats, rules, round_.get("stakes"))
     points = list(result["points"])
     for pair in detail.pairs:
         if pair["outcome"] == "rows" and pair["scoop"] and pair["bonus"]:

@@ -182,7 +182,12 @@ def test_wrong_seats_and_wrong_cards_are_named() -> None:
     refused(rnd, lambda: rnd.submit(0, "As Ks"), capsa.HandError, "seat 0")
     refused(rnd, lambda: rnd.submit(0, "Zz " * 13), capsa.CardError, "seat 0")
     refused(rnd, lambda: rnd.submit(0, {"top": 1}), TypeError, "seat 0: an arrangement is")
-    refused(rnd, lambda: rnd.submit(0, [*ids[:12], ids[0]]), capsa.HandError, "more than once")
+    refused(
+        rnd,
+        lambda: rnd.submit(0, [*ids[:12], ids[0]]),
+        capsa.HandError,
+        "appears twice, at positions 0 and 12",
+    )
 
 
 def test_surrender_only_where_the_rules_allow_it() -> None:

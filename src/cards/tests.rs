@@ -36,5 +36,9 @@ fn distinct_checks() {
         ErrorKind::Card
     );
     assert_eq!(check_distinct(&[7, 7]).unwrap_err().kind(), ErrorKind::Hand);
+    assert_eq!(
+        check_distinct(&[4, 9, 4]).unwrap_err().message(),
+        "card 3d (id 4) appears twice, at positions 0 and 2"
+    );
     assert!(check_hand(&[1, 2], &[3, 5], "hand").is_err_and(|e| e.kind() == ErrorKind::Hand));
 }

@@ -19,6 +19,18 @@ pub const MAX_RECORD_BYTES: usize = 1 << 20;
 /// The longest round id, in bytes of UTF-8.
 pub const MAX_ROUND_ID_BYTES: usize = 256;
 
+/// Checks a round id: 1 to [`MAX_ROUND_ID_BYTES`] bytes of UTF-8 (the one
+/// message, as records are written and read).
+pub fn check_round_id(round_id: &str) -> Result<(), String> {
+    if round_id.is_empty() || round_id.len() > MAX_ROUND_ID_BYTES {
+        return Err(format!(
+            "round_id must be 1 to {MAX_ROUND_ID_BYTES} bytes of UTF-8, got {}",
+            round_id.len()
+        ));
+    }
+    Ok(())
+}
+
 /// The most entries of `meta`.
 pub const MAX_META_ENTRIES: usize = 32;
 

@@ -4,14 +4,15 @@
 use std::borrow::Cow;
 
 use super::format::{
-    Members, PlayedSeat, Problem, Read, StakeSpec, DEAL_KEYS, FORMAT, FORMAT_VERSION,
-    MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES, RECORD_KEYS, SEAT_KEYS,
+    check_round_id, Members, PlayedSeat, Problem, Read, StakeSpec, DEAL_KEYS, FORMAT,
+    FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS, SEAT_KEYS,
 };
 use super::write::{check_meta, sorted};
 use crate::arrangement::{arrangement_text, cards_text, read_arrangement_text};
 use crate::canonical::{self, Json};
 use crate::cards::{check_distinct, parse_text};
 use crate::fair::{self, parse_hex32, sha256, ServerSeed};
+use crate::flags::not_a_flag;
 use crate::lines::strip_bom;
 use crate::stakes::{read_stakes, StakesFault, StakesInput, StakesValue};
 
@@ -102,10 +103,7 @@ fn text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Read<&'a str>
 fn boolean(value: &Json, field: &str) -> Read<bool> {
     match value {
         Json::Bool(b) => Ok(*b),
-        other => Err(Problem::new(
-            field,
-            format!("{field} must be true or false, not {}", other.kind()),
-        )),
+        other => Err(Problem::new(field, not_a_flag(field, other.kind()))),
     }
 }
 
@@ -365,10 +363,8 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
     object(&value, "", &RECORD_KEYS)?;
     let get = |key: &str| member(&value, key, "");
     let capsa_version = text(get("capsa_version")?, "capsa_version", 64)?.to_string();
-    let round_id = text(get("round_id")?, "round_id", MAX_ROUND_ID_BYTES)?.to_string();
-    if round_id.is_empty() {
-        return Err(Problem::new("round_id", "round_id must not be empty"));
-    }
+    let round_id = text(get("round_id")?, "round_id", usize::MAX)?.to_string();
+    check_round_id(&round_id).map_err(|m| Problem::new("round_id", m))?;
     let previous_digest = match get("previous_digest")? {
         Json::Null => None,
         v => Some(digest(v, "previous_digest")?),

@@ -7,8 +7,8 @@ use std::fmt::Write;
 use sha2::{Digest, Sha256};
 
 use super::format::{
-    PlayedSeat, Problem, StakeSpec, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES,
-    MAX_META_TEXT_BYTES, MAX_ROUND_ID_BYTES,
+    check_round_id, PlayedSeat, Problem, StakeSpec, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES,
+    MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES,
 };
 use crate::arrangement::{cards_text, push_arrangement, push_cards};
 use crate::canonical::{self, write_str, Json};
@@ -132,16 +132,6 @@ pub(super) fn settlement_text(s: &Settlement, inputs: &[SeatInput]) -> String {
     let mut out = String::with_capacity(3072);
     write_settlement_json(&mut out, s, inputs, None);
     out
-}
-
-fn check_round_id(round_id: &str) -> Result<()> {
-    if round_id.is_empty() || round_id.len() > MAX_ROUND_ID_BYTES {
-        return Err(Error::argument(format!(
-            "round_id must be 1 to {MAX_ROUND_ID_BYTES} bytes of UTF-8, got {}",
-            round_id.len()
-        )));
-    }
-    Ok(())
 }
 
 /// Checks the server's notes: at most [`MAX_META_ENTRIES`] entries, keys of
@@ -275,7 +265,7 @@ fn members_after_digest(
 pub fn write(inputs: &RoundInputs) -> Result<Written> {
     let seats = inputs.seats.len();
     crate::settle::check_seat_count(seats)?;
-    check_round_id(inputs.round_id)?;
+    check_round_id(inputs.round_id).map_err(Error::argument)?;
     check_meta(inputs.meta)?;
     inputs
         .stakes

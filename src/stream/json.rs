@@ -10,6 +10,7 @@ use serde_json::value::RawValue;
 
 use crate::canonical::Key;
 use crate::error::{Error, Result};
+use crate::flags::not_a_flag;
 
 pub(super) fn bad(message: impl Into<String>) -> Error {
     Error::table(message)
@@ -140,8 +141,7 @@ pub(super) fn string(v: &RawValue) -> Result<String> {
 /// `None` when it is not one or does not fit in an `i64`.
 pub(super) fn integer(v: &RawValue) -> Option<i64> {
     let text = v.get();
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+    if !is_integer_text(text) {
         return None;
     }
     text.parse().ok()
@@ -151,9 +151,26 @@ pub(super) fn flag(v: &RawValue, what: impl fmt::Display) -> Result<bool> {
     match v.get() {
         "true" => Ok(true),
         "false" => Ok(false),
-        _ => Err(bad(format!(
-            "{what} must be true or false, not {}",
-            shown(v)
-        ))),
+        _ => Err(bad(not_a_flag(what, kind_name(v)))),
     }
+}
+
+/// What a raw JSON value is, as a record's reader names it (see
+/// `Json::kind`): "a boolean", "an integer", "a number", ...
+pub(super) fn kind_name(v: &RawValue) -> &'static str {
+    match kind(v) {
+        Kind::Null => "null",
+        Kind::Bool => "a boolean",
+        Kind::Number if is_integer_text(v.get()) => "an integer",
+        Kind::Number => "a number",
+        Kind::String => "a string",
+        Kind::Array => "an array",
+        Kind::Object => "an object",
+    }
+}
+
+/// An integer written without a fraction or an exponent, of any size.
+pub(super) fn is_integer_text(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }

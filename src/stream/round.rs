@@ -3,7 +3,10 @@
 use serde_json::value::RawValue;
 
 use super::error_record::write_error_record;
-use super::json::{bad, elements, integer, kind, malformed, members, shown, string, utf8, Kind};
+use super::json::{
+    bad, elements, integer, is_integer_text, kind, kind_name, malformed, members, shown, string,
+    utf8, Kind,
+};
 use super::seat::read_seat;
 use crate::error::{Error, Result};
 use crate::lines::{is_blank, strip_bom};
@@ -46,23 +49,8 @@ impl StakesInput for &RawValue {
 
     /// As a record names it (see `Json::kind`).
     fn describe(&self) -> String {
-        match kind(self) {
-            Kind::Null => "null",
-            Kind::Bool => "a boolean",
-            Kind::Number if is_integer_text(self.get()) => "an integer",
-            Kind::Number => "a number",
-            Kind::String => "a string",
-            Kind::Array => "an array",
-            Kind::Object => "an object",
-        }
-        .to_string()
+        kind_name(self).to_string()
     }
-}
-
-/// An integer written without a fraction or an exponent, of any size.
-fn is_integer_text(text: &str) -> bool {
-    let digits = text.strip_prefix('-').unwrap_or(text);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A round's members, checked against the schema.

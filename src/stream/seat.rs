@@ -3,7 +3,9 @@
 
 use serde_json::value::RawValue;
 
-use super::json::{bad, elements, flag, integer, kind, members, shown, string, Kind};
+use super::json::{
+    bad, elements, flag, integer, is_integer_text, kind, members, shown, string, Kind,
+};
 use crate::arrangement::{fill_row, read_arrangement_text};
 use crate::cards::parse_text;
 use crate::error::{Error, Result};
@@ -24,11 +26,12 @@ fn read_cards(v: &RawValue, out: &mut Vec<u8>, limit: usize) -> Result<()> {
                 }
                 match kind(item) {
                     Kind::String => parse_text(&string(item)?, out)?,
-                    Kind::Number => match integer(item) {
+                    Kind::Number if is_integer_text(item.get()) => match integer(item) {
                         Some(id @ 0..=51) => out.push(id as u8),
+                        // as the Python API names an id outside the deck
                         _ => {
                             return Err(Error::card(format!(
-                                "card id {} is not an integer in 0..51",
+                                "card id {} is outside 0..51",
                                 shown(item)
                             )))
                         }
@@ -94,9 +97,9 @@ pub(super) fn read_seat(v: &RawValue, k: usize) -> Result<SeatInput> {
         Kind::Array => read_cards(v, &mut ids, 13).and_then(|()| match ids.len() {
             13 => Ok(()),
             n => Err(Error::hand(format!(
-                "a seat given as a list holds 13 cards in row order, got {}",
+                "an arrangement has 13 cards, got {}",
                 if n > 13 {
-                    "more".to_string()
+                    "more than 13".to_string()
                 } else {
                     n.to_string()
                 }

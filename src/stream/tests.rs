@@ -265,3 +265,31 @@ fn first_line_detection() {
     assert!(!is_json_object(b"[{}]"));
     assert!(!is_json_object(b"\xff{}"));
 }
+
+#[test]
+fn a_seat_fault_has_the_message_of_every_channel() {
+    let seat1 = "\"Qs Js 7s / 2c 3s 4c 5c 6c / 2h 4h 6h 9h Qh\"";
+    let ids = "[47, 41, 26, 51, 47, 31, 21, 15, 36, 37, 38, 5, 6]";
+    for (seat0, message) in [
+        (
+            "[47, 41, 26, 51, 46, 31, 21, 15, 36, 37, 38, 5, 52]",
+            "seat 0: card id 52 is outside 0..51",
+        ),
+        (
+            "[47, 41, 26, 51, 46, 31, 21, 15, 36, 37, 38, 5]",
+            "seat 0: an arrangement has 13 cards, got 12",
+        ),
+        (
+            ids,
+            "seat 0: card Ks (id 47) appears twice, at positions 0 and 4",
+        ),
+        (
+            "{\"top\": \"Ah Kh 8s\", \"middle\": \"As Ks 9d 7d 5h\", \
+             \"bottom\": \"Jc Jd Jh 3c 3d\", \"surrender\": 1}",
+            "seat 0: surrender must be true or false, not an integer",
+        ),
+    ] {
+        let out = record(&format!("{{\"seats\": [{seat0}, {seat1}]}}"));
+        assert_eq!(out["message"], message, "{out}");
+    }
+}

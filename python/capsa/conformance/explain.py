@@ -84,11 +84,11 @@ def _count_splits(case: Case, rules: Rules) -> str:
 
 
 def _settle(case: Case, rules: Rules) -> str:
-    from capsa.conformance.serve import _seat, _stakes
+    from capsa.conformance.serve import _seat
 
     round_ = case.input["round"]
     seats = [_seat(s, k) for k, s in enumerate(round_["seats"])]
-    return str(_core.settle(seats, rules, _stakes(round_.get("stakes"))).explain())
+    return str(_core.settle(seats, rules, round_.get("stakes")).explain())
 
 
 def explain(case: Case) -> str:

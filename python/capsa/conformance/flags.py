@@ -206,10 +206,10 @@ def _knob_flags(rules: Rules) -> set[str]:
 
 
 def _settle_flags(round_: Mapping[str, Any], rules: Rules) -> set[str]:
-    from capsa.conformance.serve import _seat, _stakes
+    from capsa.conformance.serve import _seat
 
     seats = [_seat(s, k) for k, s in enumerate(round_["seats"])]
-    stakes = _stakes(round_.get("stakes"))
+    stakes = round_.get("stakes")
     result = _core.settle(seats, rules, stakes).to_dict()
     count = len(seats)
     out = {("two-seats", "three-seats", "four-seats")[count - 2]}

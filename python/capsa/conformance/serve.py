@@ -10,6 +10,7 @@ flush when the input has nothing more waiting.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
@@ -35,7 +36,7 @@ MAX_REQUEST_BYTES = 1 << 20
 _READ_CHUNK = 1 << 16
 _ROWS = ("top", "middle", "bottom")
 _SEAT_KEYS = frozenset({*_ROWS, "surrender", "declare_natural"})
-_ROUND_KEYS = frozenset({"id", "rules", "stakes", "seats"})
+_FIGURES = re.compile(rb'"(points|money|rake|net)":(\[[-0-9,]*\])')
 # The members each op reads, checked before it runs so that a missing one is named.
 _FIELDS: dict[str, tuple[str, ...]] = {
     "compare": ("a", "b"),
@@ -107,24 +108,12 @@ def _check_complete(data: Mapping[str, Any]) -> None:
         raise RequestError("invalid", f"rules: missing knobs {', '.join(missing)}", "RulesError")
 
 
-def _settle_seat(value: Any, k: int) -> Seat | list[int]:
-    """A seat for ``settle``: its 13 ids when its flags are the defaults (read
-    fastest), else the :class:`Seat`."""
-    plain = isinstance(value, dict) and len(value) == 5 and value.get("surrender") is False
-    if plain and value.get("declare_natural") is True:
-        try:
-            return [
-                *_core.card_ids(value["top"], 3),
-                *_core.card_ids(value["middle"], 5),
-                *_core.card_ids(value["bottom"], 5),
-            ]
-        except (capsa.CapsaError, TypeError, KeyError):
-            pass  # read again below, for the error that names the row
-    return _seat(value, k)
-
-
 def _seat(value: Any, k: int) -> Seat:
-    """One seat of a round in any form ``capsa settle`` reads."""
+    """One seat of a round in any form ``capsa settle`` reads, as a
+    :class:`Seat`, for the tools that look into a case's seats (its flags,
+    its explanation, inference). A request is answered by the core's reader
+    (:meth:`CapsaEngine._settle`); a seat it refuses may be refused here in
+    other words."""
     try:
         if isinstance(value, str):
             if "/" in value or "|" in value:
@@ -141,8 +130,6 @@ def _seat(value: Any, k: int) -> Seat:
                 raise RequestError("invalid", f"seat {k}: missing row {missing[0]!r}", "HandError")
             surrender = value.get("surrender", False)
             declare = value.get("declare_natural", True)
-            if not isinstance(surrender, bool) or not isinstance(declare, bool):
-                raise RequestError("invalid", f"seat {k}: surrender and declare_natural are bools")
             rows = (value["top"], value["middle"], value["bottom"])
             return Seat(Arrangement(*rows), surrender=surrender, declare_natural=declare)
     except capsa.CapsaError as exc:
@@ -150,15 +137,6 @@ def _seat(value: Any, k: int) -> Seat:
     except TypeError as exc:
         raise RequestError("invalid", f"seat {k}: {exc}") from None
     raise RequestError("invalid", f"seat {k}: a seat is text, a list of 13 cards or an object")
-
-
-def _stakes(value: Any) -> int | list[list[int]] | None:
-    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
-        return value
-    rows = isinstance(value, list) and all(isinstance(row, list) for row in value)
-    if rows and all(isinstance(x, int) and not isinstance(x, bool) for row in value for x in row):
-        return [[int(x) for x in row] for row in value]
-    raise RequestError("invalid", f"stakes must be an integer or a matrix, got {value!r}")
 
 
 class CapsaEngine:
@@ -298,23 +276,20 @@ class CapsaEngine:
     @staticmethod
     def _settle(request: Mapping[str, Any], rules: Rules) -> dict[str, list[int]]:
         round_ = request["round"]
-        if not isinstance(round_, dict) or not isinstance(round_.get("seats"), list):
+        if not isinstance(round_, dict):
             raise RequestError("invalid", 'round must be an object with a "seats" list')
-        unknown = set(round_) - _ROUND_KEYS
-        if unknown:
-            raise RequestError("invalid", f"round: unknown key {sorted(unknown)[0]!r}")
-        if not 2 <= len(round_["seats"]) <= 4:
-            raise RequestError(
-                "invalid", f"a table has 2 to 4 seats, got {len(round_['seats'])}", "TableError"
-            )
-        seats = [_settle_seat(value, k) for k, value in enumerate(round_["seats"])]
-        result = capsa.settle(seats, rules, _stakes(round_.get("stakes")))
-        return {
-            "points": result.points,
-            "money": result.money,
-            "rake": result.rake,
-            "net": result.net,
-        }
+        # The round is read by the reader of `capsa settle`'s lines, so that a
+        # fault has the same message here as there; its rules are the request's.
+        line = json.dumps({k: v for k, v in round_.items() if k != "rules"}).encode("utf-8")
+        out, failed = _core.settle_json_lines([line], {"": rules}, "")
+        if failed:
+            error = json.loads(out)
+            raise RequestError("invalid", error["message"], error["error"])
+        # Only the four figure lists are read: the whole record (its pairs and
+        # seats) would cost more than settling. Per-pair and per-seat figures
+        # are numbers, so a list under one of these names is a figure list.
+        figures = {key.decode(): json.loads(value) for key, value in _FIGURES.findall(out)}
+        return {key: figures[key] for key in ("points", "money", "rake", "net")}
 
     @staticmethod
     def _digest(request: Mapping[str, Any], rules: Rules) -> str:

@@ -542,11 +542,10 @@ def random_round(rng: random.Random, spec: RulesSpec, seats: int) -> dict[str, A
 
 def _settle_reason(case: Case) -> str:
     from capsa.conformance.serve import _seat as read_seat
-    from capsa.conformance.serve import _stakes
 
     round_ = case.input["round"]
     seats = [read_seat(s, k) for k, s in enumerate(round_["seats"])]
-    result = _core.settle(seats, case.rules.rules(), _stakes(round_.get("stakes")))
+    result = _core.settle(seats, case.rules.rules(), round_.get("stakes"))
     parts = []
     for pair in result.pairs:
         i, j = pair["seats"]
