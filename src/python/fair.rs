@@ -4,77 +4,15 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyString};
 
-use super::args::{int_in_range, seats_arg, type_name};
-use super::cards::{read_cards, Card, ReadError, Want};
-use super::errors::err;
+use super::card::Card;
+use super::conversion::cards::{read_cards, ReadError, Want};
+use super::conversion::numbers::{nonce_arg, seats_arg};
+use super::conversion::text::{client_seeds_arg, server_seed_arg, type_name};
 use crate::arrangement::cards_text;
-use crate::error::{Error, ErrorKind};
-use crate::fair::{self, hex, ServerSeed};
-
-pub(super) fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a [u8]> {
-    obj.cast::<PyBytes>()
-        .map(|b| b.as_bytes())
-        .map_err(|_| PyTypeError::new_err(format!("{what} must be bytes, not {}", type_name(obj))))
-}
-
-pub(super) fn server_seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<ServerSeed> {
-    let bytes = bytes_arg(obj, "server_seed")?;
-    bytes.try_into().map_err(|_| {
-        err(
-            ErrorKind::Argument,
-            format!(
-                "server_seed must be {} bytes, got {}",
-                fair::SERVER_SEED_BYTES,
-                bytes.len()
-            ),
-        )
-    })
-}
-
-pub(super) fn text_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
-    let s = obj.cast::<PyString>().map_err(|_| {
-        PyTypeError::new_err(format!("{what} must be a str, not {}", type_name(obj)))
-    })?;
-    s.to_str().map(str::to_owned).map_err(|_| {
-        err(
-            ErrorKind::Argument,
-            format!("{what} holds a lone surrogate, which is not a character of UTF-8 text"),
-        )
-    })
-}
-
-/// Client seeds: None (none), or a list or tuple of str, one per seat.
-pub(super) fn client_seeds_arg(
-    obj: Option<&Bound<'_, PyAny>>,
-    seats: usize,
-) -> PyResult<Vec<String>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(Vec::new());
-    };
-    let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = obj.cast::<PyList>() {
-        list.iter().take(seats + 1).collect()
-    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
-        tuple.iter().take(seats + 1).collect()
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "client_seeds must be a list of str (one per seat) or None, not {}",
-            type_name(obj)
-        )));
-    };
-    let seeds = items
-        .iter()
-        .enumerate()
-        .map(|(k, s)| text_arg(s, &format!("client_seeds[{k}]")))
-        .collect::<PyResult<Vec<String>>>()?;
-    fair::check_client_seeds(&seeds, seats)?;
-    Ok(seeds)
-}
-
-pub(super) fn nonce_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    Ok(int_in_range(obj, "nonce", 0, u64::MAX as i128, ErrorKind::Argument)? as u64)
-}
+use crate::error::Error;
+use crate::fair::{self, hex};
 
 /// The commitment to a 32-byte server seed: its SHA-256, lowercase hex.
 #[pyfunction]

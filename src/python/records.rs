@@ -5,16 +5,18 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use super::args::type_name;
+use super::conversion::choices::rules_arg;
+use super::conversion::numbers::nonce_arg;
+use super::conversion::stakes::record_stakes_arg;
+use super::conversion::text::{
+    client_seeds_arg, digest_arg, meta_arg, round_id_arg, server_seed_arg, text_arg, type_name,
+};
 use super::errors::err;
-use super::fair::{client_seeds_arg, nonce_arg, server_seed_arg, text_arg};
-use super::rules::rules_arg;
 use crate::canonical::{self, Json};
 use crate::error::{Error, ErrorKind};
-use crate::fair::{hex, parse_hex32};
-use crate::record::{self, Members, PlayedSeat, Problem, Record, RoundInputs};
+use crate::fair::hex;
+use crate::record::{self, PlayedSeat, Problem, Record, RoundInputs};
 use crate::rules::Rules;
-use crate::stakes::read_stakes;
 
 /// Canonical JSON text of any JSON text (see `docs/records.md`).
 #[pyfunction]
@@ -58,39 +60,6 @@ impl RecordRules {
     #[getter]
     fn text(&self) -> &str {
         &self.text
-    }
-}
-
-fn digest_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<[u8; 32]>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    let text = text_arg(obj, what)?;
-    parse_hex32(&text).map(Some).ok_or_else(|| {
-        err(
-            ErrorKind::Argument,
-            format!(
-                "{what} must be 64 lowercase hexadecimal digits (a SHA-256), got {:?}",
-                text.chars().take(80).collect::<String>()
-            ),
-        )
-    })
-}
-
-fn meta_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Members<'static>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(Vec::new());
-    };
-    let text = text_arg(obj, "meta")?;
-    match canonical::parse_str(&text)?.into_owned() {
-        Json::Object(members) => {
-            record::check_meta(&members)?;
-            Ok(members)
-        }
-        other => Err(err(
-            ErrorKind::Argument,
-            format!("meta must be an object, not {}", other.kind()),
-        )),
     }
 }
 
@@ -154,8 +123,8 @@ fn write_round_record(
         });
     }
     let rules = rules.get();
-    let round_id = text_arg(round_id, "round_id")?;
-    let stakes = read_stakes(stakes, n)?;
+    let round_id = round_id_arg(round_id)?;
+    let stakes = record_stakes_arg(stakes, n)?;
     let server_seed = server_seed_arg(server_seed)?;
     let client_seeds = client_seeds_arg(client_seeds, n)?;
     let nonce = nonce_arg(nonce)?;

@@ -2,12 +2,10 @@
 //! `Knob` and `KNOBS`, the knob table for Python, and the `rules` argument
 //! every entry point takes.
 
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 use std::sync::OnceLock;
 
-use super::args::type_name;
 use super::errors::err;
 use crate::error::ErrorKind;
 use crate::naturals::{Natural, NATURAL_NAMES};
@@ -255,40 +253,6 @@ fn py_knob(k: &'static Knob) -> PyKnob {
 pub(crate) fn default_rules() -> &'static Rules {
     static DEFAULT: OnceLock<Rules> = OnceLock::new();
     DEFAULT.get_or_init(Rules::default)
-}
-
-/// The `rules` argument: None (the default preset) or a `RuleSet`, which
-/// every `capsa.Rules` is.
-pub(crate) enum RulesArg<'py> {
-    Default,
-    Set(Bound<'py, RuleSet>),
-}
-
-impl RulesArg<'_> {
-    pub(crate) fn get(&self) -> &Rules {
-        match self {
-            RulesArg::Default => default_rules(),
-            RulesArg::Set(s) => &s.get().rules,
-        }
-    }
-}
-
-/// Resolves the `rules` argument; anything but None or a `RuleSet` is a
-/// TypeError.
-pub(crate) fn rules_arg<'py>(rules: Option<&Bound<'py, PyAny>>) -> PyResult<RulesArg<'py>> {
-    let Some(obj) = rules else {
-        return Ok(RulesArg::Default);
-    };
-    if obj.is_none() {
-        return Ok(RulesArg::Default);
-    }
-    match obj.cast::<RuleSet>() {
-        Ok(s) => Ok(RulesArg::Set(s.clone())),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "rules must be a capsa.Rules or None, not {}",
-            type_name(obj)
-        ))),
-    }
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

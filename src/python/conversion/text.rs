@@ -1,0 +1,231 @@
+//! Readers of text and bytes arguments: type names for messages, str and
+//! bytes, server seeds and keys, client seeds, digests, round ids and the
+//! server's notes (meta).
+
+use std::borrow::Cow;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
+
+use super::super::errors::err;
+use super::numbers::int_text;
+use crate::canonical::{self, Json};
+use crate::error::ErrorKind;
+use crate::fair::{self, parse_hex32, ServerSeed};
+use crate::record::{self, Members};
+
+/// The name of `obj`'s type, for messages.
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// The text of a str; one with lone surrogates (not encodable) is read with
+/// them written as `\udXXX`, so that the card holding one is named.
+pub(crate) fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+    if let Ok(text) = s.to_str() {
+        return Ok(Cow::Borrowed(text));
+    }
+    let escaped = s.call_method1("encode", ("utf-8", "backslashreplace"))?;
+    let bytes = escaped.cast::<PyBytes>()?.as_bytes();
+    Ok(Cow::Owned(String::from_utf8_lossy(bytes).into_owned()))
+}
+
+/// A str argument as UTF-8 text: a TypeError for another type, an
+/// ArgumentError for a lone surrogate.
+pub(crate) fn text_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let s = obj.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!("{what} must be a str, not {}", type_name(obj)))
+    })?;
+    s.to_str().map(str::to_owned).map_err(|_| {
+        err(
+            ErrorKind::Argument,
+            format!("{what} holds a lone surrogate, which is not a character of UTF-8 text"),
+        )
+    })
+}
+
+/// A bytes argument (TypeError for any other type).
+pub(crate) fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a [u8]> {
+    obj.cast::<PyBytes>()
+        .map(|b| b.as_bytes())
+        .map_err(|_| PyTypeError::new_err(format!("{what} must be bytes, not {}", type_name(obj))))
+}
+
+/// Exactly 32 bytes, named `what` (ArgumentError for another length).
+fn bytes32_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 32]> {
+    let bytes = bytes_arg(obj, what)?;
+    bytes.try_into().map_err(|_| {
+        err(
+            ErrorKind::Argument,
+            format!("{what} must be 32 bytes, got {}", bytes.len()),
+        )
+    })
+}
+
+/// The server seed of a fair deal: `fair::SERVER_SEED_BYTES` bytes.
+pub(crate) fn server_seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<ServerSeed> {
+    const _: () = assert!(fair::SERVER_SEED_BYTES == 32);
+    bytes32_arg(obj, "server_seed")
+}
+
+/// A ChaCha20 key: 32 bytes.
+pub(crate) fn key32_arg(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 32]> {
+    bytes32_arg(obj, "key")
+}
+
+/// Client seeds: None (none), or a list or tuple of str, one per seat,
+/// checked by `fair::check_client_seeds`.
+pub(crate) fn client_seeds_arg(
+    obj: Option<&Bound<'_, PyAny>>,
+    seats: usize,
+) -> PyResult<Vec<String>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Vec::new());
+    };
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = obj.cast::<PyList>() {
+        list.iter().take(seats + 1).collect()
+    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
+        tuple.iter().take(seats + 1).collect()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "client_seeds must be a list of str (one per seat) or None, not {}",
+            type_name(obj)
+        )));
+    };
+    let seeds = items
+        .iter()
+        .enumerate()
+        .map(|(k, s)| text_arg(s, &format!("client_seeds[{k}]")))
+        .collect::<PyResult<Vec<String>>>()?;
+    fair::check_client_seeds(&seeds, seats)?;
+    Ok(seeds)
+}
+
+/// A SHA-256 written as 64 lowercase hexadecimal digits, or None.
+pub(crate) fn digest_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<[u8; 32]>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let text = text_arg(obj, what)?;
+    parse_hex32(&text).map(Some).ok_or_else(|| {
+        err(
+            ErrorKind::Argument,
+            format!(
+                "{what} must be 64 lowercase hexadecimal digits (a SHA-256), got {:?}",
+                text.chars().take(80).collect::<String>()
+            ),
+        )
+    })
+}
+
+/// A round id: a str of 1 to `record::MAX_ROUND_ID_BYTES` bytes of UTF-8.
+pub(crate) fn round_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let round_id = text_arg(obj, "round_id")?;
+    if round_id.is_empty() || round_id.len() > record::MAX_ROUND_ID_BYTES {
+        return Err(err(
+            ErrorKind::Argument,
+            format!(
+                "round_id must be 1 to {} bytes of UTF-8, got {}",
+                record::MAX_ROUND_ID_BYTES,
+                round_id.len()
+            ),
+        ));
+    }
+    Ok(round_id)
+}
+
+/// One value of the server's notes, from Python: a str, an int of at most
+/// 64 bits, a bool or None (a TypeError names any other type).
+fn meta_value(value: &Bound<'_, PyAny>, key: &str) -> PyResult<Json<'static>> {
+    if value.is_none() {
+        return Ok(Json::Null);
+    }
+    if let Ok(flag) = value.cast::<PyBool>() {
+        return Ok(Json::Bool(flag.is_true()));
+    }
+    if let Ok(i) = value.cast::<PyInt>() {
+        return match i.extract::<i128>() {
+            Ok(v) if (i128::from(i64::MIN)..=i128::from(u64::MAX)).contains(&v) => Ok(Json::Int(v)),
+            _ => Err(err(
+                ErrorKind::Argument,
+                format!("meta[{key:?}] must fit in 64 bits, got {}", int_text(i)),
+            )),
+        };
+    }
+    if value.is_instance_of::<PyString>() {
+        return Ok(Json::Str(Cow::Owned(text_arg(
+            value,
+            &format!("meta[{key:?}]"),
+        )?)));
+    }
+    Err(PyTypeError::new_err(format!(
+        "meta[{key:?}] must be a text, an integer, a boolean or null, not {}",
+        type_name(value)
+    )))
+}
+
+/// The server's notes from a mapping of str keys.
+fn meta_members(obj: &Bound<'_, PyAny>) -> PyResult<Members<'static>> {
+    let items = match obj.cast::<PyDict>() {
+        Ok(d) => d.items().into_any(),
+        Err(_) => obj.call_method0(pyo3::intern!(obj.py(), "items"))?,
+    };
+    let mut members = Vec::new();
+    for item in items.try_iter()? {
+        let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        if !key.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(format!(
+                "meta keys must be str, not {}",
+                type_name(&key)
+            )));
+        }
+        let key = text_arg(&key, "a meta key")?;
+        let value = meta_value(&value, &key)?;
+        members.push((Cow::Owned(key), value));
+    }
+    Ok(members)
+}
+
+/// True for a `collections.abc.Mapping`.
+fn is_mapping(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    static MAPPING: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    let py = obj.py();
+    let mapping = MAPPING.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("collections.abc")?.getattr("Mapping")?.unbind())
+    })?;
+    obj.is_instance(mapping.bind(py))
+}
+
+/// The server's notes for a record: None (none), a mapping of str to str,
+/// int, bool or None, or the same as JSON object text; checked by
+/// `record::check_meta`.
+pub(crate) fn meta_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Members<'static>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Vec::new());
+    };
+    let members = if obj.is_instance_of::<PyString>() {
+        let text = text_arg(obj, "meta")?;
+        match canonical::parse_str(&text)?.into_owned() {
+            Json::Object(members) => members,
+            other => {
+                return Err(err(
+                    ErrorKind::Argument,
+                    format!("meta must be an object, not {}", other.kind()),
+                ))
+            }
+        }
+    } else if is_mapping(obj)? {
+        meta_members(obj)?
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "meta must be a mapping or None, not {}",
+            type_name(obj)
+        )));
+    };
+    record::check_meta(&members)?;
+    Ok(members)
+}
