@@ -9,6 +9,7 @@
 //! (`naturals`), settlement (`settle`), the `capsa settle` stream
 //! (`stream`), the solver (`solver`), bulk settlement and simulation
 //! (`bulk`), the provably fair deal (`fair`), round records (`records`),
+//! the argument readers the Python layer shares (`readers`),
 //! the generators' raw output (`rng`), and the one mapping of core errors
 //! to exceptions (`errors`).
 
@@ -22,6 +23,7 @@ mod errors;
 mod fair;
 mod hands;
 mod naturals;
+mod readers;
 mod records;
 mod rng;
 mod rules;
@@ -43,6 +45,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     stream::register(m)?;
     fair::register(m)?;
     records::register(m)?;
+    readers::register(m)?;
     rng::register(m)?;
     bulk::register(m)?;
     Ok(())
