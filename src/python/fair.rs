@@ -2,14 +2,12 @@
 //! seeds, and a submission checked against a hand. The game logic is in
 //! `crate::fair`; `capsa.round` is the Python layer.
 
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
 
 use super::card::Card;
-use super::conversion::cards::{read_cards, ReadError, Want};
 use super::conversion::numbers::{nonce_arg, seats_arg};
-use super::conversion::text::{client_seeds_arg, server_seed_arg, type_name};
+use super::conversion::seats::submitted_arrangement;
+use super::conversion::text::{client_seeds_arg, server_seed_arg};
 use crate::arrangement::cards_text;
 use crate::error::Error;
 use crate::fair::{self, hex};
@@ -52,36 +50,7 @@ fn fair_deal(
 #[pyfunction]
 fn submission(arrangement: &Bound<'_, PyAny>, hand: Vec<u8>, seat: usize) -> PyResult<Vec<u32>> {
     let at_seat = |e: Error| PyErr::from(e.context(format_args!("seat {seat}")).at_seat(seat));
-    let mut ids = Vec::with_capacity(13);
-    if let Ok(text) = arrangement.cast::<PyString>() {
-        let text = text
-            .to_str()
-            .map_err(|_| at_seat(Error::card("the arrangement text holds a lone surrogate")))?;
-        crate::arrangement::read_arrangement_text(text, &mut ids).map_err(at_seat)?;
-    } else {
-        let py = arrangement.py();
-        let source = match arrangement.getattr(pyo3::intern!(py, "ids")) {
-            Ok(ids) if !arrangement.is_instance_of::<PyList>() => ids,
-            _ => arrangement.clone(),
-        };
-        let want = Want {
-            sizes: &[13],
-            what: "an arrangement",
-        };
-        match read_cards(&source, &mut ids, want) {
-            Ok(()) => {}
-            Err(ReadError::Core(e)) => return Err(at_seat(e)),
-            Err(ReadError::Py(e)) if e.is_instance_of::<PyTypeError>(py) => {
-                return Err(PyTypeError::new_err(format!(
-                    "seat {seat}: an arrangement is an Arrangement, \"top / middle / bottom\" \
-                     text or 13 cards in row order, not {}",
-                    type_name(arrangement)
-                )))
-            }
-            Err(ReadError::Py(e)) => return Err(e),
-        }
-    }
-    crate::cards::check_hand(&ids, &[13], "an arrangement").map_err(at_seat)?;
+    let ids = submitted_arrangement(arrangement, seat)?;
     let foreign: Vec<u8> = ids.iter().copied().filter(|c| !hand.contains(c)).collect();
     if !foreign.is_empty() {
         let kept: Vec<u8> = hand.iter().copied().filter(|c| !ids.contains(c)).collect();

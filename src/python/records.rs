@@ -7,15 +7,16 @@ use pyo3::types::{PyBytes, PyString};
 
 use super::conversion::choices::rules_arg;
 use super::conversion::numbers::nonce_arg;
+use super::conversion::seats::{played_seats, SubmittedSeat};
 use super::conversion::stakes::record_stakes_arg;
 use super::conversion::text::{
     client_seeds_arg, digest_arg, meta_arg, round_id_arg, server_seed_arg, text_arg, type_name,
 };
 use super::errors::err;
 use crate::canonical::{self, Json};
-use crate::error::{Error, ErrorKind};
+use crate::error::ErrorKind;
 use crate::fair::hex;
-use crate::record::{self, PlayedSeat, Problem, Record, RoundInputs};
+use crate::record::{self, Problem, Record, RoundInputs};
 use crate::rules::Rules;
 
 /// Canonical JSON text of any JSON text (see `docs/records.md`).
@@ -63,21 +64,6 @@ impl RecordRules {
     }
 }
 
-/// One seat as the Python layer passes it: a tuple (13 ids in row order,
-/// whether the arrangement was made by the server, surrender,
-/// declare_natural).
-#[derive(FromPyObject)]
-struct SubmittedSeat {
-    #[pyo3(item(0))]
-    ids: Vec<u8>,
-    #[pyo3(item(1))]
-    auto: bool,
-    #[pyo3(item(2))]
-    surrender: bool,
-    #[pyo3(item(3))]
-    declare_natural: bool,
-}
-
 /// Writes the record of a played round: its canonical JSON text (one line)
 /// and its digest (hex). The hands are dealt again from the seeds and the
 /// table settled (see `crate::record::write`).
@@ -98,30 +84,7 @@ fn write_round_record(
 ) -> PyResult<(String, String)> {
     let n = seats.len();
     crate::settle::check_seat_count(n)?;
-    let mut played = Vec::with_capacity(n);
-    for (k, seat) in seats.into_iter().enumerate() {
-        let SubmittedSeat {
-            ids,
-            auto,
-            surrender,
-            declare_natural,
-        } = seat;
-        let arrangement: [u8; 13] = ids.as_slice().try_into().map_err(|_| {
-            PyErr::from(
-                Error::hand(format!(
-                    "seat {k}: an arrangement has 13 cards, got {}",
-                    ids.len()
-                ))
-                .at_seat(k),
-            )
-        })?;
-        played.push(PlayedSeat {
-            arrangement,
-            auto,
-            surrender,
-            declare_natural,
-        });
-    }
+    let played = played_seats(seats)?;
     let rules = rules.get();
     let round_id = round_id_arg(round_id)?;
     let stakes = record_stakes_arg(stakes, n)?;

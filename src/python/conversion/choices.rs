@@ -3,7 +3,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 
 use super::super::errors::err;
 use super::super::rules::{default_rules, RuleSet};
@@ -123,4 +123,40 @@ pub(crate) fn natural_arg(name: &Bound<'_, PyAny>) -> PyResult<Natural> {
             ),
         )
     })
+}
+
+/// The `rules` of the `capsa settle` stream: the rules it knows by name
+/// (a dict of `RuleSet`), and the name rounds without one use.
+pub(crate) struct NamedRules {
+    named: Vec<(String, Rules)>,
+    default: Option<String>,
+}
+
+impl NamedRules {
+    pub(crate) fn read(rules: &Bound<'_, PyDict>, default: Option<String>) -> PyResult<Self> {
+        let mut named = Vec::with_capacity(rules.len());
+        for (k, v) in rules.iter() {
+            let set = v
+                .cast::<RuleSet>()
+                .map_err(|_| PyTypeError::new_err("rules maps names to RuleSet values"))?;
+            named.push((k.extract()?, set.get().rules.clone()));
+        }
+        Ok(NamedRules { named, default })
+    }
+
+    pub(crate) fn lookup(&self, name: Option<&str>) -> Result<&Rules, String> {
+        let want = match (name, &self.default) {
+            (Some(n), _) => n,
+            (None, Some(d)) => d.as_str(),
+            (None, None) => return Ok(default_rules()),
+        };
+        self.named
+            .iter()
+            .find(|(n, _)| n == want)
+            .map(|(_, r)| r)
+            .ok_or_else(|| {
+                let names: Vec<&str> = self.named.iter().map(|(n, _)| n.as_str()).collect();
+                format!("unknown rules {want:?}; known: {}", names.join(", "))
+            })
+    }
 }

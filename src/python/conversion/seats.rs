@@ -5,11 +5,12 @@ use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use super::super::errors::err;
 use super::cards::{read_cards, ReadError, Want};
 use super::flags::bool_arg;
 use super::text::type_name;
-use crate::error::{Error, ErrorKind};
+use crate::cards::check_hand;
+use crate::error::Error;
+use crate::record::PlayedSeat;
 use crate::settle::{seat_count_error, SeatInput, MAX_SEATS, MIN_SEATS};
 
 /// `getattr(obj, name, None)`: the attribute, or None when `obj` has none.
@@ -83,18 +84,8 @@ pub(crate) fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatIn
     } else {
         arrangement_ids(obj.clone())?
     };
-    // "top / middle / bottom" text, as the stream reads it
     if let Ok(text) = arrangement.cast::<PyString>() {
-        let text = text.to_str().map_err(|_| {
-            err(
-                ErrorKind::Card,
-                format!("seat {index}: the arrangement text is not valid Unicode"),
-            )
-        })?;
-        let mut ids = Vec::with_capacity(13);
-        crate::arrangement::read_arrangement_text(text, &mut ids)
-            .map_err(|e| PyErr::from(e.context(format_args!("seat {index}")).at_seat(index)))?;
-        seat.cards.copy_from_slice(&ids);
+        seat.cards.copy_from_slice(&arrangement_text(text, index)?);
         return Ok(seat);
     }
     let mut ids = Vec::with_capacity(13);
@@ -157,4 +148,98 @@ pub(crate) fn read_seats(seats: &Bound<'_, PyAny>) -> PyResult<Vec<SeatInput>> {
         inputs.push(read_seat(&item?, k)?);
     }
     Ok(inputs)
+}
+
+/// The ids of "top / middle / bottom" text (or 13 cards in row order), as
+/// the stream reads it; an error names the seat.
+fn arrangement_text(text: &Bound<'_, PyString>, seat: usize) -> PyResult<Vec<u8>> {
+    let at_seat = |e: Error| PyErr::from(e.context(format_args!("seat {seat}")).at_seat(seat));
+    let text = text
+        .to_str()
+        .map_err(|_| at_seat(Error::card("the arrangement text holds a lone surrogate")))?;
+    let mut ids = Vec::with_capacity(13);
+    crate::arrangement::read_arrangement_text(text, &mut ids).map_err(at_seat)?;
+    Ok(ids)
+}
+
+/// A seat's submission: an `Arrangement` (its `ids`), "top / middle /
+/// bottom" text or 13 cards in row order; its 13 distinct ids. An error
+/// names the seat.
+pub(crate) fn submitted_arrangement(
+    arrangement: &Bound<'_, PyAny>,
+    seat: usize,
+) -> PyResult<Vec<u8>> {
+    if let Ok(text) = arrangement.cast::<PyString>() {
+        let ids = arrangement_text(text, seat)?;
+        check_hand(&ids, &[13], "an arrangement").map_err(|e| ReadError::Core(e).in_seat(seat))?;
+        return Ok(ids);
+    }
+    let py = arrangement.py();
+    let source = match arrangement.getattr(pyo3::intern!(py, "ids")) {
+        Ok(ids) if !arrangement.is_instance_of::<PyList>() => ids,
+        _ => arrangement.clone(),
+    };
+    let want = Want {
+        sizes: &[13],
+        what: "an arrangement",
+    };
+    let mut ids = Vec::with_capacity(13);
+    match read_cards(&source, &mut ids, want) {
+        Ok(()) => {}
+        Err(ReadError::Py(e)) if e.is_instance_of::<PyTypeError>(py) => {
+            return Err(PyTypeError::new_err(format!(
+                "seat {seat}: an arrangement is an Arrangement, \"top / middle / bottom\" \
+                 text or 13 cards in row order, not {}",
+                type_name(arrangement)
+            )))
+        }
+        Err(e) => return Err(e.in_seat(seat).into()),
+    }
+    check_hand(&ids, &[13], "an arrangement").map_err(|e| ReadError::Core(e).in_seat(seat))?;
+    Ok(ids)
+}
+
+/// One seat as the Python layer passes a played round: a tuple (13 ids in
+/// row order, whether the arrangement was made by the server, surrender,
+/// declare_natural).
+#[derive(FromPyObject)]
+pub(crate) struct SubmittedSeat {
+    #[pyo3(item(0))]
+    ids: Vec<u8>,
+    #[pyo3(item(1))]
+    auto: bool,
+    #[pyo3(item(2))]
+    surrender: bool,
+    #[pyo3(item(3))]
+    declare_natural: bool,
+}
+
+/// The seats of a played round, each with its 13 ids (a HandError names a
+/// seat with another number).
+pub(crate) fn played_seats(seats: Vec<SubmittedSeat>) -> PyResult<Vec<PlayedSeat>> {
+    let mut played = Vec::with_capacity(seats.len());
+    for (k, seat) in seats.into_iter().enumerate() {
+        let SubmittedSeat {
+            ids,
+            auto,
+            surrender,
+            declare_natural,
+        } = seat;
+        let arrangement: [u8; 13] = ids.as_slice().try_into().map_err(|_| {
+            PyErr::from(
+                Error::hand(format!(
+                    "seat {k}: an arrangement has 13 cards, got {}",
+                    ids.len()
+                ))
+                .at_seat(k),
+            )
+        })?;
+        played.push(PlayedSeat {
+            arrangement,
+            auto,
+            surrender,
+            declare_natural,
+        });
+    }
+    Ok(played)
 }

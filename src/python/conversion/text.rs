@@ -10,6 +10,7 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use super::super::errors::err;
 use super::numbers::int_text;
+use crate::batch::StreamLine;
 use crate::canonical::{self, Json};
 use crate::error::ErrorKind;
 use crate::fair::{self, parse_hex32, ServerSeed};
@@ -228,4 +229,25 @@ pub(crate) fn meta_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Members<'stat
     };
     record::check_meta(&members)?;
     Ok(members)
+}
+
+/// The lines of the `capsa settle` stream: each line's bytes, or (for a
+/// line longer than the stream reads) its length.
+pub(crate) fn stream_lines<'a, 'py>(
+    lines: &'a [Bound<'py, PyAny>],
+) -> PyResult<Vec<StreamLine<'a>>> {
+    lines
+        .iter()
+        .map(|item| {
+            if let Ok(b) = item.cast::<PyBytes>() {
+                Ok(StreamLine::Bytes(b.as_bytes()))
+            } else if item.is_instance_of::<PyInt>() {
+                Ok(StreamLine::Overlong(item.extract()?))
+            } else {
+                Err(PyTypeError::new_err(
+                    "each line is bytes, or the length of a line too long to read",
+                ))
+            }
+        })
+        .collect()
 }
