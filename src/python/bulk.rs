@@ -6,7 +6,7 @@ use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::prelude::*;
 
-use super::conversion::cards::card_array;
+use super::conversion::cards::table_cards;
 use super::conversion::choices::rules_arg;
 use super::conversion::flags::read_flags;
 use super::conversion::numbers::threads_arg;
@@ -43,9 +43,7 @@ fn settle_rounds<'py>(
 ) -> PyResult<Settled<'py>> {
     let rules = rules_arg(rules)?;
     let r = rules.get();
-    let arr = card_array(cards, "cards", "(N, P, 13) with P from 2 to 4", |shape| {
-        shape.len() == 3 && shape[2] == 13 && (2..=4).contains(&shape[1])
-    })?;
+    let arr = table_cards(cards)?;
     let (n, p) = (arr.shape[0], arr.shape[1]);
     let data = arr.ids()?;
     let stakes = stake_per_round_arg(stakes, n)?;

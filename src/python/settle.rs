@@ -5,7 +5,7 @@ use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
 
-use super::conversion::cards::card_array;
+use super::conversion::cards::table_cards;
 use super::conversion::choices::rules_arg;
 use super::conversion::flags::read_flags;
 use super::conversion::seats::read_seats;
@@ -14,9 +14,7 @@ use super::errors::err;
 use crate::batch::{self, SeatFlags};
 use crate::error::{Error, ErrorKind};
 use crate::report;
-use crate::settle::{
-    self as core, check_seat_count, SeatInput, Settlement as CoreSettlement, MAX_SEATS, MIN_SEATS,
-};
+use crate::settle::{self as core, SeatInput, Settlement as CoreSettlement};
 use crate::stakes::StakeSpec;
 
 /// The settlement of one table (what ``settle`` returns; not built directly).
@@ -187,10 +185,7 @@ fn settle_batch<'py>(
 )> {
     let rules = rules_arg(rules)?;
     let r = rules.get();
-    let want = format!("(N, P, 13) with P from {MIN_SEATS} to {MAX_SEATS}");
-    let arr = card_array(cards, "cards", &want, |shape| {
-        shape.len() == 3 && shape[2] == 13 && check_seat_count(shape[1]).is_ok()
-    })?;
+    let arr = table_cards(cards)?;
     let (n, p) = (arr.shape[0], arr.shape[1]);
     let data = arr.ids()?;
     let spec = stakes_arg(stakes, p)?.unwrap_or(StakeSpec::Uniform(r.stake));
