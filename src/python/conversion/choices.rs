@@ -1,5 +1,5 @@
-//! Readers of the arguments that choose: the rules, the solver's tables,
-//! a strategy, an effort, a natural by name.
+//! Readers of the arguments that choose: the rules, the stream's named
+//! rules, the solver's tables, a strategy, an effort, a natural by name.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

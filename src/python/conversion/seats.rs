@@ -1,5 +1,7 @@
-//! Readers of the seats of a table: by their public attributes, never by
-//! their class (an arrangement, a seat with flags, text or 13 cards).
+//! Readers of seats: the seats of a table to settle, by their public
+//! attributes, never by their class (an arrangement, a seat with flags,
+//! text or 13 cards); a seat's submission to a round; the seats of a
+//! played round, for its record.
 
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
