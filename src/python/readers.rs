@@ -6,9 +6,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use super::conversion::flags::bool_arg;
+use super::conversion::meta::meta_arg;
 use super::conversion::numbers::{nonce_arg, seats_arg};
 use super::conversion::stakes::record_stakes_arg;
-use super::conversion::text::{digest_arg, meta_arg, round_id_arg, server_seed_arg, text_arg};
+use super::conversion::text::{digest_arg, round_id_arg, server_seed_arg, text_arg};
 use super::errors::err;
 use crate::canonical::Json;
 use crate::error::ErrorKind;

@@ -6,11 +6,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use super::conversion::choices::rules_arg;
+use super::conversion::meta::meta_arg;
 use super::conversion::numbers::nonce_arg;
 use super::conversion::seats::{played_seats, SubmittedSeat};
 use super::conversion::stakes::record_stakes_arg;
 use super::conversion::text::{
-    client_seeds_arg, digest_arg, meta_arg, round_id_arg, server_seed_arg, text_arg, type_name,
+    client_seeds_arg, digest_arg, round_id_arg, server_seed_arg, text_arg, type_name,
 };
 use super::errors::err;
 use crate::canonical::{self, Json};

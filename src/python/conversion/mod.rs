@@ -5,19 +5,20 @@
 //! whatever channel it comes through.
 //!
 //! The files, from the bottom: `text` (type names for messages, str and
-//! bytes, seeds, keys, digests, round ids, meta, the stream's lines), `numbers` (integers in a
-//! range, the seat count, counts, seeds, nonces, threads), `flags` (a bool,
-//! per-seat flag arrays), `cards` (one card, hands, card-id arrays),
-//! `stakes` (a table's stakes, one stake per round), `seats` (the seats of
-//! a table, a submitted arrangement, the seats of a played round), `knobs`
-//! (a rules dict, knob by knob) and `choices` (the rules, the stream's
-//! named rules, the solver's tables, strategies, efforts, naturals by
-//! name).
+//! bytes, seeds, keys, digests, round ids, the stream's lines), `numbers`
+//! (integers in a range, the seat count, counts, seeds, nonces, threads),
+//! `meta` (the server's notes for a record), `flags` (a bool, per-seat flag
+//! arrays), `cards` (one card, hands, card-id arrays), `stakes` (a table's
+//! stakes, one stake per round), `seats` (the seats of a table, a
+//! submitted arrangement, the seats of a played round), `knobs` (a rules
+//! dict, knob by knob) and `choices` (the rules, the stream's named rules,
+//! the solver's tables, strategies, efforts, naturals by name).
 
 pub(crate) mod cards;
 pub(crate) mod choices;
 pub(crate) mod flags;
 pub(crate) mod knobs;
+pub(crate) mod meta;
 pub(crate) mod numbers;
 pub(crate) mod seats;
 pub(crate) mod stakes;
