@@ -30,9 +30,10 @@ fn read_seat_count(seats: &Bound<'_, PyAny>) -> PyResult<usize> {
 fn read_stakes<'py>(
     py: Python<'py>,
     stakes: &Bound<'py, PyAny>,
-    seats: usize,
+    seats: &Bound<'py, PyAny>,
     for_record: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let seats = seats_arg(seats)?;
     let spec = if for_record {
         record_stakes_arg(stakes, seats)?
     } else {
