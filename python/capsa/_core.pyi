@@ -4,7 +4,7 @@ The docstrings here are the text of the extension's own docstrings (what
 ``help()`` shows), kept equal to them by ``tests/test_api_surface.py``.
 """
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final, Self, final
 
 import numpy as np
@@ -813,11 +813,11 @@ def write_round_record(
     nonce: int,
     seats: Sequence[tuple[Sequence[int], bool, bool, bool]],
     previous_digest: str | None = None,
-    meta: str | None = None,
+    meta: str | Mapping[str, str | int | bool | None] | None = None,
 ) -> tuple[str, str]:
     """The record of a played round: its canonical JSON text and digest (hex).
     Each seat is (13 ids, auto, surrender, declare_natural); ``meta`` is a
-    JSON object's text."""
+    mapping or a JSON object's text."""
 
 @final
 class RecordView:
@@ -849,6 +849,39 @@ class RecordView:
 def read_record(text: str | bytes) -> tuple[RecordView | None, str, str]:
     """The record, or (None, field, message) naming the first field that is
     not as format 1 writes it."""
+
+def read_seat_count(seats: int) -> int:
+    """The seat count of a table: an int 2..4."""
+
+def read_stakes(
+    stakes: int | Sequence[Sequence[int]] | npt.NDArray[np.integer[Any]],
+    seats: int,
+    *,
+    for_record: bool = False,
+) -> int | list[list[int]]:
+    """The stakes of a table of ``seats``: one int for every pair, or the
+    matrix as a list of rows. ``for_record``: every entry >= 0, the diagonal
+    too, as a round record holds them."""
+
+def read_round_id(round_id: str) -> str:
+    """A round id: a str of 1 to ``MAX_ROUND_ID_BYTES`` bytes of UTF-8."""
+
+def read_nonce(nonce: int) -> int:
+    """The nonce of a fair deal: an int 0..2**64-1."""
+
+def read_digest(value: str | None, what: str) -> str | None:
+    """A SHA-256 as 64 lowercase hexadecimal digits, or None; ``what`` names it."""
+
+def read_server_seed(seed: bytes) -> bytes:
+    """A server seed: 32 bytes."""
+
+def read_meta(
+    meta: Mapping[str, str | int | bool | None] | str | None,
+) -> dict[str, str | int | bool | None]:
+    """The server's notes for a record, as a new dict: None is empty."""
+
+def read_flag(value: bool, what: str) -> bool:
+    """A flag: a bool (an int is not one); ``what`` names it."""
 
 def rng_words_fair(server_seed: bytes, nonce: int, start: int, count: int) -> bytes:
     """``count`` words of the fair deal's HMAC-SHA256 stream from word

@@ -200,6 +200,16 @@ def _read_flags(
     return out
 
 
+def _stake_fault(stake: int) -> str:
+    """The reason a round's stake is refused, as the engine's stakes reader
+    gives it."""
+    try:
+        _core.read_stakes(stake, 2)
+    except TableError as exc:
+        return f"TableError: {exc}"
+    raise AssertionError(f"the stake {stake} was expected to be refused")
+
+
 def _read_stakes(
     table: pa.Table, errors: _RowErrors
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]] | None:
@@ -214,9 +224,7 @@ def _read_stakes(
     values = array.fill_null(0).to_numpy(zero_copy_only=False)
     if values.dtype == np.uint64:
         too_big = np.flatnonzero(values > np.iinfo(np.int64).max)
-        errors.add(
-            too_big, lambda row: f"TableError: the stake {values[row]} does not fit in 64 bits"
-        )
+        errors.add(too_big, lambda row: _stake_fault(int(values[row])))
         values = np.where(values > np.iinfo(np.int64).max, 0, values)
     return np.asarray(values, dtype=np.int64), given
 

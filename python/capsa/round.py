@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -54,11 +53,6 @@ PHASES = ("open", "dealt", "closed", "settled")
 STATE_FORMAT = "capsa-round-state"
 STATE_VERSION = 1
 
-_DIGEST = re.compile(r"[0-9a-f]{64}")
-_INT64_MAX = 2**63 - 1
-_META_ENTRIES = 32
-_META_KEY_BYTES = 64
-_META_TEXT_BYTES = 1024
 _DEFAULT_RULES: list[Rules] = []
 
 
@@ -80,13 +74,6 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _utf8_length(text: str, what: str) -> int:
-    try:
-        return len(text.encode("utf-8"))
-    except UnicodeEncodeError:
-        raise ArgumentError(f"{what} holds a lone surrogate, which is not UTF-8 text") from None
-
-
 def _check_rules(rules: Rules | None) -> Rules:
     if rules is None:
         if not _DEFAULT_RULES:
@@ -97,133 +84,20 @@ def _check_rules(rules: Rules | None) -> Rules:
     return rules
 
 
-def _check_seats(seats: object) -> int:
-    if not _is_int(seats):
-        raise TypeError(f"seats must be an int, not {type(seats).__name__}")
-    assert isinstance(seats, int)
-    if not 2 <= seats <= 4:
-        raise TableError(f"a table has 2 to 4 seats, got {seats}")
-    return seats
-
-
-def _check_stake(value: object, what: str) -> int:
-    if not _is_int(value):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-    assert isinstance(value, int)
-    if not 0 <= value <= _INT64_MAX:
-        raise TableError(f"{what} must be in 0..2**63-1, got {value}")
-    return value
-
-
-def _check_stakes(stakes: object, seats: int, rules: Rules) -> int | list[list[int]]:
+def _read_stakes(
+    stakes: int | Sequence[Sequence[int]] | None, seats: int, rules: Rules
+) -> int | list[list[int]]:
     """One stake for every pair, or a seats x seats symmetric matrix, every
-    entry >= 0 (the diagonal too)."""
+    entry >= 0 (the diagonal too), as the record holds them."""
     if stakes is None:
         return int(rules["money.stake"])
-    if _is_int(stakes):
-        return _check_stake(stakes, "the stake")
-    if not isinstance(stakes, Sequence) or isinstance(stakes, str | bytes):
-        raise TypeError(
-            f"stakes must be an int or a {seats} x {seats} matrix, not {type(stakes).__name__}"
-        )
-    if len(stakes) != seats:
-        raise TableError(f"stakes must be {seats} rows of {seats}, got {len(stakes)} rows")
-    matrix: list[list[int]] = []
-    for i, row in enumerate(stakes):
-        if not isinstance(row, Sequence) or isinstance(row, str | bytes):
-            raise TypeError(f"stakes[{i}] must be a sequence of ints, not {type(row).__name__}")
-        if len(row) != seats:
-            raise TableError(f"stakes[{i}] must have {seats} entries, got {len(row)}")
-        matrix.append([_check_stake(v, f"stakes[{i}][{j}]") for j, v in enumerate(row)])
-    for i in range(seats):
-        for j in range(i):
-            if matrix[i][j] != matrix[j][i]:
-                raise TableError(
-                    f"the stakes matrix is not symmetric: [{i}][{j}] = {matrix[i][j]} "
-                    f"but [{j}][{i}] = {matrix[j][i]}"
-                )
-    return matrix
+    return _core.read_stakes(stakes, seats, for_record=True)
 
 
-def _check_round_id(round_id: object) -> str:
-    if not isinstance(round_id, str):
-        raise TypeError(f"round_id must be a str, not {type(round_id).__name__}")
-    size = _utf8_length(round_id, "round_id")
-    if not 1 <= size <= _core.MAX_ROUND_ID_BYTES:
-        raise ArgumentError(
-            f"round_id must be 1 to {_core.MAX_ROUND_ID_BYTES} bytes of UTF-8, got {size}"
-        )
-    return str.__str__(round_id)
-
-
-def _check_nonce(nonce: object) -> int:
-    if not _is_int(nonce):
-        raise TypeError(f"nonce must be an int, not {type(nonce).__name__}")
-    assert isinstance(nonce, int)
-    if not 0 <= nonce < 2**64:
-        raise ArgumentError(f"nonce must be in 0..2**64-1, got {nonce}")
-    return nonce
-
-
-def _check_digest(digest: object, what: str) -> str | None:
-    if digest is None:
-        return None
-    if not isinstance(digest, str):
-        raise TypeError(f"{what} must be a str or None, not {type(digest).__name__}")
-    if not _DIGEST.fullmatch(digest):
-        raise ArgumentError(
-            f"{what} must be 64 lowercase hexadecimal digits (a SHA-256), got {digest[:80]!r}"
-        )
-    return str.__str__(digest)
-
-
-def _check_meta(meta: object) -> dict[str, str | int | bool | None]:
-    """The server's own notes for the record: at most 32 entries, keys of 1
-    to 64 bytes, each value a text of at most 1024 bytes, an integer of at
-    most 64 bits, a bool or None."""
-    if meta is None:
-        return {}
-    if not isinstance(meta, Mapping):
-        raise TypeError(f"meta must be a mapping or None, not {type(meta).__name__}")
-    if len(meta) > _META_ENTRIES:
-        raise ArgumentError(f"meta has at most {_META_ENTRIES} entries, got {len(meta)}")
-    out: dict[str, str | int | bool | None] = {}
-    for key, value in meta.items():
-        if not isinstance(key, str):
-            raise TypeError(f"meta keys must be str, not {type(key).__name__}")
-        if not 1 <= _utf8_length(key, "a meta key") <= _META_KEY_BYTES:
-            raise ArgumentError(f"meta: a key is 1 to {_META_KEY_BYTES} bytes, got {key[:20]!r}")
-        if isinstance(value, str):
-            if _utf8_length(value, f"meta[{key!r}]") > _META_TEXT_BYTES:
-                raise ArgumentError(f"meta[{key!r}]: a text is at most {_META_TEXT_BYTES} bytes")
-            value = str.__str__(value)
-        elif _is_int(value):
-            assert isinstance(value, int)
-            if not -(2**63) <= value < 2**64:
-                raise ArgumentError(f"meta[{key!r}] must fit in 64 bits, got {value}")
-            value = int(value)
-        elif value is not None and not isinstance(value, bool):
-            raise TypeError(
-                f"meta[{key!r}] must be a str, int, bool or None, not {type(value).__name__}"
-            )
-        out[str.__str__(key)] = value
-    return out
-
-
-def _check_server_seed(seed: object) -> bytes:
+def _read_server_seed(seed: bytes | None) -> bytes:
     if seed is None:
         return secrets.token_bytes(32)
-    if not isinstance(seed, bytes):
-        raise TypeError(f"server_seed must be bytes or None, not {type(seed).__name__}")
-    if len(seed) != 32:
-        raise ArgumentError(f"server_seed must be 32 bytes, got {len(seed)}")
-    return seed
-
-
-def _check_flag(value: object, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{what} must be a bool, not {type(value).__name__}")
-    return value
+    return _core.read_server_seed(seed)
 
 
 def _arrangement(ids: Sequence[int]) -> Arrangement:
@@ -302,13 +176,13 @@ class Round:
         server_seed: bytes | None = None,
     ) -> None:
         self._rules = _check_rules(rules)
-        self._seats = _check_seats(seats)
-        self._stakes = _check_stakes(stakes, self._seats, self._rules)
-        self._round_id = _check_round_id(round_id)
-        self._nonce = _check_nonce(nonce)
-        self._previous_digest = _check_digest(previous_digest, "previous_digest")
-        self._meta = _check_meta(meta)
-        self._server_seed = _check_server_seed(server_seed)
+        self._seats = _core.read_seat_count(seats)
+        self._stakes = _read_stakes(stakes, self._seats, self._rules)
+        self._round_id = _core.read_round_id(round_id)
+        self._nonce = _core.read_nonce(nonce)
+        self._previous_digest = _core.read_digest(previous_digest, "previous_digest")
+        self._meta = _core.read_meta(meta)
+        self._server_seed = _read_server_seed(server_seed)
         self._commitment = hashlib.sha256(self._server_seed).hexdigest()
         self._phase = "open"
         self._client_seeds: list[str] = []
@@ -456,7 +330,7 @@ class Round:
         close. Raises ``TableError`` when the rules do not allow surrender."""
         self._need("dealt", action="surrender")
         k = self._seat(seat)
-        flag = _check_flag(surrender, "surrender")
+        flag = _core.read_flag(surrender, "surrender")
         if flag and not self._rules["surrender.enabled"]:
             error = TableError(
                 f"seat {k}: the rules {self._rules.name!r} do not allow surrender "
@@ -472,7 +346,7 @@ class Round:
         no natural the rules enable. A seat that decides nothing declares."""
         self._need("dealt", action="declare a natural")
         k = self._seat(seat)
-        flag = _check_flag(declare, "declare")
+        flag = _core.read_flag(declare, "declare")
         if not self._has_natural(k):
             raise _round_error(
                 f"seat {k} holds no natural that the rules {self._rules.name!r} enable, "
@@ -535,7 +409,7 @@ class Round:
                 self._nonce,
                 self._seat_args(),
                 self._previous_digest,
-                json.dumps(self._meta, ensure_ascii=False) if self._meta else None,
+                self._meta or None,
             )
             self._record_text, self._digest = text, digest
         return self._record_text
@@ -650,7 +524,11 @@ def _restore(state: Mapping[str, Any]) -> Round:
     except RulesError as exc:
         raise _round_error(f"round state: rules: {exc}") from None
     seed_hex = _state_key(state, "server_seed")
-    if not isinstance(seed_hex, str) or not _DIGEST.fullmatch(seed_hex):
+    try:
+        seed_hex = _core.read_digest(seed_hex, "server_seed")
+    except (ArgumentError, TypeError):
+        seed_hex = None
+    if seed_hex is None:
         raise _round_error("round state: server_seed must be 64 lowercase hexadecimal digits")
     rnd = Round(
         rules,
@@ -692,8 +570,8 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
     where = f"round state: play[{k}]"
     if not isinstance(seat, Mapping) or set(seat) != _PLAY_KEYS:
         raise _round_error(f"{where} must have exactly the keys {', '.join(sorted(_PLAY_KEYS))}")
-    arrangement, auto = seat["arrangement"], _check_flag(seat["auto"], f"{where}.auto")
-    surrender = _check_flag(seat["surrender"], f"{where}.surrender")
+    arrangement, auto = seat["arrangement"], _core.read_flag(seat["auto"], f"{where}.auto")
+    surrender = _core.read_flag(seat["surrender"], f"{where}.surrender")
     declare = seat["declare_natural"]
     if arrangement is not None:
         rnd.submit(k, arrangement)
@@ -704,7 +582,7 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
     if surrender:
         rnd.surrender(k)
     if declare is not None:
-        _check_flag(declare, f"{where}.declare_natural")
+        _core.read_flag(declare, f"{where}.declare_natural")
         # a closed round holds True for a seat without a natural; before the
         # close only a seat with one has decided
         if rnd._has_natural(k) or not closed or not declare:

@@ -3,76 +3,19 @@
 //! simulator (`simulate`).
 
 use numpy::ndarray::Array3;
-use numpy::{IntoPyArray, PyArray1, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::PyTypeError;
+use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::prelude::*;
 
-use super::args::{count_arg, type_name};
-use super::arrays::card_array;
+use super::conversion::cards::table_cards;
+use super::conversion::choices::rules_arg;
+use super::conversion::flags::read_flags;
+use super::conversion::numbers::threads_arg;
+use super::conversion::stakes::stake_per_round_arg;
 use super::errors::err;
-use super::rules::rules_arg;
 use crate::bulk::{self as core, Rounds};
 use crate::error::ErrorKind;
 
 mod simulate;
-
-/// The `threads` argument: None (every core) or a count >= 1.
-pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    threads
-        .filter(|t| !t.is_none())
-        .map(|t| count_arg(t, "threads"))
-        .transpose()
-}
-
-/// A 1-d int64 array of `n` stakes, or None.
-fn read_stakes(obj: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Option<Vec<i64>>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    let Ok(arr) = obj.cast::<numpy::PyArray1<i64>>() else {
-        return Err(PyTypeError::new_err(format!(
-            "stakes must be a 1-d numpy int64 array of one stake per round, not {}",
-            type_name(obj)
-        )));
-    };
-    let ro = arr.readonly();
-    if ro.len() != n {
-        return Err(err(
-            ErrorKind::Table,
-            format!(
-                "stakes must have one entry per round ({n}), got {}",
-                ro.len()
-            ),
-        ));
-    }
-    Ok(Some(ro.as_array().iter().copied().collect()))
-}
-
-/// An (n, p) numpy bool array of per-seat flags, or None.
-fn read_flags(
-    obj: Option<&Bound<'_, PyAny>>,
-    n: usize,
-    p: usize,
-    what: &str,
-) -> PyResult<Option<Vec<bool>>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    let Ok(arr) = obj.cast::<numpy::PyArray2<bool>>() else {
-        return Err(PyTypeError::new_err(format!(
-            "{what} must be a 2-d numpy bool array of shape ({n}, {p}), not {}",
-            type_name(obj)
-        )));
-    };
-    let ro = arr.readonly();
-    if ro.shape() != [n, p] {
-        return Err(err(
-            ErrorKind::Table,
-            format!("{what} must have shape ({n}, {p}), got {:?}", ro.shape()),
-        ));
-    }
-    Ok(Some(ro.as_array().iter().copied().collect()))
-}
 
 /// The figures (4, P, N), the rows that could not be settled and their reasons.
 type Settled<'py> = (
@@ -100,12 +43,10 @@ fn settle_rounds<'py>(
 ) -> PyResult<Settled<'py>> {
     let rules = rules_arg(rules)?;
     let r = rules.get();
-    let arr = card_array(cards, "cards", "(N, P, 13) with P from 2 to 4", |shape| {
-        shape.len() == 3 && shape[2] == 13 && (2..=4).contains(&shape[1])
-    })?;
+    let arr = table_cards(cards)?;
     let (n, p) = (arr.shape[0], arr.shape[1]);
     let data = arr.ids()?;
-    let stakes = read_stakes(stakes, n)?;
+    let stakes = stake_per_round_arg(stakes, n)?;
     let surrender = read_flags(surrender, n, p, "surrender")?;
     let declare = read_flags(declare_natural, n, p, "declare_natural")?;
     let threads = threads_arg(threads)?;

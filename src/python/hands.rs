@@ -5,13 +5,13 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::PyTuple;
 
-use super::arrays::card_rows;
-use super::cards::{read_hand, Card};
-use super::rules::rules_arg;
+use super::card::Card;
+use super::conversion::cards::{card_rows, read_small_hand};
+use super::conversion::choices::rules_arg;
 use crate::batch;
-use crate::cards::{card_text, check_distinct};
+use crate::cards::card_text;
 use crate::rank::{category_of, CATEGORY_NAMES};
 use crate::rules::Rules;
 
@@ -100,43 +100,6 @@ fn hand_value(rules: &Rules, ids: &[u8]) -> HandValue {
         cards,
         size: ids.len() as u8,
     }
-}
-
-/// Reads a 3- or 5-card hand into a fixed buffer without allocating; the
-/// hand is called `what` in messages.
-fn read_small_hand(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5], what: &str) -> PyResult<usize> {
-    if let Ok(list) = obj.cast::<PyList>() {
-        let n = list.len();
-        if n == 3 || n == 5 {
-            for (k, item) in list.iter().enumerate() {
-                buf[k] = match item.cast::<Card>() {
-                    Ok(c) => c.get().id,
-                    Err(_) => return read_small_hand_slow(obj, buf, what),
-                };
-            }
-            check_distinct(&buf[..n])?;
-            return Ok(n);
-        }
-    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
-        let n = tuple.len();
-        if n == 3 || n == 5 {
-            for (k, item) in tuple.iter().enumerate() {
-                buf[k] = match item.cast::<Card>() {
-                    Ok(c) => c.get().id,
-                    Err(_) => return read_small_hand_slow(obj, buf, what),
-                };
-            }
-            check_distinct(&buf[..n])?;
-            return Ok(n);
-        }
-    }
-    read_small_hand_slow(obj, buf, what)
-}
-
-fn read_small_hand_slow(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5], what: &str) -> PyResult<usize> {
-    let ids = read_hand(obj, &[3, 5], what)?;
-    buf[..ids.len()].copy_from_slice(&ids);
-    Ok(ids.len())
 }
 
 /// Ranks a three- or five-card hand.

@@ -2,31 +2,34 @@
 //! core calls. No game logic lives here; the batch loops are in
 //! `crate::batch`.
 //!
-//! One file per topic: the plain arguments (`args`), cards and their readers
-//! (`cards`), the compiled rules (`rules`), card-id numpy arrays (`arrays`),
-//! ranking (`hands`), splits (`splits`), naturals (`naturals`), settlement
-//! (`settle`), the `capsa settle` stream (`stream`), the solver (`solver`),
-//! stakes (`stakes`), bulk settlement and simulation (`bulk`), the provably fair deal (`fair`),
-//! round records (`records`), the generators' raw output (`rng`), and the
-//! one mapping of core errors to exceptions (`errors`).
+//! Every reader of an argument is in `conversion`, one per input kind. The
+//! other files hold what Python sees, one file per topic: the `Card` class
+//! (`card`), the card functions (`cards`), the compiled rules and the knob
+//! table (`rules`), ranking (`hands`), splits (`splits`), naturals
+//! (`naturals`), settlement (`settle`), the `capsa settle` stream
+//! (`stream`), the solver (`solver`), bulk settlement and simulation
+//! (`bulk`), the provably fair deal (`fair`), round records (`records`),
+//! the argument readers the Python layer shares (`readers`),
+//! the generators' raw output (`rng`), and the one mapping of core errors
+//! to exceptions (`errors`).
 
 use pyo3::prelude::*;
 
-mod args;
-mod arrays;
 mod bulk;
+mod card;
 mod cards;
+mod conversion;
 mod errors;
 mod fair;
 mod hands;
 mod naturals;
+mod readers;
 mod records;
 mod rng;
 mod rules;
 mod settle;
 mod solver;
 mod splits;
-mod stakes;
 mod stream;
 
 #[pymodule]
@@ -42,6 +45,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     stream::register(m)?;
     fair::register(m)?;
     records::register(m)?;
+    readers::register(m)?;
     rng::register(m)?;
     bulk::register(m)?;
     Ok(())

@@ -1,18 +1,13 @@
 //! Naturals: `naturals`, `natural`, `naturals_batch`, `natural_split`.
 
 use numpy::{IntoPyArray, PyArray1};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::PyTuple;
 
-use super::args::type_name;
-use super::arrays::card_rows;
-use super::cards::{hand13, read_full_hand};
-use super::errors::err;
-use super::rules::rules_arg;
+use super::conversion::cards::{card_rows, hand13, read_full_hand};
+use super::conversion::choices::{natural_arg, rules_arg};
 use crate::batch;
-use crate::error::ErrorKind;
-use crate::naturals::{self as natural_core, Natural, NATURAL_NAMES};
+use crate::naturals::{self as natural_core, NATURAL_NAMES};
 
 /// Every natural 13 cards qualify for, whatever the rules.
 ///
@@ -81,26 +76,6 @@ fn naturals_batch<'py>(
     let data = arr.ids()?;
     let out = py.detach(|| batch::naturals(data))?;
     Ok(out.into_pyarray(py))
-}
-
-/// A natural named by `name` (one of `NATURAL_NAMES`).
-fn natural_arg(name: &Bound<'_, PyAny>) -> PyResult<Natural> {
-    let text = name.cast::<PyString>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "natural must be a natural's name (a str), not {}",
-            type_name(name)
-        ))
-    })?;
-    let text = text.to_str()?;
-    Natural::from_name(text).ok_or_else(|| {
-        err(
-            ErrorKind::Argument,
-            format!(
-                "{text:?} is not a natural; the naturals are: {}",
-                NATURAL_NAMES.join(", ")
-            ),
-        )
-    })
 }
 
 /// The split that shows a row-shaped natural of 13 cards: ids laid out top

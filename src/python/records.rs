@@ -5,16 +5,20 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use super::args::type_name;
+use super::conversion::choices::rules_arg;
+use super::conversion::meta::meta_arg;
+use super::conversion::numbers::nonce_arg;
+use super::conversion::seats::{played_seats, SubmittedSeat};
+use super::conversion::stakes::record_stakes_arg;
+use super::conversion::text::{
+    client_seeds_arg, digest_arg, round_id_arg, server_seed_arg, text_arg, type_name,
+};
 use super::errors::err;
-use super::fair::{client_seeds_arg, nonce_arg, server_seed_arg, text_arg};
-use super::rules::rules_arg;
 use crate::canonical::{self, Json};
-use crate::error::{Error, ErrorKind};
-use crate::fair::{hex, parse_hex32};
-use crate::record::{self, Members, PlayedSeat, Problem, Record, RoundInputs};
+use crate::error::ErrorKind;
+use crate::fair::hex;
+use crate::record::{self, Problem, Record, RoundInputs};
 use crate::rules::Rules;
-use crate::stakes::read_stakes;
 
 /// Canonical JSON text of any JSON text (see `docs/records.md`).
 #[pyfunction]
@@ -61,54 +65,6 @@ impl RecordRules {
     }
 }
 
-fn digest_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<[u8; 32]>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    let text = text_arg(obj, what)?;
-    parse_hex32(&text).map(Some).ok_or_else(|| {
-        err(
-            ErrorKind::Argument,
-            format!(
-                "{what} must be 64 lowercase hexadecimal digits (a SHA-256), got {:?}",
-                text.chars().take(80).collect::<String>()
-            ),
-        )
-    })
-}
-
-fn meta_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Members<'static>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(Vec::new());
-    };
-    let text = text_arg(obj, "meta")?;
-    match canonical::parse_str(&text)?.into_owned() {
-        Json::Object(members) => {
-            record::check_meta(&members)?;
-            Ok(members)
-        }
-        other => Err(err(
-            ErrorKind::Argument,
-            format!("meta must be an object, not {}", other.kind()),
-        )),
-    }
-}
-
-/// One seat as the Python layer passes it: a tuple (13 ids in row order,
-/// whether the arrangement was made by the server, surrender,
-/// declare_natural).
-#[derive(FromPyObject)]
-struct SubmittedSeat {
-    #[pyo3(item(0))]
-    ids: Vec<u8>,
-    #[pyo3(item(1))]
-    auto: bool,
-    #[pyo3(item(2))]
-    surrender: bool,
-    #[pyo3(item(3))]
-    declare_natural: bool,
-}
-
 /// Writes the record of a played round: its canonical JSON text (one line)
 /// and its digest (hex). The hands are dealt again from the seeds and the
 /// table settled (see `crate::record::write`).
@@ -129,33 +85,10 @@ fn write_round_record(
 ) -> PyResult<(String, String)> {
     let n = seats.len();
     crate::settle::check_seat_count(n)?;
-    let mut played = Vec::with_capacity(n);
-    for (k, seat) in seats.into_iter().enumerate() {
-        let SubmittedSeat {
-            ids,
-            auto,
-            surrender,
-            declare_natural,
-        } = seat;
-        let arrangement: [u8; 13] = ids.as_slice().try_into().map_err(|_| {
-            PyErr::from(
-                Error::hand(format!(
-                    "seat {k}: an arrangement has 13 cards, got {}",
-                    ids.len()
-                ))
-                .at_seat(k),
-            )
-        })?;
-        played.push(PlayedSeat {
-            arrangement,
-            auto,
-            surrender,
-            declare_natural,
-        });
-    }
+    let played = played_seats(seats)?;
     let rules = rules.get();
-    let round_id = text_arg(round_id, "round_id")?;
-    let stakes = read_stakes(stakes, n)?;
+    let round_id = round_id_arg(round_id)?;
+    let stakes = record_stakes_arg(stakes, n)?;
     let server_seed = server_seed_arg(server_seed)?;
     let client_seeds = client_seeds_arg(client_seeds, n)?;
     let nonce = nonce_arg(nonce)?;

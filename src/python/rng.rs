@@ -4,30 +4,14 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::args::{int_in_range, seed_arg};
+use super::conversion::numbers::{
+    int_in_range, nonce_arg, seed_arg, size_arg, u64_arg, MAX_RNG_CHUNK,
+};
+use super::conversion::text::{key32_arg, server_seed_arg};
 use super::errors::err;
-use super::fair::{bytes_arg, nonce_arg, server_seed_arg};
 use crate::deal::{shuffled_deck, ChaCha20, Words};
 use crate::error::ErrorKind;
 use crate::fair::{self, FairWords};
-
-/// The most words or shuffles one generator call returns (the command line
-/// asks in chunks, so memory stays flat).
-const MAX_CHUNK: usize = 1 << 22;
-
-fn count_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
-    Ok(int_in_range(obj, what, 0, MAX_CHUNK as i128, ErrorKind::Argument)? as usize)
-}
-
-fn key32_arg(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 32]> {
-    let bytes = bytes_arg(obj, "key")?;
-    bytes.try_into().map_err(|_| {
-        err(
-            ErrorKind::Argument,
-            format!("key must be 32 bytes, got {}", bytes.len()),
-        )
-    })
-}
 
 /// `count` words of the fair deal's HMAC-SHA256 stream from word `start`,
 /// as the stream's bytes (each word big-endian).
@@ -41,8 +25,8 @@ fn rng_words_fair(
 ) -> PyResult<Py<PyBytes>> {
     let seed = server_seed_arg(server_seed)?;
     let nonce = nonce_arg(nonce)?;
-    let start = int_in_range(start, "start", 0, u64::MAX as i128, ErrorKind::Argument)? as u64;
-    let count = count_arg(count, "count")?;
+    let start = u64_arg(start, "start")?;
+    let count = size_arg(count, "count", MAX_RNG_CHUNK)?;
     let no_seeds: [&str; 0] = [];
     let out = py.detach(|| {
         let mut words = FairWords::new(&seed, &no_seeds, nonce);
@@ -67,7 +51,7 @@ fn rng_words_chacha20(
 ) -> PyResult<Py<PyBytes>> {
     let key = key32_arg(key)?;
     let start = int_in_range(start, "start", 0, (1i128 << 68) - 1, ErrorKind::Argument)? as u128;
-    let count = count_arg(count, "count")?;
+    let count = size_arg(count, "count", MAX_RNG_CHUNK)?;
     let out = py.detach(|| {
         let mut rng = ChaCha20::from_key(key);
         rng.seek(start);
@@ -91,7 +75,7 @@ fn rng_shuffles_fair(
 ) -> PyResult<Py<PyBytes>> {
     let seed = server_seed_arg(server_seed)?;
     let first = nonce_arg(first_nonce)?;
-    let count = count_arg(count, "count")?;
+    let count = size_arg(count, "count", MAX_RNG_CHUNK)?;
     if first.checked_add(count as u64).is_none() {
         return Err(err(
             ErrorKind::Argument,
@@ -118,7 +102,7 @@ fn rng_shuffles_seeded(
     count: &Bound<'_, PyAny>,
 ) -> PyResult<Py<PyBytes>> {
     let first = seed_arg(first_seed)?;
-    let count = count_arg(count, "count")?;
+    let count = size_arg(count, "count", MAX_RNG_CHUNK)?;
     if first.checked_add(count as u64).is_none() {
         return Err(err(
             ErrorKind::Argument,
@@ -136,7 +120,7 @@ fn rng_shuffles_seeded(
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("MAX_RNG_CHUNK", MAX_CHUNK)?;
+    m.add("MAX_RNG_CHUNK", MAX_RNG_CHUNK)?;
     m.add_function(wrap_pyfunction!(rng_words_fair, m)?)?;
     m.add_function(wrap_pyfunction!(rng_words_chacha20, m)?)?;
     m.add_function(wrap_pyfunction!(rng_shuffles_fair, m)?)?;

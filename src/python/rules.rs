@@ -1,19 +1,15 @@
-//! `RuleSet`, the compiled rules (read knob by knob through the knob table),
-//! `Knob` and `KNOBS`, the knob table for Python, and the `rules` argument
-//! every entry point takes.
+//! `RuleSet`, the compiled rules (read knob by knob through the knob table
+//! by `conversion::knobs`), and `Knob` and `KNOBS`, the knob table for
+//! Python.
 
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 use std::sync::OnceLock;
 
-use super::args::type_name;
-use super::errors::err;
-use crate::error::ErrorKind;
-use crate::naturals::{Natural, NATURAL_NAMES};
-use crate::rank::category_index;
+use super::conversion::knobs::rules_from_dict;
+use crate::naturals::NATURAL_NAMES;
 use crate::rules::knobs::{Knob, KnobDefault, KnobType, KNOBS};
-use crate::rules::{rule_choices, KnobValue, Rules};
+use crate::rules::{rule_choices, Rules};
 
 /// The engine's compiled form of a rules value. `capsa.Rules` is a subclass:
 /// every entry point takes a `RuleSet` (so any `capsa.Rules`) as is.
@@ -22,119 +18,15 @@ pub struct RuleSet {
     pub(crate) rules: Rules,
 }
 
-/// The value at a dotted path of a nested dict, or `None` when a table on
-/// the way or the leaf is missing.
-fn leaf<'py>(cfg: &Bound<'py, PyDict>, path: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
-    let mut cur: Bound<'py, PyAny> = cfg.clone().into_any();
-    for part in path.split('.') {
-        let d = cur.cast::<PyDict>().map_err(|_| {
-            err(
-                ErrorKind::Rules,
-                format!("rules: {path} is not inside a table"),
-            )
-        })?;
-        match d.get_item(part)? {
-            Some(v) => cur = v,
-            None => return Ok(None),
-        }
-    }
-    Ok(Some(cur))
-}
-
-fn must_be(path: &str, what: &str) -> PyErr {
-    err(ErrorKind::Rules, format!("rules: {path} must be {what}"))
-}
-
-fn read_int(v: &Bound<'_, PyAny>, path: &str) -> PyResult<i64> {
-    if v.is_instance_of::<PyBool>() {
-        return Err(must_be(path, "an integer"));
-    }
-    v.extract::<i64>().map_err(|_| must_be(path, "an integer"))
-}
-
-fn read_naturals(v: &Bound<'_, PyAny>, path: &str) -> PyResult<Vec<(Natural, i64)>> {
-    let mut list = Vec::new();
-    for item in v.try_iter()? {
-        let item = item?;
-        let d = item
-            .cast::<PyDict>()
-            .map_err(|_| must_be(path, "a list of {name, points} tables"))?;
-        let name: String = leaf(d, "name")?
-            .ok_or_else(|| must_be(path, "a list of {name, points} tables"))?
-            .extract()
-            .map_err(|_| must_be(&format!("{path}[].name"), "a string"))?;
-        let n = Natural::from_name(&name).ok_or_else(|| {
-            err(
-                ErrorKind::Rules,
-                format!("rules: {path} names unknown natural {name:?}"),
-            )
-        })?;
-        let points =
-            leaf(d, "points")?.ok_or_else(|| must_be(path, "a list of {name, points} tables"))?;
-        list.push((n, read_int(&points, &format!("{path}[].points"))?));
-    }
-    Ok(list)
-}
-
-fn read_royalties(v: &Bound<'_, PyAny>, path: &str) -> PyResult<[i64; 10]> {
-    let table = v.cast::<PyDict>().map_err(|_| must_be(path, "a table"))?;
-    let mut row = [0i64; 10];
-    for (k, v) in table.iter() {
-        let cat: String = k.extract()?;
-        let idx = category_index(&cat).ok_or_else(|| {
-            err(
-                ErrorKind::Rules,
-                format!("rules: {path}.{cat} is not a category"),
-            )
-        })?;
-        row[idx as usize] = read_int(&v, &format!("{path}.{cat}"))?;
-    }
-    Ok(row)
-}
-
-/// Reads one knob's value from Python by the table's type of it.
-fn read_knob(knob: &Knob, v: &Bound<'_, PyAny>) -> PyResult<KnobValue> {
-    let path = knob.name;
-    Ok(match knob.kind {
-        KnobType::Text | KnobType::SuitOrder | KnobType::Choice(_) => {
-            KnobValue::Text(v.extract().map_err(|_| must_be(path, "a string"))?)
-        }
-        KnobType::Flag => {
-            if !v.is_instance_of::<PyBool>() {
-                return Err(must_be(path, "true or false"));
-            }
-            KnobValue::Flag(v.extract()?)
-        }
-        KnobType::Int { .. } => KnobValue::Int(read_int(v, path)?),
-        KnobType::Naturals => KnobValue::Naturals(read_naturals(v, path)?),
-        KnobType::Royalties(_) => KnobValue::Royalties(read_royalties(v, path)?),
-    })
-}
-
 #[pymethods]
 impl RuleSet {
     /// Compiles a full rules dict (as `capsa.Rules.to_dict()` gives): every
     /// knob of the table but the optional ones, read by its type.
     #[new]
     fn py_new(config: &Bound<'_, PyDict>) -> PyResult<Self> {
-        let mut rules = Rules::default();
-        for knob in &KNOBS {
-            let Some(v) = leaf(config, knob.name)? else {
-                if knob.default == KnobDefault::Absent {
-                    continue;
-                }
-                return Err(err(
-                    ErrorKind::Rules,
-                    format!("rules: missing key {}", knob.name),
-                ));
-            };
-            let value = read_knob(knob, &v)?;
-            rules
-                .set_knob(knob.name, value)
-                .map_err(|e| e.context("rules"))?;
-        }
-        rules.validate()?;
-        Ok(RuleSet { rules })
+        Ok(RuleSet {
+            rules: rules_from_dict(config)?,
+        })
     }
 }
 
@@ -255,40 +147,6 @@ fn py_knob(k: &'static Knob) -> PyKnob {
 pub(crate) fn default_rules() -> &'static Rules {
     static DEFAULT: OnceLock<Rules> = OnceLock::new();
     DEFAULT.get_or_init(Rules::default)
-}
-
-/// The `rules` argument: None (the default preset) or a `RuleSet`, which
-/// every `capsa.Rules` is.
-pub(crate) enum RulesArg<'py> {
-    Default,
-    Set(Bound<'py, RuleSet>),
-}
-
-impl RulesArg<'_> {
-    pub(crate) fn get(&self) -> &Rules {
-        match self {
-            RulesArg::Default => default_rules(),
-            RulesArg::Set(s) => &s.get().rules,
-        }
-    }
-}
-
-/// Resolves the `rules` argument; anything but None or a `RuleSet` is a
-/// TypeError.
-pub(crate) fn rules_arg<'py>(rules: Option<&Bound<'py, PyAny>>) -> PyResult<RulesArg<'py>> {
-    let Some(obj) = rules else {
-        return Ok(RulesArg::Default);
-    };
-    if obj.is_none() {
-        return Ok(RulesArg::Default);
-    }
-    match obj.cast::<RuleSet>() {
-        Ok(s) => Ok(RulesArg::Set(s.clone())),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "rules must be a capsa.Rules or None, not {}",
-            type_name(obj)
-        ))),
-    }
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

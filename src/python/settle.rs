@@ -2,151 +2,20 @@
 //! `settle_batch` (many tables, points and money only).
 
 use numpy::ndarray::Array2;
-use numpy::{IntoPyArray, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyAttributeError, PyTypeError};
+use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyList, PyString, PyTuple};
 
-use super::args::type_name;
-use super::arrays::{card_array, shape_text};
-use super::cards::{read_cards, ReadError, Want};
+use super::conversion::cards::table_cards;
+use super::conversion::choices::rules_arg;
+use super::conversion::flags::read_flags;
+use super::conversion::seats::read_seats;
+use super::conversion::stakes::stakes_arg;
 use super::errors::err;
-use super::rules::rules_arg;
-use super::stakes::stakes_arg;
 use crate::batch::{self, SeatFlags};
 use crate::error::{Error, ErrorKind};
 use crate::report;
-use crate::settle::{
-    self as core, check_seat_count, seat_count_error, SeatInput, Settlement as CoreSettlement,
-    MAX_SEATS, MIN_SEATS,
-};
+use crate::settle::{self as core, SeatInput, Settlement as CoreSettlement};
 use crate::stakes::StakeSpec;
-
-/// `getattr(obj, name, None)`: the attribute, or None when `obj` has none.
-/// Python's own `getattr` with a default finds out without raising (and
-/// so without the cost of an exception) for plain classes.
-fn optional_attr<'py>(
-    obj: &Bound<'py, PyAny>,
-    name: &Bound<'py, PyString>,
-) -> PyResult<Option<Bound<'py, PyAny>>> {
-    static GETATTR: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
-    let py = obj.py();
-    let getattr = GETATTR.get_or_try_init(py, || {
-        Ok::<_, PyErr>(py.import("builtins")?.getattr("getattr")?.unbind())
-    })?;
-    let value = getattr.bind(py).call1((obj, name, py.None()))?;
-    Ok((!value.is_none()).then_some(value))
-}
-
-/// A seat's flag `name`: a bool attribute it must have.
-fn seat_flag(seat: &Bound<'_, PyAny>, name: &Bound<'_, PyString>, index: usize) -> PyResult<bool> {
-    let py = seat.py();
-    let value = seat.getattr(name).map_err(|e| {
-        if e.is_instance_of::<PyAttributeError>(py) {
-            PyTypeError::new_err(format!(
-                "seat {index}: a seat with an arrangement has bool surrender and \
-                 declare_natural attributes; this {} has no {name}",
-                type_name(seat)
-            ))
-        } else {
-            e
-        }
-    })?;
-    match value.cast::<PyBool>() {
-        Ok(flag) => Ok(flag.is_true()),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "seat {index}: {name} must be a bool, not {}",
-            type_name(&value)
-        ))),
-    }
-}
-
-/// The ids of an arrangement: its `ids` when it has them (a plain getattr:
-/// the common case is `capsa.Arrangement`, which has), else the object, to
-/// be read as cards.
-fn arrangement_ids<'py>(arrangement: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    if is_cards(&arrangement) {
-        return Ok(arrangement);
-    }
-    let py = arrangement.py();
-    match arrangement.getattr(pyo3::intern!(py, "ids")) {
-        Ok(ids) => Ok(ids),
-        Err(e) if e.is_instance_of::<PyAttributeError>(py) => Ok(arrangement),
-        Err(e) => Err(e),
-    }
-}
-
-/// Reads one seat by the protocol `settle` documents, by its public
-/// attributes, never by its class: a str ("top / middle / bottom", or 13
-/// cards in row order); a list or tuple of 13 cards in row order; an object
-/// with `arrangement` (a seat, as `capsa.Seat`: that arrangement, read as
-/// below, and its bool `surrender` and `declare_natural`, both required);
-/// an object with `ids` (an arrangement, as `capsa.Arrangement`: 13 ids,
-/// top, middle, bottom); or any other iterable of 13 cards.
-fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatInput> {
-    let py = obj.py();
-    let mut seat = SeatInput {
-        cards: [0; 13],
-        surrender: false,
-        declare_natural: true,
-    };
-    let arrangement = if is_cards(obj) {
-        obj.clone()
-    } else if let Some(arrangement) = optional_attr(obj, pyo3::intern!(py, "arrangement"))? {
-        seat.surrender = seat_flag(obj, pyo3::intern!(py, "surrender"), index)?;
-        seat.declare_natural = seat_flag(obj, pyo3::intern!(py, "declare_natural"), index)?;
-        arrangement_ids(arrangement)?
-    } else {
-        arrangement_ids(obj.clone())?
-    };
-    // "top / middle / bottom" text, as the stream reads it
-    if let Ok(text) = arrangement.cast::<PyString>() {
-        let text = text.to_str().map_err(|_| {
-            err(
-                ErrorKind::Card,
-                format!("seat {index}: the arrangement text is not valid Unicode"),
-            )
-        })?;
-        let mut ids = Vec::with_capacity(13);
-        crate::arrangement::read_arrangement_text(text, &mut ids)
-            .map_err(|e| PyErr::from(e.context(format_args!("seat {index}")).at_seat(index)))?;
-        seat.cards.copy_from_slice(&ids);
-        return Ok(seat);
-    }
-    let mut ids = Vec::with_capacity(13);
-    let want = Want {
-        sizes: &[13],
-        what: "an arrangement",
-    };
-    match read_cards(&arrangement, &mut ids, want) {
-        Ok(()) => {}
-        Err(ReadError::Py(e)) if e.is_instance_of::<PyTypeError>(py) => {
-            return Err(PyTypeError::new_err(format!(
-                "seat {index}: a seat is an Arrangement, a Seat or 13 card ids, not {} ({})",
-                type_name(obj),
-                e.value(py)
-            )))
-        }
-        Err(e) => return Err(e.in_seat(index).into()),
-    }
-    if ids.len() != 13 {
-        return Err(Error::hand(format!(
-            "seat {index}: an arrangement has 13 cards, got {}",
-            ids.len()
-        ))
-        .at_seat(index)
-        .into());
-    }
-    seat.cards.copy_from_slice(&ids);
-    Ok(seat)
-}
-
-/// True for the types read as cards (or text) as they are.
-fn is_cards(obj: &Bound<'_, PyAny>) -> bool {
-    obj.is_instance_of::<PyString>()
-        || obj.is_instance_of::<PyList>()
-        || obj.is_instance_of::<PyTuple>()
-}
 
 /// The settlement of one table (what ``settle`` returns; not built directly).
 ///
@@ -295,67 +164,6 @@ fn settle(
     })
 }
 
-/// Reads the seats of one table (at most one more than a table can have).
-fn read_seats(seats: &Bound<'_, PyAny>) -> PyResult<Vec<SeatInput>> {
-    let not_seats = seats.is_instance_of::<PyString>()
-        || seats.is_instance_of::<pyo3::types::PyBytes>()
-        || seats.is_instance_of::<pyo3::types::PyDict>();
-    let iter = if not_seats {
-        None
-    } else {
-        seats.try_iter().ok()
-    };
-    let Some(iter) = iter else {
-        return Err(PyTypeError::new_err(format!(
-            "seats must be a list of {MIN_SEATS} to {MAX_SEATS} seats \
-             (Arrangement, Seat or 13 card ids), not {}",
-            type_name(seats)
-        )));
-    };
-    let mut inputs: Vec<SeatInput> = Vec::with_capacity(MAX_SEATS);
-    for (k, item) in iter.enumerate() {
-        if k == MAX_SEATS {
-            return Err(seat_count_error(format_args!("more than {MAX_SEATS}")).into());
-        }
-        inputs.push(read_seat(&item?, k)?);
-    }
-    Ok(inputs)
-}
-
-/// Reads a surrender or declare_natural flag array: numpy bool of shape
-/// (n, p), any strides (copied row-major).
-fn read_flags(
-    obj: Option<&Bound<'_, PyAny>>,
-    n: usize,
-    p: usize,
-    what: &str,
-) -> PyResult<Option<Vec<bool>>> {
-    let Some(obj) = obj else { return Ok(None) };
-    if obj.is_none() {
-        return Ok(None);
-    }
-    let Ok(arr) = obj.cast::<numpy::PyArrayDyn<bool>>() else {
-        let got = match obj.cast::<numpy::PyUntypedArray>() {
-            Ok(a) => format!("dtype {}", a.dtype().str()?),
-            Err(_) => type_name(obj),
-        };
-        return Err(PyTypeError::new_err(format!(
-            "{what} must be a numpy bool array of shape ({n}, {p}), got {got}"
-        )));
-    };
-    let ro = arr.readonly();
-    if ro.shape() != [n, p] {
-        return Err(err(
-            ErrorKind::Table,
-            format!(
-                "{what} must have shape ({n}, {p}), got shape {}",
-                shape_text(ro.shape())
-            ),
-        ));
-    }
-    Ok(Some(ro.as_array().iter().copied().collect()))
-}
-
 /// Settles N tables of P seats: cards (N, P, 13) of any integer dtype.
 /// Returns points and money as int64 (N, P) and the list of (row, message)
 /// of rows that could not be settled (their points and money are zero). A
@@ -377,10 +185,7 @@ fn settle_batch<'py>(
 )> {
     let rules = rules_arg(rules)?;
     let r = rules.get();
-    let want = format!("(N, P, 13) with P from {MIN_SEATS} to {MAX_SEATS}");
-    let arr = card_array(cards, "cards", &want, |shape| {
-        shape.len() == 3 && shape[2] == 13 && check_seat_count(shape[1]).is_ok()
-    })?;
+    let arr = table_cards(cards)?;
     let (n, p) = (arr.shape[0], arr.shape[1]);
     let data = arr.ids()?;
     let spec = stakes_arg(stakes, p)?.unwrap_or(StakeSpec::Uniform(r.stake));

@@ -6,76 +6,20 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use super::args::{count_arg, int_in_range, seats_arg, seed_arg};
-use super::arrays::card_rows;
-use super::cards::read_full_hand;
+use super::conversion::cards::{card_rows, read_full_hand};
+use super::conversion::choices::{effort_arg, rules_arg, strategy_arg, tables_arg, tables_for};
+use super::conversion::numbers::{
+    count_arg, int_in_range, seats_arg, seats_or_four, seed_arg, train_hands, train_iterations,
+};
 use super::errors::err;
-use super::rules::rules_arg;
 use crate::batch;
 use crate::error::ErrorKind;
-use crate::rules::{FlushCompare, RuleChoice, Rules, Wheel};
+use crate::rules::Rules;
 use crate::solver::{self as core, Choice, Effort, Strategy, Tables};
 use crate::tournament;
 
-fn tables_arg(tables: Option<&Bound<'_, PyBytes>>) -> PyResult<Option<Tables>> {
-    tables
-        .map(|b| Tables::from_bytes(b.as_bytes()))
-        .transpose()
-        .map_err(PyErr::from)
-}
-
-/// The `tables=` the solver plays with under `rules`: read, and trained
-/// under the rules' `wheel` and `flush_compare` (`RulesError` naming the
-/// knob and both values otherwise). The tables are keyed by rank class, and
-/// those two knobs decide which hands a rank class number stands for.
-/// `tie_break` may differ: a rank class leaves the suits out, so it only
-/// changes how the training opponents played, as the scoring knobs do.
-fn tables_for(rules: &Rules, tables: Option<&Bound<'_, PyBytes>>) -> PyResult<Option<Tables>> {
-    let Some(t) = tables_arg(tables)? else {
-        return Ok(None);
-    };
-    let ranking = &rules.evaluator.ranking;
-    let knobs = [
-        (
-            Wheel::KEY,
-            Wheel::from_flag(ranking.wheel_second).to_string(),
-        ),
-        (
-            FlushCompare::KEY,
-            FlushCompare::from_flag(ranking.flush_suit_first).to_string(),
-        ),
-    ];
-    for (key, want) in knobs {
-        let trained = t.get(key).unwrap_or_default();
-        if trained != want {
-            return Err(err(
-                ErrorKind::Rules,
-                format!(
-                    "solver tables: trained for {key} = {trained:?} but the rules have \
-                     {key} = {want:?}: their rank classes would be read as other hands \
-                     (train tables for these rules)"
-                ),
-            ));
-        }
-    }
-    Ok(Some(t))
-}
-
-fn strategy_arg(name: &str) -> PyResult<Strategy> {
-    Strategy::from_name(name).map_err(PyErr::from)
-}
-
-fn effort_arg(name: &str) -> PyResult<Effort> {
-    Effort::from_name(name).map_err(PyErr::from)
-}
-
 /// More choices than any hand has (72,072 splits, and a natural).
 const MAX_CHOICES: i128 = 72_073;
-
-/// The `seats` argument of the solver entry points (default 4).
-fn seats_or_four(seats: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
-    seats.map_or(Ok(4), seats_arg)
-}
 
 type ChoiceTuple = (Vec<u32>, bool, f64);
 
@@ -199,20 +143,6 @@ fn best_arrangement_batch<'py>(
     let out =
         Array2::from_shape_vec((n, 13), flat).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(out.into_pyarray(py))
-}
-
-/// A training size from Python (any non-negative int, never a bool); the
-/// core checks its range ([`core::TrainConfig::validate`]).
-fn train_size(obj: &Bound<'_, PyAny>, key: &str) -> PyResult<usize> {
-    Ok(int_in_range(obj, key, 0, usize::MAX as i128, ErrorKind::Argument)? as usize)
-}
-
-fn train_hands(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    train_size(obj, "hands")
-}
-
-fn train_iterations(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    train_size(obj, "iterations")
 }
 
 /// Trains per-row tables for the rules by iterated best response; returns

@@ -6,9 +6,8 @@ use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::arrays::card_rows;
-use super::cards::read_full_hand;
-use super::rules::rules_arg;
+use super::conversion::cards::{card_rows, read_full_hand};
+use super::conversion::choices::rules_arg;
 use crate::batch;
 use crate::splits as split_core;
 

@@ -1,66 +1,12 @@
 //! Binding of the `capsa settle` stream: lines or a document of JSON rounds,
 //! settled in parallel into output records (see `crate::stream`).
 
-use super::rules::{default_rules, RuleSet};
-use crate::batch::{self, StreamLine};
-use crate::rules::Rules;
+use super::conversion::choices::NamedRules;
+use super::conversion::text::stream_lines;
+use crate::batch;
 use crate::stream as core;
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyInt};
-
-/// The rules a stream knows by name, and the name rounds without one use.
-struct NamedRules {
-    named: Vec<(String, Rules)>,
-    default: Option<String>,
-}
-
-impl NamedRules {
-    fn read(rules: &Bound<'_, PyDict>, default: Option<String>) -> PyResult<Self> {
-        let mut named = Vec::with_capacity(rules.len());
-        for (k, v) in rules.iter() {
-            let set = v
-                .cast::<RuleSet>()
-                .map_err(|_| PyTypeError::new_err("rules maps names to RuleSet values"))?;
-            named.push((k.extract()?, set.get().rules.clone()));
-        }
-        Ok(NamedRules { named, default })
-    }
-
-    fn lookup(&self, name: Option<&str>) -> Result<&Rules, String> {
-        let want = match (name, &self.default) {
-            (Some(n), _) => n,
-            (None, Some(d)) => d.as_str(),
-            (None, None) => return Ok(default_rules()),
-        };
-        self.named
-            .iter()
-            .find(|(n, _)| n == want)
-            .map(|(_, r)| r)
-            .ok_or_else(|| {
-                let names: Vec<&str> = self.named.iter().map(|(n, _)| n.as_str()).collect();
-                format!("unknown rules {want:?}; known: {}", names.join(", "))
-            })
-    }
-}
-
-/// Each line's bytes, or (for a line longer than the stream reads) its length.
-fn read_lines<'a, 'py>(lines: &'a [Bound<'py, PyAny>]) -> PyResult<Vec<StreamLine<'a>>> {
-    lines
-        .iter()
-        .map(|item| {
-            if let Ok(b) = item.cast::<PyBytes>() {
-                Ok(StreamLine::Bytes(b.as_bytes()))
-            } else if item.is_instance_of::<PyInt>() {
-                Ok(StreamLine::Overlong(item.extract()?))
-            } else {
-                Err(PyTypeError::new_err(
-                    "each line is bytes, or the length of a line too long to read",
-                ))
-            }
-        })
-        .collect()
-}
+use pyo3::types::{PyBytes, PyDict};
 
 /// The parts joined into one bytes object, copied once.
 fn joined_bytes<'py>(py: Python<'py>, parts: &[String]) -> PyResult<Bound<'py, PyBytes>> {
@@ -89,7 +35,7 @@ fn settle_json_lines<'py>(
     first_line: usize,
 ) -> PyResult<(Bound<'py, PyBytes>, usize)> {
     let named = NamedRules::read(rules, default)?;
-    let lines = read_lines(&lines)?;
+    let lines = stream_lines(&lines)?;
     let lookup = |name: Option<&str>| named.lookup(name);
     let (parts, failed) = py.detach(|| batch::settle_lines(&lines, first_line, &lookup));
     Ok((joined_bytes(py, &parts)?, failed))

@@ -6,18 +6,11 @@ use std::collections::BTreeMap;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use super::threads_arg;
 use crate::bulk::simulate::{deal_hands, dealt_naturals, Simulation, Summary};
 use crate::bulk::with_threads;
-use crate::error::ErrorKind;
-use crate::python::args::{int_in_range, seats_arg, seed_arg};
-use crate::python::rules::rules_arg;
+use crate::python::conversion::choices::rules_arg;
+use crate::python::conversion::numbers::{seats_arg, seed_arg, threads_arg, u64_arg};
 use crate::solver::{Strategy, Tables};
-
-/// A deal index or count: 0 <= value < 2**64.
-fn index_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    Ok(int_in_range(obj, what, 0, u64::MAX as i128, ErrorKind::Argument)? as u64)
-}
 
 fn histogram(h: &BTreeMap<i64, u64>) -> Vec<(i64, u64)> {
     h.iter().map(|(&v, &c)| (v, c)).collect()
@@ -67,8 +60,8 @@ fn simulate_deals<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let rules = rules_arg(rules)?;
     let r = rules.get().clone();
-    let start = index_arg(start, "start")?;
-    let count = index_arg(count, "deals")?;
+    let start = u64_arg(start, "start")?;
+    let count = u64_arg(count, "deals")?;
     let seats = seats_arg(seats)?;
     let strategy = Strategy::from_name(strategy)?;
     let seed = seed_arg(seed)?;
@@ -92,7 +85,7 @@ fn simulated_deal(
     seats: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<Vec<u32>>> {
     let seed = seed_arg(seed)?;
-    let index = index_arg(index, "index")?;
+    let index = u64_arg(index, "index")?;
     let seats = seats_arg(seats)?;
     let hands = deal_hands(seed, index, seats);
     // lists of ints, not bytes
@@ -116,8 +109,8 @@ fn simulated_naturals(
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<u64>> {
     let seed = seed_arg(seed)?;
-    let start = index_arg(start, "start")?;
-    let count = index_arg(count, "deals")?;
+    let start = u64_arg(start, "start")?;
+    let count = u64_arg(count, "deals")?;
     let seats = seats_arg(seats)?;
     let threads = threads_arg(threads)?;
     let counts =

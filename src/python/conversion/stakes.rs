@@ -1,13 +1,16 @@
-//! Stakes from Python (an int, nested sequences, a 2-d numpy integer
-//! array), read by the core's one stakes reader (`crate::stakes`).
+//! Stakes from Python: a table's (an int, nested sequences, a 2-d numpy
+//! integer array), read by the core's one stakes reader (`crate::stakes`),
+//! and bulk settlement's one stake per round (a 1-d int64 array).
 
-use numpy::{PyArrayDescrMethods, PyUntypedArrayMethods};
+use numpy::{PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
-use super::args::{as_index, int_text, type_name};
-use crate::error::Error;
+use super::super::errors::err;
+use super::numbers::{as_index, int_text};
+use super::text::type_name;
+use crate::error::{Error, ErrorKind};
 use crate::stakes::{read_stakes, StakeSpec, StakesFault, StakesInput, StakesValue};
 
 /// At most `n` items of `obj`; None when it is not a sequence of items
@@ -83,4 +86,42 @@ pub(crate) fn stakes_arg(
         Some(obj) if !obj.is_none() => Ok(Some(read_stakes(obj, seats)?)),
         _ => Ok(None),
     }
+}
+
+/// Reads `stakes` for a round record of `seats`: as [`stakes_arg`], and
+/// every entry >= 0, the diagonal too, as records hold them
+/// ([`StakeSpec::check`]).
+pub(crate) fn record_stakes_arg(stakes: &Bound<'_, PyAny>, seats: usize) -> PyResult<StakeSpec> {
+    let spec = read_stakes(stakes, seats)?;
+    spec.check(seats)?;
+    Ok(spec)
+}
+
+/// Bulk settlement's stakes: one stake per round, a 1-d numpy int64 array
+/// of `rounds` entries, or None (the rules' stake). The core checks each
+/// stake and reports a bad one as an error of its round.
+pub(crate) fn stake_per_round_arg(
+    obj: Option<&Bound<'_, PyAny>>,
+    rounds: usize,
+) -> PyResult<Option<Vec<i64>>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let Ok(arr) = obj.cast::<numpy::PyArray1<i64>>() else {
+        return Err(PyTypeError::new_err(format!(
+            "stakes must be a 1-d numpy int64 array of one stake per round, not {}",
+            type_name(obj)
+        )));
+    };
+    let ro = arr.readonly();
+    if ro.len() != rounds {
+        return Err(err(
+            ErrorKind::Table,
+            format!(
+                "stakes must have one entry per round ({rounds}), got {}",
+                ro.len()
+            ),
+        ));
+    }
+    Ok(Some(ro.as_array().iter().copied().collect()))
 }

@@ -1,21 +1,18 @@
-//! Readers of the plain arguments: integers in a range (a count, a seed,
-//! the seat count), with the type name of anything else for messages.
+//! Readers of integer arguments: any int in a range, the seat count,
+//! counts, seeds, nonces, deal indices, thread counts and training sizes.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 
-use super::errors::err;
+use super::super::errors::err;
+use super::text::type_name;
 use crate::error::ErrorKind;
 use crate::settle::{check_seat_count, seat_count_error};
 
-/// The name of `obj`'s type, for messages.
-pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "?".into())
-}
+/// The most words or shuffles one generator call returns (the command line
+/// asks in chunks, so memory stays flat).
+pub(crate) const MAX_RNG_CHUNK: usize = 1 << 22;
 
 /// `obj` as a Python int when it is an integer: an `int` or anything with
 /// `__index__` (numpy integers), but not a bool (a bool is a flag, never a
@@ -109,13 +106,66 @@ pub(crate) fn seats_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     checked.map_err(|e| e.context("seats").into())
 }
 
-/// A count argument that must be at least 1 (ArgumentError), read as usize
-/// (larger values are refused: nothing can be that many).
+/// The seat count argument of the solver entry points: 4 when left out.
+pub(crate) fn seats_or_four(seats: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    seats.map_or(Ok(4), seats_arg)
+}
+
+/// A count of things to do (deals, hands, opponents, threads): at least 1
+/// (ArgumentError), read as usize (larger values are refused: nothing can
+/// be that many).
 pub(crate) fn count_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<usize> {
     Ok(int_in_range(obj, what, 1, usize::MAX as i128, ErrorKind::Argument)? as usize)
 }
 
+/// A size that may be 0, up to `max` (ArgumentError): how many words or
+/// shuffles one generator call returns, or a training size (whose own
+/// range the core checks).
+pub(crate) fn size_arg(obj: &Bound<'_, PyAny>, what: &str, max: usize) -> PyResult<usize> {
+    Ok(int_in_range(obj, what, 0, max as i128, ErrorKind::Argument)? as usize)
+}
+
+/// An unsigned 64-bit argument, 0 <= value < 2**64 (ArgumentError): a
+/// seed, a nonce, a deal index or a word position.
+pub(crate) fn u64_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    Ok(int_in_range(obj, what, 0, u64::MAX as i128, ErrorKind::Argument)? as u64)
+}
+
 /// A seed argument: 0 <= seed < 2**64 (ArgumentError).
 pub(crate) fn seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    Ok(int_in_range(obj, "seed", 0, u64::MAX as i128, ErrorKind::Argument)? as u64)
+    u64_arg(obj, "seed")
+}
+
+/// The nonce of a fair deal: 0 <= nonce < 2**64 (ArgumentError).
+pub(crate) fn nonce_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    u64_arg(obj, "nonce")
+}
+
+/// The `threads` argument: None (every core) or a count >= 1.
+pub(crate) fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    threads
+        .filter(|t| !t.is_none())
+        .map(|t| count_arg(t, "threads"))
+        .transpose()
+}
+
+/// The `hands` of a training (any size; the core checks the range).
+pub(crate) fn train_hands(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    size_arg(obj, "hands", usize::MAX)
+}
+
+/// The `iterations` of a training (any size; the core checks the range).
+pub(crate) fn train_iterations(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    size_arg(obj, "iterations", usize::MAX)
+}
+
+/// A card id given as an integer (already known not to be a bool): 0..51.
+pub(crate) fn card_id(i: &Bound<'_, PyInt>) -> Result<u8, crate::error::Error> {
+    match i.extract::<i64>() {
+        Ok(v) if (0..52).contains(&v) => Ok(v as u8),
+        _ => Err(crate::error::Error::card(format!(
+            "card id {} is outside 0..51",
+            int_text(i)
+        ))),
+    }
 }

@@ -1,0 +1,91 @@
+//! The `Card` class: one playing card, read from a card, a text or an id.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use super::conversion::numbers::{as_index, card_id};
+use super::conversion::text::{text_of, type_name};
+use super::errors::err;
+use crate::cards::{card_text, parse_text, rank_index, suit};
+use crate::error::ErrorKind;
+
+/// A playing card: ``Card("As")``, ``Card(51)``, ``Card(card)``.
+///
+/// Takes a ``Card``, the text of one card (rank then suit, either case:
+/// ``"As"``, ``"Td"``, ``"10h"``, ``"7♣"``) or an integer id 0..51 (a Python
+/// int or a numpy integer): ``id = 4 * (rank - 2) + suit`` with d=0, c=1, h=2,
+/// s=3. Cards are immutable and hashable, pickle, and order by id;
+/// ``str(card)`` is its text (``"As"``), ``int(card)`` its id.
+///
+/// Raises ``CardError`` for an id outside 0..51 or text that is not exactly one
+/// card (lone surrogates included), ``TypeError`` for any other type (a bool, a
+/// float, bytes).
+#[pyclass(frozen, eq, ord, hash, module = "capsa")]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card {
+    pub(crate) id: u8,
+}
+
+#[pymethods]
+impl Card {
+    #[new]
+    fn py_new(card: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Ok(c) = card.cast::<Card>() {
+            return Ok(*c.get());
+        }
+        if let Ok(s) = card.cast::<PyString>() {
+            let text = text_of(s)?;
+            let mut ids = Vec::with_capacity(1);
+            parse_text(&text, &mut ids)?;
+            if ids.len() != 1 {
+                return Err(err(
+                    ErrorKind::Card,
+                    format!("Card() takes one card, got {} in {text:?}", ids.len()),
+                ));
+            }
+            return Ok(Card { id: ids[0] });
+        }
+        if let Some(i) = as_index(card)? {
+            return Ok(Card { id: card_id(&i)? });
+        }
+        Err(PyTypeError::new_err(format!(
+            "Card() takes a card text or an integer id 0..51, not {}",
+            type_name(card)
+        )))
+    }
+
+    /// The card id 0..51: ``4 * (rank - 2) + suit`` with d=0, c=1, h=2, s=3.
+    #[getter]
+    fn id(&self) -> u8 {
+        self.id
+    }
+
+    /// The rank, 2..14 (11 jack, 12 queen, 13 king, 14 ace).
+    #[getter]
+    fn rank(&self) -> u8 {
+        rank_index(self.id) + 2
+    }
+
+    /// The suit letter: ``"d"``, ``"c"``, ``"h"`` or ``"s"``.
+    #[getter]
+    fn suit(&self) -> &'static str {
+        ["d", "c", "h", "s"][suit(self.id) as usize]
+    }
+
+    fn __str__(&self) -> String {
+        card_text(self.id)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Card('{}')", card_text(self.id))
+    }
+
+    fn __int__(&self) -> u8 {
+        self.id
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (u8,))> {
+        Ok((slf.get_type().into_any(), (slf.get().id,)))
+    }
+}

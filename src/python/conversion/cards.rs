@@ -1,0 +1,433 @@
+//! Readers of cards: one card, a hand (a text, a sequence or any iterable
+//! of `Card`s, ids or card texts, read at most one card past what is
+//! wanted), and the one reader of card-id numpy arrays for every batch
+//! entry point.
+
+use numpy::{PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyInt, PyList, PyString, PyTuple};
+
+use super::super::card::Card;
+use super::super::errors::err;
+use super::numbers::{as_index, card_id};
+use super::text::{text_of, type_name};
+use crate::cards::{check_distinct, check_hand, parse_text};
+use crate::error::{Error, ErrorKind};
+use crate::settle::{check_seat_count, MAX_SEATS, MIN_SEATS};
+
+/// An error met while reading cards: a core error (a bad card, too many
+/// cards), which callers can place in a seat, or a Python error (a wrong type,
+/// an iterator that raised).
+pub(crate) enum ReadError {
+    Core(Error),
+    Py(PyErr),
+}
+
+impl From<Error> for ReadError {
+    fn from(e: Error) -> Self {
+        ReadError::Core(e)
+    }
+}
+
+impl From<PyErr> for ReadError {
+    fn from(e: PyErr) -> Self {
+        ReadError::Py(e)
+    }
+}
+
+impl From<ReadError> for PyErr {
+    fn from(e: ReadError) -> PyErr {
+        match e {
+            ReadError::Core(e) => e.into(),
+            ReadError::Py(e) => e,
+        }
+    }
+}
+
+impl ReadError {
+    /// The same error, found in seat `seat` (core errors only).
+    pub(crate) fn in_seat(self, seat: usize) -> Self {
+        match self {
+            ReadError::Core(e) => {
+                ReadError::Core(e.context(format_args!("seat {seat}")).at_seat(seat))
+            }
+            other => other,
+        }
+    }
+}
+
+/// How many cards a reader expects: one of `sizes` (any number up to 52
+/// distinct cards when empty), named `what` in messages.
+#[derive(Clone, Copy)]
+pub(crate) struct Want<'a> {
+    pub(crate) sizes: &'a [usize],
+    pub(crate) what: &'a str,
+}
+
+impl Want<'_> {
+    fn limit(&self) -> usize {
+        self.sizes.iter().copied().max().unwrap_or(52)
+    }
+
+    /// The error for more cards than the limit (`got` when the count is known).
+    fn too_many(&self, got: Option<usize>) -> Error {
+        let want = if self.sizes.is_empty() {
+            "at most 52".to_string()
+        } else {
+            self.sizes
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        let got = match got {
+            Some(n) => n.to_string(),
+            None => format!("more than {}", self.limit()),
+        };
+        Error::hand(format!("{} needs {want} cards, got {got}", self.what))
+    }
+}
+
+/// `collections.abc.Mapping` and `collections.abc.Set`, looked up once.
+fn mapping_and_set(py: Python<'_>) -> PyResult<&Bound<'_, PyTuple>> {
+    static TYPES: pyo3::sync::PyOnceLock<Py<PyTuple>> = pyo3::sync::PyOnceLock::new();
+    TYPES
+        .get_or_try_init(py, || {
+            let abc = py.import("collections.abc")?;
+            Ok::<_, PyErr>(
+                PyTuple::new(py, [abc.getattr("Mapping")?, abc.getattr("Set")?])?.unbind(),
+            )
+        })
+        .map(|t| t.bind(py))
+}
+
+/// A TypeError when `obj` is a kind of collection that is never a list of
+/// cards: a mapping (it iterates its keys), bytes-like (it iterates ints) or
+/// a set (no order, so no rows).
+fn refuse_non_sequence(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<()> {
+    let bytes_like = obj.is_instance_of::<pyo3::types::PyBytes>()
+        || obj.is_instance_of::<pyo3::types::PyByteArray>()
+        || obj.is_instance_of::<pyo3::types::PyMemoryView>();
+    if bytes_like || obj.is_instance(mapping_and_set(obj.py())?)? {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a text or a sequence of cards, not {}",
+            type_name(obj)
+        )));
+    }
+    Ok(())
+}
+
+/// Reads one card: a `Card`, an integer id (not a bool) or a one-card text.
+fn push_card(item: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), ReadError> {
+    if let Ok(c) = item.cast::<Card>() {
+        out.push(c.get().id);
+        return Ok(());
+    }
+    // the common case first: a plain int (exactly int, so never a bool)
+    if let Ok(i) = item.cast_exact::<PyInt>() {
+        out.push(card_id(i)?);
+        return Ok(());
+    }
+    if let Some(i) = as_index(item)? {
+        out.push(card_id(&i)?);
+        return Ok(());
+    }
+    if let Ok(s) = item.cast::<PyString>() {
+        let text = text_of(s)?;
+        let before = out.len();
+        parse_text(&text, out)?;
+        if out.len() != before + 1 {
+            return Err(Error::card(format!("expected one card, got {text:?}")).into());
+        }
+        return Ok(());
+    }
+    Err(PyTypeError::new_err(format!(
+        "a card is a Card, an integer id 0..51 or a text like 'As', not {}",
+        type_name(item)
+    ))
+    .into())
+}
+
+/// Reads cards given as text, a sequence of `Card`s, ids or card texts, or
+/// any iterable of them (a numpy array too), reading at most one card more
+/// than `want` allows: an endless iterator is an error, not a hang.
+pub(crate) fn read_cards(
+    obj: &Bound<'_, PyAny>,
+    out: &mut Vec<u8>,
+    want: Want<'_>,
+) -> Result<(), ReadError> {
+    let limit = want.limit();
+    if let Ok(s) = obj.cast::<PyString>() {
+        parse_text(&text_of(s)?, out)?;
+        if out.len() > limit {
+            return Err(want.too_many(Some(out.len())).into());
+        }
+        return Ok(());
+    }
+    if let Ok(list) = obj.cast::<PyList>() {
+        if list.len() > limit {
+            return Err(want.too_many(Some(list.len())).into());
+        }
+        for item in list.iter() {
+            push_card(&item, out)?;
+        }
+        return Ok(());
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        if tuple.len() > limit {
+            return Err(want.too_many(Some(tuple.len())).into());
+        }
+        for item in tuple.iter() {
+            push_card(&item, out)?;
+        }
+        return Ok(());
+    }
+    if obj.cast::<Card>().is_ok() {
+        return Err(Error::hand(format!(
+            "{} needs several cards, got a single Card",
+            want.what
+        ))
+        .into());
+    }
+    refuse_non_sequence(obj, "cards")?;
+    let iter = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "cards must be a text or a sequence of Card, ids or card texts, not {}",
+            type_name(obj)
+        ))
+    })?;
+    for (count, item) in iter.enumerate() {
+        if count == limit {
+            return Err(want.too_many(None).into());
+        }
+        push_card(&item?, out)?;
+    }
+    Ok(())
+}
+
+/// Reads one hand of `sizes` distinct cards, called `what` in messages.
+pub(crate) fn read_hand(obj: &Bound<'_, PyAny>, sizes: &[usize], what: &str) -> PyResult<Vec<u8>> {
+    let mut ids = Vec::with_capacity(13);
+    read_cards(obj, &mut ids, Want { sizes, what })?;
+    check_hand(&ids, sizes, what)?;
+    Ok(ids)
+}
+
+/// Reads a 13-card hand (13 distinct cards).
+pub(crate) fn read_full_hand(cards: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    read_hand(cards, &[13], "a 13-card hand")
+}
+
+/// 13 ids already checked to be 13.
+pub(crate) fn hand13(ids: &[u8]) -> [u8; 13] {
+    ids.try_into().expect("13 cards checked")
+}
+
+/// Reads a 3- or 5-card hand into a fixed buffer without allocating; the
+/// hand is called `what` in messages.
+pub(crate) fn read_small_hand(
+    obj: &Bound<'_, PyAny>,
+    buf: &mut [u8; 5],
+    what: &str,
+) -> PyResult<usize> {
+    if let Ok(list) = obj.cast::<PyList>() {
+        let n = list.len();
+        if n == 3 || n == 5 {
+            for (k, item) in list.iter().enumerate() {
+                buf[k] = match item.cast::<Card>() {
+                    Ok(c) => c.get().id,
+                    Err(_) => return read_small_hand_slow(obj, buf, what),
+                };
+            }
+            check_distinct(&buf[..n])?;
+            return Ok(n);
+        }
+    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
+        let n = tuple.len();
+        if n == 3 || n == 5 {
+            for (k, item) in tuple.iter().enumerate() {
+                buf[k] = match item.cast::<Card>() {
+                    Ok(c) => c.get().id,
+                    Err(_) => return read_small_hand_slow(obj, buf, what),
+                };
+            }
+            check_distinct(&buf[..n])?;
+            return Ok(n);
+        }
+    }
+    read_small_hand_slow(obj, buf, what)
+}
+
+fn read_small_hand_slow(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5], what: &str) -> PyResult<usize> {
+    let ids = read_hand(obj, &[3, 5], what)?;
+    buf[..ids.len()].copy_from_slice(&ids);
+    Ok(ids.len())
+}
+
+/// Card ids of an (N, ...) numpy array: borrowed when it is uint8 and
+/// C-contiguous (the fast path), else a checked uint8 copy.
+pub(crate) struct CardArray<'py> {
+    borrowed: Option<numpy::PyReadonlyArrayDyn<'py, u8>>,
+    owned: Vec<u8>,
+    pub(crate) shape: Vec<usize>,
+}
+
+impl CardArray<'_> {
+    /// The ids, row-major.
+    pub(crate) fn ids(&self) -> PyResult<&[u8]> {
+        match &self.borrowed {
+            Some(a) => Ok(a.as_slice()?),
+            None => Ok(&self.owned),
+        }
+    }
+}
+
+/// An array shape as numpy writes it: `(2, 3)`, `(5,)`, `()`.
+pub(crate) fn shape_text(shape: &[usize]) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    if shape.len() == 1 {
+        format!("({},)", dims[0])
+    } else {
+        format!("({})", dims.join(", "))
+    }
+}
+
+/// Where flat index `index` of an array of `shape` is, for messages:
+/// "row r, column c" (with "seat s" between for (N, P, 13) tables).
+fn position(shape: &[usize], index: usize) -> (String, Option<usize>) {
+    let width = shape.last().copied().unwrap_or(1).max(1);
+    let (rest, column) = (index / width, index % width);
+    if shape.len() == 3 {
+        let seats = shape[1].max(1);
+        let (row, seat) = (rest / seats, rest % seats);
+        (
+            format!("row {row}, seat {seat}, column {column}"),
+            Some(seat),
+        )
+    } else {
+        (format!("row {rest}, column {column}"), None)
+    }
+}
+
+/// Narrows checked integer ids to u8, naming the first one outside 0..51.
+fn narrow_ids<T: Copy + Into<i128>>(values: &[T], shape: &[usize]) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(values.len());
+    for (index, &v) in values.iter().enumerate() {
+        let v: i128 = v.into();
+        if !(0..52).contains(&v) {
+            let (place, seat) = position(shape, index);
+            let e = Error::card(format!("{place}: card id {v} is outside 0..51"));
+            return Err(match seat {
+                Some(s) => e.at_seat(s),
+                None => e,
+            });
+        }
+        out.push(v as u8);
+    }
+    Ok(out)
+}
+
+/// `np.ascontiguousarray(arr, dtype)` as an array of `T`.
+fn contiguous_as<'py, T: numpy::Element>(
+    arr: &Bound<'py, PyAny>,
+    dtype: &str,
+) -> PyResult<numpy::PyReadonlyArrayDyn<'py, T>> {
+    let np = arr.py().import(pyo3::intern!(arr.py(), "numpy"))?;
+    let copy = np.call_method1(
+        pyo3::intern!(arr.py(), "ascontiguousarray"),
+        (arr, np.getattr(dtype)?),
+    )?;
+    Ok(copy.cast_into::<numpy::PyArrayDyn<T>>()?.readonly())
+}
+
+/// The one reader of card-id arrays for every batch entry point. Accepts a
+/// numpy array of any integer dtype (any byte order, any strides, read-only
+/// too) whose shape `shape_ok` accepts (`want` describes it, e.g.
+/// "(N, 13)"). Refuses other dtypes and non-arrays (TypeError naming the
+/// dtype or type) and other shapes (TableError naming the shape). A uint8
+/// C-contiguous array is borrowed as is (its ids are checked by the row
+/// code, as before); any other is copied, each id checked to be in 0..51
+/// (CardError naming the row and column).
+pub(crate) fn card_array<'py>(
+    arr: &Bound<'py, PyAny>,
+    what: &str,
+    want: &str,
+    shape_ok: impl Fn(&[usize]) -> bool,
+) -> PyResult<CardArray<'py>> {
+    let Ok(untyped) = arr.cast::<numpy::PyUntypedArray>() else {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a numpy integer array of shape {want}, not {}",
+            type_name(arr)
+        )));
+    };
+    let dtype = untyped.dtype();
+    let kind = dtype.kind();
+    if kind != b'i' && kind != b'u' {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be a numpy integer array (uint8 is fastest), got dtype {}",
+            dtype.str().map(|d| d.to_string()).unwrap_or_default()
+        )));
+    }
+    let shape = untyped.shape().to_vec();
+    if !shape_ok(&shape) {
+        return Err(err(
+            ErrorKind::Table,
+            format!(
+                "{what} must have shape {want}, got shape {}",
+                shape_text(&shape)
+            ),
+        ));
+    }
+    if let Ok(typed) = arr.cast::<numpy::PyArrayDyn<u8>>() {
+        let ro = typed.readonly();
+        if ro.is_c_contiguous() {
+            return Ok(CardArray {
+                borrowed: Some(ro),
+                owned: Vec::new(),
+                shape,
+            });
+        }
+        let owned = ro.as_array().iter().copied().collect();
+        return Ok(CardArray {
+            borrowed: None,
+            owned,
+            shape,
+        });
+    }
+    let owned = if kind == b'u' {
+        narrow_ids(contiguous_as::<u64>(arr, "uint64")?.as_slice()?, &shape)?
+    } else {
+        narrow_ids(contiguous_as::<i64>(arr, "int64")?.as_slice()?, &shape)?
+    };
+    Ok(CardArray {
+        borrowed: None,
+        owned,
+        shape,
+    })
+}
+
+/// [`card_array`] for (N, width) hands, one of `widths` cards a row.
+pub(crate) fn card_rows<'py>(
+    arr: &Bound<'py, PyAny>,
+    widths: &[usize],
+    what: &str,
+) -> PyResult<CardArray<'py>> {
+    let want = widths
+        .iter()
+        .map(|w| format!("(N, {w})"))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    card_array(arr, what, &want, |shape| {
+        shape.len() == 2 && widths.contains(&shape[1])
+    })
+}
+
+/// [`card_array`] for N tables of P seats, 13 cards a seat: `cards` of
+/// shape (N, P, 13), P a seat count [`check_seat_count`] accepts.
+pub(crate) fn table_cards<'py>(cards: &Bound<'py, PyAny>) -> PyResult<CardArray<'py>> {
+    let want = format!("(N, P, 13) with P from {MIN_SEATS} to {MAX_SEATS}");
+    card_array(cards, "cards", &want, |shape| {
+        shape.len() == 3 && shape[2] == 13 && check_seat_count(shape[1]).is_ok()
+    })
+}

@@ -1,0 +1,159 @@
+//! Readers of text and bytes arguments: type names for messages, str and
+//! bytes, server seeds and keys, client seeds, digests, round ids and the
+//! lines of the `capsa settle` stream.
+
+use std::borrow::Cow;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyInt, PyList, PyString, PyTuple};
+
+use super::super::errors::err;
+use crate::batch::StreamLine;
+use crate::error::ErrorKind;
+use crate::fair::{self, parse_hex32, ServerSeed};
+use crate::record;
+
+/// The name of `obj`'s type, for messages.
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// The text of a str; one with lone surrogates (not encodable) is read with
+/// them written as `\udXXX`, so that the card holding one is named.
+pub(crate) fn text_of<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Cow<'a, str>> {
+    if let Ok(text) = s.to_str() {
+        return Ok(Cow::Borrowed(text));
+    }
+    let escaped = s.call_method1("encode", ("utf-8", "backslashreplace"))?;
+    let bytes = escaped.cast::<PyBytes>()?.as_bytes();
+    Ok(Cow::Owned(String::from_utf8_lossy(bytes).into_owned()))
+}
+
+/// A str argument as UTF-8 text: a TypeError for another type, an
+/// ArgumentError for a lone surrogate.
+pub(crate) fn text_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let s = obj.cast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!("{what} must be a str, not {}", type_name(obj)))
+    })?;
+    s.to_str().map(str::to_owned).map_err(|_| {
+        err(
+            ErrorKind::Argument,
+            format!("{what} holds a lone surrogate, which is not a character of UTF-8 text"),
+        )
+    })
+}
+
+/// A bytes argument (TypeError for any other type).
+pub(crate) fn bytes_arg<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a [u8]> {
+    obj.cast::<PyBytes>()
+        .map(|b| b.as_bytes())
+        .map_err(|_| PyTypeError::new_err(format!("{what} must be bytes, not {}", type_name(obj))))
+}
+
+/// Exactly 32 bytes, named `what` (ArgumentError for another length).
+fn bytes32_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; 32]> {
+    let bytes = bytes_arg(obj, what)?;
+    bytes.try_into().map_err(|_| {
+        err(
+            ErrorKind::Argument,
+            format!("{what} must be 32 bytes, got {}", bytes.len()),
+        )
+    })
+}
+
+/// The server seed of a fair deal: `fair::SERVER_SEED_BYTES` bytes.
+pub(crate) fn server_seed_arg(obj: &Bound<'_, PyAny>) -> PyResult<ServerSeed> {
+    const _: () = assert!(fair::SERVER_SEED_BYTES == 32);
+    bytes32_arg(obj, "server_seed")
+}
+
+/// A ChaCha20 key: 32 bytes.
+pub(crate) fn key32_arg(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 32]> {
+    bytes32_arg(obj, "key")
+}
+
+/// Client seeds: None (none), or a list or tuple of str, one per seat,
+/// checked by `fair::check_client_seeds`.
+pub(crate) fn client_seeds_arg(
+    obj: Option<&Bound<'_, PyAny>>,
+    seats: usize,
+) -> PyResult<Vec<String>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Vec::new());
+    };
+    let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = obj.cast::<PyList>() {
+        list.iter().take(seats + 1).collect()
+    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
+        tuple.iter().take(seats + 1).collect()
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "client_seeds must be a list of str (one per seat) or None, not {}",
+            type_name(obj)
+        )));
+    };
+    let seeds = items
+        .iter()
+        .enumerate()
+        .map(|(k, s)| text_arg(s, &format!("client_seeds[{k}]")))
+        .collect::<PyResult<Vec<String>>>()?;
+    fair::check_client_seeds(&seeds, seats)?;
+    Ok(seeds)
+}
+
+/// A SHA-256 written as 64 lowercase hexadecimal digits, or None.
+pub(crate) fn digest_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<[u8; 32]>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let text = text_arg(obj, what)?;
+    parse_hex32(&text).map(Some).ok_or_else(|| {
+        err(
+            ErrorKind::Argument,
+            format!(
+                "{what} must be 64 lowercase hexadecimal digits (a SHA-256), got {:?}",
+                text.chars().take(80).collect::<String>()
+            ),
+        )
+    })
+}
+
+/// A round id: a str of 1 to `record::MAX_ROUND_ID_BYTES` bytes of UTF-8.
+pub(crate) fn round_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let round_id = text_arg(obj, "round_id")?;
+    if round_id.is_empty() || round_id.len() > record::MAX_ROUND_ID_BYTES {
+        return Err(err(
+            ErrorKind::Argument,
+            format!(
+                "round_id must be 1 to {} bytes of UTF-8, got {}",
+                record::MAX_ROUND_ID_BYTES,
+                round_id.len()
+            ),
+        ));
+    }
+    Ok(round_id)
+}
+
+/// The lines of the `capsa settle` stream: each line's bytes, or (for a
+/// line longer than the stream reads) its length.
+pub(crate) fn stream_lines<'a, 'py>(
+    lines: &'a [Bound<'py, PyAny>],
+) -> PyResult<Vec<StreamLine<'a>>> {
+    lines
+        .iter()
+        .map(|item| {
+            if let Ok(b) = item.cast::<PyBytes>() {
+                Ok(StreamLine::Bytes(b.as_bytes()))
+            } else if item.is_instance_of::<PyInt>() {
+                Ok(StreamLine::Overlong(item.extract()?))
+            } else {
+                Err(PyTypeError::new_err(
+                    "each line is bytes, or the length of a line too long to read",
+                ))
+            }
+        })
+        .collect()
+}

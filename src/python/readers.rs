@@ -1,0 +1,123 @@
+//! The argument readers, exposed for the Python layer (`capsa.round`)
+//! that takes the same inputs before it calls the engine: each returns
+//! the value as the engine reads it, or raises what the engine would.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+use super::conversion::flags::bool_arg;
+use super::conversion::meta::meta_arg;
+use super::conversion::numbers::{nonce_arg, seats_arg};
+use super::conversion::stakes::record_stakes_arg;
+use super::conversion::text::{digest_arg, round_id_arg, server_seed_arg, text_arg};
+use super::errors::err;
+use crate::canonical::Json;
+use crate::error::ErrorKind;
+use crate::fair::hex;
+use crate::stakes::{read_stakes as read_table_stakes, StakeSpec};
+
+/// The seat count of a table: an int 2..4.
+#[pyfunction]
+fn read_seat_count(seats: &Bound<'_, PyAny>) -> PyResult<usize> {
+    seats_arg(seats)
+}
+
+/// The stakes of a table of `seats`: one int for every pair, or the
+/// matrix as a list of rows. `for_record`: every entry >= 0, the diagonal
+/// too, as a round record holds them.
+#[pyfunction]
+#[pyo3(signature = (stakes, seats, *, for_record=false))]
+fn read_stakes<'py>(
+    py: Python<'py>,
+    stakes: &Bound<'py, PyAny>,
+    seats: &Bound<'py, PyAny>,
+    for_record: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let seats = seats_arg(seats)?;
+    let spec = if for_record {
+        record_stakes_arg(stakes, seats)?
+    } else {
+        read_table_stakes(stakes, seats)?
+    };
+    Ok(match spec {
+        StakeSpec::Uniform(s) => s.into_pyobject(py)?.into_any(),
+        StakeSpec::Matrix(m) => {
+            let rows = m.chunks(seats.max(1)).map(<[i64]>::to_vec);
+            PyList::new(py, rows)?.into_any()
+        }
+    })
+}
+
+/// A round id: a str of 1 to `MAX_ROUND_ID_BYTES` bytes of UTF-8.
+#[pyfunction]
+fn read_round_id(round_id: &Bound<'_, PyAny>) -> PyResult<String> {
+    round_id_arg(round_id)
+}
+
+/// The nonce of a fair deal: an int 0..2**64-1.
+#[pyfunction]
+fn read_nonce(nonce: &Bound<'_, PyAny>) -> PyResult<u64> {
+    nonce_arg(nonce)
+}
+
+/// A SHA-256 as 64 lowercase hexadecimal digits, or None; `what` names it.
+#[pyfunction]
+fn read_digest(
+    value: Option<&Bound<'_, PyAny>>,
+    what: &Bound<'_, PyAny>,
+) -> PyResult<Option<String>> {
+    let what = text_arg(what, "what")?;
+    Ok(digest_arg(value, &what)?.map(|d| hex(&d)))
+}
+
+/// A server seed: 32 bytes.
+#[pyfunction]
+fn read_server_seed<'py>(
+    py: Python<'py>,
+    seed: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    Ok(PyBytes::new(py, &server_seed_arg(seed)?))
+}
+
+/// The server's notes for a record, as a new dict: None is empty.
+#[pyfunction]
+fn read_meta<'py>(
+    py: Python<'py>,
+    meta: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    for (key, value) in meta_arg(meta)? {
+        match value {
+            Json::Null => out.set_item(key.as_ref(), py.None())?,
+            Json::Bool(b) => out.set_item(key.as_ref(), b)?,
+            Json::Int(i) => out.set_item(key.as_ref(), i)?,
+            Json::Str(s) => out.set_item(key.as_ref(), s.as_ref())?,
+            // record::check_meta lets no other kind through
+            other => {
+                return Err(err(
+                    ErrorKind::Argument,
+                    format!("meta[{key:?}] holds {}", other.kind()),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A flag: a bool (an int is not one); `what` names it.
+#[pyfunction]
+fn read_flag(value: &Bound<'_, PyAny>, what: &Bound<'_, PyAny>) -> PyResult<bool> {
+    bool_arg(value, &text_arg(what, "what")?)
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(read_seat_count, m)?)?;
+    m.add_function(wrap_pyfunction!(read_stakes, m)?)?;
+    m.add_function(wrap_pyfunction!(read_round_id, m)?)?;
+    m.add_function(wrap_pyfunction!(read_nonce, m)?)?;
+    m.add_function(wrap_pyfunction!(read_digest, m)?)?;
+    m.add_function(wrap_pyfunction!(read_server_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(read_meta, m)?)?;
+    m.add_function(wrap_pyfunction!(read_flag, m)?)?;
+    Ok(())
+}
