@@ -144,7 +144,7 @@ impl Default for Rules {
             stake: 0,
             rake_percent: 0,
         };
-        for k in &KNOBS {
+        for k in KNOBS {
             if let Some(value) = k.default.value() {
                 rules
                     .set_knob(k.name, value)
@@ -319,7 +319,7 @@ impl Rules {
                 self.evaluator.ranking.suit_strength
             )));
         }
-        for k in &KNOBS {
+        for k in KNOBS {
             match (k.kind, self.knob(k.name)) {
                 (KnobType::Int { .. }, Some(KnobValue::Int(v))) => {
                     if let Some(fault) = k.int_fault(v as i128) {

@@ -89,7 +89,7 @@ const fn tables(key: &'static str, weight: f64) -> Option<TablesKey> {
 pub const TOP_CATEGORIES: [&str; 3] = ["high-card", "pair", "trips"];
 
 /// Every knob, in the order a rules file writes them.
-pub const KNOBS: [Knob; 30] = [
+pub const KNOBS: &[Knob] = &[
     Knob {
         name: "name",
         kind: KnobType::Text,

@@ -80,7 +80,7 @@ fn suit_strengths_are_a_permutation() {
 #[test]
 fn every_knob_of_the_table_sets_and_reads_back() {
     let rules = Rules::default();
-    for k in &KNOBS {
+    for k in KNOBS {
         let Some(value) = k.default.value() else {
             continue;
         };

@@ -105,7 +105,7 @@ fn read_knob(knob: &Knob, v: &Bound<'_, PyAny>) -> PyResult<KnobValue> {
 /// rules validated.
 pub(crate) fn rules_from_dict(config: &Bound<'_, PyDict>) -> PyResult<Rules> {
     let mut rules = Rules::default();
-    for knob in &KNOBS {
+    for knob in KNOBS {
         let Some(v) = leaf(config, knob.name)? else {
             if knob.default == KnobDefault::Absent {
                 continue;
