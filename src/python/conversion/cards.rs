@@ -6,13 +6,13 @@
 use numpy::{PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::super::card::Card;
 use super::super::errors::err;
 use super::numbers::{as_index, card_id};
 use super::text::{text_of, type_name};
-use crate::cards::{check_distinct, check_hand, parse_text};
+use crate::cards::{check_distinct, check_hand, not_a_card, parse_text};
 use crate::error::{Error, ErrorKind};
 use crate::settle::{check_seat_count, MAX_SEATS, MIN_SEATS};
 
@@ -141,6 +141,17 @@ fn push_card(item: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), ReadError
             return Err(Error::card(format!("expected one card, got {text:?}")).into());
         }
         return Ok(());
+    }
+    // a value JSON can hold too (a bool, a number, None) is named as the
+    // JSON channels name it
+    if item.is_none() {
+        return Err(not_a_card("null").into());
+    }
+    if let Ok(flag) = item.cast::<PyBool>() {
+        return Err(not_a_card(flag.is_true()).into());
+    }
+    if item.is_instance_of::<PyFloat>() {
+        return Err(not_a_card(item.repr()?).into());
     }
     Err(PyTypeError::new_err(format!(
         "a card is a Card, an integer id 0..51 or a text like 'As', not {}",
