@@ -63,6 +63,11 @@ pub(crate) fn fill_row(
     Ok(())
 }
 
+/// The error for an arrangement of `got` cards, not 13.
+pub fn arrangement_size_error(got: impl std::fmt::Display) -> Error {
+    Error::hand(format!("an arrangement has 13 cards, got {got}"))
+}
+
 /// Reads an arrangement written as text: "top / middle / bottom" (rows
 /// separated by '/' or '|') or 13 cards in row order; an error names the row.
 pub fn read_arrangement_text(text: &str, ids: &mut Vec<u8>) -> Result<()> {

@@ -48,6 +48,14 @@ pub fn check_distinct(ids: &[u8]) -> Result<u64> {
     Ok(mask)
 }
 
+/// The error for an item of a list of cards that is not a card: neither a
+/// card's text nor an integer id; `shown` is the item as written.
+pub fn not_a_card(shown: impl std::fmt::Display) -> Error {
+    Error::card(format!(
+        "a card is a text like \"As\" or an id 0..51, not {shown}"
+    ))
+}
+
 /// Same as [`check_distinct`] but also requires exactly `n` cards.
 pub fn check_hand(ids: &[u8], sizes: &[usize], what: &str) -> Result<u64> {
     if !sizes.contains(&ids.len()) {

@@ -120,8 +120,11 @@ def test_seats_are_read_by_their_public_attributes() -> None:
 @pytest.mark.parametrize(
     ("seat", "match"),
     [
-        (_DuckSeat("x", surrender=1), "seat 1: surrender must be a bool, not int"),
-        (_DuckSeat("x", declare_natural=np.bool_(True)), "seat 1: declare_natural must be a bool"),
+        (_DuckSeat("x", surrender=1), "seat 1: surrender must be true or false, not an integer"),
+        (
+            _DuckSeat("x", declare_natural=np.bool_(True)),
+            "seat 1: declare_natural must be true or false, not numpy.bool",
+        ),
     ],
 )
 def test_a_seat_flag_must_be_a_bool(seat: _DuckSeat, match: str) -> None:

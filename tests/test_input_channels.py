@@ -51,7 +51,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -181,9 +181,6 @@ class Fault:
     id: Any = None
     one_seat: bool = False
     flag_shape: tuple[int, int] | None = None
-    # channel -> where it disagrees with the core: the reader (in a file
-    # another change owns) that gives its own message
-    pending: dict[str, str] = field(default_factory=dict)
 
     def seats_text(self) -> list[Any]:
         """The round's seats as a JSON round holds them."""
@@ -418,12 +415,6 @@ JSON_ROUND = ("jsonl", "document", "cli settle", "cli document", "protocol")
 RECORD = ("record", "cli replay")
 PYTHON_STAKES = ("settle", "Round", "settle_batch")
 
-ROUND_PY = "python/capsa/round.py"
-BULK_PY = "python/capsa/bulk.py"
-BINDING_STAKES = "src/python/stakes.rs"
-BINDING_CARDS = "src/python/cards.rs"
-BINDING_SETTLE = "src/python/settle.rs"
-
 
 def _seat_with(position: int, card: Any) -> list[Any]:
     ids: list[Any] = list(TABLE.ids[0])
@@ -446,53 +437,36 @@ FAULTS = [
         "negative",
         (*JSON_ROUND, *RECORD, *PYTHON_STAKES, "arrow"),
         stakes=-1,
-        pending={"Round": f"{ROUND_PY} _check_stake"},
     ),
     Fault(
         "stakes",
         "not symmetric",
         (*JSON_ROUND, *RECORD, *PYTHON_STAKES),
         stakes=[[0, 1], [2, 0]],
-        pending={"Round": f"{ROUND_PY} _check_stakes"},
     ),
     Fault(
         "stakes",
         "wrong row count",
         (*JSON_ROUND, *RECORD, *PYTHON_STAKES),
         stakes=[[0, 1]],
-        pending={"Round": f"{ROUND_PY} _check_stakes"},
     ),
     Fault(
         "stakes",
         "a float",
         (*JSON_ROUND, *PYTHON_STAKES),
         stakes=1.5,
-        pending={
-            "settle": f"{BINDING_STAKES} describe (the Python type's name)",
-            "settle_batch": f"{BINDING_STAKES} describe (the Python type's name)",
-            "Round": f"{ROUND_PY} _check_stakes",
-        },
     ),
     Fault(
         "stakes",
         "a bool",
         (*JSON_ROUND, *RECORD, *PYTHON_STAKES),
         stakes=True,
-        pending={
-            "settle": f"{BINDING_STAKES} describe (the Python type's name)",
-            "settle_batch": f"{BINDING_STAKES} describe (the Python type's name)",
-            "Round": f"{ROUND_PY} _check_stakes",
-        },
     ),
     Fault(
         "stakes",
         "too large for 64 bits",
         (*JSON_ROUND, *RECORD, *PYTHON_STAKES, "arrow"),
         stakes=2**63,
-        pending={
-            "Round": f"{ROUND_PY} _check_stake",
-            "arrow": f"{BULK_PY} _read_stakes",
-        },
     ),
     # seats
     Fault("seats", "one seat", (*JSON_ROUND, *RECORD, "settle", "Round"), one_seat=True),
@@ -528,27 +502,18 @@ FAULTS = [
         "wrong count of ids",
         (*JSON_ROUND, "settle", "Round", "arrow"),
         seat=TABLE.ids[0][:12],
-        pending={"Round": "src/python/fair.rs submission"},
     ),
     Fault(
         "cards",
         "a bool as id",
         (*JSON_ROUND, "settle", "Round"),
         seat=_seat_with(0, True),
-        pending={
-            "settle": f"{BINDING_SETTLE} read_seat (wrapping {BINDING_CARDS} push_card)",
-            "Round": "src/python/fair.rs submission",
-        },
     ),
     Fault(
         "cards",
         "a float as id",
         (*JSON_ROUND, "settle", "Round"),
         seat=_seat_with(0, 1.5),
-        pending={
-            "settle": f"{BINDING_SETTLE} read_seat (wrapping {BINDING_CARDS} push_card)",
-            "Round": "src/python/fair.rs submission",
-        },
     ),
     Fault(
         "cards",
@@ -563,20 +528,14 @@ FAULTS = [
             f"{name} not a bool",
             (*JSON_ROUND, *RECORD, "settle", "Seat", "Round"),
             flag=(name, value),
-            pending={
-                "settle": f"{BINDING_SETTLE} seat_flag",
-                "Seat": "python/capsa/settlement.py Seat (worded as settle's seat_flag)",
-                "Round": f"{ROUND_PY} _check_flag",
-            },
         )
-        for name, value, kind in [("surrender", 1, "int"), ("declare_natural", "yes", "str")]
+        for name, value in [("surrender", 1), ("declare_natural", "yes")]
     ],
     Fault(
         "flags",
         "flags for the wrong number of seats",
         ("settle_batch", "settle_rounds"),
         flag_shape=(1, 3),
-        pending={"settle_rounds": "src/python/bulk.rs read_flags"},
     ),
     # meta
     Fault("meta", "a non-string key", ("Round",), meta={1: "a"}),
@@ -585,21 +544,18 @@ FAULTS = [
         "a nested value",
         ("record", "cli replay", "Round"),
         meta={"a": {"b": 1}},
-        pending={"Round": f"{ROUND_PY} _check_meta"},
     ),
     Fault(
         "meta",
         "a key too long",
         ("record", "cli replay", "Round"),
         meta={"k" * 70: 1},
-        pending={"Round": f"{ROUND_PY} _check_meta"},
     ),
     Fault(
         "meta",
         "a text too long",
         ("record", "cli replay", "Round"),
         meta={"a": "x" * 2000},
-        pending={"Round": f"{ROUND_PY} _check_meta"},
     ),
     Fault(
         "meta",
@@ -616,39 +572,19 @@ FAULTS = [
             f"round_id {what}",
             ("record", "cli replay", "Round"),
             round_id=value,
-            pending={"Round": f"{ROUND_PY} _check_round_id"},
         )
-        for what, value, kind in [("not a string", 7, "int"), ("a bool", True, "bool")]
+        for what, value in [("not a string", 7), ("a bool", True)]
     ],
     Fault("ids", "round_id a float", ("Round",), round_id=1.5),
     Fault("ids", "id a bool", JSON_ROUND, id=True),
 ]
 
 
-def _disagreement(f: Fault, channel: str, reference: str) -> str:
-    """Why a pending case fails: the reader and the two messages."""
-    try:
-        got = _answer(channel, f, Path(), None)  # type: ignore[arg-type]
-        want = _answer(reference, f, Path(), None)  # type: ignore[arg-type]
-    except AssertionError as exc:
-        return f"{f.pending[channel]}: {exc}"
-    return (
-        f"{f.pending[channel]} gives {fault_text(got.message, got.field)!r}, "
-        f"{reference} {fault_text(want.message, want.field)!r}"
-    )
-
-
 def _cases() -> Iterable[Any]:
     for f in FAULTS:
         reference = f.channels[0]
         for channel in f.channels:
-            marks = []
-            if channel in f.pending:
-                reason = _disagreement(f, channel, reference)
-                marks.append(pytest.mark.xfail(strict=True, reason=reason))
-            yield pytest.param(
-                f, reference, channel, marks=marks, id=f"{f.kind}: {f.name}: {channel}"
-            )
+            yield pytest.param(f, reference, channel, id=f"{f.kind}: {f.name}: {channel}")
 
 
 @pytest.mark.parametrize(("fault", "reference", "channel"), list(_cases()))

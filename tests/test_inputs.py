@@ -82,7 +82,7 @@ def test_a_long_list_is_refused_by_its_length() -> None:
     "cards", [[True, False, 2], [0, 1, 2.0], [0, 1, np.float64(2)], [0, 1, np.True_]]
 )
 def test_bools_and_floats_are_not_card_ids(cards: list[Any]) -> None:
-    with pytest.raises(TypeError, match=r"bool|float"):
+    with pytest.raises(TypeError, match=r"bool|float|a card is a text like"):
         capsa.evaluate(cards)
 
 
@@ -141,7 +141,7 @@ def test_deal_refuses_a_bool_seed() -> None:
     ],
 )
 def test_from_ids_refuses_non_ids(ids: Any) -> None:
-    with pytest.raises(TypeError, match=r"float|str|bool|dict"):
+    with pytest.raises(TypeError, match=r"float|str|bool|dict|a card is a text like"):
         capsa.Arrangement.from_ids(ids)
 
 
@@ -274,11 +274,11 @@ def test_best_response_check_arguments(kwargs: dict[str, Any], error: type, matc
 @pytest.mark.parametrize(
     ("stakes", "error", "match"),
     [
-        (1.5, TypeError, "float"),
+        (1.5, TypeError, "not a number"),
         (True, TypeError, "bool"),
         ("1", TypeError, "str"),
         (10**30, capsa.TableError, "stake"),
-        ([[0, 1.5], [1.5, 0]], TypeError, "float"),
+        ([[0, 1.5], [1.5, 0]], TypeError, "not a number"),
         (np.ones((2, 2), dtype=np.float64), TypeError, "float64"),
     ],
 )
@@ -403,9 +403,9 @@ def test_seat_refuses_a_seat_and_non_bool_flags() -> None:
     arrangement = _arrangements()[0]
     with pytest.raises(TypeError, match="not a Seat"):
         capsa.Seat(capsa.Seat(arrangement))  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="bools"):
+    with pytest.raises(TypeError, match="surrender must be true or false"):
         capsa.Seat(arrangement, surrender=1)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="bools"):
+    with pytest.raises(TypeError, match="declare_natural must be true or false"):
         capsa.Seat(arrangement, declare_natural=np.True_)  # type: ignore[arg-type]
 
 

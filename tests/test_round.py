@@ -199,7 +199,7 @@ def test_surrender_only_where_the_rules_allow_it() -> None:
     rnd.surrender(2)
     rnd.surrender(1)
     rnd.surrender(1, False)
-    refused(rnd, lambda: rnd.surrender(1, 1), TypeError, "surrender must be a bool")  # type: ignore[arg-type]
+    refused(rnd, lambda: rnd.surrender(1, 1), TypeError, "surrender must be true or false")  # type: ignore[arg-type]
     played(rnd)
     seats = rnd.record()["seats"]
     assert [s["surrender"] for s in seats] == [False, False, True, False]
@@ -220,7 +220,12 @@ def test_a_natural_is_declared_unless_declined() -> None:
     rnd.declare_natural(seat, False)
     rnd.declare_natural(seat, True)
     rnd.declare_natural(seat, False)
-    refused(rnd, lambda: rnd.declare_natural(seat, "no"), TypeError, "declare must be a bool")  # type: ignore[arg-type]
+    refused(
+        rnd,
+        lambda: rnd.declare_natural(seat, "no"),
+        TypeError,
+        "declare_natural must be true or false",
+    )  # type: ignore[arg-type]
     played(rnd)
     record = rnd.record()
     assert record["seats"][seat]["declare_natural"] is False
@@ -255,7 +260,7 @@ def test_constructor_arguments_are_checked() -> None:
         (
             {"meta": {"k": [1]}},
             TypeError,
-            r'meta\["k"\] must be a text, an integer, a boolean or null, not list',
+            r'meta\["k"\] must be a text, an integer, a boolean or null, not an array',
         ),
         ({"meta": {"": 1}}, capsa.ArgumentError, "a key is 1 to 64 bytes"),
         ({"meta": {str(k): k for k in range(33)}}, capsa.ArgumentError, "at most 32 entries"),

@@ -346,7 +346,7 @@ class Round:
         no natural the rules enable. A seat that decides nothing declares."""
         self._need("dealt", action="declare a natural")
         k = self._seat(seat)
-        flag = _core.read_flag(declare, "declare")
+        flag = _core.read_flag(declare, "declare_natural")
         if not self._has_natural(k):
             raise _round_error(
                 f"seat {k} holds no natural that the rules {self._rules.name!r} enable, "

@@ -50,13 +50,11 @@ class Seat:
             raise TypeError("a Seat holds an Arrangement, not a Seat (pass seat.arrangement)")
         if not isinstance(arrangement, Arrangement):
             raise TypeError(f"a Seat holds an Arrangement, not {type(arrangement).__name__}")
-        for name, flag in (("surrender", surrender), ("declare_natural", declare_natural)):
-            if not isinstance(flag, bool):
-                # as capsa.settle words a seat's flag that is not a bool
-                raise TypeError(f"{name} must be a bool, not {type(flag).__name__}")
         object.__setattr__(self, "arrangement", arrangement)
-        object.__setattr__(self, "surrender", surrender)
-        object.__setattr__(self, "declare_natural", declare_natural)
+        object.__setattr__(self, "surrender", _core.read_flag(surrender, "surrender"))
+        object.__setattr__(
+            self, "declare_natural", _core.read_flag(declare_natural, "declare_natural")
+        )
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Seat is immutable")

@@ -7,7 +7,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 
 use super::conversion::flags::bool_arg;
 use super::conversion::meta::meta_arg;
-use super::conversion::numbers::{nonce_arg, seats_arg};
+use super::conversion::numbers::{nonce_arg, seat_count_arg};
 use super::conversion::stakes::record_stakes_arg;
 use super::conversion::text::{digest_arg, round_id_arg, server_seed_arg, text_arg};
 use super::errors::err;
@@ -19,7 +19,7 @@ use crate::stakes::{read_stakes as read_table_stakes, StakeSpec};
 /// The seat count of a table: an int 2..4.
 #[pyfunction]
 fn read_seat_count(seats: &Bound<'_, PyAny>) -> PyResult<usize> {
-    seats_arg(seats)
+    seat_count_arg(seats)
 }
 
 /// The stakes of a table of `seats`: one int for every pair, or the
@@ -33,7 +33,7 @@ fn read_stakes<'py>(
     seats: &Bound<'py, PyAny>,
     for_record: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let seats = seats_arg(seats)?;
+    let seats = seat_count_arg(seats)?;
     let spec = if for_record {
         record_stakes_arg(stakes, seats)?
     } else {

@@ -21,7 +21,7 @@ pub const MAX_ROUND_ID_BYTES: usize = 256;
 
 /// Checks a round id: 1 to [`MAX_ROUND_ID_BYTES`] bytes of UTF-8 (the one
 /// message, as records are written and read).
-pub fn check_round_id(round_id: &str) -> Result<(), String> {
+pub(crate) fn check_round_id(round_id: &str) -> Result<(), String> {
     if round_id.is_empty() || round_id.len() > MAX_ROUND_ID_BYTES {
         return Err(format!(
             "round_id must be 1 to {MAX_ROUND_ID_BYTES} bytes of UTF-8, got {}",

@@ -22,6 +22,7 @@ mod replay;
 mod write;
 
 pub use crate::arrangement::arrangement_text;
+pub(crate) use format::check_round_id;
 pub use format::{
     Members, PlayedSeat, Problem, StakeSpec, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES,
     MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES, MAX_PROBLEMS, MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES,

@@ -6,8 +6,8 @@ use serde_json::value::RawValue;
 use super::json::{
     bad, elements, flag, integer, is_integer_text, kind, members, shown, string, Kind,
 };
-use crate::arrangement::{fill_row, read_arrangement_text};
-use crate::cards::parse_text;
+use crate::arrangement::{arrangement_size_error, fill_row, read_arrangement_text};
+use crate::cards::{not_a_card, parse_text};
 use crate::error::{Error, Result};
 use crate::rows::{ROW_NAMES, ROW_SIZES};
 use crate::settle::SeatInput;
@@ -36,12 +36,7 @@ fn read_cards(v: &RawValue, out: &mut Vec<u8>, limit: usize) -> Result<()> {
                             )))
                         }
                     },
-                    _ => {
-                        return Err(Error::card(format!(
-                            "a card is a text like \"As\" or an id 0..51, not {}",
-                            shown(item)
-                        )))
-                    }
+                    _ => return Err(not_a_card(shown(item))),
                 }
             }
             Ok(())
@@ -96,14 +91,8 @@ pub(super) fn read_seat(v: &RawValue, k: usize) -> Result<SeatInput> {
         Kind::Object => seat_from_object(v, &mut seat, &mut ids),
         Kind::Array => read_cards(v, &mut ids, 13).and_then(|()| match ids.len() {
             13 => Ok(()),
-            n => Err(Error::hand(format!(
-                "an arrangement has 13 cards, got {}",
-                if n > 13 {
-                    "more than 13".to_string()
-                } else {
-                    n.to_string()
-                }
-            ))),
+            n if n > 13 => Err(arrangement_size_error("more than 13")),
+            n => Err(arrangement_size_error(n)),
         }),
         _ => Err(bad(format!(
             "a seat is \"top / middle / bottom\" text, 13 cards or an object, not {}",

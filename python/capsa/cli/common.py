@@ -41,6 +41,7 @@ __all__ = [
     "prepare_folder",
     "read_document",
     "sniff",
+    "stake_arg",
     "write_file",
 ]
 
@@ -52,8 +53,6 @@ EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 #: Interrupted.
 EXIT_INTERRUPTED = 130
-
-_DIGEST_CHARS = frozenset("0123456789abcdef")
 
 
 class UsageError(Exception):
@@ -68,14 +67,19 @@ class CommandParser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
+def _integer(text: str) -> int:
+    """A command-line integer, or the one-line error that it is not one."""
+    try:
+        return int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, not {text[:24]!r}") from None
+
+
 def int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
     """An argparse type: an integer from ``low`` to ``high`` (inclusive)."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text, 10)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be an integer, not {text[:24]!r}") from None
+        value = _integer(text)
         if value < low or (high is not None and value > high):
             shown = text if len(text) <= 24 else text[:21] + "..."
             span = f"from {low} to {high}" if high is not None else f">= {low}"
@@ -86,15 +90,38 @@ def int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
     return parse
 
 
+# one stake for every pair of seats reads the same at every table size
+_ANY_TABLE = 2
+
+
+def stake_arg(what: str) -> Callable[[str], int]:
+    """An argparse type: one stake for every pair of seats, in minor units,
+    read by the engine's stakes reader."""
+
+    def parse(text: str) -> int:
+        try:
+            stake = _core.read_stakes(_integer(text), _ANY_TABLE)
+        except _core.CapsaError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        assert isinstance(stake, int)
+        return stake
+
+    parse.__name__ = what
+    return parse
+
+
 def digest_arg(what: str) -> Callable[[str], str]:
-    """An argparse type: 32 bytes as 64 lowercase hexadecimal digits."""
+    """An argparse type: 32 bytes as 64 lowercase hexadecimal digits, read
+    by the engine's digest reader."""
 
     def parse(text: str) -> str:
-        if len(text) != 64 or not set(text) <= _DIGEST_CHARS:
-            raise argparse.ArgumentTypeError(
-                f"must be 64 lowercase hexadecimal digits, got {text[:80]!r}"
-            )
-        return text
+        try:
+            digest = _core.read_digest(text, what)
+        except _core.CapsaError as exc:
+            # argparse names the argument before the message
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{what} ")) from None
+        assert digest is not None
+        return digest
 
     parse.__name__ = what
     return parse

@@ -9,7 +9,7 @@ from typing import Any
 from capsa import _core
 from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
-from capsa.cli.common import check_writable, int_in, load_rules, write_file
+from capsa.cli.common import check_writable, int_in, load_rules, stake_arg, write_file
 from capsa.render import page_html, table_from_settlement
 from capsa.rules import Rules
 from capsa.settlement import Seat, Settlement, settle
@@ -78,7 +78,7 @@ def register(subparsers: Any) -> None:
     )
     play.add_argument("--rules", help="a preset name or a rules TOML file")
     play.add_argument(
-        "--stake", type=int_in(0, 2**63 - 1, "--stake"), default=None, help="minor units per point"
+        "--stake", type=stake_arg("--stake"), default=None, help="minor units per point"
     )
     play.add_argument("--html", metavar="OUT.html", help="also draw the table as a page")
     play.set_defaults(run=_run)

@@ -11,7 +11,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from capsa.cli.common import UsageError, check_writable, int_in, load_rules, write_file
+from capsa.cli.common import (
+    UsageError,
+    check_writable,
+    int_in,
+    load_rules,
+    stake_arg,
+    write_file,
+)
 from capsa.simulation import simulate
 from capsa.solver import STRATEGIES
 from capsa.summary import summaries_json
@@ -39,7 +46,7 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--seed", type=int_in(0, 2**64 - 1, "--seed"), default=0)
     sim.add_argument(
         "--stake",
-        type=int_in(0, 2**63 - 1, "--stake"),
+        type=stake_arg("--stake"),
         default=None,
         help="minor units per point for every variant (default: each variant's money.stake)",
     )

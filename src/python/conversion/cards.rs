@@ -6,13 +6,13 @@
 use numpy::{PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::super::card::Card;
 use super::super::errors::err;
 use super::numbers::{as_index, card_id};
 use super::text::{text_of, type_name};
-use crate::cards::{check_distinct, check_hand, parse_text};
+use crate::cards::{check_distinct, check_hand, not_a_card, parse_text};
 use crate::error::{Error, ErrorKind};
 use crate::settle::{check_seat_count, MAX_SEATS, MIN_SEATS};
 
@@ -22,6 +22,9 @@ use crate::settle::{check_seat_count, MAX_SEATS, MIN_SEATS};
 pub(crate) enum ReadError {
     Core(Error),
     Py(PyErr),
+    /// A TypeError for one item that is not a card (the list holding it
+    /// is of the right type).
+    Item(PyErr),
 }
 
 impl From<Error> for ReadError {
@@ -40,17 +43,23 @@ impl From<ReadError> for PyErr {
     fn from(e: ReadError) -> PyErr {
         match e {
             ReadError::Core(e) => e.into(),
-            ReadError::Py(e) => e,
+            ReadError::Py(e) | ReadError::Item(e) => e,
         }
     }
 }
 
 impl ReadError {
-    /// The same error, found in seat `seat` (core errors only).
+    /// The same error, found in seat `seat` (core errors and items only).
     pub(crate) fn in_seat(self, seat: usize) -> Self {
         match self {
             ReadError::Core(e) => {
                 ReadError::Core(e.context(format_args!("seat {seat}")).at_seat(seat))
+            }
+            ReadError::Item(e) => {
+                let py_err = Python::attach(|py| {
+                    PyTypeError::new_err(format!("seat {seat}: {}", e.value(py)))
+                });
+                ReadError::Item(py_err)
             }
             other => other,
         }
@@ -141,6 +150,21 @@ fn push_card(item: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), ReadError
             return Err(Error::card(format!("expected one card, got {text:?}")).into());
         }
         return Ok(());
+    }
+    // a value JSON can hold too (a bool, a number, None) is worded as the
+    // JSON channels word it, still a TypeError
+    let shown = if item.is_none() {
+        Some("null".to_string())
+    } else if let Ok(flag) = item.cast::<PyBool>() {
+        Some(flag.is_true().to_string())
+    } else if item.is_instance_of::<PyFloat>() {
+        Some(item.str()?.to_string())
+    } else {
+        None
+    };
+    if let Some(shown) = shown {
+        let message = not_a_card(shown).message().to_string();
+        return Err(ReadError::Item(PyTypeError::new_err(message)));
     }
     Err(PyTypeError::new_err(format!(
         "a card is a Card, an integer id 0..51 or a text like 'As', not {}",

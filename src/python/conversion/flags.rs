@@ -8,17 +8,16 @@ use pyo3::types::PyBool;
 
 use super::super::errors::err;
 use super::cards::shape_text;
-use super::text::type_name;
+use super::text::{kind_name, type_name};
 use crate::error::ErrorKind;
+use crate::flags::not_a_flag;
 
-/// A bool argument, named `what` (TypeError for any other type, ints too).
+/// A bool argument, named `what` (TypeError for any other type, ints too,
+/// worded as every channel words a flag that is not one).
 pub(crate) fn bool_arg(value: &Bound<'_, PyAny>, what: &str) -> PyResult<bool> {
     match value.cast::<PyBool>() {
         Ok(flag) => Ok(flag.is_true()),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "{what} must be a bool, not {}",
-            type_name(value)
-        ))),
+        Err(_) => Err(PyTypeError::new_err(not_a_flag(what, &kind_name(value)))),
     }
 }
 

@@ -9,7 +9,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
 use super::super::errors::err;
 use super::numbers::int_text;
-use super::text::{text_arg, type_name};
+use super::text::{kind_name, text_arg, type_name};
 use crate::canonical::{self, Json};
 use crate::error::ErrorKind;
 use crate::record::{self, Members};
@@ -40,7 +40,7 @@ fn meta_value(value: &Bound<'_, PyAny>, key: &str) -> PyResult<Json<'static>> {
     }
     Err(PyTypeError::new_err(format!(
         "meta[{key:?}] must be a text, an integer, a boolean or null, not {}",
-        type_name(value)
+        kind_name(value)
     )))
 }
 

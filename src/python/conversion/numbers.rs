@@ -7,7 +7,7 @@ use pyo3::types::{PyBool, PyInt, PyString};
 
 use super::super::errors::err;
 use super::text::type_name;
-use crate::error::ErrorKind;
+use crate::error::{Error, ErrorKind};
 use crate::settle::{check_seat_count, seat_count_error};
 
 /// The most words or shuffles one generator call returns (the command line
@@ -95,15 +95,26 @@ pub(crate) fn int_in_range(
     ))
 }
 
-/// The seat count argument: an integer (TypeError) that
-/// [`check_seat_count`] accepts (else its TableError, naming `seats`).
-pub(crate) fn seats_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+/// A seat count: an integer (TypeError), then whether
+/// [`check_seat_count`] accepts it.
+fn seat_count(obj: &Bound<'_, PyAny>) -> PyResult<Result<usize, Error>> {
     let i = integer(obj, "seats")?;
-    let checked = match usize::try_from(saturating_value(&i)?) {
+    Ok(match usize::try_from(saturating_value(&i)?) {
         Ok(n) => check_seat_count(n).map(|()| n),
         Err(_) => Err(seat_count_error(int_text(&i))),
-    };
-    checked.map_err(|e| e.context("seats").into())
+    })
+}
+
+/// A table's seat count: an integer (TypeError) that [`check_seat_count`]
+/// accepts (else its TableError, as every channel words it).
+pub(crate) fn seat_count_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    Ok(seat_count(obj)??)
+}
+
+/// The `seats` argument of the tools (solver, simulation, dealing): as
+/// [`seat_count_arg`], its TableError naming the argument.
+pub(crate) fn seats_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    seat_count(obj)?.map_err(|e| e.context("seats").into())
 }
 
 /// The seat count argument of the solver entry points: 4 when left out.

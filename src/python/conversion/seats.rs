@@ -10,6 +10,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 use super::cards::{read_cards, ReadError, Want};
 use super::flags::bool_arg;
 use super::text::type_name;
+use crate::arrangement::arrangement_size_error;
 use crate::cards::check_hand;
 use crate::error::Error;
 use crate::record::PlayedSeat;
@@ -107,12 +108,9 @@ pub(crate) fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatIn
         Err(e) => return Err(e.in_seat(index).into()),
     }
     if ids.len() != 13 {
-        return Err(Error::hand(format!(
-            "seat {index}: an arrangement has 13 cards, got {}",
-            ids.len()
-        ))
-        .at_seat(index)
-        .into());
+        return Err(ReadError::Core(arrangement_size_error(ids.len()))
+            .in_seat(index)
+            .into());
     }
     seat.cards.copy_from_slice(&ids);
     Ok(seat)
@@ -197,6 +195,11 @@ pub(crate) fn submitted_arrangement(
         }
         Err(e) => return Err(e.in_seat(seat).into()),
     }
+    if ids.len() != 13 {
+        return Err(ReadError::Core(arrangement_size_error(ids.len()))
+            .in_seat(seat)
+            .into());
+    }
     check_hand(&ids, &[13], "an arrangement").map_err(|e| ReadError::Core(e).in_seat(seat))?;
     Ok(ids)
 }
@@ -228,13 +231,7 @@ pub(crate) fn played_seats(seats: Vec<SubmittedSeat>) -> PyResult<Vec<PlayedSeat
             declare_natural,
         } = seat;
         let arrangement: [u8; 13] = ids.as_slice().try_into().map_err(|_| {
-            PyErr::from(
-                Error::hand(format!(
-                    "seat {k}: an arrangement has 13 cards, got {}",
-                    ids.len()
-                ))
-                .at_seat(k),
-            )
+            PyErr::from(ReadError::Core(arrangement_size_error(ids.len())).in_seat(k))
         })?;
         played.push(PlayedSeat {
             arrangement,

@@ -9,7 +9,7 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 
 use super::super::errors::err;
 use super::numbers::{as_index, int_text};
-use super::text::type_name;
+use super::text::{kind_name, type_name};
 use crate::error::{Error, ErrorKind};
 use crate::stakes::{read_stakes, StakeSpec, StakesFault, StakesInput, StakesValue};
 
@@ -62,7 +62,7 @@ impl<'py> StakesInput for Bound<'py, PyAny> {
                     .str()
                     .map_or_else(|_| "?".into(), |s| s.to_string())
             ),
-            Err(_) => type_name(self),
+            Err(_) => kind_name(self),
         }
     }
 }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::super::errors::err;
 use crate::batch::StreamLine;
@@ -20,6 +20,35 @@ pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
         .name()
         .map(|n| n.to_string())
         .unwrap_or_else(|_| "?".into())
+}
+
+/// What `obj` is, named as a JSON value's kind is ("an integer", "a
+/// string", "null", see `Json::kind`), so that a fault reads the same from
+/// Python as from JSON; a value of another type is named by its type
+/// ("numpy.bool", "set").
+pub(crate) fn kind_name(obj: &Bound<'_, PyAny>) -> String {
+    let kind = if obj.is_none() {
+        "null"
+    } else if obj.is_instance_of::<PyBool>() {
+        "a boolean"
+    } else if obj.is_instance_of::<PyInt>() {
+        "an integer"
+    } else if obj.is_instance_of::<PyFloat>() {
+        "a number"
+    } else if obj.is_instance_of::<PyString>() {
+        "a string"
+    } else if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        "an array"
+    } else if obj.is_instance_of::<PyDict>() {
+        "an object"
+    } else {
+        return obj
+            .get_type()
+            .fully_qualified_name()
+            .map(|n| n.to_string())
+            .unwrap_or_else(|_| "?".into());
+    };
+    kind.to_string()
 }
 
 /// The text of a str; one with lone surrogates (not encodable) is read with
@@ -121,19 +150,17 @@ pub(crate) fn digest_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult
     })
 }
 
-/// A round id: a str of 1 to `record::MAX_ROUND_ID_BYTES` bytes of UTF-8.
+/// A round id: a str of 1 to `record::MAX_ROUND_ID_BYTES` bytes of UTF-8,
+/// checked as a record's round id is.
 pub(crate) fn round_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    let round_id = text_arg(obj, "round_id")?;
-    if round_id.is_empty() || round_id.len() > record::MAX_ROUND_ID_BYTES {
-        return Err(err(
-            ErrorKind::Argument,
-            format!(
-                "round_id must be 1 to {} bytes of UTF-8, got {}",
-                record::MAX_ROUND_ID_BYTES,
-                round_id.len()
-            ),
-        ));
+    if !obj.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "round_id must be a string, not {}",
+            kind_name(obj)
+        )));
     }
+    let round_id = text_arg(obj, "round_id")?;
+    record::check_round_id(&round_id).map_err(|m| err(ErrorKind::Argument, m))?;
     Ok(round_id)
 }
 
