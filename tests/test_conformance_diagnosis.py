@@ -292,8 +292,8 @@ def test_a_digest_has_its_own_timeout(tmp_path: Path) -> None:
     )
     command = [sys.executable, str(engine)]
     digest = [v for v in DIGESTS if v["id"] == "digest/preset-3/1"] + SETTLE[:3]
-    waited = run(command, vectors=digest, fuzz=0, timeout=1.0, digest_timeout=5.0, min_requests=0)
+    waited = run(command, vectors=digest, fuzz=0, timeout=10.0, digest_timeout=5.0, min_requests=0)
     assert waited.exit_code == 0 and waited.matrix["digest"]["*"]["pass"] == 1
-    hurried = run(command, vectors=digest, fuzz=0, timeout=1.0, digest_timeout=1.0)
+    hurried = run(command, vectors=digest, fuzz=0, timeout=10.0, digest_timeout=1.0)
     (timeout,) = hurried.failures
     assert timeout.kind == "timeout" and timeout.op == "digest" and "1 s" in timeout.got

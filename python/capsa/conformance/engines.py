@@ -42,6 +42,8 @@ from capsa.conformance.protocol import PROTOCOL_VERSION, Case, request_line
 __all__ = ["CallableEngine", "Engine", "HandshakeError", "Outcome", "ProcessEngine"]
 
 _STDERR_TAIL = 4096
+# Seconds the hello may take at least: the engine starts before it answers.
+START_TIMEOUT = 30.0
 
 
 @dataclass
@@ -201,7 +203,8 @@ class ProcessEngine(Engine):
     before the remaining requests are abandoned; ``env`` its environment
     (default: this process's); ``digest_timeout`` the seconds to wait for a
     ``digest`` answer (default: ``timeout``; ranking 2.6 million hands takes
-    a pure-Python engine about 50 s). Raises :class:`HandshakeError` for an empty
+    a pure-Python engine about 50 s); the ``hello`` that starts the engine
+    waits at least ``START_TIMEOUT`` (30 s), its start-up included. Raises :class:`HandshakeError` for an empty
     command and ``ValueError`` for a command line whose quotes do not close;
     the command is started by :meth:`start`.
     """
@@ -398,7 +401,12 @@ class ProcessEngine(Engine):
             selector.close()
 
     def _wait_for(self, request_id: int) -> float:
-        """Seconds an answer may take: a digest's own timeout, else the timeout."""
+        """Seconds an answer may take: a digest's own timeout, the hello's
+        start-up allowance (hello ids are negative), else the timeout."""
+        if request_id < 0:
+            # the hello waits for the engine to start: an interpreter importing
+            # its libraries or a JVM may take longer than an answer should
+            return max(self.timeout, START_TIMEOUT)
         return self.digest_timeout if request_id in self._digests else self.timeout
 
     def _decode(self, line: bytes, request_id: int, max_bytes: int) -> Outcome:
