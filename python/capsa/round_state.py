@@ -1,0 +1,116 @@
+"""A saved round state sealed under the server's key: each top-level field
+of :meth:`capsa.Round.to_dict` and the whole carry an HMAC-SHA256, so a
+state changed outside the server is refused naming the field.
+
+A field's MAC is over its name, one zero byte and its canonical JSON
+(sorted keys, no spaces, UTF-8); the whole's over every field's name and
+MAC in sorted order (``capsa._core.state_macs``). A value moved to another
+field, a field added, removed or renamed, and a MAC copied from another
+state under another key all fail. MACs are compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Mapping
+from typing import Any
+
+from capsa import _core
+from capsa._core import CapsaError, RulesError
+from capsa.rules import Rules
+
+__all__ = ["MAC_FIELD", "RoundError", "round_error", "rules_of_state", "seal", "unseal"]
+
+MAC_FIELD = "mac"
+"""The state's field holding the MACs: ``{"fields": {name: hex}, "whole": hex}``."""
+
+_RULES_CACHE_SIZE = 256
+# Rules by their canonical JSON text: compiling rules is the costly part of
+# restoring a state, and a server's rounds share a few rule sets.
+_RULES_BY_TEXT: dict[str, Rules] = {}
+
+
+class RoundError(CapsaError):
+    """An action a round does not allow now: out of its order (a submission
+    before the deal or after the close, a settlement before the close, a
+    close before the deadline), or a decision the seat cannot make
+    (declining a natural it does not hold); or a round state
+    (``Round.from_dict``) that is not one or was changed. ``seat`` names the
+    seat when the action was on one."""
+
+
+def round_error(message: str, seat: int | None = None) -> RoundError:
+    error = RoundError(message)
+    error.seat = seat
+    return error
+
+
+def _macs(fields: dict[str, Any], key: bytes) -> tuple[list[tuple[str, str, str]], str]:
+    try:
+        return _core.state_macs(key, fields)
+    except ValueError as exc:
+        if isinstance(exc, CapsaError):  # the key
+            raise
+        raise round_error(f"round state: {exc}") from None
+
+
+def _same(given: str, mac: str) -> bool:
+    """In constant time (for MACs of the same length)."""
+    return hmac.compare_digest(given.encode("utf-8", "replace"), mac.encode("ascii"))
+
+
+def seal(fields: dict[str, Any], key: bytes) -> tuple[dict[str, Any], dict[str, str]]:
+    """``fields`` with their MACs under ``key`` added, and each field's
+    canonical JSON text."""
+    sealed, whole = _macs(fields, key)
+    fields[MAC_FIELD] = {"fields": {name: mac for name, mac, _ in sealed}, "whole": whole}
+    return fields, {name: text for name, _, text in sealed}
+
+
+def unseal(state: Mapping[str, Any], key: bytes) -> dict[str, str]:
+    """Checks the state's MACs under ``key``; each field's canonical text.
+    ``RoundError`` names a field that was changed, added, renamed or removed."""
+    if not isinstance(state, Mapping):
+        raise TypeError(f"a round state is a mapping, not {type(state).__name__}")
+    sealed_by = state.get(MAC_FIELD)
+    fields = {name: value for name, value in state.items() if name != MAC_FIELD}
+    sealed, whole = _macs(fields, key)
+    expected = sealed_by.get("fields") if isinstance(sealed_by, Mapping) else None
+    expected_whole = sealed_by.get("whole") if isinstance(sealed_by, Mapping) else None
+    if not isinstance(expected, Mapping) or not isinstance(expected_whole, str):
+        raise round_error(
+            f"round state: {MAC_FIELD} is missing or malformed: a state is sealed under "
+            "the server's key by Round.to_dict(key=...)"
+        )
+    for name, mac, _ in sealed:
+        given = expected.get(name)
+        if not isinstance(given, str):
+            raise round_error(
+                f"round state: {name[:40]!r} is not covered by the MAC (added or renamed)"
+            )
+        if not _same(given, mac):
+            raise round_error(f"round state: {name[:40]} was changed (its MAC does not match)")
+    for name in expected:
+        if name not in fields:
+            raise round_error(f"round state: {str(name)[:40]} is missing")
+    if not _same(expected_whole, whole):
+        raise round_error("round state: the MAC of the whole state does not match")
+    return {name: text for name, _, text in sealed}
+
+
+def rules_of_state(data: Any, text: str) -> Rules:
+    """The rules of a state's ``rules`` field, whose canonical text is
+    ``text`` (compiled once per text)."""
+    cached = _RULES_BY_TEXT.get(text)
+    if cached is not None:
+        return cached
+    if not isinstance(data, Mapping):
+        raise TypeError(f"round state: rules must be a mapping, not {type(data).__name__}")
+    try:
+        rules = Rules.from_dict(data)
+    except RulesError as exc:
+        raise round_error(f"round state: rules: {exc}") from None
+    if len(_RULES_BY_TEXT) >= _RULES_CACHE_SIZE:
+        _RULES_BY_TEXT.clear()
+    _RULES_BY_TEXT[text] = rules
+    return rules
