@@ -444,8 +444,6 @@ class Round:
         added = any(s is not None for s in self._seeds_in)
         if added and client_seeds is not None:
             raise _round_error("cannot deal: client seeds were added one at a time; give none here")
-        if added:
-            client_seeds = [s or "" for s in self._seeds_in]
         if self._require_seeds and not self._past_deadline(now):
             given = self._seeds_in if client_seeds is None else list(client_seeds)
             missing = [k for k in range(self._seats) if k >= len(given) or given[k] is None]
@@ -454,6 +452,8 @@ class Round:
                     "cannot deal: the round requires every seat's client seed before the "
                     f"deadline; missing seat {', '.join(map(str, missing))}"
                 )
+        if added:
+            client_seeds = [s or "" for s in self._seeds_in]
         return self._deal_now(client_seeds)
 
     def _deal_now(self, client_seeds: Sequence[str] | None) -> list[list[Card]]:

@@ -33,7 +33,7 @@ fn write_value(
     } else if let Ok(flag) = value.cast::<PyBool>() {
         out.push_str(if flag.is_true() { "true" } else { "false" });
     } else if let Ok(text) = value.cast::<PyString>() {
-        write_str(out, &text.to_str()?);
+        write_str(out, text.to_str()?);
     } else if value.is_exact_instance_of::<pyo3::types::PyInt>() {
         match value.extract::<i128>() {
             Ok(v) if i64::try_from(v).is_ok() || u64::try_from(v).is_ok() => {
