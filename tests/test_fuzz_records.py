@@ -140,10 +140,14 @@ STATE = round_state()
 STATE_PATHS = paths(STATE)[1:]
 
 
+def fields_of(state: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in state.items() if k != MAC_FIELD}, sort_keys=True)
+
+
 def resealed(state: dict[str, Any]) -> dict[str, Any]:
     """The state sealed again under the key, as if the server wrote it."""
     fields = {k: v for k, v in state.items() if k != MAC_FIELD}
-    return seal(fields, KEY)[0]
+    return seal(fields, KEY)
 
 
 @given(pick=st.integers(0, 10**6), value=json_values)
@@ -154,8 +158,8 @@ def test_any_value_anywhere_in_a_round_state(pick: int, value: Any) -> None:
         capsa.Round.from_dict(changed, key=KEY)
     except capsa.RoundError as exc:
         assert str(exc)
-    else:  # only a value written the same way keeps the MAC
-        assert json.dumps(changed, sort_keys=True) == json.dumps(STATE, sort_keys=True)
+    else:  # only the same values keep the MAC (the fields' MACs only name a change)
+        assert fields_of(changed) == fields_of(STATE)
     # sealed again under the key, every invariant is still checked
     try:
         restored = capsa.Round.from_dict(resealed(changed), key=KEY)

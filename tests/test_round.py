@@ -349,7 +349,7 @@ def test_a_state_that_could_not_be_reached_is_refused() -> None:
         state = json.loads(json.dumps(good))
         state.pop(MAC_FIELD)
         change(state)
-        return seal(state, KEY)[0]
+        return seal(state, KEY)
 
     other_hand = valid(rnd.hands[1])
     cases: list[tuple[Callable[[dict[str, Any]], None], type[Exception], str]] = [
@@ -362,8 +362,9 @@ def test_a_state_that_could_not_be_reached_is_refused() -> None:
         (lambda s: s["play"][1].update(surrender=True), capsa.TableError, "do not allow surrender"),
         (lambda s: s["play"][1].update(auto=True), capsa.RoundError, "only at the close"),
         (lambda s: s["play"].pop(), capsa.RoundError, "list of 4 seats"),
-        (lambda s: s.update(rules={"wheel": "high"}), capsa.RoundError, "rules: .*wheel"),
-        (lambda s: s.update(rules=[]), TypeError, "rules must be a mapping"),
+        (lambda s: s.update(rules='{"wheel":"high"}'), capsa.RoundError, "rules: .*wheel"),
+        (lambda s: s.update(rules='{"wheel": "x"}'), capsa.RoundError, "canonical JSON"),
+        (lambda s: s.update(rules=[]), TypeError, "rules must be JSON text"),
         (lambda s: s.update(seats=5), capsa.TableError, "2 to 4 seats"),
         (lambda s: s.update(phase="closed"), capsa.RoundError, "every seat's arrangement"),
     ]

@@ -44,7 +44,10 @@ def changed(change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
         (lambda s: s.update(server_seed="11" * 32), "server_seed was changed"),
         (lambda s: s.update(client_seeds=["x", "b", "c", "d"]), "client_seeds was changed"),
         (lambda s: s.update(stakes=1000), "stakes was changed"),
-        (lambda s: s["rules"]["scoop"].update(multiplier=9), "rules was changed"),
+        (
+            lambda s: s.update(rules=s["rules"].replace('"stake":1', '"stake":9')),
+            "rules was changed",
+        ),
         (lambda s: s["play"][1].update(auto=False), "play was changed"),
         (lambda s: s.update(nonce=4), "nonce was changed"),
         (lambda s: s.update(commitment="00" * 32), "commitment was changed"),
@@ -94,7 +97,7 @@ def resealed(change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
     """The state changed and sealed again: only a holder of the key can."""
     state = changed(change)
     state.pop(MAC_FIELD)
-    return seal(state, KEY)[0]
+    return seal(state, KEY)
 
 
 def test_a_sealed_state_is_still_checked_for_every_invariant() -> None:

@@ -794,10 +794,10 @@ def submission(arrangement: Any, hand: Sequence[int], seat: int) -> list[int]:
 MIN_STATE_KEY_BYTES: Final[int]
 """The shortest key a round state is sealed under, in bytes (32 recommended)."""
 
-def state_macs(key: bytes, fields: dict[str, Any]) -> tuple[list[tuple[str, str, str]], str]:
+def state_macs(key: bytes, fields: dict[str, Any]) -> tuple[dict[str, str], str]:
     """The MAC of a round state's ``fields`` under ``key`` (HMAC-SHA256;
-    ``capsa.round_state``): for each field, sorted by name, its name, MAC
-    (hex) and canonical JSON text; and the whole's MAC (hex).
+    ``capsa.round_state``): each field's by name, and the whole's
+    (lowercase hex).
 
     ``TypeError`` for a key that is not bytes, ``ArgumentError`` for one
     shorter than ``MIN_STATE_KEY_BYTES``, ``ValueError`` naming a field that

@@ -48,6 +48,7 @@ from capsa.round_state import (
     RoundError,
     round_error,
     rules_of_state,
+    rules_text,
     seal,
     unseal,
 )
@@ -625,9 +626,7 @@ class Round:
             "format_version": STATE_VERSION,
             "phase": self._phase,
             "commitment": self._commitment,
-            "rules": self._rules.to_dict()
-            if self._rules_text is None
-            else json.loads(self._rules_text),
+            "rules": self._rules_text or rules_text(self._rules),
             "seats": self._seats,
             "stakes": self.stakes,
             "round_id": self._round_id,
@@ -648,9 +647,8 @@ class Round:
                 for p in self._play
             ],
         }
-        sealed, texts = seal(fields, key)
-        self._rules_text = texts["rules"]
-        return sealed
+        self._rules_text = fields["rules"]
+        return seal(fields, key)
 
     @classmethod
     def from_dict(cls, state: Mapping[str, Any], *, key: bytes) -> Round:
@@ -731,9 +729,9 @@ def _server_seed_of(state: Mapping[str, Any]) -> bytes:
 
 
 def _restore(state: Mapping[str, Any], key: bytes) -> Round:
-    texts = unseal(state, key)
+    unseal(state, key)
     phase = _check_header(state)
-    rules = rules_of_state(_state_key(state, "rules"), texts["rules"])
+    rules = rules_of_state(_state_key(state, "rules"))
     rnd = Round(
         rules,
         _state_key(state, "seats"),
@@ -746,7 +744,7 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
         deadline=_state_key(state, "deadline"),
         require_client_seeds=_state_key(state, "require_client_seeds"),
     )
-    rnd._rules_text = texts["rules"]
+    rnd._rules_text = state["rules"]
     if _state_key(state, "commitment") != rnd.commitment:
         raise _round_error("round state: commitment is not the SHA-256 of server_seed")
     play = _state_key(state, "play")

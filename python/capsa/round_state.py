@@ -12,6 +12,7 @@ state under another key all fail. MACs are compared in constant time.
 from __future__ import annotations
 
 import hmac
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,10 +25,11 @@ __all__ = ["MAC_FIELD", "RoundError", "round_error", "rules_of_state", "seal", "
 MAC_FIELD = "mac"
 """The state's field holding the MACs: ``{"fields": {name: hex}, "whole": hex}``."""
 
-_RULES_CACHE_SIZE = 256
-# Rules by their canonical JSON text: compiling rules is the costly part of
-# restoring a state, and a server's rounds share a few rule sets.
+_CACHE_SIZE = 256
+# Rules by their canonical JSON text and back: compiling rules is the costly
+# part of restoring a state, and a server's rounds share a few rule sets.
 _RULES_BY_TEXT: dict[str, Rules] = {}
+_TEXT_BY_RULES: dict[Rules, str] = {}
 
 
 class RoundError(CapsaError):
@@ -45,7 +47,7 @@ def round_error(message: str, seat: int | None = None) -> RoundError:
     return error
 
 
-def _macs(fields: dict[str, Any], key: bytes) -> tuple[list[tuple[str, str, str]], str]:
+def _macs(fields: dict[str, Any], key: bytes) -> tuple[dict[str, str], str]:
     try:
         return _core.state_macs(key, fields)
     except ValueError as exc:
@@ -59,30 +61,11 @@ def _same(given: str, mac: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8", "replace"), mac.encode("ascii"))
 
 
-def seal(fields: dict[str, Any], key: bytes) -> tuple[dict[str, Any], dict[str, str]]:
-    """``fields`` with their MACs under ``key`` added, and each field's
-    canonical JSON text."""
-    sealed, whole = _macs(fields, key)
-    fields[MAC_FIELD] = {"fields": {name: mac for name, mac, _ in sealed}, "whole": whole}
-    return fields, {name: text for name, _, text in sealed}
-
-
-def unseal(state: Mapping[str, Any], key: bytes) -> dict[str, str]:
-    """Checks the state's MACs under ``key``; each field's canonical text.
-    ``RoundError`` names a field that was changed, added, renamed or removed."""
-    if not isinstance(state, Mapping):
-        raise TypeError(f"a round state is a mapping, not {type(state).__name__}")
-    sealed_by = state.get(MAC_FIELD)
-    fields = {name: value for name, value in state.items() if name != MAC_FIELD}
-    sealed, whole = _macs(fields, key)
-    expected = sealed_by.get("fields") if isinstance(sealed_by, Mapping) else None
-    expected_whole = sealed_by.get("whole") if isinstance(sealed_by, Mapping) else None
-    if not isinstance(expected, Mapping) or not isinstance(expected_whole, str):
-        raise round_error(
-            f"round state: {MAC_FIELD} is missing or malformed: a state is sealed under "
-            "the server's key by Round.to_dict(key=...)"
-        )
-    for name, mac, _ in sealed:
+def _name_the_change(
+    macs: Mapping[str, str], expected: Mapping[str, Any], fields: Mapping[str, Any]
+) -> None:
+    """Raises ``RoundError`` naming the first field whose MAC does not match."""
+    for name, mac in macs.items():
         given = expected.get(name)
         if not isinstance(given, str):
             raise round_error(
@@ -93,24 +76,70 @@ def unseal(state: Mapping[str, Any], key: bytes) -> dict[str, str]:
     for name in expected:
         if name not in fields:
             raise round_error(f"round state: {str(name)[:40]} is missing")
+
+
+def seal(fields: dict[str, Any], key: bytes) -> dict[str, Any]:
+    """``fields`` with their MACs under ``key`` added."""
+    macs, whole = _macs(fields, key)
+    fields[MAC_FIELD] = {"fields": macs, "whole": whole}
+    return fields
+
+
+def unseal(state: Mapping[str, Any], key: bytes) -> None:
+    """Checks the state's MACs under ``key``: ``RoundError`` names a field
+    that was changed, added, renamed or removed."""
+    if not isinstance(state, Mapping):
+        raise TypeError(f"a round state is a mapping, not {type(state).__name__}")
+    sealed_by = state.get(MAC_FIELD)
+    fields = {name: value for name, value in state.items() if name != MAC_FIELD}
+    macs, whole = _macs(fields, key)
+    expected = sealed_by.get("fields") if isinstance(sealed_by, Mapping) else None
+    expected_whole = sealed_by.get("whole") if isinstance(sealed_by, Mapping) else None
+    if not isinstance(expected, Mapping) or not isinstance(expected_whole, str):
+        raise round_error(
+            f"round state: {MAC_FIELD} is missing or malformed: a state is sealed under "
+            "the server's key by Round.to_dict(key=...)"
+        )
     if not _same(expected_whole, whole):
+        # the whole's MAC is over every field's: find the field to name
+        _name_the_change(macs, expected, fields)
         raise round_error("round state: the MAC of the whole state does not match")
-    return {name: text for name, _, text in sealed}
 
 
-def rules_of_state(data: Any, text: str) -> Rules:
-    """The rules of a state's ``rules`` field, whose canonical text is
-    ``text`` (compiled once per text)."""
-    cached = _RULES_BY_TEXT.get(text)
+def rules_text(rules: Rules) -> str:
+    """The rules as a state holds them: their canonical JSON text."""
+    text = _TEXT_BY_RULES.get(rules)
+    if text is None:
+        text = _core.canonical_json(json.dumps(rules.to_dict()))
+        _remember(_TEXT_BY_RULES, rules, text)
+        _remember(_RULES_BY_TEXT, text, rules)
+    return text
+
+
+def rules_of_state(text: Any) -> Rules:
+    """The rules of a state's ``rules`` field, their canonical JSON text
+    (compiled once per text)."""
+    cached = _RULES_BY_TEXT.get(text) if isinstance(text, str) else None
     if cached is not None:
         return cached
-    if not isinstance(data, Mapping):
-        raise TypeError(f"round state: rules must be a mapping, not {type(data).__name__}")
+    if not isinstance(text, str):
+        raise TypeError(f"round state: rules must be JSON text, not {type(text).__name__}")
+    try:
+        data = json.loads(text)
+        canonical = _core.canonical_json(text)
+    except (ValueError, CapsaError):
+        raise round_error("round state: rules must be canonical JSON text") from None
+    if not isinstance(data, dict) or canonical != text:
+        raise round_error("round state: rules must be canonical JSON text of an object")
     try:
         rules = Rules.from_dict(data)
     except RulesError as exc:
         raise round_error(f"round state: rules: {exc}") from None
-    if len(_RULES_BY_TEXT) >= _RULES_CACHE_SIZE:
-        _RULES_BY_TEXT.clear()
-    _RULES_BY_TEXT[text] = rules
+    _remember(_RULES_BY_TEXT, text, rules)
     return rules
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(cache) >= _CACHE_SIZE:
+        cache.clear()
+    cache[key] = value

@@ -77,13 +77,14 @@ fn write_value(
     Ok(())
 }
 
-type Sealed = (Vec<(String, String, String)>, String);
-
 /// The MAC of a round state's `fields` under `key` (bytes, at least
-/// `state_mac::MIN_KEY_BYTES`): for each field, sorted by name, its name,
-/// MAC (hex) and canonical JSON text; and the whole's MAC (hex).
+/// `state_mac::MIN_KEY_BYTES`): each field's by name, and the whole's
+/// (lowercase hex).
 #[pyfunction]
-fn state_macs(key: &Bound<'_, PyAny>, fields: &Bound<'_, PyDict>) -> PyResult<Sealed> {
+fn state_macs<'py>(
+    key: &Bound<'py, PyAny>,
+    fields: &Bound<'py, PyDict>,
+) -> PyResult<(Bound<'py, PyDict>, String)> {
     let key = key.cast::<PyBytes>().map_err(|_| {
         PyTypeError::new_err(format!(
             "key must be bytes (at least {} of them, 32 recommended), not {}",
@@ -92,15 +93,16 @@ fn state_macs(key: &Bound<'_, PyAny>, fields: &Bound<'_, PyDict>) -> PyResult<Se
         ))
     })?;
     let mut texts = Vec::with_capacity(fields.len());
+    let mut out = String::with_capacity(256);
     for (name, value) in fields.iter() {
         let name = name
             .cast::<PyString>()
             .map_err(|_| PyValueError::new_err("a round state's keys are text"))?
             .to_str()?
             .to_owned();
-        let mut text = String::new();
-        write_value(&mut text, &value, &name, 0)?;
-        texts.push((name, text));
+        out.clear();
+        write_value(&mut out, &value, &name, 0)?;
+        texts.push((name, out.clone()));
     }
     texts.sort();
     let pairs: Vec<(&str, &str)> = texts
@@ -108,12 +110,11 @@ fn state_macs(key: &Bound<'_, PyAny>, fields: &Bound<'_, PyDict>) -> PyResult<Se
         .map(|(n, t)| (n.as_str(), t.as_str()))
         .collect();
     let (macs, whole) = state_mac::state_macs(key.as_bytes(), &pairs)?;
-    let sealed = texts
-        .into_iter()
-        .zip(macs)
-        .map(|((name, text), mac)| (name, hex(&mac), text))
-        .collect();
-    Ok((sealed, hex(&whole)))
+    let by_name = PyDict::new(fields.py());
+    for ((name, _), mac) in texts.iter().zip(macs) {
+        by_name.set_item(name, hex(&mac))?;
+    }
+    Ok((by_name, hex(&whole)))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
