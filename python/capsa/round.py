@@ -554,19 +554,24 @@ class Round:
         that settles can always be recorded. Raises ``RoundError`` before the
         close; a failure changes nothing."""
         self._need("closed", "settled", action="settle")
-        if self._settlement is None:
-            seats: list[Seat | tuple[int, ...]] = [
-                # 13 ids are a seat that declares and does not surrender
-                p.arrangement or ()
-                if p.declare_natural and not p.surrender
-                else Seat(_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural))
-                for p in self._play
-            ]
-            settlement = settle(seats, self._rules, self._stakes)
+        if self._record_text is None:
+            settlement = self._settlement_now()
             text, digest = self._write_record()
             self._settlement, self._record_text, self._digest = settlement, text, digest
             self._phase = "settled"
+        elif self._settlement is None:  # restored: the record was written then
+            self._settlement = self._settlement_now()
         return self._settlement
+
+    def _settlement_now(self) -> Settlement:
+        seats: list[Seat | tuple[int, ...]] = [
+            # 13 ids are a seat that declares and does not surrender
+            p.arrangement or ()
+            if p.declare_natural and not p.surrender
+            else Seat(_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural))
+            for p in self._play
+        ]
+        return settle(seats, self._rules, self._stakes)
 
     def _seat_args(self) -> list[tuple[tuple[int, ...], bool, bool, bool]]:
         return [
@@ -621,12 +626,14 @@ class Round:
         It holds the unrevealed server seed: keep it on the server. Raises
         ``TypeError`` for a key that is not bytes, ``ArgumentError`` for one
         too short."""
-        fields = {
+        if self._rules_text is None:
+            self._rules_text = rules_text(self._rules)
+        fields: dict[str, Any] = {
             "format": STATE_FORMAT,
             "format_version": STATE_VERSION,
             "phase": self._phase,
             "commitment": self._commitment,
-            "rules": self._rules_text or rules_text(self._rules),
+            "rules": self._rules_text,
             "seats": self._seats,
             "stakes": self.stakes,
             "round_id": self._round_id,
@@ -647,7 +654,6 @@ class Round:
                 for p in self._play
             ],
         }
-        self._rules_text = fields["rules"]
         return seal(fields, key)
 
     @classmethod
@@ -701,7 +707,7 @@ def _state_key(state: Mapping[str, Any], key: str) -> Any:
 
 def _check_header(state: Mapping[str, Any]) -> str:
     """The state's phase, once its keys, format and version are checked."""
-    unknown = sorted(str(k) for k in state if k not in _STATE_KEYS and k != MAC_FIELD)
+    unknown = sorted(str(k) for k in state.keys() - _STATE_KEYS - {MAC_FIELD})
     if unknown:
         raise _round_error(f"round state: unknown key {unknown[0][:40]!r}")
     if _state_key(state, "format") != STATE_FORMAT:
@@ -762,7 +768,10 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
     if phase != "dealt":
         _restore_closed(rnd, play)
     if phase == "settled":
-        rnd.settle()
+        # the record is written now, so the state's round can be recorded; the
+        # settlement is computed when asked for
+        rnd._record_text, rnd._digest = rnd._write_record()
+        rnd._phase = "settled"
     return rnd
 
 
@@ -792,16 +801,20 @@ def _restore_closed(rnd: Round, play: list[Any]) -> None:
     rnd._phase = "closed"
 
 
+def _flag(value: object, name: str) -> bool:
+    return value if type(value) is bool else _core.read_flag(value, name)
+
+
 def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
     """Plays one seat's recorded actions again, checked as the actions are."""
     where = f"round state: play[{k}]"
     if not isinstance(seat, Mapping) or set(seat) != _PLAY_KEYS:
         raise _round_error(f"{where} must have exactly the keys {', '.join(sorted(_PLAY_KEYS))}")
-    arrangement, auto = seat["arrangement"], _core.read_flag(seat["auto"], f"{where}.auto")
-    surrender = _core.read_flag(seat["surrender"], f"{where}.surrender")
+    arrangement, auto = seat["arrangement"], _flag(seat["auto"], f"{where}.auto")
+    surrender = _flag(seat["surrender"], f"{where}.surrender")
     declare = seat["declare_natural"]
     if arrangement is not None:
-        rnd.submit(k, arrangement)
+        rnd._play[k].arrangement = tuple(_core.submission(arrangement, rnd._hands[k], k))
     elif closed:
         raise _round_error(f"{where}: a closed round has every seat's arrangement")
     if auto and not closed:
@@ -809,7 +822,7 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
     if surrender:
         rnd.surrender(k)
     if declare is not None:
-        _core.read_flag(declare, f"{where}.declare_natural")
+        _flag(declare, f"{where}.declare_natural")
         # a closed round holds True for a seat without a natural; before the
         # close only a seat with one has decided
         if rnd._has_natural(k) or not closed or not declare:
