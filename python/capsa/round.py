@@ -801,7 +801,7 @@ def _restore_closed(rnd: Round, play: list[Any]) -> None:
     rnd._phase = "closed"
 
 
-def _flag(value: object, name: str) -> bool:
+def _flag(value: Any, name: str) -> bool:
     return value if type(value) is bool else _core.read_flag(value, name)
 
 
