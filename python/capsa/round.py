@@ -46,6 +46,7 @@ from capsa.records import rules_for_record
 from capsa.round_state import (
     MAC_FIELD,
     RoundError,
+    is_mapping,
     round_error,
     rules_of_state,
     rules_text,
@@ -808,7 +809,7 @@ def _flag(value: Any, name: str) -> bool:
 def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
     """Plays one seat's recorded actions again, checked as the actions are."""
     where = f"round state: play[{k}]"
-    if not isinstance(seat, Mapping) or set(seat) != _PLAY_KEYS:
+    if not is_mapping(seat) or seat.keys() != _PLAY_KEYS:
         raise _round_error(f"{where} must have exactly the keys {', '.join(sorted(_PLAY_KEYS))}")
     arrangement, auto = seat["arrangement"], _flag(seat["auto"], f"{where}.auto")
     surrender = _flag(seat["surrender"], f"{where}.surrender")

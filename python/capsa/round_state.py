@@ -14,7 +14,7 @@ from __future__ import annotations
 import hmac
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from capsa import _core
 from capsa._core import CapsaError, RulesError
@@ -39,6 +39,11 @@ class RoundError(CapsaError):
     (declining a natural it does not hold); or a round state
     (``Round.from_dict``) that is not one or was changed. ``seat`` names the
     seat when the action was on one."""
+
+
+def is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
+    """A dict (checked first: the ABC check is slow) or another mapping."""
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def round_error(message: str, seat: int | None = None) -> RoundError:
@@ -88,14 +93,14 @@ def seal(fields: dict[str, Any], key: bytes) -> dict[str, Any]:
 def unseal(state: Mapping[str, Any], key: bytes) -> None:
     """Checks the state's MACs under ``key``: ``RoundError`` names a field
     that was changed, added, renamed or removed."""
-    if not isinstance(state, Mapping):
+    if not is_mapping(state):
         raise TypeError(f"a round state is a mapping, not {type(state).__name__}")
     sealed_by = state.get(MAC_FIELD)
     fields = {name: value for name, value in state.items() if name != MAC_FIELD}
     macs, whole = _macs(fields, key)
-    expected = sealed_by.get("fields") if isinstance(sealed_by, Mapping) else None
-    expected_whole = sealed_by.get("whole") if isinstance(sealed_by, Mapping) else None
-    if not isinstance(expected, Mapping) or not isinstance(expected_whole, str):
+    expected = sealed_by.get("fields") if is_mapping(sealed_by) else None
+    expected_whole = sealed_by.get("whole") if is_mapping(sealed_by) else None
+    if not is_mapping(expected) or not isinstance(expected_whole, str):
         raise round_error(
             f"round state: {MAC_FIELD} is missing or malformed: a state is sealed under "
             "the server's key by Round.to_dict(key=...)"
