@@ -96,6 +96,8 @@ def test_close_waits_for_the_deadline_unless_forced() -> None:
         new_round(deadline=-1)
     untimed = new_round()
     untimed.deal()
+    with pytest.raises(TypeError, match="now must be an int"):
+        untimed.close(now="soon")  # type: ignore[arg-type]
     untimed.close()
 
 

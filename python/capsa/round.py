@@ -406,9 +406,11 @@ class Round:
         return _core.natural(self._hands[seat], self._rules) is not None
 
     def _past_deadline(self, now: int | None) -> bool:
+        if now is not None:
+            now = _read_time(now, "now")
         if self._deadline is None:
             return False
-        return (_now_ms() if now is None else _read_time(now, "now")) >= self._deadline
+        return (_now_ms() if now is None else now) >= self._deadline
 
     # ------------------------------------------------------------ actions
 
@@ -443,10 +445,11 @@ class Round:
         wrong type (each raised).
         """
         self._need("open", action="deal")
+        past = self._past_deadline(now)
         added = any(s is not None for s in self._seeds_in)
         if added and client_seeds is not None:
             raise _round_error("cannot deal: client seeds were added one at a time; give none here")
-        if self._require_seeds and not self._past_deadline(now):
+        if self._require_seeds and not past:
             given = self._seeds_in if client_seeds is None else list(client_seeds)
             missing = [k for k in range(self._seats) if k >= len(given) or given[k] is None]
             if missing:
@@ -528,7 +531,8 @@ class Round:
         Raises ``RoundError`` out of the dealt phase or before the deadline;
         ``TypeError``/``ArgumentError`` for a bad ``now``."""
         self._need("dealt", action="close")
-        if self._deadline is not None and not force and not self._past_deadline(now):
+        past = self._past_deadline(now)
+        if self._deadline is not None and not force and not past:
             raise _round_error(
                 f"cannot close: the deadline {self._deadline} has not passed "
                 "(close(force=True) closes early)"
