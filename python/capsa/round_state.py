@@ -20,7 +20,16 @@ from capsa import _core
 from capsa._core import CapsaError, RulesError
 from capsa.rules import Rules
 
-__all__ = ["MAC_FIELD", "RoundError", "round_error", "rules_of_state", "seal", "unseal"]
+__all__ = [
+    "MAC_FIELD",
+    "RoundError",
+    "is_mapping",
+    "round_error",
+    "rules_of_state",
+    "rules_text",
+    "seal",
+    "unseal",
+]
 
 MAC_FIELD = "mac"
 """The state's field holding the MACs: ``{"fields": {name: hex}, "whole": hex}``."""
@@ -47,6 +56,7 @@ def is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
 
 
 def round_error(message: str, seat: int | None = None) -> RoundError:
+    """A ``RoundError`` with its ``seat`` set."""
     error = RoundError(message)
     error.seat = seat
     return error
