@@ -67,6 +67,8 @@ def test_what_a_view_holds_at_each_phase() -> None:
     assert view["arrangement"] == str(dealt.arrangement(1))
     assert dealt.view(0)["arrangement"] is None
     assert "carol" not in json.dumps(dealt.view(0))  # another seat's client seed
+    assert view["client_seeds_in"] == [True] * 4
+    assert capsa.Round.from_dict(dealt.to_dict(key=KEY), key=KEY).view(1) == view
     closed = at_phase("closed").view(0)
     assert closed["auto"] is True and closed["record"] is None
     rnd = at_phase("settled")

@@ -373,7 +373,10 @@ class Round:
             deadline=self._deadline,
             seat=k,
             client_seed=self._client_seeds[k] if self._client_seeds else self._seeds_in[k],
-            seeds_in=[s is not None for s in self._seeds_in],
+            # after the deal, what the deal mixed in (as a restored round knows it)
+            seeds_in=[s is not None for s in self._seeds_in]
+            if self._phase == "open"
+            else [bool(self._client_seeds)] * self._seats,
             hand=[str(c) for c in self._hand_cards[k]] if self._hand_cards else None,
             submitted=[p.arrangement is not None and not p.auto for p in self._play],
             own=(play.arrangement_text(), play.auto, play.surrender, play.declare_natural),
