@@ -67,7 +67,6 @@ STATE_FORMAT = "capsa-round-state"
 STATE_VERSION = 2
 
 _DEFAULT_RULES: list[Rules] = []
-_round_error = round_error
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
 
@@ -393,7 +392,7 @@ class Round:
             hint = f"the round is already {self._phase}"
         else:
             hint = f"the round is not {PHASES[min(needed)]} yet"
-        raise _round_error(f"cannot {action}: {hint}")
+        raise round_error(f"cannot {action}: {hint}")
 
     def _seat(self, seat: object) -> int:
         if not _is_int(seat):
@@ -427,7 +426,7 @@ class Round:
         k = self._seat(seat)
         text = _read_client_seed(k, seed)
         if self._seeds_in[k] is not None:
-            raise _round_error(f"seat {k}'s client seed is already in", k)
+            raise round_error(f"seat {k}'s client seed is already in", k)
         self._seeds_in[k] = text
 
     @_atomic
@@ -451,12 +450,12 @@ class Round:
         past = self._past_deadline(now)
         added = any(s is not None for s in self._seeds_in)
         if added and client_seeds is not None:
-            raise _round_error("cannot deal: client seeds were added one at a time; give none here")
+            raise round_error("cannot deal: client seeds were added one at a time; give none here")
         if self._require_seeds and not past:
             given = self._seeds_in if client_seeds is None else list(client_seeds)
             missing = [k for k in range(self._seats) if k >= len(given) or given[k] is None]
             if missing:
-                raise _round_error(
+                raise round_error(
                     "cannot deal: the round requires every seat's client seed before the "
                     f"deadline; missing seat {', '.join(map(str, missing))}"
                 )
@@ -516,7 +515,7 @@ class Round:
         k = self._seat(seat)
         flag = _core.read_flag(declare, "declare")
         if not self._has_natural(k):
-            raise _round_error(
+            raise round_error(
                 f"seat {k} holds no natural that the rules {self._rules.name!r} enable, "
                 "so it has none to declare or decline",
                 k,
@@ -536,7 +535,7 @@ class Round:
         self._need("dealt", action="close")
         past = self._past_deadline(now)
         if self._deadline is not None and not force and not past:
-            raise _round_error(
+            raise round_error(
                 f"cannot close: the deadline {self._deadline} has not passed "
                 "(close(force=True) closes early)"
             )
@@ -709,7 +708,7 @@ _UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_na
 
 def _state_key(state: Mapping[str, Any], key: str) -> Any:
     if key not in state:
-        raise _round_error(f"round state: {key} is missing")
+        raise round_error(f"round state: {key} is missing")
     return state[key]
 
 
@@ -717,17 +716,17 @@ def _check_header(state: Mapping[str, Any]) -> str:
     """The state's phase, once its keys, format and version are checked."""
     unknown = sorted(str(k) for k in state.keys() - _STATE_KEYS - {MAC_FIELD})
     if unknown:
-        raise _round_error(f"round state: unknown key {unknown[0][:40]!r}")
+        raise round_error(f"round state: unknown key {unknown[0][:40]!r}")
     if _state_key(state, "format") != STATE_FORMAT:
-        raise _round_error(f"round state: format must be {STATE_FORMAT!r}")
+        raise round_error(f"round state: format must be {STATE_FORMAT!r}")
     version = _state_key(state, "format_version")
     if version != STATE_VERSION or not _is_int(version):
-        raise _round_error(
+        raise round_error(
             f"round state: format_version must be {STATE_VERSION}, got {str(version)[:20]}"
         )
     phase = _state_key(state, "phase")
     if phase not in PHASES:
-        raise _round_error(f"round state: phase must be one of {', '.join(PHASES)}")
+        raise round_error(f"round state: phase must be one of {', '.join(PHASES)}")
     return str(phase)
 
 
@@ -738,7 +737,7 @@ def _server_seed_of(state: Mapping[str, Any]) -> bytes:
     except (ArgumentError, TypeError):
         seed_hex = None
     if seed_hex is None:
-        raise _round_error("round state: server_seed must be 64 lowercase hexadecimal digits")
+        raise round_error("round state: server_seed must be 64 lowercase hexadecimal digits")
     return bytes.fromhex(seed_hex)
 
 
@@ -760,11 +759,11 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
     )
     rnd._rules_text = state["rules"]
     if _state_key(state, "commitment") != rnd.commitment:
-        raise _round_error("round state: commitment is not the SHA-256 of server_seed")
+        raise round_error("round state: commitment is not the SHA-256 of server_seed")
     play = _state_key(state, "play")
     seeds = _state_key(state, "client_seeds")
     if not isinstance(play, list) or len(play) != rnd.seats:
-        raise _round_error(f"round state: play must be a list of {rnd.seats} seats")
+        raise round_error(f"round state: play must be a list of {rnd.seats} seats")
     if not isinstance(seeds, list):
         raise TypeError(f"round state: client_seeds must be a list, not {type(seeds).__name__}")
     if phase == "open":
@@ -785,12 +784,12 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
 
 def _restore_open(rnd: Round, seeds: list[Any], play: list[Any]) -> None:
     if len(seeds) != rnd.seats:
-        raise _round_error(f"round state: client_seeds of an open round has {rnd.seats} entries")
+        raise round_error(f"round state: client_seeds of an open round has {rnd.seats} entries")
     for k, seed in enumerate(seeds):
         if seed is not None:
             rnd.add_client_seed(k, seed)
     if any(p != _UNPLAYED for p in play):
-        raise _round_error("round state: an open round has no play")
+        raise round_error("round state: an open round has no play")
 
 
 def _restore_closed(rnd: Round, play: list[Any]) -> None:
@@ -798,10 +797,10 @@ def _restore_closed(rnd: Round, play: list[Any]) -> None:
     arranged by the solver fouls."""
     for k, seat in enumerate(play):
         if seat["declare_natural"] is None:
-            raise _round_error(f"round state: play[{k}].declare_natural is decided at the close")
+            raise round_error(f"round state: play[{k}].declare_natural is decided at the close")
         ids = rnd._play[k].arrangement
         if seat["auto"] and ids is not None and _arrangement(ids).is_foul(rnd.rules):
-            raise _round_error(
+            raise round_error(
                 f"round state: play[{k}].auto: the arrangement fouls, and the solver that "
                 "arranges at the close never fouls",
                 k,
@@ -817,16 +816,16 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
     """Plays one seat's recorded actions again, checked as the actions are."""
     where = f"round state: play[{k}]"
     if not is_mapping(seat) or seat.keys() != _PLAY_KEYS:
-        raise _round_error(f"{where} must have exactly the keys {', '.join(sorted(_PLAY_KEYS))}")
+        raise round_error(f"{where} must have exactly the keys {', '.join(sorted(_PLAY_KEYS))}")
     arrangement, auto = seat["arrangement"], _flag(seat["auto"], f"{where}.auto")
     surrender = _flag(seat["surrender"], f"{where}.surrender")
     declare = seat["declare_natural"]
     if arrangement is not None:
         rnd._play[k].arrangement = tuple(_core.submission(arrangement, rnd._hands[k], k))
     elif closed:
-        raise _round_error(f"{where}: a closed round has every seat's arrangement")
+        raise round_error(f"{where}: a closed round has every seat's arrangement")
     if auto and not closed:
-        raise _round_error(f"{where}.auto: seats are arranged automatically only at the close")
+        raise round_error(f"{where}.auto: seats are arranged automatically only at the close")
     if surrender:
         rnd.surrender(k)
     if declare is not None:
