@@ -25,6 +25,7 @@ pub mod settle;
 pub mod solver;
 pub mod splits;
 pub mod stakes;
+pub mod state_mac;
 pub mod stats;
 pub mod stream;
 pub mod table;

@@ -60,6 +60,8 @@ SUBMODULES = frozenset(
         "render",
         "rng",
         "round",
+        "round_state",
+        "round_view",
         "strategies",
         "rules_spec",
         "summary",

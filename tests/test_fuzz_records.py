@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import capsa
 from capsa.records import RecordError, ReplayError
+from capsa.round_state import MAC_FIELD, seal
 
 GOLDEN = [
     json.loads(line)
@@ -125,15 +126,28 @@ def test_any_json_value_as_a_record(value: Any) -> None:
         raise AssertionError(value)
 
 
+KEY = bytes(range(32))
+
+
 def round_state() -> dict[str, Any]:
     rnd = capsa.Round(capsa.Rules.preset("2-4"), 3, round_id="fuzz", server_seed=bytes(32))
     rnd.deal(["a", "b", "c"])
     rnd.submit(0, capsa.splits(rnd.hands[0])[-1].tolist())
-    return rnd.to_dict()
+    return rnd.to_dict(key=KEY)
 
 
 STATE = round_state()
 STATE_PATHS = paths(STATE)[1:]
+
+
+def fields_of(state: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in state.items() if k != MAC_FIELD}, sort_keys=True)
+
+
+def resealed(state: dict[str, Any]) -> dict[str, Any]:
+    """The state sealed again under the key, as if the server wrote it."""
+    fields = {k: v for k, v in state.items() if k != MAC_FIELD}
+    return seal(fields, KEY)
 
 
 @given(pick=st.integers(0, 10**6), value=json_values)
@@ -141,9 +155,17 @@ def test_any_value_anywhere_in_a_round_state(pick: int, value: Any) -> None:
     path = STATE_PATHS[pick % len(STATE_PATHS)]
     changed = replaced(STATE, path, value)
     try:
-        restored = capsa.Round.from_dict(changed)
+        capsa.Round.from_dict(changed, key=KEY)
+    except capsa.RoundError as exc:
+        assert str(exc)
+    else:  # only the same values keep the MAC (the fields' MACs only name a change)
+        assert fields_of(changed) == fields_of(STATE)
+    # sealed again under the key, every invariant is still checked
+    try:
+        restored = capsa.Round.from_dict(resealed(changed), key=KEY)
     except (capsa.CapsaError, TypeError) as exc:
         assert str(exc)
         return
     # accepted: the state is one a round can be in, and it round-trips
-    assert capsa.Round.from_dict(restored.to_dict()).to_dict() == restored.to_dict()
+    again = capsa.Round.from_dict(restored.to_dict(key=KEY), key=KEY)
+    assert again.to_dict(key=KEY) == restored.to_dict(key=KEY)

@@ -14,8 +14,10 @@ import pytest
 import capsa
 from capsa import oracle
 from capsa.round import PHASES
+from capsa.round_state import MAC_FIELD, seal
 
 RULES = capsa.Rules()
+KEY = bytes(range(32))  # the server key the states are sealed under
 
 
 def seed(k: int) -> bytes:
@@ -109,7 +111,7 @@ def test_resubmission_replaces_until_the_close() -> None:
 
 
 def state_of(rnd: capsa.Round) -> dict[str, Any]:
-    return rnd.to_dict()
+    return rnd.to_dict(key=KEY)
 
 
 def refused(
@@ -324,9 +326,9 @@ def test_state_round_trips_at_every_phase(phase: str) -> None:
         rnd.close()
     if phase == "settled":
         rnd.settle()
-    state = json.loads(json.dumps(rnd.to_dict()))
-    back = capsa.Round.from_dict(state)
-    assert back.to_dict() == rnd.to_dict()
+    state = json.loads(json.dumps(rnd.to_dict(key=KEY)))
+    back = capsa.Round.from_dict(state, key=KEY)
+    assert back.to_dict(key=KEY) == rnd.to_dict(key=KEY)
     assert back.phase == phase
     if phase != "open":
         assert back.hands == rnd.hands
@@ -345,34 +347,37 @@ def test_state_round_trips_at_every_phase(phase: str) -> None:
 def test_a_state_that_could_not_be_reached_is_refused() -> None:
     rnd = dealt()
     rnd.submit(0, valid(rnd.hands[0]))
-    good = rnd.to_dict()
+    good = rnd.to_dict(key=KEY)
 
     def broken(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+        """The state changed and sealed again, as a server with the key could."""
         state = json.loads(json.dumps(good))
+        state.pop(MAC_FIELD)
         change(state)
-        return state
+        return seal(state, KEY)
 
     other_hand = valid(rnd.hands[1])
     cases: list[tuple[Callable[[dict[str, Any]], None], type[Exception], str]] = [
         (lambda s: s.pop("phase"), capsa.RoundError, "phase is missing"),
         (lambda s: s.update(extra=1), capsa.RoundError, "unknown key 'extra'"),
-        (lambda s: s.update(format_version=2), capsa.RoundError, "format_version must be 1"),
+        (lambda s: s.update(format_version=1), capsa.RoundError, "format_version must be 2"),
         (lambda s: s.update(phase="done"), capsa.RoundError, "phase must be one of"),
         (lambda s: s.update(server_seed="zz"), capsa.RoundError, "server_seed must be 64"),
         (lambda s: s["play"][0].update(arrangement=str(other_hand)), capsa.HandError, "seat 0"),
         (lambda s: s["play"][1].update(surrender=True), capsa.TableError, "do not allow surrender"),
         (lambda s: s["play"][1].update(auto=True), capsa.RoundError, "only at the close"),
         (lambda s: s["play"].pop(), capsa.RoundError, "list of 4 seats"),
-        (lambda s: s.update(rules={"wheel": "high"}), capsa.RoundError, "rules: .*wheel"),
-        (lambda s: s.update(rules=[]), TypeError, "rules must be a mapping"),
+        (lambda s: s.update(rules='{"wheel":"high"}'), capsa.RoundError, "rules: .*wheel"),
+        (lambda s: s.update(rules='{"wheel": "x"}'), capsa.RoundError, "canonical JSON"),
+        (lambda s: s.update(rules=[]), TypeError, "rules must be JSON text"),
         (lambda s: s.update(seats=5), capsa.TableError, "2 to 4 seats"),
         (lambda s: s.update(phase="closed"), capsa.RoundError, "every seat's arrangement"),
     ]
     for change, error, match in cases:
         with pytest.raises(error, match=match):
-            capsa.Round.from_dict(broken(change))
+            capsa.Round.from_dict(broken(change), key=KEY)
     with pytest.raises(TypeError, match="a round state is a mapping"):
-        capsa.Round.from_dict([])  # type: ignore[arg-type]
+        capsa.Round.from_dict([], key=KEY)  # type: ignore[arg-type]
 
 
 def test_the_record_is_a_function_of_the_inputs() -> None:

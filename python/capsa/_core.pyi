@@ -791,6 +791,18 @@ def submission(arrangement: Any, hand: Sequence[int], seat: int) -> list[int]:
     cards in row order) and checks it holds exactly ``hand``; its 13 ids.
     ``HandError``/``CardError`` name the seat and the cards."""
 
+MIN_STATE_KEY_BYTES: Final[int]
+"""The shortest key a round state is sealed under, in bytes (32 recommended)."""
+
+def state_macs(key: bytes, fields: dict[str, Any]) -> tuple[dict[str, str], str]:
+    """The MAC of a round state's ``fields`` under ``key`` (HMAC-SHA256;
+    ``capsa.round_state``): each field's by name, and the whole's
+    (lowercase hex).
+
+    ``TypeError`` for a key that is not bytes, ``ArgumentError`` for one
+    shorter than ``MIN_STATE_KEY_BYTES``, ``ValueError`` naming a field that
+    is not JSON data (a float, an integer beyond 64 bits, a key not text)."""
+
 def canonical_json(text: str | bytes) -> str:
     """The canonical JSON text of any JSON text holding integers only
     (``TableError`` for text that is not such JSON)."""

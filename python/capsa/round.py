@@ -17,30 +17,43 @@ seeds and the nonce through HMAC-SHA256 feeding an unbiased Fisher-Yates
 shuffle. The record reveals the seed, so anyone can check the deal
 (:func:`capsa.verify_deal`) and replay the whole round (:func:`capsa.replay`).
 
+Every method is atomic: one lock per round is held through each action
+and reading (across the solver at the close), so threads serving the same
+round cannot lose a submission or settle a round that cannot be recorded.
+
 The state serialises (:meth:`Round.to_dict`, :meth:`Round.from_dict`) for a
-server that keeps no objects between requests. The state holds the server
-seed before it is revealed: keep it on the server, never send it to a player
-before the round is settled.
+server that keeps no objects between requests, sealed by a MAC under the
+server's key (:mod:`capsa.round_state`). The state holds the server seed
+before it is revealed: keep it on the server, never send it to a player
+before the round is settled; :meth:`Round.view` is what a player may see.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import secrets
-from collections.abc import Mapping, Sequence
-from typing import Any
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from capsa import _core
-from capsa._core import (
-    ArgumentError,
-    CapsaError,
-    Card,
-    RulesError,
-    TableError,
-)
+from capsa._core import ArgumentError, Card, TableError
 from capsa.arrangement import Arrangement
 from capsa.records import rules_for_record
+from capsa.round_state import (
+    MAC_FIELD,
+    RoundError,
+    is_mapping,
+    round_error,
+    rules_of_state,
+    rules_text,
+    seal,
+    unseal,
+)
+from capsa.round_view import player_view
 from capsa.rules import Rules
 from capsa.settlement import Seat, Settlement, settle
 from capsa.solver import best_arrangement
@@ -51,23 +64,55 @@ PHASES = ("open", "dealt", "closed", "settled")
 """The phases of a round, in order."""
 
 STATE_FORMAT = "capsa-round-state"
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 _DEFAULT_RULES: list[Rules] = []
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 
-class RoundError(CapsaError):
-    """An action a round does not allow now: out of its order (a submission
-    before the deal or after the close, a settlement before the close), or
-    a decision the seat cannot make (declining a natural it does not hold);
-    or a round state (``Round.from_dict``) that is not one. ``seat`` names
-    the seat when the action was on one."""
+def _atomic(method: Callable[Concatenate[Round, _P], _T]) -> Callable[Concatenate[Round, _P], _T]:
+    """The method, run holding the round's lock."""
+
+    @functools.wraps(method)
+    def locked(self: Round, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return locked
 
 
-def _round_error(message: str, seat: int | None = None) -> RoundError:
-    error = RoundError(message)
-    error.seat = seat
-    return error
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def _read_time(value: object, name: str) -> int:
+    """A time in milliseconds since the Unix epoch: an int 0..2**63-1."""
+    if not _is_int(value):
+        raise TypeError(
+            f"{name} must be an int (milliseconds since the Unix epoch), not {type(value).__name__}"
+        )
+    assert isinstance(value, int)
+    if not 0 <= value < 2**63:
+        raise ArgumentError(f"{name} must be 0 to 2**63-1 milliseconds, got {value}")
+    return value
+
+
+def _read_client_seed(seat: int, seed: object) -> str:
+    if not isinstance(seed, str):
+        raise TypeError(f"client_seeds[{seat}] must be a str, not {type(seed).__name__}")
+    try:
+        size = len(seed.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise ArgumentError(f"client_seeds[{seat}] is not valid UTF-8 text") from None
+    if size > _core.MAX_CLIENT_SEED_BYTES:
+        error = ArgumentError(
+            f"client_seeds[{seat}]: a client seed is at most {_core.MAX_CLIENT_SEED_BYTES} "
+            f"bytes of UTF-8, got {size}"
+        )
+        error.seat = seat
+        raise error
+    return seed
 
 
 def _is_int(value: object) -> bool:
@@ -110,13 +155,19 @@ def _arrangement(ids: Sequence[int]) -> Arrangement:
 class _SeatPlay:
     """What one seat has done so far."""
 
-    __slots__ = ("arrangement", "auto", "declare_natural", "surrender")
+    __slots__ = ("arrangement", "auto", "declare_natural", "surrender", "text")
 
     def __init__(self) -> None:
         self.arrangement: tuple[int, ...] | None = None
+        self.text: str | None = None  # the arrangement's text, once written
         self.auto = False
         self.surrender = False
         self.declare_natural: bool | None = None  # None: not decided
+
+    def arrangement_text(self) -> str | None:
+        if self.arrangement is not None and self.text is None:
+            self.text = str(_arrangement(self.arrangement))
+        return self.text
 
 
 class Round:
@@ -137,27 +188,40 @@ class Round:
     * ``meta``: the server's own notes for the record (times, table names):
       at most 32 entries of str, int, bool or None;
     * ``server_seed``: leave it out: 32 bytes are drawn from the operating
-      system's entropy. Give it only to recreate a round (tests, examples).
+      system's entropy. Give it only to recreate a round (tests, examples);
+    * ``deadline``: when the arranging time ends, in milliseconds since the
+      Unix epoch (an int), or ``None`` for none: :meth:`close` refuses
+      before it unless forced, and a deal waiting for client seeds goes
+      ahead after it;
+    * ``require_client_seeds``: when true, :meth:`deal` waits until every
+      seat's client seed is in (:meth:`add_client_seed`) or the deadline
+      has passed.
 
-    Raises ``TableError``/``ArgumentError`` naming the argument for a bad
-    value, ``TypeError`` for a wrong type.
+    Every method and property holds the round's lock, so threads may share
+    a round. Raises ``TableError``/``ArgumentError`` naming the argument for
+    a bad value, ``TypeError`` for a wrong type.
     """
 
     __slots__ = (
         "_client_seeds",
         "_commitment",
+        "_deadline",
         "_digest",
         "_hand_cards",
         "_hands",
+        "_lock",
         "_meta",
         "_nonce",
         "_phase",
         "_play",
         "_previous_digest",
         "_record_text",
+        "_require_seeds",
         "_round_id",
         "_rules",
+        "_rules_text",
         "_seats",
+        "_seeds_in",
         "_server_seed",
         "_settlement",
         "_stakes",
@@ -174,7 +238,10 @@ class Round:
         previous_digest: str | None = None,
         meta: Mapping[str, str | int | bool | None] | None = None,
         server_seed: bytes | None = None,
+        deadline: int | None = None,
+        require_client_seeds: bool = False,
     ) -> None:
+        self._lock = threading.RLock()
         self._rules = _check_rules(rules)
         self._seats = _core.read_seat_count(seats)
         self._stakes = _read_stakes(stakes, self._seats, self._rules)
@@ -183,19 +250,24 @@ class Round:
         self._previous_digest = _core.read_digest(previous_digest, "previous_digest")
         self._meta = _core.read_meta(meta)
         self._server_seed = _read_server_seed(server_seed)
+        self._deadline = None if deadline is None else _read_time(deadline, "deadline")
+        self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
         self._commitment = hashlib.sha256(self._server_seed).hexdigest()
         self._phase = "open"
         self._client_seeds: list[str] = []
+        self._seeds_in: list[str | None] = [None] * self._seats
         self._hands: list[tuple[int, ...]] = []
         self._hand_cards: list[list[Card]] = []
         self._play = [_SeatPlay() for _ in range(self._seats)]
         self._settlement: Settlement | None = None
         self._record_text: str | None = None
         self._digest: str | None = None
+        self._rules_text: str | None = None
 
     # ------------------------------------------------------------ reading
 
     @property
+    @_atomic
     def phase(self) -> str:
         """``"open"``, ``"dealt"``, ``"closed"`` or ``"settled"``."""
         return self._phase
@@ -236,23 +308,37 @@ class Round:
         return self._previous_digest
 
     @property
+    def deadline(self) -> int | None:
+        """When the arranging time ends (milliseconds since the Unix epoch), or ``None``."""
+        return self._deadline
+
+    @property
+    def require_client_seeds(self) -> bool:
+        """Whether the deal waits for every seat's client seed (or the deadline)."""
+        return self._require_seeds
+
+    @property
+    @_atomic
     def client_seeds(self) -> list[str]:
         """The client seeds the deal mixed in (empty before the deal or when none)."""
         return list(self._client_seeds)
 
     @property
+    @_atomic
     def hands(self) -> list[list[Card]]:
         """Each seat's 13 cards, sorted (``RoundError`` before the deal)."""
         self._need("dealt", "closed", "settled", action="read the hands")
         return [list(h) for h in self._hand_cards]
 
     @property
+    @_atomic
     def server_seed(self) -> bytes:
         """The server seed: ``RoundError`` until the round is settled (it is
         revealed in the record, never before)."""
         self._need("settled", action="reveal the server seed")
         return self._server_seed
 
+    @_atomic
     def arrangement(self, seat: int) -> Arrangement | None:
         """The seat's arrangement so far (submitted, or arranged at the
         close), or ``None``. Raises ``ArgumentError`` for a seat the table
@@ -260,11 +346,41 @@ class Round:
         ids = self._play[self._seat(seat)].arrangement
         return None if ids is None else _arrangement(ids)
 
+    @_atomic
     def submitted(self, seat: int) -> bool:
         """True when the seat submitted an arrangement itself. Raises
         ``ArgumentError`` for a seat the table does not have."""
         play = self._play[self._seat(seat)]
         return play.arrangement is not None and not play.auto
+
+    @_atomic
+    def view(self, seat: int) -> dict[str, Any]:
+        """What the seat's player may see now, as a JSON-ready dict
+        (``docs/records.md``, "What a player sees"): never another seat's
+        cards, arrangement or client seed before the settlement, never the
+        server seed before it; after the settlement the whole record.
+        Raises ``ArgumentError`` for a seat the table does not have."""
+        k = self._seat(seat)
+        play = self._play[k]
+        return player_view(
+            round_id=self._round_id,
+            phase=self._phase,
+            commitment=self._commitment,
+            seats=self._seats,
+            stakes=self.stakes,
+            rules=self._rules.name,
+            deadline=self._deadline,
+            seat=k,
+            client_seed=self._client_seeds[k] if self._client_seeds else self._seeds_in[k],
+            # after the deal, what the deal mixed in (as a restored round knows it)
+            seeds_in=[s is not None for s in self._seeds_in]
+            if self._phase == "open"
+            else [bool(self._client_seeds)] * self._seats,
+            hand=[str(c) for c in self._hand_cards[k]] if self._hand_cards else None,
+            submitted=[p.arrangement is not None and not p.auto for p in self._play],
+            own=(play.arrangement_text(), play.auto, play.surrender, play.declare_natural),
+            record=self.record() if self._phase == "settled" else None,
+        )
 
     # ------------------------------------------------------------ checks
 
@@ -276,7 +392,7 @@ class Round:
             hint = f"the round is already {self._phase}"
         else:
             hint = f"the round is not {PHASES[min(needed)]} yet"
-        raise _round_error(f"cannot {action}: {hint}")
+        raise round_error(f"cannot {action}: {hint}")
 
     def _seat(self, seat: object) -> int:
         if not _is_int(seat):
@@ -291,17 +407,63 @@ class Round:
     def _has_natural(self, seat: int) -> bool:
         return _core.natural(self._hands[seat], self._rules) is not None
 
+    def _past_deadline(self, now: int | None) -> bool:
+        if now is not None:
+            now = _read_time(now, "now")
+        if self._deadline is None:
+            return False
+        return (_now_ms() if now is None else now) >= self._deadline
+
     # ------------------------------------------------------------ actions
 
-    def deal(self, client_seeds: Sequence[str] | None = None) -> list[list[Card]]:
-        """Deals: mixes in the client seeds (one str of at most 256 bytes per
-        seat, or none) and returns each seat's 13 cards, sorted.
+    @_atomic
+    def add_client_seed(self, seat: int, seed: str) -> None:
+        """The seat's client seed (text of at most 256 bytes of UTF-8), before
+        the deal; one per seat. Raises ``RoundError`` after the deal or when
+        the seat's seed is already in, ``ArgumentError`` for a seat the table
+        does not have or a seed too long, ``TypeError`` for a wrong type."""
+        self._need("open", action="add a client seed")
+        k = self._seat(seat)
+        text = _read_client_seed(k, seed)
+        if self._seeds_in[k] is not None:
+            raise round_error(f"seat {k}'s client seed is already in", k)
+        self._seeds_in[k] = text
 
-        Raises ``RoundError`` when already dealt; ``ArgumentError`` for the wrong
-        number of client seeds or one too long; ``TypeError`` for a wrong type
-        (each raised).
+    @_atomic
+    def deal(
+        self, client_seeds: Sequence[str] | None = None, *, now: int | None = None
+    ) -> list[list[Card]]:
+        """Deals: mixes in the client seeds and returns each seat's 13 cards,
+        sorted. The seeds are ``client_seeds`` (one str of at most 256 bytes
+        per seat, or none), or those added by :meth:`add_client_seed` (a
+        seat without one gives the empty text). With
+        ``require_client_seeds``, the deal waits until every seat's seed is in
+        or ``now`` (milliseconds since the Unix epoch; default the system
+        clock) is past the deadline.
+
+        Raises ``RoundError`` when already dealt, when seeds were both added
+        and given, or when required seeds are missing; ``ArgumentError`` for
+        the wrong number of client seeds or one too long; ``TypeError`` for a
+        wrong type (each raised).
         """
         self._need("open", action="deal")
+        past = self._past_deadline(now)
+        added = any(s is not None for s in self._seeds_in)
+        if added and client_seeds is not None:
+            raise round_error("cannot deal: client seeds were added one at a time; give none here")
+        if self._require_seeds and not past:
+            given = self._seeds_in if client_seeds is None else list(client_seeds)
+            missing = [k for k in range(self._seats) if k >= len(given) or given[k] is None]
+            if missing:
+                raise round_error(
+                    "cannot deal: the round requires every seat's client seed before the "
+                    f"deadline; missing seat {', '.join(map(str, missing))}"
+                )
+        if added:
+            client_seeds = [s or "" for s in self._seeds_in]
+        return self._deal_now(client_seeds)
+
+    def _deal_now(self, client_seeds: Sequence[str] | None) -> list[list[Card]]:
         hands, cards = _core.fair_deal(self._server_seed, client_seeds, self._nonce, self._seats)
         self._client_seeds = list(client_seeds) if client_seeds is not None else []
         self._hands = [tuple(h) for h in hands]
@@ -309,12 +471,14 @@ class Round:
         self._phase = "dealt"
         return [list(h) for h in cards]
 
+    @_atomic
     def submit(
         self, seat: int, arrangement: Arrangement | str | Sequence[int | str | Card]
     ) -> None:
         """The seat's arrangement: an :class:`Arrangement`, ``"top / middle /
         bottom"`` text or 13 cards in row order, holding exactly the seat's
-        13 cards. A later submission replaces it, until the close.
+        13 cards. A later submission replaces it, until the close; one that
+        returned is never replaced by the close.
 
         Raises ``RoundError`` out of the dealt phase; ``ArgumentError`` for a seat
         the table does not have; ``HandError``/``CardError`` naming the seat
@@ -323,8 +487,10 @@ class Round:
         self._need("dealt", action="submit")
         k = self._seat(seat)
         ids = _core.submission(arrangement, self._hands[k], k)
-        self._play[k].arrangement = tuple(ids)
+        play = self._play[k]
+        play.arrangement, play.text = tuple(ids), None
 
+    @_atomic
     def surrender(self, seat: int, surrender: bool = True) -> None:
         """The seat surrenders (or, with ``False``, takes it back), until the
         close. Raises ``TableError`` when the rules do not allow surrender."""
@@ -340,6 +506,7 @@ class Round:
             raise error
         self._play[k].surrender = flag
 
+    @_atomic
     def declare_natural(self, seat: int, declare: bool = True) -> None:
         """The seat declares its natural (or, with ``False``, declines it and
         plays its rows), until the close. Raises ``RoundError`` when its hand holds
@@ -348,70 +515,97 @@ class Round:
         k = self._seat(seat)
         flag = _core.read_flag(declare, "declare_natural")
         if not self._has_natural(k):
-            raise _round_error(
+            raise round_error(
                 f"seat {k} holds no natural that the rules {self._rules.name!r} enable, "
                 "so it has none to declare or decline",
                 k,
             )
         self._play[k].declare_natural = flag
 
-    def close(self) -> None:
+    @_atomic
+    def close(self, now: int | None = None, *, force: bool = False) -> None:
         """Closes the round (the arranging time is over): every seat that did
         not submit is arranged by the solver, which never fouls, and declares
-        its natural when the solver would. Raises ``RoundError`` out of the
-        dealt phase."""
+        its natural when the solver would. ``now`` is the time in
+        milliseconds since the Unix epoch (default the system clock); before
+        the deadline the close is refused unless ``force`` is true.
+
+        Raises ``RoundError`` out of the dealt phase or before the deadline;
+        ``TypeError``/``ArgumentError`` for a bad ``now``."""
         self._need("dealt", action="close")
-        for k, play in enumerate(self._play):
-            if play.arrangement is not None:
-                continue
-            choice = best_arrangement(self._hands[k], self._rules, seats=self._seats)
-            play.arrangement = choice.ids
-            play.auto = True
-            if play.declare_natural is None and self._has_natural(k):
+        past = self._past_deadline(now)
+        if self._deadline is not None and not force and not past:
+            raise round_error(
+                f"cannot close: the deadline {self._deadline} has not passed "
+                "(close(force=True) closes early)"
+            )
+        late = [k for k, p in enumerate(self._play) if p.arrangement is None]
+        choices = {
+            k: best_arrangement(self._hands[k], self._rules, seats=self._seats) for k in late
+        }
+        naturals = {k: self._has_natural(k) for k in late}
+        for k, choice in choices.items():
+            play = self._play[k]
+            play.arrangement, play.text, play.auto = choice.ids, None, True
+            if play.declare_natural is None and naturals[k]:
                 play.declare_natural = choice.declare_natural
         for play in self._play:
             if play.declare_natural is None:
                 play.declare_natural = True
         self._phase = "closed"
 
+    @_atomic
     def settle(self) -> Settlement:
         """The settlement (a :class:`capsa.Settlement`); settling again returns
-        the same one. Raises ``RoundError`` before the close."""
+        the same one. The record is written as part of settling, so a round
+        that settles can always be recorded. Raises ``RoundError`` before the
+        close; a failure changes nothing."""
         self._need("closed", "settled", action="settle")
-        if self._settlement is None:
-            seats: list[Seat | tuple[int, ...]] = [
-                # 13 ids are a seat that declares and does not surrender
-                p.arrangement or ()
-                if p.declare_natural and not p.surrender
-                else Seat(_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural))
-                for p in self._play
-            ]
-            self._settlement = settle(seats, self._rules, self._stakes)
+        if self._record_text is None:
+            settlement = self._settlement_now()
+            text, digest = self._write_record()
+            self._settlement, self._record_text, self._digest = settlement, text, digest
             self._phase = "settled"
+        elif self._settlement is None:  # restored: the record was written then
+            self._settlement = self._settlement_now()
         return self._settlement
+
+    def _settlement_now(self) -> Settlement:
+        seats: list[Seat | tuple[int, ...]] = [
+            # 13 ids are a seat that declares and does not surrender
+            p.arrangement or ()
+            if p.declare_natural and not p.surrender
+            else Seat(_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural))
+            for p in self._play
+        ]
+        return settle(seats, self._rules, self._stakes)
 
     def _seat_args(self) -> list[tuple[tuple[int, ...], bool, bool, bool]]:
         return [
             (p.arrangement or (), p.auto, p.surrender, bool(p.declare_natural)) for p in self._play
         ]
 
+    def _write_record(self) -> tuple[str, str]:
+        """The record's canonical JSON text and digest."""
+        text, digest = _core.write_round_record(
+            rules_for_record(self._rules),
+            self._round_id,
+            self._stakes,
+            self._server_seed,
+            self._client_seeds,
+            self._nonce,
+            self._seat_args(),
+            self._previous_digest,
+            self._meta or None,
+        )
+        return text, digest
+
+    @_atomic
     def record_json(self) -> str:
         """The round's record as canonical JSON text, one line (what a JSON
         Lines log holds). Raises ``RoundError`` before the settlement."""
         self._need("settled", action="write the record")
-        if self._record_text is None:
-            text, digest = _core.write_round_record(
-                rules_for_record(self._rules),
-                self._round_id,
-                self._stakes,
-                self._server_seed,
-                self._client_seeds,
-                self._nonce,
-                self._seat_args(),
-                self._previous_digest,
-                self._meta or None,
-            )
-            self._record_text, self._digest = text, digest
+        assert self._record_text is not None
         return self._record_text
 
     def record(self) -> dict[str, Any]:
@@ -420,24 +614,33 @@ class Round:
         return dict(json.loads(self.record_json()))
 
     @property
+    @_atomic
     def digest(self) -> str:
-        """The record's digest (hex): the next round's ``previous_digest``."""
-        self.record_json()
+        """The record's digest (hex): the next round's ``previous_digest``.
+        Raises ``RoundError`` before the settlement."""
+        self._need("settled", action="write the record")
         assert self._digest is not None
         return self._digest
 
     # ------------------------------------------------------------ state
 
-    def to_dict(self) -> dict[str, Any]:
-        """The round's state as a JSON-ready dict, for :meth:`from_dict`.
+    @_atomic
+    def to_dict(self, *, key: bytes) -> dict[str, Any]:
+        """The round's state as a JSON-ready dict, for :meth:`from_dict`,
+        sealed by a MAC under ``key`` (the server's secret: bytes, at least
+        16 of them, 32 recommended; :mod:`capsa.round_state`).
 
         It holds the unrevealed server seed: keep it on the server. Raises
-        nothing."""
-        return {
+        ``TypeError`` for a key that is not bytes, ``ArgumentError`` for one
+        too short."""
+        if self._rules_text is None:
+            self._rules_text = rules_text(self._rules)
+        fields: dict[str, Any] = {
             "format": STATE_FORMAT,
             "format_version": STATE_VERSION,
             "phase": self._phase,
-            "rules": self._rules.to_dict(),
+            "commitment": self._commitment,
+            "rules": self._rules_text,
             "seats": self._seats,
             "stakes": self.stakes,
             "round_id": self._round_id,
@@ -445,12 +648,12 @@ class Round:
             "previous_digest": self._previous_digest,
             "meta": dict(self._meta),
             "server_seed": self._server_seed.hex(),
-            "client_seeds": list(self._client_seeds),
+            "deadline": self._deadline,
+            "require_client_seeds": self._require_seeds,
+            "client_seeds": list(self._seeds_in if self._phase == "open" else self._client_seeds),
             "play": [
                 {
-                    "arrangement": None
-                    if p.arrangement is None
-                    else str(_arrangement(p.arrangement)),
+                    "arrangement": p.arrangement_text(),
                     "auto": p.auto,
                     "surrender": p.surrender,
                     "declare_natural": p.declare_natural,
@@ -458,14 +661,19 @@ class Round:
                 for p in self._play
             ],
         }
+        return seal(fields, key)
 
     @classmethod
-    def from_dict(cls, state: Mapping[str, Any]) -> Round:
-        """A round from :meth:`to_dict`'s dict. The hands are dealt again from
-        the seeds and every action checked again, so a state that could not
-        have been reached raises (``RoundError`` naming the key, or the
-        error the action would raise); a wrong type is a ``TypeError``."""
-        return _restore(state)
+    def from_dict(cls, state: Mapping[str, Any], *, key: bytes) -> Round:
+        """A round from :meth:`to_dict`'s dict, whose MAC is checked under
+        ``key`` first: a field changed, added, removed or renamed, or a state
+        without a MAC, raises ``RoundError`` naming it. The hands are dealt
+        again from the seeds and every invariant checked again (each
+        submission holds the seat's cards, no seat arranged at the close
+        fouls, the phase fits the play), so a state that could not have been
+        reached raises (``RoundError`` naming the key, or the error the
+        action would raise); a wrong type is a ``TypeError``."""
+        return _restore(state, key)
 
     def __repr__(self) -> str:
         return (
@@ -479,6 +687,7 @@ _STATE_KEYS = frozenset(
         "format",
         "format_version",
         "phase",
+        "commitment",
         "rules",
         "seats",
         "stakes",
@@ -487,49 +696,55 @@ _STATE_KEYS = frozenset(
         "previous_digest",
         "meta",
         "server_seed",
+        "deadline",
+        "require_client_seeds",
         "client_seeds",
         "play",
     }
 )
 _PLAY_KEYS = frozenset({"arrangement", "auto", "surrender", "declare_natural"})
+_UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_natural": None}
 
 
 def _state_key(state: Mapping[str, Any], key: str) -> Any:
     if key not in state:
-        raise _round_error(f"round state: {key} is missing")
+        raise round_error(f"round state: {key} is missing")
     return state[key]
 
 
-def _restore(state: Mapping[str, Any]) -> Round:
-    if not isinstance(state, Mapping):
-        raise TypeError(f"a round state is a mapping, not {type(state).__name__}")
-    unknown = sorted(str(k) for k in state if k not in _STATE_KEYS)
+def _check_header(state: Mapping[str, Any]) -> str:
+    """The state's phase, once its keys, format and version are checked."""
+    unknown = sorted(str(k) for k in state.keys() - _STATE_KEYS - {MAC_FIELD})
     if unknown:
-        raise _round_error(f"round state: unknown key {unknown[0][:40]!r}")
+        raise round_error(f"round state: unknown key {unknown[0][:40]!r}")
     if _state_key(state, "format") != STATE_FORMAT:
-        raise _round_error(f"round state: format must be {STATE_FORMAT!r}")
+        raise round_error(f"round state: format must be {STATE_FORMAT!r}")
     version = _state_key(state, "format_version")
     if version != STATE_VERSION or not _is_int(version):
-        raise _round_error(
+        raise round_error(
             f"round state: format_version must be {STATE_VERSION}, got {str(version)[:20]}"
         )
     phase = _state_key(state, "phase")
     if phase not in PHASES:
-        raise _round_error(f"round state: phase must be one of {', '.join(PHASES)}")
-    rules_data = _state_key(state, "rules")
-    if not isinstance(rules_data, Mapping):
-        raise TypeError(f"round state: rules must be a mapping, not {type(rules_data).__name__}")
-    try:
-        rules = Rules.from_dict(rules_data)
-    except RulesError as exc:
-        raise _round_error(f"round state: rules: {exc}") from None
+        raise round_error(f"round state: phase must be one of {', '.join(PHASES)}")
+    return str(phase)
+
+
+def _server_seed_of(state: Mapping[str, Any]) -> bytes:
     seed_hex = _state_key(state, "server_seed")
     try:
         seed_hex = _core.read_digest(seed_hex, "server_seed")
     except (ArgumentError, TypeError):
         seed_hex = None
     if seed_hex is None:
-        raise _round_error("round state: server_seed must be 64 lowercase hexadecimal digits")
+        raise round_error("round state: server_seed must be 64 lowercase hexadecimal digits")
+    return bytes.fromhex(seed_hex)
+
+
+def _restore(state: Mapping[str, Any], key: bytes) -> Round:
+    unseal(state, key)
+    phase = _check_header(state)
+    rules = rules_of_state(_state_key(state, "rules"))
     rnd = Round(
         rules,
         _state_key(state, "seats"),
@@ -538,51 +753,83 @@ def _restore(state: Mapping[str, Any]) -> Round:
         nonce=_state_key(state, "nonce"),
         previous_digest=_state_key(state, "previous_digest"),
         meta=_state_key(state, "meta"),
-        server_seed=bytes.fromhex(seed_hex),
+        server_seed=_server_seed_of(state),
+        deadline=_state_key(state, "deadline"),
+        require_client_seeds=_state_key(state, "require_client_seeds"),
     )
+    rnd._rules_text = state["rules"]
+    if _state_key(state, "commitment") != rnd.commitment:
+        raise round_error("round state: commitment is not the SHA-256 of server_seed")
     play = _state_key(state, "play")
     seeds = _state_key(state, "client_seeds")
     if not isinstance(play, list) or len(play) != rnd.seats:
-        raise _round_error(f"round state: play must be a list of {rnd.seats} seats")
+        raise round_error(f"round state: play must be a list of {rnd.seats} seats")
     if not isinstance(seeds, list):
         raise TypeError(f"round state: client_seeds must be a list, not {type(seeds).__name__}")
     if phase == "open":
-        if seeds or any(p != {"arrangement": None, "auto": False, "surrender": False,
-                              "declare_natural": None} for p in play):  # fmt: skip
-            raise _round_error("round state: an open round has no client seeds and no play")
+        _restore_open(rnd, seeds, play)
         return rnd
-    rnd.deal(seeds or None)
+    rnd._deal_now(seeds or None)
     for k, seat in enumerate(play):
         _replay_seat(rnd, k, seat, closed=phase != "dealt")
-    if phase == "dealt":
-        return rnd
+    if phase != "dealt":
+        _restore_closed(rnd, play)
+    if phase == "settled":
+        # the record is written now, so the state's round can be recorded; the
+        # settlement is computed when asked for
+        rnd._record_text, rnd._digest = rnd._write_record()
+        rnd._phase = "settled"
+    return rnd
+
+
+def _restore_open(rnd: Round, seeds: list[Any], play: list[Any]) -> None:
+    if len(seeds) != rnd.seats:
+        raise round_error(f"round state: client_seeds of an open round has {rnd.seats} entries")
+    for k, seed in enumerate(seeds):
+        if seed is not None:
+            rnd.add_client_seed(k, seed)
+    if any(p != _UNPLAYED for p in play):
+        raise round_error("round state: an open round has no play")
+
+
+def _restore_closed(rnd: Round, play: list[Any]) -> None:
+    """Checks what the close decided: every seat's natural, and no seat
+    arranged by the solver fouls."""
     for k, seat in enumerate(play):
         if seat["declare_natural"] is None:
-            raise _round_error(f"round state: play[{k}].declare_natural is decided at the close")
+            raise round_error(f"round state: play[{k}].declare_natural is decided at the close")
+        ids = rnd._play[k].arrangement
+        if seat["auto"] and ids is not None and _arrangement(ids).is_foul(rnd.rules):
+            raise round_error(
+                f"round state: play[{k}].auto: the arrangement fouls, and the solver that "
+                "arranges at the close never fouls",
+                k,
+            )
     rnd._phase = "closed"
-    if phase == "settled":
-        rnd.settle()
-    return rnd
+
+
+def _flag(value: Any, name: str) -> bool:
+    return value if type(value) is bool else _core.read_flag(value, name)
 
 
 def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
     """Plays one seat's recorded actions again, checked as the actions are."""
     where = f"round state: play[{k}]"
-    if not isinstance(seat, Mapping) or set(seat) != _PLAY_KEYS:
-        raise _round_error(f"{where} must have exactly the keys {', '.join(sorted(_PLAY_KEYS))}")
-    arrangement, auto = seat["arrangement"], _core.read_flag(seat["auto"], f"{where}.auto")
-    surrender = _core.read_flag(seat["surrender"], f"{where}.surrender")
+    if not is_mapping(seat) or seat.keys() != _PLAY_KEYS:
+        raise round_error(f"{where} must have exactly the keys {', '.join(sorted(_PLAY_KEYS))}")
+    arrangement, auto = seat["arrangement"], _flag(seat["auto"], f"{where}.auto")
+    surrender = _flag(seat["surrender"], f"{where}.surrender")
     declare = seat["declare_natural"]
     if arrangement is not None:
-        rnd.submit(k, arrangement)
+        rnd._play[k].arrangement = tuple(_core.submission(arrangement, rnd._hands[k], k))
     elif closed:
-        raise _round_error(f"{where}: a closed round has every seat's arrangement")
+        raise round_error(f"{where}: a closed round has every seat's arrangement")
     if auto and not closed:
-        raise _round_error(f"{where}.auto: seats are arranged automatically only at the close")
+        raise round_error(f"{where}.auto: seats are arranged automatically only at the close")
     if surrender:
         rnd.surrender(k)
     if declare is not None:
-        _core.read_flag(declare, f"{where}.declare_natural")
+        _flag(declare, f"{where}.declare_natural")
         # a closed round holds True for a seat without a natural; before the
         # close only a seat with one has decided
         if rnd._has_natural(k) or not closed or not declare:
@@ -590,3 +837,6 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
     play = rnd._play[k]
     play.auto = auto
     play.declare_natural = declare
+    if isinstance(arrangement, str) and play.arrangement is not None:
+        # the text this state was written with: the MAC vouches for it
+        play.text = arrangement

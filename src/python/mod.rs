@@ -9,7 +9,8 @@
 //! (`naturals`), settlement (`settle`), the `capsa settle` stream
 //! (`stream`), the solver (`solver`), bulk settlement and simulation
 //! (`bulk`), the provably fair deal (`fair`), round records (`records`),
-//! the argument readers the Python layer shares (`readers`),
+//! the argument readers the Python layer shares (`readers`), the MAC of a
+//! saved round state (`state`),
 //! the generators' raw output (`rng`), and the one mapping of core errors
 //! to exceptions (`errors`).
 
@@ -30,6 +31,7 @@ mod rules;
 mod settle;
 mod solver;
 mod splits;
+mod state;
 mod stream;
 
 #[pymodule]
@@ -44,6 +46,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     solver::register(m)?;
     stream::register(m)?;
     fair::register(m)?;
+    state::register(m)?;
     records::register(m)?;
     readers::register(m)?;
     rng::register(m)?;

@@ -1,0 +1,52 @@
+"""What one player may see of a round (:meth:`capsa.Round.view`): the
+public facts of the round, the player's own cards and decisions, and who
+has acted; never another seat's cards, arrangement or client seed, nor the
+server seed, before the settlement, and the whole record after it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["player_view"]
+
+
+def player_view(
+    *,
+    round_id: str,
+    phase: str,
+    commitment: str,
+    seats: int,
+    stakes: int | list[list[int]],
+    rules: str,
+    deadline: int | None,
+    seat: int,
+    client_seed: str | None,
+    seeds_in: list[bool],
+    hand: list[str] | None,
+    submitted: list[bool],
+    own: tuple[str | None, bool, bool, bool | None],
+    record: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The view as a JSON-ready dict (``docs/records.md``, "What a player
+    sees"); ``own`` is the seat's arrangement text, auto flag, surrender and
+    natural decision. Raises nothing."""
+    arrangement, auto, surrender, declare = own
+    return {
+        "round_id": round_id,
+        "phase": phase,
+        "commitment": commitment,
+        "seats": seats,
+        "stakes": stakes,
+        "rules": rules,
+        "deadline": deadline,
+        "seat": seat,
+        "client_seed": client_seed,
+        "client_seeds_in": seeds_in,
+        "hand": hand,
+        "submitted": submitted,
+        "arrangement": arrangement,
+        "auto": auto,
+        "surrender": surrender,
+        "declare_natural": declare,
+        "record": record,
+    }
