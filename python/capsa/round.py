@@ -136,6 +136,13 @@ class Round:
       that the records form a chain (``None`` for the first);
     * ``meta``: the server's own notes for the record (times, table names):
       at most 32 entries of str, int, bool or None;
+    * ``table_id``: 1 to 256 bytes of text naming the table in the record,
+      so that a log of many tables replays table by table (``None``: a
+      server of one table);
+    * ``players``: the player at each seat, one per seat, each a str (its
+      id) or ``{"id": str, "name": str | None}`` (ids and names 1 to 256
+      bytes, no id at two seats; ``None``: seat k's player is ``"seat-k"``
+      with no name);
     * ``server_seed``: leave it out: 32 bytes are drawn from the operating
       system's entropy. Give it only to recreate a round (tests, examples).
 
@@ -153,6 +160,7 @@ class Round:
         "_nonce",
         "_phase",
         "_play",
+        "_players",
         "_previous_digest",
         "_record_text",
         "_round_id",
@@ -161,6 +169,7 @@ class Round:
         "_server_seed",
         "_settlement",
         "_stakes",
+        "_table_id",
     )
 
     def __init__(
@@ -174,6 +183,8 @@ class Round:
         previous_digest: str | None = None,
         meta: Mapping[str, str | int | bool | None] | None = None,
         server_seed: bytes | None = None,
+        table_id: str | None = None,
+        players: Sequence[str | Mapping[str, str | None]] | None = None,
     ) -> None:
         self._rules = _check_rules(rules)
         self._seats = _core.read_seat_count(seats)
@@ -182,6 +193,8 @@ class Round:
         self._nonce = _core.read_nonce(nonce)
         self._previous_digest = _core.read_digest(previous_digest, "previous_digest")
         self._meta = _core.read_meta(meta)
+        self._table_id = _core.read_table_id(table_id)
+        self._players = _core.read_players(players, self._seats)
         self._server_seed = _read_server_seed(server_seed)
         self._commitment = hashlib.sha256(self._server_seed).hexdigest()
         self._phase = "open"
@@ -224,6 +237,16 @@ class Round:
     def round_id(self) -> str:
         """The round's id, as the record holds it."""
         return self._round_id
+
+    @property
+    def table_id(self) -> str | None:
+        """The table's id, as the record holds it (``None``: not given)."""
+        return self._table_id
+
+    @property
+    def players(self) -> list[dict[str, str | None]]:
+        """The player at each seat, ``{"id": ..., "name": ...}`` (a copy)."""
+        return [dict(p) for p in self._players]
 
     @property
     def nonce(self) -> int:
@@ -410,6 +433,8 @@ class Round:
                 self._seat_args(),
                 self._previous_digest,
                 self._meta or None,
+                table_id=self._table_id,
+                players=self._players,
             )
             self._record_text, self._digest = text, digest
         return self._record_text
