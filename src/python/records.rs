@@ -18,7 +18,7 @@ use super::errors::err;
 use crate::canonical::{self, Json};
 use crate::error::ErrorKind;
 use crate::fair::hex;
-use crate::record::{self, Problem, Record, RoundInputs};
+use crate::record::{self, Problem, Record, RoundInputs, SolverId};
 use crate::rules::Rules;
 
 /// Canonical JSON text of any JSON text (see `docs/records.md`).
@@ -36,6 +36,9 @@ fn canonical_json(text: &Bound<'_, PyAny>) -> PyResult<String> {
 pub struct RecordRules {
     rules: Rules,
     text: String,
+    /// The solver that arranges seats at the close under these rules,
+    /// computed once (records name it).
+    solver: SolverId,
 }
 
 #[pymethods]
@@ -53,9 +56,11 @@ impl RecordRules {
                 format!("rules_json must be a JSON object, not {}", value.kind()),
             ));
         }
+        let solver = record::installed_solver(&rules);
         Ok(RecordRules {
             rules,
             text: canonical::to_string(&value),
+            solver,
         })
     }
 
@@ -120,6 +125,7 @@ fn write_round_record(
             round_id: &round_id,
             table_id: table_id.as_deref(),
             players: &players,
+            solver: &rules.solver,
             previous_digest,
             meta: &meta,
             rules: &rules.rules,

@@ -125,10 +125,14 @@ pub struct SolverId {
     pub tables: [u8; 32],
 }
 
+/// The fingerprints computed so far, by the address of the shipped tables
+/// (which live as long as the program).
+type Fingerprints = Vec<(usize, [u8; 32])>;
+
 /// The SHA-256 of a shipped tables file, computed once per tables.
 fn tables_fingerprint(tables: &'static Tables) -> [u8; 32] {
     use std::sync::{Mutex, OnceLock};
-    static SEEN: OnceLock<Mutex<Vec<(usize, [u8; 32])>>> = OnceLock::new();
+    static SEEN: OnceLock<Mutex<Fingerprints>> = OnceLock::new();
     let key = tables as *const Tables as usize;
     let seen = SEEN.get_or_init(|| Mutex::new(Vec::new()));
     if let Ok(list) = seen.lock() {

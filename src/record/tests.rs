@@ -82,6 +82,7 @@ impl Round {
             round_id: "table-7/round-12",
             table_id: (!first).then_some("table-7"),
             players: if first { &[] } else { &self.players },
+            solver: &installed_solver(&self.rules),
             previous_digest: self.previous,
             meta: &self.meta,
             rules: &self.rules,

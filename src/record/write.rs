@@ -10,9 +10,7 @@ use super::format::{
     check_round_id, check_stakes_diagonal, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION,
     FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES,
 };
-use super::table::{
-    check_players, check_table_id, installed_solver, push_player, push_solver, Player,
-};
+use super::table::{check_players, check_table_id, push_player, push_solver, Player, SolverId};
 use crate::arrangement::{cards_text, push_arrangement, push_cards};
 use crate::canonical::{self, write_str, Json};
 use crate::error::{Error, Result};
@@ -34,6 +32,10 @@ pub struct RoundInputs<'a> {
     pub table_id: Option<&'a str>,
     /// The player at each seat (format 2).
     pub players: &'a [Player],
+    /// The solver that arranges seats at the close under `rules`
+    /// ([`installed_solver`](super::installed_solver), which a caller
+    /// writing many records computes once per rules).
+    pub solver: &'a SolverId,
     pub previous_digest: Option<[u8; 32]>,
     /// The server's own notes (times, table names): at most
     /// [`MAX_META_ENTRIES`] entries of text, integers, booleans or null.
@@ -278,7 +280,7 @@ fn members_after_digest(
     write_settlement_json(&mut after, settlement, seat_inputs, None);
     if second {
         after.push_str(",\"solver\":");
-        push_solver(&mut after, &installed_solver(inputs.rules));
+        push_solver(&mut after, inputs.solver);
     }
     after.push_str(",\"stakes\":");
     inputs.stakes.write(&mut after, seats);
