@@ -216,7 +216,8 @@ def _edit(data: dict[str, Any], path: list[str | int], value: object) -> dict[st
     [
         (["format"], "x", "format must be"),
         (["seats"], 5, "seats must be"),
-        (["start"], {"checked": True, "digest": "x"}, "start is not a chain link"),
+        (["start"], {"checked": True, "digest": "x"}, "start.digest must be 64"),
+        (["start"], {"checked": "yes", "digest": None}, "start is not a chain link"),
         (["entries", 1, "net", 0], 10**6, "net plus rake is not zero"),
         (["entries", 1, "balances", 0], 1, r"entries\[1\].balances\[0\]"),
         (["entries", 2, "house"], 0, "house"),

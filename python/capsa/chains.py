@@ -11,7 +11,6 @@ a table, is named.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import EllipsisType
@@ -24,25 +23,14 @@ Link = str | None | EllipsisType
 """The digest a table's next record must follow: a digest (hex), ``None``
 (the next record starts the chain) or ``...`` (not checked)."""
 
-_HEX64 = re.compile(r"[0-9a-f]{64}")
-
 
 def check_link(value: object, what: str) -> Link:
     """A chain link given by a caller: 64 lowercase hex digits, ``None`` or
-    ``...``. Raises ``ArgumentError`` for other text, ``TypeError`` for
-    another type."""
-    if value is ... or value is None:
+    ``...``, read as the engine reads a digest. Raises ``ArgumentError`` for
+    other text, ``TypeError`` for another type."""
+    if value is ...:
         return value
-    if not isinstance(value, str):
-        raise TypeError(
-            f"{what} must be a str of 64 hex digits or None, not {type(value).__name__}"
-        )
-    if not _HEX64.fullmatch(value):
-        raise _core.ArgumentError(
-            f"{what} must be 64 lowercase hexadecimal digits (a SHA-256) or None, "
-            f"got {value[:80]!r}"
-        )
-    return value
+    return _core.read_digest(value, what)  # type: ignore[arg-type]
 
 
 @dataclass

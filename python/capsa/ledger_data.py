@@ -4,13 +4,12 @@ loads only what booking its records could have made."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from capsa._core import ArgumentError
-from capsa.chains import Link, TableChain
+from capsa.chains import Link, TableChain, check_link
 
 __all__ = [
     "LEDGER_FORMAT",
@@ -28,7 +27,6 @@ LEDGER_FORMAT = "capsa-ledger"
 LEDGER_VERSION = 1
 """The ``format_version`` of a saved ledger this capsa writes and reads."""
 
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 _ENTRY_KEYS = frozenset(
     {"round", "table_id", "round_id", "digest", "players", "net", "rake", "balances", "house"}
 )
@@ -87,14 +85,22 @@ def link_data(link: Link) -> dict[str, Any]:
     return {"checked": link is not ..., "digest": None if link is ... else link}
 
 
+def _digest(value: object, where: str) -> str | None:
+    """A digest of saved data (or None), read as the engine reads one."""
+    try:
+        return check_link(value, where)  # type: ignore[return-value]
+    except (ArgumentError, TypeError) as exc:
+        raise _bad(str(exc)) from None
+
+
 def _link(data: object, where: str) -> Link:
     if not isinstance(data, Mapping) or set(data) != {"checked", "digest"}:
         raise _bad(f"{where} must be an object of checked and digest")
     digest = data["digest"]
     if data["checked"] is False and digest is None:
         return ...
-    if data["checked"] is True and (digest is None or _HEX64.fullmatch(str(digest))):
-        return None if digest is None else str(digest)
+    if data["checked"] is True:
+        return _digest(digest, f"{where}.digest")
     raise _bad(f"{where} is not a chain link (a digest of 64 hex digits, or null)")
 
 
@@ -184,8 +190,8 @@ def entry_from_dict(item: object, k: int, names: Mapping[str, str | None]) -> Le
     round_id, digest = item["round_id"], item["digest"]
     if not isinstance(round_id, str) or not 1 <= len(round_id.encode()) <= 256:
         raise _bad(f"{where}.round_id must be 1 to 256 bytes of text")
-    if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
-        raise _bad(f"{where}.digest must be 64 lowercase hex digits")
+    if digest is None or _digest(digest, f"{where}.digest") is None:
+        raise _bad(f"{where}.digest must be 64 lowercase hexadecimal digits")
     if not _is_int(item["round"]) or not _is_int(item["house"]):
         raise _bad(f"{where}.round and .house must be integers")
     return LedgerEntry(
