@@ -111,3 +111,13 @@ def test_verify_checks_each_commitment_against_a_file(
     assert "lists no commitment" in str(out[5]["message"])
     path.write_text('{"round_id": 1}\n')
     assert run(["verify", "--commitments", str(path)], capsys, T0[0])[0] == 2
+
+
+def test_after_an_unreadable_record_no_next_link_is_checked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # the unreadable line stands where T0[1] was: T0[2] cannot be checked
+    log = [T0[0], "not a record", T1[0], T0[2], T1[1]]
+    code, out = run(["replay", "--first"], capsys, "\n".join(log) + "\n")
+    assert code == 1
+    assert [r.get("ok", False) for r in out] == [True, False, True, True, True]

@@ -91,6 +91,14 @@ class Chains:
             found.append(("deal.nonce", f"deal.nonce {view.nonce} is already used in {where}"))
         return found
 
+    def unlink(self) -> None:
+        """Leaves the next link of every table unchecked, the tables not yet
+        seen too: after a record that cannot be read, whose table is not
+        known."""
+        self._start = ...
+        for chain in self._tables.values():
+            chain.last = ...
+
     def book(self, view: _core.RecordView, digest: Link) -> None:
         """Records that the record was read: its round id and nonce are used
         and its table's next record must follow ``digest``."""

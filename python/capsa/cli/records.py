@@ -96,7 +96,8 @@ def _check_one(
 def _check_records(args: argparse.Namespace, verb: str, check: Check, chain: bool) -> int:
     """Checks every record of the input with ``check``; with ``chain``, each
     must follow the record before it in its table (a record that cannot be
-    read leaves the next link of no table unchecked: its table is unknown)."""
+    read leaves the next link of every table unchecked: its table is not
+    known)."""
     failed = total = 0
     out = sys.stdout.buffer
     chains = _chains(args, chain)
@@ -115,6 +116,8 @@ def _check_records(args: argparse.Namespace, verb: str, check: Check, chain: boo
                 _write(out, _error_record(number, exc, view.round_id if view else None))
                 if view is not None:
                     chains.book(view, view.digest)
+                else:
+                    chains.unlink()
                 continue
             _write(out, {"digest": digest, "line": number, "ok": True, "round_id": view.round_id})
             chains.book(view, digest)
