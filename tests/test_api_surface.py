@@ -48,6 +48,7 @@ SUBMODULES = frozenset(
     {
         "_core",
         "bulk",
+        "chains",
         "columns",
         "dask",
         "json_faults",
@@ -56,6 +57,7 @@ SUBMODULES = frozenset(
         "simulation",
         "conformance",
         "ledger",
+        "ledger_data",
         "records",
         "render",
         "rng",
@@ -75,7 +77,7 @@ SUBMODULES = frozenset(
 CANNOT_RAISE = frozenset(
     {
         "capsa.settlement.BatchSettlement",  # a named tuple of the batch's results
-        "capsa.ledger.LedgerEntry.to_dict",
+        "capsa.ledger_data.LedgerEntry.to_dict",
         "capsa.solver.Choice",  # a frozen dataclass, built by the solver
         "capsa._core.HandValue",  # built by evaluate() only
         "capsa._core.Settlement",  # built by settle() only

@@ -31,29 +31,49 @@ def _golden_module() -> Any:
     return module
 
 
-def golden_lines() -> list[str]:
-    return (GOLDEN / "records-1.jsonl").read_text(encoding="utf-8").splitlines()
+FORMATS = (1, 2)
+
+
+def golden_lines(version: int = 2) -> list[str]:
+    return (GOLDEN / f"records-{version}.jsonl").read_text(encoding="utf-8").splitlines()
+
+
+def all_golden_lines() -> list[str]:
+    return [line for version in FORMATS for line in golden_lines(version)]
 
 
 def python_canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def test_golden_records_regenerate_byte_for_byte() -> None:
-    """`python tests/golden/make_records.py > tests/golden/records-1.jsonl`
+@pytest.mark.parametrize("version", FORMATS)
+def test_golden_records_regenerate_byte_for_byte(version: int) -> None:
+    """`python tests/golden/make_records.py --format N > tests/golden/records-N.jsonl`
     writes exactly the committed file: the writer's output is pinned."""
-    assert _golden_module().golden_records() == golden_lines()
+    assert _golden_module().golden_records(version) == golden_lines(version)
 
 
-def test_golden_records_replay_as_a_chain() -> None:
+@pytest.mark.parametrize("version", FORMATS)
+def test_golden_records_replay_as_a_chain(version: int) -> None:
     previous: str | None = None
-    for line in golden_lines():
+    for line in golden_lines(version):
         previous = capsa.replay(line, previous_digest=previous)
         capsa.verify_deal(line)
 
 
-def test_golden_records_hold_every_kind_of_field() -> None:
-    records = [json.loads(line) for line in golden_lines()]
+def test_golden_records_of_format_2_name_the_table_and_players() -> None:
+    records = [json.loads(line) for line in golden_lines(2)]
+    assert all(r["format_version"] == 2 and r["table_id"] == "table-7" for r in records)
+    players = [s["player"] for r in records for s in r["seats"]]
+    assert {"id": "p-1002", "name": "Bảo ☃"} in players
+    assert {"id": "p-1004", "name": None} in players
+    assert {"id": "seat-0", "name": None} in players  # players left out
+    assert all(r["solver"]["strategy"] == "solver" for r in records)
+
+
+@pytest.mark.parametrize("version", FORMATS)
+def test_golden_records_hold_every_kind_of_field(version: int) -> None:
+    records = [json.loads(line) for line in golden_lines(version)]
     assert {len(r["seats"]) for r in records} == {2, 3, 4}
     seats = [s for r in records for s in r["seats"]]
     assert any(s["auto"] for s in seats) and any(s["surrender"] for s in seats)
@@ -61,11 +81,11 @@ def test_golden_records_hold_every_kind_of_field() -> None:
     assert any(isinstance(r["stakes"], list) for r in records)
     assert any(r["meta"] for r in records) and any(r["deal"]["client_seeds"] for r in records)
     assert records[0]["previous_digest"] is None
-    assert all(r["format_version"] == 1 for r in records)
+    assert all(r["format_version"] == version for r in records)
 
 
 def test_records_are_canonical_json_with_an_independent_digest() -> None:
-    for line in golden_lines():
+    for line in all_golden_lines():
         record = json.loads(line)
         assert python_canonical(record) == line
         assert canonical_json(record) == line
@@ -77,7 +97,7 @@ def test_records_are_canonical_json_with_an_independent_digest() -> None:
 
 
 def test_the_deal_verifies_with_the_oracle_alone() -> None:
-    for line in golden_lines():
+    for line in all_golden_lines():
         record = json.loads(line)
         deal = record["deal"]
         seed = bytes.fromhex(deal["server_seed"])
@@ -230,13 +250,13 @@ def test_wrong_seeds_fail_verification_with_the_reason() -> None:
 
 def test_a_newer_format_is_refused_first() -> None:
     record = played_record()
-    newer = change(record, lambda r: r.update(format_version=2, seats="whatever", extra=1))
+    newer = change(record, lambda r: r.update(format_version=3, seats="whatever", extra=1))
     with pytest.raises(
-        RecordError, match="format_version 2 is newer than this capsa reads"
+        RecordError, match="format_version 3 is newer than this capsa reads"
     ) as info:
         capsa.replay(newer)
     assert info.value.field == "format_version"
-    with pytest.raises(RecordError, match="format_version 2 is newer"):
+    with pytest.raises(RecordError, match="format_version 3 is newer"):
         capsa.verify_deal(newer)
 
 
@@ -274,7 +294,7 @@ def test_unreadable_records_name_the_field() -> None:
 
 
 def _check(value: Any, schema: dict[str, Any], root: dict[str, Any], path: str) -> list[str]:
-    """Errors of ``value`` against the JSON Schema keywords record-1.json uses."""
+    """Errors of ``value`` against the JSON Schema keywords the record schemas use."""
     if "$ref" in schema:
         schema = root["$defs"][schema["$ref"].rsplit("/", 1)[1]]
     errors: list[str] = []
@@ -332,24 +352,28 @@ def _check(value: Any, schema: dict[str, Any], root: dict[str, Any], path: str) 
     return errors
 
 
-def schema() -> dict[str, Any]:
-    text = (resources.files("capsa") / "schema" / "record-1.json").read_text(encoding="utf-8")
-    return dict(json.loads(text))
+def schema(version: int = 2) -> dict[str, Any]:
+    path = resources.files("capsa") / "schema" / f"record-{version}.json"
+    return dict(json.loads(path.read_text(encoding="utf-8")))
 
 
-def test_records_follow_the_json_schema() -> None:
-    root = schema()
-    records = [json.loads(line) for line in golden_lines()] + [played_record(k) for k in range(5)]
+@pytest.mark.parametrize("version", FORMATS)
+def test_records_follow_the_json_schema(version: int) -> None:
+    root = schema(version)
+    records = [json.loads(line) for line in golden_lines(version)]
+    if version == 2:
+        records += [played_record(k) for k in range(5)]
     for record in records:
         assert _check(record, root, root, "record") == []
     broken = change(records[0], lambda r: r["seats"][0].update(hand="As"))
     assert _check(broken, root, root, "record") != []
-    broken = change(records[0], lambda r: r.update(format_version=2))
+    broken = change(records[0], lambda r: r.update(format_version=3 - version))
     assert _check(broken, root, root, "record") != []
 
 
-def test_records_follow_the_json_schema_by_a_full_validator() -> None:
+@pytest.mark.parametrize("version", FORMATS)
+def test_records_follow_the_json_schema_by_a_full_validator(version: int) -> None:
     jsonschema = pytest.importorskip("jsonschema")
-    root = schema()
-    for line in golden_lines():
+    root = schema(version)
+    for line in golden_lines(version):
         jsonschema.validate(json.loads(line), root)

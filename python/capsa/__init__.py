@@ -48,7 +48,7 @@ from capsa._core import (
 from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
 from capsa.ledger import Ledger, LedgerEntry
-from capsa.records import RecordError, ReplayError, replay, verify_deal
+from capsa.records import RecordError, ReplayError, SolverMismatchError, replay, verify_deal
 from capsa.round import Round, RoundError
 from capsa.rules import Rules, presets
 from capsa.settlement import BatchSettlement, Seat, Settlement, settle, settle_batch
@@ -79,6 +79,7 @@ __all__ = [
     "RulesError",
     "Seat",
     "Settlement",
+    "SolverMismatchError",
     "Summary",
     "TableError",
     "__version__",

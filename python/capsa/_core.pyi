@@ -771,6 +771,10 @@ MAX_RECORD_BYTES: Final[int]
 """The largest round record read, in bytes."""
 MAX_ROUND_ID_BYTES: Final[int]
 """The longest round id, in bytes of UTF-8."""
+MAX_TABLE_ID_BYTES: Final[int]
+"""The longest table id, in bytes of UTF-8."""
+MAX_PLAYER_BYTES: Final[int]
+"""The longest player id or display name, in bytes of UTF-8."""
 MAX_RNG_CHUNK: Final[int]
 """The most words or shuffles one generator call returns."""
 
@@ -826,10 +830,15 @@ def write_round_record(
     seats: Sequence[tuple[Sequence[int], bool, bool, bool]],
     previous_digest: str | None = None,
     meta: str | Mapping[str, str | int | bool | None] | None = None,
+    *,
+    table_id: str | None = None,
+    players: Sequence[str | Mapping[str, str | None]] | None = None,
+    format_version: int | None = None,
 ) -> tuple[str, str]:
     """The record of a played round: its canonical JSON text and digest (hex).
     Each seat is (13 ids, auto, surrender, declare_natural); ``meta`` is a
-    mapping or a JSON object's text."""
+    mapping or a JSON object's text; ``format_version`` is 2 (the default)
+    or 1 (no table id or players)."""
 
 @final
 class RecordView:
@@ -837,6 +846,16 @@ class RecordView:
 
     @property
     def round_id(self) -> str: ...
+    @property
+    def format_version(self) -> int: ...
+    @property
+    def table_id(self) -> str | None:
+        """The table's id; None for format 1 and a server of one table."""
+    @property
+    def players(self) -> list[tuple[str, str | None]]:
+        """Each seat's player as (id, name); format 1's seat k is ("seat-k", None)."""
+    @property
+    def nonce(self) -> int: ...
     @property
     def digest(self) -> str:
         """The record's ``digest`` as written."""
@@ -877,6 +896,15 @@ def read_stakes(
 
 def read_round_id(round_id: str) -> str:
     """A round id: a str of 1 to ``MAX_ROUND_ID_BYTES`` bytes of UTF-8."""
+
+def read_table_id(table_id: str | None = None) -> str | None:
+    """A table id: None, or a str of 1 to ``MAX_TABLE_ID_BYTES`` bytes of UTF-8."""
+
+def read_players(
+    players: Sequence[str | Mapping[str, str | None]] | None, seats: int
+) -> list[dict[str, str | None]]:
+    """The players of a table of ``seats`` as dicts ``{"id", "name"}``: None
+    gives seat k the player ``seat-k``."""
 
 def read_nonce(nonce: int) -> int:
     """The nonce of a fair deal: an int 0..2**64-1."""

@@ -1,14 +1,17 @@
 """Round records: reading, replay and verification of the provably fair deal.
 
-A round record (format 1, ``docs/records.md``, JSON Schema
-``capsa/schema/record-1.json``) holds everything needed to recreate one round
-of one table: the rules in full, the stakes, the commitment and the revealed
-seeds, each seat's hand, what it played and its decisions, and the
-settlement with its full breakdown, as canonical JSON with a SHA-256 digest.
-:meth:`capsa.Round.record` writes one.
+A round record (format 2, ``docs/records.md``, JSON Schema
+``capsa/schema/record-2.json``; format 1 is still read) holds everything
+needed to recreate one round of one table: the table's id, the rules in
+full, the stakes, the commitment and the revealed seeds, each seat's player,
+hand, what it played and its decisions, the solver that arranged the seats
+left at the close, and the settlement with its full breakdown, as canonical
+JSON with a SHA-256 digest. :meth:`capsa.Round.record` writes one.
 
 * :func:`replay` recomputes every derived field from the inputs in the record
-  and raises :class:`ReplayError` naming every field that differs;
+  and raises :class:`ReplayError` naming every field that differs
+  (:class:`SolverMismatchError` when the one thing it cannot check is a
+  seat arranged at the close by a solver other than the installed one);
 * :func:`verify_deal` checks only the deal, from the record alone: the
   revealed server seed hashes to the commitment, and the seeds deal the
   recorded hands;
@@ -40,6 +43,7 @@ __all__ = [
     "RECORD_FORMAT_VERSION",
     "RecordError",
     "ReplayError",
+    "SolverMismatchError",
     "canonical_json",
     "record_digest",
     "replay",
@@ -90,6 +94,15 @@ class ReplayError(CapsaError):
         super().__init__(f"record {round_id!r} {what}: {details}")
 
 
+class SolverMismatchError(ReplayError):
+    """A record that replays in every field but one: a seat arranged at the
+    close by a solver (its strategy, effort or tables, the record's
+    ``solver``) other than the one this capsa installs, so that the
+    arrangement cannot be checked against the solver's choice. ``fields`` is
+    ``("solver",)``; replay it with the capsa version that wrote it
+    (``capsa_version``)."""
+
+
 def _record_text(record: RecordLike) -> str | bytes:
     """The JSON text of a record given as text, bytes or a dict."""
     if isinstance(record, str | bytes):
@@ -107,7 +120,7 @@ def _record_text(record: RecordLike) -> str | bytes:
 
 def read_record(record: RecordLike) -> _core.RecordView:
     """The record, read and checked for its form (``RecordError`` naming the
-    first field that is not as format 1 writes it)."""
+    first field that is not as its format version writes it)."""
     view, field, message = _core.read_record(_record_text(record))
     if view is None:
         raise RecordError(message, field)
@@ -170,16 +183,20 @@ def _compiled_rules(view: _core.RecordView) -> _core.RecordRules:
 def replay(record: RecordLike, *, previous_digest: str | EllipsisType | None = ...) -> str:
     """Replays a round record: recomputes every derived field from the inputs
     in the record (the digest, the rules digest, the deal from the seeds,
-    each seat's arrangement against its hand and the rules, every figure of
-    the settlement) and returns the record's digest.
+    each seat's arrangement against its hand and the rules, in format 2 each
+    seat arranged at the close against the solver's own choice, every figure
+    of the settlement) and returns the record's digest.
 
     ``previous_digest``, when given, is the digest of the record before it in
     the table's chain (``None``: the record must be the first of a chain),
     and the record's ``previous_digest`` must be it.
 
     Raises ``RecordError`` for a record that cannot be read (the field named)
-    and ``ReplayError`` naming every field that differs; ``TypeError`` for a
-    record that is neither text nor a dict.
+    and ``ReplayError`` naming every field that differs;
+    ``SolverMismatchError`` (a ``ReplayError`` whose one field is
+    ``"solver"``) for a record whose seats arranged at the close were
+    arranged by another solver than this capsa's, everything else
+    replaying; ``TypeError`` for a record that is neither text nor a dict.
     """
     return replay_view(read_record(record), previous_digest)
 
@@ -192,6 +209,8 @@ def replay_view(view: _core.RecordView, previous_digest: str | EllipsisType | No
     else:
         problems = view.replay(rules, True, previous_digest)
     if problems:
+        if [field for field, _ in problems] == ["solver"]:
+            raise SolverMismatchError(view.round_id, problems, "cannot be checked here")
         raise ReplayError(view.round_id, problems, "does not replay")
     return view.digest
 

@@ -187,6 +187,13 @@ class Round:
       that the records form a chain (``None`` for the first);
     * ``meta``: the server's own notes for the record (times, table names):
       at most 32 entries of str, int, bool or None;
+    * ``table_id``: 1 to 256 bytes of text naming the table in the record,
+      so that a log of many tables replays table by table (``None``: a
+      server of one table);
+    * ``players``: the player at each seat, one per seat, each a str (its
+      id) or ``{"id": str, "name": str | None}`` (ids and names 1 to 256
+      bytes, no id at two seats; ``None``: seat k's player is ``"seat-k"``
+      with no name);
     * ``server_seed``: leave it out: 32 bytes are drawn from the operating
       system's entropy. Give it only to recreate a round (tests, examples);
     * ``deadline``: when the arranging time ends, in milliseconds since the
@@ -214,6 +221,7 @@ class Round:
         "_nonce",
         "_phase",
         "_play",
+        "_players",
         "_previous_digest",
         "_record_text",
         "_require_seeds",
@@ -225,6 +233,7 @@ class Round:
         "_server_seed",
         "_settlement",
         "_stakes",
+        "_table_id",
     )
 
     def __init__(
@@ -240,6 +249,8 @@ class Round:
         server_seed: bytes | None = None,
         deadline: int | None = None,
         require_client_seeds: bool = False,
+        table_id: str | None = None,
+        players: Sequence[str | Mapping[str, str | None]] | None = None,
     ) -> None:
         self._lock = threading.RLock()
         self._rules = _check_rules(rules)
@@ -249,6 +260,8 @@ class Round:
         self._nonce = _core.read_nonce(nonce)
         self._previous_digest = _core.read_digest(previous_digest, "previous_digest")
         self._meta = _core.read_meta(meta)
+        self._table_id = _core.read_table_id(table_id)
+        self._players = _core.read_players(players, self._seats)
         self._server_seed = _read_server_seed(server_seed)
         self._deadline = None if deadline is None else _read_time(deadline, "deadline")
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
@@ -296,6 +309,16 @@ class Round:
     def round_id(self) -> str:
         """The round's id, as the record holds it."""
         return self._round_id
+
+    @property
+    def table_id(self) -> str | None:
+        """The table's id, as the record holds it (``None``: not given)."""
+        return self._table_id
+
+    @property
+    def players(self) -> list[dict[str, str | None]]:
+        """The player at each seat, ``{"id": ..., "name": ...}`` (a copy)."""
+        return [dict(p) for p in self._players]
 
     @property
     def nonce(self) -> int:
@@ -597,6 +620,8 @@ class Round:
             self._seat_args(),
             self._previous_digest,
             self._meta or None,
+            table_id=self._table_id,
+            players=self._players,
         )
         return text, digest
 
@@ -647,6 +672,8 @@ class Round:
             "nonce": self._nonce,
             "previous_digest": self._previous_digest,
             "meta": dict(self._meta),
+            "table_id": self._table_id,
+            "players": [dict(p) for p in self._players],
             "server_seed": self._server_seed.hex(),
             "deadline": self._deadline,
             "require_client_seeds": self._require_seeds,
@@ -695,6 +722,8 @@ _STATE_KEYS = frozenset(
         "nonce",
         "previous_digest",
         "meta",
+        "table_id",
+        "players",
         "server_seed",
         "deadline",
         "require_client_seeds",
@@ -753,6 +782,8 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
         nonce=_state_key(state, "nonce"),
         previous_digest=_state_key(state, "previous_digest"),
         meta=_state_key(state, "meta"),
+        table_id=_state_key(state, "table_id"),
+        players=_state_key(state, "players"),
         server_seed=_server_seed_of(state),
         deadline=_state_key(state, "deadline"),
         require_client_seeds=_state_key(state, "require_client_seeds"),

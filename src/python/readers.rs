@@ -8,8 +8,9 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use super::conversion::flags::bool_arg;
 use super::conversion::meta::meta_arg;
 use super::conversion::numbers::{nonce_arg, seat_count_arg};
+use super::conversion::players::players_arg;
 use super::conversion::stakes::record_stakes_arg;
-use super::conversion::text::{digest_arg, round_id_arg, server_seed_arg, text_arg};
+use super::conversion::text::{digest_arg, round_id_arg, server_seed_arg, table_id_arg, text_arg};
 use super::errors::err;
 use crate::canonical::Json;
 use crate::error::ErrorKind;
@@ -52,6 +53,34 @@ fn read_stakes<'py>(
 #[pyfunction]
 fn read_round_id(round_id: &Bound<'_, PyAny>) -> PyResult<String> {
     round_id_arg(round_id)
+}
+
+/// A table id: None, or a str of 1 to `MAX_TABLE_ID_BYTES` bytes of UTF-8.
+#[pyfunction]
+#[pyo3(signature = (table_id=None))]
+fn read_table_id(table_id: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    table_id_arg(table_id)
+}
+
+/// The players of a table of `seats`, as a new list of dicts
+/// `{"id": str, "name": str | None}`: None gives seat k the player
+/// `seat-k`.
+#[pyfunction]
+#[pyo3(signature = (players, seats))]
+fn read_players<'py>(
+    py: Python<'py>,
+    players: Option<&Bound<'py, PyAny>>,
+    seats: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
+    let seats = seat_count_arg(seats)?;
+    let out = PyList::empty(py);
+    for p in players_arg(players, seats)? {
+        let d = PyDict::new(py);
+        d.set_item("id", p.id)?;
+        d.set_item("name", p.name)?;
+        out.append(d)?;
+    }
+    Ok(out)
 }
 
 /// The nonce of a fair deal: an int 0..2**64-1.
@@ -114,6 +143,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_seat_count, m)?)?;
     m.add_function(wrap_pyfunction!(read_stakes, m)?)?;
     m.add_function(wrap_pyfunction!(read_round_id, m)?)?;
+    m.add_function(wrap_pyfunction!(read_table_id, m)?)?;
+    m.add_function(wrap_pyfunction!(read_players, m)?)?;
     m.add_function(wrap_pyfunction!(read_nonce, m)?)?;
     m.add_function(wrap_pyfunction!(read_digest, m)?)?;
     m.add_function(wrap_pyfunction!(read_server_seed, m)?)?;

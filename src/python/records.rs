@@ -7,17 +7,18 @@ use pyo3::types::{PyBytes, PyString};
 
 use super::conversion::choices::rules_arg;
 use super::conversion::meta::meta_arg;
-use super::conversion::numbers::nonce_arg;
+use super::conversion::numbers::{int_in_range, nonce_arg};
+use super::conversion::players::players_arg;
 use super::conversion::seats::{played_seats, SubmittedSeat};
 use super::conversion::stakes::record_stakes_arg;
 use super::conversion::text::{
-    client_seeds_arg, digest_arg, round_id_arg, server_seed_arg, text_arg, type_name,
+    client_seeds_arg, digest_arg, round_id_arg, server_seed_arg, table_id_arg, text_arg, type_name,
 };
 use super::errors::err;
 use crate::canonical::{self, Json};
 use crate::error::ErrorKind;
 use crate::fair::hex;
-use crate::record::{self, Problem, Record, RoundInputs};
+use crate::record::{self, Problem, Record, RoundInputs, SolverId};
 use crate::rules::Rules;
 
 /// Canonical JSON text of any JSON text (see `docs/records.md`).
@@ -35,6 +36,9 @@ fn canonical_json(text: &Bound<'_, PyAny>) -> PyResult<String> {
 pub struct RecordRules {
     rules: Rules,
     text: String,
+    /// The solver that arranges seats at the close under these rules,
+    /// computed once (records name it).
+    solver: SolverId,
 }
 
 #[pymethods]
@@ -52,9 +56,11 @@ impl RecordRules {
                 format!("rules_json must be a JSON object, not {}", value.kind()),
             ));
         }
+        let solver = record::installed_solver(&rules);
         Ok(RecordRules {
             rules,
             text: canonical::to_string(&value),
+            solver,
         })
     }
 
@@ -69,7 +75,7 @@ impl RecordRules {
 /// and its digest (hex). The hands are dealt again from the seeds and the
 /// table settled (see `crate::record::write`).
 #[pyfunction]
-#[pyo3(signature = (rules, round_id, stakes, server_seed, client_seeds, nonce, seats, previous_digest=None, meta=None))]
+#[pyo3(signature = (rules, round_id, stakes, server_seed, client_seeds, nonce, seats, previous_digest=None, meta=None, *, table_id=None, players=None, format_version=None))]
 #[allow(clippy::too_many_arguments)]
 fn write_round_record(
     py: Python<'_>,
@@ -82,8 +88,21 @@ fn write_round_record(
     seats: Vec<SubmittedSeat>,
     previous_digest: Option<&Bound<'_, PyAny>>,
     meta: Option<&Bound<'_, PyAny>>,
+    table_id: Option<&Bound<'_, PyAny>>,
+    players: Option<&Bound<'_, PyAny>>,
+    format_version: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(String, String)> {
     let n = seats.len();
+    let format_version = match format_version {
+        Some(v) => int_in_range(
+            v,
+            "format_version",
+            record::FIRST_FORMAT_VERSION,
+            record::FORMAT_VERSION,
+            ErrorKind::Argument,
+        )?,
+        None => record::FORMAT_VERSION,
+    };
     crate::settle::check_seat_count(n)?;
     let played = played_seats(seats)?;
     let rules = rules.get();
@@ -94,9 +113,19 @@ fn write_round_record(
     let nonce = nonce_arg(nonce)?;
     let previous_digest = digest_arg(previous_digest, "previous_digest")?;
     let meta = meta_arg(meta)?;
+    let table_id = table_id_arg(table_id)?;
+    let players = if format_version == record::FIRST_FORMAT_VERSION && players.is_none() {
+        Vec::new()
+    } else {
+        players_arg(players, n)?
+    };
     let written = py.detach(|| {
         record::write(&RoundInputs {
+            format_version,
             round_id: &round_id,
+            table_id: table_id.as_deref(),
+            players: &players,
+            solver: &rules.solver,
             previous_digest,
             meta: &meta,
             rules: &rules.rules,
@@ -126,6 +155,32 @@ impl RecordView {
     #[getter]
     fn round_id(&self) -> &str {
         &self.record.round_id
+    }
+
+    #[getter]
+    fn format_version(&self) -> i128 {
+        self.record.format_version
+    }
+
+    /// The table's id; None for format 1 and a server of one table.
+    #[getter]
+    fn table_id(&self) -> Option<&str> {
+        self.record.table_id.as_deref()
+    }
+
+    /// Each seat's player as (id, name); format 1's seat k is ("seat-k", None).
+    #[getter]
+    fn players(&self) -> Vec<(String, Option<String>)> {
+        self.record
+            .players
+            .iter()
+            .map(|p| (p.id.clone(), p.name.clone()))
+            .collect()
+    }
+
+    #[getter]
+    fn nonce(&self) -> u64 {
+        self.record.nonce
     }
 
     /// The record's `digest` as written.
@@ -202,8 +257,8 @@ impl RecordView {
 }
 
 /// Reads a round record from JSON text (bytes or str): the record, or
-/// (None, field, message) naming the first field that is not as format 1
-/// writes it (a newer format version is refused first).
+/// (None, field, message) naming the first field that is not as its format
+/// version writes it (a newer format version is refused first).
 #[pyfunction]
 fn read_record(text: &Bound<'_, PyAny>) -> PyResult<(Option<RecordView>, String, String)> {
     let bytes: &[u8] = if let Ok(b) = text.cast::<PyBytes>() {
@@ -236,6 +291,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RECORD_FORMAT_VERSION", record::FORMAT_VERSION as u32)?;
     m.add("MAX_RECORD_BYTES", record::MAX_RECORD_BYTES)?;
     m.add("MAX_ROUND_ID_BYTES", record::MAX_ROUND_ID_BYTES)?;
+    m.add("MAX_TABLE_ID_BYTES", record::MAX_TABLE_ID_BYTES)?;
+    m.add("MAX_PLAYER_BYTES", record::MAX_PLAYER_BYTES)?;
     m.add_class::<RecordRules>()?;
     m.add_class::<RecordView>()?;
     m.add_function(wrap_pyfunction!(canonical_json, m)?)?;

@@ -11,7 +11,11 @@ pub use crate::stakes::StakeSpec;
 pub const FORMAT: &str = "capsa-round-record";
 
 /// The format version this engine writes and the newest it reads.
-pub const FORMAT_VERSION: i128 = 1;
+pub const FORMAT_VERSION: i128 = 2;
+
+/// The oldest format version this engine reads (and still writes, for the
+/// golden records of that version).
+pub const FIRST_FORMAT_VERSION: i128 = 1;
 
 /// The largest record read, in bytes (a four-seat record is about 5 KB).
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
@@ -44,7 +48,7 @@ pub const MAX_META_TEXT_BYTES: usize = 1024;
 /// would otherwise list hundreds).
 pub const MAX_PROBLEMS: usize = 64;
 
-pub(super) const RECORD_KEYS: [&str; 13] = [
+pub(super) const RECORD_KEYS_1: [&str; 13] = [
     "capsa_version",
     "deal",
     "digest",
@@ -60,6 +64,24 @@ pub(super) const RECORD_KEYS: [&str; 13] = [
     "stakes",
 ];
 
+pub(super) const RECORD_KEYS_2: [&str; 15] = [
+    "capsa_version",
+    "deal",
+    "digest",
+    "format",
+    "format_version",
+    "meta",
+    "previous_digest",
+    "round_id",
+    "rules",
+    "rules_digest",
+    "seats",
+    "settlement",
+    "solver",
+    "stakes",
+    "table_id",
+];
+
 pub(super) const DEAL_KEYS: [&str; 5] = [
     "algorithm",
     "client_seeds",
@@ -68,13 +90,41 @@ pub(super) const DEAL_KEYS: [&str; 5] = [
     "server_seed",
 ];
 
-pub(super) const SEAT_KEYS: [&str; 5] = [
+pub(super) const SEAT_KEYS_1: [&str; 5] = [
     "arrangement",
     "auto",
     "declare_natural",
     "hand",
     "surrender",
 ];
+
+pub(super) const SEAT_KEYS_2: [&str; 6] = [
+    "arrangement",
+    "auto",
+    "declare_natural",
+    "hand",
+    "player",
+    "surrender",
+];
+
+/// Checks that a stakes matrix holds 0 on its diagonal (a seat plays no
+/// one at its own seat), as format 2 writes and reads stakes; the message
+/// names the entry.
+pub fn check_stakes_diagonal(stakes: &StakeSpec, seats: usize) -> Result<(), Problem> {
+    if let StakeSpec::Matrix(m) = stakes {
+        for k in 0..seats {
+            let v = m.get(k * seats + k).copied().unwrap_or(0);
+            if v != 0 {
+                let field = format!("stakes[{k}][{k}]");
+                return Err(Problem::new(
+                    field.as_str(),
+                    format!("{field} must be 0 (a seat does not play itself), got {v}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
 
 /// A field of a record that is not as it should be, by its path
 /// (`seats[2].arrangement`, `settlement.pairs[0].money`; empty for the

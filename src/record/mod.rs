@@ -1,7 +1,10 @@
-//! Round records, format 1: everything needed to recreate one round of one
+//! Round records, formats 1 and 2: everything needed to recreate one round of one
 //! table, as canonical JSON (see [`crate::canonical`]) with a SHA-256 digest,
 //! and their replay. `docs/records.md` documents the format field by field;
-//! `python/capsa/schema/record-1.json` is its JSON Schema.
+//! `python/capsa/schema/record-2.json` is its JSON Schema (format 1's is
+//! `record-1.json`). Format 2 adds the table id, each seat's player and
+//! the solver's identity, and binds the `auto` flags and the stakes
+//! diagonal (see [`table`]).
 //!
 //! [`write`] turns the inputs of a played round (the seeds, each seat's
 //! arrangement and decisions, the rules and stakes) into its record: the
@@ -13,21 +16,27 @@
 //! only the provably fair deal (the commitment and the hands), from the
 //! record alone.
 //!
-//! `format` holds the fields, limits and types; `write`, `read` and `replay`
-//! the three jobs.
+//! `format` holds the fields, limits and types; `table` the fields format 2
+//! adds; `write`, `read` and `replay` the three jobs.
 
 mod format;
 mod read;
 mod replay;
+mod table;
 mod write;
 
 pub use crate::arrangement::arrangement_text;
 pub(crate) use format::check_round_id;
 pub use format::{
-    Members, PlayedSeat, Problem, StakeSpec, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES,
-    MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES, MAX_PROBLEMS, MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES,
+    check_stakes_diagonal, Members, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION, FORMAT,
+    FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES, MAX_PROBLEMS,
+    MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES,
 };
 pub use read::{read, Record};
+pub use table::{
+    check_players, check_table_id, installed_solver, players_error, Player, SolverId,
+    MAX_PLAYER_BYTES, MAX_TABLE_ID_BYTES,
+};
 pub use write::{check_meta, write, RoundInputs, Written};
 
 #[cfg(test)]

@@ -1,11 +1,15 @@
 //! Reading a record strictly: every field checked for its form, the first
-//! that is not as format 1 writes it named by a [`Problem`].
+//! that is not as its format version writes it named by a [`Problem`].
 
 use std::borrow::Cow;
 
 use super::format::{
-    check_round_id, Members, PlayedSeat, Problem, Read, StakeSpec, DEAL_KEYS, FORMAT,
-    FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS, SEAT_KEYS,
+    check_round_id, check_stakes_diagonal, Members, PlayedSeat, Problem, Read, StakeSpec,
+    DEAL_KEYS, FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS_1,
+    RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2,
+};
+use super::table::{
+    check_record_players, read_player, read_solver, read_table_id, Player, SolverId,
 };
 use super::write::{check_meta, sorted};
 use crate::arrangement::{arrangement_text, cards_text, read_arrangement_text};
@@ -19,7 +23,17 @@ use crate::stakes::{read_stakes, StakesFault, StakesInput, StakesValue};
 /// A round record as read, every field checked for its form.
 #[derive(Clone, Debug)]
 pub struct Record {
+    /// 1 or 2.
+    pub format_version: i128,
     pub round_id: String,
+    /// The table's id (format 2), None for a server of one table and for
+    /// format 1.
+    pub table_id: Option<String>,
+    /// The player at each seat; a format 1 record's seat `k` is
+    /// [`Player::of_seat`].
+    pub players: Vec<Player>,
+    /// The solver that arranged the seats left at the close (format 2).
+    pub solver: Option<SolverId>,
     pub capsa_version: String,
     pub previous_digest: Option<[u8; 32]>,
     pub meta: Members<'static>,
@@ -57,7 +71,11 @@ pub(super) fn join(path: &str, key: &str) -> String {
 }
 
 /// The members of an object at `path`, refusing any key not in `known`.
-fn object<'a, 'j>(value: &'a Json<'j>, path: &str, known: &[&str]) -> Read<&'a Members<'j>> {
+pub(super) fn object<'a, 'j>(
+    value: &'a Json<'j>,
+    path: &str,
+    known: &[&str],
+) -> Read<&'a Members<'j>> {
     let Json::Object(members) = value else {
         return Err(Problem::new(
             path,
@@ -75,7 +93,7 @@ fn object<'a, 'j>(value: &'a Json<'j>, path: &str, known: &[&str]) -> Read<&'a M
         return Err(Problem::new(
             field.as_str(),
             format!(
-                "{field}: unknown key{place}; format {FORMAT_VERSION} has {}",
+                "{field}: unknown key{place}; the format has {}",
                 known.join(", ")
             ),
         ));
@@ -213,12 +231,24 @@ impl From<StakesFault> for Problem {
     }
 }
 
-fn read_seat(value: &Json, k: usize) -> Read<([u8; 13], PlayedSeat)> {
+type ReadSeat = ([u8; 13], PlayedSeat, Player);
+
+fn read_seat(value: &Json, k: usize, version: i128) -> Read<ReadSeat> {
     let path = format!("seats[{k}]");
-    object(value, &path, &SEAT_KEYS)?;
+    let second = version >= 2;
+    object(
+        value,
+        &path,
+        if second { &SEAT_KEYS_2 } else { &SEAT_KEYS_1 },
+    )?;
     let field = |key: &str| member(value, key, &path);
     let hand = read_hand(field("hand")?, &format!("{path}.hand"))?;
     let arrangement = read_arrangement(field("arrangement")?, &format!("{path}.arrangement"))?;
+    let player = if second {
+        read_player(field("player")?, k)?
+    } else {
+        Player::of_seat(k)
+    };
     Ok((
         hand,
         PlayedSeat {
@@ -230,10 +260,11 @@ fn read_seat(value: &Json, k: usize) -> Read<([u8; 13], PlayedSeat)> {
                 &format!("{path}.declare_natural"),
             )?,
         },
+        player,
     ))
 }
 
-fn read_version(value: &Json) -> Read<()> {
+fn read_version(value: &Json) -> Read<i128> {
     let format = member(value, "format", "")?;
     if !matches!(format, Json::Str(f) if f == FORMAT) {
         return Err(Problem::new(
@@ -242,7 +273,7 @@ fn read_version(value: &Json) -> Read<()> {
         ));
     }
     match member(value, "format_version", "")? {
-        Json::Int(v) if *v == FORMAT_VERSION => Ok(()),
+        Json::Int(v) if (FIRST_FORMAT_VERSION..=FORMAT_VERSION).contains(v) => Ok(*v),
         Json::Int(v) if *v > FORMAT_VERSION => Err(Problem::new(
             "format_version",
             format!(
@@ -253,7 +284,7 @@ fn read_version(value: &Json) -> Read<()> {
         other => Err(Problem::new(
             "format_version",
             format!(
-                "format_version must be {FORMAT_VERSION}, got {}",
+                "format_version must be {FIRST_FORMAT_VERSION} to {FORMAT_VERSION}, got {}",
                 canonical::to_string(other)
                     .chars()
                     .take(40)
@@ -339,7 +370,8 @@ fn read_deal(deal: &Json, seat_count: usize) -> Read<Deal> {
 }
 
 /// Reads a record from its JSON text (at most [`MAX_RECORD_BYTES`] bytes):
-/// the first field that is not as format 1 writes it is a [`Problem`].
+/// the first field that is not as its format version writes it is a
+/// [`Problem`].
 /// A record of a newer format version is refused before anything else.
 pub fn read(bytes: &[u8]) -> Read<Record> {
     let bytes = strip_bom(bytes);
@@ -359,8 +391,17 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
             format!("a record is a JSON object, not {}", value.kind()),
         ));
     }
-    read_version(&value)?;
-    object(&value, "", &RECORD_KEYS)?;
+    let version = read_version(&value)?;
+    let second = version >= 2;
+    object(
+        &value,
+        "",
+        if second {
+            &RECORD_KEYS_2
+        } else {
+            &RECORD_KEYS_1
+        },
+    )?;
     let get = |key: &str| member(&value, key, "");
     let capsa_version = text(get("capsa_version")?, "capsa_version", 64)?.to_string();
     let round_id = text(get("round_id")?, "round_id", usize::MAX)?.to_string();
@@ -385,14 +426,28 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
     stakes
         .check(seat_count)
         .map_err(|e| Problem::new("stakes", format!("stakes: {}", e.message())))?;
+    if second {
+        check_stakes_diagonal(&stakes, seat_count)?;
+    }
     let deal = read_deal(get("deal")?, seat_count)?;
-    let (hands, seats): (Vec<_>, Vec<_>) = seat_values
-        .iter()
-        .enumerate()
-        .map(|(k, v)| read_seat(v, k))
-        .collect::<Read<Vec<_>>>()?
-        .into_iter()
-        .unzip();
+    let mut hands = Vec::with_capacity(seat_count);
+    let mut seats = Vec::with_capacity(seat_count);
+    let mut players = Vec::with_capacity(seat_count);
+    for (k, v) in seat_values.iter().enumerate() {
+        let (hand, seat, player) = read_seat(v, k, version)?;
+        hands.push(hand);
+        seats.push(seat);
+        players.push(player);
+    }
+    check_record_players(&players)?;
+    let (table_id, solver) = if second {
+        (
+            read_table_id(get("table_id")?)?,
+            Some(read_solver(get("solver")?)?),
+        )
+    } else {
+        (None, None)
+    };
     let settlement = get("settlement")?;
     if !matches!(settlement, Json::Object(_)) {
         return Err(Problem::new(
@@ -404,7 +459,11 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
     let net_and_rake = net_and_rake(settlement, seat_count);
     let (content_digest, settlement_text) = content_digest(&value);
     Ok(Record {
+        format_version: version,
         round_id,
+        table_id,
+        players,
+        solver,
         capsa_version,
         previous_digest,
         meta,

@@ -3,6 +3,7 @@
 
 use super::format::{Problem, MAX_PROBLEMS};
 use super::read::{join, Record};
+use super::table::auto_problems;
 use super::write::{check_play, seat_inputs, settlement_text};
 use crate::arrangement::cards_text;
 use crate::canonical::{self, Json};
@@ -123,7 +124,8 @@ impl Record {
     /// Recomputes everything derived from the record's inputs under `rules`
     /// (the record's own rules, compiled by the caller) and lists every
     /// field that differs: the digest, the rules digest, the deal, what each
-    /// seat played against its hand and the rules, every figure of the
+    /// seat played against its hand and the rules (in format 2, each seat
+    /// arranged at the close against the solver's choice), every figure of the
     /// settlement, and the chain link when `previous` is given (the digest
     /// the record must follow, or None for the first of a chain).
     pub fn replay(&self, rules: &Rules, previous: Option<Option<[u8; 32]>>) -> Vec<Problem> {
@@ -138,6 +140,9 @@ impl Record {
                 .into_iter()
                 .map(|(_, p)| p),
         );
+        if let Some(solver) = &self.solver {
+            problems.extend(auto_problems(rules, solver, &dealt, &self.seats));
+        }
         self.settlement_problems(rules, &mut problems);
         problems.truncate(MAX_PROBLEMS);
         problems

@@ -24,7 +24,18 @@ fn valid(rules: &Rules, hand: &[u8; 13]) -> [u8; 13] {
         .unwrap()
 }
 
+/// The solver's own arrangement of a hand, as `Round.close` makes it.
+fn solver_choice(rules: &Rules, hand: &[u8; 13], seats: usize) -> [u8; 13] {
+    crate::solver::arranger(rules, None, seats, crate::solver::Strategy::Solver)
+        .unwrap()
+        .choose(hand)
+        .unwrap()
+        .cards
+}
+
 struct Round {
+    format_version: i128,
+    players: Vec<Player>,
     rules: Rules,
     seeds: Vec<String>,
     seats: Vec<PlayedSeat>,
@@ -42,13 +53,19 @@ impl Round {
             .iter()
             .enumerate()
             .map(|(k, h)| PlayedSeat {
-                arrangement: valid(&rules, h),
+                arrangement: if k == 1 {
+                    solver_choice(&rules, h, n)
+                } else {
+                    valid(&rules, h)
+                },
                 auto: k == 1,
                 surrender: false,
                 declare_natural: true,
             })
             .collect();
         Round {
+            format_version: FORMAT_VERSION,
+            players: (0..n).map(Player::of_seat).collect(),
             rules,
             seeds,
             seats,
@@ -59,8 +76,13 @@ impl Round {
     }
 
     fn write(&self) -> Result<Written> {
+        let first = self.format_version == FIRST_FORMAT_VERSION;
         write(&RoundInputs {
+            format_version: self.format_version,
             round_id: "table-7/round-12",
+            table_id: (!first).then_some("table-7"),
+            players: if first { &[] } else { &self.players },
+            solver: &installed_solver(&self.rules),
             previous_digest: self.previous,
             meta: &self.meta,
             rules: &self.rules,
@@ -298,12 +320,15 @@ fn refused(text: &str) -> Problem {
 #[test]
 fn the_reader_names_the_field_it_refuses() {
     let text = Round::new(2).write().unwrap().text;
-    let p = refused(&tampered(&text, &["format_version"], Json::Int(2)));
+    let p = refused(&tampered(&text, &["format_version"], Json::Int(3)));
     assert_eq!(p.field, "format_version");
     assert!(
-        p.message.contains("newer than this capsa reads (1)"),
+        p.message.contains("newer than this capsa reads (2)"),
         "{p:?}"
     );
+    // a format 2 record read as format 1 has keys format 1 does not
+    let p = refused(&tampered(&text, &["format_version"], Json::Int(1)));
+    assert!(p.message.contains("unknown key"), "{p:?}");
     // newer versions are refused before any other field is read
     let newer = tampered(
         &tampered(&text, &["format_version"], Json::Int(7)),
@@ -432,4 +457,89 @@ fn the_writer_refuses_what_a_round_cannot_hold() {
     let text = round.write().unwrap().text;
     assert!(text.contains("\"stakes\":[[0,5],[5,0]]"), "{text}");
     assert!(replayed(&text).is_empty());
+}
+
+#[test]
+fn format_2_holds_the_table_the_players_and_the_solver() {
+    let mut round = Round::new(3);
+    round.players[1] = Player {
+        id: "p-42".into(),
+        name: Some("Dewi ☃".into()),
+    };
+    let text = round.write().unwrap().text;
+    let record = read(text.as_bytes()).unwrap();
+    assert_eq!(record.format_version, 2);
+    assert_eq!(record.table_id.as_deref(), Some("table-7"));
+    assert_eq!(record.players, round.players);
+    assert_eq!(
+        record.solver.as_ref(),
+        Some(&installed_solver(&Rules::default()))
+    );
+    assert!(text.contains(r#""player":{"id":"p-42","name":"Dewi ☃"}"#));
+    assert!(replayed(&text).is_empty());
+    // a player is at one seat only
+    round.players[2].id = "p-42".into();
+    let e = round.write().err().unwrap();
+    assert!(e.message().contains("players[2].id"), "{}", e.message());
+}
+
+#[test]
+fn format_1_is_still_written_and_read() {
+    let mut round = Round::new(4);
+    round.format_version = FIRST_FORMAT_VERSION;
+    let text = round.write().unwrap().text;
+    assert!(!text.contains("\"table_id\"") && !text.contains("\"player\""));
+    let record = read(text.as_bytes()).unwrap();
+    assert_eq!(record.format_version, 1);
+    assert_eq!(record.players[3], Player::of_seat(3));
+    assert!(replayed(&text).is_empty());
+}
+
+#[test]
+fn a_forged_auto_flag_fails_replay() {
+    // seat 0 played its own legal arrangement; marking it auto (with the
+    // digest recomputed) is caught: the solver arranges the hand otherwise
+    let text = Round::new(4).write().unwrap().text;
+    let forged_text = forged(&text, &["seats", "0", "auto"], Json::Bool(true));
+    let fields = replayed(&forged_text);
+    assert!(fields.contains(&"seats[0].auto".to_string()), "{fields:?}");
+    assert!(fields.contains(&"seats[0].arrangement".to_string()));
+    assert!(!fields.contains(&"digest".to_string()));
+}
+
+#[test]
+fn another_solver_is_named_not_passed() {
+    let text = Round::new(2).write().unwrap().text;
+    let other = forged(&text, &["solver", "tables"], Json::str("ab".repeat(32)));
+    assert_eq!(replayed(&other), ["solver"]);
+    // with no seat arranged at the close, the solver played no part
+    let none_auto = forged(&other, &["seats", "1", "auto"], Json::Bool(false));
+    assert!(replayed(&none_auto).is_empty());
+}
+
+#[test]
+fn a_forged_stakes_diagonal_is_refused() {
+    let mut round = Round::new(2);
+    round.stakes = StakeSpec::Matrix(vec![0, 50, 50, 0]);
+    let text = round.write().unwrap().text;
+    // the digest recomputed as a forger would, without the reader
+    let changed = tampered(
+        &text,
+        &["stakes"],
+        canonical::parse_str("[[7,50],[50,0]]").unwrap(),
+    );
+    let Json::Object(mut members) = canonical::parse_str(&changed).unwrap() else {
+        panic!("a record is an object")
+    };
+    members.retain(|(k, _)| k != "digest");
+    let digest = fair::sha256(canonical::to_string(&Json::Object(members)).as_bytes());
+    let forged_text = tampered(&changed, &["digest"], Json::str(hex(&digest)));
+    assert_eq!(refused(&forged_text).field, "stakes[0][0]");
+    round.stakes = StakeSpec::Matrix(vec![7, 50, 50, 0]);
+    let e = round.write().err().unwrap();
+    assert!(
+        e.message().contains("stakes[0][0] must be 0"),
+        "{}",
+        e.message()
+    );
 }

@@ -7,9 +7,10 @@ use std::fmt::Write;
 use sha2::{Digest, Sha256};
 
 use super::format::{
-    check_round_id, PlayedSeat, Problem, StakeSpec, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES,
-    MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES,
+    check_round_id, check_stakes_diagonal, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION,
+    FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES,
 };
+use super::table::{check_players, check_table_id, push_player, push_solver, Player, SolverId};
 use crate::arrangement::{cards_text, push_arrangement, push_cards};
 use crate::canonical::{self, write_str, Json};
 use crate::error::{Error, Result};
@@ -22,7 +23,19 @@ use crate::splits::is_valid;
 
 /// The inputs of a played round, all a record is made from.
 pub struct RoundInputs<'a> {
+    /// The format version to write: [`FORMAT_VERSION`], or 1 for the
+    /// golden records of format 1 (which has no table id, players or
+    /// solver).
+    pub format_version: i128,
     pub round_id: &'a str,
+    /// The table's id, or None for a server of one table.
+    pub table_id: Option<&'a str>,
+    /// The player at each seat (format 2).
+    pub players: &'a [Player],
+    /// The solver that arranges seats at the close under `rules`
+    /// ([`installed_solver`](super::installed_solver), which a caller
+    /// writing many records computes once per rules).
+    pub solver: &'a SolverId,
     pub previous_digest: Option<[u8; 32]>,
     /// The server's own notes (times, table names): at most
     /// [`MAX_META_ENTRIES`] entries of text, integers, booleans or null.
@@ -182,7 +195,7 @@ fn push_hex_or_null(out: &mut String, digest: Option<[u8; 32]>) {
     }
 }
 
-fn push_seat(out: &mut String, hand: &[u8; 13], seat: &PlayedSeat) {
+fn push_seat(out: &mut String, hand: &[u8; 13], seat: &PlayedSeat, player: Option<&Player>) {
     out.push_str("{\"arrangement\":\"");
     push_arrangement(out, &seat.arrangement);
     let _ = write!(
@@ -191,7 +204,12 @@ fn push_seat(out: &mut String, hand: &[u8; 13], seat: &PlayedSeat) {
         seat.auto, seat.declare_natural
     );
     push_cards(out, hand);
-    let _ = write!(out, "\",\"surrender\":{}}}", seat.surrender);
+    out.push('"');
+    if let Some(player) = player {
+        out.push_str(",\"player\":");
+        push_player(out, player);
+    }
+    let _ = write!(out, ",\"surrender\":{}}}", seat.surrender);
 }
 
 /// The members of a record before `"digest"`, from `{` on.
@@ -229,7 +247,11 @@ fn members_after_digest(
     let mut after = String::with_capacity(6144);
     after.push_str("\"format\":");
     write_str(&mut after, FORMAT);
-    let _ = write!(after, ",\"format_version\":{FORMAT_VERSION},\"meta\":");
+    let _ = write!(
+        after,
+        ",\"format_version\":{},\"meta\":",
+        inputs.format_version
+    );
     canonical::write(&mut after, &Json::Object(inputs.meta.to_vec()));
     after.push_str(",\"previous_digest\":");
     push_hex_or_null(&mut after, inputs.previous_digest);
@@ -242,18 +264,58 @@ fn members_after_digest(
         ",\"rules_digest\":\"{}\",\"seats\":[",
         hex(&sha256(inputs.rules_text.as_bytes()))
     );
+    let second = inputs.format_version >= 2;
     for (k, (hand, seat)) in hands.iter().zip(inputs.seats).enumerate() {
         if k > 0 {
             after.push(',');
         }
-        push_seat(&mut after, hand, seat);
+        push_seat(
+            &mut after,
+            hand,
+            seat,
+            inputs.players.get(k).filter(|_| second),
+        );
     }
     after.push_str("],\"settlement\":");
     write_settlement_json(&mut after, settlement, seat_inputs, None);
+    if second {
+        after.push_str(",\"solver\":");
+        push_solver(&mut after, inputs.solver);
+    }
     after.push_str(",\"stakes\":");
     inputs.stakes.write(&mut after, seats);
+    if second {
+        after.push_str(",\"table_id\":");
+        match inputs.table_id {
+            Some(id) => write_str(&mut after, id),
+            None => after.push_str("null"),
+        }
+    }
     after.push('}');
     after
+}
+
+/// Checks what the format version asks of the inputs: format 2's table id,
+/// players (one per seat) and stakes diagonal of 0; format 1 has no table
+/// id or players.
+fn check_format_fields(inputs: &RoundInputs) -> Result<()> {
+    let seats = inputs.seats.len();
+    match inputs.format_version {
+        FORMAT_VERSION => {
+            if let Some(id) = inputs.table_id {
+                check_table_id(id).map_err(Error::argument)?;
+            }
+            check_players(inputs.players, seats).map_err(|p| Error::argument(p.message))?;
+            check_stakes_diagonal(inputs.stakes, seats).map_err(|p| Error::table(p.message))
+        }
+        FIRST_FORMAT_VERSION if inputs.table_id.is_none() && inputs.players.is_empty() => Ok(()),
+        FIRST_FORMAT_VERSION => Err(Error::argument(
+            "format 1 records hold no table_id or players",
+        )),
+        v => Err(Error::argument(format!(
+            "format_version must be {FIRST_FORMAT_VERSION} or {FORMAT_VERSION}, got {v}"
+        ))),
+    }
 }
 
 /// Writes the record of a played round (see the module documentation).
@@ -271,6 +333,7 @@ pub fn write(inputs: &RoundInputs) -> Result<Written> {
         .stakes
         .check(seats)
         .map_err(|e| e.context("stakes"))?;
+    check_format_fields(inputs)?;
     let hands = fair::deal(inputs.server_seed, inputs.client_seeds, inputs.nonce, seats)?;
     if let Some((seat, p)) = check_play(inputs.rules, &hands, inputs.seats)
         .into_iter()

@@ -1,22 +1,37 @@
-"""Writes the golden round records of tests/test_records.py to standard output.
+"""Writes the golden round records of tests/test_records.py to standard output,
+in the format version given (2 when none is):
 
-    python tests/golden/make_records.py > tests/golden/records-1.jsonl
+    python tests/golden/make_records.py --format 1 > tests/golden/records-1.jsonl
+    python tests/golden/make_records.py --format 2 > tests/golden/records-2.jsonl
 
 The rounds are fixed (server seeds from a counter, arrangements by the
 documented split order, one seat arranged by the solver at the close) and
-chained, and between them they hold every kind of field format 1 has: 2, 3
+chained, and between them they hold every kind of field the format has: 2, 3
 and 4 seats, several presets, client seeds (empty and non-ASCII too), a
-stakes matrix, notes, a surrender, a declined natural. The test regenerates
-them and compares byte for byte, so a change to the record format shows as a
-change to this file, which must then be a new format version.
+stakes matrix, notes, a surrender, a declined natural; in format 2 a table
+id, players with and without names (non-ASCII too) and players left out.
+The test regenerates both files and compares byte for byte, so a change to
+the record format shows as a change to a file, which must then be a new
+format version.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import sys
 
 import capsa
+from capsa import _core
+from capsa.records import rules_for_record
+
+TABLE_ID = "table-7"
+PLAYERS: list[str | dict[str, str | None]] = [
+    {"id": "p-1001", "name": "Alice"},
+    {"id": "p-1002", "name": "Bảo ☃"},
+    {"id": "p-1003", "name": None},
+    "p-1004",
+]
 
 
 def _seed(k: int) -> bytes:
@@ -39,20 +54,53 @@ def _with_natural(rules: capsa.Rules, seats: int, k: int) -> tuple[int, int]:
     raise AssertionError("no natural in 10,000 deals")
 
 
-def golden_records() -> list[str]:
-    """The golden records, each a line of canonical JSON."""
+def _record_1(rnd: capsa.Round) -> tuple[str, str]:
+    """The round's record in format 1 (text, digest)."""
+    state = rnd.to_dict()
+    seats = [
+        (capsa.Arrangement.parse(p["arrangement"]).ids, p["auto"], p["surrender"],
+         p["declare_natural"])
+        for p in state["play"]
+    ]  # fmt: skip
+    return _core.write_round_record(
+        rules_for_record(rnd.rules),
+        rnd.round_id,
+        rnd.stakes,
+        bytes.fromhex(state["server_seed"]),
+        rnd.client_seeds,
+        rnd.nonce,
+        seats,
+        rnd.previous_digest,
+        state["meta"] or None,
+        format_version=1,
+    )
+
+
+def golden_records(format_version: int = 2) -> list[str]:
+    """The golden records of ``format_version`` (1 or 2), each a line of
+    canonical JSON."""
     lines: list[str] = []
     previous: str | None = None
+    second = format_version >= 2
+    table = {"table_id": TABLE_ID} if second else {}
 
     def finish(rnd: capsa.Round) -> None:
         nonlocal previous
         rnd.close()
         rnd.settle()
-        lines.append(rnd.record_json())
-        previous = rnd.digest
+        text, digest = (rnd.record_json(), rnd.digest) if second else _record_1(rnd)
+        lines.append(text)
+        previous = digest
 
     rnd = capsa.Round(
-        capsa.Rules(), 4, 100, round_id="table-7/round-1", nonce=1, server_seed=_seed(1)
+        capsa.Rules(),
+        4,
+        100,
+        round_id="table-7/round-1",
+        nonce=1,
+        server_seed=_seed(1),
+        **table,
+        players=PLAYERS if second else None,
     )
     rnd.deal(["alice", "bob", "", "čau ☃ 🂡"])
     _arrange(rnd, skip=2)  # seat 2 is arranged at the close
@@ -69,6 +117,7 @@ def golden_records() -> list[str]:
         previous_digest=previous,
         meta={"started": "2026-01-02T03:04:05Z", "table": 7, "tournament": False, "note": None},
         server_seed=_seed(2),
+        **table,
     )
     rnd.deal()
     _arrange(rnd)
@@ -76,7 +125,13 @@ def golden_records() -> list[str]:
 
     two_four = capsa.Rules.preset("2-4")
     rnd = capsa.Round(
-        two_four, 2, round_id="table-7/round-3", previous_digest=previous, server_seed=_seed(3)
+        two_four,
+        2,
+        round_id="table-7/round-3",
+        previous_digest=previous,
+        server_seed=_seed(3),
+        **table,
+        players=PLAYERS[2:] if second else None,
     )
     rnd.deal(["x", "y"])
     _arrange(rnd)
@@ -94,6 +149,8 @@ def golden_records() -> list[str]:
         nonce=nonce,
         previous_digest=previous,
         server_seed=_seed(4),
+        **table,
+        players=PLAYERS[::-1] if second else None,
     )
     rnd.deal()
     _arrange(rnd)
@@ -103,4 +160,7 @@ def golden_records() -> list[str]:
 
 
 if __name__ == "__main__":
-    sys.stdout.write("".join(line + "\n" for line in golden_records()))
+    parser = argparse.ArgumentParser(description="Write the golden round records.")
+    parser.add_argument("--format", type=int, choices=[1, 2], default=2, dest="version")
+    version = parser.parse_args().version
+    sys.stdout.write("".join(line + "\n" for line in golden_records(version)))

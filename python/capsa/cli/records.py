@@ -1,9 +1,13 @@
 """``capsa verify`` and ``capsa replay``: round records checked.
 
 ``capsa verify FILE`` checks the provably fair deal of every round record of
-a JSON Lines file (standard input without FILE); ``capsa replay FILE``
-replays every record and checks that each follows the one before it in the
-table's chain. Both write one JSON line per record, in order (keys sorted):
+a JSON Lines file (standard input without FILE), and with ``--commitments``
+each record's commitment against a file of published ones; ``capsa replay
+FILE`` replays every record and checks that each follows the one before it
+in its table's chain. A log may interleave many tables: records are grouped
+by ``table_id`` (format 1 records, and those of no table id, form one
+table), and a round id or nonce used twice within a table is refused. Both
+write one JSON line per record, in order (keys sorted):
 
 * ``{"digest": ..., "line": n, "ok": true, "round_id": ...}``, or
 * ``{"error": "RecordError"|"ReplayError", "fields": [...], "line": n,
@@ -29,7 +33,8 @@ from types import EllipsisType
 from typing import IO, Any
 
 from capsa import _core
-from capsa.cli.common import EXIT_FAILED, digest_arg, is_blank, lines, open_input
+from capsa.chains import Chains
+from capsa.cli.common import EXIT_FAILED, UsageError, digest_arg, is_blank, lines, open_input
 from capsa.records import RecordError, ReplayError, read_record, replay_view
 
 __all__ = ["register"]
@@ -69,13 +74,33 @@ def _overlong(line: int, length: int) -> RecordError:
 Check = Callable[[_core.RecordView, "str | EllipsisType | None"], str]
 
 
+def _chains(args: argparse.Namespace, chain: bool) -> Chains:
+    """Each table's first link: ``--first`` for every table, ``--previous``
+    for the table of the input's first record, else not checked."""
+    return Chains(None if chain and args.previous is None else ...)
+
+
+def _check_one(
+    view: _core.RecordView, chains: Chains, check: Check, chain: bool, first: bool, args: Any
+) -> str:
+    """Checks one record read: its round id and nonce unused in its table,
+    then ``check`` against its table's link."""
+    duplicates = chains.duplicates(view)
+    if duplicates:
+        raise ReplayError(view.round_id, duplicates, "repeats a round of its table")
+    if chain and first and isinstance(args.previous, str):
+        chains.start(view.table_id, args.previous)
+    return check(view, chains.table(view.table_id).last if chain else ...)
+
+
 def _check_records(args: argparse.Namespace, verb: str, check: Check, chain: bool) -> int:
     """Checks every record of the input with ``check``; with ``chain``, each
-    must follow the record before it (a record that cannot be read leaves
-    the next link unchecked)."""
+    must follow the record before it in its table (a record that cannot be
+    read leaves the next link of every table unchecked: its table is not
+    known)."""
     failed = total = 0
     out = sys.stdout.buffer
-    previous: str | EllipsisType | None = args.previous if chain else ...
+    chains = _chains(args, chain)
     with contextlib.ExitStack() as stack:
         stream = open_input(args.input, stack)
         for number, line in _records(stream):
@@ -85,25 +110,86 @@ def _check_records(args: argparse.Namespace, verb: str, check: Check, chain: boo
                 if isinstance(line, int):
                     raise _overlong(number, line)
                 view = read_record(line)
-                digest = check(view, previous)
+                digest = _check_one(view, chains, check, chain, total == 1, args)
             except (RecordError, ReplayError) as exc:
                 failed += 1
                 _write(out, _error_record(number, exc, view.round_id if view else None))
-                if chain:
-                    previous = view.digest if view else ...
+                if view is not None:
+                    chains.book(view, view.digest)
+                else:
+                    chains.unlink()
                 continue
             _write(out, {"digest": digest, "line": number, "ok": True, "round_id": view.round_id})
-            if chain:
-                previous = digest
+            chains.book(view, digest)
     out.flush()
     if failed:
         print(f"capsa {verb}: {failed} of {total} record(s) failed", file=sys.stderr)
     return EXIT_FAILED if failed else 0
 
 
+_COMMITMENT_KEYS = frozenset({"round_id", "commitment", "table_id"})
+
+
+def _load_commitments(path: str) -> dict[tuple[str | None, str], str]:
+    """The commitments file: JSON Lines, each ``{"round_id": str,
+    "commitment": 64 hex digits}`` with an optional ``"table_id"`` (a str or
+    null); by (table id, round id). A ``UsageError`` names a bad line."""
+    found: dict[tuple[str | None, str], str] = {}
+    with contextlib.ExitStack() as stack:
+        stream = open_input(path, stack)
+        for number, line in _records(stream):
+            where = f"--commitments {path}, line {number}"
+            try:
+                entry = json.loads(line) if isinstance(line, bytes) else None
+            except ValueError:
+                entry = None
+            if not isinstance(entry, dict) or not set(entry) <= {
+                "round_id",
+                "commitment",
+                "table_id",
+            }:
+                raise UsageError(
+                    f"{where}: each line is a JSON object of round_id, commitment and "
+                    "optionally table_id"
+                )
+            round_id, table_id = entry.get("round_id"), entry.get("table_id")
+            commitment = entry.get("commitment")
+            if not isinstance(round_id, str) or not (table_id is None or isinstance(table_id, str)):
+                raise UsageError(f"{where}: round_id is a str and table_id a str or null")
+            try:
+                if not isinstance(commitment, str):
+                    raise argparse.ArgumentTypeError("commitment is a str of 64 hex digits")
+                commitment = digest_arg("commitment")(commitment)
+            except argparse.ArgumentTypeError as exc:
+                raise UsageError(f"{where}: commitment {exc}") from None
+            if (table_id, round_id) in found:
+                raise UsageError(f"{where}: round {round_id!r} is listed twice")
+            found[(table_id, round_id)] = commitment
+    return found
+
+
+def _published(args: argparse.Namespace, view: _core.RecordView) -> str | None:
+    """The commitment the record must have: ``--commitment``, or its round's
+    line of ``--commitments`` (a ``ReplayError`` when it has none)."""
+    if args.commitments is None:
+        return args.commitment  # type: ignore[no-any-return]
+    key = (view.table_id, view.round_id)
+    if key not in args.commitments:
+        raise ReplayError(
+            view.round_id,
+            [("deal.commitment", "deal.commitment: the commitments file lists no commitment "
+              "for this round")],
+            "fails verification of its deal",
+        )  # fmt: skip
+    return args.commitments[key]  # type: ignore[no-any-return]
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
+    if args.commitments_file is not None:
+        args.commitments = _load_commitments(args.commitments_file)
+
     def check(view: _core.RecordView, previous: str | EllipsisType | None) -> str:
-        problems = view.verify_deal(args.commitment)
+        problems = view.verify_deal(_published(args, view))
         if problems:
             raise ReplayError(view.round_id, problems, "fails verification of its deal")
         return view.digest
@@ -124,18 +210,27 @@ def register(subparsers: Any) -> None:
         "revealed seeds. One JSON line per record; exit 1 when any failed.",
     )
     verify.add_argument("input", nargs="?", help="records file (default: standard input)")
-    verify.add_argument(
+    published = verify.add_mutually_exclusive_group()
+    published.add_argument(
         "--commitment",
         type=digest_arg("--commitment"),
         help="the commitment published before the deal (every record must have it)",
     )
-    verify.set_defaults(run=_cmd_verify)
+    published.add_argument(
+        "--commitments",
+        dest="commitments_file",
+        metavar="FILE",
+        help="JSON Lines of the commitments published before each deal: "
+        '{"round_id": ..., "commitment": ..., "table_id": ... (optional)}',
+    )
+    verify.set_defaults(run=_cmd_verify, commitments=None)
 
     rep = subparsers.add_parser(
         "replay",
         help="replay round records (JSON Lines) and check their chain",
         description="Recomputes every derived field of each record and checks that each "
-        "follows the record before it. One JSON line per record; exit 1 when any failed.",
+        "follows the record before it in its table. One JSON line per record; exit 1 when "
+        "any failed.",
     )
     rep.add_argument("input", nargs="?", help="records file (default: standard input)")
     start = rep.add_mutually_exclusive_group()
@@ -143,13 +238,13 @@ def register(subparsers: Any) -> None:
         "--previous",
         type=digest_arg("--previous"),
         default=...,
-        help="the digest the first record must follow (default: not checked)",
+        help="the digest the input's first record must follow (default: not checked)",
     )
     start.add_argument(
         "--first",
         dest="previous",
         action="store_const",
         const=None,
-        help="the first record starts the chain (its previous_digest is null)",
+        help="each table's first record starts its chain (its previous_digest is null)",
     )
     rep.set_defaults(run=_cmd_replay)

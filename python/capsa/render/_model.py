@@ -333,7 +333,7 @@ def display_id(value: object, what: str = "round_id") -> str | None:
     return text if len(text) <= _NAME_LIMIT else text[: _NAME_LIMIT - 1] + "…"
 
 
-def _seat_names(names: Sequence[str] | None, count: int) -> list[str | None]:
+def _seat_names(names: Sequence[str | None] | None, count: int) -> list[str | None]:
     if names is None:
         return [None] * count
     if isinstance(names, str) or not isinstance(names, Sequence):
@@ -341,9 +341,10 @@ def _seat_names(names: Sequence[str] | None, count: int) -> list[str | None]:
     if len(names) != count:
         raise TableError(f"seat_names has {len(names)} names for a table of {count} seats")
     for k, name in enumerate(names):
-        if not isinstance(name, str):
-            raise TypeError(f"seat_names[{k}] is a str, not {type(name).__name__}")
-    return [display_id(name) for name in names]
+        if not isinstance(name, str | None):
+            raise TypeError(f"seat_names[{k}] is a str or None, not {type(name).__name__}")
+    # None: the page's own label for the seat ("Seat 0")
+    return [None if name is None else display_id(name) for name in names]
 
 
 def _with_natural_split(seat: SeatView, rules: Rules | None) -> SeatView:
@@ -364,7 +365,7 @@ def table_from_settlement(
     *,
     rules: Rules | None = None,
     round_id: object = None,
-    seat_names: Sequence[str] | None = None,
+    seat_names: Sequence[str | None] | None = None,
     title: str | None = None,
     checks: Sequence[Check] = (),
 ) -> Table:

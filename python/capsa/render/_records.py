@@ -9,7 +9,10 @@ A record is a JSON object holding the round's ``settlement``; a round as
 * ``round_id`` (or ``id``): shown as the round's id;
 * ``rules``: a preset name, the rules as a dict (``Rules.to_dict()``) or as
   TOML text; when given, payments name the rules' own figures;
-* ``seat_names`` (optional): one name per seat;
+* each seat's ``player`` (format 2 records): the seat is shown by the
+  player's name, or by its id when it has none (a seat's default player,
+  ``seat-k``, is shown as the page's own seat label);
+* ``seat_names`` (optional, before the players): one name per seat;
 
 and shows the verification of the record: ``capsa.verify_deal(record)``
 (the commitment and the deal) and ``capsa.replay(record)`` (the settlement
@@ -68,6 +71,29 @@ def record_checks(record: Mapping[str, Any]) -> tuple[Check, ...]:
     )
 
 
+def _player_name(seat: object, k: int) -> str | None:
+    """A seat's player as a page shows it: its name, else its id (None for
+    the seat's default player or a seat without one)."""
+    player = seat.get("player") if isinstance(seat, Mapping) else None
+    if not isinstance(player, Mapping):
+        return None
+    name, player_id = player.get("name"), player.get("id")
+    if isinstance(name, str) and name:
+        return name
+    if isinstance(player_id, str) and player_id and player_id != f"seat-{k}":
+        return player_id
+    return None
+
+
+def _player_names(seats: object) -> list[str | None] | None:
+    """The seats' players' names, or None when no seat names a player (a
+    seat without one, None, is shown by the page's own label)."""
+    if not isinstance(seats, list):
+        return None
+    names = [_player_name(seat, k) for k, seat in enumerate(seats)]
+    return None if all(name is None for name in names) else names
+
+
 def table_from_record(record: Mapping[str, Any], *, verify: bool = True) -> Table:
     """What a page draws for a round record (see the module docs); ``verify``
     runs the record's checks. A record without a settlement, or whose
@@ -79,11 +105,13 @@ def table_from_record(record: Mapping[str, Any], *, verify: bool = True) -> Tabl
     settlement = record[RECORD_KEY]
     if not isinstance(settlement, Mapping):
         raise TableError(f"record.settlement must be an object, not {type(settlement).__name__}")
-    names = record.get("seat_names")
+    names: list[str | None] | None = record.get("seat_names")
     if names is not None and not (
         isinstance(names, list) and all(isinstance(name, str) for name in names)
     ):
         raise TableError("record.seat_names must be a list of one name (text) per seat")
+    if names is None:
+        names = _player_names(record.get("seats"))
     return table_from_settlement(
         settlement,
         rules=_rules(record.get("rules")),

@@ -7,7 +7,8 @@
 //! The files, from the bottom: `text` (type names for messages, str and
 //! bytes, seeds, keys, digests, round ids, the stream's lines), `numbers`
 //! (integers in a range, the seat count, counts, seeds, nonces, threads),
-//! `meta` (the server's notes for a record), `flags` (a bool, per-seat flag
+//! `meta` (the server's notes for a record), `players` (a table's players
+//! for a record), `flags` (a bool, per-seat flag
 //! arrays), `cards` (one card, hands, card-id arrays), `stakes` (a table's
 //! stakes, one stake per round), `seats` (the seats of a table, a
 //! submitted arrangement, the seats of a played round), `knobs` (a rules
@@ -20,6 +21,7 @@ pub(crate) mod flags;
 pub(crate) mod knobs;
 pub(crate) mod meta;
 pub(crate) mod numbers;
+pub(crate) mod players;
 pub(crate) mod seats;
 pub(crate) mod stakes;
 pub(crate) mod text;

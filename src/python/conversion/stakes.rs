@@ -89,11 +89,13 @@ pub(crate) fn stakes_arg(
 }
 
 /// Reads `stakes` for a round record of `seats`: as [`stakes_arg`], and
-/// every entry >= 0, the diagonal too, as records hold them
-/// ([`StakeSpec::check`]).
+/// every entry >= 0 and the diagonal 0, as records hold them
+/// ([`StakeSpec::check`], `record::check_stakes_diagonal`).
 pub(crate) fn record_stakes_arg(stakes: &Bound<'_, PyAny>, seats: usize) -> PyResult<StakeSpec> {
     let spec = read_stakes(stakes, seats)?;
     spec.check(seats)?;
+    crate::record::check_stakes_diagonal(&spec, seats)
+        .map_err(|p| err(ErrorKind::Table, p.message))?;
     Ok(spec)
 }
 

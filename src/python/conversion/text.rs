@@ -164,6 +164,17 @@ pub(crate) fn round_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(round_id)
 }
 
+/// A table id: None, or a str of 1 to `record::MAX_TABLE_ID_BYTES` bytes
+/// of UTF-8.
+pub(crate) fn table_id_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let table_id = text_arg(obj, "table_id")?;
+    record::check_table_id(&table_id).map_err(|m| err(ErrorKind::Argument, m))?;
+    Ok(Some(table_id))
+}
+
 /// The lines of the `capsa settle` stream: each line's bytes, or (for a
 /// line longer than the stream reads) its length.
 pub(crate) fn stream_lines<'a, 'py>(

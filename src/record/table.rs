@@ -1,0 +1,351 @@
+//! The fields format 2 adds: the table's id, each seat's player and the
+//! identity of the solver that arranged the seats left at the close, with
+//! their checks, reading and writing.
+
+use std::fmt::Write;
+
+use super::format::{Problem, Read};
+use crate::canonical::{write_str, Json};
+use crate::error::{Error, Result};
+use crate::fair::{hex, parse_hex32, sha256};
+use crate::rules::Rules;
+use crate::solver::{Effort, Strategy, Tables};
+
+/// The longest table id, in bytes of UTF-8.
+pub const MAX_TABLE_ID_BYTES: usize = 256;
+
+/// The longest player id or display name, in bytes of UTF-8.
+pub const MAX_PLAYER_BYTES: usize = 256;
+
+pub(super) const PLAYER_KEYS: [&str; 2] = ["id", "name"];
+
+pub(super) const SOLVER_KEYS: [&str; 3] = ["effort", "strategy", "tables"];
+
+/// The player at a seat: an id (1 to [`MAX_PLAYER_BYTES`] bytes) and an
+/// optional display name (1 to [`MAX_PLAYER_BYTES`] bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub id: String,
+    pub name: Option<String>,
+}
+
+impl Player {
+    /// The player of seat `k` when the server names none: id `seat-k`, no
+    /// name (format 1 records are read so too).
+    pub fn of_seat(k: usize) -> Player {
+        Player {
+            id: format!("seat-{k}"),
+            name: None,
+        }
+    }
+}
+
+/// Checks a table id: 1 to [`MAX_TABLE_ID_BYTES`] bytes of UTF-8.
+pub fn check_table_id(table_id: &str) -> std::result::Result<(), String> {
+    if table_id.is_empty() || table_id.len() > MAX_TABLE_ID_BYTES {
+        return Err(format!(
+            "table_id must be 1 to {MAX_TABLE_ID_BYTES} bytes of UTF-8, got {}",
+            table_id.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the players of a table of `seats`: one per seat, ids and names
+/// of 1 to [`MAX_PLAYER_BYTES`] bytes, no id twice (a player holds one
+/// seat). The message names the field (`players[k].id`).
+pub fn check_players(players: &[Player], seats: usize) -> std::result::Result<(), Problem> {
+    if players.len() != seats {
+        return Err(Problem::new(
+            "players",
+            format!(
+                "players must list one player per seat ({seats}), got {}",
+                players.len()
+            ),
+        ));
+    }
+    let bad_len = |t: &str| t.is_empty() || t.len() > MAX_PLAYER_BYTES;
+    for (k, p) in players.iter().enumerate() {
+        if bad_len(&p.id) {
+            let field = format!("players[{k}].id");
+            return Err(Problem::new(
+                field.as_str(),
+                format!(
+                    "{field} must be 1 to {MAX_PLAYER_BYTES} bytes of UTF-8, got {}",
+                    p.id.len()
+                ),
+            ));
+        }
+        if let Some(name) = p.name.as_deref().filter(|n| bad_len(n)) {
+            let field = format!("players[{k}].name");
+            return Err(Problem::new(
+                field.as_str(),
+                format!(
+                    "{field} must be 1 to {MAX_PLAYER_BYTES} bytes of UTF-8 or null, got {}",
+                    name.len()
+                ),
+            ));
+        }
+        if let Some(j) = players[..k].iter().position(|q| q.id == p.id) {
+            let field = format!("players[{k}].id");
+            return Err(Problem::new(
+                field.as_str(),
+                format!(
+                    "{field}: player {:?} is also at seat {j}; a player holds one seat",
+                    p.id.chars().take(40).collect::<String>()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// [`check_players`] as an engine error (`Argument`).
+pub fn players_error(players: &[Player], seats: usize) -> Result<()> {
+    check_players(players, seats).map_err(|p| Error::argument(p.message))
+}
+
+pub(super) fn push_player(out: &mut String, player: &Player) {
+    out.push_str("{\"id\":");
+    write_str(out, &player.id);
+    out.push_str(",\"name\":");
+    match &player.name {
+        Some(name) => write_str(out, name),
+        None => out.push_str("null"),
+    }
+    out.push('}');
+}
+
+/// What arranged the seats left at the close: the strategy, the effort and
+/// the SHA-256 of the solver's tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolverId {
+    pub strategy: String,
+    pub effort: String,
+    pub tables: [u8; 32],
+}
+
+/// The fingerprints computed so far, by the address of the shipped tables
+/// (which live as long as the program).
+type Fingerprints = Vec<(usize, [u8; 32])>;
+
+/// The SHA-256 of a shipped tables file, computed once per tables.
+fn tables_fingerprint(tables: &'static Tables) -> [u8; 32] {
+    use std::sync::{Mutex, OnceLock};
+    static SEEN: OnceLock<Mutex<Fingerprints>> = OnceLock::new();
+    let key = tables as *const Tables as usize;
+    let seen = SEEN.get_or_init(|| Mutex::new(Vec::new()));
+    if let Ok(list) = seen.lock() {
+        if let Some((_, d)) = list.iter().find(|(k, _)| *k == key) {
+            return *d;
+        }
+    }
+    let digest = sha256(&tables.to_bytes());
+    if let Ok(mut list) = seen.lock() {
+        list.push((key, digest));
+    }
+    digest
+}
+
+/// The solver a round arranges with at the close under `rules`: the
+/// default strategy, the fast effort and the shipped tables nearest the
+/// rules (what `Round.close` calls).
+pub fn installed_solver(rules: &Rules) -> SolverId {
+    SolverId {
+        strategy: Strategy::Solver.name().to_string(),
+        effort: Effort::Fast.name().to_string(),
+        tables: tables_fingerprint(Tables::nearest(rules)),
+    }
+}
+
+pub(super) fn push_solver(out: &mut String, solver: &SolverId) {
+    out.push_str("{\"effort\":");
+    write_str(out, &solver.effort);
+    out.push_str(",\"strategy\":");
+    write_str(out, &solver.strategy);
+    let _ = write!(out, ",\"tables\":\"{}\"}}", hex(&solver.tables));
+}
+
+fn short_text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Read<&'a str> {
+    match value {
+        Json::Str(s) if !s.is_empty() && s.len() <= max_bytes => Ok(s),
+        Json::Str(s) => Err(Problem::new(
+            field,
+            format!(
+                "{field} must be 1 to {max_bytes} bytes of UTF-8, got {}",
+                s.len()
+            ),
+        )),
+        other => Err(Problem::new(
+            field,
+            format!("{field} must be a string, not {}", other.kind()),
+        )),
+    }
+}
+
+/// `table_id`: text of 1 to [`MAX_TABLE_ID_BYTES`] bytes, or null.
+pub(super) fn read_table_id(value: &Json) -> Read<Option<String>> {
+    match value {
+        Json::Null => Ok(None),
+        v => Ok(Some(
+            short_text(v, "table_id", MAX_TABLE_ID_BYTES)?.to_string(),
+        )),
+    }
+}
+
+/// `seats[k].player`: `{"id": text, "name": text or null}`.
+pub(super) fn read_player(value: &Json, k: usize) -> Read<Player> {
+    let path = format!("seats[{k}].player");
+    let members = super::read::object(value, &path, &PLAYER_KEYS)?;
+    let get = |key: &str| {
+        members
+            .iter()
+            .find(|(m, _)| m == key)
+            .map(|(_, v)| v)
+            .ok_or_else(|| {
+                Problem::new(format!("{path}.{key}"), format!("{path}.{key} is missing"))
+            })
+    };
+    let id = short_text(get("id")?, &format!("{path}.id"), MAX_PLAYER_BYTES)?.to_string();
+    let name = match get("name")? {
+        Json::Null => None,
+        v => Some(short_text(v, &format!("{path}.name"), MAX_PLAYER_BYTES)?.to_string()),
+    };
+    Ok(Player { id, name })
+}
+
+/// Checks the players read from a record: no id at two seats.
+pub(super) fn check_record_players(players: &[Player]) -> Read<()> {
+    check_players(players, players.len()).map_err(|p| {
+        let field = p
+            .field
+            .replacen("players[", "seats[", 1)
+            .replacen("].id", "].player.id", 1);
+        let message = p.message.replacen(&p.field, &field, 1);
+        Problem::new(field, message)
+    })
+}
+
+/// `solver`: `{"effort": text, "strategy": text, "tables": 64 hex digits}`.
+pub(super) fn read_solver(value: &Json) -> Read<SolverId> {
+    let members = super::read::object(value, "solver", &SOLVER_KEYS)?;
+    let get = |key: &str| {
+        members
+            .iter()
+            .find(|(m, _)| m == key)
+            .map(|(_, v)| v)
+            .ok_or_else(|| {
+                Problem::new(format!("solver.{key}"), format!("solver.{key} is missing"))
+            })
+    };
+    let strategy = short_text(get("strategy")?, "solver.strategy", 64)?.to_string();
+    let effort = short_text(get("effort")?, "solver.effort", 64)?.to_string();
+    let tables_text = short_text(get("tables")?, "solver.tables", 64)?;
+    let tables = parse_hex32(tables_text).ok_or_else(|| {
+        Problem::new(
+            "solver.tables",
+            format!("solver.tables must be 64 lowercase hexadecimal digits (a SHA-256), got {tables_text:?}"),
+        )
+    })?;
+    Ok(SolverId {
+        strategy,
+        effort,
+        tables,
+    })
+}
+
+/// The rows of an arrangement as sets (each row sorted), so that two
+/// arrangements of the same rows compare equal.
+fn row_sets(a: &[u8; 13]) -> [u8; 13] {
+    let mut rows = *a;
+    rows[..3].sort_unstable();
+    rows[3..8].sort_unstable();
+    rows[8..].sort_unstable();
+    rows
+}
+
+/// Checks every seat marked `auto` against the solver's own choice for its
+/// hand, when `recorded` is the solver installed (same strategy, effort and
+/// tables): a seat whose arrangement is not the solver's names both
+/// `seats[k].auto` and `seats[k].arrangement`. When the recorded solver is
+/// not the installed one and a seat is `auto`, the one problem is
+/// `solver`: those arrangements cannot be checked here.
+pub(super) fn auto_problems(
+    rules: &Rules,
+    recorded: &SolverId,
+    hands: &[[u8; 13]],
+    seats: &[super::PlayedSeat],
+) -> Vec<Problem> {
+    let auto: Vec<usize> = (0..seats.len()).filter(|&k| seats[k].auto).collect();
+    if auto.is_empty() {
+        return Vec::new();
+    }
+    let installed = installed_solver(rules);
+    if *recorded != installed {
+        let seats_text = auto
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        return vec![Problem::new(
+            "solver",
+            format!(
+                "solver: seat(s) {seats_text} were arranged at the close by solver {} ({}) \
+                 with tables {}, but this capsa arranges with {} ({}) and tables {}: those \
+                 arrangements cannot be checked here; replay with the capsa that wrote the record",
+                recorded.strategy,
+                recorded.effort,
+                hex(&recorded.tables),
+                installed.strategy,
+                installed.effort,
+                hex(&installed.tables)
+            ),
+        )];
+    }
+    let arranger = match crate::solver::arranger(rules, None, seats.len(), Strategy::Solver) {
+        Ok(a) => a,
+        Err(e) => {
+            return vec![Problem::new(
+                "solver",
+                format!(
+                    "solver: the solver cannot be compiled for the record's rules: {}",
+                    e.message()
+                ),
+            )]
+        }
+    };
+    let mut problems = Vec::new();
+    for k in auto {
+        let chosen = match arranger.choose_with(&hands[k], Effort::Fast) {
+            Ok(c) => c.cards,
+            Err(e) => {
+                problems.push(Problem::new(
+                    format!("seats[{k}].auto"),
+                    format!(
+                        "seats[{k}].auto: the solver cannot arrange the hand: {}",
+                        e.message()
+                    ),
+                ));
+                continue;
+            }
+        };
+        if row_sets(&chosen) != row_sets(&seats[k].arrangement) {
+            let solver_text = super::arrangement_text(&chosen);
+            problems.push(Problem::new(
+                format!("seats[{k}].auto"),
+                format!(
+                    "seats[{k}].auto: seat {k} is marked as arranged at the close, \
+                     but the solver arranges its hand {solver_text:?}"
+                ),
+            ));
+            problems.push(Problem::new(
+                format!("seats[{k}].arrangement"),
+                format!(
+                    "seats[{k}].arrangement: recorded {:?}, the solver's {solver_text:?}",
+                    super::arrangement_text(&seats[k].arrangement)
+                ),
+            ));
+        }
+    }
+    problems
+}
