@@ -24,9 +24,9 @@ def _run(args: argparse.Namespace) -> int:
         return settle_files.run(args)
     default = load_rules(args.rules)
     out = sys.stdout.buffer
-    failed = settle_stream(args, default, out)
+    tally = settle_stream(args, default, out)
     out.flush()
-    return finish(failed, args.strict)
+    return finish(tally, args.strict)
 
 
 def register(subparsers: Any) -> None:
