@@ -57,6 +57,7 @@ SUBMODULES = frozenset(
         "conformance",
         "ledger",
         "records",
+        "record_tables",
         "render",
         "rng",
         "round",

@@ -351,20 +351,7 @@ def settle_table(
     seats = _seat_columns(table)
     n = table.num_rows
     errors = _RowErrors(n)
-    seat_cards, seat_given = [], []
-    for s in range(seats):
-        column = _column(table, CARD_COLUMNS[s])
-        assert column is not None
-        ids, present = _read_cards(column, s, errors)
-        seat_cards.append(ids)
-        seat_given.append(present)
-    cards = np.stack(seat_cards, axis=1)  # (N, seats, 13), one copy
-    given = np.stack(seat_given, axis=1)
-    if given.all():  # the common case: every seat of every round given
-        table_seats = np.full(n, seats, dtype=np.int8)
-    else:
-        table_seats = given.sum(axis=1).astype(np.int8)
-        _check_seat_layout(given, errors)
+    cards, table_seats = _read_seats(table, seats, errors)
     names, codes = _read_rules_names(table, base.name, known, errors)
     stakes = _read_stakes(table, errors)
     surrender = _read_flags(table, SURRENDER_COLUMNS, seats, False)
@@ -460,6 +447,25 @@ def _auto_columns(table: pa.Table, table_seats: npt.NDArray[np.int8], seats: int
 
 def _id_type(table: pa.Table) -> pa.DataType | None:
     return table.schema.field("id").type if "id" in table.column_names else None
+
+
+def _read_seats(
+    table: pa.Table, seats: int, errors: _RowErrors
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8]]:
+    """Every seat's cards, (N, seats, 13), and how many seats each round has."""
+    seat_cards, seat_given = [], []
+    for s in range(seats):
+        column = _column(table, CARD_COLUMNS[s])
+        assert column is not None
+        ids, present = _read_cards(column, s, errors)
+        seat_cards.append(ids)
+        seat_given.append(present)
+    cards = np.stack(seat_cards, axis=1)  # (N, seats, 13), one copy
+    given = np.stack(seat_given, axis=1)
+    if given.all():  # the common case: every seat of every round given
+        return cards, np.full(table.num_rows, seats, dtype=np.int8)
+    _check_seat_layout(given, errors)
+    return cards, given.sum(axis=1).astype(np.int8)
 
 
 def _groups(

@@ -53,6 +53,7 @@ __all__ = [
     "RULES_METADATA_KEY",
     "RecordRound",
     "is_record_line",
+    "parquet_rules",
     "read_record_round",
     "records_schema",
     "round_id_of",
@@ -321,6 +322,16 @@ def _table(records: list[RecordRound], schema: Any) -> Any:
         columns["round_id"].append(record.round_id)
         columns["digest"].append(record.digest)
     return pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
+
+
+def parquet_rules(path: str | os.PathLike[str]) -> dict[str, Rules]:
+    """The rules a Parquet file written by :func:`to_parquet` carries in its
+    footer, by name: ``known`` for :func:`capsa.bulk.settle_table` of a
+    table read another way than by batches (``pyarrow.parquet.read_table``
+    or a pandas or Dask frame, which drop the footer's notes)."""
+    import pyarrow.parquet as pq
+
+    return rules_of_metadata(pq.read_metadata(path).metadata)
 
 
 def rules_of_metadata(metadata: Mapping[bytes, bytes] | None) -> dict[str, Rules]:

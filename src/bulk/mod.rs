@@ -192,28 +192,9 @@ pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec
     }
     let chunk = chunk_rows(n);
     // each task gets its rows' part of every column
-    let mut columns: Vec<_> = totals
-        .figures
-        .chunks_mut(n)
-        .map(|column| column.chunks_mut(chunk))
-        .collect();
-    let mut outcome_columns: Vec<_> = totals
-        .outcomes
-        .chunks_mut(n)
-        .map(|column| column.chunks_mut(chunk))
-        .collect();
-    type Task<'t> = (Vec<&'t mut [i64]>, Vec<&'t mut [u8]>);
-    let tasks: Vec<Task> = (0..n.div_ceil(chunk))
-        .map(|_| {
-            (
-                columns.iter_mut().filter_map(Iterator::next).collect(),
-                outcome_columns
-                    .iter_mut()
-                    .filter_map(Iterator::next)
-                    .collect(),
-            )
-        })
-        .collect();
+    let figure_parts = column_parts(&mut totals.figures, n, chunk);
+    let outcome_parts = column_parts(&mut totals.outcomes, n, chunk);
+    let tasks: Vec<_> = figure_parts.into_iter().zip(outcome_parts).collect();
     let errors: Vec<(usize, Error)> = tasks
         .into_par_iter()
         .enumerate()
@@ -257,6 +238,18 @@ pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec
         })
         .collect();
     Ok((totals, errors))
+}
+
+/// Columns of `n` rows laid end to end, cut into the parts each task of
+/// `chunk` rows writes: task `t` gets its rows' part of every column.
+fn column_parts<T>(columns: &mut [T], n: usize, chunk: usize) -> Vec<Vec<&mut [T]>> {
+    let mut parts: Vec<_> = columns
+        .chunks_mut(n)
+        .map(|column| column.chunks_mut(chunk))
+        .collect();
+    (0..n.div_ceil(chunk))
+        .map(|_| parts.iter_mut().filter_map(Iterator::next).collect())
+        .collect()
 }
 
 /// Runs `work` on a rayon pool of `threads` threads (`None`: the global
