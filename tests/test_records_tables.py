@@ -296,6 +296,18 @@ def test_custom_rules_travel_in_the_files_footer(tmp_path: Path) -> None:
     assert (rounds, failed) == (3, 0)
 
 
+def test_bulk_reads_a_record_log_as_a_rounds_table() -> None:
+    house = capsa.Rules().derive({"scoop.multiplier": 3, "name": "house"})
+    lines = [*played_records(5, house), "", "{}"]
+    failed: list[int] = []
+    table = bulk.records_table(lines, on_error=lambda line, rid, exc: failed.append(line))
+    assert failed == [7] and table.num_rows == 5
+    result = bulk.settle_table(table)  # the rules come with the table
+    nets = [json.loads(line)["settlement"]["net"] for line in lines[:5]]
+    assert [row[: len(n)] for row, n in zip(_nets(result), nets, strict=True)] == nets
+    assert bulk.records_table([]).num_rows == 0
+
+
 def _nets(result: pa.Table) -> list[list[Any]]:
     return [[row[f"net{s}"] for s in range(4)] for row in result.to_pylist()]
 

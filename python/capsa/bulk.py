@@ -16,8 +16,9 @@ others.
 :func:`settle_table` settles a table (or a record batch, or a pandas frame
 with :func:`settle_frame`) with the batch kernel, on every core without the
 GIL; :func:`settle_parquet` streams a Parquet file or dataset through it
-into a Parquet file, in bounded memory. Needs ``pyarrow``
-(``pip install 'capsa[parquet]'``); ``import capsa`` does not.
+into a Parquet file, in bounded memory. :func:`records_table` reads a log
+of round records as a rounds table (``capsa.record_tables``). Needs
+``pyarrow`` (``pip install 'capsa[parquet]'``); ``import capsa`` does not.
 
 *Bulk* here means columnar data (Arrow, pandas, Parquet); the *batch*
 functions (``capsa.settle_batch``, ``capsa.best_arrangement_batch``) take
@@ -51,7 +52,7 @@ from capsa.columns import (
     rounds_schema,
     rounds_table,
 )
-from capsa.record_tables import rules_of_metadata
+from capsa.record_tables import records_table, rules_of_metadata
 from capsa.rules import Rules, presets
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ __all__ = [
     "default_known_rules",
     "parquet_files",
     "record_batches",
+    "records_table",
     "results_schema",
     "rounds_schema",
     "rounds_table",

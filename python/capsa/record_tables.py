@@ -10,9 +10,9 @@ records into the rounds that ``capsa settle`` and :mod:`capsa.bulk` read:
   so a log of many tables reads in any order) and gives it as a round;
 * :func:`to_parquet` writes a record log (JSON Lines) as a Parquet rounds
   table (``docs/bulk.md``), a batch of records at a time, with each seat's
-  outcome as the record's settlement gives it and the record's ids. A
-  record that cannot be read or does not replay is reported and the
-  others go on.
+  outcome as the record's settlement gives it and the record's ids
+  (:func:`records_table`: the same table in memory). A record that cannot
+  be read or does not replay is reported and the others go on.
 
 A record's rules are named in the rounds by :func:`rules_name`; a Parquet
 file written here carries the rules in full in its metadata
@@ -56,6 +56,7 @@ __all__ = [
     "parquet_rules",
     "read_record_round",
     "records_schema",
+    "records_table",
     "round_id_of",
     "rules_name",
     "rules_of_metadata",
@@ -216,6 +217,46 @@ def _log_lines(
 OnError = Callable[[int, "str | None", "RecordError | ReplayError | TableError"], None]
 
 
+def _record_batches(
+    source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
+    on_error: OnError | None,
+    batch_records: int,
+    rules: dict[str, dict[str, Any]],
+    tally: list[int],
+) -> Iterator[Any]:
+    """The rounds tables of a record log, ``batch_records`` rows at most
+    each; the rules met go into ``rules`` (by name, as ``to_dict()``), the
+    failed records are counted in ``tally[0]``."""
+    if isinstance(batch_records, bool) or not isinstance(batch_records, int):
+        raise TypeError("batch_records must be an int")
+    if batch_records < 1:
+        raise _core.ArgumentError(f"batch_records must be >= 1, got {batch_records}")
+    schema = records_schema()
+    rows: list[RecordRound] = []
+    with contextlib.ExitStack() as stack:
+        for number, line in enumerate(_log_lines(source, stack), start=1):
+            if not isinstance(line, int) and _is_blank(line):
+                continue
+            try:
+                record = _read_row(number, line)
+            except (RecordError, ReplayError, TableError) as exc:
+                tally[0] += 1
+                if on_error is not None:
+                    on_error(number, round_id_of(line), exc)
+                continue
+            rules.setdefault(record.rules_name, record.rules.to_dict())
+            rows.append(record)
+            if len(rows) >= batch_records:
+                yield _table(rows, schema)
+                rows = []
+    if rows:
+        yield _table(rows, schema)
+
+
+def _rules_metadata(rules: Mapping[str, Any]) -> dict[bytes, bytes]:
+    return {RULES_METADATA_KEY: json.dumps(rules, ensure_ascii=False, sort_keys=True).encode()}
+
+
 def to_parquet(
     source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
     target: str | os.PathLike[str],
@@ -231,43 +272,37 @@ def to_parquet(
     read and replayed; one that fails is handed to ``on_error`` (its line,
     its round id or None, the ``RecordError``, ``ReplayError`` or
     ``TableError``) and the others go on. Memory holds one batch of
-    ``batch_records`` rows. Returns (records written, records failed).
+    ``batch_records`` rows (a row group of the file). Returns (records
+    written, records failed).
     """
     import pyarrow.parquet as pq
 
-    if isinstance(batch_records, bool) or not isinstance(batch_records, int):
-        raise TypeError("batch_records must be an int")
-    if batch_records < 1:
-        raise _core.ArgumentError(f"batch_records must be >= 1, got {batch_records}")
-    schema = records_schema()
     rules: dict[str, dict[str, Any]] = {}
-    rows: list[RecordRound] = []
-    written = failed = 0
-    with contextlib.ExitStack() as stack:
-        writer = pq.ParquetWriter(target, schema, compression=compression)
-        stack.callback(writer.close)
-        for number, line in enumerate(_log_lines(source, stack), start=1):
-            if not isinstance(line, int) and _is_blank(line):
-                continue
-            try:
-                record = _read_row(number, line)
-            except (RecordError, ReplayError, TableError) as exc:
-                failed += 1
-                if on_error is not None:
-                    on_error(number, round_id_of(line), exc)
-                continue
-            rules.setdefault(record.rules_name, record.rules.to_dict())
-            rows.append(record)
-            if len(rows) >= batch_records:
-                writer.write_table(_table(rows, schema))
-                written, rows = written + len(rows), []
-        if rows:
-            writer.write_table(_table(rows, schema))
-            written += len(rows)
+    tally = [0]
+    written = 0
+    with pq.ParquetWriter(target, records_schema(), compression=compression) as writer:
+        for table in _record_batches(source, on_error, batch_records, rules, tally):
+            writer.write_table(table)
+            written += table.num_rows
         # the footer is written at the close: the rules met on the way
-        text = json.dumps(rules, ensure_ascii=False, sort_keys=True)
-        writer.add_key_value_metadata({RULES_METADATA_KEY: text.encode()})
-    return written, failed
+        writer.add_key_value_metadata(_rules_metadata(rules))
+    return written, tally[0]
+
+
+def records_table(
+    source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
+    *,
+    on_error: OnError | None = None,
+) -> Any:
+    """A record log as one in-memory rounds table (:func:`records_schema`,
+    the rules in its schema's metadata), for :func:`capsa.bulk.settle_table`;
+    records fail as in :func:`to_parquet`. For a log larger than memory,
+    :func:`to_parquet`, then :func:`capsa.bulk.settle_parquet`."""
+    pa = pyarrow_module()
+    rules: dict[str, dict[str, Any]] = {}
+    tables = list(_record_batches(source, on_error, DEFAULT_BATCH_RECORDS, rules, [0]))
+    table = pa.concat_tables(tables) if tables else records_schema().empty_table()
+    return table.replace_schema_metadata(_rules_metadata(rules))
 
 
 def _is_blank(line: bytes) -> bool:
