@@ -52,9 +52,9 @@ __all__ = [
     "RECORD_ID_COLUMNS",
     "RULES_METADATA_KEY",
     "RecordRound",
-    "is_record_line",
     "parquet_rules",
     "read_record_round",
+    "record_data",
     "records_schema",
     "records_table",
     "round_id_of",
@@ -76,16 +76,19 @@ DEFAULT_BATCH_RECORDS = 65_536
 _RECORD_MARK = b'"capsa-round-record"'
 
 
-def is_record_line(line: bytes) -> bool:
-    """Whether a JSON Lines line holds a round record (its ``format`` is
-    ``"capsa-round-record"``) rather than a round to settle."""
+def record_data(line: bytes) -> dict[str, Any] | None:
+    """The round record a JSON Lines line holds (its ``format`` is
+    ``"capsa-round-record"``), parsed, or None for a line that holds none
+    (a round to settle, or a line that is not JSON)."""
     if _RECORD_MARK not in line:
-        return False
+        return None
     try:
         data = json.loads(line)
-    except ValueError:
-        return False
-    return isinstance(data, dict) and data.get("format") == _core.RECORD_FORMAT
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(data, dict) and data.get("format") == _core.RECORD_FORMAT:
+        return data
+    return None
 
 
 @dataclass(frozen=True)
@@ -140,16 +143,17 @@ class RecordRound:
         return int(pairs.pop())
 
 
-def read_record_round(text: str | bytes) -> RecordRound:
-    """Reads and replays one record. Raises ``RecordError`` for a record that
-    cannot be read and ``ReplayError`` for one that does not replay."""
+def read_record_round(text: str | bytes, data: dict[str, Any] | None = None) -> RecordRound:
+    """Reads and replays one record (``data``: its text already parsed).
+    Raises ``RecordError`` for a record that cannot be read and
+    ``ReplayError`` for one that does not replay."""
     view = read_record(text)
     digest = replay_view(view)
     rules = _record_rules(view.rules_json)
     return RecordRound(
         round_id=view.round_id,
         digest=digest,
-        data=json.loads(text),
+        data=json.loads(text) if data is None else data,
         rules=rules,
         rules_name=rules_name(rules),
     )
@@ -244,7 +248,8 @@ def _record_batches(
                 if on_error is not None:
                     on_error(number, round_id_of(line), exc)
                 continue
-            rules.setdefault(record.rules_name, record.rules.to_dict())
+            if record.rules_name not in rules:
+                rules[record.rules_name] = record.rules.to_dict()
             rows.append(record)
             if len(rows) >= batch_records:
                 yield _table(rows, schema)

@@ -21,7 +21,7 @@ from capsa.cli.common import (
     read_document,
     sniff,
 )
-from capsa.record_tables import is_record_line, read_record_round, round_id_of
+from capsa.record_tables import read_record_round, record_data, round_id_of
 from capsa.records import RecordError, ReplayError
 from capsa.rules import Rules
 
@@ -76,9 +76,10 @@ def settle_lines(
             tally.add(data.count(b"\n"), bad)
 
     for number, line in enumerate(lines(stream), start=1):
-        if not isinstance(line, int) and is_record_line(line):
+        parsed = None if isinstance(line, int) else record_data(line)
+        if parsed is not None and not isinstance(line, int):
             try:
-                record = read_record_round(line)
+                record = read_record_round(line, parsed)
             except (RecordError, ReplayError) as exc:
                 flush()
                 out.write(_record_error(number, exc, round_id_of(line)) + b"\n")
