@@ -78,6 +78,22 @@ def test_capsa_settle_settles_a_record_log_as_its_rounds(
         assert result == record["settlement"]
 
 
+def test_a_record_keeps_its_rules_whatever_the_default_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A --rules file named as a preset is not the preset a record holds."""
+    (tmp_path / "house.toml").write_text('name = "capsa-susun"\nrow_points = 5\n', encoding="utf-8")
+    line = golden_lines()[0]
+    (tmp_path / "t.jsonl").write_text(line + "\n", encoding="utf-8")
+    code, out, _ = run(
+        ["settle", str(tmp_path / "t.jsonl"), "--rules", str(tmp_path / "house.toml")], capsys
+    )
+    assert code == 0
+    result = json.loads(out)
+    result.pop("id")
+    assert result == json.loads(line)["settlement"]
+
+
 def test_a_stream_mixes_records_and_rounds_and_a_bad_record_is_one_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

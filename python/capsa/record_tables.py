@@ -58,6 +58,7 @@ __all__ = [
     "records_schema",
     "records_table",
     "round_id_of",
+    "rules_key",
     "rules_name",
     "rules_of_metadata",
     "to_parquet",
@@ -119,10 +120,11 @@ class RecordRound:
         return out
 
     def settle_round(self) -> dict[str, Any]:
-        """The round as one ``capsa settle`` line holds it (rules by name)."""
+        """The round as one ``capsa settle`` line holds it, its rules named
+        by :func:`rules_key` (a name no ``--rules`` file takes from them)."""
         return {
             "id": self.round_id,
-            "rules": self.rules_name,
+            "rules": rules_key(self.rules),
             "stakes": self.data["stakes"],
             "seats": self.seats(),
         }
@@ -167,11 +169,19 @@ def _record_rules(text: str) -> Rules:
 
 @functools.lru_cache(maxsize=128)
 def rules_name(rules: Rules) -> str:
-    """The name rounds give a record's rules: the preset's name when they
-    are that preset, else the rules' name and the start of their SHA-256
-    (``"house@1a2b3c4d5e6f7a8b"``), so that two variants never share one."""
+    """The name a rounds table gives a record's rules: the preset's name
+    when they are that preset (readable without the file's footer), else
+    :func:`rules_key`."""
     if rules.name in presets() and Rules.preset(rules.name) == rules:
         return rules.name
+    return rules_key(rules)
+
+
+@functools.lru_cache(maxsize=128)
+def rules_key(rules: Rules) -> str:
+    """A name only these rules have: their name and the start of their
+    SHA-256 (``"house@1a2b3c4d5e6f7a8b"``), so that two variants, or a
+    preset and a ``--rules`` file of its name, never share one."""
     text = _core.canonical_json(json.dumps(rules.to_dict(), ensure_ascii=False))
     return f"{rules.name}@{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 

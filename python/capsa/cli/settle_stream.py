@@ -21,7 +21,7 @@ from capsa.cli.common import (
     read_document,
     sniff,
 )
-from capsa.record_tables import read_record_round, record_data, round_id_of
+from capsa.record_tables import read_record_round, record_data, round_id_of, rules_key
 from capsa.records import RecordError, ReplayError
 from capsa.rules import Rules
 
@@ -86,7 +86,7 @@ def settle_lines(
                 tally.add(1, 1)
                 chunk, first = [], number + 1
                 continue
-            known.setdefault(record.rules_name, record.rules)
+            known.setdefault(rules_key(record.rules), record.rules)
             line = json.dumps(record.settle_round(), ensure_ascii=False).encode()
         chunk.append(line)
         if len(chunk) >= _CHUNK:
