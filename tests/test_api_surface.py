@@ -59,6 +59,7 @@ SUBMODULES = frozenset(
         "ledger",
         "ledger_data",
         "records",
+        "record_tables",
         "render",
         "rng",
         "round",

@@ -157,7 +157,8 @@ def test_a_malformed_document_is_one_error_naming_its_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, records, _ = settle_bytes(b'[\n{"seats": []},\n{', capsys, "--format", "json")
-    assert code == 0 and len(records) == 1
+    # nothing was settled: exit 1 (docs/cli.md, exit codes)
+    assert code == 1 and len(records) == 1
     assert records[0]["line"] == 3 and sorted(records[0]) == ERROR_KEYS
 
 

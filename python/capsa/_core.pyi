@@ -604,15 +604,18 @@ def settle_rounds(
     declare_natural: npt.NDArray[np.bool_] | None = None,
     *,
     threads: int | None = None,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], list[str]]:
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.int64], list[str]]:
     """Settles N rounds of P seats ((N, P, 13) ids), each with its own stake.
 
     ``stakes`` is one int64 per round (None: the rules' stake), the flags
     (N, P) bool arrays; ``threads`` caps the cores (default all). Returns the
     figures as int64 (4, P, N): points, money, rake, net, each seat's column
-    contiguous; the rows that could not be settled (int64, in order) and
-    their reasons ("Kind: message"), whose figures are zero. A bad argument
-    raises before any round is settled."""
+    contiguous; the outcomes as uint8 (5, P, N): fouled (0/1), natural (0:
+    none, else its index in ``NATURAL_NAMES`` plus one), scoops (opponents
+    won all three rows against), swept (0/1), surrendered (0/1); the rows
+    that could not be settled (int64, in order) and their reasons ("Kind:
+    message"), whose figures and outcomes are zero. A bad argument raises
+    before any round is settled."""
 
 MAX_LINE_BYTES: Final[int]
 """The longest line (one round) ``capsa settle`` reads, in bytes."""

@@ -8,13 +8,17 @@ integers); optional ``id``, ``rules``, ``stakes``, ``surrender0`` ..
 it gives a *results table*: the ``id`` column as given, ``seats``, every
 seat's ``points``, ``money``, ``rake`` and ``net``, and ``error``, null
 for a settled round and the reason for one that could not be settled
-(whose figures are null). A bad round never stops the others.
+(whose figures are null), then every seat's outcome: ``fouled``,
+``natural``, ``scoops``, ``swept``, ``surrendered`` and ``auto`` (from
+the rounds' optional ``auto0`` .. ``auto3``). A bad round never stops the
+others.
 
 :func:`settle_table` settles a table (or a record batch, or a pandas frame
 with :func:`settle_frame`) with the batch kernel, on every core without the
 GIL; :func:`settle_parquet` streams a Parquet file or dataset through it
-into a Parquet file, in bounded memory. Needs ``pyarrow``
-(``pip install 'capsa[parquet]'``); ``import capsa`` does not.
+into a Parquet file, in bounded memory. :func:`records_table` reads a log
+of round records as a rounds table (``capsa.record_tables``). Needs
+``pyarrow`` (``pip install 'capsa[parquet]'``); ``import capsa`` does not.
 
 *Bulk* here means columnar data (Arrow, pandas, Parquet); the *batch*
 functions (``capsa.settle_batch``, ``capsa.best_arrangement_batch``) take
@@ -36,16 +40,19 @@ import numpy.typing as npt
 from capsa import _core
 from capsa._core import ArgumentError, TableError
 from capsa.columns import (
+    AUTO_COLUMNS,
     CARD_COLUMNS,
     DECLARE_COLUMNS,
     FIGURES,
     MAX_SEATS,
+    OUTCOMES,
     SURRENDER_COLUMNS,
     pyarrow_module,
     results_schema,
     rounds_schema,
     rounds_table,
 )
+from capsa.record_tables import records_table, rules_of_metadata
 from capsa.rules import Rules, presets
 
 if TYPE_CHECKING:
@@ -53,15 +60,18 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = [
+    "AUTO_COLUMNS",
     "CARD_COLUMNS",
     "DECLARE_COLUMNS",
     "FIGURES",
     "MAX_SEATS",
+    "OUTCOMES",
     "SURRENDER_COLUMNS",
     "ParquetResultsWriter",
     "default_known_rules",
     "parquet_files",
     "record_batches",
+    "records_table",
     "results_schema",
     "rounds_schema",
     "rounds_table",
@@ -323,7 +333,9 @@ def settle_table(
 
     ``rules`` settles rounds whose ``rules`` is null or absent (default
     ``capsa-susun``); ``known`` maps the names a ``rules`` column may hold to
-    rules (default: every preset, and ``rules`` under its name). ``threads``
+    rules (default: every preset, and ``rules`` under its name), and the
+    rules a table of round records carries in its metadata
+    (:func:`capsa.record_tables.to_parquet`) are known by their names. ``threads``
     caps the cores used (default all). A wrong column type raises
     ``TypeError`` and a table without ``cards0``/``cards1`` ``TableError``,
     before any round is settled; a round that cannot be settled (a bad card,
@@ -336,9 +348,113 @@ def settle_table(
     base = rules if rules is not None else Rules()
     known = dict(known) if known is not None else default_known_rules(base)
     known.setdefault(base.name, base)
+    # a file of round records names its rules and holds them in full
+    known.update(rules_of_metadata(table.schema.metadata))
     seats = _seat_columns(table)
     n = table.num_rows
     errors = _RowErrors(n)
+    cards, table_seats = _read_seats(table, seats, errors)
+    names, codes = _read_rules_names(table, base.name, known, errors)
+    stakes = _read_stakes(table, errors)
+    surrender = _read_flags(table, SURRENDER_COLUMNS, seats, False)
+    declare = _read_flags(table, DECLARE_COLUMNS, seats, True)
+    auto = _auto_columns(table, table_seats, seats)
+
+    figures: npt.NDArray[np.int64] | None = None  # (figure, seat, round)
+    outcomes: npt.NDArray[np.uint8] | None = None  # (outcome, seat, round)
+    settled = np.zeros(n, dtype=bool)
+    for key, rows in _groups(codes, table_seats, errors.bad):
+        p = key % (MAX_SEATS + 1)
+        group_rules = known[names[key // (MAX_SEATS + 1)]]
+        out, outcome, bad_rows, reasons = _core.settle_rounds(
+            np.ascontiguousarray(cards[rows, :p]),
+            group_rules,
+            _group_stakes(stakes, rows, group_rules["money.stake"]),
+            _group_flags(surrender, rows, p, default=False),
+            _group_flags(declare, rows, p, default=True),
+            threads=threads,
+        )
+        if isinstance(rows, slice) and p == seats:
+            figures, outcomes = out, outcome  # one group holds every round: no copy
+        else:
+            if figures is None or outcomes is None:
+                figures = np.zeros((len(FIGURES), seats, n), dtype=np.int64)
+                outcomes = np.zeros((_KERNEL_OUTCOMES, seats, n), dtype=np.uint8)
+            figures[:, :p, rows] = out
+            outcomes[:, :p, rows] = outcome
+        settled[rows] = True
+        if len(bad_rows):
+            index = np.arange(n)[rows][bad_rows]
+            found = dict(zip(index.tolist(), reasons, strict=True))
+            errors.add(index, found.__getitem__)
+    settled &= ~errors.bad
+    if figures is None or outcomes is None:
+        figures = np.zeros((len(FIGURES), seats, n), dtype=np.int64)
+        outcomes = np.zeros((_KERNEL_OUTCOMES, seats, n), dtype=np.uint8)
+    result = _results(table, figures, settled, table_seats, errors, seats)
+    return _with_outcomes(result, table, outcomes, auto, settled, table_seats)
+
+
+# the outcomes the kernel settles: every one of OUTCOMES but ``auto``, an input
+_KERNEL_OUTCOMES = len(OUTCOMES) - 1
+
+
+def _with_outcomes(
+    result: pa.Table,
+    table: pa.Table,
+    outcomes: npt.NDArray[np.uint8],
+    auto: list[pa.Array],
+    settled: npt.NDArray[np.bool_],
+    table_seats: npt.NDArray[np.int8],
+) -> pa.Table:
+    """The results with the outcome columns appended (null where a round
+    has no figures), ``auto`` as the rounds give it."""
+    pa = pyarrow_module()
+    seats = outcomes.shape[1]
+    names = pa.array([None, *_core.NATURAL_NAMES], pa.string())
+    has = [settled & (table_seats > s) for s in range(seats)]
+    masks = [None if has[s].all() else ~has[s] for s in range(seats)]
+    arrays: list[Any] = []
+    for o, outcome in enumerate(OUTCOMES[:_KERNEL_OUTCOMES]):
+        for s in range(seats):
+            values = outcomes[o, s]
+            if outcome == "natural":
+                arrays.append(names.take(pa.array(values, pa.uint8())))
+            elif outcome == "scoops":
+                arrays.append(pa.array(values.astype(np.int8), pa.int8(), mask=masks[s]))
+            else:
+                arrays.append(pa.array(values.astype(bool), pa.bool_(), mask=masks[s]))
+    arrays += auto
+    columns = [result.column(k) for k in range(result.num_columns)] + arrays
+    return pa.table(columns, schema=results_schema(seats, _id_type(table)))
+
+
+def _auto_columns(table: pa.Table, table_seats: npt.NDArray[np.int8], seats: int) -> list[pa.Array]:
+    """``auto0`` .. of the rounds as given (null where not given), for the
+    seats each round has; ``TypeError`` for a column that is not bool."""
+    pa = pyarrow_module()
+    n = table.num_rows
+    out = []
+    for s in range(seats):
+        array = _column(table, AUTO_COLUMNS[s])
+        if array is None:
+            out.append(pa.nulls(n, pa.bool_()))
+            continue
+        if not pa.types.is_boolean(array.type):
+            raise TypeError(f"{AUTO_COLUMNS[s]} must be a bool column, not {array.type}")
+        values = np.asarray(array.fill_null(False).to_numpy(zero_copy_only=False), dtype=bool)
+        out.append(pa.array(values, pa.bool_(), mask=~(_valid(array) & (table_seats > s))))
+    return out
+
+
+def _id_type(table: pa.Table) -> pa.DataType | None:
+    return table.schema.field("id").type if "id" in table.column_names else None
+
+
+def _read_seats(
+    table: pa.Table, seats: int, errors: _RowErrors
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8]]:
+    """Every seat's cards, (N, seats, 13), and how many seats each round has."""
     seat_cards, seat_given = [], []
     for s in range(seats):
         column = _column(table, CARD_COLUMNS[s])
@@ -349,43 +465,9 @@ def settle_table(
     cards = np.stack(seat_cards, axis=1)  # (N, seats, 13), one copy
     given = np.stack(seat_given, axis=1)
     if given.all():  # the common case: every seat of every round given
-        table_seats = np.full(n, seats, dtype=np.int8)
-    else:
-        table_seats = given.sum(axis=1).astype(np.int8)
-        _check_seat_layout(given, errors)
-    names, codes = _read_rules_names(table, base.name, known, errors)
-    stakes = _read_stakes(table, errors)
-    surrender = _read_flags(table, SURRENDER_COLUMNS, seats, False)
-    declare = _read_flags(table, DECLARE_COLUMNS, seats, True)
-
-    figures: npt.NDArray[np.int64] | None = None  # (figure, seat, round)
-    settled = np.zeros(n, dtype=bool)
-    for key, rows in _groups(codes, table_seats, errors.bad):
-        p = key % (MAX_SEATS + 1)
-        group_rules = known[names[key // (MAX_SEATS + 1)]]
-        out, bad_rows, reasons = _core.settle_rounds(
-            np.ascontiguousarray(cards[rows, :p]),
-            group_rules,
-            _group_stakes(stakes, rows, group_rules["money.stake"]),
-            _group_flags(surrender, rows, p, default=False),
-            _group_flags(declare, rows, p, default=True),
-            threads=threads,
-        )
-        if isinstance(rows, slice) and p == seats:
-            figures = out  # one group holds every round: no copy
-        else:
-            if figures is None:
-                figures = np.zeros((len(FIGURES), seats, n), dtype=np.int64)
-            figures[:, :p, rows] = out
-        settled[rows] = True
-        if len(bad_rows):
-            index = np.arange(n)[rows][bad_rows]
-            found = dict(zip(index.tolist(), reasons, strict=True))
-            errors.add(index, found.__getitem__)
-    settled &= ~errors.bad
-    if figures is None:
-        figures = np.zeros((len(FIGURES), seats, n), dtype=np.int64)
-    return _results(table, figures, settled, table_seats, errors, seats)
+        return cards, np.full(table.num_rows, seats, dtype=np.int8)
+    _check_seat_layout(given, errors)
+    return cards, given.sum(axis=1).astype(np.int8)
 
 
 def _groups(
@@ -467,7 +549,8 @@ def _results(
         for s in range(seats):
             columns[f"{figure}{s}"] = pa.array(figures[f, s], pa.int64(), mask=masks[s])
     columns["error"] = _error_column(len(settled), errors)
-    return pa.table(columns, schema=results_schema(seats, id_type))
+    schema = results_schema(seats, id_type)
+    return pa.table(columns, schema=pa.schema(list(schema)[: len(columns)]))
 
 
 def _error_column(n: int, errors: _RowErrors) -> pa.Array:

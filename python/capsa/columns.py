@@ -1,8 +1,11 @@
 """The columns of rounds and results tables (``docs/bulk.md``): their names,
 their Arrow schemas, and a rounds table built from numpy arrays.
 ``MAX_SEATS`` is 4; ``CARD_COLUMNS``, ``SURRENDER_COLUMNS`` and
-``DECLARE_COLUMNS`` name one column per seat; ``FIGURES`` are the per-seat
-figures of a result (points, money, rake, net).
+``DECLARE_COLUMNS`` name one column per seat (``AUTO_COLUMNS`` too: an
+optional rounds column, whether the server arranged the seat); ``FIGURES``
+are the per-seat figures of a result (points, money, rake, net) and
+``OUTCOMES`` the per-seat outcome columns that follow them (fouled,
+natural, scoops, swept, surrendered, auto).
 
 :mod:`capsa.bulk` settles tables of this layout and re-exports every name
 here. Needs ``pyarrow`` (``pip install 'capsa[parquet]'``) for the schemas
@@ -11,6 +14,7 @@ and tables; importing this module does not.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -23,11 +27,15 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = [
+    "AUTO_COLUMNS",
     "CARD_COLUMNS",
     "DECLARE_COLUMNS",
     "FIGURES",
     "MAX_SEATS",
+    "OUTCOMES",
     "SURRENDER_COLUMNS",
+    "outcome_fields",
+    "outcome_values",
     "pyarrow_module",
     "results_schema",
     "rounds_schema",
@@ -38,7 +46,14 @@ MAX_SEATS = 4
 CARD_COLUMNS = tuple(f"cards{s}" for s in range(MAX_SEATS))
 SURRENDER_COLUMNS = tuple(f"surrender{s}" for s in range(MAX_SEATS))
 DECLARE_COLUMNS = tuple(f"declare_natural{s}" for s in range(MAX_SEATS))
+AUTO_COLUMNS = tuple(f"auto{s}" for s in range(MAX_SEATS))
 FIGURES = ("points", "money", "rake", "net")
+#: Per seat, after the figures and ``error``: settled as fouled, the
+#: declared natural it was settled with (its name, or null), how many
+#: opponents it won all three rows against (scoops), whether it swept all,
+#: settled as surrendered, and whether the server arranged it (null when
+#: the rounds do not say). docs/rules.md defines each.
+OUTCOMES = ("fouled", "natural", "scoops", "swept", "surrendered", "auto")
 
 
 def pyarrow_module() -> Any:
@@ -75,7 +90,45 @@ def results_schema(seats: int = MAX_SEATS, id_type: pa.DataType | None = None) -
     for figure in FIGURES:
         fields += [pa.field(f"{figure}{s}", pa.int64()) for s in range(seats)]
     fields.append(pa.field("error", pa.string()))
+    fields += outcome_fields(seats)
     return pa.schema(fields)
+
+
+def outcome_fields(seats: int = MAX_SEATS) -> list[pa.Field]:
+    """The outcome columns (``OUTCOMES``) of ``seats`` seats, outcome by
+    outcome, as the results schema ends with them."""
+    pa = pyarrow_module()
+    _check_seats(seats)
+    types = {
+        "fouled": pa.bool_(),
+        "natural": pa.string(),
+        "scoops": pa.int8(),
+        "swept": pa.bool_(),
+        "surrendered": pa.bool_(),
+        "auto": pa.bool_(),
+    }
+    return [pa.field(f"{name}{s}", types[name]) for name in OUTCOMES for s in range(seats)]
+
+
+def outcome_values(settlement: Mapping[str, Any]) -> dict[str, list[Any]]:
+    """Each seat's outcomes (every one of ``OUTCOMES`` but ``auto``) of a
+    settlement as ``Settlement.to_dict()`` (and ``capsa settle``) writes it:
+    the values the results columns hold, one per seat."""
+    seats = settlement["seats"]
+    scoops = [0] * len(seats)
+    for pair in settlement["pairs"]:
+        # int(): a reader may keep JSON numbers as their text
+        scoop = int(pair["scoop"])
+        if pair["outcome"] == "rows" and scoop:
+            i, j = (int(k) for k in pair["seats"])
+            scoops[i if scoop > 0 else j] += 1
+    return {
+        "fouled": [bool(seat["foul"]) for seat in seats],
+        "natural": [seat["natural"] for seat in seats],
+        "scoops": scoops,
+        "swept": [bool(seat["swept_all"]) for seat in seats],
+        "surrendered": [bool(seat["surrender"]) for seat in seats],
+    }
 
 
 def _check_seats(seats: int) -> None:

@@ -2,7 +2,7 @@
 //!
 //! [`settle_rounds`] settles many rounds of one rules and one table size,
 //! each round with its own stake and flags, into every seat's points, money,
-//! rake and net. A round that cannot be settled is reported by its row and
+//! rake and net, and its outcome (foul, natural, scoops, sweep, surrender). A round that cannot be settled is reported by its row and
 //! every other round is settled: a log of a hundred million rounds is never
 //! stopped by one bad line. [`with_threads`] runs work on a pool of a given
 //! size, so that a worker of a distributed job uses the cores it was given
@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::rules::Rules;
-use crate::settle::{self, SeatInput, Stakes, MAX_SEATS};
+use crate::settle::{self, SeatInput, SeatOutcome, Stakes, MAX_SEATS};
 
 /// Rounds of one table size, row-major: round `r`, seat `s` holds
 /// `cards[(r * seats + s) * 13..][..13]`, laid out top 0-2, middle 3-7,
@@ -93,16 +93,42 @@ pub struct RoundTotals {
     pub rounds: usize,
     pub seats: usize,
     pub figures: Vec<i64>,
+    /// Each seat's outcome, laid out as `figures`: outcome `o` (an index
+    /// into [`OUTCOMES`]) of seat `s` in round `r` is
+    /// `outcomes[(o * seats + s) * rounds + r]`; see [`outcome_bytes`].
+    pub outcomes: Vec<u8>,
 }
 
 /// The figures of [`RoundTotals`], in their order.
 pub const FIGURES: [&str; 4] = ["points", "money", "rake", "net"];
+
+/// The outcomes of [`RoundTotals`], in their order.
+pub const OUTCOMES: [&str; 5] = ["fouled", "natural", "scoops", "swept", "surrendered"];
+
+/// A seat's outcome as the bytes of [`OUTCOMES`]: the flags 0 or 1, the
+/// natural 0 for none or its index in `NATURAL_NAMES` plus one, the scoops
+/// a count.
+pub fn outcome_bytes(o: &SeatOutcome) -> [u8; 5] {
+    [
+        o.foul as u8,
+        o.natural.map_or(0, |n| n as u8 + 1),
+        o.scoops,
+        o.swept_all as u8,
+        o.surrender as u8,
+    ]
+}
 
 impl RoundTotals {
     /// Figure `figure` (an index into [`FIGURES`]) of every round at seat `seat`.
     pub fn column(&self, figure: usize, seat: usize) -> &[i64] {
         let at = (figure * self.seats + seat) * self.rounds;
         &self.figures[at..at + self.rounds]
+    }
+
+    /// Outcome `outcome` (an index into [`OUTCOMES`]) of every round at seat `seat`.
+    pub fn outcome_column(&self, outcome: usize, seat: usize) -> &[u8] {
+        let at = (outcome * self.seats + seat) * self.rounds;
+        &self.outcomes[at..at + self.rounds]
     }
 }
 
@@ -116,21 +142,24 @@ fn overflow() -> Error {
     Error::table("the settlement does not fit in 64-bit integers (rules or stakes too large)")
 }
 
-/// Settles one round into `out`: points, money, rake and net of each seat.
+/// Settles one round into `out`: points, money, rake and net of each seat,
+/// and into `outcomes` each seat's outcome.
 fn settle_one(
     rules: &Rules,
     seats: &[SeatInput],
     stake: i64,
     out: &mut [[i64; MAX_SEATS]; 4],
+    outcomes: &mut [SeatOutcome; MAX_SEATS],
 ) -> Result<()> {
     let p = seats.len();
     let [points, money, rake, net] = out;
-    settle::settle_points(
+    settle::settle_points_and_outcomes(
         rules,
         seats,
         &Stakes::Uniform(stake),
         &mut points[..p],
         &mut money[..p],
+        &mut outcomes[..p],
     )?;
     for s in 0..p {
         (rake[s], net[s]) = rake_and_net(rules, money[s])?;
@@ -145,8 +174,8 @@ fn chunk_rows(n: usize) -> usize {
 }
 
 /// Settles every round on the current rayon pool. Returns the figures and
-/// the rounds that could not be settled, by row, in row order; the figures
-/// of those rows are zero. Only a malformed [`Rounds`] (its `check`) is an
+/// outcomes and the rounds that could not be settled, by row, in row order;
+/// the figures and outcomes of those rows are zero. Only a malformed [`Rounds`] (its `check`) is an
 /// error of the whole call.
 pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec<(usize, Error)>)> {
     rounds.check()?;
@@ -156,24 +185,20 @@ pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec
         rounds: n,
         seats: p,
         figures: vec![0; FIGURES.len() * p * n],
+        outcomes: vec![0; OUTCOMES.len() * p * n],
     };
     if n == 0 {
         return Ok((totals, Vec::new()));
     }
     let chunk = chunk_rows(n);
     // each task gets its rows' part of every column
-    let mut columns: Vec<_> = totals
-        .figures
-        .chunks_mut(n)
-        .map(|column| column.chunks_mut(chunk))
-        .collect();
-    let tasks: Vec<Vec<&mut [i64]>> = (0..n.div_ceil(chunk))
-        .map(|_| columns.iter_mut().filter_map(Iterator::next).collect())
-        .collect();
+    let figure_parts = column_parts(&mut totals.figures, n, chunk);
+    let outcome_parts = column_parts(&mut totals.outcomes, n, chunk);
+    let tasks: Vec<_> = figure_parts.into_iter().zip(outcome_parts).collect();
     let errors: Vec<(usize, Error)> = tasks
         .into_par_iter()
         .enumerate()
-        .flat_map_iter(|(c, mut parts)| {
+        .flat_map_iter(|(c, (mut parts, mut outcome_parts))| {
             let first = c * chunk;
             let mut errs = Vec::new();
             let mut seats = [SeatInput {
@@ -182,6 +207,7 @@ pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec
                 declare_natural: true,
             }; MAX_SEATS];
             let mut out = [[0i64; MAX_SEATS]; 4];
+            let mut outcomes = [SeatOutcome::default(); MAX_SEATS];
             for k in 0..parts[0].len() {
                 let row = first + k;
                 let table = &rounds.cards[row * p * 13..(row + 1) * p * 13];
@@ -192,8 +218,9 @@ pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec
                     seat.declare_natural = rounds.declare_natural.is_none_or(|f| f[flag]);
                 }
                 let stake = rounds.stakes.map_or(rules.stake, |s| s[row]);
-                if let Err(e) = settle_one(rules, &seats[..p], stake, &mut out) {
+                if let Err(e) = settle_one(rules, &seats[..p], stake, &mut out, &mut outcomes) {
                     out = [[0; MAX_SEATS]; 4];
+                    outcomes = [SeatOutcome::default(); MAX_SEATS];
                     errs.push((row, e));
                 }
                 for (f, figure) in out.iter().enumerate() {
@@ -201,11 +228,28 @@ pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec
                         parts[f * p + s][k] = value;
                     }
                 }
+                for (s, outcome) in outcomes.iter().enumerate().take(p) {
+                    for (o, byte) in outcome_bytes(outcome).into_iter().enumerate() {
+                        outcome_parts[o * p + s][k] = byte;
+                    }
+                }
             }
             errs
         })
         .collect();
     Ok((totals, errors))
+}
+
+/// Columns of `n` rows laid end to end, cut into the parts each task of
+/// `chunk` rows writes: task `t` gets its rows' part of every column.
+fn column_parts<T>(columns: &mut [T], n: usize, chunk: usize) -> Vec<Vec<&mut [T]>> {
+    let mut parts: Vec<_> = columns
+        .chunks_mut(n)
+        .map(|column| column.chunks_mut(chunk))
+        .collect();
+    (0..n.div_ceil(chunk))
+        .map(|_| parts.iter_mut().filter_map(Iterator::next).collect())
+        .collect()
 }
 
 /// Runs `work` on a rayon pool of `threads` threads (`None`: the global
@@ -297,8 +341,28 @@ mod tests {
                     (seat.points, seat.money, seat.rake, seat.net),
                     "round {r}"
                 );
+                let scoops = full
+                    .pairs
+                    .iter()
+                    .filter(|q| q.outcome == settle::PairOutcome::Rows)
+                    .filter(|q| (q.i == s && q.scoop == 1) || (q.j == s && q.scoop == -1))
+                    .count() as u8;
+                let want = SeatOutcome {
+                    foul: seat.foul,
+                    surrender: seat.surrender,
+                    natural: seat.natural.map(|(n, _)| n),
+                    swept_all: seat.swept_all,
+                    scoops,
+                };
+                let outcome: Vec<u8> = (0..OUTCOMES.len())
+                    .map(|o| totals.outcome_column(o, s)[r])
+                    .collect();
+                assert_eq!(outcome, outcome_bytes(&want), "round {r} seat {s}");
             }
         }
+        // the rounds hold every outcome
+        let all = |o: usize| (0..4).any(|s| totals.outcome_column(o, s).iter().any(|&b| b > 0));
+        assert!((0..OUTCOMES.len()).all(all), "an outcome never met");
     }
 
     #[test]

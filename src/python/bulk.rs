@@ -17,9 +17,11 @@ use crate::error::ErrorKind;
 
 mod simulate;
 
-/// The figures (4, P, N), the rows that could not be settled and their reasons.
+/// The figures (4, P, N), the outcomes (5, P, N), the rows that could not
+/// be settled and their reasons.
 type Settled<'py> = (
     Bound<'py, PyArray3<i64>>,
+    Bound<'py, PyArray3<u8>>,
     Bound<'py, PyArray1<i64>>,
     Vec<String>,
 );
@@ -27,9 +29,10 @@ type Settled<'py> = (
 /// Settles N rounds of P seats: cards (N, P, 13), an int64 stake per round
 /// (None: the rules' stake), (N, P) bool flags. Returns the figures as an
 /// int64 (4, P, N) array (points, money, rake, net; each seat's column
-/// contiguous), the rows that could not be settled (int64, in
-/// order) and their reasons ("Kind: message"); those rows' figures are
-/// zero. A bad argument raises before any round is settled.
+/// contiguous), the outcomes as a uint8 (5, P, N) array (fouled, natural,
+/// scoops, swept, surrendered: `crate::bulk::outcome_bytes`), the rows that
+/// could not be settled (int64, in order) and their reasons ("Kind:
+/// message"); those rows' figures and outcomes are zero. A bad argument raises before any round is settled.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None, stakes=None, surrender=None, declare_natural=None, *, threads=None))]
 fn settle_rounds<'py>(
@@ -62,12 +65,15 @@ fn settle_rounds<'py>(
     let figures = Array3::from_shape_vec((core::FIGURES.len(), p, n), totals.figures)
         .map_err(|e| err(ErrorKind::Table, format!("cannot shape the result: {e}")))?
         .into_pyarray(py);
+    let outcomes = Array3::from_shape_vec((core::OUTCOMES.len(), p, n), totals.outcomes)
+        .map_err(|e| err(ErrorKind::Table, format!("cannot shape the result: {e}")))?
+        .into_pyarray(py);
     let rows: Vec<i64> = errors.iter().map(|(row, _)| *row as i64).collect();
     let reasons = errors
         .into_iter()
         .map(|(_, e)| format!("{}: {}", e.kind().name(), e.message()))
         .collect();
-    Ok((figures, rows.into_pyarray(py), reasons))
+    Ok((figures, outcomes, rows.into_pyarray(py), reasons))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -30,8 +30,8 @@ mod width;
 
 pub use crate::table::{check_seat_count, seat_count_error, MAX_SEATS, MIN_SEATS};
 pub use inputs::{SeatInput, Stakes, MAX_PAIRS};
-pub use results::{PairOutcome, PairResult, SeatResult, Settlement};
-pub use routine::{rake_and_net, settle, settle_points};
+pub use results::{PairOutcome, PairResult, SeatOutcome, SeatResult, Settlement};
+pub use routine::{rake_and_net, settle, settle_points, settle_points_and_outcomes};
 
 #[cfg(test)]
 mod tests;

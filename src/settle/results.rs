@@ -121,3 +121,60 @@ impl Out for Totals<'_> {
     // seats are written only once the whole round is settled
     fn clear(&mut self) {}
 }
+
+/// What analytics keep of a seat's round besides its figures: how it was
+/// settled (docs/rules.md, "Settlement") and how many scoops it won.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeatOutcome {
+    /// Settled as fouled (see [`SeatResult::foul`]).
+    pub foul: bool,
+    /// Settled as surrendered (see [`SeatResult::surrender`]).
+    pub surrender: bool,
+    /// The declared natural it was settled with.
+    pub natural: Option<Natural>,
+    /// Swept all (docs/rules.md, "Sweep-all").
+    pub swept_all: bool,
+    /// The opponents it won all three rows against (a scoop of the rule
+    /// text: three rows won outright; a foul collected is not one).
+    pub scoops: u8,
+}
+
+/// Each seat's points and money, as [`Totals`], and its [`SeatOutcome`].
+pub(super) struct TotalsAndOutcomes<'a> {
+    pub(super) points: &'a mut [i64],
+    pub(super) money: &'a mut [i64],
+    pub(super) outcomes: &'a mut [SeatOutcome],
+}
+
+impl Out for TotalsAndOutcomes<'_> {
+    #[inline(always)]
+    fn pair(&mut self, p: PairResult) {
+        if p.outcome == PairOutcome::Rows {
+            let winner = match p.scoop {
+                1 => Some(p.i),
+                -1 => Some(p.j),
+                _ => None,
+            };
+            if let Some(w) = winner {
+                self.outcomes[w].scoops += 1;
+            }
+        }
+    }
+    #[inline(always)]
+    fn seat(&mut self, s: usize, r: SeatResult) {
+        self.points[s] = r.points;
+        self.money[s] = r.money;
+        let scoops = self.outcomes[s].scoops;
+        self.outcomes[s] = SeatOutcome {
+            foul: r.foul,
+            surrender: r.surrender,
+            natural: r.natural.map(|(n, _)| n),
+            swept_all: r.swept_all,
+            scoops,
+        };
+    }
+    // the scoops counted by a pass that stopped part-way
+    fn clear(&mut self) {
+        self.outcomes.fill(SeatOutcome::default());
+    }
+}

@@ -5,7 +5,9 @@ use super::checks::check_seats;
 use super::facts::{pairs_of, row_scales, seat_facts, sweep_all, SeatFacts, Side};
 use super::inputs::{SeatInput, Stakes};
 use super::pair::pair_value;
-use super::results::{Full, Out, PairResult, SeatResult, Settlement, Totals};
+use super::results::{
+    Full, Out, PairResult, SeatOutcome, SeatResult, Settlement, Totals, TotalsAndOutcomes,
+};
 use super::width::{overflow, too_wide, Stop, Width};
 use crate::error::{Error, Result};
 use crate::rules::Rules;
@@ -41,6 +43,34 @@ pub fn settle_points(
         )));
     }
     settle_into(rules, seats, stakes, &mut Totals { points, money })
+}
+
+/// [`settle_points`] that also writes each seat's [`SeatOutcome`] into
+/// `outcomes` (len P, reset first): the bulk path's analytics columns.
+pub fn settle_points_and_outcomes(
+    rules: &Rules,
+    seats: &[SeatInput],
+    stakes: &Stakes,
+    points: &mut [i64],
+    money: &mut [i64],
+    outcomes: &mut [SeatOutcome],
+) -> Result<()> {
+    let n = seats.len();
+    if points.len() != n || money.len() != n || outcomes.len() != n {
+        return Err(Error::table(format!(
+            "points, money and outcomes need one entry per seat ({n} seats), got {}, {} and {}",
+            points.len(),
+            money.len(),
+            outcomes.len()
+        )));
+    }
+    outcomes.fill(SeatOutcome::default());
+    let mut out = TotalsAndOutcomes {
+        points,
+        money,
+        outcomes,
+    };
+    settle_into(rules, seats, stakes, &mut out)
 }
 
 /// Checks the table, settles it and writes the results into `out`: in

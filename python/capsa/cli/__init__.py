@@ -5,9 +5,9 @@ rounds read as JSON Lines, one JSON document or Parquet; ``capsa arrange``
 and ``capsa rank`` look at one hand; ``capsa presets`` and ``capsa rules``
 show the rules data; ``capsa simulate`` compares rules variants; ``capsa
 render`` draws rounds as pages; ``capsa verify`` and ``capsa replay`` check
-round records; ``capsa rng`` dumps the dealing generators; ``capsa tables``
-trains and checks the solver's tables; ``capsa conformance`` tests another
-engine.
+round records and ``capsa records to-parquet`` writes them as a rounds
+table; ``capsa rng`` dumps the dealing generators; ``capsa tables`` trains
+and checks the solver's tables; ``capsa conformance`` tests another engine.
 
 Each command is a module of this package with a ``register(subparsers)``
 function; what they share (exit codes, argument types, input and output)
@@ -17,10 +17,12 @@ Every failure is one line on standard error and an exit code, each a
 constant of this module:
 
 * 0: done (``capsa settle`` without ``--strict``: even if some rounds failed,
-  each one reported in the output; also when the reader of the output went
-  away, as with ``capsa settle x.parquet | head -1``);
-* ``EXIT_FAILED_ROUNDS`` (1): ``capsa settle --strict`` and at least one
-  round could not be settled;
+  each one reported in the output, as long as one was settled or the input
+  held none; also when the reader of the output went away, as with
+  ``capsa settle x.parquet | head -1``);
+* ``EXIT_FAILED_ROUNDS`` (1): ``capsa settle`` read rounds and settled none,
+  or ``--strict`` and at least one round could not be settled; a record
+  failed under ``verify``, ``replay`` or ``records to-parquet``;
 * ``EXIT_USAGE`` (2): a usage or input error (a bad argument, an unknown
   preset, an unreadable file or rules file, an output that cannot be
   written or a full disk under standard output, cards that cannot be
@@ -73,7 +75,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = CommandParser(
         prog="capsa",
         description="Capsa Susun / Chinese poker engine: deal, rank, arrange and settle.",
-        epilog="Exit codes: 0 done, 1 a round failed under settle --strict, "
+        epilog="Exit codes: 0 done, 1 rounds or records failed (settle: none settled, or any "
+        "under --strict), "
         "2 usage or input error, 70 internal error, 130 interrupted.",
     )
     parser.add_argument("--version", action="version", version=f"capsa {__version__}")

@@ -34,6 +34,7 @@ from typing import IO, Any
 
 from capsa import _core
 from capsa.chains import Chains
+from capsa.cli import records_parquet
 from capsa.cli.common import EXIT_FAILED, UsageError, digest_arg, is_blank, lines, open_input
 from capsa.records import RecordError, ReplayError, read_record, replay_view
 
@@ -202,7 +203,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    """Adds ``capsa verify`` and ``capsa replay``."""
+    """Adds ``capsa verify``, ``capsa replay`` and ``capsa records``."""
     verify = subparsers.add_parser(
         "verify",
         help="check the provably fair deal of round records (JSON Lines)",
@@ -248,3 +249,4 @@ def register(subparsers: Any) -> None:
         help="each table's first record starts its chain (its previous_digest is null)",
     )
     rep.set_defaults(run=_cmd_replay)
+    records_parquet.register(subparsers)

@@ -24,9 +24,9 @@ def _run(args: argparse.Namespace) -> int:
         return settle_files.run(args)
     default = load_rules(args.rules)
     out = sys.stdout.buffer
-    failed = settle_stream(args, default, out)
+    tally = settle_stream(args, default, out)
     out.flush()
-    return finish(failed, args.strict)
+    return finish(tally, args.strict)
 
 
 def register(subparsers: Any) -> None:
@@ -34,8 +34,9 @@ def register(subparsers: Any) -> None:
     st = subparsers.add_parser(
         "settle",
         help="settle rounds read as JSON Lines (one round a line) or one JSON document",
-        description="Reads rounds from FILE or standard input and writes one record per round. "
-        "A round that cannot be settled yields an error record naming its line; the others go on.",
+        description="Reads rounds (or round records) from FILE or standard input and writes "
+        "one record per round. A round that cannot be settled yields an error record naming "
+        "its line; the others go on. Exit 1 when none could be settled.",
     )
     st.add_argument("input", nargs="?", help="input file (default: standard input)")
     st.add_argument("--rules", help="rules for rounds that name none (preset or TOML file)")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from capsa.cli.common import UsageError, check_writable, load_rules, open_output
-from capsa.cli.settle_stream import finish, settle_stream
+from capsa.cli.settle_stream import Tally, finish, settle_stream
 from capsa.rules import Rules
 
 __all__ = ["handles", "run"]
@@ -139,7 +139,8 @@ def _records_table(records: list[dict[str, Any]]) -> Any:
     """A results table (id as text, four seat columns) of stream records."""
     import pyarrow as pa
 
-    from capsa.bulk import FIGURES, MAX_SEATS, results_schema
+    from capsa.bulk import FIGURES, MAX_SEATS, OUTCOMES, results_schema
+    from capsa.columns import outcome_values
 
     def text(value: Any) -> str | None:
         if value is None:
@@ -147,7 +148,7 @@ def _records_table(records: list[dict[str, Any]]) -> Any:
         return str(value) if isinstance(value, str) else json.dumps(value)
 
     columns: dict[str, list[Any]] = {"id": [], "seats": [], "error": []}
-    for figure in FIGURES:
+    for figure in (*FIGURES, *OUTCOMES):
         for s in range(MAX_SEATS):
             columns[f"{figure}{s}"] = []
     for record in records:
@@ -165,6 +166,12 @@ def _records_table(records: list[dict[str, Any]]) -> Any:
             values = [] if error is not None else [int(v) for v in record[figure]]
             for s in range(MAX_SEATS):
                 columns[f"{figure}{s}"].append(values[s] if s < len(values) else None)
+        # JSON rounds do not say whether the server arranged a seat
+        outcomes = {} if error is not None else outcome_values(record)
+        for name in OUTCOMES:
+            values = outcomes.get(name, [])
+            for s in range(MAX_SEATS):
+                columns[f"{name}{s}"].append(values[s] if s < len(values) else None)
     schema = results_schema(MAX_SEATS, pa.string())
     return pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
 
@@ -213,14 +220,14 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         if not parquet_out:  # JSON in, JSON out, to a file
             out: Any = open_output(args.output, stack)
-            failed = settle_stream(args, default, out)
+            tally = settle_stream(args, default, out)
             out.flush()
-            return finish(failed, args.strict)
+            return finish(tally, args.strict)
         stack.enter_context(_writing_parquet(args.output))
         sink = _ParquetSink(args.output)
         stack.callback(sink.close)
-        failed = settle_stream(args, default, sink)
-    return finish(failed, args.strict)
+        tally = settle_stream(args, default, sink)
+    return finish(tally, args.strict)
 
 
 def _settle_parquet_input(args: argparse.Namespace, default: Rules, parquet_out: bool) -> int:
@@ -253,8 +260,9 @@ def _settle_parquet_input(args: argparse.Namespace, default: Rules, parquet_out:
             failed += result.num_rows - result.column("error").null_count
             if bar is not None:
                 bar(result.num_rows)
-    failed += getattr(writer, "refused", 0)
-    return finish(failed, args.strict)
+    tally = Tally()
+    tally.add(rounds, failed + getattr(writer, "refused", 0))
+    return finish(tally, args.strict)
 
 
 def _input_batches(source: str) -> Any:

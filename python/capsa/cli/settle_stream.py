@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import sys
 from typing import IO, Any
 
@@ -20,42 +21,88 @@ from capsa.cli.common import (
     read_document,
     sniff,
 )
+from capsa.record_tables import read_record_round, record_data, round_id_of, rules_key
+from capsa.records import RecordError, ReplayError
 from capsa.rules import Rules
 
-__all__ = ["finish", "settle_document", "settle_lines", "settle_stream"]
+__all__ = ["Tally", "finish", "settle_document", "settle_lines", "settle_stream"]
 
 # Lines settled per call into the core: large enough to use every core,
 # small enough that output starts at once and memory stays flat.
 _CHUNK = 4_096
 
 
+class Tally:
+    """How many rounds a stream held and how many of them failed."""
+
+    def __init__(self) -> None:
+        self.rounds = 0
+        self.failed = 0
+
+    def add(self, rounds: int, failed: int) -> None:
+        """Counts ``rounds`` more rounds, ``failed`` of them failed."""
+        self.rounds += rounds
+        self.failed += failed
+
+
+def _record_error(number: int, exc: Exception, round_id: str | None) -> bytes:
+    """The error record of a round record that cannot be settled (the shape
+    of every ``capsa settle`` error record)."""
+    record = {
+        "error": type(exc).__name__,
+        "id": round_id,
+        "line": number,
+        "message": str(exc),
+        "row": None,
+        "seat": None,
+    }
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
 def settle_lines(
     stream: IO[bytes] | Prefixed, known: dict[str, _core.RuleSet], default: str, out: Any
-) -> int:
-    """Settles every line of ``stream`` into ``out``; returns how many failed."""
-    failed = 0
+) -> Tally:
+    """Settles every line of ``stream`` into ``out``: a round, or a round
+    record (replayed, then settled as the round it holds, under its own
+    rules). Returns the tally."""
+    tally = Tally()
     chunk: list[bytes | int] = []
     first = 1
-    for number, line in enumerate(lines(stream), start=1):
-        chunk.append(line)
-        if len(chunk) >= _CHUNK:
+
+    def flush() -> None:
+        if chunk:
             data, bad = _core.settle_json_lines(chunk, known, default, first)
             out.write(data)
-            failed += bad
+            tally.add(data.count(b"\n"), bad)
+
+    for number, line in enumerate(lines(stream), start=1):
+        parsed = None if isinstance(line, int) else record_data(line)
+        if parsed is not None and not isinstance(line, int):
+            try:
+                record = read_record_round(line, parsed)
+            except (RecordError, ReplayError) as exc:
+                flush()
+                out.write(_record_error(number, exc, round_id_of(line)) + b"\n")
+                tally.add(1, 1)
+                chunk, first = [], number + 1
+                continue
+            known.setdefault(rules_key(record.rules), record.rules)
+            line = json.dumps(record.settle_round(), ensure_ascii=False).encode()
+        chunk.append(line)
+        if len(chunk) >= _CHUNK:
+            flush()
             chunk, first = [], number + 1
-    if chunk:
-        data, bad = _core.settle_json_lines(chunk, known, default, first)
-        out.write(data)
-        failed += bad
-    return failed
+    flush()
+    return tally
 
 
 def settle_document(
     text: bytes, known: dict[str, _core.RuleSet], default: str, indent: int | None, out: Any
-) -> int:
-    """Settles one JSON document into ``out``; returns how many rounds failed."""
+) -> Tally:
+    """Settles one JSON document into ``out``; returns the tally."""
+    tally = Tally()
     if is_blank(text):
-        return 0
+        return tally
     if indent is None:
         # written as settled, so the output is never held whole
         failed = _core.write_json_document(text, known, out.write, default)
@@ -63,12 +110,23 @@ def settle_document(
         data, failed = _core.settle_json_document(text, known, default, indent)
         out.write(data)
     out.write(b"\n")
-    return int(failed)
+    tally.add(_document_rounds(text) if failed else 0, int(failed))
+    return tally
 
 
-def settle_stream(args: argparse.Namespace, default: Rules, out: Any) -> int:
+def _document_rounds(text: bytes) -> int:
+    """How many rounds a document holds (counted only when some failed: a
+    document that is not JSON is one failed round)."""
+    try:
+        data = json.loads(text.removeprefix(b"\xef\xbb\xbf"))
+    except (ValueError, RecursionError):
+        return 1
+    return len(data) if isinstance(data, list) else 1
+
+
+def settle_stream(args: argparse.Namespace, default: Rules, out: Any) -> Tally:
     """Settles the JSON input of ``args`` (``--format`` json, jsonl or auto)
-    into ``out``; returns how many rounds failed. ``out`` may have a
+    into ``out``; returns the tally. ``out`` may have a
     ``document`` attribute, set to whether the input was one document."""
     known: dict[str, _core.RuleSet] = dict(default_known_rules(default))
     with contextlib.ExitStack() as stack:
@@ -85,8 +143,12 @@ def settle_stream(args: argparse.Namespace, default: Rules, out: Any) -> int:
         return settle_lines(source, known, default.name, out)
 
 
-def finish(failed: int, strict: bool) -> int:
-    """Reports failed rounds; the exit code."""
-    if failed:
-        print(f"capsa settle: {failed} round(s) could not be settled", file=sys.stderr)
-    return EXIT_FAILED if failed and strict else 0
+def finish(tally: Tally, strict: bool) -> int:
+    """Reports failed rounds; the exit code: ``EXIT_FAILED`` when rounds
+    were read and none could be settled, or under ``strict`` when any
+    failed, else 0."""
+    every = tally.rounds > 0 and tally.failed >= tally.rounds
+    if tally.failed:
+        none = "; none was settled" if every else ""
+        print(f"capsa settle: {tally.failed} round(s) could not be settled{none}", file=sys.stderr)
+    return EXIT_FAILED if every or (tally.failed and strict) else 0

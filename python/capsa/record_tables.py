@@ -1,0 +1,393 @@
+"""Round records as rounds, for analytics.
+
+A round record (``docs/records.md``) holds a round's inputs in full: its
+rules, stakes and each seat's arrangement and decisions. This module turns
+records into the rounds that ``capsa settle`` and :mod:`capsa.bulk` read:
+
+* :func:`read_record_round` reads and **replays** one record (its digest,
+  rules digest, deal, arrangements and settlement recomputed from its
+  inputs, as :func:`capsa.records.replay`; the chain link is not checked,
+  so a log of many tables reads in any order) and gives it as a round;
+* :func:`to_parquet` writes a record log (JSON Lines) as a Parquet rounds
+  table (``docs/bulk.md``), a batch of records at a time, with each seat's
+  outcome as the record's settlement gives it and the record's ids
+  (:func:`records_table`: the same table in memory). A record that cannot
+  be read or does not replay is reported and the others go on.
+
+A record's rules are named in the rounds by :func:`rules_name`; a Parquet
+file written here carries the rules in full in its metadata
+(``RULES_METADATA_KEY``), which :func:`rules_of_metadata` reads back (the
+Parquet readers of :mod:`capsa.bulk`, ``capsa settle`` and
+:mod:`capsa.dask` use them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import IO, Any
+
+from capsa import _core
+from capsa._core import TableError, card_ids
+from capsa.columns import (
+    CARD_COLUMNS,
+    DECLARE_COLUMNS,
+    MAX_SEATS,
+    OUTCOMES,
+    SURRENDER_COLUMNS,
+    outcome_fields,
+    outcome_values,
+    pyarrow_module,
+    rounds_schema,
+)
+from capsa.records import RecordError, ReplayError, read_record, replay_view
+from capsa.rules import Rules, presets
+
+__all__ = [
+    "RECORD_ID_COLUMNS",
+    "RULES_METADATA_KEY",
+    "RecordRound",
+    "parquet_rules",
+    "read_record_round",
+    "record_data",
+    "records_schema",
+    "records_table",
+    "round_id_of",
+    "rules_key",
+    "rules_name",
+    "rules_of_metadata",
+    "to_parquet",
+]
+
+#: The record's own ids, after the rounds and outcome columns. Records of
+#: format 2 add the table's id and the players' ids here.
+RECORD_ID_COLUMNS = ("round_id", "digest")
+#: The Parquet metadata key holding the rules the ``rules`` column names:
+#: a JSON object from each name to the rules as ``Rules.to_dict()`` writes them.
+RULES_METADATA_KEY = b"capsa.rules"
+#: Records written to Parquet per row group.
+DEFAULT_BATCH_RECORDS = 65_536
+
+# what a record line holds and a round line never does (a cheap first test)
+_RECORD_MARK = b'"capsa-round-record"'
+
+
+def record_data(line: bytes) -> dict[str, Any] | None:
+    """The round record a JSON Lines line holds (its ``format`` is
+    ``"capsa-round-record"``), parsed, or None for a line that holds none
+    (a round to settle, or a line that is not JSON)."""
+    if _RECORD_MARK not in line:
+        return None
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(data, dict) and data.get("format") == _core.RECORD_FORMAT:
+        return data
+    return None
+
+
+@dataclass(frozen=True)
+class RecordRound:
+    """A record, replayed, as a round: ``data`` is the record as parsed
+    JSON, ``rules`` its rules compiled, ``rules_name`` their name in rounds."""
+
+    round_id: str
+    digest: str
+    data: dict[str, Any]
+    rules: Rules
+    rules_name: str
+
+    def seats(self) -> list[dict[str, Any]]:
+        """Each seat as ``capsa settle`` reads it: rows and decisions."""
+        out = []
+        for seat in self.data["seats"]:
+            top, middle, bottom = seat["arrangement"].split(" / ")
+            out.append(
+                {
+                    "top": top,
+                    "middle": middle,
+                    "bottom": bottom,
+                    "surrender": seat["surrender"],
+                    "declare_natural": seat["declare_natural"],
+                }
+            )
+        return out
+
+    def settle_round(self) -> dict[str, Any]:
+        """The round as one ``capsa settle`` line holds it, its rules named
+        by :func:`rules_key` (a name no ``--rules`` file takes from them)."""
+        return {
+            "id": self.round_id,
+            "rules": rules_key(self.rules),
+            "stakes": self.data["stakes"],
+            "seats": self.seats(),
+        }
+
+    def stake(self) -> int:
+        """The one stake every pair plays (the rounds schema's ``stakes``);
+        ``TableError`` for a matrix of different stakes."""
+        stakes = self.data["stakes"]
+        if isinstance(stakes, int):
+            return stakes
+        n = len(stakes)
+        pairs = {stakes[i][j] for i in range(n) for j in range(n) if i != j}
+        if len(pairs) != 1:
+            raise TableError(
+                "stakes: a matrix of different stakes per pair has no place in the "
+                "rounds schema (one stake per round); settle the record as JSON instead"
+            )
+        return int(pairs.pop())
+
+
+def read_record_round(text: str | bytes, data: dict[str, Any] | None = None) -> RecordRound:
+    """Reads and replays one record (``data``: its text already parsed).
+    Raises ``RecordError`` for a record that cannot be read and
+    ``ReplayError`` for one that does not replay."""
+    view = read_record(text)
+    digest = replay_view(view)
+    rules = _record_rules(view.rules_json)
+    return RecordRound(
+        round_id=view.round_id,
+        digest=digest,
+        data=json.loads(text) if data is None else data,
+        rules=rules,
+        rules_name=rules_name(rules),
+    )
+
+
+@functools.lru_cache(maxsize=128)
+def _record_rules(text: str) -> Rules:
+    # the record replayed, so its rules are valid and written in full
+    return Rules.from_dict(json.loads(text))
+
+
+@functools.lru_cache(maxsize=128)
+def rules_name(rules: Rules) -> str:
+    """The name a rounds table gives a record's rules: the preset's name
+    when they are that preset (readable without the file's footer), else
+    :func:`rules_key`."""
+    if rules.name in presets() and Rules.preset(rules.name) == rules:
+        return rules.name
+    return rules_key(rules)
+
+
+@functools.lru_cache(maxsize=128)
+def rules_key(rules: Rules) -> str:
+    """A name only these rules have: their name and the start of their
+    SHA-256 (``"house@1a2b3c4d5e6f7a8b"``), so that two variants, or a
+    preset and a ``--rules`` file of its name, never share one."""
+    text = _core.canonical_json(json.dumps(rules.to_dict(), ensure_ascii=False))
+    return f"{rules.name}@{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
+def records_schema() -> Any:
+    """The schema :func:`to_parquet` writes: the rounds schema (four seats,
+    ``id`` the record's round id), the outcome columns, the record's ids."""
+    pa = pyarrow_module()
+    fields = [*rounds_schema(MAX_SEATS), *outcome_fields(MAX_SEATS)]
+    fields += [pa.field(name, pa.string()) for name in RECORD_ID_COLUMNS]
+    return pa.schema(fields)
+
+
+# ---------------------------------------------------------------- record logs
+
+
+def _stream_lines(stream: IO[bytes]) -> Iterator[bytes | int]:
+    """Every line of a byte stream without its line feed; a line longer
+    than a record may be is skipped, never held whole, and given as its
+    length."""
+    limit = _core.MAX_LINE_BYTES
+    while line := stream.readline(limit + 1):
+        if line.endswith(b"\n"):
+            yield line[:-1]
+            continue
+        if len(line) <= limit:
+            yield line
+            continue
+        length = len(line)
+        while line and not line.endswith(b"\n"):
+            line = stream.readline(limit)
+            length += len(line)
+        yield length - line.endswith(b"\n")
+
+
+def _log_lines(
+    source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
+    stack: contextlib.ExitStack[Any],
+) -> Iterator[bytes | int]:
+    if isinstance(source, str | os.PathLike):
+        return _stream_lines(stack.enter_context(open(source, "rb")))
+    if hasattr(source, "readline"):
+        return _stream_lines(source)  # type: ignore[arg-type]
+    return (line.encode() if isinstance(line, str) else bytes(line) for line in source)
+
+
+OnError = Callable[[int, "str | None", "RecordError | ReplayError | TableError"], None]
+
+
+def _record_batches(
+    source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
+    on_error: OnError | None,
+    batch_records: int,
+    rules: dict[str, dict[str, Any]],
+    tally: list[int],
+) -> Iterator[Any]:
+    """The rounds tables of a record log, ``batch_records`` rows at most
+    each; the rules met go into ``rules`` (by name, as ``to_dict()``), the
+    failed records are counted in ``tally[0]``."""
+    if isinstance(batch_records, bool) or not isinstance(batch_records, int):
+        raise TypeError("batch_records must be an int")
+    if batch_records < 1:
+        raise _core.ArgumentError(f"batch_records must be >= 1, got {batch_records}")
+    schema = records_schema()
+    rows: list[RecordRound] = []
+    with contextlib.ExitStack() as stack:
+        for number, line in enumerate(_log_lines(source, stack), start=1):
+            if not isinstance(line, int) and _is_blank(line):
+                continue
+            try:
+                record = _read_row(number, line)
+            except (RecordError, ReplayError, TableError) as exc:
+                tally[0] += 1
+                if on_error is not None:
+                    on_error(number, round_id_of(line), exc)
+                continue
+            if record.rules_name not in rules:
+                rules[record.rules_name] = record.rules.to_dict()
+            rows.append(record)
+            if len(rows) >= batch_records:
+                yield _table(rows, schema)
+                rows = []
+    if rows:
+        yield _table(rows, schema)
+
+
+def _rules_metadata(rules: Mapping[str, Any]) -> dict[bytes, bytes]:
+    return {RULES_METADATA_KEY: json.dumps(rules, ensure_ascii=False, sort_keys=True).encode()}
+
+
+def to_parquet(
+    source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
+    target: str | os.PathLike[str],
+    *,
+    on_error: OnError | None = None,
+    batch_records: int = DEFAULT_BATCH_RECORDS,
+    compression: str = "snappy",
+) -> tuple[int, int]:
+    """Writes a record log as a Parquet rounds table (:func:`records_schema`).
+
+    ``source`` is a path, a binary file, or an iterable of lines (``str`` or
+    ``bytes``, one record each; blank lines give nothing). Every record is
+    read and replayed; one that fails is handed to ``on_error`` (its line,
+    its round id or None, the ``RecordError``, ``ReplayError`` or
+    ``TableError``) and the others go on. Memory holds one batch of
+    ``batch_records`` rows (a row group of the file). Returns (records
+    written, records failed).
+    """
+    import pyarrow.parquet as pq
+
+    rules: dict[str, dict[str, Any]] = {}
+    tally = [0]
+    written = 0
+    with pq.ParquetWriter(target, records_schema(), compression=compression) as writer:
+        for table in _record_batches(source, on_error, batch_records, rules, tally):
+            writer.write_table(table)
+            written += table.num_rows
+        # the footer is written at the close: the rules met on the way
+        writer.add_key_value_metadata(_rules_metadata(rules))
+    return written, tally[0]
+
+
+def records_table(
+    source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
+    *,
+    on_error: OnError | None = None,
+) -> Any:
+    """A record log as one in-memory rounds table (:func:`records_schema`,
+    the rules in its schema's metadata), for :func:`capsa.bulk.settle_table`;
+    records fail as in :func:`to_parquet`. For a log larger than memory,
+    :func:`to_parquet`, then :func:`capsa.bulk.settle_parquet`."""
+    pa = pyarrow_module()
+    rules: dict[str, dict[str, Any]] = {}
+    tables = list(_record_batches(source, on_error, DEFAULT_BATCH_RECORDS, rules, [0]))
+    table = pa.concat_tables(tables) if tables else records_schema().empty_table()
+    return table.replace_schema_metadata(_rules_metadata(rules))
+
+
+def _is_blank(line: bytes) -> bool:
+    return not line.removeprefix(b"\xef\xbb\xbf").strip(b" \t\r\n")
+
+
+def _read_row(number: int, line: bytes | int) -> RecordRound:
+    """The record of a line, replayed, that the rounds schema can hold."""
+    if isinstance(line, int):
+        raise RecordError(
+            f"line {number} is {line} bytes long; a record is at most {_core.MAX_LINE_BYTES} bytes"
+        )
+    record = read_record_round(line)
+    record.stake()  # a stakes matrix it cannot hold is refused here
+    return record
+
+
+def round_id_of(line: bytes | int) -> str | None:
+    """The round id a record's line names (of a record that failed to
+    read), or None."""
+    if isinstance(line, int):
+        return None
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    round_id = data.get("round_id") if isinstance(data, dict) else None
+    return round_id if isinstance(round_id, str) else None
+
+
+def _table(records: list[RecordRound], schema: Any) -> Any:
+    """The rows of ``records`` in ``schema`` (:func:`records_schema`)."""
+    pa = pyarrow_module()
+    columns: dict[str, list[Any]] = {field.name: [] for field in schema}
+    for record in records:
+        seats = record.data["seats"]
+        columns["id"].append(record.round_id)
+        columns["rules"].append(record.rules_name)
+        columns["stakes"].append(record.stake())
+        outcomes = outcome_values(record.data["settlement"])
+        outcomes["auto"] = [bool(seat["auto"]) for seat in seats]
+        for s in range(MAX_SEATS):
+            seat = seats[s] if s < len(seats) else None
+            cards = None
+            if seat is not None:
+                cards = bytes(card_ids(seat["arrangement"].replace(" / ", " ")))
+            columns[CARD_COLUMNS[s]].append(cards)
+            columns[SURRENDER_COLUMNS[s]].append(None if seat is None else seat["surrender"])
+            columns[DECLARE_COLUMNS[s]].append(None if seat is None else seat["declare_natural"])
+            for name in OUTCOMES:
+                columns[f"{name}{s}"].append(outcomes[name][s] if seat is not None else None)
+        columns["round_id"].append(record.round_id)
+        columns["digest"].append(record.digest)
+    return pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
+
+
+def parquet_rules(path: str | os.PathLike[str]) -> dict[str, Rules]:
+    """The rules a Parquet file written by :func:`to_parquet` carries in its
+    footer, by name: ``known`` for :func:`capsa.bulk.settle_table` of a
+    table read another way than by batches (``pyarrow.parquet.read_table``
+    or a pandas or Dask frame, which drop the footer's notes)."""
+    import pyarrow.parquet as pq
+
+    return rules_of_metadata(pq.read_metadata(path).metadata)
+
+
+def rules_of_metadata(metadata: Mapping[bytes, bytes] | None) -> dict[str, Rules]:
+    """The rules a Parquet file written by :func:`to_parquet` names, by name
+    (none for another file)."""
+    if not metadata or RULES_METADATA_KEY not in metadata:
+        return {}
+    data = json.loads(metadata[RULES_METADATA_KEY])
+    return {name: Rules.from_dict(rules) for name, rules in data.items()}
