@@ -204,9 +204,10 @@ class ProcessEngine(Engine):
     (default: this process's); ``digest_timeout`` the seconds to wait for a
     ``digest`` answer (default: ``timeout``; ranking 2.6 million hands takes
     a pure-Python engine about 50 s); the ``hello`` that starts the engine
-    waits at least ``START_TIMEOUT`` (30 s), its start-up included. Raises :class:`HandshakeError` for an empty
-    command and ``ValueError`` for a command line whose quotes do not close;
-    the command is started by :meth:`start`.
+    waits at least ``START_TIMEOUT`` (30 s), its start-up included. Raises
+    :class:`HandshakeError` for an empty command and ``ValueError`` for a
+    command line whose quotes do not close; the command is started by
+    :meth:`start`.
     """
 
     def __init__(
