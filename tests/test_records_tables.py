@@ -347,3 +347,20 @@ def test_the_dask_path_reads_records_written_as_parquet(tmp_path: Path) -> None:
     settled = capsa_dask.settle_dataframe(frame, known=known).compute()
     assert settled["error"].isna().all()
     assert list(settled["fouled0"]) == list(results.column("fouled0").to_pylist())
+
+
+def test_a_records_table_carries_the_table_and_player_ids() -> None:
+    rules = capsa.Rules()
+    lines = []
+    for k, table in enumerate(["t-1", None]):
+        rnd = capsa.Round(
+            rules, 3, 5, round_id=f"r{k}", table_id=table, server_seed=_seed(100 + k),
+            players=None if table is None else ["ann", {"id": "bo", "name": "Bo"}, "cy"],
+        )  # fmt: skip
+        rnd.deal()
+        rnd.close()
+        rnd.settle()
+        lines.append(rnd.record_json())
+    rows = bulk.records_table(lines).to_pylist()
+    ids = [(r["table_id"], r["player0"], r["player1"], r["player2"], r["player3"]) for r in rows]
+    assert ids == [("t-1", "ann", "bo", "cy", None), (None, "seat-0", "seat-1", "seat-2", None)]

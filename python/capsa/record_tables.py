@@ -64,9 +64,12 @@ __all__ = [
     "to_parquet",
 ]
 
-#: The record's own ids, after the rounds and outcome columns. Records of
-#: format 2 add the table's id and the players' ids here.
-RECORD_ID_COLUMNS = ("round_id", "digest")
+#: The record's own ids, after the rounds and outcome columns: its round id,
+#: digest and table id (null for a table without one, and for format 1),
+#: then each seat's player id (``player0`` ..; format 1 names seat k's
+#: player ``seat-k``, as the ledger books it; null for a seat the table
+#: does not have).
+RECORD_ID_COLUMNS = ("round_id", "digest", "table_id", *(f"player{s}" for s in range(MAX_SEATS)))
 #: The Parquet metadata key holding the rules the ``rules`` column names:
 #: a JSON object from each name to the rules as ``Rules.to_dict()`` writes them.
 RULES_METADATA_KEY = b"capsa.rules"
@@ -99,6 +102,8 @@ class RecordRound:
 
     round_id: str
     digest: str
+    table_id: str | None
+    players: tuple[str, ...]
     data: dict[str, Any]
     rules: Rules
     rules_name: str
@@ -155,6 +160,8 @@ def read_record_round(text: str | bytes, data: dict[str, Any] | None = None) -> 
     return RecordRound(
         round_id=view.round_id,
         digest=digest,
+        table_id=view.table_id,
+        players=tuple(player for player, _ in view.players),
         data=json.loads(text) if data is None else data,
         rules=rules,
         rules_name=rules_name(rules),
@@ -371,6 +378,9 @@ def _table(records: list[RecordRound], schema: Any) -> Any:
                 columns[f"{name}{s}"].append(outcomes[name][s] if seat is not None else None)
         columns["round_id"].append(record.round_id)
         columns["digest"].append(record.digest)
+        columns["table_id"].append(record.table_id)
+        for s in range(MAX_SEATS):
+            columns[f"player{s}"].append(record.players[s] if s < len(record.players) else None)
     return pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
 
 
