@@ -387,6 +387,8 @@ class Round:
         play = self._play[k]
         return player_view(
             round_id=self._round_id,
+            table_id=self._table_id,
+            players=[dict(p) for p in self._players],
             phase=self._phase,
             commitment=self._commitment,
             seats=self._seats,

@@ -13,6 +13,8 @@ __all__ = ["player_view"]
 def player_view(
     *,
     round_id: str,
+    table_id: str | None,
+    players: list[dict[str, str | None]],
     phase: str,
     commitment: str,
     seats: int,
@@ -33,6 +35,8 @@ def player_view(
     arrangement, auto, surrender, declare = own
     return {
         "round_id": round_id,
+        "table_id": table_id,
+        "players": players,
         "phase": phase,
         "commitment": commitment,
         "seats": seats,
