@@ -18,7 +18,7 @@ from pathlib import Path
 FUZZ = Path(__file__).resolve().parent
 CORPUS = FUZZ / "corpus"
 SHIPPED_TABLES = FUZZ.parent / "python" / "capsa" / "tables"
-GOLDEN_RECORDS = FUZZ.parent / "tests" / "golden" / "records-1.jsonl"
+GOLDEN = FUZZ.parent / "tests" / "golden"
 
 CARD_TEXTS = {
     "hand.txt": "As, 10h  7\u2663 td Q\u2664",
@@ -119,9 +119,11 @@ def main() -> None:
     for k in range(6):
         write("settle_table", f"table-{k}.bin", rng.randbytes(64 + 64 * k))
 
-    # the golden round records, as a JSON Lines file holds them
-    for k, line in enumerate(GOLDEN_RECORDS.read_bytes().splitlines()):
+    # the golden round records of each format, as a JSON Lines file holds them
+    for k, line in enumerate((GOLDEN / "records-1.jsonl").read_bytes().splitlines()):
         write("round_record", f"golden-{k}.json", line)
+    for k, line in enumerate((GOLDEN / "records-2.jsonl").read_bytes().splitlines()):
+        write("round_record", f"golden-2-{k}.json", line)
 
 
 if __name__ == "__main__":

@@ -5,11 +5,11 @@
 //! named; and a record that replays with no difference under the rules it
 //! was settled with is exactly what `record::write` writes from its inputs,
 //! byte for byte, once written canonically. The seeds are real records
-//! (`tests/golden/records-1.jsonl`), so the fuzzer mutates real fields.
+//! (`tests/golden/records-1.jsonl` and `records-2.jsonl`), so the fuzzer mutates real fields.
 #![no_main]
 
 use capsa::canonical;
-use capsa::record::{read, write, RoundInputs, MAX_PROBLEMS};
+use capsa::record::{installed_solver, read, write, RoundInputs, MAX_PROBLEMS};
 use capsa::rules::Rules;
 use libfuzzer_sys::fuzz_target;
 
@@ -41,8 +41,13 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     // it replays: writing it again from its inputs gives the same text
+    let solver = record.solver.clone().unwrap_or_else(|| installed_solver(&rules));
     let written = write(&RoundInputs {
+        format_version: record.format_version,
         round_id: &record.round_id,
+        table_id: record.table_id.as_deref(),
+        players: &record.players,
+        solver: &solver,
         previous_digest: record.previous_digest,
         meta: &record.meta,
         rules: &rules,

@@ -26,6 +26,7 @@ mod table;
 mod write;
 
 pub use crate::arrangement::arrangement_text;
+#[cfg(feature = "python")]
 pub(crate) use format::check_round_id;
 pub use format::{
     check_stakes_diagonal, Members, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION, FORMAT,
