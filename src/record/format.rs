@@ -169,3 +169,43 @@ impl PlayedSeat {
         }
     }
 }
+
+/// A member's path: `key` under `path` (`key` alone at the top).
+pub(super) fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// The members of an object at `path`, refusing any key not in `known`.
+pub(super) fn object<'a, 'j>(
+    value: &'a Json<'j>,
+    path: &str,
+    known: &[&str],
+) -> Read<&'a Members<'j>> {
+    let Json::Object(members) = value else {
+        return Err(Problem::new(
+            path,
+            format!("{path} must be an object, not {}", value.kind()),
+        ));
+    };
+    if let Some((key, _)) = members.iter().find(|(k, _)| !known.contains(&k.as_ref())) {
+        // a key may be anything: name it by its first 40 characters
+        let field = join(path, &key.chars().take(40).collect::<String>());
+        let place = if path.is_empty() {
+            String::new()
+        } else {
+            format!(" in {path}")
+        };
+        return Err(Problem::new(
+            field.as_str(),
+            format!(
+                "{field}: unknown key{place}; the format has {}",
+                known.join(", ")
+            ),
+        ));
+    }
+    Ok(members)
+}

@@ -4,9 +4,9 @@
 use std::borrow::Cow;
 
 use super::format::{
-    check_round_id, check_stakes_diagonal, Members, PlayedSeat, Problem, Read, StakeSpec,
-    DEAL_KEYS, FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS_1,
-    RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2,
+    check_round_id, check_stakes_diagonal, join, object, Members, PlayedSeat, Problem, Read,
+    StakeSpec, DEAL_KEYS, FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_RECORD_BYTES,
+    RECORD_KEYS_1, RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2,
 };
 use super::table::{
     check_record_players, read_player, read_solver, read_table_id, Player, SolverId,
@@ -60,45 +60,6 @@ fn member<'a, 'j>(value: &'a Json<'j>, key: &str, path: &str) -> Read<&'a Json<'
     value
         .get(key)
         .ok_or_else(|| Problem::new(join(path, key), format!("{} is missing", join(path, key))))
-}
-
-pub(super) fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
-/// The members of an object at `path`, refusing any key not in `known`.
-pub(super) fn object<'a, 'j>(
-    value: &'a Json<'j>,
-    path: &str,
-    known: &[&str],
-) -> Read<&'a Members<'j>> {
-    let Json::Object(members) = value else {
-        return Err(Problem::new(
-            path,
-            format!("{path} must be an object, not {}", value.kind()),
-        ));
-    };
-    if let Some((key, _)) = members.iter().find(|(k, _)| !known.contains(&k.as_ref())) {
-        // a key may be anything: name it by its first 40 characters
-        let field = join(path, &key.chars().take(40).collect::<String>());
-        let place = if path.is_empty() {
-            String::new()
-        } else {
-            format!(" in {path}")
-        };
-        return Err(Problem::new(
-            field.as_str(),
-            format!(
-                "{field}: unknown key{place}; the format has {}",
-                known.join(", ")
-            ),
-        ));
-    }
-    Ok(members)
 }
 
 fn text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Read<&'a str> {

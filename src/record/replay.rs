@@ -1,8 +1,9 @@
 //! Replaying a record: every derived field recomputed from the inputs in
 //! the record, every difference named.
 
+use super::format::join;
 use super::format::{Problem, MAX_PROBLEMS};
-use super::read::{join, Record};
+use super::read::Record;
 use super::table::auto_problems;
 use super::write::{check_play, seat_inputs, settlement_text};
 use crate::arrangement::cards_text;

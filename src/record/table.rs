@@ -196,7 +196,7 @@ pub(super) fn read_table_id(value: &Json) -> Read<Option<String>> {
 /// `seats[k].player`: `{"id": text, "name": text or null}`.
 pub(super) fn read_player(value: &Json, k: usize) -> Read<Player> {
     let path = format!("seats[{k}].player");
-    let members = super::read::object(value, &path, &PLAYER_KEYS)?;
+    let members = super::format::object(value, &path, &PLAYER_KEYS)?;
     let get = |key: &str| {
         members
             .iter()
@@ -228,7 +228,7 @@ pub(super) fn check_record_players(players: &[Player]) -> Read<()> {
 
 /// `solver`: `{"effort": text, "strategy": text, "tables": 64 hex digits}`.
 pub(super) fn read_solver(value: &Json) -> Read<SolverId> {
-    let members = super::read::object(value, "solver", &SOLVER_KEYS)?;
+    let members = super::format::object(value, "solver", &SOLVER_KEYS)?;
     let get = |key: &str| {
         members
             .iter()
