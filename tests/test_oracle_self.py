@@ -115,7 +115,13 @@ def test_default_rules_is_capsa_susun() -> None:
         },
         "bottom": {"quads": 7, "straight-flush": 9, "royal-flush": 11},
     }
-    assert r["money"] == {"stake": 1, "rake_percent": 3}
+    assert r["money"] == {
+        "stake": 1,
+        "rake_basis_points": 300,
+        "rake_minimum_pot": 0,
+        "rake_cap_per_pot": 0,
+        "rake_cap_per_round": 0,
+    }
     # A fresh copy each time.
     r["scoop"]["multiplier"] = 99
     assert o.default_rules()["scoop"]["multiplier"] == 2
@@ -1169,7 +1175,13 @@ def _random_rules(rng: random.Random) -> dict[str, Any]:
                 for n in rng.sample(o.NATURAL_NAMES, rng.randint(0, 15))
             ],
         },
-        money={"stake": rng.randint(0, 100), "rake_percent": rng.randint(0, 100)},
+        money={
+            "stake": rng.randint(0, 100),
+            "rake_basis_points": rng.choice([0, 1, 300, 2_500, 10_000, rng.randint(0, 10_000)]),
+            "rake_minimum_pot": rng.choice([0, 0, rng.randint(1, 60)]),
+            "rake_cap_per_pot": rng.choice([0, 0, rng.randint(1, 20)]),
+            "rake_cap_per_round": rng.choice([0, 0, rng.randint(1, 30)]),
+        },
     )
 
 
@@ -1204,8 +1216,25 @@ def test_settlements_are_zero_sum() -> None:
             assert sum(r["net"]) + sum(r["rake"]) == 0
             assert all(x >= 0 for x in r["rake"])
             assert r["points"] == [sum(row) for row in pp]
-            for m, k in zip(r["money"], r["rake"], strict=True):
-                assert k == (rules["money"]["rake_percent"] * m // 100 if m > 0 else 0)
+            _check_rake_bounds(r["money"], r["rake"], rules["money"])
+
+
+def _check_rake_bounds(money: list[int], rake: list[int], knobs: dict[str, int]) -> None:
+    """What docs/rules.md says of any round's rake, whatever the sharing: a
+    seat pays at most its rate, capped per pot, and only on a pot the minimum
+    lets in; the house takes those in full, or exactly the round cap."""
+    pots = []
+    for m in money:
+        raked = m > 0 and m >= knobs["rake_minimum_pot"]
+        pot = m * knobs["rake_basis_points"] // 10_000 if raked else 0
+        if knobs["rake_cap_per_pot"]:
+            pot = min(pot, knobs["rake_cap_per_pot"])
+        pots.append(pot)
+    assert all(0 <= k <= pot for k, pot in zip(rake, pots, strict=True))
+    cap = knobs["rake_cap_per_round"]
+    assert sum(rake) == (min(cap, sum(pots)) if cap else sum(pots))
+    if sum(rake) == sum(pots):
+        assert rake == pots
 
 
 # ---------------------------------------------------------------------------
@@ -1280,7 +1309,7 @@ rake_percent = 0
     assert r["name"] == "pagat"
     assert r["royalties"]["middle"]["full-house"] == 2
     assert r["naturals"]["enabled"][0] == {"name": "dragon", "points": 13}
-    assert r["money"]["rake_percent"] == 0
+    assert r["money"]["rake_basis_points"] == 0  # rake_percent = 0, read as basis points
     # A mapping input is not modified and not shared.
     src: dict[str, Any] = {"scoop": {"multiplier": 5}}
     out = o.load_rules(src)
@@ -1300,6 +1329,15 @@ rake_percent = 0
         ({"sweep_all": {"min_players": 1}}, "sweep_all.min_players"),
         ({"sweep_all": {"min_players": 6}}, "sweep_all.min_players"),
         ({"money": {"rake_percent": 101}}, "money.rake_percent"),
+        ({"money": {"rake_percent": 3.0}}, "money.rake_percent"),
+        ({"money": {"rake_basis_points": 10_001}}, "money.rake_basis_points"),
+        ({"money": {"rake_basis_points": -1}}, "money.rake_basis_points"),
+        ({"money": {"rake_minimum_pot": -1}}, "money.rake_minimum_pot"),
+        ({"money": {"rake_cap_per_pot": True}}, "money.rake_cap_per_pot"),
+        ({"money": {"rake_cap_per_round": "5"}}, "money.rake_cap_per_round"),
+        ({"money": {"rake_percent": 3, "rake_basis_points": 300}}, "money.rake_percent"),
+        ({"money": {"rake_basis_points": 300, "rake_percent": 3}}, "money.rake_basis_points"),
+        ("[money]\nrake_percent = 3\nrake_basis_points = 1\n", "money.rake_basis_points"),
         ({"money": {"stake": -1}}, "money.stake"),
         ({"row_points": -1}, "row_points"),
         ({"row_points": 1.5}, "row_points"),

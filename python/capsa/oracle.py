@@ -48,6 +48,7 @@ __all__ = [
     "load_rules",
     "natural",
     "naturals",
+    "rake",
     "royalty",
     "settle",
     "splits",
@@ -157,7 +158,13 @@ def default_rules() -> dict[str, Any]:
             },
             "bottom": {"quads": 7, "straight-flush": 9, "royal-flush": 11},
         },
-        "money": {"stake": 1, "rake_percent": 3},
+        "money": {
+            "stake": 1,
+            "rake_basis_points": 300,
+            "rake_minimum_pot": 0,
+            "rake_cap_per_pot": 0,
+            "rake_cap_per_round": 0,
+        },
     }
 
 
@@ -206,9 +213,17 @@ _TABLES: dict[str, dict[str, _Spec]] = {
     },
     "money": {
         "stake": ("int", (0, None)),
-        "rake_percent": ("int", (0, 100)),
+        "rake_basis_points": ("int", (0, 10_000)),
+        "rake_minimum_pot": ("int", (0, None)),
+        "rake_cap_per_pot": ("int", (0, None)),
+        "rake_cap_per_round": ("int", (0, None)),
     },
 }
+
+# The rate's older form, whole percent (docs/rules.md, "Money, rake and
+# exactness"): read as 100 basis points a percent, never written.
+_PERCENT = "rake_percent"
+_BASIS_POINTS = "rake_basis_points"
 
 
 def _fail(message: str) -> NoReturn:
@@ -289,15 +304,30 @@ def _check_royalty_row(row: str, value: Any) -> dict[str, int]:
     return result
 
 
+def _rate_as_basis_points(money: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The money table with an older ``rake_percent = p`` read as
+    ``rake_basis_points = 100 * p``; both at once is refused."""
+    if _PERCENT not in money:
+        return money
+    if _BASIS_POINTS in money:
+        _fail(f"money.{_PERCENT} and money.{_BASIS_POINTS}: give one rake rate, not both")
+    percent = _check_int(f"money.{_PERCENT}", money[_PERCENT], 0, 100)
+    rest = {sub: value for sub, value in money.items() if sub != _PERCENT}
+    return {**rest, _BASIS_POINTS: 100 * percent}
+
+
 def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
     """Read rules from TOML text or a (possibly partial) mapping.
 
     Missing keys take the capsa-susun value, key by key inside tables; a
     royalty row table or the ``naturals.enabled`` list, when given, replaces
-    the default one whole. Returns the full rules as a new nested dict.
+    the default one whole. ``money.rake_percent = p``, the rake rate's older
+    form, is read as ``money.rake_basis_points = 100 * p``. Returns the full
+    rules as a new nested dict.
 
     Raises ``ValueError`` naming the dotted key for unknown keys, wrong
-    types and out-of-range values, ``ValueError`` for a ``source`` that is
+    types and out-of-range values and for both rake rates at once,
+    ``ValueError`` for a ``source`` that is
     neither a str nor a mapping, and ``tomllib.TOMLDecodeError`` (a
     ``ValueError``) for malformed TOML.
     """
@@ -316,6 +346,8 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
             if not isinstance(value, Mapping):
                 _fail(f"{key}: expected a table")
             specs = _TABLES[key]
+            if key == "money":
+                value = _rate_as_basis_points(value)
             for sub, subvalue in value.items():
                 dotted = f"{key}.{sub}"
                 if sub not in specs:
@@ -1191,6 +1223,44 @@ class _Round:
         return self._rows_result(i, j)
 
 
+def rake(money: Sequence[int], rules: Mapping[str, Any]) -> list[int]:
+    """The house's rake from each seat of a round, given each seat's money
+    (docs/rules.md, "Money, rake and exactness"), in exact integers.
+
+    A winner (money > 0) whose money is at least ``money.rake_minimum_pot``
+    pays ``floor(money * rake_basis_points / 10000)``, at most
+    ``rake_cap_per_pot`` (0: no cap); every other seat pays 0. When these
+    sum past ``rake_cap_per_round`` (0: no cap) the house takes exactly the
+    cap, shared in proportion to each seat's rake by largest remainders,
+    equal remainders going to the lower seat.
+
+    ``money`` is a sequence of integers (Python or numpy, not bools).
+    Raises ``ValueError`` for another entry, and ``KeyError`` for rules
+    without the four rake knobs (rules from :func:`load_rules` hold them).
+    """
+    for seat, m in enumerate(money):
+        if isinstance(m, bool) or not isinstance(m, Integral):
+            _fail(f"money[{seat}]: expected an integer, got {m!r}")
+    money = [int(m) for m in money]
+    knobs = rules["money"]
+    rate: int = knobs["rake_basis_points"]
+    minimum: int = knobs["rake_minimum_pot"]
+    cap_per_pot: int = knobs["rake_cap_per_pot"]
+    cap: int = knobs["rake_cap_per_round"]
+    pots = [m * rate // 10_000 if m > 0 and m >= minimum else 0 for m in money]
+    if cap_per_pot > 0:
+        pots = [min(r, cap_per_pot) for r in pots]
+    total = sum(pots)
+    if cap == 0 or total <= cap:
+        return pots
+    shares = [cap * r // total for r in pots]
+    left_over = cap - sum(shares)
+    by_remainder = sorted(range(len(pots)), key=lambda s: (-(cap * pots[s] % total), s))
+    for seat in by_remainder[:left_over]:
+        shares[seat] += 1
+    return shares
+
+
 def settle(
     seats: Sequence[Mapping[str, Any]],
     rules: Mapping[str, Any],
@@ -1235,13 +1305,12 @@ def settle(
         sum(pair_points[i][j] * stake[i][j] for j in range(players) if j != i)
         for i in range(players)
     ]
-    rake_percent: int = rules["money"]["rake_percent"]
-    rake = [rake_percent * m // 100 if m > 0 else 0 for m in money]
-    net = [m - r for m, r in zip(money, rake, strict=True)]
+    house = rake(money, rules)
+    net = [m - r for m, r in zip(money, house, strict=True)]
     return {
         "points": points,
         "money": money,
-        "rake": rake,
+        "rake": house,
         "net": net,
         "pair_points": pair_points,
         "pairs": pairs,
