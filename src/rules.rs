@@ -75,7 +75,19 @@ pub struct Rules {
     /// Royalty points per row (top, middle, bottom) and category index.
     pub royalties: [[i64; 10]; 3],
     pub stake: i64,
-    pub rake_percent: i64,
+    /// The rake (docs/rules.md, "Money, rake and exactness").
+    pub rake: Rake,
+}
+
+/// How the house rakes a round: a rate in basis points of each winner's
+/// money, a minimum pot below which a winner pays nothing, and caps per
+/// pot (one winner) and per round (0: no cap).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rake {
+    pub basis_points: i64,
+    pub minimum_pot: i64,
+    pub cap_per_pot: i64,
+    pub cap_per_round: i64,
 }
 
 /// The value of one knob, as [`Rules::set_knob`] takes it and
@@ -142,7 +154,7 @@ impl Default for Rules {
             natural_ties: NaturalTies::Push,
             royalties: [[0; 10]; 3],
             stake: 0,
-            rake_percent: 0,
+            rake: Rake::default(),
         };
         for k in KNOBS {
             if let Some(value) = k.default.value() {
@@ -245,7 +257,10 @@ impl Rules {
                 other => return Err(wrong_value(name, &other)),
             },
             "money.stake" => self.stake = int(name, value)?,
-            "money.rake_percent" => self.rake_percent = int(name, value)?,
+            "money.rake_basis_points" => self.rake.basis_points = int(name, value)?,
+            "money.rake_minimum_pot" => self.rake.minimum_pot = int(name, value)?,
+            "money.rake_cap_per_pot" => self.rake.cap_per_pot = int(name, value)?,
+            "money.rake_cap_per_round" => self.rake.cap_per_round = int(name, value)?,
             _ => return Err(Error::rules(format!("unknown knob {name:?}"))),
         }
         if ranking != self.evaluator.ranking {
@@ -301,7 +316,10 @@ impl Rules {
                 Some(KnobValue::Royalties(self.royalties[royalty_row(name)?]))
             }
             "money.stake" => int(self.stake),
-            "money.rake_percent" => int(self.rake_percent),
+            "money.rake_basis_points" => int(self.rake.basis_points),
+            "money.rake_minimum_pot" => int(self.rake.minimum_pot),
+            "money.rake_cap_per_pot" => int(self.rake.cap_per_pot),
+            "money.rake_cap_per_round" => int(self.rake.cap_per_round),
             _ => None,
         }
     }

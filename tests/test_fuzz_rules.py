@@ -42,7 +42,10 @@ INTS: dict[str, tuple[int, int]] = {
     "foul.points": (0, INT64_MAX),
     "surrender.cost": (0, INT64_MAX),
     "money.stake": (0, INT64_MAX),
-    "money.rake_percent": (0, 100),
+    "money.rake_basis_points": (0, 10_000),
+    "money.rake_minimum_pot": (0, INT64_MAX),
+    "money.rake_cap_per_pot": (0, INT64_MAX),
+    "money.rake_cap_per_round": (0, INT64_MAX),
 }
 BOOLS = ("royalty_adds", "scoop.multiply_royalties", "foul.pays_royalties", "surrender.enabled")
 TOP_CATEGORIES = ("high-card", "pair", "trips")

@@ -195,9 +195,17 @@ fn check_settlement(t: &Table, s: &Settlement) {
             "seat {k}'s points are its pairs'"
         );
         assert_eq!(r.money as i128, money[k], "seat {k}'s money is its pairs'");
-        let rake = (rules.rake_percent as i128 * r.money.max(0) as i128).div_euclid(100);
-        assert_eq!(r.rake as i128, rake, "seat {k}'s rake");
-        assert_eq!(r.net as i128, r.money as i128 - rake, "seat {k}'s net");
+        // the rate's share, before the caps and the minimum pot
+        let share = (rules.rake.basis_points as i128 * r.money.max(0) as i128).div_euclid(10_000);
+        let r_ = &rules.rake;
+        let uncapped = r_.cap_per_pot == 0 && r_.cap_per_round == 0;
+        if r.money < r_.minimum_pot || (uncapped && r.money > 0) {
+            let expected = if r.money < r_.minimum_pot { 0 } else { share };
+            assert_eq!(r.rake as i128, expected, "seat {k}'s rake");
+        }
+        assert!((0..=share).contains(&(r.rake as i128)), "seat {k}'s rake");
+        assert!(r_.cap_per_pot == 0 || r.rake <= r_.cap_per_pot, "seat {k}'s rake cap");
+        assert_eq!(r.net as i128, r.money as i128 - r.rake as i128, "seat {k}'s net");
         let c = &seat.cards;
         let strengths = [
             e.eval3([c[0], c[1], c[2]]),
@@ -228,6 +236,9 @@ fn check_settlement(t: &Table, s: &Settlement) {
             assert!(n >= rules.sweep_all_min_players && !r.foul && !r.surrender);
         }
     }
+    let house: i128 = s.seats.iter().map(|r| r.rake as i128).sum();
+    let cap = rules.rake.cap_per_round;
+    assert!(cap == 0 || house <= cap as i128, "the round's rake cap");
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -5,7 +5,7 @@
 use arbitrary::{Result, Unstructured};
 use capsa::naturals::ALL as ALL_NATURALS;
 use capsa::rank::{Evaluator, Ranking};
-use capsa::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode, Rules, TOP};
+use capsa::rules::{FoulMode, NaturalResolve, NaturalTies, Rake, RoyaltyMode, Rules, TOP};
 
 /// Values at the edges of `i64` arithmetic, where overflow checks matter.
 const EDGES: [i64; 12] = [
@@ -85,7 +85,7 @@ pub fn rules(u: &mut Unstructured) -> Result<Rules> {
     if u.ratio(1u8, 8)? {
         // the preset itself, now and then with a few figures changed
         r.stake = rules_figure(u)?;
-        r.rake_percent = u.int_in_range(0..=100)?;
+        r.rake.basis_points = u.int_in_range(0..=10_000)?;
         r.surrender_enabled = u.arbitrary()?;
         return Ok(r);
     }
@@ -143,12 +143,30 @@ pub fn rules(u: &mut Unstructured) -> Result<Rules> {
         }
     }
     r.stake = rules_figure(u)?;
-    r.rake_percent = if u.ratio(1u8, 16)? {
-        figure(u)?
-    } else {
-        u.int_in_range(0..=100)?
-    };
+    r.rake = rake(u)?;
     Ok(r)
+}
+
+/// A rake with each knob now and then out of range or extreme, the minimum
+/// pot and the caps mostly small enough to bind.
+fn rake(u: &mut Unstructured) -> Result<Rake> {
+    let mut small_or_figure = |u: &mut Unstructured| -> Result<i64> {
+        Ok(if u.ratio(1u8, 16)? {
+            figure(u)?
+        } else {
+            u.int_in_range(0..=200)?
+        })
+    };
+    Ok(Rake {
+        basis_points: if u.ratio(1u8, 16)? {
+            figure(u)?
+        } else {
+            u.int_in_range(0..=10_000)?
+        },
+        minimum_pot: small_or_figure(u)?,
+        cap_per_pot: small_or_figure(u)?,
+        cap_per_round: small_or_figure(u)?,
+    })
 }
 
 /// A rules value whose magnitude is at least this can make a settlement
@@ -168,7 +186,10 @@ pub fn largest_figure(r: &Rules) -> i64 {
         r.foul_points,
         r.surrender_cost,
         r.stake,
-        r.rake_percent,
+        r.rake.basis_points,
+        r.rake.minimum_pot,
+        r.rake.cap_per_pot,
+        r.rake.cap_per_round,
     ];
     figures.extend(r.naturals.iter().map(|&(_, p)| p));
     figures.extend(r.royalties.iter().flatten().copied());

@@ -192,7 +192,7 @@ def _overview(variants: Sequence[tuple[str, Summary]]) -> str:
     row("Players at the table", [str(s.seats) for _, s in variants])
     row("How players arrange", [s.strategy for _, s in variants])
     row("Stake (minor units per point)", [f"{s.stake:,}" for _, s in variants])
-    row("Rake (% of each winner's money)", [str(s.rake_percent) for _, s in variants])
+    row("Rake of each winner's money", [s.rake_text for _, s in variants])
     row("House rake per round", [_money(s.house_rake_per_round) for _, s in variants])
     row("House rake per 1,000 rounds", [_money(s.house_rake_per_1000) for _, s in variants])
     money = [s.money_stats(net=True) for _, s in variants]

@@ -96,7 +96,10 @@ _SAMPLES: dict[str, tuple[Any, ...]] = {
     "foul.points": (0, 5, 12),
     "surrender.cost": (0, 2, 3),
     "money.stake": (0, 1, 10, 100),
-    "money.rake_percent": (0, 3, 5, 10, 100),
+    "money.rake_basis_points": (0, 1, 250, 300, 500, 10_000),
+    "money.rake_minimum_pot": (0, 1, 10, 100),
+    "money.rake_cap_per_pot": (0, 1, 5, 50),
+    "money.rake_cap_per_round": (0, 1, 7, 80),
 }
 
 

@@ -26,11 +26,13 @@ from capsa.rules import Rules
 
 __all__ = [
     "PERCENTILES",
+    "RAKE_KNOBS",
     "Histogram",
     "Stats",
     "Summary",
     "merge_all",
     "percentile",
+    "rake_text",
     "simulate_range",
     "summaries_json",
     "write_summaries",
@@ -42,6 +44,35 @@ _ROUND_EVENTS = ("natural", "foul", "surrender", "scoop", "sweep_all")
 
 #: A histogram {value: rounds}.
 Histogram = dict[int, int]
+
+#: The rake's knobs, ``money.rake_<name>``, as a summary names them.
+RAKE_KNOBS = ("basis_points", "minimum_pot", "cap_per_pot", "cap_per_round")
+
+
+def rake_text(rake: Mapping[str, int]) -> str:
+    """A rake (:data:`RAKE_KNOBS`) in words: "3%", "2.5%, from pots of 100,
+    at most 50 a pot, at most 80 a round", "none"."""
+    if rake["basis_points"] == 0:
+        return "none"
+    whole, hundredths = divmod(rake["basis_points"], 100)
+    words = [f"{whole}.{hundredths:02d}".rstrip("0").rstrip(".") + "%"]
+    if rake["minimum_pot"]:
+        words.append(f"from pots of {rake['minimum_pot']}")
+    if rake["cap_per_pot"]:
+        words.append(f"at most {rake['cap_per_pot']} a pot")
+    if rake["cap_per_round"]:
+        words.append(f"at most {rake['cap_per_round']} a round")
+    return ", ".join(words)
+
+
+def _net_by_percent(points: Histogram, stake: int, percent: int) -> Histogram:
+    """Net histogram of a seat raked a whole percent with no cap."""
+    out: Histogram = {}
+    for p, count in points.items():
+        money = p * stake
+        value = money - percent * max(money, 0) // 100
+        out[value] = out.get(value, 0) + count
+    return dict(sorted(out.items()))
 
 
 @dataclass(frozen=True)
@@ -136,8 +167,9 @@ class Summary:
     ``pairs``; ``rounds[event]`` counts rounds with at least one natural,
     foul, surrender, scoop or sweep-all. ``ranges`` are the deal indices
     counted, ``[start, end)``. ``rules`` and ``rules_digest`` name the rules,
-    ``seats``, ``strategy``, ``seed``, ``stake`` and ``rake_percent`` the
-    run; ``points``, ``qualifying``, ``declared`` and ``rounds`` are as
+    ``seats``, ``strategy``, ``seed``, ``stake`` and ``rake`` (the
+    ``money.rake_*`` knobs without their prefix) the run; ``net[s]`` is seat
+    ``s``'s histogram {money after rake in a round: rounds}; ``points``, ``qualifying``, ``declared`` and ``rounds`` are as
     above. Built by :func:`simulate` (or merged); raises nothing itself.
     """
 
@@ -147,9 +179,10 @@ class Summary:
     strategy: str
     seed: int
     stake: int
-    rake_percent: int
+    rake: dict[str, int]
     ranges: tuple[tuple[int, int], ...]
     points: tuple[Histogram, ...]
+    net: tuple[Histogram, ...]
     house_rake: Histogram
     qualifying: dict[str, int]
     declared: dict[str, int]
@@ -174,9 +207,10 @@ class Summary:
             strategy=strategy,
             seed=seed,
             stake=int(rules["money.stake"]),
-            rake_percent=int(rules["money.rake_percent"]),
+            rake={k: int(rules[f"money.rake_{k}"]) for k in RAKE_KNOBS},
             ranges=_merge_ranges([(start, start + deals)]),
             points=tuple(dict(h) for h in counts["points"]),
+            net=tuple(dict(h) for h in counts["net"]),
             house_rake=dict(counts["house_rake"]),
             qualifying=dict(zip(NATURAL_NAMES, counts["qualifying"], strict=True)),
             declared=dict(zip(NATURAL_NAMES, counts["declared"], strict=True)),
@@ -205,6 +239,7 @@ class Summary:
             self,
             ranges=_merge_ranges(self.ranges + other.ranges),
             points=tuple(_add(a, b) for a, b in zip(self.points, other.points, strict=True)),
+            net=tuple(_add(a, b) for a, b in zip(self.net, other.net, strict=True)),
             house_rake=_add(self.house_rake, other.house_rake),
             qualifying=_add(self.qualifying, other.qualifying),
             declared=_add(self.declared, other.declared),
@@ -234,10 +269,11 @@ class Summary:
             "strategy": self.strategy,
             "seed": self.seed,
             "stake": self.stake,
-            "rake_percent": self.rake_percent,
+            "rake": self.rake,
             "ranges": [list(r) for r in self.ranges],
             "deals": self.deals,
             "points": [sorted(h.items()) for h in self.points],
+            "net": [sorted(h.items()) for h in self.net],
             "house_rake": sorted(self.house_rake.items()),
             "qualifying": self.qualifying,
             "declared": self.declared,
@@ -251,19 +287,31 @@ class Summary:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Summary:
-        """The summary :meth:`to_dict` wrote. Raises ``TableError`` naming a
+        """The summary :meth:`to_dict` wrote (or an older capsa wrote, with
+        ``rake_percent`` and no ``net``: the net is then the money less that
+        percent, as that capsa settled it). Raises ``TableError`` naming a
         missing or malformed field."""
         try:
+            points = tuple({int(v): int(c) for v, c in h} for h in data["points"])
+            stake = int(data["stake"])
+            if "rake_percent" in data and "rake" not in data:
+                percent = int(data["rake_percent"])
+                rake = {k: 100 * percent if k == "basis_points" else 0 for k in RAKE_KNOBS}
+                net = tuple(_net_by_percent(h, stake, percent) for h in points)
+            else:
+                rake = {k: int(data["rake"][k]) for k in RAKE_KNOBS}
+                net = tuple({int(v): int(c) for v, c in h} for h in data["net"])
             return cls(
                 rules=str(data["rules"]),
                 rules_digest=str(data["rules_digest"]),
                 seats=int(data["seats"]),
                 strategy=str(data["strategy"]),
                 seed=int(data["seed"]),
-                stake=int(data["stake"]),
-                rake_percent=int(data["rake_percent"]),
+                stake=stake,
+                rake=rake,
                 ranges=_merge_ranges((int(a), int(b)) for a, b in data["ranges"]),
-                points=tuple({int(v): int(c) for v, c in h} for h in data["points"]),
+                points=points,
+                net=net,
                 house_rake={int(v): int(c) for v, c in data["house_rake"]},
                 qualifying={str(k): int(v) for k, v in data["qualifying"].items()},
                 declared={str(k): int(v) for k, v in data["declared"].items()},
@@ -286,12 +334,15 @@ class Summary:
         """Rounds counted."""
         return sum(end - start for start, end in self.ranges)
 
-    def _seat(self, seat: int) -> Histogram:
+    def _seat_index(self, seat: int) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise TypeError(f"seat must be an int, not {type(seat).__name__}")
         if not 0 <= seat < self.seats:
             raise ArgumentError(f"seat must be in 0..{self.seats - 1}, got {seat}")
-        return self.points[seat]
+        return seat
+
+    def _seat(self, seat: int) -> Histogram:
+        return self.points[self._seat_index(seat)]
 
     def points_histogram(self, seat: int | None = None) -> Histogram:
         """{points in a round: rounds} of one seat, or of every seat pooled.
@@ -304,20 +355,27 @@ class Summary:
             pooled = _add(pooled, h)
         return pooled
 
-    def _rake(self, money: int) -> int:
-        return self.rake_percent * max(money, 0) // 100
-
     def money_histogram(self, seat: int | None = None, *, net: bool = False) -> Histogram:
         """{money in a round: rounds} (minor units, before rake; after rake
         with ``net=True``) of one seat or every seat pooled.
         Raises ``ArgumentError`` for a seat the table does not have,
         ``TypeError`` for a non-int seat."""
+        if net:
+            nets = self.net if seat is None else (self.net[self._seat_index(seat)],)
+            pooled: Histogram = {}
+            for h in nets:
+                pooled = _add(pooled, h)
+            return pooled
         out: Histogram = {}
         for points, count in self.points_histogram(seat).items():
-            money = points * self.stake
-            value = money - self._rake(money) if net else money
-            out[value] = out.get(value, 0) + count
+            out[points * self.stake] = out.get(points * self.stake, 0) + count
         return dict(sorted(out.items()))
+
+    @property
+    def rake_text(self) -> str:
+        """The rake in words: "3%", "2.5%, from pots of 100, at most 50 a pot,
+        at most 80 a round"."""
+        return rake_text(self.rake)
 
     def points_stats(self, seat: int | None = None) -> Stats:
         """Points per round of a seat (or every seat pooled).

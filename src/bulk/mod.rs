@@ -132,16 +132,6 @@ impl RoundTotals {
     }
 }
 
-/// The rake a seat pays on `money` and its net ([`settle::rake_and_net`]),
-/// or the error of a figure past 64 bits.
-pub fn rake_and_net(rules: &Rules, money: i64) -> Result<(i64, i64)> {
-    settle::rake_and_net(rules, money).ok_or_else(overflow)
-}
-
-fn overflow() -> Error {
-    Error::table("the settlement does not fit in 64-bit integers (rules or stakes too large)")
-}
-
 /// Settles one round into `out`: points, money, rake and net of each seat,
 /// and into `outcomes` each seat's outcome.
 fn settle_one(
@@ -161,8 +151,10 @@ fn settle_one(
         &mut money[..p],
         &mut outcomes[..p],
     )?;
+    rake[..p].copy_from_slice(&settle::round_rake(&rules.rake, &money[..p])[..p]);
     for s in 0..p {
-        (rake[s], net[s]) = rake_and_net(rules, money[s])?;
+        // a rake is between 0 and the seat's positive money
+        net[s] = money[s] - rake[s];
     }
     Ok(())
 }
@@ -289,7 +281,7 @@ mod tests {
     use super::*;
     use crate::deal::deal;
     use crate::error::ErrorKind;
-    use crate::rules::Rules;
+    use crate::rules::{Rake, Rules};
 
     /// `rounds` random four-seat rounds, each seat's dealt cards as dealt
     /// (sorted, so some foul), from seeds `first..`.
@@ -302,7 +294,12 @@ mod tests {
     #[test]
     fn figures_are_those_of_settle() {
         let rules = Rules {
-            rake_percent: 7,
+            rake: Rake {
+                basis_points: 700,
+                minimum_pot: 20,
+                cap_per_pot: 60,
+                cap_per_round: 100,
+            },
             surrender_enabled: true,
             surrender_cost: 3,
             ..Rules::default()
@@ -449,21 +446,6 @@ mod tests {
         };
         let e = settle_rounds(&rules, &rounds).unwrap_err();
         assert!(e.message().contains("groups of 52"), "{e}");
-    }
-
-    #[test]
-    fn rake_is_exact_past_64_bit_products() {
-        let mut rules = Rules {
-            rake_percent: 100,
-            ..Rules::default()
-        };
-        assert_eq!(rake_and_net(&rules, i64::MAX).unwrap(), (i64::MAX, 0));
-        rules.rake_percent = 3;
-        let (rake, net) = rake_and_net(&rules, i64::MAX).unwrap();
-        assert_eq!(rake as i128, 3 * i64::MAX as i128 / 100);
-        assert_eq!(rake + net, i64::MAX);
-        assert_eq!(rake_and_net(&rules, -500).unwrap(), (0, -500));
-        assert_eq!(rake_and_net(&rules, 99).unwrap(), (2, 97));
     }
 
     #[test]

@@ -131,13 +131,11 @@ fn validate_reads_the_table_ranges() {
         rules.validate().unwrap_err().message(),
         "scoop.multiplier must be >= 1, got 0"
     );
-    let rules = Rules {
-        rake_percent: 101,
-        ..Rules::default()
-    };
+    let mut rules = Rules::default();
+    rules.rake.basis_points = 10_001;
     assert_eq!(
         rules.validate().unwrap_err().message(),
-        "money.rake_percent must be in 0..100, got 101"
+        "money.rake_basis_points must be in 0..10000, got 10001"
     );
     let e = Rules::default()
         .set_knob("sweep_all.min_players", KnobValue::Int(-1))

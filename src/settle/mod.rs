@@ -24,14 +24,16 @@ mod checks;
 mod facts;
 mod inputs;
 mod pair;
+mod rake;
 mod results;
 mod routine;
 mod width;
 
 pub use crate::table::{check_seat_count, seat_count_error, MAX_SEATS, MIN_SEATS};
 pub use inputs::{SeatInput, Stakes, MAX_PAIRS};
+pub use rake::round_rake;
 pub use results::{PairOutcome, PairResult, SeatOutcome, SeatResult, Settlement};
-pub use routine::{rake_and_net, settle, settle_points, settle_points_and_outcomes};
+pub use routine::{settle, settle_points, settle_points_and_outcomes};
 
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@ use super::checks::check_seats;
 use super::facts::{pairs_of, row_scales, seat_facts, sweep_all, SeatFacts, Side};
 use super::inputs::{SeatInput, Stakes};
 use super::pair::pair_value;
+use super::rake::round_rake;
 use super::results::{
     Full, Out, PairResult, SeatOutcome, SeatResult, Settlement, Totals, TotalsAndOutcomes,
 };
@@ -167,25 +168,8 @@ pub(super) fn settle_with<W: Width, O: Out>(
     seat_results(rules, n, &facts, &points, &money, out)
 }
 
-/// The rake a seat pays on `money` and its net: `floor(rake_percent *
-/// money / 100)` on positive money, zero otherwise (docs/rules.md,
-/// "Money, rake and exactness"); `None` when the net does not fit in
-/// `i64`. Exact: a product past 64 bits is taken in 128.
-#[inline(always)]
-pub fn rake_and_net(rules: &Rules, money: i64) -> Option<(i64, i64)> {
-    // zero for money <= 0, without a branch on the money
-    let positive = money.max(0);
-    let rake = match rules.rake_percent.checked_mul(positive) {
-        Some(x) => x.div_euclid(100),
-        None => {
-            i64::try_from((rules.rake_percent as i128 * positive as i128).div_euclid(100)).ok()?
-        }
-    };
-    Some((rake, money.checked_sub(rake)?))
-}
-
-/// Step 5: each seat's totals as reported, the rake on its positive money
-/// (rounded down) and its net, written to `out`.
+/// Step 5: each seat's totals as reported, its rake ([`round_rake`]) and
+/// its net, written to `out`.
 #[inline(always)]
 pub(super) fn seat_results<W: Width, O: Out>(
     rules: &Rules,
@@ -197,13 +181,11 @@ pub(super) fn seat_results<W: Width, O: Out>(
 ) -> std::result::Result<(), Stop> {
     let mut seat_points = [0i64; MAX_SEATS];
     let mut seat_money = [0i64; MAX_SEATS];
-    let mut rake = [0i64; MAX_SEATS];
-    let mut net = [0i64; MAX_SEATS];
     for s in 0..n {
         seat_points[s] = points[s].reported().ok_or_else(overflow)?;
         seat_money[s] = money[s].reported().ok_or_else(overflow)?;
-        (rake[s], net[s]) = rake_and_net(rules, seat_money[s]).ok_or_else(overflow)?;
     }
+    let rake = round_rake(&rules.rake, &seat_money[..n]);
     // written only once every seat is known to fit
     for s in 0..n {
         let bit = 1u8 << s;
@@ -219,7 +201,8 @@ pub(super) fn seat_results<W: Width, O: Out>(
                 points: seat_points[s],
                 money: seat_money[s],
                 rake: rake[s],
-                net: net[s],
+                // a rake is between 0 and the seat's positive money
+                net: seat_money[s] - rake[s],
             },
         );
     }

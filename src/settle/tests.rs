@@ -5,7 +5,7 @@ use super::pair::compare_groups;
 use crate::error::{ErrorKind, Result};
 use crate::naturals::{self, Natural};
 use crate::rules::Rules;
-use crate::rules::{FoulMode, NaturalResolve, NaturalTies, RoyaltyMode};
+use crate::rules::{FoulMode, NaturalResolve, NaturalTies, Rake, RoyaltyMode};
 use crate::test_support::{hand, strict_foul_check, without_suit_tie_break};
 
 /// A seat from "top | middle | bottom" text.
@@ -425,7 +425,7 @@ fn stakes_and_rake() {
         }
     }
     let no_rake = Rules {
-        rake_percent: 0,
+        rake: Rake::default(),
         ..plain()
     };
     let s = run(&no_rake, &table, Stakes::Uniform(250));
@@ -559,7 +559,10 @@ fn variants(naturals: bool) -> Vec<Rules> {
             foul_points: 7,
             surrender_enabled: true,
             surrender_cost: 3,
-            rake_percent: 7,
+            rake: Rake {
+                basis_points: 700,
+                ..Rake::default()
+            },
             evaluator: without_suit_tie_break(),
             ..base.clone()
         },
@@ -900,7 +903,10 @@ fn rake_at_extreme_money() {
     let two_one = seats(&TWO_ONE);
     for (percent, rake) in [(100, i64::MAX), (3, (3 * i64::MAX as i128 / 100) as i64)] {
         let rules = Rules {
-            rake_percent: percent,
+            rake: Rake {
+                basis_points: percent * 100,
+                ..Rake::default()
+            },
             ..plain()
         };
         let s = run(&rules, &two_one, Stakes::Uniform(i64::MAX));
@@ -1219,7 +1225,7 @@ fn reference(
     for s in 0..n {
         let (p, m) = (points[s].small()?, money[s].small()?);
         let rake = if m > 0 {
-            i64::try_from(rules.rake_percent as i128 * m as i128 / 100).ok()?
+            i64::try_from(rules.rake.basis_points as i128 * m as i128 / 10_000).ok()?
         } else {
             0
         };
@@ -1286,7 +1292,7 @@ fn extreme_rules_match_the_reference() {
         rules.surrender_enabled = pick(2) == 0;
         rules.natural_resolve = [NaturalResolve::HigherWins, NaturalResolve::Difference][pick(2)];
         rules.natural_ties = [NaturalTies::Push, NaturalTies::Compare][pick(2)];
-        rules.rake_percent = [0, 3, 100, pick(101) as i64][pick(4)];
+        rules.rake.basis_points = [0, 300, 10_000, pick(10_001) as i64][pick(4)];
         rules.validate().unwrap();
         let hands = crate::deal::deal(n, Some(seed)).unwrap();
         let odds = SeatOdds {

@@ -146,7 +146,7 @@ def _comparison(summaries: list[tuple[str, Any]]) -> str:
         rows.append([name, *[cell(s) for _, s in summaries]])
 
     add("deals", lambda s: f"{s.deals:,}")
-    add("stake / rake %", lambda s: f"{s.stake} / {s.rake_percent}")
+    add("stake / rake", lambda s: f"{s.stake} / {s.rake_text}")
     add("house rake per 1,000 rounds", lambda s: f"{s.house_rake_per_1000:,.1f}")
     add("points per round: std (seat 0)", lambda s: f"{s.points_stats(0).std:.3f}")
     add(

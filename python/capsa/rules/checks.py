@@ -17,6 +17,7 @@ from capsa.rules.messages import show
 __all__ = [
     "INT_MAX",
     "KNOB_NAMES",
+    "LEGACY_KNOBS",
     "RANKING_KNOBS",
     "REQUIRED",
     "check_changes",
@@ -34,6 +35,12 @@ KNOB_NAMES: tuple[str, ...] = tuple(_BY_NAME)
 RANKING_KNOBS: tuple[str, ...] = tuple(k.name for k in KNOBS if k.ranking)
 #: The knobs every full rules value holds (all but the optional ones).
 REQUIRED: tuple[str, ...] = tuple(k.name for k in KNOBS if k.default is not None)
+#: Knobs of older rules files read as another knob: the old name, the knob
+#: it sets, its range, and the factor to the new knob's unit.
+LEGACY_KNOBS: dict[str, tuple[str, int, int]] = {
+    # a whole percent is 100 basis points
+    "money.rake_percent": ("money.rake_basis_points", 100, 100),
+}
 # Every table a knob is inside (``scoop``, ``royalties``, ...).
 _TABLES = frozenset(
     ".".join(name.split(".")[:depth])
@@ -59,7 +66,7 @@ def _flatten(config: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str,
             where = f"{prefix[:-1]}: " if prefix else ""
             raise RulesError(f"rules: {where}keys are strings, got {show(key)}")
         dotted = f"{prefix}{key}"
-        if dotted in _BY_NAME:
+        if dotted in _BY_NAME or dotted in LEGACY_KNOBS:
             yield dotted, value
         elif dotted in _TABLES:
             if not isinstance(value, Mapping):
@@ -72,7 +79,9 @@ def _flatten(config: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str,
 def _dotted(config: Mapping[str, Any]) -> Iterator[tuple[str, Any]]:
     """Like :func:`_flatten`, and a top-level key may be a dotted knob name."""
     for key, value in config.items():
-        if isinstance(key, str) and "." in key:
+        if isinstance(key, str) and key in LEGACY_KNOBS:
+            yield key, value
+        elif isinstance(key, str) and "." in key:
             yield knob(key).name, value
         else:
             yield from _flatten({key: value})
@@ -90,12 +99,27 @@ def check_changes(sources: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     fault of a value.
     """
     updates: dict[str, Any] = {}
+    given: dict[str, str] = {}
     for source in sources:
         for key, value in _dotted(source):
-            if key in updates:
-                raise RulesError(f"rules: {key} is given twice")
-            updates[key] = check_knob(key, value)
+            name, value = _legacy(key, value) if key in LEGACY_KNOBS else (key, value)
+            if name in given:
+                first = given[name]
+                raise RulesError(
+                    f"rules: {key} is given twice"
+                    if first == key
+                    else f"rules: {first} and {key} set the same knob ({name}); give one"
+                )
+            given[name] = key
+            updates[name] = check_knob(name, value)
     return updates
+
+
+def _legacy(key: str, value: Any) -> tuple[str, Any]:
+    """A knob of older rules files as the knob it sets: ``money.rake_percent
+    = 3`` is ``money.rake_basis_points = 300``."""
+    name, high, factor = LEGACY_KNOBS[key]
+    return name, _check_int(key, value, 0, high) * factor
 
 
 def check_knob(name: str, value: Any) -> Any:

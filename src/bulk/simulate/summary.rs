@@ -26,9 +26,11 @@ pub struct Summary {
     pub seats: usize,
     pub deals: u64,
     /// Per seat: how many rounds ended with each number of points. Money is
-    /// points times the stake, so this is the seat's money, rake and net
-    /// distribution too.
+    /// points times the stake, so this is the seat's money distribution too.
     pub points: Vec<BTreeMap<i64, u64>>,
+    /// Per seat: how many rounds ended with each net (money after rake; a
+    /// cap per round makes one seat's rake depend on the others' money).
+    pub net: Vec<BTreeMap<i64, u64>>,
     /// How many rounds paid the house each total rake.
     pub house_rake: BTreeMap<i64, u64>,
     /// Per natural: seats whose 13 cards qualify for it, enabled or not.
@@ -56,6 +58,7 @@ impl Summary {
         Summary {
             seats,
             points: vec![BTreeMap::new(); seats],
+            net: vec![BTreeMap::new(); seats],
             ..Summary::default()
         }
     }
@@ -73,6 +76,7 @@ impl Summary {
         let (mut natural, mut foul, mut surrender, mut sweep) = (false, false, false, false);
         for (s, seat) in settlement.seats.iter().enumerate() {
             add(&mut self.points[s], seat.points, 1);
+            add(&mut self.net[s], seat.net, 1);
             // the round is settled: its rakes fit in i64 and so does their
             // sum, which the winners' money bounds
             house = house.saturating_add(seat.rake);
@@ -112,7 +116,8 @@ impl Summary {
             )));
         }
         self.deals += other.deals;
-        for (mine, theirs) in self.points.iter_mut().zip(&other.points) {
+        let seats = self.points.iter_mut().zip(&other.points);
+        for (mine, theirs) in seats.chain(self.net.iter_mut().zip(&other.net)) {
             for (&v, &c) in theirs {
                 add(mine, v, c);
             }

@@ -22,6 +22,8 @@ fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<'py, PyDict
     d.set_item("deals", s.deals)?;
     let points: Vec<Vec<(i64, u64)>> = s.points.iter().map(histogram).collect();
     d.set_item("points", points)?;
+    let net: Vec<Vec<(i64, u64)>> = s.net.iter().map(histogram).collect();
+    d.set_item("net", net)?;
     d.set_item("house_rake", histogram(&s.house_rake))?;
     d.set_item("qualifying", s.qualifying.to_vec())?;
     d.set_item("declared", s.declared.to_vec())?;
