@@ -199,6 +199,14 @@ WORKED = [
         [2**61, 2**61, 0],
         id="max-round-cap",
     ),
+    pytest.param(
+        # R = 2 * (2**63 - 1) is past 64 bits; C = 2**63 - 1: each share is
+        # 2**62 - 1 with remainder C, and the one unit left goes to seat 0
+        money_knobs(10_000, cap_per_round=I64_MAX),
+        [I64_MAX, -I64_MAX, I64_MAX, -I64_MAX],
+        [2**62, 0, 2**62 - 1, 0],
+        id="max-round-total-past-64-bits",
+    ),
 ]
 
 
