@@ -169,8 +169,9 @@ class Summary:
     counted, ``[start, end)``. ``rules`` and ``rules_digest`` name the rules,
     ``seats``, ``strategy``, ``seed``, ``stake`` and ``rake`` (the
     ``money.rake_*`` knobs without their prefix) the run; ``net[s]`` is seat
-    ``s``'s histogram {money after rake in a round: rounds}; ``points``, ``qualifying``, ``declared`` and ``rounds`` are as
-    above. Built by :func:`simulate` (or merged); raises nothing itself.
+    ``s``'s histogram {money after rake in a round: rounds}; ``points``,
+    ``qualifying``, ``declared`` and ``rounds`` are as above. Built by
+    :func:`simulate` (or merged); raises nothing itself.
     """
 
     rules: str
