@@ -1185,6 +1185,24 @@ def _random_rules(rng: random.Random) -> dict[str, Any]:
     )
 
 
+def test_rake_steps() -> None:
+    # docs/rules.md, "Money, rake and exactness"; tests/test_rake.py has more
+    def rake(money: list[int], **knobs: int) -> list[int]:
+        result: list[int] = o.rake(money, R(money=knobs))
+        return result
+
+    assert rake([1234, -1234]) == [37, 0]  # 300 basis points, rounded down
+    assert rake([100, 99, -199], rake_minimum_pot=100) == [3, 0, 0]
+    assert rake([100, 30, -130], rake_basis_points=1000, rake_cap_per_pot=5) == [5, 3, 0]
+    # 5 shared over 3, 2, 2: 15/7, 10/7, 10/7; the unit left goes to seat 1,
+    # tied with seat 2 on the remainder 3
+    assert rake([3, 2, 2, -7], rake_basis_points=10_000, rake_cap_per_round=5) == [2, 2, 1, 0]
+    assert rake([3, -3], rake_basis_points=10_000, rake_cap_per_round=9) == [3, 0]
+    assert rake([0, 0]) == [0, 0]
+    with pytest.raises(ValueError, match=r"money\[1\]"):
+        o.rake([1, True], DEFAULT)
+
+
 def test_settlements_are_zero_sum() -> None:
     rng = random.Random(2024)
     for _ in range(150):
