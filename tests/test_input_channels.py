@@ -44,6 +44,9 @@ Arrow column carries its type for every value (a float or bool card or
 flag is refused by its dtype, before any value is read); JSON keys are
 always strings; the ``id`` of a JSON round may be any string or number,
 and an Arrow ``id`` column is kept as given whatever its type.
+
+A table's id and its players are sent through the channels that take them
+by :mod:`test_input_channels_tables`, with :func:`fault_text` from here.
 """
 
 from __future__ import annotations
@@ -79,13 +82,19 @@ class Answer(NamedTuple):
 
 # The context channels put around a fault's own text, outermost first:
 # an error kind ("HandError: " in a batch's or an Arrow table's reasons),
-# a line ("line 3: "), a round ("round 'x': "), a seat ("seat 0: ",
-# "seat 0, card 12: ", "row 0, seat 1, column 7: ", a record's
-# "seats[0]."), a row ("the top row: ").
+# a saved ledger and its part ("saved ledger: entries[0]."), a file's line
+# ("line 3: ", "--commitments c.jsonl, line 1: "), a round ("round 'x': "),
+# a player's field ("players[1].id: "), a seat ("seat 0: ", "seat 0, card
+# 12: ", "row 0, seat 1, column 7: ", a record's "seats[0]."), a row ("the
+# top row: ").
 _CONTEXT = re.compile(
     r"^(?:[A-Z][A-Za-z]*Error: "
+    r"|saved ledger: "
+    r"|(?:entries|start|nonces)\[\d+\]\.(?=[a-z])"
+    r"|--commitments .+?, line \d+: "
     r"|line \d+: "
     r"|round '[^']*': "
+    r"|players\[\d+\]\.[a-z0-9_]+: "
     r"|row \d+, (?:seat \d+, )?column \d+: "
     r"|seat \d+(?:, card \d+)?: "
     r"|seats\[\d+\]\.(?=[a-z])"
@@ -93,11 +102,19 @@ _CONTEXT = re.compile(
 )
 
 
+# A seat's player is "seats[k].player" in a record, "players[k]" as an
+# argument: one place, named one way.
+_SEAT_PLAYER = re.compile(r"seats\[(\d+)\]\.player\b")
+
+
 def fault_text(message: str, field: str = "") -> str:
-    """The fault's own text in a channel's message: without the record
-    field it names (``"stakes: "``, ``"seats[0].arrangement: "``; meta's
-    messages name their entry themselves) and without every context in
-    ``_CONTEXT``, repeatedly."""
+    """The fault's own text in a channel's message: a seat's player named
+    as an argument names it, without the record field it names
+    (``"stakes: "``, ``"seats[0].arrangement: "``; meta's messages name
+    their entry themselves) and without every context in ``_CONTEXT``,
+    repeatedly."""
+    message = _SEAT_PLAYER.sub(r"players[\1]", message)
+    field = _SEAT_PLAYER.sub(r"players[\1]", field)
     if field and field != "meta" and message.startswith(f"{field}: "):
         message = message[len(field) + 2 :]
     while True:
@@ -633,6 +650,27 @@ def test_a_fault_has_one_message_through_every_channel(
         ),
         ("meta: a key is 1 to 64 bytes", "meta", "meta: a key is 1 to 64 bytes"),
         ("the top row needs 3 cards, got 4", "", "the top row needs 3 cards, got 4"),
+        (
+            "seats[1].player.id: player 'a' is also at seat 0",
+            "seats[1].player.id",
+            "player 'a' is also at seat 0",
+        ),
+        ("players[0].x: unknown key in players[0]", "", "unknown key in players[0]"),
+        (
+            "seats[0].player.id must be a string, not null",
+            "seats[0].player.id",
+            "players[0].id must be a string, not null",
+        ),
+        (
+            "saved ledger: entries[0].table_id must be 1 to 256 bytes of UTF-8, got 0",
+            "",
+            "table_id must be 1 to 256 bytes of UTF-8, got 0",
+        ),
+        (
+            "--commitments c.jsonl, line 2: table_id must be a string, not null",
+            "",
+            "table_id must be a string, not null",
+        ),
     ],
 )
 def test_fault_text_strips_only_the_context(message: str, field: str, text: str) -> None:

@@ -59,9 +59,9 @@ class Chains:
             self.start(table_id, link)
 
     def start(self, table_id: str | None, link: Link) -> None:
-        """Sets the link of a table's first record (before any is booked)."""
-        if table_id is not None and not isinstance(table_id, str):
-            raise TypeError(f"a table id is a str or None, not {type(table_id).__name__}")
+        """Sets the link of a table's first record (before any is booked).
+        Raises for a table id as :class:`capsa.Round` does."""
+        table_id = _core.read_table_id(table_id)
         name = "previous_digest" if table_id is None else f"previous_digest[{table_id!r}]"
         self._tables[table_id] = TableChain(last=check_link(link, name))
 

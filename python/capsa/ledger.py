@@ -76,8 +76,9 @@ class Ledger:
     own, the others left unchecked.
 
     Raises ``TableError`` for ``seats`` outside 2..4, ``ArgumentError`` for
-    a ``previous_digest`` that is not 64 lowercase hex digits, ``TypeError``
-    for a wrong type; booking a record raises as its method says.
+    a ``previous_digest`` that is not 64 lowercase hex digits or a table id
+    :class:`capsa.Round` refuses (empty, too long), ``TypeError`` for a
+    wrong type; booking a record raises as its method says.
     """
 
     __slots__ = ("_balances", "_chains", "_entries", "_house", "_names", "_seats", "_start")

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from capsa._core import ArgumentError
+from capsa import _core
+from capsa._core import ArgumentError, CapsaError
 from capsa.chains import Link, TableChain, check_link
 
 __all__ = [
@@ -104,10 +105,36 @@ def _link(data: object, where: str) -> Link:
     raise _bad(f"{where} is not a chain link (a digest of 64 hex digits, or null)")
 
 
-def _table_id(value: object, where: str) -> str | None:
-    if value is None or (isinstance(value, str) and 1 <= len(value.encode()) <= 256):
-        return value
-    raise _bad(f"{where}.table_id must be 1 to 256 bytes of text or null")
+def _table_id(value: Any, where: str) -> str | None:
+    """A table id of saved data, read as :class:`capsa.Round` reads one."""
+    try:
+        return _core.read_table_id(value)
+    except (CapsaError, TypeError) as exc:
+        raise _bad(f"{where}.{exc}") from None
+
+
+def _round_id(value: Any, where: str) -> str:
+    """A round id of saved data, read as :class:`capsa.Round` reads one."""
+    try:
+        return _core.read_round_id(value)
+    except (CapsaError, TypeError) as exc:
+        raise _bad(f"{where}.{exc}") from None
+
+
+def _players(value: object, where: str, names: Mapping[str, str | None]) -> tuple[str, ...]:
+    """The player ids of an entry, read with their names as
+    :class:`capsa.Round` reads a table's players; each must be in ``names``."""
+    if not isinstance(value, list) or not 2 <= len(value) <= 4:
+        raise _bad(f"{where}.players must be a list of 2 to 4 player ids")
+    given = [{"id": p, "name": names.get(p) if isinstance(p, str) else None} for p in value]
+    try:
+        ids = tuple(str(p["id"]) for p in _core.read_players(given, len(value)))
+    except (CapsaError, TypeError) as exc:
+        raise _bad(f"{where}.{exc}") from None
+    for k, p in enumerate(ids):
+        if p not in names:
+            raise _bad(f"{where}.players[{k}]: {p!r} is not one of the player ids of names")
+    return ids
 
 
 def _ints(value: object, where: str, n: int) -> tuple[int, ...]:
@@ -178,18 +205,9 @@ def entry_from_dict(item: object, k: int, names: Mapping[str, str | None]) -> Le
     where = f"entries[{k}]"
     if not isinstance(item, Mapping) or set(item) != _ENTRY_KEYS:
         raise _bad(f"{where} must have the keys {', '.join(sorted(_ENTRY_KEYS))}")
-    players = item["players"]
-    if (
-        not isinstance(players, list)
-        or not 2 <= len(players) <= 4
-        or not all(isinstance(p, str) and p in names for p in players)
-        or len(set(players)) != len(players)
-    ):
-        raise _bad(f"{where}.players must be 2 to 4 distinct player ids of names")
+    players = _players(item["players"], where, names)
     n = len(players)
-    round_id, digest = item["round_id"], item["digest"]
-    if not isinstance(round_id, str) or not 1 <= len(round_id.encode()) <= 256:
-        raise _bad(f"{where}.round_id must be 1 to 256 bytes of text")
+    round_id, digest = _round_id(item["round_id"], where), item["digest"]
     if digest is None or _digest(digest, f"{where}.digest") is None:
         raise _bad(f"{where}.digest must be 64 lowercase hexadecimal digits")
     if not _is_int(item["round"]) or not _is_int(item["house"]):
@@ -199,7 +217,7 @@ def entry_from_dict(item: object, k: int, names: Mapping[str, str | None]) -> Le
         table_id=_table_id(item["table_id"], where),
         round_id=round_id,
         digest=digest,
-        players=tuple(players),
+        players=players,
         net=_ints(item["net"], f"{where}.net", n),
         rake=_ints(item["rake"], f"{where}.rake", n),
         balances=_ints(item["balances"], f"{where}.balances", n),

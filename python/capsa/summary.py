@@ -168,8 +168,8 @@ class Summary:
     foul, surrender, scoop or sweep-all. ``ranges`` are the deal indices
     counted, ``[start, end)``. ``rules`` and ``rules_digest`` name the rules,
     ``seats``, ``strategy``, ``seed``, ``stake`` and ``rake`` (the
-    ``money.rake_*`` knobs without their prefix) the run; ``net[s]`` is seat
-    ``s``'s histogram {money after rake in a round: rounds}; ``points``,
+    ``money.rake_*`` knobs without their prefix) the run; ``net`` holds each
+    seat's histogram {money after rake in a round: rounds}; ``points``,
     ``qualifying``, ``declared`` and ``rounds`` are as above. Built by
     :func:`simulate` (or merged); raises nothing itself.
     """

@@ -54,8 +54,8 @@ impl Settlement {
         self.inner.seats.iter().map(|s| s.money).collect()
     }
 
-    /// The house's rake from each seat in minor units (docs/rules.md, "Money,
-    /// rake and exactness"): a share of a winner's money, 0 for the others.
+    /// The house's rake from each seat in minor units: a share of a winner's
+    /// money, 0 for the others (docs/rules.md, "Money, rake and exactness").
     #[getter]
     fn rake(&self) -> Vec<i64> {
         self.inner.seats.iter().map(|s| s.rake).collect()

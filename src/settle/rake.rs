@@ -1,8 +1,8 @@
-//! The house's rake of a round (docs/rules.md, "Money, rake and
-//! exactness"): a rate in basis points of each winner's money, nothing from
-//! a winner below the minimum pot, at most the cap per pot from one winner,
-//! and at most the cap per round from all of them, shared by largest
-//! remainders.
+//! The house's rake of a round: a rate in basis points of each winner's
+//! money, nothing from a winner below the minimum pot, at most the cap per
+//! pot from one winner, and at most the cap per round from all of them,
+//! shared by largest remainders (docs/rules.md,
+//! "Money, rake and exactness").
 
 use super::MAX_SEATS;
 use crate::rules::Rake;

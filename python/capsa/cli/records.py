@@ -153,10 +153,13 @@ def _load_commitments(path: str) -> dict[tuple[str | None, str], str]:
                     f"{where}: each line is a JSON object of round_id, commitment and "
                     "optionally table_id"
                 )
-            round_id, table_id = entry.get("round_id"), entry.get("table_id")
+            given_round_id: Any = entry.get("round_id")
+            try:
+                round_id = _core.read_round_id(given_round_id)
+                table_id = _core.read_table_id(entry.get("table_id"))
+            except (_core.CapsaError, TypeError) as exc:
+                raise UsageError(f"{where}: {exc}") from None
             commitment = entry.get("commitment")
-            if not isinstance(round_id, str) or not (table_id is None or isinstance(table_id, str)):
-                raise UsageError(f"{where}: round_id is a str and table_id a str or null")
             try:
                 if not isinstance(commitment, str):
                     raise argparse.ArgumentTypeError("commitment is a str of 64 hex digits")

@@ -5,7 +5,8 @@
 //! whatever channel it comes through.
 //!
 //! The files, from the bottom: `text` (type names for messages, str and
-//! bytes, seeds, keys, digests, round ids, the stream's lines), `numbers`
+//! bytes, strings, per-seat lists, seeds, keys, digests, round and table
+//! ids, the stream's lines), `numbers`
 //! (integers in a range, the seat count, counts, seeds, nonces, threads),
 //! `meta` (the server's notes for a record), `players` (a table's players
 //! for a record), `flags` (a bool, per-seat flag

@@ -1,57 +1,86 @@
 //! Readers of a table's players: None (each seat's default player), or a
 //! list with one player per seat, each a str (its id) or a mapping with
 //! `"id"` and an optional `"name"` (a str or None), checked by
-//! `record::check_players`.
+//! `record::check_players`. A fault a record can hold too is worded as a
+//! record's reader words it, the record's `seats[k].player` named
+//! `players[k]`.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyMapping, PyString, PyTuple};
+use pyo3::types::{PyMapping, PyString};
 
 use super::super::errors::err;
-use super::text::{text_arg, type_name};
+use super::text::{kind_name, per_seat_items, string_arg};
 use crate::error::ErrorKind;
-use crate::record::{check_players, Player};
+use crate::record::{check_players, Player, MAX_PLAYER_BYTES};
+
+/// The keys of a player given as a mapping, in the record's order.
+const PLAYER_KEYS: [&str; 2] = ["id", "name"];
+
+/// A player's id or name at `field`: a string of 1 to `MAX_PLAYER_BYTES`
+/// bytes. `check_players` words a bad name as one that may also be null,
+/// which a record's reader does not: the length is checked here first so
+/// that both channels give one message.
+fn player_text(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<String> {
+    let text = string_arg(obj, field)?;
+    if text.is_empty() || text.len() > MAX_PLAYER_BYTES {
+        return Err(err(
+            ErrorKind::Argument,
+            format!(
+                "{field} must be 1 to {MAX_PLAYER_BYTES} bytes of UTF-8, got {}",
+                text.len()
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+/// The first key of `mapping` that is not a player's, named by its first
+/// 40 characters (another type than str by its repr).
+fn unknown_key(mapping: &Bound<'_, PyMapping>) -> PyResult<Option<String>> {
+    for key in mapping.keys()?.iter() {
+        match key.extract::<String>() {
+            Ok(k) if PLAYER_KEYS.contains(&k.as_str()) => {}
+            Ok(k) => return Ok(Some(k.chars().take(40).collect())),
+            Err(_) => return Ok(Some(key.repr()?.to_string())),
+        }
+    }
+    Ok(None)
+}
 
 /// One player, at `players[k]`.
 fn player_arg(item: &Bound<'_, PyAny>, k: usize) -> PyResult<Player> {
     let at = format!("players[{k}]");
     if item.is_instance_of::<PyString>() {
         return Ok(Player {
-            id: text_arg(item, &at)?,
+            id: player_text(item, &format!("{at}.id"))?,
             name: None,
         });
     }
     let Ok(mapping) = item.cast::<PyMapping>() else {
         return Err(PyTypeError::new_err(format!(
-            "{at} must be a str (the player's id) or a mapping with \"id\" and \"name\", not {}",
-            type_name(item)
+            "{at} must be a string (the player's id) or an object of id and name, not {}",
+            kind_name(item)
         )));
     };
-    for key in mapping.keys()?.iter() {
-        let known = key
-            .extract::<String>()
-            .is_ok_and(|k| k == "id" || k == "name");
-        if !known {
-            return Err(err(
-                ErrorKind::Argument,
-                format!(
-                    "{at}: unknown key {}; a player has \"id\" and \"name\"",
-                    key.repr()?
-                ),
-            ));
-        }
+    if let Some(key) = unknown_key(mapping)? {
+        return Err(err(
+            ErrorKind::Argument,
+            format!(
+                "{at}.{key}: unknown key in {at}; the format has {}",
+                PLAYER_KEYS.join(", ")
+            ),
+        ));
     }
     let Some(id) = item.get_item("id").ok() else {
         return Err(err(ErrorKind::Argument, format!("{at}.id is missing")));
     };
+    let id = player_text(&id, &format!("{at}.id"))?;
     let name = match item.get_item("name").ok().filter(|n| !n.is_none()) {
-        Some(n) => Some(text_arg(&n, &format!("{at}.name"))?),
+        Some(n) => Some(player_text(&n, &format!("{at}.name"))?),
         None => None,
     };
-    Ok(Player {
-        id: text_arg(&id, &format!("{at}.id"))?,
-        name,
-    })
+    Ok(Player { id, name })
 }
 
 /// The players of a table of `seats`: None gives seat `k` the player
@@ -60,16 +89,7 @@ pub(crate) fn players_arg(obj: Option<&Bound<'_, PyAny>>, seats: usize) -> PyRes
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok((0..seats).map(Player::of_seat).collect());
     };
-    let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = obj.cast::<PyList>() {
-        list.iter().take(seats + 1).collect()
-    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
-        tuple.iter().take(seats + 1).collect()
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "players must be a list of players (one per seat) or None, not {}",
-            type_name(obj)
-        )));
-    };
+    let items = per_seat_items(obj, seats, "players", "a list of players")?;
     let players = items
         .iter()
         .enumerate()

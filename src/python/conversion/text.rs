@@ -1,6 +1,7 @@
 //! Readers of text and bytes arguments: type names for messages, str and
-//! bytes, server seeds and keys, client seeds, digests, round ids and the
-//! lines of the `capsa settle` stream.
+//! bytes, strings as a record's fields are, server seeds and keys, the
+//! items of per-seat lists, client seeds, digests, round and table ids and
+//! the lines of the `capsa settle` stream.
 
 use std::borrow::Cow;
 
@@ -105,6 +106,28 @@ pub(crate) fn key32_arg(obj: &Bound<'_, PyAny>) -> PyResult<[u8; 32]> {
     bytes32_arg(obj, "key")
 }
 
+/// The items of a per-seat list argument `what`: a list or tuple (at most
+/// `seats + 1` of its items are taken, enough to tell a wrong count), or a
+/// TypeError naming `expected` for another type. The caller checks the
+/// count.
+pub(crate) fn per_seat_items<'py>(
+    obj: &Bound<'py, PyAny>,
+    seats: usize,
+    what: &str,
+    expected: &str,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if let Ok(list) = obj.cast::<PyList>() {
+        Ok(list.iter().take(seats + 1).collect())
+    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
+        Ok(tuple.iter().take(seats + 1).collect())
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "{what} must be {expected} (one per seat) or None, not {}",
+            type_name(obj)
+        )))
+    }
+}
+
 /// Client seeds: None (none), or a list or tuple of str, one per seat,
 /// checked by `fair::check_client_seeds`.
 pub(crate) fn client_seeds_arg(
@@ -114,16 +137,7 @@ pub(crate) fn client_seeds_arg(
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(Vec::new());
     };
-    let items: Vec<Bound<'_, PyAny>> = if let Ok(list) = obj.cast::<PyList>() {
-        list.iter().take(seats + 1).collect()
-    } else if let Ok(tuple) = obj.cast::<PyTuple>() {
-        tuple.iter().take(seats + 1).collect()
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "client_seeds must be a list of str (one per seat) or None, not {}",
-            type_name(obj)
-        )));
-    };
+    let items = per_seat_items(obj, seats, "client_seeds", "a list of str")?;
     let seeds = items
         .iter()
         .enumerate()
@@ -150,27 +164,34 @@ pub(crate) fn digest_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult
     })
 }
 
-/// A round id: a str of 1 to `record::MAX_ROUND_ID_BYTES` bytes of UTF-8,
-/// checked as a record's round id is.
-pub(crate) fn round_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+/// A string as a record's field is one, named `what`: a TypeError naming
+/// the value's kind as a record's reader does ("must be a string, not an
+/// integer"), an ArgumentError for a lone surrogate.
+pub(crate) fn string_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
     if !obj.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!(
-            "round_id must be a string, not {}",
+            "{what} must be a string, not {}",
             kind_name(obj)
         )));
     }
-    let round_id = text_arg(obj, "round_id")?;
+    text_arg(obj, what)
+}
+
+/// A round id: a str of 1 to `record::MAX_ROUND_ID_BYTES` bytes of UTF-8,
+/// checked as a record's round id is.
+pub(crate) fn round_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let round_id = string_arg(obj, "round_id")?;
     record::check_round_id(&round_id).map_err(|m| err(ErrorKind::Argument, m))?;
     Ok(round_id)
 }
 
 /// A table id: None, or a str of 1 to `record::MAX_TABLE_ID_BYTES` bytes
-/// of UTF-8.
+/// of UTF-8, checked as a record's table id is.
 pub(crate) fn table_id_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
         return Ok(None);
     };
-    let table_id = text_arg(obj, "table_id")?;
+    let table_id = string_arg(obj, "table_id")?;
     record::check_table_id(&table_id).map_err(|m| err(ErrorKind::Argument, m))?;
     Ok(Some(table_id))
 }
