@@ -150,7 +150,7 @@ pub fn rules(u: &mut Unstructured) -> Result<Rules> {
 /// A rake with each knob now and then out of range or extreme, the minimum
 /// pot and the caps mostly small enough to bind.
 fn rake(u: &mut Unstructured) -> Result<Rake> {
-    let mut small_or_figure = |u: &mut Unstructured| -> Result<i64> {
+    let small_or_figure = |u: &mut Unstructured| -> Result<i64> {
         Ok(if u.ratio(1u8, 16)? {
             figure(u)?
         } else {
