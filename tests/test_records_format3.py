@@ -341,3 +341,21 @@ def test_the_schema_of_format_3_holds_the_money_table_as_written() -> None:
     older["rules"]["money"] = {"rake_percent": 3, "stake": 1}
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(older, root)
+
+
+def test_a_round_recorded_in_formats_2_and_3_is_one_row_of_the_rounds_table() -> None:
+    """The same round, its record in either format: the same rules (by
+    name, and in full in the table's metadata) and the same row but for the
+    digest."""
+    rnd = played(capsa.Rules().derive({"money.rake_percent": 4, "name": "house-4"}), 2)
+    table = record_tables.records_table([format_2_record(rnd), rnd.record_json()])
+    two, three = table.to_pylist()
+    assert two.pop("digest") != three.pop("digest") == rnd.digest
+    assert two == three
+    footer = json.loads(table.schema.metadata[RULES_METADATA_KEY])
+    assert list(footer.values()) == [rnd.rules.to_dict()]
+    assert footer[three["rules"]]["money"]["rake_basis_points"] == 400
+    results = bulk.settle_table(table, known=record_tables.rules_of_metadata(table.schema.metadata))
+    settlement = rnd.record()["settlement"]
+    for row in results.to_pylist():
+        assert [row[f"net{s}"] for s in range(4)] == settlement["net"]
