@@ -46,8 +46,8 @@ def golden_lines(version: int) -> list[str]:
 
 
 def house_rake(money: list[int], money_rules: dict[str, int]) -> list[int]:
-    """Each seat's rake by the rule text (docs/rules.md, "Money, rake and
-    exactness"), from the knobs as a format 3 record holds them."""
+    """Each seat's rake by the rule text, from the knobs as a format 3
+    record holds them (docs/rules.md, "Money, rake and exactness")."""
     points = money_rules["rake_basis_points"]
     minimum = money_rules["rake_minimum_pot"]
     per_pot, per_round = money_rules["rake_cap_per_pot"], money_rules["rake_cap_per_round"]
