@@ -81,6 +81,13 @@ def _older_record(rnd: capsa.Round, format_version: int) -> tuple[str, str]:
     )
 
 
+def _record(rnd: capsa.Round, format_version: int) -> tuple[str, str]:
+    """The settled round's record in ``format_version`` (text, digest)."""
+    if format_version == RECORD_FORMAT_VERSION:
+        return rnd.record_json(), rnd.digest
+    return _older_record(rnd, format_version)
+
+
 def golden_records(format_version: int = RECORD_FORMAT_VERSION) -> list[str]:
     """The golden records of ``format_version`` (1 to 3), each a line of
     canonical JSON."""
@@ -93,10 +100,7 @@ def golden_records(format_version: int = RECORD_FORMAT_VERSION) -> list[str]:
         nonlocal previous
         rnd.close()
         rnd.settle()
-        if format_version == RECORD_FORMAT_VERSION:
-            text, digest = rnd.record_json(), rnd.digest
-        else:
-            text, digest = _older_record(rnd, format_version)
+        text, digest = _record(rnd, format_version)
         lines.append(text)
         previous = digest
 
