@@ -18,7 +18,13 @@ import pytest
 
 import capsa
 from capsa import oracle
-from capsa.records import RecordError, ReplayError, canonical_json, record_digest
+from capsa.records import (
+    RECORD_FORMAT_VERSION,
+    RecordError,
+    ReplayError,
+    canonical_json,
+    record_digest,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -31,10 +37,10 @@ def _golden_module() -> Any:
     return module
 
 
-FORMATS = (1, 2)
+FORMATS = (1, 2, 3)
 
 
-def golden_lines(version: int = 2) -> list[str]:
+def golden_lines(version: int = RECORD_FORMAT_VERSION) -> list[str]:
     return (GOLDEN / f"records-{version}.jsonl").read_text(encoding="utf-8").splitlines()
 
 
@@ -61,9 +67,10 @@ def test_golden_records_replay_as_a_chain(version: int) -> None:
         capsa.verify_deal(line)
 
 
-def test_golden_records_of_format_2_name_the_table_and_players() -> None:
-    records = [json.loads(line) for line in golden_lines(2)]
-    assert all(r["format_version"] == 2 and r["table_id"] == "table-7" for r in records)
+@pytest.mark.parametrize("version", FORMATS[1:])
+def test_golden_records_of_format_2_on_name_the_table_and_players(version: int) -> None:
+    records = [json.loads(line) for line in golden_lines(version)]
+    assert all(r["format_version"] == version and r["table_id"] == "table-7" for r in records)
     players = [s["player"] for r in records for s in r["seats"]]
     assert {"id": "p-1002", "name": "Bảo ☃"} in players
     assert {"id": "p-1004", "name": None} in players
@@ -250,13 +257,13 @@ def test_wrong_seeds_fail_verification_with_the_reason() -> None:
 
 def test_a_newer_format_is_refused_first() -> None:
     record = played_record()
-    newer = change(record, lambda r: r.update(format_version=3, seats="whatever", extra=1))
+    newer = change(record, lambda r: r.update(format_version=4, seats="whatever", extra=1))
     with pytest.raises(
-        RecordError, match="format_version 3 is newer than this capsa reads"
+        RecordError, match="format_version 4 is newer than this capsa reads"
     ) as info:
         capsa.replay(newer)
     assert info.value.field == "format_version"
-    with pytest.raises(RecordError, match="format_version 3 is newer"):
+    with pytest.raises(RecordError, match="format_version 4 is newer"):
         capsa.verify_deal(newer)
 
 
@@ -352,7 +359,7 @@ def _check(value: Any, schema: dict[str, Any], root: dict[str, Any], path: str) 
     return errors
 
 
-def schema(version: int = 2) -> dict[str, Any]:
+def schema(version: int = RECORD_FORMAT_VERSION) -> dict[str, Any]:
     path = resources.files("capsa") / "schema" / f"record-{version}.json"
     return dict(json.loads(path.read_text(encoding="utf-8")))
 
@@ -361,13 +368,13 @@ def schema(version: int = 2) -> dict[str, Any]:
 def test_records_follow_the_json_schema(version: int) -> None:
     root = schema(version)
     records = [json.loads(line) for line in golden_lines(version)]
-    if version == 2:
+    if version == RECORD_FORMAT_VERSION:
         records += [played_record(k) for k in range(5)]
     for record in records:
         assert _check(record, root, root, "record") == []
     broken = change(records[0], lambda r: r["seats"][0].update(hand="As"))
     assert _check(broken, root, root, "record") != []
-    broken = change(records[0], lambda r: r.update(format_version=3 - version))
+    broken = change(records[0], lambda r: r.update(format_version=version % 3 + 1))
     assert _check(broken, root, root, "record") != []
 
 

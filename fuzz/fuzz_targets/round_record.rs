@@ -5,7 +5,7 @@
 //! named; and a record that replays with no difference under the rules it
 //! was settled with is exactly what `record::write` writes from its inputs,
 //! byte for byte, once written canonically. The seeds are real records
-//! (`tests/golden/records-1.jsonl` and `records-2.jsonl`), so the fuzzer mutates real fields.
+//! (`tests/golden/records-1.jsonl` to `records-3.jsonl`), so the fuzzer mutates real fields.
 #![no_main]
 
 use capsa::canonical;

@@ -840,8 +840,9 @@ def write_round_record(
 ) -> tuple[str, str]:
     """The record of a played round: its canonical JSON text and digest (hex).
     Each seat is (13 ids, auto, surrender, declare_natural); ``meta`` is a
-    mapping or a JSON object's text; ``format_version`` is 2 (the default)
-    or 1 (no table id or players)."""
+    mapping or a JSON object's text; ``format_version`` is 3 (the default),
+    2, or 1 (no table id or players), and ``rules`` must hold the rules as
+    that version writes them (``capsa.records.rules_for_record``)."""
 
 @final
 class RecordView:

@@ -1,7 +1,7 @@
 """Round records: reading, replay and verification of the provably fair deal.
 
-A round record (format 2, ``docs/records.md``, JSON Schema
-``capsa/schema/record-2.json``; format 1 is still read) holds everything
+A round record (format 3, ``docs/records.md``, JSON Schema
+``capsa/schema/record-3.json``; formats 1 and 2 are still read) holds everything
 needed to recreate one round of one table: the table's id, the rules in
 full, the stakes, the commitment and the revealed seeds, each seat's player,
 hand, what it played and its decisions, the solver that arranged the seats
@@ -33,7 +33,7 @@ from types import EllipsisType
 from typing import Any
 
 from capsa import _core
-from capsa._core import CapsaError, RulesError
+from capsa._core import ArgumentError, CapsaError, RulesError
 from capsa.json_faults import json_fault
 from capsa.rules import Rules
 
@@ -47,6 +47,7 @@ __all__ = [
     "canonical_json",
     "record_digest",
     "replay",
+    "rules_dict_of_format",
     "verify_deal",
 ]
 
@@ -127,39 +128,102 @@ def read_record(record: RecordLike) -> _core.RecordView:
     return view
 
 
-def rules_for_record(rules: Rules) -> _core.RecordRules:
-    """The rules as records hold them (compiled, with their canonical JSON)."""
-    return _rules_for_record(rules)
+#: The first format version whose rules are ``Rules.to_dict()`` as it is
+#: (the rake in basis points, with a minimum pot and caps).
+_BASIS_POINTS_FORMAT = 3
+#: The money knobs of the older formats' rules: the rake a whole percent.
+_OLDER_MONEY_KEYS = ("rake_percent", "stake")
+
+
+def rules_dict_of_format(
+    rules: Rules, format_version: int = RECORD_FORMAT_VERSION
+) -> dict[str, Any]:
+    """The rules as a record of ``format_version`` holds them: ``to_dict()``
+    from format 3 on; in formats 1 and 2 the same with the money table
+    written ``{"stake": ..., "rake_percent": ...}``, the rake a whole
+    percent with no minimum pot or caps.
+
+    Raises ``ArgumentError`` naming the knob for rules whose rake such a
+    record cannot hold (basis points not a multiple of 100, a minimum pot or
+    a cap).
+    """
+    data = rules.to_dict()
+    if format_version >= _BASIS_POINTS_FORMAT:
+        return data
+    money = data["money"]
+    points = money.pop("rake_basis_points")
+    faults = [f"money.rake_basis_points is {points}, not a whole percent"] if points % 100 else []
+    faults += [
+        f"money.{knob} is {value}" for knob, value in money.items() if knob != "stake" and value
+    ]
+    if faults:
+        raise ArgumentError(
+            f"rules {rules.name!r} cannot be written in a format {format_version} record, "
+            f"which holds the rake as a whole percent with no minimum pot or caps: "
+            + ", ".join(faults)
+        )
+    data["money"] = {"stake": money["stake"], "rake_percent": points // 100}
+    return data
+
+
+def rules_for_record(
+    rules: Rules, format_version: int = RECORD_FORMAT_VERSION
+) -> _core.RecordRules:
+    """The rules as records of ``format_version`` hold them (compiled, with
+    their canonical JSON, :func:`rules_dict_of_format`)."""
+    return _rules_for_record(rules, min(format_version, _BASIS_POINTS_FORMAT))
 
 
 @functools.lru_cache(maxsize=128)
-def _rules_for_record(rules: Rules) -> _core.RecordRules:
-    return _core.RecordRules(rules, json.dumps(rules.to_dict(), ensure_ascii=False))
+def _rules_for_record(rules: Rules, format_version: int) -> _core.RecordRules:
+    data = rules_dict_of_format(rules, format_version)
+    return _core.RecordRules(rules, json.dumps(data, ensure_ascii=False))
 
 
 @functools.lru_cache(maxsize=128)
-def _rules_of_record(text: str) -> _core.RecordRules | str:
+def _rules_of_record(text: str, format_version: int) -> _core.RecordRules | str:
     """The record's rules compiled, or why they cannot be: they must be valid
-    rules written in full, as ``Rules.to_dict()`` writes them."""
+    rules written in full, as the record's format writes them
+    (:func:`rules_dict_of_format`)."""
     data = json.loads(text)
+    if format_version < _BASIS_POINTS_FORMAT:
+        money = data.get("money")
+        extra = sorted(set(money) - set(_OLDER_MONEY_KEYS)) if isinstance(money, dict) else []
+        if extra:
+            return (
+                f"rules: money.{extra[0]} is not in a format {format_version} record, "
+                "whose money table holds only money.stake and money.rake_percent"
+            )
     try:
         rules = Rules.from_dict(data)
     except RulesError as exc:
         return f"rules: {exc}"
-    compiled = _rules_for_record(rules)
+    try:
+        compiled = _rules_for_record(rules, min(format_version, _BASIS_POINTS_FORMAT))
+    except ArgumentError as exc:
+        return f"rules: {exc}"
     if compiled.text != text:
-        given, full = _leaves(data), _leaves(rules.to_dict())
-        detail = ", ".join(
-            [
-                *(f"{k} is missing" for k in sorted(full.keys() - given.keys())),
-                *(f"{k} is not as written" for k in sorted(given) if given[k] != full.get(k)),
-            ]
-        )
-        return (
-            "rules: not the rules in full as Rules.to_dict() writes them"
-            f"{': ' + detail if detail else ''}"
-        )
+        return _not_in_full(data, rules_dict_of_format(rules, format_version), format_version)
     return compiled
+
+
+def _not_in_full(given: Mapping[str, Any], full: Mapping[str, Any], format_version: int) -> str:
+    """Why rules ``given`` are not ``full``, as the record's format writes
+    them: each knob missing or not as written."""
+    given_leaves, full_leaves = _leaves(given), _leaves(full)
+    detail = ", ".join(
+        [
+            *(f"{k} is missing" for k in sorted(full_leaves.keys() - given_leaves.keys())),
+            *(
+                f"{k} is not as written"
+                for k in sorted(given_leaves)
+                if given_leaves[k] != full_leaves.get(k)
+            ),
+        ]
+    )
+    newest = format_version >= _BASIS_POINTS_FORMAT
+    written = "Rules.to_dict()" if newest else f"format {format_version}"
+    return f"rules: not the rules in full as {written} writes them{': ' + detail if detail else ''}"
 
 
 def _leaves(data: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
@@ -174,7 +238,7 @@ def _leaves(data: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
 
 
 def _compiled_rules(view: _core.RecordView) -> _core.RecordRules:
-    rules = _rules_of_record(view.rules_json)
+    rules = _rules_of_record(view.rules_json, view.format_version)
     if isinstance(rules, str):
         raise RecordError(rules, "rules")
     return rules
@@ -183,8 +247,8 @@ def _compiled_rules(view: _core.RecordView) -> _core.RecordRules:
 def replay(record: RecordLike, *, previous_digest: str | EllipsisType | None = ...) -> str:
     """Replays a round record: recomputes every derived field from the inputs
     in the record (the digest, the rules digest, the deal from the seeds,
-    each seat's arrangement against its hand and the rules, in format 2 each
-    seat arranged at the close against the solver's own choice, every figure
+    each seat's arrangement against its hand and the rules, from format 2 on
+    each seat arranged at the close against the solver's own choice, every figure
     of the settlement) and returns the record's digest.
 
     ``previous_digest``, when given, is the digest of the record before it in

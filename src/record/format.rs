@@ -11,11 +11,15 @@ pub use crate::stakes::StakeSpec;
 pub const FORMAT: &str = "capsa-round-record";
 
 /// The format version this engine writes and the newest it reads.
-pub const FORMAT_VERSION: i128 = 2;
+pub const FORMAT_VERSION: i128 = 3;
 
 /// The oldest format version this engine reads (and still writes, for the
 /// golden records of that version).
 pub const FIRST_FORMAT_VERSION: i128 = 1;
+
+/// The first format version with a table id, players and a solver (format
+/// 3 has the same fields; its rules hold the rake in basis points).
+pub(super) const TABLE_FORMAT_VERSION: i128 = 2;
 
 /// The largest record read, in bytes (a four-seat record is about 5 KB).
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
@@ -108,7 +112,7 @@ pub(super) const SEAT_KEYS_2: [&str; 6] = [
 ];
 
 /// Checks that a stakes matrix holds 0 on its diagonal (a seat plays no
-/// one at its own seat), as format 2 writes and reads stakes; the message
+/// one at its own seat), as formats 2 and 3 write and reads stakes; the message
 /// names the entry.
 pub fn check_stakes_diagonal(stakes: &StakeSpec, seats: usize) -> Result<(), Problem> {
     if let StakeSpec::Matrix(m) = stakes {

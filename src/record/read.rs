@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::format::{
     check_round_id, check_stakes_diagonal, join, object, Members, PlayedSeat, Problem, Read,
     StakeSpec, DEAL_KEYS, FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_RECORD_BYTES,
-    RECORD_KEYS_1, RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2,
+    RECORD_KEYS_1, RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2, TABLE_FORMAT_VERSION,
 };
 use super::table::{
     check_record_players, read_player, read_solver, read_table_id, Player, SolverId,
@@ -23,16 +23,16 @@ use crate::stakes::{read_stakes, StakesFault, StakesInput, StakesValue};
 /// A round record as read, every field checked for its form.
 #[derive(Clone, Debug)]
 pub struct Record {
-    /// 1 or 2.
+    /// 1, 2 or 3.
     pub format_version: i128,
     pub round_id: String,
-    /// The table's id (format 2), None for a server of one table and for
+    /// The table's id (format 2 on), None for a server of one table and for
     /// format 1.
     pub table_id: Option<String>,
     /// The player at each seat; a format 1 record's seat `k` is
     /// [`Player::of_seat`].
     pub players: Vec<Player>,
-    /// The solver that arranged the seats left at the close (format 2).
+    /// The solver that arranged the seats left at the close (format 2 on).
     pub solver: Option<SolverId>,
     pub capsa_version: String,
     pub previous_digest: Option<[u8; 32]>,
@@ -196,7 +196,7 @@ type ReadSeat = ([u8; 13], PlayedSeat, Player);
 
 fn read_seat(value: &Json, k: usize, version: i128) -> Read<ReadSeat> {
     let path = format!("seats[{k}]");
-    let second = version >= 2;
+    let second = version >= TABLE_FORMAT_VERSION;
     object(
         value,
         &path,
@@ -353,7 +353,7 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
         ));
     }
     let version = read_version(&value)?;
-    let second = version >= 2;
+    let second = version >= TABLE_FORMAT_VERSION;
     object(
         &value,
         "",

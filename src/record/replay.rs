@@ -125,7 +125,7 @@ impl Record {
     /// Recomputes everything derived from the record's inputs under `rules`
     /// (the record's own rules, compiled by the caller) and lists every
     /// field that differs: the digest, the rules digest, the deal, what each
-    /// seat played against its hand and the rules (in format 2, each seat
+    /// seat played against its hand and the rules (from format 2 on, each seat
     /// arranged at the close against the solver's choice), every figure of the
     /// settlement, and the chain link when `previous` is given (the digest
     /// the record must follow, or None for the first of a chain).

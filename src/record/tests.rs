@@ -320,13 +320,13 @@ fn refused(text: &str) -> Problem {
 #[test]
 fn the_reader_names_the_field_it_refuses() {
     let text = Round::new(2).write().unwrap().text;
-    let p = refused(&tampered(&text, &["format_version"], Json::Int(3)));
+    let p = refused(&tampered(&text, &["format_version"], Json::Int(4)));
     assert_eq!(p.field, "format_version");
     assert!(
-        p.message.contains("newer than this capsa reads (2)"),
+        p.message.contains("newer than this capsa reads (3)"),
         "{p:?}"
     );
-    // a format 2 record read as format 1 has keys format 1 does not
+    // a format 3 record read as format 1 has keys format 1 does not
     let p = refused(&tampered(&text, &["format_version"], Json::Int(1)));
     assert!(p.message.contains("unknown key"), "{p:?}");
     // newer versions are refused before any other field is read
@@ -460,7 +460,7 @@ fn the_writer_refuses_what_a_round_cannot_hold() {
 }
 
 #[test]
-fn format_2_holds_the_table_the_players_and_the_solver() {
+fn format_3_holds_the_table_the_players_and_the_solver() {
     let mut round = Round::new(3);
     round.players[1] = Player {
         id: "p-42".into(),
@@ -468,7 +468,7 @@ fn format_2_holds_the_table_the_players_and_the_solver() {
     };
     let text = round.write().unwrap().text;
     let record = read(text.as_bytes()).unwrap();
-    assert_eq!(record.format_version, 2);
+    assert_eq!(record.format_version, 3);
     assert_eq!(record.table_id.as_deref(), Some("table-7"));
     assert_eq!(record.players, round.players);
     assert_eq!(
@@ -481,6 +481,23 @@ fn format_2_holds_the_table_the_players_and_the_solver() {
     round.players[2].id = "p-42".into();
     let e = round.write().err().unwrap();
     assert!(e.message().contains("players[2].id"), "{}", e.message());
+}
+
+#[test]
+fn format_2_is_still_written_and_read_with_the_fields_of_format_3() {
+    let mut round = Round::new(4);
+    let newest = round.write().unwrap();
+    round.format_version = 2;
+    let text = round.write().unwrap().text;
+    let record = read(text.as_bytes()).unwrap();
+    assert_eq!(record.format_version, 2);
+    assert_eq!(record.table_id.as_deref(), Some("table-7"));
+    assert!(replayed(&text).is_empty());
+    // the same fields: with its version made 3, its contents are format 3's
+    // (the rules text is the caller's, here the same)
+    let as_newest = text.replace("\"format_version\":2,", "\"format_version\":3,");
+    let content = read(as_newest.as_bytes()).unwrap().content_digest;
+    assert_eq!(content, newest.digest);
 }
 
 #[test]

@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 use super::format::{
     check_round_id, check_stakes_diagonal, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION,
     FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES,
+    TABLE_FORMAT_VERSION,
 };
 use super::table::{check_players, check_table_id, push_player, push_solver, Player, SolverId};
 use crate::arrangement::{cards_text, push_arrangement, push_cards};
@@ -23,14 +24,15 @@ use crate::splits::is_valid;
 
 /// The inputs of a played round, all a record is made from.
 pub struct RoundInputs<'a> {
-    /// The format version to write: [`FORMAT_VERSION`], or 1 for the
-    /// golden records of format 1 (which has no table id, players or
-    /// solver).
+    /// The format version to write: [`FORMAT_VERSION`], or an older one
+    /// for the golden records of that version (format 1 has no table id,
+    /// players or solver). The caller writes `rules_text` as that version
+    /// holds the rules.
     pub format_version: i128,
     pub round_id: &'a str,
     /// The table's id, or None for a server of one table.
     pub table_id: Option<&'a str>,
-    /// The player at each seat (format 2).
+    /// The player at each seat (format 2 on).
     pub players: &'a [Player],
     /// The solver that arranges seats at the close under `rules`
     /// ([`installed_solver`](super::installed_solver), which a caller
@@ -264,7 +266,7 @@ fn members_after_digest(
         ",\"rules_digest\":\"{}\",\"seats\":[",
         hex(&sha256(inputs.rules_text.as_bytes()))
     );
-    let second = inputs.format_version >= 2;
+    let second = inputs.format_version >= TABLE_FORMAT_VERSION;
     for (k, (hand, seat)) in hands.iter().zip(inputs.seats).enumerate() {
         if k > 0 {
             after.push(',');
@@ -295,13 +297,13 @@ fn members_after_digest(
     after
 }
 
-/// Checks what the format version asks of the inputs: format 2's table id,
-/// players (one per seat) and stakes diagonal of 0; format 1 has no table
-/// id or players.
+/// Checks what the format version asks of the inputs: from format 2 on, the
+/// table id, players (one per seat) and stakes diagonal of 0; format 1 has
+/// no table id or players.
 fn check_format_fields(inputs: &RoundInputs) -> Result<()> {
     let seats = inputs.seats.len();
     match inputs.format_version {
-        FORMAT_VERSION => {
+        TABLE_FORMAT_VERSION..=FORMAT_VERSION => {
             if let Some(id) = inputs.table_id {
                 check_table_id(id).map_err(Error::argument)?;
             }
@@ -313,7 +315,7 @@ fn check_format_fields(inputs: &RoundInputs) -> Result<()> {
             "format 1 records hold no table_id or players",
         )),
         v => Err(Error::argument(format!(
-            "format_version must be {FIRST_FORMAT_VERSION} or {FORMAT_VERSION}, got {v}"
+            "format_version must be {FIRST_FORMAT_VERSION} to {FORMAT_VERSION}, got {v}"
         ))),
     }
 }

@@ -1,16 +1,19 @@
 """Writes the golden round records of tests/test_records.py to standard output,
-in the format version given (2 when none is):
+in the format version given (3 when none is):
 
     python tests/golden/make_records.py --format 1 > tests/golden/records-1.jsonl
     python tests/golden/make_records.py --format 2 > tests/golden/records-2.jsonl
+    python tests/golden/make_records.py --format 3 > tests/golden/records-3.jsonl
 
 The rounds are fixed (server seeds from a counter, arrangements by the
 documented split order, one seat arranged by the solver at the close) and
 chained, and between them they hold every kind of field the format has: 2, 3
 and 4 seats, several presets, client seeds (empty and non-ASCII too), a
-stakes matrix, notes, a surrender, a declined natural; in format 2 a table
-id, players with and without names (non-ASCII too) and players left out.
-The test regenerates both files and compares byte for byte, so a change to
+stakes matrix, notes, a surrender, a declined natural; from format 2 on a
+table id, players with and without names (non-ASCII too) and players left
+out; in format 3 rounds raked in basis points that round down, with a
+minimum pot a winner stays below, a cap per pot and a cap per round that
+bind. The test regenerates every file and compares byte for byte, so a change to
 the record format shows as a change to a file, which must then be a new
 format version.
 """
@@ -23,7 +26,7 @@ import sys
 
 import capsa
 from capsa import _core
-from capsa.records import rules_for_record
+from capsa.records import RECORD_FORMAT_VERSION, rules_for_record
 
 TABLE_ID = "table-7"
 PLAYERS: list[str | dict[str, str | None]] = [
@@ -54,16 +57,17 @@ def _with_natural(rules: capsa.Rules, seats: int, k: int) -> tuple[int, int]:
     raise AssertionError("no natural in 10,000 deals")
 
 
-def _record_1(rnd: capsa.Round) -> tuple[str, str]:
-    """The round's record in format 1 (text, digest)."""
+def _older_record(rnd: capsa.Round, format_version: int) -> tuple[str, str]:
+    """The round's record in an older format (text, digest)."""
     state = rnd.to_dict(key=bytes(32))  # the state is read here, never stored
     seats = [
         (capsa.Arrangement.parse(p["arrangement"]).ids, p["auto"], p["surrender"],
          p["declare_natural"])
         for p in state["play"]
     ]  # fmt: skip
+    table = {"table_id": rnd.table_id, "players": rnd.players} if format_version >= 2 else {}
     return _core.write_round_record(
-        rules_for_record(rnd.rules),
+        rules_for_record(rnd.rules, format_version),
         rnd.round_id,
         rnd.stakes,
         bytes.fromhex(state["server_seed"]),
@@ -72,12 +76,20 @@ def _record_1(rnd: capsa.Round) -> tuple[str, str]:
         seats,
         rnd.previous_digest,
         state["meta"] or None,
-        format_version=1,
+        **table,
+        format_version=format_version,
     )
 
 
-def golden_records(format_version: int = 2) -> list[str]:
-    """The golden records of ``format_version`` (1 or 2), each a line of
+def _record(rnd: capsa.Round, format_version: int) -> tuple[str, str]:
+    """The settled round's record in ``format_version`` (text, digest)."""
+    if format_version == RECORD_FORMAT_VERSION:
+        return rnd.record_json(), rnd.digest
+    return _older_record(rnd, format_version)
+
+
+def golden_records(format_version: int = RECORD_FORMAT_VERSION) -> list[str]:
+    """The golden records of ``format_version`` (1 to 3), each a line of
     canonical JSON."""
     lines: list[str] = []
     previous: str | None = None
@@ -88,7 +100,7 @@ def golden_records(format_version: int = 2) -> list[str]:
         nonlocal previous
         rnd.close()
         rnd.settle()
-        text, digest = (rnd.record_json(), rnd.digest) if second else _record_1(rnd)
+        text, digest = _record(rnd, format_version)
         lines.append(text)
         previous = digest
 
@@ -156,11 +168,55 @@ def golden_records(format_version: int = 2) -> list[str]:
     _arrange(rnd)
     rnd.declare_natural(seat, False)
     finish(rnd)
+    if format_version >= 3:
+        for number, knobs, k in HOUSE_RAKE_ROUNDS:
+            finish(_house_rake_round(number, knobs, k, previous))
     return lines
+
+
+#: A rake in basis points that rounds down (2.9%), a minimum pot, a cap per
+#: pot: seat 1 of round 5 wins below the minimum, seat 0's rake is capped.
+HOUSE_POT = {
+    "name": "house-pot",
+    "money.rake_basis_points": 290,
+    "money.rake_minimum_pot": 150,
+    "money.rake_cap_per_pot": 20,
+}
+#: The same with a cap per round that binds in round 6: three winners'
+#: rakes (11, 17, 20) share 25 by largest remainders, two units left over.
+HOUSE_ROUND = {**HOUSE_POT, "name": "house-round", "money.rake_cap_per_round": 25}
+
+
+#: Format 3's rounds 5 and 6: their number (and nonce), rules and server
+#: seed's counter.
+HOUSE_RAKE_ROUNDS = ((5, HOUSE_POT, 40), (6, HOUSE_ROUND, 41))
+
+
+def _house_rake_round(
+    number: int, knobs: dict[str, str | int], k: int, previous: str | None
+) -> capsa.Round:
+    """A round of four seats at stakes 100 under ``knobs``, dealt, seat 3
+    left to the close."""
+    rnd = capsa.Round(
+        capsa.Rules().derive(knobs),
+        4,
+        100,
+        round_id=f"table-7/round-{number}",
+        nonce=number,
+        previous_digest=previous,
+        server_seed=_seed(k),
+        table_id=TABLE_ID,
+        players=PLAYERS,
+    )
+    rnd.deal()
+    _arrange(rnd, skip=3)
+    return rnd
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Write the golden round records.")
-    parser.add_argument("--format", type=int, choices=[1, 2], default=2, dest="version")
+    parser.add_argument(
+        "--format", type=int, choices=[1, 2, 3], default=RECORD_FORMAT_VERSION, dest="version"
+    )
     version = parser.parse_args().version
     sys.stdout.write("".join(line + "\n" for line in golden_records(version)))
