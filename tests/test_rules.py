@@ -64,7 +64,10 @@ TABLE: dict[str, dict[str, Any]] = {
     "naturals.ties": dict(
         zip(PRESETS, ["push", "push", "compare", "compare", "compare", "push"], strict=True)
     ),
-    "money.rake_percent": dict(zip(PRESETS, [3, 0, 0, 0, 0, 0], strict=True)),
+    "money.rake_basis_points": dict(zip(PRESETS, [300, 0, 0, 0, 0, 0], strict=True)),
+    "money.rake_minimum_pot": dict.fromkeys(PRESETS, 0),
+    "money.rake_cap_per_pot": dict.fromkeys(PRESETS, 0),
+    "money.rake_cap_per_round": dict.fromkeys(PRESETS, 0),
 }
 
 

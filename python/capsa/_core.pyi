@@ -203,9 +203,8 @@ class Settlement:
         times that pair's stake (they sum to zero)."""
     @property
     def rake(self) -> list[int]:
-        """The house's rake from each seat in minor units:
-        ``floor(rake_percent * money / 100)`` for a seat whose money is
-        positive, else 0."""
+        """The house's rake from each seat in minor units: a share of a winner's
+        money, 0 for the others (docs/rules.md, "Money, rake and exactness")."""
     @property
     def net(self) -> list[int]:
         """Each seat's money after rake, in minor units (``money - rake``)."""
