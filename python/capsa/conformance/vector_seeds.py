@@ -450,7 +450,9 @@ def _against_last(*stakes: int) -> list[list[int]]:
 
 
 def _rake_spec(**knobs: int) -> RulesSpec:
-    return rules_spec("pagat", royalty_mode="none", **{f"money__rake_{k}": v for k, v in knobs.items()})
+    """pagat without royalties (each seat of _RAKED_TABLE wins a point) and rake knobs."""
+    rake = {f"money__rake_{k}": v for k, v in knobs.items()}
+    return rules_spec("pagat", royalty_mode="none", **rake)
 
 
 _RAKED_TABLE = [*(seat_of_text(t) for t in LOSERS), seat_of_text(LOSES_TO_ALL)]
@@ -548,7 +550,8 @@ SETTLE_SEEDS: list[tuple[RulesSpec, list[dict[str, Any]], Any, str]] = [
         _RAKED_TABLE,
         _against_last(40, 800, 2000),
         "every rake form: 40 is below the minimum pot, 20 and 50 are held to the cap of 10 "
-        "per pot, and the cap of 13 per round shares them 7 and 6 (a tie: the unit to the lower seat)",
+        "per pot, and the cap of 13 per round shares them 7 and 6 (a tie: the unit to the "
+        "lower seat)",
     ),
 ]
 
