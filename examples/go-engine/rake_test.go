@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// The worked cases of docs/rules.md, "Money, rake and exactness", one rake
-// form binding in each.
+// Cases worked by hand from docs/rules.md, "Money, rake and exactness": one
+// rake form binds in each.
 func TestRoundRake(t *testing.T) {
 	cases := []struct {
 		name  string
