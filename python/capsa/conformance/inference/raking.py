@@ -34,6 +34,23 @@ def _rate_bounds(raked: Sequence[tuple[int, int]], capped: int) -> tuple[int, in
     return low, high
 
 
+def _separating_money(low: int, high: int, capped: int, points: int, start: int) -> int | None:
+    """A winner's money (a multiple of ``points``, at least ``start``) whose rake
+    under the cap ``capped`` is one more at some rate of ``low..high`` than at
+    the rate below it, the rates nearest the middle tried first; None when
+    the range is one rate or no such money exists."""
+    if low >= high or capped < 2 or points < 1:
+        return None
+    middle = (low + high + 1) // 2
+    for rate in sorted(range(low + 1, high + 1), key=lambda r: abs(r - middle))[:64]:
+        for rake in range(capped - 1, max(0, capped - 200), -1):
+            money = -(-rake * BASIS // rate)
+            money = max(-(-money // points) * points, -(-start // points) * points)
+            if money * (rate - 1) < rake * BASIS <= money * rate:
+                return money
+    return None
+
+
 class RakingParts(Inferrer):
     """The four rake knobs, solved from the rake probes."""
 
@@ -134,17 +151,16 @@ class RakingParts(Inferrer):
         top = raked[-1][1]
         capped = top if sum(1 for _, r in raked if r == top) > 1 else 0
         low, high = _rate_bounds(raked, capped)
-        # below a cap the ladder may leave the rate open: a winner's money just
-        # under where a candidate rate would reach the cap tells it apart
+        # below a cap the ladder may leave the rate open: a winner's money where
+        # two candidate rates round to different rakes under the cap tells them apart
         points = next(
             (max(self.points(p) or (0,)) for p in usable if p.name.startswith("rake-stake-")), 0
         )
         for _ in range(_BISECTIONS):
-            if low >= high or capped < 2 or points < 1:
+            money = _separating_money(low, high, capped, points, start)
+            if money is None:
                 break
-            middle = (low + high + 1) // 2
-            wanted = -(-(capped - 1) * BASIS // middle)
-            probe = rake_probe(max(1, -(-max(wanted, start) // points)))
+            probe = rake_probe(money // points)
             self.ask([probe])
             won = self.one_winner(probe) if self.has_answer(probe) else None
             if won is None or probe in usable:
