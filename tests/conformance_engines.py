@@ -116,10 +116,32 @@ def _zero_sum_broken(request: Request, result: Any) -> Any:
 
 
 def _rake_up(request: Request, result: Any) -> Any:
+    """The rate's rake rounded up, not down (a winner's money only, no caps)."""
     if request["op"] != "settle":
         return result
-    percent = request["rules"]["money"]["rake_percent"]
-    rake = [math.ceil(percent * m / 100) if m > 0 else 0 for m in result["money"]]
+    rate = request["rules"]["money"]["rake_basis_points"]
+    rake = [math.ceil(rate * m / 10000) if m > 0 else 0 for m in result["money"]]
+    net = [m - r for m, r in zip(result["money"], rake, strict=True)]
+    return {**result, "rake": rake, "net": net}
+
+
+def _round_cap_rounded_down(request: Request, result: Any) -> Any:
+    """A round cap shared in proportion rounded down, the units left over not
+    taken (docs/rules.md shares them by largest remainders)."""
+    if request["op"] != "settle":
+        return result
+    money = request["rules"]["money"]
+    cap = money["rake_cap_per_round"]
+    shares = []
+    for m in result["money"]:
+        share = (
+            m * money["rake_basis_points"] // 10000 if m >= max(money["rake_minimum_pot"], 1) else 0
+        )
+        shares.append(min(share, money["rake_cap_per_pot"]) if money["rake_cap_per_pot"] else share)
+    total = sum(shares)
+    if not cap or total <= cap:
+        return result
+    rake = [cap * s // total for s in shares]
     net = [m - r for m, r in zip(result["money"], rake, strict=True)]
     return {**result, "rake": rake, "net": net}
 
@@ -165,6 +187,9 @@ MUTANTS: dict[str, Callable[[], Mutant]] = {
     ),
     "natural-not-over-foul": lambda: Mutant("natural-not-over-foul", _natural_fouls),
     "rake-rounded-up": lambda: Mutant("rake-rounded-up", after=_rake_up),
+    "round-cap-rounded-down": lambda: Mutant(
+        "round-cap-rounded-down", after=_round_cap_rounded_down
+    ),
     "bonus-not-zero-sum": lambda: Mutant("bonus-not-zero-sum", after=_zero_sum_broken),
 }
 

@@ -371,8 +371,11 @@ def test_every_value_of_every_named_choice_and_flag_knob_is_in_the_suites() -> N
     ):
         assert used[key] == {"true", "false"}, key
     assert len(used["suit_order"]) == 24
-    for key in ("row_points", "scoop.multiplier", "sweep_all.min_players", "money.rake_percent"):
+    for key in ("row_points", "scoop.multiplier", "sweep_all.min_players"):
         assert len(used[key]) >= 3, key
+    assert len(used["money.rake_basis_points"]) >= 3
+    for key in ("money.rake_minimum_pot", "money.rake_cap_per_pot", "money.rake_cap_per_round"):
+        assert len(used[key]) >= 2, key
 
 
 def test_an_unknown_schema_or_digest_choice_is_an_argument_error() -> None:

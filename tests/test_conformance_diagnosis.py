@@ -63,6 +63,23 @@ def test_one_wrong_knob_is_one_cause_with_that_knob_fitted() -> None:
     assert all(f.shrink_note for f in cause.failures[1:])
 
 
+def test_a_rake_of_another_rate_or_cap_is_fitted_in_basis_points() -> None:
+    raked = [v for v in VECTORS if v["op"] == "settle" and "rake" in v["flags"]]
+    report = run(
+        _engine(_plays("settle", "money", "rake_basis_points", 250)), vectors=raked, fuzz=0
+    )
+    assert any(("money.rake_basis_points", 250) in c.fits for c in report.causes), (
+        report.causes_text()
+    )
+    capped = [v for v in VECTORS if "rake-cap-per-round" in v["flags"]]
+    report = run(
+        _engine(_plays("settle", "money", "rake_cap_per_round", 0)), vectors=capped, fuzz=0
+    )
+    assert any(("money.rake_cap_per_round", 0) in c.fits for c in report.causes), (
+        report.causes_text()
+    )
+
+
 def test_two_independent_bugs_are_two_causes() -> None:
     engine = _engine(
         _plays("settle", "scoop", "bonus", 3), _plays("compare", None, "wheel", "second")

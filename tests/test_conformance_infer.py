@@ -97,7 +97,7 @@ def test_infer_names_the_knob_a_mutant_changed(name: str) -> None:
 OBSERVED_MUTANTS: dict[str, tuple[str, str, str]] = {
     "top-straights": ("capsa-susun", "top-no-straight", "three-card hands straights"),
     "natural-not-over-foul": ("capsa-susun", "natural-over-foul", "fouled rows decide"),
-    "rake-rounded-up": ("capsa-susun", "rake-stake-33", "rounds the rake of 3% up"),
+    "rake-rounded-up": ("capsa-susun", "rake-stake-33", "of 300 basis points (3%) up"),
     "bonus-not-zero-sum": ("1-6", "scoop", "do not sum to zero"),
 }
 
@@ -111,6 +111,16 @@ def test_infer_reports_what_no_knob_explains_naming_the_probe(name: str) -> None
     assert named, [o.probe for o in found.observations]
     assert words in named[0].message
     assert named[0].request["op"] in ("compare", "settle")
+
+
+def test_a_round_cap_shared_rounding_down_is_named_not_fitted() -> None:
+    from variant_engines import CAPPED_RAKE
+
+    found = infer(MUTANTS["round-cap-rounded-down"](), base=CAPPED_RAKE)
+    assert "money.rake_cap_per_round" in found.undetermined
+    named = [o for o in found.observations if o.probe == "rake-shared-cap"]
+    assert named, [o.probe for o in found.observations]
+    assert "not by largest remainders" in named[0].message
 
 
 def test_an_engine_without_settle_has_its_scoring_not_probed() -> None:
@@ -239,9 +249,9 @@ def test_knobs_only_a_combination_of_which_shows_are_not_determined() -> None:
 
 
 def test_a_knob_no_value_of_which_explains_its_probes_is_not_determined() -> None:
-    # the rake is rounded up: no percent gives the engine's rake at every stake
+    # the rake is rounded up: no rate gives the engine's rake at every stake
     found = infer(MUTANTS["rake-rounded-up"](), base="capsa-susun")
-    reason = found.undetermined["money.rake_percent"]
-    assert "no value of it explains the answers to rake-stake-100" in reason
-    assert "money.rake_percent" not in found.probed
-    assert "# not determined: money.rake_percent: no value" in found.to_toml()
+    reason = found.undetermined["money.rake_basis_points"]
+    assert "no value of it explains the answers to rake-stake-7, rake-stake-33" in reason
+    assert "money.rake_basis_points" not in found.probed
+    assert "# not determined: money.rake_basis_points: no value" in found.to_toml()

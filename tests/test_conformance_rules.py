@@ -320,6 +320,11 @@ def _outside_changed(rules: Rules, op: str, other: Rules) -> RulesSpec:
         ({"knobs": {"naturals.names": ["dragoon"]}}, "knobs.naturals.names"),
         ({"knobs": {"naturals.points.dragon": [-1]}}, "knobs.naturals.points.dragon"),
         ({"knobs": {"naturals.points.unicorn": [3]}}, "knobs.naturals.points.unicorn"),
+        ({"knobs": {"money.rake_percent": [101]}}, "knobs.money.rake_percent"),
+        (
+            {"knobs": {"money.rake_percent": [3], "money.rake_basis_points": [300]}},
+            "knobs.money.rake_percent",
+        ),
         ({"fouls": "sometimes"}, "fouls"),
         ({"not_zero_sum": {"seats": [5]}}, "not_zero_sum.seats"),
         ({"not_zero_sum": {"seats": [2], "why": "x"}}, "not_zero_sum"),
@@ -360,6 +365,11 @@ def test_claims_that_say_everything_are_accepted() -> None:
         hello_schema.validate({**full, "not_zero_sum": {"seats": [5]}})
     with pytest.raises(jsonschema.ValidationError):
         hello_schema.validate({**full, "fouls": "sometimes"})
+
+
+def test_a_claim_of_the_rake_in_whole_percent_is_read_as_basis_points() -> None:
+    claims = check_claims({"knobs": {"money.rake_percent": [0, 5]}})
+    assert claims.knobs == {"money.rake_basis_points": [0, 500]}
 
 
 def test_the_command_line_refuses_a_bad_claim_in_one_line(tmp_path: Path, capsys: Any) -> None:

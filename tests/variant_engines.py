@@ -208,6 +208,17 @@ def random_variant(seed: int) -> Variant:
 KEPT_SEEDS = (3, 17, 45, 57)
 
 
+# 5% from a winner of at least 100, at most 50 from one winner and 80 from a round
+CAPPED_RAKE = _SUSUN.derive(
+    {
+        "money.rake_basis_points": 500,
+        "money.rake_minimum_pot": 100,
+        "money.rake_cap_per_pot": 50,
+        "money.rake_cap_per_round": 80,
+    }
+)
+
+
 VARIANTS: list[Variant] = [
     Variant(
         "pagat-house",
@@ -255,8 +266,13 @@ VARIANTS: list[Variant] = [
     ),
     Variant(
         "rake-house",
-        _house("rake house", _SUSUN.derive({"money.rake_percent": 5})),
-        _SUSUN.derive({"money.rake_percent": 5}),
+        _house("rake house", _SUSUN.derive({"money.rake_basis_points": 250})),
+        _SUSUN.derive({"money.rake_basis_points": 250}),
+    ),
+    Variant(
+        "capped-rake-house",
+        _house("capped rake", CAPPED_RAKE),
+        CAPPED_RAKE,
     ),
     Variant(
         "loser-royalties-house",

@@ -58,10 +58,16 @@ type Royalties struct {
 	Bottom RoyaltyTable `json:"bottom"`
 }
 
-// Money is the stake per point and the house's rake.
+// Money is the stake per point and the house's rake: a rate in basis points
+// of each winner's money, nothing from a winner below the minimum pot, at
+// most the cap per pot from one winner and the cap per round from all of
+// them (0: no cap).
 type Money struct {
-	Stake       int64 `json:"stake"`
-	RakePercent int64 `json:"rake_percent"`
+	Stake           int64 `json:"stake"`
+	RakeBasisPoints int64 `json:"rake_basis_points"`
+	RakeMinimumPot  int64 `json:"rake_minimum_pot"`
+	RakeCapPerPot   int64 `json:"rake_cap_per_pot"`
+	RakeCapPerRound int64 `json:"rake_cap_per_round"`
 }
 
 // Rules is the whole rules data of the variant.
@@ -114,7 +120,7 @@ var House = Rules{
 		Middle: RoyaltyTable{"full-house": 2, "quads": 6, "straight-flush": 8, "royal-flush": 12},
 		Bottom: RoyaltyTable{"quads": 3, "straight-flush": 4, "royal-flush": 6},
 	},
-	Money: Money{Stake: 1, RakePercent: 0},
+	Money: Money{Stake: 1},
 }
 
 // knobClaims lists every knob of the rules data with its one value: the
@@ -150,7 +156,10 @@ func knobClaims(r Rules) map[string][]interface{} {
 		"royalties.middle":         one(r.Royalties.Middle),
 		"royalties.bottom":         one(r.Royalties.Bottom),
 		"money.stake":              one(r.Money.Stake),
-		"money.rake_percent":       one(r.Money.RakePercent),
+		"money.rake_basis_points":  one(r.Money.RakeBasisPoints),
+		"money.rake_minimum_pot":   one(r.Money.RakeMinimumPot),
+		"money.rake_cap_per_pot":   one(r.Money.RakeCapPerPot),
+		"money.rake_cap_per_round": one(r.Money.RakeCapPerRound),
 	}
 }
 
@@ -177,8 +186,11 @@ func implemented(r Rules) error {
 	if !r.RoyaltyAdds || r.Surrender.Enabled || len(r.Naturals.Enabled) > 0 {
 		return fmt.Errorf("the house rules need royalty_adds, no surrender and no naturals")
 	}
-	if r.Money.RakePercent < 0 || r.Money.RakePercent > 100 {
-		return fmt.Errorf("money.rake_percent must be 0..100, got %d", r.Money.RakePercent)
+	if r.Money.RakeBasisPoints < 0 || r.Money.RakeBasisPoints > 10000 {
+		return fmt.Errorf("money.rake_basis_points must be 0..10000, got %d", r.Money.RakeBasisPoints)
+	}
+	if r.Money.RakeMinimumPot < 0 || r.Money.RakeCapPerPot < 0 || r.Money.RakeCapPerRound < 0 {
+		return fmt.Errorf("money.rake_minimum_pot and the rake caps must not be negative")
 	}
 	return nil
 }

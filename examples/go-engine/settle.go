@@ -58,28 +58,67 @@ func settleRound(raw json.RawMessage, r Rules) (*settlement, error) {
 			money[i].Add(money[i], new(big.Int).Mul(big.NewInt(p), big.NewInt(t.stakes[i][j])))
 		}
 	}
-	return withRake(points, money, r.Money.RakePercent)
+	return withRake(points, money, r.Money)
 }
 
 // withRake turns points and money into the answer, taking the rake from each
-// seat whose money is positive, rounded down.
-func withRake(points []int64, money []*big.Int, rakePercent int64) (*settlement, error) {
+// seat whose money is positive (docs/rules.md, "Money, rake and exactness").
+func withRake(points []int64, money []*big.Int, m Money) (*settlement, error) {
+	rakes := roundRake(money, m)
 	s := &settlement{Points: points}
-	for i, m := range money {
-		rake := new(big.Int)
-		if m.Sign() > 0 {
-			rake.Mul(m, big.NewInt(rakePercent))
-			rake.Quo(rake, big.NewInt(100))
-		}
-		net := new(big.Int).Sub(m, rake)
-		if !m.IsInt64() || !net.IsInt64() {
+	for i, won := range money {
+		net := new(big.Int).Sub(won, rakes[i])
+		if !won.IsInt64() || !net.IsInt64() {
 			return nil, invalidf("seat %d: its money does not fit in 64-bit integers", i)
 		}
-		s.Money = append(s.Money, m.Int64())
-		s.Rake = append(s.Rake, rake.Int64())
+		s.Money = append(s.Money, won.Int64())
+		s.Rake = append(s.Rake, rakes[i].Int64())
 		s.Net = append(s.Net, net.Int64())
 	}
 	return s, nil
+}
+
+// roundRake is what each seat pays the house: the rate of its money rounded
+// down when it wins at least the minimum pot, at most the cap per pot; when
+// the rakes sum past the cap per round, that cap shared in proportion to
+// them, the units left over one each to the largest remainders (ties to
+// the lower seat).
+func roundRake(money []*big.Int, m Money) []*big.Int {
+	rakes := make([]*big.Int, len(money))
+	total := new(big.Int)
+	for i, won := range money {
+		rakes[i] = new(big.Int)
+		if won.Sign() > 0 && won.Cmp(big.NewInt(m.RakeMinimumPot)) >= 0 {
+			rakes[i].Mul(won, big.NewInt(m.RakeBasisPoints))
+			rakes[i].Quo(rakes[i], big.NewInt(10000))
+			if m.RakeCapPerPot > 0 && rakes[i].Cmp(big.NewInt(m.RakeCapPerPot)) > 0 {
+				rakes[i].SetInt64(m.RakeCapPerPot)
+			}
+		}
+		total.Add(total, rakes[i])
+	}
+	limit := big.NewInt(m.RakeCapPerRound)
+	if m.RakeCapPerRound == 0 || total.Cmp(limit) <= 0 {
+		return rakes
+	}
+	remainders := make([]*big.Int, len(rakes))
+	left := new(big.Int).Set(limit)
+	for i, r := range rakes {
+		share, remainder := new(big.Int).QuoRem(new(big.Int).Mul(limit, r), total, new(big.Int))
+		rakes[i], remainders[i] = share, remainder
+		left.Sub(left, share)
+	}
+	for ; left.Sign() > 0; left.Sub(left, big.NewInt(1)) {
+		best := 0
+		for i := range remainders {
+			if remainders[i].Cmp(remainders[best]) > 0 {
+				best = i
+			}
+		}
+		rakes[best].Add(rakes[best], big.NewInt(1))
+		remainders[best].SetInt64(-1)
+	}
+	return rakes
 }
 
 // pairPoints is what seat i collects from seat j (negative: pays).

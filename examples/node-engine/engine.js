@@ -47,7 +47,7 @@ const KNOBS = {
   surrender: ["enabled", "cost"],
   naturals: ["resolve", "ties", "enabled"],
   royalties: ["top", "middle", "bottom"],
-  money: ["stake", "rake_percent"],
+  money: ["stake", "rake_basis_points", "rake_minimum_pot", "rake_cap_per_pot", "rake_cap_per_round"],
 };
 
 // The named choices: any other value is a malformed request, not a variant to guess at.

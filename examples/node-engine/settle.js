@@ -146,13 +146,50 @@ function settle(round, rules) {
       money[j] -= pair * stake;
     }
   }
-  const rake = money.map((m) => (m > 0 ? Math.floor((rules.money.rake_percent * m) / 100) : 0));
+  for (const figure of money) {
+    if (!Number.isSafeInteger(figure)) throw new Unsupported("figures past 2^53 are not supported");
+  }
+  const rake = roundRake(money, rules.money);
   const net = money.map((m, k) => m - rake[k]);
   for (const figure of [...points, ...money, ...net]) {
     // Plain JavaScript numbers are exact only to 2^53: past that, say so rather than round.
     if (!Number.isSafeInteger(figure)) throw new Unsupported("figures past 2^53 are not supported");
   }
   return { points, money, rake, net };
+}
+
+/**
+ * What each seat pays the house (docs/rules.md, "Money, rake and exactness"): the rate in
+ * basis points of a winner's money, rounded down, from a winner of at least the minimum pot,
+ * at most the cap per pot; past the cap per round, that cap shared in proportion, the units
+ * left over one each to the largest remainders (ties to the lower seat). BigInt keeps the
+ * products exact.
+ */
+function roundRake(money, knobs) {
+  const rate = BigInt(knobs.rake_basis_points);
+  const perPot = BigInt(knobs.rake_cap_per_pot);
+  const cap = BigInt(knobs.rake_cap_per_round);
+  const rakes = money.map((m) => {
+    if (m <= 0 || m < knobs.rake_minimum_pot) return 0n;
+    const share = (BigInt(m) * rate) / 10000n;
+    return perPot > 0n && share > perPot ? perPot : share;
+  });
+  const total = rakes.reduce((a, b) => a + b, 0n);
+  if (cap > 0n && total > cap) {
+    const remainders = rakes.map((r) => (cap * r) % total);
+    const shares = rakes.map((r) => (cap * r) / total);
+    let left = cap - shares.reduce((a, b) => a + b, 0n);
+    for (; left > 0n; left--) {
+      let best = 0;
+      remainders.forEach((r, k) => {
+        if (r > remainders[best]) best = k;
+      });
+      shares[best] += 1n;
+      remainders[best] = -1n;
+    }
+    return shares.map(Number);
+  }
+  return rakes.map(Number);
 }
 
 /** Points seat i collects from seat j: the first step of the settlement that applies. */

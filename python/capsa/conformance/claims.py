@@ -25,6 +25,7 @@ from capsa.arrangement import Arrangement
 from capsa.conformance.errors import HandshakeError
 from capsa.conformance.protocol import Case, RulesSpec
 from capsa.rules import KNOBS, RANKING_KNOBS, Rules, RulesError
+from capsa.rules.checks import LEGACY_KNOBS
 
 __all__ = ["OP_KNOBS", "ClaimError", "Claims", "check_claims", "knob_names"]
 
@@ -111,6 +112,26 @@ def _check_claim(claim: Any, values: Any) -> list[Any]:
     return _check_knob_values(claim, values)
 
 
+def _renamed(knobs: Mapping[Any, Any]) -> dict[Any, Any]:
+    """The claims with a knob older rules spell otherwise (``money.rake_percent``)
+    claimed as the knob it sets, each value in that knob's unit."""
+    out: dict[Any, Any] = {}
+    for claim, values in knobs.items():
+        if claim in LEGACY_KNOBS:
+            name, high, factor = LEGACY_KNOBS[claim]
+            if name in knobs:
+                raise ClaimError(f"knobs.{claim}", f"{claim} and {name} claim one knob; give one")
+            if isinstance(values, list):
+                bad = [v for v in values if not _is_points(v) or v > high]
+                if bad:
+                    why = f"{bad[0]!r:.80} is not a value of it (an integer 0..{high})"
+                    raise ClaimError(f"knobs.{claim}", why)
+                values = [v * factor for v in values]
+            claim = name
+        out[claim] = values
+    return out
+
+
 def _is_points(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63
 
@@ -164,7 +185,7 @@ def check_claims(hello: Mapping[str, Any]) -> Claims:
     knobs = hello.get("knobs") or {}
     if not isinstance(knobs, Mapping):
         raise ClaimError("knobs", "an object of dotted knob names to lists of values")
-    checked = {str(k): _check_claim(k, v) for k, v in knobs.items()}
+    checked = {str(k): _check_claim(k, v) for k, v in _renamed(knobs).items()}
     fouls = hello.get("fouls", "scored")
     if fouls not in ("scored", "never"):
         raise ClaimError("fouls", f'is "scored" or "never", not {fouls!r:.80}')

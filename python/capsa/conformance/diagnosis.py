@@ -42,7 +42,7 @@ _RANKING = RANKING_KNOBS
 # The values a fit tries for an integer knob: the ranges that reach each
 # branch of the rule text; an integer knob not listed (but the stake, which
 # scales every payment alike), the bottom of its range.
-_SEARCHED: dict[str, range] = {
+_SEARCHED: dict[str, Sequence[int]] = {
     "row_points": range(0, 7),
     "overall_point": range(0, 7),
     "scoop.multiplier": range(1, 7),
@@ -52,9 +52,14 @@ _SEARCHED: dict[str, range] = {
     "sweep_all.min_players": range(2, 6),
     "foul.points": range(0, 25),
     "surrender.cost": range(0, 11),
-    "money.rake_percent": range(0, 21),
+    # the rates houses charge, in steps of a quarter percent up to 10%
+    "money.rake_basis_points": range(0, 1001, 25),
+    # a minimum pot or a cap matters at the size of the money a round moves
+    "money.rake_minimum_pot": (0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000),
+    "money.rake_cap_per_pot": (0, 1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000),
+    "money.rake_cap_per_round": (0, 1, 2, 3, 5, 7, 10, 20, 50, 100, 200, 500, 1000),
 }
-_RANGES: dict[str, range] = {
+_RANGES: dict[str, Sequence[int]] = {
     k.name: _SEARCHED.get(k.name) or range(k.low or 0, (k.low or 0) + 7)
     for k in KNOBS
     if k.type == "int" and k.name != "money.stake"

@@ -83,6 +83,10 @@ FLAGS: dict[str, str] = {
     "money": "money at a stake other than one point",
     "rake": "a rake taken from a winner",
     "rake-rounding": "a rake that is rounded down (not a whole number of minor units)",
+    "rake-minimum-pot": "a winner below money.rake_minimum_pot, who pays no rake",
+    "rake-cap-per-pot": "a winner's rake held to money.rake_cap_per_pot",
+    "rake-cap-per-round": "a round's rake held to money.rake_cap_per_round",
+    "rake-cap-shares": "a round cap shared with units left to the largest remainders",
     "zero-stake": "a stake of zero",
     # whole-order digests
     "digest": "the order of every hand of a size, as a pinned digest",
@@ -322,12 +326,35 @@ def _money_flags(result: Mapping[str, Any], stakes: Any, count: int, rules: Rule
         out.add("zero-stake")
     if stake_values - {0, 1}:
         out.add("money")
-    percent = rules["money.rake_percent"]
-    for money, rake in zip(result["money"], result["rake"], strict=True):
-        if rake:
-            out.add("rake")
-        if money > 0 and percent and (money * percent) % 100:
+    return out | _rake_flags(result["money"], result["rake"], rules)
+
+
+def _rake_flags(money: list[int], rake: list[int], rules: Rules) -> set[str]:
+    """Which forms of the rake (docs/rules.md, "Money, rake and exactness") bound
+    on the round's money."""
+    out = {"rake"} if any(rake) else set()
+    basis = rules["money.rake_basis_points"]
+    minimum = rules["money.rake_minimum_pot"]
+    per_pot = rules["money.rake_cap_per_pot"]
+    per_round = rules["money.rake_cap_per_round"]
+    shares = []
+    for m in money:
+        share = m * basis // 10000 if m > 0 else 0
+        if m > 0 and m < minimum:
+            if share:
+                out.add("rake-minimum-pot")
+            share = 0
+        elif m > 0 and (m * basis) % 10000:
             out.add("rake-rounding")
+        if per_pot and share > per_pot:
+            out.add("rake-cap-per-pot")
+            share = per_pot
+        shares.append(share)
+    total = sum(shares)
+    if per_round and total > per_round:
+        out.add("rake-cap-per-round")
+        if any((per_round * s) % total for s in shares):
+            out.add("rake-cap-shares")
     return out
 
 

@@ -435,6 +435,27 @@ LOSERS = (
     "2s 3h 5s / 4h 4s 6d 6s Kc / Jc Jd Qc Qd Ts",
 )
 FOULED = "As Ah 3c / Ks Kh 9d 7c 3d / 2s 2c 2d 5c 5h"
+# The cards LOSERS leave, arranged to lose to each of them: with stakes only
+# against this seat, the three others all win.
+LOSES_TO_ALL = "3d 9h 7c / 2c Ks 9c As 9d / 9s Kd Kh 5h Ah"
+
+
+def _against_last(*stakes: int) -> list[list[int]]:
+    """A stakes matrix where each seat plays only the last seat, at its stake."""
+    count = len(stakes) + 1
+    matrix = [[0] * count for _ in range(count)]
+    for seat, stake in enumerate(stakes):
+        matrix[seat][-1] = matrix[-1][seat] = stake
+    return matrix
+
+
+def _rake_spec(**knobs: int) -> RulesSpec:
+    """pagat without royalties (each seat of _RAKED_TABLE wins a point) and rake knobs."""
+    rake = {f"money__rake_{k}": v for k, v in knobs.items()}
+    return rules_spec("pagat", royalty_mode="none", **rake)
+
+
+_RAKED_TABLE = [*(seat_of_text(t) for t in LOSERS), seat_of_text(LOSES_TO_ALL)]
 SETTLE_SEEDS: list[tuple[RulesSpec, list[dict[str, Any]], Any, str]] = [
     (
         rules_spec("capsa-susun"),
@@ -492,6 +513,46 @@ SETTLE_SEEDS: list[tuple[RulesSpec, list[dict[str, Any]], Any, str]] = [
         1,
         "2-4: a surrender against a fouled hand: nothing changes hands",
     ),
+    (
+        rules_spec("capsa-susun", money__rake_basis_points=250),
+        [seat_of_text(WINNER), seat_of_text(LOSERS[0])],
+        100,
+        "a rake of 250 basis points on 1,300 won: 32.5, rounded down to 32",
+    ),
+    (
+        _rake_spec(basis_points=1000, minimum_pot=20),
+        _RAKED_TABLE,
+        _against_last(10, 20, 50),
+        "a minimum pot of 20: the winner of 10 pays nothing, the winner of exactly 20 pays 2",
+    ),
+    (
+        _rake_spec(basis_points=1000, cap_per_pot=3),
+        _RAKED_TABLE,
+        _against_last(10, 20, 50),
+        "a cap of 3 per pot: the rakes 1, 2 and 5 become 1, 2 and 3",
+    ),
+    (
+        _rake_spec(basis_points=1000, cap_per_round=20),
+        _RAKED_TABLE,
+        _against_last(100, 100, 100),
+        "a cap of 20 per round on rakes of 10, 10 and 10: 6 each and the 2 units left "
+        "to the lower seats of the tie, 7, 7, 6",
+    ),
+    (
+        _rake_spec(basis_points=1000, cap_per_round=7),
+        _RAKED_TABLE,
+        _against_last(300, 200, 0),
+        "a cap of 7 per round on rakes of 30 and 20: 4.2 and 2.8, so 4 and 2 and the unit "
+        "left to the larger remainder, 4 and 3",
+    ),
+    (
+        _rake_spec(basis_points=250, minimum_pot=50, cap_per_pot=10, cap_per_round=13),
+        _RAKED_TABLE,
+        _against_last(40, 800, 2000),
+        "every rake form: 40 is below the minimum pot, 20 and 50 are held to the cap of 10 "
+        "per pot, and the cap of 13 per round shares them 7 and 6 (a tie: the unit to the "
+        "lower seat)",
+    ),
 ]
 
 SETTLE_SPECS: list[RulesSpec] = [
@@ -513,8 +574,16 @@ SETTLE_SPECS: list[RulesSpec] = [
     rules_spec(
         "pagat", overall_point=1, scoop__bonus=3, sweep_all__bonus=2, sweep_all__min_players=3
     ),
-    rules_spec("capsa-susun", money__rake_percent=5, money__stake=7),
-    rules_spec("pagat", money__rake_percent=10, money__stake=3),
+    rules_spec("capsa-susun", money__rake_basis_points=500, money__stake=7),
+    rules_spec("pagat", money__rake_basis_points=1000, money__stake=3),
     rules_spec("capsa-susun", tie_break="none", foul_check="strict", wheel="second"),
     rules_spec("pagat", row_points=0, overall_point=2, scoop__multiplier=3),
+    rules_spec(
+        "capsa-susun",
+        money__stake=10,
+        money__rake_basis_points=250,
+        money__rake_minimum_pot=40,
+        money__rake_cap_per_pot=30,
+        money__rake_cap_per_round=45,
+    ),
 ]

@@ -142,13 +142,22 @@ def _paid_to(probe: Probe, seat: int, rules: Rules) -> list[int] | None:
 def hint(probe: Probe, got: Any, expected: Any, rules: Rules) -> str:
     """A few words on a known rule that explains an observation, when one does."""
     rake_only = isinstance(got, tuple) and isinstance(expected, tuple) and len(got) == 2
-    if probe.money and rake_only and got[0] == expected[0]:
-        stake = probe.input["round"]["stakes"]
-        percent = rules["money.rake_percent"]
+    stake = probe.input["round"]["stakes"] if probe.op == "settle" else None
+    if probe.money and rake_only and got[0] == expected[0] and isinstance(stake, int):
+        rate = rules["money.rake_basis_points"]
         money = [p * stake for p in got[0]]
-        ceiled = tuple(-(-percent * m // 100) if m > 0 else 0 for m in money)
+        ceiled = tuple(-(-rate * m // 10000) if m > 0 else 0 for m in money)
         if ceiled == got[1]:
-            return f" (the engine rounds the rake of {percent}% up, not down)"
+            shown = f"{rate} basis points ({rate / 100:g}%)"
+            return f" (the engine rounds the rake of {shown} up, not down)"
+    if probe.money and rake_only and got[0] == expected[0] and rules["money.rake_cap_per_round"]:
+        short = sum(expected[1]) - sum(got[1])
+        winners = sum(1 for r in expected[1] if r > 0)
+        if 0 < short < winners and all(g <= e for g, e in zip(got[1], expected[1], strict=True)):
+            return (
+                " (the engine rounds each share of the round cap down and takes no unit left "
+                "over, not by largest remainders)"
+            )
     if probe.name.startswith("top-no-") or probe.name.startswith("category-top-"):
         return " (the engine gives three-card hands straights or flushes)"
     if probe.name == "natural-over-foul":

@@ -11,17 +11,20 @@ from capsa import _core
 from capsa.conformance.protocol import Case, RulesSpec, text_of
 
 __all__ = [
+    "RAKE_KNOBS",
     "SIZED",
     "Probe",
     "compare_probe",
     "fixed_rule_probes",
     "foul_probes",
+    "rake_probe",
     "rake_probes",
     "ranking_probes",
     "round_of",
     "scoring_probes",
     "seat",
     "settle_probe",
+    "three_winners",
 ]
 
 # ------------------------------------------------------------------ probes
@@ -360,17 +363,65 @@ def _foul_and_surrender_probes() -> list[Probe]:
     ]
 
 
+RAKE_KNOBS = (
+    "money.rake_basis_points",
+    "money.rake_minimum_pot",
+    "money.rake_cap_per_pot",
+    "money.rake_cap_per_round",
+)
+# A ladder of stakes for one winner: the small ones show the rate's rounding,
+# 10,000 and up the rate itself, the top ones a cap.
+RAKE_STAKES = (7, 33, 100, 1_000, 10_000, 1_000_000, 10**9, 10**12)
+# Three seats that each win every row against the fourth under every preset:
+# with stakes only against the fourth, the round has three winners.
+_THREE_WINNERS = (
+    "2s 9h 9s / Td Jd Jc Kd Kh / 3c 4c 5h 6h 7d",
+    "3d 3h 7s / 8d 8s 9d Th Ts / 6d 6c 6s Ah As",
+    "4d 8h Js / 2d 2h 5c 5s Qs / Tc Jh Qh Ks Ad",
+)
+_BEATEN_BY_ALL = "4s 2c 3s / 9c Qd 4h Kc Ac / 7h Qc 8c 7c 5d"
+
+
+def rake_probe(stake: int) -> Probe:
+    """A settle probe where seat 0 wins at ``stake`` a point: the rake of one winner."""
+    return settle_probe(
+        f"rake-stake-{stake}",
+        RAKE_KNOBS,
+        f"seat 0 wins at {stake:,} a point: the rake on its money",
+        seat(_WIN2),
+        seat(_LOSE1),
+        stakes=stake,
+        money=True,
+    )
+
+
+def three_winners(name: str, stakes: Sequence[int]) -> Probe:
+    """A settle probe where seats 0, 1 and 2 each win against seat 3 (alone at a stake)."""
+    matrix = [[0] * 4 for _ in range(4)]
+    for k, stake in enumerate(stakes):
+        matrix[k][3] = matrix[3][k] = stake
+    shown = ", ".join(f"{s:,}" for s in stakes)
+    return Probe(
+        name,
+        "settle",
+        {
+            "round": {
+                "seats": [*(seat(s) for s in _THREE_WINNERS), seat(_BEATEN_BY_ALL)],
+                "stakes": matrix,
+            }
+        },
+        RAKE_KNOBS,
+        f"seats 0, 1 and 2 each win every row against seat 3, at stakes {shown}: the "
+        "rake of three winners",
+        money=True,
+    )
+
+
 def rake_probes() -> list[Probe]:
-    """Settle probes at stakes 100, 33 and 7 whose rake shows ``money.rake_percent``."""
+    """The rake probes: one winner at each of :data:`RAKE_STAKES`, and three
+    winners at equal and at unequal stakes (caps per pot and per round)."""
     return [
-        settle_probe(
-            f"rake-stake-{s}",
-            ("money.rake_percent",),
-            f"seat 0 wins {s} a point: the rake on its money",
-            seat(_WIN2),
-            seat(_LOSE1),
-            stakes=s,
-            money=True,
-        )
-        for s in (100, 33, 7)
+        *(rake_probe(s) for s in RAKE_STAKES),
+        three_winners("rake-three-winners", (10**12, 10**12, 10**12)),
+        three_winners("rake-three-unequal", (5 * 10**11, 3 * 10**11, 10**11)),
     ]

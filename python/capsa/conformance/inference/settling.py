@@ -15,11 +15,13 @@ from capsa.conformance.inference.knobs import (
 )
 from capsa.conformance.inference.naturals import NaturalParts
 from capsa.conformance.inference.probes import (
+    RAKE_KNOBS,
     SIZED,
     Probe,
     rake_probes,
     scoring_probes,
 )
+from capsa.conformance.inference.raking import RakingParts
 from capsa.conformance.inference.rounds import (
     TOP_HANDS,
     royalty_probe,
@@ -79,7 +81,7 @@ def _fouled(probe: Probe) -> bool:
     return "foul" in probe.name
 
 
-class SettlingParts(NaturalParts, TradingParts):
+class SettlingParts(NaturalParts, TradingParts, RakingParts):
     """The scoring knobs, solved from ``settle`` answers."""
 
     def settle_probes(self) -> list[Probe]:
@@ -135,7 +137,7 @@ class SettlingParts(NaturalParts, TradingParts):
         if self.money:
             self.rake([p for p in every if p.money])
         else:
-            self.skip(["money.rake_percent"], "the engine does not answer money")
+            self.skip(RAKE_KNOBS, "the engine does not answer money")
         self.skip(["money.stake"], "the protocol sends the stakes with every round")
         named = {k for p in every for k in p.knobs if _is_scoring(k)}
         unseen = sorted(named | {*_settle_knobs(self.base), *_settle_knobs(self.rules)})
@@ -329,36 +331,5 @@ class SettlingParts(NaturalParts, TradingParts):
             return changed
 
         return step
-
-    def rake(self, probes: Sequence[Probe]) -> None:
-        """``money.rake_percent`` from the probes whose points the inferred rules
-        give: every percent is tried; one that fits is inferred, none or
-        several are not determined."""
-        answered = [
-            p for p in self.answered(probes) if self.expect(p, self.rules)[0] == self.got(p)[0]
-        ]
-        if not answered:
-            self.skip(["money.rake_percent"], "no rake probe's points matched the inferred rules")
-            return
-        self.note(["money.rake_percent"], answered)
-        fits = [
-            percent
-            for percent in range(101)
-            if all(
-                self.matches(p, with_knobs(self.rules, {"money.rake_percent": percent}))
-                for p in answered
-            )
-        ]
-        if len(fits) == 1:
-            self.rules = with_knobs(self.rules, {"money.rake_percent": fits[0]})
-            return
-        names = ", ".join(p.name for p in answered)
-        current = self.rules["money.rake_percent"]
-        if fits:
-            shown = ", ".join(map(str, fits[:8]))
-            why = f"the answers to {names} fit money.rake_percent = {shown} (kept {current})"
-        else:
-            why = f"no value of it explains the answers to {names} (kept {current})"
-        self.undetermine("money.rake_percent", why)
 
     # ---------------------------------------------------------- verifying
