@@ -220,8 +220,8 @@ _TABLES: dict[str, dict[str, _Spec]] = {
     },
 }
 
-# The rate's older form, whole percent (docs/rules.md, "Money, rake and
-# exactness"): read as 100 basis points a percent, never written.
+# The rate's older form, whole percent: read as 100 basis points a percent,
+# never written (docs/rules.md, "Money, rake and exactness").
 _PERCENT = "rake_percent"
 _BASIS_POINTS = "rake_basis_points"
 
