@@ -1,0 +1,57 @@
+"""The PostgreSQL backend (psycopg 3, the ``capsa[postgres]`` extra): many
+server processes write one store. A writer locks its table's head row
+(``SELECT ... FOR UPDATE``) for the rest of its transaction, so that writers
+of one table take turns and writers of different tables do not wait for each
+other; a commit returns once the server has it on disk (the server's
+``synchronous_commit``, on by default)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from capsa.store.backend import Backend, Connection
+from capsa.store.errors import StoreURLError
+
+__all__ = ["PostgresBackend"]
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise StoreURLError(
+            "a postgresql:// store needs psycopg: pip install 'capsa[postgres]'"
+        ) from None
+    return psycopg
+
+
+class PostgresBackend(Backend):
+    """A store in a PostgreSQL database."""
+
+    name = "postgresql"
+    begin_write = "BEGIN"
+    lock_suffix = " FOR UPDATE"
+    sequence_column = "seq BIGSERIAL PRIMARY KEY"
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._psycopg = _psycopg()
+
+    def connect(self) -> Connection:
+        conn = self._psycopg.connect(self.url, autocommit=True)
+        return cast(Connection, conn)
+
+    def sql(self, text: str) -> str:
+        return text.replace("%", "%%").replace("?", "%s")
+
+    def retryable(self, exc: BaseException) -> bool:
+        errors = self._psycopg.errors
+        return isinstance(exc, errors.SerializationFailure | errors.DeadlockDetected)
+
+    def has_table(self, conn: Connection, name: str) -> bool:
+        row = conn.execute("SELECT to_regclass(%s)", (name,)).fetchone()
+        return row is not None and row[0] is not None
+
+    @property
+    def errors(self) -> tuple[type[BaseException], ...]:
+        return (self._psycopg.Error,)
