@@ -8,7 +8,8 @@ text; :meth:`Store.append` checks its digest and its table's chain in one
 transaction and is durable when it returns; :meth:`Store.verify` replays
 every chain; :meth:`Store.ledger`, :meth:`Store.rounds`, :meth:`Store.stats`
 and :meth:`Store.export` read it back. :func:`migrate` brings an older
-store's schema to this capsa's.
+store's schema to this capsa's; ``SCHEMA_VERSION`` is the version of the
+tables this capsa reads and writes.
 """
 
 from __future__ import annotations
@@ -54,7 +55,10 @@ def open(url: str, *, create: bool = True) -> Store:
 
 def migrate(url: str) -> tuple[int, int]:
     """Brings the store at ``url`` to this capsa's schema version, in one
-    transaction; returns (version before, version after)."""
+    transaction; returns (version before, version after). Raises
+    ``SchemaVersionError`` for a database with no store or a newer one,
+    ``StoreURLError`` for a URL of no backend, and the driver's error when
+    the database cannot be reached."""
     from capsa.store import schema
 
     backend = backend_for(url)

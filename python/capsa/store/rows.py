@@ -127,7 +127,10 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
 
 @dataclass(frozen=True, slots=True)
 class StoredRound:
-    """A stored record: its exact text and the columns kept with it."""
+    """A stored record: its exact ``text`` and the columns kept with it
+    (``table_id``, ``round_id``, ``digest``, ``previous_digest``,
+    ``played_at``: ``meta.played_at`` as ISO 8601 text, or None). Raises
+    nothing."""
 
     table_id: str | None
     round_id: str
@@ -138,19 +141,22 @@ class StoredRound:
     """The record's canonical JSON text, byte for byte as appended."""
 
     def record(self) -> dict[str, Any]:
-        """The record as a dict (parsed from :attr:`text`)."""
+        """The record as a dict (parsed from :attr:`text`). Raises nothing
+        for a stored record."""
         data: dict[str, Any] = json.loads(self.text)
         return data
 
     def view(self) -> _core.RecordView:
-        """The record read by capsa (:func:`capsa.records.read_record`)."""
+        """The record read by capsa (:func:`capsa.records.read_record`).
+        Raises ``RecordError`` for a text edited into something unreadable."""
         return read_record(self.text)
 
 
 @dataclass(frozen=True, slots=True)
 class TableSummary:
-    """One table of the store: its id, its round count and the digest its
-    next record must follow."""
+    """One table of the store: its id (``table_id``, None for the table of no
+    id), its round count (``rounds``) and the digest its next record must
+    follow (``last_digest``). Raises nothing."""
 
     table_id: str | None
     rounds: int
@@ -159,8 +165,9 @@ class TableSummary:
 
 @dataclass(frozen=True, slots=True)
 class StatsRow:
-    """The rounds of one table on one day (``day`` None: records with no
-    ``meta.played_at``): how many, how many players, the rake taken."""
+    """The rounds of one table (``table_id``) on one day (``day``, None for
+    records with no ``meta.played_at``): how many (``rounds``), how many
+    players (``players``), the rake taken (``rake``). Raises nothing."""
 
     table_id: str | None
     day: str | None

@@ -73,7 +73,11 @@ class Store:
     """An append-only store of round records (see :mod:`capsa.store`).
 
     Use it as a context manager, or call :meth:`close`. Thread-safe: each
-    thread has its own connection.
+    thread has its own connection. Raises ``SchemaVersionError`` for a
+    database of another schema version (or of none, without ``create``),
+    ``StoreURLError`` for a URL of no backend; every method raises the
+    driver's error (``sqlite3.Error``, ``psycopg.Error``) when the database
+    fails, and ``StoreError`` once the store is closed.
     """
 
     def __init__(self, url: str, *, create: bool = True) -> None:
@@ -105,7 +109,7 @@ class Store:
         return conn
 
     def close(self) -> None:
-        """Closes every connection of the store."""
+        """Closes every connection of the store. Raises nothing."""
         with self._lock:
             self._closed = True
             connections, self._connections = self._connections, []
@@ -129,7 +133,7 @@ class Store:
         """Stores one record, durably when it returns; returns False when the
         same record is stored already (nothing changes).
 
-        The record is read and its digest checked (``RecordError``,
+        The record is read and its digest checked (raises ``RecordError``,
         ``ReplayError``; with ``replay``, every derived field is recomputed
         too); in one transaction it must follow its table's last stored
         record (``ChainError``) and use a round id and nonce its table has
@@ -140,8 +144,8 @@ class Store:
 
     def append_many(self, records: Iterable[RecordLike], *, replay: bool = False) -> int:
         """Stores records in one transaction: all of them or, when one raises
-        (as :meth:`append` says), none. Durable when it returns; returns the
-        number of records newly stored."""
+        (raises as :meth:`append` says), none. Durable when it returns;
+        returns the number of records newly stored."""
         prepared = [prepare(record, replay) for record in records]
         return self._write(lambda conn: sum(self._insert(conn, p) for p in prepared))
 
@@ -239,7 +243,8 @@ class Store:
     # -- reading -------------------------------------------------------------
 
     def get(self, table_id: str | None, round_id: str) -> StoredRound | None:
-        """The stored record of a table's round, or None."""
+        """The stored record of a table's round, or None. Raises only the
+        driver's errors."""
         row = self._execute(
             _rows_sql("table_key = ? AND round_id = ?", "seq"),
             (table_key(table_id), round_id, 1),
@@ -247,7 +252,8 @@ class Store:
         return None if row is None else _stored(row)
 
     def tables(self) -> list[TableSummary]:
-        """Every table of the store, by id (the table of no id first)."""
+        """Every table of the store, by id (the table of no id first). Raises
+        only the driver's errors."""
         rows = self._execute(
             "SELECT table_key, rounds, last_digest FROM capsa_tables ORDER BY table_key"
         ).fetchall()
@@ -281,7 +287,8 @@ class Store:
         of one table when ``table_id`` is given (None: the table of no id),
         played at or after ``since`` (ISO 8601 text, against
         ``meta.played_at``; records without one are left out), with
-        ``player`` at a seat, at most ``limit``."""
+        ``player`` at a seat, at most ``limit``. Raises only the driver's
+        errors."""
         where = ""
         params: list[Any] = []
         if table_id is not ...:
@@ -297,7 +304,8 @@ class Store:
             yield _stored(row)
 
     def texts(self) -> Iterator[str]:
-        """Every stored record's text, in the order stored."""
+        """Every stored record's text, in the order stored, a page at a
+        time. Raises only the driver's errors."""
         for row in self._pages("", (), None):
             yield str(row[6])
 
@@ -311,7 +319,8 @@ class Store:
         its own, and each table's head its last record. A record that fails
         is a problem of the report naming its table and round; the check
         goes on. Reads a page at a time; ``progress`` is called with the
-        number of records checked."""
+        number of records checked. Raises only the driver's errors: what
+        fails to check is in the report."""
         heads = {
             table_key(t.table_id): (t.last_digest, t.rounds)
             for t in self.tables()
@@ -329,7 +338,9 @@ class Store:
     def ledger(self, player: str | None = None) -> Ledger | int:
         """With no ``player``, a :class:`capsa.Ledger` of every stored
         record, each replayed and booked in its table's chain; with one, that
-        player's balance (net money after rake) over every table."""
+        player's balance (net money after rake) over every table. Raises
+        what :meth:`capsa.Ledger.add` raises for a record that does not
+        replay (run :meth:`verify` to see them all)."""
         if player is not None:
             row = self._execute(
                 "SELECT SUM(net) FROM capsa_seats WHERE player_id = ?", (player,)
@@ -342,7 +353,7 @@ class Store:
 
     def stats(self) -> list[StatsRow]:
         """Rounds, players and rake per table and day (day None: records
-        with no ``meta.played_at``)."""
+        with no ``meta.played_at``). Raises only the driver's errors."""
         rows = self._execute(
             "SELECT r.table_key, r.day, COUNT(DISTINCT r.seq), COUNT(DISTINCT s.player_id),"
             " SUM(s.rake) FROM capsa_records r JOIN capsa_seats s ON s.seq = r.seq"
@@ -358,7 +369,8 @@ class Store:
         suffix. A record the rounds schema cannot hold (a stakes matrix) is
         left out of a Parquet file and handed to ``on_skip``, else named by
         ``StoreError`` once the file is written. Returns the number of
-        records written."""
+        records written. Raises ``StoreError`` for a path of no known
+        format, ``OSError`` when it cannot be written."""
         return export_records(self.texts(), path, format, on_skip)
 
 

@@ -22,8 +22,9 @@ Row = tuple[int, str, str, str, str, "str | None", str]
 
 @dataclass(frozen=True, slots=True)
 class VerifyProblem:
-    """One stored record (or table head) that does not check: its table and
-    round (``round_id`` None for a table's head), the fields named and why."""
+    """One stored record (or table head) that does not check: its table
+    (``table_id``) and round (``round_id``, None for a table's head), the
+    fields named (``fields``) and why (``message``). Raises nothing."""
 
     table_id: str | None
     round_id: str | None
@@ -38,8 +39,9 @@ class VerifyProblem:
 
 @dataclass(slots=True)
 class VerifyReport:
-    """What :meth:`capsa.store.Store.verify` found: how many records and
-    tables were checked and every problem, in the order stored."""
+    """What :meth:`capsa.store.Store.verify` found: how many ``records`` and
+    ``tables`` were checked and every problem (``problems``, each a
+    :class:`VerifyProblem`), in the order stored. Raises nothing."""
 
     records: int = 0
     tables: int = 0
