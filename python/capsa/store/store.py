@@ -17,10 +17,9 @@ from capsa.ledger import Ledger
 from capsa.records import RecordLike
 from capsa.store import schema
 from capsa.store.backend import Backend, Connection
-from capsa.store.errors import ChainError, DuplicateRoundError, StoreError, StoreURLError
+from capsa.store.errors import StoreError, StoreURLError
 from capsa.store.export import OnSkip, export_records
 from capsa.store.rows import (
-    PreparedRecord,
     StatsRow,
     StoredRound,
     TableSummary,
@@ -29,6 +28,7 @@ from capsa.store.rows import (
     table_key,
 )
 from capsa.store.verify import Progress, VerifyReport, verify_rows
+from capsa.store.writer import Transaction
 
 __all__ = ["Store", "backend_for", "open_store"]
 
@@ -140,21 +140,23 @@ class Store:
         not used for another record (``DuplicateRoundError``).
         """
         prepared = prepare(record, replay)
-        return self._write(lambda conn: self._insert(conn, prepared))
+        return self._write(lambda tx: tx.insert(prepared))
 
     def append_many(self, records: Iterable[RecordLike], *, replay: bool = False) -> int:
         """Stores records in one transaction: all of them or, when one raises
         (raises as :meth:`append` says), none. Durable when it returns;
         returns the number of records newly stored."""
         prepared = [prepare(record, replay) for record in records]
-        return self._write(lambda conn: sum(self._insert(conn, p) for p in prepared))
+        return self._write(lambda tx: sum(tx.insert(p) for p in prepared))
 
-    def _write(self, body: Callable[[Connection], T]) -> T:
+    def _write(self, body: Callable[[Transaction], T]) -> T:
         conn = self._conn()
         for attempt in range(WRITE_TRIES):
             conn.execute(self._backend.begin_write)
             try:
-                result = body(conn)
+                transaction = Transaction(self._backend, conn)
+                result = body(transaction)
+                transaction.finish()
                 conn.execute("COMMIT")
                 return result
             except BaseException as exc:
@@ -162,83 +164,6 @@ class Store:
                 if not self._backend.retryable(exc) or attempt == WRITE_TRIES - 1:
                     raise
         raise AssertionError("unreachable")
-
-    def _insert(self, conn: Connection, record: PreparedRecord) -> bool:
-        sql = self._backend.sql
-        key = table_key(record.table_id)
-        conn.execute(
-            sql(
-                "INSERT INTO capsa_tables (table_key, last_digest, rounds) VALUES (?, NULL, 0)"
-                " ON CONFLICT (table_key) DO NOTHING"
-            ),
-            (key,),
-        )
-        head = conn.execute(
-            sql("SELECT last_digest FROM capsa_tables WHERE table_key = ?")
-            + self._backend.lock_suffix,
-            (key,),
-        ).fetchone()
-        nonce = str(record.nonce)
-        stored = conn.execute(
-            sql(
-                "SELECT record, round_id FROM capsa_records WHERE table_key = ?"
-                " AND (round_id = ? OR nonce = ?)"
-            ),
-            (key, record.round_id, nonce),
-        ).fetchall()
-        for text, round_id in stored:
-            if text == record.text:
-                return False
-            field = "round_id" if round_id == record.round_id else "deal.nonce"
-            raise DuplicateRoundError(
-                f"table {record.table_id!r} has another record with this {field}: "
-                f"round {record.round_id!r} is refused",
-                record.table_id,
-                record.round_id,
-                field,
-            )
-        if head[0] != record.previous_digest:
-            raise ChainError(
-                f"round {record.round_id!r} of table {record.table_id!r} follows "
-                f"{record.previous_digest!r}, but the table's last record is {head[0]!r}",
-                record.table_id,
-                record.round_id,
-                head[0],
-            )
-        self._insert_row(conn, key, nonce, record)
-        return True
-
-    def _insert_row(self, conn: Connection, key: str, nonce: str, record: PreparedRecord) -> None:
-        sql = self._backend.sql
-        row = conn.execute(
-            sql(
-                "INSERT INTO capsa_records (table_key, round_id, nonce, digest, previous_digest,"
-                " played_at, day, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq"
-            ),
-            (
-                key,
-                record.round_id,
-                nonce,
-                record.digest,
-                record.previous_digest,
-                record.played_at,
-                record.day,
-                record.text,
-            ),
-        ).fetchone()
-        seq = int(row[0])
-        for seat, (player, name, net, rake) in enumerate(record.seats):
-            conn.execute(
-                sql(
-                    "INSERT INTO capsa_seats (seq, seat, player_id, player_name, net, rake)"
-                    " VALUES (?, ?, ?, ?, ?, ?)"
-                ),
-                (seq, seat, player, name, net, rake),
-            )
-        conn.execute(
-            sql("UPDATE capsa_tables SET last_digest = ?, rounds = rounds + 1 WHERE table_key = ?"),
-            (record.digest, key),
-        )
 
     # -- reading -------------------------------------------------------------
 
