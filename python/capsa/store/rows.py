@@ -34,17 +34,43 @@ def table_id_of(key: str) -> str | None:
     return key or None
 
 
-def content_digest(text: str) -> str | None:
-    """The digest of a record's contents from its canonical text: the SHA-256
-    of the text without its top-level ``"digest"`` entry. In canonical JSON
-    the keys are sorted and a quote inside a string is escaped, so the first
-    ``,"digest":"`` of the text is the top-level key (the ``deal`` before it
-    has no such key). None when the text has no digest entry."""
-    start = text.find(',"digest":"')
-    end = start + len(',"digest":"') + 64 + 1
+_DIGEST_KEY = ',"digest":"'
+_DECODER = json.JSONDecoder()
+
+
+def _digest_entry(text: str) -> tuple[int, int] | None:
+    """Where the top-level ``"digest"`` entry of a record's canonical text
+    is: in canonical JSON the keys are sorted and a quote inside a string is
+    escaped, so the first ``,"digest":"`` is the top-level key (the
+    ``deal`` before it has no such key). None when there is none."""
+    start = text.find(_DIGEST_KEY)
+    end = start + len(_DIGEST_KEY) + 64 + 1
     if start < 0 or text[end - 1 : end] != '"':
         return None
+    return start, end
+
+
+def content_digest(text: str) -> str | None:
+    """The digest of a record's contents from its canonical text: the SHA-256
+    of the text without its top-level ``"digest"`` entry. None when the text
+    has no digest entry."""
+    entry = _digest_entry(text)
+    if entry is None:
+        return None
+    start, end = entry
     return hashlib.sha256((text[:start] + text[end:]).encode("utf-8")).hexdigest()
+
+
+def _canonical_as_given(text: str, digest: str) -> bool:
+    """Whether a record's text is canonical JSON whose digest is ``digest``:
+    the text without its digest entry is what the digest was taken of (so
+    canonical), and the entry stands where the sorted keys put it, right
+    before ``"format"``."""
+    entry = _digest_entry(text)
+    if entry is None or not text.startswith(',"format":', entry[1]):
+        return False
+    start, end = entry
+    return hashlib.sha256((text[:start] + text[end:]).encode("utf-8")).hexdigest() == digest
 
 
 def _played_at(text: str) -> str | None:
@@ -52,7 +78,13 @@ def _played_at(text: str) -> str | None:
     an integer as Unix milliseconds (UTC). None when it has none."""
     if '"played_at"' not in text:
         return None
-    value = json.loads(text).get("meta", {}).get("played_at")
+    # the top-level "meta" (no key before it in sorted order holds one) is
+    # read alone, not the whole record
+    start = text.find(',"meta":{')
+    if start < 0:
+        return None
+    meta, _ = _DECODER.raw_decode(text, start + len(',"meta":'))
+    value = meta.get("played_at")
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int):
@@ -94,13 +126,20 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
     format writes it) and checks that its digest is its contents'
     (``ReplayError`` naming ``digest``); with ``replay``, replays it fully
     (every derived field; its chain link is the store's to check)."""
-    text = canonical_json(record)
-    view = read_record(text)
+    if isinstance(record, str):
+        text = record
+        view = read_record(text)
+        canonical = _canonical_as_given(text, view.digest)
+    else:
+        canonical = False
+    if not canonical:
+        text = canonical_json(record)
+        view = read_record(text)
     if replay:
         from capsa.records import replay_view
 
         replay_view(view)
-    elif content_digest(text) != view.digest:
+    elif not canonical and content_digest(text) != view.digest:
         raise ReplayError(
             view.round_id,
             [("digest", "digest: the digest is not the SHA-256 of the record's contents")],
