@@ -15,6 +15,7 @@ import capsa
 import capsa.store
 from capsa.records import RecordError, ReplayError
 from capsa.store import schema
+from capsa.store.rows import content_digest, prepare
 
 GOLDEN = Path(__file__).parent / "golden"
 Chains = dict[str, list[str]]
@@ -233,3 +234,21 @@ def test_closed_store(url: str) -> None:
     thread.start()
     thread.join()
     assert worker and "closed" in str(worker[0])
+
+
+def test_a_record_is_stored_as_its_canonical_text(chains: Chains) -> None:
+    text = chains["t0"][0]
+    data = json.loads(text)
+    moved = dict(data)
+    moved["digest"] = moved.pop("digest")  # the digest entry last: not canonical
+    for given in (
+        text,
+        data,
+        json.dumps(data, indent=1),
+        json.dumps(moved, separators=(",", ":"), ensure_ascii=False),
+        text.encode(),
+    ):
+        assert prepare(given).text == text
+    for line in (GOLDEN / "records-1.jsonl").read_text("utf-8").splitlines():
+        assert prepare(line).text == line
+        assert content_digest(line) == capsa.records.record_digest(line)
