@@ -50,6 +50,28 @@ class Transaction:
         key = table_key(record.table_id)
         head = self._head(key)
         nonce = str(record.nonce)
+        # the usual case, a record that follows its table's head, costs two
+        # statements; the round id and nonce are looked up only when the
+        # link or the insert says something is already there
+        if head[0] == record.previous_digest and self._insert_row(key, nonce, record):
+            head[0] = record.digest
+            head[1] = int(head[1] or 0) + 1
+            return True
+        if self._stored_already(key, nonce, record):
+            return False
+        expected = head[0] if isinstance(head[0], str) else None
+        raise ChainError(
+            f"round {record.round_id!r} of table {record.table_id!r} follows "
+            f"{record.previous_digest!r}, but the table's last record is {expected!r}",
+            record.table_id,
+            record.round_id,
+            expected,
+        )
+
+    def _stored_already(self, key: str, nonce: str, record: PreparedRecord) -> bool:
+        """Whether the record is stored already; raises
+        ``DuplicateRoundError`` when another record has its round id or
+        nonce."""
         stored = self._conn.execute(
             self._backend.sql(
                 "SELECT record, round_id FROM capsa_records WHERE table_key = ?"
@@ -59,7 +81,7 @@ class Transaction:
         ).fetchall()
         for text, round_id in stored:
             if text == record.text:
-                return False
+                return True
             field = "round_id" if round_id == record.round_id else "deal.nonce"
             raise DuplicateRoundError(
                 f"table {record.table_id!r} has another record with this {field}: "
@@ -68,26 +90,17 @@ class Transaction:
                 record.round_id,
                 field,
             )
-        if head[0] != record.previous_digest:
-            expected = head[0] if isinstance(head[0], str) else None
-            raise ChainError(
-                f"round {record.round_id!r} of table {record.table_id!r} follows "
-                f"{record.previous_digest!r}, but the table's last record is {expected!r}",
-                record.table_id,
-                record.round_id,
-                expected,
-            )
-        self._insert_row(key, nonce, record)
-        head[0] = record.digest
-        head[1] = int(head[1] or 0) + 1
-        return True
+        return False
 
-    def _insert_row(self, key: str, nonce: str, record: PreparedRecord) -> None:
+    def _insert_row(self, key: str, nonce: str, record: PreparedRecord) -> bool:
+        """Inserts the record and its seats; False, inserting nothing, when
+        its table has its round id or nonce already."""
         sql = self._backend.sql
         row = self._conn.execute(
             sql(
                 "INSERT INTO capsa_records (table_key, round_id, nonce, digest, previous_digest,"
-                " played_at, day, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq"
+                " played_at, day, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING RETURNING seq"
             ),
             (
                 key,
@@ -100,6 +113,8 @@ class Transaction:
                 record.text,
             ),
         ).fetchone()
+        if row is None:
+            return False
         seq = int(row[0])
         values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(record.seats))
         params: list[object] = []
@@ -112,6 +127,7 @@ class Transaction:
             ),
             tuple(params),
         )
+        return True
 
     def finish(self) -> None:
         """Writes each table's new head (before the commit)."""
