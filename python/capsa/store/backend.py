@@ -13,7 +13,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-__all__ = ["Backend", "Connection", "Cursor"]
+__all__ = ["RECORD_COLUMNS", "Backend", "Connection", "Cursor"]
+
+RECORD_COLUMNS = "table_key, round_id, nonce, digest, previous_digest, played_at, day, record"
+"""The columns of a record's row that an insert gives, in order."""
 
 
 class Cursor(Protocol):
@@ -65,6 +68,33 @@ class Backend(ABC):
     @abstractmethod
     def has_table(self, conn: Connection, name: str) -> bool:
         """Whether the database has the table."""
+
+    def insert_record(
+        self, conn: Connection, columns: Sequence[Any], seats: Sequence[Sequence[Any]]
+    ) -> bool:
+        """Inserts a record's row (``columns`` in the order of
+        :data:`RECORD_COLUMNS`) and its seats ((seat, player id, name, net,
+        rake) each); False, inserting nothing, when its table has its round
+        id or nonce already."""
+        row = conn.execute(
+            self.sql(
+                f"INSERT INTO capsa_records ({RECORD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING RETURNING seq"
+            ),
+            tuple(columns),
+        ).fetchone()
+        if row is None:
+            return False
+        values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(seats))
+        params = [value for seat in seats for value in (row[0], *seat)]
+        conn.execute(
+            self.sql(
+                "INSERT INTO capsa_seats (seq, seat, player_id, player_name, net, rake)"
+                f" VALUES {values}"
+            ),
+            tuple(params),
+        )
+        return True
 
     @property
     @abstractmethod

@@ -95,39 +95,21 @@ class Transaction:
     def _insert_row(self, key: str, nonce: str, record: PreparedRecord) -> bool:
         """Inserts the record and its seats; False, inserting nothing, when
         its table has its round id or nonce already."""
-        sql = self._backend.sql
-        row = self._conn.execute(
-            sql(
-                "INSERT INTO capsa_records (table_key, round_id, nonce, digest, previous_digest,"
-                " played_at, day, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT DO NOTHING RETURNING seq"
-            ),
-            (
-                key,
-                record.round_id,
-                nonce,
-                record.digest,
-                record.previous_digest,
-                record.played_at,
-                record.day,
-                record.text,
-            ),
-        ).fetchone()
-        if row is None:
-            return False
-        seq = int(row[0])
-        values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(record.seats))
-        params: list[object] = []
-        for seat, (player, name, net, rake) in enumerate(record.seats):
-            params += [seq, seat, player, name, net, rake]
-        self._conn.execute(
-            sql(
-                "INSERT INTO capsa_seats (seq, seat, player_id, player_name, net, rake)"
-                f" VALUES {values}"
-            ),
-            tuple(params),
+        columns = (
+            key,
+            record.round_id,
+            nonce,
+            record.digest,
+            record.previous_digest,
+            record.played_at,
+            record.day,
+            record.text,
         )
-        return True
+        seats = [
+            (seat, player, name, net, rake)
+            for seat, (player, name, net, rake) in enumerate(record.seats)
+        ]
+        return self._backend.insert_record(self._conn, columns, seats)
 
     def finish(self) -> None:
         """Writes each table's new head (before the commit)."""
