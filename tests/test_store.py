@@ -169,7 +169,7 @@ def _edit(store: capsa.store.Store, sql: str, params: tuple[object, ...]) -> Non
     store._execute(sql, params)  # an edit behind the store's back
 
 
-@pytest.mark.parametrize("column", ["record", "digest", "delete"])
+@pytest.mark.parametrize("column", ["record", "digest", "delete", "net"])
 def test_verify_names_an_edited_row(store: capsa.store.Store, chains: Chains, column: str) -> None:
     store.append_many(chains["t0"])
     store.append_many(chains["t1"])
@@ -180,6 +180,9 @@ def test_verify_names_an_edited_row(store: capsa.store.Store, chains: Chains, co
         _edit(store, "UPDATE capsa_records SET record = ? WHERE round_id = ?", (edited, "t0/r2"))
     elif column == "digest":
         _edit(store, "UPDATE capsa_records SET digest = ? WHERE round_id = ?", ("0" * 64, "t0/r2"))
+    elif column == "net":
+        seq = store._execute("SELECT seq FROM capsa_records WHERE round_id = 't0/r2'").fetchone()
+        _edit(store, "UPDATE capsa_seats SET net = net + 1 WHERE seq = ? AND seat = 1", (seq[0],))
     else:
         _edit(store, "DELETE FROM capsa_records WHERE round_id = ?", ("t0/r2",))
     progress: list[int] = []

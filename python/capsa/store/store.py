@@ -27,7 +27,7 @@ from capsa.store.rows import (
     table_id_of,
     table_key,
 )
-from capsa.store.verify import Progress, VerifyReport, verify_rows
+from capsa.store.verify import Progress, Row, VerifyReport, verify_rows
 from capsa.store.writer import Transaction
 
 __all__ = ["Store", "backend_for", "open_store"]
@@ -253,12 +253,34 @@ class Store:
         }
         report = VerifyReport()
         for key in sorted(heads):
-            rows = (
-                (int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6])
-                for r in self._pages(" AND table_key = ?", (key,), None)
-            )
-            verify_rows(rows, {key: heads[key]}, report, progress)
+            verify_rows(self._rows_with_seats(key), {key: heads[key]}, report, progress)
         return report
+
+    def _rows_with_seats(self, key: str) -> Iterator[Row]:
+        """A table's rows in the order stored, each with its seats' rows, a
+        page at a time."""
+        page: list[Any] = []
+        for row in self._pages(" AND table_key = ?", (key,), None):
+            page.append(row)
+            if len(page) == PAGE_ROWS:
+                yield from self._with_seats(page)
+                page = []
+        yield from self._with_seats(page)
+
+    def _with_seats(self, page: list[Any]) -> Iterator[Row]:
+        if not page:
+            return
+        seats: dict[int, list[tuple[str, str | None, int, int]]] = {}
+        found = self._execute(
+            "SELECT seq, player_id, player_name, net, rake FROM capsa_seats"
+            " WHERE seq >= ? AND seq <= ? ORDER BY seq, seat",
+            (int(page[0][0]), int(page[-1][0])),
+        ).fetchall()
+        for seq, player, name, net, rake in found:
+            seats.setdefault(int(seq), []).append((player, name, int(net), int(rake)))
+        for r in page:
+            seq = int(r[0])
+            yield (seq, r[1], r[2], r[3], r[4], r[5], r[6], tuple(seats.get(seq, ())))
 
     def ledger(self, player: str | None = None) -> Ledger | int:
         """With no ``player``, a :class:`capsa.Ledger` of every stored

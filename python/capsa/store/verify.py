@@ -8,16 +8,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from capsa import _core
 from capsa.records import RecordError, ReplayError, read_record, replay_view
 from capsa.store.rows import table_id_of
 
-__all__ = ["Progress", "VerifyProblem", "VerifyReport", "verify_rows"]
+__all__ = ["Progress", "Row", "VerifyProblem", "VerifyReport", "verify_rows"]
 
 Progress = Callable[[int], None]
 """Called with the number of records checked so far."""
 
-# (seq, table key, round id, nonce, digest, previous digest, text)
-Row = tuple[int, str, str, str, str, "str | None", str]
+Seats = tuple[tuple[str, "str | None", int, int], ...]
+Row = tuple[int, str, str, str, str, "str | None", str, Seats]
+"""A stored record as verify reads it: (seq, table key, round id, nonce,
+digest, previous digest, text, its seats' (player id, name, net, rake))."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +58,7 @@ class VerifyReport:
 
 def _columns(row: Row, view_values: tuple[str, str, str, str | None]) -> list[str]:
     """The columns that are not what the record's text holds."""
-    _, _, round_id, nonce, digest, previous, _ = row
+    _, _, round_id, nonce, digest, previous, _, _ = row
     names = ("round_id", "nonce", "digest", "previous_digest")
     return [
         n
@@ -64,24 +67,40 @@ def _columns(row: Row, view_values: tuple[str, str, str, str | None]) -> list[st
     ]
 
 
+def _seats_of(view: _core.RecordView) -> Seats:
+    """The seats' rows a record gives: (player id, name, net, rake)."""
+    figures = view.net_and_rake()
+    return tuple(
+        (player, name, int(net), int(rake))
+        for (player, name), (net, rake) in zip(view.players, figures, strict=True)
+    )
+
+
 def _check_row(row: Row, link: str | None) -> VerifyProblem | None:
-    _, key, round_id, _, _, _, text = row
+    """The problem of one stored record: its columns against its text, then
+    its replay against the record before it in its table (both named)."""
+    _, key, round_id, _, _, _, text, seats = row
     table_id = table_id_of(key)
     try:
         view = read_record(text)
-        found = (view.round_id, str(view.nonce), view.digest, view.previous_digest)
-        wrong = _columns(row, found)
-        if table_id != view.table_id:
-            wrong.insert(0, "table_id")
-        if wrong:
-            message = "the stored columns are not the record's: " + ", ".join(wrong)
-            return VerifyProblem(table_id, round_id, tuple(wrong), message)
-        replay_view(view, link)
     except RecordError as exc:
         return VerifyProblem(table_id, round_id, (exc.field,), f"RecordError: {exc}")
+    found = (view.round_id, str(view.nonce), view.digest, view.previous_digest)
+    wrong = _columns(row, found)
+    if table_id != view.table_id:
+        wrong.insert(0, "table_id")
+    if seats != _seats_of(view):
+        wrong.append("seats")
+    fields = list(wrong)
+    messages = ["the stored columns are not the record's: " + ", ".join(wrong)] if wrong else []
+    try:
+        replay_view(view, link)
     except ReplayError as exc:
-        return VerifyProblem(table_id, round_id, exc.fields, f"{type(exc).__name__}: {exc}")
-    return None
+        fields += exc.fields
+        messages.append(f"{type(exc).__name__}: {exc}")
+    if not fields:
+        return None
+    return VerifyProblem(table_id, round_id, tuple(fields), "; ".join(messages))
 
 
 def verify_rows(
