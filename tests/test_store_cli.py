@@ -72,6 +72,7 @@ def test_verify_reports_an_edited_row(tmp_path: Path, capsys: pytest.CaptureFixt
 
     url = f"sqlite:///{tmp_path}/records.db"
     assert _run(capsys, "store", "append", url, str(GOLDEN))[0] == 2  # no store yet
+    assert not (tmp_path / "records.db").exists()  # and none made
     assert _run(capsys, "store", "init", url)[0] == 0
     assert _run(capsys, "store", "append", url, str(GOLDEN))[0] == 0
     with sqlite3.connect(tmp_path / "records.db") as conn:

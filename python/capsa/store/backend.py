@@ -96,6 +96,11 @@ class Backend(ABC):
         )
         return True
 
+    def exists(self) -> bool:
+        """Whether the database is there to connect to (False: connecting
+        would make a new one)."""
+        return True
+
     @property
     @abstractmethod
     def errors(self) -> tuple[type[BaseException], ...]:

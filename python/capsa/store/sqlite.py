@@ -5,6 +5,7 @@ writers never both read the same head of a chain."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from typing import cast
 
@@ -49,6 +50,9 @@ class SQLiteBackend(Backend):
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
         ).fetchone()
         return row is not None
+
+    def exists(self) -> bool:
+        return os.path.exists(self.path)
 
     @property
     def errors(self) -> tuple[type[BaseException], ...]:

@@ -87,6 +87,8 @@ class Store:
         self._connections: list[Connection] = []
         self._lock = threading.Lock()
         self._closed = False
+        if not create and not self._backend.exists():
+            schema.check_version(None, url)  # never makes an empty database
         conn = self._conn()
         if create:
             schema.create_schema(self._backend, conn)
