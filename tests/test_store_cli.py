@@ -91,7 +91,8 @@ def test_verify_reports_an_edited_row(tmp_path: Path, capsys: pytest.CaptureFixt
     ("argv", "message"),
     [
         (["store", "verify", "mysql://x"], "is not a store URL"),
-        (["store", "verify", "sqlite:////nonexistent/dir/x.db"], "unable to open"),
+        (["store", "verify", "sqlite:////nonexistent/dir/x.db"], "holds no records store"),
+        (["store", "init", "sqlite:////nonexistent/dir/x.db"], "unable to open"),
         (["store", "verify", "postgresql://nobody@127.0.0.1:1/x"], "OperationalError"),
         (["store", "export", "sqlite:///x.db", "--format", "xml", "--out", "x"], "invalid choice"),
     ],
