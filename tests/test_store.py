@@ -255,3 +255,20 @@ def test_a_record_is_stored_as_its_canonical_text(chains: Chains) -> None:
     for line in (GOLDEN / "records-1.jsonl").read_text("utf-8").splitlines():
         assert prepare(line).text == line
         assert content_digest(line) == capsa.records.record_digest(line)
+
+
+def test_reads_go_a_page_at_a_time(
+    store: capsa.store.Store, chains: Chains, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from capsa.store import store as store_module
+
+    monkeypatch.setattr(store_module, "PAGE_ROWS", 4)
+    for a, b in zip(chains["t0"], chains["t1"], strict=True):
+        store.append_many([a, b])
+    assert [r.text for r in store.rounds("t0")] == chains["t0"]
+    assert len(list(store.rounds(limit=9))) == 9
+    assert len(list(store.rounds(player="shared", limit=5))) == 5
+    assert list(store.texts()) == [t for pair in zip(*chains.values(), strict=True) for t in pair]
+    report = store.verify()
+    assert report.ok and report.records == 12
+    assert len(store.ledger()) == 12
