@@ -89,10 +89,14 @@ class Store:
         self._closed = False
         if not create and not self._backend.exists():
             schema.check_version(None, url)  # never makes an empty database
-        conn = self._conn()
-        if create:
-            schema.create_schema(self._backend, conn)
-        schema.check_version(schema.schema_version(self._backend, conn), url)
+        try:
+            conn = self._conn()
+            if create:
+                schema.create_schema(self._backend, conn)
+            schema.check_version(schema.schema_version(self._backend, conn), url)
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def backend(self) -> str:
