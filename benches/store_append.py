@@ -83,7 +83,7 @@ def run_backend(name: str, url: str, records: list[str], batch: int) -> list[str
         start = time.perf_counter()
         stored = 0
         for i in range(0, len(rest), batch):
-            stored += store.append_many(rest[i : i + batch])
+            stored += sum(store.append_many(rest[i : i + batch]))
         batch_s = time.perf_counter() - start
         assert stored == len(rest)
         assert sum(t.rounds for t in store.tables()) == len(records)

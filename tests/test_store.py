@@ -118,11 +118,11 @@ def test_refusals(store: capsa.store.Store, chains: Chains) -> None:
 
 
 def test_append_many_is_all_or_nothing(store: capsa.store.Store, chains: Chains) -> None:
-    assert store.append_many(chains["t0"][:3]) == 3
+    assert store.append_many(chains["t0"][:3]) == [True] * 3
     with pytest.raises(capsa.store.ChainError):
         store.append_many([chains["t0"][3], chains["t0"][5]])
     assert [t.rounds for t in store.tables()] == [3]
-    assert store.append_many(chains["t0"]) == 3
+    assert store.append_many(chains["t0"]) == [False] * 3 + [True] * 3
 
 
 def test_threads_share_a_store(store: capsa.store.Store, chains: Chains) -> None:

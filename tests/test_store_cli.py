@@ -103,3 +103,27 @@ def test_failures_are_one_line(
     code, _out, err = _run(capsys, *argv)
     assert code == 2 and message in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("batch", ["2", "3", "100"])
+def test_append_in_batches_reports_each_line(
+    batch: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path}/records.db"
+    chain = make_chain("cli", 3)
+    log = tmp_path / "in.jsonl"
+    log.write_text(f"{chain[0]}\nnot json\n\n{chain[2]}\n{chain[1]}\n{chain[0]}\n", "utf-8")
+    assert _run(capsys, "store", "init", url)[0] == 0
+    code, out, err = _run(capsys, "store", "append", url, str(log), "--batch", batch)
+    results = [json.loads(line) for line in out]
+    assert code == 1 and [r["line"] for r in results] == [1, 2, 4, 5, 6]
+    assert [r.get("stored", r.get("error")) for r in results] == [
+        True,
+        "RecordError",
+        "ChainError",
+        True,
+        False,
+    ]
+    code, out, err = _run(capsys, "store", "append", url, str(log), "--batch", batch)
+    assert "1 stored, 3 already stored, 1 failed" in err
+    assert _run(capsys, "store", "append", url, str(log), "--batch", "0")[0] == 2

@@ -28,8 +28,16 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from capsa import _core
-from capsa.cli.common import EXIT_FAILED, UsageError, check_writable, is_blank, lines, open_input
-from capsa.records import RecordError, ReplayError
+from capsa.cli.common import (
+    EXIT_FAILED,
+    UsageError,
+    check_writable,
+    int_in,
+    is_blank,
+    lines,
+    open_input,
+)
+from capsa.records import RecordError, ReplayError, read_record
 from capsa.store import ChainError, DuplicateRoundError, Store, StoreError, migrate
 from capsa.store.store import backend_for, open_store
 
@@ -71,6 +79,9 @@ def _schema_version() -> int:
     return schema.SCHEMA_VERSION
 
 
+_REFUSED = (RecordError, ReplayError, DuplicateRoundError, ChainError)
+
+
 def _error_fields(exc: Exception) -> list[str]:
     if isinstance(exc, ReplayError):
         return list(exc.fields)
@@ -79,26 +90,18 @@ def _error_fields(exc: Exception) -> list[str]:
     return ["previous_digest"]
 
 
-def _append_line(store: Store, number: int, line: bytes | int) -> dict[str, Any]:
-    """Appends one line of the log; the JSON line that reports it."""
-    try:
-        if isinstance(line, int):
-            raise RecordError(
-                f"line {number} is {line} bytes long; a record is at most "
-                f"{_core.MAX_LINE_BYTES} bytes"
-            )
-        view = _core.read_record(line)[0]
-        stored = store.append(line)
-    except (RecordError, ReplayError, DuplicateRoundError, ChainError) as exc:
-        round_id = getattr(exc, "round_id", None)
-        return {
-            "error": type(exc).__name__,
-            "fields": _error_fields(exc),
-            "line": number,
-            "message": str(exc),
-            "round_id": round_id,
-        }
-    assert view is not None
+def _failure(number: int, exc: Exception) -> dict[str, Any]:
+    return {
+        "error": type(exc).__name__,
+        "fields": _error_fields(exc),
+        "line": number,
+        "message": str(exc),
+        "round_id": getattr(exc, "round_id", None),
+    }
+
+
+def _done(number: int, text: str, stored: bool) -> dict[str, Any]:
+    view = read_record(text)
     return {
         "digest": view.digest,
         "line": number,
@@ -108,16 +111,61 @@ def _append_line(store: Store, number: int, line: bytes | int) -> dict[str, Any]
     }
 
 
+def _append_one(store: Store, number: int, line: str) -> dict[str, Any]:
+    """Appends one record of the log; the JSON line that reports it."""
+    try:
+        return _done(number, line, store.append(line))
+    except _REFUSED as exc:
+        return _failure(number, exc)
+
+
+def _append_batch(store: Store, batch: list[tuple[int, str]]) -> Iterator[dict[str, Any]]:
+    """Appends records in one transaction; when one is refused, none is, and
+    each is appended on its own so that each gets its own line."""
+    try:
+        stored = store.append_many([text for _, text in batch])
+    except _REFUSED:
+        yield from (_append_one(store, number, text) for number, text in batch)
+        return
+    yield from (_done(n, t, s) for (n, t), s in zip(batch, stored, strict=True))
+
+
+def _log(stream: IO[bytes]) -> Iterator[tuple[int, str | Exception]]:
+    """(line number, record text or why the line is not one) of every line
+    that is not blank."""
+    for number, line in enumerate(lines(stream), start=1):
+        if isinstance(line, int):
+            too_long = f"{line} bytes; a record is at most {_core.MAX_LINE_BYTES} bytes"
+            yield number, RecordError(f"line {number} is {too_long}")
+        elif not is_blank(line):
+            try:
+                yield number, line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield number, RecordError(f"line {number} is not UTF-8: {exc.reason}")
+
+
+def _appended(store: Store, stream: IO[bytes], size: int) -> Iterator[dict[str, Any]]:
+    """The report of every line of the log, appended in batches of ``size``."""
+    batch: list[tuple[int, str]] = []
+    for number, item in _log(stream):
+        if isinstance(item, Exception):
+            yield _failure(number, item)
+            continue
+        batch.append((number, item))
+        if len(batch) == size:
+            yield from _append_batch(store, batch)
+            batch = []
+    if batch:
+        yield from _append_batch(store, batch)
+
+
 def _cmd_append(args: argparse.Namespace) -> int:
     def run(store: Store) -> int:
         counts = {"stored": 0, "present": 0, "failed": 0}
         out = sys.stdout.buffer
         with contextlib.ExitStack() as stack:
             stream = open_input(args.input, stack)
-            for number, line in enumerate(lines(stream), start=1):
-                if isinstance(line, bytes) and is_blank(line):
-                    continue
-                result = _append_line(store, number, line)
+            for result in _appended(store, stream, args.batch):
                 _write(out, result)
                 key = "failed" if "error" in result else "stored" if result["stored"] else "present"
                 counts[key] += 1
@@ -237,6 +285,13 @@ def register(subparsers: Any) -> None:
     verb("init", _cmd_init, "make the store's tables")
     append = verb("append", _cmd_append, "append a record log (JSON Lines)")
     append.add_argument("input", nargs="?", help="records file (default: standard input)")
+    append.add_argument(
+        "--batch",
+        type=int_in(1, 100_000, "--batch"),
+        default=1,
+        help="records per transaction (default 1: each durable on its own; a batch is "
+        "all or nothing, and a batch with a refused record is appended one by one)",
+    )
     verify = verb("verify", _cmd_verify, "replay every chain of the store")
     verify.add_argument("--table", help="only this table's chain")
     export = verb("export", _cmd_export, "write the records as JSON Lines or Parquet")

@@ -148,12 +148,13 @@ class Store:
         prepared = prepare(record, replay)
         return self._write(lambda tx: tx.insert(prepared))
 
-    def append_many(self, records: Iterable[RecordLike], *, replay: bool = False) -> int:
+    def append_many(self, records: Iterable[RecordLike], *, replay: bool = False) -> list[bool]:
         """Stores records in one transaction: all of them or, when one raises
         (raises as :meth:`append` says), none. Durable when it returns;
-        returns the number of records newly stored."""
+        returns, per record, what :meth:`append` would (False: stored
+        already)."""
         prepared = [prepare(record, replay) for record in records]
-        return self._write(lambda tx: sum(tx.insert(p) for p in prepared))
+        return self._write(lambda tx: [tx.insert(p) for p in prepared])
 
     def _write(self, body: Callable[[Transaction], T]) -> T:
         conn = self._conn()
