@@ -6,7 +6,7 @@
   JSON line out per record (``{"digest", "line", "ok": true, "round_id",
   "stored"}``, ``stored`` false for a record stored already; or the error
   record ``capsa replay`` writes, also for a chain or duplicate refusal);
-  the next records go on;
+  the next records go on; ``--batch N`` appends N records per transaction;
 * ``verify URL [--table T]``: replays every chain, one JSON line per
   problem, then a summary on standard error;
 * ``export URL --format jsonl|parquet --out PATH``;
