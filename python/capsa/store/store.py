@@ -270,18 +270,19 @@ class Store:
         for row in self._pages(" AND table_key = ?", (key,), None):
             page.append(row)
             if len(page) == PAGE_ROWS:
-                yield from self._with_seats(page)
+                yield from self._with_seats(key, page)
                 page = []
-        yield from self._with_seats(page)
+        yield from self._with_seats(key, page)
 
-    def _with_seats(self, page: list[Any]) -> Iterator[Row]:
+    def _with_seats(self, key: str, page: list[Any]) -> Iterator[Row]:
         if not page:
             return
         seats: dict[int, list[tuple[str, str | None, int, int]]] = {}
         found = self._execute(
-            "SELECT seq, player_id, player_name, net, rake FROM capsa_seats"
-            " WHERE seq >= ? AND seq <= ? ORDER BY seq, seat",
-            (int(page[0][0]), int(page[-1][0])),
+            "SELECT s.seq, s.player_id, s.player_name, s.net, s.rake FROM capsa_seats s"
+            " JOIN capsa_records r ON r.seq = s.seq WHERE r.table_key = ?"
+            " AND s.seq >= ? AND s.seq <= ? ORDER BY s.seq, s.seat",
+            (key, int(page[0][0]), int(page[-1][0])),
         ).fetchall()
         for seq, player, name, net, rake in found:
             seats.setdefault(int(seq), []).append((player, name, int(net), int(rake)))
