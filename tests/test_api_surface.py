@@ -40,6 +40,7 @@ PUBLIC_MODULES = (
     "capsa.rules",
     "capsa.settlement",
     "capsa.solver",
+    "capsa.store",
     "capsa.strategies",
     "capsa.tables",
 )

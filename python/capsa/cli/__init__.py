@@ -6,8 +6,9 @@ and ``capsa rank`` look at one hand; ``capsa presets`` and ``capsa rules``
 show the rules data; ``capsa simulate`` compares rules variants; ``capsa
 render`` draws rounds as pages; ``capsa verify`` and ``capsa replay`` check
 round records and ``capsa records to-parquet`` writes them as a rounds
-table; ``capsa rng`` dumps the dealing generators; ``capsa tables`` trains
-and checks the solver's tables; ``capsa conformance`` tests another engine.
+table; ``capsa store`` keeps them in a database; ``capsa rng`` dumps the
+dealing generators; ``capsa tables`` trains and checks the solver's tables;
+``capsa conformance`` tests another engine.
 
 Each command is a module of this package with a ``register(subparsers)``
 function; what they share (exit codes, argument types, input and output)
@@ -50,6 +51,7 @@ from capsa.cli import (
     rng,
     settle,
     simulate,
+    store,
     tables,
 )
 from capsa.cli.common import (
@@ -66,7 +68,19 @@ __all__ = ["EXIT_FAILED_ROUNDS", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_USAG
 EXIT_FAILED_ROUNDS = EXIT_FAILED
 
 # In the order ``capsa --help`` lists them.
-_COMMANDS = (play, settle, hands, simulate, presets, conformance, render, records, rng, tables)
+_COMMANDS = (
+    play,
+    settle,
+    hands,
+    simulate,
+    presets,
+    conformance,
+    render,
+    records,
+    store,
+    rng,
+    tables,
+)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -1,0 +1,301 @@
+"""``capsa store``: a records store on SQLite or PostgreSQL
+(:mod:`capsa.store`, ``docs/store.md``).
+
+* ``init URL``: makes the store's tables (nothing changes in a store);
+* ``append URL [FILE|-]``: appends every record of a JSON Lines log, one
+  JSON line out per record (``{"digest", "line", "ok": true, "round_id",
+  "stored"}``, ``stored`` false for a record stored already; or the error
+  record ``capsa replay`` writes, also for a chain or duplicate refusal);
+  the next records go on; ``--batch N`` appends N records per transaction;
+* ``verify URL [--table T]``: replays every chain, one JSON line per
+  problem, then a summary on standard error;
+* ``export URL --format jsonl|parquet --out PATH``;
+* ``stats URL``: one JSON line per table and day (rounds, players, rake);
+* ``migrate URL``: brings an older store to this capsa's schema.
+
+Exit codes as the rest of the command line: 1 when a record failed to
+append or verify, 2 for a usage error, a store that cannot be opened or a
+database error (one line, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from collections.abc import Callable, Iterator
+from typing import IO, Any
+
+from capsa import _core
+from capsa.cli.common import (
+    EXIT_FAILED,
+    UsageError,
+    check_writable,
+    int_in,
+    is_blank,
+    lines,
+    open_input,
+)
+from capsa.records import RecordError, ReplayError, read_record
+from capsa.store import ChainError, DuplicateRoundError, Store, StoreError, migrate
+from capsa.store.store import backend_for, open_store
+
+__all__ = ["register"]
+
+
+def _write(out: IO[bytes], record: dict[str, Any]) -> None:
+    out.write(json.dumps(record, sort_keys=True, separators=(",", ":")).encode() + b"\n")
+
+
+@contextlib.contextmanager
+def _database_errors(url: str) -> Iterator[None]:
+    """A failure of the database itself (unreachable, a full disk, a read-only
+    file) as one usage line."""
+    errors = backend_for(url).errors
+    try:
+        yield
+    except errors as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise UsageError(f"{url}: {type(exc).__name__}: {reason}") from None
+
+
+def _opened(args: argparse.Namespace, run: Callable[[Store], int], create: bool = False) -> int:
+    with _database_errors(args.url), open_store(args.url, create=create) as store:
+        return run(store)
+
+
+def _cmd_init(args: argparse.Namespace) -> int:
+    def run(store: Store) -> int:
+        print(f"{args.url}: a records store of schema version {_schema_version()}")
+        return 0
+
+    return _opened(args, run, create=True)
+
+
+def _schema_version() -> int:
+    from capsa.store import schema
+
+    return schema.SCHEMA_VERSION
+
+
+_REFUSED = (RecordError, ReplayError, DuplicateRoundError, ChainError)
+
+
+def _error_fields(exc: Exception) -> list[str]:
+    if isinstance(exc, ReplayError):
+        return list(exc.fields)
+    if isinstance(exc, RecordError | DuplicateRoundError):
+        return [exc.field]
+    return ["previous_digest"]
+
+
+def _failure(number: int, exc: Exception) -> dict[str, Any]:
+    return {
+        "error": type(exc).__name__,
+        "fields": _error_fields(exc),
+        "line": number,
+        "message": str(exc),
+        "round_id": getattr(exc, "round_id", None),
+    }
+
+
+def _done(number: int, text: str, stored: bool) -> dict[str, Any]:
+    view = read_record(text)
+    return {
+        "digest": view.digest,
+        "line": number,
+        "ok": True,
+        "round_id": view.round_id,
+        "stored": stored,
+    }
+
+
+def _append_one(store: Store, number: int, line: str) -> dict[str, Any]:
+    """Appends one record of the log; the JSON line that reports it."""
+    try:
+        return _done(number, line, store.append(line))
+    except _REFUSED as exc:
+        return _failure(number, exc)
+
+
+def _append_batch(store: Store, batch: list[tuple[int, str]]) -> Iterator[dict[str, Any]]:
+    """Appends records in one transaction; when one is refused, none is, and
+    each is appended on its own so that each gets its own line."""
+    try:
+        stored = store.append_many([text for _, text in batch])
+    except _REFUSED:
+        yield from (_append_one(store, number, text) for number, text in batch)
+        return
+    yield from (_done(n, t, s) for (n, t), s in zip(batch, stored, strict=True))
+
+
+def _log(stream: IO[bytes]) -> Iterator[tuple[int, str | Exception]]:
+    """(line number, record text or why the line is not one) of every line
+    that is not blank."""
+    for number, line in enumerate(lines(stream), start=1):
+        if isinstance(line, int):
+            too_long = f"{line} bytes; a record is at most {_core.MAX_LINE_BYTES} bytes"
+            yield number, RecordError(f"line {number} is {too_long}")
+        elif not is_blank(line):
+            try:
+                yield number, line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield number, RecordError(f"line {number} is not UTF-8: {exc.reason}")
+
+
+def _appended(store: Store, stream: IO[bytes], size: int) -> Iterator[dict[str, Any]]:
+    """The report of every line of the log, appended in batches of ``size``."""
+    batch: list[tuple[int, str]] = []
+    for number, item in _log(stream):
+        if isinstance(item, Exception):
+            yield _failure(number, item)
+            continue
+        batch.append((number, item))
+        if len(batch) == size:
+            yield from _append_batch(store, batch)
+            batch = []
+    if batch:
+        yield from _append_batch(store, batch)
+
+
+def _cmd_append(args: argparse.Namespace) -> int:
+    def run(store: Store) -> int:
+        counts = {"stored": 0, "present": 0, "failed": 0}
+        out = sys.stdout.buffer
+        with contextlib.ExitStack() as stack:
+            stream = open_input(args.input, stack)
+            for result in _appended(store, stream, args.batch):
+                _write(out, result)
+                key = "failed" if "error" in result else "stored" if result["stored"] else "present"
+                counts[key] += 1
+        out.flush()
+        print(
+            f"capsa store append: {counts['stored']} stored, {counts['present']} already "
+            f"stored, {counts['failed']} failed",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED if counts["failed"] else 0
+
+    return _opened(args, run)
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    def run(store: Store) -> int:
+        table = ... if args.table is None else args.table
+        report = store.verify(table)
+        out = sys.stdout.buffer
+        for problem in report.problems:
+            _write(
+                out,
+                {
+                    "error": "VerifyProblem",
+                    "fields": list(problem.fields),
+                    "message": problem.message,
+                    "round_id": problem.round_id,
+                    "table_id": problem.table_id,
+                },
+            )
+        out.flush()
+        verdict = "verify" if report.ok else f"checked, {len(report.problems)} problem(s)"
+        print(
+            f"capsa store verify: {report.records} record(s) of {report.tables} table(s) {verdict}",
+            file=sys.stderr,
+        )
+        return 0 if report.ok else EXIT_FAILED
+
+    return _opened(args, run)
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    check_writable(args.out)
+
+    def run(store: Store) -> int:
+        if args.format == "parquet":
+            try:
+                import pyarrow  # noqa: F401 - only whether it is installed
+            except ImportError:
+                raise UsageError("Parquet needs pyarrow: pip install 'capsa[parquet]'") from None
+        skipped: list[str] = []
+
+        def skip(round_id: str | None, exc: Exception) -> None:
+            skipped.append(str(round_id))
+            print(f"capsa store export: round {round_id!r} left out: {exc}", file=sys.stderr)
+
+        written = store.export(args.out, format=args.format, on_skip=skip)
+        print(f"capsa store export: {written} record(s) written to {args.out}", file=sys.stderr)
+        return EXIT_FAILED if skipped else 0
+
+    return _opened(args, run)
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    def run(store: Store) -> int:
+        out = sys.stdout.buffer
+        for row in store.stats():
+            _write(
+                out,
+                {
+                    "day": row.day,
+                    "players": row.players,
+                    "rake": row.rake,
+                    "rounds": row.rounds,
+                    "table_id": row.table_id,
+                },
+            )
+        return 0
+
+    return _opened(args, run)
+
+
+def _cmd_migrate(args: argparse.Namespace) -> int:
+    with _database_errors(args.url):
+        before, after = migrate(args.url)
+    if before == after:
+        print(f"{args.url}: schema version {after}, nothing to migrate")
+    else:
+        print(f"{args.url}: migrated from schema version {before} to {after}")
+    return 0
+
+
+def _url(text: str) -> str:
+    try:
+        backend_for(text)
+    except StoreError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def register(subparsers: Any) -> None:
+    """Adds ``capsa store`` and its verbs."""
+    group = subparsers.add_parser(
+        "store",
+        help="a records store on SQLite or PostgreSQL",
+        description="An append-only store of round records (docs/store.md). URL: "
+        "sqlite:///PATH or postgresql://USER@HOST:PORT/DB.",
+    )
+    verbs = group.add_subparsers(dest="verb", metavar="VERB", required=True)
+
+    def verb(name: str, run: Callable[[argparse.Namespace], int], text: str) -> Any:
+        parser = verbs.add_parser(name, help=text, description=text)
+        parser.add_argument("url", type=_url, help="sqlite:///PATH or postgresql://...")
+        parser.set_defaults(run=run)
+        return parser
+
+    verb("init", _cmd_init, "make the store's tables")
+    append = verb("append", _cmd_append, "append a record log (JSON Lines)")
+    append.add_argument("input", nargs="?", help="records file (default: standard input)")
+    append.add_argument(
+        "--batch",
+        type=int_in(1, 100_000, "--batch"),
+        default=1,
+        help="records per transaction (default 1: each durable on its own; a batch is "
+        "all or nothing, and a batch with a refused record is appended one by one)",
+    )
+    verify = verb("verify", _cmd_verify, "replay every chain of the store")
+    verify.add_argument("--table", help="only this table's chain")
+    export = verb("export", _cmd_export, "write the records as JSON Lines or Parquet")
+    export.add_argument("--format", choices=("jsonl", "parquet"), required=True)
+    export.add_argument("--out", required=True, help="the file written")
+    verb("stats", _cmd_stats, "rounds, players and rake per table and day (JSON Lines)")
+    verb("migrate", _cmd_migrate, "bring the store to this capsa's schema version")

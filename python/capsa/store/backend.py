@@ -1,0 +1,107 @@
+"""What differs between the databases a store runs on.
+
+A :class:`Backend` opens connections in autocommit mode, so that every
+transaction is an explicit ``BEGIN`` ... ``COMMIT`` and no read leaves one
+open; it says how a writer takes its table's head row, and which failures
+are worth a retry. The SQL of the store is written once, with ``?`` for a
+parameter; :meth:`Backend.sql` turns it into the driver's form.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+__all__ = ["RECORD_COLUMNS", "Backend", "Connection", "Cursor"]
+
+RECORD_COLUMNS = "table_key, round_id, nonce, digest, previous_digest, played_at, day, record"
+"""The columns of a record's row that an insert gives, in order."""
+
+
+class Cursor(Protocol):
+    """The part of a DB-API cursor the store uses."""
+
+    def fetchone(self) -> Any:
+        """The next row, or None."""
+
+    def fetchall(self) -> list[Any]:
+        """Every row left."""
+
+
+class Connection(Protocol):
+    """The part of a DB-API connection the store uses (sqlite3 and psycopg
+    both have ``execute`` on the connection)."""
+
+    def execute(self, sql: Any, params: Sequence[Any] = ...) -> Any:
+        """Runs one statement; returns its cursor."""
+
+    def close(self) -> None:
+        """Closes the connection."""
+
+
+class Backend(ABC):
+    """One kind of database: how to connect and the few SQL forms that differ."""
+
+    name: str
+    """``"sqlite"`` or ``"postgresql"``."""
+    begin_write: str
+    """The statement that starts a transaction that will write."""
+    lock_suffix: str
+    """What makes a ``SELECT`` of a head row lock it until the commit."""
+    sequence_column: str
+    """The DDL of the store's record sequence column (its primary key)."""
+
+    @abstractmethod
+    def connect(self) -> Connection:
+        """A new connection, in autocommit mode."""
+
+    @abstractmethod
+    def sql(self, text: str) -> str:
+        """The statement with ``?`` parameters in the driver's form."""
+
+    @abstractmethod
+    def retryable(self, exc: BaseException) -> bool:
+        """Whether a failed write transaction may be tried again (a deadlock
+        or a serialization failure between writers)."""
+
+    @abstractmethod
+    def has_table(self, conn: Connection, name: str) -> bool:
+        """Whether the database has the table."""
+
+    def insert_record(
+        self, conn: Connection, columns: Sequence[Any], seats: Sequence[Sequence[Any]]
+    ) -> bool:
+        """Inserts a record's row (``columns`` in the order of
+        :data:`RECORD_COLUMNS`) and its seats ((seat, player id, name, net,
+        rake) each); False, inserting nothing, when its table has its round
+        id or nonce already."""
+        row = conn.execute(
+            self.sql(
+                f"INSERT INTO capsa_records ({RECORD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING RETURNING seq"
+            ),
+            tuple(columns),
+        ).fetchone()
+        if row is None:
+            return False
+        values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(seats))
+        params = [value for seat in seats for value in (row[0], *seat)]
+        conn.execute(
+            self.sql(
+                "INSERT INTO capsa_seats (seq, seat, player_id, player_name, net, rake)"
+                f" VALUES {values}"
+            ),
+            tuple(params),
+        )
+        return True
+
+    def exists(self) -> bool:
+        """Whether the database is there to connect to (False: connecting
+        would make a new one)."""
+        return True
+
+    @property
+    @abstractmethod
+    def errors(self) -> tuple[type[BaseException], ...]:
+        """The driver's own error classes (a lost connection, a full disk)."""

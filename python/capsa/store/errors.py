@@ -1,0 +1,68 @@
+"""The errors of the records store, each a :class:`capsa.CapsaError`.
+
+A record that cannot be read or whose digest is not its contents' raises
+what :mod:`capsa.records` raises (``RecordError``, ``ReplayError``); what the
+store itself refuses raises a :class:`StoreError`.
+"""
+
+from __future__ import annotations
+
+from capsa._core import CapsaError
+
+__all__ = [
+    "ChainError",
+    "DuplicateRoundError",
+    "SchemaVersionError",
+    "StoreError",
+    "StoreURLError",
+]
+
+
+class StoreError(CapsaError):
+    """Base class of what the records store refuses."""
+
+
+class StoreURLError(StoreError):
+    """A store URL that is not ``sqlite:///path`` or ``postgresql://...``, or
+    a backend whose driver is not installed."""
+
+
+class DuplicateRoundError(StoreError):
+    """A record other than the stored one with the same table and round id,
+    or the same table and nonce. ``table_id`` and ``round_id`` name the
+    record refused; ``field`` is ``"round_id"`` or ``"deal.nonce"``."""
+
+    table_id: str | None
+    round_id: str
+    field: str
+
+    def __init__(self, message: str, table_id: str | None, round_id: str, field: str) -> None:
+        super().__init__(message)
+        self.table_id = table_id
+        self.round_id = round_id
+        self.field = field
+
+
+class ChainError(StoreError):
+    """A record whose ``previous_digest`` is not the digest of its table's
+    last stored record (``None`` for a table's first): storing it would fork
+    or break the table's chain. ``expected`` is the link the table's next
+    record must carry."""
+
+    table_id: str | None
+    round_id: str
+    expected: str | None
+
+    def __init__(
+        self, message: str, table_id: str | None, round_id: str, expected: str | None
+    ) -> None:
+        super().__init__(message)
+        self.table_id = table_id
+        self.round_id = round_id
+        self.expected = expected
+
+
+class SchemaVersionError(StoreError):
+    """A database whose store schema is not this capsa's: a newer one (use a
+    newer capsa), an older one (run ``capsa store migrate URL``), or none
+    (run ``capsa store init URL``)."""

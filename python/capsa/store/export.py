@@ -1,0 +1,64 @@
+"""Stored records written out: JSON Lines byte for byte, or a Parquet rounds
+table for analytics."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+
+from capsa.store.errors import StoreError
+
+__all__ = ["OnSkip", "export_format", "export_records"]
+
+
+def export_format(path: str | os.PathLike[str], format: str | None) -> str:
+    """``"jsonl"`` or ``"parquet"``: ``format``, else from the path's suffix."""
+    if format is None:
+        name = os.fspath(path).lower()
+        if name.endswith((".parquet", ".pq")):
+            return "parquet"
+        if name.endswith((".jsonl", ".json", ".ndjson")):
+            return "jsonl"
+        raise StoreError(f"{os.fspath(path)}: give a .jsonl or .parquet path, or a format")
+    if format not in ("jsonl", "parquet"):
+        raise StoreError(f"an export format is 'jsonl' or 'parquet', not {format!r}")
+    return format
+
+
+OnSkip = Callable[[str | None, Exception], None]
+
+
+def export_records(
+    texts: Iterable[str],
+    path: str | os.PathLike[str],
+    format: str | None = None,
+    on_skip: OnSkip | None = None,
+) -> int:
+    """Writes the records' texts to ``path`` in the format; returns how many.
+    A record the rounds schema cannot hold (a stakes matrix) is left out of
+    a Parquet file and handed to ``on_skip`` (its round id, the error);
+    without ``on_skip``, ``StoreError`` names the first once the file is
+    written."""
+    kind = export_format(path, format)
+    if kind == "jsonl":
+        count = 0
+        with open(path, "w", encoding="utf-8", newline="\n") as out:
+            for text in texts:
+                out.write(text)
+                out.write("\n")
+                count += 1
+        return count
+    from capsa.record_tables import to_parquet
+
+    failures: list[str] = []
+
+    def failed(line: int, round_id: str | None, exc: Exception) -> None:
+        if on_skip is not None:
+            on_skip(round_id, exc)
+        else:
+            failures.append(f"round {round_id!r}: {exc}")
+
+    written, _ = to_parquet(texts, os.fspath(path), on_error=failed)
+    if failures:
+        raise StoreError(f"{len(failures)} record(s) left out of {os.fspath(path)}; {failures[0]}")
+    return written

@@ -1,0 +1,215 @@
+"""Records as the store holds them: the exact canonical text of a record and
+the columns read from it, and what queries give back."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from capsa import _core
+from capsa.records import RecordLike, ReplayError, canonical_json, read_record
+
+__all__ = [
+    "PreparedRecord",
+    "StatsRow",
+    "StoredRound",
+    "TableSummary",
+    "content_digest",
+    "prepare",
+    "table_id_of",
+    "table_key",
+]
+
+
+def table_key(table_id: str | None) -> str:
+    """The key of a table in the database: its id, ``""`` for no id."""
+    return "" if table_id is None else table_id
+
+
+def table_id_of(key: str) -> str | None:
+    """The table id of a key (:func:`table_key` undone)."""
+    return key or None
+
+
+_DIGEST_KEY = ',"digest":"'
+_DECODER = json.JSONDecoder()
+
+
+def _digest_entry(text: str) -> tuple[int, int] | None:
+    """Where the top-level ``"digest"`` entry of a record's canonical text
+    is: in canonical JSON the keys are sorted and a quote inside a string is
+    escaped, so the first ``,"digest":"`` is the top-level key (the
+    ``deal`` before it has no such key). None when there is none."""
+    start = text.find(_DIGEST_KEY)
+    end = start + len(_DIGEST_KEY) + 64 + 1
+    if start < 0 or text[end - 1 : end] != '"':
+        return None
+    return start, end
+
+
+def content_digest(text: str) -> str | None:
+    """The digest of a record's contents from its canonical text: the SHA-256
+    of the text without its top-level ``"digest"`` entry. None when the text
+    has no digest entry."""
+    entry = _digest_entry(text)
+    if entry is None:
+        return None
+    start, end = entry
+    return hashlib.sha256((text[:start] + text[end:]).encode("utf-8")).hexdigest()
+
+
+def _canonical_as_given(text: str, digest: str) -> bool:
+    """Whether a record's text is canonical JSON whose digest is ``digest``:
+    the text without its digest entry is what the digest was taken of (so
+    canonical), and the entry stands where the sorted keys put it, right
+    before ``"format"``."""
+    entry = _digest_entry(text)
+    if entry is None or not text.startswith(',"format":', entry[1]):
+        return False
+    start, end = entry
+    return hashlib.sha256((text[:start] + text[end:]).encode("utf-8")).hexdigest() == digest
+
+
+def _played_at(text: str) -> str | None:
+    """The record's ``meta.played_at`` as ISO 8601 text: text as written,
+    an integer as Unix milliseconds (UTC). None when it has none."""
+    if '"played_at"' not in text:
+        return None
+    # the top-level "meta" (no key before it in sorted order holds one) is
+    # read alone, not the whole record
+    start = text.find(',"meta":{')
+    if start < 0:
+        return None
+    meta, _ = _DECODER.raw_decode(text, start + len(',"meta":'))
+    value = meta.get("played_at")
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        try:
+            moment = datetime.datetime.fromtimestamp(value / 1000, tz=datetime.UTC)
+        except (OverflowError, ValueError, OSError):
+            return None
+        return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return str(value)
+
+
+def _day(played_at: str | None) -> str | None:
+    if played_at is None or len(played_at) < 10:
+        return None
+    try:
+        return datetime.date.fromisoformat(played_at[:10]).isoformat()
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedRecord:
+    """A record read and checked, with the columns the store keeps."""
+
+    text: str
+    table_id: str | None
+    round_id: str
+    nonce: int
+    digest: str
+    previous_digest: str | None
+    played_at: str | None
+    day: str | None
+    seats: tuple[tuple[str, str | None, int, int], ...]
+    """Per seat: (player id, display name, net, rake)."""
+
+
+def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
+    """Reads a record (``RecordError`` naming the field that is not as its
+    format writes it) and checks that its digest is its contents'
+    (``ReplayError`` naming ``digest``); with ``replay``, replays it fully
+    (every derived field; its chain link is the store's to check)."""
+    if isinstance(record, str):
+        text = record
+        view = read_record(text)
+        canonical = _canonical_as_given(text, view.digest)
+    else:
+        canonical = False
+    if not canonical:
+        text = canonical_json(record)
+        view = read_record(text)
+    if replay:
+        from capsa.records import replay_view
+
+        replay_view(view)
+    elif not canonical and content_digest(text) != view.digest:
+        raise ReplayError(
+            view.round_id,
+            [("digest", "digest: the digest is not the SHA-256 of the record's contents")],
+            "does not replay",
+        )
+    played_at = _played_at(text)
+    figures = view.net_and_rake()
+    seats = tuple(
+        (player, name, int(net), int(rake))
+        for (player, name), (net, rake) in zip(view.players, figures, strict=True)
+    )
+    return PreparedRecord(
+        text=text,
+        table_id=view.table_id,
+        round_id=view.round_id,
+        nonce=view.nonce,
+        digest=view.digest,
+        previous_digest=view.previous_digest,
+        played_at=played_at,
+        day=_day(played_at),
+        seats=seats,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRound:
+    """A stored record: its exact ``text`` and the columns kept with it
+    (``table_id``, ``round_id``, ``digest``, ``previous_digest``,
+    ``played_at``: ``meta.played_at`` as ISO 8601 text, or None). Raises
+    nothing."""
+
+    table_id: str | None
+    round_id: str
+    digest: str
+    previous_digest: str | None
+    played_at: str | None
+    text: str
+    """The record's canonical JSON text, byte for byte as appended."""
+
+    def record(self) -> dict[str, Any]:
+        """The record as a dict (parsed from :attr:`text`). Raises nothing
+        for a stored record."""
+        data: dict[str, Any] = json.loads(self.text)
+        return data
+
+    def view(self) -> _core.RecordView:
+        """The record read by capsa (:func:`capsa.records.read_record`).
+        Raises ``RecordError`` for a text edited into something unreadable."""
+        return read_record(self.text)
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """One table of the store: its id (``table_id``, None for the table of no
+    id), its round count (``rounds``) and the digest its next record must
+    follow (``last_digest``). Raises nothing."""
+
+    table_id: str | None
+    rounds: int
+    last_digest: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRow:
+    """The rounds of one table (``table_id``) on one day (``day``, None for
+    records with no ``meta.played_at``): how many (``rounds``), how many
+    players (``players``), the rake taken (``rake``). Raises nothing."""
+
+    table_id: str | None
+    day: str | None
+    rounds: int
+    players: int
+    rake: int

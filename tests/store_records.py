@@ -1,0 +1,50 @@
+"""Chains of round records for the store tests, made with capsa.Round: every
+seat submits its hand as dealt (fouled or not), so that a record replays
+without the solver."""
+
+from __future__ import annotations
+
+import hashlib
+
+import capsa
+from capsa.records import read_record
+
+__all__ = ["digest_of", "make_chain", "make_round"]
+
+
+def digest_of(text: str) -> str:
+    """The digest a record carries."""
+    return read_record(text).digest
+
+
+def make_round(table_id: str | None, k: int, previous: str | None, tag: str = "") -> str:
+    """Round ``k`` of a table (round id ``{table}/r{k}{tag}``, nonce ``k``),
+    following ``previous``; three players of the table's own and one
+    ``"shared"`` player who sits at every table."""
+    name = table_id or "none"
+    rnd = capsa.Round(
+        seats=4,
+        round_id=f"{name}/r{k}{tag}",
+        nonce=k,
+        previous_digest=previous,
+        table_id=table_id,
+        players=[f"{name}-p{i}" for i in range(3)] + [{"id": "shared", "name": "Bảo"}],
+        server_seed=hashlib.sha256(f"{name} {k} {tag}".encode()).digest(),
+        meta={"played_at": f"2026-12-0{1 + k % 2}T10:00:00Z"},
+    )
+    rnd.deal()
+    for seat, hand in enumerate(rnd.hands):
+        rnd.submit(seat, list(hand))
+    rnd.close()
+    rnd.settle()
+    return rnd.record_json()
+
+
+def make_chain(table_id: str | None, rounds: int, start: int = 0) -> list[str]:
+    """``rounds`` chained records of one table, from its first."""
+    texts: list[str] = []
+    previous: str | None = None
+    for k in range(start, start + rounds):
+        texts.append(make_round(table_id, k, previous))
+        previous = digest_of(texts[-1])
+    return texts

@@ -1,0 +1,129 @@
+"""``capsa store``: every verb, its output lines and exit codes, on SQLite
+(the same verbs on PostgreSQL once)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from postgres_cluster import new_database, shared_cluster
+from store_records import make_chain
+
+from capsa.cli import main
+
+GOLDEN = Path(__file__).parent / "golden" / "records-2.jsonl"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str], str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out.splitlines(), err
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/records.db"
+    return new_database(shared_cluster())
+
+
+def test_a_log_in_and_out(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "store", "init", url)
+    assert code == 0 and "schema version 1" in out[0]
+    log = tmp_path / "in.jsonl"
+    chain = make_chain("cli", 3)
+    log.write_text(f"{chain[0]}\nnot json\n\n{chain[2]}\n{chain[1]}\n{chain[0]}\n", "utf-8")
+    code, out, err = _run(capsys, "store", "append", url, str(log))
+    results = [json.loads(line) for line in out]
+    assert code == 1
+    assert [r.get("stored", r.get("error")) for r in results] == [
+        True,
+        "RecordError",
+        "ChainError",
+        True,
+        False,
+    ]
+    assert [r["line"] for r in results] == [1, 2, 4, 5, 6]
+    assert results[2]["round_id"] == "cli/r2" and results[2]["fields"] == ["previous_digest"]
+    assert "2 stored, 1 already stored, 2 failed" in err
+    code, out, err = _run(capsys, "store", "append", url, str(log))  # r2 now follows r1
+    assert code == 1 and "1 stored, 3 already stored, 1 failed" in err
+    code, out, err = _run(capsys, "store", "verify", url)
+    assert (code, out) == (0, []) and "3 record(s) of 1 table(s) verify" in err
+    code, out, err = _run(capsys, "store", "verify", url, "--table", "other")
+    assert code == 0 and "0 record(s)" in err
+    code, out, _ = _run(capsys, "store", "stats", url)
+    stats = [json.loads(line) for line in out]
+    assert code == 0
+    assert [(s["table_id"], s["day"], s["rounds"], s["players"]) for s in stats] == [
+        ("cli", "2026-12-01", 2, 4),
+        ("cli", "2026-12-02", 1, 4),
+    ]
+    exported = tmp_path / "out.jsonl"
+    code, _, err = _run(capsys, "store", "export", url, "--format", "jsonl", "--out", str(exported))
+    assert code == 0 and exported.read_text("utf-8") == "".join(t + "\n" for t in chain)
+    code, out, _ = _run(capsys, "store", "migrate", url)
+    assert code == 0 and "nothing to migrate" in out[0]
+
+
+def test_verify_reports_an_edited_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import sqlite3
+
+    url = f"sqlite:///{tmp_path}/records.db"
+    assert _run(capsys, "store", "append", url, str(GOLDEN))[0] == 2  # no store yet
+    assert not (tmp_path / "records.db").exists()  # and none made
+    assert _run(capsys, "store", "init", url)[0] == 0
+    assert _run(capsys, "store", "append", url, str(GOLDEN))[0] == 0
+    with sqlite3.connect(tmp_path / "records.db") as conn:
+        conn.execute("UPDATE capsa_records SET record = replace(record, '\"Alice\"', '\"Eve\"')")
+    code, out, err = _run(capsys, "store", "verify", url)
+    problems = [json.loads(line) for line in out]
+    assert code == 1 and problems and problems[0]["round_id"] == "table-7/round-1"
+    assert problems[0]["table_id"] == "table-7" and "digest" in problems[0]["fields"]
+    code, _, err = _run(
+        capsys, "store", "export", url, "--format", "parquet", "--out", str(tmp_path / "x.parquet")
+    )
+    assert code in (1, 2) and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["store", "verify", "mysql://x"], "is not a store URL"),
+        (["store", "verify", "sqlite:////nonexistent/dir/x.db"], "holds no records store"),
+        (["store", "init", "sqlite:////nonexistent/dir/x.db"], "unable to open"),
+        (["store", "verify", "postgresql://nobody@127.0.0.1:1/x"], "OperationalError"),
+        (["store", "export", "sqlite:///x.db", "--format", "xml", "--out", "x"], "invalid choice"),
+    ],
+)
+def test_failures_are_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _out, err = _run(capsys, *argv)
+    assert code == 2 and message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("batch", ["2", "3", "100"])
+def test_append_in_batches_reports_each_line(
+    batch: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path}/records.db"
+    chain = make_chain("cli", 3)
+    log = tmp_path / "in.jsonl"
+    log.write_text(f"{chain[0]}\nnot json\n\n{chain[2]}\n{chain[1]}\n{chain[0]}\n", "utf-8")
+    assert _run(capsys, "store", "init", url)[0] == 0
+    code, out, err = _run(capsys, "store", "append", url, str(log), "--batch", batch)
+    results = [json.loads(line) for line in out]
+    assert code == 1 and [r["line"] for r in results] == [1, 2, 4, 5, 6]
+    assert [r.get("stored", r.get("error")) for r in results] == [
+        True,
+        "RecordError",
+        "ChainError",
+        True,
+        False,
+    ]
+    code, out, err = _run(capsys, "store", "append", url, str(log), "--batch", batch)
+    assert "1 stored, 3 already stored, 1 failed" in err
+    assert _run(capsys, "store", "append", url, str(log), "--batch", "0")[0] == 2
