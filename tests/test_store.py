@@ -156,6 +156,14 @@ def test_golden_records_and_export(store: capsa.store.Store, tmp_path: Path) -> 
     assert store.verify(None).records == 4
 
 
+def test_golden_records_of_format_3(store: capsa.store.Store) -> None:
+    lines = (GOLDEN / "records-3.jsonl").read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        store.append(line)
+    report = store.verify()
+    assert report.ok and report.records == len(lines)
+
+
 def test_parquet_export(store: capsa.store.Store, chains: Chains, tmp_path: Path) -> None:
     pq = pytest.importorskip("pyarrow.parquet")
     store.append_many(chains["t1"])
@@ -252,9 +260,10 @@ def test_a_record_is_stored_as_its_canonical_text(chains: Chains) -> None:
         text.encode(),
     ):
         assert prepare(given).text == text
-    for line in (GOLDEN / "records-1.jsonl").read_text("utf-8").splitlines():
-        assert prepare(line).text == line
-        assert content_digest(line) == capsa.records.record_digest(line)
+    for name in ("records-1.jsonl", "records-2.jsonl", "records-3.jsonl"):
+        for line in (GOLDEN / name).read_text("utf-8").splitlines():
+            assert prepare(line).text == line
+            assert content_digest(line) == capsa.records.record_digest(line)
 
 
 def test_reads_go_a_page_at_a_time(
