@@ -810,6 +810,15 @@ def state_macs(key: bytes, fields: dict[str, Any]) -> tuple[dict[str, str], str]
     shorter than ``MIN_STATE_KEY_BYTES``, ``ValueError`` naming a field that
     is not JSON data (a float, an integer beyond 64 bits, a key not text)."""
 
+def canonical_json_of(value: object) -> str:
+    """The canonical JSON text of Python data (``dict`` with str keys,
+    ``list``, ``tuple``, ``str``, ``int`` of at most 64 bits, ``bool``,
+    ``None``); ``ValueError`` for anything else."""
+
+def json_value(text: str) -> Any:
+    """The Python value of JSON text (``json.loads`` of it), for the
+    canonical JSON capsa writes: integers only, keys in the order written."""
+
 def canonical_json(text: str | bytes) -> str:
     """The canonical JSON text of any JSON text holding integers only
     (``TableError`` for text that is not such JSON)."""

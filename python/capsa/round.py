@@ -44,13 +44,19 @@ from capsa._core import ArgumentError, Card, TableError
 from capsa.arrangement import Arrangement
 from capsa.records import rules_for_record
 from capsa.round_state import (
-    MAC_FIELD,
+    PHASES,
+    STATE_FORMAT,
+    STATE_VERSION,
     RoundError,
+    check_header,
     is_mapping,
     round_error,
     rules_of_state,
     rules_text,
     seal,
+    server_seed_of,
+    settled_digest,
+    state_key,
     unseal,
 )
 from capsa.round_view import player_view
@@ -59,12 +65,6 @@ from capsa.settlement import Seat, Settlement, settle
 from capsa.solver import best_arrangement
 
 __all__ = ["PHASES", "Round", "RoundError"]
-
-PHASES = ("open", "dealt", "closed", "settled")
-"""The phases of a round, in order."""
-
-STATE_FORMAT = "capsa-round-state"
-STATE_VERSION = 2
 
 _DEFAULT_RULES: list[Rules] = []
 _P = ParamSpec("_P")
@@ -586,12 +586,12 @@ class Round:
         that settles can always be recorded. Raises ``RoundError`` before the
         close; a failure changes nothing."""
         self._need("closed", "settled", action="settle")
-        if self._record_text is None:
+        if self._phase == "closed":
             settlement = self._settlement_now()
             text, digest = self._write_record()
             self._settlement, self._record_text, self._digest = settlement, text, digest
             self._phase = "settled"
-        elif self._settlement is None:  # restored: the record was written then
+        elif self._settlement is None:  # restored
             self._settlement = self._settlement_now()
         return self._settlement
 
@@ -632,7 +632,11 @@ class Round:
         """The round's record as canonical JSON text, one line (what a JSON
         Lines log holds). Raises ``RoundError`` before the settlement."""
         self._need("settled", action="write the record")
-        assert self._record_text is not None
+        if self._record_text is None:  # restored
+            text, digest = self._write_record()
+            if digest != self._digest:
+                raise round_error("round state: the record written again has another digest")
+            self._record_text = text
         return self._record_text
 
     def record(self) -> dict[str, Any]:
@@ -690,6 +694,10 @@ class Round:
                 for p in self._play
             ],
         }
+        if self._digest is not None:
+            # the settled round's record is written again from the state when
+            # asked for, and must give this digest
+            fields["digest"] = self._digest
         return seal(fields, key)
 
     @classmethod
@@ -711,90 +719,33 @@ class Round:
         )
 
 
-_STATE_KEYS = frozenset(
-    {
-        "format",
-        "format_version",
-        "phase",
-        "commitment",
-        "rules",
-        "seats",
-        "stakes",
-        "round_id",
-        "nonce",
-        "previous_digest",
-        "meta",
-        "table_id",
-        "players",
-        "server_seed",
-        "deadline",
-        "require_client_seeds",
-        "client_seeds",
-        "play",
-    }
-)
 _PLAY_KEYS = frozenset({"arrangement", "auto", "surrender", "declare_natural"})
 _UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_natural": None}
 
 
-def _state_key(state: Mapping[str, Any], key: str) -> Any:
-    if key not in state:
-        raise round_error(f"round state: {key} is missing")
-    return state[key]
-
-
-def _check_header(state: Mapping[str, Any]) -> str:
-    """The state's phase, once its keys, format and version are checked."""
-    unknown = sorted(str(k) for k in state.keys() - _STATE_KEYS - {MAC_FIELD})
-    if unknown:
-        raise round_error(f"round state: unknown key {unknown[0][:40]!r}")
-    if _state_key(state, "format") != STATE_FORMAT:
-        raise round_error(f"round state: format must be {STATE_FORMAT!r}")
-    version = _state_key(state, "format_version")
-    if version != STATE_VERSION or not _is_int(version):
-        raise round_error(
-            f"round state: format_version must be {STATE_VERSION}, got {str(version)[:20]}"
-        )
-    phase = _state_key(state, "phase")
-    if phase not in PHASES:
-        raise round_error(f"round state: phase must be one of {', '.join(PHASES)}")
-    return str(phase)
-
-
-def _server_seed_of(state: Mapping[str, Any]) -> bytes:
-    seed_hex = _state_key(state, "server_seed")
-    try:
-        seed_hex = _core.read_digest(seed_hex, "server_seed")
-    except (ArgumentError, TypeError):
-        seed_hex = None
-    if seed_hex is None:
-        raise round_error("round state: server_seed must be 64 lowercase hexadecimal digits")
-    return bytes.fromhex(seed_hex)
-
-
 def _restore(state: Mapping[str, Any], key: bytes) -> Round:
     unseal(state, key)
-    phase = _check_header(state)
-    rules = rules_of_state(_state_key(state, "rules"))
+    phase = check_header(state)
+    rules = rules_of_state(state_key(state, "rules"))
     rnd = Round(
         rules,
-        _state_key(state, "seats"),
-        _state_key(state, "stakes"),
-        round_id=_state_key(state, "round_id"),
-        nonce=_state_key(state, "nonce"),
-        previous_digest=_state_key(state, "previous_digest"),
-        meta=_state_key(state, "meta"),
-        table_id=_state_key(state, "table_id"),
-        players=_state_key(state, "players"),
-        server_seed=_server_seed_of(state),
-        deadline=_state_key(state, "deadline"),
-        require_client_seeds=_state_key(state, "require_client_seeds"),
+        state_key(state, "seats"),
+        state_key(state, "stakes"),
+        round_id=state_key(state, "round_id"),
+        nonce=state_key(state, "nonce"),
+        previous_digest=state_key(state, "previous_digest"),
+        meta=state_key(state, "meta"),
+        table_id=state_key(state, "table_id"),
+        players=state_key(state, "players"),
+        server_seed=server_seed_of(state),
+        deadline=state_key(state, "deadline"),
+        require_client_seeds=state_key(state, "require_client_seeds"),
     )
     rnd._rules_text = state["rules"]
-    if _state_key(state, "commitment") != rnd.commitment:
+    if state_key(state, "commitment") != rnd.commitment:
         raise round_error("round state: commitment is not the SHA-256 of server_seed")
-    play = _state_key(state, "play")
-    seeds = _state_key(state, "client_seeds")
+    play = state_key(state, "play")
+    seeds = state_key(state, "client_seeds")
     if not isinstance(play, list) or len(play) != rnd.seats:
         raise round_error(f"round state: play must be a list of {rnd.seats} seats")
     if not isinstance(seeds, list):
@@ -808,10 +759,14 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
     if phase != "dealt":
         _restore_closed(rnd, play)
     if phase == "settled":
-        # the record is written now, so the state's round can be recorded; the
-        # settlement is computed when asked for
-        rnd._record_text, rnd._digest = rnd._write_record()
+        # the settlement and the record are computed when asked for; a state
+        # without the digest is written again now
+        rnd._digest = settled_digest(state)
+        if rnd._digest is None:
+            rnd._record_text, rnd._digest = rnd._write_record()
         rnd._phase = "settled"
+    elif "digest" in state:
+        raise round_error(f"round state: a {phase} round has no digest")
     return rnd
 
 
