@@ -48,6 +48,20 @@ pub fn state_macs(key: &[u8], fields: &[(&str, &str)]) -> Result<(Vec<[u8; 32]>,
     Ok((macs, whole.finalize().into_bytes().into()))
 }
 
+/// Whether `mac` written in lowercase hex is `given`, in time that does
+/// not depend on where they differ.
+pub fn same_mac(mac: &[u8; 32], given: &str) -> bool {
+    let written = crate::fair::hex(mac);
+    if given.len() != written.len() {
+        return false;
+    }
+    written
+        .bytes()
+        .zip(given.bytes())
+        .fold(0u8, |diff, (a, b)| diff | (a ^ b))
+        == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,6 +79,16 @@ mod tests {
         let mut direct = <Keyed as Mac>::new_from_slice(&key).unwrap();
         direct.update(b"a\x001");
         assert_eq!(macs[0], <[u8; 32]>::from(direct.finalize().into_bytes()));
+    }
+
+    #[test]
+    fn a_mac_matches_only_its_own_hex() {
+        let (_, whole) = state_macs(&[3; 32], &[("a", "1")]).unwrap();
+        let written = crate::fair::hex(&whole);
+        assert!(same_mac(&whole, &written));
+        assert!(!same_mac(&whole, &written[1..]));
+        assert!(!same_mac(&whole, &written.to_uppercase()));
+        assert!(!same_mac(&whole, ""));
     }
 
     #[test]

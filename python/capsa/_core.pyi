@@ -819,6 +819,11 @@ def json_value(text: str) -> Any:
     """The Python value of JSON text (``json.loads`` of it), for the
     canonical JSON capsa writes: integers only, keys in the order written."""
 
+def state_mac_matches(key: bytes, state: dict[str, Any], whole: str, skip: str) -> bool:
+    """Whether the MAC of the whole of ``state`` under ``key``, every field
+    but ``skip`` taken, is ``whole`` (hex), compared in constant time.
+    Raises as :func:`state_macs` does."""
+
 def canonical_json(text: str | bytes) -> str:
     """The canonical JSON text of any JSON text holding integers only
     (``TableError`` for text that is not such JSON)."""
