@@ -793,6 +793,18 @@ def fair_deal(
     ``MAX_CLIENT_SEED_BYTES`` of UTF-8) or None; ``ArgumentError`` otherwise
     (``TypeError`` for a wrong type)."""
 
+def fair_deal_checked(
+    server_seed: bytes,
+    client_seeds: Sequence[str] | None,
+    nonce: int,
+    seats: int,
+    arrangements: Sequence[object | None],
+) -> tuple[list[list[int]], list[list[int] | None]]:
+    """The provably fair deal again with each seat's arrangement (or None)
+    checked against its hand, in one call: each seat's 13 ids sorted, and
+    each arrangement's 13 ids. Raises what ``fair_deal`` and ``submission``
+    raise."""
+
 def submission(arrangement: Any, hand: Sequence[int], seat: int) -> list[int]:
     """Reads a submission (an Arrangement, "top / middle / bottom" text or 13
     cards in row order) and checks it holds exactly ``hand``; its 13 ids.

@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from capsa import _core
-from capsa._core import ArgumentError, Card, TableError
+from capsa._core import ArgumentError, CapsaError, Card, TableError
 from capsa.arrangement import Arrangement
 from capsa.records import rules_for_record
 from capsa.round_state import (
@@ -351,7 +351,7 @@ class Round:
     def hands(self) -> list[list[Card]]:
         """Each seat's 13 cards, sorted (``RoundError`` before the deal)."""
         self._need("dealt", "closed", "settled", action="read the hands")
-        return [list(h) for h in self._hand_cards]
+        return [list(h) for h in self._cards()]
 
     @property
     @_atomic
@@ -401,13 +401,19 @@ class Round:
             seeds_in=[s is not None for s in self._seeds_in]
             if self._phase == "open"
             else [bool(self._client_seeds)] * self._seats,
-            hand=[str(c) for c in self._hand_cards[k]] if self._hand_cards else None,
+            hand=[str(c) for c in self._cards()[k]] if self._hands else None,
             submitted=[p.arrangement is not None and not p.auto for p in self._play],
             own=(play.arrangement_text(), play.auto, play.surrender, play.declare_natural),
             record=self.record() if self._phase == "settled" else None,
         )
 
     # ------------------------------------------------------------ checks
+
+    def _cards(self) -> list[list[Card]]:
+        """Each seat's cards as ``Card`` objects (made once, when first read)."""
+        if len(self._hand_cards) != len(self._hands):
+            self._hand_cards = [[Card(i) for i in h] for h in self._hands]
+        return self._hand_cards
 
     def _need(self, *phases: str, action: str) -> None:
         if self._phase in phases:
@@ -753,9 +759,9 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
     if phase == "open":
         _restore_open(rnd, seeds, play)
         return rnd
-    rnd._deal_now(seeds or None)
+    checked = _deal_checked(rnd, seeds or None, play)
     for k, seat in enumerate(play):
-        _replay_seat(rnd, k, seat, closed=phase != "dealt")
+        _replay_seat(rnd, k, seat, closed=phase != "dealt", ids=checked[k])
     if phase != "dealt":
         _restore_closed(rnd, play)
     if phase == "settled":
@@ -800,7 +806,27 @@ def _flag(value: Any, name: str) -> bool:
     return value if type(value) is bool else _core.read_flag(value, name)
 
 
-def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
+def _deal_checked(rnd: Round, seeds: list[Any] | None, play: list[Any]) -> list[list[int] | None]:
+    """Deals again and checks every seat's arrangement against its hand in
+    one call: each seat's checked ids. A state that fails any check is dealt
+    alone, its seats checked one by one, so the error is the one the action
+    names."""
+    texts = [p.get("arrangement") if type(p) is dict else None for p in play]
+    try:
+        hands, arranged = _core.fair_deal_checked(
+            rnd._server_seed, seeds, rnd._nonce, rnd._seats, texts
+        )
+    except (CapsaError, TypeError, ValueError):
+        rnd._deal_now(seeds)
+        return [None] * rnd._seats
+    rnd._client_seeds = list(seeds) if seeds is not None else []
+    rnd._hands = [tuple(h) for h in hands]
+    rnd._hand_cards = []  # made when read
+    rnd._phase = "dealt"
+    return arranged
+
+
+def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, ids: Sequence[int] | None) -> None:
     """Plays one seat's recorded actions again, checked as the actions are."""
     where = f"round state: play[{k}]"
     if not is_mapping(seat) or seat.keys() != _PLAY_KEYS:
@@ -809,7 +835,9 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
     surrender = _flag(seat["surrender"], f"{where}.surrender")
     declare = seat["declare_natural"]
     if arrangement is not None:
-        rnd._play[k].arrangement = tuple(_core.submission(arrangement, rnd._hands[k], k))
+        if ids is None:
+            ids = _core.submission(arrangement, rnd._hands[k], k)
+        rnd._play[k].arrangement = tuple(ids)
     elif closed:
         raise round_error(f"{where}: a closed round has every seat's arrangement")
     if auto and not closed:

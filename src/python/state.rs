@@ -2,14 +2,17 @@
 //! Python dict written as canonical JSON and sealed under the server key in
 //! one call. `capsa.round_state` is the Python layer.
 
+use std::cell::RefCell;
+
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
 use super::conversion::text::type_name;
 use super::json_values::{write_value, Origin};
+use crate::canonical::write_str;
 use crate::fair::hex;
-use crate::state_mac;
+use crate::state_mac::{self, StateKey};
 
 fn key_bytes<'a, 'py>(key: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyBytes>> {
     key.cast::<PyBytes>().map_err(|_| {
@@ -21,10 +24,57 @@ fn key_bytes<'a, 'py>(key: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyB
     })
 }
 
-/// Each field's name and canonical JSON text, sorted by name, leaving out
-/// the field `skip`.
-fn field_texts(fields: &Bound<'_, PyDict>, skip: Option<&str>) -> PyResult<Vec<(String, String)>> {
-    let mut texts = Vec::with_capacity(fields.len());
+/// A text field at least this long (a state's rules) has its MAC
+/// remembered: a server's states share a few rule sets, and writing and
+/// hashing their text is most of the work of a state's MAC.
+const REMEMBERED_TEXT_BYTES: usize = 256;
+const REMEMBERED_FIELDS: usize = 16;
+
+struct RememberedMac {
+    key: Vec<u8>,
+    name: String,
+    text: String,
+    mac: [u8; 32],
+}
+
+thread_local! {
+    static LONG_FIELDS: RefCell<Vec<RememberedMac>> = const { RefCell::new(Vec::new()) };
+}
+
+fn long_text_mac(key: &StateKey, key_bytes: &[u8], name: &str, text: &str) -> [u8; 32] {
+    LONG_FIELDS.with_borrow_mut(|remembered| {
+        let found = remembered
+            .iter()
+            .find(|r| r.text == text && r.name == name && r.key == key_bytes);
+        if let Some(found) = found {
+            return found.mac;
+        }
+        let mut canonical = String::with_capacity(text.len() + 64);
+        write_str(&mut canonical, text);
+        let mac = key.field_mac(name, &canonical);
+        if remembered.len() >= REMEMBERED_FIELDS {
+            remembered.remove(0);
+        }
+        remembered.push(RememberedMac {
+            key: key_bytes.to_vec(),
+            name: name.to_owned(),
+            text: text.to_owned(),
+            mac,
+        });
+        mac
+    })
+}
+
+/// Each field's name and MAC (of its canonical JSON text), sorted by name,
+/// leaving out the field `skip`.
+fn field_macs(
+    key: &StateKey,
+    key_bytes: &[u8],
+    fields: &Bound<'_, PyDict>,
+    skip: Option<&str>,
+) -> PyResult<Vec<(String, [u8; 32])>> {
+    let mut macs = Vec::with_capacity(fields.len());
+    let mut out = String::with_capacity(256);
     for (name, value) in fields.iter() {
         let name = name
             .cast::<PyString>()
@@ -33,24 +83,30 @@ fn field_texts(fields: &Bound<'_, PyDict>, skip: Option<&str>) -> PyResult<Vec<(
         if skip == Some(name) {
             continue;
         }
-        let mut out = String::with_capacity(64);
-        let from = Origin {
-            field: name,
-            data: "state data",
+        let long_text = match value.cast_exact::<PyString>() {
+            Ok(text) => Some(text.to_str()?).filter(|t| t.len() >= REMEMBERED_TEXT_BYTES),
+            Err(_) => None,
         };
-        write_value(&mut out, &value, from, 0)?;
-        texts.push((name.to_owned(), out));
+        let mac = match long_text {
+            Some(text) => long_text_mac(key, key_bytes, name, text),
+            None => {
+                out.clear();
+                let from = Origin {
+                    field: name,
+                    data: "state data",
+                };
+                write_value(&mut out, &value, from, 0)?;
+                key.field_mac(name, &out)
+            }
+        };
+        macs.push((name.to_owned(), mac));
     }
-    texts.sort_unstable();
-    Ok(texts)
+    macs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Ok(macs)
 }
 
-fn macs_of(key: &[u8], texts: &[(String, String)]) -> PyResult<(Vec<[u8; 32]>, [u8; 32])> {
-    let pairs: Vec<(&str, &str)> = texts
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
-    Ok(state_mac::state_macs(key, &pairs)?)
+fn whole_of(key: &StateKey, macs: &[(String, [u8; 32])]) -> [u8; 32] {
+    key.whole_mac(macs.iter().map(|(n, m)| (n.as_str(), m)))
 }
 
 /// The MAC of a round state's `fields` under `key` (bytes, at least
@@ -61,14 +117,14 @@ fn state_macs<'py>(
     key: &Bound<'py, PyAny>,
     fields: &Bound<'py, PyDict>,
 ) -> PyResult<(Bound<'py, PyDict>, String)> {
-    let key = key_bytes(key)?;
-    let texts = field_texts(fields, None)?;
-    let (macs, whole) = macs_of(key.as_bytes(), &texts)?;
+    let key_bytes = key_bytes(key)?.as_bytes();
+    let key = StateKey::new(key_bytes)?;
+    let macs = field_macs(&key, key_bytes, fields, None)?;
     let by_name = PyDict::new(fields.py());
-    for ((name, _), mac) in texts.iter().zip(macs) {
-        by_name.set_item(name, hex(&mac))?;
+    for (name, mac) in &macs {
+        by_name.set_item(name, hex(mac))?;
     }
-    Ok((by_name, hex(&whole)))
+    Ok((by_name, hex(&whole_of(&key, &macs))))
 }
 
 /// Whether the MAC of the whole of `state` under `key`, every field but
@@ -81,10 +137,10 @@ fn state_mac_matches(
     whole: &str,
     skip: &str,
 ) -> PyResult<bool> {
-    let key = key_bytes(key)?;
-    let texts = field_texts(state, Some(skip))?;
-    let (_, mac) = macs_of(key.as_bytes(), &texts)?;
-    Ok(state_mac::same_mac(&mac, whole))
+    let key_bytes = key_bytes(key)?.as_bytes();
+    let key = StateKey::new(key_bytes)?;
+    let macs = field_macs(&key, key_bytes, state, Some(skip))?;
+    Ok(state_mac::same_mac(&whole_of(&key, &macs), whole))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
