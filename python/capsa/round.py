@@ -648,7 +648,8 @@ class Round:
     def record(self) -> dict[str, Any]:
         """The round's record as a JSON-ready dict (``docs/records.md``).
         Raises ``RoundError`` before the settlement."""
-        return dict(json.loads(self.record_json()))
+        record: dict[str, Any] = json.loads(self.record_json())
+        return record
 
     @property
     @_atomic
