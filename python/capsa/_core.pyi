@@ -799,11 +799,13 @@ def fair_deal_checked(
     nonce: int,
     seats: int,
     arrangements: Sequence[object | None],
-) -> tuple[list[list[int]], list[list[int] | None]]:
+    rules: _Rules,
+) -> tuple[list[list[int]], list[list[int] | None], list[bool], list[bool | None]]:
     """The provably fair deal again with each seat's arrangement (or None)
-    checked against its hand, in one call: each seat's 13 ids sorted, and
-    each arrangement's 13 ids. Raises what ``fair_deal`` and ``submission``
-    raise."""
+    checked against its hand, in one call: each seat's 13 ids sorted, each
+    arrangement's 13 ids, whether each hand holds a natural ``rules`` enable,
+    and whether each arrangement fouls under them. Raises what ``fair_deal``
+    and ``submission`` raise."""
 
 def submission(arrangement: Any, hand: Sequence[int], seat: int) -> list[int]:
     """Reads a submission (an Arrangement, "top / middle / bottom" text or 13

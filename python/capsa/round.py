@@ -762,9 +762,11 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
         return rnd
     checked = _deal_checked(rnd, seeds or None, play)
     for k, seat in enumerate(play):
-        _replay_seat(rnd, k, seat, closed=phase != "dealt", ids=checked[k])
+        _replay_seat(
+            rnd, k, seat, closed=phase != "dealt", checked=None if checked is None else checked[k]
+        )
     if phase != "dealt":
-        _restore_closed(rnd, play)
+        _restore_closed(rnd, play, checked)
     if phase == "settled":
         # the settlement and the record are computed when asked for; a state
         # without the digest is written again now
@@ -787,14 +789,16 @@ def _restore_open(rnd: Round, seeds: list[Any], play: list[Any]) -> None:
         raise round_error("round state: an open round has no play")
 
 
-def _restore_closed(rnd: Round, play: list[Any]) -> None:
+def _restore_closed(rnd: Round, play: list[Any], checked: list[_Checked] | None) -> None:
     """Checks what the close decided: every seat's natural, and no seat
     arranged by the solver fouls."""
     for k, seat in enumerate(play):
         if seat["declare_natural"] is None:
             raise round_error(f"round state: play[{k}].declare_natural is decided at the close")
         ids = rnd._play[k].arrangement
-        if seat["auto"] and ids is not None and _arrangement(ids).is_foul(rnd.rules):
+        if not seat["auto"] or ids is None:
+            continue
+        if _arrangement(ids).is_foul(rnd.rules) if checked is None else checked[k][2]:
             raise round_error(
                 f"round state: play[{k}].auto: the arrangement fouls, and the solver that "
                 "arranges at the close never fouls",
@@ -807,27 +811,31 @@ def _flag(value: Any, name: str) -> bool:
     return value if type(value) is bool else _core.read_flag(value, name)
 
 
-def _deal_checked(rnd: Round, seeds: list[Any] | None, play: list[Any]) -> list[list[int] | None]:
+_Checked = tuple[list[int] | None, bool, bool | None]
+"""A seat's arrangement checked against its hand, whether the hand holds a
+natural, whether the arrangement fouls."""
+
+
+def _deal_checked(rnd: Round, seeds: list[Any] | None, play: list[Any]) -> list[_Checked] | None:
     """Deals again and checks every seat's arrangement against its hand in
-    one call: each seat's checked ids. A state that fails any check is dealt
-    alone, its seats checked one by one, so the error is the one the action
-    names."""
+    one call. A state that fails any check (``None``) is dealt alone, its
+    seats checked one by one, so the error is the one the action names."""
     texts = [p.get("arrangement") if type(p) is dict else None for p in play]
     try:
-        hands, arranged = _core.fair_deal_checked(
-            rnd._server_seed, seeds, rnd._nonce, rnd._seats, texts
+        hands, arranged, naturals, fouls = _core.fair_deal_checked(
+            rnd._server_seed, seeds, rnd._nonce, rnd._seats, texts, rnd._rules
         )
     except (CapsaError, TypeError, ValueError):
         rnd._deal_now(seeds)
-        return [None] * rnd._seats
+        return None
     rnd._client_seeds = list(seeds) if seeds is not None else []
     rnd._hands = [tuple(h) for h in hands]
     rnd._hand_cards = []  # made when read
     rnd._phase = "dealt"
-    return arranged
+    return list(zip(arranged, naturals, fouls, strict=True))
 
 
-def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, ids: Sequence[int] | None) -> None:
+def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, checked: _Checked | None) -> None:
     """Plays one seat's recorded actions again, checked as the actions are."""
     where = f"round state: play[{k}]"
     if not is_mapping(seat) or seat.keys() != _PLAY_KEYS:
@@ -835,6 +843,7 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, ids: Sequence[i
     arrangement, auto = seat["arrangement"], _flag(seat["auto"], f"{where}.auto")
     surrender = _flag(seat["surrender"], f"{where}.surrender")
     declare = seat["declare_natural"]
+    ids = None if checked is None else checked[0]
     if arrangement is not None:
         if ids is None:
             ids = _core.submission(arrangement, rnd._hands[k], k)
@@ -849,8 +858,9 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, ids: Sequence[i
         _flag(declare, f"{where}.declare_natural")
         # a closed round holds True for a seat without a natural; before the
         # close only a seat with one has decided
-        if rnd._has_natural(k) or not closed or not declare:
-            rnd.declare_natural(k, declare)
+        natural = rnd._has_natural(k) if checked is None else checked[1]
+        if not natural and (not closed or not declare):
+            rnd.declare_natural(k, declare)  # raises: the seat holds no natural
     play = rnd._play[k]
     play.auto = auto
     play.declare_natural = declare
