@@ -940,6 +940,33 @@ def read_players(
 def read_nonce(nonce: int) -> int:
     """The nonce of a fair deal: an int 0..2**64-1."""
 
+def read_round_args(
+    seats: int,
+    stakes: int | Sequence[Sequence[int]] | npt.NDArray[np.integer[Any]] | None,
+    round_id: str,
+    nonce: int,
+    previous_digest: str | None,
+    meta: Mapping[str, str | int | bool | None] | None,
+    table_id: str | None,
+    players: Sequence[str | Mapping[str, str | None]] | None,
+    server_seed: bytes | None,
+) -> tuple[
+    int,
+    int | list[list[int]] | None,
+    str,
+    int,
+    str | None,
+    dict[str, str | int | bool | None],
+    str | None,
+    list[dict[str, str | None]],
+    bytes | None,
+]:
+    """The arguments of a ``capsa.Round`` as read, in one call and in the
+    order the other readers read them: the seat count, the stakes as a
+    record holds them (None when not given), the round id, the nonce, the
+    previous digest, the meta, the table id, the players and the server
+    seed (None when not given)."""
+
 def read_digest(value: str | None, what: str) -> str | None:
     """A SHA-256 as 64 lowercase hexadecimal digits, or None; ``what`` names it."""
 

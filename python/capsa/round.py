@@ -129,22 +129,6 @@ def _check_rules(rules: Rules | None) -> Rules:
     return rules
 
 
-def _read_stakes(
-    stakes: int | Sequence[Sequence[int]] | None, seats: int, rules: Rules
-) -> int | list[list[int]]:
-    """One stake for every pair, or a seats x seats symmetric matrix, every
-    entry >= 0 (the diagonal too), as the record holds them."""
-    if stakes is None:
-        return int(rules["money.stake"])
-    return _core.read_stakes(stakes, seats, for_record=True)
-
-
-def _read_server_seed(seed: bytes | None) -> bytes:
-    if seed is None:
-        return secrets.token_bytes(32)
-    return _core.read_server_seed(seed)
-
-
 def _arrangement(ids: Sequence[int]) -> Arrangement:
     """An Arrangement of 13 ids the engine has already checked."""
     arrangement = Arrangement.__new__(Arrangement)
@@ -254,15 +238,22 @@ class Round:
     ) -> None:
         self._lock = threading.RLock()
         self._rules = _check_rules(rules)
-        self._seats = _core.read_seat_count(seats)
-        self._stakes = _read_stakes(stakes, self._seats, self._rules)
-        self._round_id = _core.read_round_id(round_id)
-        self._nonce = _core.read_nonce(nonce)
-        self._previous_digest = _core.read_digest(previous_digest, "previous_digest")
-        self._meta = _core.read_meta(meta)
-        self._table_id = _core.read_table_id(table_id)
-        self._players = _core.read_players(players, self._seats)
-        self._server_seed = _read_server_seed(server_seed)
+        # every argument the engine reads, in one call
+        (
+            self._seats,
+            stakes_read,
+            self._round_id,
+            self._nonce,
+            self._previous_digest,
+            self._meta,
+            self._table_id,
+            self._players,
+            seed,
+        ) = _core.read_round_args(
+            seats, stakes, round_id, nonce, previous_digest, meta, table_id, players, server_seed
+        )
+        self._stakes = int(self._rules["money.stake"]) if stakes_read is None else stakes_read
+        self._server_seed = secrets.token_bytes(32) if seed is None else seed
         self._deadline = None if deadline is None else _read_time(deadline, "deadline")
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
         self._commitment = hashlib.sha256(self._server_seed).hexdigest()
