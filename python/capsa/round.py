@@ -129,6 +129,23 @@ def _check_rules(rules: Rules | None) -> Rules:
     return rules
 
 
+# Rules as records hold them, by the identity of the Rules object (kept
+# alive here, so that its id is not reused): hashing a Rules hashes every
+# knob, and a server's rounds share a few Rules objects.
+_RECORD_RULES: dict[int, tuple[Rules, _core.RecordRules]] = {}
+
+
+def _record_rules(rules: Rules) -> _core.RecordRules:
+    known = _RECORD_RULES.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    if len(_RECORD_RULES) >= 64:
+        _RECORD_RULES.clear()
+    compiled = rules_for_record(rules)
+    _RECORD_RULES[id(rules)] = (rules, compiled)
+    return compiled
+
+
 def _arrangement(ids: Sequence[int]) -> Arrangement:
     """An Arrangement of 13 ids the engine has already checked."""
     arrangement = Arrangement.__new__(Arrangement)
@@ -610,7 +627,7 @@ class Round:
     def _write_record(self) -> tuple[str, str]:
         """The record's canonical JSON text and digest."""
         text, digest = _core.write_round_record(
-            rules_for_record(self._rules),
+            _record_rules(self._rules),
             self._round_id,
             self._stakes,
             self._server_seed,
