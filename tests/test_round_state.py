@@ -145,3 +145,18 @@ def test_a_settled_state_holds_its_digest_and_checks_it_when_written() -> None:
     dealt = {k: v for k, v in GOOD.items() if k != MAC_FIELD} | {"digest": rnd.digest}
     with pytest.raises(capsa.RoundError, match="a closed round has no digest"):
         capsa.Round.from_dict(seal(dealt, KEY), key=KEY)
+
+
+def test_a_sealed_closed_state_declines_only_a_natural_its_seat_holds() -> None:
+    rnd = closed_round()
+    hands = rnd.hands
+    without = [k for k in range(4) if capsa.natural(hands[k], RULES) is None]
+    assert without, "the fixed seed deals at least one hand without a natural"
+
+    def declined(state: dict[str, Any]) -> None:
+        state["play"][without[0]]["declare_natural"] = False
+
+    with pytest.raises(capsa.RoundError, match=f"seat {without[0]} holds no natural"):
+        capsa.Round.from_dict(resealed(declined), key=KEY)
+    back = capsa.Round.from_dict(resealed(lambda s: None), key=KEY)
+    assert back.to_dict(key=KEY) == GOOD
