@@ -28,24 +28,65 @@ fn keyed(key: &[u8]) -> Result<Keyed> {
         .map_err(|_| Error::argument("key: HMAC-SHA256 takes a key of any length"))
 }
 
-/// Each field's MAC and the whole's, under `key` (at least
-/// [`MIN_KEY_BYTES`] bytes, `ArgumentError` otherwise).
-pub fn state_macs(key: &[u8], fields: &[(&str, &str)]) -> Result<(Vec<[u8; 32]>, [u8; 32])> {
-    let base = keyed(key)?;
-    let mut whole = base.clone();
-    let mut macs = Vec::with_capacity(fields.len());
-    for &(name, text) in fields {
-        let mut one = base.clone();
+/// A server key ready to MAC a state's fields.
+#[derive(Clone)]
+pub struct StateKey(Keyed);
+
+impl StateKey {
+    /// `key` (at least [`MIN_KEY_BYTES`] bytes, `ArgumentError` otherwise).
+    pub fn new(key: &[u8]) -> Result<Self> {
+        keyed(key).map(StateKey)
+    }
+
+    /// The MAC of one field: its name, one zero byte and its text.
+    pub fn field_mac(&self, name: &str, text: &str) -> [u8; 32] {
+        let mut one = self.0.clone();
         one.update(name.as_bytes());
         one.update(&[0]);
         one.update(text.as_bytes());
-        let mac: [u8; 32] = one.finalize().into_bytes().into();
-        whole.update(name.as_bytes());
-        whole.update(&[0]);
-        whole.update(&mac);
-        macs.push(mac);
+        one.finalize().into_bytes().into()
     }
-    Ok((macs, whole.finalize().into_bytes().into()))
+
+    /// The MAC of the whole: every field's name, one zero byte and its MAC,
+    /// in the order given.
+    pub fn whole_mac<'a>(
+        &self,
+        macs: impl IntoIterator<Item = (&'a str, &'a [u8; 32])>,
+    ) -> [u8; 32] {
+        let mut whole = self.0.clone();
+        for (name, mac) in macs {
+            whole.update(name.as_bytes());
+            whole.update(&[0]);
+            whole.update(mac);
+        }
+        whole.finalize().into_bytes().into()
+    }
+}
+
+/// Each field's MAC and the whole's, under `key` (at least
+/// [`MIN_KEY_BYTES`] bytes, `ArgumentError` otherwise).
+pub fn state_macs(key: &[u8], fields: &[(&str, &str)]) -> Result<(Vec<[u8; 32]>, [u8; 32])> {
+    let key = StateKey::new(key)?;
+    let macs: Vec<[u8; 32]> = fields
+        .iter()
+        .map(|&(name, text)| key.field_mac(name, text))
+        .collect();
+    let whole = key.whole_mac(fields.iter().map(|f| f.0).zip(&macs));
+    Ok((macs, whole))
+}
+
+/// Whether `mac` written in lowercase hex is `given`, in time that does
+/// not depend on where they differ.
+pub fn same_mac(mac: &[u8; 32], given: &str) -> bool {
+    let written = crate::fair::hex(mac);
+    if given.len() != written.len() {
+        return false;
+    }
+    written
+        .bytes()
+        .zip(given.bytes())
+        .fold(0u8, |diff, (a, b)| diff | (a ^ b))
+        == 0
 }
 
 #[cfg(test)]
@@ -65,6 +106,16 @@ mod tests {
         let mut direct = <Keyed as Mac>::new_from_slice(&key).unwrap();
         direct.update(b"a\x001");
         assert_eq!(macs[0], <[u8; 32]>::from(direct.finalize().into_bytes()));
+    }
+
+    #[test]
+    fn a_mac_matches_only_its_own_hex() {
+        let (_, whole) = state_macs(&[3; 32], &[("a", "1")]).unwrap();
+        let written = crate::fair::hex(&whole);
+        assert!(same_mac(&whole, &written));
+        assert!(!same_mac(&whole, &written[1..]));
+        assert!(!same_mac(&whole, &written.to_uppercase()));
+        assert!(!same_mac(&whole, ""));
     }
 
     #[test]

@@ -124,3 +124,39 @@ def test_a_settled_state_restores_its_record() -> None:
     back = capsa.Round.from_dict(json.loads(json.dumps(rnd.to_dict(key=KEY))), key=KEY)
     assert back.phase == "settled"
     assert back.record_json() == rnd.record_json() and back.digest == rnd.digest
+
+
+def test_a_settled_state_holds_its_digest_and_checks_it_when_written() -> None:
+    rnd = closed_round()
+    rnd.settle()
+    state = json.loads(json.dumps(rnd.to_dict(key=KEY)))
+    assert state["digest"] == rnd.digest
+    # a state without the digest (as an earlier capsa wrote it) writes the record again
+    older = {k: v for k, v in state.items() if k not in (MAC_FIELD, "digest")}
+    back = capsa.Round.from_dict(seal(older, KEY), key=KEY)
+    assert back.digest == rnd.digest and back.record_json() == rnd.record_json()
+    # a digest the record does not give is refused when the record is written
+    fields = {k: v for k, v in state.items() if k != MAC_FIELD}
+    forged_round = capsa.Round.from_dict(seal(fields | {"digest": "0" * 64}, KEY), key=KEY)
+    with pytest.raises(capsa.RoundError, match="written again has another digest"):
+        forged_round.record_json()
+    with pytest.raises(capsa.RoundError, match="digest must be 64 lowercase"):
+        capsa.Round.from_dict(seal(fields | {"digest": "x"}, KEY), key=KEY)
+    dealt = {k: v for k, v in GOOD.items() if k != MAC_FIELD} | {"digest": rnd.digest}
+    with pytest.raises(capsa.RoundError, match="a closed round has no digest"):
+        capsa.Round.from_dict(seal(dealt, KEY), key=KEY)
+
+
+def test_a_sealed_closed_state_declines_only_a_natural_its_seat_holds() -> None:
+    rnd = closed_round()
+    hands = rnd.hands
+    without = [k for k in range(4) if capsa.natural(hands[k], RULES) is None]
+    assert without, "the fixed seed deals at least one hand without a natural"
+
+    def declined(state: dict[str, Any]) -> None:
+        state["play"][without[0]]["declare_natural"] = False
+
+    with pytest.raises(capsa.RoundError, match=f"seat {without[0]} holds no natural"):
+        capsa.Round.from_dict(resealed(declined), key=KEY)
+    back = capsa.Round.from_dict(resealed(lambda s: None), key=KEY)
+    assert back.to_dict(key=KEY) == GOOD

@@ -792,6 +792,20 @@ def fair_deal(
     ``MAX_CLIENT_SEED_BYTES`` of UTF-8) or None; ``ArgumentError`` otherwise
     (``TypeError`` for a wrong type)."""
 
+def fair_deal_checked(
+    server_seed: bytes,
+    client_seeds: Sequence[str] | None,
+    nonce: int,
+    seats: int,
+    arrangements: Sequence[object | None],
+    rules: _Rules,
+) -> tuple[list[list[int]], list[list[int] | None], list[bool], list[bool | None]]:
+    """The provably fair deal again with each seat's arrangement (or None)
+    checked against its hand, in one call: each seat's 13 ids sorted, each
+    arrangement's 13 ids, whether each hand holds a natural ``rules`` enable,
+    and whether each arrangement fouls under them. Raises what ``fair_deal``
+    and ``submission`` raise."""
+
 def submission(arrangement: Any, hand: Sequence[int], seat: int) -> list[int]:
     """Reads a submission (an Arrangement, "top / middle / bottom" text or 13
     cards in row order) and checks it holds exactly ``hand``; its 13 ids.
@@ -808,6 +822,20 @@ def state_macs(key: bytes, fields: dict[str, Any]) -> tuple[dict[str, str], str]
     ``TypeError`` for a key that is not bytes, ``ArgumentError`` for one
     shorter than ``MIN_STATE_KEY_BYTES``, ``ValueError`` naming a field that
     is not JSON data (a float, an integer beyond 64 bits, a key not text)."""
+
+def canonical_json_of(value: object) -> str:
+    """The canonical JSON text of Python data (``dict`` with str keys,
+    ``list``, ``tuple``, ``str``, ``int`` of at most 64 bits, ``bool``,
+    ``None``); ``ValueError`` for anything else."""
+
+def json_value(text: str) -> Any:
+    """The Python value of JSON text (``json.loads`` of it), for the
+    canonical JSON capsa writes: integers only, keys in the order written."""
+
+def state_mac_matches(key: bytes, state: dict[str, Any], whole: str, skip: str) -> bool:
+    """Whether the MAC of the whole of ``state`` under ``key``, every field
+    but ``skip`` taken, is ``whole`` (hex), compared in constant time.
+    Raises as :func:`state_macs` does."""
 
 def canonical_json(text: str | bytes) -> str:
     """The canonical JSON text of any JSON text holding integers only
@@ -911,6 +939,33 @@ def read_players(
 
 def read_nonce(nonce: int) -> int:
     """The nonce of a fair deal: an int 0..2**64-1."""
+
+def read_round_args(
+    seats: int,
+    stakes: int | Sequence[Sequence[int]] | npt.NDArray[np.integer[Any]] | None,
+    round_id: str,
+    nonce: int,
+    previous_digest: str | None,
+    meta: Mapping[str, str | int | bool | None] | None,
+    table_id: str | None,
+    players: Sequence[str | Mapping[str, str | None]] | None,
+    server_seed: bytes | None,
+) -> tuple[
+    int,
+    int | list[list[int]] | None,
+    str,
+    int,
+    str | None,
+    dict[str, str | int | bool | None],
+    str | None,
+    list[dict[str, str | None]],
+    bytes | None,
+]:
+    """The arguments of a ``capsa.Round`` as read, in one call and in the
+    order the other readers read them: the seat count, the stakes as a
+    record holds them (None when not given), the round id, the nonce, the
+    previous digest, the meta, the table id, the players and the server
+    seed (None when not given)."""
 
 def read_digest(value: str | None, what: str) -> str | None:
     """A SHA-256 as 64 lowercase hexadecimal digits, or None; ``what`` names it."""

@@ -112,6 +112,12 @@ def _record_text(record: RecordLike) -> str | bytes:
         return bytes(record)
     if isinstance(record, Mapping):
         try:
+            # plain JSON data (what Round.record() gives) is written by the
+            # engine; anything else, and every fault, is json's to name
+            return _core.canonical_json_of(record)
+        except ValueError:
+            pass
+        try:
             return json.dumps(record, ensure_ascii=False, allow_nan=False)
         except (ValueError, RecursionError) as exc:
             # NaN or infinity, a circular reference, nesting too deep

@@ -40,17 +40,23 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from capsa import _core
-from capsa._core import ArgumentError, Card, TableError
+from capsa._core import ArgumentError, CapsaError, Card, TableError
 from capsa.arrangement import Arrangement
 from capsa.records import rules_for_record
 from capsa.round_state import (
-    MAC_FIELD,
+    PHASES,
+    STATE_FORMAT,
+    STATE_VERSION,
     RoundError,
+    check_header,
     is_mapping,
     round_error,
     rules_of_state,
     rules_text,
     seal,
+    server_seed_of,
+    settled_digest,
+    state_key,
     unseal,
 )
 from capsa.round_view import player_view
@@ -59,12 +65,6 @@ from capsa.settlement import Seat, Settlement, settle
 from capsa.solver import best_arrangement
 
 __all__ = ["PHASES", "Round", "RoundError"]
-
-PHASES = ("open", "dealt", "closed", "settled")
-"""The phases of a round, in order."""
-
-STATE_FORMAT = "capsa-round-state"
-STATE_VERSION = 2
 
 _DEFAULT_RULES: list[Rules] = []
 _P = ParamSpec("_P")
@@ -129,20 +129,21 @@ def _check_rules(rules: Rules | None) -> Rules:
     return rules
 
 
-def _read_stakes(
-    stakes: int | Sequence[Sequence[int]] | None, seats: int, rules: Rules
-) -> int | list[list[int]]:
-    """One stake for every pair, or a seats x seats symmetric matrix, every
-    entry >= 0 (the diagonal too), as the record holds them."""
-    if stakes is None:
-        return int(rules["money.stake"])
-    return _core.read_stakes(stakes, seats, for_record=True)
+# Rules as records hold them, by the identity of the Rules object (kept
+# alive here, so that its id is not reused): hashing a Rules hashes every
+# knob, and a server's rounds share a few Rules objects.
+_RECORD_RULES: dict[int, tuple[Rules, _core.RecordRules]] = {}
 
 
-def _read_server_seed(seed: bytes | None) -> bytes:
-    if seed is None:
-        return secrets.token_bytes(32)
-    return _core.read_server_seed(seed)
+def _record_rules(rules: Rules) -> _core.RecordRules:
+    known = _RECORD_RULES.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    if len(_RECORD_RULES) >= 64:
+        _RECORD_RULES.clear()
+    compiled = rules_for_record(rules)
+    _RECORD_RULES[id(rules)] = (rules, compiled)
+    return compiled
 
 
 def _arrangement(ids: Sequence[int]) -> Arrangement:
@@ -254,15 +255,22 @@ class Round:
     ) -> None:
         self._lock = threading.RLock()
         self._rules = _check_rules(rules)
-        self._seats = _core.read_seat_count(seats)
-        self._stakes = _read_stakes(stakes, self._seats, self._rules)
-        self._round_id = _core.read_round_id(round_id)
-        self._nonce = _core.read_nonce(nonce)
-        self._previous_digest = _core.read_digest(previous_digest, "previous_digest")
-        self._meta = _core.read_meta(meta)
-        self._table_id = _core.read_table_id(table_id)
-        self._players = _core.read_players(players, self._seats)
-        self._server_seed = _read_server_seed(server_seed)
+        # every argument the engine reads, in one call
+        (
+            self._seats,
+            stakes_read,
+            self._round_id,
+            self._nonce,
+            self._previous_digest,
+            self._meta,
+            self._table_id,
+            self._players,
+            seed,
+        ) = _core.read_round_args(
+            seats, stakes, round_id, nonce, previous_digest, meta, table_id, players, server_seed
+        )
+        self._stakes = int(self._rules["money.stake"]) if stakes_read is None else stakes_read
+        self._server_seed = secrets.token_bytes(32) if seed is None else seed
         self._deadline = None if deadline is None else _read_time(deadline, "deadline")
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
         self._commitment = hashlib.sha256(self._server_seed).hexdigest()
@@ -351,7 +359,7 @@ class Round:
     def hands(self) -> list[list[Card]]:
         """Each seat's 13 cards, sorted (``RoundError`` before the deal)."""
         self._need("dealt", "closed", "settled", action="read the hands")
-        return [list(h) for h in self._hand_cards]
+        return [list(h) for h in self._cards()]
 
     @property
     @_atomic
@@ -401,13 +409,19 @@ class Round:
             seeds_in=[s is not None for s in self._seeds_in]
             if self._phase == "open"
             else [bool(self._client_seeds)] * self._seats,
-            hand=[str(c) for c in self._hand_cards[k]] if self._hand_cards else None,
+            hand=[str(c) for c in self._cards()[k]] if self._hands else None,
             submitted=[p.arrangement is not None and not p.auto for p in self._play],
             own=(play.arrangement_text(), play.auto, play.surrender, play.declare_natural),
             record=self.record() if self._phase == "settled" else None,
         )
 
     # ------------------------------------------------------------ checks
+
+    def _cards(self) -> list[list[Card]]:
+        """Each seat's cards as ``Card`` objects (made once, when first read)."""
+        if len(self._hand_cards) != len(self._hands):
+            self._hand_cards = [[Card(i) for i in h] for h in self._hands]
+        return self._hand_cards
 
     def _need(self, *phases: str, action: str) -> None:
         if self._phase in phases:
@@ -586,12 +600,12 @@ class Round:
         that settles can always be recorded. Raises ``RoundError`` before the
         close; a failure changes nothing."""
         self._need("closed", "settled", action="settle")
-        if self._record_text is None:
+        if self._phase == "closed":
             settlement = self._settlement_now()
             text, digest = self._write_record()
             self._settlement, self._record_text, self._digest = settlement, text, digest
             self._phase = "settled"
-        elif self._settlement is None:  # restored: the record was written then
+        elif self._settlement is None:  # restored
             self._settlement = self._settlement_now()
         return self._settlement
 
@@ -613,7 +627,7 @@ class Round:
     def _write_record(self) -> tuple[str, str]:
         """The record's canonical JSON text and digest."""
         text, digest = _core.write_round_record(
-            rules_for_record(self._rules),
+            _record_rules(self._rules),
             self._round_id,
             self._stakes,
             self._server_seed,
@@ -632,13 +646,18 @@ class Round:
         """The round's record as canonical JSON text, one line (what a JSON
         Lines log holds). Raises ``RoundError`` before the settlement."""
         self._need("settled", action="write the record")
-        assert self._record_text is not None
+        if self._record_text is None:  # restored
+            text, digest = self._write_record()
+            if digest != self._digest:
+                raise round_error("round state: the record written again has another digest")
+            self._record_text = text
         return self._record_text
 
     def record(self) -> dict[str, Any]:
         """The round's record as a JSON-ready dict (``docs/records.md``).
         Raises ``RoundError`` before the settlement."""
-        return dict(json.loads(self.record_json()))
+        record: dict[str, Any] = json.loads(self.record_json())
+        return record
 
     @property
     @_atomic
@@ -690,6 +709,10 @@ class Round:
                 for p in self._play
             ],
         }
+        if self._digest is not None:
+            # the settled round's record is written again from the state when
+            # asked for, and must give this digest
+            fields["digest"] = self._digest
         return seal(fields, key)
 
     @classmethod
@@ -711,90 +734,33 @@ class Round:
         )
 
 
-_STATE_KEYS = frozenset(
-    {
-        "format",
-        "format_version",
-        "phase",
-        "commitment",
-        "rules",
-        "seats",
-        "stakes",
-        "round_id",
-        "nonce",
-        "previous_digest",
-        "meta",
-        "table_id",
-        "players",
-        "server_seed",
-        "deadline",
-        "require_client_seeds",
-        "client_seeds",
-        "play",
-    }
-)
 _PLAY_KEYS = frozenset({"arrangement", "auto", "surrender", "declare_natural"})
 _UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_natural": None}
 
 
-def _state_key(state: Mapping[str, Any], key: str) -> Any:
-    if key not in state:
-        raise round_error(f"round state: {key} is missing")
-    return state[key]
-
-
-def _check_header(state: Mapping[str, Any]) -> str:
-    """The state's phase, once its keys, format and version are checked."""
-    unknown = sorted(str(k) for k in state.keys() - _STATE_KEYS - {MAC_FIELD})
-    if unknown:
-        raise round_error(f"round state: unknown key {unknown[0][:40]!r}")
-    if _state_key(state, "format") != STATE_FORMAT:
-        raise round_error(f"round state: format must be {STATE_FORMAT!r}")
-    version = _state_key(state, "format_version")
-    if version != STATE_VERSION or not _is_int(version):
-        raise round_error(
-            f"round state: format_version must be {STATE_VERSION}, got {str(version)[:20]}"
-        )
-    phase = _state_key(state, "phase")
-    if phase not in PHASES:
-        raise round_error(f"round state: phase must be one of {', '.join(PHASES)}")
-    return str(phase)
-
-
-def _server_seed_of(state: Mapping[str, Any]) -> bytes:
-    seed_hex = _state_key(state, "server_seed")
-    try:
-        seed_hex = _core.read_digest(seed_hex, "server_seed")
-    except (ArgumentError, TypeError):
-        seed_hex = None
-    if seed_hex is None:
-        raise round_error("round state: server_seed must be 64 lowercase hexadecimal digits")
-    return bytes.fromhex(seed_hex)
-
-
 def _restore(state: Mapping[str, Any], key: bytes) -> Round:
     unseal(state, key)
-    phase = _check_header(state)
-    rules = rules_of_state(_state_key(state, "rules"))
+    phase = check_header(state)
+    rules = rules_of_state(state_key(state, "rules"))
     rnd = Round(
         rules,
-        _state_key(state, "seats"),
-        _state_key(state, "stakes"),
-        round_id=_state_key(state, "round_id"),
-        nonce=_state_key(state, "nonce"),
-        previous_digest=_state_key(state, "previous_digest"),
-        meta=_state_key(state, "meta"),
-        table_id=_state_key(state, "table_id"),
-        players=_state_key(state, "players"),
-        server_seed=_server_seed_of(state),
-        deadline=_state_key(state, "deadline"),
-        require_client_seeds=_state_key(state, "require_client_seeds"),
+        state_key(state, "seats"),
+        state_key(state, "stakes"),
+        round_id=state_key(state, "round_id"),
+        nonce=state_key(state, "nonce"),
+        previous_digest=state_key(state, "previous_digest"),
+        meta=state_key(state, "meta"),
+        table_id=state_key(state, "table_id"),
+        players=state_key(state, "players"),
+        server_seed=server_seed_of(state),
+        deadline=state_key(state, "deadline"),
+        require_client_seeds=state_key(state, "require_client_seeds"),
     )
     rnd._rules_text = state["rules"]
-    if _state_key(state, "commitment") != rnd.commitment:
+    if state_key(state, "commitment") != rnd.commitment:
         raise round_error("round state: commitment is not the SHA-256 of server_seed")
-    play = _state_key(state, "play")
-    seeds = _state_key(state, "client_seeds")
+    play = state_key(state, "play")
+    seeds = state_key(state, "client_seeds")
     if not isinstance(play, list) or len(play) != rnd.seats:
         raise round_error(f"round state: play must be a list of {rnd.seats} seats")
     if not isinstance(seeds, list):
@@ -802,16 +768,22 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
     if phase == "open":
         _restore_open(rnd, seeds, play)
         return rnd
-    rnd._deal_now(seeds or None)
+    checked = _deal_checked(rnd, seeds or None, play)
     for k, seat in enumerate(play):
-        _replay_seat(rnd, k, seat, closed=phase != "dealt")
+        _replay_seat(
+            rnd, k, seat, closed=phase != "dealt", checked=None if checked is None else checked[k]
+        )
     if phase != "dealt":
-        _restore_closed(rnd, play)
+        _restore_closed(rnd, play, checked)
     if phase == "settled":
-        # the record is written now, so the state's round can be recorded; the
-        # settlement is computed when asked for
-        rnd._record_text, rnd._digest = rnd._write_record()
+        # the settlement and the record are computed when asked for; a state
+        # without the digest is written again now
+        rnd._digest = settled_digest(state)
+        if rnd._digest is None:
+            rnd._record_text, rnd._digest = rnd._write_record()
         rnd._phase = "settled"
+    elif "digest" in state:
+        raise round_error(f"round state: a {phase} round has no digest")
     return rnd
 
 
@@ -825,14 +797,16 @@ def _restore_open(rnd: Round, seeds: list[Any], play: list[Any]) -> None:
         raise round_error("round state: an open round has no play")
 
 
-def _restore_closed(rnd: Round, play: list[Any]) -> None:
+def _restore_closed(rnd: Round, play: list[Any], checked: list[_Checked] | None) -> None:
     """Checks what the close decided: every seat's natural, and no seat
     arranged by the solver fouls."""
     for k, seat in enumerate(play):
         if seat["declare_natural"] is None:
             raise round_error(f"round state: play[{k}].declare_natural is decided at the close")
         ids = rnd._play[k].arrangement
-        if seat["auto"] and ids is not None and _arrangement(ids).is_foul(rnd.rules):
+        if not seat["auto"] or ids is None:
+            continue
+        if _arrangement(ids).is_foul(rnd.rules) if checked is None else checked[k][2]:
             raise round_error(
                 f"round state: play[{k}].auto: the arrangement fouls, and the solver that "
                 "arranges at the close never fouls",
@@ -845,7 +819,31 @@ def _flag(value: Any, name: str) -> bool:
     return value if type(value) is bool else _core.read_flag(value, name)
 
 
-def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
+_Checked = tuple[list[int] | None, bool, bool | None]
+"""A seat's arrangement checked against its hand, whether the hand holds a
+natural, whether the arrangement fouls."""
+
+
+def _deal_checked(rnd: Round, seeds: list[Any] | None, play: list[Any]) -> list[_Checked] | None:
+    """Deals again and checks every seat's arrangement against its hand in
+    one call. A state that fails any check (``None``) is dealt alone, its
+    seats checked one by one, so the error is the one the action names."""
+    texts = [p.get("arrangement") if type(p) is dict else None for p in play]
+    try:
+        hands, arranged, naturals, fouls = _core.fair_deal_checked(
+            rnd._server_seed, seeds, rnd._nonce, rnd._seats, texts, rnd._rules
+        )
+    except (CapsaError, TypeError, ValueError):
+        rnd._deal_now(seeds)
+        return None
+    rnd._client_seeds = list(seeds) if seeds is not None else []
+    rnd._hands = [tuple(h) for h in hands]
+    rnd._hand_cards = []  # made when read
+    rnd._phase = "dealt"
+    return list(zip(arranged, naturals, fouls, strict=True))
+
+
+def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, checked: _Checked | None) -> None:
     """Plays one seat's recorded actions again, checked as the actions are."""
     where = f"round state: play[{k}]"
     if not is_mapping(seat) or seat.keys() != _PLAY_KEYS:
@@ -853,8 +851,11 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
     arrangement, auto = seat["arrangement"], _flag(seat["auto"], f"{where}.auto")
     surrender = _flag(seat["surrender"], f"{where}.surrender")
     declare = seat["declare_natural"]
+    ids = None if checked is None else checked[0]
     if arrangement is not None:
-        rnd._play[k].arrangement = tuple(_core.submission(arrangement, rnd._hands[k], k))
+        if ids is None:
+            ids = _core.submission(arrangement, rnd._hands[k], k)
+        rnd._play[k].arrangement = tuple(ids)
     elif closed:
         raise round_error(f"{where}: a closed round has every seat's arrangement")
     if auto and not closed:
@@ -865,8 +866,9 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool) -> None:
         _flag(declare, f"{where}.declare_natural")
         # a closed round holds True for a seat without a natural; before the
         # close only a seat with one has decided
-        if rnd._has_natural(k) or not closed or not declare:
-            rnd.declare_natural(k, declare)
+        natural = rnd._has_natural(k) if checked is None else checked[1]
+        if not natural and (not closed or not declare):
+            rnd.declare_natural(k, declare)  # raises: the seat holds no natural
     play = rnd._play[k]
     play.auto = auto
     play.declare_natural = declare

@@ -17,19 +17,34 @@ from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 from capsa import _core
-from capsa._core import CapsaError, RulesError
+from capsa._core import ArgumentError, CapsaError, RulesError
 from capsa.rules import Rules
 
 __all__ = [
     "MAC_FIELD",
+    "PHASES",
+    "STATE_FORMAT",
+    "STATE_VERSION",
     "RoundError",
+    "check_header",
     "is_mapping",
     "round_error",
     "rules_of_state",
     "rules_text",
     "seal",
+    "server_seed_of",
+    "settled_digest",
+    "state_key",
     "unseal",
 ]
+
+PHASES = ("open", "dealt", "closed", "settled")
+"""The phases of a round, in order."""
+
+STATE_FORMAT = "capsa-round-state"
+"""The ``format`` of a saved round state."""
+STATE_VERSION = 2
+"""The ``format_version`` of a saved round state."""
 
 MAC_FIELD = "mac"
 """The state's field holding the MACs: ``{"fields": {name: hex}, "whole": hex}``."""
@@ -106,6 +121,8 @@ def unseal(state: Mapping[str, Any], key: bytes) -> None:
     if not is_mapping(state):
         raise TypeError(f"a round state is a mapping, not {type(state).__name__}")
     sealed_by = state.get(MAC_FIELD)
+    if _unchanged(state, sealed_by, key):
+        return
     fields = {name: value for name, value in state.items() if name != MAC_FIELD}
     macs, whole = _macs(fields, key)
     expected = sealed_by.get("fields") if is_mapping(sealed_by) else None
@@ -119,6 +136,20 @@ def unseal(state: Mapping[str, Any], key: bytes) -> None:
         # the whole's MAC is over every field's: find the field to name
         _name_the_change(macs, expected, fields)
         raise round_error("round state: the MAC of the whole state does not match")
+
+
+def _unchanged(state: Mapping[str, Any], sealed_by: Any, key: bytes) -> bool:
+    """True when the whole's MAC matches, checked in one call; a state that
+    fails is checked again field by field to name what is wrong."""
+    if type(state) is not dict or type(sealed_by) is not dict:
+        return False
+    whole = sealed_by.get("whole")
+    if not isinstance(whole, str) or not is_mapping(sealed_by.get("fields")):
+        return False
+    try:
+        return _core.state_mac_matches(key, state, whole, MAC_FIELD)
+    except (ValueError, TypeError):
+        return False
 
 
 def rules_text(rules: Rules) -> str:
@@ -152,6 +183,79 @@ def rules_of_state(text: Any) -> Rules:
         raise round_error(f"round state: rules: {exc}") from None
     _remember(_RULES_BY_TEXT, text, rules)
     return rules
+
+
+_STATE_KEYS = frozenset(
+    {
+        "format",
+        "format_version",
+        "phase",
+        "commitment",
+        "rules",
+        "seats",
+        "stakes",
+        "round_id",
+        "nonce",
+        "previous_digest",
+        "meta",
+        "table_id",
+        "players",
+        "server_seed",
+        "deadline",
+        "require_client_seeds",
+        "client_seeds",
+        "play",
+        "digest",
+    }
+)
+
+
+def state_key(state: Mapping[str, Any], key: str) -> Any:
+    """The state's ``key``: ``RoundError`` when it is missing."""
+    if key not in state:
+        raise round_error(f"round state: {key} is missing")
+    return state[key]
+
+
+def check_header(state: Mapping[str, Any]) -> str:
+    """The state's phase, once its keys, format and version are checked."""
+    unknown = sorted(str(k) for k in state.keys() - _STATE_KEYS - {MAC_FIELD})
+    if unknown:
+        raise round_error(f"round state: unknown key {unknown[0][:40]!r}")
+    if state_key(state, "format") != STATE_FORMAT:
+        raise round_error(f"round state: format must be {STATE_FORMAT!r}")
+    version = state_key(state, "format_version")
+    if version != STATE_VERSION or isinstance(version, bool) or not isinstance(version, int):
+        raise round_error(
+            f"round state: format_version must be {STATE_VERSION}, got {str(version)[:20]}"
+        )
+    phase = state_key(state, "phase")
+    if phase not in PHASES:
+        raise round_error(f"round state: phase must be one of {', '.join(PHASES)}")
+    return str(phase)
+
+
+def _hex_digest(value: Any, name: str) -> str:
+    try:
+        text: str | None = _core.read_digest(value, name)
+    except (ArgumentError, TypeError):
+        text = None
+    if text is None:
+        raise round_error(f"round state: {name} must be 64 lowercase hexadecimal digits")
+    return text
+
+
+def server_seed_of(state: Mapping[str, Any]) -> bytes:
+    """The state's server seed (``RoundError`` unless 64 lowercase hex digits)."""
+    return bytes.fromhex(_hex_digest(state_key(state, "server_seed"), "server_seed"))
+
+
+def settled_digest(state: Mapping[str, Any]) -> str | None:
+    """The digest of a settled state's record (``None`` in a state written
+    without it: the record is then written again to find it)."""
+    if "digest" not in state:
+        return None
+    return _hex_digest(state["digest"], "digest")
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:

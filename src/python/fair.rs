@@ -5,12 +5,16 @@
 use pyo3::prelude::*;
 
 use super::card::Card;
+use super::conversion::cards::hand13;
+use super::conversion::choices::rules_arg;
 use super::conversion::numbers::{nonce_arg, seats_arg};
 use super::conversion::seats::submitted_arrangement;
 use super::conversion::text::{client_seeds_arg, server_seed_arg};
+use super::splits::fouls;
 use crate::arrangement::cards_text;
 use crate::error::Error;
 use crate::fair::{self, hex};
+use crate::naturals as natural_core;
 
 /// The commitment to a 32-byte server seed: its SHA-256, lowercase hex.
 #[pyfunction]
@@ -49,6 +53,14 @@ fn fair_deal(
 /// 13 ids. An error names the seat and the cards.
 #[pyfunction]
 fn submission(arrangement: &Bound<'_, PyAny>, hand: Vec<u8>, seat: usize) -> PyResult<Vec<u32>> {
+    checked_submission(arrangement, &hand, seat)
+}
+
+fn checked_submission(
+    arrangement: &Bound<'_, PyAny>,
+    hand: &[u8],
+    seat: usize,
+) -> PyResult<Vec<u32>> {
     let at_seat = |e: Error| PyErr::from(e.context(format_args!("seat {seat}")).at_seat(seat));
     let ids = submitted_arrangement(arrangement, seat)?;
     let foreign: Vec<u8> = ids.iter().copied().filter(|c| !hand.contains(c)).collect();
@@ -59,10 +71,73 @@ fn submission(arrangement: &Bound<'_, PyAny>, hand: Vec<u8>, seat: usize) -> PyR
              its hand is {}",
             cards_text(&foreign),
             cards_text(&kept),
-            cards_text(&hand)
+            cards_text(hand)
         ))));
     }
     Ok(ids.into_iter().map(u32::from).collect())
+}
+
+/// Each seat's arrangement: its 13 ids, or None where it has none.
+type Arranged = Vec<Option<Vec<u32>>>;
+
+/// What a restored round's deal gives: each seat's hand, its arrangement
+/// checked, whether the hand holds a natural the rules enable, whether the
+/// arrangement fouls.
+type Restored = (Vec<Vec<u32>>, Arranged, Vec<bool>, Vec<Option<bool>>);
+
+/// The provably fair deal again with each seat's arrangement (or None)
+/// checked against its hand, in one call, as a saved round is restored:
+/// each seat's 13 ids sorted, each arrangement's 13 ids, whether each hand
+/// holds a natural `rules` enable, and whether each arrangement fouls under
+/// them. Raises what ``fair_deal`` and ``submission`` raise.
+#[pyfunction]
+#[pyo3(signature = (server_seed, client_seeds, nonce, seats, arrangements, rules))]
+fn fair_deal_checked(
+    server_seed: &Bound<'_, PyAny>,
+    client_seeds: Option<&Bound<'_, PyAny>>,
+    nonce: &Bound<'_, PyAny>,
+    seats: &Bound<'_, PyAny>,
+    arrangements: Vec<Option<Bound<'_, PyAny>>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Restored> {
+    let rules = rules_arg(rules)?;
+    let r = rules.get();
+    let seats = seats_arg(seats)?;
+    let seed = server_seed_arg(server_seed)?;
+    let client_seeds = client_seeds_arg(client_seeds, seats)?;
+    let hands = fair::deal(&seed, &client_seeds, nonce_arg(nonce)?, seats)?;
+    if arrangements.len() != seats {
+        return Err(Error::argument(format!(
+            "arrangements: one per seat ({seats}), got {}",
+            arrangements.len()
+        ))
+        .into());
+    }
+    let mut arranged = Vec::with_capacity(seats);
+    for (k, (arrangement, hand)) in arrangements.iter().zip(&hands).enumerate() {
+        arranged.push(match arrangement {
+            Some(a) => Some(checked_submission(a, hand, k)?),
+            None => None,
+        });
+    }
+    let naturals = hands
+        .iter()
+        .map(|h| natural_core::strongest(&hand13(h), &r.naturals).is_some())
+        .collect();
+    let fouled = arranged
+        .iter()
+        .map(|a| {
+            a.as_ref().map(|ids| {
+                let ids: Vec<u8> = ids.iter().map(|&id| id as u8).collect();
+                fouls(r, &ids)
+            })
+        })
+        .collect();
+    let ids = hands
+        .iter()
+        .map(|h| h.iter().map(|&id| u32::from(id)).collect())
+        .collect();
+    Ok((ids, arranged, naturals, fouled))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -71,5 +146,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fair_commitment, m)?)?;
     m.add_function(wrap_pyfunction!(fair_deal, m)?)?;
     m.add_function(wrap_pyfunction!(submission, m)?)?;
+    m.add_function(wrap_pyfunction!(fair_deal_checked, m)?)?;
     Ok(())
 }

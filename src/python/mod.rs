@@ -10,7 +10,8 @@
 //! (`stream`), the solver (`solver`), bulk settlement and simulation
 //! (`bulk`), the provably fair deal (`fair`), round records (`records`),
 //! the argument readers the Python layer shares (`readers`), the MAC of a
-//! saved round state (`state`),
+//! saved round state (`state`), JSON values without Python's `json`
+//! (`json_values`),
 //! the generators' raw output (`rng`), and the one mapping of core errors
 //! to exceptions (`errors`).
 
@@ -23,6 +24,7 @@ mod conversion;
 mod errors;
 mod fair;
 mod hands;
+mod json_values;
 mod naturals;
 mod readers;
 mod records;
@@ -47,6 +49,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     stream::register(m)?;
     fair::register(m)?;
     state::register(m)?;
+    json_values::register(m)?;
     records::register(m)?;
     readers::register(m)?;
     rng::register(m)?;

@@ -139,7 +139,66 @@ fn read_flag(value: &Bound<'_, PyAny>, what: &Bound<'_, PyAny>) -> PyResult<bool
     bool_arg(value, &text_arg(what, "what")?)
 }
 
+/// The arguments of a `capsa.Round` as read, in one call and in the order
+/// the readers above read them: the seat count, the stakes as a record
+/// holds them (None when not given), the round id, the nonce, the previous
+/// digest, the meta, the table id, the players and the server seed (None
+/// when not given).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[allow(clippy::type_complexity)]
+fn read_round_args<'py>(
+    py: Python<'py>,
+    seats: &Bound<'py, PyAny>,
+    stakes: Option<&Bound<'py, PyAny>>,
+    round_id: &Bound<'py, PyAny>,
+    nonce: &Bound<'py, PyAny>,
+    previous_digest: Option<&Bound<'py, PyAny>>,
+    meta: Option<&Bound<'py, PyAny>>,
+    table_id: Option<&Bound<'py, PyAny>>,
+    players: Option<&Bound<'py, PyAny>>,
+    server_seed: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(
+    usize,
+    Option<Bound<'py, PyAny>>,
+    String,
+    u64,
+    Option<String>,
+    Bound<'py, PyDict>,
+    Option<String>,
+    Bound<'py, PyList>,
+    Option<Bound<'py, PyBytes>>,
+)> {
+    let count = read_seat_count(seats)?;
+    let stakes = match stakes.filter(|s| !s.is_none()) {
+        Some(s) => Some(read_stakes(py, s, seats, true)?),
+        None => None,
+    };
+    let round_id = read_round_id(round_id)?;
+    let nonce = read_nonce(nonce)?;
+    let previous_digest = digest_arg(previous_digest, "previous_digest")?.map(|d| hex(&d));
+    let meta = read_meta(py, meta)?;
+    let table_id = read_table_id(table_id)?;
+    let players = read_players(py, players, seats)?;
+    let server_seed = match server_seed.filter(|s| !s.is_none()) {
+        Some(s) => Some(read_server_seed(py, s)?),
+        None => None,
+    };
+    Ok((
+        count,
+        stakes,
+        round_id,
+        nonce,
+        previous_digest,
+        meta,
+        table_id,
+        players,
+        server_seed,
+    ))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(read_round_args, m)?)?;
     m.add_function(wrap_pyfunction!(read_seat_count, m)?)?;
     m.add_function(wrap_pyfunction!(read_stakes, m)?)?;
     m.add_function(wrap_pyfunction!(read_round_id, m)?)?;

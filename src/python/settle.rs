@@ -11,6 +11,7 @@ use super::conversion::flags::read_flags;
 use super::conversion::seats::read_seats;
 use super::conversion::stakes::stakes_arg;
 use super::errors::err;
+use super::json_values::text_to_python;
 use crate::batch::{self, SeatFlags};
 use crate::error::{Error, ErrorKind};
 use crate::report;
@@ -32,11 +33,6 @@ impl Settlement {
     fn json_part<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
         self.to_dict(py)?.get_item(key)
     }
-}
-
-fn to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import(pyo3::intern!(py, "json"))?
-        .call_method1(pyo3::intern!(py, "loads"), (text,))
 }
 
 #[pymethods]
@@ -98,7 +94,7 @@ impl Settlement {
     /// ``rake``, ``net``, ``seats`` and ``pairs`` (as the properties give
     /// them), the record ``capsa settle`` writes.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_python(py, &report::settlement_json(&self.inner, &self.seats))
+        text_to_python(py, &report::settlement_json(&self.inner, &self.seats))
     }
 
     /// A text table a player or a support agent can read: each seat's rows and

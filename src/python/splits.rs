@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use super::conversion::cards::{card_rows, read_full_hand};
 use super::conversion::choices::rules_arg;
 use crate::batch;
+use crate::rules::Rules;
 use crate::splits as split_core;
 
 /// Every split of 13 cards into a top, middle and bottom row.
@@ -53,14 +54,19 @@ fn splits<'py>(
 fn is_foul(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
     let rules = rules_arg(rules)?;
     let ids = read_full_hand(cards)?;
-    let r = rules.get();
+    Ok(fouls(rules.get(), &ids))
+}
+
+/// Whether 13 distinct ids laid out top 0-2, middle 3-7, bottom 8-12 foul
+/// under `r`.
+pub(super) fn fouls(r: &Rules, ids: &[u8]) -> bool {
     let e = &r.evaluator;
     let (top, middle, bottom) = (
         e.eval_unchecked(&ids[..3]),
         e.eval_unchecked(&ids[3..8]),
         e.eval_unchecked(&ids[8..]),
     );
-    Ok(!split_core::is_valid(top, middle, bottom, r.foul_strict))
+    !split_core::is_valid(top, middle, bottom, r.foul_strict)
 }
 
 /// Counts the valid splits of 13 cards.

@@ -2,79 +2,111 @@
 //! Python dict written as canonical JSON and sealed under the server key in
 //! one call. `capsa.round_state` is the Python layer.
 
-use std::fmt::Write;
+use std::cell::RefCell;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyString};
 
 use super::conversion::text::type_name;
+use super::json_values::{write_value, Origin};
 use crate::canonical::write_str;
 use crate::fair::hex;
-use crate::state_mac;
+use crate::state_mac::{self, StateKey};
 
-/// Deeper than any state capsa writes.
-const MAX_DEPTH: usize = 32;
+fn key_bytes<'a, 'py>(key: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, PyBytes>> {
+    key.cast::<PyBytes>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "key must be bytes (at least {} of them, 32 recommended), not {}",
+            state_mac::MIN_KEY_BYTES,
+            type_name(key)
+        ))
+    })
+}
 
-/// Appends the canonical JSON text of `value` (None, bool, int, str, list,
-/// tuple, dict with str keys); a `ValueError` naming `field` otherwise.
-fn write_value(
-    out: &mut String,
-    value: &Bound<'_, PyAny>,
-    field: &str,
-    depth: usize,
-) -> PyResult<()> {
-    let refuse = |why: String| PyValueError::new_err(format!("{field}: {why}"));
-    if depth > MAX_DEPTH {
-        return Err(refuse(format!("nested deeper than {MAX_DEPTH}")));
+/// A text field at least this long (a state's rules) has its MAC
+/// remembered: a server's states share a few rule sets, and writing and
+/// hashing their text is most of the work of a state's MAC.
+const REMEMBERED_TEXT_BYTES: usize = 256;
+const REMEMBERED_FIELDS: usize = 16;
+
+struct RememberedMac {
+    key: Vec<u8>,
+    name: String,
+    text: String,
+    mac: [u8; 32],
+}
+
+thread_local! {
+    static LONG_FIELDS: RefCell<Vec<RememberedMac>> = const { RefCell::new(Vec::new()) };
+}
+
+fn long_text_mac(key: &StateKey, key_bytes: &[u8], name: &str, text: &str) -> [u8; 32] {
+    LONG_FIELDS.with_borrow_mut(|remembered| {
+        let found = remembered
+            .iter()
+            .find(|r| r.text == text && r.name == name && r.key == key_bytes);
+        if let Some(found) = found {
+            return found.mac;
+        }
+        let mut canonical = String::with_capacity(text.len() + 64);
+        write_str(&mut canonical, text);
+        let mac = key.field_mac(name, &canonical);
+        if remembered.len() >= REMEMBERED_FIELDS {
+            remembered.remove(0);
+        }
+        remembered.push(RememberedMac {
+            key: key_bytes.to_vec(),
+            name: name.to_owned(),
+            text: text.to_owned(),
+            mac,
+        });
+        mac
+    })
+}
+
+/// Each field's name and MAC (of its canonical JSON text), sorted by name,
+/// leaving out the field `skip`.
+fn field_macs(
+    key: &StateKey,
+    key_bytes: &[u8],
+    fields: &Bound<'_, PyDict>,
+    skip: Option<&str>,
+) -> PyResult<Vec<(String, [u8; 32])>> {
+    let mut macs = Vec::with_capacity(fields.len());
+    let mut out = String::with_capacity(256);
+    for (name, value) in fields.iter() {
+        let name = name
+            .cast::<PyString>()
+            .map_err(|_| PyValueError::new_err("a round state's keys are text"))?
+            .to_str()?;
+        if skip == Some(name) {
+            continue;
+        }
+        let long_text = match value.cast_exact::<PyString>() {
+            Ok(text) => Some(text.to_str()?).filter(|t| t.len() >= REMEMBERED_TEXT_BYTES),
+            Err(_) => None,
+        };
+        let mac = match long_text {
+            Some(text) => long_text_mac(key, key_bytes, name, text),
+            None => {
+                out.clear();
+                let from = Origin {
+                    field: name,
+                    data: "state data",
+                };
+                write_value(&mut out, &value, from, 0)?;
+                key.field_mac(name, &out)
+            }
+        };
+        macs.push((name.to_owned(), mac));
     }
-    if value.is_none() {
-        out.push_str("null");
-    } else if let Ok(flag) = value.cast::<PyBool>() {
-        out.push_str(if flag.is_true() { "true" } else { "false" });
-    } else if let Ok(text) = value.cast::<PyString>() {
-        write_str(out, text.to_str()?);
-    } else if value.is_exact_instance_of::<pyo3::types::PyInt>() {
-        match value.extract::<i128>() {
-            Ok(v) if i64::try_from(v).is_ok() || u64::try_from(v).is_ok() => {
-                let _ = write!(out, "{v}");
-            }
-            _ => return Err(refuse("an integer beyond 64 bits".into())),
-        }
-    } else if let Ok(map) = value.cast::<PyDict>() {
-        let mut members = Vec::with_capacity(map.len());
-        for (key, item) in map.iter() {
-            let key = key
-                .cast::<PyString>()
-                .map_err(|_| refuse(format!("a key of type {}", type_name(&key))))?
-                .to_str()?
-                .to_owned();
-            members.push((key, item));
-        }
-        members.sort_by(|a, b| a.0.cmp(&b.0));
-        out.push('{');
-        for (k, (key, item)) in members.iter().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            write_str(out, key);
-            out.push(':');
-            write_value(out, item, field, depth + 1)?;
-        }
-        out.push('}');
-    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
-        out.push('[');
-        for (k, item) in value.try_iter()?.enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            write_value(out, &item?, field, depth + 1)?;
-        }
-        out.push(']');
-    } else {
-        return Err(refuse(format!("a {} is not state data", type_name(value))));
-    }
-    Ok(())
+    macs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Ok(macs)
+}
+
+fn whole_of(key: &StateKey, macs: &[(String, [u8; 32])]) -> [u8; 32] {
+    key.whole_mac(macs.iter().map(|(n, m)| (n.as_str(), m)))
 }
 
 /// The MAC of a round state's `fields` under `key` (bytes, at least
@@ -85,40 +117,35 @@ fn state_macs<'py>(
     key: &Bound<'py, PyAny>,
     fields: &Bound<'py, PyDict>,
 ) -> PyResult<(Bound<'py, PyDict>, String)> {
-    let key = key.cast::<PyBytes>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "key must be bytes (at least {} of them, 32 recommended), not {}",
-            state_mac::MIN_KEY_BYTES,
-            type_name(key)
-        ))
-    })?;
-    let mut texts = Vec::with_capacity(fields.len());
-    let mut out = String::with_capacity(256);
-    for (name, value) in fields.iter() {
-        let name = name
-            .cast::<PyString>()
-            .map_err(|_| PyValueError::new_err("a round state's keys are text"))?
-            .to_str()?
-            .to_owned();
-        out.clear();
-        write_value(&mut out, &value, &name, 0)?;
-        texts.push((name, out.clone()));
-    }
-    texts.sort();
-    let pairs: Vec<(&str, &str)> = texts
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
-    let (macs, whole) = state_mac::state_macs(key.as_bytes(), &pairs)?;
+    let key_bytes = key_bytes(key)?.as_bytes();
+    let key = StateKey::new(key_bytes)?;
+    let macs = field_macs(&key, key_bytes, fields, None)?;
     let by_name = PyDict::new(fields.py());
-    for ((name, _), mac) in texts.iter().zip(macs) {
-        by_name.set_item(name, hex(&mac))?;
+    for (name, mac) in &macs {
+        by_name.set_item(name, hex(mac))?;
     }
-    Ok((by_name, hex(&whole)))
+    Ok((by_name, hex(&whole_of(&key, &macs))))
+}
+
+/// Whether the MAC of the whole of `state` under `key`, every field but
+/// `skip` taken, is `whole` (hex), compared in constant time: the check of
+/// a state that was not changed, in one call.
+#[pyfunction]
+fn state_mac_matches(
+    key: &Bound<'_, PyAny>,
+    state: &Bound<'_, PyDict>,
+    whole: &str,
+    skip: &str,
+) -> PyResult<bool> {
+    let key_bytes = key_bytes(key)?.as_bytes();
+    let key = StateKey::new(key_bytes)?;
+    let macs = field_macs(&key, key_bytes, state, Some(skip))?;
+    Ok(state_mac::same_mac(&whole_of(&key, &macs), whole))
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MIN_STATE_KEY_BYTES", state_mac::MIN_KEY_BYTES)?;
     m.add_function(wrap_pyfunction!(state_macs, m)?)?;
+    m.add_function(wrap_pyfunction!(state_mac_matches, m)?)?;
     Ok(())
 }
