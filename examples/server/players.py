@@ -1,0 +1,153 @@
+"""Scripted players for the reference table server, for its tests and its
+benchmark: each joins a table, listens to the table's events over a
+WebSocket, sends a client seed for each round, reads its hand from its view
+and submits an arrangement, until the table has played a given number of
+rounds. A player may time out (never submit) or drop and reopen its
+WebSocket, as :class:`Habits` say (seeded, so a run is repeatable)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from dataclasses import dataclass, field
+
+import httpx
+import websockets
+
+__all__ = ["Habits", "PlayerReport", "play_table"]
+
+
+@dataclass(frozen=True)
+class Habits:
+    """How often a player misses a round's submission (``miss``) or its
+    seed too (``absent``), and how often it drops its WebSocket and opens
+    a new one after acting (``reconnect``); each drawn per round from
+    ``seed``."""
+
+    miss: float = 0.0
+    absent: float = 0.0
+    reconnect: float = 0.0
+    seed: int = 0
+
+
+@dataclass
+class PlayerReport:
+    """What a player did: rounds it submitted in, missed, its reconnects and
+    the requests the server refused (by error type)."""
+
+    player: str
+    seat: int = -1
+    submitted: int = 0
+    missed: int = 0
+    reconnects: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+
+
+def _round_number(round_id: str) -> int:
+    return int(round_id.rsplit("-r", 1)[1])
+
+
+def _arrangement(hand: list[str]) -> str:
+    """The hand in the order dealt, three, five and five: quick to make, a
+    foul now and then, which the server settles like any other hand."""
+    return f"{' '.join(hand[:3])} / {' '.join(hand[3:8])} / {' '.join(hand[8:])}"
+
+
+class _Player:
+    def __init__(
+        self, http: httpx.AsyncClient, ws_url: str, table: str, player: str, habits: Habits
+    ) -> None:
+        self.http, self.ws_url, self.table = http, ws_url, table
+        self.report = PlayerReport(player)
+        self.rng = random.Random(f"{habits.seed}/{table}/{player}")
+        self.habits = habits
+        self.headers: dict[str, str] = {}
+        self.acted: set[tuple[str, str]] = set()  # (round, what) done or skipped
+
+    async def _call(self, method: str, path: str, body: object = None) -> dict[str, object]:
+        response = await self.http.request(method, path, json=body, headers=self.headers)
+        data: dict[str, object] = response.json()
+        if response.status_code >= 400:
+            error = data["error"]
+            assert isinstance(error, dict)
+            kind = str(error["type"])
+            self.report.refused[kind] = self.report.refused.get(kind, 0) + 1
+            if response.status_code >= 500:
+                raise RuntimeError(f"the server failed: {data}")
+        return data
+
+    async def join(self, name: str) -> None:
+        body = {"player": self.report.player, "name": name}
+        joined = await self._call("POST", f"/tables/{self.table}/join", body)
+        self.report.seat = int(str(joined["seat"]))
+        self.headers = {"Authorization": f"Bearer {joined['token']}"}
+
+    async def act(self) -> None:
+        """Does what the round waits for from this seat, if anything."""
+        seat = self.report.seat
+        view = await self._call("GET", f"/tables/{self.table}/seats/{seat}/view")
+        if "error" in view:
+            return
+        round_id, phase = str(view["round_id"]), view["phase"]
+        if phase == "open" and view["client_seed"] is None:
+            if (round_id, "seed") in self.acted:
+                return
+            self.acted.add((round_id, "seed"))
+            if self.rng.random() < self.habits.absent:
+                self.acted.add((round_id, "submit"))
+                self.report.missed += 1
+                return
+            body = {"round_id": round_id, "seed": f"{self.report.player}:{round_id}"}
+            await self._call("POST", f"/tables/{self.table}/seats/{seat}/seed", body)
+        elif phase == "dealt" and view["arrangement"] is None:
+            if (round_id, "submit") in self.acted:
+                return
+            self.acted.add((round_id, "submit"))
+            if self.rng.random() < self.habits.miss:
+                self.report.missed += 1
+                return
+            hand = view["hand"]
+            assert isinstance(hand, list)
+            body = {"round_id": round_id, "arrangement": _arrangement(hand)}
+            done = await self._call("POST", f"/tables/{self.table}/seats/{seat}/submit", body)
+            self.report.submitted += "error" not in done
+
+    async def play(self, rounds: int) -> None:
+        """Plays until the table has started its round after ``rounds``."""
+        while True:
+            async with websockets.connect(f"{self.ws_url}/tables/{self.table}/events") as ws:
+                async for message in ws:
+                    event = json.loads(message)
+                    round_id = event.get("round_id")
+                    if round_id is not None and _round_number(round_id) > rounds:
+                        return
+                    if round_id is not None and event["event"] in ("hello", "round", "dealt"):
+                        await self.act()
+                        if self.rng.random() < self.habits.reconnect:
+                            self.report.reconnects += 1
+                            break  # a new connection, whose hello tells where the table is
+                else:
+                    raise RuntimeError("the server closed the table's events")
+
+
+async def play_table(
+    base_url: str,
+    table: str,
+    rounds: int,
+    *,
+    players: list[str] | None = None,
+    habits: Habits | None = None,
+) -> list[PlayerReport]:
+    """Seats ``players`` (ids; default four of the table's own) at ``table``
+    of the server at ``base_url`` and plays until the table has played
+    ``rounds`` rounds in all."""
+    habits = habits or Habits()
+    ids = players or [f"{table}-p{k}" for k in range(4)]
+    ws_url = "ws" + base_url.removeprefix("http")
+    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+        seated = [_Player(http, ws_url, table, player, habits) for player in ids]
+        for player in seated:
+            await player.join(f"Player {player.report.player}")
+        await asyncio.gather(*(p.play(rounds) for p in seated))
+    return [p.report for p in seated]
