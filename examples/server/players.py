@@ -11,6 +11,7 @@ import asyncio
 import json
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 import websockets
@@ -83,35 +84,48 @@ class _Player:
         self.report.seat = int(str(joined["seat"]))
         self.headers = {"Authorization": f"Bearer {joined['token']}"}
 
-    async def act(self) -> None:
-        """Does what the round waits for from this seat, if anything."""
+    async def act(self, event: dict[str, Any]) -> None:
+        """Does what the round waits for from this seat, if anything: a
+        round's start asks for the seed, a deal for the arrangement (read
+        from the seat's view); a hello (a new connection) is answered from
+        the view."""
+        round_id = str(event["round_id"])
+        if event["event"] == "round":
+            await self._seed(round_id)
+            return
         seat = self.report.seat
         view = await self._call("GET", f"/tables/{self.table}/seats/{seat}/view")
-        if "error" in view:
+        if "error" in view or view["round_id"] != round_id:
             return
-        round_id, phase = str(view["round_id"]), view["phase"]
-        if phase == "open" and view["client_seed"] is None:
-            if (round_id, "seed") in self.acted:
-                return
-            self.acted.add((round_id, "seed"))
-            if self.rng.random() < self.habits.absent:
-                self.acted.add((round_id, "submit"))
-                self.report.missed += 1
-                return
-            body = {"round_id": round_id, "seed": f"{self.report.player}:{round_id}"}
-            await self._call("POST", f"/tables/{self.table}/seats/{seat}/seed", body)
-        elif phase == "dealt" and view["arrangement"] is None:
-            if (round_id, "submit") in self.acted:
-                return
-            self.acted.add((round_id, "submit"))
-            if self.rng.random() < self.habits.miss:
-                self.report.missed += 1
-                return
+        if view["phase"] == "open" and view["client_seed"] is None:
+            await self._seed(round_id)
+        elif view["phase"] == "dealt" and view["arrangement"] is None:
             hand = view["hand"]
             assert isinstance(hand, list)
-            body = {"round_id": round_id, "arrangement": _arrangement(hand)}
-            done = await self._call("POST", f"/tables/{self.table}/seats/{seat}/submit", body)
-            self.report.submitted += "error" not in done
+            await self._submit(round_id, hand)
+
+    async def _seed(self, round_id: str) -> None:
+        if (round_id, "seed") in self.acted:
+            return
+        self.acted.add((round_id, "seed"))
+        if self.rng.random() < self.habits.absent:
+            self.acted.add((round_id, "submit"))
+            self.report.missed += 1
+            return
+        body = {"round_id": round_id, "seed": f"{self.report.player}:{round_id}"}
+        await self._call("POST", f"/tables/{self.table}/seats/{self.report.seat}/seed", body)
+
+    async def _submit(self, round_id: str, hand: list[str]) -> None:
+        if (round_id, "submit") in self.acted:
+            return
+        self.acted.add((round_id, "submit"))
+        if self.rng.random() < self.habits.miss:
+            self.report.missed += 1
+            return
+        body = {"round_id": round_id, "arrangement": _arrangement(hand)}
+        path = f"/tables/{self.table}/seats/{self.report.seat}/submit"
+        done = await self._call("POST", path, body)
+        self.report.submitted += "error" not in done
 
     async def play(self, rounds: int) -> None:
         """Plays until the table has started its round after ``rounds``."""
@@ -123,7 +137,7 @@ class _Player:
                     if round_id is not None and _round_number(round_id) > rounds:
                         return
                     if round_id is not None and event["event"] in ("hello", "round", "dealt"):
-                        await self.act()
+                        await self.act(event)
                         if self.rng.random() < self.habits.reconnect:
                             self.report.reconnects += 1
                             break  # a new connection, whose hello tells where the table is
