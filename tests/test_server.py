@@ -55,7 +55,8 @@ async def _play_all(base: str, rounds_per_table: int) -> list[PlayerReport]:
 
 def _run_tables(url: str, rules_path: Path, rounds_per_table: int) -> list[PlayerReport]:
     options = ("--tables", str(TABLES), "--deadline-ms", "400", "--rules", str(rules_path))
-    with serving(url, *options) as base:
+    with serving(url, *options) as served:
+        base = served.url
         reports = asyncio.run(asyncio.wait_for(_play_all(base, rounds_per_table), 300))
         balances = {
             p: httpx.get(f"{base}/players/{p}/balance").json()["balance"]
@@ -116,8 +117,8 @@ def test_a_restarted_server_goes_on_with_each_tables_chain(tmp_path: Path) -> No
     url = f"sqlite:///{tmp_path}/records.db"
     options = ("--tables", "1", "--deadline-ms", "200")
     for rounds in (2, 4):
-        with serving(url, *options) as base:
-            asyncio.run(asyncio.wait_for(play_table(base, "t0", rounds), 120))
+        with serving(url, *options) as served:
+            asyncio.run(asyncio.wait_for(play_table(served.url, "t0", rounds), 120))
     with capsa.store.open(url, create=False) as store:
         assert store.verify().ok
         assert [r.round_id for r in store.rounds("t0")][:4] == [f"t0-r{n}" for n in range(1, 5)]

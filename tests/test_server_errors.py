@@ -66,8 +66,8 @@ def _seat_and_deal(base: str, table: str) -> Table:
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = f"sqlite:///{tmp_path_factory.mktemp('store')}/records.db"
     # a deadline far off: nothing closes unless every seat has submitted
-    with serving(url, "--tables", "2", "--deadline-ms", "600000") as base:
-        yield base
+    with serving(url, "--tables", "2", "--deadline-ms", "600000") as served:
+        yield served.url
 
 
 @pytest.fixture(scope="module")

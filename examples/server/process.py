@@ -10,11 +10,12 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
-__all__ = ["serving"]
+__all__ = ["Serving", "serving"]
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -25,10 +26,23 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@dataclass(frozen=True)
+class Serving:
+    """A running server: its base URL and its process."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+
+    def cpu_seconds(self) -> float:
+        """The CPU time the server's process has used (Linux)."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextlib.contextmanager
-def serving(store_url: str, *options: str, key_hex: str = "11" * 32) -> Iterator[str]:
+def serving(store_url: str, *options: str, key_hex: str = "11" * 32) -> Iterator[Serving]:
     """Starts ``python -m examples.server --store store_url *options`` and
-    yields its base URL once it answers; stops it (SIGTERM, then SIGKILL)
+    yields it once it answers; stops it (SIGTERM, then SIGKILL)
     on the way out."""
     port = _free_port()
     env = dict(os.environ, CAPSA_SERVER_KEY=key_hex)
@@ -40,7 +54,7 @@ def serving(store_url: str, *options: str, key_hex: str = "11" * 32) -> Iterator
     base = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(base, server)
-        yield base
+        yield Serving(base, server)
     finally:
         server.terminate()
         try:
