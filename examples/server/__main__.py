@@ -45,7 +45,10 @@ def main(argv: list[str] | None = None) -> None:
         rules=_rules(args.rules),
         deadline_ms=args.deadline_ms,
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # Events are small JSON: compressing each costs more than it saves.
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", ws_per_message_deflate=False
+    )
 
 
 if __name__ == "__main__":

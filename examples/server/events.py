@@ -42,20 +42,13 @@ class EventHub:
         """Sends ``hello`` then the table's events until the client leaves."""
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._queues.setdefault(table_id, set()).add(queue)
-        listening = asyncio.ensure_future(_until_disconnect(websocket))
+        listening = asyncio.ensure_future(_until_disconnect(websocket, queue))
         try:
             await websocket.send_json(hello)
-            while True:
-                getting = asyncio.ensure_future(queue.get())
-                await asyncio.wait({listening, getting}, return_when=asyncio.FIRST_COMPLETED)
-                if not getting.done():
-                    getting.cancel()
-                    break  # the client left
-                event = getting.result()
-                if event is None:
-                    await websocket.close(code=1008, reason="too far behind")
-                    break
+            while (event := await queue.get()) is not None:
                 await websocket.send_json(event)
+            if not listening.done():  # dropped by the hub, not gone
+                await websocket.close(code=1008, reason="too far behind")
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # the client left while an event was sent
         finally:
@@ -65,9 +58,13 @@ class EventHub:
                 await listening
 
 
-async def _until_disconnect(websocket: WebSocket) -> None:
-    """Reads (and ignores) what the client sends until it disconnects."""
+async def _until_disconnect(
+    websocket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]
+) -> None:
+    """Reads (and ignores) what the client sends until it disconnects; then
+    ends the connection's queue."""
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
+            queue.put_nowait(None)
             return

@@ -130,7 +130,8 @@ class _Player:
     async def play(self, rounds: int) -> None:
         """Plays until the table has started its round after ``rounds``."""
         while True:
-            async with websockets.connect(f"{self.ws_url}/tables/{self.table}/events") as ws:
+            url = f"{self.ws_url}/tables/{self.table}/events"
+            async with websockets.connect(url, compression=None) as ws:
                 async for message in ws:
                     event = json.loads(message)
                     round_id = event.get("round_id")

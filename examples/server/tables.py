@@ -144,7 +144,6 @@ class Table:
     def add_seed(self, seat: int, round_id: str, seed: str, now: int) -> None:
         rnd = self.current(round_id)
         rnd.add_client_seed(seat, seed)
-        self.hall.publish(self.table_id, {"event": "seed", "round_id": round_id, "seat": seat})
         if all(rnd.view(seat)["client_seeds_in"]):
             self._deal(rnd, now)
         else:
