@@ -39,7 +39,9 @@ from examples.server.process import serving
 
 
 async def _play(base: str, tables: int, rounds: int) -> None:
-    await asyncio.gather(*(play_table(base, f"t{t}", rounds) for t in range(tables)))
+    await asyncio.gather(
+        *(play_table(base, f"t{t}", rounds, plain_http=True) for t in range(tables))
+    )
 
 
 def main() -> None:

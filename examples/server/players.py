@@ -11,7 +11,7 @@ import asyncio
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import websockets
@@ -55,9 +55,58 @@ def _arrangement(hand: list[str]) -> str:
     return f"{' '.join(hand[:3])} / {' '.join(hand[3:8])} / {' '.join(hand[8:])}"
 
 
+class _Transport(Protocol):
+    async def __call__(
+        self, method: str, path: str, body: object, headers: dict[str, str]
+    ) -> tuple[int, dict[str, object]]: ...
+
+
+def _httpx_transport(http: httpx.AsyncClient) -> _Transport:
+    async def send(
+        method: str, path: str, body: object, headers: dict[str, str]
+    ) -> tuple[int, dict[str, object]]:
+        response = await http.request(method, path, json=body, headers=headers)
+        return response.status_code, response.json()
+
+    return send
+
+
+class _PlainHttp:
+    """HTTP/1.1 on one kept-alive loopback connection, one request at a
+    time: a client light enough that a benchmark measures the server."""
+
+    def __init__(self, base_url: str) -> None:
+        host, port = base_url.removeprefix("http://").split(":")
+        self.host, self.port = host, int(port)
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def __call__(
+        self, method: str, path: str, body: object, headers: dict[str, str]
+    ) -> tuple[int, dict[str, object]]:
+        if self.streams is None:
+            self.streams = await asyncio.open_connection(self.host, self.port)
+        reader, writer = self.streams
+        content = b"" if body is None else json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}"]
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        lines += ["Content-Type: application/json", f"Content-Length: {len(content)}", "", ""]
+        writer.write("\r\n".join(lines).encode() + content)
+        status = int((await reader.readline()).split()[1])
+        length = 0
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        return status, json.loads(await reader.readexactly(length))
+
+    def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+
+
 class _Player:
     def __init__(
-        self, http: httpx.AsyncClient, ws_url: str, table: str, player: str, habits: Habits
+        self, http: _Transport, ws_url: str, table: str, player: str, habits: Habits
     ) -> None:
         self.http, self.ws_url, self.table = http, ws_url, table
         self.report = PlayerReport(player)
@@ -67,14 +116,13 @@ class _Player:
         self.acted: set[tuple[str, str]] = set()  # (round, what) done or skipped
 
     async def _call(self, method: str, path: str, body: object = None) -> dict[str, object]:
-        response = await self.http.request(method, path, json=body, headers=self.headers)
-        data: dict[str, object] = response.json()
-        if response.status_code >= 400:
+        status, data = await self.http(method, path, body, self.headers)
+        if status >= 400:
             error = data["error"]
             assert isinstance(error, dict)
             kind = str(error["type"])
             self.report.refused[kind] = self.report.refused.get(kind, 0) + 1
-            if response.status_code >= 500:
+            if status >= 500:
                 raise RuntimeError(f"the server failed: {data}")
         return data
 
@@ -153,16 +201,34 @@ async def play_table(
     *,
     players: list[str] | None = None,
     habits: Habits | None = None,
+    plain_http: bool = False,
 ) -> list[PlayerReport]:
     """Seats ``players`` (ids; default four of the table's own) at ``table``
     of the server at ``base_url`` and plays until the table has played
-    ``rounds`` rounds in all."""
+    ``rounds`` rounds in all; over httpx, or with ``plain_http`` a bare
+    HTTP/1.1 connection per player (lighter, for the benchmark)."""
     habits = habits or Habits()
     ids = players or [f"{table}-p{k}" for k in range(4)]
     ws_url = "ws" + base_url.removeprefix("http")
-    async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
-        seated = [_Player(http, ws_url, table, player, habits) for player in ids]
-        for player in seated:
-            await player.join(f"Player {player.report.player}")
-        await asyncio.gather(*(p.play(rounds) for p in seated))
+    if plain_http:
+        connections = [_PlainHttp(base_url) for _ in ids]
+        seated = [
+            _Player(c, ws_url, table, player, habits)
+            for c, player in zip(connections, ids, strict=True)
+        ]
+        try:
+            await _seat_and_play(seated, rounds)
+        finally:
+            for connection in connections:
+                connection.close()
+    else:
+        async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
+            seated = [_Player(_httpx_transport(http), ws_url, table, p, habits) for p in ids]
+            await _seat_and_play(seated, rounds)
     return [p.report for p in seated]
+
+
+async def _seat_and_play(seated: list[_Player], rounds: int) -> None:
+    for player in seated:
+        await player.join(f"Player {player.report.player}")
+    await asyncio.gather(*(p.play(rounds) for p in seated))
