@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -229,8 +230,14 @@ def test_a_submission_after_the_close_is_late(base_url: str) -> None:
             body = {"round_id": t.round_id, "arrangement": t.arrangement(seat)}
             path = f"/tables/t1/seats/{seat}/submit"
             assert http.post(path, json=body, headers=t.auth(seat)).is_success
-        # every seat submitted: the round closed, settled and was stored
-        assert http.get(f"/tables/t1/rounds/{t.round_id}/record").is_success
+        # every seat submitted: the round closed and settled; its record is
+        # stored right after
+        for _ in range(100):
+            if http.get(f"/tables/t1/rounds/{t.round_id}/record").is_success:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the settled round was not stored")
         body = {"round_id": t.round_id, "arrangement": t.arrangement(0)}
         late = http.post("/tables/t1/seats/0/submit", json=body, headers=t.auth(0))
     assert late.status_code == 409

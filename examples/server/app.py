@@ -58,7 +58,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hall.open(store_url, table_ids)  # on the loop's thread, which uses it
+        await hall.open(store_url, table_ids)
         ticker = asyncio.create_task(_tick_forever(hall, min(50, max(1, deadline_ms // 4))))
         try:
             yield
@@ -66,8 +66,8 @@ def create_app(
             ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
+            await hall.recorder.close()
             hub.close_all()
-            hall.close()
 
     routes = [
         Route("/tables", _api(lambda r: _tables(hall)), methods=["GET"]),
@@ -229,30 +229,30 @@ async def _submit(hall: TableHall, request: Request) -> Any:
     return {"round_id": round_id, "seat": seat}
 
 
-def _stored_text(hall: TableHall, request: Request) -> str:
+async def _stored_text(hall: TableHall, request: Request) -> str:
     table = hall.table(request.path_params["table"])
     round_id = request.path_params["round_id"]
-    stored = hall.store().get(table.table_id, round_id)
+    stored = await hall.recorder.run(lambda store: store.get(table.table_id, round_id))
     if stored is None:
         raise ApiError(404, "UnknownRound", f"table {table.table_id!r} has no stored {round_id!r}")
     return stored.text
 
 
 async def _record(hall: TableHall, request: Request) -> Any:
-    return Response(_stored_text(hall, request), media_type="application/json")
+    return Response(await _stored_text(hall, request), media_type="application/json")
 
 
 async def _showdown(hall: TableHall, request: Request) -> Any:
     lang = request.query_params.get("lang", "en")
     if lang not in LANGUAGES:
         raise ApiError(422, "UnknownLanguage", f"lang must be one of {sorted(LANGUAGES)}")
-    record = json.loads(_stored_text(hall, request))
+    record = json.loads(await _stored_text(hall, request))
     return HTMLResponse(page_html(table_from_record(record), lang))
 
 
 async def _balance(hall: TableHall, request: Request) -> Any:
     player = request.path_params["player"]
-    return {"player": player, "balance": hall.store().ledger(player)}
+    return {"player": player, "balance": await hall.recorder.run(lambda s: s.ledger(player))}
 
 
 async def _events(hall: TableHall, hub: EventHub, websocket: WebSocket) -> None:

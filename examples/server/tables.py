@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 import capsa
-import capsa.store
 from examples.server.errors import ApiError
+from examples.server.recorder import Recorder
 
 __all__ = ["Table", "TableHall", "now_ms"]
 
@@ -161,8 +161,8 @@ class Table:
             self.save(rnd)
 
     def tick(self, now: int) -> None:
-        """Deals a round whose seeds did not all come, closes one whose
-        deadline passed, stores one settled but not yet stored."""
+        """Deals a round whose seeds did not all come by the deadline and
+        closes one whose deadline passed."""
         if self.state is None or now < self.deadline:
             return
         rnd = self.load()
@@ -178,9 +178,7 @@ class Table:
 
     def _finish(self, rnd: capsa.Round, now: int, *, force: bool) -> None:
         """Closes (the solver arranges the seats that did not submit),
-        settles, stores the record, starts the next round. The settled
-        state is saved before the store is written, so a failed append is
-        tried again at the next tick (appending is idempotent)."""
+        settles, queues the record for the store, starts the next round."""
         if rnd.phase == "dealt":
             rnd.close(now=now, force=force)
             auto = [not s for s in rnd.view(0)["submitted"]]
@@ -188,17 +186,16 @@ class Table:
                 self.table_id, {"event": "closed", "round_id": rnd.round_id, "auto": auto}
             )
         settlement = rnd.settle()
-        self.save(rnd)
-        self.hall.store().append(rnd.record_json())
         self.previous_digest = rnd.digest
-        self.hall.publish(
-            self.table_id,
-            {
-                "event": "settled",
-                "round_id": rnd.round_id,
-                "digest": rnd.digest,
-                "money": list(settlement.money),
-            },
+        settled = {
+            "event": "settled",
+            "round_id": rnd.round_id,
+            "digest": rnd.digest,
+            "money": list(settlement.money),
+        }
+        # "settled" is told once the record is durable in the store
+        self.hall.recorder.append(
+            rnd.record_json(), lambda: self.hall.publish(self.table_id, settled)
         )
         self.start_round(now)
 
@@ -235,26 +232,17 @@ class TableHall:
         self.deadline_ms = deadline_ms
         self.publish = publish
         self.tables: dict[str, Table] = {}
-        self._store: capsa.store.Store | None = None
+        self.recorder = Recorder()
 
-    def open(self, store_url: str, table_ids: list[str]) -> None:
+    async def open(self, store_url: str, table_ids: list[str]) -> None:
         """Opens the store and each table where its chain stands in it, so a
         restarted server goes on with every table's chain."""
-        self._store = capsa.store.open(store_url)
-        stored = {t.table_id: t for t in self._store.tables()}
+        await self.recorder.open(store_url)
+        stored = {t.table_id: t for t in await self.recorder.run(lambda s: s.tables())}
         for table_id in table_ids:
             summary = stored.get(table_id)
             rounds, last = (summary.rounds, summary.last_digest) if summary else (0, None)
             self.tables[table_id] = Table(self, table_id, rounds, last)
-
-    def close(self) -> None:
-        if self._store is not None:
-            self._store.close()
-            self._store = None
-
-    def store(self) -> capsa.store.Store:
-        assert self._store is not None, "the hall is not open"
-        return self._store
 
     def table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
