@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -63,13 +64,22 @@ def _run_tables(url: str, rules_path: Path, rounds_per_table: int) -> list[Playe
             for p in sorted({r.player for r in reports})
         }
         assert all(isinstance(b, int) for b in balances.values())
-        last = f"t0-r{rounds_per_table}"
-        page = httpx.get(f"{base}/tables/t0/rounds/{last}/showdown")
-        assert page.status_code == 200 and "<html" in page.text.lower()
-        record = httpx.get(f"{base}/tables/t0/rounds/{last}/record")
+        last = f"{base}/tables/t0/rounds/t0-r{rounds_per_table}"
+        record = _stored(f"{last}/record")  # settled; stored right after
         assert capsa.replay(record.text) == json.loads(record.text)["digest"]
+        page = httpx.get(f"{last}/showdown")
+        assert page.status_code == 200 and "<html" in page.text.lower()
     _check_store(url, rounds_per_table, balances)
     return reports
+
+
+def _stored(url: str) -> httpx.Response:
+    for _ in range(100):
+        response = httpx.get(url)
+        if response.status_code != 404:
+            return response
+        time.sleep(0.05)
+    raise AssertionError(f"{url}: not stored")
 
 
 def _check_store(url: str, rounds_per_table: int, balances: dict[str, int]) -> None:
