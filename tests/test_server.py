@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import httpx
+import websockets
 
 import capsa
 import capsa.store
@@ -23,7 +24,7 @@ sys.path.insert(0, str(REPO))
 from postgres_cluster import new_database, shared_cluster  # noqa: E402
 
 from examples.server.players import Habits, PlayerReport, play_table  # noqa: E402
-from examples.server.process import serving  # noqa: E402
+from examples.server.process import Serving, serving  # noqa: E402
 
 TABLES = 8
 HOUSE_RULES = """\
@@ -132,3 +133,40 @@ def test_a_restarted_server_goes_on_with_each_tables_chain(tmp_path: Path) -> No
     with capsa.store.open(url, create=False) as store:
         assert store.verify().ok
         assert [r.round_id for r in store.rounds("t0")][:4] == [f"t0-r{n}" for n in range(1, 5)]
+
+
+async def _settled_until_killed(served: Serving, seconds: float) -> list[str]:
+    """Plays table t0 and listens to its events; kills the server (SIGKILL)
+    after ``seconds``; the round ids told settled until then."""
+    settled: list[str] = []
+
+    async def listen() -> None:
+        url = served.url.replace("http", "ws") + "/tables/t0/events"
+        async with websockets.connect(url) as ws:
+            async for message in ws:
+                event = json.loads(message)
+                if event["event"] == "settled":
+                    settled.append(event["round_id"])
+
+    tasks = [
+        asyncio.ensure_future(listen()),
+        asyncio.ensure_future(play_table(served.url, "t0", 10**6)),
+    ]
+    await asyncio.sleep(seconds)
+    served.process.kill()
+    served.process.wait()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return settled
+
+
+def test_a_killed_server_loses_no_acknowledged_round(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/records.db"
+    with serving(url, "--tables", "1", "--deadline-ms", "60000") as served:
+        settled = asyncio.run(_settled_until_killed(served, 3.0))
+    assert len(settled) > 3
+    with capsa.store.open(url, create=False) as store:
+        assert store.verify().ok
+        stored = {r.round_id for r in store.rounds("t0")}
+    assert set(settled) <= stored
