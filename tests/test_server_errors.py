@@ -218,7 +218,8 @@ def test_a_malformed_request_gets_its_typed_error(name: str, dealt: Table) -> No
 
 def test_refused_requests_change_nothing(dealt: Table) -> None:
     with httpx.Client(base_url=dealt.base) as http:
-        view = http.get("/tables/t0/seats/0/view", headers=dealt.auth(0)).json()
+        response = http.get("/tables/t0/seats/0/view", headers=dealt.auth(0))
+    view = response.json()
     assert view["round_id"] == dealt.round_id
     assert view["phase"] == "dealt" and view["arrangement"] is None
 
@@ -251,3 +252,15 @@ def test_events_of_an_unknown_table_are_refused(base_url: str) -> None:
 
     with pytest.raises((websockets.InvalidStatus, websockets.ConnectionClosed)):
         asyncio.run(connect())
+
+
+def test_the_tables_state_and_a_seats_view_show_no_other_cards(dealt: Table) -> None:
+    with httpx.Client(base_url=dealt.base) as http:
+        public = http.get("/tables/t0").text
+        response = http.get("/tables/t0/seats/0/view", headers=dealt.auth(0))
+    view = response.json()
+    # cards as JSON strings: a card's text alone may occur in a hex digest
+    assert not any(f'"{card}"' in public for hand in dealt.hands for card in hand)
+    assert "server_seed" not in public
+    assert view["hand"] == dealt.hands[0] and view["record"] is None
+    assert not any(f'"{card}"' in response.text for card in dealt.hands[1])
