@@ -27,6 +27,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--tables", type=int, default=8, help="tables t0, t1, ...")
+    parser.add_argument("--table-prefix", default="t", help="the tables' ids before the number")
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--stake", type=int, default=100, help="minor units a point")
     parser.add_argument("--rules", default="capsa-susun", help="a preset or a rules file")
@@ -44,6 +45,7 @@ def main(argv: list[str] | None = None) -> None:
         stake=args.stake,
         rules=_rules(args.rules),
         deadline_ms=args.deadline_ms,
+        table_prefix=args.table_prefix,
     )
     # Events are small JSON: compressing each costs more than it saves.
     uvicorn.run(

@@ -39,8 +39,11 @@ def create_app(
     stake: int = 100,
     rules: capsa.Rules | None = None,
     deadline_ms: int = 30_000,
+    table_prefix: str = "t",
 ) -> Starlette:
-    """The server's application: ``tables`` tables ``t0``, ``t1``, ... of
+    """The server's application: ``tables`` tables ``t0``, ``t1``, ... (or
+    ``table_prefix`` then the number: servers sharing a store each keep
+    tables of their own) of
     ``seats`` seats at ``stake`` minor units a point under ``rules``, each
     round closing when every seat has submitted or ``deadline_ms`` after it
     started; records in the store at ``store_url``; ``key`` (at least 16
@@ -54,7 +57,7 @@ def create_app(
         deadline_ms=deadline_ms,
         publish=hub.publish,
     )
-    table_ids = [f"t{n}" for n in range(tables)]
+    table_ids = [f"{table_prefix}{n}" for n in range(tables)]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

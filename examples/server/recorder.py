@@ -6,6 +6,7 @@ commit: one flush for many rounds)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -17,6 +18,9 @@ __all__ = ["Recorder"]
 
 T = TypeVar("T")
 _LOG = logging.getLogger("capsa.server")
+# How long stopping waits for queued records when the store does not take
+# them (those rounds were never told settled).
+_CLOSING_SECONDS = 30
 
 
 class Recorder:
@@ -62,7 +66,8 @@ class Recorder:
     async def close(self) -> None:
         """Stores what is queued, then closes the store."""
         if self._writer is not None:
-            await self._writer
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._writer, _CLOSING_SECONDS)
         if self._store is not None:
             await self.run(lambda store: store.close())
         self._thread.shutdown()
