@@ -75,7 +75,9 @@ def _run_tables(url: str, rules_path: Path, rounds_per_table: int) -> list[Playe
 
 
 def _stored(url: str) -> httpx.Response:
-    for _ in range(100):
+    # the store's writer may lag on a loaded machine
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
         response = httpx.get(url)
         if response.status_code != 404:
             return response

@@ -58,7 +58,8 @@ def serving(store_url: str, *options: str, key_hex: str = "11" * 32) -> Iterator
     finally:
         server.terminate()
         try:
-            server.wait(timeout=20)
+            # the server flushes its queued records before it exits
+            server.wait(timeout=60)
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
