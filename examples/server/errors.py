@@ -1,0 +1,48 @@
+"""Every error the server answers with, mapped in one place to an HTTP status
+and a typed JSON body ``{"error": {"type": ..., "message": ...}}``."""
+
+from __future__ import annotations
+
+from starlette.responses import JSONResponse
+
+import capsa
+import capsa.store
+
+__all__ = ["ApiError", "error_response"]
+
+
+class ApiError(Exception):
+    """A request the server refuses for a reason of its own (not a capsa
+    error): ``status`` is the HTTP status, ``kind`` the error's type."""
+
+    def __init__(self, status: int, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.kind = kind
+
+
+# Most specific first: the first class an exception is an instance of wins.
+_CAPSA_STATUS: tuple[tuple[type[BaseException], int], ...] = (
+    (capsa.store.DuplicateRoundError, 409),
+    (capsa.store.ChainError, 409),
+    (capsa.store.StoreError, 503),
+    (capsa.RoundError, 409),
+    (capsa.CapsaError, 422),
+    (TypeError, 422),
+)
+
+
+def error_response(exc: BaseException) -> JSONResponse:
+    """The JSON answer for ``exc``: its status and its type's name. An
+    exception of no known kind is a 500 that names only its type, never a
+    traceback."""
+    if isinstance(exc, ApiError):
+        return _body(exc.status, exc.kind, str(exc))
+    for kind, status in _CAPSA_STATUS:
+        if isinstance(exc, kind):
+            return _body(status, type(exc).__name__, str(exc))
+    return _body(500, "InternalError", f"the server failed ({type(exc).__name__})")
+
+
+def _body(status: int, kind: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"type": kind, "message": message}}, status_code=status)

@@ -1,0 +1,77 @@
+"""Runs the reference table server in a subprocess on a free loopback port,
+for its tests and its benchmark."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+__all__ = ["Serving", "serving"]
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Serving:
+    """A running server: its base URL and its process."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+
+    def cpu_seconds(self) -> float:
+        """The CPU time the server's process has used (Linux)."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextlib.contextmanager
+def serving(store_url: str, *options: str, key_hex: str = "11" * 32) -> Iterator[Serving]:
+    """Starts ``python -m examples.server --store store_url *options`` and
+    yields it once it answers; stops it (SIGTERM, then SIGKILL)
+    on the way out."""
+    port = _free_port()
+    env = dict(os.environ, CAPSA_SERVER_KEY=key_hex)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(REPO / "python"), str(REPO), env.get("PYTHONPATH")) if p
+    )
+    argv = [sys.executable, "-m", "examples.server", "--store", store_url, "--port", str(port)]
+    server = subprocess.Popen([*argv, *options], cwd=REPO, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(base, server)
+        yield Serving(base, server)
+    finally:
+        server.terminate()
+        try:
+            # the server flushes its queued records before it exits
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def _wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the server exited with {server.returncode}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{base}/tables", timeout=2).status_code == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError("the server did not answer within 60 s")

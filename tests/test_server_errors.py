@@ -1,0 +1,266 @@
+"""Every class of malformed request to the reference table server gets a 4xx
+with a typed JSON error naming what was wrong, never a traceback or a 500."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from examples.server.app import MAX_BODY  # noqa: E402
+from examples.server.process import serving  # noqa: E402
+
+
+@dataclass
+class Table:
+    """A table of the test server whose round is dealt: its seats' tokens
+    and hands."""
+
+    base: str
+    table: str
+    round_id: str
+    tokens: list[str]
+    hands: list[list[str]]
+
+    def auth(self, seat: int) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[seat]}"}
+
+    def arrangement(self, seat: int) -> str:
+        hand = self.hands[seat]
+        return f"{' '.join(hand[:3])} / {' '.join(hand[3:8])} / {' '.join(hand[8:])}"
+
+
+def _seat_and_deal(base: str, table: str) -> Table:
+    with httpx.Client(base_url=base) as http:
+        tokens = [
+            http.post(f"/tables/{table}/join", json={"player": f"{table}-{k}"}).json()["token"]
+            for k in range(4)
+        ]
+        round_id = http.get(f"/tables/{table}").json()["round_id"]
+        hands = []
+        for seat, token in enumerate(tokens):
+            auth = {"Authorization": f"Bearer {token}"}
+            body = {"round_id": round_id, "seed": f"seed-{seat}"}
+            assert http.post(
+                f"/tables/{table}/seats/{seat}/seed", json=body, headers=auth
+            ).is_success
+        for seat, token in enumerate(tokens):
+            auth = {"Authorization": f"Bearer {token}"}
+            view = http.get(f"/tables/{table}/seats/{seat}/view", headers=auth).json()
+            assert view["phase"] == "dealt"
+            hands.append(view["hand"])
+    return Table(base, table, round_id, tokens, hands)
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('store')}/records.db"
+    # a deadline far off: nothing closes unless every seat has submitted
+    with serving(url, "--tables", "2", "--deadline-ms", "600000") as served:
+        yield served.url
+
+
+@pytest.fixture(scope="module")
+def dealt(base_url: str) -> Table:
+    return _seat_and_deal(base_url, "t0")
+
+
+def _submit(t: Table, seat: int, body: object, auth_seat: int | None = None) -> dict[str, Any]:
+    headers = t.auth(seat if auth_seat is None else auth_seat)
+    return {
+        "method": "POST",
+        "url": f"/tables/t0/seats/{seat}/submit",
+        "json": body,
+        "headers": headers,
+    }
+
+
+def _chunks() -> Iterator[bytes]:
+    for _ in range(MAX_BODY // 1000 + 2):
+        yield b" " * 1000
+
+
+# name -> (the request, as httpx.request's arguments, made from the table; status; type)
+CASES: dict[str, tuple[Any, int, str]] = {
+    "bad json": (
+        lambda t: {**_submit(t, 0, None), "json": None, "content": b'{"round_id": '},
+        400,
+        "BadJson",
+    ),
+    "json not an object": (lambda t: _submit(t, 0, [1, 2]), 400, "BadJson"),
+    "missing field": (lambda t: _submit(t, 0, {"round_id": t.round_id}), 400, "MissingField"),
+    "wrong type": (
+        lambda t: _submit(t, 0, {"round_id": t.round_id, "arrangement": 13}),
+        422,
+        "WrongType",
+    ),
+    "wrong type bool": (
+        lambda t: _submit(t, 0, {"round_id": True, "arrangement": "x"}),
+        422,
+        "WrongType",
+    ),
+    "unknown table": (
+        lambda t: {"method": "POST", "url": "/tables/t9/join", "json": {"player": "x"}},
+        404,
+        "UnknownTable",
+    ),
+    "unknown seat": (
+        lambda t: {"method": "GET", "url": "/tables/t0/seats/7/view", "headers": t.auth(0)},
+        404,
+        "UnknownSeat",
+    ),
+    "seat not a number": (
+        lambda t: {"method": "GET", "url": "/tables/t0/seats/x/view", "headers": t.auth(0)},
+        404,
+        "UnknownSeat",
+    ),
+    "someone else's seat": (
+        lambda t: _submit(t, 1, {"round_id": t.round_id, "arrangement": t.arrangement(1)}, 0),
+        403,
+        "NotYourSeat",
+    ),
+    "no token": (
+        lambda t: {"method": "GET", "url": "/tables/t0/seats/0/view"},
+        401,
+        "MissingToken",
+    ),
+    "cards not dealt to the seat": (
+        lambda t: _submit(t, 0, {"round_id": t.round_id, "arrangement": t.arrangement(1)}),
+        422,
+        "HandError",
+    ),
+    "unreadable cards": (
+        lambda t: _submit(t, 0, {"round_id": t.round_id, "arrangement": "Zz / Qq / 11"}),
+        422,
+        "CardError",
+    ),
+    "another round's submission": (
+        lambda t: _submit(t, 0, {"round_id": "t0-r0", "arrangement": t.arrangement(0)}),
+        409,
+        "StaleRound",
+    ),
+    "seed after the deal": (
+        lambda t: {
+            "method": "POST",
+            "url": "/tables/t0/seats/0/seed",
+            "json": {"round_id": t.round_id, "seed": "late"},
+            "headers": t.auth(0),
+        },
+        409,
+        "RoundError",
+    ),
+    "oversized body": (
+        lambda t: {**_submit(t, 0, None), "json": None, "content": b" " * (MAX_BODY + 1)},
+        413,
+        "BodyTooLarge",
+    ),
+    "oversized body without a length": (
+        lambda t: {**_submit(t, 0, None), "json": None, "content": _chunks()},
+        413,
+        "BodyTooLarge",
+    ),
+    "table full": (
+        lambda t: {"method": "POST", "url": "/tables/t0/join", "json": {"player": "late"}},
+        409,
+        "TableFull",
+    ),
+    "empty player id": (
+        lambda t: {"method": "POST", "url": "/tables/t0/join", "json": {"player": ""}},
+        422,
+        "BadPlayer",
+    ),
+    "name of the wrong type": (
+        lambda t: {"method": "POST", "url": "/tables/t0/join", "json": {"player": "a", "name": 1}},
+        422,
+        "WrongType",
+    ),
+    "unknown round": (
+        lambda t: {"method": "GET", "url": "/tables/t0/rounds/t0-r99/record"},
+        404,
+        "UnknownRound",
+    ),
+    "unknown language": (
+        lambda t: {"method": "GET", "url": "/tables/t0/rounds/t0-r1/showdown?lang=xx"},
+        422,
+        "UnknownLanguage",
+    ),
+    "unknown route": (lambda t: {"method": "GET", "url": "/nowhere"}, 404, "NotFound"),
+    "wrong method": (
+        lambda t: {"method": "DELETE", "url": "/tables/t0"},
+        405,
+        "MethodNotAllowed",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_malformed_request_gets_its_typed_error(name: str, dealt: Table) -> None:
+    make, status, kind = CASES[name]
+    with httpx.Client(base_url=dealt.base) as http:
+        response = http.request(**make(dealt))
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    error = response.json()["error"]
+    assert error["type"] == kind
+    assert error["message"] and "Traceback" not in error["message"]
+
+
+def test_refused_requests_change_nothing(dealt: Table) -> None:
+    with httpx.Client(base_url=dealt.base) as http:
+        response = http.get("/tables/t0/seats/0/view", headers=dealt.auth(0))
+    view = response.json()
+    assert view["round_id"] == dealt.round_id
+    assert view["phase"] == "dealt" and view["arrangement"] is None
+
+
+def test_a_submission_after_the_close_is_late(base_url: str) -> None:
+    t = _seat_and_deal(base_url, "t1")
+    with httpx.Client(base_url=base_url) as http:
+        for seat in range(4):
+            body = {"round_id": t.round_id, "arrangement": t.arrangement(seat)}
+            path = f"/tables/t1/seats/{seat}/submit"
+            assert http.post(path, json=body, headers=t.auth(seat)).is_success
+        # every seat submitted: the round closed and settled; its record is
+        # stored right after
+        for _ in range(100):
+            if http.get(f"/tables/t1/rounds/{t.round_id}/record").is_success:
+                break
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the settled round was not stored")
+        body = {"round_id": t.round_id, "arrangement": t.arrangement(0)}
+        late = http.post("/tables/t1/seats/0/submit", json=body, headers=t.auth(0))
+    assert late.status_code == 409
+    assert late.json()["error"]["type"] == "StaleRound"
+
+
+def test_events_of_an_unknown_table_are_refused(base_url: str) -> None:
+    async def connect() -> None:
+        async with websockets.connect(base_url.replace("http", "ws") + "/tables/t9/events") as ws:
+            await ws.recv()
+
+    with pytest.raises((websockets.InvalidStatus, websockets.ConnectionClosed)):
+        asyncio.run(connect())
+
+
+def test_the_tables_state_and_a_seats_view_show_no_other_cards(dealt: Table) -> None:
+    with httpx.Client(base_url=dealt.base) as http:
+        public = http.get("/tables/t0").text
+        response = http.get("/tables/t0/seats/0/view", headers=dealt.auth(0))
+    view = response.json()
+    # cards as JSON strings: a card's text alone may occur in a hex digest
+    assert not any(f'"{card}"' in public for hand in dealt.hands for card in hand)
+    assert "server_seed" not in public
+    assert view["hand"] == dealt.hands[0] and view["record"] is None
+    assert not any(f'"{card}"' in response.text for card in dealt.hands[1])
