@@ -5,7 +5,7 @@ The docstrings here are the text of the extension's own docstrings (what
 """
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, Self, final
+from typing import Any, Final, Literal, Self, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -850,6 +850,7 @@ class RecordRules:
     def text(self) -> str:
         """The rules' canonical JSON text."""
 
+@overload
 def write_round_record(
     rules: RecordRules,
     round_id: str,
@@ -864,12 +865,38 @@ def write_round_record(
     table_id: str | None = None,
     players: Sequence[str | Mapping[str, str | None]] | None = None,
     format_version: int | None = None,
+    with_settlement: Literal[False] = False,
 ) -> tuple[str, str]:
-    """The record of a played round: its canonical JSON text and digest (hex).
-    Each seat is (13 ids, auto, surrender, declare_natural); ``meta`` is a
-    mapping or a JSON object's text; ``format_version`` is 3 (the default),
-    2, or 1 (no table id or players), and ``rules`` must hold the rules as
-    that version writes them (``capsa.records.rules_for_record``)."""
+    """The record of a played round: its canonical JSON text and digest (hex),
+    and with ``with_settlement`` the :class:`Settlement` too. Each seat is
+    (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping or a
+    JSON object's text; ``format_version`` is 3 (the default), 2, or 1 (no
+    table id or players), and ``rules`` must hold the rules as that version
+    writes them (``capsa.records.rules_for_record``)."""
+
+@overload
+def write_round_record(
+    rules: RecordRules,
+    round_id: str,
+    stakes: int | list[list[int]],
+    server_seed: bytes,
+    client_seeds: Sequence[str] | None,
+    nonce: int,
+    seats: Sequence[tuple[Sequence[int], bool, bool, bool]],
+    previous_digest: str | None = None,
+    meta: str | Mapping[str, str | int | bool | None] | None = None,
+    *,
+    table_id: str | None = None,
+    players: Sequence[str | Mapping[str, str | None]] | None = None,
+    format_version: int | None = None,
+    with_settlement: Literal[True],
+) -> tuple[str, str, Settlement]:
+    """The record of a played round: its canonical JSON text and digest (hex),
+    and with ``with_settlement`` the :class:`Settlement` too. Each seat is
+    (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping or a
+    JSON object's text; ``format_version`` is 3 (the default), 2, or 1 (no
+    table id or players), and ``rules`` must hold the rules as that version
+    writes them (``capsa.records.rules_for_record``)."""
 
 @final
 class RecordView:

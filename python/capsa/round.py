@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import secrets
 import threading
 import time
@@ -601,8 +600,10 @@ class Round:
         close; a failure changes nothing."""
         self._need("closed", "settled", action="settle")
         if self._phase == "closed":
-            settlement = self._settlement_now()
-            text, digest = self._write_record()
+            # the record settles the table as it is written: one settlement
+            text, digest, settlement = _core.write_round_record(
+                *self._record_args(), **self._record_options(), with_settlement=True
+            )
             self._settlement, self._record_text, self._digest = settlement, text, digest
             self._phase = "settled"
         elif self._settlement is None:  # restored
@@ -626,7 +627,11 @@ class Round:
 
     def _write_record(self) -> tuple[str, str]:
         """The record's canonical JSON text and digest."""
-        text, digest = _core.write_round_record(
+        text, digest = _core.write_round_record(*self._record_args(), **self._record_options())
+        return text, digest
+
+    def _record_args(self) -> tuple[Any, ...]:
+        return (
             _record_rules(self._rules),
             self._round_id,
             self._stakes,
@@ -636,10 +641,10 @@ class Round:
             self._seat_args(),
             self._previous_digest,
             self._meta or None,
-            table_id=self._table_id,
-            players=self._players,
         )
-        return text, digest
+
+    def _record_options(self) -> dict[str, Any]:
+        return {"table_id": self._table_id, "players": self._players}
 
     @_atomic
     def record_json(self) -> str:
@@ -656,7 +661,7 @@ class Round:
     def record(self) -> dict[str, Any]:
         """The round's record as a JSON-ready dict (``docs/records.md``).
         Raises ``RoundError`` before the settlement."""
-        record: dict[str, Any] = json.loads(self.record_json())
+        record: dict[str, Any] = _core.json_value(self.record_json())
         return record
 
     @property

@@ -4,6 +4,7 @@
 //! fields, a record given as a dict), and Python data built straight from
 //! JSON text (a record or a settlement as a dict).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -113,12 +114,31 @@ fn write_dict(
     Ok(())
 }
 
+/// Most distinct object keys kept between calls: the records and
+/// settlements capsa writes use a few dozen, so the bound only matters for
+/// data with keys of its own.
+const MAX_KEPT_KEYS: usize = 512;
+
+thread_local! {
+    /// Each object key's str, kept between calls: a record's ~300 objects
+    /// reuse a few dozen keys, and making them again was much of the cost.
+    static KEPT_KEYS: RefCell<HashMap<String, Py<PyString>>> = RefCell::new(HashMap::new());
+}
+
 /// The Python value of `value`: dicts, lists, str, int, bool and None, as
 /// `json.loads` gives them; each distinct key is one str object.
-pub(crate) fn to_python<'py, 'a>(
+pub(crate) fn to_python<'py>(py: Python<'py>, value: &Json<'_>) -> PyResult<Bound<'py, PyAny>> {
+    KEPT_KEYS.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut keys) => build(py, value, &mut keys),
+        // reentered (not through capsa's own calls): keys of this call only
+        Err(_) => build(py, value, &mut HashMap::new()),
+    })
+}
+
+fn build<'py>(
     py: Python<'py>,
-    value: &'a Json<'a>,
-    keys: &mut HashMap<&'a str, Bound<'py, PyString>>,
+    value: &Json<'_>,
+    keys: &mut HashMap<String, Py<PyString>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     Ok(match value {
         Json::Null => py.None().into_bound(py),
@@ -129,19 +149,27 @@ pub(crate) fn to_python<'py, 'a>(
         },
         Json::Str(text) | Json::Raw(text) => PyString::new(py, text).into_any(),
         Json::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(to_python(py, item, keys)?)?;
-            }
-            list.into_any()
+            let built = items
+                .iter()
+                .map(|item| build(py, item, keys))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, built)?.into_any()
         }
         Json::Object(members) => {
             let dict = PyDict::new(py);
             for (key, item) in members {
-                let name = keys
-                    .entry(key.as_ref())
-                    .or_insert_with(|| PyString::new(py, key));
-                dict.set_item(name.clone(), to_python(py, item, keys)?)?;
+                let key: &str = key.as_ref();
+                let name = match keys.get(key) {
+                    Some(name) => name.bind(py).clone(),
+                    None => {
+                        let name = PyString::new(py, key);
+                        if keys.len() < MAX_KEPT_KEYS {
+                            keys.insert(key.to_owned(), name.clone().unbind());
+                        }
+                        name
+                    }
+                };
+                dict.set_item(name, build(py, item, keys)?)?;
             }
             dict.into_any()
         }
@@ -152,7 +180,7 @@ pub(crate) fn to_python<'py, 'a>(
 /// `json.loads` reads it, keys in the order written).
 pub(crate) fn text_to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     let value = canonical::parse_str(text)?;
-    to_python(py, &value, &mut HashMap::new())
+    to_python(py, &value)
 }
 
 /// The Python value of JSON text (``json.loads`` of it), for the canonical

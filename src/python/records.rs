@@ -3,7 +3,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyString, PyTuple};
 
 use super::conversion::choices::rules_arg;
 use super::conversion::meta::meta_arg;
@@ -15,6 +15,7 @@ use super::conversion::text::{
     client_seeds_arg, digest_arg, round_id_arg, server_seed_arg, table_id_arg, text_arg, type_name,
 };
 use super::errors::err;
+use super::settle::Settlement;
 use crate::canonical::{self, Json};
 use crate::error::ErrorKind;
 use crate::fair::hex;
@@ -72,10 +73,11 @@ impl RecordRules {
 }
 
 /// Writes the record of a played round: its canonical JSON text (one line)
-/// and its digest (hex). The hands are dealt again from the seeds and the
-/// table settled (see `crate::record::write`).
+/// and its digest (hex), and with `with_settlement` the settlement too
+/// (a round settles once, as its record). The hands are dealt again from
+/// the seeds and the table settled (see `crate::record::write`).
 #[pyfunction]
-#[pyo3(signature = (rules, round_id, stakes, server_seed, client_seeds, nonce, seats, previous_digest=None, meta=None, *, table_id=None, players=None, format_version=None))]
+#[pyo3(signature = (rules, round_id, stakes, server_seed, client_seeds, nonce, seats, previous_digest=None, meta=None, *, table_id=None, players=None, format_version=None, with_settlement=false))]
 #[allow(clippy::too_many_arguments)]
 fn write_round_record(
     py: Python<'_>,
@@ -91,7 +93,8 @@ fn write_round_record(
     table_id: Option<&Bound<'_, PyAny>>,
     players: Option<&Bound<'_, PyAny>>,
     format_version: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(String, String)> {
+    with_settlement: bool,
+) -> PyResult<Py<PyTuple>> {
     let n = seats.len();
     let format_version = match format_version {
         Some(v) => int_in_range(
@@ -137,7 +140,15 @@ fn write_round_record(
             seats: &played,
         })
     })?;
-    Ok((written.text, hex(&written.digest)))
+    let digest = hex(&written.digest);
+    if with_settlement {
+        let settlement = Settlement::new(written.settlement, record::seat_inputs(&played));
+        Ok((written.text, digest, settlement)
+            .into_pyobject(py)?
+            .unbind())
+    } else {
+        Ok((written.text, digest).into_pyobject(py)?.unbind())
+    }
 }
 
 /// A round record as read (every field checked for its form).

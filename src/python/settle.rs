@@ -30,6 +30,11 @@ pub struct Settlement {
 }
 
 impl Settlement {
+    /// The settlement of `seats` (as settled), for the Python layer.
+    pub(crate) fn new(inner: CoreSettlement, seats: Vec<SeatInput>) -> Self {
+        Settlement { inner, seats }
+    }
+
     fn json_part<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
         self.to_dict(py)?.get_item(key)
     }

@@ -41,6 +41,8 @@ pub use table::{
     check_players, check_table_id, installed_solver, players_error, Player, SolverId,
     MAX_PLAYER_BYTES, MAX_TABLE_ID_BYTES,
 };
+#[cfg(feature = "python")]
+pub(crate) use write::seat_inputs;
 pub use write::{check_meta, write, RoundInputs, Written};
 
 #[cfg(test)]

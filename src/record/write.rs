@@ -137,7 +137,7 @@ pub(super) fn check_play(
     problems
 }
 
-pub(super) fn seat_inputs(seats: &[PlayedSeat]) -> Vec<SeatInput> {
+pub(crate) fn seat_inputs(seats: &[PlayedSeat]) -> Vec<SeatInput> {
     seats.iter().map(PlayedSeat::input).collect()
 }
 
