@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_input_channels import Answer, fault_text, is_typed
+from test_input_channels import Answer, _raised, fault_text, is_typed
 
 import capsa
 from capsa import _core
@@ -127,14 +127,6 @@ class Fault:
 
 
 # ---------------------------------------------------------------- channels
-
-
-def _raised(call: Callable[[], object]) -> Answer:
-    try:
-        call()
-    except (capsa.CapsaError, TypeError) as exc:
-        return Answer(type(exc).__name__, str(exc), getattr(exc, "field", "") or "")
-    raise AssertionError("accepted")
 
 
 def _reader(f: Fault) -> Answer:
