@@ -14,17 +14,15 @@ where they fail: there they must run.
 
 from __future__ import annotations
 
-import base64
 import html
 import json
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_pages import at_width, chromium, layout_problems, screenshot
 
 import capsa
 from capsa import render
@@ -33,52 +31,13 @@ from capsa.render import examples
 from capsa.render._text import Speaker
 from capsa.render._words import words
 
-REPO = Path(__file__).resolve().parent.parent
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
 WIDTHS = {"desktop": 1280, "phone": 390}
-ARTIFACTS = Path(os.environ.get("CAPSA_ARTIFACTS") or REPO / "target" / "screenshots")
-
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-except ImportError:  # pragma: no cover - selenium is in the test extra
-    webdriver = None  # type: ignore[assignment]
-
-
-def _missing() -> str | None:
-    if webdriver is None:
-        return "selenium is not installed (pip install -e '.[test]')"
-    if CHROMIUM is None or DRIVER is None:
-        return "chromium and chromium-driver are not installed (apt-get install chromium "
-        "chromium-driver)"
-    return None
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    reason = _missing()
-    if reason is not None:
-        if os.environ.get("CI"):
-            pytest.fail(f"the browser tests must run in CI: {reason}")
-        pytest.skip(reason)
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--hide-scrollbars",
-        "--force-device-scale-factor=1",
-        "--lang=en-US",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=options)
-    try:
+    with chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 # ------------------------------------------------------------------ pages
@@ -134,59 +93,20 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, Path, Any
 
 # ------------------------------------------------------------------ checks
 
-# problems with the layout, found from the boxes the browser laid out
-_LAYOUT = """
+_SIDE_BY_SIDE = (
+    "main", "header", "section", ".seats", ".seat", ".seat-head", ".row", ".cards",
+    ".row-info", ".seat-totals", ".payments", "tr", "td", ".checks",
+)  # fmt: skip
+
+# every card face drawn at a readable size, inside its seat
+_CARD_BOXES = """
 const problems = [];
-const width = document.documentElement.clientWidth;
-if (document.documentElement.scrollWidth > width) {
-  const wide = document.documentElement.scrollWidth;
-  problems.push(`the page is ${wide}px wide in a ${width}px window`);
-}
-const label = (e) => e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined
-  ? '.' + String(e.className).split(' ').join('.') : '') +
-  (e.dataset && e.dataset.card ? `[${e.dataset.card}]` : '');
-for (const e of document.querySelectorAll('main *')) {
-  const r = e.getBoundingClientRect();
-  if (r.width === 0 && r.height === 0) continue;
-  if (r.right > width + 0.5 || r.left < -0.5) {
-    const span = `${r.left.toFixed(1)}..${r.right.toFixed(1)}`;
-    problems.push(`${label(e)} sticks out: ${span} of ${width}`);
-  }
-}
-const text = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
-for (let node = text.nextNode(); node; node = text.nextNode()) {
-  const range = document.createRange();
-  range.selectNodeContents(node);
-  const r = range.getBoundingClientRect();
-  if (r.width > 0 && (r.right > width + 0.5 || r.left < -0.5)) {
-    problems.push(`text in ${label(node.parentElement)} sticks out: ${r.right.toFixed(1)}`);
-  }
-}
-const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 &&
-                          a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
-const side_by_side = ['main', 'header', 'section', '.seats', '.seat', '.seat-head', '.row',
-                      '.cards', '.row-info', '.seat-totals', '.payments', 'tr', 'td', '.checks'];
-for (const container of document.querySelectorAll(side_by_side.join(','))) {
-  const kids = [...container.children].filter((k) => {
-    const r = k.getBoundingClientRect();
-    return r.width > 0 && r.height > 0;
-  });
-  for (let i = 0; i < kids.length; i++) {
-    for (let j = i + 1; j < kids.length; j++) {
-      const a = kids[i].getBoundingClientRect(), b = kids[j].getBoundingClientRect();
-      if (overlap(a, b)) {
-        problems.push(`${label(kids[i])} overlaps ${label(kids[j])} in ${label(container)}`);
-      }
-    }
-  }
-}
 for (const card of document.querySelectorAll('.seat svg.card')) {
   const r = card.getBoundingClientRect(), s = card.closest('.seat').getBoundingClientRect();
-  if (r.width < 30 || r.height < 40) {
-    problems.push(`${label(card)} is drawn ${r.width}x${r.height}`);
-  }
+  const name = `svg.card[${card.dataset.card}]`;
+  if (r.width < 30 || r.height < 40) problems.push(`${name} is drawn ${r.width}x${r.height}`);
   if (r.left < s.left || r.right > s.right || r.top < s.top || r.bottom > s.bottom) {
-    problems.push(`${label(card)} is outside its seat`);
+    problems.push(`${name} is outside its seat`);
   }
 }
 return problems;
@@ -212,21 +132,6 @@ return [...document.querySelectorAll('li.payment')].map((li) => ({
   payer: li.dataset.payer === undefined ? null : li.dataset.payer,
 }));
 """
-
-
-def _at_width(driver: Any, width: int) -> None:
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": width < 600},
-    )
-
-
-def _screenshot(driver: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    shot = driver.execute_cdp_cmd(
-        "Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True}
-    )
-    (ARTIFACTS / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
 
 
 def _check_cards(driver: Any, table: render.Table) -> None:
@@ -269,15 +174,17 @@ def test_every_page_in_the_browser(browser: Any, pages: list[tuple[str, Path, An
     """Each page at each width: its cards, its payments, its layout, a screenshot."""
     problems = []
     for width_name, width in WIDTHS.items():
-        _at_width(browser, width)
+        at_width(browser, width)
         for name, path, table, lang in pages:
             browser.get(path.as_uri())
             assert browser.execute_script("return document.readyState") == "complete"
             if table is not None:
                 _check_cards(browser, table)
                 _check_payments(browser, table, lang)
-            problems += [f"{name} at {width}px: {p}" for p in browser.execute_script(_LAYOUT)]
-            _screenshot(browser, f"{name}-{width_name}")
+            found = layout_problems(browser, "main", _SIDE_BY_SIDE)
+            found += browser.execute_script(_CARD_BOXES)
+            problems += [f"{name} at {width}px: {p}" for p in found]
+            screenshot(browser, f"{name}-{width_name}")
     assert not problems, "\n".join(problems[:40])
 
 
