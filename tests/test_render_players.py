@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from capsa import Round, Rules, render
+from capsa import Arrangement, Round, Rules, render, splits
 
 
 def test_a_record_shows_its_players_by_name_or_id() -> None:
@@ -39,3 +39,37 @@ def test_a_record_of_default_players_shows_seats() -> None:
     rnd.settle()
     page = render.page_html(render.table_from_record(rnd.record()))
     assert "<bdi>Seat 0</bdi>" in page and "<bdi>Seat 1</bdi>" in page
+
+
+def test_a_record_tells_its_table_time_chain_and_auto_seats() -> None:
+    """What a page can show of a record beyond its settlement: the table,
+    when it was played, the meta notes, the chain, and which seats the
+    server arranged at the close."""
+    rnd = Round(
+        Rules(),
+        3,
+        round_id="t-1/r-2",
+        table_id="t-1",
+        players=["p-1", "p-2", "p-3"],
+        previous_digest="ab" * 32,
+        meta={"played_at": 1_800_000_000_000, "dealer": "<b>Budi</b>", "hand": 7},
+        server_seed=hashlib.sha256(b"story").digest(),
+    )
+    hands = rnd.deal()
+    rnd.submit(1, Arrangement.from_ids(splits(hands[1], Rules())[-1]))
+    rnd.close()
+    rnd.settle()
+    table = render.table_from_record(rnd.record())
+    assert table.table_id == "t-1"
+    assert table.played_at == "2027-01-15T08:00:00.000Z"
+    assert table.meta == (("dealer", "<b>Budi</b>"), ("hand", "7"), ("played_at", "1800000000000"))
+    assert (table.previous_digest, table.digest) == ("ab" * 32, rnd.digest)
+    assert [s.auto for s in table.seats] == [True, False, True]
+    assert [s.player_id for s in table.seats] == ["p-1", "p-2", "p-3"]
+    # text played_at is kept as written; a record without these fields has none
+    record = rnd.record()
+    record["meta"] = {"played_at": "2026-12-01T20:00:00Z"}
+    assert render.table_from_record(record, verify=False).played_at == "2026-12-01T20:00:00Z"
+    bare = render.table_from_record({"settlement": record["settlement"]})
+    assert (bare.table_id, bare.played_at, bare.meta, bare.digest) == (None, None, (), None)
+    assert not any(s.auto for s in bare.seats)

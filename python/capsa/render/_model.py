@@ -65,6 +65,11 @@ class SeatView:
     net: int
     name: str | None = None
     """The seat's name, or None for the page's own ("Seat 0")."""
+    auto: bool = False
+    """True when the server arranged the seat at the close (a record's
+    ``auto``: the player had not submitted by the deadline)."""
+    player_id: str | None = None
+    """The seat's player id in a round record, None without one."""
     natural_rows: tuple[tuple[Card, ...], ...] | None = None
     """The split that makes the declared natural, when known (else the rows
     as submitted are shown)."""
@@ -113,6 +118,18 @@ class Table:
     round_id: str | None = None
     title: str | None = None
     checks: tuple[Check, ...] = ()
+    table_id: str | None = None
+    """A round record's table (None: a server of one table, or no record)."""
+    played_at: str | None = None
+    """When the round was played, ISO 8601 text (a record's ``meta.played_at``)."""
+    meta: tuple[tuple[str, str], ...] = ()
+    """A round record's ``meta``, each entry as text (JSON for non-text), in
+    the record's order; to be escaped when shown."""
+    digest: str | None = None
+    """A round record's digest (hex)."""
+    previous_digest: str | None = None
+    """The digest of the table's previous record; None for the first round
+    of a chain, or no record."""
 
 
 def _where(path: str, key: str | int) -> str:

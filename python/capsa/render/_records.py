@@ -13,6 +13,10 @@ A record is a JSON object holding the round's ``settlement``; a round as
   player's name, or by its id when it has none (a seat's default player,
   ``seat-k``, is shown as the page's own seat label);
 * ``seat_names`` (optional, before the players): one name per seat;
+* ``table_id``, ``meta`` (its ``played_at`` is when the round was played,
+  :mod:`capsa.record_times`), ``digest`` and ``previous_digest`` (the
+  chain), and each seat's ``auto`` (arranged by the server at the close)
+  and player id, when the record has them;
 
 and shows the verification of the record: ``capsa.verify_deal(record)``
 (the commitment and the deal) and ``capsa.replay(record)`` (the settlement
@@ -22,12 +26,15 @@ when :mod:`capsa.records` has no such check.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from capsa import records
 from capsa._core import CapsaError, RulesError, TableError
-from capsa.render._model import Check, Table, table_from_settlement
+from capsa.record_times import played_at_text
+from capsa.render._model import Check, Table, display_id, table_from_settlement
 from capsa.rules import Rules
 
 __all__ = ["is_round_record", "record_checks", "table_from_record"]
@@ -94,6 +101,54 @@ def _player_names(seats: object) -> list[str | None] | None:
     return None if all(name is None for name in names) else names
 
 
+def _meta(record: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    meta = record.get("meta")
+    if meta is None:
+        return ()
+    if not isinstance(meta, Mapping):
+        raise TableError(f"record.meta must be an object, not {type(meta).__name__}")
+    return tuple(
+        (str(key), value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+        for key, value in meta.items()
+    )
+
+
+def _digest(record: Mapping[str, Any], key: str) -> str | None:
+    value = record.get(key)
+    return value if isinstance(value, str) else None
+
+
+def _with_story(table: Table, record: Mapping[str, Any]) -> Table:
+    """The table with what the record tells beyond its settlement."""
+    seats_data = record.get("seats")
+    seats = table.seats
+    if isinstance(seats_data, list) and len(seats_data) == len(seats):
+        seats = tuple(
+            dataclasses.replace(
+                seat,
+                auto=isinstance(data, Mapping) and data.get("auto") is True,
+                player_id=_player_id(data),
+            )
+            for seat, data in zip(seats, seats_data, strict=True)
+        )
+    meta = record.get("meta")
+    return dataclasses.replace(
+        table,
+        seats=seats,
+        table_id=display_id(record.get("table_id"), "table_id"),
+        played_at=played_at_text(meta) if isinstance(meta, Mapping) else None,
+        meta=_meta(record),
+        digest=_digest(record, "digest"),
+        previous_digest=_digest(record, "previous_digest"),
+    )
+
+
+def _player_id(seat: object) -> str | None:
+    player = seat.get("player") if isinstance(seat, Mapping) else None
+    value = player.get("id") if isinstance(player, Mapping) else None
+    return display_id(value, "player id") if isinstance(value, str) else None
+
+
 def table_from_record(record: Mapping[str, Any], *, verify: bool = True) -> Table:
     """What a page draws for a round record (see the module docs); ``verify``
     runs the record's checks. A record without a settlement, or whose
@@ -112,10 +167,11 @@ def table_from_record(record: Mapping[str, Any], *, verify: bool = True) -> Tabl
         raise TableError("record.seat_names must be a list of one name (text) per seat")
     if names is None:
         names = _player_names(record.get("seats"))
-    return table_from_settlement(
+    table = table_from_settlement(
         settlement,
         rules=_rules(record.get("rules")),
         round_id=record.get("round_id", record.get("id")),
         seat_names=names,
         checks=record_checks(record) if verify else (),
     )
+    return _with_story(table, record)
