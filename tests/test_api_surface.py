@@ -61,6 +61,7 @@ SUBMODULES = frozenset(
         "ledger_data",
         "records",
         "record_tables",
+        "record_times",
         "render",
         "rng",
         "round",
