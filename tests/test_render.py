@@ -117,15 +117,15 @@ def test_every_payment_adds_up_to_the_settlement(table: dict[str, Any]) -> None:
                 assert payment.equation is not None, sentence
             payer, payee = f"Seat {payment.payer}", f"Seat {payment.payee}"
             assert sentence.startswith(
-                f"{payer} pays {payee} {w.points(pair.points)} ({w.number(abs(pair.money))} "
-                f"at a stake of {w.number(pair.stake)})."
+                f"{payer} pays {payee}: {w.points(pair.points)}, {w.number(abs(pair.money))} "
+                f"at a stake of {w.number(pair.stake)}."
             ), sentence
 
 
 def test_a_sweep_all_names_each_term_with_its_number() -> None:
     (_, text), *_ = _sentences(examples.WORKED[3].settle_table())
     assert text == (
-        "B pays A 19 points (1,900 at a stake of 100). A won all three rows against every "
+        "B pays A: 19 points, 1,900 at a stake of 100. A won all three rows against every "
         "opponent, a sweep-all: 3 in row points × 4 for sweeping all + 7 in royalties "
         "(A's 7 for four of a kind at the bottom) = 19."
     )
@@ -134,7 +134,7 @@ def test_a_sweep_all_names_each_term_with_its_number() -> None:
 def test_a_foul_pays_the_sweep_all_amount_and_the_royalties() -> None:
     sentences = [s for _, s in _sentences(examples.WORKED[1].settle_table())]
     assert sentences[1] == (
-        "A pays C 21 points (2,100 at a stake of 100). A fouled (the middle beats the bottom) "
+        "A pays C: 21 points, 2,100 at a stake of 100. A fouled (the middle beats the bottom) "
         "and pays C the foul amount: 3 rows × 1 × 4 at the sweep-all rate + 9 in royalties "
         "(C's 9 for a straight flush at the bottom) = 21."
     )
@@ -148,7 +148,7 @@ def test_naturals_surrenders_and_fouls_are_told_as_the_rules_settle_them() -> No
         "6 for full colour − 4 for six pairs = 2."
     )
     assert naturals[5] == (
-        "C pays D 3 points (30 at a stake of 10). C surrendered: the surrender cost 3."
+        "C pays D: 3 points, 30 at a stake of 10. C surrendered: the surrender cost 3."
     )
     compared = [s for _, s in by_slug["naturals-compared"]]
     assert "B's ranks are higher, compared group by group: 6 for six pairs." in compared[0]
@@ -167,7 +167,7 @@ def test_without_the_rules_a_foul_names_its_rate_and_royalties_only() -> None:
     payment, text = _sentences(view)[1]
     assert payment.equation is None
     assert text == (
-        "A pays C 21 points (2,100 at a stake of 100). A fouled (the middle beats the bottom) "
+        "A pays C: 21 points, 2,100 at a stake of 100. A fouled (the middle beats the bottom) "
         "and pays C the foul amount at the sweep-all rate (× 4); including 9 in royalties "
         "(C's 9 for a straight flush at the bottom)."
     )
@@ -536,7 +536,10 @@ def test_render_many_rounds_writes_an_index_and_the_error_records_of_settle(
     record_page = (tmp_path / "index-rounds" / "round-4.html").read_text(encoding="utf-8")
     assert "table-7/round-12" in record_page and 'class="verification"' in record_page
     big = (tmp_path / "index-rounds" / "round-6.html").read_text(encoding="utf-8")
-    assert "12345678901234567890123" in big and 'Rules <bdi class="rules-name">2-4' in big
+    assert (
+        "12345678901234567890123" in big
+        and 'Rules <bdi class="rules-name"><span class="w">2-4</span>' in big
+    )
     assert main(["render", str(path), "-o", str(out), "--strict"]) == 1
 
 
