@@ -659,3 +659,58 @@ def test_a_row_shaped_natural_is_drawn_in_the_split_that_makes_it() -> None:
     assert sorted(map(int, sum(seat.natural_rows, ()))) == sorted(
         int(c) for c in capsa.parse_cards(shown.replace("/", ""))
     )
+
+
+def test_cards_are_named_for_screen_readers_in_the_pages_language() -> None:
+    table = examples.WORKED[2].settle_table()
+    for lang, ace, ten in (
+        ("en", "ace of spades", "ten of hearts"),
+        ("id", "as sekop", "sepuluh hati"),
+    ):
+        page = render.page_html(table, lang)
+        labels = dict(re.findall(r'data-card="(\w\w)"[^>]*aria-label="([^"]+)"', page))
+        assert len(labels) == 52
+        assert labels["As"] == ace and labels["Th"] == ten
+        assert len(set(labels.values())) == 52
+
+
+def test_a_players_page_says_each_rule_and_an_operators_page_cites_it() -> None:
+    """Each payment names its rule; the page says each rule once, in one
+    sentence; only an operator's page (what ``capsa render`` writes) cites
+    docs/rules.md."""
+    table = dataclasses.replace(examples.WORKED[3].settle_table(), title=None)
+    w = words("en")
+    player = render.page_html(table)
+    assert "docs/rules.md" not in player and "<cite" not in player
+    assert player.count('<a href="#rule-rows">Rows</a>') == len(table.pairs)
+    for section in ("rows", "sweep_all"):
+        assert player.count(f'id="rule-{section}"') == 1
+        assert w[f"rule_says.{section}"] in player
+    operator = render.page_html(table, operator=True)
+    assert operator.count('<cite class="docs">') == 2
+    assert "docs/rules.md, Settlement, “Step 4: rows”" in operator
+
+
+def test_a_payment_says_who_pays_whom_then_the_figures() -> None:
+    table = examples.OUTCOMES[3].settle_table()
+    (_, text), *_ = _sentences(table)
+    pair = table.pairs[0]
+    payer, payee = (1, 0) if pair.points > 0 else (0, 1)
+    assert text.startswith(
+        f"Seat {payer} pays Seat {payee}: {abs(pair.points)} points, "
+        f"{abs(pair.money):,} at a stake of 25."
+    )
+    (_, text), *_ = _sentences(table, "id")
+    assert text.startswith(f"Pemain {payer} membayar Pemain {payee}: {abs(pair.points)} poin, ")
+
+
+def test_a_word_of_a_name_or_an_id_is_kept_whole() -> None:
+    table = dataclasses.replace(
+        examples.WORKED[2].settle_table(), title=None, round_id="t-7/r-1 of table-7"
+    )
+    page = render.page_html(table)
+    assert (
+        '<h1>Showdown: Round <span class="w">t-7/r-1</span> of <span class="w">table-7</span>'
+        in page
+    )
+    assert '<bdi class="round-id" tabindex="0">' in page

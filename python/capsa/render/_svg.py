@@ -31,7 +31,7 @@ _STYLE = (
     ".h1{font-size:20px;font-weight:700}.meta{font-size:13px;fill:#4f4a40}"
     ".h2{font-size:15px;font-weight:700}.name{font-size:15px;font-weight:700}"
     ".mark{font-size:12px;font-weight:700}.natural{fill:#8a6300}.foul{fill:#c0142b}"
-    ".surrender{fill:#555}.sweep{fill:#6a1b9a}.scoop{fill:#1d5fa8}"
+    ".surrender{fill:#555}.auto{fill:#0b5563}.sweep{fill:#6a1b9a}.scoop{fill:#1d5fa8}"
     ".small{font-size:12px;fill:#6a6253}.rowname{font-size:12px;fill:#6a6253}"
     ".cat{font-size:14px;font-weight:600}.roy{font-size:12px;fill:#1a6b32;font-weight:700}"
     ".void{fill:#8a8a8a;text-decoration:line-through}.tot{font-size:13px}"
@@ -73,6 +73,8 @@ def _seat_block(seat: SeatView, table: Table, speak: Speaker, x: int, y: int) ->
     w = speak.words
     out = []
     marks = []
+    if seat.auto:
+        marks.append(("auto", w["badge.auto"]))
     if seat.natural is not None:
         text = w.fill(
             "badge.natural", natural=w[f"natural.{seat.natural}"], v=w.points(seat.natural_points)

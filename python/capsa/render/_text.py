@@ -42,7 +42,7 @@ def esc(text: str) -> str:
 
 # a run of text without spaces that a browser could break inside (after a
 # hyphen, a slash, ...): kept on one line
-_BREAKABLE = re.compile(r"[^\s<>]*[^\w\s<>&;][^\s<>]*")
+_BREAKABLE = re.compile(r"[^\s<>]*[^\w\s<>&;](?=[^\s<>])[^\s<>]*")
 # text longer than this may not fit its line on a phone; its box, which
 # scrolls, then takes the keyboard focus so that it can be scrolled
 _SCROLL_CHARS = 16
@@ -181,7 +181,8 @@ class Speaker:
                 f'<a href="#rule-{s}">{name}</a>'
                 for s, name in zip(payment.sections, names, strict=True)
             ]
-        return w.fill("page.rule", names=w.join(names))
+        key = "page.rule" if len(names) == 1 else "page.rules_ref"
+        return w.fill(key, names=w.join(names))
 
     def sentence(self, payment: Payment) -> str:
         """The whole payment as plain text."""
