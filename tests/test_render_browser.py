@@ -219,6 +219,27 @@ def _check_cards(driver: Any, table: render.Table, lang: str) -> None:
     assert {str(c): html.unescape(card_name(c, lang)) for c in cards} == labels
 
 
+_TOTALS = """
+const text = (e) => e.textContent.trim();
+return [...document.querySelectorAll('article.seat')].map((seat) => [
+  [...seat.querySelectorAll('.seat-totals dd')].map(text),
+  [...document.querySelectorAll(`.totals tr[data-seat="${seat.dataset.seat}"] td`)].map(text),
+]);
+"""
+
+
+def _check_totals(driver: Any, table: render.Table, lang: str) -> None:
+    """Each seat's points, money, rake and net, in its box and in the
+    table of totals, are the settlement's."""
+    w = words(lang)
+    shown = driver.execute_script(_TOTALS)
+    want = [
+        [w.signed(v) for v in (seat.points, seat.money, seat.rake, seat.net)]
+        for seat in table.seats
+    ]
+    assert shown == [[figures, figures] for figures in want]
+
+
 def _check_payments(driver: Any, table: render.Table, lang: str) -> None:
     shown = driver.execute_script(_PAYMENTS)
     speak = Speaker(words(lang), table, markup=False)
@@ -251,6 +272,7 @@ def _page_problems(driver: Any, name: str, table: render.Table | None, lang: str
     if table is not None:
         _check_cards(driver, table, lang)
         _check_payments(driver, table, lang)
+        _check_totals(driver, table, lang)
     found = layout_problems(driver, "main", _SIDE_BY_SIDE)
     found += driver.execute_script(_CARD_BOXES)
     if name != "index":
