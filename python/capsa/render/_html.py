@@ -305,7 +305,8 @@ def _rules_used(paid: list[Payment], w: Words, operator: bool) -> str:
     for s in used:
         cite = ""
         if operator:
-            where = f"{w['page.rule_prefix']}, “{w[f'section.{s}']}”"
+            # docs/rules.md is written in English: its heading is cited as it is there
+            where = f"{w['page.rule_prefix']}, “{words('en')[f'section.{s}']}”"
             cite = f' <cite class="docs">{w["story.docs"]}: {where}.</cite>'
         items.append(
             f'<div id="rule-{s}"><dt>{w[f"rule_name.{s}"]}</dt>'
