@@ -117,15 +117,15 @@ def test_every_payment_adds_up_to_the_settlement(table: dict[str, Any]) -> None:
                 assert payment.equation is not None, sentence
             payer, payee = f"Seat {payment.payer}", f"Seat {payment.payee}"
             assert sentence.startswith(
-                f"{payer} pays {payee} {w.points(pair.points)} ({w.number(abs(pair.money))} "
-                f"at a stake of {w.number(pair.stake)})."
+                f"{payer} pays {payee}: {w.points(pair.points)}, {w.number(abs(pair.money))} "
+                f"at a stake of {w.number(pair.stake)}."
             ), sentence
 
 
 def test_a_sweep_all_names_each_term_with_its_number() -> None:
     (_, text), *_ = _sentences(examples.WORKED[3].settle_table())
     assert text == (
-        "B pays A 19 points (1,900 at a stake of 100). A won all three rows against every "
+        "B pays A: 19 points, 1,900 at a stake of 100. A won all three rows against every "
         "opponent, a sweep-all: 3 in row points × 4 for sweeping all + 7 in royalties "
         "(A's 7 for four of a kind at the bottom) = 19."
     )
@@ -134,7 +134,7 @@ def test_a_sweep_all_names_each_term_with_its_number() -> None:
 def test_a_foul_pays_the_sweep_all_amount_and_the_royalties() -> None:
     sentences = [s for _, s in _sentences(examples.WORKED[1].settle_table())]
     assert sentences[1] == (
-        "A pays C 21 points (2,100 at a stake of 100). A fouled (the middle beats the bottom) "
+        "A pays C: 21 points, 2,100 at a stake of 100. A fouled (the middle beats the bottom) "
         "and pays C the foul amount: 3 rows × 1 × 4 at the sweep-all rate + 9 in royalties "
         "(C's 9 for a straight flush at the bottom) = 21."
     )
@@ -148,7 +148,7 @@ def test_naturals_surrenders_and_fouls_are_told_as_the_rules_settle_them() -> No
         "6 for full colour − 4 for six pairs = 2."
     )
     assert naturals[5] == (
-        "C pays D 3 points (30 at a stake of 10). C surrendered: the surrender cost 3."
+        "C pays D: 3 points, 30 at a stake of 10. C surrendered: the surrender cost 3."
     )
     compared = [s for _, s in by_slug["naturals-compared"]]
     assert "B's ranks are higher, compared group by group: 6 for six pairs." in compared[0]
@@ -167,7 +167,7 @@ def test_without_the_rules_a_foul_names_its_rate_and_royalties_only() -> None:
     payment, text = _sentences(view)[1]
     assert payment.equation is None
     assert text == (
-        "A pays C 21 points (2,100 at a stake of 100). A fouled (the middle beats the bottom) "
+        "A pays C: 21 points, 2,100 at a stake of 100. A fouled (the middle beats the bottom) "
         "and pays C the foul amount at the sweep-all rate (× 4); including 9 in royalties "
         "(C's 9 for a straight flush at the bottom)."
     )
@@ -536,7 +536,10 @@ def test_render_many_rounds_writes_an_index_and_the_error_records_of_settle(
     record_page = (tmp_path / "index-rounds" / "round-4.html").read_text(encoding="utf-8")
     assert "table-7/round-12" in record_page and 'class="verification"' in record_page
     big = (tmp_path / "index-rounds" / "round-6.html").read_text(encoding="utf-8")
-    assert "12345678901234567890123" in big and 'Rules <bdi class="rules-name">2-4' in big
+    assert (
+        "12345678901234567890123" in big
+        and 'Rules <bdi class="rules-name"><span class="w">2-4</span>' in big
+    )
     assert main(["render", str(path), "-o", str(out), "--strict"]) == 1
 
 
@@ -656,3 +659,58 @@ def test_a_row_shaped_natural_is_drawn_in_the_split_that_makes_it() -> None:
     assert sorted(map(int, sum(seat.natural_rows, ()))) == sorted(
         int(c) for c in capsa.parse_cards(shown.replace("/", ""))
     )
+
+
+def test_cards_are_named_for_screen_readers_in_the_pages_language() -> None:
+    table = examples.WORKED[2].settle_table()
+    for lang, ace, ten in (
+        ("en", "ace of spades", "ten of hearts"),
+        ("id", "as sekop", "sepuluh hati"),
+    ):
+        page = render.page_html(table, lang)
+        labels = dict(re.findall(r'data-card="(\w\w)"[^>]*aria-label="([^"]+)"', page))
+        assert len(labels) == 52
+        assert labels["As"] == ace and labels["Th"] == ten
+        assert len(set(labels.values())) == 52
+
+
+def test_a_players_page_says_each_rule_and_an_operators_page_cites_it() -> None:
+    """Each payment names its rule; the page says each rule once, in one
+    sentence; only an operator's page (what ``capsa render`` writes) cites
+    docs/rules.md."""
+    table = dataclasses.replace(examples.WORKED[3].settle_table(), title=None)
+    w = words("en")
+    player = render.page_html(table)
+    assert "docs/rules.md" not in player and "<cite" not in player
+    assert player.count('<a href="#rule-rows">Rows</a>') == len(table.pairs)
+    for section in ("rows", "sweep_all"):
+        assert player.count(f'id="rule-{section}"') == 1
+        assert w[f"rule_says.{section}"] in player
+    operator = render.page_html(table, operator=True)
+    assert operator.count('<cite class="docs">') == 2
+    assert "docs/rules.md, Settlement, “Step 4: rows”" in operator
+
+
+def test_a_payment_says_who_pays_whom_then_the_figures() -> None:
+    table = examples.OUTCOMES[3].settle_table()
+    (_, text), *_ = _sentences(table)
+    pair = table.pairs[0]
+    payer, payee = (1, 0) if pair.points > 0 else (0, 1)
+    assert text.startswith(
+        f"Seat {payer} pays Seat {payee}: {abs(pair.points)} points, "
+        f"{abs(pair.money):,} at a stake of 25."
+    )
+    (_, text), *_ = _sentences(table, "id")
+    assert text.startswith(f"Pemain {payer} membayar Pemain {payee}: {abs(pair.points)} poin, ")
+
+
+def test_a_word_of_a_name_or_an_id_is_kept_whole() -> None:
+    table = dataclasses.replace(
+        examples.WORKED[2].settle_table(), title=None, round_id="t-7/r-1 of table-7"
+    )
+    page = render.page_html(table)
+    assert (
+        '<h1>Showdown: Round <span class="w">t-7/r-1</span> of <span class="w">table-7</span>'
+        in page
+    )
+    assert '<bdi class="round-id" tabindex="0">' in page

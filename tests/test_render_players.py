@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 from capsa import Arrangement, Round, Rules, render, splits
 
@@ -73,3 +74,45 @@ def test_a_record_tells_its_table_time_chain_and_auto_seats() -> None:
     bare = render.table_from_record({"settlement": record["settlement"]})
     assert (bare.table_id, bare.played_at, bare.meta, bare.digest) == (None, None, (), None)
     assert not any(s.auto for s in bare.seats)
+
+
+def _story_round(previous: str | None) -> Round:
+    rnd = Round(
+        Rules(),
+        3,
+        round_id="t-1/r-2",
+        table_id="t-1",
+        players=[{"id": "p-1", "name": "Ana"}, "p-2", "p-3"],
+        previous_digest=previous,
+        meta={"played_at": 1_800_000_000_000, "dealer": "<b>Budi</b>"},
+        server_seed=hashlib.sha256(b"story page").digest(),
+    )
+    hands = rnd.deal()
+    rnd.submit(1, Arrangement.from_ids(splits(hands[1], Rules())[-1]))
+    rnd.close()
+    rnd.settle()
+    return rnd
+
+
+def test_a_record_page_tells_its_story() -> None:
+    """The seats arranged by the server, the players' ids, the table, the
+    time, the notes as text and the chain, in the page's words."""
+    first = _story_round(None)
+    page = render.page_html(render.table_from_record(first.record()))
+    assert page.count('<span class="badge auto">arranged by the server at the deadline</span>') == 2
+    assert re.findall(r'<article class="([^"]*)"', page) == ["seat auto", "seat", "seat auto"]
+    assert '<span class="player-id">player <bdi><span class="w">p-1</span></bdi></span>' in page
+    assert '<dt>Table</dt><dd><bdi class="table-id"><span class="w">t-1</span></bdi></dd>' in page
+    assert (
+        '<time class="played-at" datetime="2027-01-15T08:00:00.000Z">2027-01-15 08:00:00 UTC</time>'
+        in page
+    )
+    assert "&lt;b&gt;Budi&lt;/b&gt;" in page and "<b>" not in page
+    assert '<li class="chain" data-chain="first">Chain: the first round' in page
+    assert f">{first.digest}</code>" in page
+    linked = _story_round(first.digest)
+    page = render.page_html(render.table_from_record(linked.record()), "id")
+    assert page.count("disusun oleh server saat batas waktu") == 2
+    assert '<li class="chain" data-chain="linked">Rantai: menyusul ronde dengan digest' in page
+    assert f'<code class="digest previous-digest" tabindex="0">{first.digest}</code>' in page
+    assert '<li class="check" data-check="replay" data-status="ok">' in page

@@ -68,7 +68,7 @@ class _Pages:
                 message = f"cannot write the round pages in {self.folder}: {exc.strerror or exc}"
                 raise UsageError(message) from None
         path = self.folder / f"round-{number}.html"
-        write_file(path, page_html(table, self.lang).encode("utf-8"))
+        write_file(path, page_html(table, self.lang, operator=True).encode("utf-8"))
         return f"{self.folder.name}/{path.name}"
 
     def _put(self, text: str) -> None:
@@ -108,7 +108,9 @@ class _Pages:
     def finish(self) -> None:
         if self.index is None:
             if self.held is not None:
-                write_file(self.out, page_html(self.held[0], self.lang).encode("utf-8"))
+                write_file(
+                    self.out, page_html(self.held[0], self.lang, operator=True).encode("utf-8")
+                )
             else:
                 title = f"capsa render: {self.out.stem}"
                 write_file(

@@ -9,7 +9,12 @@ and points, naturals, fouls (which rows are out of order), surrenders,
 scoops and sweep-alls, each seat's points, money, rake and net, and for
 every pair the payment as a sentence naming each term of the rule text
 (docs/rules.md, "Settlement") with its figure, taken from the settlement's
-own breakdown. In English (``lang="en"``) or Indonesian (``lang="id"``).
+own breakdown, and the rule it follows, said in one sentence (an operator's
+page, :func:`page_html` with ``operator=True``, also cites docs/rules.md).
+A round record's page tells its story: the seats the server arranged at the
+deadline, the players, the table, the time of play, the notes (``meta``),
+the verification and the chain. Cards are named for screen readers. In
+English (``lang="en"``) or Indonesian (``lang="id"``).
 
 Everything drawn comes through a :class:`Table`: :func:`table_from_settlement`
 reads a settlement (or its ``to_dict()``), :func:`table_from_record` a round

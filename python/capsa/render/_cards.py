@@ -1,15 +1,19 @@
 """Card faces as inline SVG: the rank and the suit symbol, red suits red and
-black suits black, drawn from paths (no font needed for the suits).
+black suits black, drawn from paths (no font needed for the suits), each
+named for screen readers in the page's language ("ace of spades").
 
 The four suit symbols are defined once per document (:data:`SUIT_DEFS`) and
-every face uses them; the 52 faces are built once.
+every face uses them; the 52 faces of a language are built once.
 """
 
 from __future__ import annotations
 
-from capsa._core import Card
+from functools import cache
 
-__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "SUIT_DEFS", "card_face", "card_label"]
+from capsa._core import Card
+from capsa.render._words import words
+
+__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "SUIT_DEFS", "card_face", "card_name"]
 
 CARD_WIDTH = 40
 CARD_HEIGHT = 56
@@ -27,7 +31,6 @@ _SUIT_PATHS = {
     "M40 53a10 10 0 1 0 20 0a10 10 0 1 0-20 0Z"
     "M50 56C50 76 46 87 36 95L64 95C54 87 50 76 50 56Z",
 }
-_SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 _RED = frozenset("hd")
 _RANKS = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
 
@@ -38,30 +41,36 @@ SUIT_DEFS = "".join(
 """The suit symbols, for a document's ``<defs>`` (each face uses them)."""
 
 
-def card_label(card: Card) -> str:
-    """The card as people write it: ``10♥``, ``A♠``."""
-    return _RANKS.get(card.rank, str(card.rank)) + _SUIT_SYMBOLS[card.suit]
+def card_name(card: Card, lang: str) -> str:
+    """The card in words of a page's language, as a screen reader says it:
+    ``ace of spades``, ``as sekop`` (escaped)."""
+    w = words(lang)
+    return w.fill("card.name", rank=w[f"card_rank.r{card.rank}"], suit=w[f"card_suit.{card.suit}"])
 
 
-def _face(card: Card) -> str:
+def _face(card: Card, lang: str) -> str:
     rank = _RANKS.get(card.rank, str(card.rank))
     colour = "red" if card.suit in _RED else "black"
     wide = " wide" if len(rank) > 1 else ""
     suit = card.suit
     return (
         f'<svg class="card {colour}" data-card="{card}" viewBox="0 0 50 70" '
-        f'width="{CARD_WIDTH}" height="{CARD_HEIGHT}" role="img" aria-label="{card_label(card)}">'
+        f'width="{CARD_WIDTH}" height="{CARD_HEIGHT}" role="img" '
+        f'aria-label="{card_name(card, lang)}">'
         '<rect class="face" x="0.75" y="0.75" width="48.5" height="68.5" rx="5"/>'
-        f'<text class="rank{wide}" x="4.5" y="17">{rank}</text>'
+        f'<text class="rank{wide}" x="4.5" y="17" aria-hidden="true">{rank}</text>'
         f'<use href="#suit-{suit}" x="4.5" y="20" width="11" height="11"/>'
         f'<use href="#suit-{suit}" x="17" y="32" width="28" height="28"/>'
         "</svg>"
     )
 
 
-_FACES = tuple(_face(Card(k)) for k in range(52))
+@cache
+def _faces(lang: str) -> tuple[str, ...]:
+    return tuple(_face(Card(k), lang) for k in range(52))
 
 
-def card_face(card: Card) -> str:
-    """The inline SVG face of one card (``data-card`` holds its text, e.g. ``As``)."""
-    return _FACES[card.id]
+def card_face(card: Card, lang: str) -> str:
+    """The inline SVG face of one card (``data-card`` holds its text, e.g.
+    ``As``; its accessible name is the card in words of ``lang``)."""
+    return _faces(lang)[card.id]

@@ -13,7 +13,8 @@ from capsa._core import CATEGORIES
 from capsa.render._cards import SUIT_DEFS, card_face
 from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._payments import Payment, foul_phrases, foul_reasons, payments
-from capsa.render._text import Speaker, esc
+from capsa.render._story import round_facts, round_notes, verification
+from capsa.render._text import Speaker, esc, ident, unbroken
 from capsa.render._words import Words, words
 
 __all__ = ["IndexEntry", "index_head", "index_html", "index_row", "index_tail", "page_html"]
@@ -50,13 +51,19 @@ def page_title(table: Table, w: Words) -> str:
     return w["page.title"]
 
 
-def page_meta(table: Table, w: Words) -> str:
-    """The line under the title: round, rules, seats and stake."""
+def page_meta(table: Table, w: Words, boxes: bool = True) -> str:
+    """The line under the title: round, rules, seats and stake; ``boxes``
+    draws the round id and the rules' name as boxes of their own (HTML),
+    else as plain ``<bdi>`` elements (for the SVG picture)."""
+
+    def shown(text: str, kind: str) -> str:
+        return ident(text, kind) if boxes else f'<bdi class="{kind}">{esc(text)}</bdi>'
+
     parts = []
     if table.round_id is not None:
-        parts.append(f'{w["page.round"]} <bdi class="round-id">{esc(table.round_id)}</bdi>')
+        parts.append(f"{w['page.round']} {shown(table.round_id, 'round-id')}")
     if table.rules is not None:
-        parts.append(f'{w["page.rules"]} <bdi class="rules-name">{esc(table.rules.name)}</bdi>')
+        parts.append(f"{w['page.rules']} {shown(table.rules.name, 'rules-name')}")
     else:
         parts.append(w["page.rules_unknown"])
     parts.append(w.fill("page.seat_count", v=str(len(table.seats))))
@@ -68,29 +75,11 @@ def page_meta(table: Table, w: Words) -> str:
     return '<p class="meta">' + " · ".join(parts) + "</p>\n"
 
 
-def _checks(table: Table, w: Words) -> str:
-    if not table.checks:
-        return ""
-    out = [f'<section class="verification">\n<h2>{w["verify.heading"]}</h2>\n<ul class="checks">']
-    for check in table.checks:
-        if check.ok is None:
-            status, mark = "skip", w["verify.not_checked"]
-        elif check.ok:
-            status, mark = "ok", w["verify.passed"]
-        else:
-            status, mark = "fail", w["verify.failed"]
-        detail = f" — {esc(check.detail)}" if check.detail else ""
-        out.append(
-            f'<li class="check" data-check="{esc(check.name)}" data-status="{status}">'
-            f'{w[f"verify.{check.name}"]}: <span class="{status}">{mark}</span>{detail}</li>'
-        )
-    out.append("</ul>\n</section>\n")
-    return "\n".join(out)
-
-
 def _seat_marks(seat: SeatView, table: Table, speak: Speaker) -> list[str]:
     w = speak.words
     marks = []
+    if seat.auto:
+        marks.append(f'<span class="badge auto">{w["badge.auto"]}</span>')
     if seat.natural is not None:
         text = w.fill(
             "badge.natural", natural=w[f"natural.{seat.natural}"], v=w.points(seat.natural_points)
@@ -126,10 +115,14 @@ def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> 
         classes.append("surrender")
     if seat.swept_all:
         classes.append("swept")
+    if seat.auto:
+        classes.append("auto")
     out = [
         f'<article class="{" ".join(classes)}" id="seat-{seat.index}" data-seat="{seat.index}">',
         f'<div class="seat-head"><h3>{speak.seat(seat.index)}</h3>',
     ]
+    if seat.player_id is not None and seat.player_id not in (seat.name, f"seat-{seat.index}"):
+        out.append(f'<span class="player-id">{w["story.player"]} {ident(seat.player_id)}</span>')
     out += _seat_marks(seat, table, speak)
     if reasons is not None:
         out.append(f'<span class="reason">{reasons}</span>')
@@ -145,7 +138,7 @@ def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> 
     for row, cards in zip(seat.rows, shown_rows, strict=True):
         out.append(
             f'<div class="row{" out" if row.name in out_rows else ""}" data-row="{row.name}">'
-            f'<div class="cards">{"".join([card_face(c) for c in cards])}</div>'
+            f'<div class="cards">{"".join([card_face(c, w.lang) for c in cards])}</div>'
             f"{heads[row.name, row.category]}"
         )
         if row.royalty > 0:
@@ -213,7 +206,8 @@ def _matrix(table: Table, speak: Speaker) -> str:
     w = speak.words
     n = len(table.seats)
     out = [
-        f'<section class="matrix">\n<h2>{w["page.matrix_heading"]}</h2>\n<table>',
+        f'<section class="matrix">\n<h2>{w["page.matrix_heading"]}</h2>\n'
+        '<div class="scroll" tabindex="0"><table>',
         f'<tr><th scope="col">{w["page.matrix_corner"]}</th>'
         + "".join(f'<th scope="col">{speak.seat(b)}</th>' for b in range(n))
         + "</tr>",
@@ -241,7 +235,7 @@ def _matrix(table: Table, speak: Speaker) -> str:
                 f"{w.signed(points)}</span></td>"
             )
         out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append(f'</table>\n<p class="legend">{w["page.matrix_legend"]}</p>\n</section>\n')
+    out.append(f'</table></div>\n<p class="legend">{w["page.matrix_legend"]}</p>\n</section>\n')
     return "\n".join(out)
 
 
@@ -249,7 +243,8 @@ def _totals(table: Table, speak: Speaker) -> str:
     w = speak.words
     keys = ("points", "money", "rake", "net")
     out = [
-        f'<section class="totals">\n<h2>{w["page.totals_heading"]}</h2>\n<table>',
+        f'<section class="totals">\n<h2>{w["page.totals_heading"]}</h2>\n'
+        '<div class="scroll" tabindex="0"><table>',
         "<tr><th></th>"
         + "".join(f'<th class="num">{w[f"column.{k}"]}</th>' for k in keys)
         + "</tr>",
@@ -269,7 +264,7 @@ def _totals(table: Table, speak: Speaker) -> str:
         f'<tr class="house"><th scope="row">{w["page.house"]}</th><td></td><td></td>'
         f'<td class="num rake" data-value="{rake}">{w.signed(rake)}</td><td></td></tr>'
     )
-    out.append("</table>\n</section>\n")
+    out.append("</table></div>\n</section>\n")
     return "\n".join(out)
 
 
@@ -293,12 +288,33 @@ def _payment(payment: Payment, speak: Speaker) -> str:
     return "".join(text)
 
 
-def _payments(table: Table, speak: Speaker) -> str:
+def _payments(paid: list[Payment], speak: Speaker) -> str:
     w = speak.words
-    items = "\n".join(_payment(p, speak) for p in payments(table))
+    items = "\n".join(_payment(p, speak) for p in paid)
     return (
         f'<section class="pay">\n<h2>{w["page.payments_heading"]}</h2>\n'
         f'<ol class="payments">\n{items}\n</ol>\n</section>\n'
+    )
+
+
+def _rules_used(paid: list[Payment], w: Words, operator: bool) -> str:
+    """Each rule the payments follow, by its name and one sentence; on an
+    operator's page also where docs/rules.md states it."""
+    used = dict.fromkeys(s for p in paid for s in p.sections)
+    items = []
+    for s in used:
+        cite = ""
+        if operator:
+            # docs/rules.md is written in English: its heading is cited as it is there
+            where = f"{w['page.rule_prefix']}, “{words('en')[f'section.{s}']}”"
+            cite = f' <cite class="docs">{w["story.docs"]}: {where}.</cite>'
+        items.append(
+            f'<div id="rule-{s}"><dt>{w[f"rule_name.{s}"]}</dt>'
+            f"<dd>{w[f'rule_says.{s}']}{cite}</dd></div>"
+        )
+    return (
+        f'<section class="rules-used">\n<h2>{w["page.rules_heading"]}</h2>\n'
+        f'<dl class="rules-list">{"".join(items)}</dl>\n</section>\n'
     )
 
 
@@ -306,25 +322,35 @@ def _reasons(seat: SeatView, speak: Speaker) -> str | None:
     return speak.value(foul_phrases(seat)) if seat.foul else None
 
 
-def table_body(table: Table, w: Words) -> str:
+def table_body(table: Table, w: Words, operator: bool = False) -> str:
     """The page's main content (without the document around it)."""
     speak = Speaker(w, table)
     seats = "".join(_seat(s, table, speak, _reasons(s, speak)) for s in table.seats)
+    paid = payments(table)
     return (
-        f"<header>\n<h1>{page_title(table, w)}</h1>\n{page_meta(table, w)}</header>\n"
-        + _checks(table, w)
+        f"<header>\n<h1>{unbroken(page_title(table, w))}</h1>\n{page_meta(table, w)}"
+        f"{round_facts(table, w)}</header>\n"
+        + verification(table, w)
         + f'<section class="table">\n<h2>{w["page.seats_heading"]}</h2>\n'
         f'<div class="seats">\n{seats}</div>\n</section>\n'
         + _matrix(table, speak)
         + _totals(table, speak)
-        + _payments(table, speak)
+        + _payments(paid, speak)
+        + _rules_used(paid, w, operator)
+        + round_notes(table, w)
     )
 
 
-def page_html(table: Table, lang: str = "en") -> str:
-    """The showdown of one table as a self-contained HTML page."""
+def page_html(table: Table, lang: str = "en", *, operator: bool = False) -> str:
+    """The showdown of one table as a self-contained HTML page.
+
+    A player's page (``Settlement.to_html()``, the default) names the rule
+    each payment follows and says each rule in one sentence; an operator's
+    page (``operator=True``: the pages ``capsa render`` writes) also cites
+    where docs/rules.md states it.
+    """
     w = words(lang)
-    return _document(w, page_title(table, w), table_body(table, w))
+    return _document(w, page_title(table, w), table_body(table, w, operator))
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,15 +31,15 @@ _STYLE = (
     ".h1{font-size:20px;font-weight:700}.meta{font-size:13px;fill:#4f4a40}"
     ".h2{font-size:15px;font-weight:700}.name{font-size:15px;font-weight:700}"
     ".mark{font-size:12px;font-weight:700}.natural{fill:#8a6300}.foul{fill:#c0142b}"
-    ".surrender{fill:#555}.sweep{fill:#6a1b9a}.scoop{fill:#1d5fa8}"
-    ".small{font-size:12px;fill:#6a6253}.rowname{font-size:11px;fill:#6a6253}"
+    ".surrender{fill:#555}.auto{fill:#0b5563}.sweep{fill:#6a1b9a}.scoop{fill:#1d5fa8}"
+    ".small{font-size:12px;fill:#6a6253}.rowname{font-size:12px;fill:#6a6253}"
     ".cat{font-size:14px;font-weight:600}.roy{font-size:12px;fill:#1a6b32;font-weight:700}"
     ".void{fill:#8a8a8a;text-decoration:line-through}.tot{font-size:13px}"
     ".pay{font-size:13px}.won{fill:#1a6b32}.lost{fill:#c0142b}.tied{fill:#6a6253}"
     ".face{fill:#fff;stroke:#9d978b;stroke-width:1.5}"
     ".black{color:#161616}.red{color:#c8102e}"
     ".card text{fill:currentColor;font-size:16px;font-weight:700}"
-    ".card text.wide{font-size:13px;letter-spacing:-1px}.card use{fill:currentColor}"
+    ".card text.wide{font-size:15px;letter-spacing:-1.5px}.card use{fill:currentColor}"
 )
 
 _RANKS = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -73,6 +73,8 @@ def _seat_block(seat: SeatView, table: Table, speak: Speaker, x: int, y: int) ->
     w = speak.words
     out = []
     marks = []
+    if seat.auto:
+        marks.append(("auto", w["badge.auto"]))
     if seat.natural is not None:
         text = w.fill(
             "badge.natural", natural=w[f"natural.{seat.natural}"], v=w.points(seat.natural_points)
@@ -214,7 +216,7 @@ def _payments(table: Table, speak: Speaker, y: int) -> tuple[str, int]:
 
 
 def _title(table: Table, w: Words, speak: Speaker) -> str:
-    meta = page_meta(table, w).removeprefix('<p class="meta">').removesuffix("</p>\n")
+    meta = page_meta(table, w, boxes=False).removeprefix('<p class="meta">').removesuffix("</p>\n")
     meta = meta.replace("<bdi", "<tspan").replace("</bdi>", "</tspan>")
     return (
         f'<text class="h1" x="{_MARGIN}" y="{_MARGIN + 20}">{page_title(table, w)}</text>'

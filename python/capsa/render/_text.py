@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 from capsa.render._model import Table
 from capsa.render._payments import (
@@ -19,7 +20,7 @@ from capsa.render._payments import (
 )
 from capsa.render._words import Words
 
-__all__ = ["Speaker", "esc"]
+__all__ = ["Speaker", "esc", "ident", "unbroken"]
 
 
 def _visible(char: str) -> str:
@@ -39,6 +40,30 @@ def esc(text: str) -> str:
     return html.escape(text, quote=True)
 
 
+# a run of text without spaces that a browser could break inside (after a
+# hyphen, a slash, ...): kept on one line
+_BREAKABLE = re.compile(r"[^\s<>]*[^\w\s<>&;](?=[^\s<>])[^\s<>]*")
+# text longer than this may not fit its line on a phone; its box, which
+# scrolls, then takes the keyboard focus so that it can be scrolled
+_SCROLL_CHARS = 16
+
+
+def unbroken(text: str) -> str:
+    """Escaped text whose words are never split over two lines: a word a
+    browser may break (``sweep-all``, ``t-1/r-2``) is kept whole, and the text
+    wraps only at spaces."""
+    return _BREAKABLE.sub(lambda m: f'<span class="w">{m.group()}</span>', text)
+
+
+def ident(text: str, kind: str = "") -> str:
+    """A name or an id from outside capsa, escaped, as a box of its own that
+    wraps at spaces and scrolls when a word is longer than its line."""
+    shown = esc(text)
+    focus = ' tabindex="0"' if len(text) > _SCROLL_CHARS else ""
+    cls = f' class="{kind}"' if kind else ""
+    return f"<bdi{cls}{focus}>{unbroken(shown)}</bdi>"
+
+
 class Speaker:
     """Turns a table's phrases and payments into text of one language.
 
@@ -53,11 +78,17 @@ class Speaker:
             esc(seat.name) if seat.name is not None else words.fill("seat.name", v=str(seat.index))
             for seat in table.seats
         ]
+        self._boxes = [
+            ident(seat.name) if seat.name is not None else f"<bdi>{name}</bdi>"
+            for seat, name in zip(table.seats, self.names, strict=True)
+        ]
 
     def seat(self, index: int) -> str:
         """A seat's name, escaped."""
         name = self.names[index]
-        return f"<bdi>{name}</bdi>" if self.markup else name
+        if not self.markup:
+            return name
+        return self._boxes[index]
 
     def value(self, value: Value) -> str:
         w = self.words
@@ -141,10 +172,17 @@ class Speaker:
         return text[:1].upper() + text[1:]
 
     def sections(self, payment: Payment) -> str:
-        """The sections of docs/rules.md the payment follows."""
+        """The rules the payment follows, by name (with markup each links to
+        its sentence in the page's list of rules)."""
         w = self.words
-        names = "; ".join(w[f"section.{s}"] for s in payment.sections)
-        return f"{w['page.rule_prefix']}: {names}"
+        names = [w[f"rule_name.{s}"] for s in payment.sections]
+        if self.markup:
+            names = [
+                f'<a href="#rule-{s}">{name}</a>'
+                for s, name in zip(payment.sections, names, strict=True)
+            ]
+        key = "page.rule" if len(names) == 1 else "page.rules_ref"
+        return w.fill(key, names=w.join(names))
 
     def sentence(self, payment: Payment) -> str:
         """The whole payment as plain text."""
