@@ -5,6 +5,7 @@ and what the page says; ``capsa simulate --rounds-per-hour``."""
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from dataclasses import replace
@@ -168,6 +169,11 @@ def test_the_arranging_text_says_what_the_strategy_hides() -> None:
 # ---------------------------------------------------------------- the page
 
 
+def _text(markup: str) -> str:
+    """What a reader sees of some HTML: no tags, entities read."""
+    return html.unescape(re.sub(r"<[^>]*>", "", markup))
+
+
 @pytest.fixture(scope="module")
 def summaries() -> list[tuple[str, Summary]]:
     pagat = capsa.simulate("pagat", deals=300, strategy="greedy", seed=5, stake=100)
@@ -176,8 +182,9 @@ def summaries() -> list[tuple[str, Summary]]:
 
 
 def test_the_page_names_rates_and_notes(summaries: list[tuple[str, Summary]]) -> None:
-    page = render_report(summaries, rounds_per_hour=45)
-    columns = re.findall(r"<th scope='col'>([^<]*)</th>", page)
+    markup = render_report(summaries, rounds_per_hour=45)
+    page = _text(markup)
+    columns = [_text(c) for c in re.findall(r"<th scope='col'>(.*?)</th>", markup)]
     assert columns[:4] == ["", "pagat", "capsa-susun", "pagat (sim/pagat-copy.toml)"]
     # a file is named only where two variants share a rules name
     assert "sim/house.toml" not in page
@@ -187,12 +194,12 @@ def test_the_page_names_rates_and_notes(summaries: list[tuple[str, Summary]]) ->
     assert "No simulated player ever fouls" in page
     # no bare "±" margins, every rate with its interval
     assert "±" not in page and page.count("(95%: ") >= 7 * 3 + 15 * 3 * 2
-    svgs = re.findall(r"<svg [^>]*>", page)
+    svgs = re.findall(r"<svg [^>]*>", markup)
     assert len(svgs) == 8
     for svg in svgs:
         label = re.search(r'aria-label="([^"]+)"', svg)
         assert 'role="img"' in svg and label and len(label.group(1)) > 40
-    assert "<script" not in page and "src=" not in page
+    assert "<script" not in markup and "src=" not in markup
 
 
 def test_the_page_refuses_bad_arguments(summaries: list[tuple[str, Summary]]) -> None:
@@ -210,12 +217,12 @@ def test_write_report_and_the_command_line(
     tmp_path: Path, summaries: list[tuple[str, Summary]], capsys: pytest.CaptureFixture[str]
 ) -> None:
     write_report(summaries[:1], tmp_path / "one.html")
-    assert f"at {ROUNDS_PER_HOUR} rounds an hour" in (tmp_path / "one.html").read_text()
+    assert f"at {ROUNDS_PER_HOUR} rounds an hour" in _text((tmp_path / "one.html").read_text())
     out = tmp_path / "r.html"
     argv = ["simulate", "--rules", "pagat", "--deals", "50", "--strategy", "greedy",
             "--no-progress", "--report", str(out), "--rounds-per-hour", "45"]  # fmt: skip
     assert main(argv) == 0
-    assert "at 45 rounds an hour" in out.read_text()
+    assert "at 45 rounds an hour" in _text(out.read_text())
     capsys.readouterr()
     assert main([*argv[:-1], "0"]) == 2
     assert "--rounds-per-hour" in capsys.readouterr().err

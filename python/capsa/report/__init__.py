@@ -50,7 +50,8 @@ def render_report(
     if rounds_per_hour < 1:
         raise ValueError(f"rounds_per_hour must be at least 1, got {rounds_per_hour}")
     named = variants_of(variants)
-    title = title or "Capsa variants compared: " + ", ".join(v.name for v in named)
+    rules = dict.fromkeys(v.summary.rules for v in named)
+    title = title or "Capsa variants compared: " + ", ".join(rules)
     return page_html(named, title, rounds_per_hour)
 
 

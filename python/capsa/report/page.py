@@ -29,6 +29,8 @@ thead th { background: #f2f2f2; }
 tbody th { text-align: left; font-weight: normal; min-width: 11em; max-width: 22em;
   position: sticky; left: 0; background: #fff; }
 td { white-space: nowrap; }
+.word { white-space: nowrap; display: inline-block; max-width: 100%; overflow-x: auto;
+  vertical-align: bottom; }
 td .margin { display: block; color: #555; }
 .note { color: #555; font-size: 0.9em; }
 figure { margin: 1em 0; }
@@ -47,15 +49,28 @@ def _cell(text: str) -> str:
     if not bracket:
         return f"<td>{html.escape(text)}</td>"
     margin = html.escape("(" + rest)
-    return f"<td>{html.escape(estimate)}<span class='margin'>{margin}</span></td>"
+    return f"<td>{html.escape(estimate)} <span class='margin'>{margin}</span></td>"
+
+
+def _words(text: str) -> str:
+    """Text that wraps only between its words: a word a browser could break
+    inside (at a hyphen or a slash, such as "three-straight-flushes" or
+    "sim/house-pagat.toml") stays whole, and scrolls in its own box if it
+    is wider than the window."""
+    return " ".join(
+        f"<span class='word'>{html.escape(w)}</span>"
+        if any(c in w for c in "-/")
+        else html.escape(w)
+        for w in text.split(" ")
+    )
 
 
 def _table(label: str, head: Sequence[str], rows: Sequence[tuple[str, str, list[str]]]) -> str:
     """A table in a box of its own that scrolls sideways when it is wider
     than the window; rows are (key, header, cells)."""
-    heads = "".join(f"<th scope='col'>{html.escape(h)}</th>" for h in head)
+    heads = "".join(f"<th scope='col'>{_words(h)}</th>" for h in head)
     body = "".join(
-        f"<tr data-figure='{key}'><th scope='row'>{html.escape(name)}</th>"
+        f"<tr data-figure='{key}'><th scope='row'>{_words(name)}</th>"
         f"{''.join(_cell(c) for c in cells)}</tr>"
         for key, name, cells in rows
     )
@@ -163,7 +178,7 @@ def _identical_note(groups: Sequence[Sequence[Variant]]) -> str:
         "so their curves are one line, labelled with every name."
         for g in shared
     )
-    return f"<p>{html.escape(sentences)}</p>"
+    return f"<p>{_words(sentences)}</p>"
 
 
 def _sources(variants: Sequence[Variant]) -> str:
@@ -171,7 +186,7 @@ def _sources(variants: Sequence[Variant]) -> str:
     if not named:
         return ""
     text = "; ".join(f"{v.name}: rules from {v.source}" for v in named)
-    return f"<p class='note'>Variants that share a rules name: {html.escape(text)}.</p>"
+    return f"<p class='note'>Variants that share a rules name: {_words(text)}.</p>"
 
 
 def page_html(variants: Sequence[Variant], title: str, rounds_per_hour: int) -> str:
@@ -189,7 +204,7 @@ def page_html(variants: Sequence[Variant], title: str, rounds_per_hour: int) -> 
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{html.escape(title)}</title>",
-        f"<style>{_STYLE}</style></head><body><main><h1>{html.escape(title)}</h1>",
+        f"<style>{_STYLE}</style></head><body><main><h1>{_words(title)}</h1>",
         "<p>Each variant below was simulated by dealing many tables, letting every player "
         "arrange the cards the same way, and settling each round with the variant's rules. "
         f"{dealt} Money is in minor units (cents, say): points times the stake. "
