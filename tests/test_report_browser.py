@@ -65,8 +65,9 @@ def browser() -> Iterator[Any]:
         yield driver
 
 
-# every text of a chart inside its picture (which would clip it), and the
-# pictures shown: their width, their label, and whether they are the wide ones
+# every text of a chart inside its picture (which would clip it), apart from
+# the others, and no word of it broken over two lines; and the pictures shown: whether they are the
+# wide ones, their width, role and label
 _CHARTS = """
 const problems = [], shown = [];
 for (const svg of document.querySelectorAll('svg')) {
@@ -74,7 +75,28 @@ for (const svg of document.querySelectorAll('svg')) {
   if (!r.width) continue;
   const wide = !!svg.closest('.wide');
   shown.push([wide, r.width, svg.getAttribute('role'), svg.getAttribute('aria-label') || '']);
-  for (const t of svg.querySelectorAll('text')) {
+  const texts = [...svg.querySelectorAll('text')];
+  // a turned text's box is wider than its letters: only level texts are compared
+  const turned = (t) => parseFloat((/rotate\\((-?[\\d.]+)/.exec(t.getAttribute('transform') ||
+    '') || [0, 0])[1]) !== 0;
+  const level = texts.filter((t) => !turned(t));
+  level.forEach((t, k) => {
+    const q = t.getBoundingClientRect();
+    for (const u of level.slice(k + 1)) {
+      const o = u.getBoundingClientRect();
+      if (q.left < o.right - 1 && o.left < q.right - 1 &&
+          q.top < o.bottom - 1 && o.top < q.bottom - 1) {
+        problems.push(`chart texts "${t.textContent}" and "${u.textContent}" overlap`);
+      }
+    }
+  });
+  for (const t of texts) {
+    // a line of a chart's text ending inside a name: "sim/house-" then "pagat.toml"
+    for (const line of t.querySelectorAll('tspan').length ? t.querySelectorAll('tspan') : [t]) {
+      if (/[-/]$/.test(line.textContent.trim())) {
+        problems.push(`chart text "${line.textContent}" breaks a word`);
+      }
+    }
     const q = t.getBoundingClientRect();
     if (q.left < r.left - 0.5 || q.right > r.right + 0.5 ||
         q.top < r.top - 0.5 || q.bottom > r.bottom + 0.5) {

@@ -76,7 +76,27 @@ def _chart(draw: Draw, alt: str, height: float = 4.2) -> str:
 
 
 def _wrap(text: str, narrow: bool, wide_width: int = 60, narrow_width: int = 32) -> str:
-    return textwrap.fill(text, narrow_width if narrow else wide_width)
+    # a name such as "sim/house-pagat.toml" stays whole, as on the page
+    width = narrow_width if narrow else wide_width
+    return textwrap.fill(text, width, break_on_hyphens=False, break_long_words=False)
+
+
+# an axis's label on a phone: one line (a browser sets the lines of a centred
+# label a little apart from where matplotlib measured them)
+_SHORT_LABELS = {
+    "house rake per 1,000 rounds (minor units)": "rake per 1,000 rounds",
+    "points a player wins (+) or loses (-) in one round": "points won (+) or lost (-) in a round",
+    "a player's money after rake in one round (minor units)": "money after rake in a round",
+}
+
+
+def _x_label(fig: Any, ax: Any, text: str, narrow: bool) -> None:
+    """The x axis's label; on a phone short and centred on the picture, not
+    on the axes, so that names on the y axis cannot push it off the edge."""
+    if narrow:
+        fig.supxlabel(_SHORT_LABELS.get(text, text), fontsize=_NARROW_FONT)
+    else:
+        ax.set_xlabel(text)
 
 
 def _one_in(share: float, _position: object = None) -> str:
@@ -103,7 +123,8 @@ def _log_axis(axis: Any, decades: int) -> None:
 
 def _legend(fig: Any, ax: Any, narrow: bool) -> None:
     if narrow:
-        fig.legend(loc="outside lower center", ncols=1, frameon=False)
+        # above the plot: below it is the x axis's label
+        fig.legend(loc="outside upper center", ncols=1, frameon=False)
     else:
         ax.legend()
 
@@ -118,9 +139,9 @@ def rake_chart(variants: Sequence[Variant]) -> str:
         bars = ax.barh(names, values, color="#3b5f99")
         ax.bar_label(bars, labels=[money_text(x) for x in values], padding=3)
         top = max((x for x in values if math.isfinite(x)), default=0.0)
-        ax.set_xlim(0, (top or 1) * (1.6 if narrow else 1.25))
+        ax.set_xlim(0, (top or 1) * (2.0 if narrow else 1.3))
         ax.invert_yaxis()
-        ax.set_xlabel(_wrap("house rake per 1,000 rounds (minor units)", narrow))
+        _x_label(fig, ax, "house rake per 1,000 rounds (minor units)", narrow)
         ax.grid(axis="x", alpha=0.3)
 
     alt = "Bar chart of the house rake per 1,000 rounds, in minor units: " + "; ".join(
@@ -151,7 +172,7 @@ def points_chart(groups: Sequence[Sequence[Variant]]) -> str:
             ax.plot(xs, ys, marker=".", markersize=4, linewidth=1, label=_wrap(label, narrow))
         ax.set_yscale("log")
         _log_axis(ax.yaxis, 1)
-        ax.set_xlabel(_wrap("points a player wins (+) or loses (-) in one round", narrow))
+        _x_label(fig, ax, "points a player wins (+) or loses (-) in one round", narrow)
         ax.set_ylabel("share of rounds (log scale)")
         ax.grid(alpha=0.3)
         _legend(fig, ax, narrow)
@@ -194,7 +215,7 @@ def swing_chart(variants: Sequence[Variant]) -> str:
             )
         ax.bxp(boxes, showmeans=True, orientation="horizontal")
         ax.invert_yaxis()
-        ax.set_xlabel(_wrap("a player's money after rake in one round (minor units)", narrow))
+        _x_label(fig, ax, "a player's money after rake in one round (minor units)", narrow)
         ax.grid(axis="x", alpha=0.3)
 
     alt = "Box chart of a player's money per round after rake, in minor units. " + "; ".join(
@@ -240,10 +261,11 @@ def naturals_chart(variants: Sequence[Variant], same_deals: bool) -> str:
         ax.set_xlim(1e-12, 0.1)
         _log_axis(ax.xaxis, 4 if narrow else 2)
         ax.tick_params(axis="x", labelrotation=30 if narrow else 0)
-        ax.set_xlabel("share of hands (log scale)")
+        _x_label(fig, ax, "share of hands (log scale)", narrow)
         ax.invert_yaxis()
         ax.grid(axis="x", alpha=0.3)
-        fig.legend(loc="outside lower center", ncols=1 if narrow else 2, frameon=False)
+        where = "outside upper center" if narrow else "outside lower center"
+        fig.legend(loc=where, ncols=1 if narrow else 2, frameon=False)
 
     alt = (
         "Bar chart, log scale, of the share of hands dealt each natural against its exact "
