@@ -39,8 +39,6 @@ from capsa.report.variants import Variant, variants_of
 from capsa.summary import Summary
 
 ROUNDS_PER_HOUR = 40
-# where axe-core runs: the narrow charts on a phone, the wide ones on a desktop
-AXE_WIDTHS = frozenset({"phone-390", "desktop"})
 
 
 @pytest.fixture(scope="module")
@@ -213,8 +211,7 @@ def test_the_report_at_every_width(
     problems += broken_word_problems(browser, "h1, h2, p, th, td")
     problems += _chart_problems(browser, width, variants)
     problems += _figure_problems(browser, variants)
-    if width_name in AXE_WIDTHS:
-        problems += axe_problems(browser)
+    problems += axe_problems(browser)
     screenshot(browser, f"report-{width_name}")
     assert not problems, f"at {width}px:\n" + "\n".join(problems[:40])
 
