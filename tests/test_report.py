@@ -62,6 +62,9 @@ def test_a_rate_has_two_significant_figures(rate: float, text: str) -> None:
         # nothing seen: the rate it could still be
         (0, 10_000, "0 (95%: below 1 in 2,600)"),
         (0, 100, "0 (95%: below 3.7%)"),
+        # everything seen: the rate it could still be, set apart from 100%
+        (7, 7, "100% (95%: above 65%)"),
+        (10_000, 10_000, "100% (95%: above 99.96%)"),
         (5, 0, "-"),
     ],
 )

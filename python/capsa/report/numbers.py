@@ -105,13 +105,21 @@ def wilson_interval(count: int, total: int, z: float = Z95) -> tuple[float, floa
 def rate_with_margin(count: int, total: int) -> str:
     """The rate ``count / total`` and its 95% interval, in one form and to
     one last digit: "19% (95%: 18% to 20%)", "1 in 8,900 (95%: 1 in 7,100
-    to 1 in 11,900)", "0 (95%: below 1 in 2,600)"; "-" when ``total`` is
+    to 1 in 11,900)", "0 (95%: below 1 in 2,600)", "100% (95%: above
+    65%)"; "-" when ``total`` is
     0. Raises ``ValueError`` for a count outside 0..total."""
     if total == 0:
         return _MISSING
     low, high = wilson_interval(count, total)
     if count == 0:
         return f"0 (95%: below {rate_text(high)})"
+    if count == total:
+        # only a lower bound, to the digit that sets it apart from 100%
+        for place in range(0, -5, -1):
+            bound = _digits(100 * low, place)
+            if float(bound.replace(",", "")) < 100:
+                break
+        return f"100% (95%: above {bound}%)"
     rate = count / total
     estimate = rate_text(rate)
     # the bounds to the estimate's last digit, or finer where that would
