@@ -25,7 +25,7 @@ h1 { font-size: 1.5em; line-height: 1.25; } h2 { font-size: 1.2em; margin-top: 2
 table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: right; vertical-align: top; }
 th { font-weight: 600; }
-thead th { background: #f2f2f2; }
+thead th { background: #f2f2f2; } thead th:first-child { text-align: left; }
 tbody th { text-align: left; font-weight: normal; min-width: 11em; max-width: 22em;
   position: sticky; left: 0; background: #fff; }
 td { white-space: nowrap; }
