@@ -270,7 +270,7 @@ def test_capsa_simulate_compares_variants_and_writes_a_report(
     written = [Summary.from_dict(d) for d in json.loads(summaries.read_text())]
     assert written[0] == simulate("pagat", deals=400, strategy="greedy", seed=12, stake=100)
     page = report.read_text()
-    assert page.count("<svg") == 4
+    assert page.count("<svg") == 8  # each chart drawn wide and narrow
     assert "src=" not in page and "<script" not in page  # self-contained
     for text in ("pagat", "capsa-susun", "three-flushes", "House rake per 1,000 rounds"):
         assert text in page

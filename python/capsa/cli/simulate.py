@@ -19,6 +19,7 @@ from capsa.cli.common import (
     stake_arg,
     write_file,
 )
+from capsa.report import ROUNDS_PER_HOUR, render_report
 from capsa.simulation import simulate
 from capsa.solver import STRATEGIES
 from capsa.summary import summaries_json
@@ -51,6 +52,13 @@ def register(subparsers: Any) -> None:
         help="minor units per point for every variant (default: each variant's money.stake)",
     )
     sim.add_argument("--report", help="write an HTML report comparing the variants here")
+    sim.add_argument(
+        "--rounds-per-hour",
+        type=int_in(1, 1_000_000, "--rounds-per-hour"),
+        default=ROUNDS_PER_HOUR,
+        help=f"rounds a table plays in an hour, for the report's rake per hour "
+        f"(default {ROUNDS_PER_HOUR})",
+    )
     sim.add_argument("--json", dest="json_out", help="write the summaries as JSON here")
     where = sim.add_mutually_exclusive_group()
     where.add_argument("--scheduler", help="run on the Dask cluster at this address")
@@ -131,9 +139,8 @@ def _run(args: argparse.Namespace) -> int:
         text = summaries_json([s for _, s in summaries])
         write_file(args.json_out, text.encode("utf-8"))
     if args.report:
-        from capsa.report import render_report
-
-        write_file(args.report, render_report(summaries).encode("utf-8"))
+        page = render_report(summaries, rounds_per_hour=args.rounds_per_hour)
+        write_file(args.report, page.encode("utf-8"))
         print(f"report written to {args.report}")
     return 0
 
