@@ -1,7 +1,8 @@
 """Showdown pages in a real browser (Debian's chromium and chromium-driver,
 through Selenium): tables of every outcome kind (rows, scoop, sweep-all,
-natural against natural, foul, surrender, rake), an index of rounds and a
-round record, each at desktop (1280 px) and phone (390 px) width. From the
+natural against natural, foul, surrender, rake) and a round record, each
+at desktop (1280 px) and phone (390 px) width (the index of rounds has its
+own tests, tests/test_render_index.py). From the
 DOM: every seat's thirteen cards are drawn once, in its rows; every payment
 sentence shows the settlement's figures; nothing sticks out of the page and
 no two boxes that sit side by side overlap. A full-page screenshot of each
@@ -73,7 +74,7 @@ def _pages(folder: Path) -> list[tuple[str, Path, render.Table | None, str]]:
 def pages(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, Path, Any, str]]:
     folder = tmp_path_factory.mktemp("pages")
     found = _pages(folder)
-    # an index of rounds (one of them bad) and a round record, as capsa render writes them
+    # a round record's page, as capsa render writes it beside an index
     record: dict[str, Any] = {"round_id": "table-7/round-12", "rules": "capsa-susun"}
     seats = [capsa.Arrangement.parse(t) for t in examples.WORKED[1].seats]
     record["settlement"] = capsa.settle(seats, capsa.Rules(), 100).to_dict()
@@ -85,7 +86,6 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[str, Path, Any
     source = folder / "rounds.jsonl"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert main(["render", str(source), "-o", str(folder / "index.html")]) == 0
-    found.append(("index", folder / "index.html", None, "en"))
     drawn = render.table_from_record(record, verify=False)
     found.append(("record", folder / "index-rounds" / "round-3.html", drawn, "en"))
     return found
