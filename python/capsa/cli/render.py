@@ -3,8 +3,9 @@
 ``capsa render FILE -o OUT.html`` reads FILE as ``capsa settle`` does (JSON
 Lines or one JSON document, the same reader and limits), settles every round
 with the same core, and draws it: one round is the page OUT.html; several
-are an index OUT.html linking to a page per round in the directory beside
-it (``OUT-rounds/round-N.html``). A round record (a JSON object with a
+are an index OUT.html (:mod:`capsa.render._index`, titled by the input's
+name) linking to a page per round in the directory beside it
+(``OUT-rounds/round-N.html``). A round record (a JSON object with a
 ``settlement``, see :mod:`capsa.render._records`) is drawn with its
 verification. A round that cannot be settled gets the error record
 ``capsa settle`` gives it, written to standard output and listed on the
