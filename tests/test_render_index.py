@@ -44,6 +44,7 @@ from capsa.render._words import LANGUAGES, words
 _TABLE = "t-seq"
 _PLAYERS = [{"id": "p-1", "name": "Anastasia"}, "p-2", "p-3", {"id": "p-4", "name": "Budi"}]
 _HOSTILE_TABLE = "<script>alert(1)</script>"
+_LONG_ROUND = "<b>t-seq</b>/" + "9" * 150
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,7 @@ def _write_rounds(folder: Path) -> tuple[Path, list[Expected | None]]:
     changed["round_id"] = f"{_TABLE}/round-changed"
     hostile = json.loads(json.dumps(records[3]))
     hostile["table_id"] = _HOSTILE_TABLE
+    hostile["round_id"] = _LONG_ROUND
     for record in [*records, changed, hostile]:
         ok = record is not changed and record is not hostile
         auto = sum(seat.get("auto") is True for seat in record["seats"])
@@ -130,6 +132,11 @@ def _write_rounds(folder: Path) -> tuple[Path, list[Expected | None]]:
             example.stake,
         )
         expected.append(_expected(settled.to_dict(), example.slug))
+    # a round without an id: its link says "open"
+    lines.append(json.dumps({"seats": list(examples.WORKED[0].seats), "rules": "pagat"}))
+    rules = Rules.preset("pagat")
+    settled = capsa.settle([Arrangement.parse(t) for t in examples.WORKED[0].seats], rules)
+    expected.append(_expected(settled.to_dict(), ""))
     lines.append('{"id": "bad/round-1", "seats": ["As Ks"]}')
     expected.append(None)
     source = folder / "rounds.jsonl"
@@ -279,7 +286,7 @@ def _check_figures(rows: list[dict[str, Any]], expected: list[Expected | None], 
         if want is None:
             assert row["kind"] == "error" and row["pot"] is None
             continue
-        assert row["round"] == want.round_id
+        assert row["round"] == (want.round_id or w["index.open"])
         assert (row["pot"], row["rake"]) == (w.number(want.pot), w.number(want.rake))
         assert row["nets"] == [w.signed(net) for net in want.nets]
         assert row["table"] == (want.table_id or "")
@@ -302,7 +309,7 @@ def _check_sorting(driver: Any, expected: list[Expected | None]) -> None:
     assert sorts[2] == "ascending" and sorts.count(None) == len(sorts) - 1
     rows = driver.execute_script(_ROWS)
     assert [r["round"] for r in rows[:6]] == [
-        f"{_TABLE}/round-{k}" for k in ("4", "4", "3", "changed", "2", "1")
+        f"{_TABLE}/round-{k}" if k else _LONG_ROUND for k in ("4", "", "3", "changed", "2", "1")
     ]
     assert [r["number"] for r in rows[6:]] == [str(k) for k in range(7, len(expected) + 1)]
 
@@ -333,7 +340,9 @@ def test_the_index_in_the_browser(
             browser.get(path.as_uri())
             found = layout_problems(browser, "main", _SIDE_BY_SIDE)
             found += font_problems(browser)
-            found += broken_word_problems(browser, ".index th, .index bdi, .index time, h1")
+            found += broken_word_problems(
+                browser, ".index th, .index bdi, .index time, .index a, .index .mark, h1"
+            )
             found += axe_problems(browser)
             problems += [f"{lang} at {width}px: {p}" for p in found]
             screenshot(browser, f"index-{lang}-{width_name}")

@@ -249,7 +249,10 @@ def index_row(entry: IndexEntry, lang: str) -> str:
     line = "" if entry.line is None else str(entry.line)
     rid = "" if entry.round_id is None else f"<bdi>{esc(entry.round_id)}</bdi>"
     if entry.href:
-        rid = f'<a href="{esc(entry.href)}">{rid or w["index.open"]}</a>'
+        # a long id is cut short on the page: its whole text shows on hover
+        long = entry.round_id is not None and len(entry.round_id) > 20
+        whole = f' title="{esc(entry.round_id or "")}"' if long else ""
+        rid = f'<a href="{esc(entry.href)}"{whole}>{rid or w["index.open"]}</a>'
     time, time_key = _time(entry.played_at)
     table = "" if entry.table_id is None else f"<bdi>{esc(entry.table_id)}</bdi>"
     keys = (
