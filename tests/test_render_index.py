@@ -319,8 +319,24 @@ def _check_filter(driver: Any, expected: list[Expected | None], lang: str) -> No
     shown = driver.execute_script(_TYPE, "budi")
     with_budi = [e.round_id for e in expected if e is not None and e.table_id is not None]
     assert [r["round"] for r in driver.execute_script(_ROWS) if not r["hidden"]] == with_budi
-    template = words(lang)["index.shown"]
-    assert shown == template.replace("{v}", str(len(with_budi))).replace("{n}", str(total))
+    w = words(lang)
+    records = [e for e in expected if e is not None and e.table_id is not None]
+    assert shown == w.fill(
+        "index.shown",
+        v=w.number(len(with_budi)),
+        n=w.number(total),
+        pot=w.number(sum(e.pot for e in records)),
+        rake=w.number(sum(e.rake for e in records)),
+    )
+    # every round: the pot and rake of them all
+    settled = [e for e in expected if e is not None]
+    assert driver.execute_script(_TYPE, "") == w.fill(
+        "index.shown",
+        v=w.number(total),
+        n=w.number(total),
+        pot=w.number(sum(e.pot for e in settled)),
+        rake=w.number(sum(e.rake for e in settled)),
+    )
     driver.execute_script(_TYPE, "  round-changed   Anastasia ")
     visible = [r["round"] for r in driver.execute_script(_ROWS) if not r["hidden"]]
     assert visible == [f"{_TABLE}/round-changed"]

@@ -278,7 +278,8 @@ def index_row(entry: IndexEntry, lang: str) -> str:
 
 
 # Sorts the rows by the column whose header is clicked (again: the other
-# way), empty values last; filters them by every word typed.
+# way), empty values last; filters them by every word typed, and counts the
+# rows shown with their pot and rake (exact: BigInt).
 _SCRIPT = """<script>
 (() => {
   const table = document.querySelector('table.index');
@@ -293,13 +294,16 @@ _SCRIPT = """<script>
   const num = (n) => String(n).replace(/\\B(?=(\\d{3})+(?!\\d))/g, sep);
   const show = () => {
     const terms = filter.value.toLowerCase().split(/\\s+/).filter(Boolean);
-    let shown = 0;
+    let shown = 0, pot = 0n, rake = 0n;
     for (const row of rows) {
       row.hidden = !terms.every((t) => texts.get(row).includes(t));
-      shown += row.hidden ? 0 : 1;
+      if (row.hidden) continue;
+      shown += 1;
+      pot += BigInt(row.dataset.pot || 0);
+      rake += BigInt(row.dataset.rake || 0);
     }
     count.textContent = count.dataset.template.replace('{v}', num(shown))
-      .replace('{n}', num(rows.length));
+      .replace('{n}', num(rows.length)).replace('{pot}', num(pot)).replace('{rake}', num(rake));
   };
   const sortBy = (th) => {
     const key = th.dataset.key, numeric = th.dataset.type === 'num';
