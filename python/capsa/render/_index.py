@@ -290,6 +290,7 @@ _SCRIPT = """<script>
   const rows = [...body.rows];
   const texts = new Map(rows.map((r) => [r, (r.textContent + ' ' +
     (r.dataset.filter || '')).toLowerCase()]));
+  const collator = new Intl.Collator(document.documentElement.lang, {numeric: true});
   const sep = count.dataset.thousands;
   const num = (n) => String(n).replace(/\\B(?=(\\d{3})+(?!\\d))/g, sep);
   const show = () => {
@@ -315,11 +316,14 @@ _SCRIPT = """<script>
       const x = value(a), y = value(b);
       const empty = (x === '') - (y === '');
       if (empty) return empty;
-      const c = x === '' ? 0 : numeric ? Number(x) - Number(y)
-        : x.localeCompare(y, undefined, {numeric: true});
+      // every numeric column holds integers: compared exactly
+      const c = x === '' ? 0 : numeric ? (BigInt(x) > BigInt(y)) - (BigInt(x) < BigInt(y))
+        : collator.compare(x, y);
       return (down ? -c : c) || a.dataset.number - b.dataset.number;
     };
-    body.append(...[...body.rows].sort(order));
+    const sorted = document.createDocumentFragment();
+    for (const row of [...body.rows].sort(order)) sorted.append(row);
+    body.append(sorted);
   };
   for (const th of table.tHead.rows[0].cells) {
     const button = th.querySelector('button');
