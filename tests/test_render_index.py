@@ -186,6 +186,19 @@ def test_the_index_says_what_it_holds_and_every_row_is_in_the_html(
     assert f'data-pot="{first.pot}" data-rake="{first.rake}"' in row[0]
     assert '<td class="auto"><bdi>Budi</bdi></td>' in row[0]
     assert 'class="verified ok"' in row[0] and "Anastasia" in row[0]
+    # each record's place in its table's chain: the changed and hostile
+    # copies keep their originals' links
+    chain = re.findall(r'<span class="chain">([^<]*)</span>', page)
+    assert chain == ["first of its chain"] + [f"follows #{k}" for k in (1, 2, 3, 2, 3)]
+
+
+def test_a_record_after_one_not_listed_says_so() -> None:
+    records = _records()
+    tables = [render.table_from_record(r, verify=False) for r in records]
+    entries = [render.IndexEntry.settled(k, k, None, t) for k, t in enumerate(tables, start=1)]
+    page = render.index_html([entries[1], entries[3], entries[2]], "id")
+    chain = re.findall(r'<span class="chain">([^<]*)</span>', page)
+    assert chain == ["menyusul ronde yang tidak tercantum"] * 2 + ["menyusul #2"]
 
 
 def test_a_round_that_is_no_record_leaves_the_record_cells_empty() -> None:

@@ -38,7 +38,7 @@ from capsa.cli.common import (
     write_file,
 )
 from capsa.render._html import page_html
-from capsa.render._index import IndexEntry, index_head, index_row, index_tail
+from capsa.render._index import Chains, IndexEntry, index_head, index_row, index_tail
 from capsa.render._model import Table, display_id, table_from_settlement
 from capsa.render._records import is_round_record, table_from_record
 from capsa.render._words import LANGUAGES
@@ -61,6 +61,7 @@ class _Pages:
         self.count = 0
         self.failed = 0
         self.held: tuple[Table, int | None] | None = None
+        self.chains = Chains()
         self.index: IO[str] | None = None
 
     def _page(self, number: int, table: Table) -> str:
@@ -90,8 +91,8 @@ class _Pages:
                 table, line = self.held
                 self.held = None
                 first = IndexEntry.settled(1, line, self._page(1, table), table)
-                self._put(index_row(first, self.lang))
-        self._put(index_row(entry, self.lang))
+                self._put(index_row(self.chains.link(first), self.lang))
+        self._put(index_row(self.chains.link(entry), self.lang))
 
     def add(self, table: Table, line: int | None) -> None:
         self.count += 1

@@ -6,9 +6,10 @@ Each row holds the round's number and input line, when it was played, its
 table and id, every seat's player and net, its outcome in a few words
 (naturals, fouls, surrenders, sweep-alls, scoops), its pot (the money its
 winners collect) and rake, the seats the server arranged at the close, and
-the verification of its record. A round read as ``capsa settle`` input
-(not a record) has no time, table, players' ids, auto-arranged seats or
-verification: those cells stay empty.
+the verification of its record with its place in its table's chain (the
+first, following a round listed above, or following one not listed). A
+round read as ``capsa settle`` input (not a record) has no time, table,
+players' ids, auto-arranged seats or verification: those cells stay empty.
 
 The page is written as it goes (:func:`index_head`, :func:`index_row` per
 round, :func:`index_tail`), so an index of many rounds is never held whole.
@@ -20,7 +21,7 @@ order, and the filter stays hidden.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
@@ -29,7 +30,7 @@ from capsa.render._model import Table
 from capsa.render._text import esc
 from capsa.render._words import Words, words
 
-__all__ = ["IndexEntry", "index_head", "index_html", "index_row", "index_tail"]
+__all__ = ["Chains", "IndexEntry", "index_head", "index_html", "index_row", "index_tail"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,12 @@ class IndexEntry:
     """The record's verification: ``ok``, ``fail``, ``partly``, ``skip`` (not
     checked), or None for a round that is no record."""
     digest: str | None = None
+    """The record's digest (hex)."""
+    previous_digest: str | None = None
+    """The digest of the record before it in its table's chain (None: the first)."""
+    follows: int | None = None
+    """The number of the round whose record this one follows in its chain,
+    when that round is in the same index (see :class:`Chains`)."""
 
     @classmethod
     def settled(cls, number: int, line: int | None, href: str | None, table: Table) -> IndexEntry:
@@ -84,7 +91,26 @@ class IndexEntry:
             player_ids=tuple(seat.player_id for seat in table.seats),
             verified=_verified(table),
             digest=table.digest,
+            previous_digest=table.previous_digest,
         )
+
+
+class Chains:
+    """Links each record of an index to the record before it in its table's
+    chain (the one whose digest is its ``previous_digest``), when that one
+    came earlier in the same index; remembers one digest per record."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[str, int] = {}
+
+    def link(self, entry: IndexEntry) -> IndexEntry:
+        """The entry with the round it follows, if listed before it."""
+        if entry.digest is None:
+            return entry
+        before = entry.previous_digest
+        follows = self._numbers.get(before) if before is not None else None
+        self._numbers.setdefault(entry.digest, entry.number)
+        return entry if follows is None else replace(entry, follows=follows)
 
 
 def _marks(table: Table) -> tuple[str, ...]:
@@ -224,6 +250,19 @@ def _error_row(entry: IndexEntry, start: str, keys: str, line: str) -> str:
     )
 
 
+def _chain(entry: IndexEntry, w: Words) -> str:
+    """Where the record stands in its table's chain, as far as the index shows."""
+    if entry.digest is None:
+        return ""
+    if entry.previous_digest is None:
+        text = w["index.chain_first"]
+    elif entry.follows is not None:
+        text = w.fill("index.chain_follows", v=str(entry.follows))
+    else:
+        text = w["index.chain_outside"]
+    return f' <span class="chain">{text}</span>'
+
+
 def _record_cells(entry: IndexEntry, w: Words) -> str:
     """The pot, rake, auto-arranged seats and verification cells."""
     names = [
@@ -231,12 +270,14 @@ def _record_cells(entry: IndexEntry, w: Words) -> str:
         for k, (name, _) in enumerate(entry.nets)
     ]
     auto = ", ".join(f"<bdi>{names[k]}</bdi>" for k in entry.auto if k < len(names))
-    if entry.verified is None:
+    if entry.verified is None and entry.digest is None:
         verified = "<td></td>"
     else:
         title = f' title="{w.fill("index.digest", v=esc(entry.digest))}"' if entry.digest else ""
-        word = w[_VERIFIED_WORDS[entry.verified]]
-        verified = f'<td class="verified {entry.verified}"{title}>{word}</td>'
+        status = entry.verified
+        word = w[_VERIFIED_WORDS[status]] if status else ""
+        kind = f"verified {status}" if status else "verified"
+        verified = f'<td class="{kind}"{title}>{word}{_chain(entry, w)}</td>'
     return (
         f'<td class="num pot">{w.number(entry.pot)}</td>'
         f'<td class="num rake">{w.number(entry.rake)}</td><td class="auto">{auto}</td>{verified}'
@@ -359,8 +400,9 @@ def index_html(
     """A page listing many rounds in order: each settled one linked to its
     page, each one that could not be settled with its error record."""
     failed = sum(e.error is not None for e in entries)
+    chains = Chains()
     return (
         index_head(lang, title, source=source)
-        + "".join(index_row(e, lang) for e in entries)
+        + "".join(index_row(chains.link(e), lang) for e in entries)
         + index_tail(lang, len(entries) - failed, failed)
     )
