@@ -295,7 +295,10 @@ def index_row(entry: IndexEntry, lang: str) -> str:
         whole = f' title="{esc(entry.round_id or "")}"' if long else ""
         rid = f'<a href="{esc(entry.href)}"{whole}>{rid or w["index.open"]}</a>'
     time, time_key = _time(entry.played_at)
-    table = "" if entry.table_id is None else f"<bdi>{esc(entry.table_id)}</bdi>"
+    table = ""
+    if entry.table_id is not None:
+        whole = f' title="{esc(entry.table_id)}"' if len(entry.table_id) > 12 else ""
+        table = f"<bdi{whole}>{esc(entry.table_id)}</bdi>"
     keys = (
         f' data-line="{line}" data-time="{time_key}"'
         f' data-table="{"" if entry.table_id is None else esc(entry.table_id)}"'
