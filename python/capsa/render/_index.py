@@ -169,6 +169,7 @@ _VERIFIED_WORDS = {
 
 
 def _header(w: Words) -> str:
+    # the buttons sort only with the page's script, which enables them
     cells = []
     for key, numeric, right, word in _COLUMNS:
         label = "#" if key == "number" else w[word]
@@ -180,7 +181,7 @@ def _header(w: Words) -> str:
         name = f' aria-label="{w[word]}"' if key == "number" else ""
         cells.append(
             f'<th scope="col"{num} data-key="{key}" data-type="{"num" if numeric else "text"}"'
-            f'{sort}><button type="button"{name}>{label}</button></th>'
+            f'{sort}><button type="button" disabled{name}>{label}</button></th>'
         )
     return "<thead><tr>" + "".join(cells) + "</tr></thead>\n"
 
@@ -371,7 +372,9 @@ _SCRIPT = """<script>
   };
   for (const th of table.tHead.rows[0].cells) {
     const button = th.querySelector('button');
-    if (button) button.addEventListener('click', () => sortBy(th));
+    if (!button) continue;
+    button.addEventListener('click', () => sortBy(th));
+    button.disabled = false;
   }
   filter.addEventListener('input', show);
   tools.hidden = false;
