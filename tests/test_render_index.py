@@ -185,6 +185,7 @@ def test_the_index_says_what_it_holds_and_every_row_is_in_the_html(
     assert f'<time datetime="2026-12-01T20:30:00Z">{shown}</time>' in row[0]
     assert f'data-pot="{first.pot}" data-rake="{first.rake}"' in row[0]
     assert '<td class="auto"><bdi>Budi</bdi></td>' in row[0]
+    assert 'data-outcome="scoop"' in row[0]  # sorted by the words shown
     assert 'class="verified ok"' in row[0] and "Anastasia" in row[0]
     # each record's place in its table's chain: the changed and hostile
     # copies keep their originals' links

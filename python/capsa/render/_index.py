@@ -231,14 +231,14 @@ def _players(entry: IndexEntry, w: Words) -> str:
     return ", ".join(items)
 
 
-def _outcome(entry: IndexEntry, w: Words) -> str:
+def _outcome(entry: IndexEntry, w: Words) -> list[str]:
+    """What happened, each in a few words (escaped)."""
     if not entry.marks:
-        return f'<span class="mark">{w["index.plain"]}</span>'
-    shown = [
+        return [w["index.plain"]]
+    return [
         w.fill("index.natural", v=w[key]) if key.startswith("natural.") else w[key]
         for key in entry.marks
     ]
-    return ", ".join(f'<span class="mark">{text}</span>' for text in shown)
 
 
 def _error_row(entry: IndexEntry, start: str, keys: str, line: str) -> str:
@@ -311,14 +311,20 @@ def index_row(entry: IndexEntry, lang: str) -> str:
         return _error_row(entry, start, keys, end)
     ids = " ".join(esc(i) for i in entry.player_ids if i is not None)
     found = f' data-filter="{ids} {esc(entry.digest or "")}"' if ids or entry.digest else ""
+    outcome = _outcome(entry, w)
+    # sorted by the words shown (escaped for text: quotes too, for the attribute)
+    sort_outcome = ", ".join(outcome).replace('"', "&quot;")
     keys += (
-        f' data-outcome="{" ".join(entry.marks)}" data-pot="{entry.pot}" data-rake="{entry.rake}"'
+        f' data-outcome="{sort_outcome}"'
+        f' data-pot="{entry.pot}" data-rake="{entry.rake}"'
         f' data-auto="{len(entry.auto)}" data-verified="{entry.verified or ""}"{found}'
     )
     return (
         f'<tr class="round" data-number="{entry.number}"{keys}>{start}'
         f'<td class="players">{_players(entry, w)}</td>'
-        f'<td class="outcome">{_outcome(entry, w)}</td>{_record_cells(entry, w)}{end}</tr>\n'
+        '<td class="outcome">'
+        + ", ".join(f'<span class="mark">{text}</span>' for text in outcome)
+        + f"</td>{_record_cells(entry, w)}{end}</tr>\n"
     )
 
 
