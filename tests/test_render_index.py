@@ -319,6 +319,22 @@ def _check_figures(rows: list[dict[str, Any]], expected: list[Expected | None], 
         assert (row["auto"], row["verified"]) == (want.auto, want.verified)
 
 
+_CARD = """
+const row = document.querySelector('table.index tr.round');
+return [getComputedStyle(row).display,
+        getComputedStyle(row.querySelector('.pot'), '::before').content];
+"""
+
+
+def _check_cards(driver: Any, width: int, lang: str) -> None:
+    """On a phone each round is a card whose cells say what they hold."""
+    display, label = driver.execute_script(_CARD)
+    if width < 600:
+        assert display == "block" and words(lang)["index.pot"] in label, (display, label)
+    else:
+        assert display == "table-row" and label in ("none", "normal"), (display, label)
+
+
 def _check_sorting(driver: Any, expected: list[Expected | None]) -> None:
     keys = _click(driver, "pot")
     assert keys.count("ascending") == 1 and "descending" not in keys
@@ -390,6 +406,7 @@ def test_the_index_in_the_browser(
             problems += [f"{lang} at {width}px: {p}" for p in found]
             screenshot(browser, f"index-{lang}-{width_name}")
             _check_figures(browser.execute_script(_ROWS), expected, lang)
+            _check_cards(browser, width, lang)
             _check_filter(browser, expected, lang)
             _check_sorting(browser, expected)
     assert not problems, "\n".join(problems[:40])

@@ -15,11 +15,14 @@ The page is written as it goes (:func:`index_head`, :func:`index_row` per
 round, :func:`index_tail`), so an index of many rounds is never held whole.
 An inline script, fetching nothing, sorts the rows by a column and filters
 them by the words typed; without scripts the rows are all there, in input
-order, and the filter stays hidden.
+order, and the filter stays hidden. On a phone each row is laid out as a
+card, each cell labelled; a wider screen too narrow for every column
+scrolls the table in its own box.
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -186,6 +189,32 @@ def _header(w: Words) -> str:
     return "<thead><tr>" + "".join(cells) + "</tr></thead>\n"
 
 
+def _css_string(text: str) -> str:
+    """A word (escaped for HTML) as a CSS string: the raw text, quoted."""
+    raw = html.unescape(text).replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ")
+    return f'"{raw}"'
+
+
+@cache
+def _card_labels(lang: str) -> str:
+    """The label of each cell of a round laid out as a card (a phone's width),
+    and of the headers, there a row of sort buttons."""
+    w = words(lang)
+    rules = []
+    for k, (_, _, _, word) in enumerate(_COLUMNS, start=1):
+        if k <= 2:
+            continue  # the number and round id head the card
+        # an error row has the first four cells and the last (the line) of a round's
+        if k == len(_COLUMNS):
+            cell = "td:last-child"
+        else:
+            cell = f"td:nth-child({k})" if k <= 4 else f"tr.round td:nth-child({k})"
+        rules.append(f'.index tbody {cell}::before{{content:{_css_string(w[word])} ": "}}')
+    sort_by = _css_string(w["index.sort_by"])
+    rules.append(f'.index thead tr::before{{content:{sort_by} ":";align-self:center}}')
+    return "@media (max-width:600px){\n" + "\n".join(rules) + "\n}\n"
+
+
 def index_head(lang: str, title: str | None = None, *, source: str | None = None) -> str:
     """The start of an index page, up to its first round (see :func:`index_html`).
 
@@ -200,7 +229,7 @@ def index_head(lang: str, title: str | None = None, *, source: str | None = None
     else:
         heading = w["index.title"]
     return (
-        _document_head(w, heading, _style())
+        _document_head(w, heading, _style() + _card_labels(w.lang))
         + f'<header>\n<h1 id="index-heading">{heading}</h1>\n</header>\n<section>\n'
         '<div class="index-tools" hidden>'
         f'<label for="index-filter">{w["index.filter"]}</label>'
