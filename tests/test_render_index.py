@@ -16,8 +16,10 @@ words, and with scripts off every row there in input order.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,10 +165,8 @@ def index_pages(
 
 def test_the_index_says_what_it_holds_and_every_row_is_in_the_html(
     index_pages: tuple[dict[str, Path], list[Expected | None]],
-    capsys: pytest.CaptureFixture[str],
 ) -> None:
     pages, expected = index_pages
-    capsys.readouterr()
     page = pages["en"].read_text(encoding="utf-8")
     assert "<title>Rounds from rounds.jsonl</title>" in page
     assert '<h1 id="index-heading">Rounds from rounds.jsonl</h1>' in page
@@ -245,9 +245,6 @@ def test_the_headers_sort_and_the_script_fetches_nothing() -> None:
 def test_the_index_of_standard_input_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import io
-    import sys
-
     text = "\n".join(json.dumps({"id": e.slug, "seats": list(e.seats)}) for e in examples.WORKED)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
     out = tmp_path / "many.html"
