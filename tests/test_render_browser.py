@@ -3,7 +3,7 @@ through Selenium, with the harness of ``browser_pages``): tables of every
 outcome kind (rows, scoop, sweep-all, natural against natural, foul,
 surrender, rake) in both languages, a table of long and hostile names, round
 records as ``capsa render`` draws them (auto-arranged seats, players' names,
-table, time, notes and a chain) and an index of rounds, each at the four
+table, time, notes and a chain), each at the four
 widths of a phone, a tablet and a desktop. From the DOM: every seat's
 thirteen cards are drawn once, in its rows; every payment sentence shows the
 settlement's figures; a record page shows each fact of its record as the
@@ -95,7 +95,7 @@ def pages(
 ) -> list[tuple[str, Path, Any, str]]:
     folder = tmp_path_factory.mktemp("pages")
     found = _pages(folder)
-    # an index of rounds (one of them bad) and a round record, as capsa render writes them
+    # a round record's page, as capsa render writes it beside an index
     record: dict[str, Any] = {"round_id": "table-7/round-12", "rules": "capsa-susun"}
     seats = [capsa.Arrangement.parse(t) for t in examples.WORKED[1].seats]
     record["settlement"] = capsa.settle(seats, capsa.Rules(), 100).to_dict()
@@ -107,7 +107,6 @@ def pages(
     source = folder / "rounds.jsonl"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert main(["render", str(source), "-o", str(folder / "index.html")]) == 0
-    found.append(("index", folder / "index.html", None, "en"))
     drawn = render.table_from_record(record, verify=False)
     found.append(("record", folder / "index-rounds" / "round-3.html", drawn, "en"))
     for name, story in stories.items():
@@ -268,16 +267,15 @@ def _check_payments(driver: Any, table: render.Table, lang: str) -> None:
 _WORDS = "h1, h2, h3, th, dt, bdi, .badge, .digest, .row-name, .cat, .payment .head"
 
 
-def _page_problems(driver: Any, name: str, table: render.Table | None, lang: str) -> list[str]:
+def _page_problems(driver: Any, table: render.Table | None, lang: str) -> list[str]:
     if table is not None:
         _check_cards(driver, table, lang)
         _check_payments(driver, table, lang)
         _check_totals(driver, table, lang)
     found = layout_problems(driver, "main", _SIDE_BY_SIDE)
     found += driver.execute_script(_CARD_BOXES)
-    if name != "index":
-        found += font_problems(driver)
-        found += broken_word_problems(driver, _WORDS)
+    found += font_problems(driver)
+    found += broken_word_problems(driver, _WORDS)
     return found
 
 
@@ -290,8 +288,8 @@ def test_every_page_in_the_browser(browser: Any, pages: list[tuple[str, Path, An
         for name, path, table, lang in pages:
             browser.get(path.as_uri())
             assert browser.execute_script("return document.readyState") == "complete"
-            found = _page_problems(browser, name, table, lang)
-            if width == AXE_WIDTH and name != "index":
+            found = _page_problems(browser, table, lang)
+            if width == AXE_WIDTH:
                 found += axe_problems(browser)
             problems += [f"{name} at {width}px: {p}" for p in found]
             screenshot(browser, f"{name}-{width_name}")

@@ -3,8 +3,9 @@
 ``capsa render FILE -o OUT.html`` reads FILE as ``capsa settle`` does (JSON
 Lines or one JSON document, the same reader and limits), settles every round
 with the same core, and draws it: one round is the page OUT.html; several
-are an index OUT.html linking to a page per round in the directory beside
-it (``OUT-rounds/round-N.html``). A round record (a JSON object with a
+are an index OUT.html (:mod:`capsa.render._index`, titled by the input's
+name) linking to a page per round in the directory beside it
+(``OUT-rounds/round-N.html``). A round record (a JSON object with a
 ``settlement``, see :mod:`capsa.render._records`) is drawn with its
 verification. A round that cannot be settled gets the error record
 ``capsa settle`` gives it, written to standard output and listed on the
@@ -36,7 +37,8 @@ from capsa.cli.common import (
     sniff,
     write_file,
 )
-from capsa.render._html import IndexEntry, index_head, index_row, index_tail, page_html
+from capsa.render._html import page_html
+from capsa.render._index import Chains, IndexEntry, index_head, index_row, index_tail
 from capsa.render._model import Table, display_id, table_from_settlement
 from capsa.render._records import is_round_record, table_from_record
 from capsa.render._words import LANGUAGES
@@ -51,13 +53,15 @@ class _Pages:
     """Where the pages go: the one round's page, or an index and a page per
     round, each written as it comes (memory holds no more than one round)."""
 
-    def __init__(self, out: Path, lang: str) -> None:
+    def __init__(self, out: Path, lang: str, source: str) -> None:
         self.out = out
         self.lang = lang
+        self.source = source
         self.folder = out.with_name(out.stem + "-rounds")
         self.count = 0
         self.failed = 0
         self.held: tuple[Table, int | None] | None = None
+        self.chains = Chains()
         self.index: IO[str] | None = None
 
     def _page(self, number: int, table: Table) -> str:
@@ -81,14 +85,14 @@ class _Pages:
 
     def _row(self, entry: IndexEntry) -> None:
         if self.index is None:
-            self._put(index_head(self.lang, f"capsa render: {self.out.stem}"))
+            self._put(index_head(self.lang, source=self.source))
             if self.held is not None:
                 # a second round: the first one's page goes beside the index too
                 table, line = self.held
                 self.held = None
                 first = IndexEntry.settled(1, line, self._page(1, table), table)
-                self._put(index_row(first, self.lang))
-        self._put(index_row(entry, self.lang))
+                self._put(index_row(self.chains.link(first), self.lang))
+        self._put(index_row(self.chains.link(entry), self.lang))
 
     def add(self, table: Table, line: int | None) -> None:
         self.count += 1
@@ -112,11 +116,8 @@ class _Pages:
                     self.out, page_html(self.held[0], self.lang, operator=True).encode("utf-8")
                 )
             else:
-                title = f"capsa render: {self.out.stem}"
-                write_file(
-                    self.out,
-                    (index_head(self.lang, title) + index_tail(self.lang, 0, 0)).encode("utf-8"),
-                )
+                head = index_head(self.lang, source=self.source)
+                write_file(self.out, (head + index_tail(self.lang, 0, 0)).encode("utf-8"))
             return
         self._put(index_tail(self.lang, self.count - self.failed, self.failed))
         self.close()
@@ -261,7 +262,8 @@ def _elements(data: bytes) -> list[bytes]:
 def _run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     check_writable(out)
-    pages = _Pages(out, args.lang)
+    source = "-" if args.input in (None, "-") else Path(args.input).name
+    pages = _Pages(out, args.lang, source)
     renderer = _Renderer(load_rules(args.rules), pages, sys.stdout.buffer)
     with contextlib.ExitStack() as stack:
         stack.callback(pages.close)

@@ -27,7 +27,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from capsa._core import Settlement
-from capsa.render._html import IndexEntry, index_html, page_html
+from capsa.render._html import page_html
+from capsa.render._index import IndexEntry, index_html
 from capsa.render._model import Check, PairView, Row, SeatView, Table, table_from_settlement
 from capsa.render._payments import Payment, payments
 from capsa.render._records import is_round_record, table_from_record

@@ -4,8 +4,6 @@ printed."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
@@ -17,7 +15,7 @@ from capsa.render._story import round_facts, round_notes, verification
 from capsa.render._text import Speaker, esc, ident, unbroken
 from capsa.render._words import Words, words
 
-__all__ = ["IndexEntry", "index_head", "index_html", "index_row", "index_tail", "page_html"]
+__all__ = ["page_html"]
 
 
 @cache
@@ -25,11 +23,11 @@ def _style() -> str:
     return resources.files("capsa.render").joinpath("style.css").read_text(encoding="utf-8")
 
 
-def _document_head(w: Words, title: str) -> str:
+def _document_head(w: Words, title: str, more_style: str = "") -> str:
     return (
         f'<!DOCTYPE html>\n<html lang="{w.lang}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{title}</title>\n<style>\n{_style()}</style>\n</head>\n<body>\n"
+        f"<title>{title}</title>\n<style>\n{_style()}{more_style}</style>\n</head>\n<body>\n"
         f'<svg class="defs" aria-hidden="true" focusable="false"><defs>{SUIT_DEFS}</defs></svg>\n'
         "<main>\n"
     )
@@ -351,111 +349,3 @@ def page_html(table: Table, lang: str = "en", *, operator: bool = False) -> str:
     """
     w = words(lang)
     return _document(w, page_title(table, w), table_body(table, w, operator))
-
-
-@dataclass(frozen=True, slots=True)
-class IndexEntry:
-    """One round of an index page: what the index shows of a settled round
-    (its id, each seat's name and net, what happened, its page ``href``), or
-    the error record it got instead. Small: an index of many rounds holds no
-    tables."""
-
-    number: int
-    line: int | None
-    href: str | None = None
-    round_id: str | None = None
-    nets: tuple[tuple[str | None, int], ...] = ()
-    """Each seat's name (None: the page's own) and net."""
-    marks: tuple[str, ...] = ()
-    """The word keys of what happened (``natural.dragon``, ``badge.foul``, ...)."""
-    error: dict[str, object] | None = None
-    record: str | None = None
-    """The error record as ``capsa settle`` writes it."""
-
-    @classmethod
-    def settled(cls, number: int, line: int | None, href: str | None, table: Table) -> IndexEntry:
-        """The entry of a settled round."""
-        return cls(
-            number,
-            line,
-            href,
-            table.round_id,
-            tuple((seat.name, seat.net) for seat in table.seats),
-            _marks(table),
-        )
-
-
-def _marks(table: Table) -> tuple[str, ...]:
-    marks = []
-    for seat in table.seats:
-        if seat.natural is not None:
-            marks.append(f"natural.{seat.natural}")
-        if seat.foul:
-            marks.append("badge.foul")
-        if seat.surrender:
-            marks.append("badge.surrender")
-        if seat.swept_all:
-            marks.append("badge.sweep_all")
-    if any(p.outcome == "rows" and p.scoop and not p.sweep_all for p in table.pairs):
-        marks.append("badge.scoop")
-    return tuple(dict.fromkeys(marks))
-
-
-def index_head(lang: str, title: str | None = None) -> str:
-    """The start of an index page, up to its first round (see :func:`index_html`)."""
-    w = words(lang)
-    heading = esc(title) if title is not None else w["index.title"]
-    return (
-        _document_head(w, heading)
-        + f'<header>\n<h1>{heading}</h1>\n</header>\n<section>\n<table class="index">\n<tr>'
-        f'<th class="num">#</th><th class="num">{w["index.line"]}</th>'
-        f"<th>{w['index.round']}</th><th>{w['index.marks']}</th><th>{w['index.net']}</th>"
-        "<th></th></tr>\n"
-    )
-
-
-def index_row(entry: IndexEntry, lang: str) -> str:
-    """One round's row of an index page."""
-    w = words(lang)
-    line = "" if entry.line is None else str(entry.line)
-    rid = "" if entry.round_id is None else f"<bdi>{esc(entry.round_id)}</bdi>"
-    start = f'<td class="num">{entry.number}</td><td class="num">{line}</td><td>{rid}</td>'
-    if entry.error is not None:
-        err = entry.error
-        return (
-            f'<tr class="error" data-number="{entry.number}">{start}'
-            f'<td colspan="3"><strong>{esc(str(err.get("error")))}</strong>: '
-            f"{esc(str(err.get('message')))}"
-            f'<pre class="error-record">{esc(entry.record or "")}</pre></td></tr>\n'
-        )
-    nets = "".join(
-        f'<span class="net-item"><bdi>'
-        f"{esc(name) if name is not None else w.fill('seat.name', v=str(k))}</bdi> "
-        f"{w.signed(net)}</span>"
-        for k, (name, net) in enumerate(entry.nets)
-    )
-    marks = ", ".join(w[key] for key in entry.marks)
-    link = f'<a href="{esc(entry.href)}">{w["index.open"]}</a>' if entry.href else ""
-    return (
-        f'<tr class="round" data-number="{entry.number}">{start}<td>{marks}</td>'
-        f"<td>{nets}</td><td>{link}</td></tr>\n"
-    )
-
-
-def index_tail(lang: str, settled: int, failed: int) -> str:
-    """The end of an index page: how many rounds were settled and how many not."""
-    w = words(lang)
-    summary = w.fill("index.summary", v=w.number(settled), e=w.number(failed))
-    empty = f"<p>{w['index.no_rounds']}</p>\n" if settled + failed == 0 else ""
-    return f'</table>\n</section>\n{empty}<p class="meta summary">{summary}</p>\n' + _DOCUMENT_TAIL
-
-
-def index_html(entries: Sequence[IndexEntry], lang: str = "en", title: str | None = None) -> str:
-    """A page listing many rounds in order: each settled one linked to its
-    page, each one that could not be settled with its error record."""
-    failed = sum(e.error is not None for e in entries)
-    return (
-        index_head(lang, title)
-        + "".join(index_row(e, lang) for e in entries)
-        + index_tail(lang, len(entries) - failed, failed)
-    )
