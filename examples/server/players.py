@@ -91,12 +91,9 @@ class _PlainHttp:
         lines += [f"{k}: {v}" for k, v in headers.items()]
         lines += ["Content-Type: application/json", f"Content-Length: {len(content)}", "", ""]
         writer.write("\r\n".join(lines).encode() + content)
-        status = int((await reader.readline()).split()[1])
-        length = 0
-        while (line := await reader.readline()) not in (b"\r\n", b""):
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+        status = int(head.split(None, 2)[1])
+        length = int(head.split("\r\ncontent-length:", 1)[1].split("\r\n", 1)[0])
         return status, json.loads(await reader.readexactly(length))
 
     def close(self) -> None:
