@@ -7,10 +7,9 @@ other; a commit returns once the server has it on disk (the server's
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, cast
 
-from capsa.store.backend import RECORD_COLUMNS, Backend, Connection
+from capsa.store.backend import Backend, Connection
 from capsa.store.errors import StoreURLError
 
 __all__ = ["PostgresBackend"]
@@ -52,26 +51,6 @@ class PostgresBackend(Backend):
     def has_table(self, conn: Connection, name: str) -> bool:
         row = conn.execute("SELECT to_regclass(%s)", (name,)).fetchone()
         return row is not None and row[0] is not None
-
-    def insert_record(
-        self, conn: Connection, columns: Sequence[Any], seats: Sequence[Sequence[Any]]
-    ) -> bool:
-        # one statement, so one round trip to the server, for the record and
-        # its seats
-        values = ", ".join(
-            ["(%s::integer, %s::text, %s::text, %s::bigint, %s::bigint)"] * len(seats)
-        )
-        row = conn.execute(
-            "WITH r AS (INSERT INTO capsa_records ("
-            + RECORD_COLUMNS
-            + ") VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING seq),"
-            " s AS (INSERT INTO capsa_seats (seq, seat, player_id, player_name, net, rake)"
-            " SELECT r.seq, v.seat, v.player_id, v.player_name, v.net, v.rake FROM r, (VALUES "
-            + values
-            + ") AS v (seat, player_id, player_name, net, rake)) SELECT seq FROM r",
-            (*columns, *(value for seat in seats for value in seat)),
-        ).fetchone()
-        return row is not None
 
     @property
     def errors(self) -> tuple[type[BaseException], ...]:

@@ -2,8 +2,9 @@
 table's head and the table's round ids and nonces, then inserted.
 
 A table's head row is locked once per transaction (its first record), and
-its new head written once at the end, so that a batch of records pays a few
-statements per record: the duplicate check, the record, its seats.
+its new head written once at the end, with every seat of the transaction's
+records (one statement run for each seat), so that a record of a batch pays
+one statement of its own: its row, whose insert is the duplicate check.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ class Transaction:
         self._conn = conn
         # table key -> [the digest its next record must follow, records added]
         self._heads: dict[str, list[str | int | None]] = {}
+        # (seq, seat, player id, name, net, rake) of every record inserted
+        self._seats: list[tuple[int, int, str, str | None, int, int]] = []
 
     def _head(self, key: str) -> list[str | int | None]:
         head = self._heads.get(key)
@@ -93,8 +96,8 @@ class Transaction:
         return False
 
     def _insert_row(self, key: str, nonce: str, record: PreparedRecord) -> bool:
-        """Inserts the record and its seats; False, inserting nothing, when
-        its table has its round id or nonce already."""
+        """Inserts the record (its seats at :meth:`finish`); False, inserting
+        nothing, when its table has its round id or nonce already."""
         columns = (
             key,
             record.round_id,
@@ -105,14 +108,17 @@ class Transaction:
             record.day,
             record.text,
         )
-        seats = [
-            (seat, player, name, net, rake)
-            for seat, (player, name, net, rake) in enumerate(record.seats)
-        ]
-        return self._backend.insert_record(self._conn, columns, seats)
+        seq = self._backend.insert_record(self._conn, columns)
+        if seq is None:
+            return False
+        self._seats += [(seq, seat, *figures) for seat, figures in enumerate(record.seats)]
+        return True
 
     def finish(self) -> None:
-        """Writes each table's new head (before the commit)."""
+        """Writes the records' seats and each table's new head (before the
+        commit)."""
+        if self._seats:
+            self._backend.insert_seats(self._conn, self._seats)
         for key, (digest, added) in self._heads.items():
             if added:
                 self._conn.execute(
