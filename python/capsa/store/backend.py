@@ -55,6 +55,8 @@ class Backend(ABC):
     """What makes a ``SELECT`` of a head row lock it until the commit."""
     sequence_column: str
     """The DDL of the store's record sequence column (its primary key)."""
+    pipelines = False
+    """Whether :meth:`insert_records` sends its statements in one round trip."""
 
     @abstractmethod
     def connect(self) -> Connection:
@@ -79,6 +81,10 @@ class Backend(ABC):
         nothing, when its table has its round id or nonce already."""
         row = conn.execute(self._insert_record_sql, tuple(columns)).fetchone()
         return None if row is None else int(row[0])
+
+    def insert_records(self, conn: Connection, rows: Sequence[Sequence[Any]]) -> list[int | None]:
+        """:meth:`insert_record` of each row, in order."""
+        return [self.insert_record(conn, columns) for columns in rows]
 
     def insert_seats(self, conn: Connection, seats: Sequence[Sequence[Any]]) -> None:
         """Inserts seats' rows, (seq, seat, player id, name, net, rake) each,

@@ -7,6 +7,7 @@ other; a commit returns once the server has it on disk (the server's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from capsa.store.backend import Backend, Connection
@@ -32,6 +33,7 @@ class PostgresBackend(Backend):
     begin_write = "BEGIN"
     lock_suffix = " FOR UPDATE"
     sequence_column = "seq BIGSERIAL PRIMARY KEY"
+    pipelines = True
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -51,6 +53,16 @@ class PostgresBackend(Backend):
     def has_table(self, conn: Connection, name: str) -> bool:
         row = conn.execute("SELECT to_regclass(%s)", (name,)).fetchone()
         return row is not None and row[0] is not None
+
+    def insert_records(self, conn: Connection, rows: Sequence[Sequence[Any]]) -> list[int | None]:
+        cursor = conn.cursor()
+        cursor.executemany(self._insert_record_sql, rows, returning=True)
+        seqs: list[int | None] = []
+        while True:
+            row = cursor.fetchone()
+            seqs.append(None if row is None else int(row[0]))
+            if not cursor.nextset():
+                return seqs
 
     @property
     def errors(self) -> tuple[type[BaseException], ...]:

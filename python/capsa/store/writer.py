@@ -53,10 +53,10 @@ class Transaction:
         key = table_key(record.table_id)
         head = self._head(key)
         nonce = str(record.nonce)
-        # the usual case, a record that follows its table's head, costs two
-        # statements; the round id and nonce are looked up only when the
+        # the usual case, a record that follows its table's head, costs one
+        # statement; the round id and nonce are looked up only when the
         # link or the insert says something is already there
-        if head[0] == record.previous_digest and self._insert_row(key, nonce, record):
+        if head[0] == record.previous_digest and self._insert_row(record):
             head[0] = record.digest
             head[1] = int(head[1] or 0) + 1
             return True
@@ -70,6 +70,41 @@ class Transaction:
             record.round_id,
             expected,
         )
+
+    def insert_all(self, records: list[PreparedRecord]) -> list[bool]:
+        """Stores records in order, as :meth:`insert` each. When each
+        follows the one before it in its table (a batch of new records) and
+        the driver pipelines, their rows go in one statement run for each
+        record, one round trip; when one of them turns out to be there
+        already, that is undone and they go one by one."""
+        if len(records) > 1 and self._backend.pipelines and self._chained(records):
+            self._conn.execute("SAVEPOINT capsa_batch")
+            seqs = self._backend.insert_records(self._conn, [_columns(r) for r in records])
+            if None not in seqs:
+                self._conn.execute("RELEASE SAVEPOINT capsa_batch")
+                for record, seq in zip(records, seqs, strict=True):
+                    assert seq is not None
+                    self._inserted(record, seq)
+                    head = self._heads[table_key(record.table_id)]
+                    head[0] = record.digest
+                    head[1] = int(head[1] or 0) + 1
+                return [True] * len(records)
+            self._conn.execute("ROLLBACK TO SAVEPOINT capsa_batch")
+            self._conn.execute("RELEASE SAVEPOINT capsa_batch")
+        return [self.insert(record) for record in records]
+
+    def _chained(self, records: list[PreparedRecord]) -> bool:
+        """Whether each record follows its table's head or the record
+        before it in its table."""
+        last: dict[str, str | int | None] = {}
+        for record in records:
+            key = table_key(record.table_id)
+            if key not in last:
+                last[key] = self._head(key)[0]
+            if last[key] != record.previous_digest:
+                return False
+            last[key] = record.digest
+        return True
 
     def _stored_already(self, key: str, nonce: str, record: PreparedRecord) -> bool:
         """Whether the record is stored already; raises
@@ -95,24 +130,17 @@ class Transaction:
             )
         return False
 
-    def _insert_row(self, key: str, nonce: str, record: PreparedRecord) -> bool:
+    def _insert_row(self, record: PreparedRecord) -> bool:
         """Inserts the record (its seats at :meth:`finish`); False, inserting
         nothing, when its table has its round id or nonce already."""
-        columns = (
-            key,
-            record.round_id,
-            nonce,
-            record.digest,
-            record.previous_digest,
-            record.played_at,
-            record.day,
-            record.text,
-        )
-        seq = self._backend.insert_record(self._conn, columns)
+        seq = self._backend.insert_record(self._conn, _columns(record))
         if seq is None:
             return False
-        self._seats += [(seq, seat, *figures) for seat, figures in enumerate(record.seats)]
+        self._inserted(record, seq)
         return True
+
+    def _inserted(self, record: PreparedRecord, seq: int) -> None:
+        self._seats += [(seq, seat, *figures) for seat, figures in enumerate(record.seats)]
 
     def finish(self) -> None:
         """Writes the records' seats and each table's new head (before the
@@ -128,3 +156,17 @@ class Transaction:
                     ),
                     (digest, added, key),
                 )
+
+
+def _columns(record: PreparedRecord) -> tuple[str | int | None, ...]:
+    """A record's row, in the order of :data:`capsa.store.backend.RECORD_COLUMNS`."""
+    return (
+        table_key(record.table_id),
+        record.round_id,
+        str(record.nonce),
+        record.digest,
+        record.previous_digest,
+        record.played_at,
+        record.day,
+        record.text,
+    )
