@@ -265,4 +265,5 @@ async def _events(hall: TableHall, hub: EventHub, websocket: WebSocket) -> None:
         await websocket.close(code=4404, reason=f"there is no table {table_id!r}")
         return
     await websocket.accept()
-    await hub.serve(table_id, websocket, {"event": "hello", **hall.tables[table_id].public()})
+    hello = {"event": "hello", **hall.tables[table_id].public()}
+    await hub.serve(table_id, websocket, hello, batch=websocket.query_params.get("batch") == "1")

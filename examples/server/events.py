@@ -44,15 +44,28 @@ class EventHub:
                 queue.put_nowait(None)
         self._queues.clear()
 
-    async def serve(self, table_id: str, websocket: WebSocket, hello: dict[str, Any]) -> None:
-        """Sends ``hello`` then the table's events until the client leaves."""
+    async def serve(
+        self, table_id: str, websocket: WebSocket, hello: dict[str, Any], *, batch: bool = False
+    ) -> None:
+        """Sends ``hello`` then the table's events until the client leaves:
+        each event a message; with ``batch``, the events waiting when one is
+        sent go in one message, a JSON array of them (one message to write
+        and read for several events)."""
         queue: asyncio.Queue[str | None] = asyncio.Queue()
         self._queues.setdefault(table_id, set()).add(queue)
         listening = asyncio.ensure_future(_until_disconnect(websocket, queue))
         try:
             await websocket.send_json(hello)
-            while (event := await queue.get()) is not None:
-                await websocket.send_text(event)
+            ended = False
+            while not ended and (event := await queue.get()) is not None:
+                events = [event]
+                while batch and not queue.empty():
+                    waiting = queue.get_nowait()
+                    if waiting is None:
+                        ended = True
+                        break
+                    events.append(waiting)
+                await websocket.send_text(event if len(events) == 1 else f"[{','.join(events)}]")
             if not listening.done():  # dropped by the hub, not gone
                 await websocket.close(code=1008, reason="too far behind")
         except (WebSocketDisconnect, RuntimeError, OSError):

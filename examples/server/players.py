@@ -172,23 +172,37 @@ class _Player:
         done = await self._call("POST", path, body)
         self.report.submitted += "error" not in done
 
-    async def play(self, rounds: int) -> None:
-        """Plays until the table has started its round after ``rounds``."""
+    async def play(self, rounds: int, batch: bool) -> None:
+        """Plays until the table has started its round after ``rounds``;
+        with ``batch``, reads events the server sends several a message."""
+        url = f"{self.ws_url}/tables/{self.table}/events" + ("?batch=1" if batch else "")
         while True:
-            url = f"{self.ws_url}/tables/{self.table}/events"
             async with websockets.connect(url, compression=None) as ws:
                 async for message in ws:
-                    event = json.loads(message)
-                    round_id = event.get("round_id")
-                    if round_id is not None and _round_number(round_id) > rounds:
+                    parsed = json.loads(message)
+                    events = parsed if isinstance(parsed, list) else [parsed]
+                    # a batch is read through even when the player drops after
+                    # acting: a new connection's hello says where the table is
+                    outcomes = [await self._on_event(event, rounds) for event in events]
+                    if "done" in outcomes:
                         return
-                    if round_id is not None and event["event"] in ("hello", "round", "dealt"):
-                        await self.act(event)
-                        if self.rng.random() < self.habits.reconnect:
-                            self.report.reconnects += 1
-                            break  # a new connection, whose hello tells where the table is
+                    if "reconnect" in outcomes:
+                        self.report.reconnects += 1
+                        break
                 else:
                     raise RuntimeError("the server closed the table's events")
+
+    async def _on_event(self, event: dict[str, Any], rounds: int) -> str | None:
+        """Acts on an event: ``"done"`` once the table is past ``rounds``,
+        ``"reconnect"`` when the player drops its connection after acting."""
+        round_id = event.get("round_id")
+        if round_id is not None and _round_number(round_id) > rounds:
+            return "done"
+        if round_id is not None and event["event"] in ("hello", "round", "dealt"):
+            await self.act(event)
+            if self.rng.random() < self.habits.reconnect:
+                return "reconnect"
+        return None
 
 
 async def play_table(
@@ -199,11 +213,13 @@ async def play_table(
     players: list[str] | None = None,
     habits: Habits | None = None,
     plain_http: bool = False,
+    batch: bool = True,
 ) -> list[PlayerReport]:
     """Seats ``players`` (ids; default four of the table's own) at ``table``
     of the server at ``base_url`` and plays until the table has played
     ``rounds`` rounds in all; over httpx, or with ``plain_http`` a bare
-    HTTP/1.1 connection per player (lighter, for the benchmark)."""
+    HTTP/1.1 connection per player (lighter, for the benchmark); with
+    ``batch``, the players read events several a message (``?batch=1``)."""
     habits = habits or Habits()
     ids = players or [f"{table}-p{k}" for k in range(4)]
     ws_url = "ws" + base_url.removeprefix("http")
@@ -214,18 +230,18 @@ async def play_table(
             for c, player in zip(connections, ids, strict=True)
         ]
         try:
-            await _seat_and_play(seated, rounds)
+            await _seat_and_play(seated, rounds, batch)
         finally:
             for connection in connections:
                 connection.close()
     else:
         async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
             seated = [_Player(_httpx_transport(http), ws_url, table, p, habits) for p in ids]
-            await _seat_and_play(seated, rounds)
+            await _seat_and_play(seated, rounds, batch)
     return [p.report for p in seated]
 
 
-async def _seat_and_play(seated: list[_Player], rounds: int) -> None:
+async def _seat_and_play(seated: list[_Player], rounds: int, batch: bool) -> None:
     for player in seated:
         await player.join(f"Player {player.report.player}")
-    await asyncio.gather(*(p.play(rounds) for p in seated))
+    await asyncio.gather(*(p.play(rounds, batch) for p in seated))
