@@ -181,28 +181,30 @@ class _Player:
                 async for message in ws:
                     parsed = json.loads(message)
                     events = parsed if isinstance(parsed, list) else [parsed]
-                    # a batch is read through even when the player drops after
-                    # acting: a new connection's hello says where the table is
-                    outcomes = [await self._on_event(event, rounds) for event in events]
-                    if "done" in outcomes:
+                    numbers = [_round_number(e["round_id"]) for e in events if e.get("round_id")]
+                    latest = max(numbers, default=0)
+                    if latest > rounds:
                         return
-                    if "reconnect" in outcomes:
+                    if await self._on_events(events, latest):
                         self.report.reconnects += 1
-                        break
+                        break  # a new connection, whose hello tells where the table is
                 else:
                     raise RuntimeError("the server closed the table's events")
 
-    async def _on_event(self, event: dict[str, Any], rounds: int) -> str | None:
-        """Acts on an event: ``"done"`` once the table is past ``rounds``,
-        ``"reconnect"`` when the player drops its connection after acting."""
-        round_id = event.get("round_id")
-        if round_id is not None and _round_number(round_id) > rounds:
-            return "done"
-        if round_id is not None and event["event"] in ("hello", "round", "dealt"):
-            await self.act(event)
-            if self.rng.random() < self.habits.reconnect:
-                return "reconnect"
-        return None
+    async def _on_events(self, events: list[dict[str, Any]], latest: int) -> bool:
+        """Does what the events of round ``latest`` ask (an earlier round in
+        the same message is over); True when the player then drops its
+        connection."""
+        drop = False
+        for event in events:
+            round_id = event.get("round_id")
+            if not round_id or _round_number(round_id) != latest:
+                continue
+            if event["event"] in ("hello", "round", "dealt"):
+                await self.act(event)
+                if self.rng.random() < self.habits.reconnect:
+                    drop = True
+        return drop
 
 
 async def play_table(
