@@ -6,8 +6,8 @@ Every method runs on the event loop's thread and never awaits, so each
 request reads, changes and saves a table's state in one step: the server
 needs no lock of its own. A table also keeps the round it sealed last, so a
 request unseals the state only when it is not the one the table sealed
-(after a change that failed half way). capsa does the rounds, views, deadlines and
-records; the store keeps the records and the ledgers.
+(after a change that failed half way). capsa does the rounds, views,
+deadlines and records; the store keeps the records and the ledgers.
 """
 
 from __future__ import annotations

@@ -57,8 +57,7 @@ class Transaction:
         # statement; the round id and nonce are looked up only when the
         # link or the insert says something is already there
         if head[0] == record.previous_digest and self._insert_row(record):
-            head[0] = record.digest
-            head[1] = int(head[1] or 0) + 1
+            _advance(head, record)
             return True
         if self._stored_already(key, nonce, record):
             return False
@@ -85,9 +84,7 @@ class Transaction:
                 for record, seq in zip(records, seqs, strict=True):
                     assert seq is not None
                     self._inserted(record, seq)
-                    head = self._heads[table_key(record.table_id)]
-                    head[0] = record.digest
-                    head[1] = int(head[1] or 0) + 1
+                    _advance(self._heads[table_key(record.table_id)], record)
                 return [True] * len(records)
             self._conn.execute("ROLLBACK TO SAVEPOINT capsa_batch")
             self._conn.execute("RELEASE SAVEPOINT capsa_batch")
@@ -170,3 +167,9 @@ def _columns(record: PreparedRecord) -> tuple[str | int | None, ...]:
         record.day,
         record.text,
     )
+
+
+def _advance(head: list[str | int | None], record: PreparedRecord) -> None:
+    """A table's head once ``record`` is added to it."""
+    head[0] = record.digest
+    head[1] = int(head[1] or 0) + 1
