@@ -11,6 +11,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import websockets
@@ -131,7 +132,9 @@ def test_a_restarted_server_goes_on_with_each_tables_chain(tmp_path: Path) -> No
     options = ("--tables", "1", "--deadline-ms", "200")
     for rounds in (2, 4):
         with serving(url, *options) as served:
-            asyncio.run(asyncio.wait_for(play_table(served.url, "t0", rounds), 120))
+            # one event a message, as a client that asks for no batches reads them
+            play = play_table(served.url, "t0", rounds, batch=False)
+            asyncio.run(asyncio.wait_for(play, 120))
     with capsa.store.open(url, create=False) as store:
         assert store.verify().ok
         assert [r.round_id for r in store.rounds("t0")][:4] == [f"t0-r{n}" for n in range(1, 5)]
@@ -172,3 +175,41 @@ def test_a_killed_server_loses_no_acknowledged_round(tmp_path: Path) -> None:
         assert store.verify().ok
         stored = {r.round_id for r in store.rounds("t0")}
     assert set(settled) <= stored
+
+
+async def _events_one_and_several_a_message(served: Serving, rounds: int) -> list[list[Any]]:
+    """Table t0's events as a client of single events and one of batches
+    (``?batch=1``) read them while the table plays ``rounds`` rounds: the
+    messages each received, parsed."""
+    url = served.url.replace("http", "ws") + "/tables/t0/events"
+    last = f"t0-r{rounds}"
+
+    async def listen(query: str, messages: list[Any]) -> None:
+        async with websockets.connect(url + query) as ws:
+            async for message in ws:
+                messages.append(json.loads(message))
+                events = messages[-1] if isinstance(messages[-1], list) else [messages[-1]]
+                if any(e["event"] == "settled" and e["round_id"] == last for e in events):
+                    return
+
+    received: list[list[Any]] = [[], []]
+    queries = ("", "?batch=1")
+    listeners = [
+        asyncio.ensure_future(listen(q, m)) for q, m in zip(queries, received, strict=True)
+    ]
+    while not all(received):  # both have their hello before the players join
+        await asyncio.sleep(0.05)
+    await play_table(served.url, "t0", rounds)
+    await asyncio.wait_for(asyncio.gather(*listeners), 60)
+    return received
+
+
+def test_a_batch_client_gets_every_event_in_order(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/records.db"
+    with serving(url, "--tables", "1", "--deadline-ms", "60000") as served:
+        single, batched = asyncio.run(_events_one_and_several_a_message(served, 3))
+    assert not any(isinstance(m, list) for m in single)
+    assert any(isinstance(m, list) and len(m) > 1 for m in batched)
+    flat = [e for m in batched for e in (m if isinstance(m, list) else [m])]
+    assert flat == single
+    assert [e["event"] for e in single].count("settled") == 3

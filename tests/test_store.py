@@ -125,6 +125,19 @@ def test_append_many_is_all_or_nothing(store: capsa.store.Store, chains: Chains)
     assert store.append_many(chains["t0"]) == [False] * 3 + [True] * 3
 
 
+def test_a_batch_that_meets_a_stored_nonce_stores_nothing(
+    store: capsa.store.Store, chains: Chains
+) -> None:
+    first = chains["t0"][0]
+    store.append(first)
+    again = make_round("t0", 0, digest_of(first), tag="b")  # nonce 0 again, linked right
+    with pytest.raises(capsa.store.DuplicateRoundError):
+        store.append_many([again, make_round("t0", 8, digest_of(again))])
+    assert [t.rounds for t in store.tables()] == [1]
+    assert store.append_many(chains["t0"][1:]) == [True] * 5
+    assert store.verify().ok
+
+
 def test_threads_share_a_store(store: capsa.store.Store, chains: Chains) -> None:
     def append_all() -> None:
         for text in chains["t1"]:

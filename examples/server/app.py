@@ -72,10 +72,8 @@ def create_app(
             await hall.recorder.close()
             hub.close_all()
 
+    # the routes a round uses come first: Starlette tries them in order
     routes = [
-        Route("/tables", _api(lambda r: _tables(hall)), methods=["GET"]),
-        Route("/tables/{table}", _api(lambda r: _table(hall, r)), methods=["GET"]),
-        Route("/tables/{table}/join", _api(lambda r: _join(hall, r)), methods=["POST"]),
         Route(
             "/tables/{table}/seats/{seat}/seed", _api(lambda r: _seed(hall, r)), methods=["POST"]
         ),
@@ -85,6 +83,9 @@ def create_app(
             _api(lambda r: _submit(hall, r)),
             methods=["POST"],
         ),
+        Route("/tables", _api(lambda r: _tables(hall)), methods=["GET"]),
+        Route("/tables/{table}", _api(lambda r: _table(hall, r)), methods=["GET"]),
+        Route("/tables/{table}/join", _api(lambda r: _join(hall, r)), methods=["POST"]),
         Route(
             "/tables/{table}/rounds/{round_id}/record",
             _api(lambda r: _record(hall, r)),
@@ -264,4 +265,5 @@ async def _events(hall: TableHall, hub: EventHub, websocket: WebSocket) -> None:
         await websocket.close(code=4404, reason=f"there is no table {table_id!r}")
         return
     await websocket.accept()
-    await hub.serve(table_id, websocket, {"event": "hello", **hall.tables[table_id].public()})
+    hello = {"event": "hello", **hall.tables[table_id].public()}
+    await hub.serve(table_id, websocket, hello, batch=websocket.query_params.get("batch") == "1")

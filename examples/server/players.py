@@ -91,12 +91,9 @@ class _PlainHttp:
         lines += [f"{k}: {v}" for k, v in headers.items()]
         lines += ["Content-Type: application/json", f"Content-Length: {len(content)}", "", ""]
         writer.write("\r\n".join(lines).encode() + content)
-        status = int((await reader.readline()).split()[1])
-        length = 0
-        while (line := await reader.readline()) not in (b"\r\n", b""):
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").lower()
+        status = int(head.split(None, 2)[1])
+        length = int(head.split("\r\ncontent-length:", 1)[1].split("\r\n", 1)[0])
         return status, json.loads(await reader.readexactly(length))
 
     def close(self) -> None:
@@ -175,23 +172,39 @@ class _Player:
         done = await self._call("POST", path, body)
         self.report.submitted += "error" not in done
 
-    async def play(self, rounds: int) -> None:
-        """Plays until the table has started its round after ``rounds``."""
+    async def play(self, rounds: int, batch: bool) -> None:
+        """Plays until the table has started its round after ``rounds``;
+        with ``batch``, reads events the server sends several a message."""
+        url = f"{self.ws_url}/tables/{self.table}/events" + ("?batch=1" if batch else "")
         while True:
-            url = f"{self.ws_url}/tables/{self.table}/events"
             async with websockets.connect(url, compression=None) as ws:
                 async for message in ws:
-                    event = json.loads(message)
-                    round_id = event.get("round_id")
-                    if round_id is not None and _round_number(round_id) > rounds:
+                    parsed = json.loads(message)
+                    events = parsed if isinstance(parsed, list) else [parsed]
+                    numbers = [_round_number(e["round_id"]) for e in events if e.get("round_id")]
+                    latest = max(numbers, default=0)
+                    if latest > rounds:
                         return
-                    if round_id is not None and event["event"] in ("hello", "round", "dealt"):
-                        await self.act(event)
-                        if self.rng.random() < self.habits.reconnect:
-                            self.report.reconnects += 1
-                            break  # a new connection, whose hello tells where the table is
+                    if await self._on_events(events, latest):
+                        self.report.reconnects += 1
+                        break  # a new connection, whose hello tells where the table is
                 else:
                     raise RuntimeError("the server closed the table's events")
+
+    async def _on_events(self, events: list[dict[str, Any]], latest: int) -> bool:
+        """Does what the events of round ``latest`` ask (an earlier round in
+        the same message is over); True when the player then drops its
+        connection."""
+        drop = False
+        for event in events:
+            round_id = event.get("round_id")
+            if not round_id or _round_number(round_id) != latest:
+                continue
+            if event["event"] in ("hello", "round", "dealt"):
+                await self.act(event)
+                if self.rng.random() < self.habits.reconnect:
+                    drop = True
+        return drop
 
 
 async def play_table(
@@ -202,11 +215,13 @@ async def play_table(
     players: list[str] | None = None,
     habits: Habits | None = None,
     plain_http: bool = False,
+    batch: bool = True,
 ) -> list[PlayerReport]:
     """Seats ``players`` (ids; default four of the table's own) at ``table``
     of the server at ``base_url`` and plays until the table has played
     ``rounds`` rounds in all; over httpx, or with ``plain_http`` a bare
-    HTTP/1.1 connection per player (lighter, for the benchmark)."""
+    HTTP/1.1 connection per player (lighter, for the benchmark); with
+    ``batch``, the players read events several a message (``?batch=1``)."""
     habits = habits or Habits()
     ids = players or [f"{table}-p{k}" for k in range(4)]
     ws_url = "ws" + base_url.removeprefix("http")
@@ -217,18 +232,18 @@ async def play_table(
             for c, player in zip(connections, ids, strict=True)
         ]
         try:
-            await _seat_and_play(seated, rounds)
+            await _seat_and_play(seated, rounds, batch)
         finally:
             for connection in connections:
                 connection.close()
     else:
         async with httpx.AsyncClient(base_url=base_url, timeout=30) as http:
             seated = [_Player(_httpx_transport(http), ws_url, table, p, habits) for p in ids]
-            await _seat_and_play(seated, rounds)
+            await _seat_and_play(seated, rounds, batch)
     return [p.report for p in seated]
 
 
-async def _seat_and_play(seated: list[_Player], rounds: int) -> None:
+async def _seat_and_play(seated: list[_Player], rounds: int, batch: bool) -> None:
     for player in seated:
         await player.join(f"Player {player.report.player}")
-    await asyncio.gather(*(p.play(rounds) for p in seated))
+    await asyncio.gather(*(p.play(rounds, batch) for p in seated))

@@ -1,18 +1,22 @@
 """The tables of the server: who sits where, and each table's current round
-kept only as capsa's sealed state (``Round.to_dict(key=...)``).
+kept as capsa's sealed state (``Round.to_dict(key=...)``), sealed again
+after every change.
 
 Every method runs on the event loop's thread and never awaits, so each
 request reads, changes and saves a table's state in one step: the server
-needs no lock of its own. capsa does the rounds, views, deadlines and
-records; the store keeps the records and the ledgers.
+needs no lock of its own. A table also keeps the round it sealed last, so a
+request unseals the state only when it is not the one the table sealed
+(after a change that failed half way). capsa does the rounds, views,
+deadlines and records; the store keeps the records and the ledgers.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import capsa
@@ -57,6 +61,10 @@ class Table:
         self.previous_digest = last
         self.state: dict[str, Any] | None = None
         self.deadline = 0
+        # the round self.state was sealed from; None: unseal self.state
+        self._sealed_from: capsa.Round | None = None
+        self._tokens: dict[int, str] = {}
+        self._seeds_in: set[int] = set()  # the seats that sent this round's seed
 
     # ------------------------------------------------------------ seats
 
@@ -69,6 +77,7 @@ class Table:
             raise ApiError(409, "TableFull", f"table {self.table_id!r} has no free seat")
         seat = self.players.index(None)
         self.players[seat] = {"id": player, "name": name}
+        self._tokens.pop(seat, None)
         self.hall.publish(self.table_id, {"event": "joined", "seat": seat, "player": player})
         if None not in self.players:
             self.start_round(now_ms())
@@ -76,10 +85,15 @@ class Table:
 
     def token(self, seat: int) -> str:
         """The seat's token: what its player shows on every request."""
-        player = self.players[seat]
-        assert player is not None
-        message = f"{self.table_id}\n{seat}\n{player['id']}".encode()
-        return hmac.new(self.hall.key, message, hashlib.sha256).hexdigest()
+        token = self._tokens.get(seat)
+        if token is None:
+            player = self.players[seat]
+            assert player is not None
+            message = f"{self.table_id}\n{seat}\n{player['id']}".encode()
+            token = self._tokens[seat] = hmac.new(
+                self.hall.key, message, hashlib.sha256
+            ).hexdigest()
+        return token
 
     def check_seat(self, seat: int, token: str | None) -> None:
         """Refuses a seat the table does not have, or a token not the seat's."""
@@ -95,13 +109,27 @@ class Table:
     # ------------------------------------------------------------ rounds
 
     def load(self) -> capsa.Round:
-        """The current round, unsealed (refused by capsa when changed)."""
+        """The current round: the one the state was sealed from, else the
+        state unsealed (refused by capsa when changed)."""
         if self.state is None:
             raise ApiError(409, "NoRound", f"table {self.table_id!r} waits for its players")
-        return capsa.Round.from_dict(self.state, key=self.hall.key)
+        if self._sealed_from is None:
+            self._sealed_from = capsa.Round.from_dict(self.state, key=self.hall.key)
+        return self._sealed_from
 
     def save(self, rnd: capsa.Round) -> None:
         self.state = rnd.to_dict(key=self.hall.key)
+        self._sealed_from = rnd
+
+    @contextlib.contextmanager
+    def _changing(self) -> Iterator[None]:
+        """A change of the current round: one that fails before it is saved
+        leaves the state as it was sealed, and the next request unseals it."""
+        try:
+            yield
+        except BaseException:
+            self._sealed_from = None
+            raise
 
     def current(self, round_id: str) -> capsa.Round:
         """The current round, which must be ``round_id``: a request for an
@@ -130,6 +158,7 @@ class Table:
             require_client_seeds=True,
             meta={"played_at": now},
         )
+        self._seeds_in = set()
         self.save(rnd)
         self.hall.publish(
             self.table_id,
@@ -143,22 +172,28 @@ class Table:
 
     def add_seed(self, seat: int, round_id: str, seed: str, now: int) -> None:
         rnd = self.current(round_id)
-        rnd.add_client_seed(seat, seed)
-        if all(rnd.view(seat)["client_seeds_in"]):
-            self._deal(rnd, now)
-        else:
-            self.save(rnd)
+        with self._changing():
+            rnd.add_client_seed(seat, seed)
+            seeds_in = self._seeds_in | {seat}
+            if len(seeds_in) == rnd.seats:
+                self._deal(rnd, now)
+            else:
+                self.save(rnd)
+            self._seeds_in = seeds_in
 
     def submit(self, seat: int, round_id: str, arrangement: str, now: int) -> None:
         rnd = self.current(round_id)
         if rnd.phase == "dealt" and now >= self.deadline:
             raise ApiError(409, "LateSubmission", f"the deadline of {round_id!r} has passed")
-        rnd.submit(seat, arrangement)
-        self.hall.publish(self.table_id, {"event": "submitted", "round_id": round_id, "seat": seat})
-        if all(rnd.view(seat)["submitted"]):
-            self._finish(rnd, now, force=True)
-        else:
-            self.save(rnd)
+        with self._changing():
+            rnd.submit(seat, arrangement)
+            self.hall.publish(
+                self.table_id, {"event": "submitted", "round_id": round_id, "seat": seat}
+            )
+            if all(rnd.submitted(s) for s in range(rnd.seats)):
+                self._finish(rnd, now, force=True)
+            else:
+                self.save(rnd)
 
     def tick(self, now: int) -> None:
         """Deals a round whose seeds did not all come by the deadline and
@@ -166,10 +201,11 @@ class Table:
         if self.state is None or now < self.deadline:
             return
         rnd = self.load()
-        if rnd.phase == "open":
-            self._deal(rnd, now)
-        if rnd.phase != "open":
-            self._finish(rnd, now, force=False)
+        with self._changing():
+            if rnd.phase == "open":
+                self._deal(rnd, now)
+            if rnd.phase != "open":
+                self._finish(rnd, now, force=False)
 
     def _deal(self, rnd: capsa.Round, now: int) -> None:
         rnd.deal(now=now)
@@ -181,7 +217,7 @@ class Table:
         settles, queues the record for the store, starts the next round."""
         if rnd.phase == "dealt":
             rnd.close(now=now, force=force)
-            auto = [not s for s in rnd.view(0)["submitted"]]
+            auto = [not rnd.submitted(s) for s in range(rnd.seats)]
             self.hall.publish(
                 self.table_id, {"event": "closed", "round_id": rnd.round_id, "auto": auto}
             )

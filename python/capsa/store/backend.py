@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Any, Protocol
 
 __all__ = ["RECORD_COLUMNS", "Backend", "Connection", "Cursor"]
@@ -36,6 +37,9 @@ class Connection(Protocol):
     def execute(self, sql: Any, params: Sequence[Any] = ...) -> Any:
         """Runs one statement; returns its cursor."""
 
+    def cursor(self) -> Any:
+        """A new cursor (for ``executemany``)."""
+
     def close(self) -> None:
         """Closes the connection."""
 
@@ -51,6 +55,8 @@ class Backend(ABC):
     """What makes a ``SELECT`` of a head row lock it until the commit."""
     sequence_column: str
     """The DDL of the store's record sequence column (its primary key)."""
+    pipelines = False
+    """Whether :meth:`insert_records` sends its statements in one round trip."""
 
     @abstractmethod
     def connect(self) -> Connection:
@@ -69,32 +75,36 @@ class Backend(ABC):
     def has_table(self, conn: Connection, name: str) -> bool:
         """Whether the database has the table."""
 
-    def insert_record(
-        self, conn: Connection, columns: Sequence[Any], seats: Sequence[Sequence[Any]]
-    ) -> bool:
+    def insert_record(self, conn: Connection, columns: Sequence[Any]) -> int | None:
         """Inserts a record's row (``columns`` in the order of
-        :data:`RECORD_COLUMNS`) and its seats ((seat, player id, name, net,
-        rake) each); False, inserting nothing, when its table has its round
-        id or nonce already."""
-        row = conn.execute(
-            self.sql(
-                f"INSERT INTO capsa_records ({RECORD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT DO NOTHING RETURNING seq"
-            ),
-            tuple(columns),
-        ).fetchone()
-        if row is None:
-            return False
-        values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(seats))
-        params = [value for seat in seats for value in (row[0], *seat)]
-        conn.execute(
-            self.sql(
-                "INSERT INTO capsa_seats (seq, seat, player_id, player_name, net, rake)"
-                f" VALUES {values}"
-            ),
-            tuple(params),
+        :data:`RECORD_COLUMNS`); its sequence number, or None, inserting
+        nothing, when its table has its round id or nonce already."""
+        row = conn.execute(self._insert_record_sql, tuple(columns)).fetchone()
+        return None if row is None else int(row[0])
+
+    def insert_records(self, conn: Connection, rows: Sequence[Sequence[Any]]) -> list[int | None]:
+        """:meth:`insert_record` of each row, in order."""
+        return [self.insert_record(conn, columns) for columns in rows]
+
+    def insert_seats(self, conn: Connection, seats: Sequence[Sequence[Any]]) -> None:
+        """Inserts seats' rows, (seq, seat, player id, name, net, rake) each,
+        in one statement run for each row (one round trip where the driver
+        can)."""
+        conn.cursor().executemany(self._insert_seats_sql, seats)
+
+    @cached_property
+    def _insert_record_sql(self) -> str:
+        return self.sql(
+            f"INSERT INTO capsa_records ({RECORD_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING RETURNING seq"
         )
-        return True
+
+    @cached_property
+    def _insert_seats_sql(self) -> str:
+        return self.sql(
+            "INSERT INTO capsa_seats (seq, seat, player_id, player_name, net, rake)"
+            " VALUES (?, ?, ?, ?, ?, ?)"
+        )
 
     def exists(self) -> bool:
         """Whether the database is there to connect to (False: connecting

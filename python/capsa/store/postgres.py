@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from capsa.store.backend import RECORD_COLUMNS, Backend, Connection
+from capsa.store.backend import Backend, Connection
 from capsa.store.errors import StoreURLError
 
 __all__ = ["PostgresBackend"]
@@ -33,6 +33,7 @@ class PostgresBackend(Backend):
     begin_write = "BEGIN"
     lock_suffix = " FOR UPDATE"
     sequence_column = "seq BIGSERIAL PRIMARY KEY"
+    pipelines = True
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -53,25 +54,15 @@ class PostgresBackend(Backend):
         row = conn.execute("SELECT to_regclass(%s)", (name,)).fetchone()
         return row is not None and row[0] is not None
 
-    def insert_record(
-        self, conn: Connection, columns: Sequence[Any], seats: Sequence[Sequence[Any]]
-    ) -> bool:
-        # one statement, so one round trip to the server, for the record and
-        # its seats
-        values = ", ".join(
-            ["(%s::integer, %s::text, %s::text, %s::bigint, %s::bigint)"] * len(seats)
-        )
-        row = conn.execute(
-            "WITH r AS (INSERT INTO capsa_records ("
-            + RECORD_COLUMNS
-            + ") VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING seq),"
-            " s AS (INSERT INTO capsa_seats (seq, seat, player_id, player_name, net, rake)"
-            " SELECT r.seq, v.seat, v.player_id, v.player_name, v.net, v.rake FROM r, (VALUES "
-            + values
-            + ") AS v (seat, player_id, player_name, net, rake)) SELECT seq FROM r",
-            (*columns, *(value for seat in seats for value in seat)),
-        ).fetchone()
-        return row is not None
+    def insert_records(self, conn: Connection, rows: Sequence[Sequence[Any]]) -> list[int | None]:
+        cursor = conn.cursor()
+        cursor.executemany(self._insert_record_sql, rows, returning=True)
+        seqs: list[int | None] = []
+        while True:
+            row = cursor.fetchone()
+            seqs.append(None if row is None else int(row[0]))
+            if not cursor.nextset():
+                return seqs
 
     @property
     def errors(self) -> tuple[type[BaseException], ...]:

@@ -154,7 +154,7 @@ class Store:
         returns, per record, what :meth:`append` would (False: stored
         already)."""
         prepared = [prepare(record, replay) for record in records]
-        return self._write(lambda tx: [tx.insert(p) for p in prepared])
+        return self._write(lambda tx: tx.insert_all(prepared))
 
     def _write(self, body: Callable[[Transaction], T]) -> T:
         conn = self._conn()

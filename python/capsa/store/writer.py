@@ -2,8 +2,9 @@
 table's head and the table's round ids and nonces, then inserted.
 
 A table's head row is locked once per transaction (its first record), and
-its new head written once at the end, so that a batch of records pays a few
-statements per record: the duplicate check, the record, its seats.
+its new head written once at the end, with every seat of the transaction's
+records (one statement run for each seat), so that a record of a batch pays
+one statement of its own: its row, whose insert is the duplicate check.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ class Transaction:
         self._conn = conn
         # table key -> [the digest its next record must follow, records added]
         self._heads: dict[str, list[str | int | None]] = {}
+        # (seq, seat, player id, name, net, rake) of every record inserted
+        self._seats: list[tuple[int, int, str, str | None, int, int]] = []
 
     def _head(self, key: str) -> list[str | int | None]:
         head = self._heads.get(key)
@@ -50,12 +53,11 @@ class Transaction:
         key = table_key(record.table_id)
         head = self._head(key)
         nonce = str(record.nonce)
-        # the usual case, a record that follows its table's head, costs two
-        # statements; the round id and nonce are looked up only when the
+        # the usual case, a record that follows its table's head, costs one
+        # statement; the round id and nonce are looked up only when the
         # link or the insert says something is already there
-        if head[0] == record.previous_digest and self._insert_row(key, nonce, record):
-            head[0] = record.digest
-            head[1] = int(head[1] or 0) + 1
+        if head[0] == record.previous_digest and self._insert_row(record):
+            _advance(head, record)
             return True
         if self._stored_already(key, nonce, record):
             return False
@@ -67,6 +69,39 @@ class Transaction:
             record.round_id,
             expected,
         )
+
+    def insert_all(self, records: list[PreparedRecord]) -> list[bool]:
+        """Stores records in order, as :meth:`insert` each. When each
+        follows the one before it in its table (a batch of new records) and
+        the driver pipelines, their rows go in one statement run for each
+        record, one round trip; when one of them turns out to be there
+        already, that is undone and they go one by one."""
+        if len(records) > 1 and self._backend.pipelines and self._chained(records):
+            self._conn.execute("SAVEPOINT capsa_batch")
+            seqs = self._backend.insert_records(self._conn, [_columns(r) for r in records])
+            if None not in seqs:
+                self._conn.execute("RELEASE SAVEPOINT capsa_batch")
+                for record, seq in zip(records, seqs, strict=True):
+                    assert seq is not None
+                    self._inserted(record, seq)
+                    _advance(self._heads[table_key(record.table_id)], record)
+                return [True] * len(records)
+            self._conn.execute("ROLLBACK TO SAVEPOINT capsa_batch")
+            self._conn.execute("RELEASE SAVEPOINT capsa_batch")
+        return [self.insert(record) for record in records]
+
+    def _chained(self, records: list[PreparedRecord]) -> bool:
+        """Whether each record follows its table's head or the record
+        before it in its table."""
+        last: dict[str, str | int | None] = {}
+        for record in records:
+            key = table_key(record.table_id)
+            if key not in last:
+                last[key] = self._head(key)[0]
+            if last[key] != record.previous_digest:
+                return False
+            last[key] = record.digest
+        return True
 
     def _stored_already(self, key: str, nonce: str, record: PreparedRecord) -> bool:
         """Whether the record is stored already; raises
@@ -92,27 +127,23 @@ class Transaction:
             )
         return False
 
-    def _insert_row(self, key: str, nonce: str, record: PreparedRecord) -> bool:
-        """Inserts the record and its seats; False, inserting nothing, when
-        its table has its round id or nonce already."""
-        columns = (
-            key,
-            record.round_id,
-            nonce,
-            record.digest,
-            record.previous_digest,
-            record.played_at,
-            record.day,
-            record.text,
-        )
-        seats = [
-            (seat, player, name, net, rake)
-            for seat, (player, name, net, rake) in enumerate(record.seats)
-        ]
-        return self._backend.insert_record(self._conn, columns, seats)
+    def _insert_row(self, record: PreparedRecord) -> bool:
+        """Inserts the record (its seats at :meth:`finish`); False, inserting
+        nothing, when its table has its round id or nonce already."""
+        seq = self._backend.insert_record(self._conn, _columns(record))
+        if seq is None:
+            return False
+        self._inserted(record, seq)
+        return True
+
+    def _inserted(self, record: PreparedRecord, seq: int) -> None:
+        self._seats += [(seq, seat, *figures) for seat, figures in enumerate(record.seats)]
 
     def finish(self) -> None:
-        """Writes each table's new head (before the commit)."""
+        """Writes the records' seats and each table's new head (before the
+        commit)."""
+        if self._seats:
+            self._backend.insert_seats(self._conn, self._seats)
         for key, (digest, added) in self._heads.items():
             if added:
                 self._conn.execute(
@@ -122,3 +153,23 @@ class Transaction:
                     ),
                     (digest, added, key),
                 )
+
+
+def _columns(record: PreparedRecord) -> tuple[str | int | None, ...]:
+    """A record's row, in the order of :data:`capsa.store.backend.RECORD_COLUMNS`."""
+    return (
+        table_key(record.table_id),
+        record.round_id,
+        str(record.nonce),
+        record.digest,
+        record.previous_digest,
+        record.played_at,
+        record.day,
+        record.text,
+    )
+
+
+def _advance(head: list[str | int | None], record: PreparedRecord) -> None:
+    """A table's head once ``record`` is added to it."""
+    head[0] = record.digest
+    head[1] = int(head[1] or 0) + 1
