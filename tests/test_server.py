@@ -57,7 +57,8 @@ async def _play_all(base: str, rounds_per_table: int) -> list[PlayerReport]:
 
 
 def _run_tables(url: str, rules_path: Path, rounds_per_table: int) -> list[PlayerReport]:
-    options = ("--tables", str(TABLES), "--deadline-ms", "400", "--rules", str(rules_path))
+    # long enough that a loaded machine still lets the players act in time
+    options = ("--tables", str(TABLES), "--deadline-ms", "1500", "--rules", str(rules_path))
     with serving(url, *options) as served:
         base = served.url
         reports = asyncio.run(asyncio.wait_for(_play_all(base, rounds_per_table), 300))

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from capsa import _core
+from capsa.record_times import played_at_text
 from capsa.records import RecordLike, ReplayError, canonical_json, read_record
 
 __all__ = [
@@ -74,8 +75,8 @@ def _canonical_as_given(text: str, digest: str) -> bool:
 
 
 def _played_at(text: str) -> str | None:
-    """The record's ``meta.played_at`` as ISO 8601 text: text as written,
-    an integer as Unix milliseconds (UTC). None when it has none."""
+    """The record's ``meta.played_at`` as ISO 8601 text
+    (:func:`capsa.record_times.played_at_text`). None when it has none."""
     if '"played_at"' not in text:
         return None
     # the top-level "meta" (no key before it in sorted order holds one) is
@@ -84,16 +85,7 @@ def _played_at(text: str) -> str | None:
     if start < 0:
         return None
     meta, _ = _DECODER.raw_decode(text, start + len(',"meta":'))
-    value = meta.get("played_at")
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int):
-        try:
-            moment = datetime.datetime.fromtimestamp(value / 1000, tz=datetime.UTC)
-        except (OverflowError, ValueError, OSError):
-            return None
-        return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    return str(value)
+    return played_at_text(meta)
 
 
 def _day(played_at: str | None) -> str | None:
