@@ -15,7 +15,7 @@
 //! ensure_ascii=False)` writes for such values, and RFC 8785 (JCS) for
 //! values whose keys are ASCII and whose integers are below 2^53.
 
-use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::{self, Write};
@@ -131,9 +131,7 @@ impl<'de> serde::Deserialize<'de> for Json<'de> {
                 Ok(Json::Int(i128::from(v)))
             }
             fn visit_f64<E: serde::de::Error>(self, _: f64) -> std::result::Result<Json<'de>, E> {
-                Err(E::custom(
-                    "a number that is not an integer of at most 64 bits (records hold integers only)",
-                ))
+                Err(not_an_integer())
             }
             fn visit_borrowed_str<E>(self, v: &'de str) -> std::result::Result<Json<'de>, E> {
                 Ok(Json::Str(Cow::Borrowed(v)))
@@ -172,9 +170,7 @@ impl<'de> serde::Deserialize<'de> for Json<'de> {
                             members.iter().map(|(k, _)| k.clone()).collect()
                         });
                         if !set.insert(key.clone()) {
-                            return Err(serde::de::Error::custom(format_args!(
-                                "key {key:?} is given twice"
-                            )));
+                            return Err(given_twice(&key));
                         }
                     }
                     members.push((key, map.next_value()?));
@@ -201,11 +197,27 @@ pub fn parse(bytes: &[u8]) -> Result<Json<'_>> {
 
 /// Reads one JSON value from text (see the module documentation).
 pub fn parse_str(text: &str) -> Result<Json<'_>> {
+    parse_seeded(text, std::marker::PhantomData::<Json<'_>>)
+}
+
+/// Reads one JSON value from text into what `seed` builds of it, under
+/// the same rules as [`parse_str`] (the seed refuses a key given twice with
+/// [`given_twice`]).
+pub fn parse_seeded<'de, S: DeserializeSeed<'de>>(text: &'de str, seed: S) -> Result<S::Value> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = serde::Deserialize::deserialize(&mut de)
+    seed.deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v))
-        .map_err(|e| Error::table(format!("malformed JSON: {e}")))?;
-    Ok(value)
+        .map_err(|e| Error::table(format!("malformed JSON: {e}")))
+}
+
+/// The fault of an object whose `key` is given twice.
+pub fn given_twice<E: serde::de::Error>(key: &str) -> E {
+    E::custom(format_args!("key {key:?} is given twice"))
+}
+
+/// A record's integers are at most 64 bits: the fault of any other number.
+pub fn not_an_integer<E: serde::de::Error>() -> E {
+    E::custom("a number that is not an integer of at most 64 bits (records hold integers only)")
 }
 
 /// Appends `text` as a canonical JSON string.
