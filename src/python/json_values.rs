@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::fmt::{self, Write};
+use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use pyo3::exceptions::PyValueError;
@@ -16,7 +16,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::conversion::text::type_name;
-use crate::canonical::{self, write_str, Key};
+use crate::canonical::{self, write_int, write_str, Key};
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// Deeper than any state or record capsa writes.
@@ -53,9 +53,9 @@ pub(crate) fn write_value(
     } else if value.is_exact_instance_of::<PyInt>() {
         // i64 first: a wider extraction is slow under the stable ABI
         if let Ok(v) = value.extract::<i64>() {
-            let _ = write!(out, "{v}");
+            write_int(out, i128::from(v));
         } else if let Ok(v) = value.extract::<u64>() {
-            let _ = write!(out, "{v}");
+            write_int(out, i128::from(v));
         } else {
             return Err(refuse("an integer beyond 64 bits".into()));
         }

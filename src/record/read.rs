@@ -330,22 +330,48 @@ fn read_deal(deal: &Json, seat_count: usize) -> Read<Deal> {
     })
 }
 
+/// A record as given: bytes (a byte-order mark left out, then checked to
+/// be UTF-8) or text.
+pub trait RecordText {
+    /// The text, at most [`MAX_RECORD_BYTES`] bytes of it.
+    fn record_text(&self) -> Read<&str>;
+}
+
+impl RecordText for [u8] {
+    fn record_text(&self) -> Read<&str> {
+        let bytes = strip_bom(self);
+        check_size(bytes.len())?;
+        canonical::utf8(bytes).map_err(|e| Problem::new("", e.message()))
+    }
+}
+
+impl RecordText for str {
+    fn record_text(&self) -> Read<&str> {
+        // a byte-order mark read as UTF-8 is one character
+        let text = self.strip_prefix('\u{feff}').unwrap_or(self);
+        check_size(text.len())?;
+        Ok(text)
+    }
+}
+
+fn check_size(bytes: usize) -> Read<()> {
+    if bytes > MAX_RECORD_BYTES {
+        return Err(Problem::new(
+            "",
+            format!("a record is at most {MAX_RECORD_BYTES} bytes, got {bytes}"),
+        ));
+    }
+    Ok(())
+}
+
 /// Reads a record from its JSON text (at most [`MAX_RECORD_BYTES`] bytes):
 /// the first field that is not as its format version writes it is a
 /// [`Problem`].
 /// A record of a newer format version is refused before anything else.
-pub fn read(bytes: &[u8]) -> Read<Record> {
-    let bytes = strip_bom(bytes);
-    if bytes.len() > MAX_RECORD_BYTES {
-        return Err(Problem::new(
-            "",
-            format!(
-                "a record is at most {MAX_RECORD_BYTES} bytes, got {}",
-                bytes.len()
-            ),
-        ));
-    }
-    let value = canonical::parse(bytes).map_err(|e| Problem::new("", e.message()))?;
+/// The record is given as bytes or as text already known to be UTF-8.
+pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
+    let value =
+        canonical::parse_str(given.record_text()?).map_err(|e| Problem::new("", e.message()))?;
     if !matches!(value, Json::Object(_)) {
         return Err(Problem::new(
             "",
