@@ -290,6 +290,51 @@ pub fn write_int(out: &mut String, v: i128) {
     out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
+/// The length of the canonical form of `value`, read by [`parse_str`]
+/// from text that is in that form as far as the value shows: every string
+/// and key borrowed from the text (written without escapes, so as the
+/// canonical form writes it) and every object's keys in order. None when
+/// it shows otherwise. Text of this length with no whitespace between
+/// tokens is then the canonical form itself (a string escaped, or a space,
+/// would make it longer: the canonical form is the shortest).
+pub fn read_canonical_len(value: &Json<'_>) -> Option<usize> {
+    Some(match value {
+        Json::Null | Json::Bool(true) => 4,
+        Json::Bool(false) => 5,
+        Json::Int(v) => int_len(*v),
+        Json::Str(Cow::Borrowed(s)) => s.len() + 2,
+        Json::Str(Cow::Owned(_)) | Json::Raw(_) => return None,
+        Json::Array(items) => {
+            let mut len = 2 + items.len().saturating_sub(1);
+            for item in items {
+                len += read_canonical_len(item)?;
+            }
+            len
+        }
+        Json::Object(members) => {
+            let mut len = 2 + members.len().saturating_sub(1);
+            for (k, (key, item)) in members.iter().enumerate() {
+                if !matches!(key, Cow::Borrowed(_)) || (k > 0 && members[k - 1].0 >= *key) {
+                    return None;
+                }
+                len += key.len() + 3 + read_canonical_len(item)?;
+            }
+            len
+        }
+    })
+}
+
+/// The number of characters of an integer in plain decimal.
+fn int_len(v: i128) -> usize {
+    let mut rest = v.unsigned_abs();
+    let mut len = usize::from(v < 0) + 1;
+    while rest >= 10 {
+        rest /= 10;
+        len += 1;
+    }
+    len
+}
+
 /// Appends the canonical form of `value`.
 pub fn write(out: &mut String, value: &Json) {
     match value {

@@ -2,6 +2,9 @@
 //! that is not as its format version writes it named by a [`Problem`].
 
 use std::borrow::Cow;
+use std::ops::Range;
+
+use sha2::{Digest, Sha256};
 
 use super::format::{
     check_round_id, check_stakes_diagonal, join, object, Members, PlayedSeat, Problem, Read,
@@ -370,8 +373,8 @@ fn check_size(bytes: usize) -> Read<()> {
 /// A record of a newer format version is refused before anything else.
 /// The record is given as bytes or as text already known to be UTF-8.
 pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
-    let value =
-        canonical::parse_str(given.record_text()?).map_err(|e| Problem::new("", e.message()))?;
+    let written = given.record_text()?;
+    let value = canonical::parse_str(written).map_err(|e| Problem::new("", e.message()))?;
     if !matches!(value, Json::Object(_)) {
         return Err(Problem::new(
             "",
@@ -444,7 +447,7 @@ pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
     }
     let digest = digest(get("digest")?, "digest")?;
     let net_and_rake = net_and_rake(settlement, seat_count);
-    let (content_digest, settlement_text) = content_digest(&value);
+    let (content_digest, settlement_text) = content_digest(&value, written);
     Ok(Record {
         format_version: version,
         round_id,
@@ -485,13 +488,58 @@ fn net_and_rake(settlement: &Json<'_>, seats: usize) -> Vec<(i128, i128)> {
 }
 
 /// The SHA-256 of the canonical form of a record without its `digest`,
-/// and the canonical form of its settlement.
-fn content_digest(value: &Json<'_>) -> ([u8; 32], String) {
+/// and the canonical form of its settlement. When `written`, the text the
+/// record was read from, is that form already (as records are written),
+/// both are taken from it rather than written again.
+fn content_digest(value: &Json<'_>, written: &str) -> ([u8; 32], String) {
     let Json::Object(members) = value else {
         return ([0; 32], String::new());
     };
+    if let Some((digest, settlement)) = canonical_spans(members, written) {
+        // the member with one comma next to it, as if never written
+        let cut = if digest.start > 1 {
+            digest.start - 1..digest.end
+        } else if digest.end + 1 < written.len() {
+            digest.start..digest.end + 1
+        } else {
+            digest
+        };
+        let contents: [u8; 32] = Sha256::new()
+            .chain_update(&written.as_bytes()[..cut.start])
+            .chain_update(&written.as_bytes()[cut.end..])
+            .finalize()
+            .into();
+        return (contents, written[settlement].to_string());
+    }
     let mut text = String::with_capacity(8192);
     let mut span = 0..0;
     canonical::write_members_noting(&mut text, members, Some("digest"), "settlement", &mut span);
     (sha256(text.as_bytes()), text[span].to_string())
+}
+
+/// Where the member `digest` (key and value) and the value of
+/// `settlement` are in `written` when it is the canonical form of the
+/// record of `members` read from it; None when it is not.
+fn canonical_spans(
+    members: &[(Cow<'_, str>, Json<'_>)],
+    written: &str,
+) -> Option<(Range<usize>, Range<usize>)> {
+    let (mut digest, mut settlement) = (None, None);
+    let mut at = 1; // after '{'
+    for (k, (key, value)) in members.iter().enumerate() {
+        if !matches!(key, Cow::Borrowed(_)) || (k > 0 && members[k - 1].0 >= *key) {
+            return None;
+        }
+        // "key": then the value, then ',' or '}'
+        let value_at = at + key.len() + 3;
+        let end = value_at + canonical::read_canonical_len(value)?;
+        match key.as_ref() {
+            "digest" => digest = Some(at..end),
+            "settlement" => settlement = Some(value_at..end),
+            _ => {}
+        }
+        at = end + 1;
+    }
+    (at == written.len()).then_some(())?;
+    Some((digest?, settlement?))
 }
