@@ -259,7 +259,9 @@ fn read_version(value: &Json) -> Read<i128> {
 }
 
 /// `rules`: an object (the rules in full), as canonical text.
-fn read_rules_text(rules: &Json) -> Read<String> {
+/// `in_written` is the rules' text in the record as read, when that is
+/// their canonical form.
+fn read_rules_text(rules: &Json, in_written: Option<&str>) -> Read<String> {
     if !matches!(rules, Json::Object(_)) {
         return Err(Problem::new(
             "rules",
@@ -269,7 +271,7 @@ fn read_rules_text(rules: &Json) -> Read<String> {
             ),
         ));
     }
-    Ok(canonical::to_string(rules))
+    Ok(in_written.map_or_else(|| canonical::to_string(rules), str::to_string))
 }
 
 /// `meta`: an object of at most [`MAX_META_ENTRIES`](super::MAX_META_ENTRIES)
@@ -401,7 +403,9 @@ pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
         v => Some(digest(v, "previous_digest")?),
     };
     let meta = read_meta(get("meta")?)?;
-    let rules_text = read_rules_text(get("rules")?)?;
+    let spans = canonical_spans(&value, written);
+    let rules_in_written = spans.as_ref().map(|s| &written[s.rules.clone()]);
+    let rules_text = read_rules_text(get("rules")?, rules_in_written)?;
     let rules_digest = digest(get("rules_digest")?, "rules_digest")?;
     let seat_values = array(get("seats")?, "seats")?;
     if !(2..=4).contains(&seat_values.len()) {
@@ -447,7 +451,7 @@ pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
     }
     let digest = digest(get("digest")?, "digest")?;
     let net_and_rake = net_and_rake(settlement, seat_count);
-    let (content_digest, settlement_text) = content_digest(&value, written);
+    let (content_digest, settlement_text) = content_digest(&value, written, spans);
     Ok(Record {
         format_version: version,
         round_id,
@@ -488,14 +492,17 @@ fn net_and_rake(settlement: &Json<'_>, seats: usize) -> Vec<(i128, i128)> {
 }
 
 /// The SHA-256 of the canonical form of a record without its `digest`,
-/// and the canonical form of its settlement. When `written`, the text the
-/// record was read from, is that form already (as records are written),
-/// both are taken from it rather than written again.
-fn content_digest(value: &Json<'_>, written: &str) -> ([u8; 32], String) {
+/// and the canonical form of its settlement: taken from `written`, the text
+/// the record was read from, when that is the canonical form (`spans`, as
+/// records are written), written again otherwise.
+fn content_digest(value: &Json<'_>, written: &str, spans: Option<Spans>) -> ([u8; 32], String) {
     let Json::Object(members) = value else {
         return ([0; 32], String::new());
     };
-    if let Some((digest, settlement)) = canonical_spans(members, written) {
+    if let Some(Spans {
+        digest, settlement, ..
+    }) = spans
+    {
         // the member with one comma next to it, as if never written
         let cut = if digest.start > 1 {
             digest.start - 1..digest.end
@@ -517,14 +524,25 @@ fn content_digest(value: &Json<'_>, written: &str) -> ([u8; 32], String) {
     (sha256(text.as_bytes()), text[span].to_string())
 }
 
-/// Where the member `digest` (key and value) and the value of
-/// `settlement` are in `written` when it is the canonical form of the
-/// record of `members` read from it; None when it is not.
-fn canonical_spans(
-    members: &[(Cow<'_, str>, Json<'_>)],
-    written: &str,
-) -> Option<(Range<usize>, Range<usize>)> {
-    let (mut digest, mut settlement) = (None, None);
+/// Where members of a record are in the text it was read from, when that
+/// is its canonical form.
+struct Spans {
+    /// The member `digest`, key and value.
+    digest: Range<usize>,
+    /// The value of `settlement`.
+    settlement: Range<usize>,
+    /// The value of `rules`.
+    rules: Range<usize>,
+}
+
+/// The [`Spans`] of the record `value` in `written`, the text it was read
+/// from, when that is its canonical form; None when it is not, or when a
+/// member is missing.
+fn canonical_spans(value: &Json<'_>, written: &str) -> Option<Spans> {
+    let Json::Object(members) = value else {
+        return None;
+    };
+    let (mut digest, mut settlement, mut rules) = (None, None, None);
     let mut at = 1; // after '{'
     for (k, (key, value)) in members.iter().enumerate() {
         if !matches!(key, Cow::Borrowed(_)) || (k > 0 && members[k - 1].0 >= *key) {
@@ -536,10 +554,15 @@ fn canonical_spans(
         match key.as_ref() {
             "digest" => digest = Some(at..end),
             "settlement" => settlement = Some(value_at..end),
+            "rules" => rules = Some(value_at..end),
             _ => {}
         }
         at = end + 1;
     }
     (at == written.len()).then_some(())?;
-    Some((digest?, settlement?))
+    Some(Spans {
+        digest: digest?,
+        settlement: settlement?,
+        rules: rules?,
+    })
 }

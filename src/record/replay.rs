@@ -2,13 +2,13 @@
 //! the record, every difference named.
 
 use super::format::join;
-use super::format::{Problem, MAX_PROBLEMS};
+use super::format::{rules_digest, Problem, MAX_PROBLEMS};
 use super::read::Record;
 use super::table::auto_problems;
 use super::write::{check_play, seat_inputs, settlement_text};
 use crate::arrangement::cards_text;
 use crate::canonical::{self, Json};
-use crate::fair::{self, hex, sha256};
+use crate::fair::{self, hex};
 use crate::rules::Rules;
 use crate::settle::settle;
 
@@ -185,7 +185,7 @@ impl Record {
                 ));
             }
         }
-        let rules_digest = sha256(self.rules_text.as_bytes());
+        let rules_digest = rules_digest(&self.rules_text);
         if rules_digest != self.rules_digest {
             problems.push(Problem::new(
                 "rules_digest",
