@@ -128,18 +128,31 @@ const MAX_KEPT_KEYS: usize = 512;
 #[derive(Default)]
 struct KeyHasher(u64);
 
+impl KeyHasher {
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
 impl Hasher for KeyHasher {
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
-                .wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
+        // the length and the first and last 8 bytes: keys that share them
+        // only collide, and the map tells them apart by comparing
+        let (head, tail) = match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+            (Some(head), Some(tail)) => (u64::from_le_bytes(*head), u64::from_le_bytes(*tail)),
+            _ => (
+                bytes
+                    .iter()
+                    .fold(0u64, |word, &b| (word << 8) | u64::from(b)),
+                0,
+            ),
+        };
+        self.mix(head ^ ((bytes.len() as u64) << 56));
+        self.mix(tail);
     }
 
     fn write_u8(&mut self, b: u8) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        self.mix(u64::from(b));
     }
 
     fn finish(&self) -> u64 {
