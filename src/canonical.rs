@@ -294,9 +294,10 @@ pub fn write_int(out: &mut String, v: i128) {
 /// from text that is in that form as far as the value shows: every string
 /// and key borrowed from the text (written without escapes, so as the
 /// canonical form writes it) and every object's keys in order. None when
-/// it shows otherwise. Text of this length with no whitespace between
-/// tokens is then the canonical form itself (a string escaped, or a space,
-/// would make it longer: the canonical form is the shortest).
+/// it shows otherwise. Text of this length is then the canonical form
+/// itself: each of its tokens is written as the canonical form writes it
+/// (integers have one form here), so whitespace between them would make
+/// it longer.
 pub fn read_canonical_len(value: &Json<'_>) -> Option<usize> {
     Some(match value {
         Json::Null | Json::Bool(true) => 4,
