@@ -15,7 +15,7 @@
 //! ensure_ascii=False)` writes for such values, and RFC 8785 (JCS) for
 //! values whose keys are ASCII and whose integers are below 2^53.
 
-use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fmt::{self, Write};
@@ -131,9 +131,7 @@ impl<'de> serde::Deserialize<'de> for Json<'de> {
                 Ok(Json::Int(i128::from(v)))
             }
             fn visit_f64<E: serde::de::Error>(self, _: f64) -> std::result::Result<Json<'de>, E> {
-                Err(E::custom(
-                    "a number that is not an integer of at most 64 bits (records hold integers only)",
-                ))
+                Err(not_an_integer())
             }
             fn visit_borrowed_str<E>(self, v: &'de str) -> std::result::Result<Json<'de>, E> {
                 Ok(Json::Str(Cow::Borrowed(v)))
@@ -172,9 +170,7 @@ impl<'de> serde::Deserialize<'de> for Json<'de> {
                             members.iter().map(|(k, _)| k.clone()).collect()
                         });
                         if !set.insert(key.clone()) {
-                            return Err(serde::de::Error::custom(format_args!(
-                                "key {key:?} is given twice"
-                            )));
+                            return Err(given_twice(&key));
                         }
                     }
                     members.push((key, map.next_value()?));
@@ -188,30 +184,54 @@ impl<'de> serde::Deserialize<'de> for Json<'de> {
 
 /// Reads one JSON value from UTF-8 bytes (see the module documentation).
 pub fn parse(bytes: &[u8]) -> Result<Json<'_>> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
+    parse_str(utf8(bytes)?)
+}
+
+/// The bytes as text, or where they are not UTF-8.
+pub fn utf8(bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|e| {
         let at = e.valid_up_to();
         Error::table(format!(
             "the text is not valid UTF-8 (byte 0x{:02x} at byte {})",
             bytes[at],
             at + 1
         ))
-    })?;
-    parse_str(text)
+    })
 }
 
 /// Reads one JSON value from text (see the module documentation).
 pub fn parse_str(text: &str) -> Result<Json<'_>> {
+    parse_seeded(text, std::marker::PhantomData::<Json<'_>>)
+}
+
+/// Reads one JSON value from text into what `seed` builds of it, under
+/// the same rules as [`parse_str`] (the seed refuses a key given twice with
+/// [`given_twice`]).
+pub fn parse_seeded<'de, S: DeserializeSeed<'de>>(text: &'de str, seed: S) -> Result<S::Value> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = serde::Deserialize::deserialize(&mut de)
+    seed.deserialize(&mut de)
         .and_then(|v| de.end().map(|()| v))
-        .map_err(|e| Error::table(format!("malformed JSON: {e}")))?;
-    Ok(value)
+        .map_err(|e| Error::table(format!("malformed JSON: {e}")))
+}
+
+/// The fault of an object whose `key` is given twice.
+pub fn given_twice<E: serde::de::Error>(key: &str) -> E {
+    E::custom(format_args!("key {key:?} is given twice"))
+}
+
+/// A record's integers are at most 64 bits: the fault of any other number.
+pub fn not_an_integer<E: serde::de::Error>() -> E {
+    E::custom("a number that is not an integer of at most 64 bits (records hold integers only)")
 }
 
 /// Appends `text` as a canonical JSON string.
 pub fn write_str(out: &mut String, text: &str) {
     out.push('"');
-    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+    // no early exit: the scan of a whole short text vectorises
+    let plain = text.bytes().fold(true, |plain, b| {
+        plain & (b >= 0x20) & (b != b'"') & (b != b'\\')
+    });
+    if plain {
         out.push_str(text);
         out.push('"');
         return;
@@ -243,10 +263,18 @@ pub fn write_str(out: &mut String, text: &str) {
 }
 
 /// Appends an integer in plain decimal.
-fn write_int(out: &mut String, v: i128) {
+pub fn write_int(out: &mut String, v: i128) {
     let mut digits = [0u8; 40];
     let mut at = digits.len();
-    let mut rest = v.unsigned_abs();
+    let mut wide = v.unsigned_abs();
+    // the digits beyond 64 bits in 128-bit arithmetic, the rest in 64-bit
+    // arithmetic, several times faster
+    while wide > u128::from(u64::MAX) {
+        at -= 1;
+        digits[at] = b'0' + (wide % 10) as u8;
+        wide /= 10;
+    }
+    let mut rest = wide as u64;
     loop {
         at -= 1;
         digits[at] = b'0' + (rest % 10) as u8;
@@ -260,6 +288,52 @@ fn write_int(out: &mut String, v: i128) {
     }
     // ASCII digits
     out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
+/// The length of the canonical form of `value`, read by [`parse_str`]
+/// from text that is in that form as far as the value shows: every string
+/// and key borrowed from the text (written without escapes, so as the
+/// canonical form writes it) and every object's keys in order. None when
+/// it shows otherwise. Text of this length is then the canonical form
+/// itself: each of its tokens is written as the canonical form writes it
+/// (integers have one form here), so whitespace between them would make
+/// it longer.
+pub fn read_canonical_len(value: &Json<'_>) -> Option<usize> {
+    Some(match value {
+        Json::Null | Json::Bool(true) => 4,
+        Json::Bool(false) => 5,
+        Json::Int(v) => int_len(*v),
+        Json::Str(Cow::Borrowed(s)) => s.len() + 2,
+        Json::Str(Cow::Owned(_)) | Json::Raw(_) => return None,
+        Json::Array(items) => {
+            let mut len = 2 + items.len().saturating_sub(1);
+            for item in items {
+                len += read_canonical_len(item)?;
+            }
+            len
+        }
+        Json::Object(members) => {
+            let mut len = 2 + members.len().saturating_sub(1);
+            for (k, (key, item)) in members.iter().enumerate() {
+                if !matches!(key, Cow::Borrowed(_)) || (k > 0 && members[k - 1].0 >= *key) {
+                    return None;
+                }
+                len += key.len() + 3 + read_canonical_len(item)?;
+            }
+            len
+        }
+    })
+}
+
+/// The number of characters of an integer in plain decimal.
+fn int_len(v: i128) -> usize {
+    let mut rest = v.unsigned_abs();
+    let mut len = usize::from(v < 0) + 1;
+    while rest >= 10 {
+        rest /= 10;
+        len += 1;
+    }
+    len
 }
 
 /// Appends the canonical form of `value`.

@@ -4,9 +4,11 @@
 //! fields, a record given as a dict), and Python data built straight from
 //! JSON text (a record or a settlement as a dict).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::fmt::Write;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -14,7 +16,8 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::conversion::text::type_name;
-use crate::canonical::{self, write_str, Json};
+use crate::canonical::{self, write_int, write_str, Key};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// Deeper than any state or record capsa writes.
 const MAX_DEPTH: usize = 32;
@@ -50,9 +53,9 @@ pub(crate) fn write_value(
     } else if value.is_exact_instance_of::<PyInt>() {
         // i64 first: a wider extraction is slow under the stable ABI
         if let Ok(v) = value.extract::<i64>() {
-            let _ = write!(out, "{v}");
+            write_int(out, i128::from(v));
         } else if let Ok(v) = value.extract::<u64>() {
-            let _ = write!(out, "{v}");
+            write_int(out, i128::from(v));
         } else {
             return Err(refuse("an integer beyond 64 bits".into()));
         }
@@ -119,68 +122,189 @@ fn write_dict(
 /// data with keys of its own.
 const MAX_KEPT_KEYS: usize = 512;
 
+/// A cheap hash of the short keys kept: there are at most
+/// [`MAX_KEPT_KEYS`] of them, so SipHash's guard against crafted
+/// collisions buys nothing here and cost a few percent of a record.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl KeyHasher {
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        // the length and the first and last 8 bytes: keys that share them
+        // only collide, and the map tells them apart by comparing
+        let (head, tail) = match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+            (Some(head), Some(tail)) => (u64::from_le_bytes(*head), u64::from_le_bytes(*tail)),
+            _ => (
+                bytes
+                    .iter()
+                    .fold(0u64, |word, &b| (word << 8) | u64::from(b)),
+                0,
+            ),
+        };
+        self.mix(head ^ ((bytes.len() as u64) << 56));
+        self.mix(tail);
+    }
+
+    fn write_u8(&mut self, b: u8) {
+        self.mix(u64::from(b));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type KeptKeys = HashMap<String, Py<PyString>, BuildHasherDefault<KeyHasher>>;
+
 thread_local! {
     /// Each object key's str, kept between calls: a record's ~300 objects
     /// reuse a few dozen keys, and making them again was much of the cost.
-    static KEPT_KEYS: RefCell<HashMap<String, Py<PyString>>> = RefCell::new(HashMap::new());
+    static KEPT_KEYS: RefCell<KeptKeys> = RefCell::new(KeptKeys::default());
 }
 
-/// The Python value of `value`: dicts, lists, str, int, bool and None, as
-/// `json.loads` gives them; each distinct key is one str object.
-pub(crate) fn to_python<'py>(py: Python<'py>, value: &Json<'_>) -> PyResult<Bound<'py, PyAny>> {
-    KEPT_KEYS.with(|kept| match kept.try_borrow_mut() {
-        Ok(mut keys) => build(py, value, &mut keys),
-        // reentered (not through capsa's own calls): keys of this call only
-        Err(_) => build(py, value, &mut HashMap::new()),
-    })
+/// The str of an object key, made once.
+fn key_str<'py>(py: Python<'py>, keys: &mut KeptKeys, key: &str) -> Bound<'py, PyString> {
+    if let Some(name) = keys.get(key) {
+        return name.bind(py).clone();
+    }
+    let name = PyString::new(py, key);
+    if keys.len() < MAX_KEPT_KEYS {
+        keys.insert(key.to_owned(), name.clone().unbind());
+    }
+    name
 }
 
-fn build<'py>(
+/// Builds the Python value of JSON text as it is read, with no tree in
+/// between; a Python error met on the way is kept in `fault`.
+struct Build<'a, 'py> {
     py: Python<'py>,
-    value: &Json<'_>,
-    keys: &mut HashMap<String, Py<PyString>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match value {
-        Json::Null => py.None().into_bound(py),
-        Json::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-        Json::Int(v) => match i64::try_from(*v) {
-            Ok(small) => small.into_bound_py_any(py)?,
-            Err(_) => v.into_bound_py_any(py)?,
-        },
-        Json::Str(text) | Json::Raw(text) => PyString::new(py, text).into_any(),
-        Json::Array(items) => {
-            let built = items
-                .iter()
-                .map(|item| build(py, item, keys))
-                .collect::<PyResult<Vec<_>>>()?;
-            PyList::new(py, built)?.into_any()
+    keys: &'a mut KeptKeys,
+    fault: &'a mut Option<PyErr>,
+}
+
+impl<'py> Build<'_, 'py> {
+    /// The builder of a value inside this one.
+    fn inner(&mut self) -> Build<'_, 'py> {
+        Build {
+            py: self.py,
+            keys: &mut *self.keys,
+            fault: &mut *self.fault,
         }
-        Json::Object(members) => {
-            let dict = PyDict::new(py);
-            for (key, item) in members {
-                let key: &str = key.as_ref();
-                let name = match keys.get(key) {
-                    Some(name) => name.bind(py).clone(),
-                    None => {
-                        let name = PyString::new(py, key);
-                        if keys.len() < MAX_KEPT_KEYS {
-                            keys.insert(key.to_owned(), name.clone().unbind());
-                        }
-                        name
-                    }
-                };
-                dict.set_item(name, build(py, item, keys)?)?;
+    }
+
+    /// Keeps a Python error for the caller, stopping the reading.
+    fn failed<E: serde::de::Error>(&mut self, e: PyErr) -> E {
+        *self.fault = Some(e);
+        E::custom("a Python error")
+    }
+}
+
+impl<'de, 'py> DeserializeSeed<'de> for Build<'_, 'py> {
+    type Value = Bound<'py, PyAny>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, 'py> Visitor<'de> for Build<'_, 'py> {
+    type Value = Bound<'py, PyAny>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(self.py.None().into_bound(self.py))
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(PyBool::new(self.py, v).to_owned().into_any())
+    }
+
+    fn visit_i64<E: serde::de::Error>(mut self, v: i64) -> Result<Self::Value, E> {
+        v.into_bound_py_any(self.py).map_err(|e| self.failed(e))
+    }
+
+    fn visit_u64<E: serde::de::Error>(mut self, v: u64) -> Result<Self::Value, E> {
+        v.into_bound_py_any(self.py).map_err(|e| self.failed(e))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Err(canonical::not_an_integer())
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(PyString::new(self.py, v).into_any())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(item) = seq.next_element_seed(self.inner())? {
+            items.push(item);
+        }
+        match PyList::new(self.py, items) {
+            Ok(list) => Ok(list.into_any()),
+            Err(e) => Err(self.failed(e)),
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Self::Value, A::Error> {
+        let dict = PyDict::new(self.py);
+        // keys in order (canonical text) are distinct; once one is out of
+        // order, each is looked for among those already read
+        let mut last: Option<Cow<'de, str>> = None;
+        let mut in_order = true;
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            let name = key_str(self.py, self.keys, &key);
+            in_order = in_order && last.as_ref().is_none_or(|l| *l < key);
+            if !in_order
+                && dict
+                    .contains(&name)
+                    .map_err(|e| self.failed::<A::Error>(e))?
+            {
+                return Err(canonical::given_twice(&key));
             }
-            dict.into_any()
+            let value = map.next_value_seed(self.inner())?;
+            dict.set_item(name, value)
+                .map_err(|e| self.failed::<A::Error>(e))?;
+            last = Some(key);
         }
+        Ok(dict.into_any())
+    }
+}
+
+/// The Python value of JSON text (dicts, lists, str, int, bool and None,
+/// as `json.loads` gives them, keys in the order written; each distinct key
+/// one str object), read as [`canonical::parse_str`] reads it.
+pub(crate) fn text_to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    KEPT_KEYS.with(|kept| match kept.try_borrow_mut() {
+        Ok(mut keys) => build(py, text, &mut keys),
+        // reentered (not through capsa's own calls): keys of this call only
+        Err(_) => build(py, text, &mut KeptKeys::default()),
     })
 }
 
-/// The Python value of JSON text the engine wrote (canonical JSON, as
-/// `json.loads` reads it, keys in the order written).
-pub(crate) fn text_to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    let value = canonical::parse_str(text)?;
-    to_python(py, &value)
+fn build<'py>(py: Python<'py>, text: &str, keys: &mut KeptKeys) -> PyResult<Bound<'py, PyAny>> {
+    let mut fault = None;
+    let built = canonical::parse_seeded(
+        text,
+        Build {
+            py,
+            keys,
+            fault: &mut fault,
+        },
+    );
+    match (built, fault) {
+        (_, Some(e)) => Err(e),
+        (built, None) => Ok(built?),
+    }
 }
 
 /// The Python value of JSON text (``json.loads`` of it), for the canonical

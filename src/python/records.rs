@@ -272,11 +272,11 @@ impl RecordView {
 /// version writes it (a newer format version is refused first).
 #[pyfunction]
 fn read_record(text: &Bound<'_, PyAny>) -> PyResult<(Option<RecordView>, String, String)> {
-    let bytes: &[u8] = if let Ok(b) = text.cast::<PyBytes>() {
-        b.as_bytes()
+    let read = if let Ok(b) = text.cast::<PyBytes>() {
+        record::read(b.as_bytes())
     } else if let Ok(s) = text.cast::<PyString>() {
         match s.to_str() {
-            Ok(t) => t.as_bytes(),
+            Ok(t) => record::read(t),
             Err(_) => {
                 return Ok((
                     None,
@@ -291,7 +291,7 @@ fn read_record(text: &Bound<'_, PyAny>) -> PyResult<(Option<RecordView>, String,
             type_name(text)
         )));
     };
-    Ok(match record::read(bytes) {
+    Ok(match read {
         Ok(record) => (Some(RecordView { record }), String::new(), String::new()),
         Err(p) => (None, p.field, p.message),
     })

@@ -2,8 +2,10 @@
 //! its stakes, its seats, and a [`Problem`] naming a field.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use crate::canonical::Json;
+use crate::fair::sha256;
 use crate::settle::SeatInput;
 pub use crate::stakes::StakeSpec;
 
@@ -26,6 +28,24 @@ pub const MAX_RECORD_BYTES: usize = 1 << 20;
 
 /// The longest round id, in bytes of UTF-8.
 pub const MAX_ROUND_ID_BYTES: usize = 256;
+
+thread_local! {
+    /// The last rules text digested and its digest: a server's records, and
+    /// a log's, share one rule set, and its text is ~1 KB to hash.
+    static LAST_RULES_DIGEST: RefCell<(String, [u8; 32])> =
+        const { RefCell::new((String::new(), [0; 32])) };
+}
+
+/// A record's `rules_digest`: the SHA-256 of its rules' canonical text.
+pub(crate) fn rules_digest(rules_text: &str) -> [u8; 32] {
+    LAST_RULES_DIGEST.with_borrow_mut(|(text, digest)| {
+        if text.is_empty() || text != rules_text {
+            *digest = sha256(rules_text.as_bytes());
+            rules_text.clone_into(text);
+        }
+        *digest
+    })
+}
 
 /// Checks a round id: 1 to [`MAX_ROUND_ID_BYTES`] bytes of UTF-8 (the one
 /// message, as records are written and read).

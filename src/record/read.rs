@@ -2,6 +2,9 @@
 //! that is not as its format version writes it named by a [`Problem`].
 
 use std::borrow::Cow;
+use std::ops::Range;
+
+use sha2::{Digest, Sha256};
 
 use super::format::{
     check_round_id, check_stakes_diagonal, join, object, Members, PlayedSeat, Problem, Read,
@@ -256,7 +259,9 @@ fn read_version(value: &Json) -> Read<i128> {
 }
 
 /// `rules`: an object (the rules in full), as canonical text.
-fn read_rules_text(rules: &Json) -> Read<String> {
+/// `in_written` is the rules' text in the record as read, when that is
+/// their canonical form.
+fn read_rules_text(rules: &Json, in_written: Option<&str>) -> Read<String> {
     if !matches!(rules, Json::Object(_)) {
         return Err(Problem::new(
             "rules",
@@ -266,7 +271,7 @@ fn read_rules_text(rules: &Json) -> Read<String> {
             ),
         ));
     }
-    Ok(canonical::to_string(rules))
+    Ok(in_written.map_or_else(|| canonical::to_string(rules), str::to_string))
 }
 
 /// `meta`: an object of at most [`MAX_META_ENTRIES`](super::MAX_META_ENTRIES)
@@ -330,22 +335,48 @@ fn read_deal(deal: &Json, seat_count: usize) -> Read<Deal> {
     })
 }
 
+/// A record as given: bytes (a byte-order mark left out, then checked to
+/// be UTF-8) or text.
+pub trait RecordText {
+    /// The text, at most [`MAX_RECORD_BYTES`] bytes of it.
+    fn record_text(&self) -> Read<&str>;
+}
+
+impl RecordText for [u8] {
+    fn record_text(&self) -> Read<&str> {
+        let bytes = strip_bom(self);
+        check_size(bytes.len())?;
+        canonical::utf8(bytes).map_err(|e| Problem::new("", e.message()))
+    }
+}
+
+impl RecordText for str {
+    fn record_text(&self) -> Read<&str> {
+        // a byte-order mark read as UTF-8 is one character
+        let text = self.strip_prefix('\u{feff}').unwrap_or(self);
+        check_size(text.len())?;
+        Ok(text)
+    }
+}
+
+fn check_size(bytes: usize) -> Read<()> {
+    if bytes > MAX_RECORD_BYTES {
+        return Err(Problem::new(
+            "",
+            format!("a record is at most {MAX_RECORD_BYTES} bytes, got {bytes}"),
+        ));
+    }
+    Ok(())
+}
+
 /// Reads a record from its JSON text (at most [`MAX_RECORD_BYTES`] bytes):
 /// the first field that is not as its format version writes it is a
 /// [`Problem`].
 /// A record of a newer format version is refused before anything else.
-pub fn read(bytes: &[u8]) -> Read<Record> {
-    let bytes = strip_bom(bytes);
-    if bytes.len() > MAX_RECORD_BYTES {
-        return Err(Problem::new(
-            "",
-            format!(
-                "a record is at most {MAX_RECORD_BYTES} bytes, got {}",
-                bytes.len()
-            ),
-        ));
-    }
-    let value = canonical::parse(bytes).map_err(|e| Problem::new("", e.message()))?;
+/// The record is given as bytes or as text already known to be UTF-8.
+pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
+    let written = given.record_text()?;
+    let value = canonical::parse_str(written).map_err(|e| Problem::new("", e.message()))?;
     if !matches!(value, Json::Object(_)) {
         return Err(Problem::new(
             "",
@@ -372,7 +403,9 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
         v => Some(digest(v, "previous_digest")?),
     };
     let meta = read_meta(get("meta")?)?;
-    let rules_text = read_rules_text(get("rules")?)?;
+    let spans = canonical_spans(&value, written);
+    let rules_in_written = spans.as_ref().map(|s| &written[s.rules.clone()]);
+    let rules_text = read_rules_text(get("rules")?, rules_in_written)?;
     let rules_digest = digest(get("rules_digest")?, "rules_digest")?;
     let seat_values = array(get("seats")?, "seats")?;
     if !(2..=4).contains(&seat_values.len()) {
@@ -418,7 +451,7 @@ pub fn read(bytes: &[u8]) -> Read<Record> {
     }
     let digest = digest(get("digest")?, "digest")?;
     let net_and_rake = net_and_rake(settlement, seat_count);
-    let (content_digest, settlement_text) = content_digest(&value);
+    let (content_digest, settlement_text) = content_digest(&value, written, spans);
     Ok(Record {
         format_version: version,
         round_id,
@@ -459,13 +492,77 @@ fn net_and_rake(settlement: &Json<'_>, seats: usize) -> Vec<(i128, i128)> {
 }
 
 /// The SHA-256 of the canonical form of a record without its `digest`,
-/// and the canonical form of its settlement.
-fn content_digest(value: &Json<'_>) -> ([u8; 32], String) {
+/// and the canonical form of its settlement: taken from `written`, the text
+/// the record was read from, when that is the canonical form (`spans`, as
+/// records are written), written again otherwise.
+fn content_digest(value: &Json<'_>, written: &str, spans: Option<Spans>) -> ([u8; 32], String) {
     let Json::Object(members) = value else {
         return ([0; 32], String::new());
     };
+    if let Some(Spans {
+        digest, settlement, ..
+    }) = spans
+    {
+        // the member with one comma next to it, as if never written
+        let cut = if digest.start > 1 {
+            digest.start - 1..digest.end
+        } else if digest.end + 1 < written.len() {
+            digest.start..digest.end + 1
+        } else {
+            digest
+        };
+        let contents: [u8; 32] = Sha256::new()
+            .chain_update(&written.as_bytes()[..cut.start])
+            .chain_update(&written.as_bytes()[cut.end..])
+            .finalize()
+            .into();
+        return (contents, written[settlement].to_string());
+    }
     let mut text = String::with_capacity(8192);
     let mut span = 0..0;
     canonical::write_members_noting(&mut text, members, Some("digest"), "settlement", &mut span);
     (sha256(text.as_bytes()), text[span].to_string())
+}
+
+/// Where members of a record are in the text it was read from, when that
+/// is its canonical form.
+struct Spans {
+    /// The member `digest`, key and value.
+    digest: Range<usize>,
+    /// The value of `settlement`.
+    settlement: Range<usize>,
+    /// The value of `rules`.
+    rules: Range<usize>,
+}
+
+/// The [`Spans`] of the record `value` in `written`, the text it was read
+/// from, when that is its canonical form; None when it is not, or when a
+/// member is missing.
+fn canonical_spans(value: &Json<'_>, written: &str) -> Option<Spans> {
+    let Json::Object(members) = value else {
+        return None;
+    };
+    let (mut digest, mut settlement, mut rules) = (None, None, None);
+    let mut at = 1; // after '{'
+    for (k, (key, value)) in members.iter().enumerate() {
+        if !matches!(key, Cow::Borrowed(_)) || (k > 0 && members[k - 1].0 >= *key) {
+            return None;
+        }
+        // "key": then the value, then ',' or '}'
+        let value_at = at + key.len() + 3;
+        let end = value_at + canonical::read_canonical_len(value)?;
+        match key.as_ref() {
+            "digest" => digest = Some(at..end),
+            "settlement" => settlement = Some(value_at..end),
+            "rules" => rules = Some(value_at..end),
+            _ => {}
+        }
+        at = end + 1;
+    }
+    (at == written.len()).then_some(())?;
+    Some(Spans {
+        digest: digest?,
+        settlement: settlement?,
+        rules: rules?,
+    })
 }

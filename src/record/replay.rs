@@ -2,13 +2,13 @@
 //! the record, every difference named.
 
 use super::format::join;
-use super::format::{Problem, MAX_PROBLEMS};
+use super::format::{rules_digest, Problem, MAX_PROBLEMS};
 use super::read::Record;
 use super::table::auto_problems;
 use super::write::{check_play, seat_inputs, settlement_text};
 use crate::arrangement::cards_text;
 use crate::canonical::{self, Json};
-use crate::fair::{self, hex, sha256};
+use crate::fair::{self, hex};
 use crate::rules::Rules;
 use crate::settle::settle;
 
@@ -78,6 +78,19 @@ impl Record {
     /// server seed hashes to the commitment (and the commitment is
     /// `published`, when given), and the hands are the ones the seeds deal.
     pub fn verify_deal(&self, published: Option<[u8; 32]>) -> Vec<Problem> {
+        self.deal_problems(published, &self.dealt_hands())
+    }
+
+    /// The hands the record's seeds deal.
+    fn dealt_hands(&self) -> Vec<[u8; 13]> {
+        crate::deal::hands_of(
+            &fair::deck(&self.server_seed, &self.client_seeds, self.nonce),
+            self.hands.len(),
+        )
+    }
+
+    /// [`Record::verify_deal`] with the hands the seeds deal, `dealt`.
+    fn deal_problems(&self, published: Option<[u8; 32]>, dealt: &[[u8; 13]]) -> Vec<Problem> {
         let mut problems = Vec::new();
         if let Some(p) = published {
             if p != self.commitment {
@@ -103,9 +116,7 @@ impl Record {
                 ),
             ));
         }
-        let dealt = fair::deck(&self.server_seed, &self.client_seeds, self.nonce);
-        let dealt = crate::deal::hands_of(&dealt, self.hands.len());
-        for (k, (recorded, dealt)) in self.hands.iter().zip(&dealt).enumerate() {
+        for (k, (recorded, dealt)) in self.hands.iter().zip(dealt).enumerate() {
             if recorded != dealt {
                 problems.push(Problem::new(
                     format!("seats[{k}].hand"),
@@ -131,11 +142,8 @@ impl Record {
     /// the record must follow, or None for the first of a chain).
     pub fn replay(&self, rules: &Rules, previous: Option<Option<[u8; 32]>>) -> Vec<Problem> {
         let mut problems = self.digest_problems(previous);
-        problems.extend(self.verify_deal(None));
-        let dealt = crate::deal::hands_of(
-            &fair::deck(&self.server_seed, &self.client_seeds, self.nonce),
-            self.hands.len(),
-        );
+        let dealt = self.dealt_hands();
+        problems.extend(self.deal_problems(None, &dealt));
         problems.extend(
             check_play(rules, &dealt, &self.seats)
                 .into_iter()
@@ -177,7 +185,7 @@ impl Record {
                 ));
             }
         }
-        let rules_digest = sha256(self.rules_text.as_bytes());
+        let rules_digest = rules_digest(&self.rules_text);
         if rules_digest != self.rules_digest {
             problems.push(Problem::new(
                 "rules_digest",

@@ -147,6 +147,32 @@ fn a_written_record_reads_back_canonical_and_replays() {
 }
 
 #[test]
+fn a_record_not_in_canonical_form_has_the_same_content_digest() {
+    let written = Round::new(4).write().unwrap();
+    let text = &written.text;
+    let canonical = read(text.as_bytes()).unwrap();
+    // spaces, members out of order, a character escaped, a byte-order mark
+    let spaced = text.replacen(",\"deal\":", ", \"deal\" : ", 1);
+    let first = &text[1..text.find(",\"deal\":").unwrap()];
+    let reordered = format!("{{{},{first}}}", &text[first.len() + 2..text.len() - 1]);
+    let escaped = text.replacen("\"algorithm\":\"capsa", "\"algorithm\":\"\\u0063apsa", 1);
+    let marked = format!("\u{feff}{text}");
+    for other in [&spaced, &reordered, &escaped, &marked] {
+        assert_ne!(other, text);
+        let record = read(other.as_bytes()).unwrap();
+        assert_eq!(record.content_digest, written.digest, "{other}");
+        assert_eq!(record.settlement_text, canonical.settlement_text);
+    }
+    assert_eq!(canonical.content_digest, written.digest);
+    // a record whose digest is changed still has the digest of its contents
+    let changed = tampered(text, &["digest"], Json::str("0".repeat(64)));
+    assert_eq!(
+        read(changed.as_bytes()).unwrap().content_digest,
+        written.digest
+    );
+}
+
+#[test]
 fn a_tampered_record_names_the_field() {
     let text = Round::new(4).write().unwrap().text;
     let record = read(text.as_bytes()).unwrap();

@@ -7,15 +7,15 @@ use std::fmt::Write;
 use sha2::{Digest, Sha256};
 
 use super::format::{
-    check_round_id, check_stakes_diagonal, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION,
-    FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES,
-    TABLE_FORMAT_VERSION,
+    check_round_id, check_stakes_diagonal, rules_digest, PlayedSeat, Problem, StakeSpec,
+    FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES,
+    MAX_META_TEXT_BYTES, TABLE_FORMAT_VERSION,
 };
 use super::table::{check_players, check_table_id, push_player, push_solver, Player, SolverId};
 use crate::arrangement::{cards_text, push_arrangement, push_cards};
 use crate::canonical::{self, write_str, Json};
 use crate::error::{Error, Result};
-use crate::fair::{self, hex, sha256, ServerSeed};
+use crate::fair::{self, hex, ServerSeed};
 use crate::naturals;
 use crate::report::write_settlement_json;
 use crate::rules::Rules;
@@ -144,7 +144,8 @@ pub(crate) fn seat_inputs(seats: &[PlayedSeat]) -> Vec<SeatInput> {
 /// The settlement's canonical JSON (keys sorted, compact, as `capsa settle`
 /// writes it).
 pub(super) fn settlement_text(s: &Settlement, inputs: &[SeatInput]) -> String {
-    let mut out = String::with_capacity(3072);
+    // a four-seat settlement is ~3.4 KB: room for it without growing
+    let mut out = String::with_capacity(4096);
     write_settlement_json(&mut out, s, inputs, None);
     out
 }
@@ -264,7 +265,7 @@ fn members_after_digest(
     let _ = write!(
         after,
         ",\"rules_digest\":\"{}\",\"seats\":[",
-        hex(&sha256(inputs.rules_text.as_bytes()))
+        hex(&rules_digest(inputs.rules_text))
     );
     let second = inputs.format_version >= TABLE_FORMAT_VERSION;
     for (k, (hand, seat)) in hands.iter().zip(inputs.seats).enumerate() {
