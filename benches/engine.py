@@ -251,6 +251,16 @@ def main(argv: list[str] | None = None) -> int:
     t4, again = best_time(lambda: [settle(tab) for tab in id_tables], repeat)
     assert [r.points for r in again] == expected.tolist()
     rows.append(Row("settle, per call", "settle([4 tuples of 13 ids])", n_tables, t4, or_rate))
+    pairs = [tab[:2] for tab in tables]
+    t5, two = best_time(lambda: [settle(tab, rules) for tab in pairs], repeat)
+    two_batch = capsa.settle_batch(np.ascontiguousarray(laid[:, :2])).points
+    assert [r.points for r in two] == two_batch.tolist(), "2 seats: settle != settle_batch"
+    rows.append(Row("settle, per call", "settle([2 Arrangement], Rules())", n_tables, t5, None))
+    checks.append(
+        f"settle, 2 seats: {n_tables:,} pairs equal settle_batch; "
+        f"{t5.cpu / n_tables * 1e6:.2f} us a call (CPU), 4 seats {n_tables / t2.cpu / 1e3:,.0f} k "
+        "calls per CPU second (rules given)"
+    )
     nat_seats = sum(r.seats[i]["natural"] is not None for r in results for i in range(4))
     checks.append(
         f"settle: {n_settle_oracle} tables equal the oracle (points and money); all "
