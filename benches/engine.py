@@ -5,7 +5,8 @@ Run on demand, not a test::
     python benches/engine.py            # full run
     python benches/engine.py --quick    # a short run
 
-Measured: ``count_splits`` (per hand and batched), ``naturals`` (per hand and
+Measured: ``count_splits`` (per hand, batched on all cores and on one
+thread via ``RAYON_NUM_THREADS=1`` in a subprocess), ``naturals`` (per hand and
 batched), ``settle`` (per call, four seats of legal arrangements, capsa-susun
 rules with naturals on), ``settle_batch`` (all cores, and one core via
 ``RAYON_NUM_THREADS=1`` in a subprocess) and the ``capsa settle`` command on a
@@ -32,6 +33,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -100,6 +102,26 @@ def batch_child(path: str, repeat: int) -> int:
     return 0
 
 
+def count_child(path: str, repeat: int) -> int:
+    """Child mode: time count_splits_batch on a saved array; print rate and a digest."""
+    hands = np.load(path)
+    timing, counts = best_time(lambda: capsa.count_splits_batch(hands), repeat)
+    print(json.dumps({"timing": timing, "digest": points_digest(counts.astype(np.int64))}))
+    return 0
+
+
+def one_thread_child(flag: str, array: U8, repeat: int) -> dict[str, Any]:
+    """Runs this script's child mode ``flag`` on ``array`` with RAYON_NUM_THREADS=1."""
+    with tempfile.TemporaryDirectory() as tmp:
+        npy = Path(tmp) / "input.npy"
+        np.save(npy, array)
+        env = {**os.environ, "RAYON_NUM_THREADS": "1"}
+        child = [sys.executable, __file__, flag, str(npy), "--repeat", str(repeat)]
+        out = subprocess.run(child, env=env, check=True, capture_output=True, text=True)
+    result: dict[str, Any] = json.loads(out.stdout)
+    return result
+
+
 def capsa_command() -> list[str]:
     exe = shutil.which("capsa")
     return [exe] if exe else [sys.executable, "-m", "capsa"]
@@ -111,10 +133,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=None, help="best of N runs (default 3)")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--batch-child", metavar="NPY", help=argparse.SUPPRESS)
+    p.add_argument("--count-child", metavar="NPY", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     repeat = args.repeat or (1 if args.quick else 3)
     if args.batch_child:
         return batch_child(args.batch_child, repeat)
+    if args.count_child:
+        return count_child(args.count_child, repeat)
 
     q = args.quick
     n_count_call = 300 if q else 2_000
@@ -155,9 +180,23 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(
         Row("count_splits_batch", "count_splits_batch(uint8 (N, 13))", n_count_batch, t, or_rate)
     )
+    one = one_thread_child("--count-child", hands, repeat)
+    assert one["digest"] == points_digest(batch.astype(np.int64)), "one-thread counts differ"
+    one_core = Timing(*one["timing"])
+    rows.append(
+        Row(
+            "count_splits_batch, 1 thread",
+            "RAYON_NUM_THREADS=1, subprocess",
+            n_count_batch,
+            one_core,
+            or_rate,
+        )
+    )
     checks.append(
         f"count_splits: {n_count_oracle} hands equal the oracle; the batch equals "
-        f"the {n_count_call:,} per-call counts (mean {np.mean(batch):,.0f} valid splits)"
+        f"the {n_count_call:,} per-call counts (mean {np.mean(batch):,.0f} valid splits) and "
+        f"its one-thread run; one thread {one_core.cpu / n_count_batch * 1e6:.1f} us a hand "
+        "(CPU)"
     )
 
     # ---- naturals ---------------------------------------------------------
@@ -212,6 +251,16 @@ def main(argv: list[str] | None = None) -> int:
     t4, again = best_time(lambda: [settle(tab) for tab in id_tables], repeat)
     assert [r.points for r in again] == expected.tolist()
     rows.append(Row("settle, per call", "settle([4 tuples of 13 ids])", n_tables, t4, or_rate))
+    pairs = [tab[:2] for tab in tables]
+    t5, two = best_time(lambda: [settle(tab, rules) for tab in pairs], repeat)
+    two_batch = capsa.settle_batch(np.ascontiguousarray(laid[:, :2])).points
+    assert [r.points for r in two] == two_batch.tolist(), "2 seats: settle != settle_batch"
+    rows.append(Row("settle, per call", "settle([2 Arrangement], Rules())", n_tables, t5, None))
+    checks.append(
+        f"settle, 2 seats: {n_tables:,} pairs equal settle_batch; "
+        f"{t5.cpu / n_tables * 1e6:.2f} us a call (CPU), 4 seats {n_tables / t2.cpu / 1e3:,.0f} k "
+        "calls per CPU second (rules given)"
+    )
     nat_seats = sum(r.seats[i]["natural"] is not None for r in results for i in range(4))
     checks.append(
         f"settle: {n_settle_oracle} tables equal the oracle (points and money); all "
@@ -231,23 +280,17 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(
         Row("settle_batch, all cores", "settle_batch(uint8 (N, 4, 13))", n_settle_batch, t, or_rate)
     )
-    with tempfile.TemporaryDirectory() as tmp:
-        npy = Path(tmp) / "tables.npy"
-        np.save(npy, big)
-        env = {**os.environ, "RAYON_NUM_THREADS": "1"}
-        child = [sys.executable, __file__, "--batch-child", str(npy), "--repeat", str(repeat)]
-        out = subprocess.run(child, env=env, check=True, capture_output=True, text=True)
-        one = json.loads(out.stdout)
-        assert one["digest"] == points_digest(points), "one-thread result differs"
-        rows.append(
-            Row(
-                "settle_batch, 1 thread",
-                "RAYON_NUM_THREADS=1, subprocess",
-                n_settle_batch,
-                Timing(*one["timing"]),
-                or_rate,
-            )
+    one = one_thread_child("--batch-child", big, repeat)
+    assert one["digest"] == points_digest(points), "one-thread result differs"
+    rows.append(
+        Row(
+            "settle_batch, 1 thread",
+            "RAYON_NUM_THREADS=1, subprocess",
+            n_settle_batch,
+            Timing(*one["timing"]),
+            or_rate,
         )
+    )
     speedup = one["timing"][0] / t.wall
     checks.append(
         f"settle_batch: {n_settle_batch:,} rounds ({n_tables:,} distinct tables tiled) "

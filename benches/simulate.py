@@ -6,6 +6,7 @@ Run on demand, not a test::
 
     python benches/simulate.py              # full run
     python benches/simulate.py --quick      # a short run
+    python benches/simulate.py --greedy-batch   # only the greedy batch row
 
 Timed, four-seat tables of capsa-susun, each the best of ``--repeat`` runs:
 
@@ -13,6 +14,15 @@ Timed, four-seat tables of capsa-susun, each the best of ``--repeat`` runs:
   (``threads=1``: the per-core rate) and on every core;
 * the same on a ``LocalCluster`` of one worker process and of two (one
   thread each; the clusters are started before timing), for the scaling.
+
+``--greedy-batch`` (also part of the full run) times
+``capsa.best_arrangement_batch(strategy="greedy")`` on the hands of the
+simulator's deals, alternated with the simulator's greedy on the same deals
+(dealing, arranging and settling them: its rate in hands is an upper bound
+on its greedy's cost). Checked while timing: the batch's choices equal
+``best_arrangement(strategy="greedy")`` on a sample, and settling the
+batch's arrangements (every natural declared, as the simulator's greedy
+does) gives the simulator's points histogram of every seat, exactly.
 
 Checked while timing: every run of a strategy, whatever its threads or
 workers, gives the same summary, exactly; and ``--naturals`` deals of the
@@ -26,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from typing import Any
 
@@ -69,18 +80,68 @@ def on_cluster(
     return out
 
 
+def greedy_batch(deals: int, repeat: int) -> None:
+    """The greedy batch against the simulator's greedy, alternated, same deals."""
+    seats = 4
+    hands = np.asarray([_core.simulated_deal(1, i, seats) for i in range(deals)], np.uint8).reshape(
+        -1, 13
+    )
+    n = len(hands)
+    capsa.best_arrangement_batch(hands[:8], strategy="greedy")  # compile the arranger
+    simulate(RULES, deals=8, strategy="greedy")
+    batch = sim = Timing(float("inf"), 0.0)
+    laid: Any = None
+    summary: Any = None
+    for _ in range(repeat):
+        t, laid = best_time(lambda: capsa.best_arrangement_batch(hands, strategy="greedy"), 1)
+        batch = min(batch, t)
+        t, summary = best_time(
+            lambda: simulate(RULES, deals=deals, strategy="greedy", seed=1, stake=1), 1
+        )
+        sim = min(sim, t)
+    sample = range(0, n, max(1, n // 2000))
+    for k in sample:
+        one = capsa.best_arrangement(hands[k].tolist(), strategy="greedy").arrangement
+        assert list(one.ids) == laid[k].tolist(), k
+    points = capsa.settle_batch(laid.reshape(deals, seats, 13)).points
+    for seat in range(seats):
+        values, counts = np.unique(points[:, seat], return_counts=True)
+        histogram = dict(zip(values.tolist(), counts.tolist(), strict=True))
+        assert histogram == summary.points[seat], seat
+    print(f"Greedy arrangements of the {n:,} hands of {deals:,} four-seat deals, best of {repeat}")
+    print()
+    print("| run | hands/s | hands per CPU second | CPU/wall |")
+    print("|---|---:|---:|---:|")
+    for name, t in (
+        ("best_arrangement_batch(strategy='greedy')", batch),
+        ("simulate(strategy='greedy'): deal, arrange, settle", sim),
+    ):
+        print(f"| {name} | {fmt_rate(n / t.wall)} | {fmt_rate(n / t.cpu)} | {t.cpu / t.wall:.2f} |")
+    print()
+    print(f"batch / simulator: {sim.wall / batch.wall:.2f}x wall, {sim.cpu / batch.cpu:.2f}x CPU")
+    print(
+        f"checked: {len(sample):,} rows equal best_arrangement; the batch's arrangements "
+        "settle to the simulator's points histogram of every seat"
+    )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true")
     p.add_argument("--repeat", type=int, default=2)
     p.add_argument("--naturals", type=int, default=1_000_000)
+    p.add_argument("--greedy-batch", action="store_true", help="only the greedy batch row")
     args = p.parse_args()
     deals = (
         {"solver": 1000, "greedy": 100_000} if args.quick else {"solver": 6000, "greedy": 1_000_000}
     )
     naturals = 100_000 if args.quick else args.naturals
     print(f"machine: {machine()}")
-    print(f"command: python benches/simulate.py{' --quick' if args.quick else ''}")
+    print(f"command: python {' '.join(sys.argv)}")
+    print()
+    greedy_batch(25_000 if args.quick else 250_000, args.repeat)
+    if args.greedy_batch:
+        return
     print()
     rows = []
     per_core: dict[str, float] = {}

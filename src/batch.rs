@@ -114,7 +114,7 @@ pub fn best_arrangements(
         .enumerate()
         .map(|(i, row)| {
             check_distinct(row)
-                .and_then(|_| Ok(arranger.choose_with(row, effort)?.cards))
+                .and_then(|_| arranger.arrangement(row, effort))
                 .map_err(|e| match e.kind() {
                     ErrorKind::Card | ErrorKind::Hand => e.context(format_args!("row {i}")),
                     _ => e,

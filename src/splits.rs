@@ -188,18 +188,35 @@ impl SubsetStrengths {
     }
 
     pub fn count_valid(&self, strict: bool) -> usize {
-        let t = table();
-        t.halvings
-            .iter()
-            .map(|&[a, b, c]| {
-                let top = self.s3[a as usize];
-                let (x, y) = (self.s5[b as usize], self.s5[c as usize]);
-                let (lo, hi) = if x < y { (x, y) } else { (y, x) };
-                if strict {
-                    (hi > lo && lo > top) as usize
-                } else {
-                    (lo >= top) as usize * (1 + (lo == hi) as usize)
-                }
+        if strict {
+            self.count_halvings(|top, lo, hi| (hi > lo && lo > top) as u32)
+        } else {
+            self.count_halvings(|top, lo, hi| (lo >= top) as u32 * (1 + (lo == hi) as u32))
+        }
+    }
+
+    /// The sum of `weight(top, weaker half, stronger half)` over the
+    /// halvings, read top by top (the table groups them so): one top
+    /// strength per group, and the five-card strengths from a copy padded
+    /// to 2048 so that masked indices need no bounds checks.
+    #[inline(always)]
+    fn count_halvings(&self, weight: impl Fn(u32, u32, u32) -> u32) -> usize {
+        let mut s5 = [0u32; 2048];
+        s5[..SUBSETS5].copy_from_slice(&self.s5);
+        let per_top = SPLITS / 2 / SUBSETS3;
+        table()
+            .halvings
+            .chunks_exact(per_top)
+            .zip(&self.s3)
+            .map(|(group, &top)| {
+                let counted: u32 = group
+                    .iter()
+                    .map(|&[_, b, c]| {
+                        let (x, y) = (s5[(b & 2047) as usize], s5[(c & 2047) as usize]);
+                        weight(top, x.min(y), x.max(y))
+                    })
+                    .sum();
+                counted as usize
             })
             .sum()
     }

@@ -217,6 +217,27 @@ def test_bad_tables(seats: Any, error: type[Exception]) -> None:
         capsa.settle(seats(arrs))
 
 
+def test_an_arrangement_subclass_is_read_by_its_ids() -> None:
+    """An Arrangement is read through its ids, a subclass's own ids too."""
+    hands = capsa.deal(2, seed=0)
+    first, last = (capsa.Arrangement.from_ids(capsa.splits(hands[0])[k].tolist()) for k in (0, -1))
+    other = capsa.Arrangement.from_ids(capsa.splits(hands[1])[-1].tolist())
+
+    class Swapped(capsa.Arrangement):
+        __slots__ = ()
+
+        @property
+        def ids(self) -> tuple[int, ...]:
+            return last.ids
+
+    swapped = Swapped(first.top, first.middle, first.bottom)
+    assert capsa.settle([first, other]).points != capsa.settle([last, other]).points
+    assert capsa.settle([swapped, other]).points == capsa.settle([last, other]).points
+    assert capsa.settle([first, other]).points == capsa.settle([list(first.ids), other]).points
+    seat = capsa.Seat(swapped, surrender=False, declare_natural=False)
+    assert capsa.settle([seat, other]).points == capsa.settle([last, other]).points
+
+
 def test_surrender_needs_rules() -> None:
     hands = capsa.deal(2, seed=2)
     arrs = [capsa.Arrangement.from_ids(capsa.splits(h)[0].tolist()) for h in hands]

@@ -3,13 +3,14 @@
 
 use super::deep::{DeepConfig, Effort};
 use super::fnv::fnv1a;
+use super::greedy::greedy_layout;
 use super::search::{no_valid_split, Choice, Solver};
 use super::tables::Tables;
 use crate::deal::ChaCha20;
 use crate::error::{Error, Result};
 use crate::naturals;
 use crate::rules::Rules;
-use crate::splits::{self, SubsetStrengths, SUBSETS5};
+use crate::splits::{self, SubsetStrengths};
 
 /// The solver's strategies (and baselines).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,28 +52,6 @@ impl Strategy {
             Strategy::Random => "random",
         }
     }
-}
-
-/// Strongest bottom, then the strongest middle of the other eight cards;
-/// `None` if that fouls (possible only with `foul_check = "strict"`).
-fn greedy_split(subsets: &SubsetStrengths, strict: bool) -> Option<[u8; 13]> {
-    let t = splits::table();
-    let bi = (0..SUBSETS5).max_by_key(|&i| (subsets.s5[i], std::cmp::Reverse(i)))?;
-    let bmask = t.masks5[bi];
-    let mi = (0..SUBSETS5)
-        .filter(|&i| t.masks5[i] & bmask == 0)
-        .max_by_key(|&i| (subsets.s5[i], std::cmp::Reverse(i)))?;
-    let tmask = ((1u16 << 13) - 1) & !bmask & !t.masks5[mi];
-    let ti = t.masks3.iter().position(|&m| m == tmask)?;
-    if !splits::is_valid(subsets.s3[ti], subsets.s5[mi], subsets.s5[bi], strict) {
-        return None;
-    }
-    Some(splits::layout_of(
-        &subsets.cards,
-        ti as u16,
-        mi as u16,
-        bi as u16,
-    ))
 }
 
 /// The valid split with the strongest bottom, then middle, then top: greedy
@@ -176,24 +155,44 @@ impl Arranger {
         })
     }
 
+    /// The arrangement alone (no natural, no expected points) at an
+    /// effort: what [`Arranger::choose_with`] lays out, without valuing
+    /// the baselines' choices.
+    pub fn arrangement(&self, cards: &[u8], effort: Effort) -> Result<[u8; 13]> {
+        match (self.strategy, effort) {
+            (Strategy::Greedy, Effort::Fast) => {
+                self.baseline_arrangement(&splits::sorted_hand_for(cards, "a hand to arrange")?)
+            }
+            _ => Ok(self.choose_with(cards, effort)?.cards),
+        }
+    }
+
+    /// A baseline's arrangement of a sorted hand. Greedy's first choice
+    /// needs no subset table; the table is built only when it fouls.
+    fn baseline_arrangement(&self, sorted: &[u8; 13]) -> Result<[u8; 13]> {
+        let rules = &self.solver.rules;
+        let strict = rules.foul_strict;
+        if self.strategy == Strategy::Greedy {
+            if let Some(a) = greedy_layout(&rules.evaluator, strict, sorted) {
+                return Ok(a);
+            }
+        }
+        let subsets = splits::subset_strengths(&rules.evaluator, sorted);
+        match self.strategy {
+            Strategy::Greedy => strongest_valid_split(&subsets, strict),
+            _ => random_split(&subsets, strict),
+        }
+    }
+
     /// The arrangement and whether to declare a natural. Baselines declare
     /// any natural the rules pay.
     pub fn choose(&self, cards: &[u8]) -> Result<Choice> {
         match self.strategy {
             Strategy::Solver | Strategy::Separable => self.solver.best(cards),
             Strategy::Greedy | Strategy::Random => {
-                let subsets = self.solver.subsets(cards)?;
-                let strict = self.solver.rules.foul_strict;
-                let arranged = if self.strategy == Strategy::Greedy {
-                    match greedy_split(&subsets, strict) {
-                        Some(a) => a,
-                        None => strongest_valid_split(&subsets, strict)?,
-                    }
-                } else {
-                    random_split(&subsets, strict)?
-                };
-                let declare =
-                    naturals::strongest(&subsets.cards, &self.solver.rules.naturals).is_some();
+                let sorted = splits::sorted_hand_for(cards, "a hand to arrange")?;
+                let arranged = self.baseline_arrangement(&sorted)?;
+                let declare = naturals::strongest(&sorted, &self.solver.rules.naturals).is_some();
                 let expected_points = self.solver.value_of(&arranged).unwrap_or(f64::NAN);
                 Ok(Choice {
                     cards: arranged,

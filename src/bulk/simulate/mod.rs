@@ -9,14 +9,12 @@
 //! processes or machines computed them, merge into exactly the summary of
 //! the whole range.
 
-mod greedy;
 mod summary;
 
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-pub use greedy::greedy_layout;
 pub use summary::{RoundCounts, Summary, NATURALS};
 
 use crate::deal::{shuffled_deck, ChaCha20};
@@ -24,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::naturals;
 use crate::rules::Rules;
 use crate::settle::{self, SeatInput, Stakes, MAX_SEATS};
-use crate::solver::{arranger, deal_seed, Arranger, Strategy, Tables};
+use crate::solver::{arranger, deal_seed, Arranger, Effort, Strategy, Tables};
 
 /// Deals a task of the parallel loop plays (a summary is merged per task).
 const DEALS_PER_TASK: u64 = 256;
@@ -124,15 +122,13 @@ impl Simulation {
     /// rules allow it) a hand whose expected points are below what the
     /// surrender costs against every opponent; the baselines never do.
     fn play_seat(&self, hand: &[u8; 13]) -> Result<SeatInput> {
+        // the baseline's arrangement alone: its expected points are not needed
         if self.strategy == Strategy::Greedy {
-            let strict = self.rules.foul_strict;
-            if let Some(cards) = greedy_layout(&self.rules.evaluator, strict, hand) {
-                return Ok(SeatInput {
-                    cards,
-                    surrender: false,
-                    declare_natural: naturals::strongest(hand, &self.rules.naturals).is_some(),
-                });
-            }
+            return Ok(SeatInput {
+                cards: self.arranger.arrangement(hand, Effort::Fast)?,
+                surrender: false,
+                declare_natural: naturals::strongest(hand, &self.rules.naturals).is_some(),
+            });
         }
         let choice = self.arranger.choose(hand)?;
         let model = matches!(self.strategy, Strategy::Solver | Strategy::Separable);

@@ -129,13 +129,14 @@ fn refuse_non_sequence(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<()> {
 
 /// Reads one card: a `Card`, an integer id (not a bool) or a one-card text.
 fn push_card(item: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), ReadError> {
-    if let Ok(c) = item.cast::<Card>() {
-        out.push(c.get().id);
-        return Ok(());
-    }
-    // the common case first: a plain int (exactly int, so never a bool)
+    // the common case first: a plain int (exactly int, so never a bool, nor
+    // a Card), before the subclass walk of the Card check
     if let Ok(i) = item.cast_exact::<PyInt>() {
         out.push(card_id(i)?);
+        return Ok(());
+    }
+    if let Ok(c) = item.cast::<Card>() {
+        out.push(c.get().id);
         return Ok(());
     }
     if let Some(i) = as_index(item)? {

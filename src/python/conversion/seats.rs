@@ -1,11 +1,12 @@
 //! Readers of seats: the seats of a table to settle, by their public
 //! attributes, never by their class (an arrangement, a seat with flags,
-//! text or 13 cards); a seat's submission to a round; the seats of a
+//! text or 13 cards; a `capsa.Arrangement` itself is read from the slot
+//! behind its `ids`, the same ids); a seat's submission to a round; the seats of a
 //! played round, for its record.
 
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple, PyType};
 
 use super::cards::{read_cards, ReadError, Want};
 use super::flags::bool_arg;
@@ -32,6 +33,23 @@ fn optional_attr<'py>(
     Ok((!value.is_none()).then_some(value))
 }
 
+/// The ids tuple of a `capsa.Arrangement` itself (not a subclass, nor
+/// another class with `ids`): what its `ids` property returns, read from
+/// the slot behind it, so that the commonest seat costs no Python call.
+/// `None` for any other object, read by its attributes as below.
+fn exact_arrangement_ids<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    static ARRANGEMENT: pyo3::sync::PyOnceLock<Py<PyType>> = pyo3::sync::PyOnceLock::new();
+    let py = obj.py();
+    let arrangement = ARRANGEMENT.get_or_try_init(py, || {
+        let class = py.import("capsa.arrangement")?.getattr("Arrangement")?;
+        Ok::<_, PyErr>(class.cast_into::<PyType>()?.unbind())
+    })?;
+    if !obj.get_type().is(arrangement.bind(py)) {
+        return Ok(None);
+    }
+    Ok(Some(obj.getattr(pyo3::intern!(py, "_ids"))?))
+}
+
 /// A seat's flag `name`: a bool attribute it must have.
 fn seat_flag(seat: &Bound<'_, PyAny>, name: &Bound<'_, PyString>, index: usize) -> PyResult<bool> {
     let py = seat.py();
@@ -55,6 +73,9 @@ fn seat_flag(seat: &Bound<'_, PyAny>, name: &Bound<'_, PyString>, index: usize) 
 fn arrangement_ids<'py>(arrangement: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     if is_cards(&arrangement) {
         return Ok(arrangement);
+    }
+    if let Some(ids) = exact_arrangement_ids(&arrangement)? {
+        return Ok(ids);
     }
     let py = arrangement.py();
     match arrangement.getattr(pyo3::intern!(py, "ids")) {
@@ -80,6 +101,8 @@ pub(crate) fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatIn
     };
     let arrangement = if is_cards(obj) {
         obj.clone()
+    } else if let Some(ids) = exact_arrangement_ids(obj)? {
+        ids
     } else if let Some(arrangement) = optional_attr(obj, pyo3::intern!(py, "arrangement"))? {
         seat.surrender = seat_flag(obj, pyo3::intern!(py, "surrender"), index)?;
         seat.declare_natural = seat_flag(obj, pyo3::intern!(py, "declare_natural"), index)?;
