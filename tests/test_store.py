@@ -15,7 +15,7 @@ import capsa
 import capsa.store
 from capsa.records import RecordError, ReplayError
 from capsa.store import schema
-from capsa.store.rows import content_digest, prepare
+from capsa.store.rows import prepare
 
 GOLDEN = Path(__file__).parent / "golden"
 Chains = dict[str, list[str]]
@@ -276,7 +276,12 @@ def test_a_record_is_stored_as_its_canonical_text(chains: Chains) -> None:
     for name in ("records-1.jsonl", "records-2.jsonl", "records-3.jsonl"):
         for line in (GOLDEN / name).read_text("utf-8").splitlines():
             assert prepare(line).text == line
-            assert content_digest(line) == capsa.records.record_digest(line)
+            view = capsa.records.read_record(line)
+            assert view.content_digest == view.digest == capsa.records.record_digest(line)
+    # text that is not the canonical form reads to the same contents' digest
+    assert capsa.records.read_record(json.dumps(data, indent=1)).content_digest == data["digest"]
+    assert not capsa.records.read_record(json.dumps(data, indent=1)).canonical_as_read
+    assert capsa.records.read_record(text).canonical_as_read
 
 
 def test_reads_go_a_page_at_a_time(

@@ -918,6 +918,15 @@ class RecordView:
     def digest(self) -> str:
         """The record's ``digest`` as written."""
     @property
+    def content_digest(self) -> str:
+        """The SHA-256 of the record's contents: its canonical form without
+        ``digest`` (what ``digest`` must be)."""
+    @property
+    def canonical_as_read(self) -> bool:
+        """Whether the text read is the record's canonical form as it stands
+        (false for any other text, and for some canonical text holding
+        escapes)."""
+    @property
     def previous_digest(self) -> str | None: ...
     @property
     def commitment(self) -> str: ...
@@ -938,6 +947,10 @@ class RecordView:
 def read_record(text: str | bytes) -> tuple[RecordView | None, str, str]:
     """The record, or (None, field, message) naming the first field that is
     not as format 1 writes it."""
+
+def read_records(texts: list[str | bytes]) -> list[tuple[RecordView | None, str, str]]:
+    """Many records read as :func:`read_record` reads each, on every core
+    without the GIL, in the order given."""
 
 def read_seat_count(seats: int) -> int:
     """The seat count of a table: an int 2..4."""

@@ -200,6 +200,21 @@ impl RecordView {
         hex(&self.record.digest)
     }
 
+    /// The SHA-256 of the record's contents: its canonical form without
+    /// `digest` (what `digest` must be).
+    #[getter]
+    fn content_digest(&self) -> String {
+        hex(&self.record.content_digest)
+    }
+
+    /// Whether the text read is the record's canonical form as it stands
+    /// (false for any other text, and for some canonical text holding
+    /// escapes).
+    #[getter]
+    fn canonical_as_read(&self) -> bool {
+        self.record.canonical_as_read
+    }
+
     #[getter]
     fn previous_digest(&self) -> Option<String> {
         self.record.previous_digest.map(|d| hex(&d))
@@ -271,19 +286,13 @@ impl RecordView {
 /// (None, field, message) naming the first field that is not as its format
 /// version writes it (a newer format version is refused first).
 #[pyfunction]
-fn read_record(text: &Bound<'_, PyAny>) -> PyResult<(Option<RecordView>, String, String)> {
+fn read_record(text: &Bound<'_, PyAny>) -> PyResult<ReadOutcome> {
     let read = if let Ok(b) = text.cast::<PyBytes>() {
         record::read(b.as_bytes())
     } else if let Ok(s) = text.cast::<PyString>() {
         match s.to_str() {
             Ok(t) => record::read(t),
-            Err(_) => {
-                return Ok((
-                    None,
-                    String::new(),
-                    "the record text holds a lone surrogate, which is not UTF-8".into(),
-                ))
-            }
+            Err(_) => return Ok((None, String::new(), NOT_UTF8.into())),
         }
     } else {
         return Err(PyTypeError::new_err(format!(
@@ -291,11 +300,71 @@ fn read_record(text: &Bound<'_, PyAny>) -> PyResult<(Option<RecordView>, String,
             type_name(text)
         )));
     };
-    Ok(match read {
+    Ok(outcome(read))
+}
+
+/// One text of a batch, borrowed from its Python object while the batch is
+/// read without the GIL.
+enum BatchText<'a> {
+    Bytes(&'a [u8]),
+    Text(&'a str),
+    /// A `str` that is not UTF-8 (a lone surrogate).
+    NotUtf8,
+}
+
+fn batch_text<'a>(text: &'a Bound<'_, PyAny>, k: usize) -> PyResult<BatchText<'a>> {
+    if let Ok(b) = text.cast::<PyBytes>() {
+        return Ok(BatchText::Bytes(b.as_bytes()));
+    }
+    if let Ok(s) = text.cast::<PyString>() {
+        return Ok(s.to_str().map_or(BatchText::NotUtf8, BatchText::Text));
+    }
+    Err(PyTypeError::new_err(format!(
+        "texts[{k}]: a record is JSON text (bytes or str), not {}",
+        type_name(text)
+    )))
+}
+
+type ReadOutcome = (Option<RecordView>, String, String);
+
+fn outcome(read: Result<Record, Problem>) -> ReadOutcome {
+    match read {
         Ok(record) => (Some(RecordView { record }), String::new(), String::new()),
         Err(p) => (None, p.field, p.message),
-    })
+    }
 }
+
+/// Reads many round records at once, as [`read_record`] reads each, on
+/// every core without the GIL: a list of (record or None, field, message)
+/// in the order given.
+#[pyfunction]
+fn read_records(py: Python<'_>, texts: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<ReadOutcome>> {
+    use rayon::prelude::*;
+    let borrowed = texts
+        .iter()
+        .enumerate()
+        .map(|(k, text)| batch_text(text, k))
+        .collect::<PyResult<Vec<_>>>()?;
+    let read: Vec<Option<Result<Record, Problem>>> = py.detach(|| {
+        borrowed
+            .par_iter()
+            .map(|text| match text {
+                BatchText::Bytes(b) => Some(record::read(*b)),
+                BatchText::Text(t) => Some(record::read(*t)),
+                BatchText::NotUtf8 => None,
+            })
+            .collect()
+    });
+    Ok(read
+        .into_iter()
+        .map(|r| match r {
+            Some(read) => outcome(read),
+            None => (None, String::new(), NOT_UTF8.into()),
+        })
+        .collect())
+}
+
+const NOT_UTF8: &str = "the record text holds a lone surrogate, which is not UTF-8";
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RECORD_FORMAT", record::FORMAT)?;
@@ -309,5 +378,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
     m.add_function(wrap_pyfunction!(write_round_record, m)?)?;
     m.add_function(wrap_pyfunction!(read_record, m)?)?;
+    m.add_function(wrap_pyfunction!(read_records, m)?)?;
     Ok(())
 }

@@ -53,6 +53,9 @@ pub struct Record {
     pub digest: [u8; 32],
     /// The SHA-256 of the canonical form of the record without `digest`.
     pub content_digest: [u8; 32],
+    /// Whether the text read was the record's canonical form as it stands
+    /// (false for text that may be canonical but holds escapes).
+    pub canonical_as_read: bool,
     /// The recorded settlement in canonical form.
     pub settlement_text: String,
     /// Each seat's recorded `net` and `rake` (0 where the settlement has none).
@@ -340,6 +343,8 @@ fn read_deal(deal: &Json, seat_count: usize) -> Read<Deal> {
 pub trait RecordText {
     /// The text, at most [`MAX_RECORD_BYTES`] bytes of it.
     fn record_text(&self) -> Read<&str>;
+    /// The length in bytes of what was given (a byte-order mark included).
+    fn given_len(&self) -> usize;
 }
 
 impl RecordText for [u8] {
@@ -347,6 +352,10 @@ impl RecordText for [u8] {
         let bytes = strip_bom(self);
         check_size(bytes.len())?;
         canonical::utf8(bytes).map_err(|e| Problem::new("", e.message()))
+    }
+
+    fn given_len(&self) -> usize {
+        self.len()
     }
 }
 
@@ -356,6 +365,10 @@ impl RecordText for str {
         let text = self.strip_prefix('\u{feff}').unwrap_or(self);
         check_size(text.len())?;
         Ok(text)
+    }
+
+    fn given_len(&self) -> usize {
+        self.len()
     }
 }
 
@@ -451,6 +464,8 @@ pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
     }
     let digest = digest(get("digest")?, "digest")?;
     let net_and_rake = net_and_rake(settlement, seat_count);
+    // a byte-order mark left out makes the text given other than canonical
+    let canonical_as_read = spans.is_some() && written.len() == given.given_len();
     let (content_digest, settlement_text) = content_digest(&value, written, spans);
     Ok(Record {
         format_version: version,
@@ -472,6 +487,7 @@ pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
         seats,
         digest,
         content_digest,
+        canonical_as_read,
         settlement_text,
         net_and_rake,
     })

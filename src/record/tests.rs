@@ -162,8 +162,12 @@ fn a_record_not_in_canonical_form_has_the_same_content_digest() {
         let record = read(other.as_bytes()).unwrap();
         assert_eq!(record.content_digest, written.digest, "{other}");
         assert_eq!(record.settlement_text, canonical.settlement_text);
+        assert!(!record.canonical_as_read, "{other}");
+        assert!(!read(other.as_str()).unwrap().canonical_as_read, "{other}");
     }
     assert_eq!(canonical.content_digest, written.digest);
+    assert!(canonical.canonical_as_read);
+    assert!(read(text.as_str()).unwrap().canonical_as_read);
     // a record whose digest is changed still has the digest of its contents
     let changed = tampered(text, &["digest"], Json::str("0".repeat(64)));
     assert_eq!(

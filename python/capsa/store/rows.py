@@ -4,7 +4,6 @@ the columns read from it, and what queries give back."""
 from __future__ import annotations
 
 import datetime
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +17,6 @@ __all__ = [
     "StatsRow",
     "StoredRound",
     "TableSummary",
-    "content_digest",
     "prepare",
     "table_id_of",
     "table_key",
@@ -35,43 +33,7 @@ def table_id_of(key: str) -> str | None:
     return key or None
 
 
-_DIGEST_KEY = ',"digest":"'
 _DECODER = json.JSONDecoder()
-
-
-def _digest_entry(text: str) -> tuple[int, int] | None:
-    """Where the top-level ``"digest"`` entry of a record's canonical text
-    is: in canonical JSON the keys are sorted and a quote inside a string is
-    escaped, so the first ``,"digest":"`` is the top-level key (the
-    ``deal`` before it has no such key). None when there is none."""
-    start = text.find(_DIGEST_KEY)
-    end = start + len(_DIGEST_KEY) + 64 + 1
-    if start < 0 or text[end - 1 : end] != '"':
-        return None
-    return start, end
-
-
-def content_digest(text: str) -> str | None:
-    """The digest of a record's contents from its canonical text: the SHA-256
-    of the text without its top-level ``"digest"`` entry. None when the text
-    has no digest entry."""
-    entry = _digest_entry(text)
-    if entry is None:
-        return None
-    start, end = entry
-    return hashlib.sha256((text[:start] + text[end:]).encode("utf-8")).hexdigest()
-
-
-def _canonical_as_given(text: str, digest: str) -> bool:
-    """Whether a record's text is canonical JSON whose digest is ``digest``:
-    the text without its digest entry is what the digest was taken of (so
-    canonical), and the entry stands where the sorted keys put it, right
-    before ``"format"``."""
-    entry = _digest_entry(text)
-    if entry is None or not text.startswith(',"format":', entry[1]):
-        return False
-    start, end = entry
-    return hashlib.sha256((text[:start] + text[end:]).encode("utf-8")).hexdigest() == digest
 
 
 def _played_at(text: str) -> str | None:
@@ -121,17 +83,14 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
     if isinstance(record, str):
         text = record
         view = read_record(text)
-        canonical = _canonical_as_given(text, view.digest)
-    else:
-        canonical = False
-    if not canonical:
+    if not isinstance(record, str) or not view.canonical_as_read:
         text = canonical_json(record)
         view = read_record(text)
     if replay:
         from capsa.records import replay_view
 
         replay_view(view)
-    elif not canonical and content_digest(text) != view.digest:
+    elif view.content_digest != view.digest:
         raise ReplayError(
             view.round_id,
             [("digest", "digest: the digest is not the SHA-256 of the record's contents")],

@@ -5,11 +5,11 @@ each table's head against its last record."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from capsa import _core
-from capsa.records import RecordError, ReplayError, read_record, replay_view
+from capsa.records import RecordError, ReplayError, read_records, replay_view
 from capsa.store.rows import table_id_of
 
 __all__ = ["Progress", "Row", "VerifyProblem", "VerifyReport", "verify_rows"]
@@ -76,15 +76,16 @@ def _seats_of(view: _core.RecordView) -> Seats:
     )
 
 
-def _check_row(row: Row, link: str | None) -> VerifyProblem | None:
-    """The problem of one stored record: its columns against its text, then
-    its replay against the record before it in its table (both named)."""
-    _, key, round_id, _, _, _, text, seats = row
+def _check_row(
+    row: Row, link: str | None, view: _core.RecordView | RecordError
+) -> VerifyProblem | None:
+    """The problem of one stored record, its text read as ``view``: its
+    columns against its text, then its replay against the record before it
+    in its table (both named)."""
+    _, key, round_id, _, _, _, _, seats = row
     table_id = table_id_of(key)
-    try:
-        view = read_record(text)
-    except RecordError as exc:
-        return VerifyProblem(table_id, round_id, (exc.field,), f"RecordError: {exc}")
+    if isinstance(view, RecordError):
+        return VerifyProblem(table_id, round_id, (view.field,), f"RecordError: {view}")
     found = (view.round_id, str(view.nonce), view.digest, view.previous_digest)
     wrong = _columns(row, found)
     if table_id != view.table_id:
@@ -101,6 +102,22 @@ def _check_row(row: Row, link: str | None) -> VerifyProblem | None:
     if not fields:
         return None
     return VerifyProblem(table_id, round_id, tuple(fields), "; ".join(messages))
+
+
+# rows whose texts are read in one call, on every core
+_READ_TOGETHER = 256
+
+
+def _read_rows(rows: Iterable[Row]) -> Iterator[tuple[Row, _core.RecordView | RecordError]]:
+    """Each row with its record's text read, many at a time."""
+    page: list[Row] = []
+    for row in rows:
+        page.append(row)
+        if len(page) == _READ_TOGETHER:
+            yield from zip(page, read_records([r[6] for r in page]), strict=True)
+            page = []
+    if page:
+        yield from zip(page, read_records([r[6] for r in page]), strict=True)
 
 
 def verify_rows(
@@ -129,11 +146,11 @@ def verify_rows(
                 )
             )
 
-    for row in rows:
+    for row, view in _read_rows(rows):
         if row[1] != key:
             close_table()
             key, link, count = row[1], None, 0
-        problem = _check_row(row, link)
+        problem = _check_row(row, link, view)
         if problem is not None:
             report.problems.append(problem)
         link = row[4]
