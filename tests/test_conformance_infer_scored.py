@@ -84,9 +84,10 @@ def reason_is_explained(line: str) -> bool:
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=[v.name for v in VARIANTS])
 def test_infer_is_never_confidently_wrong(variant: Variant) -> None:
-    start = time.perf_counter()
+    # CPU time, not wall time: other work on the machine does not count
+    start = time.process_time()
     found = infer(variant.make(), base=variant.base)
-    took = time.perf_counter() - start
+    took = time.process_time() - start
     scored = score(found, variant.truth)
     counts = (len(scored["wrong"]), len(scored["not determined"]), len(scored["right"]), took)
     _SCORES[variant.name] = counts
@@ -98,7 +99,7 @@ def test_infer_is_never_confidently_wrong(variant: Variant) -> None:
     assert unexplained == [], unexplained
     if variant.extra:
         assert found.observations, f"{variant.name}: {variant.extra}, yet no observation"
-    assert took < 10.0  # about a second on an idle machine
+    assert took < 10.0  # about a second of CPU
 
 
 def test_the_score_table_covers_at_least_twelve_engines(capsys: Any) -> None:

@@ -279,21 +279,48 @@ def _page_problems(driver: Any, table: render.Table | None, lang: str) -> list[s
     return found
 
 
-def test_every_page_in_the_browser(browser: Any, pages: list[tuple[str, Path, Any, str]]) -> None:
+@pytest.mark.parametrize("width_name", list(WIDTHS))
+def test_every_page_in_the_browser(
+    browser: Any, pages: list[tuple[str, Path, Any, str]], width_name: str
+) -> None:
     """Each page at each width: its cards, its payments, its layout, its
-    fonts and words, a screenshot; at a phone's width, axe-core."""
+    fonts and words, a screenshot."""
+    width = WIDTHS[width_name]
+    at_width(browser, width)
     problems = []
-    for width_name, width in WIDTHS.items():
-        at_width(browser, width)
-        for name, path, table, lang in pages:
-            browser.get(path.as_uri())
-            assert browser.execute_script("return document.readyState") == "complete"
-            found = _page_problems(browser, table, lang)
-            if width == AXE_WIDTH:
-                found += axe_problems(browser)
-            problems += [f"{name} at {width}px: {p}" for p in found]
-            screenshot(browser, f"{name}-{width_name}")
+    for name, path, table, lang in pages:
+        browser.get(path.as_uri())
+        assert browser.execute_script("return document.readyState") == "complete"
+        found = _page_problems(browser, table, lang)
+        problems += [f"{name} at {width}px: {p}" for p in found]
+        screenshot(browser, f"{name}-{width_name}")
     assert not problems, "\n".join(problems[:40])
+
+
+# every page the ``pages`` fixture draws, by name, known before it draws them
+# so that each page's axe-core run is a test of its own
+PAGE_NAMES = [
+    *(f"{e.slug}.{lang}" for e in examples.WORKED + examples.OUTCOMES for lang in e.langs),
+    "long-names.id",
+    "record",
+    "story-first.en",
+    "story-linked.id",
+]
+
+
+def test_the_pages_are_the_ones_named(pages: list[tuple[str, Path, Any, str]]) -> None:
+    assert [name for name, _, _, _ in pages] == PAGE_NAMES
+
+
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_axe_finds_no_serious_violation(
+    browser: Any, pages: list[tuple[str, Path, Any, str]], name: str
+) -> None:
+    """axe-core on each page at a phone's width."""
+    at_width(browser, AXE_WIDTH)
+    path = {n: p for n, p, _, _ in pages}[name]
+    browser.get(path.as_uri())
+    assert axe_problems(browser) == []
 
 
 def test_the_record_page_shows_its_verification(
