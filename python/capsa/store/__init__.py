@@ -17,6 +17,7 @@ from __future__ import annotations
 from capsa.store.errors import (
     ChainError,
     DuplicateRoundError,
+    NulCharacterError,
     SchemaVersionError,
     StoreError,
     StoreURLError,
@@ -30,6 +31,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "ChainError",
     "DuplicateRoundError",
+    "NulCharacterError",
     "SchemaVersionError",
     "StatsRow",
     "Store",

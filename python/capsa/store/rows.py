@@ -11,12 +11,14 @@ from typing import Any
 from capsa import _core
 from capsa.record_times import played_at_text
 from capsa.records import RecordLike, ReplayError, canonical_json, read_record
+from capsa.store.errors import NulCharacterError
 
 __all__ = [
     "PreparedRecord",
     "StatsRow",
     "StoredRound",
     "TableSummary",
+    "name_column",
     "prepare",
     "table_id_of",
     "table_key",
@@ -75,11 +77,50 @@ class PreparedRecord:
     """Per seat: (player id, display name, net, rake)."""
 
 
+_BYTE_ORDER_MARK = "\ufeff"
+
+
+def _without_byte_order_mark(record: RecordLike) -> RecordLike:
+    """The record as given, without the UTF-8 byte-order mark at its start
+    that the record readers leave out (``capsa replay``,
+    :func:`capsa.records.read_record`)."""
+    if isinstance(record, str):
+        return record.removeprefix(_BYTE_ORDER_MARK)
+    if isinstance(record, bytes | bytearray | memoryview):
+        return bytes(record).removeprefix(_BYTE_ORDER_MARK.encode())
+    return record
+
+
+def name_column(name: str | None) -> str | None:
+    """A player's display name as its seat's row keeps it: U+0000, which
+    PostgreSQL text cannot hold, shown as U+FFFD (the record's text keeps
+    the name exactly)."""
+    return None if name is None else name.replace("\0", "\ufffd")
+
+
+def _check_columns(view: _core.RecordView, played_at: str | None) -> None:
+    """Raises ``NulCharacterError`` for a text the store looks records up
+    by that holds U+0000."""
+    texts = [("table_id", view.table_id), ("round_id", view.round_id)]
+    texts += [(f"players[{k}].id", player) for k, (player, _) in enumerate(view.players)]
+    texts.append(("meta.played_at", played_at))
+    for field, text in texts:
+        if text is not None and "\0" in text:
+            raise NulCharacterError(
+                f"round {view.round_id!r}: {field} holds U+0000, which the store cannot keep",
+                view.round_id,
+                field,
+            )
+
+
 def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
     """Reads a record (``RecordError`` naming the field that is not as its
-    format writes it) and checks that its digest is its contents'
-    (``ReplayError`` naming ``digest``); with ``replay``, replays it fully
-    (every derived field; its chain link is the store's to check)."""
+    format writes it; a byte-order mark at its start left out, as the record
+    readers do) and checks that its digest is its contents' (``ReplayError``
+    naming ``digest``); with ``replay``, replays it fully (every derived
+    field; its chain link is the store's to check). Raises
+    ``NulCharacterError`` for an id or ``meta.played_at`` holding U+0000."""
+    record = _without_byte_order_mark(record)
     if isinstance(record, str):
         text = record
         view = read_record(text)
@@ -97,9 +138,10 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
             "does not replay",
         )
     played_at = _played_at(text)
+    _check_columns(view, played_at)
     figures = view.net_and_rake()
     seats = tuple(
-        (player, name, int(net), int(rake))
+        (player, name_column(name), int(net), int(rake))
         for (player, name), (net, rake) in zip(view.players, figures, strict=True)
     )
     return PreparedRecord(
