@@ -12,6 +12,7 @@ import time
 from typing import cast
 
 from capsa.store.backend import Backend, Connection
+from capsa.store.errors import StoreURLError
 
 __all__ = ["SQLiteBackend"]
 
@@ -47,6 +48,9 @@ class SQLiteBackend(Backend):
         self.path = path
 
     def connect(self) -> Connection:
+        folder = os.path.dirname(self.path)
+        if folder and not os.path.isdir(folder):
+            raise StoreURLError(f"unable to open {self.path}: no such directory {folder}")
         conn = sqlite3.connect(
             self.path,
             timeout=BUSY_TIMEOUT_SECONDS,
