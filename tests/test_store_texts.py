@@ -86,7 +86,7 @@ def _round_with(field: str, text: str) -> str:
 NUL = "a\u0000b"
 
 
-@pytest.mark.parametrize("field", ["meta", "player_name"])
+@pytest.mark.parametrize("field", ["meta", "player_name", "played_at"])
 def test_nul_in_a_text_is_stored_byte_for_byte(store: capsa.store.Store, field: str) -> None:
     text = _round_with(field, NUL)
     assert "\\u0000" in text  # JSON writes it escaped
@@ -96,11 +96,19 @@ def test_nul_in_a_text_is_stored_byte_for_byte(store: capsa.store.Store, field: 
     got = store.get(view.table_id, "r0")
     assert got is not None and got.text == text and got.digest == digest_of(text)
     data = got.record()
-    assert (data["meta"]["note"] if field == "meta" else data["seats"][0]["player"]["name"]) == NUL
+    kept = {
+        "meta": data["meta"].get("note"),
+        "player_name": data["seats"][0]["player"]["name"],
+        "played_at": data["meta"].get("played_at"),
+    }
+    assert kept[field] == NUL
     assert store.verify().ok
     if field == "player_name":
         assert read_record(got.text).players[0] == ("p0", NUL)
         assert store.ledger("p0") == store.ledger().balances["p0"]
+    if field == "played_at":
+        assert got.played_at == "a\ufffdb"
+        assert [s.day for s in store.stats()] == [None]
 
 
 @pytest.mark.parametrize(
@@ -109,7 +117,6 @@ def test_nul_in_a_text_is_stored_byte_for_byte(store: capsa.store.Store, field: 
         ("table_id", "table_id"),
         ("round_id", "round_id"),
         ("player_id", "players[0].id"),
-        ("played_at", "meta.played_at"),
     ],
 )
 def test_nul_in_a_key_is_refused_by_name(store: capsa.store.Store, field: str, named: str) -> None:

@@ -65,12 +65,11 @@ class ChainError(StoreError):
 
 
 class NulCharacterError(StoreError):
-    """A record whose table id, round id, a player's id or
-    ``meta.played_at`` holds U+0000: the store keeps these as columns it
-    looks records up by, and PostgreSQL text cannot hold U+0000 (refused on
-    every backend alike, before any transaction). ``field`` names it
-    (``"table_id"``, ``"round_id"``, ``"players[k].id"``,
-    ``"meta.played_at"``); ``round_id`` is the record's round id."""
+    """A record whose table id, round id or a player's id holds U+0000: the
+    store looks records up by these keys exactly, and PostgreSQL text cannot
+    hold U+0000 (refused on every backend alike, before any transaction).
+    ``field`` names it (``"table_id"``, ``"round_id"``, ``"players[k].id"``);
+    ``round_id`` is the record's round id."""
 
     round_id: str
     field: str

@@ -18,7 +18,7 @@ __all__ = [
     "StatsRow",
     "StoredRound",
     "TableSummary",
-    "name_column",
+    "column_text",
     "prepare",
     "table_id_of",
     "table_key",
@@ -91,20 +91,19 @@ def _without_byte_order_mark(record: RecordLike) -> RecordLike:
     return record
 
 
-def name_column(name: str | None) -> str | None:
-    """A player's display name as its seat's row keeps it: U+0000, which
-    PostgreSQL text cannot hold, shown as U+FFFD (the record's text keeps
-    the name exactly)."""
-    return None if name is None else name.replace("\0", "\ufffd")
+def column_text(text: str | None) -> str | None:
+    """A text of the record that is not a key (a player's display name,
+    ``meta.played_at``) as its column keeps it: U+0000, which PostgreSQL
+    text cannot hold, shown as U+FFFD (the record's text keeps it exactly)."""
+    return None if text is None else text.replace("\0", "\ufffd")
 
 
-def _check_columns(view: _core.RecordView, played_at: str | None) -> None:
-    """Raises ``NulCharacterError`` for a text the store looks records up
-    by that holds U+0000."""
-    texts = [("table_id", view.table_id), ("round_id", view.round_id)]
-    texts += [(f"players[{k}].id", player) for k, (player, _) in enumerate(view.players)]
-    texts.append(("meta.played_at", played_at))
-    for field, text in texts:
+def _check_keys(view: _core.RecordView) -> None:
+    """Raises ``NulCharacterError`` for a key the store looks records up by
+    (a table id, round id, player id) that holds U+0000."""
+    keys = [("table_id", view.table_id), ("round_id", view.round_id)]
+    keys += [(f"players[{k}].id", player) for k, (player, _) in enumerate(view.players)]
+    for field, text in keys:
         if text is not None and "\0" in text:
             raise NulCharacterError(
                 f"round {view.round_id!r}: {field} holds U+0000, which the store cannot keep",
@@ -119,7 +118,7 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
     readers do) and checks that its digest is its contents' (``ReplayError``
     naming ``digest``); with ``replay``, replays it fully (every derived
     field; its chain link is the store's to check). Raises
-    ``NulCharacterError`` for an id or ``meta.played_at`` holding U+0000."""
+    ``NulCharacterError`` for an id holding U+0000."""
     record = _without_byte_order_mark(record)
     if isinstance(record, str):
         text = record
@@ -137,11 +136,11 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
             [("digest", "digest: the digest is not the SHA-256 of the record's contents")],
             "does not replay",
         )
-    played_at = _played_at(text)
-    _check_columns(view, played_at)
+    _check_keys(view)
+    played_at = column_text(_played_at(text))
     figures = view.net_and_rake()
     seats = tuple(
-        (player, name_column(name), int(net), int(rake))
+        (player, column_text(name), int(net), int(rake))
         for (player, name), (net, rake) in zip(view.players, figures, strict=True)
     )
     return PreparedRecord(
