@@ -88,6 +88,8 @@ def test_a_key_holding_nul_fails_alone(
         (["store", "append", "ftp://host/records", "{tmp}/x.jsonl"], "is not a store URL"),
         (["store", "stats", "sqlite:records.db"], "is not a store URL"),
         (["store", "append", "sqlite:///{tmp}/none.db", "{tmp}/x.jsonl"], "capsa store init"),
+        (["store", "migrate", "sqlite:///{tmp}/none.db"], "capsa store init"),
+        (["store", "migrate", "sqlite:///{tmp}/no/records.db"], "capsa store init"),
         (["store", "init", "sqlite:///{tmp}/no/such/dir/records.db"], "no such directory"),
         (["store", "verify", "sqlite:///{tmp}/text.db"], "not a database"),
         (["store", "export", "{url}", "--format", "jsonl", "--out", "{tmp}/no/x.jsonl"], "no/x"),

@@ -64,6 +64,8 @@ def migrate(url: str) -> tuple[int, int]:
     from capsa.store import schema
 
     backend = backend_for(url)
+    if not backend.exists():
+        schema.check_version(None, url)  # never makes an empty database
     conn = backend.connect()
     try:
         return schema.migrate_schema(backend, conn, url)
