@@ -92,6 +92,7 @@ def test_a_key_holding_nul_fails_alone(
         (["store", "migrate", "sqlite:///{tmp}/no/records.db"], "capsa store init"),
         (["store", "init", "sqlite:///{tmp}/no/such/dir/records.db"], "no such directory"),
         (["store", "verify", "sqlite:///{tmp}/text.db"], "not a database"),
+        (["store", "verify", "sqlite:///{tmp}"], "it is a directory"),
         (["store", "export", "{url}", "--format", "jsonl", "--out", "{tmp}/no/x.jsonl"], "no/x"),
         (["store", "export", "{url}", "--format", "parquet", "--out", "{tmp}/no/x.pq"], "no/x"),
     ],

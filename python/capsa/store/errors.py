@@ -25,8 +25,8 @@ class StoreError(CapsaError):
 
 class StoreURLError(StoreError):
     """A store URL that is not ``sqlite:///path`` or ``postgresql://...``, a
-    SQLite path in a directory that does not exist, or a backend whose
-    driver is not installed."""
+    SQLite path that is a directory or in a directory that does not exist,
+    or a backend whose driver is not installed."""
 
 
 class DuplicateRoundError(StoreError):

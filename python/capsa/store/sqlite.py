@@ -51,6 +51,8 @@ class SQLiteBackend(Backend):
         folder = os.path.dirname(self.path)
         if folder and not os.path.isdir(folder):
             raise StoreURLError(f"unable to open {self.path}: no such directory {folder}")
+        if os.path.isdir(self.path):
+            raise StoreURLError(f"unable to open {self.path}: it is a directory")
         conn = sqlite3.connect(
             self.path,
             timeout=BUSY_TIMEOUT_SECONDS,
