@@ -136,12 +136,19 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
             [("digest", "digest: the digest is not the SHA-256 of the record's contents")],
             "does not replay",
         )
-    _check_keys(view)
-    played_at = column_text(_played_at(text))
+    played_at = _played_at(text)
+    players = view.players
+    texts = [view.table_id or "", view.round_id, played_at or ""]
+    for player, name in players:
+        texts += (player, name or "")
+    if "\0" in "".join(texts):  # one scan of the few short texts, not of the record
+        _check_keys(view)
+        played_at = column_text(played_at)
+        players = [(player, column_text(name)) for player, name in players]
     figures = view.net_and_rake()
     seats = tuple(
-        (player, column_text(name), int(net), int(rake))
-        for (player, name), (net, rake) in zip(view.players, figures, strict=True)
+        (player, name, int(net), int(rake))
+        for (player, name), (net, rake) in zip(players, figures, strict=True)
     )
     return PreparedRecord(
         text=text,
