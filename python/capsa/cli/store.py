@@ -38,7 +38,14 @@ from capsa.cli.common import (
     open_input,
 )
 from capsa.records import RecordError, ReplayError, read_record
-from capsa.store import ChainError, DuplicateRoundError, Store, StoreError, migrate
+from capsa.store import (
+    ChainError,
+    DuplicateRoundError,
+    NulCharacterError,
+    Store,
+    StoreError,
+    migrate,
+)
 from capsa.store.store import backend_for, open_store
 
 __all__ = ["register"]
@@ -79,13 +86,13 @@ def _schema_version() -> int:
     return schema.SCHEMA_VERSION
 
 
-_REFUSED = (RecordError, ReplayError, DuplicateRoundError, ChainError)
+_REFUSED = (RecordError, ReplayError, DuplicateRoundError, ChainError, NulCharacterError)
 
 
 def _error_fields(exc: Exception) -> list[str]:
     if isinstance(exc, ReplayError):
         return list(exc.fields)
-    if isinstance(exc, RecordError | DuplicateRoundError):
+    if isinstance(exc, RecordError | DuplicateRoundError | NulCharacterError):
         return [exc.field]
     return ["previous_digest"]
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from capsa.store.errors import (
     ChainError,
     DuplicateRoundError,
+    NulCharacterError,
     SchemaVersionError,
     StoreError,
     StoreURLError,
@@ -30,6 +31,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "ChainError",
     "DuplicateRoundError",
+    "NulCharacterError",
     "SchemaVersionError",
     "StatsRow",
     "Store",
@@ -62,6 +64,8 @@ def migrate(url: str) -> tuple[int, int]:
     from capsa.store import schema
 
     backend = backend_for(url)
+    if not backend.exists():
+        schema.check_version(None, url)  # never makes an empty database
     conn = backend.connect()
     try:
         return schema.migrate_schema(backend, conn, url)

@@ -12,6 +12,7 @@ from capsa._core import CapsaError
 __all__ = [
     "ChainError",
     "DuplicateRoundError",
+    "NulCharacterError",
     "SchemaVersionError",
     "StoreError",
     "StoreURLError",
@@ -23,8 +24,9 @@ class StoreError(CapsaError):
 
 
 class StoreURLError(StoreError):
-    """A store URL that is not ``sqlite:///path`` or ``postgresql://...``, or
-    a backend whose driver is not installed."""
+    """A store URL that is not ``sqlite:///path`` or ``postgresql://...``, a
+    SQLite path that is a directory or in a directory that does not exist,
+    or a backend whose driver is not installed."""
 
 
 class DuplicateRoundError(StoreError):
@@ -60,6 +62,22 @@ class ChainError(StoreError):
         self.table_id = table_id
         self.round_id = round_id
         self.expected = expected
+
+
+class NulCharacterError(StoreError):
+    """A record whose table id, round id or a player's id holds U+0000: the
+    store looks records up by these keys exactly, and PostgreSQL text cannot
+    hold U+0000 (refused on every backend alike, before any transaction).
+    ``field`` names it (``"table_id"``, ``"round_id"``, ``"players[k].id"``);
+    ``round_id`` is the record's round id."""
+
+    round_id: str
+    field: str
+
+    def __init__(self, message: str, round_id: str, field: str) -> None:
+        super().__init__(message)
+        self.round_id = round_id
+        self.field = field
 
 
 class SchemaVersionError(StoreError):

@@ -11,12 +11,14 @@ from typing import Any
 from capsa import _core
 from capsa.record_times import played_at_text
 from capsa.records import RecordLike, ReplayError, canonical_json, read_record
+from capsa.store.errors import NulCharacterError
 
 __all__ = [
     "PreparedRecord",
     "StatsRow",
     "StoredRound",
     "TableSummary",
+    "column_text",
     "prepare",
     "table_id_of",
     "table_key",
@@ -75,11 +77,49 @@ class PreparedRecord:
     """Per seat: (player id, display name, net, rake)."""
 
 
+_BYTE_ORDER_MARK = "\ufeff"
+
+
+def _without_byte_order_mark(record: RecordLike) -> RecordLike:
+    """The record as given, without the UTF-8 byte-order mark at its start
+    that the record readers leave out (``capsa replay``,
+    :func:`capsa.records.read_record`)."""
+    if isinstance(record, str):
+        return record.removeprefix(_BYTE_ORDER_MARK)
+    if isinstance(record, bytes | bytearray | memoryview):
+        return bytes(record).removeprefix(_BYTE_ORDER_MARK.encode())
+    return record
+
+
+def column_text(text: str | None) -> str | None:
+    """A text of the record that is not a key (a player's display name,
+    ``meta.played_at``) as its column keeps it: U+0000, which PostgreSQL
+    text cannot hold, shown as U+FFFD (the record's text keeps it exactly)."""
+    return None if text is None else text.replace("\0", "\ufffd")
+
+
+def _check_keys(view: _core.RecordView) -> None:
+    """Raises ``NulCharacterError`` for a key the store looks records up by
+    (a table id, round id, player id) that holds U+0000."""
+    keys = [("table_id", view.table_id), ("round_id", view.round_id)]
+    keys += [(f"players[{k}].id", player) for k, (player, _) in enumerate(view.players)]
+    for field, text in keys:
+        if text is not None and "\0" in text:
+            raise NulCharacterError(
+                f"round {view.round_id!r}: {field} holds U+0000, which the store cannot keep",
+                view.round_id,
+                field,
+            )
+
+
 def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
     """Reads a record (``RecordError`` naming the field that is not as its
-    format writes it) and checks that its digest is its contents'
-    (``ReplayError`` naming ``digest``); with ``replay``, replays it fully
-    (every derived field; its chain link is the store's to check)."""
+    format writes it; a byte-order mark at its start left out, as the record
+    readers do) and checks that its digest is its contents' (``ReplayError``
+    naming ``digest``); with ``replay``, replays it fully (every derived
+    field; its chain link is the store's to check). Raises
+    ``NulCharacterError`` for an id holding U+0000."""
+    record = _without_byte_order_mark(record)
     if isinstance(record, str):
         text = record
         view = read_record(text)
@@ -97,10 +137,18 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
             "does not replay",
         )
     played_at = _played_at(text)
+    players = view.players
+    texts = [view.table_id or "", view.round_id, played_at or ""]
+    for player, name in players:
+        texts += (player, name or "")
+    if "\0" in "".join(texts):  # one scan of the few short texts, not of the record
+        _check_keys(view)
+        played_at = column_text(played_at)
+        players = [(player, column_text(name)) for player, name in players]
     figures = view.net_and_rake()
     seats = tuple(
         (player, name, int(net), int(rake))
-        for (player, name), (net, rake) in zip(view.players, figures, strict=True)
+        for (player, name), (net, rake) in zip(players, figures, strict=True)
     )
     return PreparedRecord(
         text=text,

@@ -1,20 +1,39 @@
 """The SQLite backend: the standard library's ``sqlite3``, write-ahead log,
 ``synchronous=FULL`` so that a commit is on disk when it returns; a writer
 takes the database's write lock first (``BEGIN IMMEDIATE``), so that two
-writers never both read the same head of a chain."""
+writers never both read the same head of a chain, nor one of them fail to
+upgrade a read to a write."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from typing import cast
 
 from capsa.store.backend import Backend, Connection
+from capsa.store.errors import StoreURLError
 
 __all__ = ["SQLiteBackend"]
 
 # how long a writer waits for another's write lock before failing
 BUSY_TIMEOUT_SECONDS = 60.0
+
+
+def _write_ahead_log(conn: sqlite3.Connection) -> None:
+    """Puts the database in write-ahead-log mode. The switch of a new
+    database takes its lock without waiting for another connection's
+    switch (SQLite's busy timeout does not cover it), so it is tried again
+    for as long as a writer would wait."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(0.01)
 
 
 class SQLiteBackend(Backend):
@@ -29,14 +48,23 @@ class SQLiteBackend(Backend):
         self.path = path
 
     def connect(self) -> Connection:
+        folder = os.path.dirname(self.path)
+        if folder and not os.path.isdir(folder):
+            raise StoreURLError(f"unable to open {self.path}: no such directory {folder}")
+        if os.path.isdir(self.path):
+            raise StoreURLError(f"unable to open {self.path}: it is a directory")
         conn = sqlite3.connect(
             self.path,
             timeout=BUSY_TIMEOUT_SECONDS,
             isolation_level=None,
             check_same_thread=False,
         )
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
+        try:
+            _write_ahead_log(conn)
+            conn.execute("PRAGMA synchronous=FULL")
+        except BaseException:
+            conn.close()
+            raise
         return cast(Connection, conn)
 
     def sql(self, text: str) -> str:

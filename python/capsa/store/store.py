@@ -2,13 +2,13 @@
 
 A store is opened on a URL, ``sqlite:///path/records.db`` or
 ``postgresql://user@host:port/db``. Every thread that uses a store gets a
-connection of its own, so that a store can be shared by the threads of a
-server; many processes may open one store.
+connection of its own while it runs (:mod:`capsa.store.connections`), so
+that a store can be shared by the threads of a server; many processes may
+open one store.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, TypeVar
@@ -17,7 +17,8 @@ from capsa.ledger import Ledger
 from capsa.records import RecordLike
 from capsa.store import schema
 from capsa.store.backend import Backend, Connection
-from capsa.store.errors import StoreError, StoreURLError
+from capsa.store.connections import ThreadConnections
+from capsa.store.errors import StoreURLError
 from capsa.store.export import OnSkip, export_records
 from capsa.store.rows import (
     StatsRow,
@@ -73,8 +74,9 @@ class Store:
     """An append-only store of round records (see :mod:`capsa.store`).
 
     Use it as a context manager, or call :meth:`close`. Thread-safe: each
-    thread has its own connection. Raises ``SchemaVersionError`` for a
-    database of another schema version (or of none, without ``create``),
+    thread has its own connection, handed back when the thread ends. Raises
+    ``SchemaVersionError`` for a database of another schema version (or of
+    none, without ``create``),
     ``StoreURLError`` for a URL of no backend; every method raises the
     driver's error (``sqlite3.Error``, ``psycopg.Error``) when the database
     fails, and ``StoreError`` once the store is closed.
@@ -83,10 +85,7 @@ class Store:
     def __init__(self, url: str, *, create: bool = True) -> None:
         self.url = url
         self._backend = backend_for(url)
-        self._local = threading.local()
-        self._connections: list[Connection] = []
-        self._lock = threading.Lock()
-        self._closed = False
+        self._connections = ThreadConnections(self._backend.connect, url)
         if not create and not self._backend.exists():
             schema.check_version(None, url)  # never makes an empty database
         try:
@@ -104,23 +103,11 @@ class Store:
         return self._backend.name
 
     def _conn(self) -> Connection:
-        conn: Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            with self._lock:
-                if self._closed:
-                    raise StoreError(f"the store {self.url} is closed")
-                conn = self._backend.connect()
-                self._connections.append(conn)
-            self._local.conn = conn
-        return conn
+        return self._connections.get()
 
     def close(self) -> None:
         """Closes every connection of the store. Raises nothing."""
-        with self._lock:
-            self._closed = True
-            connections, self._connections = self._connections, []
-        for conn in connections:
-            conn.close()
+        self._connections.close()
 
     def __enter__(self) -> Store:
         return self

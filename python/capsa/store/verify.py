@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from capsa import _core
 from capsa.records import RecordError, ReplayError, read_records, replay_view
-from capsa.store.rows import table_id_of
+from capsa.store.rows import column_text, table_id_of
 
 __all__ = ["Progress", "Row", "VerifyProblem", "VerifyReport", "verify_rows"]
 
@@ -71,7 +71,7 @@ def _seats_of(view: _core.RecordView) -> Seats:
     """The seats' rows a record gives: (player id, name, net, rake)."""
     figures = view.net_and_rake()
     return tuple(
-        (player, name, int(net), int(rake))
+        (player, column_text(name), int(net), int(rake))
         for (player, name), (net, rake) in zip(view.players, figures, strict=True)
     )
 

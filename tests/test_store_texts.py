@@ -1,0 +1,143 @@
+"""capsa.store and the texts it is given: where a table's chain starts, a
+byte-order mark, U+0000 inside strings; each test run on both backends."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from postgres_cluster import new_database, shared_cluster
+from store_records import digest_of, make_chain
+
+import capsa.store
+from capsa.records import read_record
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/records.db"
+    return new_database(shared_cluster())
+
+
+@pytest.fixture
+def store(url: str) -> Iterator[capsa.store.Store]:
+    with capsa.store.open(url) as opened:
+        yield opened
+
+
+def test_a_tables_first_record_starts_its_chain(store: capsa.store.Store) -> None:
+    chain = make_chain("t", 4)
+    # a log taken up in its middle is refused: its first record must start it
+    with pytest.raises(capsa.store.ChainError) as refused:
+        store.append(chain[1])
+    assert (refused.value.round_id, refused.value.expected) == ("t/r1", None)
+    with pytest.raises(capsa.store.ChainError):
+        store.append_many(chain[1:])
+    assert store.tables() == [] and list(store.rounds()) == []
+    # a first row that does not start its chain (its first record deleted
+    # behind the store's back) is what verify names
+    store.append_many(chain)
+    [seq] = store._execute("SELECT seq FROM capsa_records WHERE round_id = 't/r0'").fetchone()
+    store._execute("DELETE FROM capsa_seats WHERE seq = ?", (seq,))
+    store._execute("DELETE FROM capsa_records WHERE seq = ?", (seq,))
+    store._execute("UPDATE capsa_tables SET rounds = 3")
+    report = store.verify()
+    assert [(p.table_id, p.round_id, p.fields) for p in report.problems] == [
+        ("t", "t/r1", ("previous_digest",))
+    ]
+    assert report.records == 3
+
+
+def _round_with(field: str, text: str) -> str:
+    """A table's first record with ``text`` as the field named: ``table_id``,
+    ``round_id``, ``player_id``, ``player_name``, ``meta`` (a note) or
+    ``played_at``."""
+    rnd = capsa.Round(
+        seats=4,
+        round_id=text if field == "round_id" else "r0",
+        nonce=0,
+        table_id=text if field == "table_id" else f"nul-{field}",
+        players=[
+            {
+                "id": text if field == "player_id" else "p0",
+                "name": text if field == "player_name" else "Ana",
+            },
+            "p1",
+            "p2",
+            "p3",
+        ],
+        server_seed=bytes(32),
+        meta={"note": text}
+        if field == "meta"
+        else {"played_at": text}
+        if field == "played_at"
+        else {},
+    )
+    rnd.deal()
+    for seat, hand in enumerate(rnd.hands):
+        rnd.submit(seat, list(hand))
+    rnd.close()
+    rnd.settle()
+    return rnd.record_json()
+
+
+NUL = "a\u0000b"
+
+
+@pytest.mark.parametrize("field", ["meta", "player_name", "played_at"])
+def test_nul_in_a_text_is_stored_byte_for_byte(store: capsa.store.Store, field: str) -> None:
+    text = _round_with(field, NUL)
+    assert "\\u0000" in text  # JSON writes it escaped
+    assert store.append(text) is True
+    assert store.append(text) is False
+    view = read_record(text)
+    got = store.get(view.table_id, "r0")
+    assert got is not None and got.text == text and got.digest == digest_of(text)
+    data = got.record()
+    kept = {
+        "meta": data["meta"].get("note"),
+        "player_name": data["seats"][0]["player"]["name"],
+        "played_at": data["meta"].get("played_at"),
+    }
+    assert kept[field] == NUL
+    assert store.verify().ok
+    if field == "player_name":
+        assert read_record(got.text).players[0] == ("p0", NUL)
+        assert store.ledger("p0") == store.ledger().balances["p0"]
+    if field == "played_at":
+        assert got.played_at == "a\ufffdb"
+        assert [s.day for s in store.stats()] == [None]
+
+
+@pytest.mark.parametrize(
+    ("field", "named"),
+    [
+        ("table_id", "table_id"),
+        ("round_id", "round_id"),
+        ("player_id", "players[0].id"),
+    ],
+)
+def test_nul_in_a_key_is_refused_by_name(store: capsa.store.Store, field: str, named: str) -> None:
+    text = _round_with(field, NUL)
+    first = make_chain("kept", 1)[0]
+    for attempt in (lambda: store.append(text), lambda: store.append_many([first, text])):
+        with pytest.raises(capsa.store.NulCharacterError) as refused:
+            attempt()
+        assert refused.value.field == named and named in str(refused.value)
+        assert isinstance(refused.value, capsa.store.StoreError)
+    assert store.tables() == [] and list(store.rounds()) == []  # nothing half-written
+    assert store.append(first) and store.verify().ok
+
+
+def test_a_byte_order_mark_is_left_out_as_the_readers_do(store: capsa.store.Store) -> None:
+    chain = make_chain("bom", 3)
+    marked = "\ufeff" + chain[0]
+    assert read_record(marked).digest == digest_of(chain[0])  # the readers take it
+    assert store.append(marked) is True
+    assert store.append(chain[0]) is False  # the same record
+    assert store.append(marked.encode("utf-8")) is False
+    assert store.append_many(["\ufeff" + chain[1], ("\ufeff" + chain[2]).encode()]) == [True, True]
+    assert [r.text for r in store.rounds()] == chain  # stored without the mark
+    assert store.verify().ok
