@@ -55,7 +55,7 @@ from capsa.round_state import (
     seal,
     server_seed_of,
     settled_digest,
-    state_key,
+    state_getter,
     unseal,
 )
 from capsa.round_view import player_view
@@ -745,27 +745,27 @@ _UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_na
 
 def _restore(state: Mapping[str, Any], key: bytes) -> Round:
     unseal(state, key)
-    phase = check_header(state)
-    rules = rules_of_state(state_key(state, "rules"))
+    phase, field = check_header(state), state_getter(state)
+    rules = rules_of_state(field("rules"))
     rnd = Round(
         rules,
-        state_key(state, "seats"),
-        state_key(state, "stakes"),
-        round_id=state_key(state, "round_id"),
-        nonce=state_key(state, "nonce"),
-        previous_digest=state_key(state, "previous_digest"),
-        meta=state_key(state, "meta"),
-        table_id=state_key(state, "table_id"),
-        players=state_key(state, "players"),
+        field("seats"),
+        field("stakes"),
+        round_id=field("round_id"),
+        nonce=field("nonce"),
+        previous_digest=field("previous_digest"),
+        meta=field("meta"),
+        table_id=field("table_id"),
+        players=field("players"),
         server_seed=server_seed_of(state),
-        deadline=state_key(state, "deadline"),
-        require_client_seeds=state_key(state, "require_client_seeds"),
+        deadline=field("deadline"),
+        require_client_seeds=field("require_client_seeds"),
     )
     rnd._rules_text = state["rules"]
-    if state_key(state, "commitment") != rnd.commitment:
+    if field("commitment") != rnd.commitment:
         raise round_error("round state: commitment is not the SHA-256 of server_seed")
-    play = state_key(state, "play")
-    seeds = state_key(state, "client_seeds")
+    play = field("play")
+    seeds = field("client_seeds")
     if not isinstance(play, list) or len(play) != rnd.seats:
         raise round_error(f"round state: play must be a list of {rnd.seats} seats")
     if not isinstance(seeds, list):

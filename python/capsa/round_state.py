@@ -11,9 +11,10 @@ state under another key all fail. MACs are compared in constant time.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
 from capsa import _core
@@ -34,6 +35,7 @@ __all__ = [
     "seal",
     "server_seed_of",
     "settled_digest",
+    "state_getter",
     "state_key",
     "unseal",
 ]
@@ -215,6 +217,19 @@ def state_key(state: Mapping[str, Any], key: str) -> Any:
     if key not in state:
         raise round_error(f"round state: {key} is missing")
     return state[key]
+
+
+#: The keys every state holds (``digest`` only a settled one).
+_REQUIRED_KEYS = _STATE_KEYS - {"digest"}
+
+
+def state_getter(state: Mapping[str, Any]) -> Callable[[str], Any]:
+    """Reads the state's fields by name: :func:`state_key`, or plain
+    indexing when every key a state holds is there (no field is then
+    missing)."""
+    if type(state) is dict and state.keys() >= _REQUIRED_KEYS:
+        return state.__getitem__
+    return functools.partial(state_key, state)
 
 
 def check_header(state: Mapping[str, Any]) -> str:
