@@ -49,6 +49,7 @@ from capsa.round_state import (
     RoundError,
     check_header,
     is_mapping,
+    play_flag,
     round_error,
     rules_of_state,
     rules_text,
@@ -740,6 +741,7 @@ class Round:
 
 
 _PLAY_KEYS = frozenset({"arrangement", "auto", "surrender", "declare_natural"})
+_PLAY_KEYS_TEXT = ", ".join(sorted(_PLAY_KEYS))
 _UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_natural": None}
 
 
@@ -764,8 +766,7 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
     rnd._rules_text = state["rules"]
     if field("commitment") != rnd.commitment:
         raise round_error("round state: commitment is not the SHA-256 of server_seed")
-    play = field("play")
-    seeds = field("client_seeds")
+    play, seeds = field("play"), field("client_seeds")
     if not isinstance(play, list) or len(play) != rnd.seats:
         raise round_error(f"round state: play must be a list of {rnd.seats} seats")
     if not isinstance(seeds, list):
@@ -820,10 +821,6 @@ def _restore_closed(rnd: Round, play: list[Any], checked: list[_Checked] | None)
     rnd._phase = "closed"
 
 
-def _flag(value: Any, name: str) -> bool:
-    return value if type(value) is bool else _core.read_flag(value, name)
-
-
 _Checked = tuple[list[int] | None, bool, bool | None]
 """A seat's arrangement checked against its hand, whether the hand holds a
 natural, whether the arrangement fouls."""
@@ -850,11 +847,10 @@ def _deal_checked(rnd: Round, seeds: list[Any] | None, play: list[Any]) -> list[
 
 def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, checked: _Checked | None) -> None:
     """Plays one seat's recorded actions again, checked as the actions are."""
-    where = f"round state: play[{k}]"
     if not is_mapping(seat) or seat.keys() != _PLAY_KEYS:
-        raise round_error(f"{where} must have exactly the keys {', '.join(sorted(_PLAY_KEYS))}")
-    arrangement, auto = seat["arrangement"], _flag(seat["auto"], f"{where}.auto")
-    surrender = _flag(seat["surrender"], f"{where}.surrender")
+        raise round_error(f"round state: play[{k}] must have exactly the keys {_PLAY_KEYS_TEXT}")
+    arrangement, auto = seat["arrangement"], play_flag(seat["auto"], k, "auto")
+    surrender = play_flag(seat["surrender"], k, "surrender")
     declare = seat["declare_natural"]
     ids = None if checked is None else checked[0]
     if arrangement is not None:
@@ -862,13 +858,15 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, checked: _Check
             ids = _core.submission(arrangement, rnd._hands[k], k)
         rnd._play[k].arrangement = tuple(ids)
     elif closed:
-        raise round_error(f"{where}: a closed round has every seat's arrangement")
+        raise round_error(f"round state: play[{k}]: a closed round has every seat's arrangement")
     if auto and not closed:
-        raise round_error(f"{where}.auto: seats are arranged automatically only at the close")
+        raise round_error(
+            f"round state: play[{k}].auto: seats are arranged automatically only at the close"
+        )
     if surrender:
         rnd.surrender(k)
     if declare is not None:
-        _flag(declare, f"{where}.declare_natural")
+        play_flag(declare, k, "declare_natural")
         # a closed round holds True for a seat without a natural; before the
         # close only a seat with one has decided
         natural = rnd._has_natural(k) if checked is None else checked[1]

@@ -29,6 +29,7 @@ __all__ = [
     "RoundError",
     "check_header",
     "is_mapping",
+    "play_flag",
     "round_error",
     "rules_of_state",
     "rules_text",
@@ -70,6 +71,14 @@ class RoundError(CapsaError):
 def is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
     """A dict (checked first: the ABC check is slow) or another mapping."""
     return type(value) is dict or isinstance(value, Mapping)
+
+
+def play_flag(value: Any, k: int, name: str) -> bool:
+    """A state's ``play[k].name``: a bool (the field named only when it is
+    not one)."""
+    if type(value) is bool:
+        return value
+    return _core.read_flag(value, f"round state: play[{k}].{name}")
 
 
 def round_error(message: str, seat: int | None = None) -> RoundError:
