@@ -228,6 +228,8 @@ def state_key(state: Mapping[str, Any], key: str) -> Any:
     return state[key]
 
 
+#: Every key a state may hold.
+_KNOWN_KEYS = _STATE_KEYS | {MAC_FIELD}
 #: The keys every state holds (``digest`` only a settled one).
 _REQUIRED_KEYS = _STATE_KEYS - {"digest"}
 
@@ -243,8 +245,8 @@ def state_getter(state: Mapping[str, Any]) -> Callable[[str], Any]:
 
 def check_header(state: Mapping[str, Any]) -> str:
     """The state's phase, once its keys, format and version are checked."""
-    unknown = sorted(str(k) for k in state.keys() - _STATE_KEYS - {MAC_FIELD})
-    if unknown:
+    if not state.keys() <= _KNOWN_KEYS:
+        unknown = sorted(str(k) for k in state.keys() - _KNOWN_KEYS)
         raise round_error(f"round state: unknown key {unknown[0][:40]!r}")
     if state_key(state, "format") != STATE_FORMAT:
         raise round_error(f"round state: format must be {STATE_FORMAT!r}")
