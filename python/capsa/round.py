@@ -31,7 +31,6 @@ before the round is settled; :meth:`Round.view` is what a player may see.
 from __future__ import annotations
 
 import functools
-import hashlib
 import secrets
 import threading
 import time
@@ -273,7 +272,7 @@ class Round:
         self._server_seed = secrets.token_bytes(32) if seed is None else seed
         self._deadline = None if deadline is None else _read_time(deadline, "deadline")
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
-        self._commitment = hashlib.sha256(self._server_seed).hexdigest()
+        self._commitment = _core.fair_commitment(self._server_seed)
         self._phase = "open"
         self._client_seeds: list[str] = []
         self._seeds_in: list[str | None] = [None] * self._seats
