@@ -65,19 +65,29 @@ fn long_text_mac(key: &StateKey, key_bytes: &[u8], name: &str, text: &str) -> [u
     })
 }
 
+/// A state's fields as given, each key and value, in the dict's order.
+type GivenFields<'py> = Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>;
+
+fn given_fields<'py>(fields: &Bound<'py, PyDict>) -> GivenFields<'py> {
+    fields.iter().collect()
+}
+
+/// A field's name, the state's key naming it, and its MAC.
+type FieldMac<'a, 'py> = (&'a str, &'a Bound<'py, PyString>, [u8; 32]);
+
 /// Each field's name (as text and as the state's key) and MAC (of its
 /// canonical JSON text), sorted by name, leaving out the field `skip`.
-fn field_macs<'py>(
+fn field_macs<'a, 'py>(
     key: &StateKey,
     key_bytes: &[u8],
-    fields: &Bound<'py, PyDict>,
+    given: &'a GivenFields<'py>,
     skip: Option<&str>,
-) -> PyResult<Vec<FieldMac<'py>>> {
-    let mut macs = Vec::with_capacity(fields.len());
+) -> PyResult<Vec<FieldMac<'a, 'py>>> {
+    let mut macs = Vec::with_capacity(given.len());
     let mut out = String::with_capacity(256);
-    for (name_key, value) in fields.iter() {
+    for (name_key, value) in given {
         let name_key = name_key
-            .cast_into::<PyString>()
+            .cast::<PyString>()
             .map_err(|_| PyValueError::new_err("a round state's keys are text"))?;
         let name = name_key.to_str()?;
         if skip == Some(name) {
@@ -95,21 +105,18 @@ fn field_macs<'py>(
                     field: name,
                     data: "state data",
                 };
-                write_value(&mut out, &value, from, 0)?;
+                write_value(&mut out, value, from, 0)?;
                 key.field_mac(name, &out)
             }
         };
-        macs.push((name.to_owned(), name_key, mac));
+        macs.push((name, name_key, mac));
     }
-    macs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    macs.sort_unstable_by(|a, b| a.0.cmp(b.0));
     Ok(macs)
 }
 
-/// A field's name, the state's key naming it, and its MAC.
-type FieldMac<'py> = (String, Bound<'py, PyString>, [u8; 32]);
-
-fn whole_of(key: &StateKey, macs: &[FieldMac<'_>]) -> [u8; 32] {
-    key.whole_mac(macs.iter().map(|(n, _, m)| (n.as_str(), m)))
+fn whole_of(key: &StateKey, macs: &[FieldMac<'_, '_>]) -> [u8; 32] {
+    key.whole_mac(macs.iter().map(|(n, _, m)| (*n, m)))
 }
 
 thread_local! {
@@ -140,7 +147,8 @@ fn state_macs<'py>(
 ) -> PyResult<(Bound<'py, PyDict>, String)> {
     let key_bytes = key_bytes(key)?.as_bytes();
     let key = state_key(key_bytes)?;
-    let macs = field_macs(&key, key_bytes, fields, None)?;
+    let given = given_fields(fields);
+    let macs = field_macs(&key, key_bytes, &given, None)?;
     let by_name = PyDict::new(fields.py());
     for (_, name, mac) in &macs {
         by_name.set_item(name, hex(mac))?;
@@ -160,7 +168,8 @@ fn state_mac_matches(
 ) -> PyResult<bool> {
     let key_bytes = key_bytes(key)?.as_bytes();
     let key = state_key(key_bytes)?;
-    let macs = field_macs(&key, key_bytes, state, Some(skip))?;
+    let given = given_fields(state);
+    let macs = field_macs(&key, key_bytes, &given, Some(skip))?;
     Ok(state_mac::same_mac(&whole_of(&key, &macs), whole))
 }
 
