@@ -31,7 +31,6 @@ before the round is settled; :meth:`Round.view` is what a player may see.
 from __future__ import annotations
 
 import functools
-import hashlib
 import secrets
 import threading
 import time
@@ -49,13 +48,14 @@ from capsa.round_state import (
     RoundError,
     check_header,
     is_mapping,
+    play_flag,
     round_error,
     rules_of_state,
     rules_text,
     seal,
     server_seed_of,
     settled_digest,
-    state_key,
+    state_getter,
     unseal,
 )
 from capsa.round_view import player_view
@@ -272,7 +272,7 @@ class Round:
         self._server_seed = secrets.token_bytes(32) if seed is None else seed
         self._deadline = None if deadline is None else _read_time(deadline, "deadline")
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
-        self._commitment = hashlib.sha256(self._server_seed).hexdigest()
+        self._commitment = _core.fair_commitment(self._server_seed)
         self._phase = "open"
         self._client_seeds: list[str] = []
         self._seeds_in: list[str | None] = [None] * self._seats
@@ -740,32 +740,32 @@ class Round:
 
 
 _PLAY_KEYS = frozenset({"arrangement", "auto", "surrender", "declare_natural"})
+_PLAY_KEYS_TEXT = ", ".join(sorted(_PLAY_KEYS))
 _UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_natural": None}
 
 
 def _restore(state: Mapping[str, Any], key: bytes) -> Round:
     unseal(state, key)
-    phase = check_header(state)
-    rules = rules_of_state(state_key(state, "rules"))
+    phase, field = check_header(state), state_getter(state)
+    rules = rules_of_state(field("rules"))
     rnd = Round(
         rules,
-        state_key(state, "seats"),
-        state_key(state, "stakes"),
-        round_id=state_key(state, "round_id"),
-        nonce=state_key(state, "nonce"),
-        previous_digest=state_key(state, "previous_digest"),
-        meta=state_key(state, "meta"),
-        table_id=state_key(state, "table_id"),
-        players=state_key(state, "players"),
+        field("seats"),
+        field("stakes"),
+        round_id=field("round_id"),
+        nonce=field("nonce"),
+        previous_digest=field("previous_digest"),
+        meta=field("meta"),
+        table_id=field("table_id"),
+        players=field("players"),
         server_seed=server_seed_of(state),
-        deadline=state_key(state, "deadline"),
-        require_client_seeds=state_key(state, "require_client_seeds"),
+        deadline=field("deadline"),
+        require_client_seeds=field("require_client_seeds"),
     )
     rnd._rules_text = state["rules"]
-    if state_key(state, "commitment") != rnd.commitment:
+    if field("commitment") != rnd.commitment:
         raise round_error("round state: commitment is not the SHA-256 of server_seed")
-    play = state_key(state, "play")
-    seeds = state_key(state, "client_seeds")
+    play, seeds = field("play"), field("client_seeds")
     if not isinstance(play, list) or len(play) != rnd.seats:
         raise round_error(f"round state: play must be a list of {rnd.seats} seats")
     if not isinstance(seeds, list):
@@ -820,10 +820,6 @@ def _restore_closed(rnd: Round, play: list[Any], checked: list[_Checked] | None)
     rnd._phase = "closed"
 
 
-def _flag(value: Any, name: str) -> bool:
-    return value if type(value) is bool else _core.read_flag(value, name)
-
-
 _Checked = tuple[list[int] | None, bool, bool | None]
 """A seat's arrangement checked against its hand, whether the hand holds a
 natural, whether the arrangement fouls."""
@@ -850,11 +846,10 @@ def _deal_checked(rnd: Round, seeds: list[Any] | None, play: list[Any]) -> list[
 
 def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, checked: _Checked | None) -> None:
     """Plays one seat's recorded actions again, checked as the actions are."""
-    where = f"round state: play[{k}]"
     if not is_mapping(seat) or seat.keys() != _PLAY_KEYS:
-        raise round_error(f"{where} must have exactly the keys {', '.join(sorted(_PLAY_KEYS))}")
-    arrangement, auto = seat["arrangement"], _flag(seat["auto"], f"{where}.auto")
-    surrender = _flag(seat["surrender"], f"{where}.surrender")
+        raise round_error(f"round state: play[{k}] must have exactly the keys {_PLAY_KEYS_TEXT}")
+    arrangement, auto = seat["arrangement"], play_flag(seat["auto"], k, "auto")
+    surrender = play_flag(seat["surrender"], k, "surrender")
     declare = seat["declare_natural"]
     ids = None if checked is None else checked[0]
     if arrangement is not None:
@@ -862,13 +857,15 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, checked: _Check
             ids = _core.submission(arrangement, rnd._hands[k], k)
         rnd._play[k].arrangement = tuple(ids)
     elif closed:
-        raise round_error(f"{where}: a closed round has every seat's arrangement")
+        raise round_error(f"round state: play[{k}]: a closed round has every seat's arrangement")
     if auto and not closed:
-        raise round_error(f"{where}.auto: seats are arranged automatically only at the close")
+        raise round_error(
+            f"round state: play[{k}].auto: seats are arranged automatically only at the close"
+        )
     if surrender:
         rnd.surrender(k)
     if declare is not None:
-        _flag(declare, f"{where}.declare_natural")
+        play_flag(declare, k, "declare_natural")
         # a closed round holds True for a seat without a natural; before the
         # close only a seat with one has decided
         natural = rnd._has_natural(k) if checked is None else checked[1]

@@ -11,9 +11,10 @@ state under another key all fail. MACs are compared in constant time.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
 from capsa import _core
@@ -28,12 +29,14 @@ __all__ = [
     "RoundError",
     "check_header",
     "is_mapping",
+    "play_flag",
     "round_error",
     "rules_of_state",
     "rules_text",
     "seal",
     "server_seed_of",
     "settled_digest",
+    "state_getter",
     "state_key",
     "unseal",
 ]
@@ -68,6 +71,14 @@ class RoundError(CapsaError):
 def is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
     """A dict (checked first: the ABC check is slow) or another mapping."""
     return type(value) is dict or isinstance(value, Mapping)
+
+
+def play_flag(value: Any, k: int, name: str) -> bool:
+    """A state's ``play[k].name``: a bool (the field named only when it is
+    not one)."""
+    if type(value) is bool:
+        return value
+    return _core.read_flag(value, f"round state: play[{k}].{name}")
 
 
 def round_error(message: str, seat: int | None = None) -> RoundError:
@@ -217,10 +228,25 @@ def state_key(state: Mapping[str, Any], key: str) -> Any:
     return state[key]
 
 
+#: Every key a state may hold.
+_KNOWN_KEYS = _STATE_KEYS | {MAC_FIELD}
+#: The keys every state holds (``digest`` only a settled one).
+_REQUIRED_KEYS = _STATE_KEYS - {"digest"}
+
+
+def state_getter(state: Mapping[str, Any]) -> Callable[[str], Any]:
+    """Reads the state's fields by name: :func:`state_key`, or plain
+    indexing when every key a state holds is there (no field is then
+    missing)."""
+    if type(state) is dict and state.keys() >= _REQUIRED_KEYS:
+        return state.__getitem__
+    return functools.partial(state_key, state)
+
+
 def check_header(state: Mapping[str, Any]) -> str:
     """The state's phase, once its keys, format and version are checked."""
-    unknown = sorted(str(k) for k in state.keys() - _STATE_KEYS - {MAC_FIELD})
-    if unknown:
+    if not state.keys() <= _KNOWN_KEYS:
+        unknown = sorted(str(k) for k in state.keys() - _KNOWN_KEYS)
         raise round_error(f"round state: unknown key {unknown[0][:40]!r}")
     if state_key(state, "format") != STATE_FORMAT:
         raise round_error(f"round state: format must be {STATE_FORMAT!r}")

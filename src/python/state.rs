@@ -65,21 +65,31 @@ fn long_text_mac(key: &StateKey, key_bytes: &[u8], name: &str, text: &str) -> [u
     })
 }
 
-/// Each field's name and MAC (of its canonical JSON text), sorted by name,
-/// leaving out the field `skip`.
-fn field_macs(
+/// A state's fields as given, each key and value, in the dict's order.
+type GivenFields<'py> = Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>;
+
+fn given_fields<'py>(fields: &Bound<'py, PyDict>) -> GivenFields<'py> {
+    fields.iter().collect()
+}
+
+/// A field's name, the state's key naming it, and its MAC.
+type FieldMac<'a, 'py> = (&'a str, &'a Bound<'py, PyString>, [u8; 32]);
+
+/// Each field's name (as text and as the state's key) and MAC (of its
+/// canonical JSON text), sorted by name, leaving out the field `skip`.
+fn field_macs<'a, 'py>(
     key: &StateKey,
     key_bytes: &[u8],
-    fields: &Bound<'_, PyDict>,
+    given: &'a GivenFields<'py>,
     skip: Option<&str>,
-) -> PyResult<Vec<(String, [u8; 32])>> {
-    let mut macs = Vec::with_capacity(fields.len());
+) -> PyResult<Vec<FieldMac<'a, 'py>>> {
+    let mut macs = Vec::with_capacity(given.len());
     let mut out = String::with_capacity(256);
-    for (name, value) in fields.iter() {
-        let name = name
+    for (name_key, value) in given {
+        let name_key = name_key
             .cast::<PyString>()
-            .map_err(|_| PyValueError::new_err("a round state's keys are text"))?
-            .to_str()?;
+            .map_err(|_| PyValueError::new_err("a round state's keys are text"))?;
+        let name = name_key.to_str()?;
         if skip == Some(name) {
             continue;
         }
@@ -95,18 +105,36 @@ fn field_macs(
                     field: name,
                     data: "state data",
                 };
-                write_value(&mut out, &value, from, 0)?;
+                write_value(&mut out, value, from, 0)?;
                 key.field_mac(name, &out)
             }
         };
-        macs.push((name.to_owned(), mac));
+        macs.push((name, name_key, mac));
     }
-    macs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    macs.sort_unstable_by(|a, b| a.0.cmp(b.0));
     Ok(macs)
 }
 
-fn whole_of(key: &StateKey, macs: &[(String, [u8; 32])]) -> [u8; 32] {
-    key.whole_mac(macs.iter().map(|(n, m)| (n.as_str(), m)))
+fn whole_of(key: &StateKey, macs: &[FieldMac<'_, '_>]) -> [u8; 32] {
+    key.whole_mac(macs.iter().map(|(n, _, m)| (*n, m)))
+}
+
+thread_local! {
+    /// The last server key made ready: a server seals and checks every
+    /// state under one key.
+    static LAST_KEY: RefCell<Option<(Vec<u8>, StateKey)>> = const { RefCell::new(None) };
+}
+
+/// `key_bytes` made ready to MAC (at least `state_mac::MIN_KEY_BYTES`).
+fn state_key(key_bytes: &[u8]) -> PyResult<StateKey> {
+    LAST_KEY.with_borrow_mut(|last| {
+        if let Some((_, key)) = last.as_ref().filter(|(b, _)| b == key_bytes) {
+            return Ok(key.clone());
+        }
+        let key = StateKey::new(key_bytes)?;
+        *last = Some((key_bytes.to_vec(), key.clone()));
+        Ok(key)
+    })
 }
 
 /// The MAC of a round state's `fields` under `key` (bytes, at least
@@ -118,10 +146,11 @@ fn state_macs<'py>(
     fields: &Bound<'py, PyDict>,
 ) -> PyResult<(Bound<'py, PyDict>, String)> {
     let key_bytes = key_bytes(key)?.as_bytes();
-    let key = StateKey::new(key_bytes)?;
-    let macs = field_macs(&key, key_bytes, fields, None)?;
+    let key = state_key(key_bytes)?;
+    let given = given_fields(fields);
+    let macs = field_macs(&key, key_bytes, &given, None)?;
     let by_name = PyDict::new(fields.py());
-    for (name, mac) in &macs {
+    for (_, name, mac) in &macs {
         by_name.set_item(name, hex(mac))?;
     }
     Ok((by_name, hex(&whole_of(&key, &macs))))
@@ -138,8 +167,9 @@ fn state_mac_matches(
     skip: &str,
 ) -> PyResult<bool> {
     let key_bytes = key_bytes(key)?.as_bytes();
-    let key = StateKey::new(key_bytes)?;
-    let macs = field_macs(&key, key_bytes, state, Some(skip))?;
+    let key = state_key(key_bytes)?;
+    let given = given_fields(state);
+    let macs = field_macs(&key, key_bytes, &given, Some(skip))?;
     Ok(state_mac::same_mac(&whole_of(&key, &macs), whole))
 }
 

@@ -12,7 +12,7 @@ use super::format::{
     RECORD_KEYS_1, RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2, TABLE_FORMAT_VERSION,
 };
 use super::table::{
-    check_record_players, read_player, read_solver, read_table_id, Player, SolverId,
+    check_record_players, read_player, read_solver, read_table_id, Player, SolverId, SEAT_FIELDS,
 };
 use super::write::{check_meta, sorted};
 use crate::arrangement::{arrangement_text, cards_text, read_arrangement_text};
@@ -200,19 +200,21 @@ impl From<StakesFault> for Problem {
 
 type ReadSeat = ([u8; 13], PlayedSeat, Player);
 
+/// Seat `k` of a record (`k` < 4: a record holds 2 to 4 seats).
 fn read_seat(value: &Json, k: usize, version: i128) -> Read<ReadSeat> {
-    let path = format!("seats[{k}]");
+    let names = &SEAT_FIELDS[k];
+    let path = names.seat;
     let second = version >= TABLE_FORMAT_VERSION;
     object(
         value,
-        &path,
+        path,
         if second { &SEAT_KEYS_2 } else { &SEAT_KEYS_1 },
     )?;
-    let field = |key: &str| member(value, key, &path);
-    let hand = read_hand(field("hand")?, &format!("{path}.hand"))?;
-    let arrangement = read_arrangement(field("arrangement")?, &format!("{path}.arrangement"))?;
+    let field = |key: &str| member(value, key, path);
+    let hand = read_hand(field("hand")?, names.hand)?;
+    let arrangement = read_arrangement(field("arrangement")?, names.arrangement)?;
     let player = if second {
-        read_player(field("player")?, k)?
+        read_player(field("player")?, names)?
     } else {
         Player::of_seat(k)
     };
@@ -220,12 +222,9 @@ fn read_seat(value: &Json, k: usize, version: i128) -> Read<ReadSeat> {
         hand,
         PlayedSeat {
             arrangement,
-            auto: boolean(field("auto")?, &format!("{path}.auto"))?,
-            surrender: boolean(field("surrender")?, &format!("{path}.surrender"))?,
-            declare_natural: boolean(
-                field("declare_natural")?,
-                &format!("{path}.declare_natural"),
-            )?,
+            auto: boolean(field("auto")?, names.auto)?,
+            surrender: boolean(field("surrender")?, names.surrender)?,
+            declare_natural: boolean(field("declare_natural")?, names.declare_natural)?,
         },
         player,
     ))
@@ -325,8 +324,16 @@ fn read_deal(deal: &Json, seat_count: usize) -> Read<Deal> {
         .iter()
         .enumerate()
     {
-        let field = format!("deal.client_seeds[{k}]");
-        client_seeds.push(text(seed, &field, fair::MAX_CLIENT_SEED_BYTES)?.to_string());
+        let seed = match seed {
+            Json::Str(s) if s.len() <= fair::MAX_CLIENT_SEED_BYTES => s,
+            // named only when it is not one
+            _ => text(
+                seed,
+                &format!("deal.client_seeds[{k}]"),
+                fair::MAX_CLIENT_SEED_BYTES,
+            )?,
+        };
+        client_seeds.push(seed.to_string());
     }
     fair::check_client_seeds(&client_seeds, seat_count)
         .map_err(|e| Problem::new("deal.client_seeds", format!("deal.{}", e.message())))?;

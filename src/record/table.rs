@@ -193,10 +193,48 @@ pub(super) fn read_table_id(value: &Json) -> Read<Option<String>> {
     }
 }
 
-/// `seats[k].player`: `{"id": text, "name": text or null}`.
-pub(super) fn read_player(value: &Json, k: usize) -> Read<Player> {
-    let path = format!("seats[{k}].player");
-    let members = super::format::object(value, &path, &PLAYER_KEYS)?;
+/// The names of a seat's fields, written out for each of the at most 4
+/// seats a record holds: reading a seat then makes no string.
+pub(super) struct SeatFields {
+    pub seat: &'static str,
+    pub hand: &'static str,
+    pub arrangement: &'static str,
+    pub auto: &'static str,
+    pub surrender: &'static str,
+    pub declare_natural: &'static str,
+    pub player: &'static str,
+    pub player_id: &'static str,
+    pub player_name: &'static str,
+}
+
+macro_rules! seat_fields {
+    ($k:literal) => {
+        SeatFields {
+            seat: concat!("seats[", $k, "]"),
+            hand: concat!("seats[", $k, "].hand"),
+            arrangement: concat!("seats[", $k, "].arrangement"),
+            auto: concat!("seats[", $k, "].auto"),
+            surrender: concat!("seats[", $k, "].surrender"),
+            declare_natural: concat!("seats[", $k, "].declare_natural"),
+            player: concat!("seats[", $k, "].player"),
+            player_id: concat!("seats[", $k, "].player.id"),
+            player_name: concat!("seats[", $k, "].player.name"),
+        }
+    };
+}
+
+pub(super) const SEAT_FIELDS: [SeatFields; 4] = [
+    seat_fields!(0),
+    seat_fields!(1),
+    seat_fields!(2),
+    seat_fields!(3),
+];
+
+/// `seats[k].player`: `{"id": text, "name": text or null}`; `names` are
+/// seat `k`'s fields.
+pub(super) fn read_player(value: &Json, names: &SeatFields) -> Read<Player> {
+    let path = names.player;
+    let members = super::format::object(value, path, &PLAYER_KEYS)?;
     let get = |key: &str| {
         members
             .iter()
@@ -206,10 +244,10 @@ pub(super) fn read_player(value: &Json, k: usize) -> Read<Player> {
                 Problem::new(format!("{path}.{key}"), format!("{path}.{key} is missing"))
             })
     };
-    let id = short_text(get("id")?, &format!("{path}.id"), MAX_PLAYER_BYTES)?.to_string();
+    let id = short_text(get("id")?, names.player_id, MAX_PLAYER_BYTES)?.to_string();
     let name = match get("name")? {
         Json::Null => None,
-        v => Some(short_text(v, &format!("{path}.name"), MAX_PLAYER_BYTES)?.to_string()),
+        v => Some(short_text(v, names.player_name, MAX_PLAYER_BYTES)?.to_string()),
     };
     Ok(Player { id, name })
 }
