@@ -10,16 +10,14 @@ use crate::arrangement::{cards_text, push_cards};
 use crate::rank::{category_of, CATEGORY_NAMES};
 use crate::settle::{PairOutcome, PairResult, SeatInput, SeatResult, Settlement};
 
+/// A pair's outcome as the record names it, indexed by [`PairOutcome`].
+pub(crate) const OUTCOME_NAMES: [&str; 4] = ["natural", "surrender", "foul", "rows"];
+
 fn outcome_name(o: PairOutcome) -> &'static str {
-    match o {
-        PairOutcome::Natural => "natural",
-        PairOutcome::Surrender => "surrender",
-        PairOutcome::Foul => "foul",
-        PairOutcome::Rows => "rows",
-    }
+    OUTCOME_NAMES[o as usize]
 }
 
-fn row_cards(cards: &[u8; 13], k: usize) -> &[u8] {
+pub(crate) fn row_cards(cards: &[u8; 13], k: usize) -> &[u8] {
     match k {
         0 => &cards[..3],
         1 => &cards[3..8],
@@ -28,7 +26,7 @@ fn row_cards(cards: &[u8; 13], k: usize) -> &[u8] {
 }
 
 /// The rows by name in the record's (sorted) key order, each with its index.
-const ROWS_SORTED: [(&str, usize); 3] = [("bottom", 2), ("middle", 1), ("top", 0)];
+pub(crate) const ROWS_SORTED: [(&str, usize); 3] = [("bottom", 2), ("middle", 1), ("top", 0)];
 
 /// Appends an integer as JSON writes it.
 fn push_int(out: &mut String, v: i64) {
