@@ -269,6 +269,29 @@ def main(argv: list[str] | None = None) -> int:
         f"with splits(hand)[-1], not timed)"
     )
 
+    # ---- Settlement.to_dict ------------------------------------------------
+    # its anchor: json.loads of the record capsa settle writes for the same
+    # table, timed alternately with it
+    round_lines = [json.dumps({"seats": seat_dicts(d)}).encode() for d in laid]
+    written, failed = capsa._core.settle_json_lines(round_lines, {rules.name: rules}, rules.name)
+    assert failed == 0
+    texts = written.decode().splitlines()
+    t_dict = t_loads = Timing(float("inf"), 0.0)
+    for _ in range(max(repeat, 3)):
+        t, dicts = best_time(lambda: [r.to_dict() for r in results], 1)
+        t_dict = min(t_dict, t)
+        t, loaded = best_time(lambda: [json.loads(x) for x in texts], 1)
+        t_loads = min(t_loads, t)
+    assert dicts == loaded, "to_dict() != json.loads of the written record"
+    assert all(list(d) == list(x) for d, x in zip(dicts, loaded, strict=True))
+    rows.append(Row("Settlement.to_dict()", "4 seats", n_tables, t_dict, None))
+    rows.append(Row("json.loads (anchor)", "the same record's text", n_tables, t_loads, None))
+    checks.append(
+        f"Settlement.to_dict(): {n_tables:,} dicts equal json.loads of the records capsa settle "
+        f"writes (keys in order); {t_dict.wall / n_tables * 1e6:.1f} us a call, "
+        f"{t_dict.wall / t_loads.wall:.2f}x json.loads of the same {len(texts[0]):,}-byte text"
+    )
+
     # ---- settle_batch -----------------------------------------------------
     reps = -(-n_settle_batch // n_tables)
     big = np.ascontiguousarray(np.tile(laid, (reps, 1, 1))[:n_settle_batch])

@@ -4,23 +4,20 @@
 
 use std::fmt::Write;
 
-use serde::Serialize;
 use serde_json::value::RawValue;
 
-use crate::arrangement::cards_text;
+use crate::arrangement::{cards_text, push_cards};
 use crate::rank::{category_of, CATEGORY_NAMES};
 use crate::settle::{PairOutcome, PairResult, SeatInput, SeatResult, Settlement};
 
+/// A pair's outcome as the record names it, indexed by [`PairOutcome`].
+pub(crate) const OUTCOME_NAMES: [&str; 4] = ["natural", "surrender", "foul", "rows"];
+
 fn outcome_name(o: PairOutcome) -> &'static str {
-    match o {
-        PairOutcome::Natural => "natural",
-        PairOutcome::Surrender => "surrender",
-        PairOutcome::Foul => "foul",
-        PairOutcome::Rows => "rows",
-    }
+    OUTCOME_NAMES[o as usize]
 }
 
-fn row_cards(cards: &[u8; 13], k: usize) -> &[u8] {
+pub(crate) fn row_cards(cards: &[u8; 13], k: usize) -> &[u8] {
     match k {
         0 => &cards[..3],
         1 => &cards[3..8],
@@ -28,115 +25,139 @@ fn row_cards(cards: &[u8; 13], k: usize) -> &[u8] {
     }
 }
 
-/// The three rows of a seat or a pair, keys in sorted order.
-#[derive(Serialize)]
-struct RowsJson<T> {
-    bottom: T,
-    middle: T,
-    top: T,
+/// The rows by name in the record's (sorted) key order, each with its index.
+pub(crate) const ROWS_SORTED: [(&str, usize); 3] = [("bottom", 2), ("middle", 1), ("top", 0)];
+
+/// Appends an integer as JSON writes it.
+fn push_int(out: &mut String, v: i64) {
+    if (0..10).contains(&v) {
+        // most figures of a round are one digit
+        out.push(char::from(b'0' + v as u8));
+        return;
+    }
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut n = v.unsigned_abs();
+    while n > 0 {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    if v < 0 {
+        out.push('-');
+    }
+    out.extend(buf[at..].iter().map(|&b| char::from(b)));
 }
 
-impl<T> RowsJson<T> {
-    /// From values indexed top 0, middle 1, bottom 2.
-    fn of(row: impl Fn(usize) -> T) -> Self {
-        RowsJson {
-            bottom: row(2),
-            middle: row(1),
-            top: row(0),
+fn push_bool(out: &mut String, v: bool) {
+    out.push_str(if v { "true" } else { "false" });
+}
+
+/// Appends `"key":` (keys and names hold nothing JSON escapes).
+fn push_key(out: &mut String, key: &str) {
+    out.push('"');
+    out.push_str(key);
+    out.push_str("\":");
+}
+
+fn push_figures(out: &mut String, key: &str, s: &Settlement, f: fn(&SeatResult) -> i64) {
+    push_key(out, key);
+    out.push('[');
+    for (k, r) in s.seats.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
         }
+        push_int(out, f(r));
     }
+    out.push_str("],");
 }
 
-#[derive(Serialize)]
-struct PairJson {
-    bonus: i64,
-    money: i64,
-    multiplier: i64,
-    outcome: &'static str,
-    overall: i64,
-    points: i64,
-    row_points: i64,
-    rows: RowsJson<i8>,
-    royalties: i64,
-    scoop: i8,
-    seats: [usize; 2],
-    stake: i64,
-    sweep_all: bool,
-}
-
-#[derive(Serialize)]
-struct RowJson {
-    cards: String,
-    category: &'static str,
-    royalty: i64,
-    strength: u32,
-}
-
-#[derive(Serialize)]
-struct SeatJson {
-    foul: bool,
-    money: i64,
-    natural: Option<&'static str>,
-    natural_points: i64,
-    net: i64,
-    points: i64,
-    rake: i64,
-    rows: RowsJson<RowJson>,
-    seat: usize,
-    surrender: bool,
-    swept_all: bool,
-}
-
-/// A settlement's record; serde writes the fields in this (sorted) order.
-#[derive(Serialize)]
-struct SettlementJson<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<&'a RawValue>,
-    money: Vec<i64>,
-    net: Vec<i64>,
-    pairs: Vec<PairJson>,
-    points: Vec<i64>,
-    rake: Vec<i64>,
-    seats: Vec<SeatJson>,
-}
-
-fn pair_json(p: &PairResult) -> PairJson {
-    PairJson {
-        bonus: p.bonus,
-        money: p.money,
-        multiplier: p.multiplier,
-        outcome: outcome_name(p.outcome),
-        overall: p.overall,
-        points: p.points,
-        row_points: p.row_points,
-        rows: RowsJson::of(|row| p.rows[row]),
-        royalties: p.royalties,
-        scoop: p.scoop,
-        seats: [p.i, p.j],
-        stake: p.stake,
-        sweep_all: p.sweep_all,
+/// A pair's record: keys in sorted order, rows bottom, middle, top.
+fn push_pair(out: &mut String, p: &PairResult) {
+    let int = |out: &mut String, key: &str, v: i64| {
+        push_key(out, key);
+        push_int(out, v);
+        out.push(',');
+    };
+    out.push('{');
+    int(out, "bonus", p.bonus);
+    int(out, "money", p.money);
+    int(out, "multiplier", p.multiplier);
+    push_key(out, "outcome");
+    out.push('"');
+    out.push_str(outcome_name(p.outcome));
+    out.push_str("\",");
+    int(out, "overall", p.overall);
+    int(out, "points", p.points);
+    int(out, "row_points", p.row_points);
+    push_key(out, "rows");
+    for (k, (name, row)) in ROWS_SORTED.iter().enumerate() {
+        out.push(if k == 0 { '{' } else { ',' });
+        push_key(out, name);
+        push_int(out, i64::from(p.rows[*row]));
     }
+    out.push_str("},");
+    int(out, "royalties", p.royalties);
+    int(out, "scoop", i64::from(p.scoop));
+    push_key(out, "seats");
+    out.push('[');
+    push_int(out, p.i as i64);
+    out.push(',');
+    push_int(out, p.j as i64);
+    out.push_str("],");
+    int(out, "stake", p.stake);
+    push_key(out, "sweep_all");
+    push_bool(out, p.sweep_all);
+    out.push('}');
 }
 
-fn seat_json(k: usize, r: &SeatResult, input: &SeatInput) -> SeatJson {
-    SeatJson {
-        foul: r.foul,
-        money: r.money,
-        natural: r.natural.map(|(n, _)| n.name()),
-        natural_points: r.natural.map_or(0, |(_, p)| p),
-        net: r.net,
-        points: r.points,
-        rake: r.rake,
-        rows: RowsJson::of(|row| RowJson {
-            cards: cards_text(row_cards(&input.cards, row)),
-            category: CATEGORY_NAMES[category_of(r.strengths[row]) as usize],
-            royalty: r.royalties[row],
-            strength: r.strengths[row],
-        }),
-        seat: k,
-        surrender: r.surrender,
-        swept_all: r.swept_all,
+/// A seat's record: keys in sorted order, rows bottom, middle, top.
+fn push_seat(out: &mut String, k: usize, r: &SeatResult, input: &SeatInput) {
+    let int = |out: &mut String, key: &str, v: i64| {
+        push_key(out, key);
+        push_int(out, v);
+        out.push(',');
+    };
+    out.push('{');
+    push_key(out, "foul");
+    push_bool(out, r.foul);
+    out.push(',');
+    int(out, "money", r.money);
+    push_key(out, "natural");
+    match r.natural {
+        Some((n, _)) => {
+            out.push('"');
+            out.push_str(n.name());
+            out.push_str("\",");
+        }
+        None => out.push_str("null,"),
     }
+    int(out, "natural_points", r.natural.map_or(0, |(_, p)| p));
+    int(out, "net", r.net);
+    int(out, "points", r.points);
+    int(out, "rake", r.rake);
+    push_key(out, "rows");
+    for (n, (name, row)) in ROWS_SORTED.iter().enumerate() {
+        out.push(if n == 0 { '{' } else { ',' });
+        push_key(out, name);
+        out.push_str("{\"cards\":\"");
+        push_cards(out, row_cards(&input.cards, *row));
+        out.push_str("\",\"category\":\"");
+        out.push_str(CATEGORY_NAMES[category_of(r.strengths[*row]) as usize]);
+        out.push_str("\",\"royalty\":");
+        push_int(out, r.royalties[*row]);
+        out.push_str(",\"strength\":");
+        push_int(out, i64::from(r.strengths[*row]));
+        out.push('}');
+    }
+    out.push_str("},");
+    int(out, "seat", k as i64);
+    push_key(out, "surrender");
+    push_bool(out, r.surrender);
+    out.push(',');
+    push_key(out, "swept_all");
+    push_bool(out, r.swept_all);
+    out.push('}');
 }
 
 /// Every figure of a settlement as compact JSON with sorted keys, with
@@ -147,27 +168,36 @@ pub fn write_settlement_json(
     inputs: &[SeatInput],
     id: Option<&str>,
 ) {
-    let id: Option<&RawValue> = id.and_then(|text| serde_json::from_str(text).ok());
-    let figure = |f: fn(&SeatResult) -> i64| s.seats.iter().map(f).collect();
-    let record = SettlementJson {
-        id,
-        money: figure(|r| r.money),
-        net: figure(|r| r.net),
-        pairs: s.pairs.iter().map(pair_json).collect(),
-        points: figure(|r| r.points),
-        rake: figure(|r| r.rake),
-        seats: s
-            .seats
-            .iter()
-            .zip(inputs)
-            .enumerate()
-            .map(|(k, (r, input))| seat_json(k, r, input))
-            .collect(),
-    };
-    // plain data: serialising it cannot fail
-    if let Ok(text) = serde_json::to_string(&record) {
-        out.push_str(&text);
+    out.reserve(512 + 640 * s.seats.len() + 256 * s.pairs.len());
+    out.push('{');
+    // an id that is not one JSON value is left out
+    if let Some(id) = id.and_then(|text| serde_json::from_str::<&RawValue>(text).ok()) {
+        push_key(out, "id");
+        out.push_str(id.get());
+        out.push(',');
     }
+    push_figures(out, "money", s, |r| r.money);
+    push_figures(out, "net", s, |r| r.net);
+    push_key(out, "pairs");
+    out.push('[');
+    for (k, p) in s.pairs.iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        push_pair(out, p);
+    }
+    out.push_str("],");
+    push_figures(out, "points", s, |r| r.points);
+    push_figures(out, "rake", s, |r| r.rake);
+    push_key(out, "seats");
+    out.push('[');
+    for (k, (r, input)) in s.seats.iter().zip(inputs).enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        push_seat(out, k, r, input);
+    }
+    out.push_str("]}");
 }
 
 /// Every figure of a settlement as JSON text (see [`write_settlement_json`]).

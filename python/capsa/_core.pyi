@@ -635,6 +635,22 @@ def settle_json_lines(
     an error record; a blank line gives none), and how many rounds failed.
     """
 
+def settle_json_block(
+    block: bytes,
+    rules: dict[str, RuleSet],
+    default: str | None = None,
+    first_line: int = 1,
+) -> tuple[bytes, int, int, int]:
+    """Settles a block of a JSON Lines stream in parallel.
+
+    The block is lines separated by line feeds (none after the last: a block
+    of n line feeds holds n + 1 lines), line ``first_line`` first; a line
+    longer than ``MAX_LINE_BYTES`` gets the error record of a line too long.
+    Returns the output records as ``settle_json_lines`` does, how many
+    records they are, how many of them failed, and how many lines the block
+    held.
+    """
+
 def settle_json_document(
     document: bytes,
     rules: dict[str, RuleSet],

@@ -31,6 +31,7 @@ mod records;
 mod rng;
 mod rules;
 mod settle;
+mod settlement_dict;
 mod solver;
 mod splits;
 mod state;

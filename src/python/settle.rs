@@ -11,7 +11,7 @@ use super::conversion::flags::read_flags;
 use super::conversion::seats::read_seats;
 use super::conversion::stakes::stakes_arg;
 use super::errors::err;
-use super::json_values::text_to_python;
+use super::settlement_dict::{pairs_list, seats_list, settlement_dict};
 use crate::batch::{self, SeatFlags};
 use crate::error::{Error, ErrorKind};
 use crate::report;
@@ -33,10 +33,6 @@ impl Settlement {
     /// The settlement of `seats` (as settled), for the Python layer.
     pub(crate) fn new(inner: CoreSettlement, seats: Vec<SeatInput>) -> Self {
         Settlement { inner, seats }
-    }
-
-    fn json_part<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
-        self.to_dict(py)?.get_item(key)
     }
 }
 
@@ -81,7 +77,7 @@ impl Settlement {
     /// ``net``.
     #[getter]
     fn seats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.json_part(py, "seats")
+        Ok(seats_list(py, &self.inner, &self.seats)?.into_any())
     }
 
     /// Per pair of seats i < j, a dict from seat i's view: ``seats`` (``[i,
@@ -92,14 +88,14 @@ impl Settlement {
     /// ``stake`` and ``money`` (what i collects from j).
     #[getter]
     fn pairs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.json_part(py, "pairs")
+        Ok(pairs_list(py, &self.inner)?.into_any())
     }
 
     /// Everything as JSON-ready dicts and lists: ``points``, ``money``,
     /// ``rake``, ``net``, ``seats`` and ``pairs`` (as the properties give
     /// them), the record ``capsa settle`` writes.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        text_to_python(py, &report::settlement_json(&self.inner, &self.seats))
+        Ok(settlement_dict(py, &self.inner, &self.seats)?.into_any())
     }
 
     /// A text table a player or a support agent can read: each seat's rows and

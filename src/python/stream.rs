@@ -3,7 +3,7 @@
 
 use super::conversion::choices::NamedRules;
 use super::conversion::text::stream_lines;
-use crate::batch;
+use crate::batch::{self, StreamLine};
 use crate::stream as core;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -39,6 +39,50 @@ fn settle_json_lines<'py>(
     let lookup = |name: Option<&str>| named.lookup(name);
     let (parts, failed) = py.detach(|| batch::settle_lines(&lines, first_line, &lookup));
     Ok((joined_bytes(py, &parts)?, failed))
+}
+
+/// The lines of a block of a JSON Lines stream: the text between line
+/// feeds (a block of n line feeds holds n + 1 lines), each line longer than a
+/// round may be given as its length.
+fn block_lines(block: &[u8]) -> Vec<StreamLine<'_>> {
+    block
+        .split(|&b| b == b'\n')
+        .map(|line| match line.len() {
+            n if n > core::MAX_LINE_BYTES => StreamLine::Overlong(n),
+            _ => StreamLine::Bytes(line),
+        })
+        .collect()
+}
+
+/// Settles a block of a JSON Lines stream: its lines, separated by line
+/// feeds (none after the last), line `first_line` first, in parallel.
+/// Returns the output records (as `settle_json_lines` does), how many
+/// records and how many failed, and how many lines the block held.
+#[pyfunction]
+#[pyo3(signature = (block, rules, default=None, first_line=1))]
+fn settle_json_block<'py>(
+    py: Python<'py>,
+    block: &Bound<'py, PyBytes>,
+    rules: &Bound<'py, PyDict>,
+    default: Option<String>,
+    first_line: usize,
+) -> PyResult<(Bound<'py, PyBytes>, usize, usize, usize)> {
+    let named = NamedRules::read(rules, default)?;
+    let bytes = block.as_bytes();
+    let lookup = |name: Option<&str>| named.lookup(name);
+    let (parts, records, failed, count) = py.detach(|| {
+        let lines = block_lines(bytes);
+        let records = lines
+            .iter()
+            .filter(|line| match line {
+                StreamLine::Bytes(b) => !core::is_blank(core::strip_bom(b)),
+                StreamLine::Overlong(_) => true,
+            })
+            .count();
+        let (parts, failed) = batch::settle_lines(&lines, first_line, &lookup);
+        (parts, records, failed, lines.len())
+    });
+    Ok((joined_bytes(py, &parts)?, records, failed, count))
 }
 
 /// Settles a JSON document (a round, or a list of rounds): the output (a
@@ -125,6 +169,7 @@ fn is_json_document(document: &Bound<'_, PyBytes>) -> bool {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(settle_json_lines, m)?)?;
+    m.add_function(wrap_pyfunction!(settle_json_block, m)?)?;
     m.add_function(wrap_pyfunction!(settle_json_document, m)?)?;
     m.add_function(wrap_pyfunction!(write_json_document, m)?)?;
     m.add_function(wrap_pyfunction!(is_json_object_line, m)?)?;

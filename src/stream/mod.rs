@@ -9,13 +9,15 @@
 //! (JSON leaves them ambiguous). One line yields one record: the settlement,
 //! or an error record of one shape everywhere (see [`write_error_record`]).
 //!
-//! `json` reads JSON values, `seat` and `round` a round, `error_record`
+//! `json` reads JSON values, `seat` and `round` a round (`plain` the most
+//! common shape of one in one pass), `error_record`
 //! writes the error records, `document` reads and settles whole documents,
 //! `pretty` re-indents the output.
 
 mod document;
 mod error_record;
 mod json;
+mod plain;
 mod pretty;
 mod round;
 mod seat;
@@ -29,5 +31,7 @@ pub use error_record::{write_error_record, write_overlong_record};
 pub use pretty::indent_json;
 pub use round::{settle_line, LineOutcome, RulesFor};
 
+#[cfg(test)]
+mod plain_tests;
 #[cfg(test)]
 mod tests;

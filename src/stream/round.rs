@@ -7,12 +7,13 @@ use super::json::{
     bad, elements, integer, is_integer_text, kind, kind_name, malformed, members, shown, string,
     utf8, Kind,
 };
+use super::plain::read_plain_round;
 use super::seat::read_seat;
 use crate::error::{Error, Result};
 use crate::lines::{is_blank, strip_bom};
 use crate::report::write_settlement_json;
 use crate::rules::Rules;
-use crate::settle::{check_seat_count, settle, MAX_SEATS, MIN_SEATS};
+use crate::settle::{check_seat_count, settle, SeatInput, Settlement, MAX_SEATS, MIN_SEATS};
 use crate::stakes::{read_stakes, StakeSpec, StakesInput, StakesValue};
 
 const ROUND_KEYS: [&str; 4] = ["id", "rules", "stakes", "seats"];
@@ -120,6 +121,56 @@ fn rules_name(v: Option<&RawValue>) -> Result<Option<String>> {
     }
 }
 
+/// Reads and settles a round in any form the stream reads; the id, when one
+/// was read, names the round in an error.
+fn read_and_settle<'t>(
+    text: &'t str,
+    rules_for: &RulesFor,
+    id: &mut Option<&'t str>,
+) -> Result<(Settlement, Vec<SeatInput>)> {
+    if let Some(plain) = read_plain_round(text) {
+        *id = plain.id;
+        let rules = rules_for(plain.rules).map_err(Error::rules)?;
+        let spec = StakeSpec::Uniform(rules.stake);
+        return Ok((settle(rules, &plain.seats, &spec.stakes())?, plain.seats));
+    }
+    let mut raw_id = None;
+    let result = read_round_and_settle(text, rules_for, &mut raw_id);
+    *id = raw_id.map(RawValue::get);
+    result
+}
+
+/// [`read_and_settle`] by the general reader alone.
+pub(super) fn read_round_and_settle<'t>(
+    text: &'t str,
+    rules_for: &RulesFor,
+    id: &mut Option<&'t RawValue>,
+) -> Result<(Settlement, Vec<SeatInput>)> {
+    let round = read_round(text, id)?;
+    let name = rules_name(round.rules)?;
+    let rules = rules_for(name.as_deref()).map_err(Error::rules)?;
+    let seat_values = match round.seats {
+        Some(v) if kind(v) == Kind::Array => elements(v)?,
+        _ => {
+            return Err(bad(format!(
+                "a round needs a \"seats\" list of {MIN_SEATS} to {MAX_SEATS} seats"
+            )))
+        }
+    };
+    check_seat_count(seat_values.len())?;
+    let seats = seat_values
+        .iter()
+        .enumerate()
+        .map(|(k, v)| read_seat(v, k))
+        .collect::<Result<Vec<_>>>()?;
+    let spec = match round.stakes {
+        None => StakeSpec::Uniform(rules.stake),
+        Some(v) if kind(v) == Kind::Null => StakeSpec::Uniform(rules.stake),
+        Some(v) => read_stakes(&v, seats.len())?,
+    };
+    Ok((settle(rules, &seats, &spec.stakes())?, seats))
+}
+
 /// Settles one round given as JSON text and appends its record to `out`.
 pub(super) fn settle_text(
     text: &str,
@@ -128,39 +179,13 @@ pub(super) fn settle_text(
     out: &mut String,
 ) -> LineOutcome {
     let mut id = None;
-    let result = (|| {
-        let round = read_round(text, &mut id)?;
-        let name = rules_name(round.rules)?;
-        let rules = rules_for(name.as_deref()).map_err(Error::rules)?;
-        let seat_values = match round.seats {
-            Some(v) if kind(v) == Kind::Array => elements(v)?,
-            _ => {
-                return Err(bad(format!(
-                    "a round needs a \"seats\" list of {MIN_SEATS} to {MAX_SEATS} seats"
-                )))
-            }
-        };
-        check_seat_count(seat_values.len())?;
-        let seats = seat_values
-            .iter()
-            .enumerate()
-            .map(|(k, v)| read_seat(v, k))
-            .collect::<Result<Vec<_>>>()?;
-        let spec = match round.stakes {
-            None => StakeSpec::Uniform(rules.stake),
-            Some(v) if kind(v) == Kind::Null => StakeSpec::Uniform(rules.stake),
-            Some(v) => read_stakes(&v, seats.len())?,
-        };
-        Ok((settle(rules, &seats, &spec.stakes())?, seats))
-    })();
-    let id_text = id.map(RawValue::get);
-    match result {
+    match read_and_settle(text, rules_for, &mut id) {
         Ok((s, seats)) => {
-            write_settlement_json(out, &s, &seats, id_text);
+            write_settlement_json(out, &s, &seats, id);
             LineOutcome::Settled
         }
         Err(e) => {
-            write_error_record(out, line, id_text, &e);
+            write_error_record(out, line, id, &e);
             LineOutcome::Failed
         }
     }

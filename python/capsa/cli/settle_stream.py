@@ -8,20 +8,25 @@ import argparse
 import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from typing import IO, Any
 
 from capsa import _core
 from capsa.bulk import default_known_rules
 from capsa.cli.common import (
     EXIT_FAILED,
-    Prefixed,
     is_blank,
-    lines,
     open_input,
     read_document,
     sniff,
 )
-from capsa.record_tables import read_record_round, record_data, round_id_of, rules_key
+from capsa.record_tables import (
+    _RECORD_MARK,
+    read_record_round,
+    record_data,
+    round_id_of,
+    rules_key,
+)
 from capsa.records import RecordError, ReplayError
 from capsa.rules import Rules
 
@@ -30,6 +35,11 @@ __all__ = ["Tally", "finish", "settle_document", "settle_lines", "settle_stream"
 # Lines settled per call into the core: large enough to use every core,
 # small enough that output starts at once and memory stays flat.
 _CHUNK = 4_096
+
+# Bytes of input read at a time (several thousand rounds): as _CHUNK, few
+# enough calls that reading costs little beside settling, and more than a
+# line may hold, so that a block always ends a line or outgrows one.
+_BLOCK = 2 << 20
 
 
 class Tally:
@@ -59,15 +69,18 @@ def _record_error(number: int, exc: Exception, round_id: str | None) -> bytes:
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def settle_lines(
-    stream: IO[bytes] | Prefixed, known: dict[str, _core.RuleSet], default: str, out: Any
-) -> Tally:
-    """Settles every line of ``stream`` into ``out``: a round, or a round
-    record (replayed, then settled as the round it holds, under its own
-    rules). Returns the tally."""
-    tally = Tally()
+def _settle_items(
+    items: Iterator[bytes | int],
+    first: int,
+    known: dict[str, _core.RuleSet],
+    default: str,
+    out: Any,
+    tally: Tally,
+) -> None:
+    """Settles lines one chunk at a time into ``out``, line ``first``
+    first: a round, or a round record (replayed, then settled as the round
+    it holds, under its own rules)."""
     chunk: list[bytes | int] = []
-    first = 1
 
     def flush() -> None:
         if chunk:
@@ -75,7 +88,7 @@ def settle_lines(
             out.write(data)
             tally.add(data.count(b"\n"), bad)
 
-    for number, line in enumerate(lines(stream), start=1):
+    for number, line in enumerate(items, start=first):
         parsed = None if isinstance(line, int) else record_data(line)
         if parsed is not None and not isinstance(line, int):
             try:
@@ -93,6 +106,81 @@ def settle_lines(
             flush()
             chunk, first = [], number + 1
     flush()
+
+
+def _block_items(block: bytes) -> Iterator[bytes | int]:
+    """The lines of a block (separated by line feeds, none after the last),
+    each line too long to be a round as its length."""
+    for line in block.split(b"\n"):
+        yield len(line) if len(line) > _core.MAX_LINE_BYTES else line
+
+
+def _settle_block(
+    block: bytes,
+    first: int,
+    known: dict[str, _core.RuleSet],
+    default: str,
+    out: Any,
+    tally: Tally,
+) -> int:
+    """Settles the lines of a block into ``out``, line ``first`` first;
+    returns the number of the line after them. A block holding a round
+    record goes line by line, the others to the core whole."""
+    if _RECORD_MARK in block:
+        _settle_items(_block_items(block), first, known, default, out, tally)
+        return first + block.count(b"\n") + 1
+    data, records, failed, count = _core.settle_json_block(block, known, default, first)
+    out.write(data)
+    tally.add(records, failed)
+    return first + count
+
+
+def _skip_line(rest: bytes, stream: IO[bytes]) -> tuple[int, bytes]:
+    """Reads past the end of a line too long to be a round, begun by
+    ``rest`` (never holding it whole): its length, and what follows it."""
+    cut = rest.find(b"\n")
+    if cut >= 0:
+        return cut, rest[cut + 1 :]
+    length = len(rest)
+    while block := stream.read(_BLOCK):
+        cut = block.find(b"\n")
+        if cut >= 0:
+            return length + cut, block[cut + 1 :]
+        length += len(block)
+    return length, b""
+
+
+def settle_lines(
+    stream: IO[bytes], known: dict[str, _core.RuleSet], default: str, out: Any, head: bytes = b""
+) -> Tally:
+    """Settles every line of ``head`` then ``stream`` into ``out``: a round,
+    or a round record (replayed, then settled as the round it holds, under
+    its own rules). Returns the tally.
+
+    The input is read a block at a time and the complete lines of each are
+    settled together; a line that outgrows a round is skipped, only its
+    length kept."""
+    tally = Tally()
+    rest, number, end = head, 1, False
+    while rest or not end:
+        if not end and len(rest) < _BLOCK:
+            block = stream.read(_BLOCK)
+            end, rest = not block, rest + block
+            continue
+        cut = rest.rfind(b"\n", 0, 2 * _BLOCK)
+        if cut >= 0:
+            number = _settle_block(rest[:cut], number, known, default, out, tally)
+            rest = rest[cut + 1 :]
+        elif len(rest) > _core.MAX_LINE_BYTES:
+            length, rest = _skip_line(rest, stream)
+            _settle_items(iter([length]), number, known, default, out, tally)
+            number += 1
+        elif not end:
+            block = stream.read(_BLOCK)
+            end, rest = not block, rest + block
+        else:
+            _settle_block(rest, number, known, default, out, tally)
+            rest = b""
     return tally
 
 
@@ -139,8 +227,7 @@ def settle_stream(args: argparse.Namespace, default: Rules, out: Any) -> Tally:
         if fmt == "json":
             text = head if args.format == "auto" else read_document(stream)
             return settle_document(text, known, default.name, args.indent, out)
-        source = Prefixed(head, stream) if head else stream
-        return settle_lines(source, known, default.name, out)
+        return settle_lines(stream, known, default.name, out, head)
 
 
 def finish(tally: Tally, strict: bool) -> int:

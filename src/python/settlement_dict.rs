@@ -1,0 +1,239 @@
+//! `Settlement.to_dict()`: the record `capsa settle` writes (see
+//! `crate::report`), built straight as Python dicts and lists, equal to
+//! `json.loads` of that record, keys in the same order.
+
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use crate::arrangement::cards_text;
+use crate::natural_kind::NATURAL_NAMES;
+use crate::rank::{category_of, CATEGORY_NAMES};
+use crate::report::{row_cards, OUTCOME_NAMES, ROWS_SORTED};
+use crate::settle::{PairResult, SeatInput, SeatResult, Settlement};
+
+/// Names as Python strs made once: they repeat in every record.
+struct KeptNames {
+    names: &'static [&'static str],
+    kept: PyOnceLock<Vec<Py<PyString>>>,
+}
+
+impl KeptNames {
+    const fn new(names: &'static [&'static str]) -> Self {
+        KeptNames {
+            names,
+            kept: PyOnceLock::new(),
+        }
+    }
+
+    fn get<'py>(&self, py: Python<'py>, k: usize) -> Bound<'py, PyString> {
+        let kept = self.kept.get_or_init(py, || {
+            let str_of = |n: &&str| PyString::intern(py, n).unbind();
+            self.names.iter().map(str_of).collect()
+        });
+        kept[k].bind(py).clone()
+    }
+}
+
+static CATEGORIES: KeptNames = KeptNames::new(&CATEGORY_NAMES);
+static NATURALS: KeptNames = KeptNames::new(&NATURAL_NAMES);
+static OUTCOMES: KeptNames = KeptNames::new(&OUTCOME_NAMES);
+
+/// An empty record of one shape: its keys, in order, each set to None.
+/// Copying it and setting the values skips growing a new dict key by key.
+struct Shape {
+    keys: &'static [&'static str],
+    template: PyOnceLock<Py<PyDict>>,
+}
+
+impl Shape {
+    const fn new(keys: &'static [&'static str]) -> Self {
+        Shape {
+            keys,
+            template: PyOnceLock::new(),
+        }
+    }
+
+    fn dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let template = self.template.get_or_try_init(py, || -> PyResult<_> {
+            let d = PyDict::new(py);
+            for key in self.keys {
+                d.set_item(PyString::intern(py, key), py.None())?;
+            }
+            Ok(d.unbind())
+        })?;
+        template.bind(py).copy()
+    }
+}
+
+static RECORD: Shape = Shape::new(&["money", "net", "pairs", "points", "rake", "seats"]);
+static PAIR: Shape = Shape::new(&[
+    "bonus",
+    "money",
+    "multiplier",
+    "outcome",
+    "overall",
+    "points",
+    "row_points",
+    "rows",
+    "royalties",
+    "scoop",
+    "seats",
+    "stake",
+    "sweep_all",
+]);
+static SEAT: Shape = Shape::new(&[
+    "foul",
+    "money",
+    "natural",
+    "natural_points",
+    "net",
+    "points",
+    "rake",
+    "rows",
+    "seat",
+    "surrender",
+    "swept_all",
+]);
+static ROWS: Shape = Shape::new(&["bottom", "middle", "top"]);
+static ROW: Shape = Shape::new(&["cards", "category", "royalty", "strength"]);
+
+/// The key of a row.
+fn row_key<'py>(py: Python<'py>, row: usize) -> &'py Bound<'py, PyString> {
+    match row {
+        0 => intern!(py, "top"),
+        1 => intern!(py, "middle"),
+        _ => intern!(py, "bottom"),
+    }
+}
+
+fn figures<'py>(
+    py: Python<'py>,
+    s: &Settlement,
+    f: fn(&SeatResult) -> i64,
+) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, s.seats.iter().map(f))
+}
+
+/// A pair's rows (or a seat's row records) keyed bottom, middle, top.
+fn rows_dict<'py, T: IntoPyObject<'py>>(
+    py: Python<'py>,
+    row: impl Fn(usize) -> PyResult<T>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = ROWS.dict(py)?;
+    for (_, k) in ROWS_SORTED {
+        d.set_item(row_key(py, k), row(k)?)?;
+    }
+    Ok(d)
+}
+
+fn pair_dict<'py>(py: Python<'py>, p: &PairResult) -> PyResult<Bound<'py, PyDict>> {
+    let d = PAIR.dict(py)?;
+    d.set_item(intern!(py, "bonus"), p.bonus)?;
+    d.set_item(intern!(py, "money"), p.money)?;
+    d.set_item(intern!(py, "multiplier"), p.multiplier)?;
+    d.set_item(intern!(py, "outcome"), OUTCOMES.get(py, p.outcome as usize))?;
+    d.set_item(intern!(py, "overall"), p.overall)?;
+    d.set_item(intern!(py, "points"), p.points)?;
+    d.set_item(intern!(py, "row_points"), p.row_points)?;
+    d.set_item(intern!(py, "rows"), rows_dict(py, |k| Ok(p.rows[k]))?)?;
+    d.set_item(intern!(py, "royalties"), p.royalties)?;
+    d.set_item(intern!(py, "scoop"), p.scoop)?;
+    d.set_item(intern!(py, "seats"), PyList::new(py, [p.i, p.j])?)?;
+    d.set_item(intern!(py, "stake"), p.stake)?;
+    d.set_item(intern!(py, "sweep_all"), p.sweep_all)?;
+    Ok(d)
+}
+
+fn row_dict<'py>(
+    py: Python<'py>,
+    r: &SeatResult,
+    input: &SeatInput,
+    row: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = ROW.dict(py)?;
+    let strength = r.strengths[row];
+    d.set_item(
+        intern!(py, "cards"),
+        cards_text(row_cards(&input.cards, row)),
+    )?;
+    d.set_item(
+        intern!(py, "category"),
+        CATEGORIES.get(py, category_of(strength) as usize),
+    )?;
+    d.set_item(intern!(py, "royalty"), r.royalties[row])?;
+    d.set_item(intern!(py, "strength"), strength)?;
+    Ok(d)
+}
+
+fn seat_dict<'py>(
+    py: Python<'py>,
+    k: usize,
+    r: &SeatResult,
+    input: &SeatInput,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = SEAT.dict(py)?;
+    d.set_item(intern!(py, "foul"), r.foul)?;
+    d.set_item(intern!(py, "money"), r.money)?;
+    let natural = r.natural.map(|(n, _)| NATURALS.get(py, n as usize));
+    d.set_item(intern!(py, "natural"), natural)?;
+    d.set_item(
+        intern!(py, "natural_points"),
+        r.natural.map_or(0, |(_, p)| p),
+    )?;
+    d.set_item(intern!(py, "net"), r.net)?;
+    d.set_item(intern!(py, "points"), r.points)?;
+    d.set_item(intern!(py, "rake"), r.rake)?;
+    d.set_item(
+        intern!(py, "rows"),
+        rows_dict(py, |row| row_dict(py, r, input, row))?,
+    )?;
+    d.set_item(intern!(py, "seat"), k)?;
+    d.set_item(intern!(py, "surrender"), r.surrender)?;
+    d.set_item(intern!(py, "swept_all"), r.swept_all)?;
+    Ok(d)
+}
+
+/// The pairs of a settlement as `to_dict()` gives them.
+pub(crate) fn pairs_list<'py>(py: Python<'py>, s: &Settlement) -> PyResult<Bound<'py, PyList>> {
+    let pairs = s
+        .pairs
+        .iter()
+        .map(|p| pair_dict(py, p))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, pairs)
+}
+
+/// The seats of a settlement as `to_dict()` gives them.
+pub(crate) fn seats_list<'py>(
+    py: Python<'py>,
+    s: &Settlement,
+    inputs: &[SeatInput],
+) -> PyResult<Bound<'py, PyList>> {
+    let seats = s
+        .seats
+        .iter()
+        .zip(inputs)
+        .enumerate()
+        .map(|(k, (r, input))| seat_dict(py, k, r, input))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, seats)
+}
+
+/// A settlement's record as Python data (`json.loads` of
+/// `report::settlement_json`).
+pub(crate) fn settlement_dict<'py>(
+    py: Python<'py>,
+    s: &Settlement,
+    inputs: &[SeatInput],
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = RECORD.dict(py)?;
+    d.set_item(intern!(py, "money"), figures(py, s, |r| r.money)?)?;
+    d.set_item(intern!(py, "net"), figures(py, s, |r| r.net)?)?;
+    d.set_item(intern!(py, "pairs"), pairs_list(py, s)?)?;
+    d.set_item(intern!(py, "points"), figures(py, s, |r| r.points)?)?;
+    d.set_item(intern!(py, "rake"), figures(py, s, |r| r.rake)?)?;
+    d.set_item(intern!(py, "seats"), seats_list(py, s, inputs)?)?;
+    Ok(d)
+}
