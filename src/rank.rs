@@ -132,10 +132,9 @@ pub fn parse_suit_order(order: &str) -> Result<[u8; 4]> {
 struct Class {
     /// Category and rank key, already shifted into place.
     base: u32,
-    /// Per rank (4-bit field r), 8 minus its slot in significance order (0
-    /// when absent): sorting cards by this and then by suit strength, both
-    /// descending, puts them in significance order.
-    significance: u64,
+    /// Where significance order takes each card from descending card order
+    /// (see [`suits`]): slot k of the suit key holds card `order[k]`.
+    order: [u8; 5],
 }
 
 struct Tables {
@@ -146,8 +145,10 @@ struct Tables {
     /// index it. Dense: the hot path without the suit tie-break
     /// reads only this (31 KB, stays in L1).
     bases: Vec<u32>,
-    /// `classes[i].significance`, dense, for the suit tie-break.
-    significance: Vec<u64>,
+    /// For the suit tie-break: each class's base strength with its
+    /// [`suits::SuitOrders`] row in the low bits, where the suit key goes.
+    tie_bases: Vec<u32>,
+    suit_orders: suits::SuitOrders,
 }
 
 fn straight_position(distinct_desc: &[u8], wheel_second: bool) -> Option<(u32, [u8; 5])> {
@@ -226,14 +227,10 @@ fn classify(ranks: &[u8], flush: bool, wheel_second: bool) -> Class {
         [4, 1] => (QUADS, (distinct[0] as u32) << 4 | distinct[1] as u32),
         other => unreachable!("rank pattern {other:?} cannot occur"),
     };
-    let mut class = Class {
+    Class {
         base: (category as u32) << CATEGORY_SHIFT | key << RANK_SHIFT,
-        significance: 0,
-    };
-    for (k, &r) in order.iter().enumerate() {
-        class.significance |= (8 - k as u64) << (4 * r as u32);
+        order: suits::significance_order(ranks, &counts, &order),
     }
-    class
 }
 
 fn build_tables(wheel_second: bool) -> Tables {
@@ -286,12 +283,18 @@ fn build_tables(wheel_second: bool) -> Tables {
             }
         }
     }
+    let (suit_orders, rows) = suits::SuitOrders::build(classes.iter().map(|c| c.order));
     Tables {
         rank5,
         flush5,
         rank3,
         bases: classes.iter().map(|c| c.base).collect(),
-        significance: classes.iter().map(|c| c.significance).collect(),
+        tie_bases: classes
+            .iter()
+            .zip(rows)
+            .map(|(c, row)| c.base | row)
+            .collect(),
+        suit_orders,
     }
 }
 
@@ -310,6 +313,9 @@ fn tables(wheel_second: bool) -> &'static Tables {
 pub struct Evaluator {
     pub ranking: Ranking,
     tables: &'static Tables,
+    /// Each card's bit in a hand's descending card order under this suit
+    /// order (see [`suits::card_bits`]).
+    card_bits: &'static [u64; 52],
 }
 
 impl std::fmt::Debug for Evaluator {
@@ -331,57 +337,7 @@ impl Evaluator {
         Evaluator {
             ranking,
             tables: tables(ranking.wheel_second),
-        }
-    }
-
-    /// The suits of the cards in significance order, two bits each, strongest
-    /// first (for two hands of one rank pattern this compares exactly as the
-    /// card-by-card suit comparison of the rule reference,
-    /// docs/rules.md, "Suit tie-break and `suit_order`").
-    #[inline(always)]
-    fn suit_key(&self, significance: u64, cards: &[u8]) -> u32 {
-        let ss = self.ranking.suit_strength;
-        let key = |c: u8| -> u16 {
-            let sig = (significance >> (4 * rank_index(c) as u32)) & 15;
-            ((sig as u16) << 2) | ss[suit(c) as usize] as u16
-        };
-        if cards.len() == 5 {
-            let mut k = [
-                key(cards[0]),
-                key(cards[1]),
-                key(cards[2]),
-                key(cards[3]),
-                key(cards[4]),
-            ];
-            // a sorting network, descending: no data-dependent branches
-            for (a, b) in [
-                (0, 1),
-                (3, 4),
-                (2, 4),
-                (2, 3),
-                (0, 3),
-                (0, 2),
-                (1, 4),
-                (1, 3),
-                (1, 2),
-            ] {
-                let (x, y) = (k[a].max(k[b]), k[a].min(k[b]));
-                k[a] = x;
-                k[b] = y;
-            }
-            k.iter().enumerate().fold(0, |acc, (i, &v)| {
-                acc | ((v as u32 & 3) << (8 - 2 * i as u32))
-            })
-        } else {
-            let mut k = [key(cards[0]), key(cards[1]), key(cards[2])];
-            for (a, b) in [(0, 1), (1, 2), (0, 1)] {
-                let (x, y) = (k[a].max(k[b]), k[a].min(k[b]));
-                k[a] = x;
-                k[b] = y;
-            }
-            k.iter().enumerate().fold(0, |acc, (i, &v)| {
-                acc | ((v as u32 & 3) << (8 - 2 * i as u32))
-            })
+            card_bits: suits::card_bits(ranking.suit_strength),
         }
     }
 
@@ -403,12 +359,15 @@ impl Evaluator {
         } else {
             t.rank5[(key & ((1 << SUIT_COUNT_SHIFT) - 1)) as usize]
         };
-        let mut s = t.bases[idx as usize];
+        let mut s = if self.ranking.tie_break_suit {
+            let bits = c.map(|x| self.card_bits[x as usize]);
+            let desc = suits::descending_suits(bits[0] | bits[1] | bits[2] | bits[3] | bits[4], 5);
+            t.suit_orders.strength(t.tie_bases[idx as usize], desc)
+        } else {
+            t.bases[idx as usize]
+        };
         if self.ranking.flush_suit_first && category_of(s) == FLUSH {
             s += (self.ranking.suit_strength[suit(c[0]) as usize] as u32) << FLUSH_SUIT_SHIFT;
-        }
-        if self.ranking.tie_break_suit {
-            s |= self.suit_key(t.significance[idx as usize], &c);
         }
         s
     }
@@ -418,12 +377,15 @@ impl Evaluator {
     pub fn eval3(&self, c: [u8; 3]) -> u32 {
         let idx = (rank_index(c[0]) as usize * 13 + rank_index(c[1]) as usize) * 13
             + rank_index(c[2]) as usize;
-        let class_index = self.tables.rank3[idx] as usize;
-        let mut s = self.tables.bases[class_index];
+        let t = self.tables;
+        let class_index = t.rank3[idx] as usize;
         if self.ranking.tie_break_suit {
-            s |= self.suit_key(self.tables.significance[class_index], &c);
+            let bits = c.map(|x| self.card_bits[x as usize]);
+            let desc = suits::descending_suits(bits[0] | bits[1] | bits[2], 3);
+            t.suit_orders.strength(t.tie_bases[class_index], desc)
+        } else {
+            t.bases[class_index]
         }
-        s
     }
 
     /// Strength of a checked three- or five-card hand.
@@ -443,5 +405,6 @@ impl Evaluator {
     }
 }
 
+mod suits;
 #[cfg(test)]
 mod tests;
