@@ -68,9 +68,10 @@ const RANK5_LEN: usize = (4 * 79415 + 43258 + 1) as usize;
 /// largest weight sum (360,918 < 2^19).
 const SUIT_COUNT_SHIFT: u32 = 19;
 
-/// Per card id: its rank weight plus one in its suit's 3-bit count.
-const CARD_KEY: [u32; 52] = {
-    let mut keys = [0u32; 52];
+/// Per card id: its rank weight plus one in its suit's 3-bit count. 256
+/// entries (zero past 51) so that indexing by a `u8` needs no bounds check.
+const CARD_KEY: [u32; 256] = {
+    let mut keys = [0u32; 256];
     let mut id = 0;
     while id < 52 {
         keys[id] = W[id >> 2] + (1 << (SUIT_COUNT_SHIFT + 3 * (id as u32 & 3)));
@@ -137,18 +138,43 @@ struct Class {
     order: [u8; 5],
 }
 
+/// Sizes of the tables a hand's key indexes, powers of two so that a mask,
+/// not a bounds check, keeps every read in range.
+const RANK5_SIZE: usize = 1 << SUIT_COUNT_SHIFT;
+const FLUSH5_SIZE: usize = 1 << 13;
+/// Room for every class: 6,175 + 1,287 + 455 + 1 (the unused class 0).
+const CLASSES: usize = 1 << 13;
+const _: () = assert!(RANK5_LEN <= RANK5_SIZE);
+
 struct Tables {
-    rank5: Vec<u16>,
-    flush5: Vec<u16>,
+    rank5: Box<[u16; RANK5_SIZE]>,
+    flush5: Box<[u16; FLUSH5_SIZE]>,
     rank3: Vec<u16>,
     /// The base strength of each rank pattern (class); the tables above
     /// index it. Dense: the hot path without the suit tie-break
     /// reads only this (31 KB, stays in L1).
-    bases: Vec<u32>,
+    bases: Box<[u32; CLASSES]>,
     /// For the suit tie-break: each class's base strength with its
     /// [`suits::SuitOrders`] row in the low bits, where the suit key goes.
-    tie_bases: Vec<u32>,
+    tie_bases: Box<[u32; CLASSES]>,
     suit_orders: suits::SuitOrders,
+}
+
+/// A zeroed table of `N` entries on the heap.
+fn boxed<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
+    vec![T::default(); N]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("the vector has N entries"))
+}
+
+/// `values` in a table of [`CLASSES`] entries.
+fn class_table(values: impl Iterator<Item = u32>) -> Box<[u32; CLASSES]> {
+    let mut table = boxed();
+    for (slot, v) in table.iter_mut().zip(values) {
+        *slot = v;
+    }
+    table
 }
 
 fn straight_position(distinct_desc: &[u8], wheel_second: bool) -> Option<(u32, [u8; 5])> {
@@ -235,8 +261,8 @@ fn classify(ranks: &[u8], flush: bool, wheel_second: bool) -> Class {
 
 fn build_tables(wheel_second: bool) -> Tables {
     let mut classes = vec![Class::default()];
-    let mut rank5 = vec![0u16; RANK5_LEN];
-    let mut flush5 = vec![0u16; 1 << 13];
+    let mut rank5 = boxed::<u16, RANK5_SIZE>();
+    let mut flush5 = boxed::<u16, FLUSH5_SIZE>();
     let mut rank3 = vec![0u16; 13 * 13 * 13];
     let mut push = |c: Class| {
         classes.push(c);
@@ -283,17 +309,14 @@ fn build_tables(wheel_second: bool) -> Tables {
             }
         }
     }
+    assert!(classes.len() <= CLASSES, "{} classes", classes.len());
     let (suit_orders, rows) = suits::SuitOrders::build(classes.iter().map(|c| c.order));
     Tables {
         rank5,
         flush5,
         rank3,
-        bases: classes.iter().map(|c| c.base).collect(),
-        tie_bases: classes
-            .iter()
-            .zip(rows)
-            .map(|(c, row)| c.base | row)
-            .collect(),
+        bases: class_table(classes.iter().map(|c| c.base)),
+        tie_bases: class_table(classes.iter().zip(rows).map(|(c, row)| c.base | row)),
         suit_orders,
     }
 }
@@ -315,7 +338,7 @@ pub struct Evaluator {
     tables: &'static Tables,
     /// Each card's bit in a hand's descending card order under this suit
     /// order (see [`suits::card_bits`]).
-    card_bits: &'static [u64; 52],
+    card_bits: &'static [u64; 256],
 }
 
 impl std::fmt::Debug for Evaluator {
@@ -355,16 +378,17 @@ impl Evaluator {
         let suits = key >> SUIT_COUNT_SHIFT;
         let idx = if suits & (suits >> 2) & 0b001_001_001_001 != 0 {
             let mask = c.iter().fold(0u32, |m, &x| m | 1 << rank_index(x));
-            t.flush5[mask as usize]
+            t.flush5[mask as usize & (FLUSH5_SIZE - 1)]
         } else {
-            t.rank5[(key & ((1 << SUIT_COUNT_SHIFT) - 1)) as usize]
+            t.rank5[key as usize & (RANK5_SIZE - 1)]
         };
+        let idx = idx as usize & (CLASSES - 1);
         let mut s = if self.ranking.tie_break_suit {
             let bits = c.map(|x| self.card_bits[x as usize]);
             let desc = suits::descending_suits(bits[0] | bits[1] | bits[2] | bits[3] | bits[4], 5);
-            t.suit_orders.strength(t.tie_bases[idx as usize], desc)
+            t.suit_orders.strength(t.tie_bases[idx], desc)
         } else {
-            t.bases[idx as usize]
+            t.bases[idx]
         };
         if self.ranking.flush_suit_first && category_of(s) == FLUSH {
             s += (self.ranking.suit_strength[suit(c[0]) as usize] as u32) << FLUSH_SUIT_SHIFT;
@@ -378,7 +402,7 @@ impl Evaluator {
         let idx = (rank_index(c[0]) as usize * 13 + rank_index(c[1]) as usize) * 13
             + rank_index(c[2]) as usize;
         let t = self.tables;
-        let class_index = t.rank3[idx] as usize;
+        let class_index = t.rank3[idx] as usize & (CLASSES - 1);
         if self.ranking.tie_break_suit {
             let bits = c.map(|x| self.card_bits[x as usize]);
             let desc = suits::descending_suits(bits[0] | bits[1] | bits[2], 3);

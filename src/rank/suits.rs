@@ -17,10 +17,11 @@ const SUIT_KEY_MASK: u32 = (1 << SUIT_KEY_BITS) - 1;
 /// At most this many distinct moves (11 occur: see the tests).
 const MOVES: usize = 16;
 
-/// Per suit order, each card's bit `4 * rank + suit strength`. The 24 suit
-/// orders take 10 KB, built at compile time.
-static CARD_BITS: [[u64; 52]; 24] = {
-    let mut all = [[0u64; 52]; 24];
+/// Per suit order, each card's bit `4 * rank + suit strength`; 256 entries
+/// an order (zero past 51) so that indexing by a `u8` needs no bounds check.
+/// The 24 suit orders take 48 KB, built at compile time.
+static CARD_BITS: [[u64; 256]; 24] = {
+    let mut all = [[0u64; 256]; 24];
     let mut order = 0;
     while order < 24 {
         let strength = nth_suit_strength(order);
@@ -59,7 +60,7 @@ const fn nth_suit_strength(n: usize) -> [u8; 4] {
 
 /// The card bits of a suit order given as suit strengths (a permutation of
 /// 0..4, as [`super::parse_suit_order`] makes them).
-pub(super) fn card_bits(suit_strength: [u8; 4]) -> &'static [u64; 52] {
+pub(super) fn card_bits(suit_strength: [u8; 4]) -> &'static [u64; 256] {
     let order = (0..24)
         .find(|&n| nth_suit_strength(n) == suit_strength)
         .expect("suit strengths are a permutation of 0..4");
@@ -71,10 +72,13 @@ pub(super) fn card_bits(suit_strength: [u8; 4]) -> &'static [u64; 52] {
 /// (a three-card hand leaves bits 0..3 zero).
 #[inline(always)]
 pub(super) fn descending_suits(mut hand: u64, n: u32) -> u32 {
+    // bit 63 is no card's: it keeps the word non-zero, so that finding the
+    // lowest bit needs no zero case
+    hand |= 1 << 63;
     let mut suits = 0;
     for i in 0..n {
         suits |= (hand.trailing_zeros() & 3) << (2 * i + SUIT_KEY_BITS - 2 * n);
-        hand &= hand.wrapping_sub(1);
+        hand &= hand - 1;
     }
     suits
 }
