@@ -59,11 +59,13 @@ const fn nth_suit_strength(n: usize) -> [u8; 4] {
 }
 
 /// The card bits of a suit order given as suit strengths (a permutation of
-/// 0..4, as [`super::parse_suit_order`] makes them).
+/// 0..4, as [`super::parse_suit_order`] makes them). Strengths that are not
+/// one, which `Rules::validate` refuses, get the default order's bits.
 pub(super) fn card_bits(suit_strength: [u8; 4]) -> &'static [u64; 256] {
-    let order = (0..24)
-        .find(|&n| nth_suit_strength(n) == suit_strength)
-        .expect("suit strengths are a permutation of 0..4");
+    let find = |strength| (0..24).find(|&n| nth_suit_strength(n) == strength);
+    let order = find(suit_strength)
+        .or_else(|| find(super::Ranking::default().suit_strength))
+        .unwrap_or(0);
     &CARD_BITS[order]
 }
 
