@@ -1,5 +1,8 @@
 //! Ranks all 2,598,960 five-card hands on one core, checks the category counts
-//! while timing, and prints hands per second. Run: `cargo bench --bench rank`.
+//! and the sum of the strengths while timing, and prints hands per second:
+//! enumerated (loops over the cards, each hand ascending), the same hands as
+//! an array in a fixed random order, and that array with each hand's cards
+//! in a fixed random order too. Run: `cargo bench --bench rank`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -10,23 +13,28 @@ const COUNTS: [u64; 10] = [
     1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4,
 ];
 
-fn all_hands(e: &Evaluator) -> [u64; 10] {
+fn all_hands(e: &Evaluator) -> ([u64; 10], u64) {
     let mut counts = [0u64; 10];
+    let mut sum = 0u64;
     for a in 0..52u8 {
         for b in a + 1..52 {
             for c in b + 1..52 {
                 for d in c + 1..52 {
                     for f in d + 1..52 {
-                        counts[category_of(e.eval5([a, b, c, d, f])) as usize] += 1;
+                        let s = e.eval5([a, b, c, d, f]);
+                        counts[category_of(s) as usize] += 1;
+                        sum = sum.wrapping_add(s as u64);
                     }
                 }
             }
         }
     }
-    counts
+    (counts, sum)
 }
 
-fn hands_array() -> Vec<[u8; 5]> {
+/// Every hand in a fixed random order, and the same with each hand's cards
+/// in a fixed random order as well.
+fn hands_arrays() -> (Vec<[u8; 5]>, Vec<[u8; 5]>) {
     let mut v = Vec::with_capacity(2_598_960);
     for a in 0..52u8 {
         for b in a + 1..52 {
@@ -45,7 +53,19 @@ fn hands_array() -> Vec<[u8; 5]> {
         let j = rng.below(i as u32 + 1) as usize;
         v.swap(i, j);
     }
-    v
+    let mut mixed = v.clone();
+    for hand in &mut mixed {
+        for i in (1..5).rev() {
+            hand.swap(i, rng.below(i as u32 + 1) as usize);
+        }
+    }
+    (v, mixed)
+}
+
+fn strength_sum(e: &Evaluator, hands: &[[u8; 5]]) -> u64 {
+    hands
+        .iter()
+        .fold(0u64, |acc, h| acc.wrapping_add(e.eval5(*h) as u64))
 }
 
 fn best_of<F: FnMut() -> u64>(runs: usize, mut f: F) -> f64 {
@@ -81,34 +101,41 @@ fn main() {
         ),
         ("tie_break=suit (capsa-susun)", Ranking::default()),
     ];
-    let shuffled = hands_array();
+    let (shuffled, mixed) = hands_arrays();
     for (name, ranking) in modes {
         let e = Evaluator::new(ranking);
-        let mut counts = all_hands(&e);
+        let (mut counts, sum) = all_hands(&e);
         counts[8] += counts[9];
         counts[9] = 0;
         let mut want = COUNTS;
         want[8] += want[9];
         want[9] = 0;
         assert_eq!(counts, want, "category counts are wrong");
-        let t = best_of(5, || all_hands(black_box(&e)).iter().sum());
         let n = 2_598_960f64;
+        let t = best_of(5, || {
+            let (counts, s) = all_hands(black_box(&e));
+            assert_eq!(s, sum, "enumerated strengths changed between runs");
+            counts.iter().sum()
+        });
         println!(
             "{name:32} enumerated: {:8.1} M hands/s ({:.2} ms)",
             n / t / 1e6,
             t * 1e3
         );
-        let t = best_of(5, || {
-            let mut acc = 0u64;
-            for h in &shuffled {
-                acc = acc.wrapping_add(e.eval5(*h) as u64);
-            }
-            acc
-        });
-        println!(
-            "{name:32} shuffled array: {:6.1} M hands/s ({:.2} ms)",
-            n / t / 1e6,
-            t * 1e3
-        );
+        for (what, hands) in [("shuffled array", &shuffled), ("shuffled cards", &mixed)] {
+            let t = best_of(5, || {
+                let s = strength_sum(black_box(&e), hands);
+                assert_eq!(
+                    s, sum,
+                    "{what}: the strengths differ from the enumerated ones"
+                );
+                s
+            });
+            println!(
+                "{name:32} {what}: {:6.1} M hands/s ({:.2} ms)",
+                n / t / 1e6,
+                t * 1e3
+            );
+        }
     }
 }

@@ -9,6 +9,12 @@
 //! integers is comparing the sorted rank lists, and when one list is a prefix
 //! of the other the longer one (more kickers) is the larger mask, which is
 //! exactly the three-against-five-card rule.
+//!
+//! Memory: each wheel mode's tables are built once, when the first
+//! evaluator of that mode is made: about 1.1 MB (the five-card rank table
+//! 1 MB, of which the hands touch 705 KB; per class the base strengths 64 KB;
+//! the suit key table 32 KB; the flush table 16 KB). Each suit order's card
+//! bits (48 KB for all 24) are built at compile time.
 
 use std::sync::OnceLock;
 
@@ -68,9 +74,10 @@ const RANK5_LEN: usize = (4 * 79415 + 43258 + 1) as usize;
 /// largest weight sum (360,918 < 2^19).
 const SUIT_COUNT_SHIFT: u32 = 19;
 
-/// Per card id: its rank weight plus one in its suit's 3-bit count.
-const CARD_KEY: [u32; 52] = {
-    let mut keys = [0u32; 52];
+/// Per card id: its rank weight plus one in its suit's 3-bit count. 256
+/// entries (zero past 51) so that indexing by a `u8` needs no bounds check.
+const CARD_KEY: [u32; 256] = {
+    let mut keys = [0u32; 256];
     let mut id = 0;
     while id < 52 {
         keys[id] = W[id >> 2] + (1 << (SUIT_COUNT_SHIFT + 3 * (id as u32 & 3)));
@@ -132,22 +139,48 @@ pub fn parse_suit_order(order: &str) -> Result<[u8; 4]> {
 struct Class {
     /// Category and rank key, already shifted into place.
     base: u32,
-    /// Per rank (4-bit field r), 8 minus its slot in significance order (0
-    /// when absent): sorting cards by this and then by suit strength, both
-    /// descending, puts them in significance order.
-    significance: u64,
+    /// Where significance order takes each card from descending card order
+    /// (see [`suits`]): slot k of the suit key holds card `order[k]`.
+    order: [u8; 5],
 }
 
+/// Sizes of the tables a hand's key indexes, powers of two so that a mask,
+/// not a bounds check, keeps every read in range.
+const RANK5_SIZE: usize = 1 << SUIT_COUNT_SHIFT;
+const FLUSH5_SIZE: usize = 1 << 13;
+/// Room for every class: 6,175 + 1,287 + 455 + 1 (the unused class 0).
+const CLASSES: usize = 1 << 13;
+const _: () = assert!(RANK5_LEN <= RANK5_SIZE);
+
 struct Tables {
-    rank5: Vec<u16>,
-    flush5: Vec<u16>,
+    rank5: Box<[u16; RANK5_SIZE]>,
+    flush5: Box<[u16; FLUSH5_SIZE]>,
     rank3: Vec<u16>,
     /// The base strength of each rank pattern (class); the tables above
     /// index it. Dense: the hot path without the suit tie-break
     /// reads only this (31 KB, stays in L1).
-    bases: Vec<u32>,
-    /// `classes[i].significance`, dense, for the suit tie-break.
-    significance: Vec<u64>,
+    bases: Box<[u32; CLASSES]>,
+    /// For the suit tie-break: each class's base strength with its
+    /// [`suits::SuitOrders`] row in the low bits, where the suit key goes.
+    tie_bases: Box<[u32; CLASSES]>,
+    suit_orders: suits::SuitOrders,
+}
+
+/// A zeroed table of `N` entries on the heap.
+fn boxed<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
+    vec![T::default(); N]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("the vector has N entries"))
+}
+
+/// `values` in a table of [`CLASSES`] entries.
+fn class_table(values: impl Iterator<Item = u32>) -> Box<[u32; CLASSES]> {
+    let mut table = boxed();
+    for (slot, v) in table.iter_mut().zip(values) {
+        *slot = v;
+    }
+    table
 }
 
 fn straight_position(distinct_desc: &[u8], wheel_second: bool) -> Option<(u32, [u8; 5])> {
@@ -226,20 +259,16 @@ fn classify(ranks: &[u8], flush: bool, wheel_second: bool) -> Class {
         [4, 1] => (QUADS, (distinct[0] as u32) << 4 | distinct[1] as u32),
         other => unreachable!("rank pattern {other:?} cannot occur"),
     };
-    let mut class = Class {
+    Class {
         base: (category as u32) << CATEGORY_SHIFT | key << RANK_SHIFT,
-        significance: 0,
-    };
-    for (k, &r) in order.iter().enumerate() {
-        class.significance |= (8 - k as u64) << (4 * r as u32);
+        order: suits::significance_order(ranks, &counts, &order),
     }
-    class
 }
 
 fn build_tables(wheel_second: bool) -> Tables {
     let mut classes = vec![Class::default()];
-    let mut rank5 = vec![0u16; RANK5_LEN];
-    let mut flush5 = vec![0u16; 1 << 13];
+    let mut rank5 = boxed::<u16, RANK5_SIZE>();
+    let mut flush5 = boxed::<u16, FLUSH5_SIZE>();
     let mut rank3 = vec![0u16; 13 * 13 * 13];
     let mut push = |c: Class| {
         classes.push(c);
@@ -286,12 +315,15 @@ fn build_tables(wheel_second: bool) -> Tables {
             }
         }
     }
+    assert!(classes.len() <= CLASSES, "{} classes", classes.len());
+    let (suit_orders, rows) = suits::SuitOrders::build(classes.iter().map(|c| c.order));
     Tables {
         rank5,
         flush5,
         rank3,
-        bases: classes.iter().map(|c| c.base).collect(),
-        significance: classes.iter().map(|c| c.significance).collect(),
+        bases: class_table(classes.iter().map(|c| c.base)),
+        tie_bases: class_table(classes.iter().zip(rows).map(|(c, row)| c.base | row)),
+        suit_orders,
     }
 }
 
@@ -310,6 +342,9 @@ fn tables(wheel_second: bool) -> &'static Tables {
 pub struct Evaluator {
     pub ranking: Ranking,
     tables: &'static Tables,
+    /// Each card's bit in a hand's descending card order under this suit
+    /// order (see [`suits::card_bits`]).
+    card_bits: &'static [u64; 256],
 }
 
 impl std::fmt::Debug for Evaluator {
@@ -331,57 +366,7 @@ impl Evaluator {
         Evaluator {
             ranking,
             tables: tables(ranking.wheel_second),
-        }
-    }
-
-    /// The suits of the cards in significance order, two bits each, strongest
-    /// first (for two hands of one rank pattern this compares exactly as the
-    /// card-by-card suit comparison of the rule reference,
-    /// docs/rules.md, "Suit tie-break and `suit_order`").
-    #[inline(always)]
-    fn suit_key(&self, significance: u64, cards: &[u8]) -> u32 {
-        let ss = self.ranking.suit_strength;
-        let key = |c: u8| -> u16 {
-            let sig = (significance >> (4 * rank_index(c) as u32)) & 15;
-            ((sig as u16) << 2) | ss[suit(c) as usize] as u16
-        };
-        if cards.len() == 5 {
-            let mut k = [
-                key(cards[0]),
-                key(cards[1]),
-                key(cards[2]),
-                key(cards[3]),
-                key(cards[4]),
-            ];
-            // a sorting network, descending: no data-dependent branches
-            for (a, b) in [
-                (0, 1),
-                (3, 4),
-                (2, 4),
-                (2, 3),
-                (0, 3),
-                (0, 2),
-                (1, 4),
-                (1, 3),
-                (1, 2),
-            ] {
-                let (x, y) = (k[a].max(k[b]), k[a].min(k[b]));
-                k[a] = x;
-                k[b] = y;
-            }
-            k.iter().enumerate().fold(0, |acc, (i, &v)| {
-                acc | ((v as u32 & 3) << (8 - 2 * i as u32))
-            })
-        } else {
-            let mut k = [key(cards[0]), key(cards[1]), key(cards[2])];
-            for (a, b) in [(0, 1), (1, 2), (0, 1)] {
-                let (x, y) = (k[a].max(k[b]), k[a].min(k[b]));
-                k[a] = x;
-                k[b] = y;
-            }
-            k.iter().enumerate().fold(0, |acc, (i, &v)| {
-                acc | ((v as u32 & 3) << (8 - 2 * i as u32))
-            })
+            card_bits: suits::card_bits(ranking.suit_strength),
         }
     }
 
@@ -399,16 +384,20 @@ impl Evaluator {
         let suits = key >> SUIT_COUNT_SHIFT;
         let idx = if suits & (suits >> 2) & 0b001_001_001_001 != 0 {
             let mask = c.iter().fold(0u32, |m, &x| m | 1 << rank_index(x));
-            t.flush5[mask as usize]
+            t.flush5[mask as usize & (FLUSH5_SIZE - 1)]
         } else {
-            t.rank5[(key & ((1 << SUIT_COUNT_SHIFT) - 1)) as usize]
+            t.rank5[key as usize & (RANK5_SIZE - 1)]
         };
-        let mut s = t.bases[idx as usize];
+        let idx = idx as usize & (CLASSES - 1);
+        let mut s = if self.ranking.tie_break_suit {
+            let bits = c.map(|x| self.card_bits[x as usize]);
+            let desc = suits::descending_suits(bits[0] | bits[1] | bits[2] | bits[3] | bits[4], 5);
+            t.suit_orders.strength(t.tie_bases[idx], desc)
+        } else {
+            t.bases[idx]
+        };
         if self.ranking.flush_suit_first && category_of(s) == FLUSH {
             s += (self.ranking.suit_strength[suit(c[0]) as usize] as u32) << FLUSH_SUIT_SHIFT;
-        }
-        if self.ranking.tie_break_suit {
-            s |= self.suit_key(t.significance[idx as usize], &c);
         }
         s
     }
@@ -418,12 +407,15 @@ impl Evaluator {
     pub fn eval3(&self, c: [u8; 3]) -> u32 {
         let idx = (rank_index(c[0]) as usize * 13 + rank_index(c[1]) as usize) * 13
             + rank_index(c[2]) as usize;
-        let class_index = self.tables.rank3[idx] as usize;
-        let mut s = self.tables.bases[class_index];
+        let t = self.tables;
+        let class_index = t.rank3[idx] as usize & (CLASSES - 1);
         if self.ranking.tie_break_suit {
-            s |= self.suit_key(self.tables.significance[class_index], &c);
+            let bits = c.map(|x| self.card_bits[x as usize]);
+            let desc = suits::descending_suits(bits[0] | bits[1] | bits[2], 3);
+            t.suit_orders.strength(t.tie_bases[class_index], desc)
+        } else {
+            t.bases[class_index]
         }
-        s
     }
 
     /// Strength of a checked three- or five-card hand.
@@ -443,5 +435,6 @@ impl Evaluator {
     }
 }
 
+mod suits;
 #[cfg(test)]
 mod tests;

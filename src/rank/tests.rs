@@ -1,4 +1,5 @@
 use super::*;
+use crate::cards::{rank_index, suit};
 use std::collections::HashSet;
 
 use crate::test_support::{cards, for_each_combination, without_suit_tie_break};
@@ -125,4 +126,103 @@ fn suit_order_parsing() {
     assert_eq!(parse_suit_order("dchs").unwrap(), [3, 2, 1, 0]);
     assert!(parse_suit_order("shc").is_err());
     assert!(parse_suit_order("shcc").is_err());
+}
+
+/// The suit key as docs/rules.md states it, computed card by card: the
+/// cards in significance order (larger rank groups first, then higher rank,
+/// then stronger suit; a straight from its top down, the ace of a low wheel
+/// last), their suit strengths two bits each, the first in bits 8..9.
+/// `plain` is the hand's strength without the suit tie-break.
+fn suit_key_by_the_rules(ranking: &Ranking, hand: &[u8], plain: u32) -> u32 {
+    let ss = ranking.suit_strength;
+    let mut counts = [0u32; 13];
+    let mut ranks = 0u32;
+    for &c in hand {
+        counts[rank_index(c) as usize] += 1;
+        ranks |= 1 << rank_index(c);
+    }
+    let mut ordered: Vec<(u32, u32)> = hand
+        .iter()
+        .map(|&c| {
+            let r = rank_index(c) as u32;
+            let s = ss[suit(c) as usize] as u32;
+            (counts[r as usize] << 8 | r << 2 | s, s)
+        })
+        .collect();
+    ordered.sort_unstable_by(|a, b| b.cmp(a));
+    let straight = [STRAIGHT, STRAIGHT_FLUSH].contains(&category_of(plain));
+    if straight && !ranking.wheel_second && ranks == 0b1_0000_0000_1111 {
+        ordered.rotate_left(1);
+    }
+    ordered
+        .iter()
+        .enumerate()
+        .fold(0, |key, (k, &(_, s))| key | s << (8 - 2 * k as u32))
+}
+
+fn without_tie_break(e: &Evaluator) -> Evaluator {
+    Evaluator::new(Ranking {
+        tie_break_suit: false,
+        ..e.ranking
+    })
+}
+
+/// Every suit order (as suit strengths), all 24.
+fn every_suit_order() -> Vec<[u8; 4]> {
+    let mut orders = Vec::new();
+    for a in 0..4u8 {
+        for b in 0..4u8 {
+            for c in 0..4u8 {
+                let d = 6 - a - b - c;
+                if a != b && a != c && b != c && d < 4 && ![a, b, c].contains(&d) {
+                    orders.push([a, b, c, d]);
+                }
+            }
+        }
+    }
+    orders
+}
+
+/// Every hand of `k` cards under `ranking`: the strength with the suit
+/// tie-break is the strength without it plus the rules' suit key, whatever
+/// order the cards come in.
+fn check_every_hand(ranking: Ranking, k: usize) {
+    let e = Evaluator::new(ranking);
+    let plain = without_tie_break(&e);
+    let deck: Vec<u8> = (0..52).collect();
+    for_each_combination(&deck, k, |hand| {
+        let without = plain.eval_unchecked(hand);
+        let want = without | suit_key_by_the_rules(&ranking, hand, without);
+        let mut shuffled = hand.to_vec();
+        shuffled.rotate_left(hand[0] as usize % k);
+        shuffled.swap(0, k - 1 - hand[1] as usize % 2);
+        for cards in [hand, &shuffled[..]] {
+            assert_eq!(e.eval_unchecked(cards), want, "{cards:?} under {ranking:?}");
+        }
+    });
+}
+
+#[test]
+fn suit_tie_break_follows_the_rules_for_every_hand() {
+    let orders = every_suit_order();
+    assert_eq!(orders.len(), 24);
+    // two threads, each half of the suit orders
+    std::thread::scope(|scope| {
+        for half in orders.chunks(12) {
+            scope.spawn(move || {
+                for (i, &suit_strength) in half.iter().enumerate() {
+                    for wheel_second in [false, true] {
+                        let ranking = Ranking {
+                            suit_strength,
+                            tie_break_suit: true,
+                            flush_suit_first: (i % 2 == 0) == wheel_second,
+                            wheel_second,
+                        };
+                        check_every_hand(ranking, 5);
+                        check_every_hand(ranking, 3);
+                    }
+                }
+            });
+        }
+    });
 }

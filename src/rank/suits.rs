@@ -1,0 +1,149 @@
+//! The suit key of the suit tie-break without a per-hand sort.
+//!
+//! Listing a hand's cards by rank and then by suit strength, both descending
+//! ("descending card order"), differs from significance order (docs/rules.md,
+//! "Suit tie-break and `suit_order`") only by where whole rank groups sit:
+//! a pair moves ahead of higher kickers, the ace of a low wheel moves last.
+//! That move depends on the rank pattern alone, so each class carries it,
+//! and the suit key is one read of a small table indexed by the class's move
+//! and the suits in descending card order. Those suits come from the hand's
+//! cards as bits of one word, each at `4 * rank + suit strength`, so the
+//! lowest set bit is always the weakest remaining card, whatever the order
+//! the cards were given in.
+
+/// Bits of the suit key below the rank key: 2 bits a card, 5 cards.
+const SUIT_KEY_BITS: u32 = 10;
+const SUIT_KEY_MASK: u32 = (1 << SUIT_KEY_BITS) - 1;
+/// At most this many distinct moves (11 occur: see the tests).
+const MOVES: usize = 16;
+
+/// Per suit order, each card's bit `4 * rank + suit strength`; 256 entries
+/// an order (zero past 51) so that indexing by a `u8` needs no bounds check.
+/// The 24 suit orders take 48 KB, built at compile time.
+static CARD_BITS: [[u64; 256]; 24] = {
+    let mut all = [[0u64; 256]; 24];
+    let mut order = 0;
+    while order < 24 {
+        let strength = nth_suit_strength(order);
+        let mut id = 0;
+        while id < 52 {
+            all[order][id] = 1 << (4 * (id / 4) + strength[id % 4] as usize);
+            id += 1;
+        }
+        order += 1;
+    }
+    all
+};
+
+/// The `n`-th of the 24 suit strength permutations, lexicographically.
+const fn nth_suit_strength(n: usize) -> [u8; 4] {
+    let mut found = 0;
+    let mut code = 0;
+    while code < 256 {
+        let s = [code & 3, (code >> 2) & 3, (code >> 4) & 3, (code >> 6) & 3];
+        let distinct = s[0] != s[1]
+            && s[0] != s[2]
+            && s[0] != s[3]
+            && s[1] != s[2]
+            && s[1] != s[3]
+            && s[2] != s[3];
+        if distinct {
+            if found == n {
+                return [s[0] as u8, s[1] as u8, s[2] as u8, s[3] as u8];
+            }
+            found += 1;
+        }
+        code += 1;
+    }
+    panic!("there are 24 suit orders")
+}
+
+/// The card bits of a suit order given as suit strengths (a permutation of
+/// 0..4, as [`super::parse_suit_order`] makes them). Strengths that are not
+/// one, which `Rules::validate` refuses, get the default order's bits.
+pub(super) fn card_bits(suit_strength: [u8; 4]) -> &'static [u64; 256] {
+    let find = |strength| (0..24).find(|&n| nth_suit_strength(n) == strength);
+    let order = find(suit_strength)
+        .or_else(|| find(super::Ranking::default().suit_strength))
+        .unwrap_or(0);
+    &CARD_BITS[order]
+}
+
+/// The suit strengths of the `n` cards whose bits `hand` holds, in
+/// descending card order, two bits a card, the first card in bits 8..9
+/// (a three-card hand leaves bits 0..3 zero).
+#[inline(always)]
+pub(super) fn descending_suits(mut hand: u64, n: u32) -> u32 {
+    // bit 63 is no card's: it keeps the word non-zero, so that finding the
+    // lowest bit needs no zero case
+    hand |= 1 << 63;
+    let mut suits = 0;
+    for i in 0..n {
+        suits |= (hand.trailing_zeros() & 3) << (2 * i + SUIT_KEY_BITS - 2 * n);
+        hand &= hand - 1;
+    }
+    suits
+}
+
+/// Where significance order takes each card from descending card order,
+/// for a class of `ranks` (ascending, 3 or 5 of them) with `counts` per rank
+/// and `distinct` its distinct ranks in significance order. A three-card
+/// hand's two unused slots stay in place.
+pub(super) fn significance_order(ranks: &[u8], counts: &[u8; 13], distinct: &[u8]) -> [u8; 5] {
+    let descending: Vec<u8> = ranks.iter().rev().copied().collect();
+    let mut order = [0, 1, 2, 3, 4];
+    let mut slot = 0;
+    for &r in distinct {
+        let first = descending
+            .iter()
+            .position(|&x| x == r)
+            .expect("a rank of the hand");
+        for k in 0..counts[r as usize] as usize {
+            order[slot] = (first + k) as u8;
+            slot += 1;
+        }
+    }
+    assert_eq!(slot, ranks.len(), "significance order lists every card");
+    order
+}
+
+/// The suit key of every move and every suits-in-descending-card-order
+/// value: `MOVES` rows of 1,024 (32 KB).
+pub(super) struct SuitOrders {
+    keys: Box<[u16; MOVES << SUIT_KEY_BITS]>,
+}
+
+impl SuitOrders {
+    /// The table for the classes' significance orders, and each class's row.
+    pub(super) fn build(orders: impl Iterator<Item = [u8; 5]>) -> (SuitOrders, Vec<u32>) {
+        let mut moves: Vec<[u8; 5]> = Vec::new();
+        let rows = orders
+            .map(|order| {
+                let row = moves.iter().position(|m| *m == order).unwrap_or_else(|| {
+                    moves.push(order);
+                    moves.len() - 1
+                });
+                row as u32
+            })
+            .collect();
+        assert!(moves.len() <= MOVES, "{} moves", moves.len());
+        let mut keys = Box::new([0u16; MOVES << SUIT_KEY_BITS]);
+        for (row, order) in moves.iter().enumerate() {
+            for desc in 0..1u32 << SUIT_KEY_BITS {
+                let suit_at = |slot: u8| (desc >> (8 - 2 * slot as u32)) & 3;
+                let key = (0..5).fold(0, |key, k| key | suit_at(order[k]) << (8 - 2 * k as u32));
+                keys[row << SUIT_KEY_BITS | desc as usize] = key as u16;
+            }
+        }
+        (SuitOrders { keys }, rows)
+    }
+
+    /// The strength of a hand from its class's base strength with its row
+    /// in the low bits, and its suits in descending card order.
+    #[inline(always)]
+    pub(super) fn strength(&self, tie_base: u32, descending: u32) -> u32 {
+        let row = (tie_base & (MOVES as u32 - 1)) << SUIT_KEY_BITS;
+        let key = self.keys[(row | descending) as usize & ((MOVES << SUIT_KEY_BITS) - 1)];
+        (tie_base & !SUIT_KEY_MASK) | key as u32
+    }
+}
