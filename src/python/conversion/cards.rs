@@ -280,8 +280,9 @@ fn read_small_list(list: &Bound<'_, PyList>, buf: &mut [u8; 5]) -> Option<usize>
     if n != 3 && n != 5 {
         return None;
     }
-    for (slot, item) in buf.iter_mut().zip(list.iter()) {
-        *slot = plain_card_id(&item)?;
+    // by index: the list's iterator asks the list's length at every step
+    for (k, slot) in buf.iter_mut().enumerate().take(n) {
+        *slot = plain_card_id(&list.get_item(k).ok()?)?;
     }
     Some(n)
 }
