@@ -280,9 +280,21 @@ fn read_small_list(list: &Bound<'_, PyList>, buf: &mut [u8; 5]) -> Option<usize>
     if n != 3 && n != 5 {
         return None;
     }
-    // by index: the list's iterator asks the list's length at every step
+    // by index (the list's iterator asks the list's length at every step),
+    // each item borrowed: an owned item costs an incref and a decref, two
+    // calls into the interpreter on the stable ABI
+    let py = list.py();
     for (k, slot) in buf.iter_mut().enumerate().take(n) {
-        *slot = plain_card_id(&list.get_item(k).ok()?)?;
+        // SAFETY: the GIL is held and no Python code runs until the item
+        // is read (`plain_card_id` checks exact types and reads an exact
+        // int's value, which calls nothing), so the list, which holds a
+        // reference to the item, cannot change meanwhile; a null (an index
+        // out of range) becomes an error that is fetched and dropped.
+        let item = unsafe {
+            let ptr = pyo3::ffi::PyList_GetItem(list.as_ptr(), k as pyo3::ffi::Py_ssize_t);
+            pyo3::Borrowed::from_ptr_or_err(py, ptr)
+        };
+        *slot = plain_card_id(&*item.ok()?)?;
     }
     Some(n)
 }
