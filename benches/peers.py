@@ -10,16 +10,18 @@ a peer that is not installed is skipped, and the output says so.
 
 Measured in one run, on the same hands:
 
-* per call: one pre-built 5-card hand ranked from Python (calls/s), capsa and
-  each peer's fastest public 5-card path, with the ratio capsa/peer;
+* per call: one pre-built 5-card hand ranked from Python (calls/s), capsa
+  (from ``Card`` objects and from a list of 5 ints) and each peer's fastest
+  public 5-card path, with the ratio capsa/peer;
 * batch: ``capsa.evaluate_batch`` over all 2,598,960 five-card hands, under the
   default rules and under ``Rules(tie_break="none")`` (hands/s).
 
 Correctness is checked on the timed results: on the sampled hands, capsa's order
 under the ``pagat`` preset (no suit tie-break, ace-low wheel, as in standard
 poker) must be the same total preorder as each peer's, which checks every pair
-of sampled hands; the batch strengths must equal the per-call ones; and the
-category counts over all hands must be the textbook counts.
+of sampled hands; the strengths from ints must equal those from ``Card``s;
+the batch strengths must equal the per-call ones; and the category counts
+over all hands must be the textbook counts.
 """
 
 from __future__ import annotations
@@ -262,6 +264,9 @@ def main(argv: list[str] | None = None) -> int:
     def capsa_pagat() -> list[Any]:
         return [evaluate(h, pagat) for h in capsa_cards]
 
+    def capsa_ints() -> list[Any]:
+        return [evaluate(h, pagat) for h in sample_ids]
+
     def strengths(r: list[Any]) -> IntArray:
         return np.asarray([v.strength for v in r], dtype=np.int64)
 
@@ -273,6 +278,13 @@ def main(argv: list[str] | None = None) -> int:
             "capsa",
             "capsa.evaluate(list of 5 capsa.Card, pagat)",
             capsa_pagat,
+            strengths,
+            "rules passed",
+        ),
+        Contender(
+            "capsa",
+            "capsa.evaluate(list of 5 ints, pagat)",
+            capsa_ints,
             strengths,
             "rules passed",
         ),
@@ -294,9 +306,10 @@ def main(argv: list[str] | None = None) -> int:
         del result
 
     # correctness on the timed results
-    default_key, pagat_key = keys[0], keys[1]
+    default_key, pagat_key, ints_key = keys[0], keys[1], keys[2]
+    assert np.array_equal(ints_key, pagat_key), "ids and Cards rank alike"
     checked: list[str] = []
-    for c, k in zip(contenders[2:], keys[2:], strict=True):
+    for c, k in zip(contenders[3:], keys[3:], strict=True):
         distinct = same_order(pagat_key, k)
         checked.append(f"{c.call.split('(')[0]} ({distinct:,} distinct values)")
 
@@ -327,14 +340,19 @@ def main(argv: list[str] | None = None) -> int:
     distinct_default = int(np.unique(batch_default).size)
 
     # ---- report -----------------------------------------------------------
-    base = rates[0]
+    base, cards_rules, ints_rules = rates[0], rates[1], rates[2]
     print(f"Per call: {n_sample:,} random 5-card hands, pre-built objects, best of {repeat}")
     print()
-    print("| library | call | calls/s | capsa/peer | note |")
-    print("|---|---|---:|---:|---|")
+    print("| library | call | calls/s | capsa/peer | Cards, rules/peer | ints, rules/peer | note |")
+    print("|---|---|---:|---:|---:|---:|---|")
     for c, rate in zip(contenders, rates, strict=True):
-        ratio = "1.00" if c is contenders[0] else f"{base / rate:,.2f}"
-        print(f"| {c.name} | `{c.call}` | {fmt_rate(rate)} | {ratio} | {c.note} |")
+        ratios = " | ".join(f"{r / rate:,.2f}" for r in (base, cards_rules, ints_rules))
+        print(f"| {c.name} | `{c.call}` | {fmt_rate(rate)} | {ratios} | {c.note} |")
+    print()
+    print(
+        "capsa/peer: capsa.evaluate(list of 5 Card) under the default rules over the row; "
+        "the next two: with the pagat rules passed, from Cards and from ints"
+    )
     print()
     print(f"Batch: capsa.evaluate_batch over all {ALL_HANDS:,} hands (uint8 (N, 5)), all cores")
     print()

@@ -251,37 +251,79 @@ pub(crate) fn hand13(ids: &[u8]) -> [u8; 13] {
 
 /// Reads a 3- or 5-card hand into a fixed buffer without allocating; the
 /// hand is called `what` in messages.
+///
+/// A list or tuple of 3 or 5 `Card`s or exact ints 0..51 (the per-call
+/// ranking's common inputs) is read in one pass; anything else, and every
+/// error, goes through the general reader, so messages do not depend on
+/// which path read the hand.
 pub(crate) fn read_small_hand(
     obj: &Bound<'_, PyAny>,
     buf: &mut [u8; 5],
     what: &str,
 ) -> PyResult<usize> {
-    if let Ok(list) = obj.cast::<PyList>() {
-        let n = list.len();
-        if n == 3 || n == 5 {
-            for (k, item) in list.iter().enumerate() {
-                buf[k] = match item.cast::<Card>() {
-                    Ok(c) => c.get().id,
-                    Err(_) => return read_small_hand_slow(obj, buf, what),
-                };
-            }
-            check_distinct(&buf[..n])?;
-            return Ok(n);
-        }
+    let read = if let Ok(list) = obj.cast::<PyList>() {
+        read_small_list(list, buf)
     } else if let Ok(tuple) = obj.cast::<PyTuple>() {
-        let n = tuple.len();
-        if n == 3 || n == 5 {
-            for (k, item) in tuple.iter().enumerate() {
-                buf[k] = match item.cast::<Card>() {
-                    Ok(c) => c.get().id,
-                    Err(_) => return read_small_hand_slow(obj, buf, what),
-                };
-            }
-            check_distinct(&buf[..n])?;
-            return Ok(n);
-        }
+        read_small_tuple(tuple, buf)
+    } else {
+        None
+    };
+    match read {
+        Some(n) if check_distinct(&buf[..n]).is_ok() => Ok(n),
+        _ => read_small_hand_slow(obj, buf, what),
     }
-    read_small_hand_slow(obj, buf, what)
+}
+
+/// The ids of a list of 3 or 5 plain cards, or None (read it the long way).
+fn read_small_list(list: &Bound<'_, PyList>, buf: &mut [u8; 5]) -> Option<usize> {
+    let n = list.len();
+    if n != 3 && n != 5 {
+        return None;
+    }
+    // by index (the list's iterator asks the list's length at every step),
+    // each item borrowed: an owned item costs an incref and a decref, two
+    // calls into the interpreter on the stable ABI
+    let py = list.py();
+    for (k, slot) in buf.iter_mut().enumerate().take(n) {
+        // SAFETY: the GIL is held and no Python code runs until the item
+        // is read (`plain_card_id` checks exact types and reads an exact
+        // int's value, which calls nothing), so the list, which holds a
+        // reference to the item, cannot change meanwhile; a null (an index
+        // out of range) becomes an error that is fetched and dropped.
+        let item = unsafe {
+            let ptr = pyo3::ffi::PyList_GetItem(list.as_ptr(), k as pyo3::ffi::Py_ssize_t);
+            pyo3::Borrowed::from_ptr_or_err(py, ptr)
+        };
+        *slot = plain_card_id(&*item.ok()?)?;
+    }
+    Some(n)
+}
+
+/// The ids of a tuple of 3 or 5 plain cards, or None (read it the long way).
+fn read_small_tuple(tuple: &Bound<'_, PyTuple>, buf: &mut [u8; 5]) -> Option<usize> {
+    let n = tuple.len();
+    if n != 3 && n != 5 {
+        return None;
+    }
+    for (k, slot) in buf.iter_mut().enumerate().take(n) {
+        *slot = plain_card_id(&*tuple.get_borrowed_item(k).ok()?)?;
+    }
+    Some(n)
+}
+
+/// The id of a `Card` or of an exact int in 0..51; None for anything else
+/// (a subclass of either, a bool, an id out of range, a text), which the
+/// general reader then reads or refuses.
+#[inline(always)]
+fn plain_card_id(item: &Bound<'_, PyAny>) -> Option<u8> {
+    if let Ok(c) = item.cast_exact::<Card>() {
+        return Some(c.get().id);
+    }
+    let i = item.cast_exact::<PyInt>().ok()?;
+    match i.extract::<i64>() {
+        Ok(v) if (0..52).contains(&v) => Some(v as u8),
+        _ => None,
+    }
 }
 
 fn read_small_hand_slow(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5], what: &str) -> PyResult<usize> {
