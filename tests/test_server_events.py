@@ -1,0 +1,85 @@
+"""The reference server's event hub in-process: events in order, one a
+message or the waiting ones as one JSON array, and a connection that falls
+too far behind sent what it has, then closed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from examples.server import events
+from examples.server.events import EventHub
+
+
+class _Client:
+    """A WebSocket as the hub uses one: what it was sent, and whether it is
+    gone."""
+
+    def __init__(self) -> None:
+        self.sent: list[Any] = []
+        self.closed: int | None = None
+        self.gone = asyncio.Event()
+
+    async def send_json(self, data: Any) -> None:
+        self.sent.append(data)
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+        await asyncio.sleep(0)  # a write lets the loop run
+
+    async def receive(self) -> dict[str, Any]:
+        await self.gone.wait()
+        return {"type": "websocket.disconnect"}
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = code
+
+
+async def _serve(hub: EventHub, client: _Client, *, batch: bool) -> asyncio.Task[None]:
+    task = asyncio.create_task(hub.serve("t0", client, {"event": "hello"}, batch=batch))  # type: ignore[arg-type]
+    await asyncio.sleep(0)
+    return task
+
+
+def test_events_one_a_message_or_batched() -> None:
+    async def run() -> tuple[list[Any], list[Any]]:
+        hub = EventHub()
+        single, batched = _Client(), _Client()
+        tasks = [await _serve(hub, single, batch=False), await _serve(hub, batched, batch=True)]
+        for n in range(3):
+            hub.publish("t0", {"event": "e", "n": n})
+        await asyncio.sleep(0.01)
+        hub.publish("t0", {"event": "e", "n": 3})
+        await asyncio.sleep(0.01)
+        for client in (single, batched):
+            client.gone.set()
+        await asyncio.gather(*tasks)
+        return single.sent, batched.sent
+
+    single, batched = asyncio.run(run())
+    events_ = [{"event": "e", "n": n} for n in range(4)]
+    assert single == [{"event": "hello"}, *events_]
+    assert batched == [{"event": "hello"}, events_[:3], events_[3]]
+
+
+def test_a_connection_too_far_behind_is_sent_its_events_then_closed(monkeypatch: Any) -> None:
+    monkeypatch.setattr(events, "_BACKLOG", 2)
+
+    async def run() -> _Client:
+        hub = EventHub()
+        client = _Client()
+        task = await _serve(hub, client, batch=False)
+        for n in range(3):  # the third finds two waiting: the connection is dropped
+            hub.publish("t0", {"event": "e", "n": n})
+        await asyncio.wait_for(task, 5)
+        hub.publish("t0", {"event": "e", "n": 3})  # nobody listens any more
+        return client
+
+    client = asyncio.run(run())
+    assert client.sent == [{"event": "hello"}, {"event": "e", "n": 0}, {"event": "e", "n": 1}]
+    assert client.closed == 1008
