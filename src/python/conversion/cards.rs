@@ -280,11 +280,44 @@ fn read_small_list(list: &Bound<'_, PyList>, buf: &mut [u8; 5]) -> Option<usize>
     if n != 3 && n != 5 {
         return None;
     }
+    plain_list_ids(list, &mut buf[..n])?;
+    Some(n)
+}
+
+/// The ids of a tuple of 3 or 5 plain cards, or None (read it the long way).
+fn read_small_tuple(tuple: &Bound<'_, PyTuple>, buf: &mut [u8; 5]) -> Option<usize> {
+    let n = tuple.len();
+    if n != 3 && n != 5 {
+        return None;
+    }
+    plain_tuple_ids(tuple, &mut buf[..n])?;
+    Some(n)
+}
+
+/// Reads 13 ids in row order into `buf` without allocating when `obj` is
+/// an exact list or tuple of 13 `Card`s or exact ints 0..51 (what a
+/// `capsa.Arrangement` holds); false for anything else, left to the
+/// general reader, so that messages do not depend on which path read it.
+/// Whether the 13 are distinct is not checked here, as the general reader
+/// does not either.
+pub(crate) fn read_plain_arrangement(obj: &Bound<'_, PyAny>, buf: &mut [u8; 13]) -> bool {
+    if let Ok(tuple) = obj.cast_exact::<PyTuple>() {
+        return tuple.len() == 13 && plain_tuple_ids(tuple, buf).is_some();
+    }
+    if let Ok(list) = obj.cast_exact::<PyList>() {
+        return list.len() == 13 && plain_list_ids(list, buf).is_some();
+    }
+    false
+}
+
+/// The ids of the first `out.len()` items of a list (its length checked by
+/// the caller), each a plain card, or None.
+fn plain_list_ids(list: &Bound<'_, PyList>, out: &mut [u8]) -> Option<()> {
     // by index (the list's iterator asks the list's length at every step),
     // each item borrowed: an owned item costs an incref and a decref, two
     // calls into the interpreter on the stable ABI
     let py = list.py();
-    for (k, slot) in buf.iter_mut().enumerate().take(n) {
+    for (k, slot) in out.iter_mut().enumerate() {
         // SAFETY: the GIL is held and no Python code runs until the item
         // is read (`plain_card_id` checks exact types and reads an exact
         // int's value, which calls nothing), so the list, which holds a
@@ -296,19 +329,16 @@ fn read_small_list(list: &Bound<'_, PyList>, buf: &mut [u8; 5]) -> Option<usize>
         };
         *slot = plain_card_id(&*item.ok()?)?;
     }
-    Some(n)
+    Some(())
 }
 
-/// The ids of a tuple of 3 or 5 plain cards, or None (read it the long way).
-fn read_small_tuple(tuple: &Bound<'_, PyTuple>, buf: &mut [u8; 5]) -> Option<usize> {
-    let n = tuple.len();
-    if n != 3 && n != 5 {
-        return None;
-    }
-    for (k, slot) in buf.iter_mut().enumerate().take(n) {
+/// The ids of the first `out.len()` items of a tuple (its length checked
+/// by the caller), each a plain card, or None.
+fn plain_tuple_ids(tuple: &Bound<'_, PyTuple>, out: &mut [u8]) -> Option<()> {
+    for (k, slot) in out.iter_mut().enumerate() {
         *slot = plain_card_id(&*tuple.get_borrowed_item(k).ok()?)?;
     }
-    Some(n)
+    Some(())
 }
 
 /// The id of a `Card` or of an exact int in 0..51; None for anything else
