@@ -280,22 +280,7 @@ fn read_small_list(list: &Bound<'_, PyList>, buf: &mut [u8; 5]) -> Option<usize>
     if n != 3 && n != 5 {
         return None;
     }
-    // by index (the list's iterator asks the list's length at every step),
-    // each item borrowed: an owned item costs an incref and a decref, two
-    // calls into the interpreter on the stable ABI
-    let py = list.py();
-    for (k, slot) in buf.iter_mut().enumerate().take(n) {
-        // SAFETY: the GIL is held and no Python code runs until the item
-        // is read (`plain_card_id` checks exact types and reads an exact
-        // int's value, which calls nothing), so the list, which holds a
-        // reference to the item, cannot change meanwhile; a null (an index
-        // out of range) becomes an error that is fetched and dropped.
-        let item = unsafe {
-            let ptr = pyo3::ffi::PyList_GetItem(list.as_ptr(), k as pyo3::ffi::Py_ssize_t);
-            pyo3::Borrowed::from_ptr_or_err(py, ptr)
-        };
-        *slot = plain_card_id(&*item.ok()?)?;
-    }
+    plain_list_ids(list, &mut buf[..n])?;
     Some(n)
 }
 
@@ -305,17 +290,115 @@ fn read_small_tuple(tuple: &Bound<'_, PyTuple>, buf: &mut [u8; 5]) -> Option<usi
     if n != 3 && n != 5 {
         return None;
     }
-    for (k, slot) in buf.iter_mut().enumerate().take(n) {
-        *slot = plain_card_id(&*tuple.get_borrowed_item(k).ok()?)?;
-    }
+    plain_tuple_ids(tuple, &mut buf[..n])?;
     Some(n)
+}
+
+/// Reads 13 ids in row order into `buf` without allocating when `obj` is
+/// an exact list or tuple of 13 `Card`s or exact ints 0..51 (what a
+/// `capsa.Arrangement` holds); false for anything else, left to the
+/// general reader, so that messages do not depend on which path read it.
+/// Whether the 13 are distinct is not checked here, as the general reader
+/// does not either.
+pub(crate) fn read_plain_arrangement(obj: &Bound<'_, PyAny>, buf: &mut [u8; 13]) -> bool {
+    if let Ok(tuple) = obj.cast_exact::<PyTuple>() {
+        return tuple.len() == 13 && plain_tuple_ids(tuple, buf).is_some();
+    }
+    if let Ok(list) = obj.cast_exact::<PyList>() {
+        return list.len() == 13 && plain_list_ids(list, buf).is_some();
+    }
+    false
+}
+
+/// The ids of the first `out.len()` items of a list (its length checked by
+/// the caller), each a plain card, or None.
+fn plain_list_ids(list: &Bound<'_, PyList>, out: &mut [u8]) -> Option<()> {
+    // by index (the list's iterator asks the list's length at every step),
+    // each item borrowed: an owned item costs an incref and a decref, two
+    // calls into the interpreter on the stable ABI
+    let py = list.py();
+    let small = small_ids(py);
+    for (k, slot) in out.iter_mut().enumerate() {
+        // SAFETY: the GIL is held and no Python code runs until the item
+        // is read (`plain_card_id` checks exact types and reads an exact
+        // int's value, which calls nothing), so the list, which holds a
+        // reference to the item, cannot change meanwhile; a null (an index
+        // out of range) becomes an error that is fetched and dropped.
+        let item = unsafe {
+            let ptr = pyo3::ffi::PyList_GetItem(list.as_ptr(), k as pyo3::ffi::Py_ssize_t);
+            pyo3::Borrowed::from_ptr_or_err(py, ptr)
+        };
+        *slot = plain_card_id(&*item.ok()?, small)?;
+    }
+    Some(())
+}
+
+/// The ids of the first `out.len()` items of a tuple (its length checked
+/// by the caller), each a plain card, or None.
+fn plain_tuple_ids(tuple: &Bound<'_, PyTuple>, out: &mut [u8]) -> Option<()> {
+    let small = small_ids(tuple.py());
+    for (k, slot) in out.iter_mut().enumerate() {
+        *slot = plain_card_id(&*tuple.get_borrowed_item(k).ok()?, small)?;
+    }
+    Some(())
+}
+
+/// The ints 0..51 as the interpreter hands them out, when it keeps one
+/// object per small int and those 52 lie evenly spaced in memory, a power
+/// of two apart (CPython keeps them in one array): an item at one of these
+/// addresses is that int, found without a call into the interpreter (nor a
+/// division).
+struct SmallIds {
+    first: usize,
+    /// log2 of the spacing.
+    shift: u32,
+    /// Held so that no other object can ever live at these addresses.
+    _held: Vec<Py<PyInt>>,
+}
+
+impl SmallIds {
+    #[inline(always)]
+    fn id_of(&self, item: &Bound<'_, PyAny>) -> Option<u8> {
+        let offset = (item.as_ptr() as usize).wrapping_sub(self.first);
+        let k = offset >> self.shift;
+        (k < 52 && k << self.shift == offset).then_some(k as u8)
+    }
+}
+
+/// The interpreter's small ints 0..51, or None when they are not one
+/// object each, evenly spaced a power of two apart (then every int is read
+/// by its value).
+fn small_ids(py: Python<'_>) -> Option<&SmallIds> {
+    static SMALL_IDS: pyo3::sync::PyOnceLock<Option<SmallIds>> = pyo3::sync::PyOnceLock::new();
+    SMALL_IDS
+        .get_or_init(py, || {
+            let held: Vec<Py<PyInt>> = (0..52u8).map(|k| PyInt::new(py, k).unbind()).collect();
+            let again = PyInt::new(py, 51u8);
+            let first = held[0].as_ptr() as usize;
+            let stride = (held[1].as_ptr() as usize).wrapping_sub(first);
+            let even = held
+                .iter()
+                .enumerate()
+                .all(|(k, i)| i.as_ptr() as usize == first.wrapping_add(k * stride));
+            let cached = again.as_ptr() == held[51].as_ptr();
+            let spaced = stride.is_power_of_two() && stride < 1024;
+            (spaced && even && cached).then_some(SmallIds {
+                first,
+                shift: stride.trailing_zeros(),
+                _held: held,
+            })
+        })
+        .as_ref()
 }
 
 /// The id of a `Card` or of an exact int in 0..51; None for anything else
 /// (a subclass of either, a bool, an id out of range, a text), which the
 /// general reader then reads or refuses.
 #[inline(always)]
-fn plain_card_id(item: &Bound<'_, PyAny>) -> Option<u8> {
+fn plain_card_id(item: &Bound<'_, PyAny>, small: Option<&SmallIds>) -> Option<u8> {
+    if let Some(id) = small.and_then(|s| s.id_of(item)) {
+        return Some(id);
+    }
     if let Ok(c) = item.cast_exact::<Card>() {
         return Some(c.get().id);
     }

@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple, PyType};
 
-use super::cards::{read_cards, ReadError, Want};
+use super::cards::{read_cards, read_plain_arrangement, ReadError, Want};
 use super::flags::bool_arg;
 use super::text::type_name;
 use crate::arrangement::arrangement_size_error;
@@ -112,6 +112,9 @@ pub(crate) fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatIn
     };
     if let Ok(text) = arrangement.cast::<PyString>() {
         seat.cards.copy_from_slice(&arrangement_text(text, index)?);
+        return Ok(seat);
+    }
+    if read_plain_arrangement(&arrangement, &mut seat.cards) {
         return Ok(seat);
     }
     let mut ids = Vec::with_capacity(13);
