@@ -9,12 +9,23 @@ import hashlib
 import capsa
 from capsa.records import read_record
 
-__all__ = ["digest_of", "make_chain", "make_round"]
+__all__ = ["digest_of", "make_chain", "make_round", "played"]
 
 
 def digest_of(text: str) -> str:
     """The digest a record carries."""
     return read_record(text).digest
+
+
+def played(rnd: capsa.Round) -> str:
+    """The record of ``rnd`` dealt, each seat submitting its hand in the
+    order dealt, closed and settled."""
+    rnd.deal()
+    for seat, hand in enumerate(rnd.hands):
+        rnd.submit(seat, list(hand))
+    rnd.close()
+    rnd.settle()
+    return rnd.record_json()
 
 
 def make_round(table_id: str | None, k: int, previous: str | None, tag: str = "") -> str:
@@ -32,12 +43,7 @@ def make_round(table_id: str | None, k: int, previous: str | None, tag: str = ""
         server_seed=hashlib.sha256(f"{name} {k} {tag}".encode()).digest(),
         meta={"played_at": f"2026-12-0{1 + k % 2}T10:00:00Z"},
     )
-    rnd.deal()
-    for seat, hand in enumerate(rnd.hands):
-        rnd.submit(seat, list(hand))
-    rnd.close()
-    rnd.settle()
-    return rnd.record_json()
+    return played(rnd)
 
 
 def make_chain(table_id: str | None, rounds: int, start: int = 0) -> list[str]:

@@ -120,6 +120,20 @@ def deal_hands(rng: random.Random, players: int) -> list[list[int]]:
     return hands
 
 
+def dealt_seats(rng: random.Random, rules: capsa.Rules, count: int) -> list[dict[str, Any]]:
+    """``count`` seats dealt and arranged under ``rules``, each with its 13
+    ids (``cards``) and flags: a surrender one time in five where the rules
+    allow it, the natural declared six times in seven."""
+    return [
+        {
+            "cards": arrange(rng, hand, rules),
+            "surrender": rules["surrender.enabled"] and rng.random() < 0.2,
+            "declare_natural": rng.random() < 0.85,
+        }
+        for hand in deal_hands(rng, count)
+    ]
+
+
 def oracle_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Seats of 13 ids and flags (``cards``, ``surrender``, ``declare_natural``)
     in the form ``capsa.oracle.settle`` reads: rows as lists of ids."""

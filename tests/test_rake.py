@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 import capsa
 from capsa import bulk, oracle
-from strategies import arrange, deal_hands, oracle_seats
+from strategies import deal_hands, dealt_seats, oracle_seats
 
 I64_MAX = 2**63 - 1
 PRESETS = ["capsa-susun", "pagat", "2-4", "1-6", "mau-binh", "hawaiian-gardens"]
@@ -354,14 +354,7 @@ def raked_tables(draw: st.DrawFn) -> dict[str, Any]:
     rng = draw(st.randoms(use_true_random=False))
     rules = capsa.Rules({"base": draw(st.sampled_from(PRESETS)), "money": draw(rake_knobs())})
     players = draw(st.integers(2, 4))
-    seats = [
-        {
-            "cards": arrange(rng, hand, rules),
-            "surrender": rules["surrender.enabled"] and rng.random() < 0.2,
-            "declare_natural": rng.random() < 0.85,
-        }
-        for hand in deal_hands(rng, players)
-    ]
+    seats = dealt_seats(rng, rules, players)
     stakes: Any = None
     kind = draw(st.sampled_from(["one", "matrix", "rules"]))
     if kind == "one":

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import capsa
 from capsa import _core
-from strategies import arrange, deal_hands
+from strategies import dealt_seats, oracle_seats
 
 
 def ordered(value: Any) -> Any:
@@ -43,14 +43,7 @@ def rounds(draw: st.DrawFn) -> tuple[capsa.Rules, list[dict[str, Any]], Any]:
     }
     rules = capsa.Rules(knobs)
     count = draw(st.integers(2, 4))
-    seats = [
-        {
-            "cards": arrange(rng, hand, rules),
-            "surrender": rules["surrender.enabled"] and rng.random() < 0.2,
-            "declare_natural": rng.random() < 0.85,
-        }
-        for hand in deal_hands(rng, count)
-    ]
+    seats = dealt_seats(rng, rules, count)
     stakes: Any = None
     if rng.random() < 0.3:
         stakes = rng.randrange(0, 1000)
@@ -64,17 +57,7 @@ def rounds(draw: st.DrawFn) -> tuple[capsa.Rules, list[dict[str, Any]], Any]:
 
 def written_record(rules: capsa.Rules, seats: list[dict[str, Any]], stakes: Any) -> Any:
     """``json.loads`` of the record ``capsa settle`` writes for the round."""
-    round_seats = [
-        {
-            "top": s["cards"][:3],
-            "middle": s["cards"][3:8],
-            "bottom": s["cards"][8:],
-            "surrender": s["surrender"],
-            "declare_natural": s["declare_natural"],
-        }
-        for s in seats
-    ]
-    line = json.dumps({"seats": round_seats, "stakes": stakes}).encode()
+    line = json.dumps({"seats": oracle_seats(seats), "stakes": stakes}).encode()
     data, failed = _core.settle_json_lines([line], {"r": rules}, "r")
     assert failed == 0, data
     return json.loads(data)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from postgres_cluster import new_database, shared_cluster
-from store_records import digest_of, make_chain
+from store_records import digest_of, make_chain, played
 
 import capsa.store
 from capsa.records import read_record
@@ -75,12 +75,7 @@ def _round_with(field: str, text: str) -> str:
         if field == "played_at"
         else {},
     )
-    rnd.deal()
-    for seat, hand in enumerate(rnd.hands):
-        rnd.submit(seat, list(hand))
-    rnd.close()
-    rnd.settle()
-    return rnd.record_json()
+    return played(rnd)
 
 
 NUL = "a\u0000b"
