@@ -23,6 +23,10 @@ solver's tables), ``capsa.oracle`` (the pure-Python reference) and
 ``capsa.cli`` (the command line).
 """
 
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING
+
 from capsa._core import (
     CATEGORIES,
     NATURAL_NAMES,
@@ -45,15 +49,17 @@ from capsa._core import (
     parse_cards,
     splits,
 )
-from capsa.arrangement import Arrangement
-from capsa.cards import deal, format_cards
-from capsa.ledger import Ledger, LedgerEntry
-from capsa.records import RecordError, ReplayError, SolverMismatchError, replay, verify_deal
-from capsa.round import Round, RoundError
-from capsa.rules import Rules, presets
-from capsa.settlement import BatchSettlement, Seat, Settlement, settle, settle_batch
-from capsa.simulation import Summary, simulate
-from capsa.solver import Choice, best_arrangement, best_arrangement_batch, rank_arrangements
+
+if TYPE_CHECKING:
+    from capsa.arrangement import Arrangement
+    from capsa.cards import deal, format_cards
+    from capsa.ledger import Ledger, LedgerEntry
+    from capsa.records import RecordError, ReplayError, SolverMismatchError, replay, verify_deal
+    from capsa.round import Round, RoundError
+    from capsa.rules import Rules, presets
+    from capsa.settlement import BatchSettlement, Seat, Settlement, settle, settle_batch
+    from capsa.simulation import Summary, simulate
+    from capsa.solver import Choice, best_arrangement, best_arrangement_batch, rank_arrangements
 
 __version__ = "0.1.0"
 
@@ -105,3 +111,53 @@ __all__ = [
     "splits",
     "verify_deal",
 ]
+
+# The names below load their module on first use, so that ``import capsa``
+# (and every ``capsa`` command) pays only for the parts it runs.
+_LAZY_NAMES: dict[str, str] = {
+    "Arrangement": "capsa.arrangement",
+    "deal": "capsa.cards",
+    "format_cards": "capsa.cards",
+    "Ledger": "capsa.ledger",
+    "LedgerEntry": "capsa.ledger",
+    "RecordError": "capsa.records",
+    "ReplayError": "capsa.records",
+    "SolverMismatchError": "capsa.records",
+    "replay": "capsa.records",
+    "verify_deal": "capsa.records",
+    "Round": "capsa.round",
+    "RoundError": "capsa.round",
+    "Rules": "capsa.rules",
+    "presets": "capsa.rules",
+    "BatchSettlement": "capsa.settlement",
+    "Seat": "capsa.settlement",
+    "Settlement": "capsa.settlement",
+    "settle": "capsa.settlement",
+    "settle_batch": "capsa.settlement",
+    "Summary": "capsa.simulation",
+    "simulate": "capsa.simulation",
+    "Choice": "capsa.solver",
+    "best_arrangement": "capsa.solver",
+    "best_arrangement_batch": "capsa.solver",
+    "rank_arrangements": "capsa.solver",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'capsa' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The public names, every one whether loaded yet or not, the
+    submodules loaded so far and the dunders."""
+    names = set(__all__)
+    for name, value in globals().items():
+        submodule = isinstance(value, ModuleType) and value.__name__.startswith("capsa.")
+        if submodule or name.startswith("__"):
+            names.add(name)
+    return sorted(names)

@@ -53,7 +53,8 @@ from capsa.columns import (
     rounds_table,
 )
 from capsa.record_tables import records_table, rules_of_metadata
-from capsa.rules import Rules, presets
+from capsa.rules import Rules
+from capsa.rules.known import default_known_rules
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -278,15 +279,6 @@ def _read_rules_names(
                 np.flatnonzero(codes == k), f"RulesError: unknown rules {name!r}; known: {shown}"
             )
     return names, codes
-
-
-def default_known_rules(rules: Rules | None = None) -> dict[str, Rules]:
-    """The rules a ``rules`` column may name: every preset, and ``rules``
-    under its own name (it wins over a preset of that name)."""
-    known = {name: Rules.preset(name) for name in presets()}
-    if rules is not None:
-        known[rules.name] = rules
-    return known
 
 
 # ---------------------------------------------------------------- settling

@@ -17,13 +17,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
-
 from capsa import _core
 from capsa._core import TableError
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
     import pyarrow as pa
 
 __all__ = [
@@ -152,6 +151,8 @@ def rounds_table(
     sequence Arrow can read (default: the row numbers), ``rules`` one name
     for every round, ``stakes`` one stake or one per round, the flags
     (N, P) bool arrays."""
+    import numpy as np  # here, so that reading rounds and records does not load numpy
+
     pa = pyarrow_module()
     arr = np.asarray(cards)
     if arr.ndim != 3 or arr.shape[2] != 13 or not 2 <= arr.shape[1] <= MAX_SEATS:

@@ -37,23 +37,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import sys
 
 from capsa import _core
-from capsa.cli import (
-    conformance,
-    hands,
-    play,
-    presets,
-    records,
-    render,
-    rng,
-    settle,
-    simulate,
-    store,
-    tables,
-)
 from capsa.cli.common import (
     EXIT_FAILED,
     EXIT_INTERNAL,
@@ -67,23 +55,53 @@ __all__ = ["EXIT_FAILED_ROUNDS", "EXIT_INTERNAL", "EXIT_INTERRUPTED", "EXIT_USAG
 
 EXIT_FAILED_ROUNDS = EXIT_FAILED
 
-# In the order ``capsa --help`` lists them.
-_COMMANDS = (
-    play,
-    settle,
-    hands,
-    simulate,
-    presets,
-    conformance,
-    render,
-    records,
-    store,
-    rng,
-    tables,
+# Each command's module, in the order ``capsa --help`` lists them. A module
+# may register several commands; ``_COMMAND_MODULES`` names which.
+_MODULES = (
+    "play",
+    "settle",
+    "hands",
+    "simulate",
+    "presets",
+    "conformance",
+    "render",
+    "records",
+    "store",
+    "rng",
+    "tables",
 )
 
+# The command names each module registers (a test holds this to what the
+# modules register).
+_COMMAND_MODULES = {
+    "play": "play",
+    "settle": "settle",
+    "rank": "hands",
+    "arrange": "hands",
+    "simulate": "simulate",
+    "presets": "presets",
+    "rules": "presets",
+    "conformance": "conformance",
+    "render": "render",
+    "verify": "records",
+    "replay": "records",
+    "records": "records",
+    "store": "store",
+    "rng": "rng",
+    "tables": "tables",
+}
 
-def _parser() -> argparse.ArgumentParser:
+
+def _modules_for(argv: list[str]) -> tuple[str, ...]:
+    """The command modules to load: only the named command's when the first
+    argument names one (so a command pays only for what it runs), else all
+    of them (``capsa --help``, a mistyped command)."""
+    if argv and argv[0] in _COMMAND_MODULES:
+        return (_COMMAND_MODULES[argv[0]],)
+    return _MODULES
+
+
+def _parser(argv: list[str]) -> argparse.ArgumentParser:
     from capsa import __version__
 
     parser = CommandParser(
@@ -95,8 +113,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"capsa {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in _COMMANDS:
-        command.register(subparsers)
+    for name in _modules_for(argv):
+        importlib.import_module(f"capsa.cli.{name}").register(subparsers)
     return parser
 
 
@@ -125,7 +143,9 @@ def _io_failure(exc: OSError) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code (see the module docs)."""
-    parser = _parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = _parser(argv)
     command = "capsa"
     try:
         args = parser.parse_args(argv)

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import IO, Any
 
 from capsa import _core
-from capsa.bulk import default_known_rules
 from capsa.cli.common import (
     EXIT_FAILED,
     Prefixed,
@@ -43,6 +42,7 @@ from capsa.render._model import Table, display_id, table_from_settlement
 from capsa.render._records import is_round_record, table_from_record
 from capsa.render._words import LANGUAGES
 from capsa.rules import Rules
+from capsa.rules.known import default_known_rules
 
 __all__ = ["register"]
 

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from capsa import _core
-from capsa.bulk import default_known_rules
 from capsa.cli.common import (
     EXIT_FAILED,
     is_blank,
@@ -29,6 +28,7 @@ from capsa.record_tables import (
 )
 from capsa.records import RecordError, ReplayError
 from capsa.rules import Rules
+from capsa.rules.known import default_known_rules
 
 __all__ = ["Tally", "finish", "settle_document", "settle_lines", "settle_stream"]
 
