@@ -264,30 +264,7 @@ pub fn write_str(out: &mut String, text: &str) {
 
 /// Appends an integer in plain decimal.
 pub fn write_int(out: &mut String, v: i128) {
-    let mut digits = [0u8; 40];
-    let mut at = digits.len();
-    let mut wide = v.unsigned_abs();
-    // the digits beyond 64 bits in 128-bit arithmetic, the rest in 64-bit
-    // arithmetic, several times faster
-    while wide > u128::from(u64::MAX) {
-        at -= 1;
-        digits[at] = b'0' + (wide % 10) as u8;
-        wide /= 10;
-    }
-    let mut rest = wide as u64;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    if v < 0 {
-        out.push('-');
-    }
-    // ASCII digits
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    out.push_str(itoa::Buffer::new().format(v));
 }
 
 /// The length of the canonical form of `value`, read by [`parse_str`]

@@ -30,23 +30,7 @@ pub(crate) const ROWS_SORTED: [(&str, usize); 3] = [("bottom", 2), ("middle", 1)
 
 /// Appends an integer as JSON writes it.
 fn push_int(out: &mut String, v: i64) {
-    if (0..10).contains(&v) {
-        // most figures of a round are one digit
-        out.push(char::from(b'0' + v as u8));
-        return;
-    }
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    let mut n = v.unsigned_abs();
-    while n > 0 {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
-    if v < 0 {
-        out.push('-');
-    }
-    out.extend(buf[at..].iter().map(|&b| char::from(b)));
+    out.push_str(itoa::Buffer::new().format(v));
 }
 
 fn push_bool(out: &mut String, v: bool) {
