@@ -11,8 +11,11 @@ dealing generators; ``capsa tables`` trains and checks the solver's tables;
 ``capsa conformance`` tests another engine.
 
 Each command is a module of this package with a ``register(subparsers)``
-function; what they share (exit codes, argument types, input and output)
-is :mod:`capsa.cli.common`. Nothing else in capsa imports this package.
+function, listed in ``_MODULES`` with the command names it registers in
+``_COMMAND_MODULES``: a command loads only its own module (a test holds the
+two tables to what the modules register). What they share (exit codes,
+argument types, input and output) is :mod:`capsa.cli.common`. Nothing else
+in capsa imports this package.
 
 Every failure is one line on standard error and an exit code, each a
 constant of this module:
@@ -92,7 +95,7 @@ _COMMAND_MODULES = {
 }
 
 
-def _modules_for(argv: list[str]) -> tuple[str, ...]:
+def _modules_for(argv: list[str] | None) -> tuple[str, ...]:
     """The command modules to load: only the named command's when the first
     argument names one (so a command pays only for what it runs), else all
     of them (``capsa --help``, a mistyped command)."""
@@ -101,7 +104,8 @@ def _modules_for(argv: list[str]) -> tuple[str, ...]:
     return _MODULES
 
 
-def _parser(argv: list[str]) -> argparse.ArgumentParser:
+def _parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for ``argv`` (every command when None)."""
     from capsa import __version__
 
     parser = CommandParser(
