@@ -47,6 +47,14 @@ impl StateKey {
         one.finalize().into_bytes().into()
     }
 
+    /// The MAC of one field given as its name, one zero byte and its text
+    /// together.
+    pub fn mac_of(&self, input: &[u8]) -> [u8; 32] {
+        let mut one = self.0.clone();
+        one.update(input);
+        one.finalize().into_bytes().into()
+    }
+
     /// The MAC of the whole: every field's name, one zero byte and its MAC,
     /// in the order given.
     pub fn whole_mac<'a>(

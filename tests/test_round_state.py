@@ -8,6 +8,7 @@ match)."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Callable
 from typing import Any
@@ -160,3 +161,26 @@ def test_a_sealed_closed_state_declines_only_a_natural_its_seat_holds() -> None:
         capsa.Round.from_dict(resealed(declined), key=KEY)
     back = capsa.Round.from_dict(resealed(lambda s: None), key=KEY)
     assert back.to_dict(key=KEY) == GOOD
+
+
+def _field_mac(key: bytes, name: str, value: object) -> str:
+    """A field's MAC as docs/records.md defines it, computed with the
+    standard library: HMAC-SHA256 of its name, a zero byte and its
+    canonical JSON text."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hmac.new(key, name.encode() + b"\0" + text.encode(), hashlib.sha256).hexdigest()
+
+
+def test_every_field_mac_is_its_hmac_under_each_key_in_turn() -> None:
+    # the engine remembers recent fields' MACs: sealing the same fields
+    # again, under keys taken in turn, must give each key's own MACs
+    other = hashlib.sha256(b"another server key").digest()
+    for key in (KEY, other, KEY, KEY, other):
+        state = capsa.Round.from_dict(GOOD, key=KEY).to_dict(key=key)
+        macs = state[MAC_FIELD]["fields"]
+        fields = {n: v for n, v in state.items() if n != MAC_FIELD}
+        assert macs == {n: _field_mac(key, n, v) for n, v in fields.items()}
+        assert capsa.Round.from_dict(state, key=key).to_dict(key=key) == state
+        wrong = other if key == KEY else KEY
+        with pytest.raises(capsa.RoundError, match="was changed"):
+            capsa.Round.from_dict(state, key=wrong)

@@ -65,6 +65,46 @@ fn long_text_mac(key: &StateKey, key_bytes: &[u8], name: &str, text: &str) -> [u
     })
 }
 
+/// At most this many short fields' MACs are remembered a thread.
+const REMEMBERED_SHORT_FIELDS: usize = 128;
+
+/// The MACs of short fields lately sealed or checked under one key, by
+/// the field's name, a zero byte and its canonical text (the MAC's input):
+/// a server restores a state, acts and seals it again, and most fields
+/// come back unchanged. A MAC is a function of its input and the key, so
+/// a remembered one is the one that would be computed.
+struct ShortFieldMacs {
+    key: Vec<u8>,
+    macs: std::collections::HashMap<String, [u8; 32]>,
+}
+
+thread_local! {
+    static SHORT_FIELDS: RefCell<ShortFieldMacs> = RefCell::new(ShortFieldMacs {
+        key: Vec::new(),
+        macs: std::collections::HashMap::new(),
+    });
+}
+
+/// The MAC of a field whose name, a zero byte and canonical text are
+/// `input`.
+fn short_field_mac(key: &StateKey, key_bytes: &[u8], input: &str) -> [u8; 32] {
+    SHORT_FIELDS.with_borrow_mut(|remembered| {
+        if remembered.key != key_bytes {
+            remembered.key = key_bytes.to_vec();
+            remembered.macs.clear();
+        }
+        if let Some(mac) = remembered.macs.get(input) {
+            return *mac;
+        }
+        let mac = key.mac_of(input.as_bytes());
+        if remembered.macs.len() >= REMEMBERED_SHORT_FIELDS {
+            remembered.macs.clear();
+        }
+        remembered.macs.insert(input.to_owned(), mac);
+        mac
+    })
+}
+
 /// A state's fields as given, each key and value, in the dict's order.
 type GivenFields<'py> = Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>;
 
@@ -101,12 +141,14 @@ fn field_macs<'a, 'py>(
             Some(text) => long_text_mac(key, key_bytes, name, text),
             None => {
                 out.clear();
+                out.push_str(name);
+                out.push('\0');
                 let from = Origin {
                     field: name,
                     data: "state data",
                 };
                 write_value(&mut out, value, from, 0)?;
-                key.field_mac(name, &out)
+                short_field_mac(key, key_bytes, &out)
             }
         };
         macs.push((name, name_key, mac));
