@@ -67,6 +67,7 @@ SUBMODULES = frozenset(
         "round",
         "round_state",
         "round_view",
+        "settlement_drawing",
         "strategies",
         "rules_spec",
         "summary",
