@@ -19,13 +19,14 @@ from strategies import dealt_seats, oracle_seats
 
 
 def ordered(value: Any) -> Any:
-    """The value with every dict as its list of (key, value) pairs, so that
-    comparing two values compares the order of their keys too."""
+    """The value with every dict as its list of (key, value) pairs and every
+    scalar with its type, so that comparing two values compares the order of
+    their keys and the types of their values too (``False == 0``)."""
     if isinstance(value, dict):
         return [(k, ordered(v)) for k, v in value.items()]
     if isinstance(value, list):
         return [ordered(v) for v in value]
-    return value
+    return (type(value).__name__, value)
 
 
 @st.composite

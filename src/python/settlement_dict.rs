@@ -40,15 +40,25 @@ static CATEGORIES: KeptNames = KeptNames::new(&CATEGORY_NAMES);
 static NATURALS: KeptNames = KeptNames::new(&NATURAL_NAMES);
 static OUTCOMES: KeptNames = KeptNames::new(&OUTCOME_NAMES);
 
-/// An empty record of one shape: its keys, in order, each set to None.
-/// Copying it and setting the values skips growing a new dict key by key.
+/// The value a key of a [`Shape`] holds in its template: the one most
+/// records have, so that filling a copy sets only the keys that differ.
+#[derive(Clone, Copy)]
+enum Usual {
+    None,
+    Int(i64),
+    Bool(bool),
+}
+
+/// A record of one shape: its keys, in order, each holding its usual value.
+/// Copying it and setting the values that differ skips growing a new dict
+/// key by key and most of the setting.
 struct Shape {
-    keys: &'static [&'static str],
+    keys: &'static [(&'static str, Usual)],
     template: PyOnceLock<Py<PyDict>>,
 }
 
 impl Shape {
-    const fn new(keys: &'static [&'static str]) -> Self {
+    const fn new(keys: &'static [(&'static str, Usual)]) -> Self {
         Shape {
             keys,
             template: PyOnceLock::new(),
@@ -58,8 +68,13 @@ impl Shape {
     fn dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let template = self.template.get_or_try_init(py, || -> PyResult<_> {
             let d = PyDict::new(py);
-            for key in self.keys {
-                d.set_item(PyString::intern(py, key), py.None())?;
+            for &(key, usual) in self.keys {
+                let key = PyString::intern(py, key);
+                match usual {
+                    Usual::None => d.set_item(key, py.None())?,
+                    Usual::Int(v) => d.set_item(key, v)?,
+                    Usual::Bool(v) => d.set_item(key, v)?,
+                }
             }
             Ok(d.unbind())
         })?;
@@ -67,37 +82,66 @@ impl Shape {
     }
 }
 
-static RECORD: Shape = Shape::new(&["money", "net", "pairs", "points", "rake", "seats"]);
+/// Sets `key` to `value` unless the template already holds it (`usual`).
+fn set_unless<'py, T: PartialEq + IntoPyObject<'py>>(
+    d: &Bound<'py, PyDict>,
+    key: &Bound<'py, PyString>,
+    value: T,
+    usual: T,
+) -> PyResult<()> {
+    if value != usual {
+        d.set_item(key, value)?;
+    }
+    Ok(())
+}
+
+static RECORD: Shape = Shape::new(&[
+    ("money", Usual::None),
+    ("net", Usual::None),
+    ("pairs", Usual::None),
+    ("points", Usual::None),
+    ("rake", Usual::None),
+    ("seats", Usual::None),
+]);
 static PAIR: Shape = Shape::new(&[
-    "bonus",
-    "money",
-    "multiplier",
-    "outcome",
-    "overall",
-    "points",
-    "row_points",
-    "rows",
-    "royalties",
-    "scoop",
-    "seats",
-    "stake",
-    "sweep_all",
+    ("bonus", Usual::Int(0)),
+    ("money", Usual::None),
+    ("multiplier", Usual::Int(1)),
+    ("outcome", Usual::None),
+    ("overall", Usual::Int(0)),
+    ("points", Usual::None),
+    ("row_points", Usual::None),
+    ("rows", Usual::None),
+    ("royalties", Usual::Int(0)),
+    ("scoop", Usual::Int(0)),
+    ("seats", Usual::None),
+    ("stake", Usual::None),
+    ("sweep_all", Usual::Bool(false)),
 ]);
 static SEAT: Shape = Shape::new(&[
-    "foul",
-    "money",
-    "natural",
-    "natural_points",
-    "net",
-    "points",
-    "rake",
-    "rows",
-    "seat",
-    "surrender",
-    "swept_all",
+    ("foul", Usual::Bool(false)),
+    ("money", Usual::None),
+    ("natural", Usual::None),
+    ("natural_points", Usual::Int(0)),
+    ("net", Usual::None),
+    ("points", Usual::None),
+    ("rake", Usual::Int(0)),
+    ("rows", Usual::None),
+    ("seat", Usual::None),
+    ("surrender", Usual::Bool(false)),
+    ("swept_all", Usual::Bool(false)),
 ]);
-static ROWS: Shape = Shape::new(&["bottom", "middle", "top"]);
-static ROW: Shape = Shape::new(&["cards", "category", "royalty", "strength"]);
+static ROWS: Shape = Shape::new(&[
+    ("bottom", Usual::None),
+    ("middle", Usual::None),
+    ("top", Usual::None),
+]);
+static ROW: Shape = Shape::new(&[
+    ("cards", Usual::None),
+    ("category", Usual::None),
+    ("royalty", Usual::Int(0)),
+    ("strength", Usual::None),
+]);
 
 /// The key of a row.
 fn row_key<'py>(py: Python<'py>, row: usize) -> &'py Bound<'py, PyString> {
@@ -130,19 +174,19 @@ fn rows_dict<'py, T: IntoPyObject<'py>>(
 
 fn pair_dict<'py>(py: Python<'py>, p: &PairResult) -> PyResult<Bound<'py, PyDict>> {
     let d = PAIR.dict(py)?;
-    d.set_item(intern!(py, "bonus"), p.bonus)?;
+    set_unless(&d, intern!(py, "bonus"), p.bonus, 0)?;
     d.set_item(intern!(py, "money"), p.money)?;
-    d.set_item(intern!(py, "multiplier"), p.multiplier)?;
+    set_unless(&d, intern!(py, "multiplier"), p.multiplier, 1)?;
     d.set_item(intern!(py, "outcome"), OUTCOMES.get(py, p.outcome as usize))?;
-    d.set_item(intern!(py, "overall"), p.overall)?;
+    set_unless(&d, intern!(py, "overall"), p.overall, 0)?;
     d.set_item(intern!(py, "points"), p.points)?;
     d.set_item(intern!(py, "row_points"), p.row_points)?;
     d.set_item(intern!(py, "rows"), rows_dict(py, |k| Ok(p.rows[k]))?)?;
-    d.set_item(intern!(py, "royalties"), p.royalties)?;
-    d.set_item(intern!(py, "scoop"), p.scoop)?;
+    set_unless(&d, intern!(py, "royalties"), p.royalties, 0)?;
+    set_unless(&d, intern!(py, "scoop"), p.scoop, 0)?;
     d.set_item(intern!(py, "seats"), PyList::new(py, [p.i, p.j])?)?;
     d.set_item(intern!(py, "stake"), p.stake)?;
-    d.set_item(intern!(py, "sweep_all"), p.sweep_all)?;
+    set_unless(&d, intern!(py, "sweep_all"), p.sweep_all, false)?;
     Ok(d)
 }
 
@@ -162,7 +206,7 @@ fn row_dict<'py>(
         intern!(py, "category"),
         CATEGORIES.get(py, category_of(strength) as usize),
     )?;
-    d.set_item(intern!(py, "royalty"), r.royalties[row])?;
+    set_unless(&d, intern!(py, "royalty"), r.royalties[row], 0)?;
     d.set_item(intern!(py, "strength"), strength)?;
     Ok(d)
 }
@@ -174,24 +218,22 @@ fn seat_dict<'py>(
     input: &SeatInput,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = SEAT.dict(py)?;
-    d.set_item(intern!(py, "foul"), r.foul)?;
+    set_unless(&d, intern!(py, "foul"), r.foul, false)?;
     d.set_item(intern!(py, "money"), r.money)?;
-    let natural = r.natural.map(|(n, _)| NATURALS.get(py, n as usize));
-    d.set_item(intern!(py, "natural"), natural)?;
-    d.set_item(
-        intern!(py, "natural_points"),
-        r.natural.map_or(0, |(_, p)| p),
-    )?;
+    if let Some((natural, points)) = r.natural {
+        d.set_item(intern!(py, "natural"), NATURALS.get(py, natural as usize))?;
+        set_unless(&d, intern!(py, "natural_points"), points, 0)?;
+    }
     d.set_item(intern!(py, "net"), r.net)?;
     d.set_item(intern!(py, "points"), r.points)?;
-    d.set_item(intern!(py, "rake"), r.rake)?;
+    set_unless(&d, intern!(py, "rake"), r.rake, 0)?;
     d.set_item(
         intern!(py, "rows"),
         rows_dict(py, |row| row_dict(py, r, input, row))?,
     )?;
     d.set_item(intern!(py, "seat"), k)?;
-    d.set_item(intern!(py, "surrender"), r.surrender)?;
-    d.set_item(intern!(py, "swept_all"), r.swept_all)?;
+    set_unless(&d, intern!(py, "surrender"), r.surrender, false)?;
+    set_unless(&d, intern!(py, "swept_all"), r.swept_all, false)?;
     Ok(d)
 }
 
