@@ -7,6 +7,8 @@
 //! row is processed; a bad row stops the hand batches and names the row,
 //! and is reported per row by the table and stream batches, which go on.
 
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 
 use crate::cards::check_distinct;
@@ -220,6 +222,32 @@ pub enum StreamLine<'a> {
     Overlong(usize),
 }
 
+/// Output buffers of [`settle_lines`] given back with [`recycle`], for the
+/// next chunks: a chunk's records are most of a megabyte, and a fresh
+/// buffer of that size is mapped and faulted in page by page, which cost
+/// more than copying it.
+static SPARE_BUFFERS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Buffers kept for reuse at most: a block of the stream's size in chunks.
+const MAX_SPARE_BUFFERS: usize = 64;
+
+/// An empty buffer of at least `capacity` bytes, reused when one is spare.
+fn output_buffer(capacity: usize) -> String {
+    let spare = SPARE_BUFFERS.lock().ok().and_then(|mut spare| spare.pop());
+    let mut out = spare.unwrap_or_default();
+    out.clear();
+    out.reserve(capacity);
+    out
+}
+
+/// Gives the parts [`settle_lines`] returned back for reuse, once written.
+pub fn recycle(parts: Vec<String>) {
+    if let Ok(mut spare) = SPARE_BUFFERS.lock() {
+        let room = MAX_SPARE_BUFFERS.saturating_sub(spare.len());
+        spare.extend(parts.into_iter().take(room));
+    }
+}
+
 /// Settles the lines of a JSON Lines stream in parallel, line
 /// `first_line + k` being `lines[k]`. Returns the output records in order,
 /// one line each (a blank line gives none), in consecutive parts, and how
@@ -231,7 +259,7 @@ pub fn settle_lines(
 ) -> (Vec<String>, usize) {
     const CHUNK: usize = 256;
     let settle_chunk = |c: usize, chunk: &[StreamLine<'_>]| {
-        let mut out = String::with_capacity(chunk.len() * 3072);
+        let mut out = output_buffer(chunk.len() * 3072);
         let mut failed = 0;
         for (k, line) in chunk.iter().enumerate() {
             let number = first_line + c * CHUNK + k;

@@ -2,11 +2,15 @@
 the same order with the same line numbers, as settling the stream line by
 line, whatever the block size, where the blocks cut the lines, and with
 round records, blank lines, lines too long and a last line without its end
-among the rounds."""
+among the rounds; and the same whether the records go to a bytes sink or,
+on a Unix system, straight to a file's descriptor from the core."""
 
 from __future__ import annotations
 
+import errno
 import io
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -42,12 +46,25 @@ def stream_text(records: bool, overlong: bool, end: bytes) -> bytes:
     return b"\n".join(parts) + end
 
 
-def settled(text: bytes, head: bytes = b"") -> tuple[bytes, int, int]:
+def settled(text: bytes, head: bytes = b"", sink: str = "bytes") -> tuple[bytes, int, int]:
+    """The records, rounds and failures of settling ``text`` block by block
+    into a bytes sink, or into a file (whose descriptor the core writes to
+    directly on a Unix system, between the records Python writes itself)."""
     rules = Rules()
     known = dict(default_known_rules(rules))
-    out = io.BytesIO()
-    tally = settle_stream.settle_lines(io.BytesIO(text), known, rules.name, out, head)
-    return out.getvalue(), tally.rounds, tally.failed
+    if sink == "bytes":
+        out = io.BytesIO()
+        tally = settle_stream.settle_lines(io.BytesIO(text), known, rules.name, out, head)
+        return out.getvalue(), tally.rounds, tally.failed
+    with tempfile.TemporaryFile() as raw:
+        # a buffer larger than anything Python writes here: what it wrote
+        # must be flushed before the core writes to the descriptor
+        with open(raw.fileno(), "wb", 1 << 20, closefd=False) as file:
+            if os.name == "posix":
+                assert settle_stream._output_fd(file) == raw.fileno()
+            tally = settle_stream.settle_lines(io.BytesIO(text), known, rules.name, file, head)
+        raw.seek(0)
+        return raw.read(), tally.rounds, tally.failed
 
 
 def line_by_line(text: bytes) -> tuple[bytes, int, int]:
@@ -63,16 +80,17 @@ def line_by_line(text: bytes) -> tuple[bytes, int, int]:
 @pytest.mark.parametrize("block", [1, 7, 100, 333, 4096, 2 << 20])
 @pytest.mark.parametrize("records", [False, True])
 @pytest.mark.parametrize("end", [b"", b"\n", b"\n\n"])
+@pytest.mark.parametrize("sink", ["bytes", "file"])
 def test_blocks_settle_as_lines_do(
-    monkeypatch: pytest.MonkeyPatch, block: int, records: bool, end: bytes
+    monkeypatch: pytest.MonkeyPatch, block: int, records: bool, end: bytes, sink: str
 ) -> None:
     text = stream_text(records, overlong=False, end=end)
     want = line_by_line(text)
     assert want[1] == 38 and want[2] == 2
     monkeypatch.setattr(settle_stream, "_BLOCK", block)
-    assert settled(text) == want
+    assert settled(text, sink=sink) == want
     cut = len(text) // 3
-    assert settled(text[cut:], text[:cut]) == want
+    assert settled(text[cut:], text[:cut], sink=sink) == want
 
 
 @pytest.mark.parametrize("block", [4096, 2 << 20])
@@ -97,3 +115,59 @@ def test_the_core_counts_lines_records_and_failures() -> None:
     assert (records, failed, count) == (3, 1, 5)
     assert data.count(b"\n") == 3 and b'"line":13' in data.splitlines()[1]
     assert _core.settle_json_block(b"", known, rules.name)[1:] == (0, 0, 1)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the core writes to descriptors on Unix only")
+def test_the_core_writes_a_block_to_a_descriptor_as_it_returns_it() -> None:
+    rules = Rules()
+    known = dict(default_known_rules(rules))
+    block = b"\n".join([ROUND % k for k in range(600)] + [b"{", b""])
+    data, *counts = _core.settle_json_block(block, known, rules.name, 4)
+    assert data is not None and counts == [601, 1, 602]
+    with tempfile.TemporaryFile() as file:
+        written = _core.settle_json_block(block, known, rules.name, 4, fd=file.fileno())
+        assert written == (None, *counts)
+        file.seek(0)
+        assert file.read() == data
+    read, write = os.pipe()
+    os.close(read)
+    with pytest.raises(BrokenPipeError):
+        _core.settle_json_block(block, known, rules.name, fd=write)
+    os.close(write)
+    with pytest.raises(OSError) as bad:
+        _core.settle_json_block(block, known, rules.name, fd=write)
+    assert bad.value.errno == errno.EBADF and bad.value.strerror == "Bad file descriptor"
+
+
+@pytest.mark.parametrize("block", [3000, 4096, 16384])
+@pytest.mark.parametrize("sink", ["bytes", "file"])
+def test_blocks_with_and_without_records_keep_their_order(
+    monkeypatch: pytest.MonkeyPatch, block: int, sink: str
+) -> None:
+    """Blocks holding round records go line by line through Python, the
+    others whole through the core (straight to the file's descriptor for a
+    file): the records still come out in the stream's order, also when what
+    Python wrote is small enough to wait in the file's buffer."""
+    golden = GOLDEN.read_bytes().splitlines()
+    parts = [ROUND % k for k in range(400)]
+    for at, record in zip((10, 150, 151, 390), golden, strict=False):
+        parts[at] = record
+    text = b"\n".join(parts) + b"\n"
+    want = line_by_line(text)
+    paths: list[str] = []
+    whole, by_line = _core.settle_json_block, settle_stream._settle_items
+
+    def core_block(*args: object, **kwargs: object) -> object:
+        paths.append("descriptor" if kwargs.get("fd") is not None else "core")
+        return whole(*args, **kwargs)  # type: ignore[arg-type]
+
+    def python_lines(*args: object) -> None:
+        paths.append("python")
+        by_line(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(settle_stream, "_BLOCK", block)
+    monkeypatch.setattr(_core, "settle_json_block", core_block)
+    monkeypatch.setattr(settle_stream, "_settle_items", python_lines)
+    assert settled(text, sink=sink) == want
+    direct = "descriptor" if sink == "file" and os.name == "posix" else "core"
+    assert {"python", direct} == set(paths) and paths.count("python") <= 4, paths

@@ -640,7 +640,8 @@ def settle_json_block(
     rules: dict[str, RuleSet],
     default: str | None = None,
     first_line: int = 1,
-) -> tuple[bytes, int, int, int]:
+    fd: int | None = None,
+) -> tuple[bytes | None, int, int, int]:
     """Settles a block of a JSON Lines stream in parallel.
 
     The block is lines separated by line feeds (none after the last: a block
@@ -648,7 +649,9 @@ def settle_json_block(
     longer than ``MAX_LINE_BYTES`` gets the error record of a line too long.
     Returns the output records as ``settle_json_lines`` does, how many
     records they are, how many of them failed, and how many lines the block
-    held.
+    held. Given ``fd`` (an open file descriptor, on a Unix system), the
+    records are written to it, in order, and None is returned in their
+    place; ``OSError`` when writing fails.
     """
 
 def settle_json_document(

@@ -3,7 +3,7 @@
 //! carrying the seat and row the error was found in (`None` elsewhere).
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::error::{Error, ErrorKind};
@@ -77,6 +77,21 @@ impl From<Error> for PyErr {
             let _ = value.setattr("row", e.row());
             err.clone_ref(py)
         })
+    }
+}
+
+/// A system input or output error as Python's own `OSError` would be: the
+/// subclass of its errno (`BrokenPipeError` for a closed pipe), and the
+/// system's text as `strerror`, without Rust's "(os error N)".
+pub(crate) fn os_error(e: std::io::Error) -> PyErr {
+    let text = e.to_string();
+    match e.raw_os_error() {
+        Some(code) => {
+            let suffix = format!(" (os error {code})");
+            let reason = text.strip_suffix(&suffix).unwrap_or(&text).to_string();
+            PyOSError::new_err((code, reason))
+        }
+        None => PyOSError::new_err(text),
     }
 }
 

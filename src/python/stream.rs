@@ -3,6 +3,7 @@
 
 use super::conversion::choices::NamedRules;
 use super::conversion::text::stream_lines;
+use super::errors::os_error;
 use crate::batch::{self, StreamLine};
 use crate::stream as core;
 use pyo3::prelude::*;
@@ -38,7 +39,9 @@ fn settle_json_lines<'py>(
     let lines = stream_lines(&lines)?;
     let lookup = |name: Option<&str>| named.lookup(name);
     let (parts, failed) = py.detach(|| batch::settle_lines(&lines, first_line, &lookup));
-    Ok((joined_bytes(py, &parts)?, failed))
+    let joined = joined_bytes(py, &parts)?;
+    batch::recycle(parts);
+    Ok((joined, failed))
 }
 
 /// The lines of a block of a JSON Lines stream: the text between line
@@ -57,20 +60,23 @@ fn block_lines(block: &[u8]) -> Vec<StreamLine<'_>> {
 /// Settles a block of a JSON Lines stream: its lines, separated by line
 /// feeds (none after the last), line `first_line` first, in parallel.
 /// Returns the output records (as `settle_json_lines` does), how many
-/// records and how many failed, and how many lines the block held.
+/// records and how many failed, and how many lines the block held. Given a
+/// file descriptor `fd`, the records are written there instead, in order,
+/// and none are returned: no bytes object of the whole block is made.
 #[pyfunction]
-#[pyo3(signature = (block, rules, default=None, first_line=1))]
+#[pyo3(signature = (block, rules, default=None, first_line=1, fd=None))]
 fn settle_json_block<'py>(
     py: Python<'py>,
     block: &Bound<'py, PyBytes>,
     rules: &Bound<'py, PyDict>,
     default: Option<String>,
     first_line: usize,
-) -> PyResult<(Bound<'py, PyBytes>, usize, usize, usize)> {
+    fd: Option<i32>,
+) -> PyResult<(Option<Bound<'py, PyBytes>>, usize, usize, usize)> {
     let named = NamedRules::read(rules, default)?;
     let bytes = block.as_bytes();
     let lookup = |name: Option<&str>| named.lookup(name);
-    let (parts, records, failed, count) = py.detach(|| {
+    let (parts, records, failed, count, written) = py.detach(|| {
         let lines = block_lines(bytes);
         let records = lines
             .iter()
@@ -80,9 +86,41 @@ fn settle_json_block<'py>(
             })
             .count();
         let (parts, failed) = batch::settle_lines(&lines, first_line, &lookup);
-        (parts, records, failed, lines.len())
+        let written = fd.map(|fd| write_parts(fd, &parts));
+        (parts, records, failed, lines.len(), written)
     });
-    Ok((joined_bytes(py, &parts)?, records, failed, count))
+    let joined = match written {
+        Some(outcome) => outcome.map(|()| None).map_err(os_error),
+        None => joined_bytes(py, &parts).map(Some),
+    };
+    batch::recycle(parts);
+    Ok((joined?, records, failed, count))
+}
+
+/// Writes the parts, in order, to the open file descriptor `fd` (not closed).
+#[cfg(unix)]
+fn write_parts(fd: i32, parts: &[String]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::fd::BorrowedFd;
+    if fd < 0 {
+        return Err(std::io::Error::from_raw_os_error(9)); // EBADF
+    }
+    // SAFETY: the caller's descriptor, open for the call (the command line
+    // passes its output's `fileno()`); it is only duplicated here, and the
+    // duplicate is what is written to and closed
+    let mut file = std::fs::File::from(unsafe { BorrowedFd::borrow_raw(fd) }.try_clone_to_owned()?);
+    for part in parts {
+        file.write_all(part.as_bytes())?;
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn write_parts(_fd: i32, _parts: &[String]) -> std::io::Result<()> {
+    Err(std::io::Error::new(
+        std::io::ErrorKind::Unsupported,
+        "writing to a file descriptor needs a Unix system",
+    ))
 }
 
 /// Settles a JSON document (a round, or a list of rounds): the output (a

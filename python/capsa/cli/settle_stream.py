@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from collections.abc import Iterator
 from typing import IO, Any
@@ -115,6 +116,18 @@ def _block_items(block: bytes) -> Iterator[bytes | int]:
         yield len(line) if len(line) > _core.MAX_LINE_BYTES else line
 
 
+def _output_fd(out: Any) -> int | None:
+    """The file descriptor under ``out`` when records can be written to it
+    directly (a file or standard output, on a Unix system), else None."""
+    if os.name != "posix":
+        return None
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+        return None
+    return fd if isinstance(fd, int) and fd >= 0 else None
+
+
 def _settle_block(
     block: bytes,
     first: int,
@@ -122,15 +135,24 @@ def _settle_block(
     default: str,
     out: Any,
     tally: Tally,
+    fd: int | None,
 ) -> int:
     """Settles the lines of a block into ``out``, line ``first`` first;
     returns the number of the line after them. A block holding a round
-    record goes line by line, the others to the core whole."""
+    record goes line by line, the others to the core whole, which writes
+    their records straight to ``fd`` when it is given (``out`` flushed
+    first, so that the order holds): the block's 20-odd MB of records are
+    never copied into one bytes object."""
     if _RECORD_MARK in block:
         _settle_items(_block_items(block), first, known, default, out, tally)
         return first + block.count(b"\n") + 1
-    data, records, failed, count = _core.settle_json_block(block, known, default, first)
-    out.write(data)
+    if fd is None:
+        data, records, failed, count = _core.settle_json_block(block, known, default, first)
+        assert data is not None
+        out.write(data)
+    else:
+        out.flush()
+        _, records, failed, count = _core.settle_json_block(block, known, default, first, fd=fd)
     tally.add(records, failed)
     return first + count
 
@@ -161,6 +183,7 @@ def settle_lines(
     settled together; a line that outgrows a round is skipped, only its
     length kept."""
     tally = Tally()
+    fd = _output_fd(out)
     rest, number, end = head, 1, False
     while rest or not end:
         if not end and len(rest) < _BLOCK:
@@ -169,7 +192,7 @@ def settle_lines(
             continue
         cut = rest.rfind(b"\n", 0, 2 * _BLOCK)
         if cut >= 0:
-            number = _settle_block(rest[:cut], number, known, default, out, tally)
+            number = _settle_block(rest[:cut], number, known, default, out, tally, fd)
             rest = rest[cut + 1 :]
         elif len(rest) > _core.MAX_LINE_BYTES:
             length, rest = _skip_line(rest, stream)
@@ -179,7 +202,7 @@ def settle_lines(
             block = stream.read(_BLOCK)
             end, rest = not block, rest + block
         else:
-            _settle_block(rest, number, known, default, out, tally)
+            _settle_block(rest, number, known, default, out, tally, fd)
             rest = b""
     return tally
 
