@@ -11,6 +11,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import capsa
 from capsa import _core
@@ -61,3 +63,36 @@ def test_a_record_dict_replays_by_either_path() -> None:
     assert str(by_json.value) == str(by_text.value)
     with pytest.raises(capsa.RecordError, match=r"not JSON data"):
         capsa.replay({**record, "meta": {"x": float("nan")}})
+
+
+def _pairs(value: Any) -> Any:
+    """Every dict as its list of (key, value) pairs: comparing compares the
+    keys' order too."""
+    if isinstance(value, dict):
+        return [(k, _pairs(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return [_pairs(v) for v in value]
+    return value
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.dictionaries(st.text(max_size=40), st.integers(-3, 3), max_size=30), max_size=6))
+def test_object_keys_of_any_text_come_back_as_written(objects: list[dict[str, int]]) -> None:
+    # the engine keeps the str of each key it has read between calls: a key
+    # must come back as itself whatever was read before it
+    for obj in objects:
+        text = json.dumps({"outer": obj, **obj}, ensure_ascii=False)
+        assert _pairs(_core.json_value(text)) == _pairs(json.loads(text))
+
+
+def test_keys_that_share_their_ends_or_outgrow_the_kept_ones() -> None:
+    # keys over 16 bytes alike in length and in their first and last 8
+    # bytes, short keys of every length, and more distinct keys than are kept
+    alike = [f"abcdefgh{middle}stuvwxyz" for middle in ("", "1", "2", "12", "21", "\u00e9")]
+    short = ["", "a", "ab", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghijklmnop"]
+    many = [f"key-{k}" for k in range(1_500)]
+    for keys in (alike, short, many, alike + short, list(reversed(many))):
+        obj = {key: k for k, key in enumerate(keys)}
+        text = json.dumps(obj, ensure_ascii=False)
+        for _ in range(2):
+            assert _pairs(_core.json_value(text)) == _pairs(json.loads(text))
