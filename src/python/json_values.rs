@@ -87,6 +87,7 @@ fn write_dict(
     depth: usize,
 ) -> PyResult<()> {
     let mut members = Vec::with_capacity(map.len());
+    let mut sorted = true;
     for (key, item) in map.iter() {
         let key = key.cast_into::<PyString>().map_err(|e| {
             PyValueError::new_err(format!(
@@ -99,9 +100,14 @@ fn write_dict(
     }
     let mut texts = Vec::with_capacity(members.len());
     for (key, item) in &members {
-        texts.push((key.to_str()?, item));
+        let text = key.to_str()?;
+        sorted = sorted && texts.last().is_none_or(|(last, _)| *last < text);
+        texts.push((text, item));
     }
-    texts.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    // the dicts capsa makes (a record, a state) hold their keys sorted
+    if !sorted {
+        texts.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    }
     out.push('{');
     for (k, (key, item)) in texts.iter().enumerate() {
         if k > 0 {
