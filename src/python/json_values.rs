@@ -6,7 +6,9 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -126,91 +128,45 @@ fn write_dict(
 /// data with keys of its own.
 const MAX_KEPT_KEYS: usize = 512;
 
-/// Slots of the kept keys' table: a power of two, twice the keys it may
-/// hold, so that a probe always meets a free slot soon.
-const KEPT_SLOTS: usize = 2 * MAX_KEPT_KEYS;
+/// A cheap hash of the short keys kept: there are at most
+/// [`MAX_KEPT_KEYS`] of them, so SipHash's guard against crafted
+/// collisions buys nothing here and cost a few percent of a record.
+#[derive(Default)]
+struct KeyHasher(u64);
 
-/// A key's length and its first and last 8 bytes (a key under 8 bytes
-/// folded into `head` whole): for a key of at most 16 bytes these three
-/// are the key itself, so comparing them compares the key.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct KeyWords {
-    len: usize,
-    head: u64,
-    tail: u64,
+impl KeyHasher {
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
 }
 
-impl KeyWords {
-    fn of(key: &[u8]) -> KeyWords {
-        let (head, tail) = match (key.first_chunk::<8>(), key.last_chunk::<8>()) {
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        // the length and the first and last 8 bytes: keys that share them
+        // only collide, and the map tells them apart by comparing
+        let (head, tail) = match (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
             (Some(head), Some(tail)) => (u64::from_le_bytes(*head), u64::from_le_bytes(*tail)),
             _ => (
-                key.iter().fold(0u64, |word, &b| (word << 8) | u64::from(b)),
+                bytes
+                    .iter()
+                    .fold(0u64, |word, &b| (word << 8) | u64::from(b)),
                 0,
             ),
         };
-        KeyWords {
-            len: key.len(),
-            head,
-            tail,
-        }
+        self.mix(head ^ ((bytes.len() as u64) << 56));
+        self.mix(tail);
     }
 
-    /// The slot a probe starts at: a cheap mix of the three words (the
-    /// table holds at most [`MAX_KEPT_KEYS`] keys that capsa or its caller
-    /// chose, so a hash that resists crafted collisions buys nothing).
-    fn slot(&self) -> usize {
-        let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
-        let h = mix(mix(self.head ^ ((self.len as u64) << 56), self.tail), 0);
-        (h >> 32) as usize & (KEPT_SLOTS - 1)
+    fn write_u8(&mut self, b: u8) {
+        self.mix(u64::from(b));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
-/// A kept key: its words, its text when longer than the words hold, and
-/// its str.
-struct KeptKey {
-    words: KeyWords,
-    long: Option<Box<str>>,
-    name: Py<PyString>,
-}
-
-/// Each object key's str, made once: open addressing over [`KEPT_SLOTS`]
-/// slots, looked up without hashing or comparing the key byte by byte when
-/// it is short (most keys are), which a general map did at a fifth of a
-/// record's cost.
-struct KeptKeys {
-    slots: Vec<Option<KeptKey>>,
-    count: usize,
-}
-
-impl Default for KeptKeys {
-    fn default() -> Self {
-        KeptKeys {
-            slots: (0..KEPT_SLOTS).map(|_| None).collect(),
-            count: 0,
-        }
-    }
-}
-
-impl KeptKeys {
-    /// The kept str of `key`, or the free slot where it would go.
-    fn find(&self, key: &str) -> Result<&Py<PyString>, usize> {
-        let words = KeyWords::of(key.as_bytes());
-        let mut at = words.slot();
-        loop {
-            match &self.slots[at] {
-                None => return Err(at),
-                Some(kept)
-                    if kept.words == words
-                        && (words.len <= 16 || kept.long.as_deref() == Some(key)) =>
-                {
-                    return Ok(&kept.name)
-                }
-                Some(_) => at = (at + 1) & (KEPT_SLOTS - 1),
-            }
-        }
-    }
-}
+type KeptKeys = HashMap<String, Py<PyString>, BuildHasherDefault<KeyHasher>>;
 
 thread_local! {
     /// Each object key's str, kept between calls: a record's ~300 objects
@@ -220,20 +176,12 @@ thread_local! {
 
 /// The str of an object key, made once.
 fn key_str<'py>(py: Python<'py>, keys: &mut KeptKeys, key: &str) -> Bound<'py, PyString> {
-    let free = match keys.find(key) {
-        Ok(name) => return name.bind(py).clone(),
-        Err(free) => free,
-    };
+    if let Some(name) = keys.get(key) {
+        return name.bind(py).clone();
+    }
     let name = PyString::new(py, key);
-    if keys.count < MAX_KEPT_KEYS {
-        let words = KeyWords::of(key.as_bytes());
-        let long = (words.len > 16).then(|| key.into());
-        keys.slots[free] = Some(KeptKey {
-            words,
-            long,
-            name: name.clone().unbind(),
-        });
-        keys.count += 1;
+    if keys.len() < MAX_KEPT_KEYS {
+        keys.insert(key.to_owned(), name.clone().unbind());
     }
     name
 }
