@@ -11,7 +11,9 @@ import errno
 import io
 import os
 import tempfile
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -171,3 +173,59 @@ def test_blocks_with_and_without_records_keep_their_order(
     assert settled(text, sink=sink) == want
     direct = "descriptor" if sink == "file" and os.name == "posix" else "core"
     assert {"python", direct} == set(paths) and paths.count("python") <= 4, paths
+
+
+class _FailingStream(io.RawIOBase):
+    """Gives ``good`` bytes, then fails to read."""
+
+    def __init__(self, good: bytes) -> None:
+        super().__init__()
+        self._good = io.BytesIO(good)
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        chunk = self._good.read(size)
+        if not chunk:
+            raise OSError(5, "Input/output error")
+        return chunk
+
+
+def _readers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "capsa-settle-reader"]
+
+
+def test_a_read_error_is_raised_after_the_lines_read_before_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the input is read a block ahead on a thread of its own: its error
+    # still comes after the records of what was read before it
+    monkeypatch.setattr(settle_stream, "_BLOCK", 4096)
+    text = b"\n".join(ROUND % k for k in range(200)) + b"\n"
+    rules = Rules()
+    out = io.BytesIO()
+    with pytest.raises(OSError, match="Input/output error"):
+        settle_stream.settle_lines(
+            _FailingStream(text), dict(default_known_rules(rules)), rules.name, out
+        )
+    # the records of the blocks cut before the failed read, in order
+    written, whole = out.getvalue(), line_by_line(text)[0]
+    assert whole.startswith(written) and 0 < written.count(b"\n") < 200
+    assert not _readers()
+
+
+def test_a_failing_output_stops_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(settle_stream, "_BLOCK", 4096)
+    text = b"\n".join(ROUND % k for k in range(2_000))
+
+    class Closed(io.BytesIO):
+        def write(self, data: Any) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    rules = Rules()
+    with pytest.raises(BrokenPipeError):
+        settle_stream.settle_lines(
+            io.BytesIO(text), dict(default_known_rules(rules)), rules.name, Closed()
+        )
+    assert not _readers()

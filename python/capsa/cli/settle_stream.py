@@ -8,7 +8,9 @@ import argparse
 import contextlib
 import json
 import os
+import queue
 import sys
+import threading
 from collections.abc import Iterator
 from typing import IO, Any
 
@@ -172,19 +174,11 @@ def _skip_line(rest: bytes, stream: IO[bytes]) -> tuple[int, bytes]:
     return length, b""
 
 
-def settle_lines(
-    stream: IO[bytes], known: dict[str, _core.RuleSet], default: str, out: Any, head: bytes = b""
-) -> Tally:
-    """Settles every line of ``head`` then ``stream`` into ``out``: a round,
-    or a round record (replayed, then settled as the round it holds, under
-    its own rules). Returns the tally.
-
-    The input is read a block at a time and the complete lines of each are
-    settled together; a line that outgrows a round is skipped, only its
-    length kept."""
-    tally = Tally()
-    fd = _output_fd(out)
-    rest, number, end = head, 1, False
+def _pieces(stream: IO[bytes], head: bytes) -> Iterator[bytes | int]:
+    """``head`` then ``stream`` cut into what is settled, in order: blocks
+    of whole lines (without the block's last line feed), and the length of
+    each line too long to be a round, never read whole."""
+    rest, end = head, False
     while rest or not end:
         if not end and len(rest) < _BLOCK:
             block = stream.read(_BLOCK)
@@ -192,18 +186,82 @@ def settle_lines(
             continue
         cut = rest.rfind(b"\n", 0, 2 * _BLOCK)
         if cut >= 0:
-            number = _settle_block(rest[:cut], number, known, default, out, tally, fd)
+            yield rest[:cut]
             rest = rest[cut + 1 :]
         elif len(rest) > _core.MAX_LINE_BYTES:
             length, rest = _skip_line(rest, stream)
-            _settle_items(iter([length]), number, known, default, out, tally)
-            number += 1
+            yield length
         elif not end:
             block = stream.read(_BLOCK)
             end, rest = not block, rest + block
         else:
-            _settle_block(rest, number, known, default, out, tally, fd)
+            yield rest
             rest = b""
+
+
+_DONE = object()
+
+
+def _read_ahead(pieces: Iterator[bytes | int], depth: int = 2) -> Iterator[bytes | int]:
+    """The items of ``pieces``, made on a thread of their own up to
+    ``depth`` ahead, so that reading and cutting the next block overlaps
+    settling this one (the core settles without the GIL). An error of the
+    reading is raised here, in its place; leaving early stops the thread."""
+    ready: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(item: tuple[Any, BaseException | None]) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for piece in pieces:
+                if not put((piece, None)):
+                    return
+            put((_DONE, None))
+        except BaseException as exc:  # handed to the reading side, raised there
+            put((None, exc))
+
+    thread = threading.Thread(target=produce, name="capsa-settle-reader", daemon=True)
+    thread.start()
+    try:
+        while True:
+            piece, error = ready.get()
+            if error is not None:
+                raise error
+            if piece is _DONE:
+                return
+            yield piece
+    finally:
+        stop.set()
+        thread.join()
+
+
+def settle_lines(
+    stream: IO[bytes], known: dict[str, _core.RuleSet], default: str, out: Any, head: bytes = b""
+) -> Tally:
+    """Settles every line of ``head`` then ``stream`` into ``out``: a round,
+    or a round record (replayed, then settled as the round it holds, under
+    its own rules). Returns the tally.
+
+    The input is read a block at a time, a block ahead on a thread of its
+    own, and the complete lines of each are settled together; a line that
+    outgrows a round is skipped, only its length kept."""
+    tally = Tally()
+    fd = _output_fd(out)
+    number = 1
+    for piece in _read_ahead(_pieces(stream, head)):
+        if isinstance(piece, int):
+            _settle_items(iter([piece]), number, known, default, out, tally)
+            number += 1
+        else:
+            number = _settle_block(piece, number, known, default, out, tally, fd)
     return tally
 
 
