@@ -296,7 +296,9 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(Row("Settlement.to_dict()", "4 seats, all kept", n_tables, t_dict, None))
     rows.append(Row("json.loads (anchor)", "the same text, all kept", n_tables, t_loads, None))
     rows.append(Row("Settlement.to_dict()", "4 seats, each dropped", n_tables, t_drop, None))
-    rows.append(Row("json.loads (anchor)", "the same text, each dropped", n_tables, t_loads_drop, None))
+    rows.append(
+        Row("json.loads (anchor)", "the same text, each dropped", n_tables, t_loads_drop, None)
+    )
     checks.append(
         f"Settlement.to_dict(): {n_tables:,} dicts equal json.loads of the records capsa settle "
         f"writes (keys in order); {t_dict.wall / n_tables * 1e6:.1f} us a call, "
