@@ -229,3 +229,20 @@ def test_a_failing_output_stops_the_reader(monkeypatch: pytest.MonkeyPatch) -> N
             io.BytesIO(text), dict(default_known_rules(rules)), rules.name, Closed()
         )
     assert not _readers()
+
+
+def test_an_output_file_gets_the_records_of_the_stream(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # capsa settle -o FILE: blocks through Python and blocks the engine
+    # writes to the file's descriptor, in the stream's order
+    from capsa.cli import main
+
+    golden = GOLDEN.read_bytes().splitlines()
+    parts = [ROUND % k for k in range(300)]
+    parts[40], parts[200] = golden[0], golden[1]
+    source, target = tmp_path / "rounds.jsonl", tmp_path / "records.jsonl"
+    source.write_bytes(b"\n".join(parts) + b"\n")
+    monkeypatch.setattr(settle_stream, "_BLOCK", 4096)
+    assert main(["settle", str(source), "-o", str(target)]) == 0
+    assert target.read_bytes() == line_by_line(source.read_bytes())[0]

@@ -288,17 +288,22 @@ class _Output(io.RawIOBase):
         self._path = path
         self._raw = raw
 
-    def _failed(self, exc: OSError) -> UsageError:
+    def failure(self, exc: OSError) -> UsageError:
+        """The error of a failed write to this file, naming it (also for
+        writes the engine makes to its descriptor)."""
         return UsageError(f"cannot write {self._path}: {_reason(exc)}")
 
     def writable(self) -> bool:
         return True
 
+    def fileno(self) -> int:
+        return self._raw.fileno()
+
     def write(self, data: Any) -> int:
         try:
             return self._raw.write(data)
         except OSError as exc:
-            raise self._failed(exc) from None
+            raise self.failure(exc) from None
 
     def flush(self) -> None:
         if self._raw.closed:
@@ -306,7 +311,7 @@ class _Output(io.RawIOBase):
         try:
             self._raw.flush()
         except OSError as exc:
-            raise self._failed(exc) from None
+            raise self.failure(exc) from None
 
     def close(self) -> None:
         if self.closed:
@@ -314,7 +319,7 @@ class _Output(io.RawIOBase):
         try:
             self._raw.close()
         except OSError as exc:
-            raise self._failed(exc) from None
+            raise self.failure(exc) from None
         finally:
             super().close()
 

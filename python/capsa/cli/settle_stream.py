@@ -154,7 +154,14 @@ def _settle_block(
         out.write(data)
     else:
         out.flush()
-        _, records, failed, count = _core.settle_json_block(block, known, default, first, fd=fd)
+        try:
+            _, records, failed, count = _core.settle_json_block(block, known, default, first, fd=fd)
+        except OSError as exc:
+            # an output file names itself in its errors (capsa.cli.common)
+            failure = getattr(out, "failure", None)
+            if failure is None:
+                raise
+            raise failure(exc) from None
     tally.add(records, failed)
     return first + count
 
