@@ -219,3 +219,82 @@ def test_tables_train_to_a_missing_folder_fails_before_training(
     target = tmp_path / "missing" / "pagat.bin"
     assert main(["tables", "train", "--preset", "pagat", "--out", str(target)]) == EXIT_USAGE
     assert "no such directory" in one_line(capsys.readouterr().err)
+
+
+def _interruptible(argv: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
+    """``python -m capsa ARGV`` with SIGINT at its default (a background
+    process may have inherited it ignored), as a terminal's Ctrl-C meets it."""
+    import signal
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.Popen(  # type: ignore[call-overload, no-any-return]
+        [sys.executable, "-m", "capsa", *argv],
+        stderr=subprocess.PIPE,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        **kwargs,
+    )
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child needs a Unix system")
+@pytest.mark.parametrize("source", ["pipe", "file"])
+def test_an_interrupt_stops_settle_at_once(tmp_path: Path, source: str) -> None:
+    # waiting for input from a pipe, and waiting to write the records of a
+    # file read a block ahead on a thread of its own: one line, exit 130,
+    # at once
+    import signal
+    import threading
+    import time
+
+    from capsa.cli import EXIT_INTERRUPTED
+
+    line = json.dumps({"seats": [A, B]}).encode() + b"\n"
+    if source == "pipe":
+        child = _interruptible(["settle"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert child.stdin is not None and child.stdout is not None
+
+        # more than a block, then nothing more, the pipe left open; written
+        # on a thread, as the child stops reading while its output waits
+        def feed() -> None:
+            assert child.stdin is not None
+            try:
+                child.stdin.write(line * 40_000)
+                child.stdin.flush()
+            except BrokenPipeError:
+                pass
+
+        threading.Thread(target=feed, daemon=True).start()
+    else:
+        rounds = tmp_path / "rounds.jsonl"
+        rounds.write_bytes(line * 400_000)
+        child = _interruptible(["settle", str(rounds)], stdout=subprocess.PIPE)
+        assert child.stdout is not None
+    assert child.stdout.readline().startswith(b'{"money":')  # under way
+    if source == "pipe":
+        # its output read as it comes: the child goes on to wait for input
+        threading.Thread(target=child.stdout.read, daemon=True).start()
+        time.sleep(0.5)
+    # else its output is read no further: the child waits to write
+    child.send_signal(signal.SIGINT)
+    try:
+        code = child.wait(timeout=10)
+    finally:
+        child.kill()
+    assert code == EXIT_INTERRUPTED
+    assert child.stderr is not None
+    assert one_line(child.stderr.read().decode()).strip() == "capsa settle: interrupted"
+
+
+def test_only_a_regular_file_is_read_ahead(tmp_path: Path) -> None:
+    import io
+
+    from capsa.cli import settle_stream
+
+    path = tmp_path / "rounds.jsonl"
+    path.write_bytes(b"\n")
+    with path.open("rb") as file:
+        assert settle_stream._reads_ahead(file)
+    read, write = os.pipe()
+    with os.fdopen(read, "rb") as pipe, os.fdopen(write, "wb"):
+        assert not settle_stream._reads_ahead(pipe)
+    assert not settle_stream._reads_ahead(io.BytesIO(b"\n"))

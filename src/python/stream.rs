@@ -90,37 +90,58 @@ fn settle_json_block<'py>(
         (parts, records, failed, lines.len(), written)
     });
     let joined = match written {
-        Some(outcome) => outcome.map(|()| None).map_err(os_error),
+        Some(outcome) => outcome.map(|()| None),
         None => joined_bytes(py, &parts).map(Some),
     };
     batch::recycle(parts);
     Ok((joined?, records, failed, count))
 }
 
-/// Writes the parts, in order, to the open file descriptor `fd` (not closed).
+/// Writes the parts, in order, to the open file descriptor `fd` (not
+/// closed). A write cut short (by a signal: a pipe's write then returns
+/// what it wrote, or is refused if it wrote nothing) runs Python's signal
+/// handlers before writing again, as Python's own buffered writes do, so
+/// that Ctrl-C stops a write to a pipe nobody reads; their exception
+/// (`KeyboardInterrupt`) is the error.
 #[cfg(unix)]
-fn write_parts(fd: i32, parts: &[String]) -> std::io::Result<()> {
-    use std::io::Write;
+fn write_parts(fd: i32, parts: &[String]) -> PyResult<()> {
+    use std::io::{ErrorKind, Write};
     use std::os::fd::BorrowedFd;
     if fd < 0 {
-        return Err(std::io::Error::from_raw_os_error(9)); // EBADF
+        return Err(os_error(std::io::Error::from_raw_os_error(9))); // EBADF
     }
     // SAFETY: the caller's descriptor, open for the call (the command line
     // passes its output's `fileno()`); it is only duplicated here, and the
     // duplicate is what is written to and closed
-    let mut file = std::fs::File::from(unsafe { BorrowedFd::borrow_raw(fd) }.try_clone_to_owned()?);
+    let owned = unsafe { BorrowedFd::borrow_raw(fd) }.try_clone_to_owned();
+    let mut file = std::fs::File::from(owned.map_err(os_error)?);
     for part in parts {
-        file.write_all(part.as_bytes())?;
+        let mut rest = part.as_bytes();
+        while !rest.is_empty() {
+            match file.write(rest) {
+                Ok(0) => return Err(os_error(ErrorKind::WriteZero.into())),
+                Ok(n) => {
+                    rest = &rest[n..];
+                    if !rest.is_empty() {
+                        Python::attach(|py| py.check_signals())?;
+                    }
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {
+                    Python::attach(|py| py.check_signals())?;
+                }
+                Err(e) => return Err(os_error(e)),
+            }
+        }
     }
     Ok(())
 }
 
 #[cfg(not(unix))]
-fn write_parts(_fd: i32, _parts: &[String]) -> std::io::Result<()> {
-    Err(std::io::Error::new(
+fn write_parts(_fd: i32, _parts: &[String]) -> PyResult<()> {
+    Err(os_error(std::io::Error::new(
         std::io::ErrorKind::Unsupported,
         "writing to a file descriptor needs a Unix system",
-    ))
+    )))
 }
 
 /// Settles a JSON document (a round, or a list of rounds): the output (a

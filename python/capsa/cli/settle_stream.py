@@ -9,6 +9,7 @@ import contextlib
 import json
 import os
 import queue
+import stat
 import sys
 import threading
 from collections.abc import Iterator
@@ -213,7 +214,9 @@ def _read_ahead(pieces: Iterator[bytes | int], depth: int = 2) -> Iterator[bytes
     """The items of ``pieces``, made on a thread of their own up to
     ``depth`` ahead, so that reading and cutting the next block overlaps
     settling this one (the core settles without the GIL). An error of the
-    reading is raised here, in its place; leaving early stops the thread."""
+    reading is raised here, in its place; leaving early stops the thread.
+    Only for a regular file (:func:`_reads_ahead`), whose reads end soon:
+    a thread waiting on a pipe would hold up an interrupt until input came."""
     ready: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(maxsize=depth)
     stop = threading.Event()
 
@@ -250,6 +253,16 @@ def _read_ahead(pieces: Iterator[bytes | int], depth: int = 2) -> Iterator[bytes
         thread.join()
 
 
+def _reads_ahead(stream: IO[bytes]) -> bool:
+    """Whether ``stream`` is read a block ahead on a thread: a regular file
+    (given by name or redirected to standard input), not a pipe or a
+    terminal, whose reads may wait for input indefinitely."""
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+        return False
+
+
 def settle_lines(
     stream: IO[bytes], known: dict[str, _core.RuleSet], default: str, out: Any, head: bytes = b""
 ) -> Tally:
@@ -257,13 +270,15 @@ def settle_lines(
     or a round record (replayed, then settled as the round it holds, under
     its own rules). Returns the tally.
 
-    The input is read a block at a time, a block ahead on a thread of its
-    own, and the complete lines of each are settled together; a line that
-    outgrows a round is skipped, only its length kept."""
+    The input is read a block at a time (a block ahead on a thread of its
+    own when it is a regular file), and the complete lines of each are
+    settled together; a line that outgrows a round is skipped, only its
+    length kept."""
     tally = Tally()
     fd = _output_fd(out)
     number = 1
-    for piece in _read_ahead(_pieces(stream, head)):
+    pieces = _pieces(stream, head)
+    for piece in _read_ahead(pieces) if _reads_ahead(stream) else pieces:
         if isinstance(piece, int):
             _settle_items(iter([piece]), number, known, default, out, tally)
             number += 1
