@@ -298,3 +298,20 @@ def test_only_a_regular_file_is_read_ahead(tmp_path: Path) -> None:
     with os.fdopen(read, "rb") as pipe, os.fdopen(write, "wb"):
         assert not settle_stream._reads_ahead(pipe)
     assert not settle_stream._reads_ahead(io.BytesIO(b"\n"))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="closing a child's descriptor needs a Unix system")
+def test_a_closed_standard_output_is_named(rounds: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "capsa", "settle", str(rounds)],
+        stderr=subprocess.PIPE,
+        env=env,
+        preexec_fn=lambda: os.close(1),
+        check=False,
+    )
+    assert done.returncode == EXIT_USAGE
+    err = one_line(done.stderr.decode())
+    assert err.strip() == (
+        "capsa settle: cannot read the input or write the output: standard output is closed"
+    )

@@ -145,6 +145,15 @@ def _io_failure(exc: OSError) -> str:
     return f"cannot read the input or write the output: {reason}"
 
 
+def _closed_standard_stream() -> str | None:
+    """The standard stream the process was started without (Python then
+    holds None for it), if any."""
+    for name, what in (("stdin", "standard input"), ("stdout", "standard output")):
+        if getattr(sys, name) is None:
+            return what
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Runs the command line; returns the exit code (see the module docs)."""
     if argv is None:
@@ -177,5 +186,9 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help and --version
         return int(exc.code or 0) if isinstance(exc.code, int | None) else EXIT_USAGE
     except Exception as exc:  # a bug: still one line, never a traceback
+        closed = _closed_standard_stream()
+        if closed is not None:  # the command needed it: not a bug of capsa's
+            _fail(command, f"cannot read the input or write the output: {closed} is closed")
+            return EXIT_USAGE
         _fail(command, f"internal error: {type(exc).__name__}: {exc}")
         return EXIT_INTERNAL
