@@ -118,18 +118,17 @@ fn write_parts(fd: i32, parts: &[String]) -> PyResult<()> {
     for part in parts {
         let mut rest = part.as_bytes();
         while !rest.is_empty() {
-            match file.write(rest) {
+            let cut_short = match file.write(rest) {
                 Ok(0) => return Err(os_error(ErrorKind::WriteZero.into())),
                 Ok(n) => {
                     rest = &rest[n..];
-                    if !rest.is_empty() {
-                        Python::attach(|py| py.check_signals())?;
-                    }
+                    !rest.is_empty()
                 }
-                Err(e) if e.kind() == ErrorKind::Interrupted => {
-                    Python::attach(|py| py.check_signals())?;
-                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => true,
                 Err(e) => return Err(os_error(e)),
+            };
+            if cut_short {
+                Python::attach(|py| py.check_signals())?;
             }
         }
     }

@@ -119,16 +119,19 @@ def _block_items(block: bytes) -> Iterator[bytes | int]:
         yield len(line) if len(line) > _core.MAX_LINE_BYTES else line
 
 
-def _output_fd(out: Any) -> int | None:
-    """The file descriptor under ``out`` when records can be written to it
-    directly (a file or standard output, on a Unix system), else None."""
-    if os.name != "posix":
-        return None
+def _fileno(stream: Any) -> int | None:
+    """The file descriptor under ``stream``, if it has one."""
     try:
-        fd = out.fileno()
+        fd = stream.fileno()
     except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
         return None
     return fd if isinstance(fd, int) and fd >= 0 else None
+
+
+def _output_fd(out: Any) -> int | None:
+    """The file descriptor under ``out`` when records can be written to it
+    directly (a file or standard output, on a Unix system), else None."""
+    return _fileno(out) if os.name == "posix" else None
 
 
 def _settle_block(
@@ -257,9 +260,10 @@ def _reads_ahead(stream: IO[bytes]) -> bool:
     """Whether ``stream`` is read a block ahead on a thread: a regular file
     (given by name or redirected to standard input), not a pipe or a
     terminal, whose reads may wait for input indefinitely."""
+    fd = _fileno(stream)
     try:
-        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+        return fd is not None and stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
         return False
 
 
