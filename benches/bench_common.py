@@ -78,6 +78,21 @@ def best_time(run: Callable[[], Any], repeat: int) -> tuple[Timing, Any]:
     return best, result
 
 
+def best_times_interleaved(
+    runs: dict[str, Callable[[], Any]], repeat: int
+) -> dict[str, tuple[Timing, Any]]:
+    """:func:`best_time` of each run, the runs taken in turn ``repeat``
+    times over, so that a slow spell of the machine falls on all of them
+    alike rather than on whichever ran then."""
+    best = {name: (Timing(float("inf"), 0.0), None) for name in runs}
+    for _ in range(repeat):
+        for name, run in runs.items():
+            timing, result = best_time(run, 1)
+            if timing.wall < best[name][0].wall:
+                best[name] = (timing, result)
+    return best
+
+
 def fmt_rate(x: float) -> str:
     """Items per second, readable: 1.23 M, 456 k, 7,890, 12.3."""
     if x >= 1e6:

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from bench_common import Timing, best_time, fmt_rate, machine
+from bench_common import Timing, best_time, best_times_interleaved, fmt_rate, machine
 
 import capsa
 from capsa import oracle
@@ -230,7 +230,21 @@ def main(argv: list[str] | None = None) -> int:
     tables = [[capsa.Arrangement.from_ids(s.tolist()) for s in d] for d in laid]
     assert not any(a.is_foul() for tab in tables for a in tab)
     settle = capsa.settle
-    t, results = best_time(lambda: [settle(tab) for tab in tables], repeat)
+    seat_tables = [[capsa.Seat(a) for a in tab] for tab in tables]
+    id_tables = [[tuple(s) for s in d] for d in laid.tolist()]
+    pairs = [tab[:2] for tab in tables]
+    # the forms differ by less than the machine drifts: timed in turn
+    timed = best_times_interleaved(
+        {
+            "settle([4 Arrangement])": lambda: [settle(tab) for tab in tables],
+            "settle([4 Arrangement], Rules())": lambda: [settle(tab, rules) for tab in tables],
+            "settle([4 Seat])": lambda: [settle(tab) for tab in seat_tables],
+            "settle([4 tuples of 13 ids])": lambda: [settle(tab) for tab in id_tables],
+            "settle([2 Arrangement], Rules())": lambda: [settle(tab, rules) for tab in pairs],
+        },
+        max(5 * repeat, 15),
+    )
+    results = timed["settle([4 Arrangement])"][1]
     expected = np.array([r.points for r in results], dtype=np.int64)
     o_seats = [seat_dicts(d) for d in laid[:n_settle_oracle]]
     t_or, or_results = best_time(lambda: [oracle.settle(s, orules) for s in o_seats], 1)
@@ -239,23 +253,15 @@ def main(argv: list[str] | None = None) -> int:
         assert o["points"] == expected[k].tolist(), (k, o["points"], expected[k])
         assert o["money"] == results[k].money, k
     assert not expected.sum(axis=1).any()
-    rows.append(Row("settle, per call", "settle([4 Arrangement])", n_tables, t, or_rate))
-    t2, again = best_time(lambda: [settle(tab, rules) for tab in tables], repeat)
-    assert [r.points for r in again] == expected.tolist()
-    rows.append(Row("settle, per call", "settle([4 Arrangement], Rules())", n_tables, t2, or_rate))
-    seat_tables = [[capsa.Seat(a) for a in tab] for tab in tables]
-    t3, again = best_time(lambda: [settle(tab) for tab in seat_tables], repeat)
-    assert [r.points for r in again] == expected.tolist()
-    rows.append(Row("settle, per call", "settle([4 Seat])", n_tables, t3, or_rate))
-    id_tables = [[tuple(s) for s in d] for d in laid.tolist()]
-    t4, again = best_time(lambda: [settle(tab) for tab in id_tables], repeat)
-    assert [r.points for r in again] == expected.tolist()
-    rows.append(Row("settle, per call", "settle([4 tuples of 13 ids])", n_tables, t4, or_rate))
-    pairs = [tab[:2] for tab in tables]
-    t5, two = best_time(lambda: [settle(tab, rules) for tab in pairs], repeat)
+    for form, (timing, again) in timed.items():
+        if form.startswith("settle([4"):
+            assert [r.points for r in again] == expected.tolist(), form
+        four = form.startswith("settle([4")
+        rows.append(Row("settle, per call", form, n_tables, timing, or_rate if four else None))
+    t5, two = timed["settle([2 Arrangement], Rules())"]
+    t2 = timed["settle([4 Arrangement], Rules())"][0]
     two_batch = capsa.settle_batch(np.ascontiguousarray(laid[:, :2])).points
     assert [r.points for r in two] == two_batch.tolist(), "2 seats: settle != settle_batch"
-    rows.append(Row("settle, per call", "settle([2 Arrangement], Rules())", n_tables, t5, None))
     checks.append(
         f"settle, 2 seats: {n_tables:,} pairs equal settle_batch; "
         f"{t5.cpu / n_tables * 1e6:.2f} us a call (CPU), 4 seats {n_tables / t2.cpu / 1e3:,.0f} k "

@@ -40,15 +40,43 @@ pub fn map_rows<T: Send + Copy + Default>(
     width: usize,
     f: impl Fn(&[u8]) -> Result<T> + Sync,
 ) -> Result<Vec<T>> {
+    map_row_groups(
+        data,
+        width,
+        1,
+        || (),
+        |_, rows, out| {
+            out[0] = f(rows).map_err(|e| (0, e))?;
+            Ok(())
+        },
+    )
+}
+
+/// [`map_rows`] for work done `group` rows at a time: `f` gets a scratch
+/// made by `scratch` once per task, up to `group` rows and their outputs,
+/// and names a bad row by its place in the group.
+pub fn map_row_groups<T: Send + Copy + Default, S>(
+    data: &[u8],
+    width: usize,
+    group: usize,
+    scratch: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &[u8], &mut [T]) -> std::result::Result<(), (usize, Error)> + Sync,
+) -> Result<Vec<T>> {
     let n = row_count(data, width)?;
     let mut out = vec![T::default(); n];
     // small chunks for expensive rows would be wasteful for cheap ones and
     // vice versa; a few chunks per thread balance both
-    let chunk = (n / (rayon::current_num_threads() * 8)).clamp(16, 4096);
+    let chunk = (n / (rayon::current_num_threads() * 8)).clamp(16, 4096) / group * group;
+    let chunk = chunk.max(group);
     let run = |(chunk_index, (rows, outs)): (usize, (&[u8], &mut [T]))| -> Result<()> {
-        for (k, (row, o)) in rows.chunks_exact(width).zip(outs.iter_mut()).enumerate() {
-            *o = f(row).map_err(|e| {
-                let row_index = chunk_index * chunk + k;
+        let mut room = scratch();
+        for (k, (rows, outs)) in rows
+            .chunks(group * width)
+            .zip(outs.chunks_mut(group))
+            .enumerate()
+        {
+            f(&mut room, rows, outs).map_err(|(place, e)| {
+                let row_index = chunk_index * chunk + k * group + place;
                 if e.kind() == ErrorKind::Rules {
                     e
                 } else {
@@ -85,11 +113,25 @@ pub fn strengths(e: &Evaluator, data: &[u8], width: usize) -> Result<Vec<u32>> {
     })
 }
 
-/// The number of valid splits of each 13-card hand.
+/// The number of valid splits of each 13-card hand, counted
+/// [`splits::lanes::LANES`] hands at a time.
 pub fn count_splits(e: &Evaluator, strict: bool, data: &[u8]) -> Result<Vec<u32>> {
-    map_rows(data, 13, |row| {
-        Ok(splits::count_splits(e, strict, row)? as u32)
-    })
+    use splits::lanes::{LaneStrengths, LANES};
+    map_row_groups(
+        data,
+        13,
+        LANES,
+        LaneStrengths::default,
+        |lanes, rows, out| {
+            let mut hands = [[0u8; 13]; LANES];
+            for (place, (row, hand)) in rows.chunks_exact(13).zip(&mut hands).enumerate() {
+                *hand = splits::sorted_hand(row).map_err(|e| (place, e))?;
+            }
+            let counts = lanes.count_valid(e, &hands[..out.len()], strict);
+            out.copy_from_slice(&counts[..out.len()]);
+            Ok(())
+        },
+    )
 }
 
 /// The bit set of the naturals (bit `n as u32`) of each 13-card hand.

@@ -13,6 +13,8 @@ use crate::cards::check_hand;
 use crate::error::Result;
 use crate::rank::Evaluator;
 
+pub mod lanes;
+
 pub const SPLITS: usize = 72_072;
 pub const SUBSETS3: usize = 286;
 pub const SUBSETS5: usize = 1_287;

@@ -67,6 +67,22 @@ def test_valid_fraction_near_the_reference() -> None:
     assert counts[5] == capsa.count_splits(deck[5].tolist(), capsa.Rules(tie_break="none"))
 
 
+@pytest.mark.parametrize("rows", [1, 7, 9, 70, 203])
+@pytest.mark.parametrize(
+    "knobs", [{}, {"tie_break": "none"}, {"tie_break": "none", "foul_check": "strict"}]
+)
+def test_batch_counts_every_row_as_the_call_does(rows: int, knobs: dict[str, Any]) -> None:
+    """The batch counts hands several at a time: every row of batches that
+    fill part of a group, one group and more, serially and in parallel,
+    equals the per-hand call; a hand built to tie sits among them."""
+    rng = np.random.default_rng(rows)
+    hands = np.array([rng.permutation(52)[:13] for _ in range(rows)], dtype=np.uint8)
+    hands[rows // 2] = [0, 5, 10, *[4 * r + s for r in range(7, 12) for s in (0, 3)]]
+    rules = capsa.Rules(knobs)
+    counts = capsa.count_splits_batch(hands, rules)
+    assert counts.tolist() == [capsa.count_splits(h.tolist(), rules) for h in hands]
+
+
 @st.composite
 def tie_hands(draw: st.DrawFn) -> tuple[list[int], tuple[list[int], list[int], list[int]]]:
     """13 cards with five ranks held twice, and a split whose middle and bottom
@@ -153,3 +169,11 @@ def test_bad_hands(cards: list[int], error: type[Exception]) -> None:
 def test_batch_bad_shape() -> None:
     with pytest.raises(capsa.TableError):
         capsa.count_splits_batch(np.zeros((3, 12), dtype=np.uint8))
+
+
+@pytest.mark.parametrize("row", [0, 8, 77])
+def test_batch_names_a_bad_row_in_any_group(row: int) -> None:
+    hands = np.array([np.random.default_rng(k).permutation(52)[:13] for k in range(80)])
+    hands[row, 4] = hands[row, 5]
+    with pytest.raises(capsa.HandError, match=f"^row {row}:"):
+        capsa.count_splits_batch(hands.astype(np.uint8))

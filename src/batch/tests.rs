@@ -102,14 +102,18 @@ fn count_splits_and_naturals_agree_with_the_single_hand_calls() {
         assert_eq!(counts[k] as usize, count);
         assert_eq!(bits[k], naturals::qualifying(&hand13));
     }
-    let mut bad = data.clone();
-    bad[13 * 3] = 52;
-    for err in [
-        count_splits(&r.evaluator, false, &bad).unwrap_err(),
-        naturals(&bad).unwrap_err(),
-    ] {
-        assert_eq!(err.kind(), ErrorKind::Card);
-        assert!(err.message().starts_with("row 3"), "{}", err.message());
+    // a bad row in the first group of hands counted together, and beyond it
+    for row in [3, 19, 39] {
+        let mut bad = data.clone();
+        bad[13 * row] = 52;
+        for err in [
+            count_splits(&r.evaluator, false, &bad).unwrap_err(),
+            naturals(&bad).unwrap_err(),
+        ] {
+            assert_eq!(err.kind(), ErrorKind::Card);
+            let named = format!("row {row}:");
+            assert!(err.message().starts_with(&named), "{}", err.message());
+        }
     }
 }
 
