@@ -190,37 +190,9 @@ impl SubsetStrengths {
     }
 
     pub fn count_valid(&self, strict: bool) -> usize {
-        if strict {
-            self.count_halvings(|top, lo, hi| (hi > lo && lo > top) as u32)
-        } else {
-            self.count_halvings(|top, lo, hi| (lo >= top) as u32 * (1 + (lo == hi) as u32))
-        }
-    }
-
-    /// The sum of `weight(top, weaker half, stronger half)` over the
-    /// halvings, read top by top (the table groups them so): one top
-    /// strength per group, and the five-card strengths from a copy padded
-    /// to 2048 so that masked indices need no bounds checks.
-    #[inline(always)]
-    fn count_halvings(&self, weight: impl Fn(u32, u32, u32) -> u32) -> usize {
-        let mut s5 = [0u32; 2048];
+        let mut s5 = [0u32; PADDED5];
         s5[..SUBSETS5].copy_from_slice(&self.s5);
-        let per_top = SPLITS / 2 / SUBSETS3;
-        table()
-            .halvings
-            .chunks_exact(per_top)
-            .zip(&self.s3)
-            .map(|(group, &top)| {
-                let counted: u32 = group
-                    .iter()
-                    .map(|&[_, b, c]| {
-                        let (x, y) = (s5[(b & 2047) as usize], s5[(c & 2047) as usize]);
-                        weight(top, x.min(y), x.max(y))
-                    })
-                    .sum();
-                counted as usize
-            })
-            .sum()
+        count_halvings(&self.s3, &s5, strict)
     }
 
     /// The cards of split `k` laid out as top 0-2, middle 3-7, bottom 8-12,
@@ -229,6 +201,47 @@ impl SubsetStrengths {
         let [t, m, b] = table().splits[k];
         layout_of(&self.cards, t, m, b)
     }
+}
+
+/// Five-card strengths padded so that an index masked to 11 bits needs no
+/// bounds check.
+pub const PADDED5: usize = 2048;
+
+/// The number of valid splits of one hand from its 286 three-card and
+/// (padded) five-card subset strengths.
+pub fn count_halvings(s3: &[u32], s5: &[u32; PADDED5], strict: bool) -> usize {
+    if strict {
+        sum_halvings(s3, s5, |top, lo, hi| (hi > lo && lo > top) as u32)
+    } else {
+        sum_halvings(s3, s5, |top, lo, hi| {
+            (lo >= top) as u32 * (1 + (lo == hi) as u32)
+        })
+    }
+}
+
+/// The sum of `weight(top, weaker half, stronger half)` over the halvings,
+/// read top by top (the table groups them so): one top strength per group.
+#[inline(always)]
+fn sum_halvings(s3: &[u32], s5: &[u32; PADDED5], weight: impl Fn(u32, u32, u32) -> u32) -> usize {
+    let per_top = SPLITS / 2 / SUBSETS3;
+    table()
+        .halvings
+        .chunks_exact(per_top)
+        .zip(s3)
+        .map(|(group, &top)| {
+            let counted: u32 = group
+                .iter()
+                .map(|&[_, b, c]| {
+                    let (x, y) = (
+                        s5[b as usize & (PADDED5 - 1)],
+                        s5[c as usize & (PADDED5 - 1)],
+                    );
+                    weight(top, x.min(y), x.max(y))
+                })
+                .sum();
+            counted as usize
+        })
+        .sum()
 }
 
 /// The cards of a hand laid out as top 0-2, middle 3-7, bottom 8-12, from a

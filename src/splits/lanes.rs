@@ -7,15 +7,11 @@
 //! half. The loop over lanes is written plainly and left to the compiler to
 //! vectorise; on a processor with AVX2 the same loop is compiled for it.
 
-use super::{table, SubsetStrengths, SPLITS, SUBSETS3, SUBSETS5};
+use super::{count_halvings, table, SubsetStrengths, PADDED5, SPLITS, SUBSETS3, SUBSETS5};
 use crate::rank::Evaluator;
 
 /// Hands counted together.
 pub const LANES: usize = 8;
-
-/// Five-card strengths padded so that an index masked to 11 bits needs no
-/// bounds check.
-const PADDED5: usize = 2048;
 
 /// One subset's strength in each hand, as `i32` with the top bit flipped so
 /// that signed compares order them as the `u32` strengths.
@@ -76,6 +72,15 @@ impl LaneStrengths {
         count(&self.s3, &self.s5, strict)
     }
 
+    /// [`Self::count`] as a processor without AVX2 counts.
+    pub fn count_portable(&self, strict: bool) -> [u32; LANES] {
+        if strict {
+            count_lanes::<true>(&self.s3, &self.s5)
+        } else {
+            count_lanes::<false>(&self.s3, &self.s5)
+        }
+    }
+
     /// One hand's strengths as a [`SubsetStrengths`] (for tests).
     pub fn lane(&self, lane: usize, cards: [u8; 13]) -> SubsetStrengths {
         SubsetStrengths {
@@ -109,41 +114,30 @@ fn count(s3: &[Lane; SUBSETS3], s5: &[Lane; PADDED5], strict: bool) -> [u32; LAN
     }
 }
 
-/// A halving {x, y} of the ten cards a top t leaves counts once when both
-/// halves are at least t and again when they are equal (either may then be
-/// the middle); strictly, once when both are above t and they differ.
-#[inline(always)]
-fn weight<const STRICT: bool>(t: i32, x: i32, y: i32) -> u32 {
-    if STRICT {
-        ((x > t) & (y > t) & (x != y)) as u32
-    } else {
-        let both = (x >= t) & (y >= t);
-        both as u32 + (both & (x == y)) as u32
-    }
-}
-
-/// The sum of each lane's [`weight`] over the halvings, lane by lane.
+/// Each lane counted as a single hand is ([`count_halvings`]), its
+/// strengths first copied out so that its reads stay in a few kilobytes.
 fn count_lanes<const STRICT: bool>(s3: &[Lane; SUBSETS3], s5: &[Lane; PADDED5]) -> [u32; LANES] {
-    let mut total = [0u32; LANES];
-    for (group, top) in table().halvings.chunks_exact(HALVINGS_PER_TOP).zip(s3) {
-        for &[_, b, c] in group {
-            let (x, y) = (
-                &s5[b as usize & (PADDED5 - 1)],
-                &s5[c as usize & (PADDED5 - 1)],
-            );
-            for k in 0..LANES {
-                total[k] += weight::<STRICT>(top[k], x[k], y[k]);
-            }
+    let mut three = [0u32; SUBSETS3];
+    let mut five = [0u32; PADDED5];
+    std::array::from_fn(|k| {
+        for (x, row) in three.iter_mut().zip(s3.iter()) {
+            *x = unbiased(row[k]);
         }
-    }
-    total
+        for (x, row) in five.iter_mut().zip(s5.iter()) {
+            *x = unbiased(row[k]);
+        }
+        count_halvings(&three, &five, STRICT) as u32
+    })
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    //! [`super::count_lanes`] with the eight lanes of a halving in one
-    //! AVX2 register: two loads, three compares and two subtractions a
-    //! halving for all eight hands.
+    //! The count with the eight lanes of a halving in one AVX2 register:
+    //! two loads, three compares and two subtractions a halving for all
+    //! eight hands. A halving {x, y} of the ten cards a top t leaves counts
+    //! once when both halves are at least t and again when they are equal
+    //! (either may then be the middle); strictly, once when both are above
+    //! t and they differ.
 
     use std::arch::x86_64::*;
 
