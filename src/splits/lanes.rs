@@ -4,8 +4,8 @@
 //! (subset-major, hand-minor), so one halving reads each half's strength for
 //! every hand with one contiguous load: the same halving index is a plain
 //! vector load across hands, where one hand at a time needs a gather per
-//! half. The loop over lanes is written plainly and left to the compiler to
-//! vectorise; on a processor with AVX2 the same loop is compiled for it.
+//! half. On a processor with AVX2 the eight lanes of a halving are one
+//! register; without it each lane is counted as a single hand is.
 
 use super::{count_halvings, table, SubsetStrengths, PADDED5, SPLITS, SUBSETS3, SUBSETS5};
 use crate::rank::Evaluator;
