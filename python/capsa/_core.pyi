@@ -851,6 +851,11 @@ def json_value(text: str) -> Any:
     """The Python value of JSON text (``json.loads`` of it), for the
     canonical JSON capsa writes: integers only, keys in the order written."""
 
+def record_value(text: str, settlement: dict[str, Any]) -> dict[str, Any]:
+    """The dict of a round record's text with its ``settlement`` member the
+    dict given: the settlement's own ``to_dict()``, made from the very
+    settlement the text was written from, so that only the rest is read."""
+
 def state_mac_matches(key: bytes, state: dict[str, Any], whole: str, skip: str) -> bool:
     """Whether the MAC of the whole of ``state`` under ``key``, every field
     but ``skip`` taken, is ``whole`` (hex), compared in constant time.

@@ -232,6 +232,7 @@ class Round:
         "_seeds_in",
         "_server_seed",
         "_settlement",
+        "_settlement_of_text",
         "_stakes",
         "_table_id",
     )
@@ -280,6 +281,8 @@ class Round:
         self._hand_cards: list[list[Card]] = []
         self._play = [_SeatPlay() for _ in range(self._seats)]
         self._settlement: Settlement | None = None
+        # the settlement the record's text was written from, when it was
+        self._settlement_of_text: Settlement | None = None
         self._record_text: str | None = None
         self._digest: str | None = None
         self._rules_text: str | None = None
@@ -605,6 +608,7 @@ class Round:
                 *self._record_args(), **self._record_options(), with_settlement=True
             )
             self._settlement, self._record_text, self._digest = settlement, text, digest
+            self._settlement_of_text = settlement
             self._phase = "settled"
         elif self._settlement is None:  # restored
             self._settlement = self._settlement_now()
@@ -661,8 +665,13 @@ class Round:
     def record(self) -> dict[str, Any]:
         """The round's record as a JSON-ready dict (``docs/records.md``).
         Raises ``RoundError`` before the settlement."""
-        record: dict[str, Any] = _core.json_value(self.record_json())
-        return record
+        text = self.record_json()
+        written = self._settlement_of_text
+        if written is None:  # restored: the text was written again
+            record: dict[str, Any] = _core.json_value(text)
+            return record
+        # the settlement's own dict is what its text reads as, and cheaper
+        return _core.record_value(text, written.to_dict())
 
     @property
     @_atomic

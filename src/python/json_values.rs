@@ -17,7 +17,7 @@ use pyo3::IntoPyObjectExt;
 
 use super::conversion::text::type_name;
 use crate::canonical::{self, write_int, write_str, Key};
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 /// Deeper than any state or record capsa writes.
 const MAX_DEPTH: usize = 32;
@@ -192,6 +192,9 @@ struct Build<'a, 'py> {
     py: Python<'py>,
     keys: &'a mut KeptKeys,
     fault: &'a mut Option<PyErr>,
+    /// A member of this object taken as given rather than read: the text's
+    /// value is skipped (its syntax still checked) and this one put there.
+    given: Option<(&'static str, Bound<'py, PyAny>)>,
 }
 
 impl<'py> Build<'_, 'py> {
@@ -201,6 +204,7 @@ impl<'py> Build<'_, 'py> {
             py: self.py,
             keys: &mut *self.keys,
             fault: &mut *self.fault,
+            given: None,
         }
     }
 
@@ -277,7 +281,13 @@ impl<'de, 'py> Visitor<'de> for Build<'_, 'py> {
             {
                 return Err(canonical::given_twice(&key));
             }
-            let value = map.next_value_seed(self.inner())?;
+            let value = match self.given.take_if(|(given, _)| *given == key) {
+                Some((_, value)) => {
+                    map.next_value::<IgnoredAny>()?;
+                    value
+                }
+                None => map.next_value_seed(self.inner())?,
+            };
             dict.set_item(name, value)
                 .map_err(|e| self.failed::<A::Error>(e))?;
             last = Some(key);
@@ -290,14 +300,28 @@ impl<'de, 'py> Visitor<'de> for Build<'_, 'py> {
 /// as `json.loads` gives them, keys in the order written; each distinct key
 /// one str object), read as [`canonical::parse_str`] reads it.
 pub(crate) fn text_to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    text_to_python_given(py, text, None)
+}
+
+/// [`text_to_python`] with one member of the outermost object given.
+fn text_to_python_given<'py>(
+    py: Python<'py>,
+    text: &str,
+    given: Option<(&'static str, Bound<'py, PyAny>)>,
+) -> PyResult<Bound<'py, PyAny>> {
     KEPT_KEYS.with(|kept| match kept.try_borrow_mut() {
-        Ok(mut keys) => build(py, text, &mut keys),
+        Ok(mut keys) => build(py, text, &mut keys, given),
         // reentered (not through capsa's own calls): keys of this call only
-        Err(_) => build(py, text, &mut KeptKeys::default()),
+        Err(_) => build(py, text, &mut KeptKeys::default(), given),
     })
 }
 
-fn build<'py>(py: Python<'py>, text: &str, keys: &mut KeptKeys) -> PyResult<Bound<'py, PyAny>> {
+fn build<'py>(
+    py: Python<'py>,
+    text: &str,
+    keys: &mut KeptKeys,
+    given: Option<(&'static str, Bound<'py, PyAny>)>,
+) -> PyResult<Bound<'py, PyAny>> {
     let mut fault = None;
     let built = canonical::parse_seeded(
         text,
@@ -305,6 +329,7 @@ fn build<'py>(py: Python<'py>, text: &str, keys: &mut KeptKeys) -> PyResult<Boun
             py,
             keys,
             fault: &mut fault,
+            given,
         },
     );
     match (built, fault) {
@@ -318,6 +343,18 @@ fn build<'py>(py: Python<'py>, text: &str, keys: &mut KeptKeys) -> PyResult<Boun
 #[pyfunction]
 fn json_value<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     text_to_python(py, text)
+}
+
+/// The dict of a round record's text with its ``settlement`` member the
+/// dict given: the settlement's own ``to_dict()``, made from the very
+/// settlement the text was written from, so that only the rest is read.
+#[pyfunction]
+fn record_value<'py>(
+    py: Python<'py>,
+    text: &str,
+    settlement: Bound<'py, PyDict>,
+) -> PyResult<Bound<'py, PyAny>> {
+    text_to_python_given(py, text, Some(("settlement", settlement.into_any())))
 }
 
 /// The canonical JSON text of Python data (``dict`` with str keys,
@@ -336,6 +373,7 @@ fn canonical_json_of(value: &Bound<'_, PyAny>) -> PyResult<String> {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(json_value, m)?)?;
+    m.add_function(wrap_pyfunction!(record_value, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_json_of, m)?)?;
     Ok(())
 }
