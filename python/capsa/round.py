@@ -33,7 +33,6 @@ from __future__ import annotations
 import functools
 import secrets
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -41,6 +40,7 @@ from capsa import _core
 from capsa._core import ArgumentError, CapsaError, Card, TableError
 from capsa.arrangement import Arrangement
 from capsa.records import rules_for_record
+from capsa.round_args import check_rules, is_int, now_ms, read_client_seed, read_time
 from capsa.round_state import (
     PHASES,
     STATE_FORMAT,
@@ -65,7 +65,6 @@ from capsa.solver import best_arrangement
 
 __all__ = ["PHASES", "Round", "RoundError"]
 
-_DEFAULT_RULES: list[Rules] = []
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
 
@@ -79,53 +78,6 @@ def _atomic(method: Callable[Concatenate[Round, _P], _T]) -> Callable[Concatenat
             return method(self, *args, **kwargs)
 
     return locked
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
-
-
-def _read_time(value: object, name: str) -> int:
-    """A time in milliseconds since the Unix epoch: an int 0..2**63-1."""
-    if not _is_int(value):
-        raise TypeError(
-            f"{name} must be an int (milliseconds since the Unix epoch), not {type(value).__name__}"
-        )
-    assert isinstance(value, int)
-    if not 0 <= value < 2**63:
-        raise ArgumentError(f"{name} must be 0 to 2**63-1 milliseconds, got {value}")
-    return value
-
-
-def _read_client_seed(seat: int, seed: object) -> str:
-    if not isinstance(seed, str):
-        raise TypeError(f"client_seeds[{seat}] must be a str, not {type(seed).__name__}")
-    try:
-        size = len(seed.encode("utf-8"))
-    except UnicodeEncodeError:
-        raise ArgumentError(f"client_seeds[{seat}] is not valid UTF-8 text") from None
-    if size > _core.MAX_CLIENT_SEED_BYTES:
-        error = ArgumentError(
-            f"client_seeds[{seat}]: a client seed is at most {_core.MAX_CLIENT_SEED_BYTES} "
-            f"bytes of UTF-8, got {size}"
-        )
-        error.seat = seat
-        raise error
-    return seed
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_rules(rules: Rules | None) -> Rules:
-    if rules is None:
-        if not _DEFAULT_RULES:
-            _DEFAULT_RULES.append(Rules())
-        return _DEFAULT_RULES[0]
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a capsa.Rules or None, not {type(rules).__name__}")
-    return rules
 
 
 # Rules as records hold them, by the identity of the Rules object (kept
@@ -254,7 +206,7 @@ class Round:
         players: Sequence[str | Mapping[str, str | None]] | None = None,
     ) -> None:
         self._lock = threading.RLock()
-        self._rules = _check_rules(rules)
+        self._rules = check_rules(rules)
         # every argument the engine reads, in one call
         (
             self._seats,
@@ -271,7 +223,7 @@ class Round:
         )
         self._stakes = int(self._rules["money.stake"]) if stakes_read is None else stakes_read
         self._server_seed = secrets.token_bytes(32) if seed is None else seed
-        self._deadline = None if deadline is None else _read_time(deadline, "deadline")
+        self._deadline = None if deadline is None else read_time(deadline, "deadline")
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
         self._commitment = _core.fair_commitment(self._server_seed)
         self._phase = "open"
@@ -436,7 +388,7 @@ class Round:
         raise round_error(f"cannot {action}: {hint}")
 
     def _seat(self, seat: object) -> int:
-        if not _is_int(seat):
+        if not is_int(seat):
             raise TypeError(f"seat must be an int, not {type(seat).__name__}")
         assert isinstance(seat, int)
         if not 0 <= seat < self._seats:
@@ -450,10 +402,10 @@ class Round:
 
     def _past_deadline(self, now: int | None) -> bool:
         if now is not None:
-            now = _read_time(now, "now")
+            now = read_time(now, "now")
         if self._deadline is None:
             return False
-        return (_now_ms() if now is None else now) >= self._deadline
+        return (now_ms() if now is None else now) >= self._deadline
 
     # ------------------------------------------------------------ actions
 
@@ -465,7 +417,7 @@ class Round:
         does not have or a seed too long, ``TypeError`` for a wrong type."""
         self._need("open", action="add a client seed")
         k = self._seat(seat)
-        text = _read_client_seed(k, seed)
+        text = read_client_seed(k, seed)
         if self._seeds_in[k] is not None:
             raise round_error(f"seat {k}'s client seed is already in", k)
         self._seeds_in[k] = text
