@@ -65,6 +65,7 @@ SUBMODULES = frozenset(
         "render",
         "rng",
         "round",
+        "round_args",
         "round_state",
         "round_view",
         "settlement_drawing",
