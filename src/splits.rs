@@ -18,6 +18,8 @@ pub mod lanes;
 pub const SPLITS: usize = 72_072;
 pub const SUBSETS3: usize = 286;
 pub const SUBSETS5: usize = 1_287;
+/// The unordered halvings of the ten cards a top leaves: C(10, 5) / 2.
+pub const HALVINGS_PER_TOP: usize = SPLITS / 2 / SUBSETS3;
 
 pub struct SplitTable {
     /// Position masks (bit p = sorted card p) of the 3- and 5-subsets.
@@ -223,10 +225,9 @@ pub fn count_halvings(s3: &[u32], s5: &[u32; PADDED5], strict: bool) -> usize {
 /// read top by top (the table groups them so): one top strength per group.
 #[inline(always)]
 fn sum_halvings(s3: &[u32], s5: &[u32; PADDED5], weight: impl Fn(u32, u32, u32) -> u32) -> usize {
-    let per_top = SPLITS / 2 / SUBSETS3;
     table()
         .halvings
-        .chunks_exact(per_top)
+        .chunks_exact(HALVINGS_PER_TOP)
         .zip(s3)
         .map(|(group, &top)| {
             let counted: u32 = group

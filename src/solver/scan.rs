@@ -12,10 +12,7 @@
 //! scan in enumeration order keeps, so the kept list does not depend on the
 //! order the tops are visited in.
 
-use crate::splits::{self, SUBSETS3, SUBSETS5, TOPS_PER_BOTTOM};
-
-/// The unordered halvings of the ten cards a top leaves: C(10, 5) / 2.
-pub(super) const HALVINGS_PER_TOP: usize = 126;
+use crate::splits::{self, HALVINGS_PER_TOP, SUBSETS3, SUBSETS5, TOPS_PER_BOTTOM};
 
 /// A split the fast scan keeps: its fast score, its place in the
 /// enumeration (top-major, then halving) and the indices of its top (into

@@ -4,13 +4,13 @@
 use super::classes::CLASS_SHIFT;
 use super::joint::JointModel;
 use super::model::{fast_of, RowModel, RowOutcome};
-use super::scan::{scan, Candidate, FiveCardScores, ScanArgs, HALVINGS_PER_TOP};
+use super::scan::{scan, Candidate, FiveCardScores, ScanArgs};
 use super::tables::Tables;
 use crate::error::{Error, Result};
 use crate::naturals;
 use crate::rules::{Rules, BOTTOM, MIDDLE, TOP};
 use crate::settle::check_seat_count;
-use crate::splits::{self, SubsetStrengths, SUBSETS3};
+use crate::splits::{self, SubsetStrengths, HALVINGS_PER_TOP, SUBSETS3};
 
 /// Candidates that get the exact expected value.
 pub const REFINE: usize = 24;

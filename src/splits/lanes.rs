@@ -7,7 +7,7 @@
 //! half. On a processor with AVX2 the eight lanes of a halving are one
 //! register; without it each lane is counted as a single hand is.
 
-use super::{count_halvings, table, SubsetStrengths, PADDED5, SPLITS, SUBSETS3, SUBSETS5};
+use super::{count_halvings, table, PADDED5, SUBSETS3};
 use crate::rank::Evaluator;
 
 /// Hands counted together.
@@ -16,8 +16,6 @@ pub const LANES: usize = 8;
 /// One subset's strength in each hand, as `i32` with the top bit flipped so
 /// that signed compares order them as the `u32` strengths.
 type Lane = [i32; LANES];
-
-const HALVINGS_PER_TOP: usize = SPLITS / 2 / SUBSETS3;
 
 fn biased(strength: u32) -> i32 {
     (strength ^ 1 << 31) as i32
@@ -69,65 +67,31 @@ impl LaneStrengths {
 
     /// The number of valid splits of the hand in each lane.
     pub fn count(&self, strict: bool) -> [u32; LANES] {
-        count(&self.s3, &self.s5, strict)
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has just been found to support AVX2,
+            // the only requirement of the AVX2 kernel.
+            return unsafe { avx2::count(&self.s3, &self.s5, strict) };
+        }
+        self.count_portable(strict)
     }
 
-    /// [`Self::count`] as a processor without AVX2 counts.
+    /// [`Self::count`] as a processor without AVX2 counts: each lane as a
+    /// single hand is counted ([`count_halvings`]), its strengths first
+    /// copied out so that its reads stay in a few kilobytes.
     pub fn count_portable(&self, strict: bool) -> [u32; LANES] {
-        if strict {
-            count_lanes::<true>(&self.s3, &self.s5)
-        } else {
-            count_lanes::<false>(&self.s3, &self.s5)
-        }
-    }
-
-    /// One hand's strengths as a [`SubsetStrengths`] (for tests).
-    pub fn lane(&self, lane: usize, cards: [u8; 13]) -> SubsetStrengths {
-        SubsetStrengths {
-            cards,
-            s3: self.s3.iter().map(|s| unbiased(s[lane])).collect(),
-            s5: self.s5[..SUBSETS5]
-                .iter()
-                .map(|s| unbiased(s[lane]))
-                .collect(),
-        }
-    }
-}
-
-fn count(s3: &[Lane; SUBSETS3], s5: &[Lane; PADDED5], strict: bool) -> [u32; LANES] {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has just been found to support AVX2, the
-        // only requirement of the AVX2 kernels.
-        return unsafe {
-            if strict {
-                avx2::count::<true>(s3, s5)
-            } else {
-                avx2::count::<false>(s3, s5)
+        let mut three = [0u32; SUBSETS3];
+        let mut five = [0u32; PADDED5];
+        std::array::from_fn(|k| {
+            for (x, row) in three.iter_mut().zip(self.s3.iter()) {
+                *x = unbiased(row[k]);
             }
-        };
+            for (x, row) in five.iter_mut().zip(self.s5.iter()) {
+                *x = unbiased(row[k]);
+            }
+            count_halvings(&three, &five, strict) as u32
+        })
     }
-    if strict {
-        count_lanes::<true>(s3, s5)
-    } else {
-        count_lanes::<false>(s3, s5)
-    }
-}
-
-/// Each lane counted as a single hand is ([`count_halvings`]), its
-/// strengths first copied out so that its reads stay in a few kilobytes.
-fn count_lanes<const STRICT: bool>(s3: &[Lane; SUBSETS3], s5: &[Lane; PADDED5]) -> [u32; LANES] {
-    let mut three = [0u32; SUBSETS3];
-    let mut five = [0u32; PADDED5];
-    std::array::from_fn(|k| {
-        for (x, row) in three.iter_mut().zip(s3.iter()) {
-            *x = unbiased(row[k]);
-        }
-        for (x, row) in five.iter_mut().zip(s5.iter()) {
-            *x = unbiased(row[k]);
-        }
-        count_halvings(&three, &five, STRICT) as u32
-    })
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -141,12 +105,28 @@ mod avx2 {
 
     use std::arch::x86_64::*;
 
-    use super::{table, Lane, HALVINGS_PER_TOP, LANES, PADDED5, SUBSETS3};
+    use super::{table, Lane, LANES, PADDED5, SUBSETS3};
+    use crate::splits::HALVINGS_PER_TOP;
 
     /// # Safety
     /// The processor must support AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn count<const STRICT: bool>(
+    pub(super) unsafe fn count(
+        s3: &[Lane; SUBSETS3],
+        s5: &[Lane; PADDED5],
+        strict: bool,
+    ) -> [u32; LANES] {
+        if strict {
+            count_as::<true>(s3, s5)
+        } else {
+            count_as::<false>(s3, s5)
+        }
+    }
+
+    /// # Safety
+    /// The processor must support AVX2.
+    #[target_feature(enable = "avx2")]
+    unsafe fn count_as<const STRICT: bool>(
         s3: &[Lane; SUBSETS3],
         s5: &[Lane; PADDED5],
     ) -> [u32; LANES] {
