@@ -97,6 +97,33 @@ def test_any_value_anywhere_in_a_record(which: int, pick: int, value: Any) -> No
         assert isinstance(result.field, str)
 
 
+def same_outcome(a: str | Exception, b: str | Exception) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
+    return (type(a), str(a), getattr(a, "field", None), getattr(a, "fields", None)) == (
+        type(b),
+        str(b),
+        getattr(b, "field", None),
+        getattr(b, "fields", None),
+    )
+
+
+@given(which=st.integers(0, len(GOLDEN) - 1), pick=st.integers(0, 10**6), value=json_values)
+def test_a_record_given_as_a_dict_reads_as_its_text(which: int, pick: int, value: Any) -> None:
+    """The dict is read without being written as text first; what is read,
+    refused or replayed is what its text gives, members in any order."""
+    path = PATHS[which][pick % len(PATHS[which])]
+    changed = replaced(GOLDEN[which], path, value)
+    reordered = dict(reversed(changed.items()))
+    for record in (changed, reordered):
+        try:
+            text = json.dumps(record, ensure_ascii=False, allow_nan=False)
+        except ValueError:  # NaN or infinity: no text to compare with
+            assert "not JSON data" in str(outcome(record))
+            continue
+        assert same_outcome(outcome(record), outcome(text)), (path, value)
+
+
 @given(
     which=st.integers(0, len(GOLDEN) - 1),
     at=st.integers(0, 10**6),

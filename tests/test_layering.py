@@ -177,7 +177,6 @@ SIZE_ALLOWED: dict[str, str] = {
         "loaded by its path alone (tests/test_oracle_self.py): a split would tie it to "
         "the package it is a witness for"
     ),
-    "src/record/read.rs::read": "being reworked",
 }
 
 

@@ -948,8 +948,8 @@ class RecordView:
     @property
     def canonical_as_read(self) -> bool:
         """Whether the text read is the record's canonical form as it stands
-        (false for any other text, and for some canonical text holding
-        escapes)."""
+        (false for any other text, for some canonical text holding escapes,
+        and for a record given as a dict)."""
     @property
     def previous_digest(self) -> str | None: ...
     @property
@@ -971,6 +971,10 @@ class RecordView:
 def read_record(text: str | bytes) -> tuple[RecordView | None, str, str]:
     """The record, or (None, field, message) naming the first field that is
     not as format 1 writes it."""
+
+def read_record_value(record: dict[str, Any]) -> tuple[RecordView | None, str, str]:
+    """:func:`read_record` of a record given as a dict (its canonical text is
+    what is digested); ``ValueError`` for a dict that is not plain JSON data."""
 
 def read_records(texts: list[str | bytes]) -> list[tuple[RecordView | None, str, str]]:
     """Many records read as :func:`read_record` reads each, on every core

@@ -128,7 +128,13 @@ def _record_text(record: RecordLike) -> str | bytes:
 def read_record(record: RecordLike) -> _core.RecordView:
     """The record, read and checked for its form (``RecordError`` naming the
     first field that is not as its format version writes it)."""
-    view, field, message = _core.read_record(_record_text(record))
+    if isinstance(record, dict):
+        try:
+            view, field, message = _core.read_record_value(record)
+        except ValueError:  # not plain JSON data: json names the fault
+            view, field, message = _core.read_record(_record_text(record))
+    else:
+        view, field, message = _core.read_record(_record_text(record))
     if view is None:
         raise RecordError(message, field)
     return view

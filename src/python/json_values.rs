@@ -1,8 +1,8 @@
 //! JSON values between Python and the engine's canonical JSON
 //! (`crate::canonical`) without going through Python's `json` module:
-//! canonical text written straight from Python data (a round state's
-//! fields, a record given as a dict), and Python data built straight from
-//! JSON text (a record or a settlement as a dict).
+//! Python data built straight from JSON text (a record or a settlement as
+//! a dict), and the canonical text of Python data (read by
+//! [`super::json_tree`]).
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -10,118 +10,13 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyList, PyString};
 use pyo3::IntoPyObjectExt;
 
-use super::conversion::text::type_name;
-use crate::canonical::{self, write_int, write_str, Key};
+use super::json_tree::{write_value, Origin};
+use crate::canonical::{self, Key};
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-
-/// Deeper than any state or record capsa writes.
-const MAX_DEPTH: usize = 32;
-
-/// Where a value being written is from, for messages: the field's name and
-/// what the data is (`"state data"`).
-#[derive(Clone, Copy)]
-pub(crate) struct Origin<'a> {
-    pub(crate) field: &'a str,
-    pub(crate) data: &'a str,
-}
-
-/// Appends the canonical JSON text of `value` (None, bool, int of at most
-/// 64 bits, str, list, tuple, dict with str keys); a `ValueError` naming
-/// the field otherwise.
-pub(crate) fn write_value(
-    out: &mut String,
-    value: &Bound<'_, PyAny>,
-    from: Origin<'_>,
-    depth: usize,
-) -> PyResult<()> {
-    let field = from.field;
-    let refuse = |why: String| PyValueError::new_err(format!("{field}: {why}"));
-    if depth > MAX_DEPTH {
-        return Err(refuse(format!("nested deeper than {MAX_DEPTH}")));
-    }
-    if let Ok(text) = value.cast_exact::<PyString>() {
-        write_str(out, text.to_str()?);
-    } else if value.is_none() {
-        out.push_str("null");
-    } else if let Ok(flag) = value.cast::<PyBool>() {
-        out.push_str(if flag.is_true() { "true" } else { "false" });
-    } else if value.is_exact_instance_of::<PyInt>() {
-        // i64 first: a wider extraction is slow under the stable ABI
-        if let Ok(v) = value.extract::<i64>() {
-            write_int(out, i128::from(v));
-        } else if let Ok(v) = value.extract::<u64>() {
-            write_int(out, i128::from(v));
-        } else {
-            return Err(refuse("an integer beyond 64 bits".into()));
-        }
-    } else if let Ok(text) = value.cast::<PyString>() {
-        write_str(out, text.to_str()?);
-    } else if let Ok(map) = value.cast::<PyDict>() {
-        write_dict(out, map, from, depth)?;
-    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
-        out.push('[');
-        for (k, item) in value.try_iter()?.enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            write_value(out, &item?, from, depth + 1)?;
-        }
-        out.push(']');
-    } else {
-        return Err(refuse(format!(
-            "a {} is not {}",
-            type_name(value),
-            from.data
-        )));
-    }
-    Ok(())
-}
-
-fn write_dict(
-    out: &mut String,
-    map: &Bound<'_, PyDict>,
-    from: Origin<'_>,
-    depth: usize,
-) -> PyResult<()> {
-    let mut members = Vec::with_capacity(map.len());
-    let mut sorted = true;
-    for (key, item) in map.iter() {
-        let key = key.cast_into::<PyString>().map_err(|e| {
-            PyValueError::new_err(format!(
-                "{}: a key of type {}",
-                from.field,
-                type_name(e.into_inner().as_any())
-            ))
-        })?;
-        members.push((key, item));
-    }
-    let mut texts = Vec::with_capacity(members.len());
-    for (key, item) in &members {
-        let text = key.to_str()?;
-        sorted = sorted && texts.last().is_none_or(|(last, _)| *last < text);
-        texts.push((text, item));
-    }
-    // the dicts capsa makes (a record, a state) hold their keys sorted
-    if !sorted {
-        texts.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    }
-    out.push('{');
-    for (k, (key, item)) in texts.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        write_str(out, key);
-        out.push(':');
-        write_value(out, item, from, depth + 1)?;
-    }
-    out.push('}');
-    Ok(())
-}
 
 /// Most distinct object keys kept between calls: the records and
 /// settlements capsa writes use a few dozen, so the bound only matters for
@@ -367,7 +262,7 @@ fn canonical_json_of(value: &Bound<'_, PyAny>) -> PyResult<String> {
         field: "the value",
         data: "JSON data",
     };
-    write_value(&mut out, value, from, 0)?;
+    write_value(&mut out, value, from)?;
     Ok(out)
 }
 

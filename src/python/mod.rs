@@ -24,6 +24,7 @@ mod conversion;
 mod errors;
 mod fair;
 mod hands;
+mod json_tree;
 mod json_values;
 mod naturals;
 mod readers;

@@ -3,7 +3,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
 use super::conversion::choices::rules_arg;
 use super::conversion::meta::meta_arg;
@@ -15,6 +15,7 @@ use super::conversion::text::{
     client_seeds_arg, digest_arg, round_id_arg, server_seed_arg, table_id_arg, text_arg, type_name,
 };
 use super::errors::err;
+use super::json_tree::{json_of, Origin};
 use super::settle::Settlement;
 use crate::canonical::{self, Json};
 use crate::error::ErrorKind;
@@ -303,6 +304,23 @@ fn read_record(text: &Bound<'_, PyAny>) -> PyResult<ReadOutcome> {
     Ok(outcome(read))
 }
 
+/// Reads a round record given as a dict, as [`read_record`] reads its text
+/// (the dict's canonical text is what is digested and at most
+/// `MAX_RECORD_BYTES` bytes); `ValueError` for a dict that is not plain
+/// JSON data (dicts with str keys, lists, tuples, str, int of at most 64
+/// bits, bool, None), whose fault ``json`` names.
+#[pyfunction]
+fn read_record_value(record: &Bound<'_, PyDict>) -> PyResult<ReadOutcome> {
+    let from = Origin {
+        field: "the record",
+        data: "JSON data",
+    };
+    // SAFETY: the record is read from the tree, which is then dropped,
+    // without running Python code
+    let tree = unsafe { json_of(record.as_any(), from)? };
+    Ok(outcome(record::read_value(&tree)))
+}
+
 /// One text of a batch, borrowed from its Python object while the batch is
 /// read without the GIL.
 enum BatchText<'a> {
@@ -378,6 +396,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
     m.add_function(wrap_pyfunction!(write_round_record, m)?)?;
     m.add_function(wrap_pyfunction!(read_record, m)?)?;
+    m.add_function(wrap_pyfunction!(read_record_value, m)?)?;
     m.add_function(wrap_pyfunction!(read_records, m)?)?;
     Ok(())
 }

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
 use super::conversion::text::type_name;
-use super::json_values::{write_value, Origin};
+use super::json_tree::{write_value, Origin};
 use crate::canonical::write_str;
 use crate::fair::hex;
 use crate::state_mac::{self, StateKey};
@@ -147,7 +147,7 @@ fn field_macs<'a, 'py>(
                     field: name,
                     data: "state data",
                 };
-                write_value(&mut out, value, from, 0)?;
+                write_value(&mut out, value, from)?;
                 short_field_mac(key, key_bytes, &out)
             }
         };

@@ -36,7 +36,7 @@ pub use format::{
     FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES, MAX_PROBLEMS,
     MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES,
 };
-pub use read::{read, Record, RecordText};
+pub use read::{read, read_value, Record, RecordText};
 pub use table::{
     check_players, check_table_id, installed_solver, players_error, Player, SolverId,
     MAX_PLAYER_BYTES, MAX_TABLE_ID_BYTES,

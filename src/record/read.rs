@@ -16,7 +16,7 @@ use super::table::{
 };
 use super::write::{check_meta, sorted};
 use crate::arrangement::{arrangement_text, cards_text, read_arrangement_text};
-use crate::canonical::{self, Json};
+use crate::canonical::{self, write_str, Json};
 use crate::cards::{check_distinct, parse_text};
 use crate::fair::{self, parse_hex32, sha256, ServerSeed};
 use crate::flags::not_a_flag;
@@ -199,6 +199,7 @@ impl From<StakesFault> for Problem {
 }
 
 type ReadSeat = ([u8; 13], PlayedSeat, Player);
+type SeatsRead = (Vec<[u8; 13]>, Vec<PlayedSeat>, Vec<Player>);
 
 /// Seat `k` of a record (`k` < 4: a record holds 2 to 4 seats).
 fn read_seat(value: &Json, k: usize, version: i128) -> Read<ReadSeat> {
@@ -397,24 +398,41 @@ fn check_size(bytes: usize) -> Read<()> {
 pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
     let written = given.record_text()?;
     let value = canonical::parse_str(written).map_err(|e| Problem::new("", e.message()))?;
+    let spans = canonical_spans(&value, written);
+    // a byte-order mark left out makes the text given other than canonical
+    let canonical_as_read = spans.is_some() && written.len() == given.given_len();
+    read_tree(&value, written, spans, canonical_as_read)
+}
+
+/// Reads a record from its JSON value (a dict given to the binding, read
+/// into a tree), as [`read`] reads its text: the value's canonical text is
+/// what is at most [`MAX_RECORD_BYTES`] bytes and digested.
+pub fn read_value(value: &Json<'_>) -> Read<Record> {
+    let (written, spans) = canonical_text(value);
+    check_size(written.len())?;
+    read_tree(value, &written, spans, false)
+}
+
+/// The keys of a record of format 1, and of format 2 on.
+const RECORD_KEYS: [&[&str]; 2] = [&RECORD_KEYS_1, &RECORD_KEYS_2];
+
+/// Reads a record from its tree `value`, read from (or written as) the
+/// text `written`; `spans`, where its members are in `written` when that is
+/// its canonical form.
+fn read_tree(
+    value: &Json<'_>,
+    written: &str,
+    spans: Option<Spans>,
+    canonical_as_read: bool,
+) -> Read<Record> {
     if !matches!(value, Json::Object(_)) {
-        return Err(Problem::new(
-            "",
-            format!("a record is a JSON object, not {}", value.kind()),
-        ));
+        let why = format!("a record is a JSON object, not {}", value.kind());
+        return Err(Problem::new("", why));
     }
-    let version = read_version(&value)?;
+    let version = read_version(value)?;
     let second = version >= TABLE_FORMAT_VERSION;
-    object(
-        &value,
-        "",
-        if second {
-            &RECORD_KEYS_2
-        } else {
-            &RECORD_KEYS_1
-        },
-    )?;
-    let get = |key: &str| member(&value, key, "");
+    object(value, "", RECORD_KEYS[usize::from(second)])?;
+    let get = |key: &str| member(value, key, "");
     let capsa_version = text(get("capsa_version")?, "capsa_version", 64)?.to_string();
     let round_id = text(get("round_id")?, "round_id", usize::MAX)?.to_string();
     check_round_id(&round_id).map_err(|m| Problem::new("round_id", m))?;
@@ -423,37 +441,18 @@ pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
         v => Some(digest(v, "previous_digest")?),
     };
     let meta = read_meta(get("meta")?)?;
-    let spans = canonical_spans(&value, written);
     let rules_in_written = spans.as_ref().map(|s| &written[s.rules.clone()]);
     let rules_text = read_rules_text(get("rules")?, rules_in_written)?;
     let rules_digest = digest(get("rules_digest")?, "rules_digest")?;
     let seat_values = array(get("seats")?, "seats")?;
-    if !(2..=4).contains(&seat_values.len()) {
-        return Err(Problem::new(
-            "seats",
-            format!("seats: a table has 2 to 4 seats, got {}", seat_values.len()),
-        ));
-    }
     let seat_count = seat_values.len();
-    let stakes = read_stakes(&get("stakes")?, seat_count)?;
-    // a record holds no negative stake, its diagonal included
-    stakes
-        .check(seat_count)
-        .map_err(|e| Problem::new("stakes", format!("stakes: {}", e.message())))?;
-    if second {
-        check_stakes_diagonal(&stakes, seat_count)?;
+    if !(2..=4).contains(&seat_count) {
+        let why = format!("seats: a table has 2 to 4 seats, got {seat_count}");
+        return Err(Problem::new("seats", why));
     }
+    let stakes = read_record_stakes(get("stakes")?, seat_count, second)?;
     let deal = read_deal(get("deal")?, seat_count)?;
-    let mut hands = Vec::with_capacity(seat_count);
-    let mut seats = Vec::with_capacity(seat_count);
-    let mut players = Vec::with_capacity(seat_count);
-    for (k, v) in seat_values.iter().enumerate() {
-        let (hand, seat, player) = read_seat(v, k, version)?;
-        hands.push(hand);
-        seats.push(seat);
-        players.push(player);
-    }
-    check_record_players(&players)?;
+    let (hands, seats, players) = read_seats(seat_values, version)?;
     let (table_id, solver) = if second {
         (
             read_table_id(get("table_id")?)?,
@@ -464,16 +463,12 @@ pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
     };
     let settlement = get("settlement")?;
     if !matches!(settlement, Json::Object(_)) {
-        return Err(Problem::new(
-            "settlement",
-            format!("settlement must be an object, not {}", settlement.kind()),
-        ));
+        let why = format!("settlement must be an object, not {}", settlement.kind());
+        return Err(Problem::new("settlement", why));
     }
     let digest = digest(get("digest")?, "digest")?;
     let net_and_rake = net_and_rake(settlement, seat_count);
-    // a byte-order mark left out makes the text given other than canonical
-    let canonical_as_read = spans.is_some() && written.len() == given.given_len();
-    let (content_digest, settlement_text) = content_digest(&value, written, spans);
+    let (content_digest, settlement_text) = content_digest(value, written, spans);
     Ok(Record {
         format_version: version,
         round_id,
@@ -498,6 +493,32 @@ pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
         settlement_text,
         net_and_rake,
     })
+}
+
+/// A record's stakes: none negative, the diagonal included, and from
+/// format 2 on a diagonal of 0.
+fn read_record_stakes(value: &Json<'_>, seat_count: usize, second: bool) -> Read<StakeSpec> {
+    let stakes = read_stakes(&value, seat_count)?;
+    stakes
+        .check(seat_count)
+        .map_err(|e| Problem::new("stakes", format!("stakes: {}", e.message())))?;
+    if second {
+        check_stakes_diagonal(&stakes, seat_count)?;
+    }
+    Ok(stakes)
+}
+
+/// Each seat's hand, play and player, the players checked together.
+fn read_seats(values: &[Json<'_>], version: i128) -> Read<SeatsRead> {
+    let mut read = (Vec::new(), Vec::new(), Vec::new());
+    for (k, v) in values.iter().enumerate() {
+        let (hand, seat, player) = read_seat(v, k, version)?;
+        read.0.push(hand);
+        read.1.push(seat);
+        read.2.push(player);
+    }
+    check_record_players(&read.2)?;
+    Ok(read)
 }
 
 fn net_and_rake(settlement: &Json<'_>, seats: usize) -> Vec<(i128, i128)> {
@@ -556,6 +577,46 @@ struct Spans {
     settlement: Range<usize>,
     /// The value of `rules`.
     rules: Range<usize>,
+}
+
+/// The canonical text of the record `value` (an object; any other value's
+/// own), and where its members are in it.
+fn canonical_text(value: &Json<'_>) -> (String, Option<Spans>) {
+    let mut out = String::with_capacity(8192);
+    let Json::Object(members) = value else {
+        canonical::write(&mut out, value);
+        return (out, None);
+    };
+    let mut sorted: Vec<&(Cow<'_, str>, Json<'_>)> = members.iter().collect();
+    sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let (mut digest, mut settlement, mut rules) = (None, None, None);
+    out.push('{');
+    for (k, (key, item)) in sorted.into_iter().enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        let at = out.len();
+        write_str(&mut out, key);
+        out.push(':');
+        let value_at = out.len();
+        canonical::write(&mut out, item);
+        match key.as_ref() {
+            "digest" => digest = Some(at..out.len()),
+            "settlement" => settlement = Some(value_at..out.len()),
+            "rules" => rules = Some(value_at..out.len()),
+            _ => {}
+        }
+    }
+    out.push('}');
+    let spans = match (digest, settlement, rules) {
+        (Some(digest), Some(settlement), Some(rules)) => Some(Spans {
+            digest,
+            settlement,
+            rules,
+        }),
+        _ => None,
+    };
+    (out, spans)
 }
 
 /// The [`Spans`] of the record `value` in `written`, the text it was read

@@ -590,3 +590,73 @@ fn a_forged_stakes_diagonal_is_refused() {
         e.message()
     );
 }
+
+/// What reading gave, as comparable data: the problem, or the fields a
+/// record read from text and from its value share.
+fn read_outcome(
+    read: super::format::Read<Record>,
+) -> std::result::Result<(String, [u8; 32], String), Problem> {
+    read.map(|r| (r.rules_text, r.content_digest, r.settlement_text))
+}
+
+#[test]
+fn a_record_read_from_its_value_is_the_record_read_from_its_text() {
+    for n in 2..=4 {
+        let written = Round::new(n).write().unwrap();
+        let from_text = read(written.text.as_bytes()).unwrap();
+        let value = canonical::parse_str(&written.text).unwrap();
+        // a value's members in any order: its canonical text sorts them
+        let Json::Object(mut members) = value.clone() else {
+            unreachable!()
+        };
+        members.reverse();
+        for value in [value, Json::Object(members)] {
+            let record = read_value(&value).unwrap();
+            assert_eq!(record.digest, written.digest);
+            assert_eq!(record.content_digest, written.digest);
+            assert_eq!(record.rules_text, from_text.rules_text);
+            assert_eq!(record.settlement_text, from_text.settlement_text);
+            assert_eq!(record.hands, from_text.hands);
+            assert!(!record.canonical_as_read);
+            assert!(record.replay(&Rules::default(), Some(None)).is_empty());
+        }
+    }
+}
+
+#[test]
+fn a_record_value_is_refused_as_its_text_is() {
+    let text = Round::new(3).write().unwrap().text;
+    let edits: [(&[&str], Json); 8] = [
+        (&["seats", "1", "hand"], Json::str("As")),
+        (&["deal", "nonce"], Json::Int(-1)),
+        (&["stakes"], Json::Int(-5)),
+        (&["format_version"], Json::Int(9)),
+        (&["seats"], Json::Array(vec![])),
+        (&["settlement"], Json::Null),
+        (&["rules"], Json::str("x")),
+        (&["digest"], Json::str("0".repeat(64))),
+    ];
+    for (path, value) in edits {
+        let edited = tampered(&text, path, value);
+        let tree = canonical::parse_str(&edited).unwrap();
+        assert_eq!(
+            read_outcome(read_value(&tree)),
+            read_outcome(read(edited.as_bytes())),
+            "{path:?}"
+        );
+    }
+    assert_eq!(
+        read_value(&Json::Int(1)).unwrap_err(),
+        read(b"1".as_slice()).unwrap_err()
+    );
+    // over the size a record may have, however it is given
+    let padded = tampered(
+        &text,
+        &["round_id"],
+        Json::str("r".repeat(MAX_RECORD_BYTES)),
+    );
+    let tree = canonical::parse_str(&padded).unwrap();
+    let p = read_value(&tree).unwrap_err();
+    assert_eq!(p, read(padded.as_bytes()).unwrap_err());
+    assert!(p.message.contains("at most"), "{p:?}");
+}
