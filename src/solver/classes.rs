@@ -126,7 +126,8 @@ impl<T> LiveList<T> {
     }
 
     /// Σ share * val over the entries from `*pos` on whose class is below
-    /// `hi`; advances `*pos` past them.
+    /// `hi`; advances `*pos` past them. The terms are added in class order,
+    /// one at a time: the solver's output is defined by that order.
     #[inline(always)]
     pub(super) fn sum_until(
         &self,
@@ -134,17 +135,16 @@ impl<T> LiveList<T> {
         hi: u32,
         share: impl Fn(&T) -> f32,
     ) -> [f64; 4] {
+        let start = (*pos).min(self.class.len());
+        let end = start + self.class[start..].partition_point(|&c| c < hi);
+        *pos = end;
         let mut acc = [0f64; 4];
-        let mut i = *pos;
-        while i < self.class.len() && self.class[i] < hi {
-            let f = share(&self.cards[i]) as f64;
-            let v = &self.val[i];
-            for k in 0..4 {
-                acc[k] += f * v[k] as f64;
+        for (cards, v) in self.cards[start..end].iter().zip(&self.val[start..end]) {
+            let f = share(cards) as f64;
+            for (a, &x) in acc.iter_mut().zip(v) {
+                *a += f * x as f64;
             }
-            i += 1;
         }
-        *pos = i;
         acc
     }
 }
