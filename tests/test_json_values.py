@@ -96,31 +96,3 @@ def test_keys_that_share_their_ends_or_outgrow_the_kept_ones() -> None:
         text = json.dumps(obj, ensure_ascii=False)
         for _ in range(2):
             assert _pairs(_core.json_value(text)) == _pairs(json.loads(text))
-
-
-json_data = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=8),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    ),
-    max_leaves=12,
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    outer=st.dictionaries(st.sampled_from(["a", "settlement", "z", "é"]), json_data, max_size=4),
-    given=st.dictionaries(st.text(max_size=4), st.integers(), max_size=3),
-)
-def test_a_given_member_is_the_one_object_not_read(outer: dict[str, Any], given: Any) -> None:
-    """``record_value`` reads an object as ``json_value`` does, but for the
-    outermost ``settlement`` member, which is the dict given (the same
-    object); any other text is read as it is, nested ``settlement`` keys
-    included."""
-    text = json.dumps(outer, ensure_ascii=False)
-    got = _core.record_value(text, given)
-    want = json.loads(text)
-    if "settlement" in want:
-        want["settlement"] = given
-        assert got["settlement"] is given
-    assert _pairs(got) == _pairs(want)

@@ -18,6 +18,7 @@ from test_settlement_dict import ordered
 
 import capsa
 from capsa import _core
+from capsa.records import rules_for_record
 
 KEY = bytes(range(32))
 
@@ -73,15 +74,98 @@ def test_record_is_the_text_read(rnd: capsa.Round) -> None:
     assert ordered(got) == ordered(want)
     # each call gives a dict of its own
     got["settlement"]["points"][0] += 1
+    got["rules"]["money"]["stake"] += 1
+    got["rules"]["name"] = "changed"
     assert rnd.record() == want
     restored = capsa.Round.from_dict(rnd.to_dict(key=KEY), key=KEY)
     assert ordered(restored.record()) == ordered(want)
 
 
-def test_the_given_member_replaces_only_the_outermost_one() -> None:
-    text = '{"a":{"settlement":1},"settlement":{"x":[1,2]},"z":true}'
-    got = _core.record_value(text, {"given": 0})
-    assert ordered(got) == ordered({"a": {"settlement": 1}, "settlement": {"given": 0}, "z": True})
-    # the skipped value is still read as JSON, so the text around it is too
+json_data = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+RECORD_RULES = rules_for_record(capsa.Rules())
+
+
+def spans_of(outer: dict[str, Any], settlement: Any) -> tuple[str, tuple[int, int, int, int]]:
+    """Canonical text of ``outer`` with the record rules' text and
+    ``settlement`` as its ``rules`` and ``settlement`` members, and the
+    byte ranges of those two values."""
+    members = {**outer, "rules": 0, "settlement": 0}
+    parts, spans, at = [], [], 1
+    for key in sorted(members, key=lambda k: k.encode("utf-16-be")):
+        head = json.dumps(key, ensure_ascii=False) + ":"
+        at += len(head.encode())
+        if key == "rules":
+            value = RECORD_RULES.text
+        elif key == "settlement":
+            value = _core.canonical_json_of(settlement)
+        else:
+            value = _core.canonical_json_of(members[key])
+        if key in ("rules", "settlement"):
+            spans.append((at, at + len(value.encode())))
+        parts.append(head + value)
+        at += len(value.encode()) + 1
+    text = "{" + ",".join(parts) + "}"
+    (a, b), (c, d) = spans
+    return text, (a, b, c, d)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    outer=st.dictionaries(st.sampled_from(["a", "s", "z", "\u00e9", "settlement2"]), json_data),
+    given_settlement=st.dictionaries(st.text(max_size=4), st.integers(), max_size=3),
+)
+def test_only_the_members_at_the_spans_are_given(
+    outer: dict[str, Any], given_settlement: dict[str, Any]
+) -> None:
+    """``record_value`` reads the text as ``json_value`` does, but for the
+    ``rules`` member, a new copy of the rules' own dict, and the
+    ``settlement`` member, the dict given (the same object)."""
+    text, spans = spans_of(outer, {"x": [1, {"y": 2}]})
+    got = _core.record_value(text, given_settlement, RECORD_RULES, spans)
+    want = json.loads(text)
+    want["settlement"] = given_settlement
+    assert got["settlement"] is given_settlement
+    assert ordered(got) == ordered(want)
+    # every container of the rules is the record's own
+    again = _core.record_value(text, given_settlement, RECORD_RULES, spans)
+    assert not shared_containers(got["rules"], again["rules"])
+
+
+def shared_containers(a: Any, b: Any) -> bool:
+    if isinstance(a, (dict, list)) and a is b:
+        return True
+    if isinstance(a, dict):
+        return any(shared_containers(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return any(shared_containers(x, y) for x, y in zip(a, b, strict=True))
+    return False
+
+
+def test_spans_that_are_not_the_members_are_refused() -> None:
+    text, (a, b, c, d) = spans_of({"k": "\u00e9t\u00e9"}, {"x": 1})
+    _core.record_value(text, {}, RECORD_RULES, (a, b, c, d))
+    for wrong in [
+        (a + 1, b, c, d),  # not the rules' text
+        (a, b, c, len(text.encode()) + 1),  # past the end
+        (a, b, d, c),  # backwards
+        (c, d, a, b),  # the members swapped
+    ]:
+        with pytest.raises(ValueError):
+            _core.record_value(text, {}, RECORD_RULES, wrong)
+    # a span inside a character of two bytes
+    text, spans = spans_of({"a": "\u00e9"}, {"x": 1})
+    cut = text.encode().index("\u00e9".encode()) + 1
     with pytest.raises(ValueError):
-        _core.record_value('{"settlement":[1,}', {})
+        _core.record_value(text, {}, RECORD_RULES, (spans[0], spans[1], cut, spans[3]))
+    # the settlement span elsewhere: the member is not met
+    text, (a, b, c, d) = spans_of({"z": 5}, {"x": 1})
+    z = text.index('"z":5') + 4
+    with pytest.raises(ValueError):
+        _core.record_value(text, {}, RECORD_RULES, (a, b, z, z + 1))

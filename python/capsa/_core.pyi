@@ -851,10 +851,19 @@ def json_value(text: str) -> Any:
     """The Python value of JSON text (``json.loads`` of it), for the
     canonical JSON capsa writes: integers only, keys in the order written."""
 
-def record_value(text: str, settlement: dict[str, Any]) -> dict[str, Any]:
-    """The dict of a round record's text with its ``settlement`` member the
-    dict given: the settlement's own ``to_dict()``, made from the very
-    settlement the text was written from, so that only the rest is read."""
+def record_value(
+    text: str,
+    settlement: dict[str, Any],
+    rules: RecordRules,
+    spans: tuple[int, int, int, int],
+) -> dict[str, Any]:
+    """The dict of a round record's text, with its ``rules`` a copy of the
+    dict of ``rules`` (the text at the first span must be ``rules.text``)
+    and its ``settlement`` the dict given: the settlement's own
+    ``to_dict()``, made from the very settlement the text was written from.
+    ``spans`` are the byte ranges of those two members' values, as
+    :func:`write_round_record` gives them; only the rest of the text is
+    read. ``ValueError`` when the spans are not those members'."""
 
 def state_mac_matches(key: bytes, state: dict[str, Any], whole: str, skip: str) -> bool:
     """Whether the MAC of the whole of ``state`` under ``key``, every field
@@ -914,9 +923,11 @@ def write_round_record(
     players: Sequence[str | Mapping[str, str | None]] | None = None,
     format_version: int | None = None,
     with_settlement: Literal[True],
-) -> tuple[str, str, Settlement]:
+) -> tuple[str, str, Settlement, tuple[int, int, int, int]]:
     """The record of a played round: its canonical JSON text and digest (hex),
-    and with ``with_settlement`` the :class:`Settlement` too. Each seat is
+    and with ``with_settlement`` the :class:`Settlement` and the byte ranges
+    of the ``rules`` and ``settlement`` values in the text (start, end,
+    start, end; for :func:`record_value`) too. Each seat is
     (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping or a
     JSON object's text; ``format_version`` is 3 (the default), 2, or 1 (no
     table id or players), and ``rules`` must hold the rules as that version

@@ -175,6 +175,7 @@ class Round:
         "_play",
         "_players",
         "_previous_digest",
+        "_record_spans",
         "_record_text",
         "_require_seeds",
         "_round_id",
@@ -236,6 +237,8 @@ class Round:
         # the settlement the record's text was written from, when it was
         self._settlement_of_text: Settlement | None = None
         self._record_text: str | None = None
+        # where the text written with that settlement holds rules and settlement
+        self._record_spans: tuple[int, int, int, int] = (0, 0, 0, 0)
         self._digest: str | None = None
         self._rules_text: str | None = None
 
@@ -556,11 +559,12 @@ class Round:
         self._need("closed", "settled", action="settle")
         if self._phase == "closed":
             # the record settles the table as it is written: one settlement
-            text, digest, settlement = _core.write_round_record(
+            text, digest, settlement, spans = _core.write_round_record(
                 *self._record_args(), **self._record_options(), with_settlement=True
             )
             self._settlement, self._record_text, self._digest = settlement, text, digest
             self._settlement_of_text = settlement
+            self._record_spans = spans
             self._phase = "settled"
         elif self._settlement is None:  # restored
             self._settlement = self._settlement_now()
@@ -622,8 +626,11 @@ class Round:
         if written is None:  # restored: the text was written again
             record: dict[str, Any] = _core.json_value(text)
             return record
-        # the settlement's own dict is what its text reads as, and cheaper
-        return _core.record_value(text, written.to_dict())
+        # the settlement's own dict and the rules' kept one are what their
+        # text reads as, and cheaper
+        return _core.record_value(
+            text, written.to_dict(), _record_rules(self._rules), self._record_spans
+        )
 
     @property
     @_atomic

@@ -16,7 +16,7 @@ use pyo3::IntoPyObjectExt;
 
 use super::json_tree::{write_value, Origin};
 use crate::canonical::{self, Key};
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 /// Most distinct object keys kept between calls: the records and
 /// settlements capsa writes use a few dozen, so the bound only matters for
@@ -81,15 +81,21 @@ fn key_str<'py>(py: Python<'py>, keys: &mut KeptKeys, key: &str) -> Bound<'py, P
     name
 }
 
+/// Members of the outermost object taken as given rather than read: each
+/// one's value in the text must be `null` (the caller put it in place of
+/// the value's text) and the given value is put there; a member found is
+/// taken out of the list.
+pub(crate) type Given<'py> = Vec<(&'static str, Bound<'py, PyAny>)>;
+
 /// Builds the Python value of JSON text as it is read, with no tree in
 /// between; a Python error met on the way is kept in `fault`.
 struct Build<'a, 'py> {
     py: Python<'py>,
     keys: &'a mut KeptKeys,
     fault: &'a mut Option<PyErr>,
-    /// A member of this object taken as given rather than read: the text's
-    /// value is skipped (its syntax still checked) and this one put there.
-    given: Option<(&'static str, Bound<'py, PyAny>)>,
+    /// The given members, for the outermost object only (empty inside).
+    given: &'a mut Given<'py>,
+    outermost: bool,
 }
 
 impl<'py> Build<'_, 'py> {
@@ -99,8 +105,18 @@ impl<'py> Build<'_, 'py> {
             py: self.py,
             keys: &mut *self.keys,
             fault: &mut *self.fault,
-            given: None,
+            given: &mut *self.given,
+            outermost: false,
         }
+    }
+
+    /// The given value of the member `key` of the outermost object, taken.
+    fn take_given(&mut self, key: &str) -> Option<Bound<'py, PyAny>> {
+        if !self.outermost {
+            return None;
+        }
+        let at = self.given.iter().position(|(name, _)| *name == key)?;
+        Some(self.given.swap_remove(at).1)
     }
 
     /// Keeps a Python error for the caller, stopping the reading.
@@ -176,9 +192,10 @@ impl<'de, 'py> Visitor<'de> for Build<'_, 'py> {
             {
                 return Err(canonical::given_twice(&key));
             }
-            let value = match self.given.take_if(|(given, _)| *given == key) {
-                Some((_, value)) => {
-                    map.next_value::<IgnoredAny>()?;
+            let value = match self.take_given(&key) {
+                Some(value) => {
+                    // the null put in place of the value given
+                    map.next_value::<()>()?;
                     value
                 }
                 None => map.next_value_seed(self.inner())?,
@@ -195,14 +212,15 @@ impl<'de, 'py> Visitor<'de> for Build<'_, 'py> {
 /// as `json.loads` gives them, keys in the order written; each distinct key
 /// one str object), read as [`canonical::parse_str`] reads it.
 pub(crate) fn text_to_python<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    text_to_python_given(py, text, None)
+    text_to_python_given(py, text, &mut Given::new())
 }
 
-/// [`text_to_python`] with one member of the outermost object given.
-fn text_to_python_given<'py>(
+/// [`text_to_python`] with members of the outermost object given (see
+/// [`Given`]); those not met are left in `given`.
+pub(crate) fn text_to_python_given<'py>(
     py: Python<'py>,
     text: &str,
-    given: Option<(&'static str, Bound<'py, PyAny>)>,
+    given: &mut Given<'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
     KEPT_KEYS.with(|kept| match kept.try_borrow_mut() {
         Ok(mut keys) => build(py, text, &mut keys, given),
@@ -215,7 +233,7 @@ fn build<'py>(
     py: Python<'py>,
     text: &str,
     keys: &mut KeptKeys,
-    given: Option<(&'static str, Bound<'py, PyAny>)>,
+    given: &mut Given<'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut fault = None;
     let built = canonical::parse_seeded(
@@ -225,6 +243,7 @@ fn build<'py>(
             keys,
             fault: &mut fault,
             given,
+            outermost: true,
         },
     );
     match (built, fault) {
@@ -233,23 +252,36 @@ fn build<'py>(
     }
 }
 
+/// A copy of JSON-ready Python data as [`text_to_python`] builds it: every
+/// dict and list new, the keys and the values inside (str, int, bool,
+/// None) shared, as they cannot change.
+pub(crate) fn copy_value<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(dict) = value.cast_exact::<PyDict>() {
+        // the table of keys and values copied whole, then each container
+        // among the values replaced by its copy
+        let out = dict.copy()?;
+        for (key, item) in dict.iter() {
+            if item.is_exact_instance_of::<PyDict>() || item.is_exact_instance_of::<PyList>() {
+                out.set_item(key, copy_value(&item)?)?;
+            }
+        }
+        return Ok(out.into_any());
+    }
+    if let Ok(list) = value.cast_exact::<PyList>() {
+        let items = list
+            .iter()
+            .map(|item| copy_value(&item))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(PyList::new(value.py(), items)?.into_any());
+    }
+    Ok(value.clone())
+}
+
 /// The Python value of JSON text (``json.loads`` of it), for the canonical
 /// JSON capsa writes: integers only, keys in the order written.
 #[pyfunction]
 fn json_value<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     text_to_python(py, text)
-}
-
-/// The dict of a round record's text with its ``settlement`` member the
-/// dict given: the settlement's own ``to_dict()``, made from the very
-/// settlement the text was written from, so that only the rest is read.
-#[pyfunction]
-fn record_value<'py>(
-    py: Python<'py>,
-    text: &str,
-    settlement: Bound<'py, PyDict>,
-) -> PyResult<Bound<'py, PyAny>> {
-    text_to_python_given(py, text, Some(("settlement", settlement.into_any())))
 }
 
 /// The canonical JSON text of Python data (``dict`` with str keys,
@@ -268,7 +300,6 @@ fn canonical_json_of(value: &Bound<'_, PyAny>) -> PyResult<String> {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(json_value, m)?)?;
-    m.add_function(wrap_pyfunction!(record_value, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_json_of, m)?)?;
     Ok(())
 }

@@ -1,8 +1,9 @@
 //! Binding of round records: written, read, replayed, their deal verified.
 //! The format is `crate::record`'s; `capsa.records` is the Python layer.
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
 
 use super::conversion::choices::rules_arg;
@@ -16,6 +17,7 @@ use super::conversion::text::{
 };
 use super::errors::err;
 use super::json_tree::{json_of, Origin};
+use super::json_values::{copy_value, text_to_python, text_to_python_given, Given};
 use super::settle::Settlement;
 use crate::canonical::{self, Json};
 use crate::error::ErrorKind;
@@ -41,6 +43,19 @@ pub struct RecordRules {
     /// The solver that arranges seats at the close under these rules,
     /// computed once (records name it).
     solver: SolverId,
+    /// `text` as Python data, built when first asked for: each record dict
+    /// gets a copy.
+    value: PyOnceLock<Py<PyAny>>,
+}
+
+impl RecordRules {
+    /// A new copy of the rules as Python data (what `text` reads as).
+    fn value<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let template = self
+            .value
+            .get_or_try_init(py, || text_to_python(py, &self.text).map(Bound::unbind))?;
+        copy_value(template.bind(py))
+    }
 }
 
 #[pymethods]
@@ -63,6 +78,7 @@ impl RecordRules {
             rules,
             text: canonical::to_string(&value),
             solver,
+            value: PyOnceLock::new(),
         })
     }
 
@@ -144,12 +160,57 @@ fn write_round_record(
     let digest = hex(&written.digest);
     if with_settlement {
         let settlement = Settlement::new(written.settlement, record::seat_inputs(&played));
-        Ok((written.text, digest, settlement)
+        let spans = &written.spans;
+        let spans = (
+            spans.rules.start,
+            spans.rules.end,
+            spans.settlement.start,
+            spans.settlement.end,
+        );
+        Ok((written.text, digest, settlement, spans)
             .into_pyobject(py)?
             .unbind())
     } else {
         Ok((written.text, digest).into_pyobject(py)?.unbind())
     }
+}
+
+/// The dict of a round record's text, with its `rules` the dict of
+/// `rules` (the text at the first span must be `rules.text`) and its
+/// `settlement` the dict given: the settlement's own `to_dict()`, made from
+/// the very settlement the text was written from. `spans` are the byte
+/// ranges of those two members' values, as `write_round_record` gives
+/// them; only the rest of the text is read.
+#[pyfunction]
+fn record_value<'py>(
+    py: Python<'py>,
+    text: &str,
+    settlement: Bound<'py, PyDict>,
+    rules: &Bound<'py, RecordRules>,
+    spans: (usize, usize, usize, usize),
+) -> PyResult<Bound<'py, PyAny>> {
+    let rules = rules.get();
+    let (rules_start, rules_end, settlement_start, settlement_end) = spans;
+    let bad = || PyValueError::new_err("record_value: the spans are not the members' values");
+    let head = text.get(..rules_start).ok_or_else(bad)?;
+    let between = text.get(rules_end..settlement_start).ok_or_else(bad)?;
+    let tail = text.get(settlement_end..).ok_or_else(bad)?;
+    if text.get(rules_start..rules_end) != Some(rules.text.as_str()) {
+        return Err(bad());
+    }
+    let mut read = String::with_capacity(text.len());
+    for part in [head, "null", between, "null", tail] {
+        read.push_str(part);
+    }
+    let mut given: Given<'py> = vec![
+        ("rules", rules.value(py)?),
+        ("settlement", settlement.into_any()),
+    ];
+    let value = text_to_python_given(py, &read, &mut given)?;
+    if !given.is_empty() {
+        return Err(bad());
+    }
+    Ok(value)
 }
 
 /// A round record as read (every field checked for its form).
@@ -395,6 +456,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RecordView>()?;
     m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
     m.add_function(wrap_pyfunction!(write_round_record, m)?)?;
+    m.add_function(wrap_pyfunction!(record_value, m)?)?;
     m.add_function(wrap_pyfunction!(read_record, m)?)?;
     m.add_function(wrap_pyfunction!(read_record_value, m)?)?;
     m.add_function(wrap_pyfunction!(read_records, m)?)?;

@@ -43,7 +43,7 @@ pub use table::{
 };
 #[cfg(feature = "python")]
 pub(crate) use write::seat_inputs;
-pub use write::{check_meta, write, RoundInputs, Written};
+pub use write::{check_meta, write, MemberSpans, RoundInputs, Written};
 
 #[cfg(test)]
 mod tests;

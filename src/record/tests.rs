@@ -660,3 +660,28 @@ fn a_record_value_is_refused_as_its_text_is() {
     assert_eq!(p, read(padded.as_bytes()).unwrap_err());
     assert!(p.message.contains("at most"), "{p:?}");
 }
+
+#[test]
+fn the_member_spans_are_where_the_text_holds_those_members() {
+    for n in 2..=4 {
+        for format_version in [FIRST_FORMAT_VERSION, FORMAT_VERSION] {
+            let mut round = Round::new(n);
+            round.format_version = format_version;
+            let written = round.write().unwrap();
+            let value = canonical::parse_str(&written.text).unwrap();
+            let Json::Object(members) = value else {
+                panic!("a record is an object")
+            };
+            let member = |name: &str| {
+                let v = &members.iter().find(|(k, _)| k == name).unwrap().1;
+                canonical::to_string(v)
+            };
+            assert_eq!(&written.text[written.spans.rules.clone()], member("rules"));
+            assert_eq!(
+                &written.text[written.spans.settlement.clone()],
+                member("settlement")
+            );
+            assert_eq!(&written.text[written.spans.rules.clone()], RULES_TEXT);
+        }
+    }
+}

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write;
+use std::ops::Range;
 
 use sha2::{Digest, Sha256};
 
@@ -52,12 +53,32 @@ pub struct RoundInputs<'a> {
     pub seats: &'a [PlayedSeat],
 }
 
-/// A written record: its canonical text (one line), its digest and the
-/// settlement it holds.
+/// A written record: its canonical text (one line), its digest, the
+/// settlement it holds and where two members' values lie in the text.
 pub struct Written {
     pub text: String,
     pub digest: [u8; 32],
     pub settlement: Settlement,
+    /// The byte ranges in `text` of the values of `rules` and `settlement`,
+    /// the members a caller holding them already need not read again.
+    pub spans: MemberSpans,
+}
+
+/// Byte ranges of member values in a record's text (see [`Written`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemberSpans {
+    pub rules: Range<usize>,
+    pub settlement: Range<usize>,
+}
+
+impl MemberSpans {
+    fn shifted(self, by: usize) -> MemberSpans {
+        let shift = |r: Range<usize>| r.start + by..r.end + by;
+        MemberSpans {
+            rules: shift(self.rules),
+            settlement: shift(self.settlement),
+        }
+    }
 }
 
 pub(super) fn sorted(ids: &[u8]) -> Vec<u8> {
@@ -245,7 +266,7 @@ fn members_after_digest(
     hands: &[[u8; 13]],
     settlement: &Settlement,
     seat_inputs: &[SeatInput],
-) -> String {
+) -> (String, MemberSpans) {
     let seats = inputs.seats.len();
     let mut after = String::with_capacity(6144);
     after.push_str("\"format\":");
@@ -261,6 +282,7 @@ fn members_after_digest(
     after.push_str(",\"round_id\":");
     write_str(&mut after, inputs.round_id);
     after.push_str(",\"rules\":");
+    let rules = after.len()..after.len() + inputs.rules_text.len();
     after.push_str(inputs.rules_text);
     let _ = write!(
         after,
@@ -280,7 +302,12 @@ fn members_after_digest(
         );
     }
     after.push_str("],\"settlement\":");
+    let start = after.len();
     write_settlement_json(&mut after, settlement, seat_inputs, None);
+    let spans = MemberSpans {
+        rules,
+        settlement: start..after.len(),
+    };
     if second {
         after.push_str(",\"solver\":");
         push_solver(&mut after, inputs.solver);
@@ -295,7 +322,7 @@ fn members_after_digest(
         }
     }
     after.push('}');
-    after
+    (after, spans)
 }
 
 /// Checks what the format version asks of the inputs: from format 2 on, the
@@ -355,7 +382,7 @@ pub fn write(inputs: &RoundInputs) -> Result<Written> {
     // before "digest", then those after it. The digest is the SHA-256 of
     // the two joined (the record without its digest), then set between.
     let before = members_before_digest(inputs);
-    let after = members_after_digest(inputs, &hands, &settlement, &seat_inputs);
+    let (after, spans) = members_after_digest(inputs, &hands, &settlement, &seat_inputs);
     let digest: [u8; 32] = Sha256::new()
         .chain_update(before.as_bytes())
         .chain_update(after.as_bytes())
@@ -364,10 +391,12 @@ pub fn write(inputs: &RoundInputs) -> Result<Written> {
     let mut text = before;
     text.reserve(after.len() + 80);
     let _ = write!(text, "\"digest\":\"{}\",", hex(&digest));
+    let offset = text.len();
     text.push_str(&after);
     Ok(Written {
         text,
         digest,
         settlement,
+        spans: spans.shifted(offset),
     })
 }
