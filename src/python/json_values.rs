@@ -93,9 +93,9 @@ struct Build<'a, 'py> {
     py: Python<'py>,
     keys: &'a mut KeptKeys,
     fault: &'a mut Option<PyErr>,
-    /// The given members, for the outermost object only (empty inside).
-    given: &'a mut Given<'py>,
-    outermost: bool,
+    /// The given members: the outermost object's builder holds them, the
+    /// builders of the values inside it none.
+    given: Option<&'a mut Given<'py>>,
 }
 
 impl<'py> Build<'_, 'py> {
@@ -105,18 +105,15 @@ impl<'py> Build<'_, 'py> {
             py: self.py,
             keys: &mut *self.keys,
             fault: &mut *self.fault,
-            given: &mut *self.given,
-            outermost: false,
+            given: None,
         }
     }
 
     /// The given value of the member `key` of the outermost object, taken.
     fn take_given(&mut self, key: &str) -> Option<Bound<'py, PyAny>> {
-        if !self.outermost {
-            return None;
-        }
-        let at = self.given.iter().position(|(name, _)| *name == key)?;
-        Some(self.given.swap_remove(at).1)
+        let given = self.given.as_deref_mut()?;
+        let at = given.iter().position(|(name, _)| *name == key)?;
+        Some(given.swap_remove(at).1)
     }
 
     /// Keeps a Python error for the caller, stopping the reading.
@@ -242,8 +239,7 @@ fn build<'py>(
             py,
             keys,
             fault: &mut fault,
-            given,
-            outermost: true,
+            given: Some(given),
         },
     );
     match (built, fault) {
