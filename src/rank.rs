@@ -11,9 +11,10 @@
 //! exactly the three-against-five-card rule.
 //!
 //! Memory: each wheel mode's tables are built once, when the first
-//! evaluator of that mode is made: about 1.1 MB (the five-card rank table
-//! 1 MB, of which the hands touch 705 KB; per class the base strengths 64 KB;
-//! the suit key table 32 KB; the flush table 16 KB). Each suit order's card
+//! evaluator of that mode is made: about 1.3 MB (the five-card rank table
+//! 1 MB, of which the hands touch 705 KB; per class the base strengths
+//! 256 KB, of which the classes fill 31 KB; the suit key table 32 KB; the
+//! flush table 16 KB). Each suit order's card
 //! bits (48 KB for all 24) are built at compile time.
 
 use std::sync::OnceLock;
@@ -135,7 +136,7 @@ pub fn parse_suit_order(order: &str) -> Result<[u8; 4]> {
     Ok(strength)
 }
 
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Class {
     /// Category and rank key, already shifted into place.
     base: u32,
@@ -148,8 +149,14 @@ struct Class {
 /// not a bounds check, keeps every read in range.
 const RANK5_SIZE: usize = 1 << SUIT_COUNT_SHIFT;
 const FLUSH5_SIZE: usize = 1 << 13;
-/// Room for every class: 6,175 + 1,287 + 455 + 1 (the unused class 0).
-const CLASSES: usize = 1 << 13;
+/// A class index is a `u16`: its suit-order row (see [`suits`]) above
+/// [`ROW_SHIFT`], its place in the row below. The index alone then finds
+/// the hand's suit key, so that read does not wait on the class's base.
+const CLASSES: usize = 1 << 16;
+/// Places in a row: 8 distinct moves occur, and the identity's 4,393
+/// classes (with the unused index 0) take two rows, so 9 of the 16 rows
+/// are used.
+const ROW_SHIFT: u32 = 12;
 const _: () = assert!(RANK5_LEN <= RANK5_SIZE);
 
 struct Tables {
@@ -157,13 +164,51 @@ struct Tables {
     flush5: Box<[u16; FLUSH5_SIZE]>,
     rank3: Vec<u16>,
     /// The base strength of each rank pattern (class); the tables above
-    /// index it. Dense: the hot path without the suit tie-break
-    /// reads only this (31 KB, stays in L1).
+    /// index it. 256 KB, of which the classes fill 31 KB in runs.
     bases: Box<[u32; CLASSES]>,
-    /// For the suit tie-break: each class's base strength with its
-    /// [`suits::SuitOrders`] row in the low bits, where the suit key goes.
-    tie_bases: Box<[u32; CLASSES]>,
     suit_orders: suits::SuitOrders,
+}
+
+/// Where each class goes: the next free place in a row of its move.
+struct Layout {
+    bases: Box<[u32; CLASSES]>,
+    /// Each row's move and how many classes it holds.
+    rows: Vec<([u8; 5], usize)>,
+}
+
+impl Layout {
+    fn new() -> Self {
+        let mut layout = Layout {
+            bases: boxed(),
+            rows: Vec::new(),
+        };
+        // index 0 is no class: what the tables hold for an impossible key
+        layout.place(Class {
+            base: 0,
+            order: [0, 1, 2, 3, 4],
+        });
+        layout
+    }
+
+    fn place(&mut self, class: Class) -> u16 {
+        let full = 1 << ROW_SHIFT;
+        let row = match self
+            .rows
+            .iter()
+            .position(|&(order, n)| order == class.order && n < full)
+        {
+            Some(row) => row,
+            None => {
+                self.rows.push((class.order, 0));
+                self.rows.len() - 1
+            }
+        };
+        let index = row << ROW_SHIFT | self.rows[row].1;
+        assert!(index < CLASSES, "{} suit-order rows", self.rows.len());
+        self.rows[row].1 += 1;
+        self.bases[index] = class.base;
+        index as u16
+    }
 }
 
 /// A zeroed table of `N` entries on the heap.
@@ -172,15 +217,6 @@ fn boxed<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
         .into_boxed_slice()
         .try_into()
         .unwrap_or_else(|_| unreachable!("the vector has N entries"))
-}
-
-/// `values` in a table of [`CLASSES`] entries.
-fn class_table(values: impl Iterator<Item = u32>) -> Box<[u32; CLASSES]> {
-    let mut table = boxed();
-    for (slot, v) in table.iter_mut().zip(values) {
-        *slot = v;
-    }
-    table
 }
 
 fn straight_position(distinct_desc: &[u8], wheel_second: bool) -> Option<(u32, [u8; 5])> {
@@ -266,14 +302,11 @@ fn classify(ranks: &[u8], flush: bool, wheel_second: bool) -> Class {
 }
 
 fn build_tables(wheel_second: bool) -> Tables {
-    let mut classes = vec![Class::default()];
+    let mut layout = Layout::new();
     let mut rank5 = boxed::<u16, RANK5_SIZE>();
     let mut flush5 = boxed::<u16, FLUSH5_SIZE>();
     let mut rank3 = vec![0u16; 13 * 13 * 13];
-    let mut push = |c: Class| {
-        classes.push(c);
-        (classes.len() - 1) as u16
-    };
+    let mut push = |c: Class| layout.place(c);
     for a in 0..13u8 {
         for b in a..13 {
             for c in b..13 {
@@ -315,15 +348,13 @@ fn build_tables(wheel_second: bool) -> Tables {
             }
         }
     }
-    assert!(classes.len() <= CLASSES, "{} classes", classes.len());
-    let (suit_orders, rows) = suits::SuitOrders::build(classes.iter().map(|c| c.order));
+    let moves: Vec<[u8; 5]> = layout.rows.iter().map(|&(order, _)| order).collect();
     Tables {
         rank5,
         flush5,
         rank3,
-        bases: class_table(classes.iter().map(|c| c.base)),
-        tie_bases: class_table(classes.iter().zip(rows).map(|(c, row)| c.base | row)),
-        suit_orders,
+        bases: layout.bases,
+        suit_orders: suits::SuitOrders::build(&moves),
     }
 }
 
@@ -345,6 +376,8 @@ pub struct Evaluator {
     /// Each card's bit in a hand's descending card order under this suit
     /// order (see [`suits::card_bits`]).
     card_bits: &'static [u64; 256],
+    /// Whether this processor reads the suits with BMI2's `pext`.
+    bmi2: bool,
 }
 
 impl std::fmt::Debug for Evaluator {
@@ -367,6 +400,17 @@ impl Evaluator {
             ranking,
             tables: tables(ranking.wheel_second),
             card_bits: suits::card_bits(ranking.suit_strength),
+            bmi2: suits::has_bmi2(),
+        }
+    }
+
+    /// The suits of the `n` cards of `hand` in descending card order.
+    #[inline(always)]
+    fn descend(&self, hand: u64, n: u32) -> u32 {
+        if self.bmi2 {
+            suits::descending_suits_bmi2(hand, n)
+        } else {
+            suits::descending_suits(hand, n)
         }
     }
 
@@ -388,14 +432,12 @@ impl Evaluator {
         } else {
             t.rank5[key as usize & (RANK5_SIZE - 1)]
         };
-        let idx = idx as usize & (CLASSES - 1);
-        let mut s = if self.ranking.tie_break_suit {
+        let mut s = t.bases[idx as usize];
+        if self.ranking.tie_break_suit {
             let bits = c.map(|x| self.card_bits[x as usize]);
-            let desc = suits::descending_suits(bits[0] | bits[1] | bits[2] | bits[3] | bits[4], 5);
-            t.suit_orders.strength(t.tie_bases[idx], desc)
-        } else {
-            t.bases[idx]
-        };
+            let desc = self.descend(bits[0] | bits[1] | bits[2] | bits[3] | bits[4], 5);
+            s |= t.suit_orders.key(idx, desc);
+        }
         if self.ranking.flush_suit_first && category_of(s) == FLUSH {
             s += (self.ranking.suit_strength[suit(c[0]) as usize] as u32) << FLUSH_SUIT_SHIFT;
         }
@@ -408,13 +450,14 @@ impl Evaluator {
         let idx = (rank_index(c[0]) as usize * 13 + rank_index(c[1]) as usize) * 13
             + rank_index(c[2]) as usize;
         let t = self.tables;
-        let class_index = t.rank3[idx] as usize & (CLASSES - 1);
+        let class = t.rank3[idx];
+        let base = t.bases[class as usize];
         if self.ranking.tie_break_suit {
             let bits = c.map(|x| self.card_bits[x as usize]);
-            let desc = suits::descending_suits(bits[0] | bits[1] | bits[2], 3);
-            t.suit_orders.strength(t.tie_bases[class_index], desc)
+            let desc = self.descend(bits[0] | bits[1] | bits[2], 3);
+            base | t.suit_orders.key(class, desc)
         } else {
-            t.bases[class_index]
+            base
         }
     }
 

@@ -4,18 +4,19 @@
 //! ("descending card order"), differs from significance order (docs/rules.md,
 //! "Suit tie-break and `suit_order`") only by where whole rank groups sit:
 //! a pair moves ahead of higher kickers, the ace of a low wheel moves last.
-//! That move depends on the rank pattern alone, so each class carries it,
-//! and the suit key is one read of a small table indexed by the class's move
-//! and the suits in descending card order. Those suits come from the hand's
+//! That move depends on the rank pattern alone, so each class's index
+//! carries it (the classes of one move share rows of indices), and the suit
+//! key is one read of a small table indexed by the index's row and the suits
+//! in descending card order. Those suits come from the hand's
 //! cards as bits of one word, each at `4 * rank + suit strength`, so the
 //! lowest set bit is always the weakest remaining card, whatever the order
 //! the cards were given in.
 
 /// Bits of the suit key below the rank key: 2 bits a card, 5 cards.
 const SUIT_KEY_BITS: u32 = 10;
-const SUIT_KEY_MASK: u32 = (1 << SUIT_KEY_BITS) - 1;
-/// At most this many distinct moves (11 occur: see the tests).
-const MOVES: usize = 16;
+/// Rows of the suit key table, one per row of class indices (see
+/// [`super::ROW_SHIFT`]).
+const MOVES: usize = super::CLASSES >> super::ROW_SHIFT;
 
 /// Per suit order, each card's bit `4 * rank + suit strength`; 256 entries
 /// an order (zero past 51) so that indexing by a `u8` needs no bounds check.
@@ -85,6 +86,59 @@ pub(super) fn descending_suits(mut hand: u64, n: u32) -> u32 {
     suits
 }
 
+/// Whether this processor has BMI2 (`pext`, `pdep`).
+pub(super) fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// [`descending_suits`] in five instructions, by BMI2; only called where
+/// [`has_bmi2`] said yes. A card's bit sits at `4 * rank + suit strength`,
+/// so `pext` of the pattern with every odd bit set, under the hand's card
+/// bits, lists the low bit of each card's suit strength, weakest card
+/// first; the pattern with the upper two bits of every nibble set lists
+/// the high bit; `pdep` interleaves them.
+#[inline(always)]
+pub(super) fn descending_suits_bmi2(hand: u64, n: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // inline assembly rather than the intrinsics: they carry the
+        // feature, so they would not inline into code built for baseline
+        // x86-64, and the whole caller would need a dispatched copy
+        let suits: u64;
+        // SAFETY: the instructions touch only these registers and the
+        // flags; the caller checked that the processor has them.
+        unsafe {
+            std::arch::asm!(
+                "pext {suits}, {odd}, {hand}",
+                "pext {high}, {pairs}, {hand}",
+                "pdep {suits}, {suits}, {lows}",
+                "pdep {high}, {high}, {highs}",
+                "or {suits}, {high}",
+                hand = in(reg) hand,
+                odd = in(reg) 0xAAAA_AAAA_AAAA_AAAAu64,
+                pairs = in(reg) 0xCCCC_CCCC_CCCC_CCCCu64,
+                lows = in(reg) 0x155u64,
+                highs = in(reg) 0x2AAu64,
+                suits = out(reg) suits,
+                high = out(reg) _,
+                options(pure, nomem, nostack),
+            );
+        }
+        (suits as u32) << (SUIT_KEY_BITS - 2 * n)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        descending_suits(hand, n)
+    }
+}
+
 /// Where significance order takes each card from descending card order,
 /// for a class of `ranks` (ascending, 3 or 5 of them) with `counts` per rank
 /// and `distinct` its distinct ranks in significance order. A three-card
@@ -107,26 +161,16 @@ pub(super) fn significance_order(ranks: &[u8], counts: &[u8; 13], distinct: &[u8
     order
 }
 
-/// The suit key of every move and every suits-in-descending-card-order
+/// The suit key of every row's move and every suits-in-descending-card-order
 /// value: `MOVES` rows of 1,024 (32 KB).
 pub(super) struct SuitOrders {
     keys: Box<[u16; MOVES << SUIT_KEY_BITS]>,
 }
 
 impl SuitOrders {
-    /// The table for the classes' significance orders, and each class's row.
-    pub(super) fn build(orders: impl Iterator<Item = [u8; 5]>) -> (SuitOrders, Vec<u32>) {
-        let mut moves: Vec<[u8; 5]> = Vec::new();
-        let rows = orders
-            .map(|order| {
-                let row = moves.iter().position(|m| *m == order).unwrap_or_else(|| {
-                    moves.push(order);
-                    moves.len() - 1
-                });
-                row as u32
-            })
-            .collect();
-        assert!(moves.len() <= MOVES, "{} moves", moves.len());
+    /// The table for the rows' moves, each a significance order.
+    pub(super) fn build(moves: &[[u8; 5]]) -> SuitOrders {
+        assert!(moves.len() <= MOVES, "{} rows", moves.len());
         let mut keys = Box::new([0u16; MOVES << SUIT_KEY_BITS]);
         for (row, order) in moves.iter().enumerate() {
             for desc in 0..1u32 << SUIT_KEY_BITS {
@@ -135,15 +179,15 @@ impl SuitOrders {
                 keys[row << SUIT_KEY_BITS | desc as usize] = key as u16;
             }
         }
-        (SuitOrders { keys }, rows)
+        SuitOrders { keys }
     }
 
-    /// The strength of a hand from its class's base strength with its row
-    /// in the low bits, and its suits in descending card order.
+    /// The suit key of a hand of class index `class` (its row above
+    /// [`super::ROW_SHIFT`]) with its suits in descending card order.
     #[inline(always)]
-    pub(super) fn strength(&self, tie_base: u32, descending: u32) -> u32 {
-        let row = (tie_base & (MOVES as u32 - 1)) << SUIT_KEY_BITS;
-        let key = self.keys[(row | descending) as usize & ((MOVES << SUIT_KEY_BITS) - 1)];
-        (tie_base & !SUIT_KEY_MASK) | key as u32
+    pub(super) fn key(&self, class: u16, descending: u32) -> u32 {
+        let row = ((class >> super::ROW_SHIFT) as usize) << SUIT_KEY_BITS;
+        let key = self.keys[(row | descending as usize) & ((MOVES << SUIT_KEY_BITS) - 1)];
+        key as u32
     }
 }

@@ -185,9 +185,11 @@ fn every_suit_order() -> Vec<[u8; 4]> {
 
 /// Every hand of `k` cards under `ranking`: the strength with the suit
 /// tie-break is the strength without it plus the rules' suit key, whatever
-/// order the cards come in.
+/// order the cards come in, with the suits read by BMI2 (where the
+/// processor has it) and without.
 fn check_every_hand(ranking: Ranking, k: usize) {
     let e = Evaluator::new(ranking);
+    let portable = Evaluator { bmi2: false, ..e };
     let plain = without_tie_break(&e);
     let deck: Vec<u8> = (0..52).collect();
     for_each_combination(&deck, k, |hand| {
@@ -198,6 +200,11 @@ fn check_every_hand(ranking: Ranking, k: usize) {
         shuffled.swap(0, k - 1 - hand[1] as usize % 2);
         for cards in [hand, &shuffled[..]] {
             assert_eq!(e.eval_unchecked(cards), want, "{cards:?} under {ranking:?}");
+            assert_eq!(
+                portable.eval_unchecked(cards),
+                want,
+                "{cards:?} under {ranking:?}, suits read without BMI2"
+            );
         }
     });
 }
