@@ -11,10 +11,10 @@
 //! exactly the three-against-five-card rule.
 //!
 //! Memory: each wheel mode's tables are built once, when the first
-//! evaluator of that mode is made: about 1.3 MB (the five-card rank table
-//! 1 MB, of which the hands touch 705 KB; per class the base strengths
-//! 256 KB, of which the classes fill 31 KB; the suit key table 32 KB; the
-//! flush table 16 KB). Each suit order's card
+//! evaluator of that mode is made, in one allocation of about 1.3 MB (the
+//! five-card rank table 1 MB, of which the hands touch 705 KB; per class
+//! the base strengths 256 KB, of which the classes fill 31 KB; the suit key
+//! table 32 KB; the flush table 16 KB; the three-card table 8 KB). Each suit order's card
 //! bits (48 KB for all 24) are built at compile time.
 
 use std::sync::OnceLock;
@@ -149,6 +149,8 @@ struct Class {
 /// not a bounds check, keeps every read in range.
 const RANK5_SIZE: usize = 1 << SUIT_COUNT_SHIFT;
 const FLUSH5_SIZE: usize = 1 << 13;
+const RANK3_SIZE: usize = 1 << 12;
+const _: () = assert!(13 * 13 * 13 <= RANK3_SIZE);
 /// A class index is a `u16`: its suit-order row (see [`suits`]) above
 /// [`ROW_SHIFT`], its place in the row below. The index alone then finds
 /// the hand's suit key, so that read does not wait on the class's base.
@@ -159,38 +161,46 @@ const CLASSES: usize = 1 << 16;
 const ROW_SHIFT: u32 = 12;
 const _: () = assert!(RANK5_LEN <= RANK5_SIZE);
 
+/// Every table of one wheel mode, in one allocation, so that all of a
+/// hand's reads go through one pointer.
 struct Tables {
-    rank5: Box<[u16; RANK5_SIZE]>,
-    flush5: Box<[u16; FLUSH5_SIZE]>,
-    rank3: Vec<u16>,
+    rank5: [u16; RANK5_SIZE],
+    flush5: [u16; FLUSH5_SIZE],
+    rank3: [u16; RANK3_SIZE],
     /// The base strength of each rank pattern (class); the tables above
     /// index it. 256 KB, of which the classes fill 31 KB in runs.
-    bases: Box<[u32; CLASSES]>,
+    bases: [u32; CLASSES],
     suit_orders: suits::SuitOrders,
 }
 
+impl Tables {
+    /// All tables zeroed, made on the heap (1.3 MB would not fit a stack).
+    fn zeroed() -> Box<Tables> {
+        let layout = std::alloc::Layout::new::<Tables>();
+        // SAFETY: the layout is not zero-sized; the memory is checked for
+        // null, zeroed (every field is an array of integers, for which all
+        // zero bytes are a value) and allocated by the global allocator
+        // with `Tables`' own layout, as `Box` requires.
+        unsafe {
+            let memory = std::alloc::alloc_zeroed(layout).cast::<Tables>();
+            if memory.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            Box::from_raw(memory)
+        }
+    }
+}
+
 /// Where each class goes: the next free place in a row of its move.
+#[derive(Default)]
 struct Layout {
-    bases: Box<[u32; CLASSES]>,
     /// Each row's move and how many classes it holds.
     rows: Vec<([u8; 5], usize)>,
 }
 
 impl Layout {
-    fn new() -> Self {
-        let mut layout = Layout {
-            bases: boxed(),
-            rows: Vec::new(),
-        };
-        // index 0 is no class: what the tables hold for an impossible key
-        layout.place(Class {
-            base: 0,
-            order: [0, 1, 2, 3, 4],
-        });
-        layout
-    }
-
-    fn place(&mut self, class: Class) -> u16 {
+    /// The index of `class`, its base strength written to `bases`.
+    fn place(&mut self, bases: &mut [u32; CLASSES], class: Class) -> u16 {
         let full = 1 << ROW_SHIFT;
         let row = match self
             .rows
@@ -206,17 +216,9 @@ impl Layout {
         let index = row << ROW_SHIFT | self.rows[row].1;
         assert!(index < CLASSES, "{} suit-order rows", self.rows.len());
         self.rows[row].1 += 1;
-        self.bases[index] = class.base;
+        bases[index] = class.base;
         index as u16
     }
-}
-
-/// A zeroed table of `N` entries on the heap.
-fn boxed<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
-    vec![T::default(); N]
-        .into_boxed_slice()
-        .try_into()
-        .unwrap_or_else(|_| unreachable!("the vector has N entries"))
 }
 
 fn straight_position(distinct_desc: &[u8], wheel_second: bool) -> Option<(u32, [u8; 5])> {
@@ -301,12 +303,25 @@ fn classify(ranks: &[u8], flush: bool, wheel_second: bool) -> Class {
     }
 }
 
-fn build_tables(wheel_second: bool) -> Tables {
-    let mut layout = Layout::new();
-    let mut rank5 = boxed::<u16, RANK5_SIZE>();
-    let mut flush5 = boxed::<u16, FLUSH5_SIZE>();
-    let mut rank3 = vec![0u16; 13 * 13 * 13];
-    let mut push = |c: Class| layout.place(c);
+fn build_tables(wheel_second: bool) -> Box<Tables> {
+    let mut t = Tables::zeroed();
+    let mut layout = Layout::default();
+    // index 0 is no class: what the tables hold for an impossible key
+    layout.place(
+        &mut t.bases,
+        Class {
+            base: 0,
+            order: [0, 1, 2, 3, 4],
+        },
+    );
+    let Tables {
+        rank5,
+        flush5,
+        rank3,
+        bases,
+        suit_orders,
+    } = &mut *t;
+    let mut push = |c: Class| layout.place(bases, c);
     for a in 0..13u8 {
         for b in a..13 {
             for c in b..13 {
@@ -349,18 +364,13 @@ fn build_tables(wheel_second: bool) -> Tables {
         }
     }
     let moves: Vec<[u8; 5]> = layout.rows.iter().map(|&(order, _)| order).collect();
-    Tables {
-        rank5,
-        flush5,
-        rank3,
-        bases: layout.bases,
-        suit_orders: suits::SuitOrders::build(&moves),
-    }
+    suit_orders.fill(&moves);
+    t
 }
 
 fn tables(wheel_second: bool) -> &'static Tables {
-    static LOW: OnceLock<Tables> = OnceLock::new();
-    static SECOND: OnceLock<Tables> = OnceLock::new();
+    static LOW: OnceLock<Box<Tables>> = OnceLock::new();
+    static SECOND: OnceLock<Box<Tables>> = OnceLock::new();
     if wheel_second {
         SECOND.get_or_init(|| build_tables(true))
     } else {
@@ -404,13 +414,14 @@ impl Evaluator {
         }
     }
 
-    /// The suits of the `n` cards of `hand` in descending card order.
+    /// The suit strengths of the `n` cards whose bits `hand` holds, as
+    /// [`suits::suit_planes`] lays them out.
     #[inline(always)]
-    fn descend(&self, hand: u64, n: u32) -> u32 {
+    fn suits(&self, hand: u64, n: u32) -> u32 {
         if self.bmi2 {
-            suits::descending_suits_bmi2(hand, n)
+            suits::suit_planes_bmi2(hand, n)
         } else {
-            suits::descending_suits(hand, n)
+            suits::suit_planes(hand, n)
         }
     }
 
@@ -426,22 +437,35 @@ impl Evaluator {
             + CARD_KEY[c[3] as usize]
             + CARD_KEY[c[4] as usize];
         let suits = key >> SUIT_COUNT_SHIFT;
-        let idx = if suits & (suits >> 2) & 0b001_001_001_001 != 0 {
+        let (class, flush_suit) = if suits & (suits >> 2) & 0b001_001_001_001 != 0 {
             let mask = c.iter().fold(0u32, |m, &x| m | 1 << rank_index(x));
-            t.flush5[mask as usize & (FLUSH5_SIZE - 1)]
+            let class = t.flush5[mask as usize & (FLUSH5_SIZE - 1)];
+            (class, self.flush_suit(class, c[0]))
         } else {
-            t.rank5[key as usize & (RANK5_SIZE - 1)]
+            (t.rank5[key as usize & (RANK5_SIZE - 1)], 0)
         };
-        let mut s = t.bases[idx as usize];
+        let s = t.bases[class as usize] + flush_suit;
         if self.ranking.tie_break_suit {
             let bits = c.map(|x| self.card_bits[x as usize]);
-            let desc = self.descend(bits[0] | bits[1] | bits[2] | bits[3] | bits[4], 5);
-            s |= t.suit_orders.key(idx, desc);
+            s | t.suit_orders.key(
+                class,
+                self.suits(bits[0] | bits[1] | bits[2] | bits[3] | bits[4], 5),
+            )
+        } else {
+            s
         }
-        if self.ranking.flush_suit_first && category_of(s) == FLUSH {
-            s += (self.ranking.suit_strength[suit(c[0]) as usize] as u32) << FLUSH_SUIT_SHIFT;
+    }
+
+    /// What `flush_suit_first` adds to a flush of class `class` whose
+    /// cards are of `card`'s suit: the suit's strength above the rank key.
+    #[inline(always)]
+    fn flush_suit(&self, class: u16, card: u8) -> u32 {
+        if self.ranking.flush_suit_first && category_of(self.tables.bases[class as usize]) == FLUSH
+        {
+            (self.ranking.suit_strength[suit(card) as usize] as u32) << FLUSH_SUIT_SHIFT
+        } else {
+            0
         }
-        s
     }
 
     /// Strength of three cards. The ids must be valid and distinct.
@@ -450,12 +474,13 @@ impl Evaluator {
         let idx = (rank_index(c[0]) as usize * 13 + rank_index(c[1]) as usize) * 13
             + rank_index(c[2]) as usize;
         let t = self.tables;
-        let class = t.rank3[idx];
+        let class = t.rank3[idx & (RANK3_SIZE - 1)];
         let base = t.bases[class as usize];
         if self.ranking.tie_break_suit {
             let bits = c.map(|x| self.card_bits[x as usize]);
-            let desc = self.descend(bits[0] | bits[1] | bits[2], 3);
-            base | t.suit_orders.key(class, desc)
+            base | t
+                .suit_orders
+                .key(class, self.suits(bits[0] | bits[1] | bits[2], 3))
         } else {
             base
         }

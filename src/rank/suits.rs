@@ -12,8 +12,6 @@
 //! lowest set bit is always the weakest remaining card, whatever the order
 //! the cards were given in.
 
-/// Bits of the suit key below the rank key: 2 bits a card, 5 cards.
-const SUIT_KEY_BITS: u32 = 10;
 /// Rows of the suit key table, one per row of class indices (see
 /// [`super::ROW_SHIFT`]).
 const MOVES: usize = super::CLASSES >> super::ROW_SHIFT;
@@ -70,20 +68,27 @@ pub(super) fn card_bits(suit_strength: [u8; 4]) -> &'static [u64; 256] {
     &CARD_BITS[order]
 }
 
-/// The suit strengths of the `n` cards whose bits `hand` holds, in
-/// descending card order, two bits a card, the first card in bits 8..9
-/// (a three-card hand leaves bits 0..3 zero).
+/// Bits of a [`suit_planes`] value: five cards' low suit bits, then
+/// their high suit bits.
+const PLANES_BITS: u32 = 10;
+
+/// The suit strengths of the `n` cards whose bits `hand` holds, as two
+/// planes: each card's low bit in bits 0..4 and its high bit in bits 5..9,
+/// the weakest card in descending card order first; a three-card hand's
+/// cards take the upper three places of each plane.
 #[inline(always)]
-pub(super) fn descending_suits(mut hand: u64, n: u32) -> u32 {
+pub(super) fn suit_planes(mut hand: u64, n: u32) -> u32 {
     // bit 63 is no card's: it keeps the word non-zero, so that finding the
     // lowest bit needs no zero case
     hand |= 1 << 63;
-    let mut suits = 0;
+    let (mut low, mut high) = (0, 0);
     for i in 0..n {
-        suits |= (hand.trailing_zeros() & 3) << (2 * i + SUIT_KEY_BITS - 2 * n);
+        let suit = hand.trailing_zeros();
+        low |= (suit & 1) << i;
+        high |= (suit >> 1 & 1) << i;
         hand &= hand - 1;
     }
-    suits
+    (low | high << 5) << (5 - n)
 }
 
 /// Whether this processor has BMI2 (`pext`, `pdep`).
@@ -98,44 +103,38 @@ pub(super) fn has_bmi2() -> bool {
     }
 }
 
-/// [`descending_suits`] in five instructions, by BMI2; only called where
-/// [`has_bmi2`] said yes. A card's bit sits at `4 * rank + suit strength`,
-/// so `pext` of the pattern with every odd bit set, under the hand's card
-/// bits, lists the low bit of each card's suit strength, weakest card
-/// first; the pattern with the upper two bits of every nibble set lists
-/// the high bit; `pdep` interleaves them.
+/// [`suit_planes`] by BMI2; only called where [`has_bmi2`] said yes. A
+/// card's bit sits at `4 * rank + suit strength`, so `pext` of the pattern
+/// with every odd bit set, under the hand's card bits, lists the low bit of
+/// each card's suit strength, weakest card first, and the pattern with the
+/// upper two bits of every nibble set lists the high bit.
 #[inline(always)]
-pub(super) fn descending_suits_bmi2(hand: u64, n: u32) -> u32 {
+pub(super) fn suit_planes_bmi2(hand: u64, n: u32) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {
         // inline assembly rather than the intrinsics: they carry the
         // feature, so they would not inline into code built for baseline
         // x86-64, and the whole caller would need a dispatched copy
-        let suits: u64;
-        // SAFETY: the instructions touch only these registers and the
-        // flags; the caller checked that the processor has them.
+        let (low, high): (u64, u64);
+        // SAFETY: the instructions touch only these registers; the caller
+        // checked that the processor has them.
         unsafe {
             std::arch::asm!(
-                "pext {suits}, {odd}, {hand}",
-                "pext {high}, {pairs}, {hand}",
-                "pdep {suits}, {suits}, {lows}",
-                "pdep {high}, {high}, {highs}",
-                "or {suits}, {high}",
+                "pext {low}, {odd}, {hand}",
+                "pext {high}, {upper}, {hand}",
                 hand = in(reg) hand,
                 odd = in(reg) 0xAAAA_AAAA_AAAA_AAAAu64,
-                pairs = in(reg) 0xCCCC_CCCC_CCCC_CCCCu64,
-                lows = in(reg) 0x155u64,
-                highs = in(reg) 0x2AAu64,
-                suits = out(reg) suits,
-                high = out(reg) _,
-                options(pure, nomem, nostack),
+                upper = in(reg) 0xCCCC_CCCC_CCCC_CCCCu64,
+                low = out(reg) low,
+                high = lateout(reg) high,
+                options(pure, nomem, nostack, preserves_flags),
             );
         }
-        (suits as u32) << (SUIT_KEY_BITS - 2 * n)
+        ((low | high << 5) as u32) << (5 - n)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        descending_suits(hand, n)
+        suit_planes(hand, n)
     }
 }
 
@@ -161,33 +160,36 @@ pub(super) fn significance_order(ranks: &[u8], counts: &[u8; 13], distinct: &[u8
     order
 }
 
-/// The suit key of every row's move and every suits-in-descending-card-order
-/// value: `MOVES` rows of 1,024 (32 KB).
+/// The suit key of every row's move and every [`suit_planes`] value:
+/// `MOVES` rows of 1,024 (32 KB).
 pub(super) struct SuitOrders {
-    keys: Box<[u16; MOVES << SUIT_KEY_BITS]>,
+    keys: [u16; MOVES << PLANES_BITS],
 }
 
 impl SuitOrders {
-    /// The table for the rows' moves, each a significance order.
-    pub(super) fn build(moves: &[[u8; 5]]) -> SuitOrders {
+    /// Fills the rows for the moves, each a significance order.
+    pub(super) fn fill(&mut self, moves: &[[u8; 5]]) {
         assert!(moves.len() <= MOVES, "{} rows", moves.len());
-        let mut keys = Box::new([0u16; MOVES << SUIT_KEY_BITS]);
         for (row, order) in moves.iter().enumerate() {
-            for desc in 0..1u32 << SUIT_KEY_BITS {
-                let suit_at = |slot: u8| (desc >> (8 - 2 * slot as u32)) & 3;
+            for planes in 0..1u32 << PLANES_BITS {
+                // the card in place `slot` of descending card order is the
+                // planes' card `4 - slot`
+                let suit_at = |slot: u8| {
+                    let card = 4 - slot as u32;
+                    (planes >> card & 1) | (planes >> (5 + card) & 1) << 1
+                };
                 let key = (0..5).fold(0, |key, k| key | suit_at(order[k]) << (8 - 2 * k as u32));
-                keys[row << SUIT_KEY_BITS | desc as usize] = key as u16;
+                self.keys[row << PLANES_BITS | planes as usize] = key as u16;
             }
         }
-        SuitOrders { keys }
     }
 
     /// The suit key of a hand of class index `class` (its row above
-    /// [`super::ROW_SHIFT`]) with its suits in descending card order.
+    /// [`super::ROW_SHIFT`]) with its suits as [`suit_planes`] lays them
+    /// out.
     #[inline(always)]
-    pub(super) fn key(&self, class: u16, descending: u32) -> u32 {
-        let row = ((class >> super::ROW_SHIFT) as usize) << SUIT_KEY_BITS;
-        let key = self.keys[(row | descending as usize) & ((MOVES << SUIT_KEY_BITS) - 1)];
-        key as u32
+    pub(super) fn key(&self, class: u16, planes: u32) -> u32 {
+        let row = ((class >> super::ROW_SHIFT) as usize) << PLANES_BITS;
+        self.keys[(row | planes as usize) & ((MOVES << PLANES_BITS) - 1)] as u32
     }
 }
