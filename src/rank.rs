@@ -11,11 +11,10 @@
 //! exactly the three-against-five-card rule.
 //!
 //! Memory: each wheel mode's tables are built once, when the first
-//! evaluator of that mode is made, in one allocation of about 1.3 MB (the
-//! five-card rank table 1 MB, of which the hands touch 705 KB; per class
-//! the base strengths 256 KB, of which the classes fill 31 KB; the suit key
-//! table 32 KB; the flush table 16 KB; the three-card table 8 KB). Each suit order's card
-//! bits (48 KB for all 24) are built at compile time.
+//! evaluator of that mode is made, in one allocation of about 2.1 MB (the
+//! five-card rank table 2 MB, of which the hands touch 1.4 MB; the flush
+//! table 32 KB; the suit key table 32 KB; the three-card table 16 KB).
+//! Each suit order's card bits (48 KB for all 24) are built at compile time.
 
 use std::sync::OnceLock;
 
@@ -151,30 +150,22 @@ const RANK5_SIZE: usize = 1 << SUIT_COUNT_SHIFT;
 const FLUSH5_SIZE: usize = 1 << 13;
 const RANK3_SIZE: usize = 1 << 12;
 const _: () = assert!(13 * 13 * 13 <= RANK3_SIZE);
-/// A class index is a `u16`: its suit-order row (see [`suits`]) above
-/// [`ROW_SHIFT`], its place in the row below. The index alone then finds
-/// the hand's suit key, so that read does not wait on the class's base.
-const CLASSES: usize = 1 << 16;
-/// Places in a row: 8 distinct moves occur, and the identity's 4,393
-/// classes (with the unused index 0) take two rows, so 9 of the 16 rows
-/// are used.
-const ROW_SHIFT: u32 = 12;
 const _: () = assert!(RANK5_LEN <= RANK5_SIZE);
 
 /// Every table of one wheel mode, in one allocation, so that all of a
-/// hand's reads go through one pointer.
+/// hand's reads go through one pointer. Each table holds, per hand key, its
+/// class's entry: the base strength (category and rank key) with the class's
+/// [`suits::SuitOrders`] row in the suit key's bits, so that one read gives
+/// a hand all it needs but its suits.
 struct Tables {
-    rank5: [u16; RANK5_SIZE],
-    flush5: [u16; FLUSH5_SIZE],
-    rank3: [u16; RANK3_SIZE],
-    /// The base strength of each rank pattern (class); the tables above
-    /// index it. 256 KB, of which the classes fill 31 KB in runs.
-    bases: [u32; CLASSES],
+    rank5: [u32; RANK5_SIZE],
+    flush5: [u32; FLUSH5_SIZE],
+    rank3: [u32; RANK3_SIZE],
     suit_orders: suits::SuitOrders,
 }
 
 impl Tables {
-    /// All tables zeroed, made on the heap (1.3 MB would not fit a stack).
+    /// All tables zeroed, made on the heap (2 MB would not fit a stack).
     fn zeroed() -> Box<Tables> {
         let layout = std::alloc::Layout::new::<Tables>();
         // SAFETY: the layout is not zero-sized; the memory is checked for
@@ -188,36 +179,6 @@ impl Tables {
             }
             Box::from_raw(memory)
         }
-    }
-}
-
-/// Where each class goes: the next free place in a row of its move.
-#[derive(Default)]
-struct Layout {
-    /// Each row's move and how many classes it holds.
-    rows: Vec<([u8; 5], usize)>,
-}
-
-impl Layout {
-    /// The index of `class`, its base strength written to `bases`.
-    fn place(&mut self, bases: &mut [u32; CLASSES], class: Class) -> u16 {
-        let full = 1 << ROW_SHIFT;
-        let row = match self
-            .rows
-            .iter()
-            .position(|&(order, n)| order == class.order && n < full)
-        {
-            Some(row) => row,
-            None => {
-                self.rows.push((class.order, 0));
-                self.rows.len() - 1
-            }
-        };
-        let index = row << ROW_SHIFT | self.rows[row].1;
-        assert!(index < CLASSES, "{} suit-order rows", self.rows.len());
-        self.rows[row].1 += 1;
-        bases[index] = class.base;
-        index as u16
     }
 }
 
@@ -305,23 +266,14 @@ fn classify(ranks: &[u8], flush: bool, wheel_second: bool) -> Class {
 
 fn build_tables(wheel_second: bool) -> Box<Tables> {
     let mut t = Tables::zeroed();
-    let mut layout = Layout::default();
-    // index 0 is no class: what the tables hold for an impossible key
-    layout.place(
-        &mut t.bases,
-        Class {
-            base: 0,
-            order: [0, 1, 2, 3, 4],
-        },
-    );
+    let mut moves = suits::Moves::default();
     let Tables {
         rank5,
         flush5,
         rank3,
-        bases,
         suit_orders,
     } = &mut *t;
-    let mut push = |c: Class| layout.place(bases, c);
+    let mut push = |c: Class| c.base | moves.row(c.order);
     for a in 0..13u8 {
         for b in a..13 {
             for c in b..13 {
@@ -363,7 +315,6 @@ fn build_tables(wheel_second: bool) -> Box<Tables> {
             }
         }
     }
-    let moves: Vec<[u8; 5]> = layout.rows.iter().map(|&(order, _)| order).collect();
     suit_orders.fill(&moves);
     t
 }
@@ -437,18 +388,18 @@ impl Evaluator {
             + CARD_KEY[c[3] as usize]
             + CARD_KEY[c[4] as usize];
         let suits = key >> SUIT_COUNT_SHIFT;
-        let (class, flush_suit) = if suits & (suits >> 2) & 0b001_001_001_001 != 0 {
+        let (entry, flush_suit) = if suits & (suits >> 2) & 0b001_001_001_001 != 0 {
             let mask = c.iter().fold(0u32, |m, &x| m | 1 << rank_index(x));
-            let class = t.flush5[mask as usize & (FLUSH5_SIZE - 1)];
-            (class, self.flush_suit(class, c[0]))
+            let entry = t.flush5[mask as usize & (FLUSH5_SIZE - 1)];
+            (entry, self.flush_suit(entry, c[0]))
         } else {
             (t.rank5[key as usize & (RANK5_SIZE - 1)], 0)
         };
-        let s = t.bases[class as usize] + flush_suit;
+        let s = suits::base(entry) + flush_suit;
         if self.ranking.tie_break_suit {
             let bits = c.map(|x| self.card_bits[x as usize]);
             s | t.suit_orders.key(
-                class,
+                entry,
                 self.suits(bits[0] | bits[1] | bits[2] | bits[3] | bits[4], 5),
             )
         } else {
@@ -456,12 +407,11 @@ impl Evaluator {
         }
     }
 
-    /// What `flush_suit_first` adds to a flush of class `class` whose
+    /// What `flush_suit_first` adds to a flush of table entry `entry` whose
     /// cards are of `card`'s suit: the suit's strength above the rank key.
     #[inline(always)]
-    fn flush_suit(&self, class: u16, card: u8) -> u32 {
-        if self.ranking.flush_suit_first && category_of(self.tables.bases[class as usize]) == FLUSH
-        {
+    fn flush_suit(&self, entry: u32, card: u8) -> u32 {
+        if self.ranking.flush_suit_first && category_of(entry) == FLUSH {
             (self.ranking.suit_strength[suit(card) as usize] as u32) << FLUSH_SUIT_SHIFT
         } else {
             0
@@ -474,15 +424,14 @@ impl Evaluator {
         let idx = (rank_index(c[0]) as usize * 13 + rank_index(c[1]) as usize) * 13
             + rank_index(c[2]) as usize;
         let t = self.tables;
-        let class = t.rank3[idx & (RANK3_SIZE - 1)];
-        let base = t.bases[class as usize];
+        let entry = t.rank3[idx & (RANK3_SIZE - 1)];
         if self.ranking.tie_break_suit {
             let bits = c.map(|x| self.card_bits[x as usize]);
-            base | t
-                .suit_orders
-                .key(class, self.suits(bits[0] | bits[1] | bits[2], 3))
+            suits::base(entry)
+                | t.suit_orders
+                    .key(entry, self.suits(bits[0] | bits[1] | bits[2], 3))
         } else {
-            base
+            suits::base(entry)
         }
     }
 

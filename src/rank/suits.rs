@@ -4,17 +4,16 @@
 //! ("descending card order"), differs from significance order (docs/rules.md,
 //! "Suit tie-break and `suit_order`") only by where whole rank groups sit:
 //! a pair moves ahead of higher kickers, the ace of a low wheel moves last.
-//! That move depends on the rank pattern alone, so each class's index
-//! carries it (the classes of one move share rows of indices), and the suit
-//! key is one read of a small table indexed by the index's row and the suits
-//! in descending card order. Those suits come from the hand's
-//! cards as bits of one word, each at `4 * rank + suit strength`, so the
-//! lowest set bit is always the weakest remaining card, whatever the order
-//! the cards were given in.
+//! That move depends on the rank pattern alone, so each class's table entry
+//! carries it (as a row of the suit key table), and the suit key is one read
+//! of that table, indexed by the row and the suits in descending card
+//! order. Those suits come from the hand's cards as bits of one word, each
+//! at `4 * rank + suit strength`, so the lowest set bit is always the
+//! weakest remaining card, whatever the order the cards were given in.
 
-/// Rows of the suit key table, one per row of class indices (see
-/// [`super::ROW_SHIFT`]).
-const MOVES: usize = super::CLASSES >> super::ROW_SHIFT;
+/// Rows of the suit key table: at most this many distinct moves (8 occur
+/// in either wheel mode).
+const MOVES: usize = 16;
 
 /// Per suit order, each card's bit `4 * rank + suit strength`; 256 entries
 /// an order (zero past 51) so that indexing by a `u8` needs no bounds check.
@@ -160,6 +159,30 @@ pub(super) fn significance_order(ranks: &[u8], counts: &[u8; 13], distinct: &[u8
     order
 }
 
+/// The distinct moves met while the tables are built; a class's row is its
+/// move's place here.
+#[derive(Default)]
+pub(super) struct Moves(Vec<[u8; 5]>);
+
+impl Moves {
+    /// The row of the move `order`, added if new.
+    pub(super) fn row(&mut self, order: [u8; 5]) -> u32 {
+        let row = self.0.iter().position(|m| *m == order).unwrap_or_else(|| {
+            self.0.push(order);
+            self.0.len() - 1
+        });
+        assert!(row < MOVES, "{} moves", row + 1);
+        row as u32
+    }
+}
+
+/// The strength without its suit key of a table entry (a base strength
+/// with its row where the suit key goes).
+#[inline(always)]
+pub(super) fn base(entry: u32) -> u32 {
+    entry & !((1 << PLANES_BITS) - 1)
+}
+
 /// The suit key of every row's move and every [`suit_planes`] value:
 /// `MOVES` rows of 1,024 (32 KB).
 pub(super) struct SuitOrders {
@@ -167,10 +190,9 @@ pub(super) struct SuitOrders {
 }
 
 impl SuitOrders {
-    /// Fills the rows for the moves, each a significance order.
-    pub(super) fn fill(&mut self, moves: &[[u8; 5]]) {
-        assert!(moves.len() <= MOVES, "{} rows", moves.len());
-        for (row, order) in moves.iter().enumerate() {
+    /// Fills the rows for the moves met, each a significance order.
+    pub(super) fn fill(&mut self, moves: &Moves) {
+        for (row, order) in moves.0.iter().enumerate() {
             for planes in 0..1u32 << PLANES_BITS {
                 // the card in place `slot` of descending card order is the
                 // planes' card `4 - slot`
@@ -184,12 +206,11 @@ impl SuitOrders {
         }
     }
 
-    /// The suit key of a hand of class index `class` (its row above
-    /// [`super::ROW_SHIFT`]) with its suits as [`suit_planes`] lays them
-    /// out.
+    /// The suit key of a hand of table entry `entry` (its row in the low
+    /// bits) with its suits as [`suit_planes`] lays them out.
     #[inline(always)]
-    pub(super) fn key(&self, class: u16, planes: u32) -> u32 {
-        let row = ((class >> super::ROW_SHIFT) as usize) << PLANES_BITS;
+    pub(super) fn key(&self, entry: u32, planes: u32) -> u32 {
+        let row = ((entry as usize) & (MOVES - 1)) << PLANES_BITS;
         self.keys[(row | planes as usize) & ((MOVES << PLANES_BITS) - 1)] as u32
     }
 }
