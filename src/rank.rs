@@ -70,17 +70,23 @@ const W: [u32; 13] = [
 ];
 const RANK5_LEN: usize = (4 * 79415 + 43258 + 1) as usize;
 
-/// Where the per-suit card counts start in a [`CARD_KEY`] sum: above the
-/// largest weight sum (360,918 < 2^19).
-const SUIT_COUNT_SHIFT: u32 = 19;
+/// Bits of the largest weight sum (360,918 < 2^19).
+const WEIGHT_BITS: u32 = 19;
+/// Where the weight sum starts in a [`CARD_KEY`] sum: above four 6-bit
+/// suit fields.
+const WEIGHT_SHIFT: u32 = 24;
+/// Each card adds 7 to its suit's field: four cards make 28, below bit 5,
+/// and five make 35, which sets it. So a hand is a flush exactly when its
+/// key has one of these bits.
+const FLUSH_BITS: u64 = 0b100000_100000_100000_100000;
 
-/// Per card id: its rank weight plus one in its suit's 3-bit count. 256
+/// Per card id: its rank weight above seven in its suit's field. 256
 /// entries (zero past 51) so that indexing by a `u8` needs no bounds check.
-const CARD_KEY: [u32; 256] = {
-    let mut keys = [0u32; 256];
+const CARD_KEY: [u64; 256] = {
+    let mut keys = [0u64; 256];
     let mut id = 0;
     while id < 52 {
-        keys[id] = W[id >> 2] + (1 << (SUIT_COUNT_SHIFT + 3 * (id as u32 & 3)));
+        keys[id] = (W[id >> 2] as u64) << WEIGHT_SHIFT | 7 << (6 * (id & 3));
         id += 1;
     }
     keys
@@ -146,7 +152,7 @@ struct Class {
 
 /// Sizes of the tables a hand's key indexes, powers of two so that a mask,
 /// not a bounds check, keeps every read in range.
-const RANK5_SIZE: usize = 1 << SUIT_COUNT_SHIFT;
+const RANK5_SIZE: usize = 1 << WEIGHT_BITS;
 const FLUSH5_SIZE: usize = 1 << 13;
 const RANK3_SIZE: usize = 1 << 12;
 const _: () = assert!(13 * 13 * 13 <= RANK3_SIZE);
@@ -380,20 +386,22 @@ impl Evaluator {
     #[inline(always)]
     pub fn eval5(&self, c: [u8; 5]) -> u32 {
         let t = self.tables;
-        // one table read per card gives the rank-pattern index and, above it,
-        // a 3-bit count per suit; a count of 5 (binary 101) is a flush
+        // one table read per card gives the rank-pattern index and, below
+        // it, a field per suit that tells a flush
         let key = CARD_KEY[c[0] as usize]
             + CARD_KEY[c[1] as usize]
             + CARD_KEY[c[2] as usize]
             + CARD_KEY[c[3] as usize]
             + CARD_KEY[c[4] as usize];
-        let suits = key >> SUIT_COUNT_SHIFT;
-        let (entry, flush_suit) = if suits & (suits >> 2) & 0b001_001_001_001 != 0 {
+        let (entry, flush_suit) = if key & FLUSH_BITS != 0 {
             let mask = c.iter().fold(0u32, |m, &x| m | 1 << rank_index(x));
             let entry = t.flush5[mask as usize & (FLUSH5_SIZE - 1)];
             (entry, self.flush_suit(entry, c[0]))
         } else {
-            (t.rank5[key as usize & (RANK5_SIZE - 1)], 0)
+            (
+                t.rank5[(key >> WEIGHT_SHIFT) as usize & (RANK5_SIZE - 1)],
+                0,
+            )
         };
         let s = suits::base(entry) + flush_suit;
         if self.ranking.tie_break_suit {
