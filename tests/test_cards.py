@@ -34,6 +34,20 @@ def test_cards_are_values() -> None:
     assert int(capsa.Card("Qh")) == 42
 
 
+def test_cards_the_engine_returns_are_shared_values() -> None:
+    # the engine hands out one object per card; being immutable, sharing
+    # them cannot leak a change from one hand to another
+    dealt = [card for hand in capsa.deal(seed=7) for card in hand]
+    assert sorted(int(c) for c in dealt) == list(range(52))
+    parsed = capsa.parse_cards(" ".join(map(str, dealt)))
+    assert all(p is d for p, d in zip(parsed, dealt, strict=True))
+    ace = next(c for c in parsed if int(c) == 51)
+    assert capsa.evaluate("As Ks Qs").cards[0] is ace
+    assert capsa.Card(51) == ace
+    with pytest.raises(AttributeError):
+        dealt[0].id = 3  # type: ignore[misc]
+
+
 @pytest.mark.parametrize("bad", ["A", "1s", "Ax", "Ass", "11h", "", "As Kd"])
 def test_bad_card_text(bad: str) -> None:
     with pytest.raises(capsa.CardError):

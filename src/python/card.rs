@@ -2,6 +2,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 
 use super::conversion::numbers::{as_index, card_id};
@@ -25,6 +26,25 @@ use crate::error::ErrorKind;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Card {
     pub(crate) id: u8,
+}
+
+/// The 52 cards as Python objects, made once: a `Card` is immutable, so
+/// the engine hands out these rather than making one per card it returns.
+/// Index them by id (`ids` of valid cards only).
+pub(crate) fn card_objects(py: Python<'_>) -> PyResult<&[Py<Card>]> {
+    static CARDS: PyOnceLock<Vec<Py<Card>>> = PyOnceLock::new();
+    let cards =
+        CARDS.get_or_try_init(py, || (0..52).map(|id| Py::new(py, Card { id })).collect())?;
+    Ok(cards)
+}
+
+/// The `Card` objects of valid card ids.
+pub(crate) fn cards_of(py: Python<'_>, ids: &[u8]) -> PyResult<Vec<Py<Card>>> {
+    let cards = card_objects(py)?;
+    Ok(ids
+        .iter()
+        .map(|&id| cards[usize::from(id) % 52].clone_ref(py))
+        .collect())
 }
 
 #[pymethods]

@@ -5,7 +5,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use super::card::Card;
+use super::card::{cards_of, Card};
 use super::conversion::cards::{read_cards, Want};
 use super::conversion::numbers::{int_in_range, seats_arg, seed_arg};
 use super::conversion::text::text_of;
@@ -25,14 +25,14 @@ use crate::error::ErrorKind;
 /// position), ``HandError`` for a card written twice, ``TypeError`` when
 /// ``text`` is not a str.
 #[pyfunction]
-fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
+fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<Py<Card>>> {
     let s = text
         .cast::<PyString>()
         .map_err(|_| PyTypeError::new_err("parse_cards() takes a str"))?;
     let mut ids = Vec::new();
     parse_text(&text_of(s)?, &mut ids)?;
     check_distinct(&ids)?;
-    Ok(ids.into_iter().map(|id| Card { id }).collect())
+    cards_of(text.py(), &ids)
 }
 
 /// Checks any accepted form of cards and returns their ids.
@@ -97,9 +97,10 @@ fn card_ids(cards: &Bound<'_, PyAny>, count: Option<&Bound<'_, PyAny>>) -> PyRes
 #[pyfunction]
 #[pyo3(signature = (seats=None, seed=None), text_signature = "(seats=4, seed=None)")]
 fn deal(
+    py: Python<'_>,
     seats: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<Vec<Card>>> {
+) -> PyResult<Vec<Vec<Py<Card>>>> {
     let seats = match seats {
         Some(s) => seats_arg(s)?,
         None => 4,
@@ -109,10 +110,7 @@ fn deal(
         _ => None,
     };
     let hands = crate::deal::deal(seats, seed)?;
-    Ok(hands
-        .iter()
-        .map(|h| h.iter().map(|&id| Card { id }).collect())
-        .collect())
+    hands.iter().map(|h| cards_of(py, h)).collect()
 }
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 
-use super::card::Card;
+use super::card::{cards_of, Card};
 use super::conversion::cards::hand13;
 use super::conversion::choices::rules_arg;
 use super::conversion::numbers::{nonce_arg, seats_arg};
@@ -22,12 +22,13 @@ fn fair_commitment(server_seed: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(hex(&fair::commitment(&server_seed_arg(server_seed)?)))
 }
 
-type Hands = (Vec<Vec<u32>>, Vec<Vec<Card>>);
+type Hands = (Vec<Vec<u32>>, Vec<Vec<Py<Card>>>);
 
 /// The provably fair deal: each seat's 13 ids sorted, and the same as Cards.
 #[pyfunction]
 #[pyo3(signature = (server_seed, client_seeds, nonce, seats))]
 fn fair_deal(
+    py: Python<'_>,
     server_seed: &Bound<'_, PyAny>,
     client_seeds: Option<&Bound<'_, PyAny>>,
     nonce: &Bound<'_, PyAny>,
@@ -39,8 +40,8 @@ fn fair_deal(
     let hands = fair::deal(&seed, &client_seeds, nonce_arg(nonce)?, seats)?;
     let cards = hands
         .iter()
-        .map(|h| h.iter().map(|&id| Card { id }).collect())
-        .collect();
+        .map(|h| cards_of(py, h))
+        .collect::<PyResult<_>>()?;
     let ids = hands
         .iter()
         .map(|h| h.iter().map(|&id| u32::from(id)).collect())

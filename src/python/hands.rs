@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::PyTuple;
 
-use super::card::Card;
+use super::card::{cards_of, Card};
 use super::conversion::cards::{card_rows, read_small_hand};
 use super::conversion::choices::rules_arg;
 use crate::batch;
@@ -53,11 +53,8 @@ impl HandValue {
 
     /// The hand's cards, in the order they were given.
     #[getter]
-    fn cards(&self) -> Vec<Card> {
-        self.cards[..self.size as usize]
-            .iter()
-            .map(|&id| Card { id })
-            .collect()
+    fn cards(&self, py: Python<'_>) -> PyResult<Vec<Py<Card>>> {
+        cards_of(py, &self.cards[..self.size as usize])
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
