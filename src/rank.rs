@@ -371,15 +371,18 @@ impl Evaluator {
         }
     }
 
-    /// The suit strengths of the `n` cards whose bits `hand` holds, as
-    /// [`suits::suit_planes`] lays them out.
+    /// The suit key of the hand `c` of table entry `entry`.
     #[inline(always)]
-    fn suits(&self, hand: u64, n: u32) -> u32 {
-        if self.bmi2 {
-            suits::suit_planes_bmi2(hand, n)
+    fn suit_key<const N: usize>(&self, entry: u32, c: [u8; N]) -> u32 {
+        let hand = c
+            .iter()
+            .fold(0, |bits, &x| bits | self.card_bits[x as usize]);
+        let planes = if self.bmi2 {
+            suits::suit_planes_bmi2(hand, N as u32)
         } else {
-            suits::suit_planes(hand, n)
-        }
+            suits::suit_planes(hand, N as u32)
+        };
+        self.tables.suit_orders.key(entry, planes)
     }
 
     /// Strength of five cards. The ids must be valid and distinct.
@@ -405,11 +408,7 @@ impl Evaluator {
         };
         let s = suits::base(entry) + flush_suit;
         if self.ranking.tie_break_suit {
-            let bits = c.map(|x| self.card_bits[x as usize]);
-            s | t.suit_orders.key(
-                entry,
-                self.suits(bits[0] | bits[1] | bits[2] | bits[3] | bits[4], 5),
-            )
+            s | self.suit_key(entry, c)
         } else {
             s
         }
@@ -434,10 +433,7 @@ impl Evaluator {
         let t = self.tables;
         let entry = t.rank3[idx & (RANK3_SIZE - 1)];
         if self.ranking.tie_break_suit {
-            let bits = c.map(|x| self.card_bits[x as usize]);
-            suits::base(entry)
-                | t.suit_orders
-                    .key(entry, self.suits(bits[0] | bits[1] | bits[2], 3))
+            suits::base(entry) | self.suit_key(entry, c)
         } else {
             suits::base(entry)
         }
