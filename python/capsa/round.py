@@ -30,11 +30,10 @@ before the round is settled; :meth:`Round.view` is what a player may see.
 
 from __future__ import annotations
 
-import functools
 import secrets
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Concatenate, ParamSpec, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from capsa import _core
 from capsa._core import ArgumentError, CapsaError, Card, TableError
@@ -64,21 +63,6 @@ from capsa.settlement import Seat, Settlement, settle
 from capsa.solver import best_arrangement
 
 __all__ = ["PHASES", "Round", "RoundError"]
-
-_P = ParamSpec("_P")
-_T = TypeVar("_T")
-
-
-def _atomic(method: Callable[Concatenate[Round, _P], _T]) -> Callable[Concatenate[Round, _P], _T]:
-    """The method, run holding the round's lock."""
-
-    @functools.wraps(method)
-    def locked(self: Round, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
-        with self._lock:
-            return method(self, *args, **kwargs)
-
-    return locked
-
 
 # Rules as records hold them, by the identity of the Rules object (kept
 # alive here, so that its id is not reused): hashing a Rules hashes every
@@ -245,10 +229,10 @@ class Round:
     # ------------------------------------------------------------ reading
 
     @property
-    @_atomic
     def phase(self) -> str:
         """``"open"``, ``"dealt"``, ``"closed"`` or ``"settled"``."""
-        return self._phase
+        with self._lock:
+            return self._phase
 
     @property
     def commitment(self) -> str:
@@ -306,71 +290,71 @@ class Round:
         return self._require_seeds
 
     @property
-    @_atomic
     def client_seeds(self) -> list[str]:
         """The client seeds the deal mixed in (empty before the deal or when none)."""
-        return list(self._client_seeds)
+        with self._lock:
+            return list(self._client_seeds)
 
     @property
-    @_atomic
     def hands(self) -> list[list[Card]]:
         """Each seat's 13 cards, sorted (``RoundError`` before the deal)."""
-        self._need("dealt", "closed", "settled", action="read the hands")
-        return [list(h) for h in self._cards()]
+        with self._lock:
+            self._need("dealt", "closed", "settled", action="read the hands")
+            return [list(h) for h in self._cards()]
 
     @property
-    @_atomic
     def server_seed(self) -> bytes:
         """The server seed: ``RoundError`` until the round is settled (it is
         revealed in the record, never before)."""
-        self._need("settled", action="reveal the server seed")
-        return self._server_seed
+        with self._lock:
+            self._need("settled", action="reveal the server seed")
+            return self._server_seed
 
-    @_atomic
     def arrangement(self, seat: int) -> Arrangement | None:
         """The seat's arrangement so far (submitted, or arranged at the
         close), or ``None``. Raises ``ArgumentError`` for a seat the table
         does not have."""
-        ids = self._play[self._seat(seat)].arrangement
-        return None if ids is None else _arrangement(ids)
+        with self._lock:
+            ids = self._play[self._seat(seat)].arrangement
+            return None if ids is None else _arrangement(ids)
 
-    @_atomic
     def submitted(self, seat: int) -> bool:
         """True when the seat submitted an arrangement itself. Raises
         ``ArgumentError`` for a seat the table does not have."""
-        play = self._play[self._seat(seat)]
-        return play.arrangement is not None and not play.auto
+        with self._lock:
+            play = self._play[self._seat(seat)]
+            return play.arrangement is not None and not play.auto
 
-    @_atomic
     def view(self, seat: int) -> dict[str, Any]:
         """What the seat's player may see now, as a JSON-ready dict
         (``docs/records.md``, "What a player sees"): never another seat's
         cards, arrangement or client seed before the settlement, never the
         server seed before it; after the settlement the whole record.
         Raises ``ArgumentError`` for a seat the table does not have."""
-        k = self._seat(seat)
-        play = self._play[k]
-        return player_view(
-            round_id=self._round_id,
-            table_id=self._table_id,
-            players=[dict(p) for p in self._players],
-            phase=self._phase,
-            commitment=self._commitment,
-            seats=self._seats,
-            stakes=self.stakes,
-            rules=self._rules.name,
-            deadline=self._deadline,
-            seat=k,
-            client_seed=self._client_seeds[k] if self._client_seeds else self._seeds_in[k],
-            # after the deal, what the deal mixed in (as a restored round knows it)
-            seeds_in=[s is not None for s in self._seeds_in]
-            if self._phase == "open"
-            else [bool(self._client_seeds)] * self._seats,
-            hand=[str(c) for c in self._cards()[k]] if self._hands else None,
-            submitted=[p.arrangement is not None and not p.auto for p in self._play],
-            own=(play.arrangement_text(), play.auto, play.surrender, play.declare_natural),
-            record=self.record() if self._phase == "settled" else None,
-        )
+        with self._lock:
+            k = self._seat(seat)
+            play = self._play[k]
+            return player_view(
+                round_id=self._round_id,
+                table_id=self._table_id,
+                players=[dict(p) for p in self._players],
+                phase=self._phase,
+                commitment=self._commitment,
+                seats=self._seats,
+                stakes=self.stakes,
+                rules=self._rules.name,
+                deadline=self._deadline,
+                seat=k,
+                client_seed=self._client_seeds[k] if self._client_seeds else self._seeds_in[k],
+                # after the deal, what the deal mixed in (as a restored round knows it)
+                seeds_in=[s is not None for s in self._seeds_in]
+                if self._phase == "open"
+                else [bool(self._client_seeds)] * self._seats,
+                hand=[str(c) for c in self._cards()[k]] if self._hands else None,
+                submitted=[p.arrangement is not None and not p.auto for p in self._play],
+                own=(play.arrangement_text(), play.auto, play.surrender, play.declare_natural),
+                record=self.record() if self._phase == "settled" else None,
+            )
 
     # ------------------------------------------------------------ checks
 
@@ -412,20 +396,19 @@ class Round:
 
     # ------------------------------------------------------------ actions
 
-    @_atomic
     def add_client_seed(self, seat: int, seed: str) -> None:
         """The seat's client seed (text of at most 256 bytes of UTF-8), before
         the deal; one per seat. Raises ``RoundError`` after the deal or when
         the seat's seed is already in, ``ArgumentError`` for a seat the table
         does not have or a seed too long, ``TypeError`` for a wrong type."""
-        self._need("open", action="add a client seed")
-        k = self._seat(seat)
-        text = read_client_seed(k, seed)
-        if self._seeds_in[k] is not None:
-            raise round_error(f"seat {k}'s client seed is already in", k)
-        self._seeds_in[k] = text
+        with self._lock:
+            self._need("open", action="add a client seed")
+            k = self._seat(seat)
+            text = read_client_seed(k, seed)
+            if self._seeds_in[k] is not None:
+                raise round_error(f"seat {k}'s client seed is already in", k)
+            self._seeds_in[k] = text
 
-    @_atomic
     def deal(
         self, client_seeds: Sequence[str] | None = None, *, now: int | None = None
     ) -> list[list[Card]]:
@@ -442,22 +425,25 @@ class Round:
         the wrong number of client seeds or one too long; ``TypeError`` for a
         wrong type (each raised).
         """
-        self._need("open", action="deal")
-        past = self._past_deadline(now)
-        added = any(s is not None for s in self._seeds_in)
-        if added and client_seeds is not None:
-            raise round_error("cannot deal: client seeds were added one at a time; give none here")
-        if self._require_seeds and not past:
-            given = self._seeds_in if client_seeds is None else list(client_seeds)
-            missing = [k for k in range(self._seats) if k >= len(given) or given[k] is None]
-            if missing:
+        with self._lock:
+            self._need("open", action="deal")
+            past = self._past_deadline(now)
+            added = any(s is not None for s in self._seeds_in)
+            if added and client_seeds is not None:
                 raise round_error(
-                    "cannot deal: the round requires every seat's client seed before the "
-                    f"deadline; missing seat {', '.join(map(str, missing))}"
+                    "cannot deal: client seeds were added one at a time; give none here"
                 )
-        if added:
-            client_seeds = [s or "" for s in self._seeds_in]
-        return self._deal_now(client_seeds)
+            if self._require_seeds and not past:
+                given = self._seeds_in if client_seeds is None else list(client_seeds)
+                missing = [k for k in range(self._seats) if k >= len(given) or given[k] is None]
+                if missing:
+                    raise round_error(
+                        "cannot deal: the round requires every seat's client seed before the "
+                        f"deadline; missing seat {', '.join(map(str, missing))}"
+                    )
+            if added:
+                client_seeds = [s or "" for s in self._seeds_in]
+            return self._deal_now(client_seeds)
 
     def _deal_now(self, client_seeds: Sequence[str] | None) -> list[list[Card]]:
         hands, cards = _core.fair_deal(self._server_seed, client_seeds, self._nonce, self._seats)
@@ -467,7 +453,6 @@ class Round:
         self._phase = "dealt"
         return [list(h) for h in cards]
 
-    @_atomic
     def submit(
         self, seat: int, arrangement: Arrangement | str | Sequence[int | str | Card]
     ) -> None:
@@ -480,45 +465,45 @@ class Round:
         the table does not have; ``HandError``/``CardError`` naming the seat
         and the cards it was not dealt.
         """
-        self._need("dealt", action="submit")
-        k = self._seat(seat)
-        ids = _core.submission(arrangement, self._hands[k], k)
-        play = self._play[k]
-        play.arrangement, play.text = tuple(ids), None
+        with self._lock:
+            self._need("dealt", action="submit")
+            k = self._seat(seat)
+            ids = _core.submission(arrangement, self._hands[k], k)
+            play = self._play[k]
+            play.arrangement, play.text = tuple(ids), None
 
-    @_atomic
     def surrender(self, seat: int, surrender: bool = True) -> None:
         """The seat surrenders (or, with ``False``, takes it back), until the
         close. Raises ``TableError`` when the rules do not allow surrender."""
-        self._need("dealt", action="surrender")
-        k = self._seat(seat)
-        flag = _core.read_flag(surrender, "surrender")
-        if flag and not self._rules["surrender.enabled"]:
-            error = TableError(
-                f"seat {k}: the rules {self._rules.name!r} do not allow surrender "
-                "(surrender.enabled is false)"
-            )
-            error.seat = k
-            raise error
-        self._play[k].surrender = flag
+        with self._lock:
+            self._need("dealt", action="surrender")
+            k = self._seat(seat)
+            flag = _core.read_flag(surrender, "surrender")
+            if flag and not self._rules["surrender.enabled"]:
+                error = TableError(
+                    f"seat {k}: the rules {self._rules.name!r} do not allow surrender "
+                    "(surrender.enabled is false)"
+                )
+                error.seat = k
+                raise error
+            self._play[k].surrender = flag
 
-    @_atomic
     def declare_natural(self, seat: int, declare: bool = True) -> None:
         """The seat declares its natural (or, with ``False``, declines it and
         plays its rows), until the close. Raises ``RoundError`` when its hand holds
         no natural the rules enable. A seat that decides nothing declares."""
-        self._need("dealt", action="declare a natural")
-        k = self._seat(seat)
-        flag = _core.read_flag(declare, "declare_natural")
-        if not self._has_natural(k):
-            raise round_error(
-                f"seat {k} holds no natural that the rules {self._rules.name!r} enable, "
-                "so it has none to declare or decline",
-                k,
-            )
-        self._play[k].declare_natural = flag
+        with self._lock:
+            self._need("dealt", action="declare a natural")
+            k = self._seat(seat)
+            flag = _core.read_flag(declare, "declare_natural")
+            if not self._has_natural(k):
+                raise round_error(
+                    f"seat {k} holds no natural that the rules {self._rules.name!r} enable, "
+                    "so it has none to declare or decline",
+                    k,
+                )
+            self._play[k].declare_natural = flag
 
-    @_atomic
     def close(self, now: int | None = None, *, force: bool = False) -> None:
         """Closes the round (the arranging time is over): every seat that did
         not submit is arranged by the solver, which never fouls, and declares
@@ -528,47 +513,48 @@ class Round:
 
         Raises ``RoundError`` out of the dealt phase or before the deadline;
         ``TypeError``/``ArgumentError`` for a bad ``now``."""
-        self._need("dealt", action="close")
-        past = self._past_deadline(now)
-        if self._deadline is not None and not force and not past:
-            raise round_error(
-                f"cannot close: the deadline {self._deadline} has not passed "
-                "(close(force=True) closes early)"
-            )
-        late = [k for k, p in enumerate(self._play) if p.arrangement is None]
-        choices = {
-            k: best_arrangement(self._hands[k], self._rules, seats=self._seats) for k in late
-        }
-        naturals = {k: self._has_natural(k) for k in late}
-        for k, choice in choices.items():
-            play = self._play[k]
-            play.arrangement, play.text, play.auto = choice.ids, None, True
-            if play.declare_natural is None and naturals[k]:
-                play.declare_natural = choice.declare_natural
-        for play in self._play:
-            if play.declare_natural is None:
-                play.declare_natural = True
-        self._phase = "closed"
+        with self._lock:
+            self._need("dealt", action="close")
+            past = self._past_deadline(now)
+            if self._deadline is not None and not force and not past:
+                raise round_error(
+                    f"cannot close: the deadline {self._deadline} has not passed "
+                    "(close(force=True) closes early)"
+                )
+            late = [k for k, p in enumerate(self._play) if p.arrangement is None]
+            choices = {
+                k: best_arrangement(self._hands[k], self._rules, seats=self._seats) for k in late
+            }
+            naturals = {k: self._has_natural(k) for k in late}
+            for k, choice in choices.items():
+                play = self._play[k]
+                play.arrangement, play.text, play.auto = choice.ids, None, True
+                if play.declare_natural is None and naturals[k]:
+                    play.declare_natural = choice.declare_natural
+            for play in self._play:
+                if play.declare_natural is None:
+                    play.declare_natural = True
+            self._phase = "closed"
 
-    @_atomic
     def settle(self) -> Settlement:
         """The settlement (a :class:`capsa.Settlement`); settling again returns
         the same one. The record is written as part of settling, so a round
         that settles can always be recorded. Raises ``RoundError`` before the
         close; a failure changes nothing."""
-        self._need("closed", "settled", action="settle")
-        if self._phase == "closed":
-            # the record settles the table as it is written: one settlement
-            text, digest, settlement, spans = _core.write_round_record(
-                *self._record_args(), **self._record_options(), with_settlement=True
-            )
-            self._settlement, self._record_text, self._digest = settlement, text, digest
-            self._settlement_of_text = settlement
-            self._record_spans = spans
-            self._phase = "settled"
-        elif self._settlement is None:  # restored
-            self._settlement = self._settlement_now()
-        return self._settlement
+        with self._lock:
+            self._need("closed", "settled", action="settle")
+            if self._phase == "closed":
+                # the record settles the table as it is written: one settlement
+                text, digest, settlement, spans = _core.write_round_record(
+                    *self._record_args(), **self._record_options(), with_settlement=True
+                )
+                self._settlement, self._record_text, self._digest = settlement, text, digest
+                self._settlement_of_text = settlement
+                self._record_spans = spans
+                self._phase = "settled"
+            elif self._settlement is None:  # restored
+                self._settlement = self._settlement_now()
+            return self._settlement
 
     def _settlement_now(self) -> Settlement:
         seats: list[Seat | tuple[int, ...]] = [
@@ -606,17 +592,17 @@ class Round:
     def _record_options(self) -> dict[str, Any]:
         return {"table_id": self._table_id, "players": self._players}
 
-    @_atomic
     def record_json(self) -> str:
         """The round's record as canonical JSON text, one line (what a JSON
         Lines log holds). Raises ``RoundError`` before the settlement."""
-        self._need("settled", action="write the record")
-        if self._record_text is None:  # restored
-            text, digest = self._write_record()
-            if digest != self._digest:
-                raise round_error("round state: the record written again has another digest")
-            self._record_text = text
-        return self._record_text
+        with self._lock:
+            self._need("settled", action="write the record")
+            if self._record_text is None:  # restored
+                text, digest = self._write_record()
+                if digest != self._digest:
+                    raise round_error("round state: the record written again has another digest")
+                self._record_text = text
+            return self._record_text
 
     def record(self) -> dict[str, Any]:
         """The round's record as a JSON-ready dict (``docs/records.md``).
@@ -633,17 +619,16 @@ class Round:
         )
 
     @property
-    @_atomic
     def digest(self) -> str:
         """The record's digest (hex): the next round's ``previous_digest``.
         Raises ``RoundError`` before the settlement."""
-        self._need("settled", action="write the record")
-        assert self._digest is not None
-        return self._digest
+        with self._lock:
+            self._need("settled", action="write the record")
+            assert self._digest is not None
+            return self._digest
 
     # ------------------------------------------------------------ state
 
-    @_atomic
     def to_dict(self, *, key: bytes) -> dict[str, Any]:
         """The round's state as a JSON-ready dict, for :meth:`from_dict`,
         sealed by a MAC under ``key`` (the server's secret: bytes, at least
@@ -652,41 +637,44 @@ class Round:
         It holds the unrevealed server seed: keep it on the server. Raises
         ``TypeError`` for a key that is not bytes, ``ArgumentError`` for one
         too short."""
-        if self._rules_text is None:
-            self._rules_text = rules_text(self._rules)
-        fields: dict[str, Any] = {
-            "format": STATE_FORMAT,
-            "format_version": STATE_VERSION,
-            "phase": self._phase,
-            "commitment": self._commitment,
-            "rules": self._rules_text,
-            "seats": self._seats,
-            "stakes": self.stakes,
-            "round_id": self._round_id,
-            "nonce": self._nonce,
-            "previous_digest": self._previous_digest,
-            "meta": dict(self._meta),
-            "table_id": self._table_id,
-            "players": [dict(p) for p in self._players],
-            "server_seed": self._server_seed.hex(),
-            "deadline": self._deadline,
-            "require_client_seeds": self._require_seeds,
-            "client_seeds": list(self._seeds_in if self._phase == "open" else self._client_seeds),
-            "play": [
-                {
-                    "arrangement": p.arrangement_text(),
-                    "auto": p.auto,
-                    "surrender": p.surrender,
-                    "declare_natural": p.declare_natural,
-                }
-                for p in self._play
-            ],
-        }
-        if self._digest is not None:
-            # the settled round's record is written again from the state when
-            # asked for, and must give this digest
-            fields["digest"] = self._digest
-        return seal(fields, key)
+        with self._lock:
+            if self._rules_text is None:
+                self._rules_text = rules_text(self._rules)
+            fields: dict[str, Any] = {
+                "format": STATE_FORMAT,
+                "format_version": STATE_VERSION,
+                "phase": self._phase,
+                "commitment": self._commitment,
+                "rules": self._rules_text,
+                "seats": self._seats,
+                "stakes": self.stakes,
+                "round_id": self._round_id,
+                "nonce": self._nonce,
+                "previous_digest": self._previous_digest,
+                "meta": dict(self._meta),
+                "table_id": self._table_id,
+                "players": [dict(p) for p in self._players],
+                "server_seed": self._server_seed.hex(),
+                "deadline": self._deadline,
+                "require_client_seeds": self._require_seeds,
+                "client_seeds": list(
+                    self._seeds_in if self._phase == "open" else self._client_seeds
+                ),
+                "play": [
+                    {
+                        "arrangement": p.arrangement_text(),
+                        "auto": p.auto,
+                        "surrender": p.surrender,
+                        "declare_natural": p.declare_natural,
+                    }
+                    for p in self._play
+                ],
+            }
+            if self._digest is not None:
+                # the settled round's record is written again from the state when
+                # asked for, and must give this digest
+                fields["digest"] = self._digest
+            return seal(fields, key)
 
     @classmethod
     def from_dict(cls, state: Mapping[str, Any], *, key: bytes) -> Round:
