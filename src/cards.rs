@@ -97,8 +97,54 @@ pub fn parse_token(tok: &str) -> Option<u8> {
     Some(4 * rank + suit)
 }
 
+/// A rank's index from its ASCII letter or digit (either case).
+fn ascii_rank(b: u8) -> Option<u8> {
+    RANK_CHARS
+        .iter()
+        .position(|&c| c == b.to_ascii_uppercase())
+        .map(|r| r as u8)
+}
+
+/// A suit from its ASCII letter (either case).
+fn ascii_suit(b: u8) -> Option<u8> {
+    SUIT_CHARS
+        .iter()
+        .position(|&c| c == b.to_ascii_lowercase())
+        .map(|s| s as u8)
+}
+
+/// Reads ASCII card text as [`parse_text`] does, byte by byte; false at the
+/// first token it does not read (the caller reads the text again for the
+/// error, or for a form only [`parse_token`] knows).
+fn parse_ascii(text: &[u8], out: &mut Vec<u8>) -> bool {
+    // char::is_whitespace in ASCII: space, \t, \n, \x0b, \x0c, \r
+    let is_separator = |b: &u8| matches!(b, b' ' | b'\t'..=b'\r' | b',');
+    for tok in text.split(is_separator).filter(|t| !t.is_empty()) {
+        let card = match *tok {
+            [r, s] => ascii_rank(r).zip(ascii_suit(s)),
+            [b'1', b'0', s] => Some(8).zip(ascii_suit(s)),
+            _ => None,
+        };
+        match card {
+            Some((rank, suit)) => out.push(4 * rank + suit),
+            None => return false,
+        }
+    }
+    true
+}
+
 /// Reads cards written as text (spaces or commas between them) into ids.
 pub fn parse_text(text: &str, out: &mut Vec<u8>) -> Result<()> {
+    let given = out.len();
+    if text.is_ascii() && parse_ascii(text.as_bytes(), out) {
+        return Ok(());
+    }
+    out.truncate(given);
+    parse_chars(text, out)
+}
+
+/// Reads cards written as text, char by char: any text, and the error.
+fn parse_chars(text: &str, out: &mut Vec<u8>) -> Result<()> {
     let is_separator = |c: char| c.is_whitespace() || c == ',';
     let mut number = 0;
     let mut start: Option<usize> = None;

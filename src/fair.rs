@@ -23,6 +23,8 @@
 //! differ; the nonce lets one server seed deal several rounds, though
 //! [`crate::record`] rounds draw a fresh one each.
 
+use std::cell::RefCell;
+
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
@@ -191,7 +193,54 @@ pub fn deal<S: AsRef<str>>(
 ) -> Result<Vec<[u8; 13]>> {
     check_seat_count(seats)?;
     check_client_seeds(client_seeds, seats)?;
-    Ok(hands_of(&deck(server_seed, client_seeds, nonce), seats))
+    Ok(hands_of(
+        &dealt_deck(server_seed, client_seeds, nonce),
+        seats,
+    ))
+}
+
+/// A deck shuffled on this thread, with what it was shuffled from.
+struct LastDeck {
+    server_seed: ServerSeed,
+    client_seeds: Vec<String>,
+    nonce: u64,
+    deck: [u8; DECK],
+}
+
+thread_local! {
+    /// The last deck [`deal`] shuffled on this thread: a round is dealt, and
+    /// dealt again from its seeds as its record is written.
+    static LAST_DECK: RefCell<Option<LastDeck>> = const { RefCell::new(None) };
+}
+
+/// [`deck`], taken from [`LAST_DECK`] when it was shuffled from the same
+/// seeds and nonce.
+fn dealt_deck<S: AsRef<str>>(
+    server_seed: &ServerSeed,
+    client_seeds: &[S],
+    nonce: u64,
+) -> [u8; DECK] {
+    LAST_DECK.with_borrow_mut(|last| {
+        let same = |l: &&LastDeck| {
+            l.server_seed == *server_seed
+                && l.nonce == nonce
+                && l.client_seeds
+                    .iter()
+                    .map(String::as_str)
+                    .eq(client_seeds.iter().map(AsRef::as_ref))
+        };
+        if let Some(l) = last.as_ref().filter(same) {
+            return l.deck;
+        }
+        let deck = deck(server_seed, client_seeds, nonce);
+        *last = Some(LastDeck {
+            server_seed: *server_seed,
+            client_seeds: client_seeds.iter().map(|s| s.as_ref().to_owned()).collect(),
+            nonce,
+            deck,
+        });
+        deck
+    })
 }
 
 #[cfg(test)]

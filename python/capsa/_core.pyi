@@ -804,8 +804,9 @@ def fair_commitment(server_seed: bytes) -> str:
 
 def fair_deal(
     server_seed: bytes, client_seeds: Sequence[str] | None, nonce: int, seats: int
-) -> tuple[list[list[int]], list[list[Card]]]:
-    """The provably fair deal: each seat's 13 ids sorted, and the same as Cards.
+) -> tuple[list[tuple[int, ...]], list[list[Card]]]:
+    """The provably fair deal: each seat's 13 ids sorted (a tuple), and the
+    same as a list of Cards.
 
     ``client_seeds`` is a list or tuple of str (one per seat, each at most
     ``MAX_CLIENT_SEED_BYTES`` of UTF-8) or None; ``ArgumentError`` otherwise
@@ -825,7 +826,7 @@ def fair_deal_checked(
     and whether each arrangement fouls under them. Raises what ``fair_deal``
     and ``submission`` raise."""
 
-def submission(arrangement: Any, hand: Sequence[int], seat: int) -> list[int]:
+def submission(arrangement: Any, hand: Sequence[int], seat: int) -> tuple[int, ...]:
     """Reads a submission (an Arrangement, "top / middle / bottom" text or 13
     cards in row order) and checks it holds exactly ``hand``; its 13 ids.
     ``HandError``/``CardError`` name the seat and the cards."""

@@ -375,6 +375,8 @@ class Round:
         raise round_error(f"cannot {action}: {hint}")
 
     def _seat(self, seat: object) -> int:
+        if type(seat) is int and 0 <= seat < self._seats:
+            return seat
         if not is_int(seat):
             raise TypeError(f"seat must be an int, not {type(seat).__name__}")
         assert isinstance(seat, int)
@@ -426,9 +428,10 @@ class Round:
         wrong type (each raised).
         """
         with self._lock:
-            self._need("open", action="deal")
+            if self._phase != "open":
+                self._need("open", action="deal")
             past = self._past_deadline(now)
-            added = any(s is not None for s in self._seeds_in)
+            added = self._seeds_in.count(None) != self._seats
             if added and client_seeds is not None:
                 raise round_error(
                     "cannot deal: client seeds were added one at a time; give none here"
@@ -448,10 +451,10 @@ class Round:
     def _deal_now(self, client_seeds: Sequence[str] | None) -> list[list[Card]]:
         hands, cards = _core.fair_deal(self._server_seed, client_seeds, self._nonce, self._seats)
         self._client_seeds = list(client_seeds) if client_seeds is not None else []
-        self._hands = [tuple(h) for h in hands]
-        self._hand_cards = cards
+        self._hands = hands
+        self._hand_cards = []  # the caller's to keep: made again when read
         self._phase = "dealt"
-        return [list(h) for h in cards]
+        return cards
 
     def submit(
         self, seat: int, arrangement: Arrangement | str | Sequence[int | str | Card]
@@ -466,11 +469,12 @@ class Round:
         and the cards it was not dealt.
         """
         with self._lock:
-            self._need("dealt", action="submit")
+            if self._phase != "dealt":
+                self._need("dealt", action="submit")
             k = self._seat(seat)
-            ids = _core.submission(arrangement, self._hands[k], k)
             play = self._play[k]
-            play.arrangement, play.text = tuple(ids), None
+            play.arrangement = _core.submission(arrangement, self._hands[k], k)
+            play.text = None
 
     def surrender(self, seat: int, surrender: bool = True) -> None:
         """The seat surrenders (or, with ``False``, takes it back), until the
@@ -514,7 +518,8 @@ class Round:
         Raises ``RoundError`` out of the dealt phase or before the deadline;
         ``TypeError``/``ArgumentError`` for a bad ``now``."""
         with self._lock:
-            self._need("dealt", action="close")
+            if self._phase != "dealt":
+                self._need("dealt", action="close")
             past = self._past_deadline(now)
             if self._deadline is not None and not force and not past:
                 raise round_error(
@@ -542,17 +547,22 @@ class Round:
         that settles can always be recorded. Raises ``RoundError`` before the
         close; a failure changes nothing."""
         with self._lock:
-            self._need("closed", "settled", action="settle")
             if self._phase == "closed":
                 # the record settles the table as it is written: one settlement
                 text, digest, settlement, spans = _core.write_round_record(
-                    *self._record_args(), **self._record_options(), with_settlement=True
+                    *self._record_inputs(),
+                    table_id=self._table_id,
+                    players=self._players,
+                    with_settlement=True,
                 )
                 self._settlement, self._record_text, self._digest = settlement, text, digest
                 self._settlement_of_text = settlement
                 self._record_spans = spans
                 self._phase = "settled"
-            elif self._settlement is None:  # restored
+                return settlement
+            if self._phase != "settled":
+                self._need("closed", "settled", action="settle")
+            if self._settlement is None:  # restored
                 self._settlement = self._settlement_now()
             return self._settlement
 
@@ -566,17 +576,8 @@ class Round:
         ]
         return settle(seats, self._rules, self._stakes)
 
-    def _seat_args(self) -> list[tuple[tuple[int, ...], bool, bool, bool]]:
-        return [
-            (p.arrangement or (), p.auto, p.surrender, bool(p.declare_natural)) for p in self._play
-        ]
-
-    def _write_record(self) -> tuple[str, str]:
-        """The record's canonical JSON text and digest."""
-        text, digest = _core.write_round_record(*self._record_args(), **self._record_options())
-        return text, digest
-
-    def _record_args(self) -> tuple[Any, ...]:
+    def _record_inputs(self) -> tuple[Any, ...]:
+        """What the record writer reads, in its positional order."""
         return (
             _record_rules(self._rules),
             self._round_id,
@@ -584,19 +585,26 @@ class Round:
             self._server_seed,
             self._client_seeds,
             self._nonce,
-            self._seat_args(),
+            [
+                (p.arrangement or (), p.auto, p.surrender, bool(p.declare_natural))
+                for p in self._play
+            ],
             self._previous_digest,
             self._meta or None,
         )
 
-    def _record_options(self) -> dict[str, Any]:
-        return {"table_id": self._table_id, "players": self._players}
+    def _write_record(self) -> tuple[str, str]:
+        """The record's canonical JSON text and digest."""
+        return _core.write_round_record(
+            *self._record_inputs(), table_id=self._table_id, players=self._players
+        )
 
     def record_json(self) -> str:
         """The round's record as canonical JSON text, one line (what a JSON
         Lines log holds). Raises ``RoundError`` before the settlement."""
         with self._lock:
-            self._need("settled", action="write the record")
+            if self._phase != "settled":
+                self._need("settled", action="write the record")
             if self._record_text is None:  # restored
                 text, digest = self._write_record()
                 if digest != self._digest:
@@ -607,23 +615,25 @@ class Round:
     def record(self) -> dict[str, Any]:
         """The round's record as a JSON-ready dict (``docs/records.md``).
         Raises ``RoundError`` before the settlement."""
-        text = self.record_json()
-        written = self._settlement_of_text
-        if written is None:  # restored: the text was written again
-            record: dict[str, Any] = _core.json_value(text)
-            return record
-        # the settlement's own dict and the rules' kept one are what their
-        # text reads as, and cheaper
-        return _core.record_value(
-            text, written.to_dict(), _record_rules(self._rules), self._record_spans
-        )
+        with self._lock:
+            written = self._settlement_of_text
+            if written is None:  # restored: the text is written again
+                record: dict[str, Any] = _core.json_value(self.record_json())
+                return record
+            # settled here: the settlement's own dict and the rules' kept one
+            # are what their text reads as, and cheaper
+            assert self._record_text is not None
+            return _core.record_value(
+                self._record_text, written.to_dict(), _record_rules(self._rules), self._record_spans
+            )
 
     @property
     def digest(self) -> str:
         """The record's digest (hex): the next round's ``previous_digest``.
         Raises ``RoundError`` before the settlement."""
         with self._lock:
-            self._need("settled", action="write the record")
+            if self._phase != "settled":
+                self._need("settled", action="write the record")
             assert self._digest is not None
             return self._digest
 
@@ -807,11 +817,13 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, checked: _Check
     arrangement, auto = seat["arrangement"], play_flag(seat["auto"], k, "auto")
     surrender = play_flag(seat["surrender"], k, "surrender")
     declare = seat["declare_natural"]
-    ids = None if checked is None else checked[0]
+    checked_ids = None if checked is None else checked[0]
     if arrangement is not None:
-        if ids is None:
-            ids = _core.submission(arrangement, rnd._hands[k], k)
-        rnd._play[k].arrangement = tuple(ids)
+        rnd._play[k].arrangement = (
+            _core.submission(arrangement, rnd._hands[k], k)
+            if checked_ids is None
+            else tuple(checked_ids)
+        )
     elif closed:
         raise round_error(f"round state: play[{k}]: a closed round has every seat's arrangement")
     if auto and not closed:

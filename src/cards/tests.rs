@@ -42,3 +42,63 @@ fn distinct_checks() {
     );
     assert!(check_hand(&[1, 2], &[3, 5], "hand").is_err_and(|e| e.kind() == ErrorKind::Hand));
 }
+
+/// Every ASCII text of up to three characters, and every two of up to two
+/// joined by a space, over the bytes a card's text and its separators use
+/// (and some that are neither), read byte by byte as char by char.
+#[test]
+fn ascii_text_reads_as_char_by_char() {
+    let alphabet: Vec<u8> = b"0123456789TJQKAtjqkadchsDCHSxZ1 ,\t\x0b\x1c".to_vec();
+    let mut tokens: Vec<Vec<u8>> = vec![Vec::new()];
+    for len in 1..=3 {
+        let mut next = Vec::new();
+        for t in tokens.iter().filter(|t| t.len() == len - 1) {
+            for &b in &alphabet {
+                let mut u = t.clone();
+                u.push(b);
+                next.push(u);
+            }
+        }
+        tokens.extend(next);
+    }
+    let read = |text: &str| {
+        let (mut fast, mut slow) = (vec![7u8], vec![7u8]);
+        let a = parse_text(text, &mut fast).map_err(|e| e.message().to_string());
+        let b = parse_chars(text, &mut slow).map_err(|e| e.message().to_string());
+        assert_eq!(a, b, "{text:?}");
+        if a.is_ok() {
+            assert_eq!(fast, slow, "{text:?}");
+        }
+    };
+    let mut checked = 0;
+    for a in &tokens {
+        read(std::str::from_utf8(a).unwrap());
+        checked += 1;
+    }
+    let short: Vec<&Vec<u8>> = tokens.iter().filter(|t| t.len() <= 2).collect();
+    for a in &short {
+        for b in &short {
+            let mut text = a.to_vec();
+            text.extend_from_slice(b" ");
+            text.extend_from_slice(b);
+            read(std::str::from_utf8(&text).unwrap());
+            checked += 1;
+        }
+    }
+    assert!(checked > 1_000_000, "{checked}");
+}
+
+/// Card texts joined by spaces, for any count of cards (as written in
+/// records and error messages), read back as the same cards.
+#[test]
+fn cards_text_is_each_card_spaced() {
+    for n in [0, 1, 2, 12, 13, 15, 16, 17, 31, 32, 33, 52] {
+        let ids: Vec<u8> = (0..52u8).rev().take(n).collect();
+        let want: Vec<String> = ids.iter().map(|&id| card_text(id)).collect();
+        let text = crate::arrangement::cards_text(&ids);
+        assert_eq!(text, want.join(" "), "{n} cards");
+        let mut read = Vec::new();
+        parse_text(&text, &mut read).unwrap();
+        assert_eq!(read, ids);
+    }
+}

@@ -126,3 +126,30 @@ fn hex_round_trips() {
     assert_eq!(parse_hex32(&"g".repeat(64)), None);
     assert_eq!(parse_hex32(&"é".repeat(32)), None);
 }
+
+/// A deal is the deck of its own inputs, whatever was dealt before it on
+/// the thread (the last deck is kept): each input changed alone, dealt
+/// twice in a row and in turn with the first.
+#[test]
+fn a_deal_follows_every_input_after_another_deal() {
+    let seed = counting_seed();
+    let mut other_seed = seed;
+    other_seed[31] ^= 1;
+    let inputs: [(ServerSeed, [&str; 4], u64); 6] = [
+        (seed, ["ab", "", "c", "d"], 7),
+        (other_seed, ["ab", "", "c", "d"], 7),
+        (seed, ["ab", "", "c", "d"], 8),
+        (seed, ["a", "b", "c", "d"], 7),
+        (seed, ["ab", "", "c", "e"], 7),
+        (seed, ["ab", "", "d", "c"], 7),
+    ];
+    let fresh = |(s, c, n): &(ServerSeed, [&str; 4], u64)| hands_of(&deck(s, c, *n), 4);
+    for input in inputs.iter().chain(inputs.iter().rev()) {
+        for again in [input, input, &inputs[0], input] {
+            let (s, c, n) = again;
+            assert_eq!(deal(s, c, *n, 4).unwrap(), fresh(again));
+        }
+    }
+    let distinct: std::collections::HashSet<_> = inputs.iter().map(fresh).collect();
+    assert_eq!(distinct.len(), inputs.len());
+}

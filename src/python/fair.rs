@@ -3,6 +3,7 @@
 //! `crate::fair`; `capsa.round` is the Python layer.
 
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use super::card::{cards_of, Card};
 use super::conversion::cards::hand13;
@@ -22,18 +23,19 @@ fn fair_commitment(server_seed: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(hex(&fair::commitment(&server_seed_arg(server_seed)?)))
 }
 
-type Hands = (Vec<Vec<u32>>, Vec<Vec<Py<Card>>>);
+type Hands<'py> = (Vec<Bound<'py, PyTuple>>, Vec<Vec<Py<Card>>>);
 
-/// The provably fair deal: each seat's 13 ids sorted, and the same as Cards.
+/// The provably fair deal: each seat's 13 ids sorted (a tuple), and the
+/// same as a list of Cards.
 #[pyfunction]
 #[pyo3(signature = (server_seed, client_seeds, nonce, seats))]
-fn fair_deal(
-    py: Python<'_>,
-    server_seed: &Bound<'_, PyAny>,
-    client_seeds: Option<&Bound<'_, PyAny>>,
-    nonce: &Bound<'_, PyAny>,
-    seats: &Bound<'_, PyAny>,
-) -> PyResult<Hands> {
+fn fair_deal<'py>(
+    py: Python<'py>,
+    server_seed: &Bound<'py, PyAny>,
+    client_seeds: Option<&Bound<'py, PyAny>>,
+    nonce: &Bound<'py, PyAny>,
+    seats: &Bound<'py, PyAny>,
+) -> PyResult<Hands<'py>> {
     let seats = seats_arg(seats)?;
     let seed = server_seed_arg(server_seed)?;
     let client_seeds = client_seeds_arg(client_seeds, seats)?;
@@ -44,8 +46,8 @@ fn fair_deal(
         .collect::<PyResult<_>>()?;
     let ids = hands
         .iter()
-        .map(|h| h.iter().map(|&id| u32::from(id)).collect())
-        .collect();
+        .map(|h| PyTuple::new(py, h))
+        .collect::<PyResult<_>>()?;
     Ok((ids, cards))
 }
 
@@ -53,8 +55,15 @@ fn fair_deal(
 /// 13 cards in row order) and checks it holds exactly `hand`; returns its
 /// 13 ids. An error names the seat and the cards.
 #[pyfunction]
-fn submission(arrangement: &Bound<'_, PyAny>, hand: Vec<u8>, seat: usize) -> PyResult<Vec<u32>> {
-    checked_submission(arrangement, &hand, seat)
+fn submission<'py>(
+    arrangement: &Bound<'py, PyAny>,
+    hand: Vec<u8>,
+    seat: usize,
+) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(
+        arrangement.py(),
+        checked_submission(arrangement, &hand, seat)?,
+    )
 }
 
 fn checked_submission(
@@ -64,8 +73,13 @@ fn checked_submission(
 ) -> PyResult<Vec<u32>> {
     let at_seat = |e: Error| PyErr::from(e.context(format_args!("seat {seat}")).at_seat(seat));
     let ids = submitted_arrangement(arrangement, seat)?;
-    let foreign: Vec<u8> = ids.iter().copied().filter(|c| !hand.contains(c)).collect();
-    if !foreign.is_empty() {
+    // ids are 13 distinct cards: the same set as the hand's 13 or not
+    let mask = |cards: &[u8]| {
+        let bit = |c: u8| 1u64.checked_shl(u32::from(c)).unwrap_or(0);
+        cards.iter().fold(0u64, |m, &c| m | bit(c))
+    };
+    if mask(&ids) != mask(hand) || hand.len() != ids.len() {
+        let foreign: Vec<u8> = ids.iter().copied().filter(|c| !hand.contains(c)).collect();
         let kept: Vec<u8> = hand.iter().copied().filter(|c| !ids.contains(c)).collect();
         return Err(at_seat(Error::hand(format!(
             "the arrangement holds {} that the seat was not dealt (and not its {}); \
