@@ -2,6 +2,7 @@
 //! that takes the same inputs before it calls the engine: each returns
 //! the value as the engine reads it, or raises what the engine would.
 
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
@@ -76,8 +77,8 @@ fn read_players<'py>(
     let out = PyList::empty(py);
     for p in players_arg(players, seats)? {
         let d = PyDict::new(py);
-        d.set_item("id", p.id)?;
-        d.set_item("name", p.name)?;
+        d.set_item(intern!(py, "id"), p.id)?;
+        d.set_item(intern!(py, "name"), p.name)?;
         out.append(d)?;
     }
     Ok(out)
