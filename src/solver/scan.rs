@@ -12,6 +12,8 @@
 //! scan in enumeration order keeps, so the kept list does not depend on the
 //! order the tops are visited in.
 
+use std::collections::BinaryHeap;
+
 use crate::splits::{self, HALVINGS_PER_TOP, SUBSETS3, SUBSETS5, TOPS_PER_BOTTOM};
 
 /// A split the fast scan keeps: its fast score, its place in the
@@ -119,15 +121,23 @@ const STRONGEST: usize = 64;
 impl FiveBounds {
     fn new(a: &ScanArgs) -> FiveBounds {
         let scores = &a.five_scores[..SUBSETS5];
-        let mut strongest: Vec<(u32, u16)> = Vec::with_capacity(STRONGEST + 1);
+        // strongest first, and of equal strengths the first in enumeration:
+        // the smallest keys, kept in a heap whose top is the weakest kept
+        let key = |i: usize, f: &FiveCardScores| (u64::from(!f.strength) << 16) | i as u64;
+        let mut kept: BinaryHeap<u64> = BinaryHeap::with_capacity(STRONGEST);
         for (i, f) in scores.iter().enumerate() {
-            if strongest.len() == STRONGEST && f.strength <= strongest[STRONGEST - 1].0 {
-                continue;
+            let k = key(i, f);
+            if kept.len() < STRONGEST {
+                kept.push(k);
+            } else if let Some(mut weakest) = kept.peek_mut().filter(|w| k < **w) {
+                *weakest = k;
             }
-            let pos = strongest.partition_point(|x| x.0 >= f.strength);
-            strongest.insert(pos, (f.strength, i as u16));
-            strongest.truncate(STRONGEST);
         }
+        let strongest: Vec<(u32, u16)> = kept
+            .into_sorted_vec()
+            .into_iter()
+            .map(|k| (!((k >> 16) as u32), (k & 0xffff) as u16))
+            .collect();
         let mut listed = [false; SUBSETS5];
         for &(_, i) in &strongest {
             listed[i as usize] = true;
@@ -195,14 +205,27 @@ fn top_bounds_unsorted<const SWEEP: u8>(a: &ScanArgs, five: &FiveBounds) -> [f32
 /// The bound of each top with its index, best first.
 fn top_bounds<const SWEEP: u8>(a: &ScanArgs) -> Vec<(f32, u16)> {
     let five = FiveBounds::new(a);
-    let bounds = top_bounds_unsorted::<SWEEP>(a, &five);
-    let mut out: Vec<(f32, u16)> = bounds
+    best_first(&top_bounds_unsorted::<SWEEP>(a, &five))
+}
+
+/// Each bound with its index, the largest first by `f32::total_cmp`, and
+/// of equal bounds the lowest index first: sorted as integers, each the
+/// bound's bits ordered as `total_cmp` orders them (complemented, for the
+/// largest first), then the index.
+fn best_first(bounds: &[f32]) -> Vec<(f32, u16)> {
+    let ordered = |b: f32| {
+        let bits = b.to_bits();
+        bits ^ (((bits as i32 >> 31) as u32) >> 1) ^ (1 << 31)
+    };
+    let mut keys: Vec<u64> = bounds
         .iter()
         .enumerate()
-        .map(|(t, &b)| (b, t as u16))
+        .map(|(t, &b)| (u64::from(!ordered(b)) << 16) | t as u64)
         .collect();
-    out.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
-    out
+    keys.sort_unstable();
+    keys.iter()
+        .map(|&k| (bounds[(k & 0xffff) as usize], (k & 0xffff) as u16))
+        .collect()
 }
 
 /// The fast-score scan over every valid split, for a foul check that is

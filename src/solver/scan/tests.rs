@@ -93,3 +93,52 @@ fn a_long_list_keeps_every_valid_split() {
                 || (w[0].score == w[1].score && w[0].order < w[1].order)));
     }
 }
+
+/// The tops in the order the scan visits them: largest bound first as
+/// `f32::total_cmp` orders bounds (NaN, infinities, both zeros and
+/// subnormals included), equal bounds by index.
+#[test]
+fn tops_are_visited_best_bound_first() {
+    let special = [
+        f32::NAN,
+        -f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        0.0,
+        -0.0,
+        f32::MIN,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        1e-45,
+        -1e-45,
+        1.0,
+        -1.0,
+    ];
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for round in 0..200 {
+        let bounds: Vec<f32> = (0..super::SUBSETS3)
+            .map(|_| match next() % 4 {
+                0 => special[(next() % special.len() as u64) as usize],
+                1 => f32::from_bits(next() as u32),
+                // few distinct values, so that many bounds are equal
+                _ => (next() % 7) as f32 - 3.0,
+            })
+            .collect();
+        let mut want: Vec<(f32, u16)> = bounds
+            .iter()
+            .enumerate()
+            .map(|(t, &b)| (b, t as u16))
+            .collect();
+        want.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        let got = super::best_first(&bounds);
+        let bits = |v: &[(f32, u16)]| v.iter().map(|&(b, t)| (b.to_bits(), t)).collect::<Vec<_>>();
+        assert_eq!(bits(&got), bits(&want), "round {round}");
+    }
+}
