@@ -12,8 +12,6 @@
 //! scan in enumeration order keeps, so the kept list does not depend on the
 //! order the tops are visited in.
 
-use std::collections::BinaryHeap;
-
 use crate::splits::{self, HALVINGS_PER_TOP, SUBSETS3, SUBSETS5, TOPS_PER_BOTTOM};
 
 /// A split the fast scan keeps: its fast score, its place in the
@@ -122,19 +120,16 @@ impl FiveBounds {
     fn new(a: &ScanArgs) -> FiveBounds {
         let scores = &a.five_scores[..SUBSETS5];
         // strongest first, and of equal strengths the first in enumeration:
-        // the smallest keys, kept in a heap whose top is the weakest kept
-        let key = |i: usize, f: &FiveCardScores| (u64::from(!f.strength) << 16) | i as u64;
-        let mut kept: BinaryHeap<u64> = BinaryHeap::with_capacity(STRONGEST);
-        for (i, f) in scores.iter().enumerate() {
-            let k = key(i, f);
-            if kept.len() < STRONGEST {
-                kept.push(k);
-            } else if let Some(mut weakest) = kept.peek_mut().filter(|w| k < **w) {
-                *weakest = k;
-            }
-        }
-        let strongest: Vec<(u32, u16)> = kept
-            .into_sorted_vec()
+        // the smallest keys, selected then sorted
+        let mut keys: Vec<u64> = scores
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (u64::from(!f.strength) << 16) | i as u64)
+            .collect();
+        keys.select_nth_unstable(STRONGEST - 1);
+        keys.truncate(STRONGEST);
+        keys.sort_unstable();
+        let strongest: Vec<(u32, u16)> = keys
             .into_iter()
             .map(|k| (!((k >> 16) as u32), (k & 0xffff) as u16))
             .collect();
