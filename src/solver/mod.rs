@@ -71,8 +71,9 @@
 //!
 //! From the bottom up, each module using only those before it: `classes`
 //! (rank classes and their cards), `fnv`, `varint`; `model` (a row's
-//! opponent distribution), `removal` (its card-removal reweighting), `joint`
-//! (the copula of the rows); `scan` (the bounded enumeration of splits),
+//! opponent distribution), `five_values` (its fast values of five-card
+//! classes for two rows at once), `removal` (its card-removal reweighting),
+//! `joint` (the copula of the rows); `scan` (the bounded enumeration of splits),
 //! `tables` (the files); `search` ([`Solver`]), `value` (a split's expected
 //! value), `deep`; `baselines` (the other strategies), `cache`, `train`,
 //! `regret`.
@@ -81,6 +82,7 @@ mod baselines;
 mod cache;
 mod classes;
 mod deep;
+mod five_values;
 mod fnv;
 mod greedy;
 mod joint;

@@ -169,7 +169,7 @@ pub(super) fn fast_of(o: &RowOutcome) -> [f32; 3] {
 }
 
 #[inline(always)]
-fn hash(k: u32, bits: u32) -> usize {
+pub(super) fn hash(k: u32, bits: u32) -> usize {
     (k.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
 }
 

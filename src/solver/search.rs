@@ -2,6 +2,7 @@
 //! by the exact value; [`Solver`], its [`Solver::rank`] and [`Solver::best`].
 
 use super::classes::CLASS_SHIFT;
+use super::five_values::FiveValues;
 use super::joint::JointModel;
 use super::model::{fast_of, RowModel, RowOutcome};
 use super::scan::{scan, Candidate, FiveCardScores, ScanArgs};
@@ -40,6 +41,8 @@ pub struct Solver {
     /// The copula of the opponent's rows, when the tables have one and the
     /// rules score the rows jointly (scoop, overall point, sweep-all).
     pub(super) joint: Option<JointModel>,
+    /// The fast values of the five-card classes both rows' models hold.
+    five_values: FiveValues,
 }
 
 impl Solver {
@@ -79,6 +82,7 @@ impl Solver {
                 .as_ref()
                 .filter(|_| joint_scored)
                 .map(JointModel::new),
+            five_values: FiveValues::new(&[]),
         };
         for row in 0..3 {
             let fast: Vec<[f32; 3]> = solver.model[row]
@@ -88,6 +92,7 @@ impl Solver {
                 .collect();
             solver.model[row].fast = fast;
         }
+        solver.five_values = solver.five_values_table();
         Ok(solver)
     }
 
@@ -99,6 +104,26 @@ impl Solver {
             (i, true) => md.fast[i],
             _ => fast_of(&self.row_outcome(row, s)),
         }
+    }
+
+    /// The fast values of every class both five-card rows' models hold, as
+    /// [`Self::fast_outcome`] gives them.
+    fn five_values_table(&self) -> FiveValues {
+        let bottom = &self.model[BOTTOM];
+        let entries: Vec<(u32, [f32; 3], [f32; 3])> = self.model[MIDDLE]
+            .keys
+            .iter()
+            .filter(|&&k| bottom.locate(k).1)
+            .map(|&k| {
+                let s = k << CLASS_SHIFT;
+                (
+                    k,
+                    self.fast_outcome(MIDDLE, s),
+                    self.fast_outcome(BOTTOM, s),
+                )
+            })
+            .collect();
+        FiveValues::new(&entries)
     }
 
     /// The same solver with the scoop and sweep terms switched off.
@@ -128,10 +153,14 @@ impl Solver {
         // 2048 entries so that masked u16 indices need no bounds checks
         let mut five_scores = [FiveCardScores::default(); 2048];
         for (f, &s) in five_scores.iter_mut().zip(subsets.s5.iter()) {
+            let (as_middle, as_bottom) = self
+                .five_values
+                .get(s >> CLASS_SHIFT)
+                .unwrap_or_else(|| (self.fast_outcome(MIDDLE, s), self.fast_outcome(BOTTOM, s)));
             *f = FiveCardScores {
                 strength: s,
-                as_middle: self.fast_outcome(MIDDLE, s),
-                as_bottom: self.fast_outcome(BOTTOM, s),
+                as_middle,
+                as_bottom,
             };
         }
         let scoop_gain = if self.separable {
