@@ -37,10 +37,10 @@ WARM_UP = 20
 def play(rounds: list[tuple[bytes, list[str]]], steps: int, first: int = 0) -> None:
     """Plays each round through its first ``steps`` steps (0: none); round
     ``k`` of the list is round ``first + k`` as :func:`rounds.prepare` dealt it."""
+    if steps < 1:
+        return
     previous: str | None = None
     for k, (seed, texts) in enumerate(rounds, start=first):
-        if steps < 1:
-            return
         rnd = capsa.Round(
             RULES, 4, 100, round_id=f"table-1/{k}", nonce=k, previous_digest=previous,
             server_seed=seed,

@@ -105,3 +105,12 @@ def test_bad_seat_counts(seats: int) -> None:
 def test_bad_seed() -> None:
     with pytest.raises(capsa.ArgumentError, match="seed"):
         capsa.deal(4, seed=-1)
+
+
+def test_a_rounds_hands_are_the_shared_cards() -> None:
+    rnd = capsa.Round(round_id="r", server_seed=bytes(32))
+    dealt = rnd.deal()
+    shared = {int(c): c for c in capsa.parse_cards("2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Ad")}
+    for hand in (dealt, rnd.hands):
+        assert all(c is shared[int(c)] for h in hand for c in h if int(c) in shared)
+    assert sum(len(h) for h in rnd.hands) == 52

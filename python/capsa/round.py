@@ -452,9 +452,9 @@ class Round:
         hands, cards = _core.fair_deal(self._server_seed, client_seeds, self._nonce, self._seats)
         self._client_seeds = list(client_seeds) if client_seeds is not None else []
         self._hands = hands
-        self._hand_cards = []  # the caller's to keep: made again when read
+        self._hand_cards = cards
         self._phase = "dealt"
-        return cards
+        return [list(h) for h in cards]
 
     def submit(
         self, seat: int, arrangement: Arrangement | str | Sequence[int | str | Card]

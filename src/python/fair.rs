@@ -13,6 +13,7 @@ use super::conversion::seats::submitted_arrangement;
 use super::conversion::text::{client_seeds_arg, server_seed_arg};
 use super::splits::fouls;
 use crate::arrangement::cards_text;
+use crate::cards::check_distinct;
 use crate::error::Error;
 use crate::fair::{self, hex};
 use crate::naturals as natural_core;
@@ -73,12 +74,12 @@ fn checked_submission(
 ) -> PyResult<Vec<u32>> {
     let at_seat = |e: Error| PyErr::from(e.context(format_args!("seat {seat}")).at_seat(seat));
     let ids = submitted_arrangement(arrangement, seat)?;
-    // ids are 13 distinct cards: the same set as the hand's 13 or not
-    let mask = |cards: &[u8]| {
-        let bit = |c: u8| 1u64.checked_shl(u32::from(c)).unwrap_or(0);
-        cards.iter().fold(0u64, |m, &c| m | bit(c))
+    // ids are distinct cards: the same set as a hand of distinct cards, or not
+    let same = match (check_distinct(&ids), check_distinct(hand)) {
+        (Ok(a), Ok(b)) => a == b && ids.len() == hand.len(),
+        _ => false,
     };
-    if mask(&ids) != mask(hand) || hand.len() != ids.len() {
+    if !same {
         let foreign: Vec<u8> = ids.iter().copied().filter(|c| !hand.contains(c)).collect();
         let kept: Vec<u8> = hand.iter().copied().filter(|c| !ids.contains(c)).collect();
         return Err(at_seat(Error::hand(format!(
