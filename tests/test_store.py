@@ -224,17 +224,90 @@ def test_schema_versions(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     steps: list[int] = []
 
     def step(backend: object, conn: object) -> None:
-        steps.append(1)
+        steps.append(schema.SCHEMA_VERSION)
 
-    monkeypatch.setattr(schema, "SCHEMA_VERSION", 2)
-    monkeypatch.setitem(schema.MIGRATIONS, 1, step)
+    current = schema.SCHEMA_VERSION
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", current + 1)
+    monkeypatch.setitem(schema.MIGRATIONS, current, step)
     with pytest.raises(capsa.store.SchemaVersionError, match="capsa store migrate"):
         capsa.store.open(url)
-    assert capsa.store.migrate(url) == (1, 2) and steps == [1]
+    assert capsa.store.migrate(url) == (current, current + 1) and steps == [current + 1]
     capsa.store.open(url).close()
-    monkeypatch.setattr(schema, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", current)
     with pytest.raises(capsa.store.SchemaVersionError, match="newer capsa"):
         capsa.store.open(url)
+
+
+# The tables of schema version 1, as capsa 0.1 made them: the migration's
+# starting point.
+_VERSION_1 = [
+    "CREATE TABLE capsa_schema (version INTEGER NOT NULL)",
+    "CREATE TABLE capsa_tables (table_key TEXT PRIMARY KEY, last_digest TEXT,"
+    " rounds BIGINT NOT NULL)",
+    "CREATE TABLE capsa_records ({seq}, table_key TEXT NOT NULL,"
+    " round_id TEXT NOT NULL, nonce TEXT NOT NULL, digest TEXT NOT NULL,"
+    " previous_digest TEXT, played_at TEXT, day TEXT, record TEXT NOT NULL,"
+    " UNIQUE (table_key, round_id), UNIQUE (table_key, nonce))",
+    "CREATE INDEX capsa_records_table ON capsa_records (table_key, seq)",
+    "CREATE INDEX capsa_records_played_at ON capsa_records (played_at)",
+    "CREATE TABLE capsa_seats (seq BIGINT NOT NULL, seat INTEGER NOT NULL,"
+    " player_id TEXT NOT NULL, player_name TEXT, net BIGINT NOT NULL,"
+    " rake BIGINT NOT NULL, PRIMARY KEY (seq, seat))",
+    "CREATE INDEX capsa_seats_player ON capsa_seats (player_id, seq)",
+    "INSERT INTO capsa_schema (version) VALUES (1)",
+]
+
+
+def test_a_version_1_store_migrates_with_its_records(url: str, chains: Chains) -> None:
+    backend = capsa.store.backend_for(url)
+    conn = backend.connect()
+    try:
+        for statement in _VERSION_1:
+            conn.execute(statement.format(seq=backend.sequence_column))
+        for text in chains["t0"]:
+            record = prepare(text)
+            row = conn.execute(
+                backend.sql(
+                    "INSERT INTO capsa_records (table_key, round_id, nonce, digest,"
+                    " previous_digest, played_at, day, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    " RETURNING seq"
+                ),
+                (
+                    "t0",
+                    record.round_id,
+                    str(record.nonce),
+                    record.digest,
+                    record.previous_digest,
+                    record.played_at,
+                    (record.played_at or "")[:10],
+                    record.text,
+                ),
+            ).fetchone()
+            for seat, figures in enumerate(record.seats):
+                conn.execute(
+                    backend.sql("INSERT INTO capsa_seats VALUES (?, ?, ?, ?, ?, ?)"),
+                    (int(row[0]), seat, *figures),
+                )
+        conn.execute(
+            backend.sql("INSERT INTO capsa_tables VALUES (?, ?, ?)"),
+            ("t0", digest_of(chains["t0"][-1]), len(chains["t0"])),
+        )
+    finally:
+        conn.close()
+    with pytest.raises(capsa.store.SchemaVersionError, match="capsa store migrate"):
+        capsa.store.open(url)
+    assert capsa.store.migrate(url) == (1, schema.SCHEMA_VERSION)
+    with capsa.store.open(url, create=False) as store:
+        assert store.verify().ok
+        moments = [
+            int(m)
+            for (m,) in store._execute(
+                "SELECT played_at_ms FROM capsa_records ORDER BY seq"
+            ).fetchall()
+        ]
+        assert moments == [prepare(t).played_at_ms for t in chains["t0"]]
+        assert len(list(store.rounds("t0", since="2026-12-02T00:00:00Z"))) == 3
+        assert store.append(make_round("t0", 6, digest_of(chains["t0"][-1])))
 
 
 def test_bad_urls() -> None:

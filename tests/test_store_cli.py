@@ -10,6 +10,7 @@ import pytest
 from postgres_cluster import new_database, shared_cluster
 from store_records import make_chain
 
+import capsa.store
 from capsa.cli import main
 
 GOLDEN = Path(__file__).parent / "golden" / "records-2.jsonl"
@@ -30,7 +31,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 def test_a_log_in_and_out(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "store", "init", url)
-    assert code == 0 and "schema version 1" in out[0]
+    assert code == 0 and f"schema version {capsa.store.SCHEMA_VERSION}" in out[0]
     log = tmp_path / "in.jsonl"
     chain = make_chain("cli", 3)
     log.write_text(f"{chain[0]}\nnot json\n\n{chain[2]}\n{chain[1]}\n{chain[0]}\n", "utf-8")

@@ -16,7 +16,9 @@ from typing import Any, Protocol
 
 __all__ = ["RECORD_COLUMNS", "Backend", "Connection", "Cursor"]
 
-RECORD_COLUMNS = "table_key, round_id, nonce, digest, previous_digest, played_at, day, record"
+RECORD_COLUMNS = (
+    "table_key, round_id, nonce, digest, previous_digest, played_at, played_at_ms, record"
+)
 """The columns of a record's row that an insert gives, in order."""
 
 
@@ -55,6 +57,8 @@ class Backend(ABC):
     """What makes a ``SELECT`` of a head row lock it until the commit."""
     sequence_column: str
     """The DDL of the store's record sequence column (its primary key)."""
+    bytes_column: str
+    """The type of a column of bytes."""
     pipelines = False
     """Whether :meth:`insert_records` sends its statements in one round trip."""
 

@@ -33,6 +33,7 @@ class PostgresBackend(Backend):
     begin_write = "BEGIN"
     lock_suffix = " FOR UPDATE"
     sequence_column = "seq BIGSERIAL PRIMARY KEY"
+    bytes_column = "BYTEA"
     pipelines = True
 
     def __init__(self, url: str) -> None:

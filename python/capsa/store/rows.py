@@ -3,13 +3,12 @@ the columns read from it, and what queries give back."""
 
 from __future__ import annotations
 
-import datetime
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from capsa import _core
-from capsa.record_times import played_at_text
+from capsa.record_times import played_at_ms, played_at_text
 from capsa.records import RecordLike, ReplayError, canonical_json, read_record
 from capsa.store.errors import NulCharacterError
 
@@ -19,6 +18,7 @@ __all__ = [
     "StoredRound",
     "TableSummary",
     "column_text",
+    "meta_of",
     "prepare",
     "table_id_of",
     "table_key",
@@ -38,27 +38,18 @@ def table_id_of(key: str) -> str | None:
 _DECODER = json.JSONDecoder()
 
 
-def _played_at(text: str) -> str | None:
-    """The record's ``meta.played_at`` as ISO 8601 text
-    (:func:`capsa.record_times.played_at_text`). None when it has none."""
+def meta_of(text: str) -> dict[str, Any] | None:
+    """The ``meta`` of a record's canonical text, read alone (not the whole
+    record); None when it holds no ``played_at``, the one note the store
+    files records by."""
     if '"played_at"' not in text:
         return None
-    # the top-level "meta" (no key before it in sorted order holds one) is
-    # read alone, not the whole record
+    # the top-level "meta" (no key before it in sorted order holds one)
     start = text.find(',"meta":{')
     if start < 0:
         return None
     meta, _ = _DECODER.raw_decode(text, start + len(',"meta":'))
-    return played_at_text(meta)
-
-
-def _day(played_at: str | None) -> str | None:
-    if played_at is None or len(played_at) < 10:
-        return None
-    try:
-        return datetime.date.fromisoformat(played_at[:10]).isoformat()
-    except ValueError:
-        return None
+    return meta if isinstance(meta, dict) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +63,9 @@ class PreparedRecord:
     digest: str
     previous_digest: str | None
     played_at: str | None
-    day: str | None
+    """``meta.played_at`` as ISO 8601 text (as written, or ms shown in UTC)."""
+    played_at_ms: int | None
+    """The moment ``meta.played_at`` names, Unix milliseconds."""
     seats: tuple[tuple[str, str | None, int, int], ...]
     """Per seat: (player id, display name, net, rake)."""
 
@@ -136,7 +129,9 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
             [("digest", "digest: the digest is not the SHA-256 of the record's contents")],
             "does not replay",
         )
-    played_at = _played_at(text)
+    meta = meta_of(text)
+    played_at = played_at_text(meta) if meta is not None else None
+    moment = played_at_ms(meta) if meta is not None else None
     players = view.players
     texts = [view.table_id or "", view.round_id, played_at or ""]
     for player, name in players:
@@ -158,7 +153,7 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
         digest=view.digest,
         previous_digest=view.previous_digest,
         played_at=played_at,
-        day=_day(played_at),
+        played_at_ms=moment,
         seats=seats,
     )
 

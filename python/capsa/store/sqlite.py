@@ -43,6 +43,7 @@ class SQLiteBackend(Backend):
     begin_write = "BEGIN IMMEDIATE"
     lock_suffix = ""
     sequence_column = "seq INTEGER PRIMARY KEY AUTOINCREMENT"
+    bytes_column = "BLOB"
 
     def __init__(self, path: str) -> None:
         self.path = path

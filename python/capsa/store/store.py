@@ -9,16 +9,18 @@ open one store.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, TypeVar
 
 from capsa.ledger import Ledger
+from capsa.record_times import moment_ms
 from capsa.records import RecordLike
 from capsa.store import schema
 from capsa.store.backend import Backend, Connection
 from capsa.store.connections import ThreadConnections
-from capsa.store.errors import StoreURLError
+from capsa.store.errors import StoreError, StoreURLError
 from capsa.store.export import OnSkip, export_records
 from capsa.store.rows import (
     StatsRow,
@@ -214,8 +216,11 @@ class Store:
             where += " AND table_key = ?"
             params.append(table_key(table_id))
         if since is not None:
-            where += " AND played_at >= ?"
-            params.append(since)
+            moment = moment_ms(since)
+            if moment is None:
+                raise StoreError(f"since must be ISO 8601 text or Unix milliseconds, not {since!r}")
+            where += " AND played_at_ms >= ?"
+            params.append(moment)
         if player is not None:
             where += " AND seq IN (SELECT seq FROM capsa_seats WHERE player_id = ?)"
             params.append(player)
@@ -297,11 +302,16 @@ class Store:
         """Rounds, players and rake per table and day (day None: records
         with no ``meta.played_at``). Raises only the driver's errors."""
         rows = self._execute(
-            "SELECT r.table_key, r.day, COUNT(DISTINCT r.seq), COUNT(DISTINCT s.player_id),"
-            " SUM(s.rake) FROM capsa_records r JOIN capsa_seats s ON s.seq = r.seq"
-            " GROUP BY r.table_key, r.day ORDER BY r.table_key, r.day"
+            "SELECT r.table_key, r.played_at_ms / 86400000, COUNT(DISTINCT r.seq),"
+            " COUNT(DISTINCT s.player_id), SUM(s.rake)"
+            " FROM capsa_records r JOIN capsa_seats s ON s.seq = r.seq"
+            " GROUP BY r.table_key, r.played_at_ms / 86400000"
+            " ORDER BY r.table_key, r.played_at_ms / 86400000"
         ).fetchall()
-        return [StatsRow(table_id_of(k), d, int(n), int(p), int(r or 0)) for k, d, n, p, r in rows]
+        return [
+            StatsRow(table_id_of(k), _utc_day(d), int(n), int(p), int(r or 0))
+            for k, d, n, p, r in rows
+        ]
 
     def export(self, path: str, *, format: str | None = None, on_skip: OnSkip | None = None) -> int:
         """Writes every record to ``path``: JSON Lines (``.jsonl``, the
@@ -314,6 +324,13 @@ class Store:
         records written. Raises ``StoreError`` for a path of no known
         format, ``OSError`` when it cannot be written."""
         return export_records(self.texts(), path, format, on_skip)
+
+
+def _utc_day(number: int | None) -> str | None:
+    """The UTC day of a count of days since the Unix epoch, ISO 8601."""
+    if number is None:
+        return None
+    return (datetime.date(1970, 1, 1) + datetime.timedelta(days=int(number))).isoformat()
 
 
 def _stored(row: Any) -> StoredRound:

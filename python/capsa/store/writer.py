@@ -164,7 +164,7 @@ def _columns(record: PreparedRecord) -> tuple[str | int | None, ...]:
         record.digest,
         record.previous_digest,
         record.played_at,
-        record.day,
+        record.played_at_ms,
         record.text,
     )
 
