@@ -94,7 +94,13 @@ def test_verify_reports_an_edited_row(tmp_path: Path, capsys: pytest.CaptureFixt
         (["store", "verify", "mysql://x"], "is not a store URL"),
         (["store", "verify", "sqlite:////nonexistent/dir/x.db"], "holds no records store"),
         (["store", "init", "sqlite:////nonexistent/dir/x.db"], "unable to open"),
-        (["store", "verify", "postgresql://nobody@127.0.0.1:1/x"], "OperationalError"),
+        (
+            ["store", "verify", "postgresql://nobody:pw@127.0.0.1:1/x", "--retry-seconds", "0.2"],
+            "DatabaseUnavailableError: the database postgresql://nobody:***@127.0.0.1:1/x is "
+            "unavailable (tried for 0.2 s); last error: OperationalError: connection failed",
+        ),
+        (["store", "stats", "sqlite:///x.db", "--retry-seconds", "-1"], "must be a number"),
+        (["store", "stats", "sqlite:///x.db", "--retry-seconds", "inf"], "must be a number"),
         (["store", "export", "sqlite:///x.db", "--format", "xml", "--out", "x"], "invalid choice"),
     ],
 )

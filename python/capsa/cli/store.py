@@ -13,9 +13,13 @@
 * ``stats URL``: one JSON line per table and day (rounds, players, rake);
 * ``migrate URL``: brings an older store to this capsa's schema.
 
+Every verb takes ``--retry-seconds S``: how long a database that went away
+is waited for (the store's ``retry_seconds``, 30 s by default).
+
 Exit codes as the rest of the command line: 1 when a record failed to
 append or verify, 2 for a usage error, a store that cannot be opened or a
-database error (one line, never a traceback).
+database error, the database unavailable included (one line, never a
+traceback).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any
@@ -46,6 +51,7 @@ from capsa.store import (
     StoreError,
     migrate,
 )
+from capsa.store.outages import DEFAULT_RETRY_SECONDS
 from capsa.store.store import backend_for, open_store
 
 __all__ = ["register"]
@@ -68,7 +74,10 @@ def _database_errors(url: str) -> Iterator[None]:
 
 
 def _opened(args: argparse.Namespace, run: Callable[[Store], int], create: bool = False) -> int:
-    with _database_errors(args.url), open_store(args.url, create=create) as store:
+    with (
+        _database_errors(args.url),
+        open_store(args.url, create=create, retry_seconds=args.retry_seconds) as store,
+    ):
         return run(store)
 
 
@@ -257,7 +266,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 def _cmd_migrate(args: argparse.Namespace) -> int:
     with _database_errors(args.url):
-        before, after = migrate(args.url)
+        before, after = migrate(args.url, retry_seconds=args.retry_seconds)
     if before == after:
         print(f"{args.url}: schema version {after}, nothing to migrate")
     else:
@@ -273,6 +282,17 @@ def _url(text: str) -> str:
     return text
 
 
+def _seconds(text: str) -> float:
+    """An argparse type: a number of seconds >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text[:24]}") from None
+    if not 0 <= value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0, got {text[:24]}")
+    return value
+
+
 def register(subparsers: Any) -> None:
     """Adds ``capsa store`` and its verbs."""
     group = subparsers.add_parser(
@@ -286,6 +306,14 @@ def register(subparsers: Any) -> None:
     def verb(name: str, run: Callable[[argparse.Namespace], int], text: str) -> Any:
         parser = verbs.add_parser(name, help=text, description=text)
         parser.add_argument("url", type=_url, help="sqlite:///PATH or postgresql://...")
+        parser.add_argument(
+            "--retry-seconds",
+            type=_seconds,
+            default=DEFAULT_RETRY_SECONDS,
+            metavar="S",
+            help="how long to wait for a database that went away before giving up "
+            f"(default {DEFAULT_RETRY_SECONDS:g})",
+        )
         parser.set_defaults(run=run)
         return parser
 

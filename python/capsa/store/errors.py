@@ -11,6 +11,8 @@ from capsa._core import CapsaError
 
 __all__ = [
     "ChainError",
+    "DatabaseUnavailableError",
+    "DiskFullError",
     "DuplicateRoundError",
     "NulCharacterError",
     "SchemaVersionError",
@@ -84,3 +86,27 @@ class SchemaVersionError(StoreError):
     """A database whose store schema is not this capsa's: a newer one (use a
     newer capsa), an older one (run ``capsa store migrate URL``), or none
     (run ``capsa store init URL``)."""
+
+
+class DatabaseUnavailableError(StoreError):
+    """The database could not be reached, or its connections kept breaking,
+    for the store's ``retry_seconds``; or a write's commit was sent and its
+    answer lost, for a write that is not safe to send again. ``url`` is the
+    store's URL with any password hidden; ``cause`` is the driver's last
+    error (also the exception's ``__cause__``). The store is not broken by
+    it: the next operation connects anew."""
+
+    url: str
+    cause: BaseException | None
+
+    def __init__(self, message: str, url: str, cause: BaseException | None) -> None:
+        super().__init__(message)
+        self.url = url
+        self.cause = cause
+
+
+class DiskFullError(DatabaseUnavailableError):
+    """The database is there but the disk under it is full (SQLite's "database
+    or disk is full", PostgreSQL's ``disk_full``): raised at once, not tried
+    again, the write's transaction rolled back whole. Reads go on; the store
+    writes again once there is space."""

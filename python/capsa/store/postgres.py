@@ -10,10 +10,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from capsa.store.backend import Backend, Connection
+from capsa.store.backend import Backend, Connection, Failure
 from capsa.store.errors import StoreURLError
 
-__all__ = ["PostgresBackend"]
+__all__ = ["CONNECT_TIMEOUT_SECONDS", "PostgresBackend"]
+
+CONNECT_TIMEOUT_SECONDS = 10
+"""How long connecting waits for an answer (unless the URL's
+``connect_timeout`` says otherwise): a host that drops packets fails a try
+instead of holding it for the system's TCP timeout."""
+
+# SQLSTATEs of a server that ends or refuses the session: shut down by an
+# administrator or crashed, or not accepting connections yet
+_SESSION_ENDED = frozenset({"57P01", "57P02", "57P03"})
+# what a failed connection attempt says when trying again cannot help (the
+# server answers, and refuses these credentials or this database)
+_REFUSED_FOR_GOOD = (
+    "does not exist",
+    "authentication failed",
+    "pg_hba.conf",
+    "password",
+    "permission denied",
+)
 
 
 def _psycopg() -> Any:
@@ -41,7 +59,10 @@ class PostgresBackend(Backend):
         self._psycopg = _psycopg()
 
     def connect(self) -> Connection:
-        conn = self._psycopg.connect(self.url, autocommit=True)
+        options: dict[str, Any] = {}
+        if "connect_timeout" not in self.url:
+            options["connect_timeout"] = CONNECT_TIMEOUT_SECONDS
+        conn = self._psycopg.connect(self.url, autocommit=True, **options)
         return cast(Connection, conn)
 
     def sql(self, text: str) -> str:
@@ -50,6 +71,20 @@ class PostgresBackend(Backend):
     def retryable(self, exc: BaseException) -> bool:
         errors = self._psycopg.errors
         return isinstance(exc, errors.SerializationFailure | errors.DeadlockDetected)
+
+    def failure(self, exc: BaseException, conn: Connection | None) -> Failure | None:
+        psycopg = self._psycopg
+        if isinstance(exc, psycopg.errors.DiskFull):
+            return Failure.FULL
+        if not isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError):
+            return None
+        if conn is None:
+            message = str(exc)
+            return None if any(text in message for text in _REFUSED_FOR_GOOD) else Failure.LOST
+        if getattr(conn, "closed", False) or getattr(conn, "broken", False):
+            return Failure.LOST
+        state = getattr(exc, "sqlstate", None) or ""
+        return Failure.LOST if state.startswith("08") or state in _SESSION_ENDED else None
 
     def has_table(self, conn: Connection, name: str) -> bool:
         row = conn.execute("SELECT to_regclass(%s)", (name,)).fetchone()

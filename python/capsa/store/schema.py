@@ -150,7 +150,7 @@ def create_schema(backend: Backend, conn: Connection) -> bool:
         )
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        backend.rollback(conn)
         raise
     return True
 
@@ -192,6 +192,6 @@ def migrate_schema(backend: Backend, conn: Connection, url: str) -> tuple[int, i
             _step(backend, conn, version)
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        backend.rollback(conn)
         raise
     return before, SCHEMA_VERSION

@@ -11,13 +11,17 @@ import sqlite3
 import time
 from typing import cast
 
-from capsa.store.backend import Backend, Connection
+from capsa.store.backend import Backend, Connection, Failure
 from capsa.store.errors import StoreURLError
 
 __all__ = ["SQLiteBackend"]
 
 # how long a writer waits for another's write lock before failing
 BUSY_TIMEOUT_SECONDS = 60.0
+
+# SQLite's primary result codes (an extended code's low byte)
+_SQLITE_IOERR = 10
+_SQLITE_FULL = 13
 
 
 def _write_ahead_log(conn: sqlite3.Connection) -> None:
@@ -73,6 +77,18 @@ class SQLiteBackend(Backend):
 
     def retryable(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)
+
+    def failure(self, exc: BaseException, conn: Connection | None) -> Failure | None:
+        if not isinstance(exc, sqlite3.Error):
+            return None
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is None:  # Python 3.10: the message names it
+            message = str(exc)
+            full = "database or disk is full" in message
+            return Failure.FULL if full else Failure.LOST if "disk I/O error" in message else None
+        if code & 0xFF == _SQLITE_FULL:
+            return Failure.FULL
+        return Failure.LOST if code & 0xFF == _SQLITE_IOERR else None
 
     def has_table(self, conn: Connection, name: str) -> bool:
         row = conn.execute(

@@ -4,7 +4,8 @@ A store is opened on a URL, ``sqlite:///path/records.db`` or
 ``postgresql://user@host:port/db``. Every thread that uses a store gets a
 connection of its own while it runs (:mod:`capsa.store.connections`), so
 that a store can be shared by the threads of a server; many processes may
-open one store.
+open one store. Every operation outlives a broken connection
+(:mod:`capsa.store.outages`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, TypeVar
 
+from capsa._core import ArgumentError
 from capsa.ledger import Ledger
 from capsa.record_times import moment_ms
 from capsa.records import RecordLike
@@ -22,6 +24,7 @@ from capsa.store.backend import Backend, Connection
 from capsa.store.connections import ThreadConnections
 from capsa.store.errors import StoreError, StoreURLError
 from capsa.store.export import OnSkip, export_records
+from capsa.store.outages import DEFAULT_RETRY_SECONDS, Retrying
 from capsa.store.rows import (
     StatsRow,
     StoredRound,
@@ -33,7 +36,7 @@ from capsa.store.rows import (
 from capsa.store.verify import Progress, Row, VerifyReport, verify_rows
 from capsa.store.writer import Transaction
 
-__all__ = ["Store", "backend_for", "open_store"]
+__all__ = ["Store", "backend_for", "check_retry_seconds", "open_store"]
 
 PAGE_ROWS = 500
 """Rows read per query when streaming: memory holds one page."""
@@ -58,11 +61,42 @@ def backend_for(url: str) -> Backend:
     raise StoreURLError(f"{url!r} is not a store URL: sqlite:///PATH or postgresql://...")
 
 
-def open_store(url: str, *, create: bool = True) -> Store:
+def open_store(
+    url: str, *, create: bool = True, retry_seconds: float = DEFAULT_RETRY_SECONDS
+) -> Store:
     """Opens the store at ``url``; with ``create``, makes its tables in a
     database that has none. Raises ``SchemaVersionError`` for a store of
-    another schema version, ``StoreURLError`` for a URL of no backend."""
-    return Store(url, create=create)
+    another schema version, ``StoreURLError`` for a URL of no backend,
+    ``DatabaseUnavailableError`` for a database that stayed unreachable for
+    ``retry_seconds``."""
+    return Store(url, create=create, retry_seconds=retry_seconds)
+
+
+def check_retry_seconds(value: object) -> float:
+    """``retry_seconds`` as given: a number of seconds >= 0. Raises
+    ``TypeError`` for what is not an int or float, ``ArgumentError``
+    otherwise."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise TypeError(f"retry_seconds must be a number, not {type(value).__name__}")
+    if not 0 <= value < float("inf"):
+        raise ArgumentError(f"retry_seconds: a number of seconds >= 0, not {value!r}")
+    return float(value)
+
+
+class _Rows:
+    """The rows a read fetched, read as a cursor's (the fetch is part of
+    the read tried again when the connection breaks)."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: list[Any]) -> None:
+        self._rows = rows
+
+    def fetchone(self) -> Any:
+        return self._rows[0] if self._rows else None
+
+    def fetchall(self) -> list[Any]:
+        return self._rows
 
 
 def _rows_sql(where: str, order: str) -> str:
@@ -76,36 +110,49 @@ class Store:
     """An append-only store of round records (see :mod:`capsa.store`).
 
     Use it as a context manager, or call :meth:`close`. Thread-safe: each
-    thread has its own connection, handed back when the thread ends. Raises
+    thread has its own connection, handed back when the thread ends. A
+    connection found broken is replaced and the operation tried again, for
+    up to ``retry_seconds`` (:mod:`capsa.store.outages`). Raises
     ``SchemaVersionError`` for a database of another schema version (or of
     none, without ``create``),
-    ``StoreURLError`` for a URL of no backend; every method raises the
-    driver's error (``sqlite3.Error``, ``psycopg.Error``) when the database
-    fails, and ``StoreError`` once the store is closed.
+    ``StoreURLError`` for a URL of no backend, ``TypeError`` or
+    ``ArgumentError`` for a ``retry_seconds`` that is not a number >= 0;
+    every method raises ``DatabaseUnavailableError`` when the database
+    stays unreachable for ``retry_seconds``, ``DiskFullError`` when its disk
+    is full, the driver's error (``sqlite3.Error``, ``psycopg.Error``) for
+    another failure of the database, and ``StoreError`` once the store is
+    closed.
     """
 
-    def __init__(self, url: str, *, create: bool = True) -> None:
+    def __init__(
+        self, url: str, *, create: bool = True, retry_seconds: float = DEFAULT_RETRY_SECONDS
+    ) -> None:
         self.url = url
+        self.retry_seconds = check_retry_seconds(retry_seconds)
         self._backend = backend_for(url)
         self._connections = ThreadConnections(self._backend.connect, url)
+        self._retrying = Retrying(self._backend, self._connections, url, self.retry_seconds)
         if not create and not self._backend.exists():
             schema.check_version(None, url)  # never makes an empty database
         try:
-            conn = self._conn()
-            if create:
-                schema.create_schema(self._backend, conn)
-            schema.check_version(schema.schema_version(self._backend, conn), url)
+            version = self._retrying.run(self._schema_version(create))
+            schema.check_version(version, url)
         except BaseException:
             self.close()
             raise
+
+    def _schema_version(self, create: bool) -> Callable[[Connection], int | None]:
+        def opened(conn: Connection) -> int | None:
+            if create:
+                schema.create_schema(self._backend, conn)
+            return schema.schema_version(self._backend, conn)
+
+        return opened
 
     @property
     def backend(self) -> str:
         """``"sqlite"`` or ``"postgresql"``."""
         return self._backend.name
-
-    def _conn(self) -> Connection:
-        return self._connections.get()
 
     def close(self) -> None:
         """Closes every connection of the store. Raises nothing."""
@@ -119,8 +166,16 @@ class Store:
     ) -> None:
         self.close()
 
-    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
-        return self._conn().execute(self._backend.sql(sql), params)
+    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> _Rows:
+        """Runs a read, tried again on a new connection when this one broke;
+        its rows."""
+        text = self._backend.sql(sql)
+
+        def read(conn: Connection) -> _Rows:
+            cursor = conn.execute(text, params)
+            return _Rows([] if cursor.description is None else cursor.fetchall())
+
+        return self._retrying.run(read)
 
     # -- writing -------------------------------------------------------------
 
@@ -145,27 +200,49 @@ class Store:
         prepared = [prepare(record, replay) for record in records]
         return self._write(lambda tx: tx.insert_all(prepared))
 
-    def _write(self, body: Callable[[Transaction], T]) -> T:
-        conn = self._conn()
-        for attempt in range(WRITE_TRIES):
-            conn.execute(self._backend.begin_write)
-            try:
-                transaction = Transaction(self._backend, conn)
-                result = body(transaction)
-                transaction.finish()
-                conn.execute("COMMIT")
-                return result
-            except BaseException as exc:
-                conn.execute("ROLLBACK")
-                if not self._backend.retryable(exc) or attempt == WRITE_TRIES - 1:
-                    raise
-        raise AssertionError("unreachable")
+    def _write(
+        self,
+        body: Callable[[Transaction], T],
+        *,
+        idempotent: bool = True,
+    ) -> T:
+        """Runs ``body`` in a write transaction, tried again as
+        :mod:`capsa.store.outages` says: on a new connection when this one
+        broke, and at once when it lost to another writer. ``idempotent``:
+        whether running it again after a commit whose answer was lost
+        changes nothing (else that raises ``DatabaseUnavailableError``)."""
+        backend = self._backend
+
+        def attempt(conn: Connection) -> T:
+            for tried in range(WRITE_TRIES):
+                conn.execute(backend.begin_write)
+                committing = False
+                try:
+                    transaction = Transaction(backend, conn)
+                    result = body(transaction)
+                    transaction.finish()
+                    committing = True
+                    conn.execute("COMMIT")
+                    return result
+                except BaseException as exc:
+                    if committing and not idempotent and self._retrying.lost(exc, conn):
+                        raise self._retrying.unavailable(
+                            exc,
+                            "the connection broke as the write committed: it may have"
+                            " or may not have",
+                        ) from exc
+                    backend.rollback(conn)
+                    if not backend.retryable(exc) or tried == WRITE_TRIES - 1:
+                        raise
+            raise AssertionError("unreachable")
+
+        return self._retrying.run(attempt)
 
     # -- reading -------------------------------------------------------------
 
     def get(self, table_id: str | None, round_id: str) -> StoredRound | None:
-        """The stored record of a table's round, or None. Raises only the
-        driver's errors."""
+        """The stored record of a table's round, or None. Raises only what a
+        failing database raises (see the class)."""
         row = self._execute(
             _rows_sql("table_key = ? AND round_id = ?", "seq"),
             (table_key(table_id), round_id, 1),
@@ -174,7 +251,7 @@ class Store:
 
     def tables(self) -> list[TableSummary]:
         """Every table of the store, by id (the table of no id first). Raises
-        only the driver's errors."""
+        only what a failing database raises (see the class)."""
         rows = self._execute(
             "SELECT table_key, rounds, last_digest FROM capsa_tables ORDER BY table_key"
         ).fetchall()
@@ -229,7 +306,8 @@ class Store:
 
     def texts(self) -> Iterator[str]:
         """Every stored record's text, in the order stored, a page at a
-        time. Raises only the driver's errors."""
+        time. Raises only what a failing database raises (see the
+        class)."""
         for row in self._pages("", (), None):
             yield str(row[6])
 

@@ -1,0 +1,153 @@
+"""capsa.store when its database goes away: PostgreSQL restarted under an
+open store, its connections killed mid-use, down for longer than the
+store waits."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+from postgres_cluster import Cluster, new_database, private_cluster, shared_cluster
+from store_records import make_chain
+
+import capsa.store
+from capsa.store import DatabaseUnavailableError
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    """A cluster of this module's own, stopped and started by its tests
+    (each leaves it running)."""
+    own = private_cluster()
+    yield own
+    own.stop()
+
+
+def _in_thread(job: object) -> None:
+    """Runs ``job`` in a thread of its own, which ends, handing its
+    connection back to the store's idle ones."""
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            job()  # type: ignore[operator]
+        except BaseException as exc:
+            failures.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert failures == []
+
+
+def test_a_store_outlives_a_postgresql_restart(cluster: Cluster) -> None:
+    chain = make_chain("restart", 6)
+    store = capsa.store.open(new_database(cluster), retry_seconds=20)
+    try:
+        assert store.append(chain[0])
+        _in_thread(lambda: store.append(chain[1]))  # an idle connection too
+        cluster.halt()  # as a restart: every session ended
+        cluster.resume()
+        # today: "the connection is closed", for this call and every later one
+        assert store.append(chain[2])
+        assert [t.rounds for t in store.tables()] == [3]
+        _in_thread(lambda: store.append(chain[3]))
+        # down when the call is made, back within the store's retry_seconds
+        cluster.halt()
+        resumed = threading.Timer(1.0, cluster.resume)
+        resumed.start()
+        started = time.monotonic()
+        assert store.append(chain[4])
+        waited = time.monotonic() - started
+        resumed.join()
+        assert 0.9 < waited < 15
+        got = store.get("restart", "restart/r4")
+        assert got is not None and got.text == chain[4]
+        assert store.append(chain[5]) and store.verify().ok
+        assert store._connections.count() <= 2  # the broken ones are closed
+    finally:
+        store.close()
+
+
+def test_the_database_down_longer_than_retry_seconds(cluster: Cluster) -> None:
+    url = new_database(cluster).replace("postgres@", "postgres:s3cret@")  # trust: any password
+    chain = make_chain("down", 2)
+    store = capsa.store.open(url, retry_seconds=1.0)
+    try:
+        assert store.append(chain[0])
+        cluster.halt()
+        try:
+            for call in (lambda: store.append(chain[1]), store.tables):
+                started = time.monotonic()
+                with pytest.raises(DatabaseUnavailableError) as caught:
+                    call()
+                assert 0.9 < time.monotonic() - started < 4
+                message = str(caught.value)
+                assert "s3cret" not in message and "postgres:***@127.0.0.1" in message
+                assert "unavailable" in message and "OperationalError" in message
+                assert "\n" not in message
+                assert caught.value.url == url.replace("s3cret", "***")
+                assert isinstance(caught.value.cause, psycopg.OperationalError)
+                assert isinstance(caught.value, capsa.store.StoreError)
+            started = time.monotonic()
+            with pytest.raises(DatabaseUnavailableError):
+                capsa.store.open(url, retry_seconds=0.5)
+            assert time.monotonic() - started < 3
+        finally:
+            cluster.resume()
+        # the same store goes on once the database is back: nothing stayed broken
+        assert store.append(chain[1]) and store.verify().ok
+    finally:
+        store.close()
+
+
+def _kill_connections(url: str) -> int:
+    """Terminates every server process of the store's database but this
+    one's; how many."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return len(rows)
+
+
+def test_killed_connections_are_replaced(caplog: pytest.LogCaptureFixture) -> None:
+    url = new_database(shared_cluster())
+    chain = make_chain("killed", 44)
+    store = capsa.store.open(url)
+    try:
+        assert store.append(chain[0])
+        _in_thread(lambda: store.tables())
+        assert _kill_connections(url) >= 1
+        assert store.append(chain[1])  # today: AdminShutdown, then "the connection is closed"
+        _in_thread(lambda: store.append(chain[2]))
+        assert store.get("killed", "killed/r1") is not None
+        # killed over and over while appending: each append lands once, in order
+        stop = threading.Event()
+
+        def killer() -> None:
+            while not stop.is_set():
+                _kill_connections(url)
+                time.sleep(0.05)
+
+        thread = threading.Thread(target=killer)
+        thread.start()
+        try:
+            for text in chain[3:]:
+                store.append(text)  # False when the commit landed and its answer was lost
+            later = [t.round_id for t in store.rounds("killed", limit=50)]
+        finally:
+            stop.set()
+            thread.join()
+        assert later == [f"killed/r{k}" for k in range(44)]
+        tried_again = [r for r in caplog.records if "trying again" in r.getMessage()]
+        assert len(tried_again) >= 3  # killed mid-use, not only between appends
+        [table] = store.tables()
+        assert table.rounds == 44 and store.verify().ok
+        assert store._connections.count() <= 2
+    finally:
+        store.close()
