@@ -104,6 +104,11 @@ class Backend(ABC):
             conn.execute("ROLLBACK")
 
     @abstractmethod
+    def lock_schema(self, conn: Connection) -> None:
+        """Makes the transaction begun on ``conn`` the only one that creates
+        or migrates the store's tables until it ends (others wait)."""
+
+    @abstractmethod
     def has_table(self, conn: Connection, name: str) -> bool:
         """Whether the database has the table."""
 

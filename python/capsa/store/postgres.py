@@ -32,6 +32,8 @@ _REFUSED_FOR_GOOD = (
     "password",
     "permission denied",
 )
+# an id of the store's schema lock among the database's advisory locks
+_SCHEMA_LOCK = 0x63617073615F7363
 
 
 def _psycopg() -> Any:
@@ -85,6 +87,9 @@ class PostgresBackend(Backend):
             return Failure.LOST
         state = getattr(exc, "sqlstate", None) or ""
         return Failure.LOST if state.startswith("08") or state in _SESSION_ENDED else None
+
+    def lock_schema(self, conn: Connection) -> None:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
 
     def has_table(self, conn: Connection, name: str) -> bool:
         row = conn.execute("SELECT to_regclass(%s)", (name,)).fetchone()

@@ -90,6 +90,9 @@ class SQLiteBackend(Backend):
             return Failure.FULL
         return Failure.LOST if code & 0xFF == _SQLITE_IOERR else None
 
+    def lock_schema(self, conn: Connection) -> None:
+        pass  # BEGIN IMMEDIATE holds the database's write lock already
+
     def has_table(self, conn: Connection, name: str) -> bool:
         row = conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)
