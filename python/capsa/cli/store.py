@@ -11,6 +11,8 @@
   problem, then a summary on standard error;
 * ``export URL --format jsonl|parquet --out PATH``;
 * ``stats URL``: one JSON line per table and day (rounds, players, rake);
+* ``pending URL``: one JSON line per table with a pending round;
+* ``set-aside URL``: one JSON line per record set aside;
 * ``migrate URL``: brings an older store to this capsa's schema.
 
 Every verb takes ``--retry-seconds S``: how long a database that went away
@@ -25,6 +27,7 @@ traceback).
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import json
 import math
@@ -264,6 +267,47 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return _opened(args, run)
 
 
+def _cmd_pending(args: argparse.Namespace) -> int:
+    def run(store: Store) -> int:
+        out = sys.stdout.buffer
+        for opening in store.pending_rounds():
+            _write(
+                out,
+                {
+                    "commitment": opening.commitment,
+                    "nonce": opening.nonce,
+                    "opened_ms": opening.opened_ms,
+                    "previous_digest": opening.previous_digest,
+                    "round_id": opening.round_id,
+                    "table_id": opening.table_id,
+                },
+            )
+        return 0
+
+    return _opened(args, run)
+
+
+def _cmd_set_aside(args: argparse.Namespace) -> int:
+    def run(store: Store) -> int:
+        out = sys.stdout.buffer
+        for kept in store.set_aside_records():
+            line: dict[str, Any] = {
+                "reason": kept.reason,
+                "round_id": kept.round_id,
+                "seq": kept.seq,
+                "set_aside_ms": kept.set_aside_ms,
+                "table_id": kept.table_id,
+            }
+            try:
+                line["record"] = kept.record.decode("utf-8")
+            except UnicodeDecodeError:
+                line["record_base64"] = base64.b64encode(kept.record).decode("ascii")
+            _write(out, line)
+        return 0
+
+    return _opened(args, run)
+
+
 def _cmd_migrate(args: argparse.Namespace) -> int:
     with _database_errors(args.url):
         before, after = migrate(args.url, retry_seconds=args.retry_seconds)
@@ -333,4 +377,6 @@ def register(subparsers: Any) -> None:
     export.add_argument("--format", choices=("jsonl", "parquet"), required=True)
     export.add_argument("--out", required=True, help="the file written")
     verb("stats", _cmd_stats, "rounds, players and rake per table and day (JSON Lines)")
+    verb("pending", _cmd_pending, "rounds opened whose records are not stored (JSON Lines)")
+    verb("set-aside", _cmd_set_aside, "the records set aside, with why (JSON Lines)")
     verb("migrate", _cmd_migrate, "bring the store to this capsa's schema version")

@@ -14,7 +14,10 @@ tables this capsa reads and writes.
 A store outlives its database: a broken connection is replaced and the
 operation tried again for up to ``retry_seconds`` (``DEFAULT_RETRY_SECONDS``
 unless given), then ``DatabaseUnavailableError``; :func:`hide_password`
-shows a URL as the store's errors name it.
+shows a URL as the store's errors name it. :meth:`Store.open_round` records
+a round's commitment before it is published (an :class:`Opening`, the table's pending
+round until its record is stored); :meth:`Store.set_aside` keeps what a
+writer could not store.
 """
 
 from __future__ import annotations
@@ -25,13 +28,16 @@ from capsa.store.errors import (
     DiskFullError,
     DuplicateRoundError,
     NulCharacterError,
+    PendingRoundError,
     SchemaVersionError,
     StoreError,
     StoreURLError,
 )
 from capsa.store.outages import DEFAULT_RETRY_SECONDS, hide_password
+from capsa.store.pending import Opening
 from capsa.store.rows import StatsRow, StoredRound, TableSummary
 from capsa.store.schema import SCHEMA_VERSION
+from capsa.store.set_aside import SetAside
 from capsa.store.store import Store, backend_for, check_retry_seconds, open_store
 from capsa.store.verify import VerifyProblem, VerifyReport
 
@@ -43,7 +49,10 @@ __all__ = [
     "DiskFullError",
     "DuplicateRoundError",
     "NulCharacterError",
+    "Opening",
+    "PendingRoundError",
     "SchemaVersionError",
+    "SetAside",
     "StatsRow",
     "Store",
     "StoreError",

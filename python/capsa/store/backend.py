@@ -74,6 +74,8 @@ class Backend(ABC):
     """The DDL of the store's record sequence column (its primary key)."""
     bytes_column: str
     """The type of a column of bytes."""
+    now_ms: str
+    """An SQL expression of the time now, Unix milliseconds (BIGINT)."""
     pipelines = False
     """Whether :meth:`insert_records` sends its statements in one round trip."""
 

@@ -15,6 +15,7 @@ __all__ = [
     "DiskFullError",
     "DuplicateRoundError",
     "NulCharacterError",
+    "PendingRoundError",
     "SchemaVersionError",
     "StoreError",
     "StoreURLError",
@@ -110,3 +111,23 @@ class DiskFullError(DatabaseUnavailableError):
     or disk is full", PostgreSQL's ``disk_full``): raised at once, not tried
     again, the write's transaction rolled back whole. Reads go on; the store
     writes again once there is space."""
+
+
+class PendingRoundError(StoreError):
+    """A table's pending round refused or in the way: a record of the pending
+    round whose commitment or nonce is not the one opened, a record of
+    another round while one is pending, or an opening while another round
+    of the table is pending. ``table_id`` is the table, ``round_id`` the
+    round refused, ``pending`` the round id pending (None when none is)."""
+
+    table_id: str | None
+    round_id: str
+    pending: str | None
+
+    def __init__(
+        self, message: str, table_id: str | None, round_id: str, pending: str | None
+    ) -> None:
+        super().__init__(message)
+        self.table_id = table_id
+        self.round_id = round_id
+        self.pending = pending

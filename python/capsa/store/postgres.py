@@ -3,7 +3,8 @@ server processes write one store. A writer locks its table's head row
 (``SELECT ... FOR UPDATE``) for the rest of its transaction, so that writers
 of one table take turns and writers of different tables do not wait for each
 other; a commit returns once the server has it on disk (the server's
-``synchronous_commit``, on by default)."""
+``synchronous_commit``, on by default). The store's time is the server's
+(``clock_timestamp()``)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,7 @@ class PostgresBackend(Backend):
     lock_suffix = " FOR UPDATE"
     sequence_column = "seq BIGSERIAL PRIMARY KEY"
     bytes_column = "BYTEA"
+    now_ms = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
     pipelines = True
 
     def __init__(self, url: str) -> None:

@@ -2,7 +2,8 @@
 ``synchronous=FULL`` so that a commit is on disk when it returns; a writer
 takes the database's write lock first (``BEGIN IMMEDIATE``), so that two
 writers never both read the same head of a chain, nor one of them fail to
-upgrade a read to a write."""
+upgrade a read to a write. The store's time is the process's (SQLite's
+``'now'``, the system clock)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ class SQLiteBackend(Backend):
     lock_suffix = ""
     sequence_column = "seq INTEGER PRIMARY KEY AUTOINCREMENT"
     bytes_column = "BLOB"
+    now_ms = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 
     def __init__(self, path: str) -> None:
         self.path = path

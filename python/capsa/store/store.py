@@ -19,12 +19,13 @@ from capsa._core import ArgumentError
 from capsa.ledger import Ledger
 from capsa.record_times import moment_ms
 from capsa.records import RecordLike
-from capsa.store import schema
+from capsa.store import pending, schema, set_aside
 from capsa.store.backend import Backend, Connection
 from capsa.store.connections import ThreadConnections
 from capsa.store.errors import StoreError, StoreURLError
 from capsa.store.export import OnSkip, export_records
 from capsa.store.outages import DEFAULT_RETRY_SECONDS, Retrying
+from capsa.store.pending import Opening
 from capsa.store.rows import (
     StatsRow,
     StoredRound,
@@ -33,6 +34,7 @@ from capsa.store.rows import (
     table_id_of,
     table_key,
 )
+from capsa.store.set_aside import SetAside
 from capsa.store.verify import Progress, Row, VerifyReport, verify_rows
 from capsa.store.writer import Transaction
 
@@ -186,19 +188,46 @@ class Store:
         The record is read and its digest checked (raises ``RecordError``,
         ``ReplayError``; with ``replay``, every derived field is recomputed
         too); in one transaction it must follow its table's last stored
-        record (``ChainError``) and use a round id and nonce its table has
-        not used for another record (``DuplicateRoundError``).
+        record (``ChainError``), use a round id and nonce its table has
+        not used for another record (``DuplicateRoundError``), and be of
+        its table's pending round if it has one, with that round's
+        commitment and nonce (``PendingRoundError``).
         """
         prepared = prepare(record, replay)
         return self._write(lambda tx: tx.insert(prepared))
 
-    def append_many(self, records: Iterable[RecordLike], *, replay: bool = False) -> list[bool]:
-        """Stores records in one transaction: all of them or, when one raises
-        (raises as :meth:`append` says), none. Durable when it returns;
-        returns, per record, what :meth:`append` would (False: stored
-        already)."""
+    def append_many(
+        self,
+        records: Iterable[RecordLike],
+        *,
+        replay: bool = False,
+        openings: Iterable[Opening] = (),
+    ) -> list[bool]:
+        """Stores records in one transaction, then records ``openings`` as
+        their tables' pending rounds (:meth:`open_round`): all of it or,
+        when one raises (raises as :meth:`append` and :meth:`open_round`
+        say), none. Durable when it returns; returns, per record, what
+        :meth:`append` would (False: stored already)."""
         prepared = [prepare(record, replay) for record in records]
-        return self._write(lambda tx: tx.insert_all(prepared))
+        opened = _openings(openings)
+
+        def body(tx: Transaction) -> list[bool]:
+            stored = tx.insert_all(prepared)
+            for opening in opened:
+                tx.open(opening)
+            return stored
+
+        return self._write(body)
+
+    def open_round(self, opening: Opening) -> None:
+        """Records a round as its table's pending round, durably when it
+        returns: a server opens a round before it shows players its
+        commitment, and the round's record clears it. The same round opened
+        again changes nothing. Raises ``PendingRoundError`` when another
+        round of the table is pending, ``DuplicateRoundError`` when the
+        table has a record of its round id or nonce, ``ChainError`` when its
+        ``previous_digest`` is not the digest of the table's last record."""
+        self.append_many((), openings=(opening,))
 
     def _write(
         self,
@@ -238,6 +267,52 @@ class Store:
 
         return self._retrying.run(attempt)
 
+    # -- pending rounds and records set aside --------------------------------
+
+    def pending(self, table_id: str | None) -> Opening | None:
+        """The table's pending round (opened, its record not stored yet), or
+        None. Raises only what a failing database raises (see the class)."""
+        backend = self._backend
+        key = table_key(table_id)
+        return self._retrying.run(lambda conn: pending.read(backend, conn, key))
+
+    def pending_rounds(self) -> list[Opening]:
+        """Every table's pending round, by table id. Raises only what a
+        failing database raises (see the class)."""
+        backend = self._backend
+        return self._retrying.run(lambda conn: pending.read_all(backend, conn))
+
+    def set_aside(
+        self,
+        record: str | bytes,
+        reason: str,
+        *,
+        table_id: str | None = None,
+        round_id: str | None = None,
+    ) -> int:
+        """Keeps a record the store refuses for good (or any text a writer
+        could not store), byte for byte (a str as its UTF-8), with why and,
+        as far as the writer knows them, its table and round; returns its
+        number in :meth:`set_aside_records`. The same bytes set aside again
+        with the same reason, table and round are kept once (the first one's
+        number). Durable when it returns. Raises ``TypeError`` for a record
+        that is not str
+        or bytes, or a reason, table id or round id that is not a str."""
+        kept = set_aside.record_bytes(record)
+        why = set_aside.label(reason, "reason", optional=False)
+        assert why is not None
+        table = set_aside.label(table_id, "table_id")
+        round_ = set_aside.label(round_id, "round_id")
+        backend = self._backend
+
+        return self._write(lambda tx: set_aside.insert(backend, tx.conn, kept, why, table, round_))
+
+    def set_aside_records(self) -> list[SetAside]:
+        """Every record set aside, in the order set aside. Raises only what a
+        failing database raises (see the class)."""
+        backend = self._backend
+        return self._retrying.run(lambda conn: set_aside.select_all(backend, conn))
+
     # -- reading -------------------------------------------------------------
 
     def get(self, table_id: str | None, round_id: str) -> StoredRound | None:
@@ -250,8 +325,9 @@ class Store:
         return None if row is None else _stored(row)
 
     def tables(self) -> list[TableSummary]:
-        """Every table of the store, by id (the table of no id first). Raises
-        only what a failing database raises (see the class)."""
+        """Every table of the store, by id (the table of no id first), with
+        its round count (0 for a table with a pending round and no record
+        yet). Raises only what a failing database raises (see the class)."""
         rows = self._execute(
             "SELECT table_key, rounds, last_digest FROM capsa_tables ORDER BY table_key"
         ).fetchall()
@@ -402,6 +478,16 @@ class Store:
         records written. Raises ``StoreError`` for a path of no known
         format, ``OSError`` when it cannot be written."""
         return export_records(self.texts(), path, format, on_skip)
+
+
+def _openings(openings: Iterable[Opening]) -> list[Opening]:
+    """The openings given, each an :class:`Opening` (``TypeError``
+    otherwise)."""
+    opened = list(openings)
+    for opening in opened:
+        if not isinstance(opening, Opening):
+            raise TypeError(f"an opening is a capsa.store.Opening, not {type(opening).__name__}")
+    return opened
 
 
 def _utc_day(number: int | None) -> str | None:
