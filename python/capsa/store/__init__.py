@@ -14,8 +14,9 @@ tables this capsa reads and writes.
 A store outlives its database: a broken connection is replaced and the
 operation tried again for up to ``retry_seconds`` (``DEFAULT_RETRY_SECONDS``
 unless given), then ``DatabaseUnavailableError``; :func:`hide_password`
-shows a URL as the store's errors name it. :meth:`Store.open_round` records
-a round's commitment before it is published (an :class:`Opening`, the table's pending
+shows a URL as the store's errors name it. :meth:`Store.lease` keeps two
+servers from writing one table; :meth:`Store.open_round` records a round's
+commitment before it is published (an :class:`Opening`, the table's pending
 round until its record is stored); :meth:`Store.set_aside` keeps what a
 writer could not store.
 """
@@ -27,6 +28,7 @@ from capsa.store.errors import (
     DatabaseUnavailableError,
     DiskFullError,
     DuplicateRoundError,
+    LeaseError,
     NulCharacterError,
     PendingRoundError,
     SchemaVersionError,
@@ -48,6 +50,7 @@ __all__ = [
     "DatabaseUnavailableError",
     "DiskFullError",
     "DuplicateRoundError",
+    "LeaseError",
     "NulCharacterError",
     "Opening",
     "PendingRoundError",

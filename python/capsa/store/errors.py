@@ -14,6 +14,7 @@ __all__ = [
     "DatabaseUnavailableError",
     "DiskFullError",
     "DuplicateRoundError",
+    "LeaseError",
     "NulCharacterError",
     "PendingRoundError",
     "SchemaVersionError",
@@ -111,6 +112,27 @@ class DiskFullError(DatabaseUnavailableError):
     or disk is full", PostgreSQL's ``disk_full``): raised at once, not tried
     again, the write's transaction rolled back whole. Reads go on; the store
     writes again once there is space."""
+
+
+class LeaseError(StoreError):
+    """A table leased by another holder: taking its lease, or a write fenced
+    by ``holder=``, while another holder's lease has not ended (or a fenced
+    write of a table whose lease the writer does not hold). ``table_id`` is
+    the table, ``holder`` the holder of its lease (None: nobody holds it),
+    ``expires_ms`` when that lease ends (Unix milliseconds, None: no
+    lease)."""
+
+    table_id: str | None
+    holder: str | None
+    expires_ms: int | None
+
+    def __init__(
+        self, message: str, table_id: str | None, holder: str | None, expires_ms: int | None
+    ) -> None:
+        super().__init__(message)
+        self.table_id = table_id
+        self.holder = holder
+        self.expires_ms = expires_ms
 
 
 class PendingRoundError(StoreError):

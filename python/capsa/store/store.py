@@ -19,7 +19,7 @@ from capsa._core import ArgumentError
 from capsa.ledger import Ledger
 from capsa.record_times import moment_ms
 from capsa.records import RecordLike
-from capsa.store import pending, schema, set_aside
+from capsa.store import leases, pending, schema, set_aside
 from capsa.store.backend import Backend, Connection
 from capsa.store.connections import ThreadConnections
 from capsa.store.errors import StoreError, StoreURLError
@@ -181,7 +181,9 @@ class Store:
 
     # -- writing -------------------------------------------------------------
 
-    def append(self, record: RecordLike, *, replay: bool = False) -> bool:
+    def append(
+        self, record: RecordLike, *, replay: bool = False, holder: str | None = None
+    ) -> bool:
         """Stores one record, durably when it returns; returns False when the
         same record is stored already (nothing changes).
 
@@ -189,12 +191,13 @@ class Store:
         ``ReplayError``; with ``replay``, every derived field is recomputed
         too); in one transaction it must follow its table's last stored
         record (``ChainError``), use a round id and nonce its table has
-        not used for another record (``DuplicateRoundError``), and be of
-        its table's pending round if it has one, with that round's
-        commitment and nonce (``PendingRoundError``).
+        not used for another record (``DuplicateRoundError``), be of its
+        table's pending round if it has one, with that round's commitment
+        and nonce (``PendingRoundError``), and with ``holder``, its table
+        must be leased by that holder (``LeaseError``).
         """
         prepared = prepare(record, replay)
-        return self._write(lambda tx: tx.insert(prepared))
+        return self._write(lambda tx: tx.insert(prepared), holder)
 
     def append_many(
         self,
@@ -202,6 +205,7 @@ class Store:
         *,
         replay: bool = False,
         openings: Iterable[Opening] = (),
+        holder: str | None = None,
     ) -> list[bool]:
         """Stores records in one transaction, then records ``openings`` as
         their tables' pending rounds (:meth:`open_round`): all of it or,
@@ -217,21 +221,23 @@ class Store:
                 tx.open(opening)
             return stored
 
-        return self._write(body)
+        return self._write(body, holder)
 
-    def open_round(self, opening: Opening) -> None:
+    def open_round(self, opening: Opening, *, holder: str | None = None) -> None:
         """Records a round as its table's pending round, durably when it
         returns: a server opens a round before it shows players its
         commitment, and the round's record clears it. The same round opened
         again changes nothing. Raises ``PendingRoundError`` when another
         round of the table is pending, ``DuplicateRoundError`` when the
         table has a record of its round id or nonce, ``ChainError`` when its
-        ``previous_digest`` is not the digest of the table's last record."""
-        self.append_many((), openings=(opening,))
+        ``previous_digest`` is not the digest of the table's last record,
+        ``LeaseError`` as :meth:`append` says."""
+        self.append_many((), openings=(opening,), holder=holder)
 
     def _write(
         self,
         body: Callable[[Transaction], T],
+        holder: str | None = None,
         *,
         idempotent: bool = True,
     ) -> T:
@@ -240,6 +246,8 @@ class Store:
         broke, and at once when it lost to another writer. ``idempotent``:
         whether running it again after a commit whose answer was lost
         changes nothing (else that raises ``DatabaseUnavailableError``)."""
+        if holder is not None:
+            leases.check_holder(holder)
         backend = self._backend
 
         def attempt(conn: Connection) -> T:
@@ -247,7 +255,7 @@ class Store:
                 conn.execute(backend.begin_write)
                 committing = False
                 try:
-                    transaction = Transaction(backend, conn)
+                    transaction = Transaction(backend, conn, holder)
                     result = body(transaction)
                     transaction.finish()
                     committing = True
@@ -266,6 +274,37 @@ class Store:
             raise AssertionError("unreachable")
 
         return self._retrying.run(attempt)
+
+    # -- leases --------------------------------------------------------------
+
+    def lease(self, table_ids: Iterable[str | None], holder: str, *, ttl_ms: int = 30_000) -> None:
+        """Takes or renews, in one transaction, the lease of every table named
+        (None: the table of no id) for ``holder`` until ``ttl_ms`` from now
+        (the database's clock; SQLite: this machine's), or takes none: a
+        table whose lease another holder holds and has not ended raises
+        ``LeaseError`` naming the table, that holder and when its lease
+        ends. A server leases its tables at start and renews them well
+        before they end; writes given ``holder=`` are refused once the lease
+        is another's. Raises ``TypeError`` for a table id or holder that is
+        not a str or a ``ttl_ms`` that is not an int, ``ArgumentError`` for
+        an empty or over-long holder or ``ttl_ms`` < 1."""
+        keys = leases.table_keys(table_ids)
+        leases.check_holder(holder)
+        if not isinstance(ttl_ms, int) or isinstance(ttl_ms, bool):
+            raise TypeError(f"ttl_ms must be an int, not {type(ttl_ms).__name__}")
+        if ttl_ms < 1:
+            raise ArgumentError(f"ttl_ms: at least 1 ms, not {ttl_ms}")
+        backend = self._backend
+        self._write(lambda tx: leases.take(backend, tx.conn, keys, holder, ttl_ms))
+
+    def release(self, table_ids: Iterable[str | None], holder: str) -> None:
+        """Ends ``holder``'s leases of the tables named (a table leased by
+        another holder, or by none, is left as it is), in one transaction.
+        Raises ``TypeError`` as :meth:`lease` says."""
+        keys = leases.table_keys(table_ids)
+        leases.check_holder(holder)
+        backend = self._backend
+        self._write(lambda tx: leases.release(backend, tx.conn, keys, holder))
 
     # -- pending rounds and records set aside --------------------------------
 
@@ -289,14 +328,16 @@ class Store:
         *,
         table_id: str | None = None,
         round_id: str | None = None,
+        holder: str | None = None,
     ) -> int:
         """Keeps a record the store refuses for good (or any text a writer
         could not store), byte for byte (a str as its UTF-8), with why and,
         as far as the writer knows them, its table and round; returns its
         number in :meth:`set_aside_records`. The same bytes set aside again
         with the same reason, table and round are kept once (the first one's
-        number). Durable when it returns. Raises ``TypeError`` for a record
-        that is not str
+        number). Durable when it returns. With ``holder`` and a
+        ``table_id``, the table must be leased by that holder
+        (``LeaseError``). Raises ``TypeError`` for a record that is not str
         or bytes, or a reason, table id or round id that is not a str."""
         kept = set_aside.record_bytes(record)
         why = set_aside.label(reason, "reason", optional=False)
@@ -305,7 +346,12 @@ class Store:
         round_ = set_aside.label(round_id, "round_id")
         backend = self._backend
 
-        return self._write(lambda tx: set_aside.insert(backend, tx.conn, kept, why, table, round_))
+        def body(tx: Transaction) -> int:
+            if table is not None:
+                tx.fence(table_key(table))
+            return set_aside.insert(backend, tx.conn, kept, why, table, round_)
+
+        return self._write(body, holder)
 
     def set_aside_records(self) -> list[SetAside]:
         """Every record set aside, in the order set aside. Raises only what a

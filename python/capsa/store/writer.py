@@ -6,15 +6,16 @@ its new head written once at the end, with every seat of the transaction's
 records (one statement run for each seat), so that a record of a batch pays
 one statement of its own: its row, whose insert is the duplicate check.
 
-Once it holds a table's head row, a transaction reads the table's pending
-round (:mod:`capsa.store.pending`): a new record
+Once it holds a table's head row, a transaction fenced by a ``holder``
+checks that the holder leases the table (:mod:`capsa.store.leases`), and
+reads the table's pending round (:mod:`capsa.store.pending`): a new record
 of the pending round clears it, a record of another round is refused, and
 :meth:`Transaction.open` records a new one.
 """
 
 from __future__ import annotations
 
-from capsa.store import pending
+from capsa.store import leases, pending
 from capsa.store.backend import Backend, Connection
 from capsa.store.errors import ChainError, DuplicateRoundError, PendingRoundError
 from capsa.store.pending import Opening
@@ -27,9 +28,10 @@ class Transaction:
     """The records written in one transaction of a connection (begun and
     committed by the caller, :meth:`finish` just before the commit)."""
 
-    def __init__(self, backend: Backend, conn: Connection) -> None:
+    def __init__(self, backend: Backend, conn: Connection, holder: str | None = None) -> None:
         self._backend = backend
         self._conn = conn
+        self._holder = holder
         # table key -> its pending round (read with the head)
         self._pending: dict[str, Opening | None] = {}
         # table key -> [the digest its next record must follow, records added]
@@ -59,8 +61,15 @@ class Transaction:
                 (key,),
             ).fetchone()
             head = self._heads[key] = [row[0], 0]
+            self.fence(key)
             self._pending[key] = pending.read(self._backend, self._conn, key)
         return head
+
+    def fence(self, key: str) -> None:
+        """Raises ``LeaseError`` unless the transaction's holder (if it has
+        one) leases the table."""
+        if self._holder is not None:
+            leases.fence(self._backend, self._conn, key, self._holder)
 
     def _opened(self, key: str, record: PreparedRecord) -> None:
         """A new record of the table: clears the table's pending round when
