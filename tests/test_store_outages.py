@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -20,6 +22,7 @@ from store_records import make_chain
 
 import capsa.store
 from capsa.store import DatabaseUnavailableError
+from capsa.store.rows import prepare
 
 HERE = Path(__file__).parent
 
@@ -33,14 +36,14 @@ def cluster() -> Iterator[Cluster]:
     own.stop()
 
 
-def _in_thread(job: object) -> None:
+def _in_thread(job: Callable[[], object]) -> None:
     """Runs ``job`` in a thread of its own, which ends, handing its
     connection back to the store's idle ones."""
     failures: list[BaseException] = []
 
     def run() -> None:
         try:
-            job()  # type: ignore[operator]
+            job()
         except BaseException as exc:
             failures.append(exc)
 
@@ -193,3 +196,46 @@ def test_four_processes_open_a_fresh_store_at_once(fresh_urls: list[str]) -> Non
     for url in fresh_urls:
         with capsa.store.open(url, create=False) as store:
             assert store.tables() == []
+
+
+class _AnswerLost:
+    """A SQLite connection whose next ``COMMIT`` commits and then fails as a
+    connection whose answer was lost would (SQLite's I/O error)."""
+
+    def __init__(self, conn: sqlite3.Connection, lost: list[bool]) -> None:
+        self._conn = conn
+        self._lost = lost
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        cursor = self._conn.execute(sql, params)
+        if sql == "COMMIT" and self._lost:
+            self._lost.pop()
+            raise sqlite3.OperationalError("disk I/O error")
+        return cursor
+
+    def cursor(self) -> Any:
+        return self._conn.cursor()
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def test_a_commit_whose_answer_was_lost(tmp_path: Path) -> None:
+    chain = make_chain("lost", 2)
+    store = capsa.store.open(f"sqlite:///{tmp_path}/records.db")
+    try:
+        lost: list[bool] = []
+        connect = store._connections._connect
+        store._connections._connect = lambda: _AnswerLost(connect(), lost)
+        store._connections.discard()
+        lost.append(True)
+        # an append is safe to send again: it finds its record stored
+        assert store.append(chain[0]) is False
+        assert [t.rounds for t in store.tables()] == [1] and not lost
+        # a write that is not is never sent twice: its outcome is unknown
+        lost.append(True)
+        with pytest.raises(DatabaseUnavailableError, match="whether it did is unknown"):
+            store._write(lambda tx: tx.insert(prepare(chain[1])), idempotent=False)
+        assert [t.rounds for t in store.tables()] == [2] and store.verify().ok
+    finally:
+        store.close()

@@ -265,8 +265,8 @@ class Store:
                     if committing and not idempotent and self._retrying.lost(exc, conn):
                         raise self._retrying.unavailable(
                             exc,
-                            "the connection broke as the write committed: it may have"
-                            " or may not have",
+                            "the connection broke while the write committed: whether it"
+                            " did is unknown",
                         ) from exc
                     backend.rollback(conn)
                     if not backend.retryable(exc) or tried == WRITE_TRIES - 1:
