@@ -110,9 +110,11 @@ class Cluster:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def start_cluster(fsync: bool = False) -> Cluster:
+def start_cluster(fsync: bool = False, synchronous_commit: bool = False) -> Cluster:
     """Starts a new cluster (``fsync`` off by default: the tests kill
-    clients, never the server). Raises ``RuntimeError`` when it cannot."""
+    clients, never the machine; ``synchronous_commit`` off by default too,
+    unless a test crashes the server: a commit is then written, not
+    flushed, before it returns). Raises ``RuntimeError`` when it cannot."""
     initdb, pg_ctl = find_bin("initdb"), find_bin("pg_ctl")
     if initdb is None or pg_ctl is None:
         raise FileNotFoundError("initdb")
@@ -131,7 +133,9 @@ def start_cluster(fsync: bool = False) -> Cluster:
     port = _free_port()
     options = f"-h 127.0.0.1 -p {port} -k {directory} -c max_connections=60"
     if not fsync:
-        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        options += " -c fsync=off -c full_page_writes=off"
+        if not synchronous_commit:
+            options += " -c synchronous_commit=off"
     try:
         _pg_ctl_start(pg_ctl, directory, options)
     except RuntimeError:
@@ -166,21 +170,22 @@ def _pg_ctl_start(pg_ctl: str, directory: str, options: str) -> None:
         raise RuntimeError(f"pg_ctl start failed: {result.stderr.decode()} {log}")
 
 
-def _started() -> Cluster:
+def _started(synchronous_commit: bool = False) -> Cluster:
     """A new cluster; skips the test where PostgreSQL is not installed,
     except under CI."""
     try:
-        return start_cluster()
+        return start_cluster(synchronous_commit=synchronous_commit)
     except FileNotFoundError:
         if os.environ.get("CI"):
             pytest.fail("PostgreSQL (initdb) is not installed: CI runs the store on it")
         pytest.skip("PostgreSQL (initdb) is not installed")
 
 
-def private_cluster() -> Cluster:
+def private_cluster(synchronous_commit: bool = False) -> Cluster:
     """A cluster of the caller's own (one it may stop and start), stopped
-    and removed when the process exits; skips as :func:`shared_cluster`."""
-    cluster = _started()
+    and removed when the process exits; skips as :func:`shared_cluster`.
+    ``synchronous_commit``: for a test that crashes the server."""
+    cluster = _started(synchronous_commit)
     atexit.register(cluster.stop)
     return cluster
 

@@ -30,8 +30,9 @@ HERE = Path(__file__).parent
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Cluster]:
     """A cluster of this module's own, stopped and started by its tests
-    (each leaves it running)."""
-    own = private_cluster()
+    (each leaves it running); a commit written before it returns, since the
+    server is crashed."""
+    own = private_cluster(synchronous_commit=True)
     yield own
     own.stop()
 
@@ -76,6 +77,9 @@ def test_a_store_outlives_a_postgresql_restart(cluster: Cluster) -> None:
         assert 0.9 < waited < 15
         got = store.get("restart", "restart/r4")
         assert got is not None and got.text == chain[4]
+        # crashed (no goodbye to the clients), recovered
+        cluster.halt("immediate")
+        cluster.resume()
         assert store.append(chain[5]) and store.verify().ok
         assert store._connections.count() <= 2  # the broken ones are closed
     finally:
