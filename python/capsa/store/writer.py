@@ -150,7 +150,8 @@ class Transaction:
 
     def insert(self, record: PreparedRecord) -> bool:
         """Stores a record; False when it is stored already. Raises
-        ``DuplicateRoundError`` or ``ChainError`` (the caller rolls back)."""
+        ``DuplicateRoundError``, ``ChainError``, ``PendingRoundError`` or
+        ``LeaseError`` (the caller rolls back)."""
         key = table_key(record.table_id)
         head = self._head(key)
         nonce = str(record.nonce)
