@@ -177,3 +177,10 @@ def test_records_set_aside_are_kept_byte_for_byte(store: capsa.store.Store) -> N
 def test_set_aside_arguments_are_typed(store: capsa.store.Store, call: object) -> None:
     with pytest.raises(TypeError):
         call(store)  # type: ignore[operator]
+
+
+def test_a_transaction_reads_the_pending_round(store: capsa.store.Store) -> None:
+    first = _round(0, None)
+    store.open_round(_opening(first))
+    seen = store._write(lambda tx: (tx.pending_round("p"), tx.pending_round("q")))
+    assert seen == (store.pending("p"), None)

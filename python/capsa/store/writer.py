@@ -65,6 +65,13 @@ class Transaction:
             self._pending[key] = pending.read(self._backend, self._conn, key)
         return head
 
+    def pending_round(self, table_id: str | None) -> Opening | None:
+        """The table's pending round as the transaction sees it (its head
+        row locked, the holder's lease checked), or None."""
+        key = table_key(table_id)
+        self._head(key)
+        return self._pending[key]
+
     def fence(self, key: str) -> None:
         """Raises ``LeaseError`` unless the transaction's holder (if it has
         one) leases the table."""
