@@ -5,8 +5,10 @@
 standard library's sqlite3) or ``postgresql://...`` (psycopg 3, the
 ``capsa[postgres]`` extra). A record is stored as its exact canonical JSON
 text; :meth:`Store.append` checks its digest and its table's chain in one
-transaction and is durable when it returns; :meth:`Store.verify` replays
-every chain; :meth:`Store.ledger`, :meth:`Store.rounds`, :meth:`Store.stats`
+transaction and is durable when it returns; :meth:`Store.verify` checks
+the whole store, with the store key each head's MAC and against
+checkpoints (:class:`Checkpoint`, :meth:`Store.checkpoint`) each chain's
+first rounds; :meth:`Store.ledger`, :meth:`Store.rounds`, :meth:`Store.stats`
 and :meth:`Store.export` read it back. :func:`migrate` brings an older
 store's schema to this capsa's; ``SCHEMA_VERSION`` is the version of the
 tables this capsa reads and writes.
@@ -14,9 +16,12 @@ tables this capsa reads and writes.
 
 from __future__ import annotations
 
+from capsa.store.anchors import Checkpoint
 from capsa.store.errors import (
     ChainError,
+    CheckpointError,
     DuplicateRoundError,
+    HeadMACError,
     NulCharacterError,
     SchemaVersionError,
     StoreError,
@@ -30,7 +35,10 @@ from capsa.store.verify import VerifyProblem, VerifyReport
 __all__ = [
     "SCHEMA_VERSION",
     "ChainError",
+    "Checkpoint",
+    "CheckpointError",
     "DuplicateRoundError",
+    "HeadMACError",
     "NulCharacterError",
     "SchemaVersionError",
     "StatsRow",
@@ -46,13 +54,15 @@ __all__ = [
 ]
 
 
-def open(url: str, *, create: bool = True) -> Store:
+def open(url: str, *, create: bool = True, key: bytes | None = None) -> Store:
     """Opens the store at ``url`` (``sqlite:///path`` or
     ``postgresql://...``); with ``create``, makes its tables in a database
-    that has none. Raises ``SchemaVersionError`` for a store of another
-    schema version (an older one names ``capsa store migrate``),
-    ``StoreURLError`` for a URL of no backend."""
-    return open_store(url, create=create)
+    that has none; with ``key`` (bytes, at least 16), signs and checks the
+    tables' heads under it. Raises ``SchemaVersionError`` for a store of
+    another schema version (an older one names ``capsa store migrate``),
+    ``StoreURLError`` for a URL of no backend, ``TypeError`` or
+    ``ArgumentError`` for a key that is not one."""
+    return open_store(url, create=create, key=key)
 
 
 def migrate(url: str) -> tuple[int, int]:
