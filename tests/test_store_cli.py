@@ -52,8 +52,11 @@ def test_a_log_in_and_out(url: str, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == 1 and "1 stored, 3 already stored, 1 failed" in err
     code, out, err = _run(capsys, "store", "verify", url)
     assert (code, out) == (0, []) and "3 record(s) of 1 table(s) verify" in err
+    code, out, err = _run(capsys, "store", "verify", url, "--table", "cli")
+    assert (code, out) == (0, []) and "3 record(s) of 1 table(s) verify" in err
     code, out, err = _run(capsys, "store", "verify", url, "--table", "other")
-    assert code == 0 and "0 record(s)" in err
+    assert (code, out) == (2, []) and "holds no table 'other'" in err
+    assert len(err.strip().splitlines()) == 1
     code, out, _ = _run(capsys, "store", "stats", url)
     stats = [json.loads(line) for line in out]
     assert code == 0
