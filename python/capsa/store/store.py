@@ -357,7 +357,7 @@ class Store:
             f"SELECT r.table_key, {day}, COUNT(DISTINCT r.seq),"
             " COUNT(DISTINCT s.player_id), SUM(s.rake)"
             " FROM capsa_records r JOIN capsa_seats s ON s.seq = r.seq"
-            " GROUP BY 1, 2 ORDER BY 1, 2",
+            " GROUP BY 1, 2 ORDER BY 1, 2 NULLS LAST",
             (param,),
         ).fetchall()
         return [StatsRow(table_id_of(k), d, int(n), int(p), int(r or 0)) for k, d, n, p, r in rows]
