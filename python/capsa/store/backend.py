@@ -59,6 +59,8 @@ class Backend(ABC):
     """``"sqlite"`` or ``"postgresql"``."""
     begin_write: str
     """The statement that starts a transaction that will write."""
+    begin_read = "BEGIN"
+    """The statement that starts a transaction that reads one snapshot."""
     lock_suffix: str
     """What makes a ``SELECT`` of a head row lock it until the commit."""
     sequence_column: str
@@ -120,9 +122,6 @@ class Backend(ABC):
         """Whether the database is there to connect to (False: connecting
         would make a new one)."""
         return True
-
-    begin_read = "BEGIN"
-    """The statement that starts a transaction that reads one snapshot."""
 
     @abstractmethod
     def local_day(self, column: str, tz: TimeZone) -> tuple[str, Any]:

@@ -40,6 +40,7 @@ class PostgresBackend(Backend):
 
     name = "postgresql"
     begin_write = "BEGIN"
+    begin_read = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
     lock_suffix = " FOR UPDATE"
     sequence_column = "seq BIGSERIAL PRIMARY KEY"
     bytes_column = "BYTEA"
@@ -55,8 +56,6 @@ class PostgresBackend(Backend):
 
     def sql(self, text: str) -> str:
         return text.replace("%", "%%").replace("?", "%s")
-
-    begin_read = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
     def local_day(self, column: str, tz: TimeZone) -> tuple[str, Any]:
         low, high = DAY_RANGE_MS

@@ -21,7 +21,7 @@ from capsa.record_times import played_at_ms, played_at_text
 from capsa.records import RecordError, ReplayError, read_records, replay_view
 from capsa.store.anchors import Checkpoint, head_problem
 from capsa.store.rows import column_text, meta_of, table_id_of, table_key
-from capsa.store.walk import Head, Row, Seat
+from capsa.store.walk import SEAT_FIELDS, Head, Row, Seat
 
 __all__ = ["Progress", "Verifier", "VerifyProblem", "VerifyReport"]
 
@@ -111,7 +111,7 @@ def _seats_of(view: _core.RecordView) -> tuple[Seat, ...]:
     """The seats' rows a record gives."""
     figures = view.net_and_rake()
     return tuple(
-        Seat(k, player, column_text(name), int(net), int(rake))
+        (k, player, column_text(name), int(net), int(rake))
         for k, ((player, name), (net, rake)) in enumerate(zip(view.players, figures, strict=True))
     )
 
@@ -123,7 +123,7 @@ def _seat_problems(got: tuple[Seat, ...], expected: tuple[Seat, ...]) -> tuple[l
     wrong = [
         f"seats[{k}].{name}"
         for k, (row, seat) in enumerate(zip(got, expected, strict=True))
-        for name, a, b in zip(Seat._fields, row, seat, strict=True)
+        for name, a, b in zip(SEAT_FIELDS, row, seat, strict=True)
         if a != b
     ]
     return wrong, "the seats' rows are not the record's: " + ", ".join(wrong)

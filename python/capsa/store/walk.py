@@ -18,20 +18,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-__all__ = ["Execute", "Head", "Row", "Seat", "orphan_seats", "walk"]
+__all__ = ["SEAT_FIELDS", "Execute", "Head", "Row", "Seat", "orphan_seats", "walk"]
 
 Execute = Callable[[str, tuple[Any, ...]], Any]
 """Runs a statement of the store's SQL (``?`` parameters); its cursor."""
 
 
-class Seat(NamedTuple):
-    """A seat's row: its number, player id and name, net money, rake."""
-
-    seat: int
-    player_id: str
-    player_name: str | None
-    net: int
-    rake: int
+Seat = tuple[int, str, "str | None", int, int]
+"""A seat's row: its number, player id and name, net money, rake (a plain
+tuple: verify makes one a seat of every record, twice)."""
+SEAT_FIELDS = ("seat", "player_id", "player_name", "net", "rake")
+"""The names of a :data:`Seat`'s entries."""
 
 
 class Row(NamedTuple):
@@ -122,7 +119,7 @@ def _with_seats(execute: Execute, rows: list[Any]) -> list[Row]:
         tuple(int(r[0]) for r in rows),
     ).fetchall()
     for seq, seat, player, name, net, rake in found:
-        seats.setdefault(int(seq), []).append(Seat(int(seat), player, name, int(net), int(rake)))
+        seats.setdefault(int(seq), []).append((int(seat), player, name, int(net), int(rake)))
     return [
         Row(
             int(r[0]),
