@@ -433,8 +433,9 @@ def test_the_walk_pairs_heads_and_records_page_after_page(
         + [("head", "d", None, ("head",))],
         key=str,
     )
-    # no query a record: a few a page, and one a table at most
-    assert len(queries) <= 4 * (10 // page + 1) + 10 + 4
+    # no query a record: a few a page (records, seats, heads, the seats'
+    # record numbers and their records), and one a table at most
+    assert len(queries) <= 6 * (10 // page + 1) + 10 + 4
     assert store.verify("f").records == 3 and store.verify(None).records == 4
 
 

@@ -180,17 +180,28 @@ def walk(execute: Execute, page: int, only: str | None = None) -> Iterator[Head 
 
 def orphan_seats(execute: Execute, page: int) -> Iterator[tuple[int, int]]:
     """(seq, how many rows) of every record number that has seats' rows and
-    no record, in order, a page at a time (one pass over the seats)."""
+    no record, in order: one pass over the seats' record numbers, ``page``
+    a query (an index range), each page's looked up among the records by
+    key in one more, so that no query's work depends on the store's size."""
     last = -1
     while True:
-        rows = execute(
-            "SELECT s.seq, COUNT(*) FROM capsa_seats s WHERE s.seq > ? AND NOT EXISTS"
-            " (SELECT 1 FROM capsa_records r WHERE r.seq = s.seq)"
-            " GROUP BY s.seq ORDER BY s.seq LIMIT ?",
+        numbers = execute(
+            "SELECT seq, COUNT(*) FROM capsa_seats WHERE seq > ? GROUP BY seq ORDER BY seq LIMIT ?",
             (last, page),
         ).fetchall()
-        for seq, count in rows:
-            yield int(seq), int(count)
-        if len(rows) < page:
+        if not numbers:
             return
-        last = int(rows[-1][0])
+        marks = ", ".join("?" * len(numbers))
+        held = {
+            int(seq)
+            for (seq,) in execute(
+                f"SELECT seq FROM capsa_records WHERE seq IN ({marks})",
+                tuple(int(seq) for seq, _ in numbers),
+            ).fetchall()
+        }
+        for seq, count in numbers:
+            if int(seq) not in held:
+                yield int(seq), int(count)
+        if len(numbers) < page:
+            return
+        last = int(numbers[-1][0])
