@@ -42,6 +42,7 @@ __all__ = ["Store", "backend_for", "open_store"]
 PAGE_ROWS = 500
 """Rows read per query when streaming: memory holds one page."""
 _CHECKPOINT_PAGE = 8
+"""Checkpoints read per query (each holds every table)."""
 WRITE_TRIES = 5
 """How often a write transaction that lost a deadlock is tried."""
 
