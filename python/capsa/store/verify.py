@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from capsa import _core
-from capsa.record_times import played_at_ms, played_at_text
+from capsa.record_times import PLAYED_AT, moment_ms, played_at_text
 from capsa.records import RecordError, ReplayError, read_records, replay_view
 from capsa.store.anchors import Checkpoint, head_problem
 from capsa.store.rows import column_text, meta_of, table_id_of, table_key
@@ -88,23 +88,34 @@ class VerifyReport:
         return notes
 
 
+_COLUMNS = (
+    "table_id",
+    "round_id",
+    "nonce",
+    "digest",
+    "previous_digest",
+    "played_at",
+    "played_at_ms",
+)
+
+
 def _columns(row: Row, view: _core.RecordView) -> list[str]:
     """The columns that are not what the record's text holds."""
-    found = (
-        (row.round_id, view.round_id, "round_id"),
-        (row.nonce, str(view.nonce), "nonce"),
-        (row.digest, view.digest, "digest"),
-        (row.previous_digest, view.previous_digest, "previous_digest"),
-    )
-    wrong = [name for column, text, name in found if column != text]
-    if table_id_of(row.table_key) != view.table_id:
-        wrong.insert(0, "table_id")
     meta = meta_of(row.text)
-    if row.played_at != (column_text(played_at_text(meta)) if meta is not None else None):
-        wrong.append("played_at")
-    if row.played_at_ms != (played_at_ms(meta) if meta is not None else None):
-        wrong.append("played_at_ms")
-    return wrong
+    played = meta.get(PLAYED_AT) if meta is not None else None
+    stored = (row[1], row[2], row[3], row[4], row[5], row.played_at, row.played_at_ms)
+    held = (
+        table_key(view.table_id),
+        view.round_id,
+        str(view.nonce),
+        view.digest,
+        view.previous_digest,
+        column_text(played_at_text(played)),
+        moment_ms(played),
+    )
+    if stored == held:
+        return []
+    return [name for name, a, b in zip(_COLUMNS, stored, held, strict=True) if a != b]
 
 
 def _seats_of(view: _core.RecordView) -> tuple[Seat, ...]:
