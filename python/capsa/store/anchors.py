@@ -164,7 +164,8 @@ class Checkpoint:
 
     @property
     def made_at(self) -> str:
-        """When it was made, ISO 8601 in UTC (``2026-12-01T20:00:00.000Z``)."""
+        """When it was made, ISO 8601 in UTC (``2026-12-01T20:00:00.000Z``).
+        Raises nothing."""
         return _ms_text(self.made_ms)
 
     def _body(self) -> dict[str, Any]:
@@ -184,7 +185,7 @@ class Checkpoint:
         UTF-8): ``{"format": "capsa-store-checkpoint", "format_version": 1,
         "mac", "made_at", "tables": [{"last_digest", "rounds", "table_id"},
         ...]}``, ``mac`` the HMAC-SHA256 under the key of the same text
-        without ``mac``."""
+        without ``mac``. Raises nothing."""
         return _canonical({**self._body(), "mac": self.mac})
 
     @classmethod
@@ -205,11 +206,13 @@ class Checkpoint:
         return hmac.new(key, _canonical(self._body()).encode(), hashlib.sha256).hexdigest()
 
     def signed_by(self, key: bytes) -> bool:
-        """Whether its MAC is the one ``key`` gives (False when unsigned)."""
+        """Whether its MAC is the one ``key`` gives (False when unsigned).
+        Raises ``TypeError`` for a key that is not bytes."""
         return _same(self.mac, self._mac(key))
 
     def check(self, key: bytes) -> None:
-        """Raises ``CheckpointError`` unless it is signed under ``key``."""
+        """Raises ``CheckpointError`` unless it is signed under ``key``
+        (``TypeError`` for a key that is not bytes)."""
         if self.mac is None:
             raise CheckpointError(f"the checkpoint made at {self.made_at} is not signed")
         if not self.signed_by(key):
