@@ -123,6 +123,11 @@ class Backend(ABC):
         would make a new one)."""
         return True
 
+    def one_of(self, column: str, values: Sequence[int]) -> tuple[str, tuple[Any, ...]]:
+        """The SQL that ``column`` is one of ``values`` (integers), with its
+        parameters."""
+        return f"{column} IN ({', '.join('?' * len(values))})", tuple(values)
+
     @abstractmethod
     def local_day(self, column: str, tz: TimeZone) -> tuple[str, Any]:
         """The SQL of the day (ISO 8601 text, ``2026-12-01``) the Unix

@@ -57,6 +57,11 @@ class PostgresBackend(Backend):
     def sql(self, text: str) -> str:
         return text.replace("%", "%%").replace("?", "%s")
 
+    def one_of(self, column: str, values: Sequence[int]) -> tuple[str, tuple[Any, ...]]:
+        # one array parameter: a statement the driver and the server parse
+        # once, whatever the number of values
+        return f"{column} = ANY(?)", (list(values),)
+
     def local_day(self, column: str, tz: TimeZone) -> tuple[str, Any]:
         low, high = DAY_RANGE_MS
         # a fixed offset as an interval (east positive); text would be

@@ -280,9 +280,15 @@ class Store:
         verifier = Verifier(report, self._key, given, only, progress)
         self._execute(self._backend.begin_read)
         try:
-            verifier.walk(walk(self._execute, PAGE_ROWS, only))
+            one_of = self._backend.one_of
+            verifier.walk(walk(self._execute, one_of, PAGE_ROWS, only))
             if only is None:
-                verifier.seats_of_no_record(orphan_seats(self._execute, PAGE_ROWS))
+                # every seat row of a record was read with it: any other is
+                # of no record, and only then are the seats walked for them
+                (total,) = self._execute("SELECT COUNT(*) FROM capsa_seats").fetchone()
+                if int(total) != report.seats:
+                    orphans = orphan_seats(self._execute, one_of, PAGE_ROWS)
+                    verifier.seats_of_no_record(orphans)
             elif report.tables == 0:
                 raise StoreError(f"the store holds no table {table_id!r}")
         finally:

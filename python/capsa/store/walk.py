@@ -15,13 +15,16 @@ the database's (its collation) throughout.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 __all__ = ["SEAT_FIELDS", "Execute", "Head", "Row", "Seat", "orphan_seats", "walk"]
 
 Execute = Callable[[str, tuple[Any, ...]], Any]
 """Runs a statement of the store's SQL (``?`` parameters); its cursor."""
+OneOf = Callable[[str, Sequence[int]], tuple[str, tuple[Any, ...]]]
+"""The SQL that a column is one of some integers, with its parameters
+(:meth:`capsa.store.backend.Backend.one_of`)."""
 
 
 Seat = tuple[int, str, "str | None", int, int]
@@ -109,14 +112,14 @@ def _heads_between(
         low = rows[-1][0]
 
 
-def _with_seats(execute: Execute, rows: list[Any]) -> list[Row]:
+def _with_seats(execute: Execute, one_of: OneOf, rows: list[Any]) -> list[Row]:
     """The page's rows with their seats' rows, read in one query."""
     seats: dict[int, list[Seat]] = {}
-    marks = ", ".join("?" * len(rows))
+    condition, params = one_of("seq", [int(r[0]) for r in rows])
     found = execute(
         "SELECT seq, seat, player_id, player_name, net, rake FROM capsa_seats"
-        f" WHERE seq IN ({marks}) ORDER BY seq, seat",
-        tuple(int(r[0]) for r in rows),
+        f" WHERE {condition} ORDER BY seq, seat",
+        params,
     ).fetchall()
     for seq, seat, player, name, net, rake in found:
         seats.setdefault(int(seq), []).append((int(seat), player, name, int(net), int(rake)))
@@ -137,7 +140,9 @@ def _with_seats(execute: Execute, rows: list[Any]) -> list[Row]:
     ]
 
 
-def walk(execute: Execute, page: int, only: str | None = None) -> Iterator[Head | Row]:
+def walk(
+    execute: Execute, one_of: OneOf, page: int, only: str | None = None
+) -> Iterator[Head | Row]:
     """Every head and every record of the store (of the table keyed
     ``only``), each table's head (when it has one) just before its records
     (in the order stored), tables in key order; a head of no record comes
@@ -147,11 +152,11 @@ def walk(execute: Execute, page: int, only: str | None = None) -> Iterator[Head 
         if head is not None:
             yield Head(head[0], head[1], int(head[2]), head[3])
         for rows in _record_pages(execute, page, only):
-            yield from _with_seats(execute, rows)
+            yield from _with_seats(execute, one_of, rows)
         return
     last: str | None = None  # the last page's last table key
     for raw in _record_pages(execute, page, None):
-        rows = _with_seats(execute, raw)
+        rows = _with_seats(execute, one_of, raw)
         start = 0
         while start < len(rows) and rows[start].table_key == last:
             yield rows[start]  # the table the last page ended in goes on
@@ -178,7 +183,7 @@ def walk(execute: Execute, page: int, only: str | None = None) -> Iterator[Head 
     yield from _heads_between(execute, last, None, page)
 
 
-def orphan_seats(execute: Execute, page: int) -> Iterator[tuple[int, int]]:
+def orphan_seats(execute: Execute, one_of: OneOf, page: int) -> Iterator[tuple[int, int]]:
     """(seq, how many rows) of every record number that has seats' rows and
     no record, in order: one pass over the seats' record numbers, ``page``
     a query (an index range), each page's looked up among the records by
@@ -191,13 +196,10 @@ def orphan_seats(execute: Execute, page: int) -> Iterator[tuple[int, int]]:
         ).fetchall()
         if not numbers:
             return
-        marks = ", ".join("?" * len(numbers))
+        condition, params = one_of("seq", [int(seq) for seq, _ in numbers])
         held = {
             int(seq)
-            for (seq,) in execute(
-                f"SELECT seq FROM capsa_records WHERE seq IN ({marks})",
-                tuple(int(seq) for seq, _ in numbers),
-            ).fetchall()
+            for (seq,) in execute(f"SELECT seq FROM capsa_records WHERE {condition}", params)
         }
         for seq, count in numbers:
             if int(seq) not in held:
