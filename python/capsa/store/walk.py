@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-__all__ = ["SEAT_FIELDS", "Execute", "Head", "Row", "Seat", "orphan_seats", "walk"]
+__all__ = ["SEAT_FIELDS", "Execute", "Head", "OneOf", "Row", "Seat", "orphan_seats", "walk"]
 
 Execute = Callable[[str, tuple[Any, ...]], Any]
 """Runs a statement of the store's SQL (``?`` parameters); its cursor."""
