@@ -7,6 +7,7 @@ Run on demand, not a test::
     python benches/store_append.py            # 4,000 records of 8 tables
     python benches/store_append.py --quick    # 800
     python benches/store_append.py --postgres-url postgresql://...   # a server of yours
+    python benches/store_append.py --key      # heads signed, verify against a checkpoint
 
 Without ``--postgres-url`` a throwaway PostgreSQL cluster is started
 (``tests/postgres_cluster.py``, fsync on, loopback) when ``initdb`` is
@@ -21,7 +22,10 @@ Each backend, on a new empty store:
   the first quarter of the records;
 * ``append_many``: the rest in batches of ``--batch`` records, one commit
   per batch (all or nothing);
-* ``verify``: every record read back and replayed.
+* ``verify``: the whole store walked, every record read back and replayed,
+  every seat row and head checked; with ``--key`` the store has a key (every
+  write signs its heads, verify checks their MACs) and verify also checks
+  every chain against a checkpoint made just before.
 
 Checked while timing: every append stored its record (True), the store then
 holds every record with each table's head its last, ``verify`` reports no
@@ -71,11 +75,13 @@ def make_records(count: int, tables: int) -> list[str]:
     return texts
 
 
-def run_backend(name: str, url: str, records: list[str], batch: int) -> list[str]:
+def run_backend(
+    name: str, url: str, records: list[str], batch: int, key: bytes | None = None
+) -> list[str]:
     """Times one backend; returns the lines of its figures."""
     single = records[: len(records) // 4]
     rest = records[len(records) // 4 :]
-    with capsa.store.open(url) as store:
+    with capsa.store.open(url, key=key) as store:
         start = time.perf_counter()
         for text in single:
             assert store.append(text) is True
@@ -87,21 +93,26 @@ def run_backend(name: str, url: str, records: list[str], batch: int) -> list[str
         batch_s = time.perf_counter() - start
         assert stored == len(rest)
         assert sum(t.rounds for t in store.tables()) == len(records)
+        checkpoints = [store.checkpoint()] if key is not None else []
         start = time.perf_counter()
-        report = store.verify()
+        report = store.verify(checkpoints=checkpoints)
         verify_s = time.perf_counter() - start
         assert report.ok and report.records == len(records), report.problems[:3]
+        assert report.macs_checked == (key is not None)
+        assert report.seats == 4 * len(records)
         out = Path(tempfile.mkdtemp()) / "export.jsonl"
         store.export(str(out))
         assert sorted(out.read_text("utf-8").splitlines()) == sorted(records)
+    verified = "verify, key and checkpoint" if key is not None else "verify (the whole store)"
     return [
-        f"{name:<10} append, a commit per record   {len(single):>6,} records "
-        f"{fmt_rate(len(single) / single_s):>9} records/s",
-        f"{name:<10} append_many, batches of {batch:<5} {len(rest):>6,} records "
-        f"{fmt_rate(len(rest) / batch_s):>9} records/s",
-        f"{name:<10} verify (every record replayed) {len(records):>6,} records "
-        f"{fmt_rate(len(records) / verify_s):>9} records/s",
+        _figure(name, "append, a commit per record", len(single), single_s),
+        _figure(name, f"append_many, batches of {batch}", len(rest), batch_s),
+        _figure(name, verified, len(records), verify_s),
     ]
+
+
+def _figure(name: str, what: str, count: int, seconds: float) -> str:
+    return f"{name:<10} {what:<31} {count:>6,} records {fmt_rate(count / seconds):>9} records/s"
 
 
 def _postgres(url: str | None) -> tuple[str | None, object]:
@@ -129,7 +140,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--batch", type=int, default=500)
     parser.add_argument("--postgres-url", default=None)
+    parser.add_argument("--key", action="store_true", help="a store key and a checkpoint")
     args = parser.parse_args()
+    key = hashlib.sha256(b"bench store key").digest() if args.key else None
     count = args.records or (800 if args.quick else 4000)
     print(machine())
     print(f"{count:,} records of {args.tables} tables, made in ", end="", flush=True)
@@ -137,14 +150,15 @@ def main() -> None:
     records = make_records(count, args.tables)
     print(f"{time.perf_counter() - start:.1f} s (not timed)")
     directory = tempfile.mkdtemp(prefix="capsa-store-bench-")
-    for line in run_backend("sqlite", f"sqlite:///{directory}/records.db", records, args.batch):
+    sqlite_url = f"sqlite:///{directory}/records.db"
+    for line in run_backend("sqlite", sqlite_url, records, args.batch, key):
         print(line, flush=True)
     url, cluster = _postgres(args.postgres_url)
     try:
         if url is None:
             print("postgresql: initdb not installed, not measured")
         else:
-            for line in run_backend("postgresql", url, records, args.batch):
+            for line in run_backend("postgresql", url, records, args.batch, key):
                 print(line, flush=True)
     finally:
         if cluster is not None:

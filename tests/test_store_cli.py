@@ -52,8 +52,11 @@ def test_a_log_in_and_out(url: str, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == 1 and "1 stored, 3 already stored, 1 failed" in err
     code, out, err = _run(capsys, "store", "verify", url)
     assert (code, out) == (0, []) and "3 record(s) of 1 table(s) verify" in err
+    code, out, err = _run(capsys, "store", "verify", url, "--table", "cli")
+    assert (code, out) == (0, []) and "3 record(s) of 1 table(s) verify" in err
     code, out, err = _run(capsys, "store", "verify", url, "--table", "other")
-    assert code == 0 and "0 record(s)" in err
+    assert (code, out) == (2, []) and "holds no table 'other'" in err
+    assert len(err.strip().splitlines()) == 1
     code, out, _ = _run(capsys, "store", "stats", url)
     stats = [json.loads(line) for line in out]
     assert code == 0
@@ -160,3 +163,73 @@ def test_pending_rounds_and_records_set_aside(url: str, capsys: pytest.CaptureFi
     ]
     assert lines[0]["record_base64"] == "/yBub3QgVVRGLTg=" and "record" not in lines[0]
     assert lines[1]["record"] == '{"a": "\u00e9"}' and lines[1]["round_id"] == "t/r9"
+
+
+def test_keys_checkpoints_and_business_days(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CAPSA_STORE_KEY", raising=False)
+    key = tmp_path / "store.key"
+    key.write_text("5a" * 32 + "\n", "ascii")
+    log = tmp_path / "in.jsonl"
+    log.write_text("".join(t + "\n" for t in make_chain("cli", 3)), "utf-8")
+    assert _run(capsys, "store", "init", url)[0] == 0
+    assert _run(capsys, "store", "append", url, str(log), "--key-file", str(key))[0] == 0
+    code, out, err = _run(capsys, "store", "verify", url)
+    assert (code, out) == (0, []) and "head MACs not checked: no store key" in err
+    code, out, err = _run(capsys, "store", "verify", url, "--key-file", str(key))
+    assert code == 0 and "head MACs checked; no checkpoint given" in err
+    monkeypatch.setenv("CAPSA_STORE_KEY", "5a" * 32)
+    code, out, err = _run(capsys, "store", "checkpoint", url)
+    assert code == 0 and "1 table(s)" in err and "signed under the store key" in err
+    checkpoint = capsa.store.Checkpoint.parse(out[0])
+    assert len(out) == 1 and checkpoint.signed_by(bytes.fromhex("5a" * 32))
+    published = tmp_path / "checkpoint.json"
+    published.write_text(out[0], "utf-8")
+    code, out, err = _run(capsys, "store", "verify", url, "--checkpoint", str(published))
+    assert code == 0 and "head MACs checked; against 1 checkpoint(s)" in err
+    # the heads deleted: every record still checked, each missing head named
+    with capsa.store.open(url) as store:
+        store._execute("DELETE FROM capsa_tables")
+    code, out, err = _run(capsys, "store", "verify", url, "--checkpoint", str(published))
+    problems = [json.loads(line) for line in out]
+    assert code == 1 and "3 record(s) of 1 table(s) checked" in err
+    assert [(p["kind"], p["table_id"], p["fields"]) for p in problems] == [
+        ("head", "cli", ["head"])
+    ]
+    code, out, _ = _run(capsys, "store", "stats", url, "--tz", "Pacific/Kiritimati")
+    assert code == 0 and [json.loads(line)["day"] for line in out] == ["2026-12-02", "2026-12-03"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "message"),
+    [
+        (["verify", "--key-file", "{tmp}/none"], None, "cannot read"),
+        (["verify", "--key-file", "{tmp}/log.jsonl"], None, "written as hex"),
+        (["verify"], "5a5a", "at least 16 bytes"),
+        (["verify"], "not hex", "CAPSA_STORE_KEY: a store key is written as hex"),
+        (["verify", "--checkpoint", "{tmp}/log.jsonl"], None, "--checkpoint"),
+        (["verify", "--table", "typo"], None, "holds no table 'typo'"),
+        (["sign-heads"], None, "without a key"),
+        (["stats", "--tz", "Mars/Base"], None, "time zone"),
+    ],
+)
+def test_key_checkpoint_and_zone_failures_are_one_line(
+    argv: list[str],
+    env: str | None,
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = f"sqlite:///{tmp_path}/records.db"
+    (tmp_path / "log.jsonl").write_text(make_chain("cli", 1)[0] + "\n", "utf-8")
+    assert _run(capsys, "store", "init", url)[0] == 0
+    if env is None:
+        monkeypatch.delenv("CAPSA_STORE_KEY", raising=False)
+    else:
+        monkeypatch.setenv("CAPSA_STORE_KEY", env)
+    verb, *rest = argv
+    code, _, err = _run(capsys, "store", verb, url, *[a.format(tmp=tmp_path) for a in rest])
+    assert code == 2 and message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

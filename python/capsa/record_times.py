@@ -25,6 +25,8 @@ def played_at_text(value: object) -> str | None:
     """A ``meta.played_at`` value as ISO 8601 text: text as written, an
     integer as Unix milliseconds in UTC (``...T20:00:00.000Z``); None for
     none, a boolean, or an integer no calendar holds."""
+    if isinstance(value, str):  # first: the usual case, and the cheapest check
+        return value
     if isinstance(value, Mapping):
         value = value.get(PLAYED_AT)
     if isinstance(value, bool) or value is None:

@@ -7,16 +7,25 @@
   "stored"}``, ``stored`` false for a record stored already; or the error
   record ``capsa replay`` writes, also for a chain or duplicate refusal);
   the next records go on; ``--batch N`` appends N records per transaction;
-* ``verify URL [--table T]``: replays every chain, one JSON line per
-  problem, then a summary on standard error;
+* ``verify URL [--table T] [--checkpoint FILE]...``: checks the whole
+  store (or one table: exit 2 for a table it does not hold), one JSON line
+  per problem, then a summary on standard error that says what was not
+  checked (head MACs without a key, no checkpoint);
+* ``checkpoint URL``: makes a checkpoint of every table and prints its
+  canonical JSON text (one line: what an operator publishes);
+* ``sign-heads URL``: signs every unsigned head under the key;
 * ``export URL --format jsonl|parquet --out PATH``;
-* ``stats URL``: one JSON line per table and day (rounds, players, rake);
+* ``stats URL [--tz ZONE]``: one JSON line per table and business day in the
+  time zone (rounds, players, rake);
 * ``pending URL``: one JSON line per table with a pending round;
 * ``set-aside URL``: one JSON line per record set aside;
 * ``migrate URL``: brings an older store to this capsa's schema.
 
 Every verb takes ``--retry-seconds S``: how long a database that went away
-is waited for (the store's ``retry_seconds``, 30 s by default).
+is waited for (the store's ``retry_seconds``, 30 s by default). The store
+key (``append``, ``verify``, ``checkpoint``, ``sign-heads``) is read from
+``--key-file PATH`` (the key as hex), else from the environment variable
+``CAPSA_STORE_KEY`` (hex); without either the store has none.
 
 Exit codes as the rest of the command line: 1 when a record failed to
 append or verify, 2 for a usage error, a store that cannot be opened or a
@@ -31,6 +40,7 @@ import base64
 import contextlib
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any
@@ -48,12 +58,15 @@ from capsa.cli.common import (
 from capsa.records import RecordError, ReplayError, read_record
 from capsa.store import (
     ChainError,
+    Checkpoint,
+    CheckpointError,
     DuplicateRoundError,
     NulCharacterError,
     Store,
     StoreError,
     migrate,
 )
+from capsa.store.anchors import KEY_ENV, key_from_hex
 from capsa.store.outages import DEFAULT_RETRY_SECONDS
 from capsa.store.store import backend_for, open_store
 
@@ -76,10 +89,25 @@ def _database_errors(url: str) -> Iterator[None]:
         raise UsageError(f"{url}: {type(exc).__name__}: {reason}") from None
 
 
+def _key(args: argparse.Namespace) -> bytes | None:
+    """The store key: ``--key-file`` (hex), else ``CAPSA_STORE_KEY`` (hex),
+    else none. Raises ``UsageError`` for a file that cannot be read,
+    ``StoreError``/``ArgumentError`` for one that is not a key."""
+    if not hasattr(args, "key_file"):
+        return None  # a verb that neither signs nor checks
+    if args.key_file is not None:
+        with contextlib.ExitStack() as stack:
+            raw = open_input(args.key_file, stack).read()
+        return key_from_hex(raw.decode("ascii", "replace"), f"--key-file {args.key_file}")
+    text = os.environ.get(KEY_ENV)
+    return key_from_hex(text, KEY_ENV) if text else None
+
+
 def _opened(args: argparse.Namespace, run: Callable[[Store], int], create: bool = False) -> int:
+    key = _key(args)
     with (
         _database_errors(args.url),
-        open_store(args.url, create=create, retry_seconds=args.retry_seconds) as store,
+        open_store(args.url, create=create, key=key, retry_seconds=args.retry_seconds) as store,
     ):
         return run(store)
 
@@ -199,10 +227,27 @@ def _cmd_append(args: argparse.Namespace) -> int:
     return _opened(args, run)
 
 
+def _checkpoints(paths: list[str] | None) -> list[Checkpoint]:
+    """The checkpoints of ``--checkpoint`` files. Raises ``UsageError`` for
+    a file that cannot be read, ``CheckpointError`` for one that is not a
+    checkpoint (naming the file)."""
+    found = []
+    for path in paths or ():
+        with contextlib.ExitStack() as stack:
+            raw = open_input(path, stack).read()
+        try:
+            found.append(Checkpoint.parse(raw))
+        except CheckpointError as exc:
+            raise CheckpointError(f"--checkpoint {path}: {exc}") from None
+    return found
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
+    checkpoints = _checkpoints(args.checkpoint)
+
     def run(store: Store) -> int:
         table = ... if args.table is None else args.table
-        report = store.verify(table)
+        report = store.verify(table, checkpoints=checkpoints)
         out = sys.stdout.buffer
         for problem in report.problems:
             _write(
@@ -210,6 +255,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                 {
                     "error": "VerifyProblem",
                     "fields": list(problem.fields),
+                    "kind": problem.kind,
                     "message": problem.message,
                     "round_id": problem.round_id,
                     "table_id": problem.table_id,
@@ -217,11 +263,42 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             )
         out.flush()
         verdict = "verify" if report.ok else f"checked, {len(report.problems)} problem(s)"
+        checked = []
+        if report.macs_checked:
+            checked.append("head MACs checked")
+        if report.checkpoints:
+            checked.append(f"against {report.checkpoints} checkpoint(s)")
+        notes = "; ".join(checked + report.unchecked)
         print(
-            f"capsa store verify: {report.records} record(s) of {report.tables} table(s) {verdict}",
+            f"capsa store verify: {report.records} record(s) of {report.tables} table(s) "
+            f"{verdict} ({notes})",
             file=sys.stderr,
         )
         return 0 if report.ok else EXIT_FAILED
+
+    return _opened(args, run)
+
+
+def _cmd_checkpoint(args: argparse.Namespace) -> int:
+    def run(store: Store) -> int:
+        checkpoint = store.checkpoint()
+        sys.stdout.buffer.write(checkpoint.text.encode() + b"\n")
+        sys.stdout.buffer.flush()
+        signed = "signed under the store key" if checkpoint.mac else "not signed (no store key)"
+        print(
+            f"capsa store checkpoint: {len(checkpoint.tables)} table(s) at "
+            f"{checkpoint.made_at}, {signed}",
+            file=sys.stderr,
+        )
+        return 0
+
+    return _opened(args, run)
+
+
+def _cmd_sign_heads(args: argparse.Namespace) -> int:
+    def run(store: Store) -> int:
+        print(f"capsa store sign-heads: {store.sign_heads()} head(s) signed", file=sys.stderr)
+        return 0
 
     return _opened(args, run)
 
@@ -251,7 +328,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
 def _cmd_stats(args: argparse.Namespace) -> int:
     def run(store: Store) -> int:
         out = sys.stdout.buffer
-        for row in store.stats():
+        for row in store.stats(tz=args.tz):
             _write(
                 out,
                 {
@@ -371,12 +448,36 @@ def register(subparsers: Any) -> None:
         help="records per transaction (default 1: each durable on its own; a batch is "
         "all or nothing, and a batch with a refused record is appended one by one)",
     )
-    verify = verb("verify", _cmd_verify, "replay every chain of the store")
-    verify.add_argument("--table", help="only this table's chain")
+
+    def keyed(parser: Any) -> Any:
+        parser.add_argument(
+            "--key-file",
+            metavar="PATH",
+            help=f"the store key, as hex (default: the environment's {KEY_ENV}, hex)",
+        )
+        return parser
+
+    keyed(append)
+    verify = keyed(verb("verify", _cmd_verify, "check every record, seat row and head"))
+    verify.add_argument("--table", help="only this table (exit 2 when the store has none)")
+    verify.add_argument(
+        "--checkpoint",
+        action="append",
+        metavar="FILE",
+        help="check each chain against a checkpoint (capsa store checkpoint); repeatable",
+    )
+    keyed(verb("checkpoint", _cmd_checkpoint, "make and print a checkpoint of every table"))
+    keyed(verb("sign-heads", _cmd_sign_heads, "sign every unsigned head under the store key"))
     export = verb("export", _cmd_export, "write the records as JSON Lines or Parquet")
     export.add_argument("--format", choices=("jsonl", "parquet"), required=True)
     export.add_argument("--out", required=True, help="the file written")
-    verb("stats", _cmd_stats, "rounds, players and rake per table and day (JSON Lines)")
+    stats = verb("stats", _cmd_stats, "rounds, players and rake per table and day (JSON Lines)")
+    stats.add_argument(
+        "--tz",
+        default="UTC",
+        help="the time zone of the business days: an IANA name (Asia/Jakarta) or an "
+        "offset (+07:00); default UTC",
+    )
     verb("pending", _cmd_pending, "rounds opened whose records are not stored (JSON Lines)")
     verb("set-aside", _cmd_set_aside, "the records set aside, with why (JSON Lines)")
     verb("migrate", _cmd_migrate, "bring the store to this capsa's schema version")

@@ -5,8 +5,10 @@
 standard library's sqlite3) or ``postgresql://...`` (psycopg 3, the
 ``capsa[postgres]`` extra). A record is stored as its exact canonical JSON
 text; :meth:`Store.append` checks its digest and its table's chain in one
-transaction and is durable when it returns; :meth:`Store.verify` replays
-every chain; :meth:`Store.ledger`, :meth:`Store.rounds`, :meth:`Store.stats`
+transaction and is durable when it returns; :meth:`Store.verify` checks
+the whole store, with the store key each head's MAC and against
+checkpoints (:class:`Checkpoint`, :meth:`Store.checkpoint`) each chain's
+first rounds; :meth:`Store.ledger`, :meth:`Store.rounds`, :meth:`Store.stats`
 and :meth:`Store.export` read it back. :func:`migrate` brings an older
 store's schema to this capsa's; ``SCHEMA_VERSION`` is the version of the
 tables this capsa reads and writes.
@@ -23,11 +25,14 @@ writer could not store.
 
 from __future__ import annotations
 
+from capsa.store.anchors import Checkpoint
 from capsa.store.errors import (
     ChainError,
+    CheckpointError,
     DatabaseUnavailableError,
     DiskFullError,
     DuplicateRoundError,
+    HeadMACError,
     LeaseError,
     NulCharacterError,
     PendingRoundError,
@@ -47,9 +52,12 @@ __all__ = [
     "DEFAULT_RETRY_SECONDS",
     "SCHEMA_VERSION",
     "ChainError",
+    "Checkpoint",
+    "CheckpointError",
     "DatabaseUnavailableError",
     "DiskFullError",
     "DuplicateRoundError",
+    "HeadMACError",
     "LeaseError",
     "NulCharacterError",
     "Opening",
@@ -70,14 +78,22 @@ __all__ = [
 ]
 
 
-def open(url: str, *, create: bool = True, retry_seconds: float = DEFAULT_RETRY_SECONDS) -> Store:
+def open(
+    url: str,
+    *,
+    create: bool = True,
+    key: bytes | None = None,
+    retry_seconds: float = DEFAULT_RETRY_SECONDS,
+) -> Store:
     """Opens the store at ``url`` (``sqlite:///path`` or
     ``postgresql://...``); with ``create``, makes its tables in a database
-    that has none. Raises ``SchemaVersionError`` for a store of another
-    schema version (an older one names ``capsa store migrate``),
-    ``StoreURLError`` for a URL of no backend, ``DatabaseUnavailableError``
+    that has none; with ``key`` (bytes, at least 16), signs and checks the
+    tables' heads under it. Raises ``SchemaVersionError`` for a store of
+    another schema version (an older one names ``capsa store migrate``),
+    ``StoreURLError`` for a URL of no backend, ``TypeError`` or
+    ``ArgumentError`` for a key that is not one, ``DatabaseUnavailableError``
     for a database unreachable for ``retry_seconds``."""
-    return open_store(url, create=create, retry_seconds=retry_seconds)
+    return open_store(url, create=create, key=key, retry_seconds=retry_seconds)
 
 
 def migrate(url: str, *, retry_seconds: float = DEFAULT_RETRY_SECONDS) -> tuple[int, int]:

@@ -18,12 +18,18 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, Protocol
 
-__all__ = ["RECORD_COLUMNS", "Backend", "Connection", "Cursor", "Failure"]
+from capsa.store.days import TimeZone
+
+__all__ = ["DAY_RANGE_MS", "RECORD_COLUMNS", "Backend", "Connection", "Cursor", "Failure"]
 
 RECORD_COLUMNS = (
     "table_key, round_id, nonce, digest, previous_digest, played_at, played_at_ms, record"
 )
 """The columns of a record's row that an insert gives, in order."""
+
+DAY_RANGE_MS = (-62_135_510_400_000, 253_402_214_400_000 - 1)
+"""The moments (Unix ms) a day is given for in every time zone: from
+0001-01-02 to 9999-12-30 UTC, so that no zone's day leaves the calendar."""
 
 
 class Cursor(Protocol):
@@ -68,6 +74,8 @@ class Backend(ABC):
     """``"sqlite"`` or ``"postgresql"``."""
     begin_write: str
     """The statement that starts a transaction that will write."""
+    begin_read = "BEGIN"
+    """The statement that starts a transaction that reads one snapshot."""
     lock_suffix: str
     """What makes a ``SELECT`` of a head row lock it until the commit."""
     sequence_column: str
@@ -149,6 +157,18 @@ class Backend(ABC):
         """Whether the database is there to connect to (False: connecting
         would make a new one)."""
         return True
+
+    def one_of(self, column: str, values: Sequence[int]) -> tuple[str, tuple[Any, ...]]:
+        """The SQL that ``column`` is one of ``values`` (integers), with its
+        parameters."""
+        return f"{column} IN ({', '.join('?' * len(values))})", tuple(values)
+
+    @abstractmethod
+    def local_day(self, column: str, tz: TimeZone) -> tuple[str, Any]:
+        """The SQL of the day (ISO 8601 text, ``2026-12-01``) the Unix
+        milliseconds of ``column`` fall on in the time zone ``tz``, NULL
+        for NULL or a moment outside :data:`DAY_RANGE_MS`; with the one
+        ``?`` parameter it takes."""
 
     @property
     @abstractmethod

@@ -11,9 +11,11 @@ from capsa._core import CapsaError
 
 __all__ = [
     "ChainError",
+    "CheckpointError",
     "DatabaseUnavailableError",
     "DiskFullError",
     "DuplicateRoundError",
+    "HeadMACError",
     "LeaseError",
     "NulCharacterError",
     "PendingRoundError",
@@ -153,3 +155,22 @@ class PendingRoundError(StoreError):
         self.table_id = table_id
         self.round_id = round_id
         self.pending = pending
+
+
+class HeadMACError(StoreError):
+    """A table's head whose MAC under the store key is missing or is not the
+    head's: a store opened with a key refuses to extend or to checkpoint a
+    head it cannot vouch for (one changed in the database, or written by a
+    writer without the key). ``table_id`` names the table."""
+
+    table_id: str | None
+
+    def __init__(self, message: str, table_id: str | None) -> None:
+        super().__init__(message)
+        self.table_id = table_id
+
+
+class CheckpointError(StoreError):
+    """A text that is not a store checkpoint (``capsa.store.Checkpoint``),
+    naming what is wrong with it, or a checkpoint whose MAC is not the one
+    the key gives."""

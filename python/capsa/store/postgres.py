@@ -8,10 +8,12 @@ other; a commit returns once the server has it on disk (the server's
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from typing import Any, cast
 
-from capsa.store.backend import Backend, Connection, Failure
+from capsa.store.backend import DAY_RANGE_MS, Backend, Connection, Failure
+from capsa.store.days import TimeZone
 from capsa.store.errors import StoreURLError
 
 __all__ = ["CONNECT_TIMEOUT_SECONDS", "PostgresBackend"]
@@ -47,11 +49,19 @@ def _psycopg() -> Any:
     return psycopg
 
 
+def _offset_text(offset: datetime.timedelta) -> str:
+    """An offset from UTC as ``+07:00``."""
+    minutes = int(offset.total_seconds()) // 60
+    sign = "-" if minutes < 0 else "+"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
 class PostgresBackend(Backend):
     """A store in a PostgreSQL database."""
 
     name = "postgresql"
     begin_write = "BEGIN"
+    begin_read = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
     lock_suffix = " FOR UPDATE"
     sequence_column = "seq BIGSERIAL PRIMARY KEY"
     bytes_column = "BYTEA"
@@ -71,6 +81,23 @@ class PostgresBackend(Backend):
 
     def sql(self, text: str) -> str:
         return text.replace("%", "%%").replace("?", "%s")
+
+    def one_of(self, column: str, values: Sequence[int]) -> tuple[str, tuple[Any, ...]]:
+        # one array parameter: a statement the driver and the server parse
+        # once, whatever the number of values
+        return f"{column} = ANY(?)", (list(values),)
+
+    def local_day(self, column: str, tz: TimeZone) -> tuple[str, Any]:
+        low, high = DAY_RANGE_MS
+        # a fixed offset as an interval (east positive); text would be
+        # read as a POSIX zone, whose offsets count west
+        zone = "CAST(? AS INTERVAL)" if tz.offset is not None else "?"
+        moment = f"(TIMESTAMPTZ 'epoch' + {column} * INTERVAL '1 millisecond')"
+        return (
+            f"CASE WHEN {column} BETWEEN {low} AND {high}"
+            f" THEN to_char({moment} AT TIME ZONE {zone}, 'YYYY-MM-DD') END",
+            _offset_text(tz.offset) if tz.offset is not None else tz.name,
+        )
 
     def retryable(self, exc: BaseException) -> bool:
         errors = self._psycopg.errors

@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from typing import cast
+from typing import Any, cast
 
-from capsa.store.backend import Backend, Connection, Failure
+from capsa.store.backend import DAY_RANGE_MS, Backend, Connection, Failure
+from capsa.store.days import TimeZone, local_day
 from capsa.store.errors import StoreURLError
 
 __all__ = ["SQLiteBackend"]
@@ -39,6 +40,14 @@ def _write_ahead_log(conn: sqlite3.Connection) -> None:
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 raise
         time.sleep(0.01)
+
+
+def _local_day(moment_ms: int | None, tz: str) -> str | None:
+    """SQL ``capsa_local_day(ms, tz)``: :func:`capsa.store.days.local_day`
+    within :data:`~capsa.store.backend.DAY_RANGE_MS`."""
+    if moment_ms is None or not DAY_RANGE_MS[0] <= moment_ms <= DAY_RANGE_MS[1]:
+        return None
+    return local_day(moment_ms, tz)
 
 
 class SQLiteBackend(Backend):
@@ -69,6 +78,7 @@ class SQLiteBackend(Backend):
         try:
             _write_ahead_log(conn)
             conn.execute("PRAGMA synchronous=FULL")
+            conn.create_function("capsa_local_day", 2, _local_day, deterministic=True)
         except BaseException:
             conn.close()
             raise
@@ -76,6 +86,9 @@ class SQLiteBackend(Backend):
 
     def sql(self, text: str) -> str:
         return text
+
+    def local_day(self, column: str, tz: TimeZone) -> tuple[str, Any]:
+        return f"capsa_local_day({column}, ?)", tz.name
 
     def retryable(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)

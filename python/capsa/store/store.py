@@ -11,6 +11,7 @@ open one store. Every operation outlives a broken connection
 from __future__ import annotations
 
 import datetime
+import time
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, TypeVar
@@ -20,8 +21,10 @@ from capsa.ledger import Ledger
 from capsa.record_times import moment_ms
 from capsa.records import RecordLike
 from capsa.store import leases, pending, schema, set_aside
+from capsa.store.anchors import Checkpoint, check_key, make_checkpoint, sign_unsigned_heads
 from capsa.store.backend import Backend, Connection
 from capsa.store.connections import ThreadConnections
+from capsa.store.days import time_zone
 from capsa.store.errors import StoreError, StoreURLError
 from capsa.store.export import OnSkip, export_records
 from capsa.store.outages import DEFAULT_RETRY_SECONDS, Retrying
@@ -35,13 +38,16 @@ from capsa.store.rows import (
     table_key,
 )
 from capsa.store.set_aside import SetAside
-from capsa.store.verify import Progress, Row, VerifyReport, verify_rows
+from capsa.store.verify import Progress, Verifier, VerifyReport
+from capsa.store.walk import orphan_seats, walk
 from capsa.store.writer import Transaction
 
 __all__ = ["Store", "backend_for", "check_retry_seconds", "open_store"]
 
 PAGE_ROWS = 500
 """Rows read per query when streaming: memory holds one page."""
+_CHECKPOINT_PAGE = 8
+"""Checkpoints read per query (each holds every table)."""
 WRITE_TRIES = 5
 """How often a write transaction that lost a deadlock is tried."""
 
@@ -64,14 +70,18 @@ def backend_for(url: str) -> Backend:
 
 
 def open_store(
-    url: str, *, create: bool = True, retry_seconds: float = DEFAULT_RETRY_SECONDS
+    url: str,
+    *,
+    create: bool = True,
+    key: bytes | None = None,
+    retry_seconds: float = DEFAULT_RETRY_SECONDS,
 ) -> Store:
     """Opens the store at ``url``; with ``create``, makes its tables in a
-    database that has none. Raises ``SchemaVersionError`` for a store of
-    another schema version, ``StoreURLError`` for a URL of no backend,
-    ``DatabaseUnavailableError`` for a database that stayed unreachable for
-    ``retry_seconds``."""
-    return Store(url, create=create, retry_seconds=retry_seconds)
+    database that has none; with ``key``, signs heads under it. Raises
+    ``SchemaVersionError`` for a store of another schema version,
+    ``StoreURLError`` for a URL of no backend, ``DatabaseUnavailableError``
+    for a database that stayed unreachable for ``retry_seconds``."""
+    return Store(url, create=create, key=key, retry_seconds=retry_seconds)
 
 
 def check_retry_seconds(value: object) -> float:
@@ -100,6 +110,9 @@ class _Rows:
     def fetchall(self) -> list[Any]:
         return self._rows
 
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._rows)
+
 
 def _rows_sql(where: str, order: str) -> str:
     return (
@@ -124,12 +137,24 @@ class Store:
     is full, the driver's error (``sqlite3.Error``, ``psycopg.Error``) for
     another failure of the database, and ``StoreError`` once the store is
     closed.
+
+    ``key`` (bytes, at least 16; 32 recommended) is the store key: every
+    write signs its tables' heads under it, refusing a head it did not
+    sign (``HeadMACError``), :meth:`verify` checks every head's MAC and
+    :meth:`checkpoint` signs the checkpoint (:mod:`capsa.store.anchors`).
+    ``TypeError``/``ArgumentError`` for a key that is not one.
     """
 
     def __init__(
-        self, url: str, *, create: bool = True, retry_seconds: float = DEFAULT_RETRY_SECONDS
+        self,
+        url: str,
+        *,
+        create: bool = True,
+        key: bytes | None = None,
+        retry_seconds: float = DEFAULT_RETRY_SECONDS,
     ) -> None:
         self.url = url
+        self._key = check_key(key)
         self.retry_seconds = check_retry_seconds(retry_seconds)
         self._backend = backend_for(url)
         self._connections = ThreadConnections(self._backend.connect, url)
@@ -255,7 +280,7 @@ class Store:
                 conn.execute(backend.begin_write)
                 committing = False
                 try:
-                    transaction = Transaction(backend, conn, holder)
+                    transaction = Transaction(backend, conn, holder, key=self._key)
                     result = body(transaction)
                     transaction.finish()
                     committing = True
@@ -399,16 +424,18 @@ class Store:
         self,
         table_id: str | Any | None = ...,
         *,
-        since: str | None = None,
+        since: str | int | datetime.datetime | None = None,
         player: str | None = None,
         limit: int | None = None,
     ) -> Iterator[StoredRound]:
         """The stored records in the order stored, read a page at a time:
         of one table when ``table_id`` is given (None: the table of no id),
-        played at or after ``since`` (ISO 8601 text, against
-        ``meta.played_at``; records without one are left out), with
-        ``player`` at a seat, at most ``limit``. Raises only the driver's
-        errors."""
+        played at or after the moment ``since`` names (ISO 8601 text with
+        any offset, ``Z`` or none for UTC; Unix milliseconds; a datetime,
+        naive read as UTC), against the moment ``meta.played_at`` names
+        (records without one are left out), with ``player`` at a seat, at
+        most ``limit``. Raises ``StoreError`` for a ``since`` that names no
+        moment, and what a failing database raises (see the class)."""
         where = ""
         params: list[Any] = []
         if table_id is not ...:
@@ -417,7 +444,10 @@ class Store:
         if since is not None:
             moment = moment_ms(since)
             if moment is None:
-                raise StoreError(f"since must be ISO 8601 text or Unix milliseconds, not {since!r}")
+                raise StoreError(
+                    "since is ISO 8601 text, Unix milliseconds or a datetime, "
+                    f"not {str(since)[:64]!r}"
+                )
             where += " AND played_at_ms >= ?"
             params.append(moment)
         if player is not None:
@@ -436,51 +466,94 @@ class Store:
     # -- checking and summing ------------------------------------------------
 
     def verify(
-        self, table_id: str | Any | None = ..., *, progress: Progress | None = None
+        self,
+        table_id: str | Any | None = ...,
+        *,
+        checkpoints: Iterable[Checkpoint | str] = (),
+        progress: Progress | None = None,
     ) -> VerifyReport:
-        """Checks every chain (or one table's): every record read back from
-        its text and replayed, linked to the record before it, its columns
-        its own, and each table's head its last record. A record that fails
-        is a problem of the report naming its table and round; the check
-        goes on. Reads a page at a time; ``progress`` is called with the
-        number of records checked. Raises only the driver's errors: what
-        fails to check is in the report."""
-        heads = {
-            table_key(t.table_id): (t.last_digest, t.rounds)
-            for t in self.tables()
-            if table_id is ... or t.table_id == table_id
-        }
-        report = VerifyReport()
-        for key in sorted(heads):
-            verify_rows(self._rows_with_seats(key), {key: heads[key]}, report, progress)
-        return report
+        """Checks the whole store (or one table): every record read back
+        from its text and replayed, linked to the record before it, its
+        columns and seats' rows its own; every table's head its last record,
+        and with the store key signed under it; seats' rows of no record;
+        and each chain against the ``checkpoints`` given (:class:`Checkpoint`
+        or its text): a chain holding, at a checkpoint's round count, another
+        digest or fewer rounds. What fails is a problem of the report naming
+        its table and round; the check goes on. Reads one snapshot, a page
+        at a time; ``progress`` is called with the number of records
+        checked. Raises ``StoreError`` for a ``table_id`` the store holds
+        neither a head nor a record of, ``CheckpointError`` for a text that
+        is not a checkpoint, and the driver's errors: what fails to check is
+        in the report."""
+        given = [c if isinstance(c, Checkpoint) else Checkpoint.parse(c) for c in checkpoints]
+        only = None if table_id is ... else table_key(table_id)
+        backend = self._backend
 
-    def _rows_with_seats(self, key: str) -> Iterator[Row]:
-        """A table's rows in the order stored, each with its seats' rows, a
-        page at a time."""
-        page: list[Any] = []
-        for row in self._pages(" AND table_key = ?", (key,), None):
-            page.append(row)
-            if len(page) == PAGE_ROWS:
-                yield from self._with_seats(key, page)
-                page = []
-        yield from self._with_seats(key, page)
+        def check(conn: Connection) -> VerifyReport:
+            # one snapshot on one connection: a connection that breaks part
+            # way starts the check again on a new one, from a fresh report
+            def execute(sql: str, params: tuple[Any, ...] = ()) -> _Rows:
+                cursor = conn.execute(backend.sql(sql), params)
+                return _Rows([] if cursor.description is None else cursor.fetchall())
 
-    def _with_seats(self, key: str, page: list[Any]) -> Iterator[Row]:
-        if not page:
-            return
-        seats: dict[int, list[tuple[str, str | None, int, int]]] = {}
-        found = self._execute(
-            "SELECT s.seq, s.player_id, s.player_name, s.net, s.rake FROM capsa_seats s"
-            " JOIN capsa_records r ON r.seq = s.seq WHERE r.table_key = ?"
-            " AND s.seq >= ? AND s.seq <= ? ORDER BY s.seq, s.seat",
-            (key, int(page[0][0]), int(page[-1][0])),
-        ).fetchall()
-        for seq, player, name, net, rake in found:
-            seats.setdefault(int(seq), []).append((player, name, int(net), int(rake)))
-        for r in page:
-            seq = int(r[0])
-            yield (seq, r[1], r[2], r[3], r[4], r[5], r[6], tuple(seats.get(seq, ())))
+            report = VerifyReport()
+            verifier = Verifier(report, self._key, given, only, progress)
+            conn.execute(backend.begin_read)
+            try:
+                verifier.walk(walk(execute, backend.one_of, PAGE_ROWS, only))
+                if only is None:
+                    # every seat row of a record was read with it: any other
+                    # is of no record, and only then are the seats walked
+                    (total,) = execute("SELECT COUNT(*) FROM capsa_seats").fetchone()
+                    if int(total) != report.seats:
+                        orphans = orphan_seats(execute, backend.one_of, PAGE_ROWS)
+                        verifier.seats_of_no_record(orphans)
+                elif report.tables == 0:
+                    raise StoreError(f"the store holds no table {table_id!r}")
+            finally:
+                backend.rollback(conn)
+            return verifier.finish()
+
+        return self._retrying.run(check)
+
+    # -- anchoring -----------------------------------------------------------
+
+    def checkpoint(self) -> Checkpoint:
+        """Makes a checkpoint of every table's round count and last digest,
+        signed under the store key when there is one, and keeps it in the
+        store; its :attr:`Checkpoint.text` is what to publish, and
+        :meth:`verify` checks the chains against it. Raises ``HeadMACError``
+        (with a key) for a head the key did not sign."""
+        made_ms = time.time_ns() // 1_000_000
+        return self._write(lambda tx: make_checkpoint(tx, self._key, made_ms))
+
+    def checkpoints(self) -> Iterator[Checkpoint]:
+        """The checkpoints the store made, oldest first, a few at a time.
+        Raises ``CheckpointError`` for one edited into something that is not
+        one."""
+        last = 0
+        while True:
+            rows = self._execute(
+                "SELECT seq, checkpoint FROM capsa_checkpoints WHERE seq > ? ORDER BY seq LIMIT ?",
+                (last, _CHECKPOINT_PAGE),
+            ).fetchall()
+            for _, text in rows:
+                yield Checkpoint.parse(text)
+            if len(rows) < _CHECKPOINT_PAGE:
+                return
+            last = int(rows[-1][0])
+
+    def sign_heads(self) -> int:
+        """Signs under the store key every head that holds rounds and no MAC
+        (heads written before the store had a key, or by a writer without
+        it), in one transaction; returns how many. Verify the store first
+        (against a checkpoint when there is one): this vouches for the heads
+        as they are. A head whose MAC is wrong is left so. Raises
+        ``StoreError`` for a store opened without a key."""
+        key = self._key
+        if key is None:
+            raise StoreError("the store was opened without a key: nothing to sign with")
+        return self._write(lambda tx: sign_unsigned_heads(tx, key))
 
     def ledger(self, player: str | None = None) -> Ledger | int:
         """With no ``player``, a :class:`capsa.Ledger` of every stored
@@ -498,20 +571,24 @@ class Store:
             ledger.add(text)
         return ledger
 
-    def stats(self) -> list[StatsRow]:
-        """Rounds, players and rake per table and day (day None: records
-        with no ``meta.played_at``). Raises only the driver's errors."""
+    def stats(self, *, tz: str = "UTC") -> list[StatsRow]:
+        """Rounds, players and rake per table and business day: the day
+        (``YYYY-MM-DD``) each record's ``meta.played_at`` falls on in the
+        time zone ``tz`` (an IANA name such as ``"Asia/Jakarta"``, or a fixed
+        offset such as ``"+07:00"``); day None for records whose
+        ``played_at`` names no moment. Raises ``TypeError`` for a ``tz``
+        that is not a str, ``StoreError`` for one that names no time zone,
+        and the driver's errors."""
+        zone = time_zone(tz)
+        day, param = self._backend.local_day("r.played_at_ms", zone)
         rows = self._execute(
-            "SELECT r.table_key, r.played_at_ms / 86400000, COUNT(DISTINCT r.seq),"
+            f"SELECT r.table_key, {day}, COUNT(DISTINCT r.seq),"
             " COUNT(DISTINCT s.player_id), SUM(s.rake)"
             " FROM capsa_records r JOIN capsa_seats s ON s.seq = r.seq"
-            " GROUP BY r.table_key, r.played_at_ms / 86400000"
-            " ORDER BY r.table_key, r.played_at_ms / 86400000"
+            " GROUP BY 1, 2 ORDER BY 1, 2 NULLS LAST",
+            (param,),
         ).fetchall()
-        return [
-            StatsRow(table_id_of(k), _utc_day(d), int(n), int(p), int(r or 0))
-            for k, d, n, p, r in rows
-        ]
+        return [StatsRow(table_id_of(k), d, int(n), int(p), int(r or 0)) for k, d, n, p, r in rows]
 
     def export(self, path: str, *, format: str | None = None, on_skip: OnSkip | None = None) -> int:
         """Writes every record to ``path``: JSON Lines (``.jsonl``, the
@@ -534,13 +611,6 @@ def _openings(openings: Iterable[Opening]) -> list[Opening]:
         if not isinstance(opening, Opening):
             raise TypeError(f"an opening is a capsa.store.Opening, not {type(opening).__name__}")
     return opened
-
-
-def _utc_day(number: int | None) -> str | None:
-    """The UTC day of a count of days since the Unix epoch, ISO 8601."""
-    if number is None:
-        return None
-    return (datetime.date(1970, 1, 1) + datetime.timedelta(days=int(number))).isoformat()
 
 
 def _stored(row: Any) -> StoredRound:

@@ -15,7 +15,10 @@ of the pending round clears it, a record of another round is refused, and
 
 from __future__ import annotations
 
+from typing import Any
+
 from capsa.store import leases, pending
+from capsa.store.anchors import check_head, head_mac
 from capsa.store.backend import Backend, Connection
 from capsa.store.errors import ChainError, DuplicateRoundError, PendingRoundError
 from capsa.store.pending import Opening
@@ -28,13 +31,22 @@ class Transaction:
     """The records written in one transaction of a connection (begun and
     committed by the caller, :meth:`finish` just before the commit)."""
 
-    def __init__(self, backend: Backend, conn: Connection, holder: str | None = None) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        conn: Connection,
+        holder: str | None = None,
+        *,
+        key: bytes | None = None,
+    ) -> None:
         self._backend = backend
         self._conn = conn
         self._holder = holder
+        self._key = key
         # table key -> its pending round (read with the head)
         self._pending: dict[str, Opening | None] = {}
-        # table key -> [the digest its next record must follow, records added]
+        # table key -> [the digest its next record must follow, records
+        # added, round count before the transaction]
         self._heads: dict[str, list[str | int | None]] = {}
         # (seq, seat, player id, name, net, rake) of every record inserted
         self._seats: list[tuple[int, int, str, str | None, int, int]] = []
@@ -56,11 +68,14 @@ class Transaction:
                 (key,),
             )
             row = self._conn.execute(
-                sql("SELECT last_digest FROM capsa_tables WHERE table_key = ?")
+                sql("SELECT last_digest, rounds, head_mac FROM capsa_tables WHERE table_key = ?")
                 + self._backend.lock_suffix,
                 (key,),
             ).fetchone()
-            head = self._heads[key] = [row[0], 0]
+            if self._key is not None:
+                # never sign a new head over one the key did not sign
+                check_head(self._key, key, int(row[1]), row[0], row[2])
+            head = self._heads[key] = [row[0], 0, int(row[1])]
             self.fence(key)
             self._pending[key] = pending.read(self._backend, self._conn, key)
         return head
@@ -158,7 +173,8 @@ class Transaction:
     def insert(self, record: PreparedRecord) -> bool:
         """Stores a record; False when it is stored already. Raises
         ``DuplicateRoundError``, ``ChainError``, ``PendingRoundError`` or
-        ``LeaseError`` (the caller rolls back)."""
+        ``LeaseError``, and with a store key ``HeadMACError`` for a head the
+        key did not sign (the caller rolls back)."""
         key = table_key(record.table_id)
         head = self._head(key)
         nonce = str(record.nonce)
@@ -252,19 +268,27 @@ class Transaction:
         self._seats += [(seq, seat, *figures) for seat, figures in enumerate(record.seats)]
 
     def finish(self) -> None:
-        """Writes the records' seats and each table's new head (before the
-        commit)."""
+        """Writes the records' seats and each table's new head, signed under
+        the store key when there is one (before the commit)."""
         if self._seats:
             self._backend.insert_seats(self._conn, self._seats)
-        for key, (digest, added) in self._heads.items():
+        for key, (digest, added, before) in self._heads.items():
             if added:
+                assert isinstance(digest, str) and isinstance(added, int)
+                rounds = int(before or 0) + added
+                mac = None if self._key is None else head_mac(self._key, key, rounds, digest)
                 self._conn.execute(
                     self._backend.sql(
-                        "UPDATE capsa_tables SET last_digest = ?, rounds = rounds + ?"
+                        "UPDATE capsa_tables SET last_digest = ?, rounds = ?, head_mac = ?"
                         " WHERE table_key = ?"
                     ),
-                    (digest, added, key),
+                    (digest, rounds, mac, key),
                 )
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        """Runs a statement (the store's SQL, ``?`` parameters) in the
+        transaction; its cursor."""
+        return self._conn.execute(self._backend.sql(sql), params)
 
 
 def _columns(record: PreparedRecord) -> tuple[str | int | None, ...]:
