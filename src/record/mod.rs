@@ -26,6 +26,7 @@ mod format;
 mod read;
 mod replay;
 mod table;
+mod void;
 mod write;
 
 pub use crate::arrangement::arrangement_text;
@@ -34,12 +35,16 @@ pub(crate) use format::check_round_id;
 pub use format::{
     check_stakes_diagonal, Members, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION, FORMAT,
     FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES, MAX_PROBLEMS,
-    MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES,
+    MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES, POLICY_FORMAT_VERSION,
 };
-pub use read::{read, read_value, Record, RecordText};
+pub use read::{read, read_any, read_any_value, read_value, AnyRecord, Record, RecordText};
 pub use table::{
-    check_players, check_table_id, installed_solver, players_error, Player, SolverId,
-    MAX_PLAYER_BYTES, MAX_TABLE_ID_BYTES,
+    check_players, check_table_id, installed_solver, players_error, policy_of, policy_solver,
+    Player, SolverId, MAX_PLAYER_BYTES, MAX_TABLE_ID_BYTES, NO_TABLES,
+};
+pub use void::{
+    check_reason, write_void, VoidInputs, VoidRecord, MAX_REASON_BYTES, VOID_FORMAT,
+    VOID_FORMAT_VERSION,
 };
 #[cfg(feature = "python")]
 pub(crate) use write::seat_inputs;
