@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, TypeVar
 
+from capsa import _core
 from capsa.ledger import Ledger
 from capsa.record_times import moment_ms
 from capsa.records import RecordLike
@@ -21,7 +22,7 @@ from capsa.store import schema
 from capsa.store.backend import Backend, Connection
 from capsa.store.connections import ThreadConnections
 from capsa.store.errors import StoreError, StoreURLError
-from capsa.store.export import OnSkip, export_records
+from capsa.store.export import OnSkip, OnVoid, export_records
 from capsa.store.rows import (
     StatsRow,
     StoredRound,
@@ -31,6 +32,7 @@ from capsa.store.rows import (
     table_key,
 )
 from capsa.store.verify import Progress, Row, VerifyReport, verify_rows
+from capsa.store.void import void_pending_round
 from capsa.store.writer import Transaction
 
 __all__ = ["Store", "backend_for", "open_store"]
@@ -144,6 +146,30 @@ class Store:
         already)."""
         prepared = [prepare(record, replay) for record in records]
         return self._write(lambda tx: tx.insert_all(prepared))
+
+    def void_pending(
+        self, table_id: str | None, reason: str, *, holder: str | None = None
+    ) -> str | None:
+        """Closes the table's pending round (the round whose commitment was
+        recorded before it was published, and whose record never came) by
+        its void record (:func:`capsa.records.void_record`: its round id,
+        nonce and commitment, the digest it was opened after, ``reason``),
+        appended to the table's chain, and clears the pending round, in one
+        transaction, durable when it returns. Returns the void record's
+        text, or None (changing nothing) when the table has no pending
+        round. With ``holder``, the table must be leased to that holder.
+
+        Raises ``ArgumentError`` for a table id or reason a record cannot
+        hold, ``TypeError`` for one of the wrong type, ``StoreError`` when
+        ``holder`` does not hold the table's lease, ``ChainError`` when the
+        table's head is not the digest the round was opened after.
+        """
+        table_id = _core.read_table_id(table_id)
+        if not isinstance(reason, str):
+            raise TypeError(f"reason must be a str, not {type(reason).__name__}")
+        return self._write(
+            lambda tx: void_pending_round(self._backend, self._conn(), tx, table_id, reason, holder)
+        )
 
     def _write(self, body: Callable[[Transaction], T]) -> T:
         conn = self._conn()
@@ -300,7 +326,8 @@ class Store:
 
     def stats(self) -> list[StatsRow]:
         """Rounds, players and rake per table and day (day None: records
-        with no ``meta.played_at``). Raises only the driver's errors."""
+        with no ``meta.played_at``); a void round, which has no seats, is
+        not counted. Raises only the driver's errors."""
         rows = self._execute(
             "SELECT r.table_key, r.played_at_ms / 86400000, COUNT(DISTINCT r.seq),"
             " COUNT(DISTINCT s.player_id), SUM(s.rake)"
@@ -313,17 +340,26 @@ class Store:
             for k, d, n, p, r in rows
         ]
 
-    def export(self, path: str, *, format: str | None = None, on_skip: OnSkip | None = None) -> int:
+    def export(
+        self,
+        path: str,
+        *,
+        format: str | None = None,
+        on_skip: OnSkip | None = None,
+        on_void: OnVoid | None = None,
+    ) -> int:
         """Writes every record to ``path``: JSON Lines (``.jsonl``, the
         stored texts byte for byte, one a line) or a Parquet rounds table
         (``.parquet``, :func:`capsa.record_tables.to_parquet`, needs
         pyarrow); ``format`` (``"jsonl"`` or ``"parquet"``) overrides the
         suffix. A record the rounds schema cannot hold (a stakes matrix) is
         left out of a Parquet file and handed to ``on_skip``, else named by
-        ``StoreError`` once the file is written. Returns the number of
-        records written. Raises ``StoreError`` for a path of no known
-        format, ``OSError`` when it cannot be written."""
-        return export_records(self.texts(), path, format, on_skip)
+        ``StoreError`` once the file is written; a void record, which has
+        no seats, is left out of a Parquet file and handed to ``on_void``
+        (its round id), never an error. Returns the number of records
+        written. Raises ``StoreError`` for a path of no known format,
+        ``OSError`` when it cannot be written."""
+        return export_records(self.texts(), path, format, on_skip, on_void)
 
 
 def _utc_day(number: int | None) -> str | None:

@@ -1,7 +1,8 @@
 """The check of every stored chain: each record read back from its exact
 text, its columns against its contents, its link to the record before it in
-its table, then replayed (digest, deal, every arrangement, settlement), and
-each table's head against its last record."""
+its table, then replayed (digest, deal, every arrangement, settlement; a
+void record's digest, and it has no seat rows), and each table's head
+against its last record."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from capsa import _core
-from capsa.records import RecordError, ReplayError, read_records, replay_view
+from capsa.records import RecordError, ReplayError, View, read_records, replay_view
 from capsa.store.rows import column_text, table_id_of
 
 __all__ = ["Progress", "Row", "VerifyProblem", "VerifyReport", "verify_rows"]
@@ -67,8 +68,11 @@ def _columns(row: Row, view_values: tuple[str, str, str, str | None]) -> list[st
     ]
 
 
-def _seats_of(view: _core.RecordView) -> Seats:
-    """The seats' rows a record gives: (player id, name, net, rake)."""
+def _seats_of(view: View) -> Seats:
+    """The seats' rows a record gives: (player id, name, net, rake); none
+    for a void record."""
+    if isinstance(view, _core.VoidView):
+        return ()
     figures = view.net_and_rake()
     return tuple(
         (player, column_text(name), int(net), int(rake))
@@ -76,9 +80,7 @@ def _seats_of(view: _core.RecordView) -> Seats:
     )
 
 
-def _check_row(
-    row: Row, link: str | None, view: _core.RecordView | RecordError
-) -> VerifyProblem | None:
+def _check_row(row: Row, link: str | None, view: View | RecordError) -> VerifyProblem | None:
     """The problem of one stored record, its text read as ``view``: its
     columns against its text, then its replay against the record before it
     in its table (both named)."""
@@ -108,7 +110,7 @@ def _check_row(
 _READ_TOGETHER = 256
 
 
-def _read_rows(rows: Iterable[Row]) -> Iterator[tuple[Row, _core.RecordView | RecordError]]:
+def _read_rows(rows: Iterable[Row]) -> Iterator[tuple[Row, View | RecordError]]:
     """Each row with its record's text read, many at a time."""
     page: list[Row] = []
     for row in rows:
