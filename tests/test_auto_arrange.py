@@ -36,8 +36,8 @@ def _rows(ids: list[int]) -> tuple[list[int], list[int], list[int]]:
 
 
 def first_foul(hand: list[int], rules: dict[str, Any]) -> list[int]:
-    """The first split in the documented order (docs/rules.md, "Split
-    order") that the oracle finds fouls."""
+    """The first split in the documented order (docs/rules.md,
+    "Split order") that the oracle finds fouls."""
     cards = sorted(hand)
     for top in combinations(cards, 3):
         rest = [c for c in cards if c not in top]

@@ -121,6 +121,12 @@ def test_void_records_are_canonical_json_with_an_independent_digest() -> None:
         assert digest == record["digest"] == record_digest(record)
 
 
+def test_the_docs_show_a_golden_void_record_byte_for_byte() -> None:
+    docs = (Path(__file__).parent.parent / "docs" / "records.md").read_text(encoding="utf-8")
+    shown = docs.split("For example (`tests/golden/void-1.jsonl`, its first line):")[1]
+    assert shown.split("```text\n", 1)[1].split("\n```", 1)[0] == golden_void()[0]
+
+
 def test_void_records_follow_their_json_schema() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     root = json.loads((resources.files("capsa") / "schema" / "void-1.json").read_text("utf-8"))
