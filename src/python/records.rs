@@ -1,6 +1,8 @@
 //! Binding of round records: written, read, replayed, their deal verified.
 //! The format is `crate::record`'s; `capsa.records` is the Python layer.
 
+use std::borrow::Cow;
+
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -52,6 +54,15 @@ pub struct RecordRules {
 }
 
 impl RecordRules {
+    /// What a record names as the arranger of its seats left at the close
+    /// under `policy`: the solver computed once, or the policy's own.
+    fn solver_of(&self, policy: AutoPolicy) -> Cow<'_, SolverId> {
+        match policy {
+            AutoPolicy::Solver => Cow::Borrowed(&self.solver),
+            other => Cow::Owned(record::policy_solver(&self.rules, other)),
+        }
+    }
+
     /// A new copy of the rules as Python data (what `text` reads as).
     fn value<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let template = self
@@ -132,14 +143,7 @@ fn write_round_record(
     crate::settle::check_seat_count(n)?;
     let played = played_seats(seats)?;
     let rules = rules.get();
-    let policy = AutoPolicy::from_name(auto_arrange)?;
-    let policy_solver;
-    let solver = if policy == AutoPolicy::Solver {
-        &rules.solver
-    } else {
-        policy_solver = record::policy_solver(&rules.rules, policy);
-        &policy_solver
-    };
+    let solver = rules.solver_of(AutoPolicy::from_name(auto_arrange)?);
     let round_id = round_id_arg(round_id)?;
     let stakes = record_stakes_arg(stakes, n)?;
     let server_seed = server_seed_arg(server_seed)?;
@@ -159,7 +163,7 @@ fn write_round_record(
             round_id: &round_id,
             table_id: table_id.as_deref(),
             players: &players,
-            solver,
+            solver: &solver,
             previous_digest,
             meta: &meta,
             rules: &rules.rules,

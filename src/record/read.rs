@@ -492,19 +492,7 @@ fn read_tree(
     let stakes = read_record_stakes(get("stakes")?, seat_count, second)?;
     let deal = read_deal(get("deal")?, seat_count)?;
     let (hands, seats, players) = read_seats(seat_values, version)?;
-    let (table_id, solver) = if second {
-        (
-            read_table_id(get("table_id")?)?,
-            Some(read_solver(get("solver")?, version)?),
-        )
-    } else {
-        (None, None)
-    };
-    // read_solver has checked that a format 4 strategy names a policy
-    let policy = solver
-        .as_ref()
-        .and_then(|s| policy_of(s, version).ok())
-        .unwrap_or(AutoPolicy::Solver);
+    let (table_id, solver, policy) = read_table_fields(value, version)?;
     let settlement = get("settlement")?;
     if !matches!(settlement, Json::Object(_)) {
         let why = format!("settlement must be an object, not {}", settlement.kind());
@@ -538,6 +526,22 @@ fn read_tree(
         settlement_text,
         net_and_rake,
     })
+}
+
+/// `table_id` and `solver` (format 2 on), and the auto-arrange policy the
+/// solver names.
+fn read_table_fields(
+    value: &Json<'_>,
+    version: i128,
+) -> Read<(Option<String>, Option<SolverId>, AutoPolicy)> {
+    if version < TABLE_FORMAT_VERSION {
+        return Ok((None, None, AutoPolicy::Solver));
+    }
+    let table_id = read_table_id(member(value, "table_id", "")?)?;
+    let solver = read_solver(member(value, "solver", "")?, version)?;
+    // read_solver has checked that a format 4 strategy names a policy
+    let policy = policy_of(&solver, version).unwrap_or(AutoPolicy::Solver);
+    Ok((table_id, Some(solver), policy))
 }
 
 /// A record's stakes: none negative, the diagonal included, and from
