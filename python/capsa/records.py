@@ -1,12 +1,13 @@
 """Round records: reading, replay and verification of the provably fair deal.
 
-A round record (format 3, ``docs/records.md``, JSON Schema
-``capsa/schema/record-3.json``; formats 1 and 2 are still read) holds everything
-needed to recreate one round of one table: the table's id, the rules in
-full, the stakes, the commitment and the revealed seeds, each seat's player,
-hand, what it played and its decisions, the solver that arranged the seats
-left at the close, and the settlement with its full breakdown, as canonical
-JSON with a SHA-256 digest. :meth:`capsa.Round.record` writes one.
+A round record (format 4, ``docs/records.md``, JSON Schema
+``capsa/schema/record-4.json``; formats 1 to 3 are still read) holds
+everything needed to recreate one round of one table: the table's id, the
+rules in full, the stakes, the commitment and the revealed seeds, each
+seat's player, hand, what it played and its decisions, the auto-arrange
+policy that arranged the seats left at the close (``solver``, ``greedy`` or
+``foul``), and the settlement with its full breakdown, as canonical JSON
+with a SHA-256 digest. :meth:`capsa.Round.record` writes one.
 
 A **void record** (format ``capsa-void-record``, JSON Schema
 ``capsa/schema/void-1.json``) closes a round whose commitment was published

@@ -1,6 +1,7 @@
 //! The fields format 2 adds: the table's id, each seat's player and the
-//! identity of the solver that arranged the seats left at the close, with
-//! their checks, reading and writing.
+//! identity of the solver that arranged the seats left at the close (from
+//! format 4 on, the round's auto-arrange policy), with their checks,
+//! reading and writing, and the check of each seat arranged at the close.
 
 use std::fmt::Write;
 
