@@ -5,7 +5,10 @@ worker has its own, on a free port): ``initdb`` in a temporary directory (as
 the ``postgres`` user when running as root: the server refuses root), then
 ``pg_ctl start`` listening on 127.0.0.1 only, with its unix socket in that
 directory. It is stopped and removed when the process exits.
-:func:`new_database` gives each test a database of its own.
+:func:`new_database` gives each test a database of its own. A test that
+stops and starts its server (:meth:`Cluster.halt`, :meth:`Cluster.resume`)
+starts a cluster of its own (:func:`start_cluster`), so that the others'
+is never down.
 
 Where no ``initdb`` is found the PostgreSQL tests skip, except under CI
 (``CI`` set), where that is a failure.
@@ -27,7 +30,14 @@ from itertools import count
 
 import pytest
 
-__all__ = ["Cluster", "find_bin", "new_database", "shared_cluster", "start_cluster"]
+__all__ = [
+    "Cluster",
+    "find_bin",
+    "new_database",
+    "private_cluster",
+    "shared_cluster",
+    "start_cluster",
+]
 
 _LOCK = threading.Lock()
 _CLUSTER: list[Cluster] = []
@@ -62,10 +72,29 @@ class Cluster:
     directory: str
     port: int
     pg_ctl: str
+    options: str = ""
 
     def url(self, database: str = "postgres") -> str:
         """The URL of a database of the cluster."""
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def halt(self, mode: str = "fast") -> None:
+        """Stops the server (``mode``: ``fast`` ends every session, as a
+        restart does; ``immediate`` as a crash), keeping its data for
+        :meth:`resume`. Raises ``RuntimeError`` when it does not stop."""
+        result = subprocess.run(
+            _as_postgres([self.pg_ctl, "stop", "-w", "-D", f"{self.directory}/data", "-m", mode]),
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        if result.returncode != 0:
+            raise RuntimeError(f"pg_ctl stop failed: {result.stderr.decode()}")
+
+    def resume(self) -> None:
+        """Starts the server :meth:`halt` stopped, on the same port. Raises
+        ``RuntimeError`` when it does not start."""
+        _pg_ctl_start(self.pg_ctl, self.directory, self.options)
 
     def stop(self) -> None:
         """Stops the server (immediately) and removes its directory."""
@@ -81,9 +110,11 @@ class Cluster:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-def start_cluster(fsync: bool = False) -> Cluster:
+def start_cluster(fsync: bool = False, synchronous_commit: bool = False) -> Cluster:
     """Starts a new cluster (``fsync`` off by default: the tests kill
-    clients, never the server). Raises ``RuntimeError`` when it cannot."""
+    clients, never the machine; ``synchronous_commit`` off by default too,
+    unless a test crashes the server: a commit is then written, not
+    flushed, before it returns). Raises ``RuntimeError`` when it cannot."""
     initdb, pg_ctl = find_bin("initdb"), find_bin("pg_ctl")
     if initdb is None or pg_ctl is None:
         raise FileNotFoundError("initdb")
@@ -102,9 +133,33 @@ def start_cluster(fsync: bool = False) -> Cluster:
     port = _free_port()
     options = f"-h 127.0.0.1 -p {port} -k {directory} -c max_connections=60"
     if not fsync:
-        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        options += " -c fsync=off -c full_page_writes=off"
+        if not synchronous_commit:
+            options += " -c synchronous_commit=off"
+    try:
+        _pg_ctl_start(pg_ctl, directory, options)
+    except RuntimeError:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+    return Cluster(directory, port, pg_ctl, options)
+
+
+def _pg_ctl_start(pg_ctl: str, directory: str, options: str) -> None:
+    """Starts the cluster's server and waits until it takes connections."""
     result = subprocess.run(
-        _as_postgres([pg_ctl, "start", "-w", "-D", data, "-o", options, "-l", f"{directory}/log"]),
+        _as_postgres(
+            [
+                pg_ctl,
+                "start",
+                "-w",
+                "-D",
+                f"{directory}/data",
+                "-o",
+                options,
+                "-l",
+                f"{directory}/log",
+            ]
+        ),
         capture_output=True,
         timeout=120,
         check=False,
@@ -112,9 +167,27 @@ def start_cluster(fsync: bool = False) -> Cluster:
     if result.returncode != 0:
         with open(f"{directory}/log", encoding="utf-8", errors="replace") as file:
             log = file.read()[-2000:]
-        shutil.rmtree(directory, ignore_errors=True)
         raise RuntimeError(f"pg_ctl start failed: {result.stderr.decode()} {log}")
-    return Cluster(directory, port, pg_ctl)
+
+
+def _started(synchronous_commit: bool = False) -> Cluster:
+    """A new cluster; skips the test where PostgreSQL is not installed,
+    except under CI."""
+    try:
+        return start_cluster(synchronous_commit=synchronous_commit)
+    except FileNotFoundError:
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL (initdb) is not installed: CI runs the store on it")
+        pytest.skip("PostgreSQL (initdb) is not installed")
+
+
+def private_cluster(synchronous_commit: bool = False) -> Cluster:
+    """A cluster of the caller's own (one it may stop and start), stopped
+    and removed when the process exits; skips as :func:`shared_cluster`.
+    ``synchronous_commit``: for a test that crashes the server."""
+    cluster = _started(synchronous_commit)
+    atexit.register(cluster.stop)
+    return cluster
 
 
 def shared_cluster() -> Cluster:
@@ -122,12 +195,7 @@ def shared_cluster() -> Cluster:
     PostgreSQL is not installed, except under CI."""
     with _LOCK:
         if not _CLUSTER:
-            try:
-                cluster = start_cluster()
-            except FileNotFoundError:
-                if os.environ.get("CI"):
-                    pytest.fail("PostgreSQL (initdb) is not installed: CI runs the store on it")
-                pytest.skip("PostgreSQL (initdb) is not installed")
+            cluster = _started()
             _CLUSTER.append(cluster)
             atexit.register(cluster.stop)
         return _CLUSTER[0]

@@ -94,7 +94,13 @@ def test_verify_reports_an_edited_row(tmp_path: Path, capsys: pytest.CaptureFixt
         (["store", "verify", "mysql://x"], "is not a store URL"),
         (["store", "verify", "sqlite:////nonexistent/dir/x.db"], "holds no records store"),
         (["store", "init", "sqlite:////nonexistent/dir/x.db"], "unable to open"),
-        (["store", "verify", "postgresql://nobody@127.0.0.1:1/x"], "OperationalError"),
+        (
+            ["store", "verify", "postgresql://nobody:pw@127.0.0.1:1/x", "--retry-seconds", "0.2"],
+            "DatabaseUnavailableError: the database postgresql://nobody:***@127.0.0.1:1/x is "
+            "unavailable (tried for 0.2 s); last error: OperationalError: connection failed",
+        ),
+        (["store", "stats", "sqlite:///x.db", "--retry-seconds", "-1"], "must be a number"),
+        (["store", "stats", "sqlite:///x.db", "--retry-seconds", "inf"], "must be a number"),
         (["store", "export", "sqlite:///x.db", "--format", "xml", "--out", "x"], "invalid choice"),
     ],
 )
@@ -128,3 +134,29 @@ def test_append_in_batches_reports_each_line(
     code, out, err = _run(capsys, "store", "append", url, str(log), "--batch", batch)
     assert "1 stored, 3 already stored, 1 failed" in err
     assert _run(capsys, "store", "append", url, str(log), "--batch", "0")[0] == 2
+
+
+def test_pending_rounds_and_records_set_aside(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with capsa.store.open(url) as store:
+        store.open_round(capsa.store.Opening("t", "t/r0", 7, "ab" * 32, None, opened_ms=1))
+        store.set_aside(b"\xff not UTF-8", "RecordError", table_id="t")
+        store.set_aside('{"a": "\u00e9"}', "ChainError", round_id="t/r9")
+    code, out, _ = _run(capsys, "store", "pending", url)
+    assert code == 0 and [json.loads(line) for line in out] == [
+        {
+            "commitment": "ab" * 32,
+            "nonce": 7,
+            "opened_ms": 1,
+            "previous_digest": None,
+            "round_id": "t/r0",
+            "table_id": "t",
+        }
+    ]
+    code, out, _ = _run(capsys, "store", "set-aside", url)
+    lines = [json.loads(line) for line in out]
+    assert code == 0 and [(k["seq"], k["reason"]) for k in lines] == [
+        (1, "RecordError"),
+        (2, "ChainError"),
+    ]
+    assert lines[0]["record_base64"] == "/yBub3QgVVRGLTg=" and "record" not in lines[0]
+    assert lines[1]["record"] == '{"a": "\u00e9"}' and lines[1]["round_id"] == "t/r9"

@@ -1,7 +1,7 @@
 """Void records in the store, each test on SQLite and PostgreSQL: appended
 like any record with no seat rows, verified, booked by the ledger, left out
 of a Parquet export and counted; and Store.void_pending closing a table's
-pending round from its capsa_pending row in one transaction."""
+pending round in one transaction."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from store_records import digest_of, make_chain, make_round
 import capsa
 import capsa.store
 from capsa.records import read_record, void_record
-from capsa.store import ChainError, DuplicateRoundError, StoreError
+from capsa.store import DuplicateRoundError, LeaseError, Opening, PendingRoundError
 
 COMMITMENT = hashlib.sha256(b"the server seed of a round never played").hexdigest()
 
@@ -42,12 +42,7 @@ def _pending(
 ) -> None:
     """A pending round of the table, as the server records one before it
     publishes the round's commitment."""
-    key = "" if table_id is None else table_id
-    store._execute(
-        "INSERT INTO capsa_pending (table_key, round_id, nonce, commitment, previous_digest,"
-        " opened_ms) VALUES (?, ?, ?, ?, ?, ?)",
-        (key, round_id, str(nonce), COMMITMENT, after, 1_800_000_000_000),
-    )
+    store.open_round(Opening(table_id, round_id, nonce, COMMITMENT, after))
 
 
 def _seat_rows(store: capsa.store.Store) -> int:
@@ -106,7 +101,8 @@ def test_void_pending_closes_the_pending_round(store: capsa.store.Store) -> None
     )
     assert view.previous_digest == digest_of(rounds[-1])
     assert view.reason == "the server stopped during round 2"
-    assert store.void_pending("t0", "crash") is None  # the pending row is gone
+    assert store.void_pending("t0", "crash") is None  # the pending round is cleared
+    assert store.pending("t0") is None
     [table] = store.tables()
     assert (table.rounds, table.last_digest) == (3, view.digest)
     assert store.verify().ok
@@ -130,29 +126,28 @@ def test_void_pending_changes_nothing_when_it_fails(store: capsa.store.Store) ->
         store.void_pending("t0", "")
     with pytest.raises(TypeError):
         store.void_pending("t0", 7)  # type: ignore[arg-type]
-    store.append(rounds[1])  # the head moves past the digest the round was opened after
-    with pytest.raises(ChainError):
-        store.void_pending("t0", "crash")
-    rows = store._execute("SELECT round_id FROM capsa_pending").fetchall()
-    assert [r[0] for r in rows] == ["t0/r9"]
-    assert [t.rounds for t in store.tables()] == [2]
+    with pytest.raises(capsa.ArgumentError, match="table_id"):
+        store.void_pending("", "crash")
+    pending = store.pending("t0")
+    assert pending is not None and pending.round_id == "t0/r9"
+    assert [t.rounds for t in store.tables()] == [1]
+    # while it is pending no other round is stored; its void record is
+    with pytest.raises(PendingRoundError):
+        store.append(rounds[1])
+    assert store.void_pending("t0", "crash") is not None
+    assert store.append(make_round("t0", 10, store.tables()[0].last_digest))
 
 
 def test_void_pending_is_fenced_by_the_lease(store: capsa.store.Store) -> None:
     _pending(store, "t0", "t0/r0", 0, None)
-    with pytest.raises(StoreError, match="not leased to 'a'"):
+    store.lease(["t0"], "b")
+    with pytest.raises(LeaseError):
         store.void_pending("t0", "crash", holder="a")
-    store._execute(
-        "INSERT INTO capsa_leases (table_key, holder, expires_ms) VALUES ('t0', 'b', ?)",
-        (2**62,),
-    )
-    with pytest.raises(StoreError, match="not leased to 'a'"):
-        store.void_pending("t0", "crash", holder="a")
-    store._execute("UPDATE capsa_leases SET holder = 'a', expires_ms = 1")
-    with pytest.raises(StoreError, match="not leased to 'a'"):  # expired
-        store.void_pending("t0", "crash", holder="a")
-    store._execute("UPDATE capsa_leases SET expires_ms = ?", (2**62,))
+    assert store.pending("t0") is not None
+    store.release(["t0"], "b")
+    store.lease(["t0"], "a")
     assert store.void_pending("t0", "crash", holder="a") is not None
+    assert store.pending("t0") is None
 
 
 def test_store_export_leaves_void_rounds_out_of_parquet(url: str, tmp_path: Path) -> None:

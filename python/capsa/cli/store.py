@@ -11,18 +11,26 @@
   problem, then a summary on standard error;
 * ``export URL --format jsonl|parquet --out PATH``;
 * ``stats URL``: one JSON line per table and day (rounds, players, rake);
+* ``pending URL``: one JSON line per table with a pending round;
+* ``set-aside URL``: one JSON line per record set aside;
 * ``migrate URL``: brings an older store to this capsa's schema.
+
+Every verb takes ``--retry-seconds S``: how long a database that went away
+is waited for (the store's ``retry_seconds``, 30 s by default).
 
 Exit codes as the rest of the command line: 1 when a record failed to
 append or verify, 2 for a usage error, a store that cannot be opened or a
-database error (one line, never a traceback).
+database error, the database unavailable included (one line, never a
+traceback).
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import json
+import math
 import sys
 from collections.abc import Callable, Iterator
 from typing import IO, Any
@@ -46,6 +54,7 @@ from capsa.store import (
     StoreError,
     migrate,
 )
+from capsa.store.outages import DEFAULT_RETRY_SECONDS
 from capsa.store.store import backend_for, open_store
 
 __all__ = ["register"]
@@ -68,7 +77,10 @@ def _database_errors(url: str) -> Iterator[None]:
 
 
 def _opened(args: argparse.Namespace, run: Callable[[Store], int], create: bool = False) -> int:
-    with _database_errors(args.url), open_store(args.url, create=create) as store:
+    with (
+        _database_errors(args.url),
+        open_store(args.url, create=create, retry_seconds=args.retry_seconds) as store,
+    ):
         return run(store)
 
 
@@ -260,9 +272,50 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return _opened(args, run)
 
 
+def _cmd_pending(args: argparse.Namespace) -> int:
+    def run(store: Store) -> int:
+        out = sys.stdout.buffer
+        for opening in store.pending_rounds():
+            _write(
+                out,
+                {
+                    "commitment": opening.commitment,
+                    "nonce": opening.nonce,
+                    "opened_ms": opening.opened_ms,
+                    "previous_digest": opening.previous_digest,
+                    "round_id": opening.round_id,
+                    "table_id": opening.table_id,
+                },
+            )
+        return 0
+
+    return _opened(args, run)
+
+
+def _cmd_set_aside(args: argparse.Namespace) -> int:
+    def run(store: Store) -> int:
+        out = sys.stdout.buffer
+        for kept in store.set_aside_records():
+            line: dict[str, Any] = {
+                "reason": kept.reason,
+                "round_id": kept.round_id,
+                "seq": kept.seq,
+                "set_aside_ms": kept.set_aside_ms,
+                "table_id": kept.table_id,
+            }
+            try:
+                line["record"] = kept.record.decode("utf-8")
+            except UnicodeDecodeError:
+                line["record_base64"] = base64.b64encode(kept.record).decode("ascii")
+            _write(out, line)
+        return 0
+
+    return _opened(args, run)
+
+
 def _cmd_migrate(args: argparse.Namespace) -> int:
     with _database_errors(args.url):
-        before, after = migrate(args.url)
+        before, after = migrate(args.url, retry_seconds=args.retry_seconds)
     if before == after:
         print(f"{args.url}: schema version {after}, nothing to migrate")
     else:
@@ -278,6 +331,17 @@ def _url(text: str) -> str:
     return text
 
 
+def _seconds(text: str) -> float:
+    """An argparse type: a number of seconds >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text[:24]}") from None
+    if not 0 <= value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds >= 0, got {text[:24]}")
+    return value
+
+
 def register(subparsers: Any) -> None:
     """Adds ``capsa store`` and its verbs."""
     group = subparsers.add_parser(
@@ -291,6 +355,14 @@ def register(subparsers: Any) -> None:
     def verb(name: str, run: Callable[[argparse.Namespace], int], text: str) -> Any:
         parser = verbs.add_parser(name, help=text, description=text)
         parser.add_argument("url", type=_url, help="sqlite:///PATH or postgresql://...")
+        parser.add_argument(
+            "--retry-seconds",
+            type=_seconds,
+            default=DEFAULT_RETRY_SECONDS,
+            metavar="S",
+            help="how long to wait for a database that went away before giving up "
+            f"(default {DEFAULT_RETRY_SECONDS:g})",
+        )
         parser.set_defaults(run=run)
         return parser
 
@@ -310,4 +382,6 @@ def register(subparsers: Any) -> None:
     export.add_argument("--format", choices=("jsonl", "parquet"), required=True)
     export.add_argument("--out", required=True, help="the file written")
     verb("stats", _cmd_stats, "rounds, players and rake per table and day (JSON Lines)")
+    verb("pending", _cmd_pending, "rounds opened whose records are not stored (JSON Lines)")
+    verb("set-aside", _cmd_set_aside, "the records set aside, with why (JSON Lines)")
     verb("migrate", _cmd_migrate, "bring the store to this capsa's schema version")

@@ -2,19 +2,23 @@
 
 A :class:`Backend` opens connections in autocommit mode, so that every
 transaction is an explicit ``BEGIN`` ... ``COMMIT`` and no read leaves one
-open; it says how a writer takes its table's head row, and which failures
-are worth a retry. The SQL of the store is written once, with ``?`` for a
-parameter; :meth:`Backend.sql` turns it into the driver's form.
+open; it says how a writer takes its table's head row, which failures are
+worth a retry on the same connection (:meth:`Backend.retryable`), and which
+mean the connection is gone or the disk is full (:meth:`Backend.failure`).
+The SQL of the store is written once, with ``?`` for a parameter;
+:meth:`Backend.sql` turns it into the driver's form.
 """
 
 from __future__ import annotations
 
+import contextlib
+import enum
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from functools import cached_property
 from typing import Any, Protocol
 
-__all__ = ["RECORD_COLUMNS", "Backend", "Connection", "Cursor"]
+__all__ = ["RECORD_COLUMNS", "Backend", "Connection", "Cursor", "Failure"]
 
 RECORD_COLUMNS = (
     "table_key, round_id, nonce, digest, previous_digest, played_at, played_at_ms, record"
@@ -46,6 +50,17 @@ class Connection(Protocol):
         """Closes the connection."""
 
 
+class Failure(enum.Enum):
+    """What a driver error says about the database, when it says more than
+    that one statement failed."""
+
+    LOST = "lost"
+    """The connection is broken or closed, or none could be made: a new
+    connection, maybe a moment later, may work."""
+    FULL = "full"
+    """The disk under the database is full."""
+
+
 class Backend(ABC):
     """One kind of database: how to connect and the few SQL forms that differ."""
 
@@ -59,6 +74,8 @@ class Backend(ABC):
     """The DDL of the store's record sequence column (its primary key)."""
     bytes_column: str
     """The type of a column of bytes."""
+    now_ms: str
+    """An SQL expression of the time now, Unix milliseconds (BIGINT)."""
     pipelines = False
     """Whether :meth:`insert_records` sends its statements in one round trip."""
 
@@ -74,6 +91,24 @@ class Backend(ABC):
     def retryable(self, exc: BaseException) -> bool:
         """Whether a failed write transaction may be tried again (a deadlock
         or a serialization failure between writers)."""
+
+    @abstractmethod
+    def failure(self, exc: BaseException, conn: Connection | None) -> Failure | None:
+        """What a driver error raised by ``conn`` (None: by connecting) says:
+        the connection lost, the disk full, or None (the statement failed,
+        the connection is fine)."""
+
+    def rollback(self, conn: Connection) -> None:
+        """Rolls back the transaction of ``conn``; raises nothing when there
+        is none left to roll back (the connection broke, or SQLite ended the
+        transaction itself on a full disk or an I/O error)."""
+        with contextlib.suppress(*self.errors):
+            conn.execute("ROLLBACK")
+
+    @abstractmethod
+    def lock_schema(self, conn: Connection) -> None:
+        """Makes the transaction begun on ``conn`` the only one that creates
+        or migrates the store's tables until it ends (others wait)."""
 
     @abstractmethod
     def has_table(self, conn: Connection, name: str) -> bool:

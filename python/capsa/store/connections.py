@@ -6,10 +6,17 @@ appends from many short-lived threads holds as many connections as it has
 threads at once, not one for every thread it ever ran. Handed-back
 connections wait for the next thread, up to :data:`IDLE_CONNECTIONS`; the
 rest are closed.
+
+A connection found broken (the database restarted, the connection was
+killed) is discarded (:meth:`ThreadConnections.discard`): closed, never
+handed back, and the thread's next :meth:`ThreadConnections.get` makes a
+new one; the idle connections go with it, since they were most likely made
+to the same server before it went away.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import weakref
 from collections.abc import Callable
@@ -27,10 +34,11 @@ class _Lease:
     """A thread's hold on its connection; the connection goes back when the
     lease is dropped with the thread's locals."""
 
-    __slots__ = ("__weakref__", "conn")
+    __slots__ = ("__weakref__", "conn", "finalizer")
 
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
+        self.finalizer: weakref.finalize[[Connection], _Lease] | None = None
 
 
 def _reusable(conn: Connection) -> bool:
@@ -73,9 +81,28 @@ class ThreadConnections:
                     self._check_open()
                 self._open.add(conn)
         lease = _Lease(conn)
-        weakref.finalize(lease, self._hand_back, conn)
+        lease.finalizer = weakref.finalize(lease, self._hand_back, conn)
         self._local.lease = lease
         return conn
+
+    def discard(self) -> None:
+        """Drops this thread's connection, found broken or closed: it is
+        closed and never handed back, and so are the idle ones. Raises
+        nothing."""
+        lease: _Lease | None = getattr(self._local, "lease", None)
+        self._local.lease = None
+        dropped: list[Connection] = []
+        if lease is not None:
+            if lease.finalizer is not None:
+                lease.finalizer.detach()
+            dropped.append(lease.conn)
+        with self._lock:
+            dropped += self._idle
+            self._idle = []
+            for conn in dropped:
+                self._open.discard(conn)
+        for conn in dropped:
+            _close_quietly(conn)
 
     def _check_open(self) -> None:
         if self._closed:
@@ -88,7 +115,7 @@ class ThreadConnections:
                 self._idle.append(conn)
                 return
             self._open.discard(conn)
-        conn.close()
+        _close_quietly(conn)
 
     def count(self) -> int:
         """How many connections are open (lent or idle)."""
@@ -104,4 +131,11 @@ class ThreadConnections:
             self._open.clear()
             self._idle.clear()
         for conn in connections:
-            conn.close()
+            _close_quietly(conn)
+
+
+def _close_quietly(conn: Connection) -> None:
+    """Closes a connection; one that broke may fail to close, and is gone
+    all the same."""
+    with contextlib.suppress(Exception):
+        conn.close()

@@ -11,8 +11,12 @@ from capsa._core import CapsaError
 
 __all__ = [
     "ChainError",
+    "DatabaseUnavailableError",
+    "DiskFullError",
     "DuplicateRoundError",
+    "LeaseError",
     "NulCharacterError",
+    "PendingRoundError",
     "SchemaVersionError",
     "StoreError",
     "StoreURLError",
@@ -84,3 +88,68 @@ class SchemaVersionError(StoreError):
     """A database whose store schema is not this capsa's: a newer one (use a
     newer capsa), an older one (run ``capsa store migrate URL``), or none
     (run ``capsa store init URL``)."""
+
+
+class DatabaseUnavailableError(StoreError):
+    """The database could not be reached, or its connections kept breaking,
+    for the store's ``retry_seconds``; or a write's commit was sent and its
+    answer lost, for a write that is not safe to send again. ``url`` is the
+    store's URL with any password hidden; ``cause`` is the driver's last
+    error (also the exception's ``__cause__``). The store is not broken by
+    it: the next operation connects anew."""
+
+    url: str
+    cause: BaseException | None
+
+    def __init__(self, message: str, url: str, cause: BaseException | None) -> None:
+        super().__init__(message)
+        self.url = url
+        self.cause = cause
+
+
+class DiskFullError(DatabaseUnavailableError):
+    """The database is there but the disk under it is full (SQLite's "database
+    or disk is full", PostgreSQL's ``disk_full``): raised at once, not tried
+    again, the write's transaction rolled back whole. Reads go on; the store
+    writes again once there is space."""
+
+
+class LeaseError(StoreError):
+    """A table leased by another holder: taking its lease, or a write fenced
+    by ``holder=``, while another holder's lease has not ended (or a fenced
+    write of a table whose lease the writer does not hold). ``table_id`` is
+    the table, ``holder`` the holder of its lease (None: nobody holds it),
+    ``expires_ms`` when that lease ends (Unix milliseconds, None: no
+    lease)."""
+
+    table_id: str | None
+    holder: str | None
+    expires_ms: int | None
+
+    def __init__(
+        self, message: str, table_id: str | None, holder: str | None, expires_ms: int | None
+    ) -> None:
+        super().__init__(message)
+        self.table_id = table_id
+        self.holder = holder
+        self.expires_ms = expires_ms
+
+
+class PendingRoundError(StoreError):
+    """A table's pending round refused or in the way: a record of the pending
+    round whose commitment or nonce is not the one opened, a record of
+    another round while one is pending, or an opening while another round
+    of the table is pending. ``table_id`` is the table, ``round_id`` the
+    round refused, ``pending`` the round id pending (None when none is)."""
+
+    table_id: str | None
+    round_id: str
+    pending: str | None
+
+    def __init__(
+        self, message: str, table_id: str | None, round_id: str, pending: str | None
+    ) -> None:
+        super().__init__(message)
+        self.table_id = table_id
+        self.round_id = round_id
+        self.pending = pending

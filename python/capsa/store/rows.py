@@ -62,6 +62,7 @@ class PreparedRecord:
     nonce: int
     digest: str
     previous_digest: str | None
+    commitment: str
     played_at: str | None
     """``meta.played_at`` as ISO 8601 text (as written, or ms shown in UTC)."""
     played_at_ms: int | None
@@ -158,6 +159,7 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
         nonce=view.nonce,
         digest=view.digest,
         previous_digest=view.previous_digest,
+        commitment=view.commitment,
         played_at=played_at,
         played_at_ms=moment,
         seats=seats,

@@ -140,6 +140,7 @@ def create_schema(backend: Backend, conn: Connection) -> bool:
     (one transaction); returns False, changing nothing, when there is one."""
     conn.execute(backend.begin_write)
     try:
+        backend.lock_schema(conn)  # many processes may open a new store at once
         if schema_version(backend, conn) is not None:
             conn.execute("ROLLBACK")
             return False
@@ -150,7 +151,7 @@ def create_schema(backend: Backend, conn: Connection) -> bool:
         )
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        backend.rollback(conn)
         raise
     return True
 
@@ -184,6 +185,7 @@ def migrate_schema(backend: Backend, conn: Connection, url: str) -> tuple[int, i
     transaction; returns (version before, version after)."""
     conn.execute(backend.begin_write)
     try:
+        backend.lock_schema(conn)
         before = schema_version(backend, conn)
         if before is None or before > SCHEMA_VERSION:
             check_version(before, url)
@@ -192,6 +194,6 @@ def migrate_schema(backend: Backend, conn: Connection, url: str) -> tuple[int, i
             _step(backend, conn, version)
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        backend.rollback(conn)
         raise
     return before, SCHEMA_VERSION

@@ -2,7 +2,8 @@
 ``synchronous=FULL`` so that a commit is on disk when it returns; a writer
 takes the database's write lock first (``BEGIN IMMEDIATE``), so that two
 writers never both read the same head of a chain, nor one of them fail to
-upgrade a read to a write."""
+upgrade a read to a write. The store's time is the process's (SQLite's
+``'now'``, the system clock)."""
 
 from __future__ import annotations
 
@@ -11,13 +12,17 @@ import sqlite3
 import time
 from typing import cast
 
-from capsa.store.backend import Backend, Connection
+from capsa.store.backend import Backend, Connection, Failure
 from capsa.store.errors import StoreURLError
 
 __all__ = ["SQLiteBackend"]
 
 # how long a writer waits for another's write lock before failing
 BUSY_TIMEOUT_SECONDS = 60.0
+
+# SQLite's primary result codes (an extended code's low byte)
+_SQLITE_IOERR = 10
+_SQLITE_FULL = 13
 
 
 def _write_ahead_log(conn: sqlite3.Connection) -> None:
@@ -44,6 +49,7 @@ class SQLiteBackend(Backend):
     lock_suffix = ""
     sequence_column = "seq INTEGER PRIMARY KEY AUTOINCREMENT"
     bytes_column = "BLOB"
+    now_ms = "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -73,6 +79,21 @@ class SQLiteBackend(Backend):
 
     def retryable(self, exc: BaseException) -> bool:
         return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)
+
+    def failure(self, exc: BaseException, conn: Connection | None) -> Failure | None:
+        if not isinstance(exc, sqlite3.Error):
+            return None
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is None:  # Python 3.10: the message names it
+            message = str(exc)
+            full = "database or disk is full" in message
+            return Failure.FULL if full else Failure.LOST if "disk I/O error" in message else None
+        if code & 0xFF == _SQLITE_FULL:
+            return Failure.FULL
+        return Failure.LOST if code & 0xFF == _SQLITE_IOERR else None
+
+    def lock_schema(self, conn: Connection) -> None:
+        pass  # BEGIN IMMEDIATE holds the database's write lock already
 
     def has_table(self, conn: Connection, name: str) -> bool:
         row = conn.execute(

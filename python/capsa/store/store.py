@@ -4,7 +4,8 @@ A store is opened on a URL, ``sqlite:///path/records.db`` or
 ``postgresql://user@host:port/db``. Every thread that uses a store gets a
 connection of its own while it runs (:mod:`capsa.store.connections`), so
 that a store can be shared by the threads of a server; many processes may
-open one store.
+open one store. Every operation outlives a broken connection
+(:mod:`capsa.store.outages`).
 """
 
 from __future__ import annotations
@@ -15,14 +16,17 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from capsa import _core
+from capsa._core import ArgumentError
 from capsa.ledger import Ledger
 from capsa.record_times import moment_ms
 from capsa.records import RecordLike
-from capsa.store import schema
+from capsa.store import leases, pending, schema, set_aside
 from capsa.store.backend import Backend, Connection
 from capsa.store.connections import ThreadConnections
 from capsa.store.errors import StoreError, StoreURLError
 from capsa.store.export import OnSkip, OnVoid, export_records
+from capsa.store.outages import DEFAULT_RETRY_SECONDS, Retrying
+from capsa.store.pending import Opening
 from capsa.store.rows import (
     StatsRow,
     StoredRound,
@@ -31,11 +35,12 @@ from capsa.store.rows import (
     table_id_of,
     table_key,
 )
+from capsa.store.set_aside import SetAside
 from capsa.store.verify import Progress, Row, VerifyReport, verify_rows
 from capsa.store.void import void_pending_round
 from capsa.store.writer import Transaction
 
-__all__ = ["Store", "backend_for", "open_store"]
+__all__ = ["Store", "backend_for", "check_retry_seconds", "open_store"]
 
 PAGE_ROWS = 500
 """Rows read per query when streaming: memory holds one page."""
@@ -60,11 +65,42 @@ def backend_for(url: str) -> Backend:
     raise StoreURLError(f"{url!r} is not a store URL: sqlite:///PATH or postgresql://...")
 
 
-def open_store(url: str, *, create: bool = True) -> Store:
+def open_store(
+    url: str, *, create: bool = True, retry_seconds: float = DEFAULT_RETRY_SECONDS
+) -> Store:
     """Opens the store at ``url``; with ``create``, makes its tables in a
     database that has none. Raises ``SchemaVersionError`` for a store of
-    another schema version, ``StoreURLError`` for a URL of no backend."""
-    return Store(url, create=create)
+    another schema version, ``StoreURLError`` for a URL of no backend,
+    ``DatabaseUnavailableError`` for a database that stayed unreachable for
+    ``retry_seconds``."""
+    return Store(url, create=create, retry_seconds=retry_seconds)
+
+
+def check_retry_seconds(value: object) -> float:
+    """``retry_seconds`` as given: a number of seconds >= 0. Raises
+    ``TypeError`` for what is not an int or float, ``ArgumentError``
+    otherwise."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise TypeError(f"retry_seconds must be a number, not {type(value).__name__}")
+    if not 0 <= value < float("inf"):
+        raise ArgumentError(f"retry_seconds: a number of seconds >= 0, not {value!r}")
+    return float(value)
+
+
+class _Rows:
+    """The rows a read fetched, read as a cursor's (the fetch is part of
+    the read tried again when the connection breaks)."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: list[Any]) -> None:
+        self._rows = rows
+
+    def fetchone(self) -> Any:
+        return self._rows[0] if self._rows else None
+
+    def fetchall(self) -> list[Any]:
+        return self._rows
 
 
 def _rows_sql(where: str, order: str) -> str:
@@ -78,36 +114,49 @@ class Store:
     """An append-only store of round records (see :mod:`capsa.store`).
 
     Use it as a context manager, or call :meth:`close`. Thread-safe: each
-    thread has its own connection, handed back when the thread ends. Raises
+    thread has its own connection, handed back when the thread ends. A
+    connection found broken is replaced and the operation tried again, for
+    up to ``retry_seconds`` (:mod:`capsa.store.outages`). Raises
     ``SchemaVersionError`` for a database of another schema version (or of
     none, without ``create``),
-    ``StoreURLError`` for a URL of no backend; every method raises the
-    driver's error (``sqlite3.Error``, ``psycopg.Error``) when the database
-    fails, and ``StoreError`` once the store is closed.
+    ``StoreURLError`` for a URL of no backend, ``TypeError`` or
+    ``ArgumentError`` for a ``retry_seconds`` that is not a number >= 0;
+    every method raises ``DatabaseUnavailableError`` when the database
+    stays unreachable for ``retry_seconds``, ``DiskFullError`` when its disk
+    is full, the driver's error (``sqlite3.Error``, ``psycopg.Error``) for
+    another failure of the database, and ``StoreError`` once the store is
+    closed.
     """
 
-    def __init__(self, url: str, *, create: bool = True) -> None:
+    def __init__(
+        self, url: str, *, create: bool = True, retry_seconds: float = DEFAULT_RETRY_SECONDS
+    ) -> None:
         self.url = url
+        self.retry_seconds = check_retry_seconds(retry_seconds)
         self._backend = backend_for(url)
         self._connections = ThreadConnections(self._backend.connect, url)
+        self._retrying = Retrying(self._backend, self._connections, url, self.retry_seconds)
         if not create and not self._backend.exists():
             schema.check_version(None, url)  # never makes an empty database
         try:
-            conn = self._conn()
-            if create:
-                schema.create_schema(self._backend, conn)
-            schema.check_version(schema.schema_version(self._backend, conn), url)
+            version = self._retrying.run(self._schema_version(create))
+            schema.check_version(version, url)
         except BaseException:
             self.close()
             raise
+
+    def _schema_version(self, create: bool) -> Callable[[Connection], int | None]:
+        def opened(conn: Connection) -> int | None:
+            if create:
+                schema.create_schema(self._backend, conn)
+            return schema.schema_version(self._backend, conn)
+
+        return opened
 
     @property
     def backend(self) -> str:
         """``"sqlite"`` or ``"postgresql"``."""
         return self._backend.name
-
-    def _conn(self) -> Connection:
-        return self._connections.get()
 
     def close(self) -> None:
         """Closes every connection of the store. Raises nothing."""
@@ -121,77 +170,224 @@ class Store:
     ) -> None:
         self.close()
 
-    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
-        return self._conn().execute(self._backend.sql(sql), params)
+    def _execute(self, sql: str, params: tuple[Any, ...] = ()) -> _Rows:
+        """Runs a read, tried again on a new connection when this one broke;
+        its rows."""
+        text = self._backend.sql(sql)
+
+        def read(conn: Connection) -> _Rows:
+            cursor = conn.execute(text, params)
+            return _Rows([] if cursor.description is None else cursor.fetchall())
+
+        return self._retrying.run(read)
 
     # -- writing -------------------------------------------------------------
 
-    def append(self, record: RecordLike, *, replay: bool = False) -> bool:
+    def append(
+        self, record: RecordLike, *, replay: bool = False, holder: str | None = None
+    ) -> bool:
         """Stores one record, durably when it returns; returns False when the
         same record is stored already (nothing changes).
 
         The record is read and its digest checked (raises ``RecordError``,
         ``ReplayError``; with ``replay``, every derived field is recomputed
         too); in one transaction it must follow its table's last stored
-        record (``ChainError``) and use a round id and nonce its table has
-        not used for another record (``DuplicateRoundError``).
+        record (``ChainError``), use a round id and nonce its table has
+        not used for another record (``DuplicateRoundError``), be of its
+        table's pending round if it has one, with that round's commitment
+        and nonce (``PendingRoundError``), and with ``holder``, its table
+        must be leased by that holder (``LeaseError``).
         """
         prepared = prepare(record, replay)
-        return self._write(lambda tx: tx.insert(prepared))
+        return self._write(lambda tx: tx.insert(prepared), holder)
 
-    def append_many(self, records: Iterable[RecordLike], *, replay: bool = False) -> list[bool]:
-        """Stores records in one transaction: all of them or, when one raises
-        (raises as :meth:`append` says), none. Durable when it returns;
-        returns, per record, what :meth:`append` would (False: stored
-        already)."""
+    def append_many(
+        self,
+        records: Iterable[RecordLike],
+        *,
+        replay: bool = False,
+        openings: Iterable[Opening] = (),
+        holder: str | None = None,
+    ) -> list[bool]:
+        """Stores records in one transaction, then records ``openings`` as
+        their tables' pending rounds (:meth:`open_round`): all of it or,
+        when one raises (raises as :meth:`append` and :meth:`open_round`
+        say), none. Durable when it returns; returns, per record, what
+        :meth:`append` would (False: stored already)."""
         prepared = [prepare(record, replay) for record in records]
-        return self._write(lambda tx: tx.insert_all(prepared))
+        opened = _openings(openings)
+
+        def body(tx: Transaction) -> list[bool]:
+            stored = tx.insert_all(prepared)
+            for opening in opened:
+                tx.open(opening)
+            return stored
+
+        return self._write(body, holder)
+
+    def open_round(self, opening: Opening, *, holder: str | None = None) -> None:
+        """Records a round as its table's pending round, durably when it
+        returns: a server opens a round before it shows players its
+        commitment, and the round's record clears it. The same round opened
+        again changes nothing. Raises ``PendingRoundError`` when another
+        round of the table is pending, ``DuplicateRoundError`` when the
+        table has a record of its round id or nonce, ``ChainError`` when its
+        ``previous_digest`` is not the digest of the table's last record,
+        ``LeaseError`` as :meth:`append` says."""
+        self.append_many((), openings=(opening,), holder=holder)
 
     def void_pending(
         self, table_id: str | None, reason: str, *, holder: str | None = None
     ) -> str | None:
-        """Closes the table's pending round (the round whose commitment was
-        recorded before it was published, and whose record never came) by
-        its void record (:func:`capsa.records.void_record`: its round id,
-        nonce and commitment, the digest it was opened after, ``reason``),
-        appended to the table's chain, and clears the pending round, in one
-        transaction, durable when it returns. Returns the void record's
-        text, or None (changing nothing) when the table has no pending
-        round. With ``holder``, the table must be leased to that holder.
+        """Closes the table's pending round (:meth:`open_round`: its
+        commitment was shown to players, its record never came, as when its
+        server died) by its void record (:func:`capsa.records.void_record`:
+        its round id, nonce and commitment, the digest it was opened after,
+        and ``reason``), appended to the table's chain, which clears the
+        pending round, in one transaction, durable when it returns. Returns
+        the void record's text, or None (changing nothing) when the table
+        has no pending round; after a commit whose answer was lost, the
+        write tried again finds none and returns None.
 
-        Raises ``ArgumentError`` for a table id or reason a record cannot
-        hold, ``TypeError`` for one of the wrong type, ``StoreError`` when
-        ``holder`` does not hold the table's lease, ``ChainError`` when the
-        table's head is not the digest the round was opened after.
+        Raises ``ArgumentError`` for a table id or reason a void record
+        cannot hold, ``TypeError`` for one of the wrong type, ``LeaseError``
+        as :meth:`append` says.
         """
         table_id = _core.read_table_id(table_id)
         if not isinstance(reason, str):
             raise TypeError(f"reason must be a str, not {type(reason).__name__}")
-        return self._write(
-            lambda tx: void_pending_round(self._backend, self._conn(), tx, table_id, reason, holder)
-        )
+        return self._write(lambda tx: void_pending_round(tx, table_id, reason), holder)
 
-    def _write(self, body: Callable[[Transaction], T]) -> T:
-        conn = self._conn()
-        for attempt in range(WRITE_TRIES):
-            conn.execute(self._backend.begin_write)
-            try:
-                transaction = Transaction(self._backend, conn)
-                result = body(transaction)
-                transaction.finish()
-                conn.execute("COMMIT")
-                return result
-            except BaseException as exc:
-                conn.execute("ROLLBACK")
-                if not self._backend.retryable(exc) or attempt == WRITE_TRIES - 1:
-                    raise
-        raise AssertionError("unreachable")
+    def _write(
+        self,
+        body: Callable[[Transaction], T],
+        holder: str | None = None,
+        *,
+        idempotent: bool = True,
+    ) -> T:
+        """Runs ``body`` in a write transaction, tried again as
+        :mod:`capsa.store.outages` says: on a new connection when this one
+        broke, and at once when it lost to another writer. ``idempotent``:
+        whether running it again after a commit whose answer was lost
+        changes nothing (else that raises ``DatabaseUnavailableError``)."""
+        if holder is not None:
+            leases.check_holder(holder)
+        backend = self._backend
+
+        def attempt(conn: Connection) -> T:
+            for tried in range(WRITE_TRIES):
+                conn.execute(backend.begin_write)
+                committing = False
+                try:
+                    transaction = Transaction(backend, conn, holder)
+                    result = body(transaction)
+                    transaction.finish()
+                    committing = True
+                    conn.execute("COMMIT")
+                    return result
+                except BaseException as exc:
+                    if committing and not idempotent and self._retrying.lost(exc, conn):
+                        raise self._retrying.unavailable(
+                            exc,
+                            "the connection broke while the write committed: whether it"
+                            " did is unknown",
+                        ) from exc
+                    backend.rollback(conn)
+                    if not backend.retryable(exc) or tried == WRITE_TRIES - 1:
+                        raise
+            raise AssertionError("unreachable")
+
+        return self._retrying.run(attempt)
+
+    # -- leases --------------------------------------------------------------
+
+    def lease(self, table_ids: Iterable[str | None], holder: str, *, ttl_ms: int = 30_000) -> None:
+        """Takes or renews, in one transaction, the lease of every table named
+        (None: the table of no id) for ``holder`` until ``ttl_ms`` from now
+        (the database's clock; SQLite: this machine's), or takes none: a
+        table whose lease another holder holds and has not ended raises
+        ``LeaseError`` naming the table, that holder and when its lease
+        ends. A server leases its tables at start and renews them well
+        before they end; writes given ``holder=`` are refused once the lease
+        is another's. Raises ``TypeError`` for a table id or holder that is
+        not a str or a ``ttl_ms`` that is not an int, ``ArgumentError`` for
+        an empty or over-long holder or ``ttl_ms`` < 1."""
+        keys = leases.table_keys(table_ids)
+        leases.check_holder(holder)
+        if not isinstance(ttl_ms, int) or isinstance(ttl_ms, bool):
+            raise TypeError(f"ttl_ms must be an int, not {type(ttl_ms).__name__}")
+        if ttl_ms < 1:
+            raise ArgumentError(f"ttl_ms: at least 1 ms, not {ttl_ms}")
+        backend = self._backend
+        self._write(lambda tx: leases.take(backend, tx.conn, keys, holder, ttl_ms))
+
+    def release(self, table_ids: Iterable[str | None], holder: str) -> None:
+        """Ends ``holder``'s leases of the tables named (a table leased by
+        another holder, or by none, is left as it is), in one transaction.
+        Raises ``TypeError`` as :meth:`lease` says."""
+        keys = leases.table_keys(table_ids)
+        leases.check_holder(holder)
+        backend = self._backend
+        self._write(lambda tx: leases.release(backend, tx.conn, keys, holder))
+
+    # -- pending rounds and records set aside --------------------------------
+
+    def pending(self, table_id: str | None) -> Opening | None:
+        """The table's pending round (opened, its record not stored yet), or
+        None. Raises only what a failing database raises (see the class)."""
+        backend = self._backend
+        key = table_key(table_id)
+        return self._retrying.run(lambda conn: pending.read(backend, conn, key))
+
+    def pending_rounds(self) -> list[Opening]:
+        """Every table's pending round, by table id. Raises only what a
+        failing database raises (see the class)."""
+        backend = self._backend
+        return self._retrying.run(lambda conn: pending.read_all(backend, conn))
+
+    def set_aside(
+        self,
+        record: str | bytes,
+        reason: str,
+        *,
+        table_id: str | None = None,
+        round_id: str | None = None,
+        holder: str | None = None,
+    ) -> int:
+        """Keeps a record the store refuses for good (or any text a writer
+        could not store), byte for byte (a str as its UTF-8), with why and,
+        as far as the writer knows them, its table and round; returns its
+        number in :meth:`set_aside_records`. The same bytes set aside again
+        with the same reason, table and round are kept once (the first one's
+        number). Durable when it returns. With ``holder`` and a
+        ``table_id``, the table must be leased by that holder
+        (``LeaseError``). Raises ``TypeError`` for a record that is not str
+        or bytes, or a reason, table id or round id that is not a str."""
+        kept = set_aside.record_bytes(record)
+        why = set_aside.label(reason, "reason", optional=False)
+        assert why is not None
+        table = set_aside.label(table_id, "table_id")
+        round_ = set_aside.label(round_id, "round_id")
+        backend = self._backend
+
+        def body(tx: Transaction) -> int:
+            if table is not None:
+                tx.fence(table_key(table))
+            return set_aside.insert(backend, tx.conn, kept, why, table, round_)
+
+        return self._write(body, holder)
+
+    def set_aside_records(self) -> list[SetAside]:
+        """Every record set aside, in the order set aside. Raises only what a
+        failing database raises (see the class)."""
+        backend = self._backend
+        return self._retrying.run(lambda conn: set_aside.select_all(backend, conn))
 
     # -- reading -------------------------------------------------------------
 
     def get(self, table_id: str | None, round_id: str) -> StoredRound | None:
-        """The stored record of a table's round, or None. Raises only the
-        driver's errors."""
+        """The stored record of a table's round, or None. Raises only what a
+        failing database raises (see the class)."""
         row = self._execute(
             _rows_sql("table_key = ? AND round_id = ?", "seq"),
             (table_key(table_id), round_id, 1),
@@ -199,8 +395,9 @@ class Store:
         return None if row is None else _stored(row)
 
     def tables(self) -> list[TableSummary]:
-        """Every table of the store, by id (the table of no id first). Raises
-        only the driver's errors."""
+        """Every table of the store, by id (the table of no id first), with
+        its round count (0 for a table with a pending round and no record
+        yet). Raises only what a failing database raises (see the class)."""
         rows = self._execute(
             "SELECT table_key, rounds, last_digest FROM capsa_tables ORDER BY table_key"
         ).fetchall()
@@ -255,7 +452,8 @@ class Store:
 
     def texts(self) -> Iterator[str]:
         """Every stored record's text, in the order stored, a page at a
-        time. Raises only the driver's errors."""
+        time. Raises only what a failing database raises (see the
+        class)."""
         for row in self._pages("", (), None):
             yield str(row[6])
 
@@ -360,6 +558,16 @@ class Store:
         written. Raises ``StoreError`` for a path of no known format,
         ``OSError`` when it cannot be written."""
         return export_records(self.texts(), path, format, on_skip, on_void)
+
+
+def _openings(openings: Iterable[Opening]) -> list[Opening]:
+    """The openings given, each an :class:`Opening` (``TypeError``
+    otherwise)."""
+    opened = list(openings)
+    for opening in opened:
+        if not isinstance(opening, Opening):
+            raise TypeError(f"an opening is a capsa.store.Opening, not {type(opening).__name__}")
+    return opened
 
 
 def _utc_day(number: int | None) -> str | None:
