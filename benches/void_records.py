@@ -9,8 +9,8 @@ Timed: how each auto-arrange policy arranges a four-seat hand of
 capsa-susun (``_core.auto_arrangement``: what a round's close pays per seat
 left to it); writing a void record (``capsa.records.void_record``),
 replaying a chain of them (``capsa.replay``, the digest and the link), and
-``Store.void_pending`` on SQLite (the pending row read, the void record
-appended, the row deleted, committed), a table at a time.
+``Store.void_pending`` on SQLite (the pending round read, its void record
+appended, which clears it, committed), a table at a time.
 
 Checked while timing: every foul arrangement fouls, every greedy and solver
 one does not, and every void record replays in its chain.
@@ -28,6 +28,7 @@ import capsa
 import capsa.store
 from capsa import _core, oracle
 from capsa.records import read_record, replay, void_record
+from capsa.store import Opening
 
 
 def _commitment(k: int) -> str:
@@ -76,12 +77,7 @@ def store(n: int) -> None:
         capsa.store.open(f"sqlite:///{folder}/r.db") as opened,
     ):
         for k in range(n):
-            # the pending rounds a server records before it publishes them
-            opened._execute(
-                "INSERT INTO capsa_pending (table_key, round_id, nonce, commitment,"
-                " previous_digest, opened_ms) VALUES (?, ?, ?, ?, NULL, 0)",
-                (f"t{k}", f"t{k}/r0", "0", _commitment(k)),
-            )
+            opened.open_round(Opening(f"t{k}", f"t{k}/r0", 0, _commitment(k), None))
         timing, _ = best_time(lambda: [opened.void_pending(f"t{k}", "crash") for k in range(n)], 1)
         assert opened.verify().ok
     print(
