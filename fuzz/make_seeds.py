@@ -122,10 +122,12 @@ def main() -> None:
     # the golden round records of each format, as a JSON Lines file holds them
     for k, line in enumerate((GOLDEN / "records-1.jsonl").read_bytes().splitlines()):
         write("round_record", f"golden-{k}.json", line)
-    for version in (2, 3):
+    for version in (2, 3, 4):
         lines = (GOLDEN / f"records-{version}.jsonl").read_bytes().splitlines()
         for k, line in enumerate(lines):
             write("round_record", f"golden-{version}-{k}.json", line)
+    for k, line in enumerate((GOLDEN / "void-1.jsonl").read_bytes().splitlines()):
+        write("round_record", f"void-{k}.json", line)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@
 //! GIL around core calls and maps errors.
 
 pub mod arrangement;
+pub mod auto_arrange;
 pub mod batch;
 pub mod bulk;
 pub mod canonical;

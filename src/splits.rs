@@ -277,6 +277,24 @@ pub fn splits(
         .collect())
 }
 
+/// The first split of a sorted hand, in split order, that fouls under the
+/// ranking `e` and the foul check (`strict`), laid out as top 0-2, middle
+/// 3-7, bottom 8-12: the arrangement of the `foul` auto-arrange policy
+/// (docs/records.md, "The auto-arrange policies"). Every hand has one: with
+/// a strongest five of the 13 cards in the middle, some five of the other
+/// eight make a weaker bottom (a strength determines the ranks of a hand,
+/// and eight cards never share one rank), so the split fouls under either
+/// check. None only if that reasoning failed.
+pub fn first_foul(e: &Evaluator, strict: bool, sorted: &[u8; 13]) -> Option<[u8; 13]> {
+    let subsets = subset_strengths(e, sorted);
+    (0..SPLITS)
+        .find(|&k| {
+            let (t, m, b) = subsets.split(k);
+            !is_valid(t, m, b, strict)
+        })
+        .map(|k| subsets.layout(k))
+}
+
 /// Number of valid splits out of 72,072.
 pub fn count_splits(e: &Evaluator, strict: bool, cards: &[u8]) -> Result<usize> {
     let sorted = sorted_hand(cards)?;

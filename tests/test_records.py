@@ -37,7 +37,7 @@ def _golden_module() -> Any:
     return module
 
 
-FORMATS = (1, 2, 3)
+FORMATS = (1, 2, 3, 4)
 
 
 def golden_lines(version: int = RECORD_FORMAT_VERSION) -> list[str]:
@@ -75,7 +75,8 @@ def test_golden_records_of_format_2_on_name_the_table_and_players(version: int) 
     assert {"id": "p-1002", "name": "Bảo ☃"} in players
     assert {"id": "p-1004", "name": None} in players
     assert {"id": "seat-0", "name": None} in players  # players left out
-    assert all(r["solver"]["strategy"] == "solver" for r in records)
+    strategies = {r["solver"]["strategy"] for r in records}
+    assert strategies == ({"solver", "greedy", "foul"} if version >= 4 else {"solver"})
 
 
 @pytest.mark.parametrize("version", FORMATS)
@@ -257,13 +258,16 @@ def test_wrong_seeds_fail_verification_with_the_reason() -> None:
 
 def test_a_newer_format_is_refused_first() -> None:
     record = played_record()
-    newer = change(record, lambda r: r.update(format_version=4, seats="whatever", extra=1))
+    newer_version = RECORD_FORMAT_VERSION + 1
+    newer = change(
+        record, lambda r: r.update(format_version=newer_version, seats="whatever", extra=1)
+    )
     with pytest.raises(
-        RecordError, match="format_version 4 is newer than this capsa reads"
+        RecordError, match=f"format_version {newer_version} is newer than this capsa reads"
     ) as info:
         capsa.replay(newer)
     assert info.value.field == "format_version"
-    with pytest.raises(RecordError, match="format_version 4 is newer"):
+    with pytest.raises(RecordError, match=f"format_version {newer_version} is newer"):
         capsa.verify_deal(newer)
 
 
@@ -374,7 +378,7 @@ def test_records_follow_the_json_schema(version: int) -> None:
         assert _check(record, root, root, "record") == []
     broken = change(records[0], lambda r: r["seats"][0].update(hand="As"))
     assert _check(broken, root, root, "record") != []
-    broken = change(records[0], lambda r: r.update(format_version=version % 3 + 1))
+    broken = change(records[0], lambda r: r.update(format_version=version % 4 + 1))
     assert _check(broken, root, root, "record") != []
 
 

@@ -1,21 +1,59 @@
-//! `capsa::record::read`, the round record reader, then replay and deal
-//! verification of what it accepts. Any bytes: a refusal names a field (a
-//! path of the record, or empty for the record as a whole) and says why; an
-//! accepted record replays and verifies without a panic, every difference
-//! named; and a record that replays with no difference under the rules it
-//! was settled with is exactly what `record::write` writes from its inputs,
-//! byte for byte, once written canonically. The seeds are real records
-//! (`tests/golden/records-1.jsonl` to `records-3.jsonl`), so the fuzzer mutates real fields.
+//! `capsa::record::read_any`, the reader of round records and void records,
+//! then replay and deal verification of what it accepts. Any bytes: a
+//! refusal names a field (a path of the record, or empty for the record as
+//! a whole) and says why; an accepted record replays and verifies without a
+//! panic, every difference named; and a record that replays with no
+//! difference under the rules it was settled with is exactly what
+//! `record::write` (or `record::write_void`) writes from its inputs, byte
+//! for byte, once written canonically. The seeds are real records
+//! (`tests/golden/records-1.jsonl` to `records-4.jsonl` and
+//! `void-1.jsonl`), so the fuzzer mutates real fields.
 #![no_main]
 
 use capsa::canonical;
-use capsa::record::{installed_solver, read, write, RoundInputs, MAX_PROBLEMS};
+use capsa::record::{
+    installed_solver, read_any, write, write_void, AnyRecord, Problem, RoundInputs, VoidInputs,
+    VoidRecord, MAX_PROBLEMS,
+};
 use capsa::rules::Rules;
 use libfuzzer_sys::fuzz_target;
 
+fn check_problems(problems: &[Problem]) {
+    assert!(problems.len() <= MAX_PROBLEMS);
+    for problem in problems {
+        assert!(!problem.field.is_empty() && !problem.message.is_empty());
+        assert!(problem.message.contains(problem.field.as_str()), "{problem:?}");
+    }
+}
+
+/// A void record: checked, and when it replays written again byte for byte.
+fn void(data: &[u8], record: &VoidRecord) {
+    check_problems(&record.verify_deal(None));
+    let problems = record.replay(None);
+    check_problems(&problems);
+    if !problems.is_empty() || record.capsa_version != env!("CARGO_PKG_VERSION") {
+        return;
+    }
+    let (text, digest) = write_void(&VoidInputs {
+        table_id: record.table_id.as_deref(),
+        round_id: &record.round_id,
+        previous_digest: record.previous_digest,
+        commitment: record.commitment,
+        nonce: record.nonce,
+        reason: &record.reason,
+        meta: &record.meta,
+    })
+    .expect("a void record that replays can be written");
+    let given = std::str::from_utf8(data).expect("a record read is UTF-8");
+    let value = canonical::parse_str(given).expect("a record read is JSON");
+    assert_eq!(text, canonical::to_string(&value));
+    assert_eq!(digest, record.digest);
+}
+
 fuzz_target!(|data: &[u8]| {
-    let record = match read(data) {
-        Ok(record) => record,
+    let record = match read_any(data) {
+        Ok(AnyRecord::Round(record)) => record,
+        Ok(AnyRecord::Void(record)) => return void(data, &record),
         Err(problem) => {
             assert!(!problem.message.is_empty());
             assert!(
@@ -32,11 +70,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let rules = Rules::default();
     let problems = record.replay(&rules, None);
-    assert!(problems.len() <= MAX_PROBLEMS);
-    for problem in &problems {
-        assert!(!problem.field.is_empty() && !problem.message.is_empty());
-        assert!(problem.message.contains(problem.field.as_str()), "{problem:?}");
-    }
+    check_problems(&problems);
     if !problems.is_empty() || record.capsa_version != env!("CARGO_PKG_VERSION") {
         return;
     }

@@ -696,6 +696,12 @@ def best_arrangement(
     bottom 8-12; declare the natural; estimated expected points). See
     ``capsa.solver.best_arrangement``."""
 
+def auto_arrangement(cards: Any, rules: Any, seats: int, policy: str) -> tuple[list[int], bool]:
+    """How a round's auto-arrange ``policy`` (``"solver"``, ``"greedy"`` or
+    ``"foul"``) arranges a seat that did not submit by the close: (ids laid
+    out top 0-2, middle 3-7, bottom 8-12; whether it declares a natural its
+    hand holds). ``ArgumentError`` for another policy."""
+
 def rank_arrangements(
     cards: Any,
     rules: Any = None,
@@ -796,6 +802,14 @@ MAX_TABLE_ID_BYTES: Final[int]
 """The longest table id, in bytes of UTF-8."""
 MAX_PLAYER_BYTES: Final[int]
 """The longest player id or display name, in bytes of UTF-8."""
+VOID_FORMAT: Final[str]
+"""The ``format`` of every void record."""
+VOID_FORMAT_VERSION: Final[int]
+"""The void record format version written, and the newest read."""
+MAX_REASON_BYTES: Final[int]
+"""The longest reason of a void record, in bytes of UTF-8."""
+AUTO_ARRANGE_POLICIES: Final[list[str]]
+"""The auto-arrange policies: solver, greedy, foul."""
 MAX_RNG_CHUNK: Final[int]
 """The most words or shuffles one generator call returns."""
 
@@ -900,13 +914,16 @@ def write_round_record(
     players: Sequence[str | Mapping[str, str | None]] | None = None,
     format_version: int | None = None,
     with_settlement: Literal[False] = False,
+    auto_arrange: str = "solver",
 ) -> tuple[str, str]:
     """The record of a played round: its canonical JSON text and digest (hex),
     and with ``with_settlement`` the :class:`Settlement` too. Each seat is
     (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping or a
-    JSON object's text; ``format_version`` is 3 (the default), 2, or 1 (no
-    table id or players), and ``rules`` must hold the rules as that version
-    writes them (``capsa.records.rules_for_record``)."""
+    JSON object's text; ``format_version`` is 4 (the default), 3, 2, or 1
+    (no table id or players), and ``rules`` must hold the rules as that
+    version writes them (``capsa.records.rules_for_record``);
+    ``auto_arrange`` is the policy that arranged the seats marked auto
+    (``"solver"``, ``"greedy"`` or ``"foul"``; the last two from format 4)."""
 
 @overload
 def write_round_record(
@@ -924,20 +941,30 @@ def write_round_record(
     players: Sequence[str | Mapping[str, str | None]] | None = None,
     format_version: int | None = None,
     with_settlement: Literal[True],
+    auto_arrange: str = "solver",
 ) -> tuple[str, str, Settlement, tuple[int, int, int, int]]:
     """The record of a played round: its canonical JSON text and digest (hex),
     and with ``with_settlement`` the :class:`Settlement` and the byte ranges
     of the ``rules`` and ``settlement`` values in the text (start, end,
     start, end; for :func:`record_value`) too. Each seat is
     (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping or a
-    JSON object's text; ``format_version`` is 3 (the default), 2, or 1 (no
-    table id or players), and ``rules`` must hold the rules as that version
-    writes them (``capsa.records.rules_for_record``)."""
+    JSON object's text; ``format_version`` is 4 (the default), 3, 2, or 1
+    (no table id or players), and ``rules`` must hold the rules as that
+    version writes them (``capsa.records.rules_for_record``);
+    ``auto_arrange`` is the policy that arranged the seats marked auto
+    (``"solver"``, ``"greedy"`` or ``"foul"``; the last two from format 4)."""
 
 @final
 class RecordView:
     """A round record as read (every field checked for its form)."""
 
+    @property
+    def kind(self) -> Literal["round"]:
+        """``"round"`` (a void record's view says ``"void"``)."""
+    @property
+    def auto_arrange(self) -> str:
+        """The auto-arrange policy that arranged the seats marked auto
+        (``"solver"`` for every record before format 4)."""
     @property
     def round_id(self) -> str: ...
     @property
@@ -980,15 +1007,76 @@ class RecordView:
     def verify_deal(self, commitment: str | None = None) -> list[tuple[str, str]]:
         """(field, message) of every problem of the provably fair deal."""
 
-def read_record(text: str | bytes) -> tuple[RecordView | None, str, str]:
-    """The record, or (None, field, message) naming the first field that is
-    not as format 1 writes it."""
+@final
+class VoidView:
+    """A void record as read (every field checked for its form)."""
 
-def read_record_value(record: dict[str, Any]) -> tuple[RecordView | None, str, str]:
+    @property
+    def kind(self) -> Literal["void"]:
+        """``"void"`` (a round record's view says ``"round"``)."""
+    @property
+    def format_version(self) -> int: ...
+    @property
+    def capsa_version(self) -> str: ...
+    @property
+    def round_id(self) -> str: ...
+    @property
+    def table_id(self) -> str | None:
+        """The table's id; None for a server of one table."""
+    @property
+    def nonce(self) -> int: ...
+    @property
+    def commitment(self) -> str: ...
+    @property
+    def reason(self) -> str:
+        """Why the round is void."""
+    @property
+    def meta_json(self) -> str:
+        """The record's ``meta`` as canonical JSON text."""
+    @property
+    def digest(self) -> str:
+        """The record's ``digest`` as written."""
+    @property
+    def content_digest(self) -> str:
+        """The SHA-256 of the record's contents without ``digest``."""
+    @property
+    def canonical_as_read(self) -> bool:
+        """Whether the text read is the record's canonical form as it stands."""
+    @property
+    def previous_digest(self) -> str | None: ...
+    @property
+    def seat_count(self) -> int:
+        """0: a void round has no seats."""
+    def replay(
+        self, check_previous: bool = False, previous_digest: str | None = None
+    ) -> list[tuple[str, str]]:
+        """(field, message) of the digest and, with ``check_previous``, the link."""
+    def verify_deal(self, commitment: str | None = None) -> list[tuple[str, str]]:
+        """(field, message) of a commitment that is not ``commitment``."""
+
+def write_void_record(
+    round_id: str,
+    commitment: str,
+    nonce: int,
+    reason: str,
+    previous_digest: str | None = None,
+    meta: str | Mapping[str, str | int | bool | None] | None = None,
+    *,
+    table_id: str | None = None,
+) -> tuple[str, str]:
+    """The void record of a pending round: its canonical JSON text and
+    digest (hex). See ``capsa.records.void_record``."""
+
+def read_record(text: str | bytes) -> tuple[RecordView | VoidView | None, str, str]:
+    """The record (a round or a void record, by its format), or (None,
+    field, message) naming the first field that is not as its format version
+    writes it."""
+
+def read_record_value(record: dict[str, Any]) -> tuple[RecordView | VoidView | None, str, str]:
     """:func:`read_record` of a record given as a dict (its canonical text is
     what is digested); ``ValueError`` for a dict that is not plain JSON data."""
 
-def read_records(texts: list[str | bytes]) -> list[tuple[RecordView | None, str, str]]:
+def read_records(texts: list[str | bytes]) -> list[tuple[RecordView | VoidView | None, str, str]]:
     """Many records read as :func:`read_record` reads each, on every core
     without the GIL, in the order given."""
 

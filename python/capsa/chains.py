@@ -6,7 +6,9 @@ their table (``table_id``); records of format 1, and of format 2 with a
 of one table always has. :class:`Chains` keeps, per table, the digest its
 next record must follow and the round ids and nonces it has used, so that a
 record out of its chain, or a second record of a round id or a nonce within
-a table, is named.
+a table, is named. A void record (a round dealt never, its commitment
+published) takes its place in its table's chain and uses its round id and
+nonce as a round record does.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ class Chains:
         """Every table seen, by id."""
         return dict(self._tables)
 
-    def duplicates(self, view: _core.RecordView) -> list[tuple[str, str]]:
+    def duplicates(self, view: _core.RecordView | _core.VoidView) -> list[tuple[str, str]]:
         """(field, message) for a round id or a nonce the record's table has
         already used."""
         chain = self._tables.get(view.table_id)
@@ -99,7 +101,7 @@ class Chains:
         for chain in self._tables.values():
             chain.last = ...
 
-    def book(self, view: _core.RecordView, digest: Link) -> None:
+    def book(self, view: _core.RecordView | _core.VoidView, digest: Link) -> None:
         """Records that the record was read: its round id and nonce are used
         and its table's next record must follow ``digest``."""
         chain = self.table(view.table_id)

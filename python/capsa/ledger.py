@@ -8,7 +8,10 @@ round id or nonce its table has already used is refused, so the ledger only
 ever holds rounds that replay exactly, once. Money is booked to players, not
 seats: a record of format 2 names each seat's player; a record of format 1
 (which names none) books seat ``k`` to the player ``"seat-k"``. After every
-round the players' balances and the house's rake sum to zero.
+round the players' balances and the house's rake sum to zero. A void record
+(a round whose commitment was published but which was never played) takes
+its place in its table's chain, uses its round id and nonce, and books no
+money: its entry says it is void.
 
 The ledger saves as JSON-ready data (:meth:`Ledger.to_dict`, checked again
 by :meth:`Ledger.from_dict`), so a server need not replay its whole log at
@@ -25,6 +28,7 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, Any
 
+from capsa import _core
 from capsa._core import TableError
 from capsa.chains import Chains, Link, check_link
 from capsa.ledger_data import (
@@ -153,15 +157,19 @@ class Ledger:
         return len(self._entries)
 
     def add(self, record: RecordLike) -> LedgerEntry:
-        """Replays a round record and books it; returns its entry.
+        """Replays a round record and books it; returns its entry. A void
+        record advances its table's chain and books no money (its entry's
+        ``void`` is true, with no seats).
 
         Raises what :func:`capsa.replay` raises (``ReplayError`` naming
         ``previous_digest`` when the record does not follow its table's last
         one, ``round_id`` or ``deal.nonce`` when its table has used them),
-        and ``TableError`` for a record of a table of another size than
+        and ``TableError`` for a round record of a table of another size than
         ``seats``. A record that raises is not booked.
         """
         view = read_record(record)
+        if isinstance(view, _core.VoidView):
+            return self._add_void(view)
         if self._seats is not None and view.seat_count != self._seats:
             raise TableError(
                 f"record {view.round_id!r} is of a {view.seat_count}-seat table; "
@@ -191,6 +199,28 @@ class Ledger:
             rake=rake,
             balances=tuple(self._balances[p] for p, _ in players),
             house=self._house,
+        )
+        self._entries.append(entry)
+        self._chains.book(view, digest)
+        return entry
+
+    def _add_void(self, view: _core.VoidView) -> LedgerEntry:
+        """Books a void record: its place in its table's chain, no money."""
+        duplicates = self._chains.duplicates(view)
+        if duplicates:
+            raise ReplayError(view.round_id, duplicates, "repeats a round of its table")
+        digest = replay_view(view, self._chains.table(view.table_id).last)
+        entry = LedgerEntry(
+            round=len(self._entries) + 1,
+            table_id=view.table_id,
+            round_id=view.round_id,
+            digest=digest,
+            players=(),
+            net=(),
+            rake=(),
+            balances=(),
+            house=self._house,
+            void=True,
         )
         self._entries.append(entry)
         self._chains.book(view, digest)
@@ -253,7 +283,8 @@ class Ledger:
     def write_csv(self, out: str | os.PathLike[str] | IO[str]) -> None:
         """One row a seat of a round: round, table_id, round_id, digest,
         seat, player, name, net, rake, balance (the player's after the
-        round), house (the running rake). ``out`` is a path (str or
+        round), house (the running rake); a void round, which has no seats,
+        has no row (:meth:`write_jsonl` lists it). ``out`` is a path (str or
         ``os.PathLike``, written as UTF-8) or an open text file. Raises
         ``OSError`` for a file that cannot be written, ``TypeError`` for
         another ``out``."""
@@ -277,8 +308,8 @@ class Ledger:
 
     def write_jsonl(self, out: str | os.PathLike[str] | IO[str]) -> None:
         """One JSON object a round (keys sorted, compact), as
-        :meth:`LedgerEntry.to_dict`. ``out`` as for :meth:`write_csv`; raises
-        as it does."""
+        :meth:`LedgerEntry.to_dict`, a void round's too. ``out`` as for
+        :meth:`write_csv`; raises as it does."""
         with _text_out(out, "write_jsonl") as stream:
             for e in self._entries:
                 stream.write(json.dumps(e.to_dict(), sort_keys=True, separators=(",", ":")))

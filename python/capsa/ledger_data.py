@@ -31,6 +31,8 @@ LEDGER_VERSION = 1
 _ENTRY_KEYS = frozenset(
     {"round", "table_id", "round_id", "digest", "players", "net", "rake", "balances", "house"}
 )
+# an entry saved before void rounds were booked has no "void": it is a round
+_ENTRY_KEYS_VOID = _ENTRY_KEYS | {"void"}
 _KEYS = frozenset({"format", "format_version", "seats", "start", "names", "entries", "nonces"})
 
 
@@ -39,8 +41,9 @@ class LedgerEntry:
     """One booked round: ``round`` (its place, from 1), ``table_id`` (None
     for a record of no table id), ``round_id`` and ``digest`` (of its
     record), each seat's ``players`` id, ``net`` and ``rake``, each seat's
-    player's ``balances`` after it and the ``house`` after it. Built by
-    :class:`capsa.Ledger`; raises nothing."""
+    player's ``balances`` after it and the ``house`` after it. A void round
+    (a void record: dealt never, no money moved) has ``void`` true and no
+    seats. Built by :class:`capsa.Ledger`; raises nothing."""
 
     round: int
     """The round's place in the ledger, from 1."""
@@ -57,6 +60,8 @@ class LedgerEntry:
     """Each seat's player's running balance after the round."""
     house: int
     """The house's running total of rake after the round."""
+    void: bool = False
+    """Whether the round is void (its record a void record: no seats, no money)."""
 
     def to_dict(self) -> dict[str, object]:
         """The entry as a JSON-ready dict (one line of the JSON Lines export)."""
@@ -70,6 +75,7 @@ class LedgerEntry:
             "rake": list(self.rake),
             "balances": list(self.balances),
             "house": self.house,
+            "void": self.void,
         }
 
 
@@ -203,9 +209,14 @@ def entry_from_dict(item: object, k: int, names: Mapping[str, str | None]) -> Le
     """The entry of ``entries[k]``, its form checked (its players named in
     ``names``)."""
     where = f"entries[{k}]"
-    if not isinstance(item, Mapping) or set(item) != _ENTRY_KEYS:
-        raise _bad(f"{where} must have the keys {', '.join(sorted(_ENTRY_KEYS))}")
-    players = _players(item["players"], where, names)
+    if not isinstance(item, Mapping) or set(item) not in (_ENTRY_KEYS, _ENTRY_KEYS_VOID):
+        raise _bad(f"{where} must have the keys {', '.join(sorted(_ENTRY_KEYS_VOID))}")
+    void = item.get("void", False)
+    if not isinstance(void, bool):
+        raise _bad(f"{where}.void must be true or false")
+    if void and item["players"] != []:
+        raise _bad(f"{where}.players of a void round must be empty (it has no seats)")
+    players = () if void else _players(item["players"], where, names)
     n = len(players)
     round_id, digest = _round_id(item["round_id"], where), item["digest"]
     if digest is None or _digest(digest, f"{where}.digest") is None:
@@ -222,6 +233,7 @@ def entry_from_dict(item: object, k: int, names: Mapping[str, str | None]) -> Le
         rake=_ints(item["rake"], f"{where}.rake", n),
         balances=_ints(item["balances"], f"{where}.balances", n),
         house=item["house"],
+        void=void,
     )
 
 

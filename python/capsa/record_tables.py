@@ -12,7 +12,10 @@ records into the rounds that ``capsa settle`` and :mod:`capsa.bulk` read:
   table (``docs/bulk.md``), a batch of records at a time, with each seat's
   outcome as the record's settlement gives it and the record's ids
   (:func:`records_table`: the same table in memory). A record that cannot
-  be read or does not replay is reported and the others go on.
+  be read or does not replay is reported and the others go on. A void
+  record (a round never played, ``docs/records.md``, "Void records") has
+  no seats to be a row: its digest is checked, it is left out and counted
+  (``on_void``), never an error.
 
 A record's rules are named in the rounds by :func:`rules_name`; a Parquet
 file written here carries the rules in full in its metadata
@@ -151,10 +154,23 @@ class RecordRound:
 
 
 def read_record_round(text: str | bytes, data: dict[str, Any] | None = None) -> RecordRound:
-    """Reads and replays one record (``data``: its text already parsed).
-    Raises ``RecordError`` for a record that cannot be read and
-    ``ReplayError`` for one that does not replay."""
+    """Reads and replays one round record (``data``: its text already
+    parsed). Raises ``RecordError`` for a record that cannot be read (and
+    for a void record, which holds no round), ``ReplayError`` for one that
+    does not replay."""
     view = read_record(text)
+    if isinstance(view, _core.VoidView):
+        raise RecordError(
+            f"record {view.round_id!r} is a void record: a round never played holds no round",
+            "format",
+        )
+    return _record_round(view, text, data)
+
+
+def _record_round(
+    view: _core.RecordView, text: str | bytes, data: dict[str, Any] | None
+) -> RecordRound:
+    """The round record read as ``view``, replayed, as a round."""
     digest = replay_view(view)
     rules = _record_rules(view.rules_json)
     return RecordRound(
@@ -236,6 +252,8 @@ def _log_lines(
 
 
 OnError = Callable[[int, "str | None", "RecordError | ReplayError | TableError"], None]
+OnVoid = Callable[[int, str], None]
+"""Called with the line and round id of each void record left out."""
 
 
 def _record_batches(
@@ -244,10 +262,12 @@ def _record_batches(
     batch_records: int,
     rules: dict[str, dict[str, Any]],
     tally: list[int],
+    on_void: OnVoid | None = None,
 ) -> Iterator[Any]:
     """The rounds tables of a record log, ``batch_records`` rows at most
     each; the rules met go into ``rules`` (by name, as ``to_dict()``), the
-    failed records are counted in ``tally[0]``."""
+    failed records are counted in ``tally[0]``, the void records left out
+    in ``tally[1]`` (each handed to ``on_void``)."""
     if isinstance(batch_records, bool) or not isinstance(batch_records, int):
         raise TypeError("batch_records must be an int")
     if batch_records < 1:
@@ -264,6 +284,11 @@ def _record_batches(
                 tally[0] += 1
                 if on_error is not None:
                     on_error(number, round_id_of(line), exc)
+                continue
+            if isinstance(record, str):  # a void record: no seats, no row
+                tally[1] += 1
+                if on_void is not None:
+                    on_void(number, record)
                 continue
             if record.rules_name not in rules:
                 rules[record.rules_name] = record.rules.to_dict()
@@ -286,6 +311,7 @@ def to_parquet(
     on_error: OnError | None = None,
     batch_records: int = DEFAULT_BATCH_RECORDS,
     compression: str = "snappy",
+    on_void: OnVoid | None = None,
 ) -> tuple[int, int]:
     """Writes a record log as a Parquet rounds table (:func:`records_schema`).
 
@@ -293,17 +319,20 @@ def to_parquet(
     ``bytes``, one record each; blank lines give nothing). Every record is
     read and replayed; one that fails is handed to ``on_error`` (its line,
     its round id or None, the ``RecordError``, ``ReplayError`` or
-    ``TableError``) and the others go on. Memory holds one batch of
-    ``batch_records`` rows (a row group of the file). Returns (records
-    written, records failed).
+    ``TableError``) and the others go on. A void record, whose digest
+    checks, has no seats to be a row: it is handed to ``on_void`` (its line
+    and round id) and left out, neither written nor failed. Memory holds
+    one batch of ``batch_records`` rows (a row group of the file). Returns
+    (records written, records failed).
     """
     import pyarrow.parquet as pq
 
     rules: dict[str, dict[str, Any]] = {}
-    tally = [0]
+    tally = [0, 0]
     written = 0
     with pq.ParquetWriter(target, records_schema(), compression=compression) as writer:
-        for table in _record_batches(source, on_error, batch_records, rules, tally):
+        batches = _record_batches(source, on_error, batch_records, rules, tally, on_void)
+        for table in batches:
             writer.write_table(table)
             written += table.num_rows
         # the footer is written at the close: the rules met on the way
@@ -315,14 +344,17 @@ def records_table(
     source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
     *,
     on_error: OnError | None = None,
+    on_void: OnVoid | None = None,
 ) -> Any:
     """A record log as one in-memory rounds table (:func:`records_schema`,
     the rules in its schema's metadata), for :func:`capsa.bulk.settle_table`;
-    records fail as in :func:`to_parquet`. For a log larger than memory,
-    :func:`to_parquet`, then :func:`capsa.bulk.settle_parquet`."""
+    records fail, and void records are left out, as in :func:`to_parquet`.
+    For a log larger than memory, :func:`to_parquet`, then
+    :func:`capsa.bulk.settle_parquet`."""
     pa = pyarrow_module()
     rules: dict[str, dict[str, Any]] = {}
-    tables = list(_record_batches(source, on_error, DEFAULT_BATCH_RECORDS, rules, [0]))
+    batches = _record_batches(source, on_error, DEFAULT_BATCH_RECORDS, rules, [0, 0], on_void)
+    tables = list(batches)
     table = pa.concat_tables(tables) if tables else records_schema().empty_table()
     return table.replace_schema_metadata(_rules_metadata(rules))
 
@@ -331,13 +363,18 @@ def _is_blank(line: bytes) -> bool:
     return not line.removeprefix(b"\xef\xbb\xbf").strip(b" \t\r\n")
 
 
-def _read_row(number: int, line: bytes | int) -> RecordRound:
-    """The record of a line, replayed, that the rounds schema can hold."""
+def _read_row(number: int, line: bytes | int) -> RecordRound | str:
+    """The record of a line, replayed, that the rounds schema can hold; the
+    round id of a void record (its digest checked), which has no row."""
     if isinstance(line, int):
         raise RecordError(
             f"line {number} is {line} bytes long; a record is at most {_core.MAX_LINE_BYTES} bytes"
         )
-    record = read_record_round(line)
+    view = read_record(line)
+    if isinstance(view, _core.VoidView):
+        replay_view(view)
+        return view.round_id
+    record = _record_round(view, line, None)
     record.stake()  # a stakes matrix it cannot hold is refused here
     return record
 

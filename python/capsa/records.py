@@ -1,12 +1,22 @@
 """Round records: reading, replay and verification of the provably fair deal.
 
-A round record (format 3, ``docs/records.md``, JSON Schema
-``capsa/schema/record-3.json``; formats 1 and 2 are still read) holds everything
-needed to recreate one round of one table: the table's id, the rules in
-full, the stakes, the commitment and the revealed seeds, each seat's player,
-hand, what it played and its decisions, the solver that arranged the seats
-left at the close, and the settlement with its full breakdown, as canonical
-JSON with a SHA-256 digest. :meth:`capsa.Round.record` writes one.
+A round record (format 4, ``docs/records.md``, JSON Schema
+``capsa/schema/record-4.json``; formats 1 to 3 are still read) holds
+everything needed to recreate one round of one table: the table's id, the
+rules in full, the stakes, the commitment and the revealed seeds, each
+seat's player, hand, what it played and its decisions, the auto-arrange
+policy that arranged the seats left at the close (``solver``, ``greedy`` or
+``foul``), and the settlement with its full breakdown, as canonical JSON
+with a SHA-256 digest. :meth:`capsa.Round.record` writes one.
+
+A **void record** (format ``capsa-void-record``, JSON Schema
+``capsa/schema/void-1.json``) closes a round whose commitment was published
+but whose record never will be (the server died): its table, round id,
+nonce, commitment, the digest it follows and the reason, in the table's
+chain. :func:`void_record` writes one; every reader here takes it
+(:func:`read_record` gives a view whose ``kind`` is ``"void"``, a round
+record's is ``"round"``; :func:`replay` checks its digest and link,
+:func:`verify_deal` its commitment).
 
 * :func:`replay` recomputes every derived field from the inputs in the record
   and raises :class:`ReplayError` naming every field that differs
@@ -38,22 +48,38 @@ from capsa.json_faults import json_fault
 from capsa.rules import Rules
 
 __all__ = [
+    "AUTO_ARRANGE_POLICIES",
     "FAIR_ALGORITHM",
     "RECORD_FORMAT",
     "RECORD_FORMAT_VERSION",
+    "VOID_FORMAT",
+    "VOID_FORMAT_VERSION",
     "RecordError",
     "ReplayError",
     "SolverMismatchError",
+    "View",
     "canonical_json",
+    "read_record",
+    "read_records",
     "record_digest",
     "replay",
     "rules_dict_of_format",
     "verify_deal",
+    "void_record",
 ]
 
 FAIR_ALGORITHM: str = _core.FAIR_ALGORITHM
 RECORD_FORMAT: str = _core.RECORD_FORMAT
 RECORD_FORMAT_VERSION: int = _core.RECORD_FORMAT_VERSION
+VOID_FORMAT: str = _core.VOID_FORMAT
+VOID_FORMAT_VERSION: int = _core.VOID_FORMAT_VERSION
+#: The auto-arrange policies a round record of format 4 names in
+#: ``solver.strategy`` (docs/records.md, "The auto-arrange policies").
+AUTO_ARRANGE_POLICIES: tuple[str, ...] = tuple(_core.AUTO_ARRANGE_POLICIES)
+
+View = _core.RecordView | _core.VoidView
+"""A record as read: a round record's view (``kind == "round"``) or a void
+record's (``kind == "void"``)."""
 
 RecordLike = str | bytes | bytearray | memoryview | Mapping[str, Any]
 """A record: its JSON text, or the dict :meth:`capsa.Round.record` returns."""
@@ -125,9 +151,12 @@ def _record_text(record: RecordLike) -> str | bytes:
     raise TypeError(f"a record is JSON text (str or bytes) or a dict, not {type(record).__name__}")
 
 
-def read_record(record: RecordLike) -> _core.RecordView:
-    """The record, read and checked for its form (``RecordError`` naming the
-    first field that is not as its format version writes it)."""
+def read_record(record: RecordLike) -> View:
+    """The record, read and checked for its form: a round record's view
+    (``kind == "round"``) or a void record's (``kind == "void"``), by its
+    ``format``. Raises ``RecordError`` naming the first field that is not as
+    its format version writes it, ``TypeError`` for a record that is neither
+    text nor a dict."""
     if isinstance(record, dict):
         try:
             view, field, message = _core.read_record_value(record)
@@ -140,7 +169,7 @@ def read_record(record: RecordLike) -> _core.RecordView:
     return view
 
 
-def read_records(texts: Sequence[str | bytes]) -> list[_core.RecordView | RecordError]:
+def read_records(texts: Sequence[str | bytes]) -> list[View | RecordError]:
     """Many records' texts read at once, on every core without the GIL, as
     :func:`read_record` reads each: in the order given, each record or the
     ``RecordError`` reading it raises."""
@@ -270,8 +299,10 @@ def replay(record: RecordLike, *, previous_digest: str | EllipsisType | None = .
     """Replays a round record: recomputes every derived field from the inputs
     in the record (the digest, the rules digest, the deal from the seeds,
     each seat's arrangement against its hand and the rules, from format 2 on
-    each seat arranged at the close against the solver's own choice, every figure
-    of the settlement) and returns the record's digest.
+    each seat arranged at the close against what the record's auto-arrange
+    policy arranges, every figure of the settlement) and returns the
+    record's digest. A void record holds nothing derived but its digest,
+    which is checked, with its link.
 
     ``previous_digest``, when given, is the digest of the record before it in
     the table's chain (``None``: the record must be the first of a chain),
@@ -287,8 +318,13 @@ def replay(record: RecordLike, *, previous_digest: str | EllipsisType | None = .
     return replay_view(read_record(record), previous_digest)
 
 
-def replay_view(view: _core.RecordView, previous_digest: str | EllipsisType | None = ...) -> str:
+def replay_view(view: View, previous_digest: str | EllipsisType | None = ...) -> str:
     """:func:`replay` of a record already read."""
+    if isinstance(view, _core.VoidView):
+        problems = view.replay() if previous_digest is ... else view.replay(True, previous_digest)
+        if problems:
+            raise ReplayError(view.round_id, problems, "does not replay")
+        return view.digest
     rules = _compiled_rules(view)
     if previous_digest is ...:
         problems = view.replay(rules)
@@ -306,6 +342,8 @@ def verify_deal(record: RecordLike, commitment: str | None = None) -> None:
     the revealed server seed's SHA-256 is the commitment (and the commitment
     is ``commitment``, the one published before the deal, when given), and
     the server seed, client seeds and nonce deal exactly the recorded hands.
+    A void round was never dealt: only its commitment is checked against
+    ``commitment``, when given.
 
     Raises ``ReplayError`` naming each field that fails and why,
     ``RecordError`` for a record that cannot be read.
@@ -314,6 +352,33 @@ def verify_deal(record: RecordLike, commitment: str | None = None) -> None:
     problems = view.verify_deal(commitment)
     if problems:
         raise ReplayError(view.round_id, problems, "fails verification of its deal")
+
+
+def void_record(
+    round_id: str,
+    commitment: str,
+    nonce: int,
+    reason: str,
+    *,
+    table_id: str | None = None,
+    previous_digest: str | None = None,
+    meta: Mapping[str, str | int | bool | None] | None = None,
+) -> str:
+    """The void record of a pending round, as one line of canonical JSON
+    (``docs/records.md``, "Void records"): its ``round_id``, its
+    ``commitment`` (64 hex digits, as published before the deal) and
+    ``nonce``, the ``table_id`` (None for a server of one table), the digest
+    of the table's record before it (``previous_digest``, None for the
+    first) and why it is void (``reason``, 1 to 1024 bytes of text, no
+    U+0000); ``meta`` as a round's notes.
+
+    Raises ``ArgumentError`` for an id, reason, digest, nonce or notes out of
+    range, ``TypeError`` for an argument of the wrong type.
+    """
+    text, _ = _core.write_void_record(
+        round_id, commitment, nonce, reason, previous_digest, meta, table_id=table_id
+    )
+    return text
 
 
 def record_digest(record: RecordLike) -> str:

@@ -1,10 +1,13 @@
 //! Binding of round records: written, read, replayed, their deal verified.
 //! The format is `crate::record`'s; `capsa.records` is the Python layer.
 
+use std::borrow::Cow;
+
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
+use pyo3::IntoPyObjectExt;
 
 use super::conversion::choices::rules_arg;
 use super::conversion::meta::meta_arg;
@@ -13,16 +16,18 @@ use super::conversion::players::players_arg;
 use super::conversion::seats::{played_seats, SubmittedSeat};
 use super::conversion::stakes::record_stakes_arg;
 use super::conversion::text::{
-    client_seeds_arg, digest_arg, round_id_arg, server_seed_arg, table_id_arg, text_arg, type_name,
+    client_seeds_arg, digest_arg, round_id_arg, server_seed_arg, string_arg, table_id_arg,
+    text_arg, type_name,
 };
 use super::errors::err;
 use super::json_tree::{json_of, Origin};
 use super::json_values::{copy_value, text_to_python, text_to_python_given, Given};
 use super::settle::Settlement;
+use crate::auto_arrange::AutoPolicy;
 use crate::canonical::{self, Json};
 use crate::error::ErrorKind;
 use crate::fair::hex;
-use crate::record::{self, Problem, Record, RoundInputs, SolverId};
+use crate::record::{self, AnyRecord, Problem, Record, RoundInputs, SolverId, VoidRecord};
 use crate::rules::Rules;
 
 /// Canonical JSON text of any JSON text (see `docs/records.md`).
@@ -49,6 +54,15 @@ pub struct RecordRules {
 }
 
 impl RecordRules {
+    /// What a record names as the arranger of its seats left at the close
+    /// under `policy`: the solver computed once, or the policy's own.
+    fn solver_of(&self, policy: AutoPolicy) -> Cow<'_, SolverId> {
+        match policy {
+            AutoPolicy::Solver => Cow::Borrowed(&self.solver),
+            other => Cow::Owned(record::policy_solver(&self.rules, other)),
+        }
+    }
+
     /// A new copy of the rules as Python data (what `text` reads as).
     fn value<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let template = self
@@ -93,8 +107,10 @@ impl RecordRules {
 /// and its digest (hex), and with `with_settlement` the settlement too
 /// (a round settles once, as its record). The hands are dealt again from
 /// the seeds and the table settled (see `crate::record::write`).
+/// `auto_arrange` is the policy that arranged the seats marked `auto`
+/// (`solver`, `greedy` or `foul`; format 4 on).
 #[pyfunction]
-#[pyo3(signature = (rules, round_id, stakes, server_seed, client_seeds, nonce, seats, previous_digest=None, meta=None, *, table_id=None, players=None, format_version=None, with_settlement=false))]
+#[pyo3(signature = (rules, round_id, stakes, server_seed, client_seeds, nonce, seats, previous_digest=None, meta=None, *, table_id=None, players=None, format_version=None, with_settlement=false, auto_arrange="solver"))]
 #[allow(clippy::too_many_arguments)]
 fn write_round_record(
     py: Python<'_>,
@@ -111,6 +127,7 @@ fn write_round_record(
     players: Option<&Bound<'_, PyAny>>,
     format_version: Option<&Bound<'_, PyAny>>,
     with_settlement: bool,
+    auto_arrange: &str,
 ) -> PyResult<Py<PyTuple>> {
     let n = seats.len();
     let format_version = match format_version {
@@ -126,6 +143,7 @@ fn write_round_record(
     crate::settle::check_seat_count(n)?;
     let played = played_seats(seats)?;
     let rules = rules.get();
+    let solver = rules.solver_of(AutoPolicy::from_name(auto_arrange)?);
     let round_id = round_id_arg(round_id)?;
     let stakes = record_stakes_arg(stakes, n)?;
     let server_seed = server_seed_arg(server_seed)?;
@@ -145,7 +163,7 @@ fn write_round_record(
             round_id: &round_id,
             table_id: table_id.as_deref(),
             players: &players,
-            solver: &rules.solver,
+            solver: &solver,
             previous_digest,
             meta: &meta,
             rules: &rules.rules,
@@ -225,6 +243,19 @@ fn problems_list(problems: Vec<Problem>) -> Vec<(String, String)> {
 
 #[pymethods]
 impl RecordView {
+    /// `"round"`: a round record (a void record's view says `"void"`).
+    #[getter]
+    fn kind(&self) -> &'static str {
+        "round"
+    }
+
+    /// The auto-arrange policy that arranged the seats marked `auto`
+    /// (`solver` for every record before format 4).
+    #[getter]
+    fn auto_arrange(&self) -> &'static str {
+        self.record.policy.name()
+    }
+
     #[getter]
     fn round_id(&self) -> &str {
         &self.record.round_id
@@ -344,16 +375,167 @@ impl RecordView {
     }
 }
 
+/// A void record as read (every field checked for its form): the pending
+/// round it closes, and why.
+#[pyclass(frozen, module = "capsa._core")]
+pub struct VoidView {
+    record: VoidRecord,
+}
+
+#[pymethods]
+impl VoidView {
+    /// `"void"`: a void record (a round record's view says `"round"`).
+    #[getter]
+    fn kind(&self) -> &'static str {
+        "void"
+    }
+
+    #[getter]
+    fn format_version(&self) -> i128 {
+        self.record.format_version
+    }
+
+    #[getter]
+    fn capsa_version(&self) -> &str {
+        &self.record.capsa_version
+    }
+
+    #[getter]
+    fn round_id(&self) -> &str {
+        &self.record.round_id
+    }
+
+    /// The table's id; None for a server of one table.
+    #[getter]
+    fn table_id(&self) -> Option<&str> {
+        self.record.table_id.as_deref()
+    }
+
+    #[getter]
+    fn nonce(&self) -> u64 {
+        self.record.nonce
+    }
+
+    #[getter]
+    fn commitment(&self) -> String {
+        hex(&self.record.commitment)
+    }
+
+    /// Why the round is void.
+    #[getter]
+    fn reason(&self) -> &str {
+        &self.record.reason
+    }
+
+    /// The record's `meta` as canonical JSON text.
+    #[getter]
+    fn meta_json(&self) -> String {
+        canonical::to_string(&Json::Object(self.record.meta.clone()))
+    }
+
+    /// The record's `digest` as written.
+    #[getter]
+    fn digest(&self) -> String {
+        hex(&self.record.digest)
+    }
+
+    /// The SHA-256 of the record's contents: its canonical form without
+    /// `digest` (what `digest` must be).
+    #[getter]
+    fn content_digest(&self) -> String {
+        hex(&self.record.content_digest)
+    }
+
+    /// Whether the text read is the record's canonical form as it stands.
+    #[getter]
+    fn canonical_as_read(&self) -> bool {
+        self.record.canonical_as_read
+    }
+
+    #[getter]
+    fn previous_digest(&self) -> Option<String> {
+        self.record.previous_digest.map(|d| hex(&d))
+    }
+
+    /// A void round has no seats.
+    #[getter]
+    fn seat_count(&self) -> usize {
+        0
+    }
+
+    /// Checks the digest and, with `check_previous`, the chain link against
+    /// `previous_digest` (None: the record must be the first of a chain);
+    /// (field, message) of every difference.
+    #[pyo3(signature = (check_previous=false, previous_digest=None))]
+    fn replay(
+        &self,
+        check_previous: bool,
+        previous_digest: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<(String, String)>> {
+        let previous = if check_previous {
+            Some(digest_arg(previous_digest, "previous_digest")?)
+        } else {
+            None
+        };
+        Ok(problems_list(self.record.replay(previous)))
+    }
+
+    /// Checks the commitment against `commitment`, the one published before
+    /// the deal, when given; (field, message) of every problem.
+    #[pyo3(signature = (commitment=None))]
+    fn verify_deal(
+        &self,
+        commitment: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<(String, String)>> {
+        let published = digest_arg(commitment, "commitment")?;
+        Ok(problems_list(self.record.verify_deal(published)))
+    }
+}
+
+/// Writes the void record of a pending round: its canonical JSON text (one
+/// line) and its digest (hex) (see `crate::record::write_void`).
+#[pyfunction]
+#[pyo3(signature = (round_id, commitment, nonce, reason, previous_digest=None, meta=None, *, table_id=None))]
+fn write_void_record(
+    round_id: &Bound<'_, PyAny>,
+    commitment: &Bound<'_, PyAny>,
+    nonce: &Bound<'_, PyAny>,
+    reason: &Bound<'_, PyAny>,
+    previous_digest: Option<&Bound<'_, PyAny>>,
+    meta: Option<&Bound<'_, PyAny>>,
+    table_id: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(String, String)> {
+    let round_id = round_id_arg(round_id)?;
+    let commitment = digest_arg(Some(commitment), "commitment")?.ok_or_else(|| {
+        PyTypeError::new_err("commitment must be a str of 64 hexadecimal digits, not None")
+    })?;
+    let nonce = nonce_arg(nonce)?;
+    let reason = string_arg(reason, "reason")?;
+    let previous_digest = digest_arg(previous_digest, "previous_digest")?;
+    let meta = meta_arg(meta)?;
+    let table_id = table_id_arg(table_id)?;
+    let (text, digest) = record::write_void(&record::VoidInputs {
+        table_id: table_id.as_deref(),
+        round_id: &round_id,
+        previous_digest,
+        commitment,
+        nonce,
+        reason: &reason,
+        meta: &meta,
+    })?;
+    Ok((text, hex(&digest)))
+}
+
 /// Reads a round record from JSON text (bytes or str): the record, or
 /// (None, field, message) naming the first field that is not as its format
 /// version writes it (a newer format version is refused first).
 #[pyfunction]
 fn read_record(text: &Bound<'_, PyAny>) -> PyResult<ReadOutcome> {
     let read = if let Ok(b) = text.cast::<PyBytes>() {
-        record::read(b.as_bytes())
+        record::read_any(b.as_bytes())
     } else if let Ok(s) = text.cast::<PyString>() {
         match s.to_str() {
-            Ok(t) => record::read(t),
+            Ok(t) => record::read_any(t),
             Err(_) => return Ok((None, String::new(), NOT_UTF8.into())),
         }
     } else {
@@ -362,7 +544,7 @@ fn read_record(text: &Bound<'_, PyAny>) -> PyResult<ReadOutcome> {
             type_name(text)
         )));
     };
-    Ok(outcome(read))
+    outcome(text.py(), read)
 }
 
 /// Reads a round record given as a dict, as [`read_record`] reads its text
@@ -379,7 +561,7 @@ fn read_record_value(record: &Bound<'_, PyDict>) -> PyResult<ReadOutcome> {
     // SAFETY: the record is read from the tree, which is then dropped,
     // without running Python code
     let tree = unsafe { json_of(record.as_any(), from)? };
-    Ok(outcome(record::read_value(&tree)))
+    outcome(record.py(), record::read_any_value(&tree))
 }
 
 /// One text of a batch, borrowed from its Python object while the batch is
@@ -404,13 +586,24 @@ fn batch_text<'a>(text: &'a Bound<'_, PyAny>, k: usize) -> PyResult<BatchText<'a
     )))
 }
 
-type ReadOutcome = (Option<RecordView>, String, String);
+/// A record read: its view (a `RecordView` or a `VoidView`), or None, the
+/// field and the message of the problem.
+type ReadOutcome = (Option<Py<PyAny>>, String, String);
 
-fn outcome(read: Result<Record, Problem>) -> ReadOutcome {
-    match read {
-        Ok(record) => (Some(RecordView { record }), String::new(), String::new()),
+fn outcome(py: Python<'_>, read: Result<AnyRecord, Problem>) -> PyResult<ReadOutcome> {
+    Ok(match read {
+        Ok(AnyRecord::Round(record)) => (
+            Some(RecordView { record: *record }.into_py_any(py)?),
+            String::new(),
+            String::new(),
+        ),
+        Ok(AnyRecord::Void(record)) => (
+            Some(VoidView { record: *record }.into_py_any(py)?),
+            String::new(),
+            String::new(),
+        ),
         Err(p) => (None, p.field, p.message),
-    }
+    })
 }
 
 /// Reads many round records at once, as [`read_record`] reads each, on
@@ -424,23 +617,22 @@ fn read_records(py: Python<'_>, texts: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<Re
         .enumerate()
         .map(|(k, text)| batch_text(text, k))
         .collect::<PyResult<Vec<_>>>()?;
-    let read: Vec<Option<Result<Record, Problem>>> = py.detach(|| {
+    let read: Vec<Option<Result<AnyRecord, Problem>>> = py.detach(|| {
         borrowed
             .par_iter()
             .map(|text| match text {
-                BatchText::Bytes(b) => Some(record::read(*b)),
-                BatchText::Text(t) => Some(record::read(*t)),
+                BatchText::Bytes(b) => Some(record::read_any(*b)),
+                BatchText::Text(t) => Some(record::read_any(*t)),
                 BatchText::NotUtf8 => None,
             })
             .collect()
     });
-    Ok(read
-        .into_iter()
+    read.into_iter()
         .map(|r| match r {
-            Some(read) => outcome(read),
-            None => (None, String::new(), NOT_UTF8.into()),
+            Some(read) => outcome(py, read),
+            None => Ok((None, String::new(), NOT_UTF8.into())),
         })
-        .collect())
+        .collect()
 }
 
 const NOT_UTF8: &str = "the record text holds a lone surrogate, which is not UTF-8";
@@ -454,6 +646,15 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_PLAYER_BYTES", record::MAX_PLAYER_BYTES)?;
     m.add_class::<RecordRules>()?;
     m.add_class::<RecordView>()?;
+    m.add_class::<VoidView>()?;
+    m.add("VOID_FORMAT", record::VOID_FORMAT)?;
+    m.add("VOID_FORMAT_VERSION", record::VOID_FORMAT_VERSION as u32)?;
+    m.add("MAX_REASON_BYTES", record::MAX_REASON_BYTES)?;
+    m.add(
+        "AUTO_ARRANGE_POLICIES",
+        crate::auto_arrange::AUTO_POLICY_NAMES.to_vec(),
+    )?;
+    m.add_function(wrap_pyfunction!(write_void_record, m)?)?;
     m.add_function(wrap_pyfunction!(canonical_json, m)?)?;
     m.add_function(wrap_pyfunction!(write_round_record, m)?)?;
     m.add_function(wrap_pyfunction!(record_value, m)?)?;

@@ -12,6 +12,7 @@ use super::conversion::numbers::{
     count_arg, int_in_range, seats_arg, seats_or_four, seed_arg, train_hands, train_iterations,
 };
 use super::errors::err;
+use crate::auto_arrange::{self, AutoPolicy};
 use crate::batch;
 use crate::error::ErrorKind;
 use crate::rules::Rules;
@@ -60,6 +61,31 @@ fn best_arrangement(
     })
     .map(|c| tuple(&c))
     .map_err(PyErr::from)
+}
+
+/// How a round's auto-arrange `policy` (`solver`, `greedy` or `foul`)
+/// arranges a seat that did not submit by the close, at a table of `seats`:
+/// (ids laid out top 0-2, middle 3-7, bottom 8-12; whether the seat
+/// declares a natural its hand holds). See `crate::auto_arrange`.
+#[pyfunction]
+#[pyo3(signature = (cards, rules, seats, policy))]
+fn auto_arrangement(
+    py: Python<'_>,
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+    seats: &Bound<'_, PyAny>,
+    policy: &str,
+) -> PyResult<(Vec<u32>, bool)> {
+    let seats = seats_arg(seats)?;
+    let rules = rules_arg(rules)?;
+    let r: Rules = rules.get().clone();
+    let ids = read_full_hand(cards)?;
+    let policy = AutoPolicy::from_name(policy)?;
+    let choice = py.detach(|| auto_arrange::auto_arrangement(&r, &ids, seats, policy))?;
+    Ok((
+        choice.cards.iter().map(|&x| u32::from(x)).collect(),
+        choice.declare_natural,
+    ))
 }
 
 /// The k best choices, best first, each (ids, declare_natural, expected
@@ -318,6 +344,7 @@ fn solver_efforts() -> Vec<&'static str> {
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_arrangement, m)?)?;
+    m.add_function(wrap_pyfunction!(auto_arrangement, m)?)?;
     m.add_function(wrap_pyfunction!(rank_arrangements, m)?)?;
     m.add_function(wrap_pyfunction!(best_arrangement_batch, m)?)?;
     m.add_function(wrap_pyfunction!(train_tables, m)?)?;

@@ -13,15 +13,20 @@ pub use crate::stakes::StakeSpec;
 pub const FORMAT: &str = "capsa-round-record";
 
 /// The format version this engine writes and the newest it reads.
-pub const FORMAT_VERSION: i128 = 3;
+pub const FORMAT_VERSION: i128 = 4;
 
 /// The oldest format version this engine reads (and still writes, for the
 /// golden records of that version).
 pub const FIRST_FORMAT_VERSION: i128 = 1;
 
-/// The first format version with a table id, players and a solver (format
-/// 3 has the same fields; its rules hold the rake in basis points).
+/// The first format version with a table id, players and a solver (formats
+/// 3 and 4 have the same fields; their rules hold the rake in basis points).
 pub(super) const TABLE_FORMAT_VERSION: i128 = 2;
+
+/// The first format version whose `solver` names the round's auto-arrange
+/// policy (`solver`, `greedy` or `foul`), checked at replay; before it, a
+/// seat arranged at the close is the solver's.
+pub const POLICY_FORMAT_VERSION: i128 = 4;
 
 /// The largest record read, in bytes (a four-seat record is about 5 KB).
 pub const MAX_RECORD_BYTES: usize = 1 << 20;

@@ -1,13 +1,17 @@
-//! Round records, formats 1 to 3: everything needed to recreate one round of
+//! Round records, formats 1 to 4: everything needed to recreate one round of
 //! one table, as canonical JSON (see [`crate::canonical`]) with a SHA-256
 //! digest, and their replay. `docs/records.md` documents the format field by
-//! field; `python/capsa/schema/record-3.json` is its JSON Schema (the older
-//! formats' are `record-1.json` and `record-2.json`). Format 2 adds the
+//! field; `python/capsa/schema/record-4.json` is its JSON Schema (the older
+//! formats' are `record-1.json` to `record-3.json`). Format 2 adds the
 //! table id, each seat's player and the solver's identity, and binds the
 //! `auto` flags and the stakes diagonal (see [`table`]). Format 3 has the
 //! fields of format 2; its rules hold the rake in basis points with a
 //! minimum pot and caps, where the rules of formats 1 and 2 hold a whole
 //! percent (the rules text is the caller's: this module does not read it).
+//! Format 4 has the fields of format 3; its `solver` names the round's
+//! auto-arrange policy ([`crate::auto_arrange`]), against which replay
+//! checks each seat arranged at the close. `void` holds the void record,
+//! which closes a round never played in its table's chain.
 //!
 //! [`write`] turns the inputs of a played round (the seeds, each seat's
 //! arrangement and decisions, the rules and stakes) into its record: the
@@ -20,12 +24,14 @@
 //! record alone.
 //!
 //! `format` holds the fields, limits and types; `table` the fields format 2
-//! adds (format 3 has them too); `write`, `read` and `replay` the three jobs.
+//! adds (formats 3 and 4 have them too); `write`, `read` and `replay` the
+//! three jobs; `void` the void record, written, read and checked.
 
 mod format;
 mod read;
 mod replay;
 mod table;
+mod void;
 mod write;
 
 pub use crate::arrangement::arrangement_text;
@@ -34,12 +40,16 @@ pub(crate) use format::check_round_id;
 pub use format::{
     check_stakes_diagonal, Members, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION, FORMAT,
     FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES, MAX_PROBLEMS,
-    MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES,
+    MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES, POLICY_FORMAT_VERSION,
 };
-pub use read::{read, read_value, Record, RecordText};
+pub use read::{read, read_any, read_any_value, read_value, AnyRecord, Record, RecordText};
 pub use table::{
-    check_players, check_table_id, installed_solver, players_error, Player, SolverId,
-    MAX_PLAYER_BYTES, MAX_TABLE_ID_BYTES,
+    check_players, check_table_id, installed_solver, players_error, policy_of, policy_solver,
+    Player, SolverId, MAX_PLAYER_BYTES, MAX_TABLE_ID_BYTES, NO_TABLES,
+};
+pub use void::{
+    check_reason, write_void, VoidInputs, VoidRecord, MAX_REASON_BYTES, VOID_FORMAT,
+    VOID_FORMAT_VERSION,
 };
 #[cfg(feature = "python")]
 pub(crate) use write::seat_inputs;

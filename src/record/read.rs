@@ -12,10 +12,13 @@ use super::format::{
     RECORD_KEYS_1, RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2, TABLE_FORMAT_VERSION,
 };
 use super::table::{
-    check_record_players, read_player, read_solver, read_table_id, Player, SolverId, SEAT_FIELDS,
+    check_record_players, policy_of, read_player, read_solver, read_table_id, Player, SolverId,
+    SEAT_FIELDS,
 };
+use super::void::{is_void, read_void, VoidRecord};
 use super::write::{check_meta, sorted};
 use crate::arrangement::{arrangement_text, cards_text, read_arrangement_text};
+use crate::auto_arrange::AutoPolicy;
 use crate::canonical::{self, write_str, Json};
 use crate::cards::{check_distinct, parse_text};
 use crate::fair::{self, parse_hex32, sha256, ServerSeed};
@@ -37,6 +40,9 @@ pub struct Record {
     pub players: Vec<Player>,
     /// The solver that arranged the seats left at the close (format 2 on).
     pub solver: Option<SolverId>,
+    /// The auto-arrange policy `solver` names (format 4 on; the solver
+    /// before).
+    pub policy: AutoPolicy,
     pub capsa_version: String,
     pub previous_digest: Option<[u8; 32]>,
     pub meta: Members<'static>,
@@ -68,7 +74,7 @@ fn member<'a, 'j>(value: &'a Json<'j>, key: &str, path: &str) -> Read<&'a Json<'
         .ok_or_else(|| Problem::new(join(path, key), format!("{} is missing", join(path, key))))
 }
 
-fn text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Read<&'a str> {
+pub(super) fn text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Read<&'a str> {
     match value {
         Json::Str(s) if s.len() <= max_bytes => Ok(s),
         Json::Str(s) => Err(Problem::new(
@@ -279,7 +285,7 @@ fn read_rules_text(rules: &Json, in_written: Option<&str>) -> Read<String> {
 
 /// `meta`: an object of at most [`MAX_META_ENTRIES`](super::MAX_META_ENTRIES)
 /// entries (see [`check_meta`]).
-fn read_meta(value: &Json) -> Read<Members<'static>> {
+pub(super) fn read_meta(value: &Json) -> Read<Members<'static>> {
     let meta: Members<'static> = match value {
         Json::Object(members) => members
             .iter()
@@ -404,6 +410,39 @@ pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
     read_tree(&value, written, spans, canonical_as_read)
 }
 
+/// A record of either kind, as read.
+#[derive(Clone, Debug)]
+pub enum AnyRecord {
+    Round(Box<Record>),
+    Void(Box<VoidRecord>),
+}
+
+/// Reads a round record or a void record (by its `format`) from its JSON
+/// text, as [`read`] reads a round record: the first field that is not as
+/// its format version writes it is a [`Problem`].
+pub fn read_any<T: RecordText + ?Sized>(given: &T) -> Read<AnyRecord> {
+    let written = given.record_text()?;
+    let value = canonical::parse_str(written).map_err(|e| Problem::new("", e.message()))?;
+    if is_void(&value) {
+        let whole = written.len() == given.given_len();
+        return read_void(&value, written, whole).map(|v| AnyRecord::Void(Box::new(v)));
+    }
+    let spans = canonical_spans(&value, written);
+    let canonical_as_read = spans.is_some() && written.len() == given.given_len();
+    read_tree(&value, written, spans, canonical_as_read).map(|r| AnyRecord::Round(Box::new(r)))
+}
+
+/// [`read_any`] of a record's JSON value, as [`read_value`] reads a round
+/// record.
+pub fn read_any_value(value: &Json<'_>) -> Read<AnyRecord> {
+    if is_void(value) {
+        let written = canonical::to_string(value);
+        check_size(written.len())?;
+        return read_void(value, &written, false).map(|v| AnyRecord::Void(Box::new(v)));
+    }
+    read_value(value).map(|r| AnyRecord::Round(Box::new(r)))
+}
+
 /// Reads a record from its JSON value (a dict given to the binding, read
 /// into a tree), as [`read`] reads its text: the value's canonical text is
 /// what is at most [`MAX_RECORD_BYTES`] bytes and digested.
@@ -453,14 +492,7 @@ fn read_tree(
     let stakes = read_record_stakes(get("stakes")?, seat_count, second)?;
     let deal = read_deal(get("deal")?, seat_count)?;
     let (hands, seats, players) = read_seats(seat_values, version)?;
-    let (table_id, solver) = if second {
-        (
-            read_table_id(get("table_id")?)?,
-            Some(read_solver(get("solver")?)?),
-        )
-    } else {
-        (None, None)
-    };
+    let (table_id, solver, policy) = read_table_fields(value, version)?;
     let settlement = get("settlement")?;
     if !matches!(settlement, Json::Object(_)) {
         let why = format!("settlement must be an object, not {}", settlement.kind());
@@ -475,6 +507,7 @@ fn read_tree(
         table_id,
         players,
         solver,
+        policy,
         capsa_version,
         previous_digest,
         meta,
@@ -493,6 +526,22 @@ fn read_tree(
         settlement_text,
         net_and_rake,
     })
+}
+
+/// `table_id` and `solver` (format 2 on), and the auto-arrange policy the
+/// solver names.
+fn read_table_fields(
+    value: &Json<'_>,
+    version: i128,
+) -> Read<(Option<String>, Option<SolverId>, AutoPolicy)> {
+    if version < TABLE_FORMAT_VERSION {
+        return Ok((None, None, AutoPolicy::Solver));
+    }
+    let table_id = read_table_id(member(value, "table_id", "")?)?;
+    let solver = read_solver(member(value, "solver", "")?, version)?;
+    // read_solver has checked that a format 4 strategy names a policy
+    let policy = policy_of(&solver, version).unwrap_or(AutoPolicy::Solver);
+    Ok((table_id, Some(solver), policy))
 }
 
 /// A record's stakes: none negative, the diagonal included, and from

@@ -145,12 +145,18 @@ impl Record {
         let dealt = self.dealt_hands();
         problems.extend(self.deal_problems(None, &dealt));
         problems.extend(
-            check_play(rules, &dealt, &self.seats)
+            check_play(rules, &dealt, &self.seats, self.policy)
                 .into_iter()
                 .map(|(_, p)| p),
         );
         if let Some(solver) = &self.solver {
-            problems.extend(auto_problems(rules, solver, &dealt, &self.seats));
+            problems.extend(auto_problems(
+                rules,
+                solver,
+                self.policy,
+                &dealt,
+                &self.seats,
+            ));
         }
         self.settlement_problems(rules, &mut problems);
         problems.truncate(MAX_PROBLEMS);

@@ -1,10 +1,12 @@
 //! The fields format 2 adds: the table's id, each seat's player and the
-//! identity of the solver that arranged the seats left at the close, with
-//! their checks, reading and writing.
+//! identity of the solver that arranged the seats left at the close (from
+//! format 4 on, the round's auto-arrange policy), with their checks,
+//! reading and writing, and the check of each seat arranged at the close.
 
 use std::fmt::Write;
 
-use super::format::{Problem, Read};
+use super::format::{Problem, Read, POLICY_FORMAT_VERSION};
+use crate::auto_arrange::{auto_arrangement, AutoPolicy, AUTO_POLICY_NAMES};
 use crate::canonical::{write_str, Json};
 use crate::error::{Error, Result};
 use crate::fair::{hex, parse_hex32, sha256};
@@ -158,6 +160,34 @@ pub fn installed_solver(rules: &Rules) -> SolverId {
     }
 }
 
+/// The `tables` of a policy that consults none (`greedy`, `foul`).
+pub const NO_TABLES: [u8; 32] = [0; 32];
+
+/// What a record of format 4 names as the arranger of the seats left at the
+/// close under `policy` and `rules`: [`installed_solver`] for `solver`; for
+/// `greedy` and `foul`, the policy's name, the fast effort and
+/// [`NO_TABLES`] (they consult none, so their records replay under any
+/// tables).
+pub fn policy_solver(rules: &Rules, policy: AutoPolicy) -> SolverId {
+    match policy {
+        AutoPolicy::Solver => installed_solver(rules),
+        other => SolverId {
+            strategy: other.name().to_string(),
+            effort: Effort::Fast.name().to_string(),
+            tables: NO_TABLES,
+        },
+    }
+}
+
+/// The policy a record's `solver` names: from format 4 on its strategy
+/// (read as one of [`AUTO_POLICY_NAMES`]); before, always the solver.
+pub fn policy_of(solver: &SolverId, format_version: i128) -> Result<AutoPolicy> {
+    if format_version < POLICY_FORMAT_VERSION {
+        return Ok(AutoPolicy::Solver);
+    }
+    AutoPolicy::from_name(&solver.strategy)
+}
+
 pub(super) fn push_solver(out: &mut String, solver: &SolverId) {
     out.push_str("{\"effort\":");
     write_str(out, &solver.effort);
@@ -264,8 +294,10 @@ pub(super) fn check_record_players(players: &[Player]) -> Read<()> {
     })
 }
 
-/// `solver`: `{"effort": text, "strategy": text, "tables": 64 hex digits}`.
-pub(super) fn read_solver(value: &Json) -> Read<SolverId> {
+/// `solver`: `{"effort": text, "strategy": text, "tables": 64 hex digits}`;
+/// from format 4 on the strategy is a policy, and `greedy` and `foul` are
+/// written with the fast effort and [`NO_TABLES`].
+pub(super) fn read_solver(value: &Json, format_version: i128) -> Read<SolverId> {
     let members = super::format::object(value, "solver", &SOLVER_KEYS)?;
     let get = |key: &str| {
         members
@@ -285,11 +317,50 @@ pub(super) fn read_solver(value: &Json) -> Read<SolverId> {
             format!("solver.tables must be 64 lowercase hexadecimal digits (a SHA-256), got {tables_text:?}"),
         )
     })?;
-    Ok(SolverId {
+    let solver = SolverId {
         strategy,
         effort,
         tables,
-    })
+    };
+    if format_version >= POLICY_FORMAT_VERSION {
+        check_policy_solver(&solver)?;
+    }
+    Ok(solver)
+}
+
+/// Checks the `solver` of a format 4 record: a policy's name, and for
+/// `greedy` and `foul` the fast effort and no tables.
+fn check_policy_solver(solver: &SolverId) -> Read<()> {
+    let policy = AutoPolicy::from_name(&solver.strategy).map_err(|_| {
+        Problem::new(
+            "solver.strategy",
+            format!(
+                "solver.strategy must be an auto-arrange policy ({}), got {:?}",
+                AUTO_POLICY_NAMES.join(", "),
+                solver.strategy
+            ),
+        )
+    })?;
+    if policy == AutoPolicy::Solver {
+        return Ok(());
+    }
+    let name = policy.name();
+    if solver.effort != Effort::Fast.name() {
+        return Err(Problem::new(
+            "solver.effort",
+            format!(
+                "solver.effort of the {name} policy is \"fast\", got {:?}",
+                solver.effort
+            ),
+        ));
+    }
+    if solver.tables != NO_TABLES {
+        return Err(Problem::new(
+            "solver.tables",
+            format!("solver.tables of the {name} policy is 64 zeros: it consults no tables"),
+        ));
+    }
+    Ok(())
 }
 
 /// The rows of an arrangement as sets (each row sorted), so that two
@@ -302,15 +373,18 @@ fn row_sets(a: &[u8; 13]) -> [u8; 13] {
     rows
 }
 
-/// Checks every seat marked `auto` against the solver's own choice for its
-/// hand, when `recorded` is the solver installed (same strategy, effort and
-/// tables): a seat whose arrangement is not the solver's names both
-/// `seats[k].auto` and `seats[k].arrangement`. When the recorded solver is
-/// not the installed one and a seat is `auto`, the one problem is
-/// `solver`: those arrangements cannot be checked here.
+/// Checks every seat marked `auto` against what the record's `policy`
+/// arranges its hand. Under `solver` (every record before format 4) the
+/// recorded solver must be the one installed (same strategy, effort and
+/// tables) for the check to be made: when it is not and a seat is `auto`,
+/// the one problem is `solver`, those arrangements cannot be checked here.
+/// `greedy` and `foul` consult no tables, so any capsa that knows them
+/// checks them. A seat whose arrangement is not the policy's names both
+/// `seats[k].auto` and `seats[k].arrangement`.
 pub(super) fn auto_problems(
     rules: &Rules,
     recorded: &SolverId,
+    policy: AutoPolicy,
     hands: &[[u8; 13]],
     seats: &[super::PlayedSeat],
 ) -> Vec<Problem> {
@@ -318,49 +392,26 @@ pub(super) fn auto_problems(
     if auto.is_empty() {
         return Vec::new();
     }
-    let installed = installed_solver(rules);
-    if *recorded != installed {
-        let seats_text = auto
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        return vec![Problem::new(
-            "solver",
-            format!(
-                "solver: seat(s) {seats_text} were arranged at the close by solver {} ({}) \
-                 with tables {}, but this capsa arranges with {} ({}) and tables {}: those \
-                 arrangements cannot be checked here; replay with the capsa that wrote the record",
-                recorded.strategy,
-                recorded.effort,
-                hex(&recorded.tables),
-                installed.strategy,
-                installed.effort,
-                hex(&installed.tables)
-            ),
-        )];
-    }
-    let arranger = match crate::solver::arranger(rules, None, seats.len(), Strategy::Solver) {
-        Ok(a) => a,
-        Err(e) => {
-            return vec![Problem::new(
-                "solver",
-                format!(
-                    "solver: the solver cannot be compiled for the record's rules: {}",
-                    e.message()
-                ),
-            )]
+    if policy == AutoPolicy::Solver {
+        let installed = installed_solver(rules);
+        if *recorded != installed {
+            return vec![solver_mismatch(recorded, &installed, &auto)];
         }
+    }
+    let by = match policy {
+        AutoPolicy::Solver => "the solver",
+        AutoPolicy::Greedy => "the greedy policy",
+        AutoPolicy::Foul => "the foul policy",
     };
     let mut problems = Vec::new();
     for k in auto {
-        let chosen = match arranger.choose_with(&hands[k], Effort::Fast) {
+        let chosen = match auto_arrangement(rules, &hands[k], seats.len(), policy) {
             Ok(c) => c.cards,
             Err(e) => {
                 problems.push(Problem::new(
                     format!("seats[{k}].auto"),
                     format!(
-                        "seats[{k}].auto: the solver cannot arrange the hand: {}",
+                        "seats[{k}].auto: {by} cannot arrange the hand: {}",
                         e.message()
                     ),
                 ));
@@ -368,22 +419,46 @@ pub(super) fn auto_problems(
             }
         };
         if row_sets(&chosen) != row_sets(&seats[k].arrangement) {
-            let solver_text = super::arrangement_text(&chosen);
+            let chosen_text = super::arrangement_text(&chosen);
             problems.push(Problem::new(
                 format!("seats[{k}].auto"),
                 format!(
                     "seats[{k}].auto: seat {k} is marked as arranged at the close, \
-                     but the solver arranges its hand {solver_text:?}"
+                     but {by} arranges its hand {chosen_text:?}"
                 ),
             ));
             problems.push(Problem::new(
                 format!("seats[{k}].arrangement"),
                 format!(
-                    "seats[{k}].arrangement: recorded {:?}, the solver's {solver_text:?}",
+                    "seats[{k}].arrangement: recorded {:?}, {by} arranges {chosen_text:?}",
                     super::arrangement_text(&seats[k].arrangement)
                 ),
             ));
         }
     }
     problems
+}
+
+/// The problem `solver` of a record whose seats `auto` were arranged by a
+/// solver other than the one installed.
+fn solver_mismatch(recorded: &SolverId, installed: &SolverId, auto: &[usize]) -> Problem {
+    let seats_text = auto
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    Problem::new(
+        "solver",
+        format!(
+            "solver: seat(s) {seats_text} were arranged at the close by solver {} ({}) \
+             with tables {}, but this capsa arranges with {} ({}) and tables {}: those \
+             arrangements cannot be checked here; replay with the capsa that wrote the record",
+            recorded.strategy,
+            recorded.effort,
+            hex(&recorded.tables),
+            installed.strategy,
+            installed.effort,
+            hex(&installed.tables)
+        ),
+    )
 }

@@ -1,6 +1,7 @@
 use super::write::sorted;
 use super::*;
 use crate::arrangement::cards_text;
+use crate::auto_arrange::{auto_arrangement, AutoPolicy};
 use crate::canonical::{self, Json};
 use crate::cards::card_text;
 use crate::error::ErrorKind;
@@ -42,6 +43,7 @@ struct Round {
     stakes: StakeSpec,
     previous: Option<[u8; 32]>,
     meta: Members<'static>,
+    policy: AutoPolicy,
 }
 
 impl Round {
@@ -72,7 +74,19 @@ impl Round {
             stakes: StakeSpec::Uniform(100),
             previous: None,
             meta: vec![("table".into(), Json::str("7"))],
+            policy: AutoPolicy::Solver,
         }
+    }
+
+    /// The round with its seat 1 arranged at the close by `policy`.
+    fn arranged_by(n: usize, policy: AutoPolicy) -> Self {
+        let mut round = Round::new(n);
+        let hands = fair::deal(&seed(), &round.seeds, 9, n).unwrap();
+        round.seats[1].arrangement = auto_arrangement(&round.rules, &hands[1], n, policy)
+            .unwrap()
+            .cards;
+        round.policy = policy;
+        round
     }
 
     fn write(&self) -> Result<Written> {
@@ -82,7 +96,7 @@ impl Round {
             round_id: "table-7/round-12",
             table_id: (!first).then_some("table-7"),
             players: if first { &[] } else { &self.players },
-            solver: &installed_solver(&self.rules),
+            solver: &policy_solver(&self.rules, self.policy),
             previous_digest: self.previous,
             meta: &self.meta,
             rules: &self.rules,
@@ -350,13 +364,18 @@ fn refused(text: &str) -> Problem {
 #[test]
 fn the_reader_names_the_field_it_refuses() {
     let text = Round::new(2).write().unwrap().text;
-    let p = refused(&tampered(&text, &["format_version"], Json::Int(4)));
+    let p = refused(&tampered(
+        &text,
+        &["format_version"],
+        Json::Int(FORMAT_VERSION + 1),
+    ));
     assert_eq!(p.field, "format_version");
     assert!(
-        p.message.contains("newer than this capsa reads (3)"),
+        p.message
+            .contains(&format!("newer than this capsa reads ({FORMAT_VERSION})")),
         "{p:?}"
     );
-    // a format 3 record read as format 1 has keys format 1 does not
+    // a format 4 record read as format 1 has keys format 1 does not
     let p = refused(&tampered(&text, &["format_version"], Json::Int(1)));
     assert!(p.message.contains("unknown key"), "{p:?}");
     // newer versions are refused before any other field is read
@@ -490,7 +509,7 @@ fn the_writer_refuses_what_a_round_cannot_hold() {
 }
 
 #[test]
-fn format_3_holds_the_table_the_players_and_the_solver() {
+fn the_newest_format_holds_the_table_the_players_and_the_solver() {
     let mut round = Round::new(3);
     round.players[1] = Player {
         id: "p-42".into(),
@@ -498,7 +517,7 @@ fn format_3_holds_the_table_the_players_and_the_solver() {
     };
     let text = round.write().unwrap().text;
     let record = read(text.as_bytes()).unwrap();
-    assert_eq!(record.format_version, 3);
+    assert_eq!(record.format_version, FORMAT_VERSION);
     assert_eq!(record.table_id.as_deref(), Some("table-7"));
     assert_eq!(record.players, round.players);
     assert_eq!(
@@ -514,7 +533,7 @@ fn format_3_holds_the_table_the_players_and_the_solver() {
 }
 
 #[test]
-fn format_2_is_still_written_and_read_with_the_fields_of_format_3() {
+fn format_2_is_still_written_and_read_with_the_fields_of_the_newest() {
     let mut round = Round::new(4);
     let newest = round.write().unwrap();
     round.format_version = 2;
@@ -523,9 +542,12 @@ fn format_2_is_still_written_and_read_with_the_fields_of_format_3() {
     assert_eq!(record.format_version, 2);
     assert_eq!(record.table_id.as_deref(), Some("table-7"));
     assert!(replayed(&text).is_empty());
-    // the same fields: with its version made 3, its contents are format 3's
-    // (the rules text is the caller's, here the same)
-    let as_newest = text.replace("\"format_version\":2,", "\"format_version\":3,");
+    // the same fields: with its version made the newest, its contents are
+    // the newest format's (the rules text is the caller's, here the same)
+    let as_newest = text.replace(
+        "\"format_version\":2,",
+        &format!("\"format_version\":{FORMAT_VERSION},"),
+    );
     let content = read(as_newest.as_bytes()).unwrap().content_digest;
     assert_eq!(content, newest.digest);
 }
@@ -684,4 +706,117 @@ fn the_member_spans_are_where_the_text_holds_those_members() {
             assert_eq!(&written.text[written.spans.rules.clone()], RULES_TEXT);
         }
     }
+}
+
+#[test]
+fn a_record_names_its_auto_arrange_policy_and_replay_checks_it() {
+    for policy in [AutoPolicy::Greedy, AutoPolicy::Foul] {
+        let text = Round::arranged_by(3, policy).write().unwrap().text;
+        let record = read(text.as_bytes()).unwrap();
+        assert_eq!(record.policy, policy);
+        let solver = record.solver.as_ref().unwrap();
+        assert_eq!(
+            (
+                solver.strategy.as_str(),
+                solver.effort.as_str(),
+                solver.tables
+            ),
+            (policy.name(), "fast", NO_TABLES)
+        );
+        assert!(replayed(&text).is_empty(), "{policy:?}");
+        // the seat's arrangement made the solver's: the policy names it
+        let hands = fair::deal(&seed(), &Round::new(3).seeds, 9, 3).unwrap();
+        let other = Json::str(arrangement_text(&solver_choice(
+            &Rules::default(),
+            &hands[1],
+            3,
+        )));
+        let fields = replayed(&forged(&text, &["seats", "1", "arrangement"], other));
+        assert!(fields.contains(&"seats[1].auto".to_string()), "{fields:?}");
+        assert!(fields.contains(&"seats[1].arrangement".to_string()));
+    }
+}
+
+#[test]
+fn the_policy_of_a_record_is_its_own_not_the_solver_tables() {
+    // a greedy record replays whatever tables this capsa ships: it names none
+    let text = Round::arranged_by(2, AutoPolicy::Greedy)
+        .write()
+        .unwrap()
+        .text;
+    let as_solver = forged(&text, &["solver", "strategy"], Json::str("solver"));
+    assert_eq!(replayed(&as_solver), ["solver"]);
+    // a foul policy seat fouls; called the solver's, that is named too
+    let text = Round::arranged_by(2, AutoPolicy::Foul)
+        .write()
+        .unwrap()
+        .text;
+    let solver_id = installed_solver(&Rules::default());
+    let as_solver = forged(
+        &forged(&text, &["solver", "strategy"], Json::str("solver")),
+        &["solver", "tables"],
+        Json::str(hex(&solver_id.tables)),
+    );
+    let fields = replayed(&as_solver);
+    assert!(
+        fields.contains(&"seats[1].arrangement".to_string()),
+        "{fields:?}"
+    );
+    assert!(fields.contains(&"seats[1].auto".to_string()), "{fields:?}");
+}
+
+#[test]
+fn a_policy_record_is_refused_in_an_older_format_and_out_of_form() {
+    let mut round = Round::arranged_by(2, AutoPolicy::Greedy);
+    round.format_version = 3;
+    let e = round.write().err().unwrap();
+    assert!(e.message().contains("solver only"), "{}", e.message());
+    let text = Round::arranged_by(2, AutoPolicy::Foul)
+        .write()
+        .unwrap()
+        .text;
+    let cases: [(&[&str], Json, &str); 3] = [
+        (
+            &["solver", "strategy"],
+            Json::str("separable"),
+            "solver.strategy",
+        ),
+        (
+            &["solver", "tables"],
+            Json::str("ab".repeat(32)),
+            "solver.tables",
+        ),
+        (&["solver", "effort"], Json::str("deep"), "solver.effort"),
+    ];
+    for (path, value, field) in cases {
+        let p = refused(&forged_unread(&text, path, value));
+        assert_eq!(p.field, field, "{p:?}");
+    }
+    // a format 3 record reads any strategy as before, and cannot check it
+    let mut round = Round::new(2);
+    round.format_version = 3;
+    let text = round.write().unwrap().text;
+    let greedy = forged(&text, &["solver", "strategy"], Json::str("greedy"));
+    assert_eq!(replayed(&greedy), ["solver"]);
+    // a fouling seat arranged at the close, under the solver, is named
+    let hands = fair::deal(&seed(), &round.seeds, 9, 2).unwrap();
+    let fouled = auto_arrangement(&Rules::default(), &hands[1], 2, AutoPolicy::Foul).unwrap();
+    let foul_text = Json::str(arrangement_text(&fouled.cards));
+    let fields = replayed(&forged(&text, &["seats", "1", "arrangement"], foul_text));
+    assert!(
+        fields.contains(&"seats[1].arrangement".to_string()),
+        "{fields:?}"
+    );
+}
+
+/// The record with a value replaced and its digest recomputed without
+/// the reader (which would refuse it).
+fn forged_unread(text: &str, path: &[&str], value: Json) -> String {
+    let changed = tampered(text, path, value);
+    let Json::Object(mut members) = canonical::parse_str(&changed).unwrap() else {
+        panic!("a record is an object")
+    };
+    members.retain(|(k, _)| k != "digest");
+    let digest = fair::sha256(canonical::to_string(&Json::Object(members)).as_bytes());
+    tampered(&changed, &["digest"], Json::str(hex(&digest)))
 }

@@ -10,10 +10,14 @@ use sha2::{Digest, Sha256};
 use super::format::{
     check_round_id, check_stakes_diagonal, rules_digest, PlayedSeat, Problem, StakeSpec,
     FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES,
-    MAX_META_TEXT_BYTES, TABLE_FORMAT_VERSION,
+    MAX_META_TEXT_BYTES, POLICY_FORMAT_VERSION, TABLE_FORMAT_VERSION,
 };
-use super::table::{check_players, check_table_id, push_player, push_solver, Player, SolverId};
+use super::table::{
+    check_players, check_table_id, policy_of, policy_solver, push_player, push_solver, Player,
+    SolverId,
+};
 use crate::arrangement::{cards_text, push_arrangement, push_cards};
+use crate::auto_arrange::AutoPolicy;
 use crate::canonical::{self, write_str, Json};
 use crate::error::{Error, Result};
 use crate::fair::{self, hex, ServerSeed};
@@ -94,11 +98,14 @@ fn missing_from(a: &[u8], b: &[u8]) -> String {
 }
 
 /// Checks what each seat played against its hand and the rules; the
-/// problems found, by field. The checks a round makes as it is played.
+/// problems found, by field. The checks a round makes as it is played: a
+/// seat arranged at the close under `policy` never fouls, or under `foul`
+/// always does.
 pub(super) fn check_play(
     rules: &Rules,
     hands: &[[u8; 13]],
     seats: &[PlayedSeat],
+    policy: AutoPolicy,
 ) -> Vec<(usize, Problem)> {
     let mut problems = Vec::new();
     for (k, (hand, seat)) in hands.iter().zip(seats).enumerate() {
@@ -124,12 +131,20 @@ pub(super) fn check_play(
                 e.eval_unchecked(&a[3..8]),
                 e.eval_unchecked(&a[8..]),
             );
-            if !is_valid(top, middle, bottom, rules.foul_strict) {
+            let fouls = !is_valid(top, middle, bottom, rules.foul_strict);
+            if fouls != policy.fouls() {
+                let how = if policy.fouls() {
+                    "under the foul policy, whose arrangement always fouls"
+                } else {
+                    "and such an arrangement never fouls"
+                };
                 problems.push((
                     k,
                     Problem::new(
                         field("arrangement"),
-                        format!("seats[{k}].arrangement: seat {k} was arranged at the close, and such an arrangement never fouls"),
+                        format!(
+                            "seats[{k}].arrangement: seat {k} was arranged at the close, {how}"
+                        ),
                     ),
                 ));
             }
@@ -326,9 +341,10 @@ fn members_after_digest(
 }
 
 /// Checks what the format version asks of the inputs: from format 2 on, the
-/// table id, players (one per seat) and stakes diagonal of 0; format 1 has
-/// no table id or players.
-fn check_format_fields(inputs: &RoundInputs) -> Result<()> {
+/// table id, players (one per seat) and stakes diagonal of 0; from format 4
+/// on a solver naming an auto-arrange policy, before it the solver's (the
+/// policy returned); format 1 has no table id or players.
+fn check_format_fields(inputs: &RoundInputs) -> Result<AutoPolicy> {
     let seats = inputs.seats.len();
     match inputs.format_version {
         TABLE_FORMAT_VERSION..=FORMAT_VERSION => {
@@ -336,9 +352,29 @@ fn check_format_fields(inputs: &RoundInputs) -> Result<()> {
                 check_table_id(id).map_err(Error::argument)?;
             }
             check_players(inputs.players, seats).map_err(|p| Error::argument(p.message))?;
-            check_stakes_diagonal(inputs.stakes, seats).map_err(|p| Error::table(p.message))
+            check_stakes_diagonal(inputs.stakes, seats).map_err(|p| Error::table(p.message))?;
+            let policy = policy_of(inputs.solver, inputs.format_version)?;
+            if inputs.format_version < POLICY_FORMAT_VERSION
+                && inputs.solver.strategy != AutoPolicy::Solver.name()
+            {
+                return Err(Error::argument(format!(
+                    "format {} records arrange seats at the close with the solver only, \
+                     not {:?}",
+                    inputs.format_version, inputs.solver.strategy
+                )));
+            }
+            if policy != AutoPolicy::Solver && *inputs.solver != policy_solver(inputs.rules, policy)
+            {
+                return Err(Error::argument(format!(
+                    "the {} policy is written with the fast effort and no tables",
+                    policy.name()
+                )));
+            }
+            Ok(policy)
         }
-        FIRST_FORMAT_VERSION if inputs.table_id.is_none() && inputs.players.is_empty() => Ok(()),
+        FIRST_FORMAT_VERSION if inputs.table_id.is_none() && inputs.players.is_empty() => {
+            Ok(AutoPolicy::Solver)
+        }
         FIRST_FORMAT_VERSION => Err(Error::argument(
             "format 1 records hold no table_id or players",
         )),
@@ -363,9 +399,9 @@ pub fn write(inputs: &RoundInputs) -> Result<Written> {
         .stakes
         .check(seats)
         .map_err(|e| e.context("stakes"))?;
-    check_format_fields(inputs)?;
+    let policy = check_format_fields(inputs)?;
     let hands = fair::deal(inputs.server_seed, inputs.client_seeds, inputs.nonce, seats)?;
-    if let Some((seat, p)) = check_play(inputs.rules, &hands, inputs.seats)
+    if let Some((seat, p)) = check_play(inputs.rules, &hands, inputs.seats, policy)
         .into_iter()
         .next()
     {

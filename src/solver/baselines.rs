@@ -71,6 +71,20 @@ fn strongest_valid_split(subsets: &SubsetStrengths, strict: bool) -> Result<[u8;
         .ok_or_else(no_valid_split)
 }
 
+/// Greedy's arrangement of a sorted hand under `rules`: the strongest
+/// bottom, then the strongest middle of the rest ([`greedy_layout`]), or
+/// where that fouls the valid split with the strongest bottom, then middle,
+/// then top. It never fouls and consults no tables (what the `greedy`
+/// auto-arrange policy of a round plays). A `HandError` only for a hand
+/// with no valid split, which no hand is.
+pub fn greedy_arrangement(rules: &Rules, sorted: &[u8; 13]) -> Result<[u8; 13]> {
+    let strict = rules.foul_strict;
+    if let Some(a) = greedy_layout(&rules.evaluator, strict, sorted) {
+        return Ok(a);
+    }
+    strongest_valid_split(&splits::subset_strengths(&rules.evaluator, sorted), strict)
+}
+
 /// A uniformly random valid split, seeded by the hand's cards.
 fn random_split(subsets: &SubsetStrengths, strict: bool) -> Result<[u8; 13]> {
     let valid: Vec<usize> = (0..splits::SPLITS)
@@ -171,16 +185,12 @@ impl Arranger {
     /// needs no subset table; the table is built only when it fouls.
     fn baseline_arrangement(&self, sorted: &[u8; 13]) -> Result<[u8; 13]> {
         let rules = &self.solver.rules;
-        let strict = rules.foul_strict;
-        if self.strategy == Strategy::Greedy {
-            if let Some(a) = greedy_layout(&rules.evaluator, strict, sorted) {
-                return Ok(a);
-            }
-        }
-        let subsets = splits::subset_strengths(&rules.evaluator, sorted);
         match self.strategy {
-            Strategy::Greedy => strongest_valid_split(&subsets, strict),
-            _ => random_split(&subsets, strict),
+            Strategy::Greedy => greedy_arrangement(rules, sorted),
+            _ => random_split(
+                &splits::subset_strengths(&rules.evaluator, sorted),
+                rules.foul_strict,
+            ),
         }
     }
 

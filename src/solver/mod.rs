@@ -96,7 +96,7 @@ mod train;
 mod value;
 mod varint;
 
-pub use baselines::{Arranger, Strategy, STRATEGY_NAMES};
+pub use baselines::{greedy_arrangement, Arranger, Strategy, STRATEGY_NAMES};
 pub use cache::arranger;
 pub use classes::CLASS_SHIFT;
 pub use deep::{DeepConfig, Effort, EFFORT_NAMES, MAX_DEEP_CHOICES};

@@ -86,3 +86,81 @@ fn layouts_are_valid_and_sorted() {
     }
     assert!(splits(&e, false, &hand[..12], true).is_err());
 }
+
+/// Every ranking the rules can name: each wheel, flush compare and suit
+/// tie-break (the suit order only orders the tie-break).
+fn every_ranking() -> impl Iterator<Item = Ranking> {
+    (0..8).map(|v| Ranking {
+        tie_break_suit: v & 1 != 0,
+        flush_suit_first: v & 2 != 0,
+        wheel_second: v & 4 != 0,
+        ..Ranking::default()
+    })
+}
+
+/// The lemma behind `first_foul`: under every ranking a five-card
+/// strength determines the hand's ranks (checked on every five of the 52
+/// cards), so eight cards, which never share one rank, always hold two
+/// fives of different strength.
+#[test]
+fn a_five_card_strength_determines_the_ranks() {
+    let deck: Vec<u8> = (0..52).collect();
+    for ranking in every_ranking() {
+        let e = Evaluator::new(ranking);
+        let mut ranks_of = std::collections::HashMap::<u32, [u8; 5]>::new();
+        crate::test_support::for_each_combination(&deck, 5, |five| {
+            let strength = e.eval5([five[0], five[1], five[2], five[3], five[4]]);
+            let mut ranks = [0u8; 5];
+            for (r, &card) in ranks.iter_mut().zip(five) {
+                *r = crate::cards::rank_index(card);
+            }
+            ranks.sort_unstable();
+            let seen = *ranks_of.entry(strength).or_insert(ranks);
+            assert_eq!(seen, ranks, "{ranking:?}: strength {strength} of {five:?}");
+        });
+    }
+}
+
+#[test]
+fn first_foul_is_the_first_split_that_fouls() {
+    let mut rng = crate::deal::ChaCha20::from_seed(40);
+    for ranking in every_ranking() {
+        let e = Evaluator::new(ranking);
+        for strict in [false, true] {
+            for k in 0..200 {
+                let deck = crate::deal::shuffled_deck(&mut rng);
+                let hand = sorted_hand(&deck[..13]).unwrap();
+                let found = first_foul(&e, strict, &hand).expect("every hand has a foul");
+                let fouls = |a: &[u8; 13]| {
+                    let rows = (e.eval3([a[0], a[1], a[2]]), e.eval_unchecked(&a[3..8]));
+                    !is_valid(rows.0, rows.1, e.eval_unchecked(&a[8..]), strict)
+                };
+                assert!(fouls(&found), "{ranking:?} {strict}: {found:?}");
+                if k < 5 {
+                    // every split laid out, the first that fouls found apart
+                    let every = splits(&e, strict, &hand, false).unwrap();
+                    assert_eq!(every.into_iter().find(fouls), Some(found));
+                }
+            }
+        }
+    }
+}
+
+/// A hand whose early splits are valid: its first foul is found further on.
+#[test]
+fn first_foul_of_a_hand_sorted_strong_to_the_bottom() {
+    let e = Evaluator::new(Ranking::default());
+    // the lowest cards on top, the next five in the middle, the five highest
+    // (a straight flush) at the bottom: the first split is valid
+    let hand = crate::test_support::hand("2d 3c 4h 5s 6d 7c 8h Td Jd Qd Kd Ad 9s");
+    let sorted = sorted_hand(&hand).unwrap();
+    let found = first_foul(&e, false, &sorted).unwrap();
+    let first = splits(&e, false, &sorted, false).unwrap()[0];
+    assert_ne!(found, first);
+    assert!(!is_valid(
+        e.eval3([found[0], found[1], found[2]]),
+        e.eval_unchecked(&found[3..8]),
+        e.eval_unchecked(&found[8..]),
+        false
+    ));
+}

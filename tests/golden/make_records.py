@@ -1,9 +1,11 @@
 """Writes the golden round records of tests/test_records.py to standard output,
-in the format version given (3 when none is):
+in the format version given (4 when none is):
 
     python tests/golden/make_records.py --format 1 > tests/golden/records-1.jsonl
     python tests/golden/make_records.py --format 2 > tests/golden/records-2.jsonl
     python tests/golden/make_records.py --format 3 > tests/golden/records-3.jsonl
+    python tests/golden/make_records.py --format 4 > tests/golden/records-4.jsonl
+    python tests/golden/make_records.py --void > tests/golden/void-1.jsonl
 
 The rounds are fixed (server seeds from a counter, arrangements by the
 documented split order, one seat arranged by the solver at the close) and
@@ -13,19 +15,26 @@ stakes matrix, notes, a surrender, a declined natural; from format 2 on a
 table id, players with and without names (non-ASCII too) and players left
 out; in format 3 rounds raked in basis points that round down, with a
 minimum pot a winner stays below, a cap per pot and a cap per round that
-bind. The test regenerates every file and compares byte for byte, so a change to
-the record format shows as a change to a file, which must then be a new
-format version.
+bind; in format 4 a seat arranged at the close by the greedy policy and
+one by the foul policy (which declines the natural its hand holds). The test
+regenerates every file and compares byte for byte, so a change to the record
+format shows as a change to a file, which must then be a new format version.
+
+``--void`` writes the golden void records instead (format 1 of
+``capsa-void-record``): two rounds of table-7 never played, the first
+following the last format 4 record, with notes and a reason in non-ASCII
+text, and one of a server of one table (no table id) starting its chain.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import sys
 
 import capsa
-from capsa import _core
+from capsa import _core, records
 from capsa.records import RECORD_FORMAT_VERSION, rules_for_record
 
 TABLE_ID = "table-7"
@@ -88,8 +97,74 @@ def _record(rnd: capsa.Round, format_version: int) -> tuple[str, str]:
     return _older_record(rnd, format_version)
 
 
+def _policy_record(rnd: capsa.Round, late: int, policy: str) -> tuple[str, str]:
+    """The dealt round's record (format 4: text, digest) with every seat but
+    ``late`` submitted and ``late`` arranged at the close by ``policy``, its
+    natural as the policy decides it."""
+    _arrange(rnd, skip=late)
+    state = rnd.to_dict(key=bytes(32))  # the state is read here, never stored
+    ids, declare = _core.auto_arrangement(rnd.hands[late], rnd.rules, rnd.seats, policy)
+    seats = [
+        (capsa.Arrangement.parse(p["arrangement"]).ids, False, False, True)
+        if k != late
+        else (ids, True, False, declare or not capsa.natural(rnd.hands[k], rnd.rules))
+        for k, p in enumerate(state["play"])
+    ]
+    return _core.write_round_record(
+        rules_for_record(rnd.rules),
+        rnd.round_id,
+        rnd.stakes,
+        bytes.fromhex(state["server_seed"]),
+        rnd.client_seeds,
+        rnd.nonce,
+        seats,
+        rnd.previous_digest,
+        state["meta"] or None,
+        table_id=rnd.table_id,
+        players=rnd.players,
+        auto_arrange=policy,
+    )
+
+
+def _policy_rounds(previous: str | None) -> list[tuple[str, str]]:
+    """Format 4's rounds 7 and 8: a seat arranged at the close by the greedy
+    policy, then one arranged by the foul policy whose hand holds a natural
+    (the first deal from nonce 100 on that gives one)."""
+    rnd = capsa.Round(
+        capsa.Rules(),
+        4,
+        100,
+        round_id="table-7/round-7",
+        nonce=7,
+        previous_digest=previous,
+        server_seed=_seed(50),
+        table_id=TABLE_ID,
+        players=PLAYERS,
+    )
+    rnd.deal()
+    greedy = _policy_record(rnd, 1, "greedy")
+    rules = capsa.Rules().derive({"naturals.enabled": [{"name": "six-pairs", "points": 3}]})
+    for nonce in range(100, 10_100):
+        rnd = capsa.Round(
+            rules,
+            3,
+            100,
+            round_id="table-7/round-8",
+            nonce=nonce,
+            previous_digest=greedy[1],
+            server_seed=_seed(51),
+            table_id=TABLE_ID,
+            players=PLAYERS[:3],
+        )
+        hands = rnd.deal()
+        late = next((k for k, hand in enumerate(hands) if capsa.natural(hand, rules)), None)
+        if late is not None:
+            return [greedy, _policy_record(rnd, late, "foul")]
+    raise AssertionError("no natural in 10,000 deals")
+
+
 def golden_records(format_version: int = RECORD_FORMAT_VERSION) -> list[str]:
-    """The golden records of ``format_version`` (1 to 3), each a line of
+    """The golden records of ``format_version`` (1 to 4), each a line of
     canonical JSON."""
     lines: list[str] = []
     previous: str | None = None
@@ -171,6 +246,8 @@ def golden_records(format_version: int = RECORD_FORMAT_VERSION) -> list[str]:
     if format_version >= 3:
         for number, knobs, k in HOUSE_RAKE_ROUNDS:
             finish(_house_rake_round(number, knobs, k, previous))
+    if format_version >= 4:
+        lines += [text for text, _ in _policy_rounds(previous)]
     return lines
 
 
@@ -213,10 +290,38 @@ def _house_rake_round(
     return rnd
 
 
+def golden_void_records() -> list[str]:
+    """The golden void records, each a line of canonical JSON."""
+    after = json.loads(golden_records(4)[-1])["digest"]
+    first = records.void_record(
+        "table-7/round-9",
+        hashlib.sha256(_seed(60)).hexdigest(),
+        9,
+        "the server stopped before the round was recorded",
+        table_id=TABLE_ID,
+        previous_digest=after,
+        meta={"opened_ms": 1_800_000_000_000, "server": "east-1"},
+    )
+    second = records.void_record(
+        "table-7/round-10",
+        hashlib.sha256(_seed(61)).hexdigest(),
+        10,
+        "kill -9 ☃ während des Gebens",
+        table_id=TABLE_ID,
+        previous_digest=json.loads(first)["digest"],
+        meta={"played_at": "2026-01-02T03:04:05Z"},
+    )
+    alone = records.void_record("round-1", hashlib.sha256(_seed(62)).hexdigest(), 0, "power lost")
+    return [first, second, alone]
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Write the golden round records.")
-    parser.add_argument(
-        "--format", type=int, choices=[1, 2, 3], default=RECORD_FORMAT_VERSION, dest="version"
+    kind = parser.add_mutually_exclusive_group()
+    kind.add_argument(
+        "--format", type=int, choices=[1, 2, 3, 4], default=RECORD_FORMAT_VERSION, dest="version"
     )
-    version = parser.parse_args().version
-    sys.stdout.write("".join(line + "\n" for line in golden_records(version)))
+    kind.add_argument("--void", action="store_true", help="the golden void records")
+    args = parser.parse_args()
+    lines = golden_void_records() if args.void else golden_records(args.version)
+    sys.stdout.write("".join(line + "\n" for line in lines))

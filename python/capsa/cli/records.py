@@ -9,7 +9,10 @@ by ``table_id`` (format 1 records, and those of no table id, form one
 table), and a round id or nonce used twice within a table is refused. Both
 write one JSON line per record, in order (keys sorted):
 
-* ``{"digest": ..., "line": n, "ok": true, "round_id": ...}``, or
+* ``{"digest": ..., "line": n, "ok": true, "round_id": ...}`` (and
+  ``"void": true`` for a void record: a round never dealt, whose commitment
+  was published; verify checks its commitment, replay its digest and link),
+  or
 * ``{"error": "RecordError"|"ReplayError", "fields": [...], "line": n,
   "message": ..., "round_id": ... or null}``: a record that cannot be read
   (``fields`` holds the one field named) or does not verify or replay
@@ -36,7 +39,7 @@ from capsa import _core
 from capsa.chains import Chains
 from capsa.cli import records_parquet
 from capsa.cli.common import EXIT_FAILED, UsageError, digest_arg, is_blank, lines, open_input
-from capsa.records import RecordError, ReplayError, read_record, replay_view
+from capsa.records import RecordError, ReplayError, View, read_record, replay_view
 
 __all__ = ["register"]
 
@@ -72,7 +75,7 @@ def _overlong(line: int, length: int) -> RecordError:
     )
 
 
-Check = Callable[[_core.RecordView, "str | EllipsisType | None"], str]
+Check = Callable[[View, "str | EllipsisType | None"], str]
 
 
 def _chains(args: argparse.Namespace, chain: bool) -> Chains:
@@ -82,7 +85,7 @@ def _chains(args: argparse.Namespace, chain: bool) -> Chains:
 
 
 def _check_one(
-    view: _core.RecordView, chains: Chains, check: Check, chain: bool, first: bool, args: Any
+    view: View, chains: Chains, check: Check, chain: bool, first: bool, args: Any
 ) -> str:
     """Checks one record read: its round id and nonce unused in its table,
     then ``check`` against its table's link."""
@@ -106,7 +109,7 @@ def _check_records(args: argparse.Namespace, verb: str, check: Check, chain: boo
         stream = open_input(args.input, stack)
         for number, line in _records(stream):
             total += 1
-            view: _core.RecordView | None = None
+            view: View | None = None
             try:
                 if isinstance(line, int):
                     raise _overlong(number, line)
@@ -120,7 +123,12 @@ def _check_records(args: argparse.Namespace, verb: str, check: Check, chain: boo
                 else:
                     chains.unlink()
                 continue
-            _write(out, {"digest": digest, "line": number, "ok": True, "round_id": view.round_id})
+            done: dict[str, Any] = {
+                "digest": digest, "line": number, "ok": True, "round_id": view.round_id
+            }  # fmt: skip
+            if isinstance(view, _core.VoidView):
+                done["void"] = True
+            _write(out, done)
             chains.book(view, digest)
     out.flush()
     if failed:
@@ -172,7 +180,7 @@ def _load_commitments(path: str) -> dict[tuple[str | None, str], str]:
     return found
 
 
-def _published(args: argparse.Namespace, view: _core.RecordView) -> str | None:
+def _published(args: argparse.Namespace, view: View) -> str | None:
     """The commitment the record must have: ``--commitment``, or its round's
     line of ``--commitments`` (a ``ReplayError`` when it has none)."""
     if args.commitments is None:
@@ -192,7 +200,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     if args.commitments_file is not None:
         args.commitments = _load_commitments(args.commitments_file)
 
-    def check(view: _core.RecordView, previous: str | EllipsisType | None) -> str:
+    def check(view: View, previous: str | EllipsisType | None) -> str:
         problems = view.verify_deal(_published(args, view))
         if problems:
             raise ReplayError(view.round_id, problems, "fails verification of its deal")

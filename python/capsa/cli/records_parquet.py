@@ -4,7 +4,8 @@ table for analytics (:func:`capsa.record_tables.to_parquet`).
 Every record is read and replayed. A record that fails is one JSON line on
 standard output, in the shape ``capsa replay`` gives (keys sorted:
 ``error``, ``fields``, ``line``, ``message``, ``round_id``), and the others
-go on; exit 1 when any failed.
+go on; exit 1 when any failed. A void record has no seats to be a row: it
+is left out and counted on standard error, never a failure.
 """
 
 from __future__ import annotations
@@ -56,16 +57,24 @@ def _to_parquet(args: argparse.Namespace) -> int:
     ) -> None:
         out.write(_error_line(line, round_id, exc))
 
+    void: list[str] = []
     with contextlib.ExitStack() as stack:
         stream = open_input(args.input, stack)
         try:
-            written, failed = to_parquet(stream, args.output, on_error=report)
+            written, failed = to_parquet(
+                stream, args.output, on_error=report, on_void=lambda _, r: void.append(r)
+            )
         except (OSError, pa.ArrowException) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
             raise UsageError(f"cannot write {args.output}: {reason}") from None
     out.flush()
+    if void:
+        print(
+            f"capsa records to-parquet: {len(void)} void round(s) left out (no seats)",
+            file=sys.stderr,
+        )
     if failed:
-        total = written + failed
+        total = written + failed + len(void)
         print(f"capsa records to-parquet: {failed} of {total} record(s) failed", file=sys.stderr)
     return EXIT_FAILED if failed else 0
 

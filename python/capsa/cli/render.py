@@ -7,10 +7,11 @@ are an index OUT.html (:mod:`capsa.render._index`, titled by the input's
 name) linking to a page per round in the directory beside it
 (``OUT-rounds/round-N.html``). A round record (a JSON object with a
 ``settlement``, see :mod:`capsa.render._records`) is drawn with its
-verification. A round that cannot be settled gets the error record
-``capsa settle`` gives it, written to standard output and listed on the
-index; the others go on. Exit codes as ``capsa settle``. No folder is
-created but the one beside OUT.html.
+verification; a void record (a round never played, see
+:mod:`capsa.render._void`) as a void round with its reason. A round that
+cannot be settled gets the error record ``capsa settle`` gives it, written
+to standard output and listed on the index; the others go on. Exit codes as
+``capsa settle``. No folder is created but the one beside OUT.html.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from capsa.render._html import page_html
 from capsa.render._index import Chains, IndexEntry, index_head, index_row, index_tail
 from capsa.render._model import Table, display_id, table_from_settlement
 from capsa.render._records import is_round_record, table_from_record
+from capsa.render._void import is_void_record, table_from_void
 from capsa.render._words import LANGUAGES
 from capsa.rules import Rules
 from capsa.rules.known import default_known_rules
@@ -60,6 +62,7 @@ class _Pages:
         self.folder = out.with_name(out.stem + "-rounds")
         self.count = 0
         self.failed = 0
+        self.void = 0
         self.held: tuple[Table, int | None] | None = None
         self.chains = Chains()
         self.index: IO[str] | None = None
@@ -96,6 +99,7 @@ class _Pages:
 
     def add(self, table: Table, line: int | None) -> None:
         self.count += 1
+        self.void += table.void is not None
         if self.count == 1:
             self.held = (table, line)
             return
@@ -119,7 +123,8 @@ class _Pages:
                 head = index_head(self.lang, source=self.source)
                 write_file(self.out, (head + index_tail(self.lang, 0, 0)).encode("utf-8"))
             return
-        self._put(index_tail(self.lang, self.count - self.failed, self.failed))
+        settled = self.count - self.failed - self.void
+        self._put(index_tail(self.lang, settled, self.failed, self.void))
         self.close()
 
     def close(self) -> None:
@@ -177,9 +182,9 @@ class _Renderer:
         self.pages.error(record, line)
 
     def _record(self, value: Any, line: int | None) -> None:
-        """A round record: drawn through the record adapter."""
+        """A round record or a void record: drawn through its adapter."""
         try:
-            table = table_from_record(value)
+            table = table_from_void(value) if is_void_record(value) else table_from_record(value)
         except _core.CapsaError as exc:
             error = {
                 "error": type(exc).__name__,
@@ -214,7 +219,7 @@ class _Renderer:
         record = data.rstrip(b"\n")
         if record.startswith(b'{"error":'):
             value = _json(line) if isinstance(line, bytes) else None
-            if is_round_record(value):
+            if is_round_record(value) or is_void_record(value):
                 self._record(value, number)
             else:
                 self._fail(record, number)
@@ -238,7 +243,7 @@ class _Renderer:
     def _one(self, record: bytes, value: Any) -> None:
         if record.startswith(b'{"error":'):
             line = json.loads(record).get("line")
-            if is_round_record(value):
+            if is_round_record(value) or is_void_record(value):
                 self._record(value, line)
             else:
                 self._fail(record, line)

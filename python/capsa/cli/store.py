@@ -318,8 +318,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
             skipped.append(str(round_id))
             print(f"capsa store export: round {round_id!r} left out: {exc}", file=sys.stderr)
 
-        written = store.export(args.out, format=args.format, on_skip=skip)
-        print(f"capsa store export: {written} record(s) written to {args.out}", file=sys.stderr)
+        void: list[str] = []
+        written = store.export(args.out, format=args.format, on_skip=skip, on_void=void.append)
+        left = f" ({len(void)} void round(s) left out: no seats)" if void else ""
+        print(
+            f"capsa store export: {written} record(s) written to {args.out}{left}",
+            file=sys.stderr,
+        )
         return EXIT_FAILED if skipped else 0
 
     return _opened(args, run)

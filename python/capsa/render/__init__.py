@@ -13,12 +13,13 @@ own breakdown, and the rule it follows, said in one sentence (an operator's
 page, :func:`page_html` with ``operator=True``, also cites docs/rules.md).
 A round record's page tells its story: the seats the server arranged at the
 deadline, the players, the table, the time of play, the notes (``meta``),
-the verification and the chain. Cards are named for screen readers. In
+the verification and the chain; a void record's page says why its round
+was never played. Cards are named for screen readers. In
 English (``lang="en"``) or Indonesian (``lang="id"``).
 
 Everything drawn comes through a :class:`Table`: :func:`table_from_settlement`
 reads a settlement (or its ``to_dict()``), :func:`table_from_record` a round
-record.
+record, :func:`table_from_void` a void record.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from capsa.render._model import Check, PairView, Row, SeatView, Table, table_fro
 from capsa.render._payments import Payment, payments
 from capsa.render._records import is_round_record, table_from_record
 from capsa.render._svg import page_svg
+from capsa.render._void import is_void_record, table_from_void
 from capsa.render._words import LANGUAGES, check_lang
 from capsa.rules import Rules
 
@@ -47,6 +49,7 @@ __all__ = [
     "Table",
     "index_html",
     "is_round_record",
+    "is_void_record",
     "page_html",
     "page_svg",
     "payments",
@@ -54,6 +57,7 @@ __all__ = [
     "settlement_svg",
     "table_from_record",
     "table_from_settlement",
+    "table_from_void",
 ]
 
 

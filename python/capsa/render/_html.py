@@ -13,6 +13,7 @@ from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._payments import Payment, foul_phrases, foul_reasons, payments
 from capsa.render._story import round_facts, round_notes, verification
 from capsa.render._text import Speaker, esc, ident, unbroken
+from capsa.render._void import void_body, void_title
 from capsa.render._words import Words, words
 
 __all__ = ["page_html"]
@@ -345,7 +346,10 @@ def page_html(table: Table, lang: str = "en", *, operator: bool = False) -> str:
     A player's page (``Settlement.to_html()``, the default) names the rule
     each payment follows and says each rule in one sentence; an operator's
     page (``operator=True``: the pages ``capsa render`` writes) also cites
-    where docs/rules.md states it.
+    where docs/rules.md states it. A void round's page (``table.void``)
+    says why it was never played, with its commitment and nonce.
     """
     w = words(lang)
+    if table.void is not None:
+        return _document(w, void_title(table, w), void_body(table, w))
     return _document(w, page_title(table, w), table_body(table, w, operator))

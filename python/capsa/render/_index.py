@@ -75,6 +75,8 @@ class IndexEntry:
     follows: int | None = None
     """The number of the round whose record this one follows in its chain,
     when that round is in the same index (see :class:`Chains`)."""
+    void_reason: str | None = None
+    """Why the round is void (a void record: never played), else None."""
 
     @classmethod
     def settled(cls, number: int, line: int | None, href: str | None, table: Table) -> IndexEntry:
@@ -95,6 +97,7 @@ class IndexEntry:
             verified=_verified(table),
             digest=table.digest,
             previous_digest=table.previous_digest,
+            void_reason=None if table.void is None else table.void.reason,
         )
 
 
@@ -262,6 +265,8 @@ def _players(entry: IndexEntry, w: Words) -> str:
 
 def _outcome(entry: IndexEntry, w: Words) -> list[str]:
     """What happened, each in a few words (escaped)."""
+    if entry.void_reason is not None:
+        return [w.fill("index.void", v=esc(entry.void_reason))]
     if not entry.marks:
         return [w["index.plain"]]
     return [
@@ -348,8 +353,9 @@ def index_row(entry: IndexEntry, lang: str) -> str:
         f' data-pot="{entry.pot}" data-rake="{entry.rake}"'
         f' data-auto="{len(entry.auto)}" data-verified="{entry.verified or ""}"{found}'
     )
+    kind = "round void" if entry.void_reason is not None else "round"
     return (
-        f'<tr class="round" data-number="{entry.number}"{keys}>{start}'
+        f'<tr class="{kind}" data-number="{entry.number}"{keys}>{start}'
         f'<td class="players">{_players(entry, w)}</td>'
         '<td class="outcome">'
         + ", ".join(f'<span class="mark">{text}</span>' for text in outcome)
@@ -419,11 +425,17 @@ _SCRIPT = """<script>
 """
 
 
-def index_tail(lang: str, settled: int, failed: int) -> str:
-    """The end of an index page: how many rounds were settled and how many not."""
+def index_tail(lang: str, settled: int, failed: int, void: int = 0) -> str:
+    """The end of an index page: how many rounds were settled, how many were
+    void (never played) and how many could not be settled."""
     w = words(lang)
-    summary = w.fill("index.summary", v=w.number(settled), e=w.number(failed))
-    empty = f"<p>{w['index.no_rounds']}</p>\n" if settled + failed == 0 else ""
+    if void:
+        summary = w.fill(
+            "index.summary_void", v=w.number(settled), x=w.number(void), e=w.number(failed)
+        )
+    else:
+        summary = w.fill("index.summary", v=w.number(settled), e=w.number(failed))
+    empty = f"<p>{w['index.no_rounds']}</p>\n" if settled + failed + void == 0 else ""
     return (
         f'</tbody>\n</table>\n</div>\n</section>\n{empty}<p class="meta summary">{summary}</p>\n'
         + _SCRIPT
@@ -438,12 +450,13 @@ def index_html(
     *,
     source: str | None = None,
 ) -> str:
-    """A page listing many rounds in order: each settled one linked to its
-    page, each one that could not be settled with its error record."""
+    """A page listing many rounds in order: each settled or void one linked
+    to its page, each one that could not be settled with its error record."""
     failed = sum(e.error is not None for e in entries)
+    void = sum(e.void_reason is not None for e in entries)
     chains = Chains()
     return (
         index_head(lang, title, source=source)
         + "".join(index_row(chains.link(e), lang) for e in entries)
-        + index_tail(lang, len(entries) - failed, failed)
+        + index_tail(lang, len(entries) - failed - void, failed, void)
     )

@@ -24,6 +24,7 @@ __all__ = [
     "Row",
     "SeatView",
     "Table",
+    "VoidRound",
     "display_id",
     "table_from_settlement",
 ]
@@ -107,8 +108,20 @@ class Check:
 
 
 @dataclass(frozen=True, slots=True)
+class VoidRound:
+    """What a void record says of its round, which was never played: why
+    (``reason``), and the ``commitment`` and ``nonce`` its deal would have
+    had."""
+
+    reason: str
+    commitment: str
+    nonce: int
+
+
+@dataclass(frozen=True, slots=True)
 class Table:
-    """Everything a showdown page shows."""
+    """Everything a showdown page shows (for a void round, no seats: its
+    ``void`` says why)."""
 
     seats: tuple[SeatView, ...]
     pairs: tuple[PairView, ...]
@@ -130,6 +143,8 @@ class Table:
     previous_digest: str | None = None
     """The digest of the table's previous record; None for the first round
     of a chain, or no record."""
+    void: VoidRound | None = None
+    """A void record's round (never played), None for a settled round."""
 
 
 def _where(path: str, key: str | int) -> str:

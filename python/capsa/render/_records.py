@@ -37,7 +37,14 @@ from capsa.record_times import played_at_text
 from capsa.render._model import Check, Table, display_id, table_from_settlement
 from capsa.rules import Rules
 
-__all__ = ["is_round_record", "record_checks", "table_from_record"]
+__all__ = [
+    "is_round_record",
+    "record_check",
+    "record_checks",
+    "record_meta",
+    "record_text",
+    "table_from_record",
+]
 
 RECORD_KEY = "settlement"
 
@@ -60,7 +67,11 @@ def _rules(value: object) -> Rules | None:
     )
 
 
-def _check(name: str, run: Callable[[Any], object] | None, record: Mapping[str, Any]) -> Check:
+def record_check(
+    name: str, run: Callable[[Any], object] | None, record: Mapping[str, Any]
+) -> Check:
+    """The check ``name``: ``run(record)`` passed, failed (the error's
+    reason), or not checked (no ``run``)."""
     if run is None:
         return Check(name, None)
     try:
@@ -73,8 +84,8 @@ def _check(name: str, run: Callable[[Any], object] | None, record: Mapping[str, 
 def record_checks(record: Mapping[str, Any]) -> tuple[Check, ...]:
     """The record's verification: its commitment and deal, and its replay."""
     return (
-        _check("commitment", getattr(records, "verify_deal", None), record),
-        _check("replay", getattr(records, "replay", None), record),
+        record_check("commitment", getattr(records, "verify_deal", None), record),
+        record_check("replay", getattr(records, "replay", None), record),
     )
 
 
@@ -101,7 +112,8 @@ def _player_names(seats: object) -> list[str | None] | None:
     return None if all(name is None for name in names) else names
 
 
-def _meta(record: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+def record_meta(record: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """A record's ``meta``, each value as text (JSON for non-text)."""
     meta = record.get("meta")
     if meta is None:
         return ()
@@ -113,7 +125,8 @@ def _meta(record: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     )
 
 
-def _digest(record: Mapping[str, Any], key: str) -> str | None:
+def record_text(record: Mapping[str, Any], key: str) -> str | None:
+    """A record's member ``key`` when it is text (a digest), else None."""
     value = record.get(key)
     return value if isinstance(value, str) else None
 
@@ -137,9 +150,9 @@ def _with_story(table: Table, record: Mapping[str, Any]) -> Table:
         seats=seats,
         table_id=display_id(record.get("table_id"), "table_id"),
         played_at=played_at_text(meta) if isinstance(meta, Mapping) else None,
-        meta=_meta(record),
-        digest=_digest(record, "digest"),
-        previous_digest=_digest(record, "previous_digest"),
+        meta=record_meta(record),
+        digest=record_text(record, "digest"),
+        previous_digest=record_text(record, "previous_digest"),
     )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 
 from capsa.store.errors import StoreError
 
-__all__ = ["OnSkip", "export_format", "export_records"]
+__all__ = ["OnSkip", "OnVoid", "export_format", "export_records"]
 
 
 def export_format(path: str | os.PathLike[str], format: str | None) -> str:
@@ -26,6 +26,8 @@ def export_format(path: str | os.PathLike[str], format: str | None) -> str:
 
 
 OnSkip = Callable[[str | None, Exception], None]
+OnVoid = Callable[[str], None]
+"""Called with the round id of each void record a Parquet file leaves out."""
 
 
 def export_records(
@@ -33,12 +35,15 @@ def export_records(
     path: str | os.PathLike[str],
     format: str | None = None,
     on_skip: OnSkip | None = None,
+    on_void: OnVoid | None = None,
 ) -> int:
     """Writes the records' texts to ``path`` in the format; returns how many.
     A record the rounds schema cannot hold (a stakes matrix) is left out of
     a Parquet file and handed to ``on_skip`` (its round id, the error);
     without ``on_skip``, ``StoreError`` names the first once the file is
-    written."""
+    written. A void record has no seats to be a row of a Parquet file: it
+    is left out and handed to ``on_void`` (its round id), never an error;
+    JSON Lines holds it as every record."""
     kind = export_format(path, format)
     if kind == "jsonl":
         count = 0
@@ -58,7 +63,11 @@ def export_records(
         else:
             failures.append(f"round {round_id!r}: {exc}")
 
-    written, _ = to_parquet(texts, os.fspath(path), on_error=failed)
+    def void(line: int, round_id: str) -> None:
+        if on_void is not None:
+            on_void(round_id)
+
+    written, _ = to_parquet(texts, os.fspath(path), on_error=failed, on_void=void)
     if failures:
         raise StoreError(f"{len(failures)} record(s) left out of {os.fspath(path)}; {failures[0]}")
     return written

@@ -9,7 +9,7 @@ from typing import Any
 
 from capsa import _core
 from capsa.record_times import played_at_ms, played_at_text
-from capsa.records import RecordLike, ReplayError, canonical_json, read_record
+from capsa.records import RecordLike, ReplayError, View, canonical_json, read_record
 from capsa.store.errors import NulCharacterError
 
 __all__ = [
@@ -68,7 +68,7 @@ class PreparedRecord:
     played_at_ms: int | None
     """The moment ``meta.played_at`` names, Unix milliseconds."""
     seats: tuple[tuple[str, str | None, int, int], ...]
-    """Per seat: (player id, display name, net, rake)."""
+    """Per seat: (player id, display name, net, rake); none for a void record."""
 
 
 _BYTE_ORDER_MARK = "\ufeff"
@@ -92,11 +92,16 @@ def column_text(text: str | None) -> str | None:
     return None if text is None else text.replace("\0", "\ufffd")
 
 
-def _check_keys(view: _core.RecordView) -> None:
+def _players(view: View) -> list[tuple[str, str | None]]:
+    """The players at the record's seats (a void record has none)."""
+    return [] if isinstance(view, _core.VoidView) else view.players
+
+
+def _check_keys(view: View) -> None:
     """Raises ``NulCharacterError`` for a key the store looks records up by
     (a table id, round id, player id) that holds U+0000."""
     keys = [("table_id", view.table_id), ("round_id", view.round_id)]
-    keys += [(f"players[{k}].id", player) for k, (player, _) in enumerate(view.players)]
+    keys += [(f"players[{k}].id", player) for k, (player, _) in enumerate(_players(view))]
     for field, text in keys:
         if text is not None and "\0" in text:
             raise NulCharacterError(
@@ -107,9 +112,10 @@ def _check_keys(view: _core.RecordView) -> None:
 
 
 def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
-    """Reads a record (``RecordError`` naming the field that is not as its
-    format writes it; a byte-order mark at its start left out, as the record
-    readers do) and checks that its digest is its contents' (``ReplayError``
+    """Reads a record, a round record or a void record (``RecordError``
+    naming the field that is not as its format writes it; a byte-order mark
+    at its start left out, as the record readers do) and checks that its
+    digest is its contents' (``ReplayError``
     naming ``digest``); with ``replay``, replays it fully (every derived
     field; its chain link is the store's to check). Raises
     ``NulCharacterError`` for an id holding U+0000."""
@@ -133,7 +139,7 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
     meta = meta_of(text)
     played_at = played_at_text(meta) if meta is not None else None
     moment = played_at_ms(meta) if meta is not None else None
-    players = view.players
+    players = _players(view)
     texts = [view.table_id or "", view.round_id, played_at or ""]
     for player, name in players:
         texts += (player, name or "")
@@ -141,7 +147,7 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
         _check_keys(view)
         played_at = column_text(played_at)
         players = [(player, column_text(name)) for player, name in players]
-    figures = view.net_and_rake()
+    figures = [] if isinstance(view, _core.VoidView) else view.net_and_rake()
     seats = tuple(
         (player, name, int(net), int(rake))
         for (player, name), (net, rake) in zip(players, figures, strict=True)
@@ -181,8 +187,9 @@ class StoredRound:
         data: dict[str, Any] = json.loads(self.text)
         return data
 
-    def view(self) -> _core.RecordView:
-        """The record read by capsa (:func:`capsa.records.read_record`).
+    def view(self) -> View:
+        """The record read by capsa (:func:`capsa.records.read_record`): a
+        round record's view, or a void record's (``kind == "void"``).
         Raises ``RecordError`` for a text edited into something unreadable."""
         return read_record(self.text)
 

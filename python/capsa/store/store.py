@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, TypeVar
 
+from capsa import _core
 from capsa._core import ArgumentError
 from capsa.ledger import Ledger
 from capsa.record_times import moment_ms
@@ -26,7 +27,7 @@ from capsa.store.backend import Backend, Connection
 from capsa.store.connections import ThreadConnections
 from capsa.store.days import time_zone
 from capsa.store.errors import StoreError, StoreURLError
-from capsa.store.export import OnSkip, export_records
+from capsa.store.export import OnSkip, OnVoid, export_records
 from capsa.store.outages import DEFAULT_RETRY_SECONDS, Retrying
 from capsa.store.pending import Opening
 from capsa.store.rows import (
@@ -39,6 +40,7 @@ from capsa.store.rows import (
 )
 from capsa.store.set_aside import SetAside
 from capsa.store.verify import Progress, Verifier, VerifyReport
+from capsa.store.void import void_pending_round
 from capsa.store.walk import orphan_seats, walk
 from capsa.store.writer import Transaction
 
@@ -258,6 +260,28 @@ class Store:
         ``previous_digest`` is not the digest of the table's last record,
         ``LeaseError`` as :meth:`append` says."""
         self.append_many((), openings=(opening,), holder=holder)
+
+    def void_pending(
+        self, table_id: str | None, reason: str, *, holder: str | None = None
+    ) -> str | None:
+        """Closes the table's pending round (:meth:`open_round`: its
+        commitment was shown to players, its record never came, as when its
+        server died) by its void record (:func:`capsa.records.void_record`:
+        its round id, nonce and commitment, the digest it was opened after,
+        and ``reason``), appended to the table's chain, which clears the
+        pending round, in one transaction, durable when it returns. Returns
+        the void record's text, or None (changing nothing) when the table
+        has no pending round; after a commit whose answer was lost, the
+        write tried again finds none and returns None.
+
+        Raises ``ArgumentError`` for a table id or reason a void record
+        cannot hold, ``TypeError`` for one of the wrong type, ``LeaseError``
+        as :meth:`append` says.
+        """
+        table_id = _core.read_table_id(table_id)
+        if not isinstance(reason, str):
+            raise TypeError(f"reason must be a str, not {type(reason).__name__}")
+        return self._write(lambda tx: void_pending_round(tx, table_id, reason), holder)
 
     def _write(
         self,
@@ -576,7 +600,8 @@ class Store:
         (``YYYY-MM-DD``) each record's ``meta.played_at`` falls on in the
         time zone ``tz`` (an IANA name such as ``"Asia/Jakarta"``, or a fixed
         offset such as ``"+07:00"``); day None for records whose
-        ``played_at`` names no moment. Raises ``TypeError`` for a ``tz``
+        ``played_at`` names no moment; a void round, which has no seats, is
+        not counted. Raises ``TypeError`` for a ``tz``
         that is not a str, ``StoreError`` for one that names no time zone,
         and the driver's errors."""
         zone = time_zone(tz)
@@ -590,17 +615,26 @@ class Store:
         ).fetchall()
         return [StatsRow(table_id_of(k), d, int(n), int(p), int(r or 0)) for k, d, n, p, r in rows]
 
-    def export(self, path: str, *, format: str | None = None, on_skip: OnSkip | None = None) -> int:
+    def export(
+        self,
+        path: str,
+        *,
+        format: str | None = None,
+        on_skip: OnSkip | None = None,
+        on_void: OnVoid | None = None,
+    ) -> int:
         """Writes every record to ``path``: JSON Lines (``.jsonl``, the
         stored texts byte for byte, one a line) or a Parquet rounds table
         (``.parquet``, :func:`capsa.record_tables.to_parquet`, needs
         pyarrow); ``format`` (``"jsonl"`` or ``"parquet"``) overrides the
         suffix. A record the rounds schema cannot hold (a stakes matrix) is
         left out of a Parquet file and handed to ``on_skip``, else named by
-        ``StoreError`` once the file is written. Returns the number of
-        records written. Raises ``StoreError`` for a path of no known
-        format, ``OSError`` when it cannot be written."""
-        return export_records(self.texts(), path, format, on_skip)
+        ``StoreError`` once the file is written; a void record, which has
+        no seats, is left out of a Parquet file and handed to ``on_void``
+        (its round id), never an error. Returns the number of records
+        written. Raises ``StoreError`` for a path of no known format,
+        ``OSError`` when it cannot be written."""
+        return export_records(self.texts(), path, format, on_skip, on_void)
 
 
 def _openings(openings: Iterable[Opening]) -> list[Opening]:

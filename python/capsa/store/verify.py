@@ -1,7 +1,8 @@
 """The check of a whole store: every record read back from its exact text,
 its columns (``played_at`` and ``played_at_ms`` among them) and its seats'
 rows against its contents, its link to the record before it in its table,
-then replayed (digest, deal, every arrangement, settlement); each table's
+then replayed (digest, deal, every arrangement, settlement; a void
+record's digest, and it has no seat rows); each table's
 head against its last record, and with the store key against its MAC; the
 chains against the checkpoints given; and seats' rows that belong to no
 record.
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 
 from capsa import _core
 from capsa.record_times import PLAYED_AT, moment_ms, played_at_text
-from capsa.records import RecordError, ReplayError, read_records, replay_view
+from capsa.records import RecordError, ReplayError, View, read_records, replay_view
 from capsa.store.anchors import Checkpoint, head_problem
 from capsa.store.rows import column_text, meta_of, table_id_of, table_key
 from capsa.store.walk import SEAT_FIELDS, Head, Row, Seat
@@ -99,7 +100,7 @@ _COLUMNS = (
 )
 
 
-def _columns(row: Row, view: _core.RecordView) -> list[str]:
+def _columns(row: Row, view: View) -> list[str]:
     """The columns that are not what the record's text holds."""
     meta = meta_of(row.text)
     played = meta.get(PLAYED_AT) if meta is not None else None
@@ -118,8 +119,10 @@ def _columns(row: Row, view: _core.RecordView) -> list[str]:
     return [name for name, a, b in zip(_COLUMNS, stored, held, strict=True) if a != b]
 
 
-def _seats_of(view: _core.RecordView) -> tuple[Seat, ...]:
-    """The seats' rows a record gives."""
+def _seats_of(view: View) -> tuple[Seat, ...]:
+    """The seats' rows a record gives; none for a void record."""
+    if isinstance(view, _core.VoidView):
+        return ()
     figures = view.net_and_rake()
     return tuple(
         (k, player, column_text(name), int(net), int(rake))
@@ -140,9 +143,7 @@ def _seat_problems(got: tuple[Seat, ...], expected: tuple[Seat, ...]) -> tuple[l
     return wrong, "the seats' rows are not the record's: " + ", ".join(wrong)
 
 
-def _check_row(
-    row: Row, link: str | None, view: _core.RecordView | RecordError
-) -> VerifyProblem | None:
+def _check_row(row: Row, link: str | None, view: View | RecordError) -> VerifyProblem | None:
     """The problem of one stored record, its text read as ``view``: its
     columns and seats' rows against its text, then its replay against the
     record before it in its table (all named)."""
@@ -173,12 +174,12 @@ _READ_TOGETHER = 256
 
 def _read_rows(
     items: Iterable[Head | Row],
-) -> Iterator[tuple[Head | Row, _core.RecordView | RecordError | None]]:
+) -> Iterator[tuple[Head | Row, View | RecordError | None]]:
     """Each item, a record's row with its text read (many at a time)."""
     chunk: list[Head | Row] = []
     rows = 0
 
-    def read() -> Iterator[tuple[Head | Row, _core.RecordView | RecordError | None]]:
+    def read() -> Iterator[tuple[Head | Row, View | RecordError | None]]:
         views = iter(read_records([item.text for item in chunk if isinstance(item, Row)]))
         for item in chunk:
             yield item, next(views) if isinstance(item, Row) else None
@@ -302,7 +303,7 @@ class Verifier:
                 )
         self.table = None
 
-    def _row(self, row: Row, view: _core.RecordView | RecordError) -> None:
+    def _row(self, row: Row, view: View | RecordError) -> None:
         table = self.table
         if table is None or table.key != row.table_key:
             self._open(row.table_key, None)
