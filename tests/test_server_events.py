@@ -41,7 +41,8 @@ class _Client:
 
 
 async def _serve(hub: EventHub, client: _Client, *, batch: bool) -> asyncio.Task[None]:
-    task = asyncio.create_task(hub.serve("t0", client, {"event": "hello"}, batch=batch))  # type: ignore[arg-type]
+    listener = hub.admit("t0", seat=0)
+    task = asyncio.create_task(hub.serve(listener, client, {"event": "hello"}, batch=batch))  # type: ignore[arg-type]
     await asyncio.sleep(0)
     return task
 
@@ -74,10 +75,12 @@ def test_a_connection_too_far_behind_is_sent_its_events_then_closed(monkeypatch:
         hub = EventHub()
         client = _Client()
         task = await _serve(hub, client, batch=False)
-        for n in range(3):  # the third finds two waiting: the connection is dropped
+        # the table keeps twice the backlog: the fourth finds the
+        # connection four behind, which is dropped
+        for n in range(4):
             hub.publish("t0", {"event": "e", "n": n})
         await asyncio.wait_for(task, 5)
-        hub.publish("t0", {"event": "e", "n": 3})  # nobody listens any more
+        hub.publish("t0", {"event": "e", "n": 4})  # nobody listens any more
         return client
 
     client = asyncio.run(run())
