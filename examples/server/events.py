@@ -76,7 +76,7 @@ class EventHub:
         *,
         max_listeners: int = 1024,
         max_table_listeners: int = 256,
-        spectator_interval: float = 0.1,
+        spectator_interval: float = 0.25,
     ) -> None:
         self.max_listeners = max_listeners
         self.max_table_listeners = max_table_listeners

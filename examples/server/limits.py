@@ -38,7 +38,7 @@ class Limits:
     read_workers: int = 1
     read_queue: int = 32
     page_cache: int = 256
-    spectator_interval_ms: int = 100
+    spectator_interval_ms: int = 250
 
     def __post_init__(self) -> None:
         for item in dataclasses.fields(self):
