@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import pytest
@@ -360,12 +360,18 @@ class StartedOnPostgres:
     password: str
 
 
+def _pump(stream: IO[str], lines: queue.Queue[str]) -> None:
+    """Puts each line of ``stream`` in ``lines`` (on a thread of its own)."""
+    for line in stream:
+        lines.put(line)
+
+
 def _first_lines(process: subprocess.Popen[str], count: int) -> list[str]:
     """The first ``count`` lines ``process`` prints, waiting a minute at most."""
     lines: queue.Queue[str] = queue.Queue()
     stdout = process.stdout
     assert stdout is not None
-    threading.Thread(target=lambda: [lines.put(line) for line in stdout], daemon=True).start()
+    threading.Thread(target=_pump, args=(stdout, lines), daemon=True).start()
     try:
         return [lines.get(timeout=60).rstrip("\n") for _ in range(count)]
     except queue.Empty:

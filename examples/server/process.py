@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import httpx
 
@@ -59,13 +60,19 @@ def serving(store_url: str, *options: str, key_hex: str = "11" * 32) -> Iterator
             server.wait()
 
 
+def _pump(stream: IO[bytes], lines: queue.Queue[bytes]) -> None:
+    """Puts each line of ``stream`` in ``lines`` (on a thread of its own)."""
+    for line in stream:
+        lines.put(line)
+
+
 def _listening(server: subprocess.Popen[bytes]) -> str:
     """The base URL the server prints first (``listening on URL``); the
     rest of what it prints is read and dropped."""
     lines: queue.Queue[bytes] = queue.Queue()
     stdout = server.stdout
     assert stdout is not None
-    threading.Thread(target=lambda: [lines.put(line) for line in stdout], daemon=True).start()
+    threading.Thread(target=_pump, args=(stdout, lines), daemon=True).start()
     try:
         first = lines.get(timeout=60).decode()
     except queue.Empty:
