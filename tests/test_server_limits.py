@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import resource
@@ -158,6 +159,26 @@ def test_a_message_over_the_cap_is_refused_before_it_is_read(capped: Serving) ->
         closes = [payload for opcode, payload in frames if opcode == 0x8]
     assert closes, "the server did not close the connection"
     assert struct.unpack("!H", closes[0][:2])[0] == 1009  # message too big
+
+
+@pytest.mark.parametrize("shape", ["many headers", "one header"])
+def test_a_head_over_the_cap_is_refused_as_it_comes(capped: Serving, shape: str) -> None:
+    host, port = capped.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(b"GET /tables HTTP/1.1\r\nHost: x\r\n")
+        line = b"X-Pad: " + b"a" * 8000 + b"\r\n" if shape == "many headers" else b"a" * 8000
+        if shape == "one header":
+            sock.sendall(b"X-Pad: ")
+        with contextlib.suppress(OSError):  # refused and closed before the end
+            for _ in range(2000):  # 16 MB
+                sock.sendall(line)
+        answer = b""
+        with contextlib.suppress(OSError):
+            while chunk := sock.recv(4096):
+                answer += chunk
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:100]
+    # a head under the cap is read as ever
+    assert httpx.get(f"{capped.url}/tables", headers={"X-Pad": "a" * 8000}).status_code == 200
 
 
 def test_connections_beyond_the_cap_are_answered_503(tmp_path: Path) -> None:

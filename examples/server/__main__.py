@@ -17,6 +17,7 @@ import uvicorn
 
 import capsa
 from examples.server.app import create_app
+from examples.server.heads import http_protocol
 from examples.server.limits import Limits
 
 # File descriptors the server needs besides its connections: the store's,
@@ -109,6 +110,7 @@ def main(argv: list[str] | None = None) -> None:
         "max_listeners": "WebSockets of the tables' events in all",
         "max_table_listeners": "WebSockets of one table's events, seats' aside",
         "max_message_bytes": "a message a client sends on a WebSocket",
+        "max_head_bytes": "a request's line and headers",
         "max_body_bytes": "a request's body",
         "max_json_depth": "how deep a request's JSON body nests",
         "read_workers": "threads reading the store and drawing pages",
@@ -155,8 +157,9 @@ def main(argv: list[str] | None = None) -> None:
         limit_concurrency=limits.max_connections,
         ws_max_size=limits.max_message_bytes,
         ws_max_queue=1,
-        # a request's head (h11 only: httptools has no such bound)
-        h11_max_incomplete_event_size=limits.max_body_bytes,
+        # a request's head, whichever parser reads it
+        http=http_protocol(limits.max_head_bytes),
+        h11_max_incomplete_event_size=limits.max_head_bytes,
     )
     server = _Server(config)
     server.store_url = args.store

@@ -22,7 +22,8 @@ class Limits:
     seat's connections, at most ``SEAT_LISTENERS`` a seat, are never
     refused for the crowd); ``max_message_bytes`` a message a client sends
     on a WebSocket (the server reads none: a bigger one closes the
-    connection, 1009, before it is read); ``max_body_bytes`` and
+    connection, 1009, before it is read); ``max_head_bytes`` a request's
+    line and headers (400, the connection closed); ``max_body_bytes`` and
     ``max_json_depth`` a request's JSON body; ``read_workers`` threads read
     the store and draw pages, at most ``read_queue`` reads waiting or
     running (then 503 ``Busy``); ``page_cache`` drawn pages are kept;
@@ -33,6 +34,7 @@ class Limits:
     max_listeners: int = 1024
     max_table_listeners: int = 256
     max_message_bytes: int = 4096
+    max_head_bytes: int = 16 * 1024
     max_body_bytes: int = 16 * 1024
     max_json_depth: int = 8
     read_workers: int = 1
