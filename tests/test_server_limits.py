@@ -45,6 +45,7 @@ def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serving]:
     url = f"sqlite:///{tmp_path_factory.mktemp('store')}/records.db"
     options = ("--tables", "2", "--deadline-ms", "600000")
     bounds = ("--max-listeners", "4", "--max-table-listeners", "2", "--max-message-bytes", "1024")
+    bounds += ("--head-timeout-ms", "1000")
     with serving(url, *options, *bounds) as served:
         yield served
 
@@ -179,6 +180,32 @@ def test_a_head_over_the_cap_is_refused_as_it_comes(capped: Serving, shape: str)
     assert answer.startswith(b"HTTP/1.1 400 "), answer[:100]
     # a head under the cap is read as ever
     assert httpx.get(f"{capped.url}/tables", headers={"X-Pad": "a" * 8000}).status_code == 200
+
+
+@pytest.mark.parametrize("pace", ["silent", "a byte at a time"])
+def test_a_head_that_does_not_come_in_time_closes_the_connection(
+    capped: Serving, pace: str
+) -> None:
+    host, port = capped.url.removeprefix("http://").split(":")
+    head = b"GET /tables HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 100
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        started = time.monotonic()
+        sock.settimeout(0.1)
+        closed = False
+        for n in range(100):  # ten seconds at most
+            if pace != "silent" and n < len(head):
+                with contextlib.suppress(OSError):
+                    sock.sendall(head[n : n + 1])
+            try:
+                closed = sock.recv(4096) == b""
+            except TimeoutError:
+                continue
+            except OSError:
+                closed = True
+            if closed:
+                break
+        took = time.monotonic() - started
+    assert closed and 0.9 < took < 5, took
 
 
 def test_connections_beyond_the_cap_are_answered_503(tmp_path: Path) -> None:

@@ -111,6 +111,7 @@ def main(argv: list[str] | None = None) -> None:
         "max_table_listeners": "WebSockets of one table's events, seats' aside",
         "max_message_bytes": "a message a client sends on a WebSocket",
         "max_head_bytes": "a request's line and headers",
+        "head_timeout_ms": "the time they may take to come",
         "max_body_bytes": "a request's body",
         "max_json_depth": "how deep a request's JSON body nests",
         "read_workers": "threads reading the store and drawing pages",
@@ -158,7 +159,7 @@ def main(argv: list[str] | None = None) -> None:
         ws_max_size=limits.max_message_bytes,
         ws_max_queue=1,
         # a request's head, whichever parser reads it
-        http=http_protocol(limits.max_head_bytes),
+        http=http_protocol(limits.max_head_bytes, limits.head_timeout_ms / 1000),
         h11_max_incomplete_event_size=limits.max_head_bytes,
     )
     server = _Server(config)

@@ -23,7 +23,9 @@ class Limits:
     refused for the crowd); ``max_message_bytes`` a message a client sends
     on a WebSocket (the server reads none: a bigger one closes the
     connection, 1009, before it is read); ``max_head_bytes`` a request's
-    line and headers (400, the connection closed); ``max_body_bytes`` and
+    line and headers (400, the connection closed) and ``head_timeout_ms``
+    the time they may take from the connection or their first byte (then
+    closed); ``max_body_bytes`` and
     ``max_json_depth`` a request's JSON body; ``read_workers`` threads read
     the store and draw pages, at most ``read_queue`` reads waiting or
     running (then 503 ``Busy``); ``page_cache`` drawn pages are kept;
@@ -35,6 +37,7 @@ class Limits:
     max_table_listeners: int = 256
     max_message_bytes: int = 4096
     max_head_bytes: int = 16 * 1024
+    head_timeout_ms: int = 10_000
     max_body_bytes: int = 16 * 1024
     max_json_depth: int = 8
     read_workers: int = 1
