@@ -4,12 +4,16 @@ with a typed JSON error naming what was wrong, never a traceback or a 500."""
 from __future__ import annotations
 
 import asyncio
+import os
+import queue
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import pytest
@@ -17,6 +21,8 @@ import websockets
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from postgres_cluster import new_database, shared_cluster  # noqa: E402
 
 from examples.server.app import MAX_BODY  # noqa: E402
 from examples.server.process import serving  # noqa: E402
@@ -67,7 +73,7 @@ def _seat_and_deal(base: str, table: str) -> Table:
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     url = f"sqlite:///{tmp_path_factory.mktemp('store')}/records.db"
     # a deadline far off: nothing closes unless every seat has submitted
-    with serving(url, "--tables", "2", "--deadline-ms", "600000") as served:
+    with serving(url, "--tables", "3", "--deadline-ms", "600000") as served:
         yield served.url
 
 
@@ -84,6 +90,11 @@ def _submit(t: Table, seat: int, body: object, auth_seat: int | None = None) -> 
         "json": body,
         "headers": headers,
     }
+
+
+def _join(text: str) -> dict[str, Any]:
+    """A join at table t2 (which nobody joins), its body ``text``."""
+    return {"method": "POST", "url": "/tables/t2/join", "content": text.encode()}
 
 
 def _chunks() -> Iterator[bytes]:
@@ -196,6 +207,79 @@ CASES: dict[str, tuple[Any, int, str]] = {
         "UnknownLanguage",
     ),
     "unknown route": (lambda t: {"method": "GET", "url": "/nowhere"}, 404, "NotFound"),
+    "a body nested 1,000 deep": (
+        lambda t: _join("[" * 1000 + "]" * 1000),
+        400,
+        "JsonTooDeep",
+    ),
+    "an object nested 1,000 deep": (
+        lambda t: _join('{"a":' * 1000 + "1" + "}" * 1000),
+        400,
+        "JsonTooDeep",
+    ),
+    "a body in UTF-16": (
+        lambda t: {**_join(""), "content": '{"player": "u16"}'.encode("utf-16")},
+        400,
+        "BadJson",
+    ),
+    "a body in Latin-1": (
+        lambda t: {**_join(""), "content": '{"player": "é"}'.encode("latin-1")},
+        400,
+        "BadJson",
+    ),
+    "a player id with a lone surrogate": (
+        lambda t: {**_join(""), "content": b'{"player": "a\\ud800"}'},
+        422,
+        "BadPlayer",
+    ),
+    "a name with a lone surrogate": (
+        lambda t: {**_join(""), "content": b'{"player": "a", "name": "\\udfff"}'},
+        422,
+        "BadPlayer",
+    ),
+    "a player id holding U+0000": (
+        lambda t: {**_join(""), "content": b'{"player": "a\\u0000b"}'},
+        422,
+        "BadPlayer",
+    ),
+    "a player id of 257 bytes": (
+        lambda t: _join('{"player": "' + "\u00e9" * 128 + 'x"}'),
+        422,
+        "BadPlayer",
+    ),
+    "a seat path that is a superscript digit": (
+        lambda t: {"method": "GET", "url": "/tables/t0/seats/%C2%B2/view", "headers": t.auth(0)},
+        404,
+        "UnknownSeat",
+    ),
+    "a seat path of 5,000 digits": (
+        lambda t: {
+            "method": "GET",
+            "url": f"/tables/t0/seats/{'1' * 5000}/view",
+            "headers": t.auth(0),
+        },
+        404,
+        "UnknownSeat",
+    ),
+    "a seat path of Arabic-Indic digits": (
+        lambda t: {"method": "GET", "url": "/tables/t0/seats/%D9%A1/view", "headers": t.auth(0)},
+        404,
+        "UnknownSeat",
+    ),
+    "a token of other than ASCII": (
+        lambda t: {
+            "method": "GET",
+            "url": "/tables/t0/seats/0/view",
+            "headers": {"Authorization": "Bearer \u00e9t\u00e9".encode("latin-1")},
+        },
+        403,
+        "NotYourSeat",
+    ),
+    "a balance of a player id holding U+0000": (
+        lambda t: {"method": "GET", "url": "/players/a%00b/balance"},
+        422,
+        "BadPlayer",
+    ),
     "wrong method": (
         lambda t: {"method": "DELETE", "url": "/tables/t0"},
         405,
@@ -264,3 +348,82 @@ def test_the_tables_state_and_a_seats_view_show_no_other_cards(dealt: Table) -> 
     assert "server_seed" not in public
     assert view["hand"] == dealt.hands[0] and view["record"] is None
     assert not any(f'"{card}"' in response.text for card in dealt.hands[1])
+
+
+@dataclass
+class StartedOnPostgres:
+    """A server on a PostgreSQL store whose URL holds a password: what it
+    printed at start, and its base URL."""
+
+    lines: list[str]
+    base: str
+    password: str
+
+
+def _pump(stream: IO[str], lines: queue.Queue[str]) -> None:
+    """Puts each line of ``stream`` in ``lines`` (on a thread of its own)."""
+    for line in stream:
+        lines.put(line)
+
+
+def _first_lines(process: subprocess.Popen[str], count: int) -> list[str]:
+    """The first ``count`` lines ``process`` prints, waiting a minute at most."""
+    lines: queue.Queue[str] = queue.Queue()
+    stdout = process.stdout
+    assert stdout is not None
+    threading.Thread(target=_pump, args=(stdout, lines), daemon=True).start()
+    try:
+        return [lines.get(timeout=60).rstrip("\n") for _ in range(count)]
+    except queue.Empty:
+        raise AssertionError("the server did not print where it listens") from None
+
+
+@pytest.fixture(scope="module")
+def on_postgres() -> Iterator[StartedOnPostgres]:
+    url = new_database(shared_cluster())  # trusts local connections: any password
+    password = "s3cret-of-the-store"
+    url = url.replace("postgresql://postgres@", f"postgresql://postgres:{password}@")
+    env = dict(os.environ, CAPSA_SERVER_KEY="22" * 32)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(REPO / "python"), str(REPO), env.get("PYTHONPATH")) if p
+    )
+    argv = [sys.executable, "-m", "examples.server", "--store", url, "--port", "0"]
+    server = subprocess.Popen(
+        [*argv, "--tables", "1"], cwd=REPO, env=env, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        lines = _first_lines(server, 2)
+        base = lines[0].removeprefix("listening on ")
+        yield StartedOnPostgres(lines, base, password)
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+
+
+def test_the_server_prints_its_url_and_its_store_without_the_password(
+    on_postgres: StartedOnPostgres,
+) -> None:
+    listening, store = on_postgres.lines
+    assert listening.startswith("listening on http://127.0.0.1:")
+    assert httpx.get(f"{on_postgres.base}/tables").status_code == 200
+    assert store.startswith("records store postgresql://postgres:***@127.0.0.1:")
+    assert on_postgres.password not in store
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "kind"),
+    [
+        ("/tables/t0/rounds/t0-r1%00/record", 404, "UnknownRound"),
+        ("/tables/t0/rounds/%00/showdown", 404, "UnknownRound"),
+        ("/tables/t0/rounds/t0-r1%0A/record", 404, "UnknownRound"),
+        (f"/tables/t0/rounds/{'r' * 257}/record", 404, "UnknownRound"),
+        ("/players/p%00/balance", 422, "BadPlayer"),
+    ],
+)
+def test_a_path_no_id_can_have_is_refused_before_the_store(
+    on_postgres: StartedOnPostgres, path: str, status: int, kind: str
+) -> None:
+    # PostgreSQL refuses U+0000 in text: asked, the store would fail
+    response = httpx.get(f"{on_postgres.base}{path}")
+    assert response.status_code == status, response.text
+    assert response.json()["error"]["type"] == kind

@@ -10,10 +10,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from examples.server import events
+from examples.server.errors import ApiError
 from examples.server.events import EventHub
+from examples.server.limits import SEAT_LISTENERS
 
 
 class _Client:
@@ -41,7 +45,8 @@ class _Client:
 
 
 async def _serve(hub: EventHub, client: _Client, *, batch: bool) -> asyncio.Task[None]:
-    task = asyncio.create_task(hub.serve("t0", client, {"event": "hello"}, batch=batch))  # type: ignore[arg-type]
+    listener = hub.admit("t0", seat=0)
+    task = asyncio.create_task(hub.serve(listener, client, {"event": "hello"}, batch=batch))  # type: ignore[arg-type]
     await asyncio.sleep(0)
     return task
 
@@ -74,12 +79,57 @@ def test_a_connection_too_far_behind_is_sent_its_events_then_closed(monkeypatch:
         hub = EventHub()
         client = _Client()
         task = await _serve(hub, client, batch=False)
-        for n in range(3):  # the third finds two waiting: the connection is dropped
+        # the table keeps twice the backlog: the fourth finds the
+        # connection four behind, which is dropped
+        for n in range(4):
             hub.publish("t0", {"event": "e", "n": n})
         await asyncio.wait_for(task, 5)
-        hub.publish("t0", {"event": "e", "n": 3})  # nobody listens any more
+        hub.publish("t0", {"event": "e", "n": 4})  # nobody listens any more
         return client
 
     client = asyncio.run(run())
     assert client.sent == [{"event": "hello"}, {"event": "e", "n": 0}, {"event": "e", "n": 1}]
     assert client.closed == 1008
+
+
+def test_a_spectator_is_sent_what_waited_together_and_a_seat_at_once() -> None:
+    async def run() -> tuple[list[Any], list[Any]]:
+        hub = EventHub(spectator_interval=0.2)
+        seat, spectator = _Client(), _Client()
+        tasks = [
+            asyncio.create_task(hub.serve(hub.admit("t0", seat=1), seat, {}, batch=True)),  # type: ignore[arg-type]
+            asyncio.create_task(hub.serve(hub.admit("t0"), spectator, {}, batch=True)),  # type: ignore[arg-type]
+        ]
+        await asyncio.sleep(0.01)
+        for n in range(3):  # one at a time: the seat is sent each as it comes
+            hub.publish("t0", {"event": "e", "n": n})
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
+        for client in (seat, spectator):
+            client.gone.set()
+        await asyncio.gather(*tasks)
+        return seat.sent, spectator.sent
+
+    seat, spectator = asyncio.run(run())
+    events_ = [{"event": "e", "n": n} for n in range(3)]
+    assert seat == [{}, *events_]
+    assert spectator == [{}, events_[0], events_[1:]]
+
+
+def test_listeners_are_counted_per_table_and_seat_and_given_back() -> None:
+    hub = EventHub(max_listeners=5, max_table_listeners=2)
+    spectators = [hub.admit("t0"), hub.admit("t0")]
+    with pytest.raises(ApiError) as full_table:
+        hub.admit("t0")
+    seats = [hub.admit("t0", seat=0) for _ in range(SEAT_LISTENERS - 1)]  # the crowd's aside
+    with pytest.raises(ApiError) as full_server:
+        hub.admit("t1")
+    assert (full_table.value.status, full_table.value.kind) == (503, "TooManyListeners")
+    assert "'t0'" in str(full_table.value) and "5 listeners" in str(full_server.value)
+    hub.leave(spectators[0])
+    hub.leave(spectators[0])  # once only
+    assert hub.listeners == 4
+    hub.admit("t0")
+    for listener in seats:
+        hub.leave(listener)
+    assert hub.listeners == 2

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -18,14 +17,18 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 import capsa
-from capsa.render import LANGUAGES, page_html, table_from_record
+from capsa.render import LANGUAGES
 from examples.server.errors import ApiError, error_response
 from examples.server.events import EventHub
-from examples.server.tables import TableHall, now_ms
+from examples.server.ids import check_player_id, check_player_name, check_round_id
+from examples.server.limits import Limits
+from examples.server.reading import field, read_body, seat_number
+from examples.server.reads import Reads
+from examples.server.tables import Table, TableHall, now_ms
 
 __all__ = ["MAX_BODY", "create_app"]
 
-MAX_BODY = 16 * 1024  # bytes: a seed or an arrangement is a few dozen
+MAX_BODY = Limits.max_body_bytes  # bytes: a seed or an arrangement is a few dozen
 _LOG = logging.getLogger("capsa.server")
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -40,6 +43,7 @@ def create_app(
     rules: capsa.Rules | None = None,
     deadline_ms: int = 30_000,
     table_prefix: str = "t",
+    limits: Limits | None = None,
 ) -> Starlette:
     """The server's application: ``tables`` tables ``t0``, ``t1``, ... (or
     ``table_prefix`` then the number: servers sharing a store each keep
@@ -47,8 +51,15 @@ def create_app(
     ``seats`` seats at ``stake`` minor units a point under ``rules``, each
     round closing when every seat has submitted or ``deadline_ms`` after it
     started; records in the store at ``store_url``; ``key`` (at least 16
-    bytes) seals the rounds' states and signs the seats' tokens."""
-    hub = EventHub()
+    bytes) seals the rounds' states and signs the seats' tokens; ``limits``
+    bound what the application holds (uvicorn's own bounds are set by
+    ``python -m examples.server`` from the same :class:`Limits`)."""
+    limits = limits or Limits()
+    hub = EventHub(
+        max_listeners=limits.max_listeners,
+        max_table_listeners=limits.max_table_listeners,
+        spectator_interval=limits.spectator_interval_ms / 1000,
+    )
     hall = TableHall(
         key=key,
         rules=rules or capsa.Rules(),
@@ -57,11 +68,13 @@ def create_app(
         deadline_ms=deadline_ms,
         publish=hub.publish,
     )
+    reads = Reads(workers=limits.read_workers, queue=limits.read_queue, cache=limits.page_cache)
     table_ids = [f"{table_prefix}{n}" for n in range(tables)]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hall.open(store_url, table_ids)
+        await reads.open(store_url)
         ticker = asyncio.create_task(_tick_forever(hall, min(50, max(1, deadline_ms // 4))))
         try:
             yield
@@ -70,33 +83,39 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
             await hall.recorder.close()
+            await reads.close()
             hub.close_all()
+
+    async def body(request: Request) -> dict[str, Any]:
+        return await read_body(request, limits.max_body_bytes, limits.max_json_depth)
 
     # the routes a round uses come first: Starlette tries them in order
     routes = [
         Route(
-            "/tables/{table}/seats/{seat}/seed", _api(lambda r: _seed(hall, r)), methods=["POST"]
+            "/tables/{table}/seats/{seat}/seed",
+            _api(lambda r: _seed(hall, r, body)),
+            methods=["POST"],
         ),
         Route("/tables/{table}/seats/{seat}/view", _api(lambda r: _view(hall, r)), methods=["GET"]),
         Route(
             "/tables/{table}/seats/{seat}/submit",
-            _api(lambda r: _submit(hall, r)),
+            _api(lambda r: _submit(hall, r, body)),
             methods=["POST"],
         ),
         Route("/tables", _api(lambda r: _tables(hall)), methods=["GET"]),
         Route("/tables/{table}", _api(lambda r: _table(hall, r)), methods=["GET"]),
-        Route("/tables/{table}/join", _api(lambda r: _join(hall, r)), methods=["POST"]),
+        Route("/tables/{table}/join", _api(lambda r: _join(hall, r, body)), methods=["POST"]),
         Route(
             "/tables/{table}/rounds/{round_id}/record",
-            _api(lambda r: _record(hall, r)),
+            _api(lambda r: _record(hall, reads, r)),
             methods=["GET"],
         ),
         Route(
             "/tables/{table}/rounds/{round_id}/showdown",
-            _api(lambda r: _showdown(hall, r)),
+            _api(lambda r: _showdown(hall, reads, r)),
             methods=["GET"],
         ),
-        Route("/players/{player}/balance", _api(lambda r: _balance(hall, r)), methods=["GET"]),
+        Route("/players/{player}/balance", _api(lambda r: _balance(reads, r)), methods=["GET"]),
         WebSocketRoute("/tables/{table}/events", lambda ws: _events(hall, hub, ws)),
     ]
     return Starlette(
@@ -139,55 +158,48 @@ async def _http_error(request: Request, exc: HTTPException) -> Response:
     return error_response(error)
 
 
-# ------------------------------------------------------------ reading requests
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    """The request's JSON object, at most ``MAX_BODY`` bytes."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
-        raise ApiError(413, "BodyTooLarge", f"the body is over {MAX_BODY} bytes")
-    data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise ApiError(413, "BodyTooLarge", f"the body is over {MAX_BODY} bytes")
-    try:
-        body = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ApiError(400, "BadJson", f"the body is not JSON: {exc}") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, "BadJson", f"the body is a JSON {type(body).__name__}, not an object")
-    return body
-
-
-def _field(body: dict[str, Any], name: str, kind: type, *, optional: bool = False) -> Any:
-    if name not in body:
-        if optional:
-            return None
-        raise ApiError(400, "MissingField", f"the body has no {name!r}")
-    value = body[name]
-    if (value is None and optional) or (isinstance(value, kind) and not isinstance(value, bool)):
-        return value
-    raise ApiError(
-        422, "WrongType", f"{name!r} must be {kind.__name__}, not {type(value).__name__}"
-    )
-
-
-def _seat_of(hall: TableHall, request: Request) -> tuple[Any, int]:
+def _seat_of(hall: TableHall, request: Request) -> tuple[Table, int]:
     """The table and the seat of the path, the seat's token checked."""
     table = hall.table(request.path_params["table"])
-    text = request.path_params["seat"]
-    if not text.isdigit():
-        raise ApiError(404, "UnknownSeat", f"{text!r} is not a seat number")
-    seat = int(text)
-    auth = request.headers.get("authorization", "")
-    token = auth[len("Bearer ") :] if auth.startswith("Bearer ") else None
-    table.check_seat(seat, token)
+    seat = seat_number(request.path_params["seat"])
+    table.check_seat(seat, _token(request.headers.get("authorization", "")))
     return table, seat
 
 
+def _token(authorization: str) -> str | None:
+    """The token of an ``Authorization: Bearer`` header (None: none); one
+    of other than ASCII is no seat's, and no text to compare."""
+    if not authorization.startswith("Bearer "):
+        return None
+    token = authorization[len("Bearer ") :]
+    return token if token.isascii() else ""
+
+
+def _round_id_of(table: Table, request: Request) -> str:
+    """The round id of the path: one no round can have (a control
+    character, over 256 bytes) is 404 ``UnknownRound`` without asking the
+    store."""
+    round_id = request.path_params["round_id"]
+    try:
+        return check_round_id(round_id)
+    except capsa.ArgumentError as exc:
+        shown = round_id if len(round_id) <= 64 else f"{round_id[:64]}..."
+        raise ApiError(
+            404, "UnknownRound", f"table {table.table_id!r} has no round {shown!r}: {exc}"
+        ) from None
+
+
+def _player(value: Any, field_name: str, check: Callable[[Any, str], Any]) -> Any:
+    """``check(value, field_name)``, its refusal a 422 ``BadPlayer``."""
+    try:
+        return check(value, field_name)
+    except capsa.ArgumentError as exc:
+        raise ApiError(422, "BadPlayer", str(exc)) from None
+
+
 # ------------------------------------------------------------ endpoints
+
+Body = Callable[[Request], Awaitable[dict[str, Any]]]
 
 
 async def _tables(hall: TableHall) -> Any:
@@ -198,23 +210,19 @@ async def _table(hall: TableHall, request: Request) -> Any:
     return hall.table(request.path_params["table"]).public()
 
 
-async def _join(hall: TableHall, request: Request) -> Any:
+async def _join(hall: TableHall, request: Request, body: Body) -> Any:
     table = hall.table(request.path_params["table"])
-    body = await _body(request)
-    player = _field(body, "player", str)
-    name = _field(body, "name", str, optional=True)
-    if not player or len(player.encode()) > 256:
-        raise ApiError(422, "BadPlayer", "'player' must be 1 to 256 bytes of text")
-    if name is not None and not 0 < len(name.encode()) <= 256:
-        raise ApiError(422, "BadPlayer", "'name' must be 1 to 256 bytes of text")
+    fields = await body(request)
+    player = _player(field(fields, "player", str), "player", check_player_id)
+    name = _player(field(fields, "name", str, optional=True), "name", check_player_name)
     seat = table.join(player, name)
     return {"table_id": table.table_id, "seat": seat, "token": table.token(seat)}
 
 
-async def _seed(hall: TableHall, request: Request) -> Any:
+async def _seed(hall: TableHall, request: Request, body: Body) -> Any:
     table, seat = _seat_of(hall, request)
-    body = await _body(request)
-    round_id, seed = _field(body, "round_id", str), _field(body, "seed", str)
+    fields = await body(request)
+    round_id, seed = field(fields, "round_id", str), field(fields, "seed", str)
     table.add_seed(seat, round_id, seed, now_ms())
     return {"round_id": round_id, "seat": seat}
 
@@ -224,46 +232,71 @@ async def _view(hall: TableHall, request: Request) -> Any:
     return table.load().view(seat)
 
 
-async def _submit(hall: TableHall, request: Request) -> Any:
+async def _submit(hall: TableHall, request: Request, body: Body) -> Any:
     table, seat = _seat_of(hall, request)
-    body = await _body(request)
-    round_id = _field(body, "round_id", str)
-    arrangement = _field(body, "arrangement", str)
+    fields = await body(request)
+    round_id = field(fields, "round_id", str)
+    arrangement = field(fields, "arrangement", str)
     table.submit(seat, round_id, arrangement, now_ms())
     return {"round_id": round_id, "seat": seat}
 
 
-async def _stored_text(hall: TableHall, request: Request) -> str:
+async def _record(hall: TableHall, reads: Reads, request: Request) -> Any:
     table = hall.table(request.path_params["table"])
-    round_id = request.path_params["round_id"]
-    stored = await hall.recorder.run(lambda store: store.get(table.table_id, round_id))
-    if stored is None:
-        raise ApiError(404, "UnknownRound", f"table {table.table_id!r} has no stored {round_id!r}")
-    return stored.text
+    text = await reads.record(table.table_id, _round_id_of(table, request))
+    return Response(text, media_type="application/json")
 
 
-async def _record(hall: TableHall, request: Request) -> Any:
-    return Response(await _stored_text(hall, request), media_type="application/json")
-
-
-async def _showdown(hall: TableHall, request: Request) -> Any:
+async def _showdown(hall: TableHall, reads: Reads, request: Request) -> Any:
     lang = request.query_params.get("lang", "en")
     if lang not in LANGUAGES:
         raise ApiError(422, "UnknownLanguage", f"lang must be one of {sorted(LANGUAGES)}")
-    record = json.loads(await _stored_text(hall, request))
-    return HTMLResponse(page_html(table_from_record(record), lang))
+    table = hall.table(request.path_params["table"])
+    page = await reads.page(table.table_id, _round_id_of(table, request), lang)
+    return HTMLResponse(page)
 
 
-async def _balance(hall: TableHall, request: Request) -> Any:
-    player = request.path_params["player"]
-    return {"player": player, "balance": await hall.recorder.run(lambda s: s.ledger(player))}
+async def _balance(reads: Reads, request: Request) -> Any:
+    player = _player(request.path_params["player"], "player", check_player_id)
+    return {"player": player, "balance": await reads.balance(player)}
 
 
 async def _events(hall: TableHall, hub: EventHub, websocket: WebSocket) -> None:
-    table_id = websocket.path_params["table"]
-    if table_id not in hall.tables:
-        await websocket.close(code=4404, reason=f"there is no table {table_id!r}")
+    """A table's events: a seat's own connection (``?seat=N`` with the
+    seat's token, as ``Authorization: Bearer`` or ``&token=``), else a
+    spectator's; refused with the typed error as the handshake's HTTP
+    answer (a close code where the server cannot send one)."""
+    try:
+        table = hall.table(websocket.path_params["table"])
+        query = websocket.query_params
+        seat: int | None = None
+        if "seat" in query:
+            seat = seat_number(query["seat"])
+            token = _token(websocket.headers.get("authorization", ""))
+            table.check_seat(seat, token if token is not None else _ascii(query.get("token")))
+        listener = hub.admit(table.table_id, seat)
+    except ApiError as exc:
+        await _refuse(websocket, exc)
         return
-    await websocket.accept()
-    hello = {"event": "hello", **hall.tables[table_id].public()}
-    await hub.serve(table_id, websocket, hello, batch=websocket.query_params.get("batch") == "1")
+    try:
+        await websocket.accept()
+        hello = {"event": "hello", **table.public()}
+        await hub.serve(listener, websocket, hello, batch=query.get("batch") == "1")
+    finally:
+        hub.leave(listener)
+
+
+def _ascii(token: str | None) -> str | None:
+    return token if token is None or token.isascii() else ""
+
+
+async def _refuse(websocket: WebSocket, error: ApiError) -> None:
+    """Refuses a WebSocket before its handshake: the error's status and
+    JSON body as the HTTP answer, else closed with 1013 (try again later)
+    for a full server or 1008 (policy) for the rest."""
+    try:
+        await websocket.send_denial_response(error_response(error))
+    except RuntimeError:  # no denial responses on this server
+        await websocket.accept()
+        reason = f"{error.kind}: {error}".encode()[:123].decode(errors="ignore")
+        await websocket.close(code=1013 if error.status == 503 else 1008, reason=reason)

@@ -13,12 +13,16 @@ __all__ = ["ApiError", "error_response"]
 
 class ApiError(Exception):
     """A request the server refuses for a reason of its own (not a capsa
-    error): ``status`` is the HTTP status, ``kind`` the error's type."""
+    error): ``status`` is the HTTP status, ``kind`` the error's type,
+    ``retry_after`` the seconds to wait before asking again, if any."""
 
-    def __init__(self, status: int, kind: str, message: str) -> None:
+    def __init__(
+        self, status: int, kind: str, message: str, *, retry_after: int | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.kind = kind
+        self.retry_after = retry_after
 
 
 # Most specific first: the first class an exception is an instance of wins.
@@ -37,7 +41,10 @@ def error_response(exc: BaseException) -> JSONResponse:
     exception of no known kind is a 500 that names only its type, never a
     traceback."""
     if isinstance(exc, ApiError):
-        return _body(exc.status, exc.kind, str(exc))
+        response = _body(exc.status, exc.kind, str(exc))
+        if exc.retry_after is not None:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
     for kind, status in _CAPSA_STATUS:
         if isinstance(exc, kind):
             return _body(status, type(exc).__name__, str(exc))
@@ -45,4 +52,6 @@ def error_response(exc: BaseException) -> JSONResponse:
 
 
 def _body(status: int, kind: str, message: str) -> JSONResponse:
+    # a message may quote a request's text, lone surrogates and all
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")
     return JSONResponse({"error": {"type": kind, "message": message}}, status_code=status)

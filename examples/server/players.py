@@ -175,9 +175,13 @@ class _Player:
     async def play(self, rounds: int, batch: bool) -> None:
         """Plays until the table has started its round after ``rounds``;
         with ``batch``, reads events the server sends several a message."""
-        url = f"{self.ws_url}/tables/{self.table}/events" + ("?batch=1" if batch else "")
+        # the seat's own connection: its events come as they happen
+        url = f"{self.ws_url}/tables/{self.table}/events?seat={self.report.seat}"
+        url += "&batch=1" if batch else ""
         while True:
-            async with websockets.connect(url, compression=None) as ws:
+            async with websockets.connect(
+                url, compression=None, additional_headers=self.headers
+            ) as ws:
                 async for message in ws:
                     parsed = json.loads(message)
                     events = parsed if isinstance(parsed, list) else [parsed]

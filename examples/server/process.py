@@ -5,25 +5,21 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
+import queue
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import httpx
 
 __all__ = ["Serving", "serving"]
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass(frozen=True)
@@ -41,18 +37,17 @@ class Serving:
 
 @contextlib.contextmanager
 def serving(store_url: str, *options: str, key_hex: str = "11" * 32) -> Iterator[Serving]:
-    """Starts ``python -m examples.server --store store_url *options`` and
-    yields it once it answers; stops it (SIGTERM, then SIGKILL)
-    on the way out."""
-    port = _free_port()
+    """Starts ``python -m examples.server --store store_url *options`` on a
+    free port and yields it once it answers; stops it (SIGTERM, then
+    SIGKILL) on the way out."""
     env = dict(os.environ, CAPSA_SERVER_KEY=key_hex)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(REPO / "python"), str(REPO), env.get("PYTHONPATH")) if p
     )
-    argv = [sys.executable, "-m", "examples.server", "--store", store_url, "--port", str(port)]
-    server = subprocess.Popen([*argv, *options], cwd=REPO, env=env)
-    base = f"http://127.0.0.1:{port}"
+    argv = [sys.executable, "-m", "examples.server", "--store", store_url, "--port", "0"]
+    server = subprocess.Popen([*argv, *options], cwd=REPO, env=env, stdout=subprocess.PIPE)
     try:
+        base = _listening(server)
         _wait_until_up(base, server)
         yield Serving(base, server)
     finally:
@@ -63,6 +58,28 @@ def serving(store_url: str, *options: str, key_hex: str = "11" * 32) -> Iterator
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+def _pump(stream: IO[bytes], lines: queue.Queue[bytes]) -> None:
+    """Puts each line of ``stream`` in ``lines`` (on a thread of its own)."""
+    for line in stream:
+        lines.put(line)
+
+
+def _listening(server: subprocess.Popen[bytes]) -> str:
+    """The base URL the server prints first (``listening on URL``); the
+    rest of what it prints is read and dropped."""
+    lines: queue.Queue[bytes] = queue.Queue()
+    stdout = server.stdout
+    assert stdout is not None
+    threading.Thread(target=_pump, args=(stdout, lines), daemon=True).start()
+    try:
+        first = lines.get(timeout=60).decode()
+    except queue.Empty:
+        raise RuntimeError("the server did not say where it listens within 60 s") from None
+    if not first.startswith("listening on "):
+        raise RuntimeError(f"the server said {first!r}, not where it listens")
+    return first.removeprefix("listening on ").strip()
 
 
 def _wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
