@@ -17,9 +17,11 @@ from typing import IO
 
 import httpx
 
-__all__ = ["Serving", "serving"]
+__all__ = ["STORE_KEY_HEX", "Serving", "serving"]
 
 REPO = Path(__file__).resolve().parents[2]
+STORE_KEY_HEX = "33" * 32
+"""The store key of a test or benchmark server (``CAPSA_STORE_KEY``)."""
 
 
 @dataclass(frozen=True)
@@ -36,11 +38,17 @@ class Serving:
 
 
 @contextlib.contextmanager
-def serving(store_url: str, *options: str, key_hex: str = "11" * 32) -> Iterator[Serving]:
+def serving(
+    store_url: str,
+    *options: str,
+    key_hex: str = "11" * 32,
+    store_key_hex: str = STORE_KEY_HEX,
+) -> Iterator[Serving]:
     """Starts ``python -m examples.server --store store_url *options`` on a
-    free port and yields it once it answers; stops it (SIGTERM, then
-    SIGKILL) on the way out."""
-    env = dict(os.environ, CAPSA_SERVER_KEY=key_hex)
+    free port (``key_hex`` the server's key, ``store_key_hex`` the store
+    key) and yields it once it answers; stops it (SIGTERM, then SIGKILL)
+    on the way out."""
+    env = dict(os.environ, CAPSA_SERVER_KEY=key_hex, CAPSA_STORE_KEY=store_key_hex)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(REPO / "python"), str(REPO), env.get("PYTHONPATH")) if p
     )

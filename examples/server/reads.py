@@ -27,6 +27,9 @@ __all__ = ["Reads"]
 
 T = TypeVar("T")
 _PageKey = tuple[str, str, str]  # table, round, language
+# How long a read waits for a database that is away before it is answered
+# 503 (the queue of reads is short: a long wait would fill it).
+_RETRY_SECONDS = 5.0
 
 
 class Reads:
@@ -45,7 +48,8 @@ class Reads:
     async def open(self, store_url: str) -> None:
         """Opens the store (already made by the recorder)."""
         self._store = await asyncio.get_running_loop().run_in_executor(
-            self._pool, lambda: capsa.store.open(store_url, create=False)
+            self._pool,
+            lambda: capsa.store.open(store_url, create=False, retry_seconds=_RETRY_SECONDS),
         )
 
     async def close(self) -> None:
