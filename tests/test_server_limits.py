@@ -278,9 +278,11 @@ def test_reads_beyond_the_queue_are_busy_and_pages_are_drawn_once(
     drawn: list[tuple[str, str]] = []
     draw = reads_module._draw
 
-    def counting(store: capsa.store.Store, table_id: str, round_id: str, lang: str) -> Any:
+    def counting(
+        store: capsa.store.Store, table_id: str, round_id: str, lang: str, *rest: Any
+    ) -> Any:
         drawn.append((round_id, lang))
-        return draw(store, table_id, round_id, lang)
+        return draw(store, table_id, round_id, lang, *rest)
 
     monkeypatch.setattr(reads_module, "_draw", counting)
 
