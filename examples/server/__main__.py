@@ -30,6 +30,7 @@ from examples.server.tenancy import Tenancy, new_holder
 # File descriptors the server needs besides its connections: the store's,
 # the listening socket, the event loop's, logs.
 _SPARE_FILES = 64
+_SWITCH_SECONDS = 0.001
 
 
 def _rules(text: str) -> capsa.Rules:
@@ -247,6 +248,12 @@ def main(argv: list[str] | None = None) -> None:
         http=http_protocol(limits.max_head_bytes, limits.head_timeout_ms / 1000),
         h11_max_incomplete_event_size=limits.max_head_bytes,
     )
+    # A thread waiting for the GIL gets it after at most the switch interval
+    # (5 ms by default) while the event loop runs. The recorder's commit
+    # hands the GIL back and forth about ten times (each call into SQLite
+    # or the database's driver lets it go), and the tables whose rounds it
+    # holds wait for it: 1 ms bounds what the loop adds to it, and to a read.
+    sys.setswitchinterval(_SWITCH_SECONDS)
     server = _Server(config)
     server.store_url = args.store
     server.set_aside = str(set_aside)

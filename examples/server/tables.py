@@ -491,18 +491,17 @@ class TableHall:
         if drained:
             reason = f"the server stopped before the round was played out ({holder or 'stop'})"
             held = set(self.tables) if tenancy is None else set(tenancy.held)
+            voided: list[str] = []
             try:
                 pending = await recorder.run(lambda store: store.pending_rounds())
                 for opening in pending:
                     if opening.table_id in held:
                         await recorder.void(opening.table_id, reason)
-                        _LOG.warning(
-                            "stopping: round %s of table %s voided",
-                            opening.round_id,
-                            opening.table_id,
-                        )
+                        voided.append(opening.round_id)
             except Exception as exc:
                 _LOG.error("stopping: the rounds in play are left pending (%s)", reason_of(exc))
+            if voided:
+                _LOG.warning("stopping: the rounds in play voided: %s", ", ".join(voided))
         if tenancy is not None:
             try:
                 await recorder.run(tenancy.release)
