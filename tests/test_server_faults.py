@@ -230,7 +230,7 @@ class _Disk:
         self.directory = directory
         self.mounted = mounted
 
-    def fill(self, pid: int) -> None:
+    def fill(self, server: Serving) -> None:
         if self.mounted:
             with (
                 open(self.directory / "filler", "wb", buffering=0) as file,
@@ -240,17 +240,20 @@ class _Disk:
                     file.write(b"\0" * 65536)
         else:
             size = max(p.stat().st_size for p in self.directory.iterdir())
-            _prlimit(pid, str(size + 4096))
+            _prlimit(server, str(size + 4096))
 
-    def free(self, pid: int) -> None:
+    def free(self, server: Serving) -> None:
         if self.mounted:
             (self.directory / "filler").unlink()
         else:
-            _prlimit(pid, "unlimited")
+            _prlimit(server, "unlimited")
 
 
-def _prlimit(pid: int, size: str) -> None:
-    subprocess.run(["prlimit", f"--pid={pid}", f"--fsize={size}:unlimited"], check=True)
+def _prlimit(server: Serving, size: str) -> None:
+    """Sets the file size limit of the server and of its processes (its
+    commits are written by one of them)."""
+    for pid in (server.process.pid, *server.children()):
+        subprocess.run(["prlimit", f"--pid={pid}", f"--fsize={size}:unlimited"], check=True)
 
 
 @pytest.fixture
@@ -280,18 +283,17 @@ def test_sqlite_on_a_full_file_system(small_disk: _Disk, tmp_path: Path) -> None
     options = ("--tables", "3", *FAST, "--set-aside-file", str(tmp_path / "set-aside.jsonl"))
 
     async def run(served: Serving) -> list[TablePlayers]:
-        pid = served.process.pid
         tables = _tables(served, 3)
         async with playing(tables):
             await until(lambda: _all_settled(tables, 2), 30, "play")
-            small_disk.fill(pid)
+            small_disk.fill(served)
             await until(lambda: health(served.url)[1]["store"]["state"] == "unreachable", 20, "")
             full = time.monotonic()
             states = httpx.get(f"{served.url}/tables").json()
             assert "waiting for the store" in {s["status"] for s in states}
             await asyncio.sleep(0.5)
             settled_full = sum(t.seen.settled_since(full + 0.2) for t in tables)
-            small_disk.free(pid)
+            small_disk.free(served)
             freed = time.monotonic()
             await until(lambda: _all_settled(tables, 3, freed), 30, "play on with room")
             await until(lambda: health(served.url)[0] == 200, 10, "healthy again")

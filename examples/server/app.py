@@ -20,14 +20,14 @@ from starlette.websockets import WebSocket
 
 import capsa
 from capsa.render import LANGUAGES
-from examples.server.errors import ApiError, error_response
+from examples.server.errors import ApiError, error_response, reason_of
 from examples.server.events import EventHub
 from examples.server.health import health
 from examples.server.ids import check_player_id, check_player_name, check_round_id
 from examples.server.limits import Limits
 from examples.server.reading import field, read_body, seat_number
 from examples.server.reads import Reads
-from examples.server.recorder import Recorder, reason_of
+from examples.server.recorder import Recorder
 from examples.server.tables import Table, TableHall, now_ms
 from examples.server.tenancy import Tenancy, new_holder
 

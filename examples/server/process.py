@@ -32,9 +32,27 @@ class Serving:
     process: subprocess.Popen[bytes]
 
     def cpu_seconds(self) -> float:
-        """The CPU time the server's process has used (Linux)."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """The CPU time the server's process and the processes it runs (its
+        commits') have used (Linux)."""
+        return sum(_cpu_seconds(pid) for pid in (self.process.pid, *self.children()))
+
+    def children(self) -> list[int]:
+        """The processes the server runs (Linux)."""
+        children = []
+        for task in Path(f"/proc/{self.process.pid}/task").glob("*"):
+            try:
+                children += [int(pid) for pid in (task / "children").read_text().split()]
+            except OSError:
+                continue
+        return children
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @contextlib.contextmanager

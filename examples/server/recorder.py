@@ -1,7 +1,9 @@
-"""The server's way to the records store: one thread of its own holds the
-store's connection, so the event loop never waits on a disk or a database,
-and what the tables send meanwhile goes in one transaction (a group commit:
-one flush for many rounds).
+"""The server's way to the records store: the tables' records and openings
+are committed in a process of their own (:mod:`examples.server.commits`),
+the recorder's other operations run on a thread of their own, so the event
+loop never waits on a disk or a database; what the tables send while a
+commit runs goes in the next one (a group commit: one flush for many
+rounds).
 
 What a table sends is a :class:`Job`: a settled round's record and the
 opening of the table's next round (``capsa.store.Opening``), stored
@@ -38,9 +40,11 @@ from pathlib import Path
 from typing import TypeVar
 
 import capsa.store
+from examples.server.commits import Commits
+from examples.server.errors import reason_of
 from examples.server.tenancy import Tenancy
 
-__all__ = ["LONGEST_PAUSE", "STORE_RETRY_SECONDS", "Job", "Recorder", "reason_of"]
+__all__ = ["LONGEST_PAUSE", "STORE_RETRY_SECONDS", "Job", "Recorder"]
 
 T = TypeVar("T")
 _LOG = logging.getLogger("capsa.server")
@@ -78,12 +82,6 @@ class Job:
         return f"the opening of round {round_id} of table {self.table_id}"
 
 
-def reason_of(exc: BaseException) -> str:
-    """An error as one line: its type and the first line of its message."""
-    lines = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {lines[0].strip()}" if lines else type(exc).__name__
-
-
 def _void_reason(text: str) -> str:
     """``text`` as a void record holds it: no U+0000, at most
     ``_REASON_BYTES`` of UTF-8."""
@@ -101,6 +99,7 @@ class Recorder:
     def __init__(self, tenancy: Tenancy | None = None, set_aside_path: Path | None = None) -> None:
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="capsa-store")
         self._store: capsa.store.Store | None = None
+        self._commits: Commits | None = None
         self._queue: list[Job] = []
         self._in_flight: list[Job] = []
         self._writer: asyncio.Task[None] | None = None
@@ -129,10 +128,13 @@ class Recorder:
         return len(self._queue) + len(self._in_flight)
 
     async def open(self, url: str, key: bytes | None = None) -> None:
-        """Opens the store (``key``: the store key, which signs the heads)."""
+        """Opens the store (``key``: the store key, which signs the heads),
+        and starts the process of its commits."""
         self._store = await self.run(
             lambda _: capsa.store.open(url, key=key, retry_seconds=STORE_RETRY_SECONDS)
         )
+        self._commits = Commits(url, key, STORE_RETRY_SECONDS)
+        await self._commits.start()
 
     async def run(self, operation: Callable[[capsa.store.Store], T]) -> T:
         """``operation(store)`` on the store's thread."""
@@ -166,7 +168,7 @@ class Recorder:
             self.writing_since = time.monotonic()
             left: list[Job] = []
             try:
-                await self.run(_appending(batch, self.holder))
+                await self._commit(batch)
             except capsa.store.DatabaseUnavailableError as exc:
                 self._waiting(exc)
                 left = batch
@@ -187,6 +189,15 @@ class Recorder:
             else:
                 pause = 0.0
 
+    async def _commit(self, jobs: list[Job]) -> None:
+        """Stores the jobs' records and then records their openings, in one
+        transaction fenced by the holder (in the commits' process)."""
+        commits = self._commits
+        assert commits is not None
+        records = [job.record for job in jobs if job.record is not None]
+        openings = [job.opening for job in jobs if job.opening is not None]
+        await commits.append(records, openings, self.holder)
+
     async def _one_by_one(self, batch: list[Job]) -> list[Job]:
         """Stores each job alone, as far as the store is reachable; the jobs
         left when it is not."""
@@ -202,7 +213,7 @@ class Recorder:
         try:
             for attempt in (1, 2):
                 try:
-                    await self.run(_appending([job], self.holder))
+                    await self._commit([job])
                 except capsa.store.LeaseError as exc:
                     if attempt == 1 and await self._retaken(job.table_id):
                         continue
@@ -235,7 +246,7 @@ class Recorder:
         if job.record is not None and job.opening is not None:
             record_only = Job(job.table_id, job.stored, job.refused, job.record, job.round_id)
             try:
-                await self.run(_appending([record_only], self.holder))
+                await self._commit([record_only])
             except capsa.store.DatabaseUnavailableError:
                 raise
             except Exception:  # the record itself is refused
@@ -339,19 +350,14 @@ class Recorder:
         return not left
 
     async def shut(self) -> None:
-        """Closes the store and its thread."""
+        """Ends the commits' process, closes the store and its thread."""
+        if self._commits is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._commits.close(), 10)
         if self._store is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.run(lambda store: store.close()), 10)
         self._thread.shutdown(wait=False)
-
-
-def _appending(jobs: list[Job], holder: str | None) -> Callable[[capsa.store.Store], object]:
-    """What stores the jobs' records and then their openings in one
-    transaction, fenced by ``holder``."""
-    records = [job.record for job in jobs if job.record is not None]
-    openings = [job.opening for job in jobs if job.opening is not None]
-    return lambda store: store.append_many(records, openings=openings, holder=holder)
 
 
 def _call(callback: Callable[..., None], *args: object) -> None:

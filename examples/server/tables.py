@@ -37,8 +37,8 @@ from typing import Any
 
 import capsa
 import capsa.store
-from examples.server.errors import ApiError
-from examples.server.recorder import Job, Recorder, reason_of
+from examples.server.errors import ApiError, reason_of
+from examples.server.recorder import Job, Recorder
 
 __all__ = ["AUTO_ARRANGE", "Table", "TableHall", "now_ms", "round_policy"]
 
