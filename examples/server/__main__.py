@@ -248,11 +248,11 @@ def main(argv: list[str] | None = None) -> None:
         http=http_protocol(limits.max_head_bytes, limits.head_timeout_ms / 1000),
         h11_max_incomplete_event_size=limits.max_head_bytes,
     )
-    # A thread waiting for the GIL gets it after at most the switch interval
-    # (5 ms by default) while the event loop runs. The recorder's commit
-    # hands the GIL back and forth about ten times (each call into SQLite
-    # or the database's driver lets it go), and the tables whose rounds it
-    # holds wait for it: 1 ms bounds what the loop adds to it, and to a read.
+    # The event loop shares the GIL with the threads of the reads (a page
+    # drawn holds it for a millisecond or two), of the leases and of the
+    # recorder's other operations: each waiting for it gets it after at
+    # most the switch interval (5 ms by default), and the loop's requests
+    # wait as long for it back. 1 ms bounds both.
     sys.setswitchinterval(_SWITCH_SECONDS)
     server = _Server(config)
     server.store_url = args.store
