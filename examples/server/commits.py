@@ -25,8 +25,7 @@ import ctypes
 import multiprocessing
 import signal
 import sys
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
 
 import capsa.store
 from examples.server.errors import Refused, reason_of
@@ -34,29 +33,36 @@ from examples.server.errors import Refused, reason_of
 __all__ = ["Commits"]
 
 _PR_SET_PDEATHSIG = 1
+_STOP_SECONDS = 10.0
 
 
 class Commits:
     """``Store.append_many`` of the store at ``url`` (``key``: the store
-    key) in a process of its own."""
+    key; ``retry_seconds``: the store's) in a process of its own, spoken to
+    over a pipe that the event loop reads (no thread of the server's waits
+    on it)."""
 
     def __init__(self, url: str, key: bytes | None, retry_seconds: float) -> None:
         self._args = (url, key, retry_seconds)
         self._url = capsa.store.hide_password(url)
-        self._pool: ProcessPoolExecutor | None = None
+        self._conn: Connection | None = None
+        self._process: multiprocessing.process.BaseProcess | None = None
+        self._lock = asyncio.Lock()
+        self._sent = 0  # the number of the last message sent
 
     async def start(self) -> None:
         """Starts the process and waits until its store is open. Raises what
-        opening the store raises (as :class:`Refused` or rebuilt)."""
-        # made from the event loop's thread, which lives as long as the
+        opening the store raises (rebuilt, or as ``Refused``)."""
+        context = multiprocessing.get_context("spawn")
+        self._conn, theirs = context.Pipe()
+        # started from the event loop's thread, which lives as long as the
         # server: the process's death signal follows the thread that made it
-        self._pool = ProcessPoolExecutor(
-            1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_open,
-            initargs=self._args,
+        self._process = context.Process(
+            target=_serve, args=(theirs, *self._args), name="capsa-commits", daemon=True
         )
-        _raise(await self._call(_ping))
+        self._process.start()
+        theirs.close()
+        _raise(await self._call(("ping",)))
 
     async def append(
         self, records: list[str], openings: list[capsa.store.Opening], holder: str | None
@@ -65,28 +71,63 @@ class Commits:
         (``Store.append_many``), durably when it returns. Raises
         ``DatabaseUnavailableError`` (``DiskFullError``) for a store away
         (or a process that died, started again), ``LeaseError``, and
-        :class:`Refused` for any other refusal."""
-        _raise(await self._call(_append, records, openings, holder))
+        ``Refused`` for any other refusal."""
+        _raise(await self._call(("append", records, openings, holder)))
 
-    async def _call(self, *call: object) -> tuple[object, ...]:
-        pool = self._pool
-        assert pool is not None
-        try:
-            return await asyncio.get_running_loop().run_in_executor(pool, *call)  # type: ignore[arg-type]
-        except BrokenProcessPool as exc:
-            pool.shutdown(wait=False)
-            await self.start()
-            raise capsa.store.DatabaseUnavailableError(
-                f"the process of the store's commits stopped ({exc}); it runs again",
-                self._url,
-                exc,
-            ) from exc
+    async def _call(self, message: tuple[object, ...]) -> tuple[object, ...]:
+        """Sends ``message`` and waits for its answer (the answer of a call
+        given up, come late, is dropped)."""
+        async with self._lock:
+            conn = self._conn
+            assert conn is not None
+            loop = asyncio.get_running_loop()
+            answer: asyncio.Future[tuple[object, ...]] = loop.create_future()
+            self._sent += 1
+            number = self._sent
+
+            def readable() -> None:
+                try:
+                    while not answer.done() and conn.poll():
+                        reply = conn.recv()
+                        if reply[0] == number:
+                            answer.set_result(reply[1:])
+                except (EOFError, OSError) as exc:
+                    answer.set_exception(exc)
+
+            try:
+                conn.send((number, *message))
+                loop.add_reader(conn.fileno(), readable)
+                try:
+                    return await answer
+                finally:
+                    loop.remove_reader(conn.fileno())
+            except (EOFError, OSError) as exc:
+                lost = exc
+        await self._restart()
+        raise capsa.store.DatabaseUnavailableError(
+            f"the process of the store's commits stopped ({reason_of(lost)}); it runs again",
+            self._url,
+            lost,
+        ) from lost
+
+    async def _restart(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.join()
+        await self.start()
 
     async def close(self) -> None:
         """Ends the process, once its last commit is done."""
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.get_running_loop().run_in_executor(None, pool.shutdown)
+        process, conn = self._process, self._conn
+        if process is None or conn is None:
+            return
+        try:
+            await asyncio.wait_for(self._call(("stop",)), _STOP_SECONDS)
+        except (asyncio.TimeoutError, capsa.store.StoreError):
+            process.kill()
+        await asyncio.get_running_loop().run_in_executor(None, process.join, _STOP_SECONDS)
+        conn.close()
+        self._process = self._conn = None
 
 
 def _raise(outcome: tuple[object, ...]) -> None:
@@ -106,19 +147,42 @@ def _raise(outcome: tuple[object, ...]) -> None:
 
 # ------------------------------------------------------------ in the process
 
-_STORE: list[capsa.store.Store] = []
 
-
-def _open(url: str, key: bytes | None, retry_seconds: float) -> None:
+def _serve(conn: Connection, url: str, key: bytes | None, retry_seconds: float) -> None:
+    """The commits' process: answers each message on ``conn`` until told to
+    stop or the server is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if sys.platform == "linux":
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    store: capsa.store.Store | None = None
+    failed: tuple[object, ...] = ()
     try:
-        _STORE.append(capsa.store.open(url, key=key, retry_seconds=retry_seconds))
-    except Exception as exc:  # told at the first call
-        _STORE.append(exc)  # type: ignore[arg-type]
+        store = capsa.store.open(url, key=key, retry_seconds=retry_seconds)
+    except Exception as exc:  # told at every call
+        failed = _outcome(exc)
+    while True:
+        try:
+            number, kind, *rest = conn.recv()
+        except (EOFError, OSError):
+            break
+        outcome: tuple[object, ...] = ("done",)
+        if kind == "stop":
+            pass
+        elif store is None:
+            outcome = failed
+        elif kind == "append":
+            records, openings, holder = rest
+            try:
+                store.append_many(records, openings=openings, holder=holder)
+            except Exception as exc:
+                outcome = _outcome(exc)
+        conn.send((number, *outcome))
+        if kind == "stop":
+            break
+    if store is not None:
+        store.close()
 
 
 def _outcome(exc: BaseException) -> tuple[object, ...]:
@@ -127,28 +191,3 @@ def _outcome(exc: BaseException) -> tuple[object, ...]:
     if isinstance(exc, capsa.store.LeaseError):
         return ("lease", str(exc), exc.table_id, exc.holder, exc.expires_ms)
     return ("refused", reason_of(exc))
-
-
-def _store() -> capsa.store.Store:
-    store = _STORE[0]
-    if isinstance(store, BaseException):
-        raise store
-    return store
-
-
-def _ping() -> tuple[object, ...]:
-    try:
-        _store()
-    except Exception as exc:
-        return _outcome(exc)
-    return ("done",)
-
-
-def _append(
-    records: list[str], openings: list[capsa.store.Opening], holder: str | None
-) -> tuple[object, ...]:
-    try:
-        _store().append_many(records, openings=openings, holder=holder)
-    except Exception as exc:
-        return _outcome(exc)
-    return ("done",)
