@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import sqlite3
 import sys
@@ -283,3 +284,32 @@ def test_an_auto_arrange_policy_the_rounds_do_not_take_is_refused_at_start(
     )
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "--auto-arrange" in result.stderr
+
+
+def test_the_commits_process_killed_is_started_again_and_the_tables_play_on(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path}/records.db"
+
+    def commits_process(served: Serving) -> int:
+        for pid in served.children():
+            if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text():
+                return pid
+        raise AssertionError("the server runs no commits' process")
+
+    async def run(served: Serving) -> list[TablePlayers]:
+        tables = [TablePlayers(served, f"t{k}") for k in range(2)]
+        async with playing(tables):
+            await until(lambda: all(len(t.seen.settled) >= 2 for t in tables), 30, "play")
+            first = commits_process(served)
+            os.kill(first, signal.SIGKILL)
+            killed = time.monotonic()
+            await until(
+                lambda: all(t.seen.settled_since(killed) >= 3 for t in tables), 30, "play on"
+            )
+            assert commits_process(served) != first
+        return tables
+
+    with serving(url, "--tables", "2", *FAST) as served:
+        tables = asyncio.run(run(served))
+    check_store(url, [t.seen for t in tables], key=KEY)
