@@ -30,13 +30,15 @@ the showdown page of the table's round before last. The timed span runs
 from the first join to the last table's last round; the store is then
 checked: every table holds every round played, and every chain verifies
 (every record replayed); the void records of the rounds in play when the
-server stops are among the records counted.
+server stops are among the records counted. The server's CPU is its
+process's and its commits' process's.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import sys
 import tempfile
 import time
@@ -146,8 +148,9 @@ def main() -> None:
             cpus = sorted(cpu for _, cpu in runs)
             print(
                 f"{'crowd' if with_crowd else 'plain'}: {len(runs)} run(s), rounds/s "
-                f"{rates[0]:,.0f} to {rates[-1]:,.0f} (median {rates[len(rates) // 2]:,.0f}), "
-                f"server CPU {cpus[0]:.2f} to {cpus[-1]:.2f} ms a round"
+                f"{rates[0]:,.0f} to {rates[-1]:,.0f} (median {statistics.median(rates):,.0f}), "
+                f"server CPU {cpus[0]:.2f} to {cpus[-1]:.2f} ms a round "
+                f"(median {statistics.median(cpus):.2f})"
             )
 
 
