@@ -101,15 +101,15 @@ class _Server(uvicorn.Server):
         super().handle_exit(sig, frame)
 
 
-def _store_key() -> bytes | None:
-    """The store key from ``CAPSA_STORE_KEY`` (hex), if set."""
-    text = os.environ.get("CAPSA_STORE_KEY")
+def _key(variable: str) -> bytes | None:
+    """The key the environment's ``variable`` holds (hex), if set."""
+    text = os.environ.get(variable)
     if not text:
         return None
     try:
         return bytes.fromhex(text)
     except ValueError:
-        _fail("CAPSA_STORE_KEY is not hex")
+        _fail(f"{variable} is not hex")
 
 
 def _claim(url: str, store_key: bytes | None, tenancy: Tenancy) -> None:
@@ -206,9 +206,12 @@ def main(argv: list[str] | None = None) -> None:
     _enough_files(limits)
     # The key seals the round states and signs the seats' tokens; from the
     # environment so that it outlives a restart (hex, 32 bytes recommended).
-    key_hex = os.environ.get("CAPSA_SERVER_KEY")
-    key = bytes.fromhex(key_hex) if key_hex else secrets.token_bytes(32)
-    store_key = _store_key()
+    key = _key("CAPSA_SERVER_KEY") or secrets.token_bytes(32)
+    store_key = _key("CAPSA_STORE_KEY")
+    try:
+        rules = _rules(args.rules)
+    except (capsa.CapsaError, OSError) as exc:
+        _fail(f"--rules {args.rules}: {exc}")
     table_ids = [f"{args.table_prefix}{n}" for n in range(args.tables)]
     tenancy = Tenancy(table_ids, new_holder(), args.lease_ms)
     _claim(args.store, store_key, tenancy)
@@ -219,7 +222,7 @@ def main(argv: list[str] | None = None) -> None:
         tables=args.tables,
         seats=args.seats,
         stake=args.stake,
-        rules=_rules(args.rules),
+        rules=rules,
         deadline_ms=args.deadline_ms,
         seed_ms=args.seed_ms,
         auto_arrange=args.auto_arrange,

@@ -91,10 +91,11 @@ def _void_reason(text: str) -> str:
 
 class Recorder:
     """Stores the jobs given in the order given and calls each one's
-    ``stored`` on the event loop once it is durable; runs other store
-    operations on the same thread. ``tenancy``: the server's leases, whose
-    holder fences every write; ``set_aside_path``: the JSON Lines file for
-    a record the store refuses even to set aside."""
+    ``stored`` on the event loop once it is durable; runs the other store
+    operations of the server (:meth:`run`) on a thread of its own.
+    ``tenancy``: the server's leases, whose holder fences every write;
+    ``set_aside_path``: the JSON Lines file for a record the store refuses
+    even to set aside."""
 
     def __init__(self, tenancy: Tenancy | None = None, set_aside_path: Path | None = None) -> None:
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="capsa-store")
