@@ -18,18 +18,34 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import shutil
+import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 import capsa
 import capsa.records
 import capsa.store
+from examples.server.process import Serving
 
-__all__ = ["Seen", "TablePlayers", "check_store", "health", "playing", "until"]
+__all__ = [
+    "Seen",
+    "SmallDisk",
+    "TablePlayers",
+    "check_store",
+    "health",
+    "playing",
+    "small_file_system",
+    "until",
+]
 
 
 @dataclass
@@ -213,3 +229,63 @@ async def playing(tables: list[TablePlayers]) -> Any:
     finally:
         stop.set()
         await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
+
+
+class SmallDisk:
+    """A small file system for a store: a tmpfs mounted for the test where
+    the machine lets it (filled with a file), else a directory whose files
+    the server's processes may not grow (``RLIMIT_FSIZE``, set by
+    ``prlimit``: SQLite then reports an I/O error, not a full disk)."""
+
+    def __init__(self, directory: Path, mounted: bool) -> None:
+        self.directory = directory
+        self.mounted = mounted
+
+    def fill(self, server: Serving) -> None:
+        if self.mounted:
+            with (
+                open(self.directory / "filler", "wb", buffering=0) as file,
+                contextlib.suppress(OSError),
+            ):
+                while True:
+                    file.write(b"\0" * 65536)
+        else:
+            size = max(p.stat().st_size for p in self.directory.iterdir())
+            _prlimit(server, str(size + 4096))
+
+    def free(self, server: Serving) -> None:
+        if self.mounted:
+            (self.directory / "filler").unlink()
+        else:
+            _prlimit(server, "unlimited")
+
+
+def _prlimit(server: Serving, size: str) -> None:
+    """Sets the file size limit of the server and of its processes (its
+    commits are written by one of them)."""
+    for pid in (server.process.pid, *server.children()):
+        subprocess.run(["prlimit", f"--pid={pid}", f"--fsize={size}:unlimited"], check=True)
+
+
+@contextlib.contextmanager
+def small_file_system(directory: Path) -> Iterator[SmallDisk]:
+    """An 8 MiB tmpfs mounted at ``directory`` for the block (root, and a
+    machine that lets it mount), else ``directory`` as it is, filled with
+    ``prlimit``; skips the test where neither can be had."""
+    directory.mkdir()
+    mount = shutil.which("mount")
+    mounted = False
+    if os.geteuid() == 0 and mount is not None:
+        made = subprocess.run(
+            [mount, "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(directory)],
+            capture_output=True,
+            check=False,
+        )
+        mounted = made.returncode == 0
+    if not mounted and shutil.which("prlimit") is None:
+        pytest.skip("neither a tmpfs can be mounted nor prlimit run here")
+    try:
+        yield SmallDisk(directory, mounted)
+    finally:
+        if mounted:
+            subprocess.run(["umount", "-l", str(directory)], capture_output=True, check=False)

@@ -15,6 +15,7 @@ import signal
 import sqlite3
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,15 @@ import capsa.store
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from server_driver import TablePlayers, check_store, health, playing, until  # noqa: E402
+from server_driver import (  # noqa: E402
+    SmallDisk,
+    TablePlayers,
+    check_store,
+    health,
+    playing,
+    small_file_system,
+    until,
+)
 
 from examples.server.process import STORE_KEY_HEX, Serving, serving  # noqa: E402
 
@@ -312,4 +321,45 @@ def test_the_commits_process_killed_is_started_again_and_the_tables_play_on(
 
     with serving(url, "--tables", "2", *FAST) as served:
         tables = asyncio.run(run(served))
+    check_store(url, [t.seen for t in tables], key=KEY)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[SmallDisk]:
+    with small_file_system(tmp_path / "disk") as disk:
+        yield disk
+
+
+def test_a_stop_while_the_store_takes_nothing_is_bounded_and_leaves_its_rounds_to_be_voided(
+    small_disk: SmallDisk, tmp_path: Path
+) -> None:
+    url = f"sqlite:///{small_disk.directory}/records.db"
+    options = ("--tables", "2", *FAST, "--stop-ms", "1000", "--lease-ms", "1000")
+    options += ("--set-aside-file", str(tmp_path / "set-aside.jsonl"))
+
+    async def play(served: Serving, tables: list[TablePlayers], rounds: int) -> None:
+        async with playing(tables):
+            await until(lambda: all(len(t.seen.settled) >= rounds for t in tables), 30, "play")
+            if rounds == 2:
+                small_disk.fill(served)
+                await until(
+                    lambda: health(served.url)[1]["store"]["state"] == "unreachable", 20, ""
+                )
+
+    with serving(url, *options) as served:
+        tables = [TablePlayers(served, f"t{k}") for k in range(2)]
+        asyncio.run(play(served, tables, 2))
+        served.process.terminate()
+        stopping = time.monotonic()
+        # uvicorn stops cleanly, then ends by the signal it was sent
+        assert served.process.wait(timeout=30) in (0, -signal.SIGTERM)
+        took = time.monotonic() - stopping
+        small_disk.free(served)
+    assert took < 8  # the stop waited a second for the store, not for ever
+    with capsa.store.open(url, create=False) as store:
+        assert store.pending_rounds()  # left for the next start
+    with serving(url, *options) as served:  # voids them, and plays on
+        for players in tables:
+            players.server = served
+        asyncio.run(play(served, tables, 4))
     check_store(url, [t.seen for t in tables], key=KEY)

@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import os
 import random
-import shutil
 import subprocess
 import sys
 import time
@@ -33,7 +32,15 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from postgres_cluster import new_database, private_cluster, shared_cluster  # noqa: E402
-from server_driver import TablePlayers, check_store, health, playing, until  # noqa: E402
+from server_driver import (  # noqa: E402
+    SmallDisk,
+    TablePlayers,
+    check_store,
+    health,
+    playing,
+    small_file_system,
+    until,
+)
 
 from examples.server.process import STORE_KEY_HEX, Serving, serving  # noqa: E402
 
@@ -220,65 +227,13 @@ def test_two_servers_claiming_one_table(tmp_path: Path) -> None:
     assert "t2" not in chains  # the second server wrote nothing
 
 
-class _Disk:
-    """A small file system for the store: a tmpfs mounted for the test
-    where the machine lets it (filled with a file), else a directory whose
-    writes the server's process may not grow (``RLIMIT_FSIZE``, set by
-    ``prlimit``: SQLite then reports an I/O error, not a full disk)."""
-
-    def __init__(self, directory: Path, mounted: bool) -> None:
-        self.directory = directory
-        self.mounted = mounted
-
-    def fill(self, server: Serving) -> None:
-        if self.mounted:
-            with (
-                open(self.directory / "filler", "wb", buffering=0) as file,
-                contextlib.suppress(OSError),
-            ):
-                while True:
-                    file.write(b"\0" * 65536)
-        else:
-            size = max(p.stat().st_size for p in self.directory.iterdir())
-            _prlimit(server, str(size + 4096))
-
-    def free(self, server: Serving) -> None:
-        if self.mounted:
-            (self.directory / "filler").unlink()
-        else:
-            _prlimit(server, "unlimited")
-
-
-def _prlimit(server: Serving, size: str) -> None:
-    """Sets the file size limit of the server and of its processes (its
-    commits are written by one of them)."""
-    for pid in (server.process.pid, *server.children()):
-        subprocess.run(["prlimit", f"--pid={pid}", f"--fsize={size}:unlimited"], check=True)
-
-
 @pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[_Disk]:
-    disk = tmp_path / "disk"
-    disk.mkdir()
-    mount = shutil.which("mount")
-    mounted = False
-    if os.geteuid() == 0 and mount is not None:
-        made = subprocess.run(
-            [mount, "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(disk)],
-            capture_output=True,
-            check=False,
-        )
-        mounted = made.returncode == 0
-    if not mounted and shutil.which("prlimit") is None:
-        pytest.skip("neither a tmpfs can be mounted nor prlimit run here")
-    try:
-        yield _Disk(disk, mounted)
-    finally:
-        if mounted:
-            subprocess.run(["umount", "-l", str(disk)], capture_output=True, check=False)
+def small_disk(tmp_path: Path) -> Iterator[SmallDisk]:
+    with small_file_system(tmp_path / "disk") as disk:
+        yield disk
 
 
-def test_sqlite_on_a_full_file_system(small_disk: _Disk, tmp_path: Path) -> None:
+def test_sqlite_on_a_full_file_system(small_disk: SmallDisk, tmp_path: Path) -> None:
     url = f"sqlite:///{small_disk.directory}/records.db"
     options = ("--tables", "3", *FAST, "--set-aside-file", str(tmp_path / "set-aside.jsonl"))
 

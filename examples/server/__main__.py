@@ -163,6 +163,12 @@ def main(argv: list[str] | None = None) -> None:
         "--lease-ms", type=int, default=30_000, help="the tables' leases, renewed every third"
     )
     parser.add_argument(
+        "--stop-ms",
+        type=int,
+        default=10_000,
+        help="how long a stop waits for the store to take what is queued",
+    )
+    parser.add_argument(
         "--set-aside-file",
         default="capsa-set-aside.jsonl",
         help="records the store refuses even to set aside (JSON Lines)",
@@ -196,7 +202,7 @@ def main(argv: list[str] | None = None) -> None:
         level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     limits = _limits(args)
-    for option, least in (("seed_ms", 1), ("deadline_ms", 1), ("lease_ms", 300)):
+    for option, least in (("seed_ms", 1), ("deadline_ms", 1), ("lease_ms", 300), ("stop_ms", 0)):
         if getattr(args, option) < least:
             _fail(f"--{option.replace('_', '-')} must be at least {least}")
     try:
@@ -232,6 +238,7 @@ def main(argv: list[str] | None = None) -> None:
         holder=tenancy.holder,
         lease_ms=args.lease_ms,
         set_aside_path=set_aside,
+        stop_seconds=args.stop_ms / 1000,
     )
     # Events are small JSON: compressing each costs more than it saves. No
     # access log, and no proxy headers read: the server uses no client address.
