@@ -225,6 +225,8 @@ def test_two_servers_claiming_one_table(tmp_path: Path) -> None:
         asyncio.run(play(served, tables))
     chains = check_store(url, [t.seen for t in tables], key=KEY)
     assert "t2" not in chains  # the second server wrote nothing
+    with capsa.store.open(url, create=False) as store:  # released at the clean stop
+        store.lease(["t0", "t1"], "another server", ttl_ms=1000)
 
 
 @pytest.fixture
