@@ -796,6 +796,14 @@ MAX_TABLE_ID_BYTES: Final[int]
 """The longest table id, in bytes of UTF-8."""
 MAX_PLAYER_BYTES: Final[int]
 """The longest player id or display name, in bytes of UTF-8."""
+MAX_ID_BYTES: Final[int]
+"""The longest id (of a table, a round or a player), in bytes of UTF-8."""
+MAX_NAME_BYTES: Final[int]
+"""The longest display name of a player, in bytes of UTF-8."""
+MAX_RULES_NAME_BYTES: Final[int]
+"""The longest ``name`` of a rule set, in bytes of UTF-8."""
+MAX_RULES_DESCRIPTION_BYTES: Final[int]
+"""The longest ``description`` of a rule set, in bytes of UTF-8."""
 MAX_RNG_CHUNK: Final[int]
 """The most words or shuffles one generator call returns."""
 
@@ -1060,6 +1068,27 @@ def read_meta(
 
 def read_flag(value: bool, what: str) -> bool:
     """A flag: a bool (an int is not one); ``what`` names it."""
+
+def check_id(value: object, field: str, *, recorded: bool = False) -> str:
+    """An id (of a table, a round or a player) at ``field``, as a writer
+    takes it: 1 to ``MAX_ID_BYTES`` bytes of UTF-8, no control character
+    (U+0000 to U+001F, U+007F); ``recorded``: as the record reader takes an
+    id read from a record (U+0000 refused, other controls read).
+    ``TypeError`` for a value that is not a str, ``ArgumentError`` naming
+    the field otherwise."""
+
+def check_name(value: object, field: str, *, recorded: bool = False) -> str | None:
+    """A player's display name at ``field``, or None, as a writer takes it:
+    1 to ``MAX_NAME_BYTES`` bytes of UTF-8, no U+0000; ``recorded``: as the
+    record reader takes one (U+0000 read). ``TypeError`` for a value that
+    is neither a str nor None, ``ArgumentError`` naming the field
+    otherwise."""
+
+def rules_text_fault(knob: str, value: str) -> str | None:
+    """What is wrong with ``value`` as the rules' text knob ``knob``
+    (``name``: at most ``MAX_RULES_NAME_BYTES`` bytes of UTF-8,
+    ``description``: at most ``MAX_RULES_DESCRIPTION_BYTES``), or None. ``TypeError`` for a value that is not a str,
+    ``ArgumentError`` for one holding a lone surrogate."""
 
 def rng_words_fair(server_seed: bytes, nonce: int, start: int, count: int) -> bytes:
     """``count`` words of the fair deal's HMAC-SHA256 stream from word
