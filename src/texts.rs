@@ -58,13 +58,13 @@ fn first_bad(text: &str, bad: impl Fn(char) -> bool) -> Option<String> {
 
 /// An id as a writer takes it (a table, round or player id named `field`):
 /// 1 to [`MAX_ID_BYTES`] bytes, no control character (U+0000 to U+001F,
-/// U+007F).
+/// U+007F). U+0000 is named as the record reader names it.
 pub fn check_id(text: &str, field: &str) -> Result<(), String> {
-    length(text, field, MAX_ID_BYTES)?;
+    check_read_id(text, field)?;
     match first_bad(text, is_id_control) {
         Some(at) => Err(format!(
-            "{field} holds a control character ({at}); an id holds none of U+0000 to U+001F \
-             and U+007F"
+            "{field} holds {at}, which an id cannot hold (a control character: U+0000 to \
+             U+001F, U+007F)"
         )),
         None => Ok(()),
     }
@@ -175,9 +175,11 @@ mod tests {
         }
         assert_eq!(
             check_id("a\nb", "players[1].id").unwrap_err(),
-            "players[1].id holds a control character (U+000A at byte 1); an id holds none of \
-             U+0000 to U+001F and U+007F"
+            "players[1].id holds U+000A at byte 1, which an id cannot hold (a control \
+             character: U+0000 to U+001F, U+007F)"
         );
+        // U+0000 is named alike by the writer and the reader
+        assert_eq!(check_id("a\n\0", "t"), check_read_id("a\n\0", "t"));
         assert!(check_read_id("a\nb", "round_id").is_ok());
         assert_eq!(
             check_read_id("ab\0", "round_id").unwrap_err(),

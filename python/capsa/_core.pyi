@@ -1087,8 +1087,9 @@ def check_name(value: object, field: str, *, recorded: bool = False) -> str | No
 def rules_text_fault(knob: str, value: str) -> str | None:
     """What is wrong with ``value`` as the rules' text knob ``knob``
     (``name``: at most ``MAX_RULES_NAME_BYTES`` bytes of UTF-8,
-    ``description``: at most ``MAX_RULES_DESCRIPTION_BYTES``), or None. ``TypeError`` for a value that is not a str,
-    ``ArgumentError`` for one holding a lone surrogate."""
+    ``description``: at most ``MAX_RULES_DESCRIPTION_BYTES``), or None.
+    ``TypeError`` for a value that is not a str, ``ArgumentError`` for one
+    holding a lone surrogate."""
 
 def rng_words_fair(server_seed: bytes, nonce: int, start: int, count: int) -> bytes:
     """``count`` words of the fair deal's HMAC-SHA256 stream from word
