@@ -33,6 +33,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
+from types import EllipsisType
 from typing import Any
 
 from capsa import _core
@@ -45,6 +46,8 @@ from capsa.round_state import (
     STATE_FORMAT,
     STATE_VERSION,
     RoundError,
+    StaleStateError,
+    check_fresh,
     check_header,
     is_mapping,
     play_flag,
@@ -55,6 +58,7 @@ from capsa.round_state import (
     server_seed_of,
     settled_digest,
     state_getter,
+    state_sequence,
     unseal,
 )
 from capsa.round_view import player_view
@@ -62,7 +66,7 @@ from capsa.rules import Rules
 from capsa.settlement import Seat, Settlement, settle
 from capsa.solver import best_arrangement
 
-__all__ = ["PHASES", "Round", "RoundError"]
+__all__ = ["PHASES", "Round", "RoundError", "StaleStateError"]
 
 # Rules as records hold them, by the identity of the Rules object (kept
 # alive here, so that its id is not reused): hashing a Rules hashes every
@@ -167,6 +171,7 @@ class Round:
         "_rules_text",
         "_seats",
         "_seeds_in",
+        "_sequence",
         "_server_seed",
         "_settlement",
         "_settlement_of_text",
@@ -212,6 +217,7 @@ class Round:
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
         self._commitment = _core.fair_commitment(self._server_seed)
         self._phase = "open"
+        self._sequence = 0
         self._client_seeds: list[str] = []
         self._seeds_in: list[str | None] = [None] * self._seats
         self._hands: list[tuple[int, ...]] = []
@@ -233,6 +239,16 @@ class Round:
         """``"open"``, ``"dealt"``, ``"closed"`` or ``"settled"``."""
         with self._lock:
             return self._phase
+
+    @property
+    def sequence(self) -> int:
+        """How many changes the round has had: 0 when made, and one more
+        with every seed added, the deal, each submission, surrender and
+        decision on a natural, the close and the settlement. A server keeps
+        it with the state it saves and binds :meth:`from_dict` to it, so
+        that an older state of the round is refused."""
+        with self._lock:
+            return self._sequence
 
     @property
     def commitment(self) -> str:
@@ -410,6 +426,7 @@ class Round:
             if self._seeds_in[k] is not None:
                 raise round_error(f"seat {k}'s client seed is already in", k)
             self._seeds_in[k] = text
+            self._sequence += 1
 
     def deal(
         self, client_seeds: Sequence[str] | None = None, *, now: int | None = None
@@ -454,6 +471,7 @@ class Round:
         self._hands = hands
         self._hand_cards = cards
         self._phase = "dealt"
+        self._sequence += 1
         return [list(h) for h in cards]
 
     def submit(
@@ -475,6 +493,7 @@ class Round:
             play = self._play[k]
             play.arrangement = _core.submission(arrangement, self._hands[k], k)
             play.text = None
+            self._sequence += 1
 
     def surrender(self, seat: int, surrender: bool = True) -> None:
         """The seat surrenders (or, with ``False``, takes it back), until the
@@ -491,6 +510,7 @@ class Round:
                 error.seat = k
                 raise error
             self._play[k].surrender = flag
+            self._sequence += 1
 
     def declare_natural(self, seat: int, declare: bool = True) -> None:
         """The seat declares its natural (or, with ``False``, declines it and
@@ -507,6 +527,7 @@ class Round:
                     k,
                 )
             self._play[k].declare_natural = flag
+            self._sequence += 1
 
     def close(self, now: int | None = None, *, force: bool = False) -> None:
         """Closes the round (the arranging time is over): every seat that did
@@ -540,6 +561,7 @@ class Round:
                 if play.declare_natural is None:
                     play.declare_natural = True
             self._phase = "closed"
+            self._sequence += 1
 
     def settle(self) -> Settlement:
         """The settlement (a :class:`capsa.Settlement`); settling again returns
@@ -559,6 +581,7 @@ class Round:
                 self._settlement_of_text = settlement
                 self._record_spans = spans
                 self._phase = "settled"
+                self._sequence += 1
                 return settlement
             if self._phase != "settled":
                 self._need("closed", "settled", action="settle")
@@ -653,6 +676,7 @@ class Round:
             fields: dict[str, Any] = {
                 "format": STATE_FORMAT,
                 "format_version": STATE_VERSION,
+                "sequence": self._sequence,
                 "phase": self._phase,
                 "commitment": self._commitment,
                 "rules": self._rules_text,
@@ -687,16 +711,35 @@ class Round:
             return seal(fields, key)
 
     @classmethod
-    def from_dict(cls, state: Mapping[str, Any], *, key: bytes) -> Round:
+    def from_dict(
+        cls,
+        state: Mapping[str, Any],
+        *,
+        key: bytes,
+        table_id: str | EllipsisType | None = ...,
+        round_id: str | EllipsisType = ...,
+        sequence: int | EllipsisType = ...,
+    ) -> Round:
         """A round from :meth:`to_dict`'s dict, whose MAC is checked under
         ``key`` first: a field changed, added, removed or renamed, or a state
-        without a MAC, raises ``RoundError`` naming it. The hands are dealt
-        again from the seeds and every invariant checked again (each
-        submission holds the seat's cards, no seat arranged at the close
-        fouls, the phase fits the play), so a state that could not have been
-        reached raises (``RoundError`` naming the key, or the error the
-        action would raise); a wrong type is a ``TypeError``."""
-        return _restore(state, key)
+        without a MAC, raises ``RoundError`` naming it.
+
+        The state is bound to what the server expects by ``table_id`` (a
+        table id, or None for a round of no table id), ``round_id`` and
+        ``sequence`` (:attr:`sequence`, as the server last saved it): each
+        one given must be the state's, else ``StaleStateError`` (a
+        ``RoundError``) names it, so that another table's or round's state,
+        or an older state of the round, is refused. A state of version 2 is
+        read as sequence 0.
+
+        The hands are dealt again from the seeds and every invariant checked
+        again (each submission holds the seat's cards, no seat arranged at
+        the close fouls, the phase fits the play), so a state that could not
+        have been reached raises (``RoundError`` naming the key, or the
+        error the action would raise); a wrong type is a ``TypeError``, a
+        bound given that is not an id (or an int >= 0) an
+        ``ArgumentError``."""
+        return _restore(state, key, (table_id, round_id, sequence))
 
     def __repr__(self) -> str:
         return (
@@ -710,9 +753,12 @@ _PLAY_KEYS_TEXT = ", ".join(sorted(_PLAY_KEYS))
 _UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_natural": None}
 
 
-def _restore(state: Mapping[str, Any], key: bytes) -> Round:
+def _restore(state: Mapping[str, Any], key: bytes, bound: tuple[Any, Any, Any]) -> Round:
     unseal(state, key)
     phase, field = check_header(state), state_getter(state)
+    if bound != (..., ..., ...):
+        check_fresh(state, *bound)
+    sequence = state_sequence(state)
     rules = rules_of_state(field("rules"))
     rnd = Round(
         rules,
@@ -738,6 +784,7 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
         raise TypeError(f"round state: client_seeds must be a list, not {type(seeds).__name__}")
     if phase == "open":
         _restore_open(rnd, seeds, play)
+        rnd._sequence = sequence
         return rnd
     checked = _deal_checked(rnd, seeds or None, play)
     for k, seat in enumerate(play):
@@ -755,6 +802,7 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
         rnd._phase = "settled"
     elif "digest" in state:
         raise round_error(f"round state: a {phase} round has no digest")
+    rnd._sequence = sequence  # the actions played again above counted their own
     return rnd
 
 
