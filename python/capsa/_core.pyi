@@ -595,6 +595,23 @@ def settle_batch(
     ``rules`` that is not a ``capsa.Rules`` or None.
     """
 
+def largest_seat_points(rules: _Rules, seats: int) -> int:
+    """The most points a seat of a ``seats``-seat table can settle for,
+    either way, under ``rules``: ``seats - 1`` times the most a pair settles
+    for (the largest of a declared natural, a surrender, a foul and a scoop
+    of every row with its royalties, by the rules' values), saturating at
+    2**127-1. ``TableError`` for a seat count outside 2..4, ``TypeError``
+    for rules that are not a ``capsa.Rules`` or None."""
+
+def check_settlement_fits(
+    rules: _Rules, seats: int, stakes: int | Sequence[Sequence[int]] | None
+) -> None:
+    """Checks that every round of a ``seats``-seat table under ``rules`` and
+    ``stakes`` (None: the rules' stake) settles with every figure in 64
+    bits: ``ArgumentError`` naming the stake (or a seat's row of stakes, or
+    the rules) and the bound otherwise; what ``settle`` raises for stakes
+    that are not stakes."""
+
 def settle_rounds(
     cards: _IdArray,
     rules: _Rules = None,

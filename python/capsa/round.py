@@ -146,7 +146,11 @@ class Round:
 
     Every method and property holds the round's lock, so threads may share
     a round. Raises ``TableError``/``ArgumentError`` naming the argument for
-    a bad value, ``TypeError`` for a wrong type.
+    a bad value, ``TypeError`` for a wrong type; ``ArgumentError`` naming
+    the stake and the bound for stakes (or rules) with which a round could
+    settle beyond the engine's 64-bit money (``docs/rules.md``, "Money,
+    rake and exactness"), so that a round that is made can always be
+    settled.
     """
 
     __slots__ = (
@@ -212,6 +216,8 @@ class Round:
             seats, stakes, round_id, nonce, previous_digest, meta, table_id, players, server_seed
         )
         self._stakes = int(self._rules["money.stake"]) if stakes_read is None else stakes_read
+        # a round that is made can always be settled
+        _core.check_settlement_fits(self._rules, self._seats, self._stakes)
         self._server_seed = secrets.token_bytes(32) if seed is None else seed
         self._deadline = None if deadline is None else read_time(deadline, "deadline")
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
