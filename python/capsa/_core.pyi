@@ -1083,8 +1083,9 @@ def read_meta(
 ) -> dict[str, str | int | bool | None]:
     """The server's notes for a record, as a new dict: None is empty."""
 
-def read_flag(value: bool, what: str) -> bool:
-    """A flag: a bool (an int is not one); ``what`` names it."""
+def read_flag(value: object, what: str) -> bool:
+    """A flag: a bool (an int or a str is not one); ``what`` names it.
+    ``TypeError`` for anything else."""
 
 def check_id(value: object, field: str, *, recorded: bool = False) -> str:
     """An id (of a table, a round or a player) at ``field``, as a writer

@@ -543,7 +543,9 @@ class Round:
         the deadline the close is refused unless ``force`` is true.
 
         Raises ``RoundError`` out of the dealt phase or before the deadline;
-        ``TypeError``/``ArgumentError`` for a bad ``now``."""
+        ``TypeError``/``ArgumentError`` for a bad ``now``, ``TypeError`` for
+        a ``force`` that is not a bool."""
+        force = _core.read_flag(force, "force")
         with self._lock:
             if self._phase != "dealt":
                 self._need("dealt", action="close")

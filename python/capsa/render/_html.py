@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
+from capsa import _core
 from capsa._core import CATEGORIES
 from capsa.render._cards import SUIT_DEFS, card_face
 from capsa.render._model import ROWS, SeatView, Table
@@ -348,4 +349,5 @@ def page_html(table: Table, lang: str = "en", *, operator: bool = False) -> str:
     where docs/rules.md states it.
     """
     w = words(lang)
+    operator = _core.read_flag(operator, "operator")
     return _document(w, page_title(table, w), table_body(table, w, operator))

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, TypeVar
 
+from capsa import _core
 from capsa.ledger import Ledger
 from capsa.record_times import moment_ms
 from capsa.records import RecordLike
@@ -85,6 +86,7 @@ class Store:
     """
 
     def __init__(self, url: str, *, create: bool = True) -> None:
+        create = _core.read_flag(create, "create")
         self.url = url
         self._backend = backend_for(url)
         self._connections = ThreadConnections(self._backend.connect, url)
@@ -134,7 +136,7 @@ class Store:
         record (``ChainError``) and use a round id and nonce its table has
         not used for another record (``DuplicateRoundError``).
         """
-        prepared = prepare(record, replay)
+        prepared = prepare(record, _core.read_flag(replay, "replay"))
         return self._write(lambda tx: tx.insert(prepared))
 
     def append_many(self, records: Iterable[RecordLike], *, replay: bool = False) -> list[bool]:
@@ -142,6 +144,7 @@ class Store:
         (raises as :meth:`append` says), none. Durable when it returns;
         returns, per record, what :meth:`append` would (False: stored
         already)."""
+        replay = _core.read_flag(replay, "replay")
         prepared = [prepare(record, replay) for record in records]
         return self._write(lambda tx: tx.insert_all(prepared))
 
