@@ -150,7 +150,8 @@ class Knob:
         """The least value of an integer knob, else None."""
     @property
     def high(self) -> int | None:
-        """The greatest value of an integer knob, else None."""
+        """The greatest value of an integer knob, the most bytes of UTF-8 of
+        a text knob, else None."""
     @property
     def default(self) -> Any:
         """The value in the capsa-susun preset, as ``Rules.to_dict()`` writes
