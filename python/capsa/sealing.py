@@ -106,7 +106,9 @@ def _unchanged(data: Mapping[str, Any], sealed_by: Any, key: bytes) -> bool:
     if type(data) is not dict or type(sealed_by) is not dict:
         return False
     whole = sealed_by.get("whole")
-    if not isinstance(whole, str) or not isinstance(sealed_by.get("fields"), Mapping):
+    fields = sealed_by.get("fields")
+    # a dict is checked first: the ABC check is slow
+    if type(whole) is not str or (type(fields) is not dict and not isinstance(fields, Mapping)):
         return False
     try:
         return _core.state_mac_matches(key, data, whole, MAC_FIELD)
