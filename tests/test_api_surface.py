@@ -67,6 +67,7 @@ SUBMODULES = frozenset(
         "rng",
         "round",
         "round_args",
+        "round_play",
         "round_state",
         "round_view",
         "sealing",

@@ -318,9 +318,8 @@ def simulate_on_cluster(
     ``TypeError`` for a ``partitions`` that is not an int or a ``progress``
     that is neither a bool nor a callable, ``ArgumentError`` for
     ``partitions`` below 1."""
-    from capsa.simulation import read_progress
-
-    progress = read_progress(progress)
+    if not callable(progress):
+        progress = _core.read_flag(progress, "progress")
     if partitions is None:
         threads = sum(client.nthreads().values()) or 1
         partitions = 4 * threads

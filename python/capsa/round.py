@@ -39,16 +39,15 @@ from typing import Any
 from capsa import _core
 from capsa._core import ArgumentError, CapsaError, Card, TableError
 from capsa.arrangement import Arrangement
-from capsa.records import rules_for_record
 from capsa.round_args import check_rules, is_int, now_ms, read_client_seed, read_time
+from capsa.round_play import SeatPlay, checked_arrangement, record_rules
 from capsa.round_state import (
     PHASES,
     STATE_FORMAT,
     STATE_VERSION,
     RoundError,
     StaleStateError,
-    check_fresh,
-    check_header,
+    checked_state,
     is_mapping,
     play_flag,
     round_error,
@@ -58,8 +57,6 @@ from capsa.round_state import (
     server_seed_of,
     settled_digest,
     state_getter,
-    state_sequence,
-    unseal,
 )
 from capsa.round_view import player_view
 from capsa.rules import Rules
@@ -67,47 +64,6 @@ from capsa.settlement import Seat, Settlement, settle
 from capsa.solver import best_arrangement
 
 __all__ = ["PHASES", "Round", "RoundError", "StaleStateError"]
-
-# Rules as records hold them, by the identity of the Rules object (kept
-# alive here, so that its id is not reused): hashing a Rules hashes every
-# knob, and a server's rounds share a few Rules objects.
-_RECORD_RULES: dict[int, tuple[Rules, _core.RecordRules]] = {}
-
-
-def _record_rules(rules: Rules) -> _core.RecordRules:
-    known = _RECORD_RULES.get(id(rules))
-    if known is not None and known[0] is rules:
-        return known[1]
-    if len(_RECORD_RULES) >= 64:
-        _RECORD_RULES.clear()
-    compiled = rules_for_record(rules)
-    _RECORD_RULES[id(rules)] = (rules, compiled)
-    return compiled
-
-
-def _arrangement(ids: Sequence[int]) -> Arrangement:
-    """An Arrangement of 13 ids the engine has already checked."""
-    arrangement = Arrangement.__new__(Arrangement)
-    object.__setattr__(arrangement, "_ids", tuple(ids))
-    return arrangement
-
-
-class _SeatPlay:
-    """What one seat has done so far."""
-
-    __slots__ = ("arrangement", "auto", "declare_natural", "surrender", "text")
-
-    def __init__(self) -> None:
-        self.arrangement: tuple[int, ...] | None = None
-        self.text: str | None = None  # the arrangement's text, once written
-        self.auto = False
-        self.surrender = False
-        self.declare_natural: bool | None = None  # None: not decided
-
-    def arrangement_text(self) -> str | None:
-        if self.arrangement is not None and self.text is None:
-            self.text = str(_arrangement(self.arrangement))
-        return self.text
 
 
 class Round:
@@ -146,11 +102,8 @@ class Round:
 
     Every method and property holds the round's lock, so threads may share
     a round. Raises ``TableError``/``ArgumentError`` naming the argument for
-    a bad value, ``TypeError`` for a wrong type; ``ArgumentError`` naming
-    the stake and the bound for stakes (or rules) with which a round could
-    settle beyond the engine's 64-bit money (``docs/rules.md``, "Money,
-    rake and exactness"), so that a round that is made can always be
-    settled.
+    a bad value (the stake and the bound for stakes a round could settle
+    beyond 64-bit money, ``docs/rules.md``), ``TypeError`` for a wrong type.
     """
 
     __slots__ = (
@@ -228,7 +181,7 @@ class Round:
         self._seeds_in: list[str | None] = [None] * self._seats
         self._hands: list[tuple[int, ...]] = []
         self._hand_cards: list[list[Card]] = []
-        self._play = [_SeatPlay() for _ in range(self._seats)]
+        self._play = [SeatPlay() for _ in range(self._seats)]
         self._settlement: Settlement | None = None
         # the settlement the record's text was written from, when it was
         self._settlement_of_text: Settlement | None = None
@@ -248,11 +201,9 @@ class Round:
 
     @property
     def sequence(self) -> int:
-        """How many changes the round has had: 0 when made, and one more
-        with every seed added, the deal, each submission, surrender and
-        decision on a natural, the close and the settlement. A server keeps
-        it with the state it saves and binds :meth:`from_dict` to it, so
-        that an older state of the round is refused."""
+        """The round's changes so far (a seed added, the deal, each
+        submission, surrender and natural decided, the close, the
+        settlement): what :meth:`from_dict` binds a state to."""
         with self._lock:
             return self._sequence
 
@@ -338,7 +289,7 @@ class Round:
         does not have."""
         with self._lock:
             ids = self._play[self._seat(seat)].arrangement
-            return None if ids is None else _arrangement(ids)
+            return None if ids is None else checked_arrangement(ids)
 
     def submitted(self, seat: int) -> bool:
         """True when the seat submitted an arrangement itself. Raises
@@ -543,8 +494,8 @@ class Round:
         the deadline the close is refused unless ``force`` is true.
 
         Raises ``RoundError`` out of the dealt phase or before the deadline;
-        ``TypeError``/``ArgumentError`` for a bad ``now``, ``TypeError`` for
-        a ``force`` that is not a bool."""
+        ``TypeError``/``ArgumentError`` for a bad ``now`` (a ``TypeError``
+        for a ``force`` that is not a bool)."""
         force = _core.read_flag(force, "force")
         with self._lock:
             if self._phase != "dealt":
@@ -602,7 +553,9 @@ class Round:
             # 13 ids are a seat that declares and does not surrender
             p.arrangement or ()
             if p.declare_natural and not p.surrender
-            else Seat(_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural))
+            else Seat(
+                checked_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural)
+            )
             for p in self._play
         ]
         return settle(seats, self._rules, self._stakes)
@@ -610,7 +563,7 @@ class Round:
     def _record_inputs(self) -> tuple[Any, ...]:
         """What the record writer reads, in its positional order."""
         return (
-            _record_rules(self._rules),
+            record_rules(self._rules),
             self._round_id,
             self._stakes,
             self._server_seed,
@@ -655,7 +608,7 @@ class Round:
             # are what their text reads as, and cheaper
             assert self._record_text is not None
             return _core.record_value(
-                self._record_text, written.to_dict(), _record_rules(self._rules), self._record_spans
+                self._record_text, written.to_dict(), record_rules(self._rules), self._record_spans
             )
 
     @property
@@ -730,22 +683,15 @@ class Round:
     ) -> Round:
         """A round from :meth:`to_dict`'s dict, whose MAC is checked under
         ``key`` first: a field changed, added, removed or renamed, or a state
-        without a MAC, raises ``RoundError`` naming it.
-
-        The state is bound to what the server expects by ``table_id`` (a
-        table id, or None for a round of no table id), ``round_id`` and
-        ``sequence`` (:attr:`sequence`, as the server last saved it): each
-        one given must be the state's, else ``StaleStateError`` (a
-        ``RoundError``) names it, so that another table's or round's state,
-        or an older state of the round, is refused. A state of version 2 is
-        read as sequence 0.
-
-        The hands are dealt again from the seeds and every invariant checked
-        again (each submission holds the seat's cards, no seat arranged at
-        the close fouls, the phase fits the play), so a state that could not
-        have been reached raises (``RoundError`` naming the key, or the
-        error the action would raise); a wrong type is a ``TypeError``, a
-        bound given that is not an id (or an int >= 0) an
+        without a MAC, raises ``RoundError`` naming it. Each of ``table_id``
+        (None: no table id), ``round_id`` and ``sequence`` given must be the
+        state's, else ``StaleStateError`` names it (``docs/records.md``, "The
+        saved state"). The hands are dealt again from the seeds and every
+        invariant checked again (each submission holds the seat's cards, no
+        seat arranged at the close fouls, the phase fits the play), so a
+        state that could not have been reached raises (``RoundError`` naming
+        the key, or the error the action would raise); a wrong type is a
+        ``TypeError``, a bound that is not an id or an int >= 0 an
         ``ArgumentError``."""
         return _restore(state, key, (table_id, round_id, sequence))
 
@@ -762,11 +708,7 @@ _UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_na
 
 
 def _restore(state: Mapping[str, Any], key: bytes, bound: tuple[Any, Any, Any]) -> Round:
-    unseal(state, key)
-    phase, field = check_header(state), state_getter(state)
-    if bound != (..., ..., ...):
-        check_fresh(state, *bound)
-    sequence = state_sequence(state)
+    (phase, sequence), field = checked_state(state, key, *bound), state_getter(state)
     rules = rules_of_state(field("rules"))
     rnd = Round(
         rules,
@@ -833,7 +775,7 @@ def _restore_closed(rnd: Round, play: list[Any], checked: list[_Checked] | None)
         ids = rnd._play[k].arrangement
         if not seat["auto"] or ids is None:
             continue
-        if _arrangement(ids).is_foul(rnd.rules) if checked is None else checked[k][2]:
+        if checked_arrangement(ids).is_foul(rnd.rules) if checked is None else checked[k][2]:
             raise round_error(
                 f"round state: play[{k}].auto: the arrangement fouls, and the solver that "
                 "arranges at the close never fouls",

@@ -25,6 +25,7 @@ __all__ = [
     "StaleStateError",
     "check_fresh",
     "check_header",
+    "checked_state",
     "is_mapping",
     "play_flag",
     "round_error",
@@ -266,6 +267,19 @@ def check_fresh(state: Mapping[str, Any], table_id: Any, round_id: Any, sequence
                 f"({age} state of the round)",
                 "sequence",
             )
+
+
+def checked_state(
+    state: Mapping[str, Any], key: bytes, table_id: Any, round_id: Any, sequence: Any
+) -> tuple[str, int]:
+    """The phase and sequence of a state whose MAC under ``key``
+    (:func:`unseal`), header (:func:`check_header`) and binding to what the
+    server expects (:func:`check_fresh`) are checked, raising as they do."""
+    unseal(state, key)
+    phase = check_header(state)
+    if (table_id, round_id, sequence) != (..., ..., ...):
+        check_fresh(state, table_id, round_id, sequence)
+    return phase, state_sequence(state)
 
 
 def _shown(value: Any) -> str:
