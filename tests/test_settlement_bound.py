@@ -49,6 +49,13 @@ def test_stakes_that_overflow_only_at_settlement_are_refused_when_the_round_is_m
     assert sum(rnd.settle().money) == 0
 
 
+def test_a_simulation_that_could_not_settle_a_deal_is_refused_before_any() -> None:
+    largest = _largest_stake(capsa.Rules(), 4)
+    with pytest.raises(capsa.ArgumentError, match=f"^stakes: {2**62} is more than {largest}"):
+        capsa.simulate(None, 1_000_000, strategy="greedy", stake=2**62)
+    assert capsa.simulate(None, 4, strategy="greedy", stake=largest).deals == 4
+
+
 def test_a_seats_stakes_in_a_matrix_are_summed() -> None:
     # a seat settles for at most 208 points with each other seat
     most = I64_MAX // (_core.largest_seat_points(capsa.Rules(), 3) // 2)

@@ -317,9 +317,11 @@ def simulate_on_cluster(
     summaries merged. The result does not depend on the cut. Raises
     ``TypeError`` for a ``partitions`` that is not an int or a ``progress``
     that is neither a bool nor a callable, ``ArgumentError`` for
-    ``partitions`` below 1."""
+    ``partitions`` below 1 or a stake with which a deal could settle beyond
+    64-bit money."""
     if not callable(progress):
         progress = _core.read_flag(progress, "progress")
+    _core.check_settlement_fits(rules, seats, None)
     if partitions is None:
         threads = sum(client.nthreads().values()) or 1
         partitions = 4 * threads
