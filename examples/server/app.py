@@ -18,6 +18,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 import capsa
+import capsa.ids
 from capsa.render import LANGUAGES, page_html, table_from_record
 from examples.server.errors import ApiError, error_response
 from examples.server.events import EventHub
@@ -203,10 +204,12 @@ async def _join(hall: TableHall, request: Request) -> Any:
     body = await _body(request)
     player = _field(body, "player", str)
     name = _field(body, "name", str, optional=True)
-    if not player or len(player.encode()) > 256:
-        raise ApiError(422, "BadPlayer", "'player' must be 1 to 256 bytes of text")
-    if name is not None and not 0 < len(name.encode()) <= 256:
-        raise ApiError(422, "BadPlayer", "'name' must be 1 to 256 bytes of text")
+    try:
+        # the rule a round holds them to: a player a round refuses never sits
+        player = capsa.ids.check_player_id(player, "player")
+        name = capsa.ids.check_player_name(name, "name")
+    except capsa.ArgumentError as exc:
+        raise ApiError(422, "BadPlayer", str(exc)) from None
     seat = table.join(player, name)
     return {"table_id": table.table_id, "seat": seat, "token": table.token(seat)}
 
