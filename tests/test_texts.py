@@ -12,15 +12,18 @@ from __future__ import annotations
 import hashlib
 import json
 import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from store_records import rewritten
 
 import capsa
 import capsa.ids
 import capsa.store
+from capsa.cli import main
 from capsa.records import read_record
 
 KEY = hashlib.sha256(b"test_texts key").digest()
@@ -221,3 +224,35 @@ def test_a_rules_description_over_its_bound_is_refused_where_the_rules_are_made(
         capsa.Rules().derive(description="x" * 1_100_000)
     with pytest.raises(capsa.RulesError, match="name is at most 256 bytes"):
         capsa.Rules.from_dict({**capsa.Rules().to_dict(), "name": "n" * 257})
+
+
+def test_an_older_records_control_characters_in_its_ids_are_still_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What capsa wrote before the rule (an id holding a tab or a newline)
+    is read, replayed, booked, stored and verified against its published
+    commitment, as when it was written: only U+0000 is refused."""
+    rnd = capsa.Round(None, 2, 1, round_id="r1", table_id="t", server_seed=bytes(32))
+    text = rewritten(
+        _played(rnd),
+        lambda data: (
+            data.update(table_id="t\n1", round_id="r\t1"),
+            data["seats"][0]["player"].update(id="p\x1f0"),
+        ),
+    )
+    view = read_record(text)
+    assert (view.table_id, view.round_id, view.players[0][0]) == ("t\n1", "r\t1", "p\x1f0")
+    assert capsa.replay(text) == view.digest
+    ledger = capsa.Ledger()
+    ledger.add(text)
+    assert capsa.Ledger.from_dict(ledger.to_dict(key=KEY), key=KEY).balances == ledger.balances
+    with capsa.store.open(f"sqlite:///{tmp_path}/t.db") as store:
+        assert store.append(text) is True and store.verify().ok
+    log, published = tmp_path / "log.jsonl", tmp_path / "commitments.jsonl"
+    log.write_text(text + "\n", encoding="utf-8")
+    line = {"table_id": "t\n1", "round_id": "r\t1", "commitment": view.commitment}
+    published.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    assert main(["verify", "--commitments", str(published), str(log)]) == 0, capsys.readouterr()
+    # a writer refuses them
+    with pytest.raises(capsa.ArgumentError, match="which an id cannot hold"):
+        capsa.Round(None, 2, 1, round_id="r\t1")
