@@ -153,10 +153,8 @@ def simulate(
 
     Raises ``RulesError`` for unknown rules or strategy, ``TableError`` for
     ``seats`` outside 2..4, ``ArgumentError`` for counts or a seed out of
-    range or a stake with which a deal could settle beyond 64-bit money
-    (naming the bound, ``docs/rules.md``), ``TypeError`` for arguments of
-    the wrong type (a ``progress`` that is neither a bool nor a callable
-    too).
+    range or a stake a deal could settle beyond 64-bit money (before any
+    deal), ``TypeError`` for arguments of the wrong type.
     """
     progress = read_progress(progress)
     rules = resolve_rules(rules)
@@ -177,7 +175,6 @@ def simulate(
         )
     if stake is not None:
         rules = rules.derive({"money.stake": _check_count(stake, "stake")})
-    # a run that could reach a round it cannot settle is refused before any deal
     _core.check_settlement_fits(rules, seats, None)
     table_bytes = load_tables(tables)
     if client is not None:
