@@ -17,10 +17,10 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 import capsa
+from capsa.ids import check_player_id, check_player_name, check_round_id
 from capsa.render import LANGUAGES
 from examples.server.errors import ApiError, error_response
 from examples.server.events import EventHub
-from examples.server.ids import check_player_id, check_player_name, check_round_id
 from examples.server.limits import Limits
 from examples.server.reading import field, read_body, seat_number
 from examples.server.reads import Reads

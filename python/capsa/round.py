@@ -33,19 +33,21 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
+from types import EllipsisType
 from typing import Any
 
 from capsa import _core
 from capsa._core import ArgumentError, CapsaError, Card, TableError
 from capsa.arrangement import Arrangement
-from capsa.records import rules_for_record
 from capsa.round_args import check_rules, is_int, now_ms, read_client_seed, read_time
+from capsa.round_play import SeatPlay, checked_arrangement, record_rules
 from capsa.round_state import (
     PHASES,
     STATE_FORMAT,
     STATE_VERSION,
     RoundError,
-    check_header,
+    StaleStateError,
+    checked_state,
     is_mapping,
     play_flag,
     round_error,
@@ -55,55 +57,13 @@ from capsa.round_state import (
     server_seed_of,
     settled_digest,
     state_getter,
-    unseal,
 )
 from capsa.round_view import player_view
 from capsa.rules import Rules
 from capsa.settlement import Seat, Settlement, settle
 from capsa.solver import best_arrangement
 
-__all__ = ["PHASES", "Round", "RoundError"]
-
-# Rules as records hold them, by the identity of the Rules object (kept
-# alive here, so that its id is not reused): hashing a Rules hashes every
-# knob, and a server's rounds share a few Rules objects.
-_RECORD_RULES: dict[int, tuple[Rules, _core.RecordRules]] = {}
-
-
-def _record_rules(rules: Rules) -> _core.RecordRules:
-    known = _RECORD_RULES.get(id(rules))
-    if known is not None and known[0] is rules:
-        return known[1]
-    if len(_RECORD_RULES) >= 64:
-        _RECORD_RULES.clear()
-    compiled = rules_for_record(rules)
-    _RECORD_RULES[id(rules)] = (rules, compiled)
-    return compiled
-
-
-def _arrangement(ids: Sequence[int]) -> Arrangement:
-    """An Arrangement of 13 ids the engine has already checked."""
-    arrangement = Arrangement.__new__(Arrangement)
-    object.__setattr__(arrangement, "_ids", tuple(ids))
-    return arrangement
-
-
-class _SeatPlay:
-    """What one seat has done so far."""
-
-    __slots__ = ("arrangement", "auto", "declare_natural", "surrender", "text")
-
-    def __init__(self) -> None:
-        self.arrangement: tuple[int, ...] | None = None
-        self.text: str | None = None  # the arrangement's text, once written
-        self.auto = False
-        self.surrender = False
-        self.declare_natural: bool | None = None  # None: not decided
-
-    def arrangement_text(self) -> str | None:
-        if self.arrangement is not None and self.text is None:
-            self.text = str(_arrangement(self.arrangement))
-        return self.text
+__all__ = ["PHASES", "Round", "RoundError", "StaleStateError"]
 
 
 class Round:
@@ -142,7 +102,8 @@ class Round:
 
     Every method and property holds the round's lock, so threads may share
     a round. Raises ``TableError``/``ArgumentError`` naming the argument for
-    a bad value, ``TypeError`` for a wrong type.
+    a bad value (the stake and the bound for stakes a round could settle
+    beyond 64-bit money, ``docs/rules.md``), ``TypeError`` for a wrong type.
     """
 
     __slots__ = (
@@ -167,6 +128,7 @@ class Round:
         "_rules_text",
         "_seats",
         "_seeds_in",
+        "_sequence",
         "_server_seed",
         "_settlement",
         "_settlement_of_text",
@@ -207,16 +169,19 @@ class Round:
             seats, stakes, round_id, nonce, previous_digest, meta, table_id, players, server_seed
         )
         self._stakes = int(self._rules["money.stake"]) if stakes_read is None else stakes_read
+        # a round that is made can always be settled
+        _core.check_settlement_fits(self._rules, self._seats, self._stakes)
         self._server_seed = secrets.token_bytes(32) if seed is None else seed
         self._deadline = None if deadline is None else read_time(deadline, "deadline")
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
         self._commitment = _core.fair_commitment(self._server_seed)
         self._phase = "open"
+        self._sequence = 0
         self._client_seeds: list[str] = []
         self._seeds_in: list[str | None] = [None] * self._seats
         self._hands: list[tuple[int, ...]] = []
         self._hand_cards: list[list[Card]] = []
-        self._play = [_SeatPlay() for _ in range(self._seats)]
+        self._play = [SeatPlay() for _ in range(self._seats)]
         self._settlement: Settlement | None = None
         # the settlement the record's text was written from, when it was
         self._settlement_of_text: Settlement | None = None
@@ -233,6 +198,14 @@ class Round:
         """``"open"``, ``"dealt"``, ``"closed"`` or ``"settled"``."""
         with self._lock:
             return self._phase
+
+    @property
+    def sequence(self) -> int:
+        """The round's changes so far (a seed added, the deal, each
+        submission, surrender and natural decided, the close, the
+        settlement): what :meth:`from_dict` binds a state to."""
+        with self._lock:
+            return self._sequence
 
     @property
     def commitment(self) -> str:
@@ -316,7 +289,7 @@ class Round:
         does not have."""
         with self._lock:
             ids = self._play[self._seat(seat)].arrangement
-            return None if ids is None else _arrangement(ids)
+            return None if ids is None else checked_arrangement(ids)
 
     def submitted(self, seat: int) -> bool:
         """True when the seat submitted an arrangement itself. Raises
@@ -410,6 +383,7 @@ class Round:
             if self._seeds_in[k] is not None:
                 raise round_error(f"seat {k}'s client seed is already in", k)
             self._seeds_in[k] = text
+            self._sequence += 1
 
     def deal(
         self, client_seeds: Sequence[str] | None = None, *, now: int | None = None
@@ -454,6 +428,7 @@ class Round:
         self._hands = hands
         self._hand_cards = cards
         self._phase = "dealt"
+        self._sequence += 1
         return [list(h) for h in cards]
 
     def submit(
@@ -475,6 +450,7 @@ class Round:
             play = self._play[k]
             play.arrangement = _core.submission(arrangement, self._hands[k], k)
             play.text = None
+            self._sequence += 1
 
     def surrender(self, seat: int, surrender: bool = True) -> None:
         """The seat surrenders (or, with ``False``, takes it back), until the
@@ -491,6 +467,7 @@ class Round:
                 error.seat = k
                 raise error
             self._play[k].surrender = flag
+            self._sequence += 1
 
     def declare_natural(self, seat: int, declare: bool = True) -> None:
         """The seat declares its natural (or, with ``False``, declines it and
@@ -507,6 +484,7 @@ class Round:
                     k,
                 )
             self._play[k].declare_natural = flag
+            self._sequence += 1
 
     def close(self, now: int | None = None, *, force: bool = False) -> None:
         """Closes the round (the arranging time is over): every seat that did
@@ -516,7 +494,9 @@ class Round:
         the deadline the close is refused unless ``force`` is true.
 
         Raises ``RoundError`` out of the dealt phase or before the deadline;
-        ``TypeError``/``ArgumentError`` for a bad ``now``."""
+        ``TypeError``/``ArgumentError`` for a bad ``now`` (a ``TypeError``
+        for a ``force`` that is not a bool)."""
+        force = _core.read_flag(force, "force")
         with self._lock:
             if self._phase != "dealt":
                 self._need("dealt", action="close")
@@ -540,6 +520,7 @@ class Round:
                 if play.declare_natural is None:
                     play.declare_natural = True
             self._phase = "closed"
+            self._sequence += 1
 
     def settle(self) -> Settlement:
         """The settlement (a :class:`capsa.Settlement`); settling again returns
@@ -559,6 +540,7 @@ class Round:
                 self._settlement_of_text = settlement
                 self._record_spans = spans
                 self._phase = "settled"
+                self._sequence += 1
                 return settlement
             if self._phase != "settled":
                 self._need("closed", "settled", action="settle")
@@ -571,7 +553,9 @@ class Round:
             # 13 ids are a seat that declares and does not surrender
             p.arrangement or ()
             if p.declare_natural and not p.surrender
-            else Seat(_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural))
+            else Seat(
+                checked_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural)
+            )
             for p in self._play
         ]
         return settle(seats, self._rules, self._stakes)
@@ -579,7 +563,7 @@ class Round:
     def _record_inputs(self) -> tuple[Any, ...]:
         """What the record writer reads, in its positional order."""
         return (
-            _record_rules(self._rules),
+            record_rules(self._rules),
             self._round_id,
             self._stakes,
             self._server_seed,
@@ -624,7 +608,7 @@ class Round:
             # are what their text reads as, and cheaper
             assert self._record_text is not None
             return _core.record_value(
-                self._record_text, written.to_dict(), _record_rules(self._rules), self._record_spans
+                self._record_text, written.to_dict(), record_rules(self._rules), self._record_spans
             )
 
     @property
@@ -653,6 +637,7 @@ class Round:
             fields: dict[str, Any] = {
                 "format": STATE_FORMAT,
                 "format_version": STATE_VERSION,
+                "sequence": self._sequence,
                 "phase": self._phase,
                 "commitment": self._commitment,
                 "rules": self._rules_text,
@@ -687,16 +672,28 @@ class Round:
             return seal(fields, key)
 
     @classmethod
-    def from_dict(cls, state: Mapping[str, Any], *, key: bytes) -> Round:
+    def from_dict(
+        cls,
+        state: Mapping[str, Any],
+        *,
+        key: bytes,
+        table_id: str | EllipsisType | None = ...,
+        round_id: str | EllipsisType = ...,
+        sequence: int | EllipsisType = ...,
+    ) -> Round:
         """A round from :meth:`to_dict`'s dict, whose MAC is checked under
         ``key`` first: a field changed, added, removed or renamed, or a state
-        without a MAC, raises ``RoundError`` naming it. The hands are dealt
-        again from the seeds and every invariant checked again (each
-        submission holds the seat's cards, no seat arranged at the close
-        fouls, the phase fits the play), so a state that could not have been
-        reached raises (``RoundError`` naming the key, or the error the
-        action would raise); a wrong type is a ``TypeError``."""
-        return _restore(state, key)
+        without a MAC, raises ``RoundError`` naming it. Each of ``table_id``
+        (None: no table id), ``round_id`` and ``sequence`` given must be the
+        state's, else ``StaleStateError`` names it (``docs/records.md``, "The
+        saved state"). The hands are dealt again from the seeds and every
+        invariant checked again (each submission holds the seat's cards, no
+        seat arranged at the close fouls, the phase fits the play), so a
+        state that could not have been reached raises (``RoundError`` naming
+        the key, or the error the action would raise); a wrong type is a
+        ``TypeError``, a bound that is not an id or an int >= 0 an
+        ``ArgumentError``."""
+        return _restore(state, key, (table_id, round_id, sequence))
 
     def __repr__(self) -> str:
         return (
@@ -710,9 +707,8 @@ _PLAY_KEYS_TEXT = ", ".join(sorted(_PLAY_KEYS))
 _UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_natural": None}
 
 
-def _restore(state: Mapping[str, Any], key: bytes) -> Round:
-    unseal(state, key)
-    phase, field = check_header(state), state_getter(state)
+def _restore(state: Mapping[str, Any], key: bytes, bound: tuple[Any, Any, Any]) -> Round:
+    (phase, sequence), field = checked_state(state, key, *bound), state_getter(state)
     rules = rules_of_state(field("rules"))
     rnd = Round(
         rules,
@@ -738,6 +734,7 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
         raise TypeError(f"round state: client_seeds must be a list, not {type(seeds).__name__}")
     if phase == "open":
         _restore_open(rnd, seeds, play)
+        rnd._sequence = sequence
         return rnd
     checked = _deal_checked(rnd, seeds or None, play)
     for k, seat in enumerate(play):
@@ -755,6 +752,7 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
         rnd._phase = "settled"
     elif "digest" in state:
         raise round_error(f"round state: a {phase} round has no digest")
+    rnd._sequence = sequence  # the actions played again above counted their own
     return rnd
 
 
@@ -777,7 +775,7 @@ def _restore_closed(rnd: Round, play: list[Any], checked: list[_Checked] | None)
         ids = rnd._play[k].arrangement
         if not seat["auto"] or ids is None:
             continue
-        if _arrangement(ids).is_foul(rnd.rules) if checked is None else checked[k][2]:
+        if checked_arrangement(ids).is_foul(rnd.rules) if checked is None else checked[k][2]:
             raise round_error(
                 f"round state: play[{k}].auto: the arrangement fouls, and the solver that "
                 "arranges at the close never fouls",
