@@ -244,29 +244,27 @@ def round_arguments(state: Mapping[str, Any], field: Callable[[str], Any]) -> di
     ``deadline`` is), no arranging window and the solver's policy. The
     deadline of a round with an arranging window is none here: the deal
     set the one the state holds."""
-    window = None
-    arguments = {
-        name: field(name)
-        for name in (
-            "seats",
-            "stakes",
-            "round_id",
-            "nonce",
-            "previous_digest",
-            "meta",
-            "table_id",
-            "players",
-            "require_client_seeds",
-        )
-    }
+    timers: dict[str, Any] = {}
     if state["format_version"] >= STATE_VERSION:
-        window = field("arrangement_ms")
-        arguments["seed_deadline"] = field("seed_deadline")
-        arguments["arrangement_ms"] = window
-        arguments["auto_arrange"] = field("auto_arrange")
-    arguments["deadline"] = field("deadline") if window is None else None
-    arguments["server_seed"] = server_seed_of(state)
-    return arguments
+        timers = {
+            "seed_deadline": field("seed_deadline"),
+            "arrangement_ms": field("arrangement_ms"),
+            "auto_arrange": field("auto_arrange"),
+        }
+    return {
+        "seats": field("seats"),
+        "stakes": field("stakes"),
+        "round_id": field("round_id"),
+        "nonce": field("nonce"),
+        "previous_digest": field("previous_digest"),
+        "meta": field("meta"),
+        "table_id": field("table_id"),
+        "players": field("players"),
+        "require_client_seeds": field("require_client_seeds"),
+        "deadline": field("deadline") if timers.get("arrangement_ms") is None else None,
+        "server_seed": server_seed_of(state),
+        **timers,
+    }
 
 
 def check_fresh(state: Mapping[str, Any], table_id: Any, round_id: Any, sequence: Any) -> None:
