@@ -799,7 +799,7 @@ def _restore_closed(rnd: Round, play: list[Any], checked: list[_Checked] | None)
         if not seat["auto"] or ids is None:
             continue
         fouls = checked_arrangement(ids).is_foul(rnd.rules) if checked is None else checked[k][2]
-        check_auto_seat(k, ids, rnd._hands[k], rnd.rules, rnd.seats, rnd.auto_arrange, bool(fouls))
+        check_auto_seat(k, rnd.auto_arrange, bool(fouls))
     rnd._phase = "closed"
 
 
