@@ -530,9 +530,9 @@ class Round:
         """Closes the round (the arranging time is over): every seat that did
         not submit is arranged by the round's ``auto_arrange`` policy and,
         when it decided nothing, decides its natural as the policy does (the
-        solver when it would, greedy declares, foul declines). ``now`` is the time in
-        milliseconds since the Unix epoch (default the system clock); before
-        the deadline the close is refused unless ``force`` is true.
+        solver when it would, greedy declares, foul declines). ``now`` is the
+        time in milliseconds since the Unix epoch (default the system clock);
+        before the deadline the close is refused unless ``force`` is true.
 
         Raises ``RoundError`` out of the dealt phase or before the deadline;
         ``TypeError``/``ArgumentError`` for a bad ``now`` (a ``TypeError``
