@@ -541,10 +541,9 @@ class Round:
         with self._lock:
             if self._phase != "dealt":
                 self._need("dealt", action="close")
-            at, deadline = read_now(now), self._timers.deadline
-            if deadline is not None and not force and at < deadline:
+            if self._timers.before_deadline(now) and not force:
                 raise round_error(
-                    f"cannot close: the deadline {deadline} has not passed "
+                    f"cannot close: the deadline {self._timers.deadline} has not passed "
                     "(close(force=True) closes early)"
                 )
             close_seats(self._play, self._hands, self._rules, self._auto, self._has_natural)

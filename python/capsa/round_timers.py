@@ -90,6 +90,14 @@ class Timers:
         """Whether a deal at ``now`` goes ahead without the missing seeds."""
         return self.seed_deadline is not None and now >= self.seed_deadline
 
+    def before_deadline(self, now: object) -> bool:
+        """Whether ``now`` (as :func:`read_now` reads it, the clock read only
+        when there is a deadline) is before the deadline."""
+        at = None if now is None else read_time(now, "now")
+        if self.deadline is None:
+            return False
+        return (now_ms() if at is None else at) < self.deadline
+
     def dealt_at(self, now: int) -> None:
         """Sets the deadline of a round whose arranging window starts with
         its deal at ``now`` (the last time a round takes, when the window
