@@ -13,7 +13,7 @@ from capsa.records import AUTO_ARRANGE_POLICIES
 from capsa.round_args import is_int, now_ms, read_time
 from capsa.round_state import round_error
 
-__all__ = ["AUTO_ARRANGE_POLICIES", "Timers", "read_now", "read_policy"]
+__all__ = ["Timers", "read_now", "read_policy"]
 
 _LAST_MS = 2**63 - 1
 """The last time a round takes (milliseconds since the Unix epoch)."""
@@ -26,7 +26,7 @@ def read_now(now: object) -> int:
 
 
 def read_policy(value: object) -> str:
-    """An auto-arrange policy: one of :data:`AUTO_ARRANGE_POLICIES`
+    """An auto-arrange policy: one of :data:`capsa.records.AUTO_ARRANGE_POLICIES`
     (``TypeError`` for a value that is not a str, ``ArgumentError`` naming
     the policies for another)."""
     if not isinstance(value, str):
