@@ -69,6 +69,7 @@ SUBMODULES = frozenset(
         "round_args",
         "round_play",
         "round_state",
+        "round_timers",
         "round_view",
         "sealing",
         "settlement_drawing",

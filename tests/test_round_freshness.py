@@ -148,9 +148,13 @@ def test_another_tables_or_rounds_state_is_refused_when_bound() -> None:
     assert e.value.field == "round_id"
 
 
+# what a state of version 3 holds that one of version 2 did not
+_NEW_IN_VERSION_3 = ("sequence", "seed_deadline", "arrangement_ms", "auto_arrange")
+
+
 def _version_2(state: dict[str, Any]) -> dict[str, Any]:
     """The state as capsa wrote it before the sequence (format version 2)."""
-    fields = {k: v for k, v in state.items() if k not in (MAC_FIELD, "sequence")}
+    fields = {k: v for k, v in state.items() if k not in (MAC_FIELD, *_NEW_IN_VERSION_3)}
     fields["format_version"] = 2
     return seal(fields, KEY)
 

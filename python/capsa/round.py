@@ -3,7 +3,8 @@
 :class:`Round` is a state machine: ``open`` (the commitment to the server
 seed can be published), ``dealt`` (players submit arrangements, surrender
 and declare or decline naturals, as often as they like), ``closed`` (every
-seat that did not submit was arranged by the solver), ``settled`` (the
+seat that did not submit was arranged by the round's auto-arrange policy:
+the solver, capsa's greedy strategy or a fouling split), ``settled`` (the
 settlement and the record are fixed). Every action out of order, on a seat
 the table does not have, with cards the seat was not dealt or not allowed
 by the rules raises a :class:`capsa.CapsaError` subclass naming what was
@@ -39,8 +40,14 @@ from typing import Any
 from capsa import _core
 from capsa._core import ArgumentError, CapsaError, Card, TableError
 from capsa.arrangement import Arrangement
-from capsa.round_args import check_rules, is_int, now_ms, read_client_seed, read_time
-from capsa.round_play import SeatPlay, checked_arrangement, record_rules
+from capsa.round_args import check_rules, is_int, read_client_seed
+from capsa.round_play import (
+    SeatPlay,
+    check_auto_seat,
+    checked_arrangement,
+    close_seats,
+    record_rules,
+)
 from capsa.round_state import (
     PHASES,
     STATE_FORMAT,
@@ -50,18 +57,18 @@ from capsa.round_state import (
     checked_state,
     is_mapping,
     play_flag,
+    round_arguments,
     round_error,
     rules_of_state,
     rules_text,
     seal,
-    server_seed_of,
     settled_digest,
     state_getter,
 )
+from capsa.round_timers import Timers, read_now, read_policy
 from capsa.round_view import player_view
 from capsa.rules import Rules
 from capsa.settlement import Seat, Settlement, settle
-from capsa.solver import best_arrangement
 
 __all__ = ["PHASES", "Round", "RoundError", "StaleStateError"]
 
@@ -94,11 +101,23 @@ class Round:
       system's entropy. Give it only to recreate a round (tests, examples);
     * ``deadline``: when the arranging time ends, in milliseconds since the
       Unix epoch (an int), or ``None`` for none: :meth:`close` refuses
-      before it unless forced, and a deal waiting for client seeds goes
-      ahead after it;
+      before it unless forced;
+    * ``arrangement_ms``: instead of ``deadline``, the arranging time's
+      length (an int >= 1): the deal sets the deadline to its own time plus
+      ``arrangement_ms``, so a late deal takes none of it (both given: an
+      ``ArgumentError``);
     * ``require_client_seeds``: when true, :meth:`deal` waits until every
-      seat's client seed is in (:meth:`add_client_seed`) or the deadline
-      has passed.
+      seat's client seed is in (:meth:`add_client_seed`) or the seed
+      deadline has passed;
+    * ``seed_deadline``: with ``require_client_seeds``, when the deal goes
+      ahead without the missing seeds, in milliseconds since the Unix epoch
+      (``None``: the ``deadline``; none with ``arrangement_ms``), never
+      after ``deadline``;
+    * ``auto_arrange``: what arranges a seat that did not submit by the
+      close, as the record names it: ``"solver"`` (the default; never
+      fouls), ``"greedy"`` (capsa's greedy strategy; never fouls) or
+      ``"foul"`` (the hand's first fouling split: the rules' foul penalty
+      applies; a seat that decided nothing declines its natural).
 
     Every method and property holds the round's lock, so threads may share
     a round. Raises ``TableError``/``ArgumentError`` naming the argument for
@@ -107,9 +126,9 @@ class Round:
     """
 
     __slots__ = (
+        "_auto",
         "_client_seeds",
         "_commitment",
-        "_deadline",
         "_digest",
         "_hand_cards",
         "_hands",
@@ -134,6 +153,7 @@ class Round:
         "_settlement_of_text",
         "_stakes",
         "_table_id",
+        "_timers",
     )
 
     def __init__(
@@ -151,6 +171,9 @@ class Round:
         require_client_seeds: bool = False,
         table_id: str | None = None,
         players: Sequence[str | Mapping[str, str | None]] | None = None,
+        seed_deadline: int | None = None,
+        arrangement_ms: int | None = None,
+        auto_arrange: str = "solver",
     ) -> None:
         self._lock = threading.RLock()
         self._rules = check_rules(rules)
@@ -172,8 +195,9 @@ class Round:
         # a round that is made can always be settled
         _core.check_settlement_fits(self._rules, self._seats, self._stakes)
         self._server_seed = secrets.token_bytes(32) if seed is None else seed
-        self._deadline = None if deadline is None else read_time(deadline, "deadline")
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
+        self._timers = Timers(deadline, seed_deadline, arrangement_ms, self._require_seeds)
+        self._auto = read_policy(auto_arrange)
         self._commitment = _core.fair_commitment(self._server_seed)
         self._phase = "open"
         self._sequence = 0
@@ -254,12 +278,31 @@ class Round:
 
     @property
     def deadline(self) -> int | None:
-        """When the arranging time ends (milliseconds since the Unix epoch), or ``None``."""
-        return self._deadline
+        """When the arranging time ends (milliseconds since the Unix epoch), or
+        ``None`` (none; with ``arrangement_ms``, none until the deal sets it)."""
+        with self._lock:
+            return self._timers.deadline
+
+    @property
+    def seed_deadline(self) -> int | None:
+        """When a deal waiting for client seeds goes ahead without the
+        missing ones (milliseconds since the Unix epoch), or ``None`` (it
+        waits for every one, or for none)."""
+        return self._timers.seed_deadline
+
+    @property
+    def arrangement_ms(self) -> int | None:
+        """The arranging time the deal gives (milliseconds), or ``None``."""
+        return self._timers.arrangement_ms
+
+    @property
+    def auto_arrange(self) -> str:
+        """The auto-arrange policy: ``"solver"``, ``"greedy"`` or ``"foul"``."""
+        return self._auto
 
     @property
     def require_client_seeds(self) -> bool:
-        """Whether the deal waits for every seat's client seed (or the deadline)."""
+        """Whether the deal waits for every seat's client seed (or the seed deadline)."""
         return self._require_seeds
 
     @property
@@ -316,7 +359,8 @@ class Round:
                 seats=self._seats,
                 stakes=self.stakes,
                 rules=self._rules.name,
-                deadline=self._deadline,
+                timers=self._timers,
+                auto_arrange=self._auto,
                 seat=k,
                 client_seed=self._client_seeds[k] if self._client_seeds else self._seeds_in[k],
                 # after the deal, what the deal mixed in (as a restored round knows it)
@@ -362,13 +406,6 @@ class Round:
     def _has_natural(self, seat: int) -> bool:
         return _core.natural(self._hands[seat], self._rules) is not None
 
-    def _past_deadline(self, now: int | None) -> bool:
-        if now is not None:
-            now = read_time(now, "now")
-        if self._deadline is None:
-            return False
-        return (now_ms() if now is None else now) >= self._deadline
-
     # ------------------------------------------------------------ actions
 
     def add_client_seed(self, seat: int, seed: str) -> None:
@@ -394,7 +431,8 @@ class Round:
         seat without one gives the empty text). With
         ``require_client_seeds``, the deal waits until every seat's seed is in
         or ``now`` (milliseconds since the Unix epoch; default the system
-        clock) is past the deadline.
+        clock) is past the seed deadline. With ``arrangement_ms`` the deal
+        sets the deadline, ``now`` plus ``arrangement_ms``.
 
         Raises ``RoundError`` when already dealt, when seeds were both added
         and given, or when required seeds are missing; ``ArgumentError`` for
@@ -404,23 +442,25 @@ class Round:
         with self._lock:
             if self._phase != "open":
                 self._need("open", action="deal")
-            past = self._past_deadline(now)
+            at = read_now(now)
             added = self._seeds_in.count(None) != self._seats
             if added and client_seeds is not None:
                 raise round_error(
                     "cannot deal: client seeds were added one at a time; give none here"
                 )
-            if self._require_seeds and not past:
+            if self._require_seeds and not self._timers.seeds_due(at):
                 given = self._seeds_in if client_seeds is None else list(client_seeds)
                 missing = [k for k in range(self._seats) if k >= len(given) or given[k] is None]
                 if missing:
                     raise round_error(
                         "cannot deal: the round requires every seat's client seed before the "
-                        f"deadline; missing seat {', '.join(map(str, missing))}"
+                        f"seed deadline; missing seat {', '.join(map(str, missing))}"
                     )
             if added:
                 client_seeds = [s or "" for s in self._seeds_in]
-            return self._deal_now(client_seeds)
+            hands = self._deal_now(client_seeds)
+            self._timers.dealt_at(at)
+            return hands
 
     def _deal_now(self, client_seeds: Sequence[str] | None) -> list[list[Card]]:
         hands, cards = _core.fair_deal(self._server_seed, client_seeds, self._nonce, self._seats)
@@ -488,10 +528,11 @@ class Round:
 
     def close(self, now: int | None = None, *, force: bool = False) -> None:
         """Closes the round (the arranging time is over): every seat that did
-        not submit is arranged by the solver, which never fouls, and declares
-        its natural when the solver would. ``now`` is the time in
-        milliseconds since the Unix epoch (default the system clock); before
-        the deadline the close is refused unless ``force`` is true.
+        not submit is arranged by the round's ``auto_arrange`` policy and,
+        when it decided nothing, decides its natural as the policy does (the
+        solver when it would, greedy declares, foul declines). ``now`` is the
+        time in milliseconds since the Unix epoch (default the system clock);
+        before the deadline the close is refused unless ``force`` is true.
 
         Raises ``RoundError`` out of the dealt phase or before the deadline;
         ``TypeError``/``ArgumentError`` for a bad ``now`` (a ``TypeError``
@@ -500,25 +541,12 @@ class Round:
         with self._lock:
             if self._phase != "dealt":
                 self._need("dealt", action="close")
-            past = self._past_deadline(now)
-            if self._deadline is not None and not force and not past:
+            if self._timers.before_deadline(now) and not force:
                 raise round_error(
-                    f"cannot close: the deadline {self._deadline} has not passed "
+                    f"cannot close: the deadline {self._timers.deadline} has not passed "
                     "(close(force=True) closes early)"
                 )
-            late = [k for k, p in enumerate(self._play) if p.arrangement is None]
-            choices = {
-                k: best_arrangement(self._hands[k], self._rules, seats=self._seats) for k in late
-            }
-            naturals = {k: self._has_natural(k) for k in late}
-            for k, choice in choices.items():
-                play = self._play[k]
-                play.arrangement, play.text, play.auto = choice.ids, None, True
-                if play.declare_natural is None and naturals[k]:
-                    play.declare_natural = choice.declare_natural
-            for play in self._play:
-                if play.declare_natural is None:
-                    play.declare_natural = True
+            close_seats(self._play, self._hands, self._rules, self._auto, self._has_natural)
             self._phase = "closed"
             self._sequence += 1
 
@@ -535,6 +563,7 @@ class Round:
                     table_id=self._table_id,
                     players=self._players,
                     with_settlement=True,
+                    auto_arrange=self._auto,
                 )
                 self._settlement, self._record_text, self._digest = settlement, text, digest
                 self._settlement_of_text = settlement
@@ -580,7 +609,10 @@ class Round:
     def _write_record(self) -> tuple[str, str]:
         """The record's canonical JSON text and digest."""
         return _core.write_round_record(
-            *self._record_inputs(), table_id=self._table_id, players=self._players
+            *self._record_inputs(),
+            table_id=self._table_id,
+            players=self._players,
+            auto_arrange=self._auto,
         )
 
     def record_json(self) -> str:
@@ -650,7 +682,10 @@ class Round:
                 "table_id": self._table_id,
                 "players": [dict(p) for p in self._players],
                 "server_seed": self._server_seed.hex(),
-                "deadline": self._deadline,
+                "deadline": self._timers.deadline,
+                "seed_deadline": self._timers.seed_deadline,
+                "arrangement_ms": self._timers.arrangement_ms,
+                "auto_arrange": self._auto,
                 "require_client_seeds": self._require_seeds,
                 "client_seeds": list(
                     self._seeds_in if self._phase == "open" else self._client_seeds
@@ -709,21 +744,8 @@ _UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_na
 
 def _restore(state: Mapping[str, Any], key: bytes, bound: tuple[Any, Any, Any]) -> Round:
     (phase, sequence), field = checked_state(state, key, *bound), state_getter(state)
-    rules = rules_of_state(field("rules"))
-    rnd = Round(
-        rules,
-        field("seats"),
-        field("stakes"),
-        round_id=field("round_id"),
-        nonce=field("nonce"),
-        previous_digest=field("previous_digest"),
-        meta=field("meta"),
-        table_id=field("table_id"),
-        players=field("players"),
-        server_seed=server_seed_of(state),
-        deadline=field("deadline"),
-        require_client_seeds=field("require_client_seeds"),
-    )
+    rnd = Round(rules_of_state(field("rules")), **round_arguments(state, field))
+    rnd._timers.restore_deadline(field("deadline"), dealt=phase != "open")
     rnd._rules_text = state["rules"]
     if field("commitment") != rnd.commitment:
         raise round_error("round state: commitment is not the SHA-256 of server_seed")
@@ -767,20 +789,16 @@ def _restore_open(rnd: Round, seeds: list[Any], play: list[Any]) -> None:
 
 
 def _restore_closed(rnd: Round, play: list[Any], checked: list[_Checked] | None) -> None:
-    """Checks what the close decided: every seat's natural, and no seat
-    arranged by the solver fouls."""
+    """Checks what the close decided: every seat's natural, and every seat
+    arranged at the close as the round's policy arranges."""
     for k, seat in enumerate(play):
         if seat["declare_natural"] is None:
             raise round_error(f"round state: play[{k}].declare_natural is decided at the close")
         ids = rnd._play[k].arrangement
         if not seat["auto"] or ids is None:
             continue
-        if checked_arrangement(ids).is_foul(rnd.rules) if checked is None else checked[k][2]:
-            raise round_error(
-                f"round state: play[{k}].auto: the arrangement fouls, and the solver that "
-                "arranges at the close never fouls",
-                k,
-            )
+        fouls = checked_arrangement(ids).is_foul(rnd.rules) if checked is None else checked[k][2]
+        check_auto_seat(k, rnd.auto_arrange, bool(fouls))
     rnd._phase = "closed"
 
 

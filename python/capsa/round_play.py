@@ -1,17 +1,25 @@
-"""What a round keeps of each seat's play, and what it hands the engine of
-its rules and arrangements: the pieces of :class:`capsa.Round` that its
-state and its record share."""
+"""What a round keeps of each seat's play, how the close arranges the seats
+that did not submit, and what it hands the engine of its rules and
+arrangements: the pieces of :class:`capsa.Round` that its state and its
+record share."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from capsa import _core
 from capsa.arrangement import Arrangement
 from capsa.records import rules_for_record
+from capsa.round_state import round_error
 from capsa.rules import Rules
 
-__all__ = ["SeatPlay", "checked_arrangement", "record_rules"]
+__all__ = [
+    "SeatPlay",
+    "check_auto_seat",
+    "checked_arrangement",
+    "close_seats",
+    "record_rules",
+]
 
 # Rules as records hold them, by the identity of the Rules object (kept
 # alive here, so that its id is not reused): hashing a Rules hashes every
@@ -61,3 +69,49 @@ class SeatPlay:
         if self.arrangement is not None and self.text is None:
             self.text = str(checked_arrangement(self.arrangement))
         return self.text
+
+
+def close_seats(
+    play: list[SeatPlay],
+    hands: Sequence[Sequence[int]],
+    rules: Rules,
+    policy: str,
+    natural: Callable[[int], bool],
+) -> None:
+    """Closes the play of a round: every seat that did not submit is
+    arranged by the auto-arrange ``policy`` (marked ``auto``) and, when its
+    hand holds a natural (``natural(seat)``) and it decided nothing, decides
+    as the policy does; every seat still undecided then declares (a seat
+    without a natural holds True). A decision the seat made stands. Raises
+    what :func:`capsa._core.auto_arrangement` raises, changing nothing."""
+    seats = len(play)
+    late = [k for k, p in enumerate(play) if p.arrangement is None]
+    choices = {k: _core.auto_arrangement(hands[k], rules, seats, policy) for k in late}
+    naturals = {k: natural(k) for k in late}
+    for k, (ids, declare) in choices.items():
+        seat = play[k]
+        seat.arrangement, seat.text, seat.auto = tuple(ids), None, True
+        if seat.declare_natural is None and naturals[k]:
+            seat.declare_natural = declare
+    for seat in play:
+        if seat.declare_natural is None:
+            seat.declare_natural = True
+
+
+def check_auto_seat(k: int, policy: str, fouls: bool) -> None:
+    """Checks a saved state's seat ``k`` arranged at the close, whose
+    arrangement ``fouls`` or not, against the round's auto-arrange
+    ``policy``: the solver's and the greedy policy's never foul, the foul
+    policy's always does (each policy's own choice is left to replay: the
+    solver's would cost a solve a seat). Raises ``RoundError`` naming the
+    seat."""
+    if fouls == (policy == "foul"):
+        return
+    who = "the solver" if policy == "solver" else f"the {policy} policy"
+    raise round_error(
+        f"round state: play[{k}].auto: the arrangement "
+        + ("fouls, and " if fouls else "does not foul, and ")
+        + f"{who} that arranges at the close "
+        + ("never fouls" if fouls else "always fouls"),
+        k,
+    )

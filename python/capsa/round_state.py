@@ -28,6 +28,7 @@ __all__ = [
     "checked_state",
     "is_mapping",
     "play_flag",
+    "round_arguments",
     "round_error",
     "rules_of_state",
     "rules_text",
@@ -49,7 +50,8 @@ STATE_VERSION = 3
 """The ``format_version`` of a saved round state this capsa writes."""
 READ_VERSIONS = (2, 3)
 """The ``format_version`` of the saved round states this capsa reads (a
-state of version 2 holds no ``sequence``: it is read as 0)."""
+state of version 2 holds no ``sequence``, read as 0, nor the timers and
+policy fields, read as :func:`round_arguments` says)."""
 
 _CACHE_SIZE = 256
 # Rules by their canonical JSON text and back: compiling rules is the costly
@@ -168,8 +170,13 @@ _STATE_KEYS = frozenset(
         "play",
         "digest",
         "sequence",
+        "seed_deadline",
+        "arrangement_ms",
+        "auto_arrange",
     }
 )
+#: The keys a state of version 3 holds and one of version 2 does not.
+_NEW_IN_3 = ("sequence", "seed_deadline", "arrangement_ms", "auto_arrange")
 
 
 def state_key(state: Mapping[str, Any], key: str) -> Any:
@@ -208,8 +215,10 @@ def check_header(state: Mapping[str, Any]) -> str:
             f"round state: format_version must be {' or '.join(map(str, READ_VERSIONS))}, "
             f"got {str(version)[:20]}"
         )
-    if version < STATE_VERSION and "sequence" in state:
-        raise round_error(f"round state: a state of version {version} has no sequence")
+    if version < STATE_VERSION:
+        for name in _NEW_IN_3:
+            if name in state:
+                raise round_error(f"round state: a state of version {version} has no {name}")
     phase = state_key(state, "phase")
     if phase not in PHASES:
         raise round_error(f"round state: phase must be one of {', '.join(PHASES)}")
@@ -225,6 +234,37 @@ def state_sequence(state: Mapping[str, Any]) -> int:
     if type(sequence) is not int or sequence < 0:
         raise round_error("round state: sequence must be an integer >= 0")
     return sequence
+
+
+def round_arguments(state: Mapping[str, Any], field: Callable[[str], Any]) -> dict[str, Any]:
+    """The arguments of :class:`capsa.Round` but the rules that a state
+    holds, by name, as ``field`` reads them (the constructor checks them).
+    The server seed is read here (``RoundError`` unless 64 lowercase hex
+    digits). A state of version 2 holds no seed deadline of its own (its
+    ``deadline`` is), no arranging window and the solver's policy. The
+    deadline of a round with an arranging window is none here: the deal
+    set the one the state holds."""
+    timers: dict[str, Any] = {}
+    if state["format_version"] >= STATE_VERSION:
+        timers = {
+            "seed_deadline": field("seed_deadline"),
+            "arrangement_ms": field("arrangement_ms"),
+            "auto_arrange": field("auto_arrange"),
+        }
+    return {
+        "seats": field("seats"),
+        "stakes": field("stakes"),
+        "round_id": field("round_id"),
+        "nonce": field("nonce"),
+        "previous_digest": field("previous_digest"),
+        "meta": field("meta"),
+        "table_id": field("table_id"),
+        "players": field("players"),
+        "require_client_seeds": field("require_client_seeds"),
+        "deadline": field("deadline") if timers.get("arrangement_ms") is None else None,
+        "server_seed": server_seed_of(state),
+        **timers,
+    }
 
 
 def check_fresh(state: Mapping[str, Any], table_id: Any, round_id: Any, sequence: Any) -> None:
