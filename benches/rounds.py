@@ -9,15 +9,19 @@ A full round is what a server does for one table: `capsa.Round` (the
 commitment), `deal` with four client seeds, four submissions as
 "top / middle / bottom" text, each checked against the seat's cards,
 `close`, `settle`, and the record: `record_json()` (the canonical line a log
-stores) or `record()` (the same as a dict). The players' arrangements are
-made before timing (the last valid split of each hand), from server seeds
-fixed in advance so that they match the deal; drawing a seed from the
-operating system is timed apart. Replay is `capsa.replay` of each record
+stores) or `record()` (the same as a dict). A round closed with seats left
+is the same with seat 0's submission alone: the close arranges seats 1 to 3
+by the round's auto-arrange policy (`solver`, `greedy` or `foul`; a tenth
+as many rounds, since the solver's costs a solve a seat). The players'
+arrangements are made before timing (the last valid split of each hand),
+from server seeds fixed in advance so that they match the deal; drawing a
+seed from the operating system is timed apart. Replay is `capsa.replay` of each record
 line, chained, and `capsa replay` on the file.
 
 Checked while timing: every record replays with the chain, every
 settlement sums to zero (points, and net plus rake), and the records of two
-runs are byte for byte the same.
+runs are byte for byte the same; a round closed with seats left replays
+and names its policy.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from capsa.records import read_record, replay_view
 
 RULES = capsa.Rules()
 CLIENT_SEEDS = ["alice", "bob", "carol", "dave"]
+POLICIES = ("solver", "greedy", "foul")
 
 
 def prepare(n: int) -> list[tuple[bytes, list[str]]]:
@@ -84,6 +89,22 @@ def play(rounds: list[tuple[bytes, list[str]]], as_dict: bool) -> list[object]:
             records.append(rnd.record_json())
         previous = rnd.digest
     return records
+
+
+def play_left(rounds: list[tuple[bytes, list[str]]], policy: str) -> list[str]:
+    """Rounds in which seat 0 alone submits: the close arranges the others
+    by ``policy``."""
+    lines = []
+    for k, (seed, texts) in enumerate(rounds):
+        rnd = capsa.Round(
+            RULES, 4, 100, round_id=f"table-2/{k}", nonce=k, server_seed=seed, auto_arrange=policy
+        )
+        rnd.deal(CLIENT_SEEDS)
+        rnd.submit(0, texts[0])
+        rnd.close()
+        rnd.settle()
+        lines.append(rnd.record_json())
+    return lines
 
 
 def replay_all(lines: list[str]) -> list[str]:
@@ -136,6 +157,13 @@ def main() -> int:
     t_replay_dumped, replayed_dumped = best_time(lambda: replay_dicts_dumped(dicts), args.repeat)
     gc.unfreeze()
     t_seed, _ = best_time(lambda: [secrets.token_bytes(32) for _ in range(n)], args.repeat)
+    left = rounds[: max(1, n // 10)]
+    t_left = {}
+    for policy in POLICIES:
+        t_left[policy], policy_lines = best_time(lambda p=policy: play_left(left, p), args.repeat)
+        for line in policy_lines[:50]:
+            capsa.replay(line)
+            assert json.loads(line)["solver"]["strategy"] == policy
 
     # checks on what was timed
     assert play(rounds[:50], as_dict=False) == lines[:50], "records differ between runs"
@@ -177,6 +205,13 @@ def main() -> int:
         print(
             f"| {name} | {fmt_rate(n / timing.wall)} | {fmt_rate(n / timing.cpu)} | "
             f"{1e6 * timing.cpu / n:,.1f} µs |"
+        )
+    for policy in POLICIES:
+        timing = t_left[policy]
+        print(
+            f"| full round, seats 1 to 3 left to the `{policy}` policy ({len(left):,} rounds) "
+            f"| {fmt_rate(len(left) / timing.wall)} | {fmt_rate(len(left) / timing.cpu)} "
+            f"| {1e6 * timing.cpu / len(left):,.1f} µs |"
         )
     print(
         f"| `capsa replay` on the file ({size / n:,.0f} bytes a record), start-up included | "

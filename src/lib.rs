@@ -30,6 +30,7 @@ pub mod state_mac;
 pub mod stats;
 pub mod stream;
 pub mod table;
+pub mod texts;
 pub mod tournament;
 
 #[cfg(test)]

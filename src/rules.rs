@@ -201,7 +201,8 @@ fn royalty_row(name: &str) -> Option<usize> {
 impl Rules {
     /// Sets the knob of a dotted name (a row of [`KNOBS`]) to `value`:
     /// the one place a knob's name meets its field. Text knobs the engine
-    /// does not play by (`name`, `description`) are accepted and dropped.
+    /// does not play by (`name`, `description`) are checked
+    /// ([`crate::texts::check_rules_text`]) and dropped.
     ///
     /// Errors: an unknown knob, a value of the wrong kind, an integer out of
     /// the table's range, a name that is not one of a choice's.
@@ -216,7 +217,7 @@ impl Rules {
         }
         match name {
             "name" | "description" => {
-                text(name, value)?;
+                crate::texts::check_rules_text(name, &text(name, value)?).map_err(Error::rules)?;
             }
             "tie_break" => ranking.tie_break_suit = text(name, value)?.parse::<TieBreak>()?.flag(),
             "suit_order" => ranking.suit_strength = parse_suit_order(&text(name, value)?)?,

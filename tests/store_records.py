@@ -5,16 +5,29 @@ without the solver."""
 from __future__ import annotations
 
 import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
 
 import capsa
-from capsa.records import read_record
+from capsa.records import canonical_json, read_record, record_digest
 
-__all__ = ["digest_of", "make_chain", "make_round", "played"]
+__all__ = ["digest_of", "make_chain", "make_round", "played", "rewritten"]
 
 
 def digest_of(text: str) -> str:
     """The digest a record carries."""
     return read_record(text).digest
+
+
+def rewritten(text: str, edit: Callable[[dict[str, Any]], None]) -> str:
+    """The record ``text`` with ``edit`` made to its data and its digest
+    written again: a record as another writer (an older capsa) could have
+    written it, which capsa.Round no longer writes."""
+    data = json.loads(text)
+    edit(data)
+    data["digest"] = record_digest(data)
+    return canonical_json(data)
 
 
 def played(rnd: capsa.Round) -> str:

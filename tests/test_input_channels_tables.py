@@ -17,6 +17,7 @@ cli settle      yes       seat     ``capsa settle`` on it (a record log)
 cli to-parquet  yes       seat     ``capsa records to-parquet`` on it
 Ledger start    yes       -        ``Ledger(previous_digest={id: link})``
 saved ledger    yes       ids      ``Ledger.from_dict`` of a saved ledger
+                                   changed and sealed again under the key
 commitments     yes       -        ``capsa verify --commitments``
 ==============  ========  =======  =========================================
 
@@ -36,8 +37,11 @@ both forms (the record's with the object only: two faults below), and a
 str player or a missing name is a fault only in a record; JSON keys are
 always strings. A saved ledger holds each seat's player id and each
 player's name (``names``), so it carries the faults of an id, a name's
-length and an id at two seats; a name of another type is refused by its
-check of ``names`` as a whole. ``Ledger(previous_digest=...)`` and the
+length and an id at two seats that its sealed data can hold (no float); a
+name of another type is refused by its check of ``names`` as a whole. A
+record's reader, and a saved ledger of what it read, refuse U+0000 in an
+id, and read an older record's other control characters, which every
+writer refuses. ``Ledger(previous_digest=...)`` and the
 commitments file take a table id only. The saved state of a round holds
 the arguments ``Round`` was given, so it carries every fault ``Round``
 does that its sealed data can hold: integers only (a float is not state
@@ -59,6 +63,7 @@ from test_input_channels import Answer, _raised, fault_text, is_typed
 import capsa
 from capsa import _core
 from capsa.cli import main
+from capsa.ledger_data import seal_saved
 from capsa.round_state import MAC_FIELD, seal
 
 SEED = b"\x02" * 32
@@ -83,7 +88,7 @@ def _played() -> tuple[dict[str, Any], dict[str, Any]]:
 STATE, RECORD = _played()
 _LEDGER = capsa.Ledger()
 _LEDGER.add(RECORD)
-SAVED = json.loads(json.dumps(_LEDGER.to_dict()))
+SAVED = json.loads(json.dumps(_LEDGER.to_dict(key=KEY)))
 
 _UNSET: Any = object()
 
@@ -146,8 +151,9 @@ def _state(f: Fault) -> Answer:
 def _saved_ledger(f: Fault) -> Answer:
     assert f.saved is not None
     data = json.loads(json.dumps(SAVED))
+    data.pop(MAC_FIELD)
     f.saved(data)
-    return _raised(lambda: capsa.Ledger.from_dict(data))
+    return _raised(lambda: capsa.Ledger.from_dict(seal_saved(data, KEY), key=KEY))
 
 
 def _cli_records(
@@ -254,8 +260,11 @@ def _table_faults() -> list[Fault]:
         ("empty", "", TABLE_ID),
         ("too long", "x" * 300, TABLE_ID),
         ("multi-byte text too long", "\u00e9" * 129, TABLE_ID),
-        ("a float", 1.5, ("reader", "Round", "Ledger start", "saved ledger", "commitments")),
+        ("a float", 1.5, ("reader", "Round", "Ledger start", "commitments")),
         ("a lone surrogate", "\ud800", ("reader", "Round", "Ledger start")),
+        ("U+0000", "t\x00", TABLE_ID),
+        ("a control character", "t\n1", (*PYTHON, "Ledger start")),
+        ("U+007F", "\x7f", (*PYTHON, "Ledger start")),
     ]
     return [
         Fault("table id", name, channels, table_id=value, saved=_entry_table_id(value))
@@ -269,16 +278,24 @@ def _id_faults() -> list[Fault]:
         ("a bool", True),
         ("empty", ""),
         ("too long", "x" * 300),
+        ("holding U+0000", "p\x00"),
     ]
+    written_only = [("holding a control character", "p\t0"), ("holding U+001F", "\x1f")]
     return [
-        Fault(
-            "players",
-            f"an id {name}",
-            (*PYTHON, *RECORD_CHANNELS, "saved ledger"),
-            player={"id": value, "name": None},
-            saved=_entry_player(0, value),
-        )
-        for name, value in sent
+        *(
+            Fault("players", f"an id {name}", PYTHON, player={"id": value, "name": None})
+            for name, value in written_only
+        ),
+        *(
+            Fault(
+                "players",
+                f"an id {name}",
+                (*PYTHON, *RECORD_CHANNELS, "saved ledger"),
+                player={"id": value, "name": None},
+                saved=_entry_player(0, value),
+            )
+            for name, value in sent
+        ),
     ]
 
 
@@ -288,15 +305,22 @@ def _name_faults() -> list[Fault]:
         ("empty", "", ("saved ledger",)),
         ("too long", "n" * 257, ("saved ledger",)),
     ]
+    written_only = [("holding U+0000", "n\x00")]
     return [
-        Fault(
-            "players",
-            f"a name {name}",
-            (*PYTHON, *RECORD_CHANNELS, *saved),
-            player={"id": "p0", "name": value},
-            saved=_name(value),
-        )
-        for name, value, saved in sent
+        *(
+            Fault("players", f"a name {name}", PYTHON, player={"id": "p0", "name": value})
+            for name, value in written_only
+        ),
+        *(
+            Fault(
+                "players",
+                f"a name {name}",
+                (*PYTHON, *RECORD_CHANNELS, *saved),
+                player={"id": "p0", "name": value},
+                saved=_name(value),
+            )
+            for name, value, saved in sent
+        ),
     ]
 
 

@@ -16,6 +16,10 @@ from typing import Any
 import pytest
 
 import capsa
+from capsa.ledger_data import seal_saved
+from capsa.sealing import MAC_FIELD
+
+KEY = hashlib.sha256(b"test_ledger: the server key").digest()
 
 
 def table(
@@ -190,11 +194,11 @@ def saved_ledger() -> capsa.Ledger:
 
 def test_a_ledger_saves_and_loads() -> None:
     ledger = saved_ledger()
-    data = ledger.to_dict()
+    data = ledger.to_dict(key=KEY)
     assert json.loads(json.dumps(data)) == data
-    loaded = capsa.Ledger.from_dict(data)
+    loaded = capsa.Ledger.from_dict(data, key=KEY)
     assert loaded.balances == ledger.balances and loaded.house == ledger.house
-    assert loaded.entries == ledger.entries and loaded.to_dict() == data
+    assert loaded.entries == ledger.entries and loaded.to_dict(key=KEY) == data
     # it books on where it stopped, a repeat refused
     more = table(4, table_id="t0", players=["ana", "ben", "cy", "di"])
     loaded.add(more[3])
@@ -230,8 +234,128 @@ def _edit(data: dict[str, Any], path: list[str | int], value: object) -> dict[st
 def test_a_changed_saved_ledger_is_refused(
     path: list[str | int], value: object, match: str
 ) -> None:
-    data = saved_ledger().to_dict()
+    data = saved_ledger().to_dict(key=KEY)
+    changed = _edit(data, path, value)
+    # refused by its MAC, and when sealed again under the key (the key
+    # leaked, or a bug in the server), by what booking could have made
+    with pytest.raises(capsa.ArgumentError, match=f"saved ledger: {path[0]} was changed"):
+        capsa.Ledger.from_dict(changed, key=KEY)
+    changed.pop(MAC_FIELD)
     with pytest.raises(capsa.ArgumentError, match=match):
-        capsa.Ledger.from_dict(_edit(data, path, value))
+        capsa.Ledger.from_dict(seal_saved(changed, KEY), key=KEY)
     with pytest.raises(TypeError):
-        capsa.Ledger.from_dict([])  # type: ignore[arg-type]
+        capsa.Ledger.from_dict([], key=KEY)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="key must be bytes"):
+        capsa.Ledger.from_dict(data, key="k" * 32)  # type: ignore[arg-type]
+
+
+def _move_money(data: dict[str, Any], amount: int) -> dict[str, Any]:
+    """``data`` with ``amount`` moved from the first entry's seat 1 to its
+    seat 0, consistently: the nets, every later balance of both players,
+    zero-sum kept."""
+    data = copy.deepcopy(data)
+    first = data["entries"][0]
+    winner, loser = first["players"][0], first["players"][1]
+    first["net"][0] += amount
+    first["net"][1] -= amount
+    for entry in data["entries"]:
+        for seat, player in enumerate(entry["players"]):
+            if player == winner:
+                entry["balances"][seat] += amount
+            elif player == loser:
+                entry["balances"][seat] -= amount
+    return data
+
+
+def test_money_moved_between_players_consistently_is_refused() -> None:
+    ledger = saved_ledger()
+    data = ledger.to_dict(key=KEY)
+    moved = _move_money(data, 1_000)
+    # every check of booking passes: only the seal finds it
+    other_key = hashlib.sha256(b"another key").digest()
+    unsealed = {k: v for k, v in moved.items() if k != MAC_FIELD}
+    forged = capsa.Ledger.from_dict(seal_saved(dict(unsealed), other_key), key=other_key)
+    assert forged.balances != ledger.balances
+    assert sum(forged.balances.values()) + forged.house == 0
+    with pytest.raises(capsa.ArgumentError, match="saved ledger: entries was changed"):
+        capsa.Ledger.from_dict(moved, key=KEY)
+    # a whole ledger sealed under another key, or none
+    with pytest.raises(capsa.ArgumentError, match="MAC"):
+        capsa.Ledger.from_dict(data, key=other_key)
+    with pytest.raises(capsa.ArgumentError, match="mac is missing"):
+        capsa.Ledger.from_dict(unsealed, key=KEY)
+
+
+def test_a_saved_ledger_of_version_1_is_not_read() -> None:
+    data = saved_ledger().to_dict(key=KEY)
+    data.pop(MAC_FIELD)
+    data["format_version"] = 1
+    with pytest.raises(capsa.ArgumentError, match="format_version 1 is not sealed"):
+        capsa.Ledger.from_dict(data, key=KEY)
+
+
+def test_saved_nonces_are_one_for_each_round_of_their_table() -> None:
+    data = saved_ledger().to_dict(key=KEY)
+    data.pop(MAC_FIELD)
+    for change in (
+        lambda d: d["nonces"][0]["nonces"].pop(),
+        lambda d: d["nonces"][0]["nonces"].append(10**6),
+        lambda d: d["nonces"].pop(0),
+    ):
+        changed = copy.deepcopy(data)
+        change(changed)
+        with pytest.raises(capsa.ArgumentError, match="nonces"):
+            capsa.Ledger.from_dict(seal_saved(changed, KEY), key=KEY)
+
+
+def _saved_of(rounds: int) -> dict[str, Any]:
+    """A saved ledger of ``rounds`` rounds of one table of two players,
+    sealed: each round's data as booking would make it (the records are
+    not played: loading does not replay them)."""
+    entries: list[dict[str, Any]] = []
+    balances = [0, 0]
+    for k in range(rounds):
+        net = [3, -3] if k % 3 else [-6, 6]
+        balances = [b + n for b, n in zip(balances, net, strict=True)]
+        entries.append(
+            {
+                "round": k + 1,
+                "table_id": "t",
+                "round_id": f"t/{k}",
+                "digest": hashlib.sha256(str(k).encode()).hexdigest(),
+                "players": ["a", "b"],
+                "net": net,
+                "rake": [0, 0],
+                "balances": balances,
+                "house": 0,
+            }
+        )
+    data = {
+        "format": "capsa-ledger",
+        "format_version": 2,
+        "seats": 2,
+        "start": {"checked": False, "digest": None},
+        "names": {"a": None, "b": None},
+        "entries": entries,
+        "nonces": [{"table_id": "t", "nonces": list(range(rounds))}],
+    }
+    return seal_saved(data, KEY)
+
+
+def test_loading_a_saved_ledger_takes_time_linear_in_its_entries() -> None:
+    import time
+
+    def load_time(rounds: int) -> float:
+        data = _saved_of(rounds)
+        best = float("inf")
+        for _ in range(3):
+            start = time.process_time()
+            loaded = capsa.Ledger.from_dict(data, key=KEY)
+            best = min(best, time.process_time() - start)
+        assert len(loaded) == rounds and loaded.balances["a"] == -loaded.balances["b"]
+        return best
+
+    small, large = load_time(1_000), load_time(8_000)
+    # 8 times the entries: about 8 times the time (the quadratic load of
+    # before took about 64 times)
+    assert large < 20 * small, (small, large)

@@ -380,6 +380,9 @@ def test_records_follow_the_json_schema(version: int) -> None:
     assert _check(broken, root, root, "record") != []
     broken = change(records[0], lambda r: r.update(format_version=version % 4 + 1))
     assert _check(broken, root, root, "record") != []
+    # an id holding U+0000, which the reader refuses (docs/records.md, "Ids and texts")
+    broken = change(records[0], lambda r: r.update(round_id="r\x00"))
+    assert _check(broken, root, root, "record") == ["record.round_id: pattern"]
 
 
 @pytest.mark.parametrize("version", FORMATS)

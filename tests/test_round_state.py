@@ -57,7 +57,7 @@ def changed(change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
         (lambda s: s.update(round_ID=s.pop("round_id")), "'round_ID' is not covered"),
         (lambda s: s.pop("meta"), "meta is missing"),
         (lambda s: s.update(nonce=s["seats"], seats=s["nonce"]), "nonce was changed"),
-        (lambda s: s[MAC_FIELD].update(whole="0" * 64), "the MAC of the whole state"),
+        (lambda s: s[MAC_FIELD].update(whole="0" * 64), "the MAC of the whole does not match"),
         (lambda s: s.pop(MAC_FIELD), "mac is missing"),
         (lambda s: s.update(mac={"fields": {}}), "mac is missing or malformed"),
     ],

@@ -108,7 +108,8 @@ def test_an_absent_seat_is_dealt_at_the_end_of_the_seed_window_and_the_others_ke
         return players
 
     # the round waits for the absent seat to the end of each window
-    with serving(url, "--tables", "1", "--seed-ms", "300", "--deadline-ms", "1000") as served:
+    options = ("--tables", "1", "--seed-ms", "300", "--deadline-ms", "1000")
+    with serving(url, *options, "--auto-arrange", "foul") as served:
         players = asyncio.run(run(served))
         state = httpx.get(f"{served.url}/tables/t0").json()
     with capsa.store.open(url, create=False) as store:
@@ -120,6 +121,7 @@ def test_an_absent_seat_is_dealt_at_the_end_of_the_seed_window_and_the_others_ke
         # one alone was arranged for it
         assert [seat["auto"] for seat in record["seats"]] == [False, False, False, True]
         assert record["deal"]["client_seeds"][3] == ""
+        assert record["solver"]["strategy"] == "foul"  # the policy, recorded
     check_store(url, [players.seen], key=KEY)
     assert state["seed_deadline"] is not None  # the windows are the table's
 
@@ -272,27 +274,6 @@ def test_a_lease_lost_while_running_pauses_the_tables_and_the_new_server_plays_o
             assert all("lease" in why for why in body["paused"].values())
             assert health(second.url)[0] == 200
     check_store(url, [t.seen for t in old + new], key=KEY)
-
-
-@pytest.mark.parametrize("policy", ["greedy", "foul"])
-def test_an_auto_arrange_policy_the_rounds_do_not_take_is_refused_at_start(
-    tmp_path: Path, policy: str
-) -> None:
-    import subprocess
-
-    argv = [sys.executable, "-m", "examples.server", "--store", f"sqlite:///{tmp_path}/r.db"]
-    if "auto_arrange" in capsa.Round.__init__.__code__.co_varnames:
-        pytest.skip("this capsa's rounds take the policy")
-    result = subprocess.run(
-        [*argv, "--auto-arrange", policy, "--port", "0"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and "--auto-arrange" in result.stderr
 
 
 def test_the_commits_process_killed_is_started_again_and_the_tables_play_on(

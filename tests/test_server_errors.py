@@ -203,6 +203,31 @@ CASES: dict[str, tuple[Any, int, str]] = {
         422,
         "BadPlayer",
     ),
+    "player id with a control character": (
+        lambda t: {"method": "POST", "url": "/tables/t0/join", "json": {"player": "a\nb"}},
+        422,
+        "BadPlayer",
+    ),
+    "player id with a lone surrogate": (
+        lambda t: {
+            "method": "POST",
+            "url": "/tables/t0/join",
+            "content": b'{"player": "a\\ud800"}',
+            "headers": {"content-type": "application/json"},
+        },
+        422,
+        "BadPlayer",
+    ),
+    "name with a lone surrogate": (
+        lambda t: {
+            "method": "POST",
+            "url": "/tables/t0/join",
+            "content": b'{"player": "a", "name": "\\udfff"}',
+            "headers": {"content-type": "application/json"},
+        },
+        422,
+        "BadPlayer",
+    ),
     "name of the wrong type": (
         lambda t: {"method": "POST", "url": "/tables/t0/join", "json": {"player": "a", "name": 1}},
         422,

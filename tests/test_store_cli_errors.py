@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from store_records import make_chain
+from store_records import make_chain, rewritten
 
 import capsa.store.sqlite
 from capsa.cli import main
@@ -72,13 +72,16 @@ def test_a_line_that_is_not_utf8_fails_alone(
 def test_a_key_holding_nul_fails_alone(
     url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    records = [make_chain("kept", 1)[0], make_chain("t\u0000x", 1)[0]]
+    # a record as an older writer could have made it: capsa.Round and the
+    # record reader refuse U+0000 in an id, which the store cannot key
+    nul = rewritten(make_chain("t", 1)[0], lambda data: data.update(table_id="t\u0000x"))
+    records = [make_chain("kept", 1)[0], nul]
     log = tmp_path / "nul.jsonl"
     log.write_text("".join(t + "\n" for t in records), "utf-8")
     code, out, _ = _run(capsys, "store", "append", url, str(log), "--batch", "2")
     results = [json.loads(line) for line in out]
     assert code == 1 and results[0]["stored"] is True
-    assert results[1]["error"] == "NulCharacterError" and results[1]["fields"] == ["table_id"]
+    assert results[1]["error"] == "RecordError" and results[1]["fields"] == ["table_id"]
 
 
 @pytest.mark.parametrize(

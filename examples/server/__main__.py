@@ -24,7 +24,7 @@ from examples.server.app import create_app
 from examples.server.heads import http_protocol
 from examples.server.limits import Limits
 from examples.server.recorder import STORE_RETRY_SECONDS
-from examples.server.tables import AUTO_ARRANGE, round_policy
+from examples.server.tables import AUTO_ARRANGE
 from examples.server.tenancy import Tenancy, new_holder
 
 # File descriptors the server needs besides its connections: the store's,
@@ -205,10 +205,6 @@ def main(argv: list[str] | None = None) -> None:
     for option, least in (("seed_ms", 1), ("deadline_ms", 1), ("lease_ms", 300), ("stop_ms", 0)):
         if getattr(args, option) < least:
             _fail(f"--{option.replace('_', '-')} must be at least {least}")
-    try:
-        round_policy(args.auto_arrange)
-    except capsa.ArgumentError as exc:
-        _fail(f"--auto-arrange: {exc}")
     _enough_files(limits)
     # The key seals the round states and signs the seats' tokens; from the
     # environment so that it outlives a restart (hex, 32 bytes recommended).

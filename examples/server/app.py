@@ -19,11 +19,11 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 import capsa
+from capsa.ids import check_player_id, check_player_name, check_round_id
 from capsa.render import LANGUAGES
 from examples.server.errors import ApiError, error_response, reason_of
 from examples.server.events import EventHub
 from examples.server.health import health
-from examples.server.ids import check_player_id, check_player_name, check_round_id
 from examples.server.limits import Limits
 from examples.server.reading import field, read_body, seat_number
 from examples.server.reads import Reads
@@ -63,7 +63,7 @@ def create_app(
     from its publication (a seat that sends no seed is dealt without it),
     its arrangement window ``deadline_ms`` from its deal, and a seat that
     did not submit by then is arranged by ``auto_arrange`` (``"solver"``,
-    ``"greedy"`` or ``"foul"``, as capsa's rounds take them); records in
+    ``"greedy"`` or ``"foul"``, named in each record); records in
     the store at ``store_url``, its heads signed under ``store_key`` when
     given; the tables leased to ``holder`` (default: this host, process
     and a random part) ``lease_ms`` at a time; a record the store refuses
@@ -73,9 +73,8 @@ def create_app(
     and signs the seats' tokens; ``limits`` bound what the application
     holds (uvicorn's own bounds are set by ``python -m examples.server``
     from the same :class:`Limits`). The application's ``state.hall`` is its
-    :class:`TableHall`. Raises ``ArgumentError`` for an ``auto_arrange``
-    this capsa's rounds do not take; its start raises ``LeaseError`` for a
-    table another live server leases."""
+    :class:`TableHall`. Its start raises ``LeaseError`` for a table another
+    live server leases."""
     limits = limits or Limits()
     hub = EventHub(
         max_listeners=limits.max_listeners,

@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
-import inspect
 import logging
 import time
 from collections.abc import Callable, Iterator
@@ -37,10 +36,11 @@ from typing import Any
 
 import capsa
 import capsa.store
+from capsa.records import AUTO_ARRANGE_POLICIES
 from examples.server.errors import ApiError, reason_of
 from examples.server.recorder import Job, Recorder
 
-__all__ = ["AUTO_ARRANGE", "Table", "TableHall", "now_ms", "round_policy"]
+__all__ = ["AUTO_ARRANGE", "Table", "TableHall", "now_ms"]
 
 Publish = Callable[[str, dict[str, Any]], None]
 _LOG = logging.getLogger("capsa.server")
@@ -58,30 +58,13 @@ _PUBLIC = (
     "client_seeds_in",
     "submitted",
 )
-AUTO_ARRANGE = ("solver", "greedy", "foul")
+AUTO_ARRANGE = AUTO_ARRANGE_POLICIES
 """The auto-arrange policies: what arranges a seat that did not submit."""
 
 
 def now_ms() -> int:
     """The time in milliseconds since the Unix epoch, as rounds take it."""
     return int(time.time() * 1000)
-
-
-def round_policy(auto_arrange: str) -> dict[str, Any]:
-    """The arguments of ``capsa.Round`` that set the auto-arrange policy:
-    none for ``"solver"`` (capsa's default). Raises ``ArgumentError`` for a
-    policy this capsa's rounds do not take."""
-    if auto_arrange not in AUTO_ARRANGE:
-        raise capsa.ArgumentError(
-            f"auto_arrange must be one of {', '.join(AUTO_ARRANGE)}, not {auto_arrange!r}"
-        )
-    if auto_arrange == "solver":
-        return {}
-    if "auto_arrange" not in inspect.signature(capsa.Round).parameters:
-        raise capsa.ArgumentError(
-            f"auto_arrange {auto_arrange!r}: this capsa's rounds arrange with the solver only"
-        )
-    return {"auto_arrange": auto_arrange}
 
 
 class Table:
@@ -208,14 +191,13 @@ class Table:
             previous_digest=previous,
             table_id=self.table_id,
             players=[p for p in self.players if p is not None],
-            # the round's own deadline is when its deal may go ahead without
-            # the seeds missing: the seed window, counted from now (the
-            # table counts it again from the round's publication); the
-            # table closes the round at the end of the arrangement window
-            deadline=now + hall.seed_ms,
+            # the seed window counted from now: the table counts it again
+            # from the round's publication, and deals then
+            seed_deadline=now + hall.seed_ms,
+            arrangement_ms=hall.deadline_ms,
             require_client_seeds=True,
             meta={"played_at": now},
-            **hall.policy,
+            auto_arrange=hall.auto_arrange,
         )
 
     def _opening(self, rnd: capsa.Round) -> capsa.store.Opening:
@@ -303,8 +285,8 @@ class Table:
             self.pause(f"its round failed: {reason_of(exc)}")
 
     def _deal(self, rnd: capsa.Round, now: int) -> None:
-        rnd.deal(now=now)
-        self.deadline = now + self.hall.deadline_ms
+        rnd.deal(now=now)  # its arrangement window starts now
+        self.deadline = rnd.deadline or 0
         self.save(rnd)
         self.hall.publish(
             self.table_id, {"event": "dealt", "round_id": rnd.round_id, "deadline": self.deadline}
@@ -316,9 +298,7 @@ class Table:
         round's opening to the store; the table shows the round closed
         until they are stored."""
         if rnd.phase == "dealt":
-            # the table's own deadline, which the round's (the seed
-            # window's) does not know
-            rnd.close(now=now, force=True)
+            rnd.close(now=now, force=True)  # every seat submitted, or the window ended
             auto = [not rnd.submitted(s) for s in range(rnd.seats)]
             self.hall.publish(
                 self.table_id, {"event": "closed", "round_id": rnd.round_id, "auto": auto}
@@ -418,7 +398,7 @@ class TableHall:
         self.stake = stake
         self.deadline_ms = deadline_ms
         self.seed_ms = seed_ms
-        self.policy = round_policy(auto_arrange)
+        self.auto_arrange = auto_arrange
         self.publish = publish
         self.tables: dict[str, Table] = {}
         self.recorder = recorder or Recorder()

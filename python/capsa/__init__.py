@@ -19,8 +19,9 @@ the fifteen naturals (bit i of a ``naturals_batch`` bit set is
 
 Submodules: ``capsa.cards``, ``capsa.rules``, ``capsa.arrangement``,
 ``capsa.settlement``, ``capsa.solver`` (arranging), ``capsa.tables`` (the
-solver's tables), ``capsa.oracle`` (the pure-Python reference) and
-``capsa.cli`` (the command line).
+solver's tables), ``capsa.ids`` (the rule for ids and names),
+``capsa.oracle`` (the pure-Python reference) and ``capsa.cli`` (the
+command line).
 """
 
 import importlib
@@ -58,7 +59,7 @@ if TYPE_CHECKING:
     from capsa.cards import deal, format_cards
     from capsa.ledger import Ledger, LedgerEntry
     from capsa.records import RecordError, ReplayError, SolverMismatchError, replay, verify_deal
-    from capsa.round import Round, RoundError
+    from capsa.round import Round, RoundError, StaleStateError
     from capsa.rules import Rules, presets
     from capsa.settlement import BatchSettlement, Seat, Settlement, settle, settle_batch
     from capsa.simulation import Summary, simulate
@@ -89,6 +90,7 @@ __all__ = [
     "Seat",
     "Settlement",
     "SolverMismatchError",
+    "StaleStateError",
     "Summary",
     "TableError",
     "__version__",
@@ -130,6 +132,7 @@ _LAZY_NAMES: dict[str, str] = {
     "verify_deal": "capsa.records",
     "Round": "capsa.round",
     "RoundError": "capsa.round",
+    "StaleStateError": "capsa.round",
     "Rules": "capsa.rules",
     "presets": "capsa.rules",
     "BatchSettlement": "capsa.settlement",

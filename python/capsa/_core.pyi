@@ -150,7 +150,8 @@ class Knob:
         """The least value of an integer knob, else None."""
     @property
     def high(self) -> int | None:
-        """The greatest value of an integer knob, else None."""
+        """The greatest value of an integer knob, the most bytes of UTF-8 of
+        a text knob, else None."""
     @property
     def default(self) -> Any:
         """The value in the capsa-susun preset, as ``Rules.to_dict()`` writes
@@ -595,6 +596,23 @@ def settle_batch(
     ``rules`` that is not a ``capsa.Rules`` or None.
     """
 
+def largest_seat_points(rules: _Rules, seats: int) -> int:
+    """The most points a seat of a ``seats``-seat table can settle for,
+    either way, under ``rules``: ``seats - 1`` times the most a pair settles
+    for (the largest of a declared natural, a surrender, a foul and a scoop
+    of every row with its royalties, by the rules' values), saturating at
+    2**127-1. ``TableError`` for a seat count outside 2..4, ``TypeError``
+    for rules that are not a ``capsa.Rules`` or None."""
+
+def check_settlement_fits(
+    rules: _Rules, seats: int, stakes: int | Sequence[Sequence[int]] | None
+) -> None:
+    """Checks that every round of a ``seats``-seat table under ``rules`` and
+    ``stakes`` (None: the rules' stake) settles with every figure in 64
+    bits: ``ArgumentError`` naming the stake (or a seat's row of stakes, or
+    the rules) and the bound otherwise; what ``settle`` raises for stakes
+    that are not stakes."""
+
 def settle_rounds(
     cards: _IdArray,
     rules: _Rules = None,
@@ -810,6 +828,14 @@ MAX_REASON_BYTES: Final[int]
 """The longest reason of a void record, in bytes of UTF-8."""
 AUTO_ARRANGE_POLICIES: Final[list[str]]
 """The auto-arrange policies: solver, greedy, foul."""
+MAX_ID_BYTES: Final[int]
+"""The longest id (of a table, a round or a player), in bytes of UTF-8."""
+MAX_NAME_BYTES: Final[int]
+"""The longest display name of a player, in bytes of UTF-8."""
+MAX_RULES_NAME_BYTES: Final[int]
+"""The longest ``name`` of a rule set, in bytes of UTF-8."""
+MAX_RULES_DESCRIPTION_BYTES: Final[int]
+"""The longest ``description`` of a rule set, in bytes of UTF-8."""
 MAX_RNG_CHUNK: Final[int]
 """The most words or shuffles one generator call returns."""
 
@@ -1146,8 +1172,31 @@ def read_meta(
 ) -> dict[str, str | int | bool | None]:
     """The server's notes for a record, as a new dict: None is empty."""
 
-def read_flag(value: bool, what: str) -> bool:
-    """A flag: a bool (an int is not one); ``what`` names it."""
+def read_flag(value: object, what: str) -> bool:
+    """A flag: a bool (an int or a str is not one); ``what`` names it.
+    ``TypeError`` for anything else."""
+
+def check_id(value: object, field: str, *, recorded: bool = False) -> str:
+    """An id (of a table, a round or a player) at ``field``, as a writer
+    takes it: 1 to ``MAX_ID_BYTES`` bytes of UTF-8, no control character
+    (U+0000 to U+001F, U+007F); ``recorded``: as the record reader takes an
+    id read from a record (U+0000 refused, other controls read).
+    ``TypeError`` for a value that is not a str, ``ArgumentError`` naming
+    the field otherwise."""
+
+def check_name(value: object, field: str, *, recorded: bool = False) -> str | None:
+    """A player's display name at ``field``, or None, as a writer takes it:
+    1 to ``MAX_NAME_BYTES`` bytes of UTF-8, no U+0000; ``recorded``: as the
+    record reader takes one (U+0000 read). ``TypeError`` for a value that
+    is neither a str nor None, ``ArgumentError`` naming the field
+    otherwise."""
+
+def rules_text_fault(knob: str, value: str) -> str | None:
+    """What is wrong with ``value`` as the rules' text knob ``knob``
+    (``name``: at most ``MAX_RULES_NAME_BYTES`` bytes of UTF-8,
+    ``description``: at most ``MAX_RULES_DESCRIPTION_BYTES``), or None.
+    ``TypeError`` for a value that is not a str, ``ArgumentError`` for one
+    holding a lone surrogate."""
 
 def rng_words_fair(server_seed: bytes, nonce: int, start: int, count: int) -> bytes:
     """``count`` words of the fair deal's HMAC-SHA256 stream from word

@@ -27,6 +27,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from capsa import _core
 from capsa._core import ArgumentError
 from capsa.bulk import (
     CARD_COLUMNS,
@@ -147,9 +148,11 @@ def settle_parquet(
 
     Raises ``ArgumentError`` for a source that does not exist or holds no
     Parquet file, or ``rows_per_task`` below 1; ``TypeError`` for a
-    ``rows_per_task`` that is not an int; errors of
+    ``rows_per_task`` that is not an int or a ``progress`` that is not a
+    bool; errors of
     :func:`capsa.bulk.settle_table` for a rounds file of the wrong shape.
     """
+    progress = _core.read_flag(progress, "progress")
     if isinstance(rows_per_task, bool) or not isinstance(rows_per_task, int):
         raise TypeError(f"rows_per_task must be an int, not {type(rows_per_task).__name__}")
     if rows_per_task < 1:
@@ -311,7 +314,14 @@ def simulate_on_cluster(
     """:func:`capsa.simulate` on a ``distributed.Client``: the deal indices
     ``start`` .. ``start + deals - 1`` cut into ``partitions`` ranges (default
     four per worker thread), each simulated on one core of a worker, the
-    summaries merged. The result does not depend on the cut."""
+    summaries merged. The result does not depend on the cut. Raises
+    ``TypeError`` for a ``partitions`` that is not an int or a ``progress``
+    that is neither a bool nor a callable, ``ArgumentError`` for
+    ``partitions`` below 1 or a stake with which a deal could settle beyond
+    64-bit money."""
+    if not callable(progress):
+        progress = _core.read_flag(progress, "progress")
+    _core.check_settlement_fits(rules, seats, None)
     if partitions is None:
         threads = sum(client.nthreads().values()) or 1
         partitions = 4 * threads

@@ -13,10 +13,11 @@ round the players' balances and the house's rake sum to zero. A void record
 its place in its table's chain, uses its round id and nonce, and books no
 money: its entry says it is void.
 
-The ledger saves as JSON-ready data (:meth:`Ledger.to_dict`, checked again
-by :meth:`Ledger.from_dict`), so a server need not replay its whole log at
-start-up, and exports as CSV (one row a seat of a round) or JSON Lines (one
-object a round).
+The ledger saves as JSON-ready data sealed under the server's key
+(:meth:`Ledger.to_dict`; :meth:`Ledger.from_dict` checks the seal and every
+part again), so a server need not replay its whole log at start-up, and
+exports as CSV (one row a seat of a round) or JSON Lines (one object a
+round).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from capsa import _core
-from capsa._core import TableError
+from capsa._core import ArgumentError, TableError
 from capsa.chains import Chains, Link, check_link
 from capsa.ledger_data import (
     LEDGER_FORMAT,
@@ -39,6 +40,7 @@ from capsa.ledger_data import (
     entry_from_dict,
     link_data,
     read_saved,
+    seal_saved,
 )
 from capsa.records import RecordLike, ReplayError, read_record, replay_view
 
@@ -231,13 +233,16 @@ class Ledger:
         for record in records:
             self.add(record)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, key: bytes) -> dict[str, Any]:
         """The ledger as JSON-ready data, for :meth:`from_dict`: its entries
         (from which the balances and the house are recomputed on load), the
-        players' names, each table's chain and the starting links. Raises
-        nothing."""
+        players' names, each table's chain and the starting links, sealed by
+        a MAC under ``key`` (the server's secret: bytes, at least 16 of
+        them, 32 recommended), as a round's state is
+        (:meth:`capsa.Round.to_dict`). Raises ``TypeError`` for a key that
+        is not bytes, ``ArgumentError`` for one too short."""
         start = self._start
-        return {
+        data: dict[str, Any] = {
             "format": LEDGER_FORMAT,
             "format_version": LEDGER_VERSION,
             "seats": self._seats,
@@ -252,23 +257,27 @@ class Ledger:
                 {"table_id": t, "nonces": sorted(c.nonces)} for t, c in self._chains.tables.items()
             ],
         }
+        return seal_saved(data, key)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Ledger:
-        """A ledger from :meth:`to_dict`'s data, every part checked: its
-        format, each entry's fields, each balance and the house recomputed
-        from the entries, each table's chain from its entries in order.
-        Raises ``ArgumentError`` naming what is wrong, ``TypeError`` for
-        data that is not a mapping."""
-        state = read_saved(data)
+    def from_dict(cls, data: Mapping[str, Any], *, key: bytes) -> Ledger:
+        """A ledger from :meth:`to_dict`'s data, its MAC checked under
+        ``key`` first (a field changed, added, removed or renamed, or data
+        without a MAC, is refused naming it), then every part: its format,
+        each entry's fields, each balance and the house recomputed from the
+        entries, each table's chain from its entries in order, and its
+        nonces (one for each of its entries). Takes time linear in the
+        entries. Raises ``ArgumentError`` naming what is wrong, ``TypeError``
+        for data that is not a mapping or a key that is not bytes."""
+        state = read_saved(data, key)
         ledger = cls(state.seats, previous_digest=state.start)
         for k, item in enumerate(state.entries):
-            entry = entry_from_dict(item, k, state.names)
-            ledger._book_entry(entry, state.nonces.get(entry.table_id, []), k)
+            ledger._book_entry(entry_from_dict(item, k, state.names), k)
+        ledger._book_nonces(state.nonces)
         ledger._names = dict(state.names)
         return ledger
 
-    def _book_entry(self, entry: LedgerEntry, nonces: list[int], k: int) -> None:
+    def _book_entry(self, entry: LedgerEntry, k: int) -> None:
         """Books a saved entry again, checking it follows what came before."""
         chain = self._chains.table(entry.table_id)
         check_entry(entry, k, self._balances, self._house, chain, len(self._entries))
@@ -277,8 +286,25 @@ class Ledger:
         self._house = entry.house
         chain.last = entry.digest
         chain.round_ids.add(entry.round_id)
-        chain.nonces.update(nonces)
         self._entries.append(entry)
+
+    def _book_nonces(self, nonces: Mapping[str | None, list[int]]) -> None:
+        """Books each table's saved nonces, once its entries are: as many
+        nonces, each once, as the table has rounds."""
+        tables = self._chains.tables
+        for table_id, values in nonces.items():
+            chain = tables.get(table_id)
+            used = set(values)
+            if len(used) != len(chain.round_ids if chain else ()) or len(used) != len(values):
+                raise ArgumentError(
+                    f"saved ledger: the nonces of table {table_id!r} are not one for each of "
+                    "its rounds"
+                )
+            if chain is not None:
+                chain.nonces.update(used)
+        for table_id, chain in tables.items():
+            if chain.round_ids and table_id not in nonces:
+                raise ArgumentError(f"saved ledger: nonces has no entry for table {table_id!r}")
 
     def write_csv(self, out: str | os.PathLike[str] | IO[str]) -> None:
         """One row a seat of a round: round, table_id, round_id, digest,

@@ -1,16 +1,19 @@
 """A ledger's entries and its saved form: :class:`LedgerEntry`, and the
-checks :meth:`capsa.Ledger.from_dict` makes of saved data, so that a ledger
+checks :meth:`capsa.Ledger.from_dict` makes of saved data (its seal under
+the server's key, :mod:`capsa.sealing`, then every part), so that a ledger
 loads only what booking its records could have made."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from capsa import _core
+from capsa import _core, sealing
 from capsa._core import ArgumentError, CapsaError
 from capsa.chains import Link, TableChain, check_link
+from capsa.sealing import MAC_FIELD
 
 __all__ = [
     "LEDGER_FORMAT",
@@ -21,12 +24,14 @@ __all__ = [
     "entry_from_dict",
     "link_data",
     "read_saved",
+    "seal_saved",
 ]
 
 LEDGER_FORMAT = "capsa-ledger"
 """The ``format`` of a saved ledger."""
-LEDGER_VERSION = 1
-"""The ``format_version`` of a saved ledger this capsa writes and reads."""
+LEDGER_VERSION = 2
+"""The ``format_version`` of a saved ledger this capsa writes and reads
+(version 1 was not sealed, and is not read)."""
 
 _ENTRY_KEYS = frozenset(
     {"round", "table_id", "round_id", "digest", "players", "net", "rake", "balances", "house"}
@@ -111,42 +116,61 @@ def _link(data: object, where: str) -> Link:
     raise _bad(f"{where} is not a chain link (a digest of 64 hex digits, or null)")
 
 
-def _table_id(value: Any, where: str) -> str | None:
-    """A table id of saved data, read as :class:`capsa.Round` reads one."""
-    try:
-        return _core.read_table_id(value)
-    except (CapsaError, TypeError) as exc:
-        raise _bad(f"{where}.{exc}") from None
+def _table_id(value: Any, where: str, *, recorded: bool = False) -> str | None:
+    """A table id of saved data (or None): as :class:`capsa.Round` reads one
+    given to the ledger, or (``recorded``) as the record reader reads one
+    from the record booked."""
+    if value is None:
+        return None
+    return _id(value, f"{where}.table_id", recorded=recorded)
 
 
-def _round_id(value: Any, where: str) -> str:
-    """A round id of saved data, read as :class:`capsa.Round` reads one."""
+def _id(value: Any, field: str, *, recorded: bool = True) -> str:
+    """An id of saved data at ``field``, by default as the record reader
+    reads an id from a record."""
     try:
-        return _core.read_round_id(value)
+        return _core.check_id(value, field, recorded=recorded)
     except (CapsaError, TypeError) as exc:
-        raise _bad(f"{where}.{exc}") from None
+        raise _bad(str(exc)) from None
 
 
 def _players(value: object, where: str, names: Mapping[str, str | None]) -> tuple[str, ...]:
-    """The player ids of an entry, read with their names as
-    :class:`capsa.Round` reads a table's players; each must be in ``names``."""
+    """The player ids of an entry, read with their names as the record
+    reader reads a record's players (no id at two seats); each must be in
+    ``names``."""
     if not isinstance(value, list) or not 2 <= len(value) <= 4:
         raise _bad(f"{where}.players must be a list of 2 to 4 player ids")
-    given = [{"id": p, "name": names.get(p) if isinstance(p, str) else None} for p in value]
-    try:
-        ids = tuple(str(p["id"]) for p in _core.read_players(given, len(value)))
-    except (CapsaError, TypeError) as exc:
-        raise _bad(f"{where}.{exc}") from None
+    ids: list[str] = []
+    for k, given in enumerate(value):
+        at = f"{where}.players[{k}]"
+        player = _id(given, f"{at}.id")
+        try:
+            _core.check_name(names.get(player), f"{at}.name", recorded=True)
+        except (CapsaError, TypeError) as exc:
+            raise _bad(str(exc)) from None
+        if player in ids:
+            raise _bad(
+                f"{at}.id: player {json.dumps(player[:40], ensure_ascii=False)} is also at "
+                f"seat {ids.index(player)}; a player holds one seat"
+            )
+        ids.append(player)
     for k, p in enumerate(ids):
         if p not in names:
             raise _bad(f"{where}.players[{k}]: {p!r} is not one of the player ids of names")
-    return ids
+    return tuple(ids)
 
 
 def _ints(value: object, where: str, n: int) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) != n or not all(_is_int(v) for v in value):
         raise _bad(f"{where} must be a list of {n} integers")
     return tuple(value)
+
+
+def seal_saved(data: dict[str, Any], key: bytes) -> dict[str, Any]:
+    """Saved ledger data sealed under the server's ``key`` (bytes, at least
+    16 of them): ``TypeError`` for a key that is not bytes,
+    ``ArgumentError`` for one too short."""
+    return sealing.seal(data, key, "saved ledger", ArgumentError)
 
 
 @dataclass(frozen=True)
@@ -161,13 +185,20 @@ class SavedLedger:
     nonces: dict[str | None, list[int]]
 
 
-def read_saved(data: Mapping[str, Any]) -> SavedLedger:
-    """Checks the form of saved data (``ArgumentError`` naming the part,
-    ``TypeError`` for data that is not a mapping)."""
+def read_saved(data: Mapping[str, Any], key: bytes) -> SavedLedger:
+    """Checks the seal of saved data under ``key``, then its form
+    (``ArgumentError`` naming the part, ``TypeError`` for data that is not
+    a mapping or a key that is not bytes)."""
     if not isinstance(data, Mapping):
         raise TypeError(f"a saved ledger is a mapping, not {type(data).__name__}")
-    if set(data) != _KEYS:
-        raise _bad(f"the keys are {', '.join(sorted(_KEYS))}")
+    if data.get("format") == LEDGER_FORMAT and data.get("format_version") == 1:
+        raise _bad(
+            "format_version 1 is not sealed, and is not read: book the ledger's records "
+            "again (Ledger.extend) and save it with to_dict(key=...)"
+        )
+    sealing.check_seal(data, key, "saved ledger", ArgumentError)
+    if set(data) != _KEYS | {MAC_FIELD}:
+        raise _bad(f"the keys are {', '.join(sorted(_KEYS | {MAC_FIELD}))}")
     if data["format"] != LEDGER_FORMAT or data["format_version"] != LEDGER_VERSION:
         raise _bad(f"format must be {LEDGER_FORMAT!r}, format_version {LEDGER_VERSION}")
     seats = data["seats"]
@@ -201,7 +232,7 @@ def read_saved(data: Mapping[str, Any]) -> SavedLedger:
         values = item["nonces"]
         if not isinstance(values, list) or not all(_is_int(v) and v >= 0 for v in values):
             raise _bad(f"nonces[{k}].nonces must be a list of nonces")
-        nonces[_table_id(item["table_id"], f"nonces[{k}]")] = list(values)
+        nonces[_table_id(item["table_id"], f"nonces[{k}]", recorded=True)] = list(values)
     return SavedLedger(seats, start, dict(names), entries, nonces)
 
 
@@ -218,14 +249,14 @@ def entry_from_dict(item: object, k: int, names: Mapping[str, str | None]) -> Le
         raise _bad(f"{where}.players of a void round must be empty (it has no seats)")
     players = () if void else _players(item["players"], where, names)
     n = len(players)
-    round_id, digest = _round_id(item["round_id"], where), item["digest"]
+    round_id, digest = _id(item["round_id"], f"{where}.round_id"), item["digest"]
     if digest is None or _digest(digest, f"{where}.digest") is None:
         raise _bad(f"{where}.digest must be 64 lowercase hexadecimal digits")
     if not _is_int(item["round"]) or not _is_int(item["house"]):
         raise _bad(f"{where}.round and .house must be integers")
     return LedgerEntry(
         round=item["round"],
-        table_id=_table_id(item["table_id"], where),
+        table_id=_table_id(item["table_id"], where, recorded=True),
         round_id=round_id,
         digest=digest,
         players=players,

@@ -556,8 +556,10 @@ def splits(cards: Sequence[int], rules: Mapping[str, Any], valid_only: bool = Tr
     ids: only the splits that do not foul unless ``valid_only`` is False.
 
     Raises ``ValueError`` for other than 13 cards, a bad id or a repeated
-    card.
+    card, ``TypeError`` for a ``valid_only`` that is not a bool.
     """
+    if type(valid_only) is not bool:
+        raise TypeError(f"valid_only must be true or false, not {type(valid_only).__name__}")
     _check_cards(cards, (13,), "hand")
     hand = sorted(cards)
     key_cache: dict[tuple[int, ...], HandKey] = {}

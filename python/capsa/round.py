@@ -3,7 +3,8 @@
 :class:`Round` is a state machine: ``open`` (the commitment to the server
 seed can be published), ``dealt`` (players submit arrangements, surrender
 and declare or decline naturals, as often as they like), ``closed`` (every
-seat that did not submit was arranged by the solver), ``settled`` (the
+seat that did not submit was arranged by the round's auto-arrange policy:
+the solver, capsa's greedy strategy or a fouling split), ``settled`` (the
 settlement and the record are fixed). Every action out of order, on a seat
 the table does not have, with cards the seat was not dealt or not allowed
 by the rules raises a :class:`capsa.CapsaError` subclass naming what was
@@ -33,77 +34,43 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
+from types import EllipsisType
 from typing import Any
 
 from capsa import _core
 from capsa._core import ArgumentError, CapsaError, Card, TableError
 from capsa.arrangement import Arrangement
-from capsa.records import rules_for_record
-from capsa.round_args import check_rules, is_int, now_ms, read_client_seed, read_time
+from capsa.round_args import check_rules, is_int, read_client_seed
+from capsa.round_play import (
+    SeatPlay,
+    check_auto_seat,
+    checked_arrangement,
+    close_seats,
+    record_rules,
+)
 from capsa.round_state import (
     PHASES,
     STATE_FORMAT,
     STATE_VERSION,
     RoundError,
-    check_header,
+    StaleStateError,
+    checked_state,
     is_mapping,
     play_flag,
+    round_arguments,
     round_error,
     rules_of_state,
     rules_text,
     seal,
-    server_seed_of,
     settled_digest,
     state_getter,
-    unseal,
 )
+from capsa.round_timers import Timers, read_now, read_policy
 from capsa.round_view import player_view
 from capsa.rules import Rules
 from capsa.settlement import Seat, Settlement, settle
-from capsa.solver import best_arrangement
 
-__all__ = ["PHASES", "Round", "RoundError"]
-
-# Rules as records hold them, by the identity of the Rules object (kept
-# alive here, so that its id is not reused): hashing a Rules hashes every
-# knob, and a server's rounds share a few Rules objects.
-_RECORD_RULES: dict[int, tuple[Rules, _core.RecordRules]] = {}
-
-
-def _record_rules(rules: Rules) -> _core.RecordRules:
-    known = _RECORD_RULES.get(id(rules))
-    if known is not None and known[0] is rules:
-        return known[1]
-    if len(_RECORD_RULES) >= 64:
-        _RECORD_RULES.clear()
-    compiled = rules_for_record(rules)
-    _RECORD_RULES[id(rules)] = (rules, compiled)
-    return compiled
-
-
-def _arrangement(ids: Sequence[int]) -> Arrangement:
-    """An Arrangement of 13 ids the engine has already checked."""
-    arrangement = Arrangement.__new__(Arrangement)
-    object.__setattr__(arrangement, "_ids", tuple(ids))
-    return arrangement
-
-
-class _SeatPlay:
-    """What one seat has done so far."""
-
-    __slots__ = ("arrangement", "auto", "declare_natural", "surrender", "text")
-
-    def __init__(self) -> None:
-        self.arrangement: tuple[int, ...] | None = None
-        self.text: str | None = None  # the arrangement's text, once written
-        self.auto = False
-        self.surrender = False
-        self.declare_natural: bool | None = None  # None: not decided
-
-    def arrangement_text(self) -> str | None:
-        if self.arrangement is not None and self.text is None:
-            self.text = str(_arrangement(self.arrangement))
-        return self.text
+__all__ = ["PHASES", "Round", "RoundError", "StaleStateError"]
 
 
 class Round:
@@ -134,21 +101,34 @@ class Round:
       system's entropy. Give it only to recreate a round (tests, examples);
     * ``deadline``: when the arranging time ends, in milliseconds since the
       Unix epoch (an int), or ``None`` for none: :meth:`close` refuses
-      before it unless forced, and a deal waiting for client seeds goes
-      ahead after it;
+      before it unless forced;
+    * ``arrangement_ms``: instead of ``deadline``, the arranging time's
+      length (an int >= 1): the deal sets the deadline to its own time plus
+      ``arrangement_ms``, so a late deal takes none of it (both given: an
+      ``ArgumentError``);
     * ``require_client_seeds``: when true, :meth:`deal` waits until every
-      seat's client seed is in (:meth:`add_client_seed`) or the deadline
-      has passed.
+      seat's client seed is in (:meth:`add_client_seed`) or the seed
+      deadline has passed;
+    * ``seed_deadline``: with ``require_client_seeds``, when the deal goes
+      ahead without the missing seeds, in milliseconds since the Unix epoch
+      (``None``: the ``deadline``; none with ``arrangement_ms``), never
+      after ``deadline``;
+    * ``auto_arrange``: what arranges a seat that did not submit by the
+      close, as the record names it: ``"solver"`` (the default; never
+      fouls), ``"greedy"`` (capsa's greedy strategy; never fouls) or
+      ``"foul"`` (the hand's first fouling split: the rules' foul penalty
+      applies; a seat that decided nothing declines its natural).
 
     Every method and property holds the round's lock, so threads may share
     a round. Raises ``TableError``/``ArgumentError`` naming the argument for
-    a bad value, ``TypeError`` for a wrong type.
+    a bad value (the stake and the bound for stakes a round could settle
+    beyond 64-bit money, ``docs/rules.md``), ``TypeError`` for a wrong type.
     """
 
     __slots__ = (
+        "_auto",
         "_client_seeds",
         "_commitment",
-        "_deadline",
         "_digest",
         "_hand_cards",
         "_hands",
@@ -167,11 +147,13 @@ class Round:
         "_rules_text",
         "_seats",
         "_seeds_in",
+        "_sequence",
         "_server_seed",
         "_settlement",
         "_settlement_of_text",
         "_stakes",
         "_table_id",
+        "_timers",
     )
 
     def __init__(
@@ -189,6 +171,9 @@ class Round:
         require_client_seeds: bool = False,
         table_id: str | None = None,
         players: Sequence[str | Mapping[str, str | None]] | None = None,
+        seed_deadline: int | None = None,
+        arrangement_ms: int | None = None,
+        auto_arrange: str = "solver",
     ) -> None:
         self._lock = threading.RLock()
         self._rules = check_rules(rules)
@@ -207,16 +192,20 @@ class Round:
             seats, stakes, round_id, nonce, previous_digest, meta, table_id, players, server_seed
         )
         self._stakes = int(self._rules["money.stake"]) if stakes_read is None else stakes_read
+        # a round that is made can always be settled
+        _core.check_settlement_fits(self._rules, self._seats, self._stakes)
         self._server_seed = secrets.token_bytes(32) if seed is None else seed
-        self._deadline = None if deadline is None else read_time(deadline, "deadline")
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
+        self._timers = Timers(deadline, seed_deadline, arrangement_ms, self._require_seeds)
+        self._auto = read_policy(auto_arrange)
         self._commitment = _core.fair_commitment(self._server_seed)
         self._phase = "open"
+        self._sequence = 0
         self._client_seeds: list[str] = []
         self._seeds_in: list[str | None] = [None] * self._seats
         self._hands: list[tuple[int, ...]] = []
         self._hand_cards: list[list[Card]] = []
-        self._play = [_SeatPlay() for _ in range(self._seats)]
+        self._play = [SeatPlay() for _ in range(self._seats)]
         self._settlement: Settlement | None = None
         # the settlement the record's text was written from, when it was
         self._settlement_of_text: Settlement | None = None
@@ -233,6 +222,14 @@ class Round:
         """``"open"``, ``"dealt"``, ``"closed"`` or ``"settled"``."""
         with self._lock:
             return self._phase
+
+    @property
+    def sequence(self) -> int:
+        """The round's changes so far (a seed added, the deal, each
+        submission, surrender and natural decided, the close, the
+        settlement): what :meth:`from_dict` binds a state to."""
+        with self._lock:
+            return self._sequence
 
     @property
     def commitment(self) -> str:
@@ -281,12 +278,31 @@ class Round:
 
     @property
     def deadline(self) -> int | None:
-        """When the arranging time ends (milliseconds since the Unix epoch), or ``None``."""
-        return self._deadline
+        """When the arranging time ends (milliseconds since the Unix epoch), or
+        ``None`` (none; with ``arrangement_ms``, none until the deal sets it)."""
+        with self._lock:
+            return self._timers.deadline
+
+    @property
+    def seed_deadline(self) -> int | None:
+        """When a deal waiting for client seeds goes ahead without the
+        missing ones (milliseconds since the Unix epoch), or ``None`` (it
+        waits for every one, or for none)."""
+        return self._timers.seed_deadline
+
+    @property
+    def arrangement_ms(self) -> int | None:
+        """The arranging time the deal gives (milliseconds), or ``None``."""
+        return self._timers.arrangement_ms
+
+    @property
+    def auto_arrange(self) -> str:
+        """The auto-arrange policy: ``"solver"``, ``"greedy"`` or ``"foul"``."""
+        return self._auto
 
     @property
     def require_client_seeds(self) -> bool:
-        """Whether the deal waits for every seat's client seed (or the deadline)."""
+        """Whether the deal waits for every seat's client seed (or the seed deadline)."""
         return self._require_seeds
 
     @property
@@ -316,7 +332,7 @@ class Round:
         does not have."""
         with self._lock:
             ids = self._play[self._seat(seat)].arrangement
-            return None if ids is None else _arrangement(ids)
+            return None if ids is None else checked_arrangement(ids)
 
     def submitted(self, seat: int) -> bool:
         """True when the seat submitted an arrangement itself. Raises
@@ -343,7 +359,8 @@ class Round:
                 seats=self._seats,
                 stakes=self.stakes,
                 rules=self._rules.name,
-                deadline=self._deadline,
+                timers=self._timers,
+                auto_arrange=self._auto,
                 seat=k,
                 client_seed=self._client_seeds[k] if self._client_seeds else self._seeds_in[k],
                 # after the deal, what the deal mixed in (as a restored round knows it)
@@ -389,13 +406,6 @@ class Round:
     def _has_natural(self, seat: int) -> bool:
         return _core.natural(self._hands[seat], self._rules) is not None
 
-    def _past_deadline(self, now: int | None) -> bool:
-        if now is not None:
-            now = read_time(now, "now")
-        if self._deadline is None:
-            return False
-        return (now_ms() if now is None else now) >= self._deadline
-
     # ------------------------------------------------------------ actions
 
     def add_client_seed(self, seat: int, seed: str) -> None:
@@ -410,6 +420,7 @@ class Round:
             if self._seeds_in[k] is not None:
                 raise round_error(f"seat {k}'s client seed is already in", k)
             self._seeds_in[k] = text
+            self._sequence += 1
 
     def deal(
         self, client_seeds: Sequence[str] | None = None, *, now: int | None = None
@@ -420,7 +431,8 @@ class Round:
         seat without one gives the empty text). With
         ``require_client_seeds``, the deal waits until every seat's seed is in
         or ``now`` (milliseconds since the Unix epoch; default the system
-        clock) is past the deadline.
+        clock) is past the seed deadline. With ``arrangement_ms`` the deal
+        sets the deadline, ``now`` plus ``arrangement_ms``.
 
         Raises ``RoundError`` when already dealt, when seeds were both added
         and given, or when required seeds are missing; ``ArgumentError`` for
@@ -430,23 +442,25 @@ class Round:
         with self._lock:
             if self._phase != "open":
                 self._need("open", action="deal")
-            past = self._past_deadline(now)
+            at = read_now(now)
             added = self._seeds_in.count(None) != self._seats
             if added and client_seeds is not None:
                 raise round_error(
                     "cannot deal: client seeds were added one at a time; give none here"
                 )
-            if self._require_seeds and not past:
+            if self._require_seeds and not self._timers.seeds_due(at):
                 given = self._seeds_in if client_seeds is None else list(client_seeds)
                 missing = [k for k in range(self._seats) if k >= len(given) or given[k] is None]
                 if missing:
                     raise round_error(
                         "cannot deal: the round requires every seat's client seed before the "
-                        f"deadline; missing seat {', '.join(map(str, missing))}"
+                        f"seed deadline; missing seat {', '.join(map(str, missing))}"
                     )
             if added:
                 client_seeds = [s or "" for s in self._seeds_in]
-            return self._deal_now(client_seeds)
+            hands = self._deal_now(client_seeds)
+            self._timers.dealt_at(at)
+            return hands
 
     def _deal_now(self, client_seeds: Sequence[str] | None) -> list[list[Card]]:
         hands, cards = _core.fair_deal(self._server_seed, client_seeds, self._nonce, self._seats)
@@ -454,6 +468,7 @@ class Round:
         self._hands = hands
         self._hand_cards = cards
         self._phase = "dealt"
+        self._sequence += 1
         return [list(h) for h in cards]
 
     def submit(
@@ -475,6 +490,7 @@ class Round:
             play = self._play[k]
             play.arrangement = _core.submission(arrangement, self._hands[k], k)
             play.text = None
+            self._sequence += 1
 
     def surrender(self, seat: int, surrender: bool = True) -> None:
         """The seat surrenders (or, with ``False``, takes it back), until the
@@ -491,6 +507,7 @@ class Round:
                 error.seat = k
                 raise error
             self._play[k].surrender = flag
+            self._sequence += 1
 
     def declare_natural(self, seat: int, declare: bool = True) -> None:
         """The seat declares its natural (or, with ``False``, declines it and
@@ -507,39 +524,31 @@ class Round:
                     k,
                 )
             self._play[k].declare_natural = flag
+            self._sequence += 1
 
     def close(self, now: int | None = None, *, force: bool = False) -> None:
         """Closes the round (the arranging time is over): every seat that did
-        not submit is arranged by the solver, which never fouls, and declares
-        its natural when the solver would. ``now`` is the time in
-        milliseconds since the Unix epoch (default the system clock); before
-        the deadline the close is refused unless ``force`` is true.
+        not submit is arranged by the round's ``auto_arrange`` policy and,
+        when it decided nothing, decides its natural as the policy does (the
+        solver when it would, greedy declares, foul declines). ``now`` is the
+        time in milliseconds since the Unix epoch (default the system clock);
+        before the deadline the close is refused unless ``force`` is true.
 
         Raises ``RoundError`` out of the dealt phase or before the deadline;
-        ``TypeError``/``ArgumentError`` for a bad ``now``."""
+        ``TypeError``/``ArgumentError`` for a bad ``now`` (a ``TypeError``
+        for a ``force`` that is not a bool)."""
+        force = _core.read_flag(force, "force")
         with self._lock:
             if self._phase != "dealt":
                 self._need("dealt", action="close")
-            past = self._past_deadline(now)
-            if self._deadline is not None and not force and not past:
+            if self._timers.before_deadline(now) and not force:
                 raise round_error(
-                    f"cannot close: the deadline {self._deadline} has not passed "
+                    f"cannot close: the deadline {self._timers.deadline} has not passed "
                     "(close(force=True) closes early)"
                 )
-            late = [k for k, p in enumerate(self._play) if p.arrangement is None]
-            choices = {
-                k: best_arrangement(self._hands[k], self._rules, seats=self._seats) for k in late
-            }
-            naturals = {k: self._has_natural(k) for k in late}
-            for k, choice in choices.items():
-                play = self._play[k]
-                play.arrangement, play.text, play.auto = choice.ids, None, True
-                if play.declare_natural is None and naturals[k]:
-                    play.declare_natural = choice.declare_natural
-            for play in self._play:
-                if play.declare_natural is None:
-                    play.declare_natural = True
+            close_seats(self._play, self._hands, self._rules, self._auto, self._has_natural)
             self._phase = "closed"
+            self._sequence += 1
 
     def settle(self) -> Settlement:
         """The settlement (a :class:`capsa.Settlement`); settling again returns
@@ -554,11 +563,13 @@ class Round:
                     table_id=self._table_id,
                     players=self._players,
                     with_settlement=True,
+                    auto_arrange=self._auto,
                 )
                 self._settlement, self._record_text, self._digest = settlement, text, digest
                 self._settlement_of_text = settlement
                 self._record_spans = spans
                 self._phase = "settled"
+                self._sequence += 1
                 return settlement
             if self._phase != "settled":
                 self._need("closed", "settled", action="settle")
@@ -571,7 +582,9 @@ class Round:
             # 13 ids are a seat that declares and does not surrender
             p.arrangement or ()
             if p.declare_natural and not p.surrender
-            else Seat(_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural))
+            else Seat(
+                checked_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural)
+            )
             for p in self._play
         ]
         return settle(seats, self._rules, self._stakes)
@@ -579,7 +592,7 @@ class Round:
     def _record_inputs(self) -> tuple[Any, ...]:
         """What the record writer reads, in its positional order."""
         return (
-            _record_rules(self._rules),
+            record_rules(self._rules),
             self._round_id,
             self._stakes,
             self._server_seed,
@@ -596,7 +609,10 @@ class Round:
     def _write_record(self) -> tuple[str, str]:
         """The record's canonical JSON text and digest."""
         return _core.write_round_record(
-            *self._record_inputs(), table_id=self._table_id, players=self._players
+            *self._record_inputs(),
+            table_id=self._table_id,
+            players=self._players,
+            auto_arrange=self._auto,
         )
 
     def record_json(self) -> str:
@@ -624,7 +640,7 @@ class Round:
             # are what their text reads as, and cheaper
             assert self._record_text is not None
             return _core.record_value(
-                self._record_text, written.to_dict(), _record_rules(self._rules), self._record_spans
+                self._record_text, written.to_dict(), record_rules(self._rules), self._record_spans
             )
 
     @property
@@ -653,6 +669,7 @@ class Round:
             fields: dict[str, Any] = {
                 "format": STATE_FORMAT,
                 "format_version": STATE_VERSION,
+                "sequence": self._sequence,
                 "phase": self._phase,
                 "commitment": self._commitment,
                 "rules": self._rules_text,
@@ -665,7 +682,10 @@ class Round:
                 "table_id": self._table_id,
                 "players": [dict(p) for p in self._players],
                 "server_seed": self._server_seed.hex(),
-                "deadline": self._deadline,
+                "deadline": self._timers.deadline,
+                "seed_deadline": self._timers.seed_deadline,
+                "arrangement_ms": self._timers.arrangement_ms,
+                "auto_arrange": self._auto,
                 "require_client_seeds": self._require_seeds,
                 "client_seeds": list(
                     self._seeds_in if self._phase == "open" else self._client_seeds
@@ -687,16 +707,28 @@ class Round:
             return seal(fields, key)
 
     @classmethod
-    def from_dict(cls, state: Mapping[str, Any], *, key: bytes) -> Round:
+    def from_dict(
+        cls,
+        state: Mapping[str, Any],
+        *,
+        key: bytes,
+        table_id: str | EllipsisType | None = ...,
+        round_id: str | EllipsisType = ...,
+        sequence: int | EllipsisType = ...,
+    ) -> Round:
         """A round from :meth:`to_dict`'s dict, whose MAC is checked under
         ``key`` first: a field changed, added, removed or renamed, or a state
-        without a MAC, raises ``RoundError`` naming it. The hands are dealt
-        again from the seeds and every invariant checked again (each
-        submission holds the seat's cards, no seat arranged at the close
-        fouls, the phase fits the play), so a state that could not have been
-        reached raises (``RoundError`` naming the key, or the error the
-        action would raise); a wrong type is a ``TypeError``."""
-        return _restore(state, key)
+        without a MAC, raises ``RoundError`` naming it. Each of ``table_id``
+        (None: no table id), ``round_id`` and ``sequence`` given must be the
+        state's, else ``StaleStateError`` names it (``docs/records.md``, "The
+        saved state"). The hands are dealt again from the seeds and every
+        invariant checked again (each submission holds the seat's cards, no
+        seat arranged at the close fouls, the phase fits the play), so a
+        state that could not have been reached raises (``RoundError`` naming
+        the key, or the error the action would raise); a wrong type is a
+        ``TypeError``, a bound that is not an id or an int >= 0 an
+        ``ArgumentError``."""
+        return _restore(state, key, (table_id, round_id, sequence))
 
     def __repr__(self) -> str:
         return (
@@ -710,24 +742,10 @@ _PLAY_KEYS_TEXT = ", ".join(sorted(_PLAY_KEYS))
 _UNPLAYED = {"arrangement": None, "auto": False, "surrender": False, "declare_natural": None}
 
 
-def _restore(state: Mapping[str, Any], key: bytes) -> Round:
-    unseal(state, key)
-    phase, field = check_header(state), state_getter(state)
-    rules = rules_of_state(field("rules"))
-    rnd = Round(
-        rules,
-        field("seats"),
-        field("stakes"),
-        round_id=field("round_id"),
-        nonce=field("nonce"),
-        previous_digest=field("previous_digest"),
-        meta=field("meta"),
-        table_id=field("table_id"),
-        players=field("players"),
-        server_seed=server_seed_of(state),
-        deadline=field("deadline"),
-        require_client_seeds=field("require_client_seeds"),
-    )
+def _restore(state: Mapping[str, Any], key: bytes, bound: tuple[Any, Any, Any]) -> Round:
+    (phase, sequence), field = checked_state(state, key, *bound), state_getter(state)
+    rnd = Round(rules_of_state(field("rules")), **round_arguments(state, field))
+    rnd._timers.restore_deadline(field("deadline"), dealt=phase != "open")
     rnd._rules_text = state["rules"]
     if field("commitment") != rnd.commitment:
         raise round_error("round state: commitment is not the SHA-256 of server_seed")
@@ -738,6 +756,7 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
         raise TypeError(f"round state: client_seeds must be a list, not {type(seeds).__name__}")
     if phase == "open":
         _restore_open(rnd, seeds, play)
+        rnd._sequence = sequence
         return rnd
     checked = _deal_checked(rnd, seeds or None, play)
     for k, seat in enumerate(play):
@@ -755,6 +774,7 @@ def _restore(state: Mapping[str, Any], key: bytes) -> Round:
         rnd._phase = "settled"
     elif "digest" in state:
         raise round_error(f"round state: a {phase} round has no digest")
+    rnd._sequence = sequence  # the actions played again above counted their own
     return rnd
 
 
@@ -769,20 +789,16 @@ def _restore_open(rnd: Round, seeds: list[Any], play: list[Any]) -> None:
 
 
 def _restore_closed(rnd: Round, play: list[Any], checked: list[_Checked] | None) -> None:
-    """Checks what the close decided: every seat's natural, and no seat
-    arranged by the solver fouls."""
+    """Checks what the close decided: every seat's natural, and every seat
+    arranged at the close as the round's policy arranges."""
     for k, seat in enumerate(play):
         if seat["declare_natural"] is None:
             raise round_error(f"round state: play[{k}].declare_natural is decided at the close")
         ids = rnd._play[k].arrangement
         if not seat["auto"] or ids is None:
             continue
-        if _arrangement(ids).is_foul(rnd.rules) if checked is None else checked[k][2]:
-            raise round_error(
-                f"round state: play[{k}].auto: the arrangement fouls, and the solver that "
-                "arranges at the close never fouls",
-                k,
-            )
+        fouls = checked_arrangement(ids).is_foul(rnd.rules) if checked is None else checked[k][2]
+        check_auto_seat(k, rnd.auto_arrange, bool(fouls))
     rnd._phase = "closed"
 
 

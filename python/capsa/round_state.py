@@ -1,35 +1,34 @@
-"""A saved round state sealed under the server's key: each top-level field
-of :meth:`capsa.Round.to_dict` and the whole carry an HMAC-SHA256, so a
-state changed outside the server is refused naming the field.
-
-A field's MAC is over its name, one zero byte and its canonical JSON
-(sorted keys, no spaces, UTF-8); the whole's over every field's name and
-MAC in sorted order (``capsa._core.state_macs``). A value moved to another
-field, a field added, removed or renamed, and a MAC copied from another
-state under another key all fail. MACs are compared in constant time.
-"""
+"""A saved round state sealed under the server's key (:mod:`capsa.sealing`):
+each top-level field of :meth:`capsa.Round.to_dict` and the whole carry an
+HMAC-SHA256, so a state changed outside the server is refused naming the
+field; and its header, fields and freshness read."""
 
 from __future__ import annotations
 
 import functools
-import hmac
 import json
 from collections.abc import Callable, Mapping
 from typing import Any, TypeGuard
 
-from capsa import _core
+from capsa import _core, ids, sealing
 from capsa._core import ArgumentError, CapsaError, RulesError
 from capsa.rules import Rules
+from capsa.sealing import MAC_FIELD
 
 __all__ = [
     "MAC_FIELD",
     "PHASES",
+    "READ_VERSIONS",
     "STATE_FORMAT",
     "STATE_VERSION",
     "RoundError",
+    "StaleStateError",
+    "check_fresh",
     "check_header",
+    "checked_state",
     "is_mapping",
     "play_flag",
+    "round_arguments",
     "round_error",
     "rules_of_state",
     "rules_text",
@@ -38,6 +37,7 @@ __all__ = [
     "settled_digest",
     "state_getter",
     "state_key",
+    "state_sequence",
     "unseal",
 ]
 
@@ -46,11 +46,12 @@ PHASES = ("open", "dealt", "closed", "settled")
 
 STATE_FORMAT = "capsa-round-state"
 """The ``format`` of a saved round state."""
-STATE_VERSION = 2
-"""The ``format_version`` of a saved round state."""
-
-MAC_FIELD = "mac"
-"""The state's field holding the MACs: ``{"fields": {name: hex}, "whole": hex}``."""
+STATE_VERSION = 3
+"""The ``format_version`` of a saved round state this capsa writes."""
+READ_VERSIONS = (2, 3)
+"""The ``format_version`` of the saved round states this capsa reads (a
+state of version 2 holds no ``sequence``, read as 0, nor the timers and
+policy fields, read as :func:`round_arguments` says)."""
 
 _CACHE_SIZE = 256
 # Rules by their canonical JSON text and back: compiling rules is the costly
@@ -66,6 +67,21 @@ class RoundError(CapsaError):
     (declining a natural it does not hold); or a round state
     (``Round.from_dict``) that is not one or was changed. ``seat`` names the
     seat when the action was on one."""
+
+
+class StaleStateError(RoundError):
+    """A round state that is not the one the server expects
+    (:meth:`capsa.Round.from_dict` given ``table_id``, ``round_id`` or
+    ``sequence``): another table's or round's state, or an older (or newer)
+    state of the same round. ``field`` names the first that differs
+    (``"table_id"``, ``"round_id"`` or ``"sequence"``)."""
+
+    field: str
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.seat = None
 
 
 def is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
@@ -88,79 +104,15 @@ def round_error(message: str, seat: int | None = None) -> RoundError:
     return error
 
 
-def _macs(fields: dict[str, Any], key: bytes) -> tuple[dict[str, str], str]:
-    try:
-        return _core.state_macs(key, fields)
-    except ValueError as exc:
-        if isinstance(exc, CapsaError):  # the key
-            raise
-        raise round_error(f"round state: {exc}") from None
-
-
-def _same(given: str, mac: str) -> bool:
-    """In constant time (for MACs of the same length)."""
-    return hmac.compare_digest(given.encode("utf-8", "replace"), mac.encode("ascii"))
-
-
-def _name_the_change(
-    macs: Mapping[str, str], expected: Mapping[str, Any], fields: Mapping[str, Any]
-) -> None:
-    """Raises ``RoundError`` naming the first field whose MAC does not match."""
-    for name, mac in macs.items():
-        given = expected.get(name)
-        if not isinstance(given, str):
-            raise round_error(
-                f"round state: {name[:40]!r} is not covered by the MAC (added or renamed)"
-            )
-        if not _same(given, mac):
-            raise round_error(f"round state: {name[:40]} was changed (its MAC does not match)")
-    for name in expected:
-        if name not in fields:
-            raise round_error(f"round state: {str(name)[:40]} is missing")
-
-
 def seal(fields: dict[str, Any], key: bytes) -> dict[str, Any]:
-    """``fields`` with their MACs under ``key`` added."""
-    macs, whole = _macs(fields, key)
-    fields[MAC_FIELD] = {"fields": macs, "whole": whole}
-    return fields
+    """``fields`` with their MACs under ``key`` added (:func:`capsa.sealing.seal`)."""
+    return sealing.seal(fields, key, "round state", round_error)
 
 
 def unseal(state: Mapping[str, Any], key: bytes) -> None:
     """Checks the state's MACs under ``key``: ``RoundError`` names a field
     that was changed, added, renamed or removed."""
-    if not is_mapping(state):
-        raise TypeError(f"a round state is a mapping, not {type(state).__name__}")
-    sealed_by = state.get(MAC_FIELD)
-    if _unchanged(state, sealed_by, key):
-        return
-    fields = {name: value for name, value in state.items() if name != MAC_FIELD}
-    macs, whole = _macs(fields, key)
-    expected = sealed_by.get("fields") if is_mapping(sealed_by) else None
-    expected_whole = sealed_by.get("whole") if is_mapping(sealed_by) else None
-    if not is_mapping(expected) or not isinstance(expected_whole, str):
-        raise round_error(
-            f"round state: {MAC_FIELD} is missing or malformed: a state is sealed under "
-            "the server's key by Round.to_dict(key=...)"
-        )
-    if not _same(expected_whole, whole):
-        # the whole's MAC is over every field's: find the field to name
-        _name_the_change(macs, expected, fields)
-        raise round_error("round state: the MAC of the whole state does not match")
-
-
-def _unchanged(state: Mapping[str, Any], sealed_by: Any, key: bytes) -> bool:
-    """True when the whole's MAC matches, checked in one call; a state that
-    fails is checked again field by field to name what is wrong."""
-    if type(state) is not dict or type(sealed_by) is not dict:
-        return False
-    whole = sealed_by.get("whole")
-    if not isinstance(whole, str) or not is_mapping(sealed_by.get("fields")):
-        return False
-    try:
-        return _core.state_mac_matches(key, state, whole, MAC_FIELD)
-    except (ValueError, TypeError):
-        return False
+    sealing.check_seal(state, key, "round state", round_error)
 
 
 def rules_text(rules: Rules) -> str:
@@ -217,8 +169,14 @@ _STATE_KEYS = frozenset(
         "client_seeds",
         "play",
         "digest",
+        "sequence",
+        "seed_deadline",
+        "arrangement_ms",
+        "auto_arrange",
     }
 )
+#: The keys a state of version 3 holds and one of version 2 does not.
+_NEW_IN_3 = ("sequence", "seed_deadline", "arrangement_ms", "auto_arrange")
 
 
 def state_key(state: Mapping[str, Any], key: str) -> Any:
@@ -230,7 +188,8 @@ def state_key(state: Mapping[str, Any], key: str) -> Any:
 
 #: Every key a state may hold.
 _KNOWN_KEYS = _STATE_KEYS | {MAC_FIELD}
-#: The keys every state holds (``digest`` only a settled one).
+#: The keys every state of this version holds (``digest`` only a settled
+#: one; a state of version 2 has no ``sequence``).
 _REQUIRED_KEYS = _STATE_KEYS - {"digest"}
 
 
@@ -251,14 +210,121 @@ def check_header(state: Mapping[str, Any]) -> str:
     if state_key(state, "format") != STATE_FORMAT:
         raise round_error(f"round state: format must be {STATE_FORMAT!r}")
     version = state_key(state, "format_version")
-    if version != STATE_VERSION or isinstance(version, bool) or not isinstance(version, int):
+    if version not in READ_VERSIONS or isinstance(version, bool) or not isinstance(version, int):
         raise round_error(
-            f"round state: format_version must be {STATE_VERSION}, got {str(version)[:20]}"
+            f"round state: format_version must be {' or '.join(map(str, READ_VERSIONS))}, "
+            f"got {str(version)[:20]}"
         )
+    if version < STATE_VERSION:
+        for name in _NEW_IN_3:
+            if name in state:
+                raise round_error(f"round state: a state of version {version} has no {name}")
     phase = state_key(state, "phase")
     if phase not in PHASES:
         raise round_error(f"round state: phase must be one of {', '.join(PHASES)}")
     return str(phase)
+
+
+def state_sequence(state: Mapping[str, Any]) -> int:
+    """The state's ``sequence`` (0 in a state of version 2, which has none):
+    ``RoundError`` unless an int >= 0. Its header is checked first."""
+    if state["format_version"] < STATE_VERSION:
+        return 0
+    sequence = state_key(state, "sequence")
+    if type(sequence) is not int or sequence < 0:
+        raise round_error("round state: sequence must be an integer >= 0")
+    return sequence
+
+
+def round_arguments(state: Mapping[str, Any], field: Callable[[str], Any]) -> dict[str, Any]:
+    """The arguments of :class:`capsa.Round` but the rules that a state
+    holds, by name, as ``field`` reads them (the constructor checks them).
+    The server seed is read here (``RoundError`` unless 64 lowercase hex
+    digits). A state of version 2 holds no seed deadline of its own (its
+    ``deadline`` is), no arranging window and the solver's policy. The
+    deadline of a round with an arranging window is none here: the deal
+    set the one the state holds."""
+    timers: dict[str, Any] = {}
+    if state["format_version"] >= STATE_VERSION:
+        timers = {
+            "seed_deadline": field("seed_deadline"),
+            "arrangement_ms": field("arrangement_ms"),
+            "auto_arrange": field("auto_arrange"),
+        }
+    return {
+        "seats": field("seats"),
+        "stakes": field("stakes"),
+        "round_id": field("round_id"),
+        "nonce": field("nonce"),
+        "previous_digest": field("previous_digest"),
+        "meta": field("meta"),
+        "table_id": field("table_id"),
+        "players": field("players"),
+        "require_client_seeds": field("require_client_seeds"),
+        "deadline": field("deadline") if timers.get("arrangement_ms") is None else None,
+        "server_seed": server_seed_of(state),
+        **timers,
+    }
+
+
+def check_fresh(state: Mapping[str, Any], table_id: Any, round_id: Any, sequence: Any) -> None:
+    """Checks that the state is the one the server expects: each of
+    ``table_id``, ``round_id`` and ``sequence`` given (not ``...``) equals
+    the state's, else ``StaleStateError`` naming it. Its MAC and header are
+    checked first. Raises ``TypeError``/``ArgumentError`` for a value given
+    that is not a table id (or None), a round id or an int >= 0."""
+    if table_id is not ...:
+        if table_id is not None:
+            table_id = ids.check_table_id(table_id)
+        found = state_key(state, "table_id")
+        if found != table_id:
+            raise StaleStateError(
+                f"round state: table_id is {_shown(found)}, the server expects "
+                f"{_shown(table_id)} (another table's state)",
+                "table_id",
+            )
+    if round_id is not ...:
+        round_id = ids.check_round_id(round_id)
+        found = state_key(state, "round_id")
+        if found != round_id:
+            raise StaleStateError(
+                f"round state: round_id is {_shown(found)}, the server expects "
+                f"{_shown(round_id)} (another round's state)",
+                "round_id",
+            )
+    if sequence is not ...:
+        if type(sequence) is not int:
+            if not isinstance(sequence, int) or isinstance(sequence, bool):
+                raise TypeError(f"sequence must be an int, not {type(sequence).__name__}")
+            sequence = int(sequence)
+        if sequence < 0:
+            raise ArgumentError(f"sequence must be >= 0, got {sequence}")
+        found = state_sequence(state)
+        if found != sequence:
+            age = "an older" if found < sequence else "a newer"
+            raise StaleStateError(
+                f"round state: sequence is {found}, the server expects {sequence} "
+                f"({age} state of the round)",
+                "sequence",
+            )
+
+
+def checked_state(
+    state: Mapping[str, Any], key: bytes, table_id: Any, round_id: Any, sequence: Any
+) -> tuple[str, int]:
+    """The phase and sequence of a state whose MAC under ``key``
+    (:func:`unseal`), header (:func:`check_header`) and binding to what the
+    server expects (:func:`check_fresh`) are checked, raising as they do."""
+    unseal(state, key)
+    phase = check_header(state)
+    if (table_id, round_id, sequence) != (..., ..., ...):
+        check_fresh(state, table_id, round_id, sequence)
+    return phase, state_sequence(state)
+
+
+def _shown(value: Any) -> str:
+    """A table or round id for a message (its first 40 characters)."""
+    return "null" if value is None else repr(str(value)[:40])
 
 
 def _hex_digest(value: Any, name: str) -> str:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from capsa.round_timers import Timers
+
 __all__ = ["player_view"]
 
 
@@ -20,7 +22,8 @@ def player_view(
     seats: int,
     stakes: int | list[list[int]],
     rules: str,
-    deadline: int | None,
+    timers: Timers,
+    auto_arrange: str,
     seat: int,
     client_seed: str | None,
     seeds_in: list[bool],
@@ -30,8 +33,9 @@ def player_view(
     record: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The view as a JSON-ready dict (``docs/records.md``, "What a player
-    sees"); ``own`` is the seat's arrangement text, auto flag, surrender and
-    natural decision. Raises nothing."""
+    sees"); ``timers`` the round's deadlines and arranging window, ``own``
+    the seat's arrangement text, auto flag, surrender and natural decision.
+    Raises nothing."""
     arrangement, auto, surrender, declare = own
     return {
         "round_id": round_id,
@@ -42,7 +46,10 @@ def player_view(
         "seats": seats,
         "stakes": stakes,
         "rules": rules,
-        "deadline": deadline,
+        "seed_deadline": timers.seed_deadline,
+        "arrangement_ms": timers.arrangement_ms,
+        "deadline": timers.deadline,
+        "auto_arrange": auto_arrange,
         "seat": seat,
         "client_seed": client_seed,
         "client_seeds_in": seeds_in,

@@ -44,6 +44,7 @@ __all__ = [
     "dealt_naturals",
     "merge_all",
     "percentile",
+    "read_progress",
     "resolve_rules",
     "simulate",
     "simulate_range",
@@ -152,8 +153,10 @@ def simulate(
 
     Raises ``RulesError`` for unknown rules or strategy, ``TableError`` for
     ``seats`` outside 2..4, ``ArgumentError`` for counts or a seed out of
-    range, ``TypeError`` for arguments of the wrong type.
+    range or a stake a deal could settle beyond 64-bit money (before any
+    deal), ``TypeError`` for arguments of the wrong type.
     """
+    progress = read_progress(progress)
     rules = resolve_rules(rules)
     deals = _check_count(deals, "deals")
     seed = _check_count(seed, "seed")
@@ -172,6 +175,7 @@ def simulate(
         )
     if stake is not None:
         rules = rules.derive({"money.stake": _check_count(stake, "stake")})
+    _core.check_settlement_fits(rules, seats, None)
     table_bytes = load_tables(tables)
     if client is not None:
         from capsa.dask import simulate_on_cluster
@@ -225,6 +229,15 @@ class _Progress:
             self._bar.close()
         else:
             print(file=sys.stderr)
+
+
+def read_progress(progress: object) -> bool | Callable[[int], Any]:
+    """A ``progress`` argument: a bool (a progress bar or none), or a
+    callable called with the deals of each finished part. Raises
+    ``TypeError`` for anything else ("false" too)."""
+    if callable(progress):
+        return progress
+    return _core.read_flag(progress, "progress")
 
 
 def _simulate_here(

@@ -447,7 +447,17 @@ def tables(
 
     Raises :class:`capsa.ArgumentError` for a number of seats outside 2..4
     (at once for an integer, when drawn for a strategy), and ``TypeError``
-    when ``rules`` or ``seats`` is of another type."""
+    when ``rules`` or ``seats`` is of another type or a flag is not a
+    bool."""
+    naturals, fouls, surrenders, stakes = (
+        _core.read_flag(flag, name)
+        for flag, name in (
+            (naturals, "naturals"),
+            (fouls, "fouls"),
+            (surrenders, "surrenders"),
+            (stakes, "stakes"),
+        )
+    )
     if isinstance(rules, Rules):
         rules = st.just(rules)
     elif rules is not None and not isinstance(rules, st.SearchStrategy):

@@ -361,7 +361,7 @@ class Summary:
         with ``net=True``) of one seat or every seat pooled.
         Raises ``ArgumentError`` for a seat the table does not have,
         ``TypeError`` for a non-int seat."""
-        if net:
+        if _core.read_flag(net, "net"):
             nets = self.net if seat is None else (self.net[self._seat_index(seat)],)
             pooled: Histogram = {}
             for h in nets:
@@ -413,7 +413,7 @@ class Summary:
         """Share of seat-rounds whose hand qualifies for the natural (or, with
         ``declared=True``, that were settled with it declared). Raises
         ``ArgumentError`` for an unknown natural."""
-        counts = self.declared if declared else self.qualifying
+        counts = self.declared if _core.read_flag(declared, "declared") else self.qualifying
         if name not in counts:
             raise ArgumentError(f"unknown natural {name!r}; the naturals are {', '.join(counts)}")
         return self._share(counts[name], self.deals * self.seats)

@@ -82,7 +82,11 @@ impl<'a> Reader<'a, '_> {
         unsafe {
             let data = ffi::PyUnicode_AsUTF8AndSize(text.as_ptr(), &mut size);
             if data.is_null() {
-                return Err(PyErr::fetch(text.py()));
+                // the UnicodeEncodeError of a lone surrogate, named here
+                drop(PyErr::fetch(text.py()));
+                return Err(self.refuse(
+                    "a text holds a lone surrogate, which is not a character of UTF-8 text",
+                ));
             }
             let bytes = std::slice::from_raw_parts(data.cast::<u8>(), size as usize);
             Ok(Cow::Borrowed(std::str::from_utf8_unchecked(bytes)))

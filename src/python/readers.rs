@@ -11,12 +11,15 @@ use super::conversion::meta::meta_arg;
 use super::conversion::numbers::{nonce_arg, seat_count_arg};
 use super::conversion::players::players_arg;
 use super::conversion::stakes::record_stakes_arg;
-use super::conversion::text::{digest_arg, round_id_arg, server_seed_arg, table_id_arg, text_arg};
+use super::conversion::text::{
+    digest_arg, id_arg, round_id_arg, server_seed_arg, string_arg, table_id_arg, text_arg,
+};
 use super::errors::err;
 use crate::canonical::Json;
 use crate::error::ErrorKind;
 use crate::fair::hex;
 use crate::stakes::{read_stakes as read_table_stakes, StakeSpec};
+use crate::texts;
 
 /// The seat count of a table: an int 2..4.
 #[pyfunction]
@@ -134,6 +137,58 @@ fn read_meta<'py>(
     Ok(out)
 }
 
+/// An id (of a table, a round or a player) at `field`, as a writer takes
+/// it (`texts::check_id`), or (`recorded`) as the record reader takes an
+/// id read from a record (`texts::check_read_id`).
+#[pyfunction]
+#[pyo3(signature = (value, field, *, recorded=false))]
+fn check_id(
+    value: &Bound<'_, PyAny>,
+    field: &Bound<'_, PyAny>,
+    recorded: bool,
+) -> PyResult<String> {
+    let field = text_arg(field, "field")?;
+    if !recorded {
+        return id_arg(value, &field);
+    }
+    let id = string_arg(value, &field)?;
+    texts::check_read_id(&id, &field).map_err(|m| err(ErrorKind::Argument, m))?;
+    Ok(id)
+}
+
+/// A player's display name at `field`, or None, as a writer takes it
+/// (`texts::check_name`), or (`recorded`) as the record reader takes one
+/// (`texts::check_read_name`).
+#[pyfunction]
+#[pyo3(signature = (value, field, *, recorded=false))]
+fn check_name(
+    value: &Bound<'_, PyAny>,
+    field: &Bound<'_, PyAny>,
+    recorded: bool,
+) -> PyResult<Option<String>> {
+    let field = text_arg(field, "field")?;
+    if value.is_none() {
+        return Ok(None);
+    }
+    let name = string_arg(value, &field)?;
+    let checked = if recorded {
+        texts::check_read_name(&name, &field)
+    } else {
+        texts::check_name(&name, &field)
+    };
+    checked.map_err(|m| err(ErrorKind::Argument, m))?;
+    Ok(Some(name))
+}
+
+/// The text knob `knob` of the rules (`name`, `description`), as the rules
+/// take it (`texts::check_rules_text`): the message, or None when it is
+/// good.
+#[pyfunction]
+fn rules_text_fault(knob: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    let knob = text_arg(knob, "knob")?;
+    Ok(texts::check_rules_text(&knob, &text_arg(value, &knob)?).err())
+}
+
 /// A flag: a bool (an int is not one); `what` names it.
 #[pyfunction]
 fn read_flag(value: &Bound<'_, PyAny>, what: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -210,5 +265,15 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_server_seed, m)?)?;
     m.add_function(wrap_pyfunction!(read_meta, m)?)?;
     m.add_function(wrap_pyfunction!(read_flag, m)?)?;
+    m.add_function(wrap_pyfunction!(check_id, m)?)?;
+    m.add_function(wrap_pyfunction!(check_name, m)?)?;
+    m.add_function(wrap_pyfunction!(rules_text_fault, m)?)?;
+    m.add("MAX_ID_BYTES", texts::MAX_ID_BYTES)?;
+    m.add("MAX_NAME_BYTES", texts::MAX_NAME_BYTES)?;
+    m.add("MAX_RULES_NAME_BYTES", texts::MAX_RULES_NAME_BYTES)?;
+    m.add(
+        "MAX_RULES_DESCRIPTION_BYTES",
+        texts::MAX_RULES_DESCRIPTION_BYTES,
+    )?;
     Ok(())
 }

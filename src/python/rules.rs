@@ -49,7 +49,8 @@ pub struct PyKnob {
     /// The least value of an integer knob, else None.
     #[pyo3(get)]
     low: Option<i64>,
-    /// The greatest value of an integer knob, else None.
+    /// The greatest value of an integer knob, the most bytes of UTF-8 of a
+    /// text knob, else None.
     #[pyo3(get)]
     high: Option<i64>,
     row: &'static Knob,
@@ -121,7 +122,10 @@ fn default_object(py: Python<'_>, default: &KnobDefault) -> PyResult<Py<PyAny>> 
 
 fn py_knob(k: &'static Knob) -> PyKnob {
     let (kind, choices, low, high): (&str, Vec<&'static str>, _, _) = match k.kind {
-        KnobType::Text => ("text", vec![], None, None),
+        KnobType::Text => {
+            let most = crate::texts::rules_text_bound(k.name).map(|b| b as i64);
+            ("text", vec![], None, most)
+        }
         KnobType::SuitOrder => ("suit-order", vec![], None, None),
         KnobType::Choice(names) => ("choice", names.to_vec(), None, None),
         KnobType::Flag => ("bool", vec![], None, None),

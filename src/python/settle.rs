@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use super::conversion::cards::table_cards;
 use super::conversion::choices::rules_arg;
 use super::conversion::flags::read_flags;
+use super::conversion::numbers::seat_count_arg;
 use super::conversion::seats::read_seats;
 use super::conversion::stakes::stakes_arg;
 use super::errors::err;
@@ -211,8 +212,40 @@ fn describe(e: Error) -> String {
     format!("{}: {}", e.kind().name(), e.message())
 }
 
+/// The most points a seat of a `seats`-seat table can settle for, either
+/// way, under `rules` (`settle::largest_seat_points`).
+#[pyfunction]
+fn largest_seat_points(
+    rules: Option<&Bound<'_, PyAny>>,
+    seats: &Bound<'_, PyAny>,
+) -> PyResult<i128> {
+    let rules = rules_arg(rules)?;
+    Ok(core::largest_seat_points(
+        rules.get(),
+        seat_count_arg(seats)?,
+    ))
+}
+
+/// Checks that every round of a `seats`-seat table under `rules` and
+/// `stakes` (None: the rules' stake) settles with every figure in 64 bits
+/// (`settle::check_settlement_fits`).
+#[pyfunction]
+fn check_settlement_fits(
+    rules: Option<&Bound<'_, PyAny>>,
+    seats: &Bound<'_, PyAny>,
+    stakes: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    let rules = rules_arg(rules)?;
+    let r = rules.get();
+    let seats = seat_count_arg(seats)?;
+    let spec = stakes_arg(stakes, seats)?.unwrap_or(StakeSpec::Uniform(r.stake));
+    Ok(core::check_settlement_fits(r, seats, &spec.stakes())?)
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Settlement>()?;
+    m.add_function(wrap_pyfunction!(largest_seat_points, m)?)?;
+    m.add_function(wrap_pyfunction!(check_settlement_fits, m)?)?;
     m.add_function(wrap_pyfunction!(settle, m)?)?;
     m.add_function(wrap_pyfunction!(settle_batch, m)?)?;
     Ok(())

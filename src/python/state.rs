@@ -67,6 +67,8 @@ fn long_text_mac(key: &StateKey, key_bytes: &[u8], name: &str, text: &str) -> [u
 
 /// At most this many short fields' MACs are remembered a thread.
 const REMEMBERED_SHORT_FIELDS: usize = 128;
+/// A field longer than this (a saved ledger's entries) is not remembered.
+const REMEMBERED_INPUT_BYTES: usize = 4096;
 
 /// The MACs of short fields lately sealed or checked under one key, by
 /// the field's name, a zero byte and its canonical text (the MAC's input):
@@ -97,6 +99,9 @@ fn short_field_mac(key: &StateKey, key_bytes: &[u8], input: &str) -> [u8; 32] {
             return *mac;
         }
         let mac = key.mac_of(input.as_bytes());
+        if input.len() > REMEMBERED_INPUT_BYTES {
+            return mac;
+        }
         if remembered.macs.len() >= REMEMBERED_SHORT_FIELDS {
             remembered.macs.clear();
         }
@@ -129,12 +134,19 @@ fn field_macs<'a, 'py>(
         let name_key = name_key
             .cast::<PyString>()
             .map_err(|_| PyValueError::new_err("a round state's keys are text"))?;
-        let name = name_key.to_str()?;
+        let name = name_key.to_str().map_err(|_| {
+            PyValueError::new_err("a key of the state holds a lone surrogate, which is not text")
+        })?;
         if skip == Some(name) {
             continue;
         }
         let long_text = match value.cast_exact::<PyString>() {
-            Ok(text) => Some(text.to_str()?).filter(|t| t.len() >= REMEMBERED_TEXT_BYTES),
+            Ok(text) => Some(text.to_str().map_err(|_| {
+                PyValueError::new_err(format!(
+                    "{name} holds a lone surrogate, which is not a character of UTF-8 text"
+                ))
+            })?)
+            .filter(|t| t.len() >= REMEMBERED_TEXT_BYTES),
             Err(_) => None,
         };
         let mac = match long_text {

@@ -31,8 +31,8 @@ pub const POLICY_FORMAT_VERSION: i128 = 4;
 /// The largest record read, in bytes (a four-seat record is about 5 KB).
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
 
-/// The longest round id, in bytes of UTF-8.
-pub const MAX_ROUND_ID_BYTES: usize = 256;
+/// The longest round id, in bytes of UTF-8 (an id, [`crate::texts`]).
+pub const MAX_ROUND_ID_BYTES: usize = crate::texts::MAX_ID_BYTES;
 
 thread_local! {
     /// The last rules text digested and its digest: a server's records, and
@@ -52,26 +52,10 @@ pub(crate) fn rules_digest(rules_text: &str) -> [u8; 32] {
     })
 }
 
-/// Checks a round id: 1 to [`MAX_ROUND_ID_BYTES`] bytes of UTF-8 (the one
-/// message, as records are written and read).
-pub(crate) fn check_round_id(round_id: &str) -> Result<(), String> {
-    if round_id.is_empty() || round_id.len() > MAX_ROUND_ID_BYTES {
-        return Err(format!(
-            "round_id must be 1 to {MAX_ROUND_ID_BYTES} bytes of UTF-8, got {}",
-            round_id.len()
-        ));
-    }
-    Ok(())
-}
-
 /// The most entries of `meta`.
 pub const MAX_META_ENTRIES: usize = 32;
 
-/// The longest key of `meta`, in bytes of UTF-8.
-pub const MAX_META_KEY_BYTES: usize = 64;
-
-/// The longest text value of `meta`, in bytes of UTF-8.
-pub const MAX_META_TEXT_BYTES: usize = 1024;
+pub use crate::texts::{MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES};
 
 /// The most differences a replay lists (a settlement made up from nothing
 /// would otherwise list hundreds).

@@ -35,8 +35,6 @@ mod void;
 mod write;
 
 pub use crate::arrangement::arrangement_text;
-#[cfg(feature = "python")]
-pub(crate) use format::check_round_id;
 pub use format::{
     check_stakes_diagonal, Members, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION, FORMAT,
     FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES, MAX_PROBLEMS,

@@ -7,16 +7,16 @@ use std::ops::Range;
 use sha2::{Digest, Sha256};
 
 use super::format::{
-    check_round_id, check_stakes_diagonal, join, object, Members, PlayedSeat, Problem, Read,
-    StakeSpec, DEAL_KEYS, FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_RECORD_BYTES,
-    RECORD_KEYS_1, RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2, TABLE_FORMAT_VERSION,
+    check_stakes_diagonal, join, object, Members, PlayedSeat, Problem, Read, StakeSpec, DEAL_KEYS,
+    FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS_1, RECORD_KEYS_2,
+    SEAT_KEYS_1, SEAT_KEYS_2, TABLE_FORMAT_VERSION,
 };
 use super::table::{
     check_record_players, policy_of, read_player, read_solver, read_table_id, Player, SolverId,
     SEAT_FIELDS,
 };
 use super::void::{is_void, read_void, VoidRecord};
-use super::write::{check_meta, sorted};
+use super::write::{check_read_meta, sorted};
 use crate::arrangement::{arrangement_text, cards_text, read_arrangement_text};
 use crate::auto_arrange::AutoPolicy;
 use crate::canonical::{self, write_str, Json};
@@ -25,6 +25,7 @@ use crate::fair::{self, parse_hex32, sha256, ServerSeed};
 use crate::flags::not_a_flag;
 use crate::lines::strip_bom;
 use crate::stakes::{read_stakes, StakesFault, StakesInput, StakesValue};
+use crate::texts;
 
 /// A round record as read, every field checked for its form.
 #[derive(Clone, Debug)]
@@ -284,7 +285,7 @@ fn read_rules_text(rules: &Json, in_written: Option<&str>) -> Read<String> {
 }
 
 /// `meta`: an object of at most [`MAX_META_ENTRIES`](super::MAX_META_ENTRIES)
-/// entries (see [`check_meta`]).
+/// entries (see [`check_read_meta`]).
 pub(super) fn read_meta(value: &Json) -> Read<Members<'static>> {
     let meta: Members<'static> = match value {
         Json::Object(members) => members
@@ -298,7 +299,7 @@ pub(super) fn read_meta(value: &Json) -> Read<Members<'static>> {
             ))
         }
     };
-    check_meta(&meta).map_err(|e| Problem::new("meta", e.message()))?;
+    check_read_meta(&meta).map_err(|e| Problem::new("meta", e.message()))?;
     Ok(meta)
 }
 
@@ -474,7 +475,7 @@ fn read_tree(
     let get = |key: &str| member(value, key, "");
     let capsa_version = text(get("capsa_version")?, "capsa_version", 64)?.to_string();
     let round_id = text(get("round_id")?, "round_id", usize::MAX)?.to_string();
-    check_round_id(&round_id).map_err(|m| Problem::new("round_id", m))?;
+    texts::check_read_id(&round_id, "round_id").map_err(|m| Problem::new("round_id", m))?;
     let previous_digest = match get("previous_digest")? {
         Json::Null => None,
         v => Some(digest(v, "previous_digest")?),

@@ -12,19 +12,21 @@ use crate::error::{Error, Result};
 use crate::fair::{hex, parse_hex32, sha256};
 use crate::rules::Rules;
 use crate::solver::{Effort, Strategy, Tables};
+use crate::texts;
 
-/// The longest table id, in bytes of UTF-8.
-pub const MAX_TABLE_ID_BYTES: usize = 256;
+/// The longest table id, in bytes of UTF-8 (an id, [`crate::texts`]).
+pub const MAX_TABLE_ID_BYTES: usize = texts::MAX_ID_BYTES;
 
 /// The longest player id or display name, in bytes of UTF-8.
-pub const MAX_PLAYER_BYTES: usize = 256;
+pub const MAX_PLAYER_BYTES: usize = texts::MAX_ID_BYTES;
+const _: () = assert!(texts::MAX_ID_BYTES == texts::MAX_NAME_BYTES);
 
 pub(super) const PLAYER_KEYS: [&str; 2] = ["id", "name"];
 
 pub(super) const SOLVER_KEYS: [&str; 3] = ["effort", "strategy", "tables"];
 
-/// The player at a seat: an id (1 to [`MAX_PLAYER_BYTES`] bytes) and an
-/// optional display name (1 to [`MAX_PLAYER_BYTES`] bytes).
+/// The player at a seat: an id and an optional display name, as
+/// [`crate::texts`] takes them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Player {
     pub id: String,
@@ -42,20 +44,14 @@ impl Player {
     }
 }
 
-/// Checks a table id: 1 to [`MAX_TABLE_ID_BYTES`] bytes of UTF-8.
+/// Checks a table id as a writer takes it ([`texts::check_id`]).
 pub fn check_table_id(table_id: &str) -> std::result::Result<(), String> {
-    if table_id.is_empty() || table_id.len() > MAX_TABLE_ID_BYTES {
-        return Err(format!(
-            "table_id must be 1 to {MAX_TABLE_ID_BYTES} bytes of UTF-8, got {}",
-            table_id.len()
-        ));
-    }
-    Ok(())
+    texts::check_id(table_id, "table_id")
 }
 
-/// Checks the players of a table of `seats`: one per seat, ids and names
-/// of 1 to [`MAX_PLAYER_BYTES`] bytes, no id twice (a player holds one
-/// seat). The message names the field (`players[k].id`).
+/// Checks the players of a table of `seats` as a writer takes them: one
+/// per seat, ids and names as [`crate::texts`] takes them, no id twice (a
+/// player holds one seat). The message names the field (`players[k].id`).
 pub fn check_players(players: &[Player], seats: usize) -> std::result::Result<(), Problem> {
     if players.len() != seats {
         return Err(Problem::new(
@@ -66,28 +62,20 @@ pub fn check_players(players: &[Player], seats: usize) -> std::result::Result<()
             ),
         ));
     }
-    let bad_len = |t: &str| t.is_empty() || t.len() > MAX_PLAYER_BYTES;
     for (k, p) in players.iter().enumerate() {
-        if bad_len(&p.id) {
-            let field = format!("players[{k}].id");
-            return Err(Problem::new(
-                field.as_str(),
-                format!(
-                    "{field} must be 1 to {MAX_PLAYER_BYTES} bytes of UTF-8, got {}",
-                    p.id.len()
-                ),
-            ));
-        }
-        if let Some(name) = p.name.as_deref().filter(|n| bad_len(n)) {
+        let field = format!("players[{k}].id");
+        texts::check_id(&p.id, &field).map_err(|m| Problem::new(field.as_str(), m))?;
+        if let Some(name) = p.name.as_deref() {
             let field = format!("players[{k}].name");
-            return Err(Problem::new(
-                field.as_str(),
-                format!(
-                    "{field} must be 1 to {MAX_PLAYER_BYTES} bytes of UTF-8 or null, got {}",
-                    name.len()
-                ),
-            ));
+            texts::check_name(name, &field).map_err(|m| Problem::new(field.as_str(), m))?;
         }
+    }
+    check_one_seat_each(players)
+}
+
+/// Checks that no player id is at two seats.
+fn check_one_seat_each(players: &[Player]) -> std::result::Result<(), Problem> {
+    for (k, p) in players.iter().enumerate() {
         if let Some(j) = players[..k].iter().position(|q| q.id == p.id) {
             let field = format!("players[{k}].id");
             return Err(Problem::new(
@@ -196,16 +184,17 @@ pub(super) fn push_solver(out: &mut String, solver: &SolverId) {
     let _ = write!(out, ",\"tables\":\"{}\"}}", hex(&solver.tables));
 }
 
-fn short_text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Read<&'a str> {
+/// A text at `field` that `check` takes.
+fn checked_text<'a>(
+    value: &'a Json<'_>,
+    field: &str,
+    check: impl Fn(&str, &str) -> std::result::Result<(), String>,
+) -> Read<&'a str> {
     match value {
-        Json::Str(s) if !s.is_empty() && s.len() <= max_bytes => Ok(s),
-        Json::Str(s) => Err(Problem::new(
-            field,
-            format!(
-                "{field} must be 1 to {max_bytes} bytes of UTF-8, got {}",
-                s.len()
-            ),
-        )),
+        Json::Str(s) => match check(s, field) {
+            Ok(()) => Ok(s),
+            Err(m) => Err(Problem::new(field, m)),
+        },
         other => Err(Problem::new(
             field,
             format!("{field} must be a string, not {}", other.kind()),
@@ -213,12 +202,26 @@ fn short_text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Read<&'
     }
 }
 
-/// `table_id`: text of 1 to [`MAX_TABLE_ID_BYTES`] bytes, or null.
+/// A text of 1 to `max_bytes` bytes at `field`.
+fn short_text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Read<&'a str> {
+    checked_text(value, field, |s, field| {
+        if s.is_empty() || s.len() > max_bytes {
+            return Err(format!(
+                "{field} must be 1 to {max_bytes} bytes of UTF-8, got {}",
+                s.len()
+            ));
+        }
+        Ok(())
+    })
+}
+
+/// `table_id`: an id as the record reader takes it
+/// ([`texts::check_read_id`]), or null.
 pub(super) fn read_table_id(value: &Json) -> Read<Option<String>> {
     match value {
         Json::Null => Ok(None),
         v => Ok(Some(
-            short_text(v, "table_id", MAX_TABLE_ID_BYTES)?.to_string(),
+            checked_text(v, "table_id", texts::check_read_id)?.to_string(),
         )),
     }
 }
@@ -274,17 +277,17 @@ pub(super) fn read_player(value: &Json, names: &SeatFields) -> Read<Player> {
                 Problem::new(format!("{path}.{key}"), format!("{path}.{key} is missing"))
             })
     };
-    let id = short_text(get("id")?, names.player_id, MAX_PLAYER_BYTES)?.to_string();
+    let id = checked_text(get("id")?, names.player_id, texts::check_read_id)?.to_string();
     let name = match get("name")? {
         Json::Null => None,
-        v => Some(short_text(v, names.player_name, MAX_PLAYER_BYTES)?.to_string()),
+        v => Some(checked_text(v, names.player_name, texts::check_read_name)?.to_string()),
     };
     Ok(Player { id, name })
 }
 
 /// Checks the players read from a record: no id at two seats.
 pub(super) fn check_record_players(players: &[Player]) -> Read<()> {
-    check_players(players, players.len()).map_err(|p| {
+    check_one_seat_each(players).map_err(|p| {
         let field = p
             .field
             .replacen("players[", "seats[", 1)

@@ -9,15 +9,14 @@
 
 use std::borrow::Cow;
 
-use super::format::{
-    check_round_id, join, object, Members, Problem, Read, MAX_META_TEXT_BYTES, MAX_PROBLEMS,
-};
+use super::format::{join, object, Members, Problem, Read, MAX_META_TEXT_BYTES, MAX_PROBLEMS};
 use super::read::{read_meta, text};
 use super::table::{check_table_id, read_table_id};
 use super::write::check_meta;
 use crate::canonical::{self, Json};
 use crate::error::{Error, Result};
 use crate::fair::{self, hex, parse_hex32, sha256};
+use crate::texts;
 
 /// The `format` of every void record.
 pub const VOID_FORMAT: &str = "capsa-void-record";
@@ -100,7 +99,7 @@ fn digest_json(digest: Option<[u8; 32]>) -> Json<'static> {
 ///
 /// Errors (`Argument`): a round id, table id, reason or notes out of range.
 pub fn write_void(inputs: &VoidInputs) -> Result<(String, [u8; 32])> {
-    check_round_id(inputs.round_id).map_err(Error::argument)?;
+    texts::check_id(inputs.round_id, "round_id").map_err(Error::argument)?;
     if let Some(id) = inputs.table_id {
         check_table_id(id).map_err(Error::argument)?;
     }
@@ -196,7 +195,7 @@ pub(super) fn read_void(value: &Json<'_>, written: &str, given_whole: bool) -> R
     let get = |key: &str| member(value, key, "");
     let capsa_version = text(get("capsa_version")?, "capsa_version", 64)?.to_string();
     let round_id = text(get("round_id")?, "round_id", usize::MAX)?.to_string();
-    check_round_id(&round_id).map_err(|m| Problem::new("round_id", m))?;
+    texts::check_read_id(&round_id, "round_id").map_err(|m| Problem::new("round_id", m))?;
     let table_id = read_table_id(get("table_id")?)?;
     let previous_digest = match get("previous_digest")? {
         Json::Null => None,

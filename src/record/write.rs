@@ -8,9 +8,8 @@ use std::ops::Range;
 use sha2::{Digest, Sha256};
 
 use super::format::{
-    check_round_id, check_stakes_diagonal, rules_digest, PlayedSeat, Problem, StakeSpec,
-    FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES,
-    MAX_META_TEXT_BYTES, POLICY_FORMAT_VERSION, TABLE_FORMAT_VERSION,
+    check_stakes_diagonal, rules_digest, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION,
+    FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, POLICY_FORMAT_VERSION, TABLE_FORMAT_VERSION,
 };
 use super::table::{
     check_players, check_table_id, policy_of, policy_solver, push_player, push_solver, Player,
@@ -26,6 +25,7 @@ use crate::report::write_settlement_json;
 use crate::rules::Rules;
 use crate::settle::{settle, SeatInput, Settlement};
 use crate::splits::is_valid;
+use crate::texts;
 
 /// The inputs of a played round, all a record is made from.
 pub struct RoundInputs<'a> {
@@ -186,10 +186,21 @@ pub(super) fn settlement_text(s: &Settlement, inputs: &[SeatInput]) -> String {
     out
 }
 
-/// Checks the server's notes: at most [`MAX_META_ENTRIES`] entries, keys of
-/// 1 to [`MAX_META_KEY_BYTES`] bytes, each value a text of at most
-/// [`MAX_META_TEXT_BYTES`] bytes, an integer, a boolean or null.
+/// Checks the server's notes as a writer takes them: at most
+/// [`MAX_META_ENTRIES`] entries, keys of 1 to [`MAX_META_KEY_BYTES`]
+/// bytes, each value a text of at most [`MAX_META_TEXT_BYTES`] bytes, an
+/// integer, a boolean or null, no text holding U+0000 ([`crate::texts`]).
 pub fn check_meta(meta: &[(Cow<'_, str>, Json<'_>)]) -> Result<()> {
+    meta_checked(meta, true)
+}
+
+/// Checks the server's notes as the record reader takes them: as
+/// [`check_meta`], U+0000 allowed (older records may hold it).
+pub(super) fn check_read_meta(meta: &[(Cow<'_, str>, Json<'_>)]) -> Result<()> {
+    meta_checked(meta, false)
+}
+
+fn meta_checked(meta: &[(Cow<'_, str>, Json<'_>)], written: bool) -> Result<()> {
     if meta.len() > MAX_META_ENTRIES {
         return Err(Error::argument(format!(
             "meta has at most {MAX_META_ENTRIES} entries, got {}",
@@ -197,21 +208,16 @@ pub fn check_meta(meta: &[(Cow<'_, str>, Json<'_>)]) -> Result<()> {
         )));
     }
     for (key, value) in meta {
-        if key.is_empty() || key.len() > MAX_META_KEY_BYTES {
-            return Err(Error::argument(format!(
-                "meta: a key is 1 to {MAX_META_KEY_BYTES} bytes of UTF-8, got {} ({:?})",
-                key.len(),
-                key.chars().take(20).collect::<String>()
-            )));
+        if written {
+            texts::check_meta_key(key)
+        } else {
+            texts::check_read_meta_key(key)
         }
+        .map_err(Error::argument)?;
         match value {
-            Json::Str(s) if s.len() > MAX_META_TEXT_BYTES => {
-                return Err(Error::argument(format!(
-                    "meta[{key:?}]: a text is at most {MAX_META_TEXT_BYTES} bytes of UTF-8, got {}",
-                    s.len()
-                )))
-            }
-            Json::Str(_) | Json::Int(_) | Json::Bool(_) | Json::Null => {}
+            Json::Str(s) if written => texts::check_meta_text(key, s).map_err(Error::argument)?,
+            Json::Str(s) => texts::check_meta_text_length(key, s).map_err(Error::argument)?,
+            Json::Int(_) | Json::Bool(_) | Json::Null => {}
             other => {
                 return Err(Error::argument(format!(
                     "meta[{key:?}] must be a text, an integer, a boolean or null, not {}",
@@ -393,7 +399,7 @@ fn check_format_fields(inputs: &RoundInputs) -> Result<AutoPolicy> {
 pub fn write(inputs: &RoundInputs) -> Result<Written> {
     let seats = inputs.seats.len();
     crate::settle::check_seat_count(seats)?;
-    check_round_id(inputs.round_id).map_err(Error::argument)?;
+    texts::check_id(inputs.round_id, "round_id").map_err(Error::argument)?;
     check_meta(inputs.meta)?;
     inputs
         .stakes

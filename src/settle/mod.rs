@@ -17,9 +17,10 @@
 //! `i128`, where a failed step proves that a reported figure cannot fit.
 //!
 //! `inputs` and `results` hold what goes in and comes out; `checks` the
-//! table's checks; `width` the integers the figures are kept in; `facts`
+//! table's checks; `bound` the largest settlement a table's rules allow; `width` the integers the figures are kept in; `facts`
 //! (each seat's), `pair` (each pair's points) and `routine` the steps.
 
+mod bound;
 mod checks;
 mod facts;
 mod inputs;
@@ -30,6 +31,7 @@ mod routine;
 mod width;
 
 pub use crate::table::{check_seat_count, seat_count_error, MAX_SEATS, MIN_SEATS};
+pub use bound::{check_settlement_fits, largest_pair_points, largest_seat_points, largest_stake};
 pub use inputs::{SeatInput, Stakes, MAX_PAIRS};
 pub use rake::round_rake;
 pub use results::{PairOutcome, PairResult, SeatOutcome, SeatResult, Settlement};

@@ -163,8 +163,14 @@ def _load_commitments(path: str) -> dict[tuple[str | None, str], str]:
                 )
             given_round_id: Any = entry.get("round_id")
             try:
-                round_id = _core.read_round_id(given_round_id)
-                table_id = _core.read_table_id(entry.get("table_id"))
+                # ids as the record reader reads them: an older record's too
+                round_id = _core.check_id(given_round_id, "round_id", recorded=True)
+                given_table_id = entry.get("table_id")
+                table_id = (
+                    None
+                    if given_table_id is None
+                    else _core.check_id(given_table_id, "table_id", recorded=True)
+                )
             except (_core.CapsaError, TypeError) as exc:
                 raise UsageError(f"{where}: {exc}") from None
             commitment = entry.get("commitment")

@@ -662,7 +662,9 @@ def generate(
 ) -> dict[str, list[Vector]]:
     """Every suite, by op. ``check`` asks the oracle too (and raises
     :class:`DisagreementError` on any difference); ``digest_select`` picks
-    digest vectors by their position (default: all)."""
+    digest vectors by their position (default: all). Raises ``TypeError``
+    for a ``check`` that is not a bool."""
+    check = _core.read_flag(check, "check")
     suites: dict[str, list[Vector]] = {}
     for op in ops:
         if op == "digest":

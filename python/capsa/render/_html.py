@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import resources
 
+from capsa import _core
 from capsa._core import CATEGORIES
 from capsa.render._cards import SUIT_DEFS, card_face
 from capsa.render._model import ROWS, SeatView, Table
@@ -350,6 +351,7 @@ def page_html(table: Table, lang: str = "en", *, operator: bool = False) -> str:
     says why it was never played, with its commitment and nonce.
     """
     w = words(lang)
+    operator = _core.read_flag(operator, "operator")
     if table.void is not None:
         return _document(w, void_title(table, w), void_body(table, w))
     return _document(w, page_title(table, w), table_body(table, w, operator))

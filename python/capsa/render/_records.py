@@ -31,7 +31,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from capsa import records
+from capsa import _core, records
 from capsa._core import CapsaError, RulesError, TableError
 from capsa.record_times import played_at_text
 from capsa.render._model import Check, Table, display_id, table_from_settlement
@@ -165,7 +165,9 @@ def _player_id(seat: object) -> str | None:
 def table_from_record(record: Mapping[str, Any], *, verify: bool = True) -> Table:
     """What a page draws for a round record (see the module docs); ``verify``
     runs the record's checks. A record without a settlement, or whose
-    settlement is not a breakdown, raises ``TableError`` naming the key."""
+    settlement is not a breakdown, raises ``TableError`` naming the key;
+    ``TypeError`` for a ``verify`` that is not a bool."""
+    verify = _core.read_flag(verify, "verify")
     if not isinstance(record, Mapping):
         raise TypeError(f"a round record is a dict, not {type(record).__name__}")
     if not is_round_record(record):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from capsa import _core
 from capsa._core import KNOBS, Knob, RulesError
 from capsa.rules.messages import show
 
@@ -172,6 +173,9 @@ def _check_text(key: str, value: Any) -> str:
             f"rules: {key} holds the lone surrogate {value[exc.start]!r} at index {exc.start}, "
             "which is not a character and cannot be written as UTF-8 or TOML"
         ) from None
+    fault = _core.rules_text_fault(key, value)
+    if fault is not None:
+        raise RulesError(f"rules: {fault}")
     return str.__str__(value)
 
 

@@ -53,7 +53,8 @@ def _code(text: str) -> str:
 
 def _type_text(knob: Knob) -> str:
     if knob.type == "text":
-        return "text" if knob.default is not None else "text, optional"
+        most = f"text of at most {knob.high:,} bytes"
+        return most if knob.default is not None else f"{most}, optional"
     if knob.type == "suit-order":
         return "the letters `s h c d` once each, either case"
     if knob.type == "choice":

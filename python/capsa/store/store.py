@@ -155,6 +155,7 @@ class Store:
         key: bytes | None = None,
         retry_seconds: float = DEFAULT_RETRY_SECONDS,
     ) -> None:
+        create = _core.read_flag(create, "create")
         self.url = url
         self._key = check_key(key)
         self.retry_seconds = check_retry_seconds(retry_seconds)
@@ -223,7 +224,7 @@ class Store:
         and nonce (``PendingRoundError``), and with ``holder``, its table
         must be leased by that holder (``LeaseError``).
         """
-        prepared = prepare(record, replay)
+        prepared = prepare(record, _core.read_flag(replay, "replay"))
         return self._write(lambda tx: tx.insert(prepared), holder)
 
     def append_many(
@@ -239,6 +240,7 @@ class Store:
         when one raises (raises as :meth:`append` and :meth:`open_round`
         say), none. Durable when it returns; returns, per record, what
         :meth:`append` would (False: stored already)."""
+        replay = _core.read_flag(replay, "replay")
         prepared = [prepare(record, replay) for record in records]
         opened = _openings(openings)
 

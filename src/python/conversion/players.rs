@@ -12,26 +12,23 @@ use pyo3::types::{PyMapping, PyString};
 use super::super::errors::err;
 use super::text::{kind_name, per_seat_items, string_arg};
 use crate::error::ErrorKind;
-use crate::record::{check_players, Player, MAX_PLAYER_BYTES};
+use crate::record::{check_players, Player};
+use crate::texts;
 
 /// The keys of a player given as a mapping, in the record's order.
 const PLAYER_KEYS: [&str; 2] = ["id", "name"];
 
-/// A player's id or name at `field`: a string of 1 to `MAX_PLAYER_BYTES`
-/// bytes. `check_players` words a bad name as one that may also be null,
-/// which a record's reader does not: the length is checked here first so
-/// that both channels give one message.
-fn player_text(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<String> {
+/// A player's id (`name` false) or display name at `field`, as
+/// [`crate::texts`] takes it, so that the fault is named here with the
+/// message `check_players` gives.
+fn player_text(obj: &Bound<'_, PyAny>, field: &str, name: bool) -> PyResult<String> {
     let text = string_arg(obj, field)?;
-    if text.is_empty() || text.len() > MAX_PLAYER_BYTES {
-        return Err(err(
-            ErrorKind::Argument,
-            format!(
-                "{field} must be 1 to {MAX_PLAYER_BYTES} bytes of UTF-8, got {}",
-                text.len()
-            ),
-        ));
-    }
+    let checked = if name {
+        texts::check_name(&text, field)
+    } else {
+        texts::check_id(&text, field)
+    };
+    checked.map_err(|m| err(ErrorKind::Argument, m))?;
     Ok(text)
 }
 
@@ -53,7 +50,7 @@ fn player_arg(item: &Bound<'_, PyAny>, k: usize) -> PyResult<Player> {
     let at = format!("players[{k}]");
     if item.is_instance_of::<PyString>() {
         return Ok(Player {
-            id: player_text(item, &format!("{at}.id"))?,
+            id: player_text(item, &format!("{at}.id"), false)?,
             name: None,
         });
     }
@@ -75,9 +72,9 @@ fn player_arg(item: &Bound<'_, PyAny>, k: usize) -> PyResult<Player> {
     let Some(id) = item.get_item("id").ok() else {
         return Err(err(ErrorKind::Argument, format!("{at}.id is missing")));
     };
-    let id = player_text(&id, &format!("{at}.id"))?;
+    let id = player_text(&id, &format!("{at}.id"), false)?;
     let name = match item.get_item("name").ok().filter(|n| !n.is_none()) {
-        Some(n) => Some(player_text(&n, &format!("{at}.name"))?),
+        Some(n) => Some(player_text(&n, &format!("{at}.name"), true)?),
         None => None,
     };
     Ok(Player { id, name })

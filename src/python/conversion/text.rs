@@ -13,7 +13,7 @@ use super::super::errors::err;
 use crate::batch::StreamLine;
 use crate::error::ErrorKind;
 use crate::fair::{self, parse_hex32, ServerSeed};
-use crate::record;
+use crate::texts;
 
 /// The name of `obj`'s type, for messages.
 pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -177,23 +177,25 @@ pub(crate) fn string_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<String>
     text_arg(obj, what)
 }
 
-/// A round id: a str of 1 to `record::MAX_ROUND_ID_BYTES` bytes of UTF-8,
-/// checked as a record's round id is.
-pub(crate) fn round_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    let round_id = string_arg(obj, "round_id")?;
-    record::check_round_id(&round_id).map_err(|m| err(ErrorKind::Argument, m))?;
-    Ok(round_id)
+/// An id (of a table, a round or a player) at `field`, as a writer takes
+/// it ([`texts::check_id`]).
+pub(crate) fn id_arg(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<String> {
+    let id = string_arg(obj, field)?;
+    texts::check_id(&id, field).map_err(|m| err(ErrorKind::Argument, m))?;
+    Ok(id)
 }
 
-/// A table id: None, or a str of 1 to `record::MAX_TABLE_ID_BYTES` bytes
-/// of UTF-8, checked as a record's table id is.
+/// A round id, as a writer takes an id.
+pub(crate) fn round_id_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    id_arg(obj, "round_id")
+}
+
+/// A table id: None, or an id as a writer takes it.
 pub(crate) fn table_id_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
-    let Some(obj) = obj.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    let table_id = string_arg(obj, "table_id")?;
-    record::check_table_id(&table_id).map_err(|m| err(ErrorKind::Argument, m))?;
-    Ok(Some(table_id))
+    match obj.filter(|o| !o.is_none()) {
+        Some(obj) => id_arg(obj, "table_id").map(Some),
+        None => Ok(None),
+    }
 }
 
 /// The lines of the `capsa settle` stream: each line's bytes, or (for a

@@ -1,0 +1,234 @@
+//! The largest settlement a table can produce under its rules: what a round
+//! checks its stakes against when it is made, so that a round that is made
+//! can always be settled (docs/rules.md, "Money, rake and exactness").
+//!
+//! The bound follows the steps of the rule text: a pair settles for the
+//! most of what a declared natural collects, a surrender costs, a foul pays
+//! and a scoop of the rows pays (every row, the overall point, the largest
+//! multiplier and bonus, every row's largest royalty), each term >= 0 and
+//! each multiplier >= 1 (the rules are validated). A seat settles with
+//! each other seat, so its points are at most `seats - 1` times a pair's
+//! and its money at most a pair's points times the sum of its stakes.
+//! Every figure a settlement reports (a pair's row points, royalties,
+//! points and money, a seat's points, money, rake and net) is within these.
+
+use super::inputs::Stakes;
+use crate::error::{Error, Result};
+use crate::rules::{FoulMode, RoyaltyMode, Rules};
+
+/// The most points one pair of seats of a `seats`-seat table can settle
+/// for, either way, under `rules` (in 128 bits: it may not fit in 64;
+/// saturating at `i128::MAX`).
+pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
+    // every term is >= 0: a sum or product beyond 128 bits saturates, far
+    // beyond the 64 bits that a settlement's figures fit in
+    let i = i128::from;
+    let (add, mul) = (i128::saturating_add, i128::saturating_mul);
+    let rp3 = mul(3, i(rules.row_points));
+    let overall = i(rules.overall_point);
+    // a scoop's multiplier and bonus, a sweep-all's where a table this size
+    // can sweep all
+    let sweeps = seats >= rules.sweep_all_min_players;
+    let (sweep_m, sweep_b) = (i(rules.sweep_all_multiplier), i(rules.sweep_all_bonus));
+    let mut m = i(rules.scoop_multiplier).max(1);
+    let mut b = i(rules.scoop_bonus);
+    if sweeps {
+        m = m.max(sweep_m);
+        b = b.max(sweep_b);
+    }
+    let royalties: i128 = if rules.royalty_mode == RoyaltyMode::None {
+        0
+    } else {
+        rules
+            .royalties
+            .iter()
+            .map(|row| row.iter().copied().max().map_or(0, i))
+            .fold(0, add)
+    };
+    let roy_m = |m: i128| if rules.scoop_multiply_royalties { m } else { 1 };
+    let scoop = |m: i128, b: i128| add(mul(add(rp3, overall), m), b);
+    let rows = add(scoop(m, b), mul(royalties, roy_m(m)));
+    let foul_base = match rules.foul_mode {
+        FoulMode::SweepAll => add(mul(rp3, sweep_m), sweep_b),
+        FoulMode::Scoop => scoop(m, b),
+        FoulMode::Fixed => i(rules.foul_points),
+    };
+    // a foul's royalties take the multiplier of the foul amount
+    let foul_m = if rules.foul_mode == FoulMode::SweepAll {
+        sweep_m
+    } else {
+        m
+    };
+    let foul_roy = if rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None {
+        mul(royalties, roy_m(foul_m))
+    } else {
+        0
+    };
+    let natural = rules.naturals.iter().map(|&(_, p)| i(p)).max().unwrap_or(0);
+    let surrender = if rules.surrender_enabled {
+        i(rules.surrender_cost)
+    } else {
+        0
+    };
+    rows.max(add(foul_base, foul_roy))
+        .max(natural)
+        .max(surrender)
+}
+
+/// The most points a seat of a `seats`-seat table can settle for, either
+/// way, under `rules`: its pairs' together (saturating at `i128::MAX`).
+pub fn largest_seat_points(rules: &Rules, seats: usize) -> i128 {
+    largest_pair_points(rules, seats).saturating_mul(seats.saturating_sub(1) as i128)
+}
+
+/// The largest stake of every pair with which any round of a `seats`-seat
+/// table under `rules` settles in 64-bit money (`i64::MAX` when no round
+/// pays a point); `None` when the points alone do not fit.
+pub fn largest_stake(rules: &Rules, seats: usize) -> Option<i64> {
+    let points = largest_seat_points(rules, seats);
+    if points > i128::from(i64::MAX) {
+        return None;
+    }
+    Some(if points == 0 {
+        i64::MAX
+    } else {
+        (i128::from(i64::MAX) / points) as i64
+    })
+}
+
+/// Checks, before any round is played, that every round of a `seats`-seat
+/// table under `rules` and `stakes` (checked already) settles with every
+/// figure in 64 bits: `Argument`, naming the stake (or the rules) and the
+/// bound, otherwise.
+pub fn check_settlement_fits(rules: &Rules, seats: usize, stakes: &Stakes) -> Result<()> {
+    let pair = largest_pair_points(rules, seats);
+    let seat = largest_seat_points(rules, seats);
+    let max = i128::from(i64::MAX);
+    if seat > max {
+        return Err(Error::argument(format!(
+            "rules: a seat of a {seats}-seat table can settle for up to {seat} points under \
+             these rules, beyond the engine's 64-bit integers (at most {max})"
+        )));
+    }
+    let why = |total: i128| {
+        format!(
+            "a seat of a {seats}-seat table can settle for up to {pair} points with each \
+             other seat under its rules, so a seat's money could reach {} minor units, \
+             beyond the engine's 64-bit money (at most {max})",
+            pair.saturating_mul(total)
+        )
+    };
+    match *stakes {
+        Stakes::Uniform(stake) => {
+            let largest = largest_stake(rules, seats).unwrap_or(0);
+            if stake > largest {
+                return Err(Error::argument(format!(
+                    "stakes: {stake} is more than {largest}, the largest stake this table \
+                     settles: {}",
+                    why(i128::from(stake) * (seats as i128 - 1))
+                )));
+            }
+        }
+        Stakes::Matrix(m) => {
+            let most = if pair == 0 { max } else { max / pair };
+            for s in 0..seats {
+                let total: i128 = (0..seats)
+                    .filter(|&j| j != s)
+                    .map(|j| i128::from(m.get(s * seats + j).copied().unwrap_or(0)))
+                    .sum();
+                if total > most {
+                    return Err(Error::argument(format!(
+                        "stakes[{s}]: seat {s}'s stakes sum to {total}, more than {most}, the \
+                         most a seat's stakes sum to at this table: {}",
+                        why(total)
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::knobs::INT_MAX;
+    use crate::rules::KnobValue;
+
+    fn rules(knobs: &[(&str, KnobValue)]) -> Rules {
+        let mut rules = Rules::default();
+        for (name, value) in knobs {
+            rules.set_knob(name, value.clone()).unwrap();
+        }
+        rules
+    }
+
+    #[test]
+    fn a_plain_scoop_is_the_largest_pair_of_rules_without_royalties() {
+        // 3 rows and the overall point, doubled, plus the bonus
+        let r = rules(&[
+            ("row_points", KnobValue::Int(1)),
+            ("overall_point", KnobValue::Int(1)),
+            ("royalty_mode", KnobValue::Text("none".into())),
+            ("scoop.multiplier", KnobValue::Int(2)),
+            ("scoop.bonus", KnobValue::Int(3)),
+            ("sweep_all.multiplier", KnobValue::Int(5)),
+            ("sweep_all.bonus", KnobValue::Int(0)),
+            ("sweep_all.min_players", KnobValue::Int(4)),
+            ("foul.mode", KnobValue::Text("fixed".into())),
+            ("foul.points", KnobValue::Int(6)),
+            ("naturals.enabled", KnobValue::Naturals(vec![])),
+        ]);
+        assert_eq!(largest_pair_points(&r, 3), 4 * 2 + 3);
+        // four seats can sweep all: 4 * 5 + 3
+        assert_eq!(largest_pair_points(&r, 4), 23);
+        assert_eq!(largest_seat_points(&r, 4), 69);
+        assert_eq!(largest_stake(&r, 4), Some(i64::MAX / 69));
+    }
+
+    #[test]
+    fn the_stakes_are_checked_against_the_bound_at_both_ends() {
+        let r = Rules::default();
+        let largest = largest_stake(&r, 4).unwrap();
+        assert!(check_settlement_fits(&r, 4, &Stakes::Uniform(largest)).is_ok());
+        let refused = check_settlement_fits(&r, 4, &Stakes::Uniform(largest + 1)).unwrap_err();
+        assert!(refused.message().starts_with(&format!(
+            "stakes: {} is more than {largest}, the largest stake",
+            largest + 1
+        )));
+        // the largest stake of every pair, as a matrix; then seat 2's sum
+        // beyond the most (at most 2 more than 3 times the largest)
+        let mut m = vec![largest; 16];
+        assert!(check_settlement_fits(&r, 4, &Stakes::Matrix(&m)).is_ok());
+        m[2 * 4 + 3] += 3;
+        m[3 * 4 + 2] += 3;
+        let refused = check_settlement_fits(&r, 4, &Stakes::Matrix(&m)).unwrap_err();
+        assert!(refused
+            .message()
+            .starts_with("stakes[2]: seat 2's stakes sum to"));
+    }
+
+    #[test]
+    fn the_bound_saturates_rather_than_wraps() {
+        let r = rules(&[
+            ("row_points", KnobValue::Int(INT_MAX)),
+            ("overall_point", KnobValue::Int(INT_MAX)),
+            ("scoop.multiplier", KnobValue::Int(INT_MAX)),
+            ("sweep_all.multiplier", KnobValue::Int(INT_MAX)),
+            ("scoop.multiply_royalties", KnobValue::Flag(true)),
+        ]);
+        assert_eq!(largest_pair_points(&r, 4), i128::MAX);
+        assert_eq!(largest_seat_points(&r, 4), i128::MAX);
+        assert!(check_settlement_fits(&r, 4, &Stakes::Uniform(0)).is_err());
+    }
+
+    #[test]
+    fn rules_whose_points_alone_do_not_fit_are_refused() {
+        let r = rules(&[("row_points", KnobValue::Int(INT_MAX / 4))]);
+        assert_eq!(largest_stake(&r, 2), None);
+        let refused = check_settlement_fits(&r, 2, &Stakes::Uniform(0)).unwrap_err();
+        assert!(refused
+            .message()
+            .starts_with("rules: a seat of a 2-seat table"));
+    }
+}
