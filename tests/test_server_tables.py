@@ -59,6 +59,7 @@ def test_a_change_that_fails_half_way_leaves_the_sealed_state(tmp_path: Path) ->
                 table.add_seed(seat, round_id, f"seed {seat}", now_ms())
             rnd = table.load()
             assert rnd is table.load() and rnd.phase == "dealt"  # unsealed once, then kept
+            older = table.state
             refused.add("submitted")
             with pytest.raises(RuntimeError):
                 table.submit(0, round_id, _arrangement(rnd.hands[0]), now_ms())
@@ -69,6 +70,15 @@ def test_a_change_that_fails_half_way_leaves_the_sealed_state(tmp_path: Path) ->
             assert table.load().submitted(0)
             assert capsa.Round.from_dict(table.state or {}, key=hall.key).submitted(0)
             assert [e["event"] for e in events].count("submitted") == 1
+            # an older state of the round, sealed under the same key, put back
+            # in its place: refused, being bound to what the table saved last
+            current = table.state
+            table.state = older
+            table._sealed_from = None
+            with pytest.raises(capsa.StaleStateError, match="sequence"):
+                table.load()
+            table.state, table._sealed_from = current, None
+            assert table.load().submitted(0)
         finally:
             await hall.close(5)
 

@@ -57,6 +57,8 @@ _PUBLIC = (
     "rules",
     "client_seeds_in",
     "submitted",
+    "arrangement_ms",
+    "auto_arrange",
 )
 AUTO_ARRANGE = AUTO_ARRANGE_POLICIES
 """The auto-arrange policies: what arranges a seat that did not submit."""
@@ -88,6 +90,8 @@ class Table:
         self.deadline = 0  # the arrangement window's end (ms), once dealt
         # the round self.state was sealed from; None: unseal self.state
         self._sealed_from: capsa.Round | None = None
+        # the round id and sequence of the state saved last, which binds it
+        self._saved: tuple[str, int] = ("", 0)
         self._tokens: dict[int, str] = {}
         self._seeds_in: set[int] = set()  # the seats that sent this round's seed
 
@@ -139,11 +143,21 @@ class Table:
         if self.state is None:
             raise ApiError(409, "NoRound", f"table {self.table_id!r} has no round yet")
         if self._sealed_from is None:
-            self._sealed_from = capsa.Round.from_dict(self.state, key=self.hall.key)
+            # bound to what the table saved last: an older state of the
+            # round, or another table's, is refused (StaleStateError)
+            round_id, sequence = self._saved
+            self._sealed_from = capsa.Round.from_dict(
+                self.state,
+                key=self.hall.key,
+                table_id=self.table_id,
+                round_id=round_id,
+                sequence=sequence,
+            )
         return self._sealed_from
 
     def save(self, rnd: capsa.Round) -> None:
         self.state = rnd.to_dict(key=self.hall.key)
+        self._saved = (rnd.round_id, rnd.sequence)
         self._sealed_from = rnd
 
     def view(self, seat: int) -> dict[str, Any]:
