@@ -47,13 +47,25 @@ class Table:
         return f"{' '.join(hand[:3])} / {' '.join(hand[3:8])} / {' '.join(hand[8:])}"
 
 
+def _round_shown(http: httpx.Client, table: str) -> str:
+    """The id of the table's round once it is shown: a round is shown once
+    its opening is stored."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        state = http.get(f"/tables/{table}").json()
+        if state["status"] == "playing":
+            return str(state["round_id"])
+        time.sleep(0.01)
+    raise AssertionError(f"table {table} shows no round")
+
+
 def _seat_and_deal(base: str, table: str) -> Table:
     with httpx.Client(base_url=base) as http:
         tokens = [
             http.post(f"/tables/{table}/join", json={"player": f"{table}-{k}"}).json()["token"]
             for k in range(4)
         ]
-        round_id = http.get(f"/tables/{table}").json()["round_id"]
+        round_id = _round_shown(http, table)
         hands = []
         for seat, token in enumerate(tokens):
             auth = {"Authorization": f"Bearer {token}"}

@@ -5,24 +5,32 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import logging
 import os
 import resource
 import secrets
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import NoReturn
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
 import uvicorn
 
 import capsa
+import capsa.store
 from examples.server.app import create_app
 from examples.server.heads import http_protocol
 from examples.server.limits import Limits
+from examples.server.recorder import STORE_RETRY_SECONDS
+from examples.server.tables import AUTO_ARRANGE
+from examples.server.tenancy import Tenancy, new_holder
 
 # File descriptors the server needs besides its connections: the store's,
 # the listening socket, the event loop's, logs.
 _SPARE_FILES = 64
+_SWITCH_SECONDS = 0.001
 
 
 def _rules(text: str) -> capsa.Rules:
@@ -68,10 +76,14 @@ def _enough_files(limits: Limits) -> None:
 
 
 class _Server(uvicorn.Server):
-    """uvicorn's server, which prints where it listens and its store once
-    it does."""
+    """uvicorn's server, which prints where it listens, its store, its
+    set-aside file and its lease holder once it does, and stops the tables
+    opening rounds as soon as it is told to stop."""
 
     store_url = ""
+    set_aside = ""
+    holder = ""
+    on_exit: Callable[[], None] | None = None
 
     async def startup(self, sockets: list[object] | None = None) -> None:  # type: ignore[override]
         await super().startup(sockets)  # type: ignore[arg-type]
@@ -80,6 +92,38 @@ class _Server(uvicorn.Server):
             host = f"[{host}]" if ":" in host else host
             print(f"listening on http://{host}:{port}", flush=True)
             print(f"records store {shown_url(self.store_url)}", flush=True)
+            print(f"set-aside file {self.set_aside}", flush=True)
+            print(f"lease holder {self.holder}", flush=True)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        if self.on_exit is not None:
+            self.on_exit()
+        super().handle_exit(sig, frame)
+
+
+def _key(variable: str) -> bytes | None:
+    """The key the environment's ``variable`` holds (hex), if set."""
+    text = os.environ.get(variable)
+    if not text:
+        return None
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        _fail(f"{variable} is not hex")
+
+
+def _claim(url: str, store_key: bytes | None, tenancy: Tenancy) -> None:
+    """Takes the tables' leases before the server starts (a lease of a
+    server of this host that is gone is waited out); stops (exit 2, one
+    line) when another live server holds one, or the store cannot be
+    opened."""
+    try:
+        with capsa.store.open(url, key=store_key, retry_seconds=STORE_RETRY_SECONDS) as store:
+            tenancy.claim(store, say=lambda line: print(line, file=sys.stderr, flush=True))
+    except capsa.store.LeaseError as exc:
+        _fail(f"another server holds table {exc.table_id!r}: {exc}")
+    except capsa.CapsaError as exc:
+        _fail(f"the records store {shown_url(url)}: {exc}")
 
 
 def _limits(args: argparse.Namespace) -> Limits:
@@ -103,7 +147,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--stake", type=int, default=100, help="minor units a point")
     parser.add_argument("--rules", default="capsa-susun", help="a preset or a rules file")
-    parser.add_argument("--deadline-ms", type=int, default=30_000, help="each round's time")
+    parser.add_argument(
+        "--seed-ms", type=int, default=5_000, help="the seed window, from a round's start"
+    )
+    parser.add_argument(
+        "--deadline-ms", type=int, default=30_000, help="the arrangement window, from the deal"
+    )
+    parser.add_argument(
+        "--auto-arrange",
+        choices=AUTO_ARRANGE,
+        default="solver",
+        help="what arranges a seat that did not submit",
+    )
+    parser.add_argument(
+        "--lease-ms", type=int, default=30_000, help="the tables' leases, renewed every third"
+    )
+    parser.add_argument(
+        "--stop-ms",
+        type=int,
+        default=10_000,
+        help="how long a stop waits for the store to take what is queued",
+    )
+    parser.add_argument(
+        "--set-aside-file",
+        default="capsa-set-aside.jsonl",
+        help="records the store refuses even to set aside (JSON Lines)",
+    )
     bounds = parser.add_argument_group("bounds (docs/server.md)")
     helps = {
         "max_connections": "open connections, HTTP and WebSocket (then 503)",
@@ -127,22 +196,45 @@ def main(argv: list[str] | None = None) -> None:
             help=f"{helps[item.name]} (default {item.default})",
         )
     args = parser.parse_args(argv)
+    # the server's alarms (capsa.server) and the store's warnings
+    # (capsa.store) on standard error, with their level and time
+    logging.basicConfig(
+        level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     limits = _limits(args)
+    for option, least in (("seed_ms", 1), ("deadline_ms", 1), ("lease_ms", 300), ("stop_ms", 0)):
+        if getattr(args, option) < least:
+            _fail(f"--{option.replace('_', '-')} must be at least {least}")
     _enough_files(limits)
     # The key seals the round states and signs the seats' tokens; from the
     # environment so that it outlives a restart (hex, 32 bytes recommended).
-    key_hex = os.environ.get("CAPSA_SERVER_KEY")
-    key = bytes.fromhex(key_hex) if key_hex else secrets.token_bytes(32)
+    key = _key("CAPSA_SERVER_KEY") or secrets.token_bytes(32)
+    store_key = _key("CAPSA_STORE_KEY")
+    try:
+        rules = _rules(args.rules)
+    except (capsa.CapsaError, OSError) as exc:
+        _fail(f"--rules {args.rules}: {exc}")
+    table_ids = [f"{args.table_prefix}{n}" for n in range(args.tables)]
+    tenancy = Tenancy(table_ids, new_holder(), args.lease_ms)
+    _claim(args.store, store_key, tenancy)
+    set_aside = Path(args.set_aside_file).resolve()
     app = create_app(
         args.store,
         key,
         tables=args.tables,
         seats=args.seats,
         stake=args.stake,
-        rules=_rules(args.rules),
+        rules=rules,
         deadline_ms=args.deadline_ms,
+        seed_ms=args.seed_ms,
+        auto_arrange=args.auto_arrange,
         table_prefix=args.table_prefix,
         limits=limits,
+        store_key=store_key,
+        holder=tenancy.holder,
+        lease_ms=args.lease_ms,
+        set_aside_path=set_aside,
+        stop_seconds=args.stop_ms / 1000,
     )
     # Events are small JSON: compressing each costs more than it saves. No
     # access log, and no proxy headers read: the server uses no client address.
@@ -162,8 +254,17 @@ def main(argv: list[str] | None = None) -> None:
         http=http_protocol(limits.max_head_bytes, limits.head_timeout_ms / 1000),
         h11_max_incomplete_event_size=limits.max_head_bytes,
     )
+    # The event loop shares the GIL with the threads of the reads (a page
+    # drawn holds it for a millisecond or two), of the leases and of the
+    # recorder's other operations: each waiting for it gets it after at
+    # most the switch interval (5 ms by default), and the loop's requests
+    # wait as long for it back. 1 ms bounds both.
+    sys.setswitchinterval(_SWITCH_SECONDS)
     server = _Server(config)
     server.store_url = args.store
+    server.set_aside = str(set_aside)
+    server.holder = tenancy.holder
+    server.on_exit = app.state.hall.stop_opening
     server.run()
 
 

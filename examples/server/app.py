@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -19,12 +21,15 @@ from starlette.websockets import WebSocket
 import capsa
 from capsa.ids import check_player_id, check_player_name, check_round_id
 from capsa.render import LANGUAGES
-from examples.server.errors import ApiError, error_response
+from examples.server.errors import ApiError, error_response, reason_of
 from examples.server.events import EventHub
+from examples.server.health import health
 from examples.server.limits import Limits
 from examples.server.reading import field, read_body, seat_number
 from examples.server.reads import Reads
+from examples.server.recorder import Recorder
 from examples.server.tables import Table, TableHall, now_ms
+from examples.server.tenancy import Tenancy, new_holder
 
 __all__ = ["MAX_BODY", "create_app"]
 
@@ -42,47 +47,73 @@ def create_app(
     stake: int = 100,
     rules: capsa.Rules | None = None,
     deadline_ms: int = 30_000,
+    seed_ms: int = 5_000,
+    auto_arrange: str = "solver",
     table_prefix: str = "t",
     limits: Limits | None = None,
+    store_key: bytes | None = None,
+    holder: str | None = None,
+    lease_ms: int = 30_000,
+    set_aside_path: Path | None = None,
+    stop_seconds: float = 10.0,
 ) -> Starlette:
     """The server's application: ``tables`` tables ``t0``, ``t1``, ... (or
-    ``table_prefix`` then the number: servers sharing a store each keep
-    tables of their own) of
-    ``seats`` seats at ``stake`` minor units a point under ``rules``, each
-    round closing when every seat has submitted or ``deadline_ms`` after it
-    started; records in the store at ``store_url``; ``key`` (at least 16
-    bytes) seals the rounds' states and signs the seats' tokens; ``limits``
-    bound what the application holds (uvicorn's own bounds are set by
-    ``python -m examples.server`` from the same :class:`Limits`)."""
+    ``table_prefix`` then the number) of ``seats`` seats at ``stake`` minor
+    units a point under ``rules``; each round's seed window is ``seed_ms``
+    from its publication (a seat that sends no seed is dealt without it),
+    its arrangement window ``deadline_ms`` from its deal, and a seat that
+    did not submit by then is arranged by ``auto_arrange`` (``"solver"``,
+    ``"greedy"`` or ``"foul"``, named in each record); records in
+    the store at ``store_url``, its heads signed under ``store_key`` when
+    given; the tables leased to ``holder`` (default: this host, process
+    and a random part) ``lease_ms`` at a time; a record the store refuses
+    set aside in the store, else in the JSON Lines file
+    ``set_aside_path``; at a stop, what is queued is stored for at most
+    ``stop_seconds``. ``key`` (at least 16 bytes) seals the rounds' states
+    and signs the seats' tokens; ``limits`` bound what the application
+    holds (uvicorn's own bounds are set by ``python -m examples.server``
+    from the same :class:`Limits`). The application's ``state.hall`` is its
+    :class:`TableHall`. Its start raises ``LeaseError`` for a table another
+    live server leases."""
     limits = limits or Limits()
     hub = EventHub(
         max_listeners=limits.max_listeners,
         max_table_listeners=limits.max_table_listeners,
         spectator_interval=limits.spectator_interval_ms / 1000,
     )
+    table_ids = [f"{table_prefix}{n}" for n in range(tables)]
+    tenancy = Tenancy(table_ids, holder or new_holder(), lease_ms)
     hall = TableHall(
         key=key,
         rules=rules or capsa.Rules(),
         seats=seats,
         stake=stake,
         deadline_ms=deadline_ms,
+        seed_ms=seed_ms,
+        auto_arrange=auto_arrange,
         publish=hub.publish,
+        recorder=Recorder(tenancy, set_aside_path),
     )
     reads = Reads(workers=limits.read_workers, queue=limits.read_queue, cache=limits.page_cache)
-    table_ids = [f"{table_prefix}{n}" for n in range(tables)]
+    tick_ms = max(1, min(50, seed_ms // 4, deadline_ms // 4))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await hall.open(store_url, table_ids)
+        await hall.open(store_url, table_ids, store_key=store_key)
         await reads.open(store_url)
-        ticker = asyncio.create_task(_tick_forever(hall, min(50, max(1, deadline_ms // 4))))
+        tasks = [
+            asyncio.create_task(_tick_forever(hall, tick_ms)),
+            asyncio.create_task(_keep_leases(hall, tenancy)),
+        ]
         try:
             yield
         finally:
-            ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await ticker
-            await hall.recorder.close()
+            hall.stop_opening()
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await hall.close(stop_seconds)
             await reads.close()
             hub.close_all()
 
@@ -116,26 +147,55 @@ def create_app(
             methods=["GET"],
         ),
         Route("/players/{player}/balance", _api(lambda r: _balance(reads, r)), methods=["GET"]),
+        Route("/health", _api(lambda r: _health(hall, tenancy)), methods=["GET"]),
         WebSocketRoute("/tables/{table}/events", lambda ws: _events(hall, hub, ws)),
     ]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
         exception_handlers={HTTPException: _http_error},  # type: ignore[dict-item]
     )
+    app.state.hall = hall
+    return app
 
 
 async def _tick_forever(hall: TableHall, every_ms: int) -> None:
-    """Deals and closes the rounds whose deadline passed, so a player who
-    never comes back never stalls a table."""
+    """Deals the rounds whose seed window ended and closes those whose
+    arrangement window ended, so a player who never comes back never
+    stalls a table (a table whose round fails is paused)."""
     while True:
         await asyncio.sleep(every_ms / 1000)
-        now = now_ms()
-        for table in hall.tables.values():
+        hall.tick(now_ms())
+
+
+async def _keep_leases(hall: TableHall, tenancy: Tenancy) -> None:
+    """Renews the tables' leases every third of their time (sooner again
+    after a renewal failed), on a thread of its own so that a long write
+    does not hold it up; a table whose lease another server took is
+    paused."""
+    loop = asyncio.get_running_loop()
+    with ThreadPoolExecutor(1, thread_name_prefix="capsa-leases") as thread:
+        while True:
+            wait = tenancy.ttl_ms / 3000
+            if tenancy.failing is not None:
+                wait = min(1.0, wait / 2)
+            await asyncio.sleep(wait)
+            store = hall.recorder.store
             try:
-                table.tick(now)
-            except Exception:  # the next tick tries again; the others go on
-                _LOG.exception("table %s: the tick failed", table.table_id)
+                lost = await loop.run_in_executor(thread, tenancy.renew, store)
+            except Exception as exc:  # the store away: tried again soon
+                if tenancy.failing is None:
+                    _LOG.error("ALARM: the leases could not be renewed: %s", reason_of(exc))
+                tenancy.failing = reason_of(exc)
+                continue
+            tenancy.failing = None
+            for table_id, refusal in lost:
+                hall.table(table_id).pause(f"its lease was lost: {refusal}")
+
+
+async def _health(hall: TableHall, tenancy: Tenancy) -> Response:
+    status, body = health(hall, tenancy)
+    return JSONResponse(body, status_code=status)
 
 
 def _api(handler: Callable[[Request], Awaitable[Any]]) -> Endpoint:
@@ -229,7 +289,7 @@ async def _seed(hall: TableHall, request: Request, body: Body) -> Any:
 
 async def _view(hall: TableHall, request: Request) -> Any:
     table, seat = _seat_of(hall, request)
-    return table.load().view(seat)
+    return table.view(seat)
 
 
 async def _submit(hall: TableHall, request: Request, body: Body) -> Any:

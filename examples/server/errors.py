@@ -8,7 +8,7 @@ from starlette.responses import JSONResponse
 import capsa
 import capsa.store
 
-__all__ = ["ApiError", "error_response"]
+__all__ = ["ApiError", "Refused", "error_response", "reason_of"]
 
 
 class ApiError(Exception):
@@ -23,6 +23,25 @@ class ApiError(Exception):
         self.status = status
         self.kind = kind
         self.retry_after = retry_after
+
+
+class Refused(Exception):
+    """A write the store refused for good, told by another process (the
+    recorder's commits): ``reason`` is the refusal as one line, its type and
+    message."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def reason_of(exc: BaseException) -> str:
+    """An error as one line: its type and the first line of its message (a
+    :class:`Refused` as it was told)."""
+    if isinstance(exc, Refused):
+        return exc.reason
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[0].strip()}" if lines else type(exc).__name__
 
 
 # Most specific first: the first class an exception is an instance of wins.

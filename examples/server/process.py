@@ -17,9 +17,11 @@ from typing import IO
 
 import httpx
 
-__all__ = ["Serving", "serving"]
+__all__ = ["STORE_KEY_HEX", "Serving", "serving"]
 
 REPO = Path(__file__).resolve().parents[2]
+STORE_KEY_HEX = "33" * 32
+"""The store key of a test or benchmark server (``CAPSA_STORE_KEY``)."""
 
 
 @dataclass(frozen=True)
@@ -30,17 +32,41 @@ class Serving:
     process: subprocess.Popen[bytes]
 
     def cpu_seconds(self) -> float:
-        """The CPU time the server's process has used (Linux)."""
-        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """The CPU time the server's process and the processes it runs (its
+        commits') have used (Linux)."""
+        return sum(_cpu_seconds(pid) for pid in (self.process.pid, *self.children()))
+
+    def children(self) -> list[int]:
+        """The processes the server runs (Linux)."""
+        children = []
+        for task in Path(f"/proc/{self.process.pid}/task").glob("*"):
+            try:
+                children += [int(pid) for pid in (task / "children").read_text().split()]
+            except OSError:
+                continue
+        return children
+
+
+def _cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @contextlib.contextmanager
-def serving(store_url: str, *options: str, key_hex: str = "11" * 32) -> Iterator[Serving]:
+def serving(
+    store_url: str,
+    *options: str,
+    key_hex: str = "11" * 32,
+    store_key_hex: str = STORE_KEY_HEX,
+) -> Iterator[Serving]:
     """Starts ``python -m examples.server --store store_url *options`` on a
-    free port and yields it once it answers; stops it (SIGTERM, then
-    SIGKILL) on the way out."""
-    env = dict(os.environ, CAPSA_SERVER_KEY=key_hex)
+    free port (``key_hex`` the server's key, ``store_key_hex`` the store
+    key) and yields it once it answers; stops it (SIGTERM, then SIGKILL)
+    on the way out."""
+    env = dict(os.environ, CAPSA_SERVER_KEY=key_hex, CAPSA_STORE_KEY=store_key_hex)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (str(REPO / "python"), str(REPO), env.get("PYTHONPATH")) if p
     )

@@ -6,7 +6,8 @@ page, and a read never waits behind the recorder's commits.
 The queue is bounded: a read that finds it full is refused at once (503
 ``Busy``, with ``Retry-After``) instead of waiting. A stored round never
 changes, so its rendered pages are kept, by table, round and language, in
-a small cache of the latest asked for, and requests for a page being drawn
+a small cache of the latest asked for (and the rounds they were drawn
+from, read once for both languages), and requests for a page being drawn
 wait for that drawing instead of queueing their own.
 """
 
@@ -14,10 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import capsa.store
 from capsa.render import page_html, table_from_record
@@ -27,6 +29,9 @@ __all__ = ["Reads"]
 
 T = TypeVar("T")
 _PageKey = tuple[str, str, str]  # table, round, language
+# How long a read waits for a database that is away before it is answered
+# 503 (the queue of reads is short: a long wait would fill it).
+_RETRY_SECONDS = 5.0
 
 
 class Reads:
@@ -41,11 +46,13 @@ class Reads:
         self._running = 0
         self._pages: OrderedDict[_PageKey, str] = OrderedDict()
         self._drawing: dict[_PageKey, asyncio.Future[str]] = {}
+        self._rounds = _Rounds(max(1, cache // 2))
 
     async def open(self, store_url: str) -> None:
         """Opens the store (already made by the recorder)."""
         self._store = await asyncio.get_running_loop().run_in_executor(
-            self._pool, lambda: capsa.store.open(store_url, create=False)
+            self._pool,
+            lambda: capsa.store.open(store_url, create=False, retry_seconds=_RETRY_SECONDS),
         )
 
     async def close(self) -> None:
@@ -86,7 +93,9 @@ class Reads:
             return await asyncio.shield(drawing)
         drawing = self._drawing[key] = asyncio.get_running_loop().create_future()
         try:
-            page = await self.run(lambda store: _draw(store, table_id, round_id, lang))
+            page = await self.run(
+                lambda store: _draw(store, table_id, round_id, lang, self._rounds)
+            )
         except Exception as exc:
             drawing.set_exception(exc)
             drawing.exception()  # retrieved: nobody else may be waiting
@@ -116,9 +125,36 @@ class Reads:
         return balance
 
 
-def _draw(store: capsa.store.Store, table_id: str, round_id: str, lang: str) -> str | None:
+class _Rounds:
+    """The latest rounds read for pages, as ``table_from_record`` gives
+    them (most of a page's drawing: a round asked for in its other
+    language is not read again), shared by the reading threads."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[tuple[str, str], Any] = OrderedDict()
+
+    def get(self, key: tuple[str, str]) -> Any:
+        with self._lock:
+            return self._kept.get(key)
+
+    def keep(self, key: tuple[str, str], table: Any) -> None:
+        with self._lock:
+            self._kept[key] = table
+            if len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+
+
+def _draw(
+    store: capsa.store.Store, table_id: str, round_id: str, lang: str, rounds: _Rounds
+) -> str | None:
     """The page of a stored round (None: not stored), on a worker thread."""
-    stored = store.get(table_id, round_id)
-    if stored is None:
-        return None
-    return page_html(table_from_record(json.loads(stored.text)), lang)
+    table = rounds.get((table_id, round_id))
+    if table is None:
+        stored = store.get(table_id, round_id)
+        if stored is None:
+            return None
+        table = table_from_record(json.loads(stored.text))
+        rounds.keep((table_id, round_id), table)
+    return page_html(table, lang)
