@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from capsa import _core
-from capsa._core import ArgumentError, TableError
+from capsa._core import ArgumentError, RulesError, TableError
 from capsa.columns import (
     AUTO_COLUMNS,
     CARD_COLUMNS,
@@ -54,7 +54,7 @@ from capsa.columns import (
 )
 from capsa.record_tables import records_table, rules_of_metadata
 from capsa.rules import Rules
-from capsa.rules.known import default_known_rules
+from capsa.rules.known import default_known_rules, differing_knobs, with_known
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -241,15 +241,15 @@ def _read_stakes(
 
 
 def _read_rules_names(
-    table: pa.Table, default: str, known: Mapping[str, Rules], errors: _RowErrors
-) -> tuple[list[str], npt.NDArray[np.intp]]:
-    """The rules names met and each row's index into them (null: ``default``).
-    A name that is not known marks its rows."""
+    table: pa.Table, known: Mapping[Any, Rules], errors: _RowErrors
+) -> tuple[list[Any], npt.NDArray[np.intp]]:
+    """The rules names met and each row's index into them (null: the
+    default rules, ``_DEFAULT``). A name that is not known marks its rows."""
     pa = pyarrow_module()
     import pyarrow.compute as pc
 
     n = table.num_rows
-    names = [default]
+    names: list[Any] = [_DEFAULT]
     codes = np.zeros(n, dtype=np.intp)
     if "rules" not in table.column_names:
         return names, codes
@@ -274,7 +274,7 @@ def _read_rules_names(
         at += len(chunk)
     for k, name in enumerate(names):
         if name not in known:
-            shown = ", ".join(sorted(known))
+            shown = ", ".join(sorted(k for k in known if isinstance(k, str)))
             errors.add(
                 np.flatnonzero(codes == k), f"RulesError: unknown rules {name!r}; known: {shown}"
             )
@@ -314,6 +314,39 @@ def _seat_columns(table: pa.Table) -> int:
     return seats
 
 
+# The key of the default rules in the rules a settlement knows: no name a
+# table can give (a name is text).
+_DEFAULT: Any = object()
+
+
+def _known_rules(
+    table: pa.Table, rules: Rules | None, known: Mapping[str, Rules] | None
+) -> dict[Any, Rules]:
+    """The rules ``settle_table`` settles by: ``known`` (default: every preset
+    and ``rules`` under its name), the rules a table of round records holds
+    in its metadata, and the default rules (``rules``, else
+    ``capsa-susun``) under ``_DEFAULT``. The caller's names are never
+    redefined: ``RulesError`` when ``rules`` and ``known``, or the
+    metadata and either, name different rules by one name."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a capsa.Rules or None, not {type(rules).__name__}")
+    base = rules if rules is not None else Rules()
+    given: dict[Any, Rules] = dict(known) if known is not None else default_known_rules(base)
+    other = given.get(base.name)
+    if rules is not None and other is not None and other != base:
+        raise RulesError(
+            f"rules= and known= name different rules {base.name!r} "
+            f"({differing_knobs(base, other)} in rules=); a name means one set of rules"
+        )
+    if rules is not None or other is None:
+        given[base.name] = base
+    # a file of round records names its rules and holds them in full
+    found = rules_of_metadata(table.schema.metadata)
+    merged = with_known(given, found, "the table's metadata (capsa.rules)")
+    merged[_DEFAULT] = given[base.name]
+    return merged
+
+
 def settle_table(
     rounds: pa.Table | pa.RecordBatch,
     rules: Rules | None = None,
@@ -327,26 +360,29 @@ def settle_table(
     ``capsa-susun``); ``known`` maps the names a ``rules`` column may hold to
     rules (default: every preset, and ``rules`` under its name), and the
     rules a table of round records carries in its metadata
-    (:func:`capsa.record_tables.to_parquet`) are known by their names. ``threads``
-    caps the cores used (default all). A wrong column type raises
-    ``TypeError`` and a table without ``cards0``/``cards1`` ``TableError``,
-    before any round is settled; a round that cannot be settled (a bad card,
-    a missing seat, an unknown rules name, a negative stake, a surrender the
-    rules refuse) gets its reason in ``error`` and null figures.
+    (:func:`capsa.record_tables.to_parquet`, read by
+    :func:`capsa.record_tables.rules_of_metadata`) are known by their names.
+    A name the caller gives (in ``known``, or ``rules``' own) always means
+    the caller's rules: metadata naming other rules by it is an error, never
+    used. ``threads`` caps the cores used (default all).
+
+    A wrong column type raises ``TypeError``, a table without
+    ``cards0``/``cards1`` ``TableError``, and ``RulesError`` metadata whose
+    rules are malformed, partial, or named as rules they are not (a preset's
+    name for other rules) or as other rules than ``rules`` and ``known``
+    give that name, and ``rules`` and ``known`` naming different rules by
+    one name, each before any round is settled; a round that cannot be
+    settled (a bad card, a missing seat, an unknown rules name, a negative
+    stake, a surrender the rules refuse) gets its reason in ``error`` and
+    null figures.
     """
     table = _as_table(rounds)
-    if rules is not None and not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a capsa.Rules or None, not {type(rules).__name__}")
-    base = rules if rules is not None else Rules()
-    known = dict(known) if known is not None else default_known_rules(base)
-    known.setdefault(base.name, base)
-    # a file of round records names its rules and holds them in full
-    known.update(rules_of_metadata(table.schema.metadata))
+    known = _known_rules(table, rules, known)
     seats = _seat_columns(table)
     n = table.num_rows
     errors = _RowErrors(n)
     cards, table_seats = _read_seats(table, seats, errors)
-    names, codes = _read_rules_names(table, base.name, known, errors)
+    names, codes = _read_rules_names(table, known, errors)
     stakes = _read_stakes(table, errors)
     surrender = _read_flags(table, SURRENDER_COLUMNS, seats, False)
     declare = _read_flags(table, DECLARE_COLUMNS, seats, True)

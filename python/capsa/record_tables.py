@@ -45,8 +45,10 @@ from capsa.columns import (
     pyarrow_module,
     rounds_schema,
 )
+from capsa.json_faults import json_fault
 from capsa.records import RecordError, ReplayError, read_record, replay_view
-from capsa.rules import Rules, presets
+from capsa.rules import Rules, RulesError, presets
+from capsa.rules.known import differing_knobs
 
 __all__ = [
     "RECORD_ID_COLUMNS",
@@ -388,16 +390,67 @@ def parquet_rules(path: str | os.PathLike[str]) -> dict[str, Rules]:
     """The rules a Parquet file written by :func:`to_parquet` carries in its
     footer, by name: ``known`` for :func:`capsa.bulk.settle_table` of a
     table read another way than by batches (``pyarrow.parquet.read_table``
-    or a pandas or Dask frame, which drop the footer's notes)."""
+    or a pandas or Dask frame, which drop the footer's notes). Raises
+    ``RulesError`` as :func:`rules_of_metadata` does, and what pyarrow
+    raises for a file it cannot read."""
     import pyarrow.parquet as pq
 
     return rules_of_metadata(pq.read_metadata(path).metadata)
 
 
+_FOOTER = f"the Parquet metadata {RULES_METADATA_KEY.decode()}"
+
+
 def rules_of_metadata(metadata: Mapping[bytes, bytes] | None) -> dict[str, Rules]:
     """The rules a Parquet file written by :func:`to_parquet` names, by name
-    (none for another file)."""
+    (none for another file).
+
+    The footer is data, so it is read as :func:`to_parquet` writes it or
+    refused: a JSON object from each name to the rules in full
+    (``Rules.from_dict(..., full=True)``), each name the one
+    :func:`rules_name` gives those rules: a preset's name only for that
+    preset exactly, any other name :func:`rules_key` of its rules (their
+    name and digest). So a footer never redefines a preset, and a name in
+    it never means other rules than it says.
+
+    Raises ``RulesError`` naming the fault (text that is not such a JSON
+    object, rules not in full or not valid, a name its rules do not have).
+    """
     if not metadata or RULES_METADATA_KEY not in metadata:
         return {}
-    data = json.loads(metadata[RULES_METADATA_KEY])
-    return {name: Rules.from_dict(rules) for name, rules in data.items()}
+    try:
+        data = json.loads(metadata[RULES_METADATA_KEY])
+    except (ValueError, RecursionError) as exc:
+        raise RulesError(f"{_FOOTER} is not JSON: {json_fault(exc)}") from None
+    if not isinstance(data, dict):
+        raise RulesError(f"{_FOOTER} must be a JSON object of rules by name")
+    found: dict[str, Rules] = {}
+    for name, value in data.items():
+        if not isinstance(value, dict):
+            raise RulesError(f"{_FOOTER}: {name!r} must be the rules as a JSON object")
+        try:
+            rules = Rules.from_dict(value, full=True)
+        except RulesError as exc:
+            raise RulesError(f"{_FOOTER}: {name!r}: {exc}") from None
+        found[name] = _named_as_written(name, rules)
+    return found
+
+
+def _named_as_written(name: str, rules: Rules) -> Rules:
+    """``rules`` when ``name`` is the name :func:`rules_name` gives them;
+    else ``RulesError``: a footer that names a preset or a digest for
+    other rules."""
+    if name in presets():
+        preset = Rules.preset(name)
+        if rules != preset:
+            raise RulesError(
+                f"{_FOOTER} redefines the preset {name!r} ({differing_knobs(rules, preset)}); "
+                "a preset's name means the preset"
+            )
+        return rules
+    if name != rules_key(rules):
+        raise RulesError(
+            f"{_FOOTER} names rules {name!r} that are not those rules: their name is "
+            f"{rules_key(rules)!r} (the rules' name and the start of their SHA-256)"
+        )
+    return rules

@@ -31,8 +31,8 @@ from capsa.record_tables import (
     rules_key,
 )
 from capsa.records import RecordError, ReplayError
-from capsa.rules import Rules
-from capsa.rules.known import default_known_rules
+from capsa.rules import Rules, RulesError
+from capsa.rules.known import default_known_rules, with_known
 
 __all__ = ["Tally", "finish", "settle_document", "settle_lines", "settle_stream"]
 
@@ -73,6 +73,14 @@ def _record_error(number: int, exc: Exception, round_id: str | None) -> bytes:
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+def _know(known: dict[str, _core.RuleSet], rules: Rules) -> None:
+    """Adds a record's rules to ``known`` under :func:`rules_key`; a
+    ``RulesError`` when ``--rules`` gave that name to other rules."""
+    key = rules_key(rules)
+    given = {key: known[key]} if key in known else {}
+    known.update(with_known(given, {key: rules}, "the record"))
+
+
 def _settle_items(
     items: Iterator[bytes | int],
     first: int,
@@ -97,13 +105,13 @@ def _settle_items(
         if parsed is not None and not isinstance(line, int):
             try:
                 record = read_record_round(line, parsed)
-            except (RecordError, ReplayError) as exc:
+                _know(known, record.rules)
+            except (RecordError, ReplayError, RulesError) as exc:
                 flush()
                 out.write(_record_error(number, exc, round_id_of(line)) + b"\n")
                 tally.add(1, 1)
                 chunk, first = [], number + 1
                 continue
-            known.setdefault(rules_key(record.rules), record.rules)
             line = json.dumps(record.settle_round(), ensure_ascii=False).encode()
         chunk.append(line)
         if len(chunk) >= _CHUNK:
