@@ -284,16 +284,31 @@ def _read_rules_names(
 # ---------------------------------------------------------------- settling
 
 
+# Every column a rounds table may have: each is read by its name.
+_ROUNDS_COLUMNS = frozenset(
+    ("id", "rules", "stakes", *CARD_COLUMNS, *SURRENDER_COLUMNS, *DECLARE_COLUMNS, *AUTO_COLUMNS)
+)
+
+
 def _as_table(data: Any) -> pa.Table:
+    """The rounds as a table; ``TableError`` for a table with a column of
+    the rounds schema more than once (which of them would be read?)."""
     pa = pyarrow_module()
-    if isinstance(data, pa.Table):
-        return data
     if isinstance(data, pa.RecordBatch):
-        return pa.Table.from_batches([data])
-    raise TypeError(
-        f"rounds must be a pyarrow Table or RecordBatch (or a pandas DataFrame, with "
-        f"settle_frame), not {type(data).__name__}"
-    )
+        data = pa.Table.from_batches([data])
+    if not isinstance(data, pa.Table):
+        raise TypeError(
+            f"rounds must be a pyarrow Table or RecordBatch (or a pandas DataFrame, with "
+            f"settle_frame), not {type(data).__name__}"
+        )
+    names = data.column_names
+    if len(set(names)) != len(names):
+        seen: set[str] = set()
+        for name in names:
+            if name in seen and name in _ROUNDS_COLUMNS:
+                raise TableError(f"the rounds have more than one column named {name!r}")
+            seen.add(name)
+    return data
 
 
 def _seat_columns(table: pa.Table) -> int:

@@ -45,7 +45,7 @@ from capsa.columns import (
     pyarrow_module,
     rounds_schema,
 )
-from capsa.json_faults import json_fault
+from capsa.json_faults import json_fault, utf8_text
 from capsa.records import RecordError, ReplayError, read_record, replay_view
 from capsa.rules import Rules, RulesError, presets
 from capsa.rules.known import differing_knobs
@@ -351,10 +351,9 @@ def round_id_of(line: bytes | int) -> str | None:
         return None
     try:
         data = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
-    round_id = data.get("round_id") if isinstance(data, dict) else None
-    return round_id if isinstance(round_id, str) else None
+    return utf8_text(data.get("round_id")) if isinstance(data, dict) else None
 
 
 def _table(records: list[RecordRound], schema: Any) -> Any:

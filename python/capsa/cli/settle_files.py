@@ -20,6 +20,7 @@ from typing import IO, Any
 
 from capsa.cli.common import UsageError, check_writable, load_rules, open_output
 from capsa.cli.settle_stream import Tally, finish, settle_stream
+from capsa.json_faults import utf8_text
 from capsa.rules import Rules
 
 __all__ = ["handles", "run"]
@@ -108,6 +109,8 @@ class _ParquetSink:
         self._writer = ParquetResultsWriter(target)
         #: whether the input is one JSON document (set by the stream)
         self.document = False
+        #: rounds settled that the results table cannot hold (their id)
+        self.refused = 0
 
     def write(self, data: bytes) -> int:
         text = data.decode("utf-8")
@@ -121,7 +124,9 @@ class _ParquetSink:
                 if line.strip()
             ]
         if records:
-            self._writer.write_table(_records_table(records))
+            table, refused = _records_table(records)
+            self._writer.write_table(table)
+            self.refused += refused
         return len(data)
 
     def flush(self) -> None:
@@ -135,8 +140,12 @@ class _ParquetSink:
         self._writer.close(results_schema(4, pa.string()))
 
 
-def _records_table(records: list[dict[str, Any]]) -> Any:
-    """A results table (id as text, four seat columns) of stream records."""
+_SURROGATE_ID = "the id holds a lone surrogate, which Parquet text cannot hold"
+
+
+def _records_table(records: list[dict[str, Any]]) -> tuple[Any, int]:
+    """A results table (id as text, four seat columns) of stream records,
+    and how many settled rounds it holds as errors (an id it cannot hold)."""
     import pyarrow as pa
 
     from capsa.bulk import FIGURES, MAX_SEATS, OUTCOMES, results_schema
@@ -148,16 +157,26 @@ def _records_table(records: list[dict[str, Any]]) -> Any:
         return str(value) if isinstance(value, str) else json.dumps(value)
 
     columns: dict[str, list[Any]] = {"id": [], "seats": [], "error": []}
+    refused = 0
     for figure in (*FIGURES, *OUTCOMES):
         for s in range(MAX_SEATS):
             columns[f"{figure}{s}"] = []
     for record in records:
-        columns["id"].append(text(record.get("id")))
+        given = text(record.get("id"))
+        record_id = utf8_text(given)
         error = record.get("error")
+        if given is not None and record_id is None and error is None:
+            # an escape such as "\ud800" reads as a lone surrogate, which
+            # Parquet text cannot hold: the round is refused, as one whose
+            # id JSON cannot hold is on the way out
+            record = {"error": "TableError", "message": _SURROGATE_ID, "line": None}
+            error = record["error"]
+            refused += 1
+        columns["id"].append(record_id)
         if error is not None:
             line = record.get("line")
             where = f"line {line}: " if line is not None else ""
-            columns["error"].append(f"{error}: {where}{record.get('message')}")
+            columns["error"].append(f"{error}: {where}{utf8_text(record.get('message'))}")
             columns["seats"].append(None)
         else:
             columns["error"].append(None)
@@ -173,7 +192,8 @@ def _records_table(records: list[dict[str, Any]]) -> Any:
             for s in range(MAX_SEATS):
                 columns[f"{name}{s}"].append(values[s] if s < len(values) else None)
     schema = results_schema(MAX_SEATS, pa.string())
-    return pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
+    table = pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
+    return table, refused
 
 
 def _progress_bar(total: int | None, unit: str) -> Callable[[int], None] | None:
@@ -227,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
         sink = _ParquetSink(args.output)
         stack.callback(sink.close)
         tally = settle_stream(args, default, sink)
+    tally.add(0, sink.refused)
     return finish(tally, args.strict)
 
 

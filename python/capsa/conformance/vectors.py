@@ -662,7 +662,13 @@ def generate(
 ) -> dict[str, list[Vector]]:
     """Every suite, by op. ``check`` asks the oracle too (and raises
     :class:`DisagreementError` on any difference); ``digest_select`` picks
-    digest vectors by their position (default: all)."""
+    digest vectors by their position (default: all). Raises
+    ``ArgumentError`` for an op that is not one of ``OPS``, before any
+    vector is made."""
+    ops = tuple(ops)
+    for op in ops:
+        if op not in OPS:
+            raise ArgumentError(f"unknown op {op!r}; the ops are: {', '.join(OPS)}")
     suites: dict[str, list[Vector]] = {}
     for op in ops:
         if op == "digest":
