@@ -4,11 +4,12 @@ A *rounds table* holds one round a row (the schema is in ``docs/bulk.md``):
 ``cards0`` .. ``cards3``, each seat's 13 card ids laid out top 0-2, middle
 3-7, bottom 8-12 (``fixed_size_binary(13)``, the fast form, or a list of 13
 integers); optional ``id``, ``rules``, ``stakes``, ``surrender0`` ..
-``surrender3`` and ``declare_natural0`` .. ``declare_natural3``. Settling
-it gives a *results table*: the ``id`` column as given, ``seats``, every
-seat's ``points``, ``money``, ``rake`` and ``net``, and ``error``, null
-for a settled round and the reason for one that could not be settled
-(whose figures are null), then every seat's outcome: ``fouled``,
+``surrender3`` and ``declare_natural0`` .. ``declare_natural3``, and the
+round's ``table_id``, ``played_at`` and ``player0`` .. ``player3``.
+Settling it gives a *results table*: the ``id`` column and those as given,
+``seats``, every seat's ``points``, ``money``, ``rake`` and ``net``, and
+``error``, null for a settled round and the reason for one that could not
+be settled (whose figures are null), then every seat's outcome: ``fouled``,
 ``natural``, ``scoops``, ``swept``, ``surrendered`` and ``auto`` (from
 the rounds' optional ``auto0`` .. ``auto3``). A bad round never stops the
 others.
@@ -43,10 +44,15 @@ from capsa.columns import (
     AUTO_COLUMNS,
     CARD_COLUMNS,
     DECLARE_COLUMNS,
+    ECHOED_COLUMNS,
     FIGURES,
+    KERNEL_OUTCOMES,
     MAX_SEATS,
     OUTCOMES,
+    PLAYER_COLUMNS,
     SURRENDER_COLUMNS,
+    echoed_fields,
+    outcome_arrays,
     pyarrow_module,
     results_schema,
     rounds_schema,
@@ -64,12 +70,15 @@ __all__ = [
     "AUTO_COLUMNS",
     "CARD_COLUMNS",
     "DECLARE_COLUMNS",
+    "ECHOED_COLUMNS",
     "FIGURES",
     "MAX_SEATS",
     "OUTCOMES",
+    "PLAYER_COLUMNS",
     "SURRENDER_COLUMNS",
     "ParquetResultsWriter",
     "default_known_rules",
+    "echoed_fields",
     "parquet_files",
     "record_batches",
     "records_table",
@@ -286,7 +295,10 @@ def _read_rules_names(
 
 # Every column a rounds table may have: each is read by its name.
 _ROUNDS_COLUMNS = frozenset(
-    ("id", "rules", "stakes", *CARD_COLUMNS, *SURRENDER_COLUMNS, *DECLARE_COLUMNS, *AUTO_COLUMNS)
+    (
+        *("id", "rules", "stakes", *CARD_COLUMNS, *SURRENDER_COLUMNS, *DECLARE_COLUMNS),
+        *(*AUTO_COLUMNS, *ECHOED_COLUMNS),
+    )
 )
 
 
@@ -438,8 +450,7 @@ def settle_table(
     return _with_outcomes(result, table, outcomes, auto, settled, table_seats)
 
 
-# the outcomes the kernel settles: every one of OUTCOMES but ``auto``, an input
-_KERNEL_OUTCOMES = len(OUTCOMES) - 1
+_KERNEL_OUTCOMES = len(KERNEL_OUTCOMES)
 
 
 def _with_outcomes(
@@ -454,22 +465,11 @@ def _with_outcomes(
     has no figures), ``auto`` as the rounds give it."""
     pa = pyarrow_module()
     seats = outcomes.shape[1]
-    names = pa.array([None, *_core.NATURAL_NAMES], pa.string())
     has = [settled & (table_seats > s) for s in range(seats)]
-    masks = [None if has[s].all() else ~has[s] for s in range(seats)]
-    arrays: list[Any] = []
-    for o, outcome in enumerate(OUTCOMES[:_KERNEL_OUTCOMES]):
-        for s in range(seats):
-            values = outcomes[o, s]
-            if outcome == "natural":
-                arrays.append(names.take(pa.array(values, pa.uint8())))
-            elif outcome == "scoops":
-                arrays.append(pa.array(values.astype(np.int8), pa.int8(), mask=masks[s]))
-            else:
-                arrays.append(pa.array(values.astype(bool), pa.bool_(), mask=masks[s]))
+    arrays: list[Any] = outcome_arrays(outcomes, has)
     arrays += auto
     columns = [result.column(k) for k in range(result.num_columns)] + arrays
-    return pa.table(columns, schema=results_schema(seats, _id_type(table)))
+    return pa.table(columns, schema=_results_schema_of(table, seats))
 
 
 def _auto_columns(table: pa.Table, table_seats: npt.NDArray[np.int8], seats: int) -> list[pa.Array]:
@@ -492,6 +492,13 @@ def _auto_columns(table: pa.Table, table_seats: npt.NDArray[np.int8], seats: int
 
 def _id_type(table: pa.Table) -> pa.DataType | None:
     return table.schema.field("id").type if "id" in table.column_names else None
+
+
+def _results_schema_of(table: pa.Table, seats: int) -> pa.Schema:
+    """The results schema of ``table``'s rounds: its ``id`` and
+    ``ECHOED_COLUMNS`` as the rounds have them."""
+    echoed = [table.schema.field(name) for name in ECHOED_COLUMNS if name in table.column_names]
+    return results_schema(seats, _id_type(table), echoed=echoed)
 
 
 def _read_seats(
@@ -578,10 +585,9 @@ def _results(
 ) -> pa.Table:
     pa = pyarrow_module()
     columns: dict[str, Any] = {}
-    id_type = None
-    if "id" in table.column_names:
-        columns["id"] = table.column("id")
-        id_type = table.schema.field("id").type
+    for name in ("id", *ECHOED_COLUMNS):
+        if name in table.column_names:
+            columns[name] = table.column(name)
     columns["seats"] = pa.array(table_seats, pa.int8())
     # where each seat has figures: a mask only when some round has none
     masks = []
@@ -592,7 +598,7 @@ def _results(
         for s in range(seats):
             columns[f"{figure}{s}"] = pa.array(figures[f, s], pa.int64(), mask=masks[s])
     columns["error"] = _error_column(len(settled), errors)
-    schema = results_schema(seats, id_type)
+    schema = _results_schema_of(table, seats)
     return pa.table(columns, schema=pa.schema(list(schema)[: len(columns)]))
 
 

@@ -25,34 +25,25 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
 from capsa import _core
-from capsa._core import TableError, card_ids
-from capsa.columns import (
-    CARD_COLUMNS,
-    DECLARE_COLUMNS,
-    MAX_SEATS,
-    OUTCOMES,
-    SURRENDER_COLUMNS,
-    outcome_fields,
-    outcome_values,
-    pyarrow_module,
-    rounds_schema,
-)
+from capsa.columns import ECHOED_COLUMNS, pyarrow_module
 from capsa.json_faults import json_fault, utf8_text
-from capsa.records import RecordError, ReplayError, read_record, replay_view
+from capsa.record_columns import OnError, batch_table, one_stake, records_schema
+from capsa.record_times import played_at_text
+from capsa.records import read_record, replay_view
 from capsa.rules import Rules, RulesError, presets
-from capsa.rules.known import differing_knobs
+from capsa.rules.known import differing_knobs, rules_key, rules_name
 
 __all__ = [
     "RECORD_ID_COLUMNS",
     "RULES_METADATA_KEY",
+    "OnError",
     "RecordRound",
     "parquet_rules",
     "read_record_round",
@@ -66,17 +57,22 @@ __all__ = [
     "to_parquet",
 ]
 
-#: The record's own ids, after the rounds and outcome columns: its round id,
-#: digest and table id (null for a table without one, and for format 1),
-#: then each seat's player id (``player0`` ..; format 1 names seat k's
-#: player ``seat-k``, as the ledger books it; null for a seat the table
-#: does not have).
-RECORD_ID_COLUMNS = ("round_id", "digest", "table_id", *(f"player{s}" for s in range(MAX_SEATS)))
+#: The record's own ids and time, after the rounds and outcome columns: its
+#: round id and digest, its table id (null for a table without one, and for
+#: format 1), when it was played (``meta.played_at`` as a UTC timestamp in
+#: milliseconds; null without one), then each seat's player id (``player0``
+#: ..; format 1 names seat k's player ``seat-k``, as the ledger books it;
+#: null for a seat the table does not have).
+RECORD_ID_COLUMNS = ("round_id", "digest", *ECHOED_COLUMNS)
 #: The Parquet metadata key holding the rules the ``rules`` column names:
 #: a JSON object from each name to the rules as ``Rules.to_dict()`` writes them.
 RULES_METADATA_KEY = b"capsa.rules"
-#: Records written to Parquet per row group.
-DEFAULT_BATCH_RECORDS = 65_536
+#: Records written to Parquet per row group (the last fewer): Dask reads
+#: the row groups of a file as tasks of their own.
+DEFAULT_BATCH_RECORDS = 8_192
+# Records read at a time: memory holds their texts and what the engine read
+# of them (about 10 KB a record), never the whole log.
+_READ_RECORDS = 1_024
 
 # what a record line holds and a round line never does (a cheap first test)
 _RECORD_MARK = b'"capsa-round-record"'
@@ -139,17 +135,18 @@ class RecordRound:
     def stake(self) -> int:
         """The one stake every pair plays (the rounds schema's ``stakes``);
         ``TableError`` for a matrix of different stakes."""
-        stakes = self.data["stakes"]
-        if isinstance(stakes, int):
-            return stakes
-        n = len(stakes)
-        pairs = {stakes[i][j] for i in range(n) for j in range(n) if i != j}
-        if len(pairs) != 1:
-            raise TableError(
-                "stakes: a matrix of different stakes per pair has no place in the "
-                "rounds schema (one stake per round); settle the record as JSON instead"
-            )
-        return int(pairs.pop())
+        return one_stake(self.data["stakes"])
+
+    def echoed(self) -> dict[str, Any]:
+        """What ``capsa settle`` adds to the record's result: its
+        ``table_id``, its seats' ``players`` (their ids) and ``played_at``
+        (``meta.played_at`` as written, an integer as ISO 8601 UTC), each
+        null when the record has none."""
+        return {
+            "played_at": played_at_text(self.data.get("meta")),
+            "players": list(self.players),
+            "table_id": self.table_id,
+        }
 
 
 def read_record_round(text: str | bytes, data: dict[str, Any] | None = None) -> RecordRound:
@@ -174,34 +171,6 @@ def read_record_round(text: str | bytes, data: dict[str, Any] | None = None) -> 
 def _record_rules(text: str) -> Rules:
     # the record replayed, so its rules are valid and written in full
     return Rules.from_dict(json.loads(text))
-
-
-@functools.lru_cache(maxsize=128)
-def rules_name(rules: Rules) -> str:
-    """The name a rounds table gives a record's rules: the preset's name
-    when they are that preset (readable without the file's footer), else
-    :func:`rules_key`."""
-    if rules.name in presets() and Rules.preset(rules.name) == rules:
-        return rules.name
-    return rules_key(rules)
-
-
-@functools.lru_cache(maxsize=128)
-def rules_key(rules: Rules) -> str:
-    """A name only these rules have: their name and the start of their
-    SHA-256 (``"house@1a2b3c4d5e6f7a8b"``), so that two variants, or a
-    preset and a ``--rules`` file of its name, never share one."""
-    text = _core.canonical_json(json.dumps(rules.to_dict(), ensure_ascii=False))
-    return f"{rules.name}@{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-
-
-def records_schema() -> Any:
-    """The schema :func:`to_parquet` writes: the rounds schema (four seats,
-    ``id`` the record's round id), the outcome columns, the record's ids."""
-    pa = pyarrow_module()
-    fields = [*rounds_schema(MAX_SEATS), *outcome_fields(MAX_SEATS)]
-    fields += [pa.field(name, pa.string()) for name in RECORD_ID_COLUMNS]
-    return pa.schema(fields)
 
 
 # ---------------------------------------------------------------- record logs
@@ -229,56 +198,72 @@ def _stream_lines(stream: IO[bytes]) -> Iterator[bytes | int]:
 def _log_lines(
     source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
     stack: contextlib.ExitStack[Any],
-) -> Iterator[bytes | int]:
+) -> Iterator[str | bytes | int]:
+    """The lines of a record log: a path's or a binary file's (bytes, or
+    the length of a line too long), or the texts given (str or bytes)."""
     if isinstance(source, str | os.PathLike):
         return _stream_lines(stack.enter_context(open(source, "rb")))
     if hasattr(source, "readline"):
         return _stream_lines(source)  # type: ignore[arg-type]
-    return (line.encode() if isinstance(line, str) else bytes(line) for line in source)
-
-
-OnError = Callable[[int, "str | None", "RecordError | ReplayError | TableError"], None]
+    return (line if isinstance(line, str | bytes) else bytes(line) for line in source)
 
 
 def _record_batches(
     source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
     on_error: OnError | None,
     batch_records: int,
-    rules: dict[str, dict[str, Any]],
+    rules: dict[str, Rules],
     tally: list[int],
 ) -> Iterator[Any]:
-    """The rounds tables of a record log, ``batch_records`` rows at most
-    each; the rules met go into ``rules`` (by name, as ``to_dict()``), the
-    failed records are counted in ``tally[0]``."""
+    """The rounds tables of a record log, ``batch_records`` rows each (the
+    last fewer); the rules met go into ``rules`` by name, the failed records
+    are counted in ``tally[0]``. The records are read ``_READ_RECORDS`` at
+    a time, so memory holds that many texts and the rows of one table."""
     if isinstance(batch_records, bool) or not isinstance(batch_records, int):
         raise TypeError("batch_records must be an int")
     if batch_records < 1:
         raise _core.ArgumentError(f"batch_records must be >= 1, got {batch_records}")
-    schema = records_schema()
-    rows: list[RecordRound] = []
+    pa = pyarrow_module()
+
+    def failed(number: int, line: str | bytes | int, round_id: str | None, exc: Any) -> None:
+        tally[0] += 1
+        if on_error is not None:
+            on_error(number, round_id if round_id is not None else round_id_of(line), exc)
+
+    held: list[Any] = []  # tables of rows not yet given, fewer than batch_records rows
+    rows = 0
+    for lines in _line_batches(source, min(batch_records, _READ_RECORDS)):
+        table = batch_table(lines, failed, rules)
+        held.append(table)
+        rows += table.num_rows
+        while rows >= batch_records:
+            whole = pa.concat_tables(held)
+            yield whole.slice(0, batch_records)
+            held, rows = [whole.slice(batch_records)], rows - batch_records
+    if rows:
+        yield pa.concat_tables(held)
+
+
+def _line_batches(
+    source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes], size: int
+) -> Iterator[list[tuple[int, str | bytes | int]]]:
+    """The log's lines that are not blank, ``size`` at a time, each with
+    its line number (a line too long as its length)."""
+    batch: list[tuple[int, str | bytes | int]] = []
     with contextlib.ExitStack() as stack:
         for number, line in enumerate(_log_lines(source, stack), start=1):
-            if not isinstance(line, int) and _is_blank(line):
-                continue
-            try:
-                record = _read_row(number, line)
-            except (RecordError, ReplayError, TableError) as exc:
-                tally[0] += 1
-                if on_error is not None:
-                    on_error(number, round_id_of(line), exc)
-                continue
-            if record.rules_name not in rules:
-                rules[record.rules_name] = record.rules.to_dict()
-            rows.append(record)
-            if len(rows) >= batch_records:
-                yield _table(rows, schema)
-                rows = []
-    if rows:
-        yield _table(rows, schema)
+            if isinstance(line, int) or not _is_blank(line):
+                batch.append((number, line))
+                if len(batch) == size:
+                    yield batch
+                    batch = []
+    if batch:
+        yield batch
 
 
-def _rules_metadata(rules: Mapping[str, Any]) -> dict[bytes, bytes]:
-    return {RULES_METADATA_KEY: json.dumps(rules, ensure_ascii=False, sort_keys=True).encode()}
+def _rules_metadata(rules: Mapping[str, Rules]) -> dict[bytes, bytes]:
+    data = {name: value.to_dict() for name, value in rules.items()}
+    return {RULES_METADATA_KEY: json.dumps(data, ensure_ascii=False, sort_keys=True).encode()}
 
 
 def to_parquet(
@@ -295,13 +280,17 @@ def to_parquet(
     ``bytes``, one record each; blank lines give nothing). Every record is
     read and replayed; one that fails is handed to ``on_error`` (its line,
     its round id or None, the ``RecordError``, ``ReplayError`` or
-    ``TableError``) and the others go on. Memory holds one batch of
-    ``batch_records`` rows (a row group of the file). Returns (records
-    written, records failed).
+    ``TableError``) and the others go on. The file is written a row group
+    of ``batch_records`` rows at a time (the last fewer), so that Dask reads
+    it in parallel; memory holds 1,024 records' texts and one row group's
+    rows, whatever the length of the log. Returns (records written, records
+    failed). Raises ``TypeError`` for a ``batch_records`` that is not an
+    int, ``ArgumentError`` for one below 1, and what opening, reading or
+    writing the files raises (``OSError``, ``pyarrow.ArrowException``).
     """
     import pyarrow.parquet as pq
 
-    rules: dict[str, dict[str, Any]] = {}
+    rules: dict[str, Rules] = {}
     tally = [0]
     written = 0
     with pq.ParquetWriter(target, records_schema(), compression=compression) as writer:
@@ -323,28 +312,19 @@ def records_table(
     records fail as in :func:`to_parquet`. For a log larger than memory,
     :func:`to_parquet`, then :func:`capsa.bulk.settle_parquet`."""
     pa = pyarrow_module()
-    rules: dict[str, dict[str, Any]] = {}
+    rules: dict[str, Rules] = {}
     tables = list(_record_batches(source, on_error, DEFAULT_BATCH_RECORDS, rules, [0]))
     table = pa.concat_tables(tables) if tables else records_schema().empty_table()
     return table.replace_schema_metadata(_rules_metadata(rules))
 
 
-def _is_blank(line: bytes) -> bool:
+def _is_blank(line: str | bytes) -> bool:
+    if isinstance(line, str):
+        return not line.removeprefix("\ufeff").strip(" \t\r\n")
     return not line.removeprefix(b"\xef\xbb\xbf").strip(b" \t\r\n")
 
 
-def _read_row(number: int, line: bytes | int) -> RecordRound:
-    """The record of a line, replayed, that the rounds schema can hold."""
-    if isinstance(line, int):
-        raise RecordError(
-            f"line {number} is {line} bytes long; a record is at most {_core.MAX_LINE_BYTES} bytes"
-        )
-    record = read_record_round(line)
-    record.stake()  # a stakes matrix it cannot hold is refused here
-    return record
-
-
-def round_id_of(line: bytes | int) -> str | None:
+def round_id_of(line: str | bytes | int) -> str | None:
     """The round id a record's line names (of a record that failed to
     read), or None."""
     if isinstance(line, int):
@@ -354,35 +334,6 @@ def round_id_of(line: bytes | int) -> str | None:
     except (ValueError, RecursionError):
         return None
     return utf8_text(data.get("round_id")) if isinstance(data, dict) else None
-
-
-def _table(records: list[RecordRound], schema: Any) -> Any:
-    """The rows of ``records`` in ``schema`` (:func:`records_schema`)."""
-    pa = pyarrow_module()
-    columns: dict[str, list[Any]] = {field.name: [] for field in schema}
-    for record in records:
-        seats = record.data["seats"]
-        columns["id"].append(record.round_id)
-        columns["rules"].append(record.rules_name)
-        columns["stakes"].append(record.stake())
-        outcomes = outcome_values(record.data["settlement"])
-        outcomes["auto"] = [bool(seat["auto"]) for seat in seats]
-        for s in range(MAX_SEATS):
-            seat = seats[s] if s < len(seats) else None
-            cards = None
-            if seat is not None:
-                cards = bytes(card_ids(seat["arrangement"].replace(" / ", " ")))
-            columns[CARD_COLUMNS[s]].append(cards)
-            columns[SURRENDER_COLUMNS[s]].append(None if seat is None else seat["surrender"])
-            columns[DECLARE_COLUMNS[s]].append(None if seat is None else seat["declare_natural"])
-            for name in OUTCOMES:
-                columns[f"{name}{s}"].append(outcomes[name][s] if seat is not None else None)
-        columns["round_id"].append(record.round_id)
-        columns["digest"].append(record.digest)
-        columns["table_id"].append(record.table_id)
-        for s in range(MAX_SEATS):
-            columns[f"player{s}"].append(record.players[s] if s < len(record.players) else None)
-    return pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
 
 
 def parquet_rules(path: str | os.PathLike[str]) -> dict[str, Rules]:

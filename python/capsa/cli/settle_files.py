@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
 import json
 import os
 import sys
@@ -21,6 +22,7 @@ from typing import IO, Any
 from capsa.cli.common import UsageError, check_writable, load_rules, open_output
 from capsa.cli.settle_stream import Tally, finish, settle_stream
 from capsa.json_faults import utf8_text
+from capsa.record_times import moment_ms
 from capsa.rules import Rules
 
 __all__ = ["handles", "run"]
@@ -57,6 +59,32 @@ def _id_fault(value: Any) -> str | None:
     return None
 
 
+def _echoed(columns: dict[str, list[Any]], k: int, seats: int) -> dict[str, Any]:
+    """The round's table, time and players as a result line carries them,
+    when the results have them: ``table_id``, ``played_at`` (ISO 8601
+    UTC) and ``players`` (a list over the round's seats)."""
+    out: dict[str, Any] = {}
+    if "table_id" in columns:
+        out["table_id"] = columns["table_id"][k]
+    if "played_at" in columns:
+        out["played_at"] = _iso(columns["played_at"][k])
+    names = [f"player{s}" for s in range(seats)]
+    if any(name in columns for name in names):
+        out["players"] = [columns[name][k] if name in columns else None for name in names]
+    return out
+
+
+def _iso(moment: Any) -> Any:
+    """A timestamp of a results table as ISO 8601 UTC text (as
+    ``capsa.record_times.played_at_text`` writes milliseconds)."""
+    if isinstance(moment, datetime.datetime):
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.UTC)
+        text = moment.astimezone(datetime.UTC).isoformat(timespec="milliseconds")
+        return text.replace("+00:00", "Z")
+    return moment
+
+
 class _ResultsJsonLines:
     """Writes results tables as JSON Lines: one object per round, the
     results fields with each figure as a list over the seats. A round whose
@@ -81,6 +109,7 @@ class _ResultsJsonLines:
                     record["id"] = None
                     self.refused += error is None
                     error = error or fault
+            record.update(_echoed(columns, k, n))
             record["seats"] = n
             for figure in ("points", "money", "rake", "net"):
                 values = [columns[f"{figure}{s}"][k] for s in range(seats)]
@@ -133,14 +162,20 @@ class _ParquetSink:
         pass
 
     def close(self) -> None:
-        import pyarrow as pa
-
-        from capsa.bulk import results_schema
-
-        self._writer.close(results_schema(4, pa.string()))
+        self._writer.close(_sink_schema())
 
 
 _SURROGATE_ID = "the id holds a lone surrogate, which Parquet text cannot hold"
+
+
+def _sink_schema() -> Any:
+    """The results schema of JSON rounds written as Parquet: the id as
+    text, the table, time and players of round records, four seats."""
+    import pyarrow as pa
+
+    from capsa.bulk import MAX_SEATS, echoed_fields, results_schema
+
+    return results_schema(MAX_SEATS, pa.string(), echoed=echoed_fields(MAX_SEATS))
 
 
 def _records_table(records: list[dict[str, Any]]) -> tuple[Any, int]:
@@ -148,7 +183,7 @@ def _records_table(records: list[dict[str, Any]]) -> tuple[Any, int]:
     and how many settled rounds it holds as errors (an id it cannot hold)."""
     import pyarrow as pa
 
-    from capsa.bulk import FIGURES, MAX_SEATS, OUTCOMES, results_schema
+    from capsa.bulk import ECHOED_COLUMNS, FIGURES, MAX_SEATS, OUTCOMES
     from capsa.columns import outcome_values
 
     def text(value: Any) -> str | None:
@@ -157,6 +192,7 @@ def _records_table(records: list[dict[str, Any]]) -> tuple[Any, int]:
         return str(value) if isinstance(value, str) else json.dumps(value)
 
     columns: dict[str, list[Any]] = {"id": [], "seats": [], "error": []}
+    columns.update({name: [] for name in ECHOED_COLUMNS})
     refused = 0
     for figure in (*FIGURES, *OUTCOMES):
         for s in range(MAX_SEATS):
@@ -173,6 +209,12 @@ def _records_table(records: list[dict[str, Any]]) -> tuple[Any, int]:
             error = record["error"]
             refused += 1
         columns["id"].append(record_id)
+        # a round record's result carries its table, time and players
+        columns["table_id"].append(utf8_text(record.get("table_id")))
+        columns["played_at"].append(moment_ms(record.get("played_at")))
+        players = record.get("players") or []
+        for s, name in enumerate(ECHOED_COLUMNS[2:]):
+            columns[name].append(utf8_text(players[s]) if s < len(players) else None)
         if error is not None:
             line = record.get("line")
             where = f"line {line}: " if line is not None else ""
@@ -191,7 +233,7 @@ def _records_table(records: list[dict[str, Any]]) -> tuple[Any, int]:
             values = outcomes.get(name, [])
             for s in range(MAX_SEATS):
                 columns[f"{name}{s}"].append(values[s] if s < len(values) else None)
-    schema = results_schema(MAX_SEATS, pa.string())
+    schema = _sink_schema()
     table = pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
     return table, refused
 

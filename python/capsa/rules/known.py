@@ -1,19 +1,23 @@
 """The rules a round may name: every preset, the caller's own rules, and
 rules that data (a Parquet footer, a record) carries in full, each name
-meaning one set of rules."""
+meaning one set of rules; and the names rounds tables give rules
+(:func:`rules_name`, :func:`rules_key`)."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 from collections.abc import Mapping
 from typing import Any
 
+from capsa import _core
 from capsa._core import RulesError
 from capsa.rules.checks import KNOB_NAMES
 from capsa.rules.loading import presets
 from capsa.rules.value import Rules
 
-__all__ = ["default_known_rules", "differing_knobs", "with_known"]
+__all__ = ["default_known_rules", "differing_knobs", "rules_key", "rules_name", "with_known"]
 
 
 def default_known_rules(rules: Rules | None = None) -> dict[str, Rules]:
@@ -24,6 +28,25 @@ def default_known_rules(rules: Rules | None = None) -> dict[str, Rules]:
     if rules is not None:
         known[rules.name] = rules
     return known
+
+
+@functools.lru_cache(maxsize=128)
+def rules_name(rules: Rules) -> str:
+    """The name a rounds table (and its footer) gives rules: the preset's name
+    when they are that preset (readable without the file's footer), else
+    :func:`rules_key`."""
+    if rules.name in presets() and Rules.preset(rules.name) == rules:
+        return rules.name
+    return rules_key(rules)
+
+
+@functools.lru_cache(maxsize=128)
+def rules_key(rules: Rules) -> str:
+    """A name only these rules have: their name and the start of their
+    SHA-256 (``"house@1a2b3c4d5e6f7a8b"``), so that two variants, or a
+    preset and a ``--rules`` file of its name, never share one."""
+    text = _core.canonical_json(json.dumps(rules.to_dict(), ensure_ascii=False))
+    return f"{rules.name}@{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
 def _leaves(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

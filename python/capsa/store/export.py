@@ -33,12 +33,18 @@ def export_records(
     path: str | os.PathLike[str],
     format: str | None = None,
     on_skip: OnSkip | None = None,
+    batch_records: int | None = None,
 ) -> int:
     """Writes the records' texts to ``path`` in the format; returns how many.
-    A record the rounds schema cannot hold (a stakes matrix) is left out of
-    a Parquet file and handed to ``on_skip`` (its round id, the error);
-    without ``on_skip``, ``StoreError`` names the first once the file is
-    written."""
+
+    Both formats stream: JSON Lines a record at a time, Parquet a batch of
+    ``batch_records`` records at a time (default
+    ``capsa.record_tables.DEFAULT_BATCH_RECORDS``), each batch a row group
+    of the file (:func:`capsa.record_tables.to_parquet`), so memory holds
+    one batch whatever the number of records. A record the rounds schema
+    cannot hold (a stakes matrix) is left out of a Parquet file and handed
+    to ``on_skip`` (its round id, the error); without ``on_skip``,
+    ``StoreError`` names the first once the file is written."""
     kind = export_format(path, format)
     if kind == "jsonl":
         count = 0
@@ -48,7 +54,7 @@ def export_records(
                 out.write("\n")
                 count += 1
         return count
-    from capsa.record_tables import to_parquet
+    from capsa.record_tables import DEFAULT_BATCH_RECORDS, to_parquet
 
     failures: list[str] = []
 
@@ -58,7 +64,8 @@ def export_records(
         else:
             failures.append(f"round {round_id!r}: {exc}")
 
-    written, _ = to_parquet(texts, os.fspath(path), on_error=failed)
+    batch = DEFAULT_BATCH_RECORDS if batch_records is None else batch_records
+    written, _ = to_parquet(texts, os.fspath(path), on_error=failed, batch_records=batch)
     if failures:
         raise StoreError(f"{len(failures)} record(s) left out of {os.fspath(path)}; {failures[0]}")
     return written
