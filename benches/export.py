@@ -108,6 +108,17 @@ def check(target: Path, records: list[str]) -> None:
     assert frame.npartitions == len(groups), (frame.npartitions, groups)
 
 
+def loads_us(text: str) -> float:
+    """The median time of ``json.loads`` of a record, in µs: RESULTS.md's
+    measure of how loaded the machine is."""
+    times = []
+    for _ in range(200):
+        start = time.perf_counter()
+        json.loads(text)
+        times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2] * 1e6
+
+
 def run_size(count: int, folder: Path) -> list[str]:
     """Makes ``count`` records, exports them both ways, checks and reports."""
     start = time.perf_counter()
@@ -119,7 +130,10 @@ def run_size(count: int, folder: Path) -> list[str]:
         for k in range(0, count, 2_000):
             store.append_many(records[k : k + 2_000])
     made = time.perf_counter() - start
-    lines = [f"{count:,} records made, logged and stored in {made:.1f} s (not timed)"]
+    lines = [
+        f"{count:,} records made, logged and stored in {made:.1f} s (not timed); "
+        f"json.loads of a record {loads_us(records[0]):.0f} us (how loaded the machine is)"
+    ]
     for kind, source, name in (("log", str(log), "records to-parquet"), ("store", url, "export")):
         target = folder / f"{kind}-{count}.parquet"
         figures = export(kind, source, target)

@@ -43,7 +43,14 @@ from capsa.records import RecordError, ReplayError, read_records, replay_view
 from capsa.rules import Rules
 from capsa.rules.known import rules_name
 
-__all__ = ["OnError", "RecordFailure", "batch_table", "one_stake", "records_schema"]
+__all__ = [
+    "OnError",
+    "RecordFailure",
+    "batch_table",
+    "one_stake",
+    "record_rules",
+    "records_schema",
+]
 
 OnError = Callable[[int, "str | None", "RecordError | ReplayError | TableError"], None]
 RecordFailure = RecordError | ReplayError | TableError
@@ -81,9 +88,10 @@ def one_stake(stakes: int | Sequence[Sequence[int]]) -> int:
 
 
 @functools.lru_cache(maxsize=128)
-def _rules_of(text: str) -> tuple[Rules, str]:
-    """A replayed record's rules (valid and written in full) and the name
-    a rounds table gives them."""
+def record_rules(text: str) -> tuple[Rules, str]:
+    """A replayed record's rules (its ``rules_json``: valid and written in
+    full, so nothing is raised) and the name a rounds table gives them
+    (:func:`capsa.rules.known.rules_name`), once a text."""
     rules = Rules.from_dict(json.loads(text))
     return rules, rules_name(rules)
 
@@ -101,7 +109,7 @@ def _row(view: _core.RecordView) -> _Row:
     """A record read, replayed, as a row; ``ReplayError`` when it does not
     replay, ``TableError`` when the rounds schema cannot hold it."""
     digest = replay_view(view)
-    rules, name = _rules_of(view.rules_json)
+    rules, name = record_rules(view.rules_json)
     return _Row(view, digest, rules, name, one_stake(view.stakes))
 
 

@@ -9,8 +9,10 @@ records into the rounds that ``capsa settle`` and :mod:`capsa.bulk` read:
   inputs, as :func:`capsa.records.replay`; the chain link is not checked,
   so a log of many tables reads in any order) and gives it as a round;
 * :func:`to_parquet` writes a record log (JSON Lines) as a Parquet rounds
-  table (``docs/bulk.md``), a batch of records at a time, with each seat's
-  outcome as the record's settlement gives it and the record's ids
+  table (``docs/bulk.md``) in bounded memory, a row group of
+  ``DEFAULT_BATCH_RECORDS`` rounds at a time (:mod:`capsa.record_columns`
+  reads them), with each seat's outcome as the record's settlement gives
+  it, the record's ids, its table, time and players
   (:func:`records_table`: the same table in memory). A record that cannot
   be read or does not replay is reported and the others go on.
 
@@ -24,7 +26,6 @@ Parquet readers of :mod:`capsa.bulk`, ``capsa settle`` and
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
@@ -34,7 +35,7 @@ from typing import IO, Any
 from capsa import _core
 from capsa.columns import ECHOED_COLUMNS, pyarrow_module
 from capsa.json_faults import json_fault, utf8_text
-from capsa.record_columns import OnError, batch_table, one_stake, records_schema
+from capsa.record_columns import OnError, batch_table, one_stake, record_rules, records_schema
 from capsa.record_times import played_at_text
 from capsa.records import read_record, replay_view
 from capsa.rules import Rules, RulesError, presets
@@ -155,7 +156,7 @@ def read_record_round(text: str | bytes, data: dict[str, Any] | None = None) -> 
     ``ReplayError`` for one that does not replay."""
     view = read_record(text)
     digest = replay_view(view)
-    rules = _record_rules(view.rules_json)
+    rules, name = record_rules(view.rules_json)
     return RecordRound(
         round_id=view.round_id,
         digest=digest,
@@ -163,14 +164,8 @@ def read_record_round(text: str | bytes, data: dict[str, Any] | None = None) -> 
         players=tuple(player for player, _ in view.players),
         data=json.loads(text) if data is None else data,
         rules=rules,
-        rules_name=rules_name(rules),
+        rules_name=name,
     )
-
-
-@functools.lru_cache(maxsize=128)
-def _record_rules(text: str) -> Rules:
-    # the record replayed, so its rules are valid and written in full
-    return Rules.from_dict(json.loads(text))
 
 
 # ---------------------------------------------------------------- record logs
