@@ -225,3 +225,25 @@ def test_a_record_logs_json_results_carry_the_table_time_and_players(
     assert table.column("player3").to_pylist() == ["table-0-p3", None, "table-1-p3"]
     moment = _moment(json.loads(log[1])["meta"]["played_at"])
     assert table.column("played_at").to_pylist()[2] == moment
+
+
+@pytest.mark.parametrize("block", [5, 64, 1 << 22])
+def test_a_log_is_cut_into_lines_whatever_its_blocks(
+    monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """Lines are read a block at a time: each line whole, without its line
+    feed, whatever block it straddles; a line longer than a record may be
+    as its length, never held beyond the block it is in."""
+    import io
+
+    from capsa import _core
+
+    monkeypatch.setattr(record_tables, "_BLOCK_BYTES", block)
+    monkeypatch.setattr(_core, "MAX_LINE_BYTES", 40)
+    long = b"x" * 100
+    data = b"a\n\nbb\n" + long + b"\n" + b"c" * 40 + b"\n" + long + b"\nlast"
+    expected = [b"a", b"", b"bb", 100, b"c" * 40, 100, b"last"]
+    assert list(record_tables._stream_lines(io.BytesIO(data))) == expected
+    assert list(record_tables._stream_lines(io.BytesIO(data + b"\n"))) == expected
+    assert list(record_tables._stream_lines(io.BytesIO(long))) == [100]
+    assert list(record_tables._stream_lines(io.BytesIO(b""))) == []

@@ -71,6 +71,8 @@ RULES_METADATA_KEY = b"capsa.rules"
 #: Records written to Parquet per row group (the last fewer): Dask reads
 #: the row groups of a file as tasks of their own.
 DEFAULT_BATCH_RECORDS = 8_192
+# Bytes of a log read at a time: many records, and more than one may be.
+_BLOCK_BYTES = 1 << 22
 # Records read at a time: memory holds their texts and what the engine read
 # of them (about 10 KB a record), never the whole log.
 _READ_RECORDS = 1_024
@@ -172,22 +174,31 @@ def read_record_round(text: str | bytes, data: dict[str, Any] | None = None) -> 
 
 
 def _stream_lines(stream: IO[bytes]) -> Iterator[bytes | int]:
-    """Every line of a byte stream without its line feed; a line longer
-    than a record may be is skipped, never held whole, and given as its
-    length."""
+    """Every line of a byte stream without its line feed, read a block at
+    a time; a line longer than a record may be is given as its length, and
+    skipped without being held whole (only the block it is in)."""
     limit = _core.MAX_LINE_BYTES
-    while line := stream.readline(limit + 1):
-        if line.endswith(b"\n"):
-            yield line[:-1]
-            continue
-        if len(line) <= limit:
-            yield line
-            continue
-        length = len(line)
-        while line and not line.endswith(b"\n"):
-            line = stream.readline(limit)
-            length += len(line)
-        yield length - line.endswith(b"\n")
+    read = getattr(stream, "read1", None) or stream.read
+    rest = b""
+    skipped = -1  # the bytes of a line too long skipped so far, when >= 0
+    while block := read(_BLOCK_BYTES):
+        if skipped >= 0:
+            cut = block.find(b"\n")
+            if cut < 0:
+                skipped += len(block)
+                continue
+            yield skipped + cut
+            skipped, block = -1, block[cut + 1 :]
+        lines = (rest + block if rest else block).split(b"\n")
+        rest = lines.pop()
+        for line in lines:
+            yield len(line) if len(line) > limit else line
+        if len(rest) > limit:
+            skipped, rest = len(rest), b""
+    if skipped >= 0:
+        yield skipped
+    elif rest:
+        yield rest
 
 
 def _log_lines(
