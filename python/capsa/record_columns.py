@@ -44,10 +44,12 @@ from capsa.rules import Rules
 from capsa.rules.known import rules_name
 
 __all__ = [
+    "Batch",
     "OnError",
     "RecordFailure",
     "batch_table",
     "one_stake",
+    "read_batch",
     "record_rules",
     "records_schema",
 ]
@@ -119,19 +121,32 @@ def _overlong(number: int, length: int) -> RecordError:
     )
 
 
+Batch = Sequence[tuple[int, str | bytes | int]]
+
+
+def read_batch(batch: Batch) -> list[_core.RecordView | RecordError]:
+    """The records of a batch of (line number, record text or the length of
+    a line too long) read by the engine, on every core without the GIL:
+    each text's record or ``RecordError``, in order (a line too long has
+    none). Takes the GIL only to start and to hand the results back, so
+    that a thread may read one batch while another batch is turned into
+    rows."""
+    return read_records([line for _, line in batch if not isinstance(line, int)])
+
+
 def batch_table(
-    batch: Sequence[tuple[int, str | bytes | int]],
+    batch: Batch,
+    read: list[_core.RecordView | RecordError],
     failed: Callable[[int, str | bytes | int, str | None, RecordFailure], None],
     rules_met: dict[str, Rules],
 ) -> Any:
     """The rows of a batch of (line number, record text or the length of
-    a line too long) as a table in :func:`records_schema`, in order; each
-    record that cannot be read, does not replay or does not fit the schema
-    is handed to ``failed`` (its line number, the line, its round id when
-    it was read, the error) and left out. The rules of the rows go into
-    ``rules_met`` by their names."""
-    texts = [line for _, line in batch if not isinstance(line, int)]
-    read = iter(read_records(texts))
+    a line too long), read by :func:`read_batch`, as a table in
+    :func:`records_schema`, in order; each record that cannot be read, does
+    not replay or does not fit the schema is handed to ``failed`` (its line
+    number, the line, its round id when it was read, the error) and left
+    out. The rules of the rows go into ``rules_met`` by their names."""
+    views = iter(read)
     rows: list[_Row] = []
     numbers: list[int] = []
     for number, line in batch:
@@ -139,7 +154,7 @@ def batch_table(
         try:
             if isinstance(line, int):
                 raise _overlong(number, line)
-            view = next(read)
+            view = next(views)
             if isinstance(view, RecordError):
                 raise view
             rows.append(_row(view))

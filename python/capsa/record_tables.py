@@ -25,6 +25,7 @@ Parquet readers of :mod:`capsa.bulk`, ``capsa settle`` and
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -35,7 +36,15 @@ from typing import IO, Any
 from capsa import _core
 from capsa.columns import ECHOED_COLUMNS, pyarrow_module
 from capsa.json_faults import json_fault, utf8_text
-from capsa.record_columns import OnError, batch_table, one_stake, record_rules, records_schema
+from capsa.record_columns import (
+    Batch,
+    OnError,
+    batch_table,
+    one_stake,
+    read_batch,
+    record_rules,
+    records_schema,
+)
 from capsa.record_times import played_at_text
 from capsa.records import read_record, replay_view
 from capsa.rules import Rules, RulesError, presets
@@ -238,8 +247,8 @@ def _record_batches(
 
     held: list[Any] = []  # tables of rows not yet given, fewer than batch_records rows
     rows = 0
-    for lines in _line_batches(source, min(batch_records, _READ_RECORDS)):
-        table = batch_table(lines, failed, rules)
+    for lines, read in _read_ahead(_line_batches(source, min(batch_records, _READ_RECORDS))):
+        table = batch_table(lines, read, failed, rules)
         held.append(table)
         rows += table.num_rows
         while rows >= batch_records:
@@ -248,6 +257,24 @@ def _record_batches(
             held, rows = [whole.slice(batch_records)], rows - batch_records
     if rows:
         yield pa.concat_tables(held)
+
+
+def _read_ahead(batches: Iterator[Batch]) -> Iterator[tuple[Batch, list[Any]]]:
+    """Each batch of lines with its records read (:func:`read_batch`), the
+    engine reading the next batch on a thread of its own while this one is
+    turned into rows: its reading needs no GIL, so it runs on a core the
+    Python thread leaves free. The lines are still taken from the source on
+    the calling thread, so a source tied to its thread (a store's
+    connection) is read where it was opened. Holds two batches at most."""
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="capsa-records") as pool:
+        pending: tuple[Batch, concurrent.futures.Future[list[Any]]] | None = None
+        for lines in batches:
+            reading = pool.submit(read_batch, lines)
+            if pending is not None:
+                yield pending[0], pending[1].result()
+            pending = (lines, reading)
+        if pending is not None:
+            yield pending[0], pending[1].result()
 
 
 def _line_batches(
