@@ -46,6 +46,7 @@ from capsa.rules.known import rules_name
 __all__ = [
     "Batch",
     "OnError",
+    "Read",
     "RecordFailure",
     "batch_table",
     "one_stake",
@@ -122,33 +123,21 @@ def _overlong(number: int, length: int) -> RecordError:
 
 
 Batch = Sequence[tuple[int, str | bytes | int]]
+#: A record of a batch read and replayed: its row, or its round id (when it
+#: was read) and why it has none.
+Read = list["_Row | tuple[str | None, RecordFailure]"]
 
 
-def read_batch(batch: Batch) -> list[_core.RecordView | RecordError]:
+def read_batch(batch: Batch) -> Read:
     """The records of a batch of (line number, record text or the length of
-    a line too long) read by the engine, on every core without the GIL:
-    each text's record or ``RecordError``, in order (a line too long has
-    none). Takes the GIL only to start and to hand the results back, so
-    that a thread may read one batch while another batch is turned into
-    rows."""
-    return read_records([line for _, line in batch if not isinstance(line, int)])
-
-
-def batch_table(
-    batch: Batch,
-    read: list[_core.RecordView | RecordError],
-    failed: Callable[[int, str | bytes | int, str | None, RecordFailure], None],
-    rules_met: dict[str, Rules],
-) -> Any:
-    """The rows of a batch of (line number, record text or the length of
-    a line too long), read by :func:`read_batch`, as a table in
-    :func:`records_schema`, in order; each record that cannot be read, does
-    not replay or does not fit the schema is handed to ``failed`` (its line
-    number, the line, its round id when it was read, the error) and left
-    out. The rules of the rows go into ``rules_met`` by their names."""
-    views = iter(read)
-    rows: list[_Row] = []
-    numbers: list[int] = []
+    a line too long) read by the engine, on every core without the GIL,
+    and each replayed (without the GIL too): in order, each record's row,
+    or its round id (None when it could not be read) and its
+    ``RecordError``, ``ReplayError`` or ``TableError``. The engine's work
+    needs no GIL, so that a thread may read one batch while another batch
+    is turned into a table."""
+    views = iter(read_records([line for _, line in batch if not isinstance(line, int)]))
+    out: Read = []
     for number, line in batch:
         view: _core.RecordView | RecordError | None = None
         try:
@@ -157,11 +146,32 @@ def batch_table(
             view = next(views)
             if isinstance(view, RecordError):
                 raise view
-            rows.append(_row(view))
-            numbers.append(number)
+            out.append(_row(view))
         except (RecordError, ReplayError, TableError) as exc:
-            round_id = view.round_id if isinstance(view, _core.RecordView) else None
-            failed(number, line, round_id, exc)
+            out.append((view.round_id if isinstance(view, _core.RecordView) else None, exc))
+    return out
+
+
+def batch_table(
+    batch: Batch,
+    read: Read,
+    failed: Callable[[int, str | bytes | int, str | None, RecordFailure], None],
+    rules_met: dict[str, Rules],
+) -> Any:
+    """The rows of a batch of (line number, record text or the length of a
+    line too long), read by :func:`read_batch`, as a table in
+    :func:`records_schema`, in order; each record that cannot be read, does
+    not replay or does not fit the schema is handed to ``failed`` (its line
+    number, the line, its round id when it was read, the error) and left
+    out. The rules of the rows go into ``rules_met`` by their names."""
+    rows: list[_Row] = []
+    numbers: list[int] = []
+    for (number, line), item in zip(batch, read, strict=True):
+        if isinstance(item, _Row):
+            rows.append(item)
+            numbers.append(number)
+        else:
+            failed(number, line, *item)
     for row in rows:
         rules_met.setdefault(row.name, row.rules)
     table, errors = _rows_table(rows)

@@ -39,6 +39,7 @@ from capsa.json_faults import json_fault, utf8_text
 from capsa.record_columns import (
     Batch,
     OnError,
+    Read,
     batch_table,
     one_stake,
     read_batch,
@@ -259,15 +260,16 @@ def _record_batches(
         yield pa.concat_tables(held)
 
 
-def _read_ahead(batches: Iterator[Batch]) -> Iterator[tuple[Batch, list[Any]]]:
-    """Each batch of lines with its records read (:func:`read_batch`), the
-    engine reading the next batch on a thread of its own while this one is
-    turned into rows: its reading needs no GIL, so it runs on a core the
-    Python thread leaves free. The lines are still taken from the source on
-    the calling thread, so a source tied to its thread (a store's
-    connection) is read where it was opened. Holds two batches at most."""
+def _read_ahead(batches: Iterator[Batch]) -> Iterator[tuple[Batch, Read]]:
+    """Each batch of lines with its records read and replayed
+    (:func:`read_batch`), the next batch read and replayed on a thread of
+    its own while this one is turned into a table: the engine's work needs
+    no GIL, so it runs on a core the Python thread leaves free. The lines
+    are still taken from the source on the calling thread, so a source
+    tied to its thread (a store's connection) is read where it was opened.
+    Holds two batches at most."""
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="capsa-records") as pool:
-        pending: tuple[Batch, concurrent.futures.Future[list[Any]]] | None = None
+        pending: tuple[Batch, concurrent.futures.Future[Read]] | None = None
         for lines in batches:
             reading = pool.submit(read_batch, lines)
             if pending is not None:
