@@ -105,10 +105,9 @@ def test_records_are_read_a_bounded_batch_at_a_time(
     log: list[str], monkeypatch: pytest.MonkeyPatch, batch: int
 ) -> None:
     """The writer asks for more records only once it has written what it
-    holds: at any time, at most a row group's rows and two reads' records
-    (here 8 each: one turned into rows, the next read meanwhile) are held,
-    however long the log; every row group but the last is full, failures
-    or not."""
+    holds: at any time, at most a row group's rows and one read's records
+    (here 8) are held, however long the log; every row group but the last
+    is full, failures or not."""
     monkeypatch.setattr(record_tables, "_READ_RECORDS", 8)
     pulled = 0
 
@@ -125,7 +124,7 @@ def test_records_are_read_a_bounded_batch_at_a_time(
     for table in record_tables._record_batches(source(), None, batch, rules, tally):
         written += table.num_rows
         sizes.append(table.num_rows)
-        assert pulled - written - tally[0] <= batch + 2 * 8
+        assert pulled - written - tally[0] <= batch + 8
     assert written + tally[0] == pulled == 120 and tally[0] == 11
     assert all(size == batch for size in sizes[:-1]) and 0 < sizes[-1] <= batch
 

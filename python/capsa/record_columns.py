@@ -133,9 +133,7 @@ def read_batch(batch: Batch) -> Read:
     a line too long) read by the engine, on every core without the GIL,
     and each replayed (without the GIL too): in order, each record's row,
     or its round id (None when it could not be read) and its
-    ``RecordError``, ``ReplayError`` or ``TableError``. The engine's work
-    needs no GIL, so that a thread may read one batch while another batch
-    is turned into a table."""
+    ``RecordError``, ``ReplayError`` or ``TableError``."""
     views = iter(read_records([line for _, line in batch if not isinstance(line, int)]))
     out: Read = []
     for number, line in batch:

@@ -25,7 +25,6 @@ Parquet readers of :mod:`capsa.bulk`, ``capsa settle`` and
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import json
 import os
@@ -37,9 +36,7 @@ from capsa import _core
 from capsa.columns import ECHOED_COLUMNS, pyarrow_module
 from capsa.json_faults import json_fault, utf8_text
 from capsa.record_columns import (
-    Batch,
     OnError,
-    Read,
     batch_table,
     one_stake,
     read_batch,
@@ -248,8 +245,8 @@ def _record_batches(
 
     held: list[Any] = []  # tables of rows not yet given, fewer than batch_records rows
     rows = 0
-    for lines, read in _read_ahead(_line_batches(source, min(batch_records, _READ_RECORDS))):
-        table = batch_table(lines, read, failed, rules)
+    for lines in _line_batches(source, min(batch_records, _READ_RECORDS)):
+        table = batch_table(lines, read_batch(lines), failed, rules)
         held.append(table)
         rows += table.num_rows
         while rows >= batch_records:
@@ -258,25 +255,6 @@ def _record_batches(
             held, rows = [whole.slice(batch_records)], rows - batch_records
     if rows:
         yield pa.concat_tables(held)
-
-
-def _read_ahead(batches: Iterator[Batch]) -> Iterator[tuple[Batch, Read]]:
-    """Each batch of lines with its records read and replayed
-    (:func:`read_batch`), the next batch read and replayed on a thread of
-    its own while this one is turned into a table: the engine's work needs
-    no GIL, so it runs on a core the Python thread leaves free. The lines
-    are still taken from the source on the calling thread, so a source
-    tied to its thread (a store's connection) is read where it was opened.
-    Holds two batches at most."""
-    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="capsa-records") as pool:
-        pending: tuple[Batch, concurrent.futures.Future[Read]] | None = None
-        for lines in batches:
-            reading = pool.submit(read_batch, lines)
-            if pending is not None:
-                yield pending[0], pending[1].result()
-            pending = (lines, reading)
-        if pending is not None:
-            yield pending[0], pending[1].result()
 
 
 def _line_batches(
