@@ -17,10 +17,7 @@ import functools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from capsa import _core
 from capsa._core import TableError
@@ -42,6 +39,10 @@ from capsa.record_times import moment_ms
 from capsa.records import RecordError, ReplayError, read_records, replay_view
 from capsa.rules import Rules
 from capsa.rules.known import rules_name
+
+if TYPE_CHECKING:  # numpy is imported where a table is made: reading records needs none
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "Batch",
@@ -181,6 +182,8 @@ def batch_table(
 def _rows_table(rows: list[_Row]) -> tuple[Any, list[tuple[int, str]]]:
     """The rows as a table, and (row, reason) of each the kernel refused
     (left out)."""
+    import numpy as np
+
     pa = pyarrow_module()
     schema = records_schema()
     n = len(rows)
@@ -225,6 +228,8 @@ def _rows_table(rows: list[_Row]) -> tuple[Any, list[tuple[int, str]]]:
 
 def _validity(given: npt.NDArray[np.bool_]) -> Any:
     """An Arrow validity buffer of ``given`` (None when every value is)."""
+    import numpy as np
+
     pa = pyarrow_module()
     if given.all():
         return None
@@ -241,6 +246,8 @@ def _outcomes(
     ``capsa._core.settle_rounds`` gives them; a round's missing seats
     zero), a call a group of rules and seat count; and the reason of each
     row it refused, by row."""
+    import numpy as np
+
     outcomes = np.zeros((len(KERNEL_OUTCOMES), MAX_SEATS, len(rows)), dtype=np.uint8)
     reasons: dict[int, str] = {}
     groups: dict[tuple[str, int], list[int]] = {}
