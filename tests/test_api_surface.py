@@ -61,6 +61,7 @@ SUBMODULES = frozenset(
         "ledger",
         "ledger_data",
         "records",
+        "record_columns",
         "record_tables",
         "record_times",
         "render",

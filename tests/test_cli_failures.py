@@ -4,6 +4,7 @@ it can be, and a reader that goes away is no error."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -315,3 +316,140 @@ def test_a_closed_standard_output_is_named(rounds: Path) -> None:
     assert err.strip() == (
         "capsa settle: cannot read the input or write the output: standard output is closed"
     )
+
+
+# ---------------------------------------------------------------- hostile inputs
+
+
+def _quiet(err: str) -> None:
+    assert "Traceback" not in err and "internal error" not in err, err
+
+
+DEEP = b"[" * 100_000
+
+
+@pytest.mark.parametrize("column", ["id", "rules", "stakes", "cards0", "surrender1"])
+def test_parquet_rounds_with_a_column_twice(
+    tmp_path: Path, column: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    from capsa import bulk
+
+    rounds = bulk.rounds_table(np.arange(52, dtype=np.uint8).reshape(1, 4, 13))
+    twice = pa.Table.from_arrays(
+        [*rounds.columns, rounds.column(column)], names=[*rounds.column_names, column]
+    )
+    pq.write_table(twice, tmp_path / "twice.parquet")
+    for argv in (
+        ["settle", str(tmp_path / "twice.parquet")],
+        ["settle", str(tmp_path / "twice.parquet"), "-o", str(tmp_path / "out.parquet")],
+    ):
+        assert main(argv) == EXIT_USAGE
+        err = one_line(capsys.readouterr().err)
+        assert f"TableError: the rounds have more than one column named {column!r}" in err
+    with pytest.raises(capsa.TableError, match="more than one column"):
+        bulk.settle_table(twice)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [DEEP, b'{"round_id": ' + DEEP, b'{"format": "capsa-round-record", "x": ' + DEEP],
+    ids=["list", "in-an-object", "in-a-record"],
+)
+def test_a_deeply_nested_line_is_one_failed_record(
+    tmp_path: Path, line: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "deep.jsonl"
+    source.write_bytes(line + b"\n")
+    for argv in (
+        ["records", "to-parquet", str(source), "-o", str(tmp_path / "out.parquet")],
+        ["replay", str(source)],
+        ["verify", str(source)],
+        ["settle", str(source)],
+        ["render", str(source), "-o", str(tmp_path / "out.html")],
+    ):
+        code = main(argv)
+        out, err = capsys.readouterr()
+        _quiet(err)
+        assert code in (0, 1), (argv, err)
+        (failed,) = (json.loads(text) for text in out.splitlines())
+        assert failed["line"] == 1 and failed["error"] in ("RecordError", "TableError"), failed
+
+
+def test_a_deeply_nested_commitments_line_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    commitments = tmp_path / "commitments.jsonl"
+    commitments.write_bytes(b'{"round_id": ' + DEEP + b"\n")
+    records = Path(__file__).parent / "golden" / "records-1.jsonl"
+    assert main(["verify", "--commitments", str(commitments), str(records)]) == EXIT_USAGE
+    err = one_line(capsys.readouterr().err)
+    assert f"--commitments {commitments}, line 1: each line is a JSON object" in err
+
+
+def test_ids_python_cannot_hold(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An id of 6,000 digits (past Python's integer text limit) and one
+    holding a lone surrogate (an escape of half a UTF-16 pair): rounds
+    reported, never an internal error."""
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    huge = b'{"id": ' + b"1" * 6000 + b', "seats": ["' + A.encode() + b'", "' + B.encode() + b'"]}'
+    half = b'{"id": "\\ud800", "seats": ["' + A.encode() + b'", "' + B.encode() + b'"]}'
+    record = (Path(__file__).parent / "golden" / "records-1.jsonl").read_bytes().splitlines()[0]
+    broken = record.replace(b'"round_id":"', b'"round_id":"\\ud800', 1)
+    source = tmp_path / "ids.jsonl"
+    source.write_bytes(b"\n".join([huge, half, broken]) + b"\n")
+    assert main(["render", str(source), "-o", str(tmp_path / "ids.html")]) == 0
+    _quiet(capsys.readouterr().err)
+    assert main(["settle", str(source)]) == 0
+    out, err = capsys.readouterr()
+    _quiet(err)
+    results = [json.loads(line, parse_int=str) for line in out.splitlines()]
+    assert [r.get("error") for r in results] == [None, None, "RecordError"]
+    assert results[0]["id"] == "1" * 6000
+    assert results[2]["id"] is None  # the id read from the broken record is no text
+    target = tmp_path / "ids.parquet"
+    assert main(["settle", str(source), "-o", str(target)]) == 0
+    _quiet(capsys.readouterr().err)
+    table = pq.read_table(target)
+    assert table.column("id").to_pylist() == ["1" * 6000, None, None]
+    errors = table.column("error").to_pylist()
+    assert errors[0] is None and "lone surrogate" in errors[1]
+    assert errors[2].startswith("RecordError")
+
+
+@pytest.mark.parametrize("op", ["nope", "", "compare,settle"])
+def test_vectors_of_an_unknown_op(
+    tmp_path: Path, op: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "vectors"
+    assert main(["conformance", "vectors", "--op", op, "--out", str(target)]) == EXIT_USAGE
+    err = one_line(capsys.readouterr().err)
+    assert f"--op {op!r} is not an op; the ops are: compare, category" in err
+    assert not target.exists()
+    from capsa.conformance.vectors import generate
+
+    with pytest.raises(capsa.ArgumentError, match="unknown op"):
+        generate([op])
+
+
+@pytest.mark.parametrize("version", ["'two'", "2.5", "X'02'"])
+def test_a_store_whose_schema_version_is_not_an_integer(
+    tmp_path: Path, version: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    assert main(["store", "init", url]) == 0
+    with contextlib.closing(sqlite3.connect(tmp_path / "s.db")) as db:
+        db.execute(f"UPDATE capsa_schema SET version = {version}")
+        db.commit()
+    capsys.readouterr()
+    for argv in (["store", "verify", url], ["store", "migrate", url], ["store", "init", url]):
+        assert main(argv) == EXIT_USAGE
+        err = one_line(capsys.readouterr().err)
+        assert "SchemaVersionError: the store's schema version is" in err
+        assert "not an integer" in err

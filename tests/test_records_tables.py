@@ -75,6 +75,13 @@ def test_capsa_settle_settles_a_record_log_as_its_rounds(
     for line, result in zip(lines, results, strict=True):
         record = json.loads(line)
         assert result.pop("id") == record["round_id"]
+        # the record's own table, players and time come with its result
+        assert result.pop("table_id") == record.get("table_id")
+        players = [
+            seat.get("player", {}).get("id", f"seat-{k}") for k, seat in enumerate(record["seats"])
+        ]
+        assert result.pop("players") == players
+        assert result.pop("played_at") == record.get("meta", {}).get("played_at")
         assert result == record["settlement"]
 
 
@@ -90,7 +97,8 @@ def test_a_record_keeps_its_rules_whatever_the_default_rules(
     )
     assert code == 0
     result = json.loads(out)
-    result.pop("id")
+    for key in ("id", "table_id", "players", "played_at"):
+        result.pop(key)
     assert result == json.loads(line)["settlement"]
 
 

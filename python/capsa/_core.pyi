@@ -1026,6 +1026,12 @@ class RecordView:
     def seat_count(self) -> int: ...
     def net_and_rake(self) -> list[tuple[int, int]]:
         """Each seat's (net, rake) from the recorded settlement."""
+    @property
+    def stakes(self) -> int | list[list[int]]:
+        """The stakes as recorded: one int, or the matrix as rows."""
+    @property
+    def played_at(self) -> str | int | None:
+        """``meta.played_at`` as written (text or an integer), or None."""
     def replay(
         self, rules: RecordRules, check_previous: bool = False, previous_digest: str | None = None
     ) -> list[tuple[str, str]]:
@@ -1105,6 +1111,13 @@ def read_record_value(record: dict[str, Any]) -> tuple[RecordView | VoidView | N
 def read_records(texts: list[str | bytes]) -> list[tuple[RecordView | VoidView | None, str, str]]:
     """Many records read as :func:`read_record` reads each, on every core
     without the GIL, in the order given."""
+
+def record_seats(views: list[RecordView]) -> tuple[bytes, bytes, bytes]:
+    """The seats of many records read, in three buffers: each record's seat
+    count (a byte a record); each seat's arrangement as 13 card ids, top row
+    first (52 bytes a record, zero for a seat it lacks); each seat's
+    ``auto``, ``surrender`` and ``declare_natural`` as 0 or 1 (12 bytes a
+    record)."""
 
 def read_seat_count(seats: int) -> int:
     """The seat count of a table: an int 2..4."""

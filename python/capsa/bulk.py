@@ -4,11 +4,12 @@ A *rounds table* holds one round a row (the schema is in ``docs/bulk.md``):
 ``cards0`` .. ``cards3``, each seat's 13 card ids laid out top 0-2, middle
 3-7, bottom 8-12 (``fixed_size_binary(13)``, the fast form, or a list of 13
 integers); optional ``id``, ``rules``, ``stakes``, ``surrender0`` ..
-``surrender3`` and ``declare_natural0`` .. ``declare_natural3``. Settling
-it gives a *results table*: the ``id`` column as given, ``seats``, every
-seat's ``points``, ``money``, ``rake`` and ``net``, and ``error``, null
-for a settled round and the reason for one that could not be settled
-(whose figures are null), then every seat's outcome: ``fouled``,
+``surrender3`` and ``declare_natural0`` .. ``declare_natural3``, and the
+round's ``table_id``, ``played_at`` and ``player0`` .. ``player3``.
+Settling it gives a *results table*: the ``id`` column and those as given,
+``seats``, every seat's ``points``, ``money``, ``rake`` and ``net``, and
+``error``, null for a settled round and the reason for one that could not
+be settled (whose figures are null), then every seat's outcome: ``fouled``,
 ``natural``, ``scoops``, ``swept``, ``surrendered`` and ``auto`` (from
 the rounds' optional ``auto0`` .. ``auto3``). A bad round never stops the
 others.
@@ -38,15 +39,20 @@ import numpy as np
 import numpy.typing as npt
 
 from capsa import _core
-from capsa._core import ArgumentError, TableError
+from capsa._core import ArgumentError, RulesError, TableError
 from capsa.columns import (
     AUTO_COLUMNS,
     CARD_COLUMNS,
     DECLARE_COLUMNS,
+    ECHOED_COLUMNS,
     FIGURES,
+    KERNEL_OUTCOMES,
     MAX_SEATS,
     OUTCOMES,
+    PLAYER_COLUMNS,
     SURRENDER_COLUMNS,
+    echoed_fields,
+    outcome_arrays,
     pyarrow_module,
     results_schema,
     rounds_schema,
@@ -54,7 +60,7 @@ from capsa.columns import (
 )
 from capsa.record_tables import records_table, rules_of_metadata
 from capsa.rules import Rules
-from capsa.rules.known import default_known_rules
+from capsa.rules.known import default_known_rules, differing_knobs, with_known
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -64,12 +70,15 @@ __all__ = [
     "AUTO_COLUMNS",
     "CARD_COLUMNS",
     "DECLARE_COLUMNS",
+    "ECHOED_COLUMNS",
     "FIGURES",
     "MAX_SEATS",
     "OUTCOMES",
+    "PLAYER_COLUMNS",
     "SURRENDER_COLUMNS",
     "ParquetResultsWriter",
     "default_known_rules",
+    "echoed_fields",
     "parquet_files",
     "record_batches",
     "records_table",
@@ -241,15 +250,15 @@ def _read_stakes(
 
 
 def _read_rules_names(
-    table: pa.Table, default: str, known: Mapping[str, Rules], errors: _RowErrors
-) -> tuple[list[str], npt.NDArray[np.intp]]:
-    """The rules names met and each row's index into them (null: ``default``).
-    A name that is not known marks its rows."""
+    table: pa.Table, known: Mapping[Any, Rules], errors: _RowErrors
+) -> tuple[list[Any], npt.NDArray[np.intp]]:
+    """The rules names met and each row's index into them (null: the
+    default rules, ``_DEFAULT``). A name that is not known marks its rows."""
     pa = pyarrow_module()
     import pyarrow.compute as pc
 
     n = table.num_rows
-    names = [default]
+    names: list[Any] = [_DEFAULT]
     codes = np.zeros(n, dtype=np.intp)
     if "rules" not in table.column_names:
         return names, codes
@@ -274,7 +283,7 @@ def _read_rules_names(
         at += len(chunk)
     for k, name in enumerate(names):
         if name not in known:
-            shown = ", ".join(sorted(known))
+            shown = ", ".join(sorted(k for k in known if isinstance(k, str)))
             errors.add(
                 np.flatnonzero(codes == k), f"RulesError: unknown rules {name!r}; known: {shown}"
             )
@@ -284,16 +293,34 @@ def _read_rules_names(
 # ---------------------------------------------------------------- settling
 
 
-def _as_table(data: Any) -> pa.Table:
-    pa = pyarrow_module()
-    if isinstance(data, pa.Table):
-        return data
-    if isinstance(data, pa.RecordBatch):
-        return pa.Table.from_batches([data])
-    raise TypeError(
-        f"rounds must be a pyarrow Table or RecordBatch (or a pandas DataFrame, with "
-        f"settle_frame), not {type(data).__name__}"
+# Every column a rounds table may have: each is read by its name.
+_ROUNDS_COLUMNS = frozenset(
+    (
+        *("id", "rules", "stakes", *CARD_COLUMNS, *SURRENDER_COLUMNS, *DECLARE_COLUMNS),
+        *(*AUTO_COLUMNS, *ECHOED_COLUMNS),
     )
+)
+
+
+def _as_table(data: Any) -> pa.Table:
+    """The rounds as a table; ``TableError`` for a table with a column of
+    the rounds schema more than once (which of them would be read?)."""
+    pa = pyarrow_module()
+    if isinstance(data, pa.RecordBatch):
+        data = pa.Table.from_batches([data])
+    if not isinstance(data, pa.Table):
+        raise TypeError(
+            f"rounds must be a pyarrow Table or RecordBatch (or a pandas DataFrame, with "
+            f"settle_frame), not {type(data).__name__}"
+        )
+    names = data.column_names
+    if len(set(names)) != len(names):
+        seen: set[str] = set()
+        for name in names:
+            if name in seen and name in _ROUNDS_COLUMNS:
+                raise TableError(f"the rounds have more than one column named {name!r}")
+            seen.add(name)
+    return data
 
 
 def _seat_columns(table: pa.Table) -> int:
@@ -314,6 +341,39 @@ def _seat_columns(table: pa.Table) -> int:
     return seats
 
 
+# The key of the default rules in the rules a settlement knows: no name a
+# table can give (a name is text).
+_DEFAULT: Any = object()
+
+
+def _known_rules(
+    table: pa.Table, rules: Rules | None, known: Mapping[str, Rules] | None
+) -> dict[Any, Rules]:
+    """The rules ``settle_table`` settles by: ``known`` (default: every preset
+    and ``rules`` under its name), the rules a table of round records holds
+    in its metadata, and the default rules (``rules``, else
+    ``capsa-susun``) under ``_DEFAULT``. The caller's names are never
+    redefined: ``RulesError`` when ``rules`` and ``known``, or the
+    metadata and either, name different rules by one name."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a capsa.Rules or None, not {type(rules).__name__}")
+    base = rules if rules is not None else Rules()
+    given: dict[Any, Rules] = dict(known) if known is not None else default_known_rules(base)
+    other = given.get(base.name)
+    if rules is not None and other is not None and other != base:
+        raise RulesError(
+            f"rules= and known= name different rules {base.name!r} "
+            f"({differing_knobs(base, other)} in rules=); a name means one set of rules"
+        )
+    if rules is not None or other is None:
+        given[base.name] = base
+    # a file of round records names its rules and holds them in full
+    found = rules_of_metadata(table.schema.metadata)
+    merged = with_known(given, found, "the table's metadata (capsa.rules)")
+    merged[_DEFAULT] = given[base.name]
+    return merged
+
+
 def settle_table(
     rounds: pa.Table | pa.RecordBatch,
     rules: Rules | None = None,
@@ -327,26 +387,29 @@ def settle_table(
     ``capsa-susun``); ``known`` maps the names a ``rules`` column may hold to
     rules (default: every preset, and ``rules`` under its name), and the
     rules a table of round records carries in its metadata
-    (:func:`capsa.record_tables.to_parquet`) are known by their names. ``threads``
-    caps the cores used (default all). A wrong column type raises
-    ``TypeError`` and a table without ``cards0``/``cards1`` ``TableError``,
-    before any round is settled; a round that cannot be settled (a bad card,
-    a missing seat, an unknown rules name, a negative stake, a surrender the
-    rules refuse) gets its reason in ``error`` and null figures.
+    (:func:`capsa.record_tables.to_parquet`, read by
+    :func:`capsa.record_tables.rules_of_metadata`) are known by their names.
+    A name the caller gives (in ``known``, or ``rules``' own) always means
+    the caller's rules: metadata naming other rules by it is an error, never
+    used. ``threads`` caps the cores used (default all).
+
+    A wrong column type raises ``TypeError``, a table without
+    ``cards0``/``cards1`` ``TableError``, and ``RulesError`` metadata whose
+    rules are malformed, partial, or named as rules they are not (a preset's
+    name for other rules) or as other rules than ``rules`` and ``known``
+    give that name, and ``rules`` and ``known`` naming different rules by
+    one name, each before any round is settled; a round that cannot be
+    settled (a bad card, a missing seat, an unknown rules name, a negative
+    stake, a surrender the rules refuse) gets its reason in ``error`` and
+    null figures.
     """
     table = _as_table(rounds)
-    if rules is not None and not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a capsa.Rules or None, not {type(rules).__name__}")
-    base = rules if rules is not None else Rules()
-    known = dict(known) if known is not None else default_known_rules(base)
-    known.setdefault(base.name, base)
-    # a file of round records names its rules and holds them in full
-    known.update(rules_of_metadata(table.schema.metadata))
+    known = _known_rules(table, rules, known)
     seats = _seat_columns(table)
     n = table.num_rows
     errors = _RowErrors(n)
     cards, table_seats = _read_seats(table, seats, errors)
-    names, codes = _read_rules_names(table, base.name, known, errors)
+    names, codes = _read_rules_names(table, known, errors)
     stakes = _read_stakes(table, errors)
     surrender = _read_flags(table, SURRENDER_COLUMNS, seats, False)
     declare = _read_flags(table, DECLARE_COLUMNS, seats, True)
@@ -387,8 +450,7 @@ def settle_table(
     return _with_outcomes(result, table, outcomes, auto, settled, table_seats)
 
 
-# the outcomes the kernel settles: every one of OUTCOMES but ``auto``, an input
-_KERNEL_OUTCOMES = len(OUTCOMES) - 1
+_KERNEL_OUTCOMES = len(KERNEL_OUTCOMES)
 
 
 def _with_outcomes(
@@ -403,22 +465,11 @@ def _with_outcomes(
     has no figures), ``auto`` as the rounds give it."""
     pa = pyarrow_module()
     seats = outcomes.shape[1]
-    names = pa.array([None, *_core.NATURAL_NAMES], pa.string())
     has = [settled & (table_seats > s) for s in range(seats)]
-    masks = [None if has[s].all() else ~has[s] for s in range(seats)]
-    arrays: list[Any] = []
-    for o, outcome in enumerate(OUTCOMES[:_KERNEL_OUTCOMES]):
-        for s in range(seats):
-            values = outcomes[o, s]
-            if outcome == "natural":
-                arrays.append(names.take(pa.array(values, pa.uint8())))
-            elif outcome == "scoops":
-                arrays.append(pa.array(values.astype(np.int8), pa.int8(), mask=masks[s]))
-            else:
-                arrays.append(pa.array(values.astype(bool), pa.bool_(), mask=masks[s]))
+    arrays: list[Any] = outcome_arrays(outcomes, has)
     arrays += auto
     columns = [result.column(k) for k in range(result.num_columns)] + arrays
-    return pa.table(columns, schema=results_schema(seats, _id_type(table)))
+    return pa.table(columns, schema=_results_schema_of(table, seats))
 
 
 def _auto_columns(table: pa.Table, table_seats: npt.NDArray[np.int8], seats: int) -> list[pa.Array]:
@@ -441,6 +492,13 @@ def _auto_columns(table: pa.Table, table_seats: npt.NDArray[np.int8], seats: int
 
 def _id_type(table: pa.Table) -> pa.DataType | None:
     return table.schema.field("id").type if "id" in table.column_names else None
+
+
+def _results_schema_of(table: pa.Table, seats: int) -> pa.Schema:
+    """The results schema of ``table``'s rounds: its ``id`` and
+    ``ECHOED_COLUMNS`` as the rounds have them."""
+    echoed = [table.schema.field(name) for name in ECHOED_COLUMNS if name in table.column_names]
+    return results_schema(seats, _id_type(table), echoed=echoed)
 
 
 def _read_seats(
@@ -527,10 +585,9 @@ def _results(
 ) -> pa.Table:
     pa = pyarrow_module()
     columns: dict[str, Any] = {}
-    id_type = None
-    if "id" in table.column_names:
-        columns["id"] = table.column("id")
-        id_type = table.schema.field("id").type
+    for name in ("id", *ECHOED_COLUMNS):
+        if name in table.column_names:
+            columns[name] = table.column(name)
     columns["seats"] = pa.array(table_seats, pa.int8())
     # where each seat has figures: a mask only when some round has none
     masks = []
@@ -541,7 +598,7 @@ def _results(
         for s in range(seats):
             columns[f"{figure}{s}"] = pa.array(figures[f, s], pa.int64(), mask=masks[s])
     columns["error"] = _error_column(len(settled), errors)
-    schema = results_schema(seats, id_type)
+    schema = _results_schema_of(table, seats)
     return pa.table(columns, schema=pa.schema(list(schema)[: len(columns)]))
 
 

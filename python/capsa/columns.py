@@ -5,7 +5,10 @@ their Arrow schemas, and a rounds table built from numpy arrays.
 optional rounds column, whether the server arranged the seat); ``FIGURES``
 are the per-seat figures of a result (points, money, rake, net) and
 ``OUTCOMES`` the per-seat outcome columns that follow them (fouled,
-natural, scoops, swept, surrendered, auto).
+natural, scoops, swept, surrendered, auto). ``ECHOED_COLUMNS`` are the
+optional columns of a round's table, time and players (``table_id``,
+``played_at``, ``player0`` ..) that a results table carries as given,
+after ``id``.
 
 :mod:`capsa.bulk` settles tables of this layout and re-exports every name
 here. Needs ``pyarrow`` (``pip install 'capsa[parquet]'``) for the schemas
@@ -14,7 +17,7 @@ and tables; importing this module does not.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from capsa import _core
@@ -29,10 +32,15 @@ __all__ = [
     "AUTO_COLUMNS",
     "CARD_COLUMNS",
     "DECLARE_COLUMNS",
+    "ECHOED_COLUMNS",
     "FIGURES",
+    "KERNEL_OUTCOMES",
     "MAX_SEATS",
     "OUTCOMES",
+    "PLAYER_COLUMNS",
     "SURRENDER_COLUMNS",
+    "echoed_fields",
+    "outcome_arrays",
     "outcome_fields",
     "outcome_values",
     "pyarrow_module",
@@ -46,6 +54,12 @@ CARD_COLUMNS = tuple(f"cards{s}" for s in range(MAX_SEATS))
 SURRENDER_COLUMNS = tuple(f"surrender{s}" for s in range(MAX_SEATS))
 DECLARE_COLUMNS = tuple(f"declare_natural{s}" for s in range(MAX_SEATS))
 AUTO_COLUMNS = tuple(f"auto{s}" for s in range(MAX_SEATS))
+PLAYER_COLUMNS = tuple(f"player{s}" for s in range(MAX_SEATS))
+#: Optional columns of a rounds table that its results carry as given,
+#: after ``id``: the round's table, when it was played (a UTC timestamp in
+#: milliseconds) and each seat's player, as a table of round records has
+#: them.
+ECHOED_COLUMNS = ("table_id", "played_at", *PLAYER_COLUMNS)
 FIGURES = ("points", "money", "rake", "net")
 #: Per seat, after the figures and ``error``: settled as fouled, the
 #: declared natural it was settled with (its name, or null), how many
@@ -79,18 +93,40 @@ def rounds_schema(seats: int = MAX_SEATS, id_type: pa.DataType | None = None) ->
     return pa.schema(fields)
 
 
-def results_schema(seats: int = MAX_SEATS, id_type: pa.DataType | None = None) -> pa.Schema:
+def results_schema(
+    seats: int = MAX_SEATS,
+    id_type: pa.DataType | None = None,
+    *,
+    echoed: Sequence[pa.Field] = (),
+) -> pa.Schema:
     """The results schema for rounds of up to ``seats`` seats; without
-    ``id_type`` it has no ``id`` column (the rounds had none)."""
+    ``id_type`` it has no ``id`` column (the rounds had none). ``echoed``
+    are the fields of the rounds' ``ECHOED_COLUMNS`` it carries after it
+    (as the rounds have them; :func:`echoed_fields` gives them in their own
+    types)."""
     pa = pyarrow_module()
     _check_seats(seats)
     fields = [pa.field("id", id_type)] if id_type is not None else []
+    fields += echoed
     fields.append(pa.field("seats", pa.int8()))
     for figure in FIGURES:
         fields += [pa.field(f"{figure}{s}", pa.int64()) for s in range(seats)]
     fields.append(pa.field("error", pa.string()))
     fields += outcome_fields(seats)
     return pa.schema(fields)
+
+
+def echoed_fields(seats: int = MAX_SEATS) -> list[pa.Field]:
+    """The ``ECHOED_COLUMNS`` of ``seats`` seats in their own types:
+    ``table_id`` and each ``player{s}`` text, ``played_at`` a timestamp in
+    milliseconds, UTC."""
+    pa = pyarrow_module()
+    _check_seats(seats)
+    return [
+        pa.field("table_id", pa.string()),
+        pa.field("played_at", pa.timestamp("ms", tz="UTC")),
+        *(pa.field(PLAYER_COLUMNS[s], pa.string()) for s in range(seats)),
+    ]
 
 
 def outcome_fields(seats: int = MAX_SEATS) -> list[pa.Field]:
@@ -107,6 +143,38 @@ def outcome_fields(seats: int = MAX_SEATS) -> list[pa.Field]:
         "auto": pa.bool_(),
     }
     return [pa.field(f"{name}{s}", types[name]) for name in OUTCOMES for s in range(seats)]
+
+
+#: The outcomes the kernel settles (``_core.settle_rounds``): every one of
+#: ``OUTCOMES`` but ``auto``, an input.
+KERNEL_OUTCOMES = OUTCOMES[:-1]
+
+
+def outcome_arrays(
+    outcomes: npt.NDArray[np.uint8], has: Sequence[npt.NDArray[np.bool_]]
+) -> list[pa.Array]:
+    """The outcome columns of the kernel's outcomes (uint8 (5, seats, N),
+    as ``capsa._core.settle_rounds`` gives them), ``KERNEL_OUTCOMES`` seat
+    by seat, in their results types: null where ``has[s]`` (bool (N,), one
+    a seat) is false."""
+    pa = pyarrow_module()
+    import numpy as np
+
+    seats = outcomes.shape[1]
+    names = pa.array([None, *_core.NATURAL_NAMES], pa.string())
+    masks = [None if has[s].all() else ~has[s] for s in range(seats)]
+    arrays: list[Any] = []
+    for o, outcome in enumerate(KERNEL_OUTCOMES):
+        for s in range(seats):
+            values = outcomes[o, s]
+            if outcome == "natural":
+                taken = np.where(has[s], values, 0) if masks[s] is not None else values
+                arrays.append(names.take(pa.array(taken, pa.uint8())))
+            elif outcome == "scoops":
+                arrays.append(pa.array(values.astype(np.int8), pa.int8(), mask=masks[s]))
+            else:
+                arrays.append(pa.array(values.astype(bool), pa.bool_(), mask=masks[s]))
+    return arrays
 
 
 def outcome_values(settlement: Mapping[str, Any]) -> dict[str, list[Any]]:

@@ -32,6 +32,7 @@ from capsa._core import ArgumentError
 from capsa.bulk import (
     CARD_COLUMNS,
     DEFAULT_BATCH_ROWS,
+    ECHOED_COLUMNS,
     parquet_files,
     results_schema,
     settle_table,
@@ -64,9 +65,13 @@ def _distributed() -> Any:
 
 def read_rounds(source: str | os.PathLike[str], **options: Any) -> dd.DataFrame:
     """A Parquet dataset of rounds as a Dask dataframe with Arrow-backed
-    columns (the cards stay 13-byte binary values, never Python objects)."""
+    columns (the cards stay 13-byte binary values, never Python objects),
+    a partition per row group (``split_row_groups=True``; an export of
+    round records has a row group per 8,192 rounds), so that its tasks run
+    in parallel. ``options`` go to ``dask.dataframe.read_parquet``."""
     dask_dataframe = _dataframe()
     options.setdefault("dtype_backend", "pyarrow")
+    options.setdefault("split_row_groups", True)
     frame: dd.DataFrame = dask_dataframe.read_parquet(os.fspath(source), **options)
     return frame
 
@@ -81,20 +86,26 @@ def _settle_partition(
     out = settle_table(table, rules, known=known, threads=threads)
     frame = out.to_pandas(types_mapper=pd.ArrowDtype)
     frame.index = part.index
-    if "id" in part.columns:
-        frame["id"] = part["id"]  # as given, with its dtype
+    for name in _echoed(part.columns):
+        frame[name] = part[name]  # as given, with its dtype
     return frame
 
 
+def _echoed(columns: Any) -> list[str]:
+    """The columns of the rounds the results carry as given, in order."""
+    return [name for name in ("id", *ECHOED_COLUMNS) if name in columns]
+
+
 def _meta(frame: dd.DataFrame) -> pd.DataFrame:
-    """The empty results frame of ``frame``'s rounds (id as given)."""
+    """The empty results frame of ``frame``'s rounds (id, table, time and
+    players as given)."""
     import pandas as pd
 
     seats = sum(1 for name in CARD_COLUMNS if name in frame.columns)
     schema = results_schema(max(seats, 2))
     meta = schema.empty_table().to_pandas(types_mapper=pd.ArrowDtype)
-    if "id" in frame.columns:
-        meta.insert(0, "id", frame._meta["id"])
+    for at, name in enumerate(_echoed(frame.columns)):
+        meta.insert(at, name, frame._meta[name])
     return meta
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
-__all__ = ["is_integer_too_long", "json_fault", "too_long_integer"]
+__all__ = ["int_or_text", "is_integer_too_long", "json_fault", "too_long_integer", "utf8_text"]
 
 
 def is_integer_too_long(exc: BaseException) -> bool:
@@ -38,3 +38,27 @@ def json_fault(exc: ValueError | RecursionError) -> str:
     if is_integer_too_long(exc):
         return too_long_integer()
     return str(exc)
+
+
+def int_or_text(text: str) -> int | str:
+    """A JSON integer's text as an ``int``, or as the text itself when
+    Python refuses to convert it (more than ``sys.get_int_max_str_digits()``
+    digits): ``json.loads(..., parse_int=int_or_text)`` reads any number a
+    record or round may echo. Raises nothing."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def utf8_text(value: object) -> str | None:
+    """``value`` when it is a str that UTF-8 can hold; None for another
+    type and for text holding a lone surrogate (which ``json.loads`` makes
+    of an escape such as ``"\\ud800"``). Raises nothing."""
+    if not isinstance(value, str):
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return value

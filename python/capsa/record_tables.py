@@ -9,8 +9,10 @@ records into the rounds that ``capsa settle`` and :mod:`capsa.bulk` read:
   inputs, as :func:`capsa.records.replay`; the chain link is not checked,
   so a log of many tables reads in any order) and gives it as a round;
 * :func:`to_parquet` writes a record log (JSON Lines) as a Parquet rounds
-  table (``docs/bulk.md``), a batch of records at a time, with each seat's
-  outcome as the record's settlement gives it and the record's ids
+  table (``docs/bulk.md``) in bounded memory, a row group of
+  ``DEFAULT_BATCH_RECORDS`` rounds at a time (:mod:`capsa.record_columns`
+  reads them), with each seat's outcome as the record's settlement gives
+  it, the record's ids, its table, time and players
   (:func:`records_table`: the same table in memory). A record that cannot
   be read or does not replay is reported and the others go on. A void
   record (a round never played, ``docs/records.md``, "Void records") has
@@ -27,33 +29,34 @@ Parquet readers of :mod:`capsa.bulk`, ``capsa settle`` and
 from __future__ import annotations
 
 import contextlib
-import functools
-import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
 from capsa import _core
-from capsa._core import TableError, card_ids
-from capsa.columns import (
-    CARD_COLUMNS,
-    DECLARE_COLUMNS,
-    MAX_SEATS,
-    OUTCOMES,
-    SURRENDER_COLUMNS,
-    outcome_fields,
-    outcome_values,
-    pyarrow_module,
-    rounds_schema,
+from capsa.columns import ECHOED_COLUMNS, pyarrow_module
+from capsa.json_faults import json_fault, utf8_text
+from capsa.record_columns import (
+    OnError,
+    OnVoid,
+    batch_table,
+    one_stake,
+    read_batch,
+    record_rules,
+    records_schema,
 )
-from capsa.records import RecordError, ReplayError, read_record, replay_view
-from capsa.rules import Rules, presets
+from capsa.record_times import played_at_text
+from capsa.records import RecordError, read_record, replay_view
+from capsa.rules import Rules, RulesError, presets
+from capsa.rules.known import differing_knobs, rules_key, rules_name
 
 __all__ = [
     "RECORD_ID_COLUMNS",
     "RULES_METADATA_KEY",
+    "OnError",
+    "OnVoid",
     "RecordRound",
     "parquet_rules",
     "read_record_round",
@@ -67,17 +70,24 @@ __all__ = [
     "to_parquet",
 ]
 
-#: The record's own ids, after the rounds and outcome columns: its round id,
-#: digest and table id (null for a table without one, and for format 1),
-#: then each seat's player id (``player0`` ..; format 1 names seat k's
-#: player ``seat-k``, as the ledger books it; null for a seat the table
-#: does not have).
-RECORD_ID_COLUMNS = ("round_id", "digest", "table_id", *(f"player{s}" for s in range(MAX_SEATS)))
+#: The record's own ids and time, after the rounds and outcome columns: its
+#: round id and digest, its table id (null for a table without one, and for
+#: format 1), when it was played (``meta.played_at`` as a UTC timestamp in
+#: milliseconds; null without one), then each seat's player id (``player0``
+#: ..; format 1 names seat k's player ``seat-k``, as the ledger books it;
+#: null for a seat the table does not have).
+RECORD_ID_COLUMNS = ("round_id", "digest", *ECHOED_COLUMNS)
 #: The Parquet metadata key holding the rules the ``rules`` column names:
 #: a JSON object from each name to the rules as ``Rules.to_dict()`` writes them.
 RULES_METADATA_KEY = b"capsa.rules"
-#: Records written to Parquet per row group.
-DEFAULT_BATCH_RECORDS = 65_536
+#: Records written to Parquet per row group (the last fewer): Dask reads
+#: the row groups of a file as tasks of their own.
+DEFAULT_BATCH_RECORDS = 8_192
+# Bytes of a log read at a time: many records, and more than one may be.
+_BLOCK_BYTES = 1 << 22
+# Records read at a time: memory holds their texts and what the engine read
+# of them (about 10 KB a record), never the whole log.
+_READ_RECORDS = 1_024
 
 # what a record line holds and a round line never does (a cheap first test)
 _RECORD_MARK = b'"capsa-round-record"'
@@ -140,17 +150,18 @@ class RecordRound:
     def stake(self) -> int:
         """The one stake every pair plays (the rounds schema's ``stakes``);
         ``TableError`` for a matrix of different stakes."""
-        stakes = self.data["stakes"]
-        if isinstance(stakes, int):
-            return stakes
-        n = len(stakes)
-        pairs = {stakes[i][j] for i in range(n) for j in range(n) if i != j}
-        if len(pairs) != 1:
-            raise TableError(
-                "stakes: a matrix of different stakes per pair has no place in the "
-                "rounds schema (one stake per round); settle the record as JSON instead"
-            )
-        return int(pairs.pop())
+        return one_stake(self.data["stakes"])
+
+    def echoed(self) -> dict[str, Any]:
+        """What ``capsa settle`` adds to the record's result: its
+        ``table_id``, its seats' ``players`` (their ids) and ``played_at``
+        (``meta.played_at`` as written, an integer as ISO 8601 UTC), each
+        null when the record has none."""
+        return {
+            "played_at": played_at_text(self.data.get("meta")),
+            "players": list(self.players),
+            "table_id": self.table_id,
+        }
 
 
 def read_record_round(text: str | bytes, data: dict[str, Any] | None = None) -> RecordRound:
@@ -172,7 +183,7 @@ def _record_round(
 ) -> RecordRound:
     """The round record read as ``view``, replayed, as a round."""
     digest = replay_view(view)
-    rules = _record_rules(view.rules_json)
+    rules, name = record_rules(view.rules_json)
     return RecordRound(
         round_id=view.round_id,
         digest=digest,
@@ -180,128 +191,117 @@ def _record_round(
         players=tuple(player for player, _ in view.players),
         data=json.loads(text) if data is None else data,
         rules=rules,
-        rules_name=rules_name(rules),
+        rules_name=name,
     )
-
-
-@functools.lru_cache(maxsize=128)
-def _record_rules(text: str) -> Rules:
-    # the record replayed, so its rules are valid and written in full
-    return Rules.from_dict(json.loads(text))
-
-
-@functools.lru_cache(maxsize=128)
-def rules_name(rules: Rules) -> str:
-    """The name a rounds table gives a record's rules: the preset's name
-    when they are that preset (readable without the file's footer), else
-    :func:`rules_key`."""
-    if rules.name in presets() and Rules.preset(rules.name) == rules:
-        return rules.name
-    return rules_key(rules)
-
-
-@functools.lru_cache(maxsize=128)
-def rules_key(rules: Rules) -> str:
-    """A name only these rules have: their name and the start of their
-    SHA-256 (``"house@1a2b3c4d5e6f7a8b"``), so that two variants, or a
-    preset and a ``--rules`` file of its name, never share one."""
-    text = _core.canonical_json(json.dumps(rules.to_dict(), ensure_ascii=False))
-    return f"{rules.name}@{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-
-
-def records_schema() -> Any:
-    """The schema :func:`to_parquet` writes: the rounds schema (four seats,
-    ``id`` the record's round id), the outcome columns, the record's ids."""
-    pa = pyarrow_module()
-    fields = [*rounds_schema(MAX_SEATS), *outcome_fields(MAX_SEATS)]
-    fields += [pa.field(name, pa.string()) for name in RECORD_ID_COLUMNS]
-    return pa.schema(fields)
 
 
 # ---------------------------------------------------------------- record logs
 
 
 def _stream_lines(stream: IO[bytes]) -> Iterator[bytes | int]:
-    """Every line of a byte stream without its line feed; a line longer
-    than a record may be is skipped, never held whole, and given as its
-    length."""
+    """Every line of a byte stream without its line feed, read a block at
+    a time; a line longer than a record may be is given as its length, and
+    skipped without being held whole (only the block it is in)."""
     limit = _core.MAX_LINE_BYTES
-    while line := stream.readline(limit + 1):
-        if line.endswith(b"\n"):
-            yield line[:-1]
-            continue
-        if len(line) <= limit:
-            yield line
-            continue
-        length = len(line)
-        while line and not line.endswith(b"\n"):
-            line = stream.readline(limit)
-            length += len(line)
-        yield length - line.endswith(b"\n")
+    read = getattr(stream, "read1", None) or stream.read
+    rest = b""
+    skipped = -1  # the bytes of a line too long skipped so far, when >= 0
+    while block := read(_BLOCK_BYTES):
+        if skipped >= 0:
+            cut = block.find(b"\n")
+            if cut < 0:
+                skipped += len(block)
+                continue
+            yield skipped + cut
+            skipped, block = -1, block[cut + 1 :]
+        lines = (rest + block if rest else block).split(b"\n")
+        rest = lines.pop()
+        for line in lines:
+            yield len(line) if len(line) > limit else line
+        if len(rest) > limit:
+            skipped, rest = len(rest), b""
+    if skipped >= 0:
+        yield skipped
+    elif rest:
+        yield rest
 
 
 def _log_lines(
     source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
     stack: contextlib.ExitStack[Any],
-) -> Iterator[bytes | int]:
+) -> Iterator[str | bytes | int]:
+    """The lines of a record log: a path's or a binary file's (bytes, or
+    the length of a line too long), or the texts given (str or bytes)."""
     if isinstance(source, str | os.PathLike):
         return _stream_lines(stack.enter_context(open(source, "rb")))
     if hasattr(source, "readline"):
         return _stream_lines(source)  # type: ignore[arg-type]
-    return (line.encode() if isinstance(line, str) else bytes(line) for line in source)
-
-
-OnError = Callable[[int, "str | None", "RecordError | ReplayError | TableError"], None]
-OnVoid = Callable[[int, str], None]
-"""Called with the line and round id of each void record left out."""
+    return (line if isinstance(line, str | bytes) else bytes(line) for line in source)
 
 
 def _record_batches(
     source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes],
     on_error: OnError | None,
     batch_records: int,
-    rules: dict[str, dict[str, Any]],
+    rules: dict[str, Rules],
     tally: list[int],
     on_void: OnVoid | None = None,
 ) -> Iterator[Any]:
-    """The rounds tables of a record log, ``batch_records`` rows at most
-    each; the rules met go into ``rules`` (by name, as ``to_dict()``), the
-    failed records are counted in ``tally[0]``, the void records left out
-    in ``tally[1]`` (each handed to ``on_void``)."""
+    """The rounds tables of a record log, ``batch_records`` rows each (the
+    last fewer); the rules met go into ``rules`` by name, the failed records
+    are counted in ``tally[0]``, the void records left out in ``tally[1]``
+    (each handed to ``on_void``). The records are read ``_READ_RECORDS`` at
+    a time, so memory holds that many texts and the rows of one table."""
     if isinstance(batch_records, bool) or not isinstance(batch_records, int):
         raise TypeError("batch_records must be an int")
     if batch_records < 1:
         raise _core.ArgumentError(f"batch_records must be >= 1, got {batch_records}")
-    schema = records_schema()
-    rows: list[RecordRound] = []
+    pa = pyarrow_module()
+
+    def failed(number: int, line: str | bytes | int, round_id: str | None, exc: Any) -> None:
+        tally[0] += 1
+        if on_error is not None:
+            on_error(number, round_id if round_id is not None else round_id_of(line), exc)
+
+    def voided(number: int, round_id: str) -> None:
+        tally[1] += 1
+        if on_void is not None:
+            on_void(number, round_id)
+
+    held: list[Any] = []  # tables of rows not yet given, fewer than batch_records rows
+    rows = 0
+    for lines in _line_batches(source, min(batch_records, _READ_RECORDS)):
+        table = batch_table(lines, read_batch(lines), failed, rules, voided)
+        held.append(table)
+        rows += table.num_rows
+        while rows >= batch_records:
+            whole = pa.concat_tables(held)
+            yield whole.slice(0, batch_records)
+            held, rows = [whole.slice(batch_records)], rows - batch_records
+    if rows:
+        yield pa.concat_tables(held)
+
+
+def _line_batches(
+    source: str | os.PathLike[str] | IO[bytes] | Iterable[str | bytes], size: int
+) -> Iterator[list[tuple[int, str | bytes | int]]]:
+    """The log's lines that are not blank, ``size`` at a time, each with
+    its line number (a line too long as its length)."""
+    batch: list[tuple[int, str | bytes | int]] = []
     with contextlib.ExitStack() as stack:
         for number, line in enumerate(_log_lines(source, stack), start=1):
-            if not isinstance(line, int) and _is_blank(line):
-                continue
-            try:
-                record = _read_row(number, line)
-            except (RecordError, ReplayError, TableError) as exc:
-                tally[0] += 1
-                if on_error is not None:
-                    on_error(number, round_id_of(line), exc)
-                continue
-            if isinstance(record, str):  # a void record: no seats, no row
-                tally[1] += 1
-                if on_void is not None:
-                    on_void(number, record)
-                continue
-            if record.rules_name not in rules:
-                rules[record.rules_name] = record.rules.to_dict()
-            rows.append(record)
-            if len(rows) >= batch_records:
-                yield _table(rows, schema)
-                rows = []
-    if rows:
-        yield _table(rows, schema)
+            if isinstance(line, int) or not _is_blank(line):
+                batch.append((number, line))
+                if len(batch) == size:
+                    yield batch
+                    batch = []
+    if batch:
+        yield batch
 
 
-def _rules_metadata(rules: Mapping[str, Any]) -> dict[bytes, bytes]:
-    return {RULES_METADATA_KEY: json.dumps(rules, ensure_ascii=False, sort_keys=True).encode()}
+def _rules_metadata(rules: Mapping[str, Rules]) -> dict[bytes, bytes]:
+    data = {name: value.to_dict() for name, value in rules.items()}
+    return {RULES_METADATA_KEY: json.dumps(data, ensure_ascii=False, sort_keys=True).encode()}
 
 
 def to_parquet(
@@ -321,13 +321,18 @@ def to_parquet(
     its round id or None, the ``RecordError``, ``ReplayError`` or
     ``TableError``) and the others go on. A void record, whose digest
     checks, has no seats to be a row: it is handed to ``on_void`` (its line
-    and round id) and left out, neither written nor failed. Memory holds
-    one batch of ``batch_records`` rows (a row group of the file). Returns
-    (records written, records failed).
+    and round id) and left out, neither written nor failed. The file is
+    written a row group of ``batch_records`` rows at a time (the last
+    fewer), so that Dask reads it in parallel; memory holds 1,024 records'
+    texts and one row group's rows, whatever the length of the log. Returns
+    (records written, records failed). Raises ``TypeError`` for a
+    ``batch_records`` that is not an int, ``ArgumentError`` for one below 1,
+    and what opening, reading or writing the files raises (``OSError``,
+    ``pyarrow.ArrowException``).
     """
     import pyarrow.parquet as pq
 
-    rules: dict[str, dict[str, Any]] = {}
+    rules: dict[str, Rules] = {}
     tally = [0, 0]
     written = 0
     with pq.ParquetWriter(target, records_schema(), compression=compression) as writer:
@@ -352,89 +357,96 @@ def records_table(
     For a log larger than memory, :func:`to_parquet`, then
     :func:`capsa.bulk.settle_parquet`."""
     pa = pyarrow_module()
-    rules: dict[str, dict[str, Any]] = {}
+    rules: dict[str, Rules] = {}
     batches = _record_batches(source, on_error, DEFAULT_BATCH_RECORDS, rules, [0, 0], on_void)
     tables = list(batches)
     table = pa.concat_tables(tables) if tables else records_schema().empty_table()
     return table.replace_schema_metadata(_rules_metadata(rules))
 
 
-def _is_blank(line: bytes) -> bool:
+def _is_blank(line: str | bytes) -> bool:
+    if isinstance(line, str):
+        return not line.removeprefix("\ufeff").strip(" \t\r\n")
     return not line.removeprefix(b"\xef\xbb\xbf").strip(b" \t\r\n")
 
 
-def _read_row(number: int, line: bytes | int) -> RecordRound | str:
-    """The record of a line, replayed, that the rounds schema can hold; the
-    round id of a void record (its digest checked), which has no row."""
-    if isinstance(line, int):
-        raise RecordError(
-            f"line {number} is {line} bytes long; a record is at most {_core.MAX_LINE_BYTES} bytes"
-        )
-    view = read_record(line)
-    if isinstance(view, _core.VoidView):
-        replay_view(view)
-        return view.round_id
-    record = _record_round(view, line, None)
-    record.stake()  # a stakes matrix it cannot hold is refused here
-    return record
-
-
-def round_id_of(line: bytes | int) -> str | None:
+def round_id_of(line: str | bytes | int) -> str | None:
     """The round id a record's line names (of a record that failed to
     read), or None."""
     if isinstance(line, int):
         return None
     try:
         data = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
-    round_id = data.get("round_id") if isinstance(data, dict) else None
-    return round_id if isinstance(round_id, str) else None
-
-
-def _table(records: list[RecordRound], schema: Any) -> Any:
-    """The rows of ``records`` in ``schema`` (:func:`records_schema`)."""
-    pa = pyarrow_module()
-    columns: dict[str, list[Any]] = {field.name: [] for field in schema}
-    for record in records:
-        seats = record.data["seats"]
-        columns["id"].append(record.round_id)
-        columns["rules"].append(record.rules_name)
-        columns["stakes"].append(record.stake())
-        outcomes = outcome_values(record.data["settlement"])
-        outcomes["auto"] = [bool(seat["auto"]) for seat in seats]
-        for s in range(MAX_SEATS):
-            seat = seats[s] if s < len(seats) else None
-            cards = None
-            if seat is not None:
-                cards = bytes(card_ids(seat["arrangement"].replace(" / ", " ")))
-            columns[CARD_COLUMNS[s]].append(cards)
-            columns[SURRENDER_COLUMNS[s]].append(None if seat is None else seat["surrender"])
-            columns[DECLARE_COLUMNS[s]].append(None if seat is None else seat["declare_natural"])
-            for name in OUTCOMES:
-                columns[f"{name}{s}"].append(outcomes[name][s] if seat is not None else None)
-        columns["round_id"].append(record.round_id)
-        columns["digest"].append(record.digest)
-        columns["table_id"].append(record.table_id)
-        for s in range(MAX_SEATS):
-            columns[f"player{s}"].append(record.players[s] if s < len(record.players) else None)
-    return pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
+    return utf8_text(data.get("round_id")) if isinstance(data, dict) else None
 
 
 def parquet_rules(path: str | os.PathLike[str]) -> dict[str, Rules]:
     """The rules a Parquet file written by :func:`to_parquet` carries in its
     footer, by name: ``known`` for :func:`capsa.bulk.settle_table` of a
     table read another way than by batches (``pyarrow.parquet.read_table``
-    or a pandas or Dask frame, which drop the footer's notes)."""
+    or a pandas or Dask frame, which drop the footer's notes). Raises
+    ``RulesError`` as :func:`rules_of_metadata` does, and what pyarrow
+    raises for a file it cannot read."""
     import pyarrow.parquet as pq
 
     return rules_of_metadata(pq.read_metadata(path).metadata)
 
 
+_FOOTER = f"the Parquet metadata {RULES_METADATA_KEY.decode()}"
+
+
 def rules_of_metadata(metadata: Mapping[bytes, bytes] | None) -> dict[str, Rules]:
     """The rules a Parquet file written by :func:`to_parquet` names, by name
-    (none for another file)."""
+    (none for another file).
+
+    The footer is data, so it is read as :func:`to_parquet` writes it or
+    refused: a JSON object from each name to the rules in full
+    (``Rules.from_dict(..., full=True)``), each name the one
+    :func:`rules_name` gives those rules: a preset's name only for that
+    preset exactly, any other name :func:`rules_key` of its rules (their
+    name and digest). So a footer never redefines a preset, and a name in
+    it never means other rules than it says.
+
+    Raises ``RulesError`` naming the fault (text that is not such a JSON
+    object, rules not in full or not valid, a name its rules do not have).
+    """
     if not metadata or RULES_METADATA_KEY not in metadata:
         return {}
-    data = json.loads(metadata[RULES_METADATA_KEY])
-    return {name: Rules.from_dict(rules) for name, rules in data.items()}
+    try:
+        data = json.loads(metadata[RULES_METADATA_KEY])
+    except (ValueError, RecursionError) as exc:
+        raise RulesError(f"{_FOOTER} is not JSON: {json_fault(exc)}") from None
+    if not isinstance(data, dict):
+        raise RulesError(f"{_FOOTER} must be a JSON object of rules by name")
+    found: dict[str, Rules] = {}
+    for name, value in data.items():
+        if not isinstance(value, dict):
+            raise RulesError(f"{_FOOTER}: {name!r} must be the rules as a JSON object")
+        try:
+            rules = Rules.from_dict(value, full=True)
+        except RulesError as exc:
+            raise RulesError(f"{_FOOTER}: {name!r}: {exc}") from None
+        found[name] = _named_as_written(name, rules)
+    return found
+
+
+def _named_as_written(name: str, rules: Rules) -> Rules:
+    """``rules`` when ``name`` is the name :func:`rules_name` gives them;
+    else ``RulesError``: a footer that names a preset or a digest for
+    other rules."""
+    if name in presets():
+        preset = Rules.preset(name)
+        if rules != preset:
+            raise RulesError(
+                f"{_FOOTER} redefines the preset {name!r} ({differing_knobs(rules, preset)}); "
+                "a preset's name means the preset"
+            )
+        return rules
+    if name != rules_key(rules):
+        raise RulesError(
+            f"{_FOOTER} names rules {name!r} that are not those rules: their name is "
+            f"{rules_key(rules)!r} (the rules' name and the start of their SHA-256)"
+        )
+    return rules

@@ -141,7 +141,7 @@ def rules_of_state(text: Any) -> Rules:
     if not isinstance(data, dict) or canonical != text:
         raise round_error("round state: rules must be canonical JSON text of an object")
     try:
-        rules = Rules.from_dict(data)
+        rules = Rules.from_dict(data, full=True)
     except RulesError as exc:
         raise round_error(f"round state: rules: {exc}") from None
     _remember(_RULES_BY_TEXT, text, rules)

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::conversion::choices::rules_arg;
@@ -29,6 +29,7 @@ use crate::error::ErrorKind;
 use crate::fair::hex;
 use crate::record::{self, AnyRecord, Problem, Record, RoundInputs, SolverId, VoidRecord};
 use crate::rules::Rules;
+use crate::stakes::StakeSpec;
 
 /// Canonical JSON text of any JSON text (see `docs/records.md`).
 #[pyfunction]
@@ -334,6 +335,36 @@ impl RecordView {
         self.record.net_and_rake.clone()
     }
 
+    /// The stakes as recorded: one int for every pair, or the matrix as a
+    /// list of rows.
+    #[getter]
+    fn stakes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(match &self.record.stakes {
+            StakeSpec::Uniform(s) => s.into_pyobject(py)?.into_any(),
+            StakeSpec::Matrix(m) => {
+                let seats = self.record.seats.len().max(1);
+                PyList::new(py, m.chunks(seats).map(<[i64]>::to_vec))?.into_any()
+            }
+        })
+    }
+
+    /// `meta.played_at` as written: its text, or its integer; None when the
+    /// record has none, or another JSON value.
+    #[getter]
+    fn played_at<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let value = self
+            .record
+            .meta
+            .iter()
+            .find(|(key, _)| key == "played_at")
+            .map(|(_, value)| value);
+        Ok(match value {
+            Some(Json::Str(text)) => Some(PyString::new(py, text).into_any()),
+            Some(Json::Int(n)) => Some(n.into_pyobject(py)?.into_any()),
+            _ => None,
+        })
+    }
+
     /// Recomputes everything from the record's inputs under `rules` (the
     /// record's own rules, compiled); (field, message) of every difference.
     /// `check_previous` says whether to check the chain link against
@@ -637,6 +668,45 @@ fn read_records(py: Python<'_>, texts: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<Re
 
 const NOT_UTF8: &str = "the record text holds a lone surrogate, which is not UTF-8";
 
+/// The seats of many records read, as the columns of a rounds table take
+/// them, in three buffers: each record's seat count (one byte a record);
+/// each seat's arrangement as 13 card ids, top row first (52 bytes a
+/// record, seat by seat, zero for a seat the record lacks); and each seat's
+/// `auto`, `surrender` and `declare_natural` as 0 or 1 (12 bytes a record,
+/// seat by seat). One call for a batch, so that no object is made a seat.
+#[pyfunction]
+fn record_seats<'py>(
+    py: Python<'py>,
+    views: Vec<PyRef<'py, RecordView>>,
+) -> (
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+) {
+    const SEATS: usize = 4;
+    let mut counts = Vec::with_capacity(views.len());
+    let mut cards = vec![0u8; views.len() * SEATS * 13];
+    let mut flags = vec![0u8; views.len() * SEATS * 3];
+    for (k, view) in views.iter().enumerate() {
+        let seats = &view.record.seats;
+        // a record holds 2 to 4 seats
+        counts.push(seats.len() as u8);
+        for (s, seat) in seats.iter().take(SEATS).enumerate() {
+            let at = (k * SEATS + s) * 13;
+            cards[at..at + 13].copy_from_slice(&seat.arrangement);
+            let at = (k * SEATS + s) * 3;
+            flags[at] = u8::from(seat.auto);
+            flags[at + 1] = u8::from(seat.surrender);
+            flags[at + 2] = u8::from(seat.declare_natural);
+        }
+    }
+    (
+        PyBytes::new(py, &counts),
+        PyBytes::new(py, &cards),
+        PyBytes::new(py, &flags),
+    )
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RECORD_FORMAT", record::FORMAT)?;
     m.add("RECORD_FORMAT_VERSION", record::FORMAT_VERSION as u32)?;
@@ -661,5 +731,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_record, m)?)?;
     m.add_function(wrap_pyfunction!(read_record_value, m)?)?;
     m.add_function(wrap_pyfunction!(read_records, m)?)?;
+    m.add_function(wrap_pyfunction!(record_seats, m)?)?;
     Ok(())
 }

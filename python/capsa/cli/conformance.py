@@ -24,8 +24,12 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _vectors(args: argparse.Namespace) -> int:
+    from capsa.conformance.protocol import OPS
     from capsa.conformance.vectors import generate, write_suites
 
+    for op in args.op or ():
+        if op not in OPS:
+            raise UsageError(f"--op {op!r} is not an op; the ops are: {', '.join(OPS)}")
     prepare_folder(args.out, "--out")
     ops = args.op or None
     suites = generate(ops) if ops else generate()

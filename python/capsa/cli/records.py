@@ -150,7 +150,7 @@ def _load_commitments(path: str) -> dict[tuple[str | None, str], str]:
             where = f"--commitments {path}, line {number}"
             try:
                 entry = json.loads(line) if isinstance(line, bytes) else None
-            except ValueError:
+            except (ValueError, RecursionError):
                 entry = None
             if not isinstance(entry, dict) or not set(entry) <= {
                 "round_id",

@@ -37,6 +37,7 @@ from capsa.cli.common import (
     sniff,
     write_file,
 )
+from capsa.json_faults import int_or_text
 from capsa.render._html import page_html
 from capsa.render._index import Chains, IndexEntry, index_head, index_row, index_tail
 from capsa.render._model import Table, display_id, table_from_settlement
@@ -109,7 +110,7 @@ class _Pages:
         self.count += 1
         self.failed += 1
         text = record.decode("utf-8", "replace")
-        value = json.loads(text)
+        value = json.loads(text, parse_int=int_or_text)
         round_id = display_id(_raw_id_after(text, text.find(',"id":') + len(',"id":')))
         self._row(IndexEntry(self.count, line, round_id=round_id, error=value, record=text))
 
@@ -139,7 +140,7 @@ class _Pages:
 def _raw_id_after(text: str, start: int) -> str | None:
     """The id written at ``start`` of a record: a string's text, a number's
     digits as written (``-0``, ``1e400``), None for null."""
-    value, end = json.JSONDecoder().raw_decode(text, start)
+    value, end = json.JSONDecoder(parse_int=int_or_text).raw_decode(text, start)
     if value is None or isinstance(value, str):
         return value
     return text[start:end]
@@ -154,7 +155,7 @@ def _raw_id(record: bytes) -> str | None:
 
 def _json(data: bytes | str) -> Any:
     try:
-        return json.loads(data)
+        return json.loads(data, parse_int=int_or_text)
     except (ValueError, RecursionError):
         return None
 
@@ -200,7 +201,7 @@ class _Renderer:
         self.pages.add(table, line)
 
     def _settled(self, record: bytes, round_value: Any, line: int | None) -> None:
-        data = json.loads(record)
+        data = json.loads(record, parse_int=int_or_text)
         table = table_from_settlement(
             data, rules=self._rules_of(round_value), round_id=display_id(_raw_id(record))
         )
@@ -242,7 +243,7 @@ class _Renderer:
 
     def _one(self, record: bytes, value: Any) -> None:
         if record.startswith(b'{"error":'):
-            line = json.loads(record).get("line")
+            line = json.loads(record, parse_int=int_or_text).get("line")
             if is_round_record(value) or is_void_record(value):
                 self._record(value, line)
             else:

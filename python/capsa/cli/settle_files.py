@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
 import json
 import os
 import sys
@@ -20,6 +21,8 @@ from typing import IO, Any
 
 from capsa.cli.common import UsageError, check_writable, load_rules, open_output
 from capsa.cli.settle_stream import Tally, finish, settle_stream
+from capsa.json_faults import utf8_text
+from capsa.record_times import moment_ms
 from capsa.rules import Rules
 
 __all__ = ["handles", "run"]
@@ -56,6 +59,32 @@ def _id_fault(value: Any) -> str | None:
     return None
 
 
+def _echoed(columns: dict[str, list[Any]], k: int, seats: int) -> dict[str, Any]:
+    """The round's table, time and players as a result line carries them,
+    when the results have them: ``table_id``, ``played_at`` (ISO 8601
+    UTC) and ``players`` (a list over the round's seats)."""
+    out: dict[str, Any] = {}
+    if "table_id" in columns:
+        out["table_id"] = columns["table_id"][k]
+    if "played_at" in columns:
+        out["played_at"] = _iso(columns["played_at"][k])
+    names = [f"player{s}" for s in range(seats)]
+    if any(name in columns for name in names):
+        out["players"] = [columns[name][k] if name in columns else None for name in names]
+    return out
+
+
+def _iso(moment: Any) -> Any:
+    """A timestamp of a results table as ISO 8601 UTC text (as
+    ``capsa.record_times.played_at_text`` writes milliseconds)."""
+    if isinstance(moment, datetime.datetime):
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.UTC)
+        text = moment.astimezone(datetime.UTC).isoformat(timespec="milliseconds")
+        return text.replace("+00:00", "Z")
+    return moment
+
+
 class _ResultsJsonLines:
     """Writes results tables as JSON Lines: one object per round, the
     results fields with each figure as a list over the seats. A round whose
@@ -80,6 +109,7 @@ class _ResultsJsonLines:
                     record["id"] = None
                     self.refused += error is None
                     error = error or fault
+            record.update(_echoed(columns, k, n))
             record["seats"] = n
             for figure in ("points", "money", "rake", "net"):
                 values = [columns[f"{figure}{s}"][k] for s in range(seats)]
@@ -108,6 +138,8 @@ class _ParquetSink:
         self._writer = ParquetResultsWriter(target)
         #: whether the input is one JSON document (set by the stream)
         self.document = False
+        #: rounds settled that the results table cannot hold (their id)
+        self.refused = 0
 
     def write(self, data: bytes) -> int:
         text = data.decode("utf-8")
@@ -121,25 +153,37 @@ class _ParquetSink:
                 if line.strip()
             ]
         if records:
-            self._writer.write_table(_records_table(records))
+            table, refused = _records_table(records)
+            self._writer.write_table(table)
+            self.refused += refused
         return len(data)
 
     def flush(self) -> None:
         pass
 
     def close(self) -> None:
-        import pyarrow as pa
-
-        from capsa.bulk import results_schema
-
-        self._writer.close(results_schema(4, pa.string()))
+        self._writer.close(_sink_schema())
 
 
-def _records_table(records: list[dict[str, Any]]) -> Any:
-    """A results table (id as text, four seat columns) of stream records."""
+_SURROGATE_ID = "the id holds a lone surrogate, which Parquet text cannot hold"
+
+
+def _sink_schema() -> Any:
+    """The results schema of JSON rounds written as Parquet: the id as
+    text, the table, time and players of round records, four seats."""
     import pyarrow as pa
 
-    from capsa.bulk import FIGURES, MAX_SEATS, OUTCOMES, results_schema
+    from capsa.bulk import MAX_SEATS, echoed_fields, results_schema
+
+    return results_schema(MAX_SEATS, pa.string(), echoed=echoed_fields(MAX_SEATS))
+
+
+def _records_table(records: list[dict[str, Any]]) -> tuple[Any, int]:
+    """A results table (id as text, four seat columns) of stream records,
+    and how many settled rounds it holds as errors (an id it cannot hold)."""
+    import pyarrow as pa
+
+    from capsa.bulk import ECHOED_COLUMNS, FIGURES, MAX_SEATS, OUTCOMES
     from capsa.columns import outcome_values
 
     def text(value: Any) -> str | None:
@@ -148,16 +192,33 @@ def _records_table(records: list[dict[str, Any]]) -> Any:
         return str(value) if isinstance(value, str) else json.dumps(value)
 
     columns: dict[str, list[Any]] = {"id": [], "seats": [], "error": []}
+    columns.update({name: [] for name in ECHOED_COLUMNS})
+    refused = 0
     for figure in (*FIGURES, *OUTCOMES):
         for s in range(MAX_SEATS):
             columns[f"{figure}{s}"] = []
     for record in records:
-        columns["id"].append(text(record.get("id")))
+        given = text(record.get("id"))
+        record_id = utf8_text(given)
         error = record.get("error")
+        if given is not None and record_id is None and error is None:
+            # an escape such as "\ud800" reads as a lone surrogate, which
+            # Parquet text cannot hold: the round is refused, as one whose
+            # id JSON cannot hold is on the way out
+            record = {"error": "TableError", "message": _SURROGATE_ID, "line": None}
+            error = record["error"]
+            refused += 1
+        columns["id"].append(record_id)
+        # a round record's result carries its table, time and players
+        columns["table_id"].append(utf8_text(record.get("table_id")))
+        columns["played_at"].append(moment_ms(record.get("played_at")))
+        players = record.get("players") or []
+        for s, name in enumerate(ECHOED_COLUMNS[2:]):
+            columns[name].append(utf8_text(players[s]) if s < len(players) else None)
         if error is not None:
             line = record.get("line")
             where = f"line {line}: " if line is not None else ""
-            columns["error"].append(f"{error}: {where}{record.get('message')}")
+            columns["error"].append(f"{error}: {where}{utf8_text(record.get('message'))}")
             columns["seats"].append(None)
         else:
             columns["error"].append(None)
@@ -172,8 +233,9 @@ def _records_table(records: list[dict[str, Any]]) -> Any:
             values = outcomes.get(name, [])
             for s in range(MAX_SEATS):
                 columns[f"{name}{s}"].append(values[s] if s < len(values) else None)
-    schema = results_schema(MAX_SEATS, pa.string())
-    return pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
+    schema = _sink_schema()
+    table = pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
+    return table, refused
 
 
 def _progress_bar(total: int | None, unit: str) -> Callable[[int], None] | None:
@@ -227,6 +289,7 @@ def run(args: argparse.Namespace) -> int:
         sink = _ParquetSink(args.output)
         stack.callback(sink.close)
         tally = settle_stream(args, default, sink)
+    tally.add(0, sink.refused)
     return finish(tally, args.strict)
 
 

@@ -31,8 +31,8 @@ from capsa.record_tables import (
     rules_key,
 )
 from capsa.records import RecordError, ReplayError
-from capsa.rules import Rules
-from capsa.rules.known import default_known_rules
+from capsa.rules import Rules, RulesError
+from capsa.rules.known import default_known_rules, with_known
 
 __all__ = ["Tally", "finish", "settle_document", "settle_lines", "settle_stream"]
 
@@ -73,6 +73,14 @@ def _record_error(number: int, exc: Exception, round_id: str | None) -> bytes:
     return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
+def _know(known: dict[str, _core.RuleSet], rules: Rules) -> None:
+    """Adds a record's rules to ``known`` under :func:`rules_key`; a
+    ``RulesError`` when ``--rules`` gave that name to other rules."""
+    key = rules_key(rules)
+    given = {key: known[key]} if key in known else {}
+    known.update(with_known(given, {key: rules}, "the record"))
+
+
 def _settle_items(
     items: Iterator[bytes | int],
     first: int,
@@ -85,11 +93,13 @@ def _settle_items(
     first: a round, or a round record (replayed, then settled as the round
     it holds, under its own rules)."""
     chunk: list[bytes | int] = []
+    # what the results of the chunk's records carry besides the settlement
+    echoed: dict[int, dict[str, Any]] = {}
 
     def flush() -> None:
         if chunk:
             data, bad = _core.settle_json_lines(chunk, known, default, first)
-            out.write(data)
+            out.write(_with_echoed(data, chunk, echoed) if echoed else data)
             tally.add(data.count(b"\n"), bad)
 
     for number, line in enumerate(items, start=first):
@@ -97,19 +107,38 @@ def _settle_items(
         if parsed is not None and not isinstance(line, int):
             try:
                 record = read_record_round(line, parsed)
-            except (RecordError, ReplayError) as exc:
+                _know(known, record.rules)
+            except (RecordError, ReplayError, RulesError) as exc:
                 flush()
                 out.write(_record_error(number, exc, round_id_of(line)) + b"\n")
                 tally.add(1, 1)
-                chunk, first = [], number + 1
+                chunk, echoed, first = [], {}, number + 1
                 continue
-            known.setdefault(rules_key(record.rules), record.rules)
             line = json.dumps(record.settle_round(), ensure_ascii=False).encode()
+            echoed[len(chunk)] = record.echoed()
         chunk.append(line)
         if len(chunk) >= _CHUNK:
             flush()
-            chunk, first = [], number + 1
+            chunk, echoed, first = [], {}, number + 1
     flush()
+
+
+def _with_echoed(data: bytes, chunk: list[bytes | int], echoed: dict[int, dict[str, Any]]) -> bytes:
+    """The results of a chunk with each record's own fields (its table,
+    players and time) added to its result; a blank line of the chunk gave
+    no result, an error record is left as it is."""
+    results = data.split(b"\n")
+    at = 0
+    for k, line in enumerate(chunk):
+        if not isinstance(line, int) and is_blank(line):
+            continue
+        if k in echoed and not results[at].startswith(b'{"error":'):
+            result = json.loads(results[at])
+            result.update(echoed[k])
+            text = json.dumps(result, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+            results[at] = text.encode()
+        at += 1
+    return b"\n".join(results)
 
 
 def _block_items(block: bytes) -> Iterator[bytes | int]:

@@ -663,8 +663,13 @@ def generate(
     """Every suite, by op. ``check`` asks the oracle too (and raises
     :class:`DisagreementError` on any difference); ``digest_select`` picks
     digest vectors by their position (default: all). Raises ``TypeError``
-    for a ``check`` that is not a bool."""
+    for a ``check`` that is not a bool, ``ArgumentError`` for an op that is
+    not one of ``OPS``, before any vector is made."""
     check = _core.read_flag(check, "check")
+    ops = tuple(ops)
+    for op in ops:
+        if op not in OPS:
+            raise ArgumentError(f"unknown op {op!r}; the ops are: {', '.join(OPS)}")
     suites: dict[str, list[Vector]] = {}
     for op in ops:
         if op == "digest":

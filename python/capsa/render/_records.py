@@ -7,8 +7,10 @@ A record is a JSON object holding the round's ``settlement``; a round as
 * ``settlement`` (required): the settlement's breakdown, the shape of
   ``Settlement.to_dict()``;
 * ``round_id`` (or ``id``): shown as the round's id;
-* ``rules``: a preset name, the rules as a dict (``Rules.to_dict()``) or as
-  TOML text; when given, payments name the rules' own figures;
+* ``rules``: a preset name, or the rules in full as a dict (as the record's
+  format writes them: ``Rules.to_dict()`` from format 3 on) or as TOML
+  text (partial rules are refused); when given, payments name the rules'
+  own figures;
 * each seat's ``player`` (format 2 records): the seat is shown by the
   player's name, or by its id when it has none (a seat's default player,
   ``seat-k``, is shown as the page's own seat label);
@@ -36,6 +38,7 @@ from capsa._core import CapsaError, RulesError, TableError
 from capsa.record_times import played_at_text
 from capsa.render._model import Check, Table, display_id, table_from_settlement
 from capsa.rules import Rules
+from capsa.rules.loading import parse_toml
 
 __all__ = [
     "is_round_record",
@@ -54,17 +57,32 @@ def is_round_record(value: object) -> bool:
     return isinstance(value, Mapping) and RECORD_KEY in value
 
 
-def _rules(value: object) -> Rules | None:
+def _rules(value: object, format_version: object) -> Rules | None:
+    """A record's rules: a preset by name, or the rules in full (as a table,
+    as the record's format writes them, or as TOML text). Rules that leave
+    knobs out are refused: they would take them from a preset the record
+    never named."""
     if value is None:
         return None
     if isinstance(value, str):
-        return Rules.preset(value) if "=" not in value else Rules.from_toml(value)
-    if isinstance(value, Mapping):
-        return Rules.from_dict(value)
-    kind = type(value).__name__
-    raise RulesError(
-        f"record.rules must be a preset name, rules as a table or TOML text, not {kind}"
-    )
+        if "=" not in value:
+            return Rules.preset(value)
+        return Rules.from_dict(parse_toml(value, "record.rules"), full=True)
+    if not isinstance(value, Mapping):
+        kind = type(value).__name__
+        raise RulesError(
+            f"record.rules must be a preset name, rules as a table or TOML text, not {kind}"
+        )
+    older = format_version in (1, 2) and not isinstance(format_version, bool)
+    if not older:
+        return Rules.from_dict(value, full=True)
+    assert isinstance(format_version, int)
+    rules = Rules.from_dict(value)
+    if records.rules_dict_of_format(rules, format_version) != value:
+        raise RulesError(
+            f"record.rules: not the rules in full as a format {format_version} record holds them"
+        )
+    return rules
 
 
 def record_check(
@@ -184,7 +202,7 @@ def table_from_record(record: Mapping[str, Any], *, verify: bool = True) -> Tabl
         names = _player_names(record.get("seats"))
     table = table_from_settlement(
         settlement,
-        rules=_rules(record.get("rules")),
+        rules=_rules(record.get("rules"), record.get("format_version")),
         round_id=record.get("round_id", record.get("id")),
         seat_names=names,
         checks=record_checks(record) if verify else (),

@@ -141,17 +141,43 @@ class Rules(RuleSet):
         return rules
 
     @classmethod
-    def from_dict(cls, config: Mapping[str, Any]) -> Rules:
-        """Rules from a (possibly partial) mapping shaped like the TOML files:
-        the same as ``Rules(config)`` (a ``base`` key picks the preset the
-        rest changes; nested tables or dotted keys).
+    def from_dict(cls, config: Mapping[str, Any], *, full: bool = False) -> Rules:
+        """Rules from a mapping shaped like the TOML files (nested tables or
+        dotted keys).
+
+        Without ``full`` the mapping may be partial: the same as
+        ``Rules(config)`` (a ``base`` key picks the preset the rest changes).
+        With ``full=True`` it must be rules data in full, as a file's
+        footer, a record or a message carries them: every knob given (as
+        ``to_dict()`` writes them) and no ``base``, so that no knob is taken
+        from a preset the data never named.
 
         Raises ``RulesError`` for an unknown key, a bad value or a knob given
-        twice (naming the key), ``TypeError`` when ``config`` is not a mapping.
+        twice (naming the key), and under ``full`` for a ``base`` key or a
+        knob left out (naming every one); ``TypeError`` when ``config`` is
+        not a mapping or ``full`` not a bool.
         """
         if not isinstance(config, Mapping):
             raise TypeError(f"Rules.from_dict() takes a mapping, not {type(config).__name__}")
-        return cls(config)
+        if not isinstance(full, bool):
+            raise TypeError(f"Rules.from_dict(): full must be a bool, not {type(full).__name__}")
+        if not full:
+            return cls(config)
+        if "base" in config:
+            raise RulesError(
+                "rules: base names a preset to take the knobs left out from; "
+                "rules in full leave none out and name none"
+            )
+        updates = check_changes((config,))
+        missing = [k for k in REQUIRED if k not in updates]
+        if missing:
+            shown = ", ".join(missing[:5])
+            more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+            raise RulesError(
+                f"rules: not the rules in full: {shown}{more} "
+                f"{'is' if len(missing) == 1 else 'are'} missing"
+            )
+        return cls._build({}, updates)
 
     @classmethod
     def from_toml(cls, text: str) -> Rules:

@@ -36,14 +36,21 @@ def export_records(
     format: str | None = None,
     on_skip: OnSkip | None = None,
     on_void: OnVoid | None = None,
+    batch_records: int | None = None,
 ) -> int:
     """Writes the records' texts to ``path`` in the format; returns how many.
-    A record the rounds schema cannot hold (a stakes matrix) is left out of
-    a Parquet file and handed to ``on_skip`` (its round id, the error);
-    without ``on_skip``, ``StoreError`` names the first once the file is
-    written. A void record has no seats to be a row of a Parquet file: it
-    is left out and handed to ``on_void`` (its round id), never an error;
-    JSON Lines holds it as every record."""
+
+    Both formats stream: JSON Lines a record at a time, Parquet a batch of
+    ``batch_records`` records at a time (default
+    ``capsa.record_tables.DEFAULT_BATCH_RECORDS``), each batch a row group
+    of the file (:func:`capsa.record_tables.to_parquet`), so memory holds
+    one batch whatever the number of records. A record the rounds schema
+    cannot hold (a stakes matrix) is left out of a Parquet file and handed
+    to ``on_skip`` (its round id, the error); without ``on_skip``,
+    ``StoreError`` names the first once the file is written. A void record
+    has no seats to be a row of a Parquet file: it is left out and handed
+    to ``on_void`` (its round id), never an error; JSON Lines holds it as
+    every record."""
     kind = export_format(path, format)
     if kind == "jsonl":
         count = 0
@@ -53,7 +60,7 @@ def export_records(
                 out.write("\n")
                 count += 1
         return count
-    from capsa.record_tables import to_parquet
+    from capsa.record_tables import DEFAULT_BATCH_RECORDS, to_parquet
 
     failures: list[str] = []
 
@@ -67,7 +74,10 @@ def export_records(
         if on_void is not None:
             on_void(round_id)
 
-    written, _ = to_parquet(texts, os.fspath(path), on_error=failed, on_void=void)
+    batch = DEFAULT_BATCH_RECORDS if batch_records is None else batch_records
+    written, _ = to_parquet(
+        texts, os.fspath(path), on_error=failed, on_void=void, batch_records=batch
+    )
     if failures:
         raise StoreError(f"{len(failures)} record(s) left out of {os.fspath(path)}; {failures[0]}")
     return written

@@ -128,11 +128,21 @@ MIGRATIONS: dict[int, Migration] = {1: _migrate_1_to_2}
 
 
 def schema_version(backend: Backend, conn: Connection) -> int | None:
-    """The database's schema version; None for a database with no store."""
+    """The database's schema version; None for a database with no store.
+    Raises ``SchemaVersionError`` for a version that is not an integer."""
     if not backend.has_table(conn, "capsa_schema"):
         return None
     row = conn.execute("SELECT version FROM capsa_schema").fetchone()
-    return None if row is None else int(row[0])
+    if row is None:
+        return None
+    version = row[0]
+    if isinstance(version, bool) or not isinstance(version, int):
+        # SQLite keeps any value in an INTEGER column: capsa never wrote it
+        raise SchemaVersionError(
+            f"the store's schema version is {str(version)[:40]!r}, not an integer: "
+            "not a records store capsa wrote"
+        )
+    return version
 
 
 def create_schema(backend: Backend, conn: Connection) -> bool:

@@ -624,19 +624,24 @@ class Store:
         format: str | None = None,
         on_skip: OnSkip | None = None,
         on_void: OnVoid | None = None,
+        batch_records: int | None = None,
     ) -> int:
         """Writes every record to ``path``: JSON Lines (``.jsonl``, the
         stored texts byte for byte, one a line) or a Parquet rounds table
         (``.parquet``, :func:`capsa.record_tables.to_parquet`, needs
         pyarrow); ``format`` (``"jsonl"`` or ``"parquet"``) overrides the
-        suffix. A record the rounds schema cannot hold (a stakes matrix) is
-        left out of a Parquet file and handed to ``on_skip``, else named by
+        suffix. The records are read a page at a time and a Parquet file
+        is written a row group of ``batch_records`` records at a time
+        (default 8,192), in memory that does not grow with the store. A
+        record the rounds schema cannot hold (a stakes matrix) is left out
+        of a Parquet file and handed to ``on_skip``, else named by
         ``StoreError`` once the file is written; a void record, which has
         no seats, is left out of a Parquet file and handed to ``on_void``
         (its round id), never an error. Returns the number of records
         written. Raises ``StoreError`` for a path of no known format,
-        ``OSError`` when it cannot be written."""
-        return export_records(self.texts(), path, format, on_skip, on_void)
+        ``OSError`` when it cannot be written, ``ArgumentError`` for
+        ``batch_records`` below 1."""
+        return export_records(self.texts(), path, format, on_skip, on_void, batch_records)
 
 
 def _openings(openings: Iterable[Opening]) -> list[Opening]:
