@@ -138,3 +138,34 @@ def test_a_byte_order_mark_is_left_out_as_the_readers_do(store: capsa.store.Stor
     assert store.append_many(["\ufeff" + chain[1], ("\ufeff" + chain[2]).encode()]) == [True, True]
     assert [r.text for r in store.rounds()] == chain  # stored without the mark
     assert store.verify().ok
+
+
+def test_lookups_by_ids_no_record_can_have(store: capsa.store.Store) -> None:
+    store.append_many(make_chain("t", 2))
+    # U+0000, which no stored id holds (and PostgreSQL text cannot carry):
+    # nothing is found, as for any id the store does not hold
+    assert store.get("t\0", "t/r0") is None and store.get("t", "t/r0\0") is None
+    assert list(store.rounds("t\0")) == [] and list(store.rounds(player="t-p0\0")) == []
+    assert store.ledger("shared\0") == 0 and store.pending("t\0") is None
+    with pytest.raises(capsa.store.StoreError, match="holds no table"):
+        store.verify("t\0")
+    # a lone surrogate is no text at all: named, never a UnicodeEncodeError
+    for call in (
+        lambda: store.get("t\ud800", "t/r0"),
+        lambda: store.get("t", "t/r0\udc00"),
+        lambda: list(store.rounds("\ud800")),
+        lambda: list(store.rounds(player="\ud800")),
+        lambda: store.ledger("\ud800"),
+        lambda: store.pending("\ud800"),
+        lambda: store.verify("\ud800"),
+    ):
+        with pytest.raises(capsa.ArgumentError, match="not valid Unicode"):
+            call()
+    with pytest.raises(TypeError, match="round_id must be a str"):
+        store.get("t", 3)  # type: ignore[arg-type]
+    # the lookups still find what is there
+    assert store.get("t", "t/r1") is not None
+    ledger = store.ledger()
+    assert isinstance(ledger, capsa.Ledger)
+    assert store.ledger("shared") == ledger.balances["shared"]
+    assert len(list(store.rounds("t", player="shared"))) == 2

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from capsa import _core
+from capsa._core import ArgumentError
 from capsa.record_times import played_at_ms, played_at_text
 from capsa.records import RecordLike, ReplayError, View, canonical_json, read_record
 from capsa.store.errors import NulCharacterError
@@ -18,6 +19,7 @@ __all__ = [
     "StoredRound",
     "TableSummary",
     "column_text",
+    "lookup_text",
     "meta_of",
     "prepare",
     "table_id_of",
@@ -28,6 +30,22 @@ __all__ = [
 def table_key(table_id: str | None) -> str:
     """The key of a table in the database: its id, ``""`` for no id."""
     return "" if table_id is None else table_id
+
+
+def lookup_text(value: object, field: str) -> str | None:
+    """A table id, round id or player id a query looks records up by: the
+    text as given, or None when it can name nothing stored (it holds
+    U+0000, which no stored key holds and PostgreSQL text cannot carry).
+    Raises ``TypeError`` for a value that is not a str, ``ArgumentError``
+    naming ``field`` for one that is not valid Unicode (a lone surrogate)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{field} must be a str, not {type(value).__name__}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ArgumentError(f"{field} is not valid Unicode (a lone surrogate)") from None
+    return None if "\0" in value else value
 
 
 def table_id_of(key: str) -> str | None:

@@ -34,6 +34,7 @@ from capsa.store.rows import (
     StatsRow,
     StoredRound,
     TableSummary,
+    lookup_text,
     prepare,
     table_id_of,
     table_key,
@@ -363,7 +364,10 @@ class Store:
         """The table's pending round (opened, its record not stored yet), or
         None. Raises only what a failing database raises (see the class)."""
         backend = self._backend
-        key = table_key(table_id)
+        looked_up = None if table_id is None else lookup_text(table_id, "table_id")
+        if table_id is not None and looked_up is None:
+            return None  # an id no table can have
+        key = table_key(looked_up)
         return self._retrying.run(lambda conn: pending.read(backend, conn, key))
 
     def pending_rounds(self) -> list[Opening]:
@@ -413,11 +417,17 @@ class Store:
     # -- reading -------------------------------------------------------------
 
     def get(self, table_id: str | None, round_id: str) -> StoredRound | None:
-        """The stored record of a table's round, or None. Raises only what a
+        """The stored record of a table's round, or None (also for an id no
+        record can have). Raises ``TypeError`` for an id that is not a str,
+        ``ArgumentError`` for one that is not valid Unicode, and what a
         failing database raises (see the class)."""
+        key = None if table_id is None else lookup_text(table_id, "table_id")
+        round_key = lookup_text(round_id, "round_id")
+        if (table_id is not None and key is None) or round_key is None:
+            return None
         row = self._execute(
             _rows_sql("table_key = ? AND round_id = ?", "seq"),
-            (table_key(table_id), round_id, 1),
+            (table_key(key), round_key, 1),
         ).fetchone()
         return None if row is None else _stored(row)
 
@@ -461,12 +471,17 @@ class Store:
         naive read as UTC), against the moment ``meta.played_at`` names
         (records without one are left out), with ``player`` at a seat, at
         most ``limit``. Raises ``StoreError`` for a ``since`` that names no
-        moment, and what a failing database raises (see the class)."""
+        moment, ``TypeError``/``ArgumentError`` for a table or player id
+        that is not a str or not valid Unicode, and what a failing database
+        raises (see the class)."""
         where = ""
         params: list[Any] = []
         if table_id is not ...:
+            key = None if table_id is None else lookup_text(table_id, "table_id")
+            if table_id is not None and key is None:
+                return  # an id no table can have
             where += " AND table_key = ?"
-            params.append(table_key(table_id))
+            params.append(table_key(key))
         if since is not None:
             moment = moment_ms(since)
             if moment is None:
@@ -477,8 +492,11 @@ class Store:
             where += " AND played_at_ms >= ?"
             params.append(moment)
         if player is not None:
+            player_key = lookup_text(player, "player")
+            if player_key is None:
+                return  # an id no player can have
             where += " AND seq IN (SELECT seq FROM capsa_seats WHERE player_id = ?)"
-            params.append(player)
+            params.append(player_key)
         for row in self._pages(where, tuple(params), limit):
             yield _stored(row)
 
@@ -512,7 +530,7 @@ class Store:
         is not a checkpoint, and the driver's errors: what fails to check is
         in the report."""
         given = [c if isinstance(c, Checkpoint) else Checkpoint.parse(c) for c in checkpoints]
-        only = None if table_id is ... else table_key(table_id)
+        only = None if table_id is ... else _verified_key(table_id)
         backend = self._backend
 
         def check(conn: Connection) -> VerifyReport:
@@ -586,10 +604,15 @@ class Store:
         record, each replayed and booked in its table's chain; with one, that
         player's balance (net money after rake) over every table. Raises
         what :meth:`capsa.Ledger.add` raises for a record that does not
-        replay (run :meth:`verify` to see them all)."""
+        replay (run :meth:`verify` to see them all), ``TypeError`` or
+        ``ArgumentError`` for a ``player`` that is not a str or not valid
+        Unicode (an id no player can have has balance 0)."""
         if player is not None:
+            player_key = lookup_text(player, "player")
+            if player_key is None:
+                return 0
             row = self._execute(
-                "SELECT SUM(net) FROM capsa_seats WHERE player_id = ?", (player,)
+                "SELECT SUM(net) FROM capsa_seats WHERE player_id = ?", (player_key,)
             ).fetchone()
             return int(row[0] or 0)
         ledger = Ledger(previous_digest=None)
@@ -652,6 +675,17 @@ def _openings(openings: Iterable[Opening]) -> list[Opening]:
         if not isinstance(opening, Opening):
             raise TypeError(f"an opening is a capsa.store.Opening, not {type(opening).__name__}")
     return opened
+
+
+def _verified_key(table_id: str | None) -> str:
+    """The key of the one table a verify checks; ``StoreError`` for an id
+    no table can have (the store holds none)."""
+    if table_id is None:
+        return table_key(None)
+    key = lookup_text(table_id, "table_id")
+    if key is None:
+        raise StoreError(f"the store holds no table {table_id!r}")
+    return key
 
 
 def _stored(row: Any) -> StoredRound:
