@@ -21,7 +21,7 @@ from capsa.cli import main
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
-UTC = datetime.UTC
+UTC = datetime.timezone.utc
 
 
 def records(count: int, tables: int = 3, played_at: Any = None) -> list[str]:

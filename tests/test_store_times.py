@@ -16,6 +16,7 @@ from store_records import digest_of, played
 
 import capsa
 import capsa.store
+from capsa.record_times import moment_ms
 from capsa.store import StoreError
 
 # round k of the table "tz" was played at PLAYED[k] (None: no played_at)
@@ -146,3 +147,22 @@ def test_the_day_of_a_moment_at_the_edges_of_the_calendar(tmp_path: Path) -> Non
     assert local_day(-1, "+00:01") == "1970-01-01"
     assert local_day(None, "UTC") is None
     assert local_day(10**18, "UTC") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "moment"),
+    [
+        ("2026-12-01T20:00:00Z", 1_796_155_200_000),
+        ("2026-12-02T03:00:00+07:00", 1_796_155_200_000),
+        ("2026-12-01T20:00:00.5+07:00", 1_796_130_000_500),
+        ("2026-12-01T20:00:00,25z", 1_796_155_200_250),
+        ("2026-12-01T20:00:00.1234567Z", 1_796_155_200_123),
+        ("2026-12-01 20:00:00.123", 1_796_155_200_123),
+        ("2026-12-01", 1_796_083_200_000),
+        ("yesterday", None),
+    ],
+)
+def test_a_moment_is_read_alike_on_every_python(text: str, moment: int | None) -> None:
+    # Python 3.10's fromisoformat reads no "Z" and no fraction of other than
+    # 3 or 6 digits; the store files rounds by the same moment on every one
+    assert moment_ms(text) == moment

@@ -11,6 +11,7 @@ show it.
 from __future__ import annotations
 
 import datetime
+import re
 from collections.abc import Mapping
 
 __all__ = ["PLAYED_AT", "moment_ms", "played_at_ms", "played_at_text"]
@@ -18,7 +19,8 @@ __all__ = ["PLAYED_AT", "moment_ms", "played_at_ms", "played_at_text"]
 PLAYED_AT = "played_at"
 """The key of ``meta`` that holds when the round was played."""
 
-_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+_FRACTION = re.compile(r"(?<=:\d\d)[.,](\d+)")
 
 
 def played_at_text(value: object) -> str | None:
@@ -33,7 +35,7 @@ def played_at_text(value: object) -> str | None:
         return None
     if isinstance(value, int):
         try:
-            moment = datetime.datetime.fromtimestamp(value / 1000, tz=datetime.UTC)
+            moment = datetime.datetime.fromtimestamp(value / 1000, tz=datetime.timezone.utc)
         except (OverflowError, ValueError, OSError):
             return None
         return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -54,6 +56,8 @@ def moment_ms(value: object) -> int | None:
         text = value.strip()
         if text.endswith(("Z", "z")):  # Python 3.10 reads no "Z"
             text = text[:-1] + "+00:00"
+        # nor a fraction of other than 3 or 6 digits: microseconds it is
+        text = _FRACTION.sub(lambda m: "." + (m.group(1) + "00000")[:6], text, count=1)
         try:
             value = datetime.datetime.fromisoformat(text)
         except ValueError:
@@ -61,7 +65,7 @@ def moment_ms(value: object) -> int | None:
     if not isinstance(value, datetime.datetime):
         return None
     if value.tzinfo is None:
-        value = value.replace(tzinfo=datetime.UTC)
+        value = value.replace(tzinfo=datetime.timezone.utc)
     delta = value - _EPOCH
     return (delta.days * 86_400 + delta.seconds) * 1000 + delta.microseconds // 1000
 

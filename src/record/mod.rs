@@ -27,6 +27,7 @@
 //! adds (formats 3 and 4 have them too); `write`, `read` and `replay` the
 //! three jobs; `void` the void record, written, read and checked.
 
+mod any;
 mod format;
 mod read;
 mod replay;
@@ -35,12 +36,13 @@ mod void;
 mod write;
 
 pub use crate::arrangement::arrangement_text;
+pub use any::{read_any, read_any_value, AnyRecord};
 pub use format::{
     check_stakes_diagonal, Members, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION, FORMAT,
     FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES, MAX_PROBLEMS,
     MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES, POLICY_FORMAT_VERSION,
 };
-pub use read::{read, read_any, read_any_value, read_value, AnyRecord, Record, RecordText};
+pub use read::{read, read_value, Record, RecordText};
 pub use table::{
     check_players, check_table_id, installed_solver, players_error, policy_of, policy_solver,
     Player, SolverId, MAX_PLAYER_BYTES, MAX_TABLE_ID_BYTES, NO_TABLES,

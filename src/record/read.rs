@@ -15,7 +15,6 @@ use super::table::{
     check_record_players, policy_of, read_player, read_solver, read_table_id, Player, SolverId,
     SEAT_FIELDS,
 };
-use super::void::{is_void, read_void, VoidRecord};
 use super::write::{check_read_meta, sorted};
 use crate::arrangement::{arrangement_text, cards_text, read_arrangement_text};
 use crate::auto_arrange::AutoPolicy;
@@ -387,7 +386,7 @@ impl RecordText for str {
     }
 }
 
-fn check_size(bytes: usize) -> Read<()> {
+pub(super) fn check_size(bytes: usize) -> Read<()> {
     if bytes > MAX_RECORD_BYTES {
         return Err(Problem::new(
             "",
@@ -405,43 +404,17 @@ fn check_size(bytes: usize) -> Read<()> {
 pub fn read<T: RecordText + ?Sized>(given: &T) -> Read<Record> {
     let written = given.record_text()?;
     let value = canonical::parse_str(written).map_err(|e| Problem::new("", e.message()))?;
-    let spans = canonical_spans(&value, written);
+    read_parsed(&value, written, given.given_len())
+}
+
+/// Reads a round record from its tree `value`, parsed from the text
+/// `written` (of a text `given_len` bytes long as given: longer when a
+/// byte-order mark was left out).
+pub(super) fn read_parsed(value: &Json<'_>, written: &str, given_len: usize) -> Read<Record> {
+    let spans = canonical_spans(value, written);
     // a byte-order mark left out makes the text given other than canonical
-    let canonical_as_read = spans.is_some() && written.len() == given.given_len();
-    read_tree(&value, written, spans, canonical_as_read)
-}
-
-/// A record of either kind, as read.
-#[derive(Clone, Debug)]
-pub enum AnyRecord {
-    Round(Box<Record>),
-    Void(Box<VoidRecord>),
-}
-
-/// Reads a round record or a void record (by its `format`) from its JSON
-/// text, as [`read`] reads a round record: the first field that is not as
-/// its format version writes it is a [`Problem`].
-pub fn read_any<T: RecordText + ?Sized>(given: &T) -> Read<AnyRecord> {
-    let written = given.record_text()?;
-    let value = canonical::parse_str(written).map_err(|e| Problem::new("", e.message()))?;
-    if is_void(&value) {
-        let whole = written.len() == given.given_len();
-        return read_void(&value, written, whole).map(|v| AnyRecord::Void(Box::new(v)));
-    }
-    let spans = canonical_spans(&value, written);
-    let canonical_as_read = spans.is_some() && written.len() == given.given_len();
-    read_tree(&value, written, spans, canonical_as_read).map(|r| AnyRecord::Round(Box::new(r)))
-}
-
-/// [`read_any`] of a record's JSON value, as [`read_value`] reads a round
-/// record.
-pub fn read_any_value(value: &Json<'_>) -> Read<AnyRecord> {
-    if is_void(value) {
-        let written = canonical::to_string(value);
-        check_size(written.len())?;
-        return read_void(value, &written, false).map(|v| AnyRecord::Void(Box::new(v)));
-    }
-    read_value(value).map(|r| AnyRecord::Round(Box::new(r)))
+    let canonical_as_read = spans.is_some() && written.len() == given_len;
+    read_tree(value, written, spans, canonical_as_read)
 }
 
 /// Reads a record from its JSON value (a dict given to the binding, read

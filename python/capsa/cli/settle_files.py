@@ -79,8 +79,8 @@ def _iso(moment: Any) -> Any:
     ``capsa.record_times.played_at_text`` writes milliseconds)."""
     if isinstance(moment, datetime.datetime):
         if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=datetime.UTC)
-        text = moment.astimezone(datetime.UTC).isoformat(timespec="milliseconds")
+            moment = moment.replace(tzinfo=datetime.timezone.utc)
+        text = moment.astimezone(datetime.timezone.utc).isoformat(timespec="milliseconds")
         return text.replace("+00:00", "Z")
     return moment
 

@@ -139,7 +139,7 @@ def check_head(
 
 def _ms_text(made_ms: int) -> str:
     """Unix milliseconds as ISO 8601 text in UTC, to the millisecond."""
-    moment = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC) + datetime.timedelta(
+    moment = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(
         milliseconds=made_ms
     )
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -20,7 +20,7 @@ from capsa.store.errors import StoreError
 __all__ = ["TimeZone", "local_day", "time_zone"]
 
 _OFFSET = re.compile(r"([+-])(\d{2}):?(\d{2})?")
-_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.UTC)
+_EPOCH = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
 
 
 @dataclass(frozen=True, slots=True)
