@@ -5,18 +5,19 @@
 //! knobs.
 
 mod choices;
+mod fields;
 pub mod knobs;
 mod natural_entry;
 
 pub use choices::{
-    CapStage, FlushCompare, FoulCheck, FoulMode, NaturalOpponents, NaturalResolve, NaturalTies,
-    RaisedBy, RoyaltyMode, RuleChoice, TieBreak, Wheel,
+    CapStage, FlagChoice, FlushCompare, FoulCheck, FoulMode, NaturalOpponents, NaturalResolve,
+    NaturalTies, RaisedBy, RoyaltyMode, RuleChoice, TieBreak, Wheel,
 };
 pub use natural_entry::{NaturalEntry, EIGHT};
 
 use crate::error::{Error, Result};
 use crate::natural_kind::Natural;
-use crate::rank::{category_index, parse_suit_order, Evaluator, Ranking, CATEGORY_NAMES};
+use crate::rank::{category_index, Evaluator, Ranking, CATEGORY_NAMES};
 use knobs::{KnobDefault, KnobType, KNOBS};
 
 /// Every named-choice knob of a rules file with its valid names, in the
@@ -241,55 +242,6 @@ impl Default for Rules {
     }
 }
 
-fn wrong_value(name: &str, value: &KnobValue) -> Error {
-    Error::rules(format!("{name} cannot take {value:?}"))
-}
-
-fn text(name: &str, value: KnobValue) -> Result<String> {
-    match value {
-        KnobValue::Text(t) => Ok(t),
-        other => Err(wrong_value(name, &other)),
-    }
-}
-
-fn flag(name: &str, value: KnobValue) -> Result<bool> {
-    match value {
-        KnobValue::Flag(b) => Ok(b),
-        other => Err(wrong_value(name, &other)),
-    }
-}
-
-fn int(name: &str, value: KnobValue) -> Result<i64> {
-    match value {
-        KnobValue::Int(v) => Ok(v),
-        other => Err(wrong_value(name, &other)),
-    }
-}
-
-fn royalty_row(name: &str) -> Option<usize> {
-    ["royalties.top", "royalties.middle", "royalties.bottom"]
-        .iter()
-        .position(|k| *k == name)
-}
-
-fn ranked_row(name: &str) -> Option<usize> {
-    [
-        "royalties.top_by_rank",
-        "royalties.middle_by_rank",
-        "royalties.bottom_by_rank",
-    ]
-    .iter()
-    .position(|k| *k == name)
-}
-
-/// The card of a card knob's text (`"Ah"`, `"10h"`, either case, suit
-/// symbols as the card reader reads them).
-fn card(name: &str, value: KnobValue) -> Result<u8> {
-    let t = text(name, value)?;
-    crate::cards::parse_token(t.trim())
-        .ok_or_else(|| Error::rules(format!("{name} must be a card such as \"Ah\", got {t:?}")))
-}
-
 impl Rules {
     /// Sets the knob of a dotted name (a row of [`KNOBS`]) to `value`:
     /// the one place a knob's name meets its field. Text knobs the engine
@@ -299,162 +251,33 @@ impl Rules {
     /// Errors: an unknown knob, a value of the wrong kind, an integer out of
     /// the table's range, a name that is not one of a choice's.
     pub fn set_knob(&mut self, name: &str, value: KnobValue) -> Result<()> {
-        // The evaluator's tables depend on the ranking: a ranking knob
-        // builds a new evaluator rather than editing the ranking in place.
-        let mut ranking = self.evaluator.ranking;
-        if let (Some(knob), KnobValue::Int(v)) = (knobs::knob(name), &value) {
+        let Some(knob) = knobs::knob(name) else {
+            return Err(Error::rules(format!("unknown knob {name:?}")));
+        };
+        if let KnobValue::Int(v) = &value {
             if let Some(fault) = knob.int_fault(*v as i128) {
                 return Err(Error::rules(format!("{name} {fault}, got {v}")));
             }
         }
-        match name {
-            "name" | "description" => {
-                crate::texts::check_rules_text(name, &text(name, value)?).map_err(Error::rules)?;
-            }
-            "tie_break" => ranking.tie_break_suit = text(name, value)?.parse::<TieBreak>()?.flag(),
-            "suit_order" => ranking.suit_strength = parse_suit_order(&text(name, value)?)?,
-            "flush_compare" => {
-                ranking.flush_suit_first = text(name, value)?.parse::<FlushCompare>()?.flag()
-            }
-            "wheel" => ranking.wheel_second = text(name, value)?.parse::<Wheel>()?.flag(),
-            "foul_check" => self.foul_strict = text(name, value)?.parse::<FoulCheck>()?.flag(),
-            "row_points" => self.row_points = int(name, value)?,
-            "overall_point" => self.overall_point = int(name, value)?,
-            "royalty_mode" => self.royalty_mode = text(name, value)?.parse()?,
-            "royalty_adds" => self.royalty_adds = flag(name, value)?,
-            "scoop.multiplier" => self.scoop_multiplier = int(name, value)?,
-            "scoop.bonus" => self.scoop_bonus = int(name, value)?,
-            "scoop.multiply_royalties" => self.scoop_multiply_royalties = flag(name, value)?,
-            "sweep_all.multiplier" => self.sweep_all_multiplier = int(name, value)?,
-            "sweep_all.bonus" => self.sweep_all_bonus = int(name, value)?,
-            "sweep_all.min_players" => {
-                let v = int(name, value)?;
-                self.sweep_all_min_players = usize::try_from(v)
-                    .map_err(|_| Error::rules(format!("{name} is a number of players, got {v}")))?;
-            }
-            "foul.mode" => self.foul_mode = text(name, value)?.parse()?,
-            "foul.points" => self.foul_points = int(name, value)?,
-            "foul.pays_royalties" => self.foul_pays_royalties = flag(name, value)?,
-            "surrender.enabled" => self.surrender_enabled = flag(name, value)?,
-            "surrender.cost" => self.surrender_cost = int(name, value)?,
-            "naturals.resolve" => self.natural_resolve = text(name, value)?.parse()?,
-            "naturals.ties" => self.natural_ties = text(name, value)?.parse()?,
-            "naturals.enabled" => match value {
-                KnobValue::Naturals(list) => self.naturals = list,
-                other => return Err(wrong_value(name, &other)),
-            },
-            "royalties.top" | "royalties.middle" | "royalties.bottom" => match value {
-                KnobValue::Royalties(row) => {
-                    self.royalties[royalty_row(name).expect("a royalty row")] = row
-                }
-                other => return Err(wrong_value(name, &other)),
-            },
-            "royalties.top_by_rank" | "royalties.middle_by_rank" | "royalties.bottom_by_rank" => {
-                match value {
-                    KnobValue::RoyaltiesByRank(row) => {
-                        self.royalties_by_rank[ranked_row(name).expect("a ranked row")] = *row;
-                        self.index_ranked_royalties();
-                    }
-                    other => return Err(wrong_value(name, &other)),
-                }
-            }
-            "scoop.by_seats" => self.scoop_by_seats = flag(name, value)?,
-            "sweep_all.natural_opponents" => {
-                self.sweep_all_natural_opponents = text(name, value)?.parse()?
-            }
-            "horse.card" => self.horse_card = Some(card(name, value)?),
-            "horse.multiplier" => self.horse_multiplier = int(name, value)?,
-            "horse.naturals" => self.horse_naturals = flag(name, value)?,
-            "cap.pair" => self.cap_pair = int(name, value)?,
-            "cap.scoop" => self.cap_scoop = int(name, value)?,
-            "cap.sweep_all" => self.cap_sweep_all = int(name, value)?,
-            "cap.stage" => self.cap_stage = text(name, value)?.parse()?,
-            "banker.enabled" => self.banker_enabled = flag(name, value)?,
-            "banker.wins_ties" => self.banker_wins_ties = flag(name, value)?,
-            "banker.max_multiplier" => self.banker_max_multiplier = int(name, value)?,
-            "money.stake" => self.stake = int(name, value)?,
-            "money.rake_basis_points" => self.rake.basis_points = int(name, value)?,
-            "money.rake_minimum_pot" => self.rake.minimum_pot = int(name, value)?,
-            "money.rake_cap_per_pot" => self.rake.cap_per_pot = int(name, value)?,
-            "money.rake_cap_per_round" => self.rake.cap_per_round = int(name, value)?,
-            _ => return Err(Error::rules(format!("unknown knob {name:?}"))),
+        let ranking = self.evaluator.ranking;
+        self.set_field(name, value)?;
+        // The evaluator's tables depend on the ranking: a ranking knob
+        // builds a new evaluator rather than keep tables of the old one.
+        if self.evaluator.ranking != ranking {
+            self.evaluator = Evaluator::new(self.evaluator.ranking);
         }
-        if ranking != self.evaluator.ranking {
-            self.evaluator = Evaluator::new(ranking);
+        if matches!(knob.kind, KnobType::RoyaltiesByRank(_)) {
+            self.index_ranked_royalties();
         }
         Ok(())
     }
 
     /// The value of the knob of a dotted name, as [`set_knob`](Self::set_knob)
-    /// takes it; `None` for an unknown knob and for the text knobs the
-    /// engine does not keep (`name`, `description`).
+    /// takes it; `None` for an unknown knob, for the text knobs the engine
+    /// does not keep (`name`, `description`) and for an optional knob left
+    /// out (`horse.card`).
     pub fn knob(&self, name: &str) -> Option<KnobValue> {
-        let r = &self.evaluator.ranking;
-        let text = |t: String| Some(KnobValue::Text(t));
-        let int = |v: i64| Some(KnobValue::Int(v));
-        let flag = |b: bool| Some(KnobValue::Flag(b));
-        match name {
-            "tie_break" => text(TieBreak::from_flag(r.tie_break_suit).to_string()),
-            "suit_order" => {
-                let mut order: Vec<(u8, char)> = r
-                    .suit_strength
-                    .iter()
-                    .copied()
-                    .zip("dchs".chars())
-                    .collect();
-                order.sort_unstable_by_key(|&(strength, _)| std::cmp::Reverse(strength));
-                text(order.iter().map(|(_, c)| c).collect())
-            }
-            "flush_compare" => text(FlushCompare::from_flag(r.flush_suit_first).to_string()),
-            "wheel" => text(Wheel::from_flag(r.wheel_second).to_string()),
-            "foul_check" => text(FoulCheck::from_flag(self.foul_strict).to_string()),
-            "row_points" => int(self.row_points),
-            "overall_point" => int(self.overall_point),
-            "royalty_mode" => text(self.royalty_mode.to_string()),
-            "royalty_adds" => flag(self.royalty_adds),
-            "scoop.multiplier" => int(self.scoop_multiplier),
-            "scoop.bonus" => int(self.scoop_bonus),
-            "scoop.multiply_royalties" => flag(self.scoop_multiply_royalties),
-            "sweep_all.multiplier" => int(self.sweep_all_multiplier),
-            "sweep_all.bonus" => int(self.sweep_all_bonus),
-            "sweep_all.min_players" => {
-                int(i64::try_from(self.sweep_all_min_players).unwrap_or(i64::MAX))
-            }
-            "foul.mode" => text(self.foul_mode.to_string()),
-            "foul.points" => int(self.foul_points),
-            "foul.pays_royalties" => flag(self.foul_pays_royalties),
-            "surrender.enabled" => flag(self.surrender_enabled),
-            "surrender.cost" => int(self.surrender_cost),
-            "naturals.resolve" => text(self.natural_resolve.to_string()),
-            "naturals.ties" => text(self.natural_ties.to_string()),
-            "naturals.enabled" => Some(KnobValue::Naturals(self.naturals.clone())),
-            "royalties.top" | "royalties.middle" | "royalties.bottom" => {
-                Some(KnobValue::Royalties(self.royalties[royalty_row(name)?]))
-            }
-            "royalties.top_by_rank" | "royalties.middle_by_rank" | "royalties.bottom_by_rank" => {
-                Some(KnobValue::RoyaltiesByRank(Box::new(
-                    self.royalties_by_rank[ranked_row(name)?],
-                )))
-            }
-            "scoop.by_seats" => flag(self.scoop_by_seats),
-            "sweep_all.natural_opponents" => text(self.sweep_all_natural_opponents.to_string()),
-            "horse.card" => text(crate::cards::card_text(self.horse_card?)),
-            "horse.multiplier" => int(self.horse_multiplier),
-            "horse.naturals" => flag(self.horse_naturals),
-            "cap.pair" => int(self.cap_pair),
-            "cap.scoop" => int(self.cap_scoop),
-            "cap.sweep_all" => int(self.cap_sweep_all),
-            "cap.stage" => text(self.cap_stage.to_string()),
-            "banker.enabled" => flag(self.banker_enabled),
-            "banker.wins_ties" => flag(self.banker_wins_ties),
-            "banker.max_multiplier" => int(self.banker_max_multiplier),
-            "money.stake" => int(self.stake),
-            "money.rake_basis_points" => int(self.rake.basis_points),
-            "money.rake_minimum_pot" => int(self.rake.minimum_pot),
-            "money.rake_cap_per_pot" => int(self.rake.cap_per_pot),
-            "money.rake_cap_per_round" => int(self.rake.cap_per_round),
-            _ => None,
-        }
+        self.field(name).flatten()
     }
 
     /// Checks every knob against the knob table's ranges (the Python layer

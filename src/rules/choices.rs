@@ -69,10 +69,28 @@ fn unknown_choice<T: RuleChoice>(got: &str) -> Error {
     ))
 }
 
+/// A two-name knob the engine stores as a `bool` (`true` for the second
+/// name).
+pub trait FlagChoice: RuleChoice {
+    /// The knob whose engine flag is `on`.
+    fn from_flag(on: bool) -> Self;
+    /// The engine flag: whether this is the second name.
+    fn flag(self) -> bool;
+}
+
 /// Declares the conversions between a two-name knob and the `bool` the
 /// engine stores it as (`true` for the second name).
 macro_rules! flag_choice {
     ($name:ident: $off:ident, $on:ident) => {
+        impl FlagChoice for $name {
+            fn from_flag(on: bool) -> Self {
+                $name::from_flag(on)
+            }
+            fn flag(self) -> bool {
+                $name::flag(self)
+            }
+        }
+
         impl $name {
             /// The knob whose engine flag is `on`.
             pub fn from_flag(on: bool) -> Self {
