@@ -6,6 +6,7 @@
 
 mod choices;
 mod fields;
+mod knob_row;
 pub mod knobs;
 mod natural_entry;
 
