@@ -7,6 +7,8 @@ use crate::splits;
 pub use crate::natural_kind::{Natural, ALL, NATURAL_NAMES};
 
 mod declared;
+#[cfg(test)]
+mod declared_tests;
 mod entry;
 
 pub use declared::{declared_in, qualifies_for, raises, Declared};
