@@ -14,7 +14,7 @@ from typing_extensions import disjoint_base
 CATEGORIES: Final[tuple[str, ...]]
 """Category names on the shared scale, weakest first (index = strength >> 28)."""
 NATURAL_NAMES: Final[tuple[str, ...]]
-"""The fifteen naturals; bit i of a naturals bit set is NATURAL_NAMES[i]."""
+"""The sixteen naturals; bit i of a naturals bit set is NATURAL_NAMES[i]."""
 KNOBS: Final[tuple[Knob, ...]]
 """The knob table: every knob of the rules, in the order a rules file writes them."""
 RULE_CHOICES: Final[dict[str, tuple[str, ...]]]
@@ -514,9 +514,11 @@ def naturals_batch(ids: _IdArray) -> npt.NDArray[np.uint16]:
 def natural_split(cards: _CardsLike, natural: str, rules: _Rules = None) -> list[int] | None:
     """The split that shows a row-shaped natural of 13 cards, or ``None``.
 
-    For ``three-flushes``, ``three-straights`` and ``three-straight-flushes``:
-    13 ids laid out top 0-2, middle 3-7, bottom 8-12 (each row by ascending
-    id) whose three rows have the natural's shape: the first such split in
+    For ``three-flushes``, ``three-straights``, ``three-straight-flushes``
+    and ``two-full-houses``: 13 ids laid out top 0-2, middle 3-7, bottom
+    8-12 (each row by ascending id) whose three rows have the natural's
+    shape (for ``two-full-houses`` a pair and a single on top and two full
+    houses): the first such split in
     ``splits()`` order that does not foul under the rules, or the first such
     split when every one fouls (only possible under ``foul_check =
     "strict"``). ``None`` for any other natural (their cards, not their

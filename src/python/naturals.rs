@@ -25,7 +25,7 @@ use crate::naturals::{self as natural_core, NATURAL_NAMES};
 fn naturals(cards: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
     let ids = read_full_hand(cards)?;
     let bits = natural_core::qualifying(&hand13(&ids));
-    Ok((0..15)
+    Ok((0..NATURAL_NAMES.len())
         .filter(|b| bits & (1 << b) != 0)
         .map(|b| NATURAL_NAMES[b])
         .collect())
