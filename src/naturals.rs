@@ -9,10 +9,9 @@ pub use crate::natural_kind::{Natural, ALL, NATURAL_NAMES};
 mod declared;
 #[cfg(test)]
 mod declared_tests;
-mod entry;
 
-pub use declared::{declared_in, qualifies_for, raises, Declared};
-pub use entry::{NaturalEntry, RaisedBy};
+pub use crate::rules::{NaturalEntry, RaisedBy};
+pub use declared::{declared, declared_in, qualifies_for, raises, Declared};
 
 // ---------------------------------------------------------------------------
 // Detection.
@@ -261,9 +260,12 @@ fn is_full_row(row: &[u8]) -> bool {
 /// bottom 8-12, each row by ascending id. It is the first such split in
 /// split order (docs/rules.md, "Split order") that does not foul under
 /// `rules`, or the first such split when every one fouls (only
-/// `foul_check = "strict"` with two five-card rows of equal ranks). `None`
-/// when the natural is not row-shaped or the cards do not qualify for it.
-/// The cards must be 13 valid, distinct ids (callers check).
+/// `foul_check = "strict"` with two five-card rows of equal ranks). When
+/// the rules' entry of the natural is raised by a straight flush and the
+/// cards raise it, only splits with a straight flush as a five-card row
+/// count, so that the rows show what raised it. `None` when the natural is
+/// not row-shaped or the cards do not qualify for it. The cards must be 13
+/// valid, distinct ids (callers check).
 pub fn natural_split(rules: &Rules, cards: &[u8; 13], natural: Natural) -> Option<[u8; 13]> {
     let row_fits: fn(&[u8]) -> bool = match natural {
         Natural::ThreeFlushes => is_flush_row,
@@ -288,10 +290,31 @@ pub fn natural_split(rules: &Rules, cards: &[u8; 13], natural: Natural) -> Optio
         .iter()
         .map(|p| row_fits(&p.map(|q| sorted[q as usize])))
         .collect();
+    let raised_by_straight_flush = rules.naturals.iter().any(|e| {
+        e.natural == natural
+            && matches!(e.raised, Some((_, RaisedBy::StraightFlush)))
+            && raises(cards, e)
+    });
+    let straight_flush5: Vec<bool> = if raised_by_straight_flush {
+        table
+            .positions5
+            .iter()
+            .map(|p| {
+                let row = p.map(|q| sorted[q as usize]);
+                is_flush_row(&row) && is_straight_row(&row)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let e = &rules.evaluator;
     let mut first = None;
     for &[t, m, b] in &table.splits {
         if !(fits3[t as usize] && fits5[m as usize] && fits5[b as usize]) {
+            continue;
+        }
+        if raised_by_straight_flush && !(straight_flush5[m as usize] || straight_flush5[b as usize])
+        {
             continue;
         }
         let layout = splits::layout_of(&sorted, t, m, b);
@@ -308,22 +331,6 @@ pub fn natural_split(rules: &Rules, cards: &[u8; 13], natural: Natural) -> Optio
 
 #[cfg(test)]
 mod split_tests;
-
-/// The strongest natural of `enabled` (strongest first) that the cards
-/// qualify for, with its points.
-pub fn strongest(
-    cards: &[u8; 13],
-    enabled: &[crate::rules::NaturalEntry],
-) -> Option<(Natural, i64)> {
-    if enabled.is_empty() {
-        return None;
-    }
-    let q = qualifying(cards);
-    enabled
-        .iter()
-        .find(|e| (q >> (e.natural as u32)) & 1 != 0)
-        .map(|e| (e.natural, e.points))
-}
 
 #[cfg(test)]
 mod tests;

@@ -2,9 +2,9 @@
 //! with its parameters, what raises its points, its tier and must-declare
 //! (docs/rules.md, "Naturals").
 
-use super::entry::{NaturalEntry, RaisedBy};
 use super::{is35, qualifying, splits_into_straights, LO};
 use crate::natural_kind::Natural;
+use crate::rules::{NaturalEntry, RaisedBy, Rules};
 
 /// A seat's declared natural.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,6 +159,16 @@ pub fn declared_in(cards: &[u8; 13], entries: &[NaturalEntry], declare: bool) ->
         points,
         tier,
     })
+}
+
+/// The seat's natural under the rules: the earliest entry of
+/// `rules.naturals` its 13 cards qualify for (parameters applied), with its
+/// points (raised when the cards raise it), its index in the list and its
+/// tier; `None` when there is none or the seat does not declare
+/// (`declare` false) and the entry need not be declared. The cards must be
+/// 13 valid, distinct ids (callers check).
+pub fn declared(cards: &[u8; 13], rules: &Rules, declare: bool) -> Option<Declared> {
+    declared_in(cards, &rules.naturals, declare)
 }
 
 /// Whether the cards qualify for the entry's natural, parameters applied.

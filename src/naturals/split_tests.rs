@@ -284,3 +284,51 @@ fn rows_that_can_only_tie_are_still_shown_under_strict_fouls() {
     assert!(!fouls(&suits, &layout));
     assert_eq!(layout, hand("3c 5c 7c 2h 4h 6h 8h Th 2s 4s 6s 8s Ts"));
 }
+
+#[test]
+fn a_natural_raised_by_a_straight_flush_shows_it() {
+    let sf = |row: &[u8]| has_shape(Natural::ThreeStraightFlushes, row);
+    for (natural, text) in [
+        // A-2-3, 4-8 of spades, 9-K
+        (
+            Natural::ThreeStraights,
+            "Ah 2c 3d 4s 5s 6s 7s 8s 9d Tc Jh Qs Kd",
+        ),
+        // ten spades holding 9-K, three hearts
+        (
+            Natural::ThreeFlushes,
+            "2h 5h 8h 2s 4s 6s 9s Ts Js Qs Ks 3s 7s",
+        ),
+    ] {
+        let cards = hand(text);
+        let entry = NaturalEntry {
+            raised: Some((9, RaisedBy::StraightFlush)),
+            ..NaturalEntry::new(natural, 3)
+        };
+        let rules = Rules {
+            naturals: vec![entry],
+            ..Rules::default()
+        };
+        let layout = natural_split(&rules, &cards, natural).unwrap();
+        let [_, middle, bottom] = rows(&layout);
+        assert!(sf(middle) || sf(bottom), "{natural:?} {layout:?}");
+        assert!(rows(&layout).iter().all(|r| has_shape(natural, r)));
+        assert!(!fouls(&rules, &layout));
+        // the first such split in split order that does not foul
+        let mut sorted = cards;
+        sorted.sort_unstable();
+        let want = splits::table()
+            .splits
+            .iter()
+            .map(|&[t, m, b]| splits::layout_of(&sorted, t, m, b))
+            .find(|l| {
+                let [_, m, b] = rows(l);
+                rows(l).iter().all(|r| has_shape(natural, r))
+                    && (sf(m) || sf(b))
+                    && !fouls(&rules, l)
+            });
+        assert_eq!(Some(layout), want);
+        // without the raise the contract is the plain one
+        check_split(&Rules::default(), &cards, natural);
+    }
+}

@@ -249,8 +249,13 @@ fn three_flushes() {
     check("2h 7h 9h Jh 4d 6d 8d Td 3c 5c 9c Jc Kc", &[]);
 }
 
+/// The declared natural and its points, the seat declaring.
+fn strongest(cards: &[u8; 13], enabled: &[NaturalEntry]) -> Option<(Natural, i64)> {
+    declared_in(cards, enabled, true).map(|d| (d.entry.natural, d.points))
+}
+
 #[test]
-fn strongest_follows_the_enabled_order() {
+fn the_declared_natural_follows_the_enabled_order() {
     let spades = hand("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As");
     let n = Natural::from_name;
     assert_eq!(strongest(&spades, &[]), None);

@@ -51,7 +51,7 @@ fn natural(
 ) -> PyResult<Option<&'static str>> {
     let rules = rules_arg(rules)?;
     let ids = read_full_hand(cards)?;
-    Ok(natural_core::strongest(&hand13(&ids), &rules.get().naturals).map(|(n, _)| n.name()))
+    Ok(natural_core::declared(&hand13(&ids), rules.get(), true).map(|d| d.entry.natural.name()))
 }
 
 /// The naturals of N hands at once, without the GIL, on every core.
