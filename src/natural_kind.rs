@@ -1,8 +1,8 @@
 //! The sixteen naturals and their names; `naturals` detects them.
 
-/// The sixteen naturals, in the order of the table in docs/rules.md, "The
-/// sixteen naturals" (a new natural joins the end, so that the bits of
-/// `naturals::qualifying` never move).
+/// The sixteen naturals, in the order of the table in docs/rules.md,
+/// "The sixteen naturals" (a new natural joins the end, so that the bits
+/// of `naturals::qualifying` never move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Natural {
