@@ -149,12 +149,24 @@ fn suit_splits(s: u64, n: u32) -> bool {
 /// whatever the rules. The cards must be 13 valid, distinct ids (callers
 /// check).
 pub fn qualifying(cards: &[u8; 13]) -> u16 {
+    qualifying_mask(card_mask(cards))
+}
+
+/// The 52-bit mask of the cards (bit `id`).
+#[inline(always)]
+fn card_mask(cards: &[u8; 13]) -> u64 {
     let mut cm = 0u64;
     for &id in cards {
         debug_assert!(id < 52, "card id {id} out of range");
         cm |= 1u64 << (id & 63);
     }
     debug_assert_eq!(cm.count_ones(), 13, "cards must be distinct");
+    cm
+}
+
+/// `qualifying` of the cards of the card mask `cm`.
+#[inline(always)]
+fn qualifying_mask(cm: u64) -> u16 {
     let suits = [cm & LO, (cm >> 1) & LO, (cm >> 2) & LO, (cm >> 3) & LO];
     let cnt = suits[0] + suits[1] + suits[2] + suits[3];
     let any = suits[0] | suits[1] | suits[2] | suits[3];
@@ -163,6 +175,9 @@ pub fn qualifying(cards: &[u8; 13]) -> u16 {
     let quads = (cnt >> 2) & LO;
     let odd = cnt & LO;
     let n = suits.map(nibble_sum);
+    // cnt // 2 summed: one per rank with cnt >= 2, one more per quad.
+    let pairs = nibble_sum(ge2 + quads);
+    let trips = nibble_sum(ge3);
     let red = n[0] + n[2];
     let non_royal = cm & NON_ROYAL_CARDS;
 
@@ -175,18 +190,14 @@ pub fn qualifying(cards: &[u8; 13]) -> u16 {
         | bit(AllLow, any & ABOVE_8 == 0)
         | bit(FullColored, red == 13 || red == 0)
         | bit(TwelveSameColor, !(2..=11).contains(&red))
-        | bit(FourTriples, nibble_sum(ge3) >= 4)
+        | bit(FourTriples, trips >= 4)
         // 13 cards have an odd number of odd counts: exactly one, and it is 3.
         | bit(FivePairsTrips, odd & odd.wrapping_sub(1) == 0 && odd & ge3 != 0)
-        // cnt // 2 summed: one per rank with cnt >= 2, one more per quad.
-        | bit(SixPairs, nibble_sum(ge2 + quads) >= 6)
+        | bit(SixPairs, pairs >= 6)
         | bit(NoPictureCards, any & PICTURES == 0)
-        // No quads, two trips and three more pairs: 6 + 6 cards, so the
-        // thirteenth is a single.
-        | bit(
-            TwoFullHouses,
-            quads == 0 && nibble_sum(ge3) == 2 && nibble_sum(ge2) == 5,
-        );
+        // No quad, two trips and five pairs (the trips' among them): 6 + 6
+        // cards, so the thirteenth is a single.
+        | bit(TwoFullHouses, quads == 0 && trips == 2 && pairs == 5);
     if (FLUSH_COUNTS >> n[0])
         & (FLUSH_COUNTS >> n[1])
         & (FLUSH_COUNTS >> n[2])

@@ -472,7 +472,9 @@ def count_splits_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.ui
     """
 
 def naturals(cards: _CardsLike) -> list[str]:
-    """Every natural 13 cards qualify for, whatever the rules.
+    """Every natural 13 cards qualify for, whatever the rules (each by its
+    default definition: all-high from the 8, all-low to the 8, twelve-royals
+    from 12, twelve-same-color at least 12).
 
     ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
     array, an iterator) of ``Card`` objects, integer ids 0..51 and one-card
@@ -493,7 +495,8 @@ def natural(cards: _CardsLike, rules: _Rules = None) -> str | None:
     ``capsa.Rules`` or None (the capsa-susun preset).
 
     Returns the name of the strongest natural the rules enable (the earliest
-    in ``naturals.enabled``) that the cards qualify for, or None.
+    entry of ``naturals.enabled``) that the cards qualify for, each entry's
+    parameters applied, or None. A seat that declares is assumed.
 
     Raises ``CardError`` for a card that cannot be read or an id outside
     0..51; ``HandError`` for other than 13 cards or a card given twice;

@@ -2,7 +2,7 @@
 //! with its parameters, what raises its points, its tier and must-declare
 //! (docs/rules.md, "Naturals").
 
-use super::{is35, qualifying, splits_into_straights, LO};
+use super::{card_mask, is35, qualifying_mask, splits_into_straights, LO};
 use crate::natural_kind::Natural;
 use crate::rules::{NaturalEntry, RaisedBy, Rules};
 
@@ -22,14 +22,13 @@ pub struct Declared {
 
 /// Card ids of the red suits, diamonds and hearts (suits 0 and 2).
 const RED_CARDS: u64 = 0x5_5555_5555_5555;
+/// The naturals an entry's parameters define (bit `natural as u32`).
+const PARAMETERISED: u32 = 1 << Natural::AllHigh as u32
+    | 1 << Natural::AllLow as u32
+    | 1 << Natural::TwelveRoyals as u32
+    | 1 << Natural::TwelveSameColor as u32;
 /// Card ids from the jack up.
 const FIRST_ROYAL_ID: u32 = 36;
-
-/// The 52-bit mask of the cards (bit `id`).
-#[inline(always)]
-fn card_mask(cards: &[u8; 13]) -> u64 {
-    cards.iter().fold(0, |m, &id| m | 1u64 << (id & 63))
-}
 
 /// Card ids of every rank below rank index `rank` (all 52 from the ace
 /// up, so an out-of-range rank never shifts past the word).
@@ -43,6 +42,11 @@ fn ids_below(rank: u8) -> u64 {
 /// mask) qualify for the entry's natural with its parameters.
 #[inline(always)]
 fn qualifies(q: u16, cm: u64, e: &NaturalEntry) -> bool {
+    let n = e.natural as u32;
+    // most entries are read from `q` without the branches below
+    if (PARAMETERISED >> n) & 1 == 0 {
+        return (q >> n) & 1 != 0;
+    }
     match e.natural {
         Natural::AllHigh => cm & ids_below(e.lowest) == 0,
         Natural::AllLow => cm & !ids_below(e.highest.saturating_add(1)) == 0,
@@ -133,12 +137,13 @@ fn is_raised(cm: u64, e: &NaturalEntry) -> bool {
 /// `None` otherwise. Its points are the raised points when the entry has
 /// them and the cards raise it. The cards must be 13 valid, distinct ids
 /// (callers check).
+#[inline]
 pub fn declared_in(cards: &[u8; 13], entries: &[NaturalEntry], declare: bool) -> Option<Declared> {
     if entries.is_empty() || !(declare || entries.iter().any(|e| e.must_declare)) {
         return None;
     }
-    let q = qualifying(cards);
     let cm = card_mask(cards);
+    let q = qualifying_mask(cm);
     let index = entries.iter().position(|e| qualifies(q, cm, e))?;
     let entry = entries[index];
     if !(declare || entry.must_declare) {
@@ -167,6 +172,7 @@ pub fn declared_in(cards: &[u8; 13], entries: &[NaturalEntry], declare: bool) ->
 /// tier; `None` when there is none or the seat does not declare
 /// (`declare` false) and the entry need not be declared. The cards must be
 /// 13 valid, distinct ids (callers check).
+#[inline]
 pub fn declared(cards: &[u8; 13], rules: &Rules, declare: bool) -> Option<Declared> {
     declared_in(cards, &rules.naturals, declare)
 }
@@ -174,5 +180,6 @@ pub fn declared(cards: &[u8; 13], rules: &Rules, declare: bool) -> Option<Declar
 /// Whether the cards qualify for the entry's natural, parameters applied.
 /// The cards must be 13 valid, distinct ids (callers check).
 pub fn qualifies_for(cards: &[u8; 13], entry: &NaturalEntry) -> bool {
-    qualifies(qualifying(cards), card_mask(cards), entry)
+    let cm = card_mask(cards);
+    qualifies(qualifying_mask(cm), cm, entry)
 }
