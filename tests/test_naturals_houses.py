@@ -130,3 +130,16 @@ def test_default_parameters_declare_the_fixed_definitions_under_every_preset(
         held = set(capsa.naturals(hand))
         first = next((name for name in names if name in held), None)
         assert capsa.natural(hand, rules) == first, (preset, hand)
+
+
+def test_a_summary_written_before_two_full_houses_reads_it_as_not_counted() -> None:
+    summary = capsa.simulate("capsa-susun", deals=40, strategy="greedy", seed=3)
+    assert summary.natural_frequency("two-full-houses") >= 0
+    old = summary.to_dict()
+    for counts in (old["qualifying"], old["declared"]):
+        del counts["two-full-houses"]
+    older = type(summary).from_dict(old)
+    assert np.isnan(older.natural_frequency("two-full-houses"))
+    assert older.natural_frequency("dragon") == summary.natural_frequency("dragon")
+    with pytest.raises(capsa.ArgumentError, match="unknown natural 'dragonfly'"):
+        older.natural_frequency("dragonfly")
