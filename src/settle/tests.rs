@@ -1013,11 +1013,8 @@ fn reference(
     let natural: Vec<Option<(Natural, i64)>> = table
         .iter()
         .map(|s| {
-            if s.declare_natural {
-                naturals::strongest(&s.cards, &rules.naturals)
-            } else {
-                None
-            }
+            naturals::declared(&s.cards, rules, s.declare_natural)
+                .map(|d| (d.entry.natural, d.points))
         })
         .collect();
     let surrendered: Vec<bool> = (0..n)
