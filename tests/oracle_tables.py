@@ -42,9 +42,10 @@ __all__ = [
     "REQUIRE_NEW_RULES",
     "deal_table",
     "disagreements",
+    "engine_settle",
     "knob_sets",
     "merged",
-    "oracle_config",
+    "oracle_settle",
     "settle_both",
 ]
 
@@ -88,15 +89,6 @@ def merged(base: Mapping[str, Any], knobs: Mapping[str, Any]) -> dict[str, Any]:
         else:
             out[key] = value
     return out
-
-
-def oracle_config(preset: str, knobs: Mapping[str, Any], engine: capsa.Rules | None) -> Any:
-    """The oracle's rules: read from the engine's ``to_dict()`` when the
-    engine could read the knobs (so the oracle reads the engine's dicts),
-    else from the preset's dict with the knobs merged."""
-    if engine is not None:
-        return oracle.load_rules(engine.to_dict())
-    return oracle.load_rules(merged(capsa.Rules.preset(preset).to_dict(), knobs))
 
 
 def _rank_key(draw: st.DrawFn, letter: str) -> str:
@@ -414,11 +406,9 @@ def _oracle_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-def settle_both(
-    table: Mapping[str, Any], rules: capsa.Rules, config: Mapping[str, Any]
-) -> tuple[dict[str, Any] | str, dict[str, Any] | str]:
-    """The engine's ``settle(...).to_dict()`` and the oracle's settlement of
-    the table, or each one's refusal as ``"refused: <message>"``."""
+def engine_settle(table: Mapping[str, Any], rules: capsa.Rules) -> dict[str, Any] | str:
+    """The engine's ``settle(...).to_dict()`` of the table, or its refusal
+    as ``"refused: <message>"``."""
     keywords: dict[str, Any] = {}
     if table["banker"] is not None:
         keywords["banker"] = table["banker"]
@@ -428,14 +418,18 @@ def settle_both(
         capsa.Seat(capsa.Arrangement.from_ids(s["cards"]), s["surrender"], s["declare_natural"])
         for s in table["seats"]
     ]
-    engine: dict[str, Any] | str
-    want: dict[str, Any] | str
     try:
-        engine = capsa.settle(seats, rules, table["stakes"], **keywords).to_dict()
+        result: dict[str, Any] = capsa.settle(seats, rules, table["stakes"], **keywords).to_dict()
     except capsa.CapsaError as exc:
-        engine = f"refused: {exc}"
+        return f"refused: {exc}"
+    return result
+
+
+def oracle_settle(table: Mapping[str, Any], config: Mapping[str, Any]) -> dict[str, Any] | str:
+    """The oracle's settlement of the table, or its refusal as
+    ``"refused: <message>"``."""
     try:
-        want = oracle.settle(
+        result: dict[str, Any] = oracle.settle(
             _oracle_seats(table["seats"]),
             config,
             table["stakes"],
@@ -443,8 +437,16 @@ def settle_both(
             multipliers=table["multipliers"],
         )
     except ValueError as exc:
-        want = f"refused: {exc}"
-    return engine, want
+        return f"refused: {exc}"
+    return result
+
+
+def settle_both(
+    table: Mapping[str, Any], rules: capsa.Rules, config: Mapping[str, Any]
+) -> tuple[dict[str, Any] | str, dict[str, Any] | str]:
+    """The engine's and the oracle's settlements of the table (each a
+    refusal as ``"refused: <message>"``)."""
+    return engine_settle(table, rules), oracle_settle(table, config)
 
 
 def disagreements(engine: dict[str, Any] | str, want: dict[str, Any] | str) -> list[str]:
