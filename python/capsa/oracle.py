@@ -428,7 +428,7 @@ def _check_naturals(key: str, value: Any) -> list[dict[str, Any]]:
                 _fail(
                     f"{where}.{field}: not a field of {name} (only of {', '.join(sorted(applies))})"
                 )
-            if field == "same_tier" and index == 0:
+            if field == "same_tier" and index == 0 and entry[field] is True:
                 _fail(f"{where}.same_tier: the first entry has no entry before it to share a tier")
             checked[field] = _check_entry_field(where, name, field, entry[field])
         if ("raised_points" in checked) != ("raised_by" in checked):
@@ -500,7 +500,7 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
 
     Raises ``ValueError`` naming the dotted key for unknown keys, wrong
     types and out-of-range values (a naturals entry's field names the entry
-    and the field, and a field of another natural, ``same_tier`` on the
+    and the field, and a field of another natural, ``same_tier = true`` on the
     first entry, ``raised_points`` without ``raised_by`` or the other way
     round, and ``raised_by = "straight-flush"`` on a natural other than
     three-straights and three-flushes are refused) and for both rake rates at once,
