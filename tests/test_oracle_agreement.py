@@ -14,6 +14,7 @@ import random
 from itertools import combinations
 from typing import Any
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle_tables import (
@@ -58,13 +59,40 @@ def test_engine_agrees_with_the_oracle(
     each pair's outcome, rows, row points, overall, royalties, scoop,
     sweep-all, multiplier, bonus, the pair terms, stake and money, and each
     seat's natural, foul, surrender, sweep-all and royalties; a table one
-    refuses the other refuses."""
+    refuses the other refuses; ``settle_batch`` agrees with ``settle``."""
     preset, knobs = drawn
     rules = capsa.Rules({"base": preset, **knobs})
     config = oracle.load_rules(rules.to_dict())
     table = deal_table(random.Random(seed), config, players)
     engine, want = settle_both(table, rules, config)
     assert disagreements(engine, want) == []
+    _batch_agrees(table, rules, engine)
+
+
+def _batch_agrees(table: dict[str, Any], rules: capsa.Rules, engine: dict[str, Any] | str) -> None:
+    """``settle_batch`` of the one table (banker and multipliers as arrays)
+    settles its points and money, or refuses it, as ``settle`` does."""
+    seats = table["seats"]
+    keywords: dict[str, Any] = {}
+    if table["banker"] is not None:
+        keywords["banker"] = np.array([table["banker"]], dtype=np.int64)
+    if table["multipliers"] is not None:
+        keywords["multipliers"] = np.array([table["multipliers"]], dtype=np.int64)
+    stakes = table["stakes"]
+    batch = capsa.settle_batch(
+        np.array([[s["cards"] for s in seats]], dtype=np.uint8),
+        rules,
+        np.array(stakes, dtype=np.int64) if isinstance(stakes, list) else stakes,
+        np.array([[s["surrender"] for s in seats]]),
+        np.array([[s["declare_natural"] for s in seats]]),
+        **keywords,
+    )
+    if isinstance(engine, str):
+        assert [row for row, _ in batch.errors] == [0]
+    else:
+        assert batch.errors == []
+        assert batch.points[0].tolist() == engine["points"]
+        assert batch.money[0].tolist() == engine["money"]
 
 
 def _spelled_out(config: dict[str, Any]) -> dict[str, Any]:
