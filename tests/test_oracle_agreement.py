@@ -10,6 +10,7 @@ games with multipliers.
 
 from __future__ import annotations
 
+import copy
 import random
 from itertools import combinations
 from typing import Any
@@ -182,3 +183,49 @@ def test_oracle_settlement_holds_together(
     for i, j in combinations(range(players), 2):
         if table["banker"] is None:
             assert any(p["seats"] == [i, j] and p["outcome"] != "unplayed" for p in got["pairs"])
+
+
+def test_the_comparison_sees_every_figure() -> None:
+    """``disagreements`` finds a change of any seat or pair figure it
+    compares, and a refusal on one side only, so that agreement means
+    something."""
+    rules = capsa.Rules.preset("capsa-susun")
+    config = oracle.load_rules(rules.to_dict())
+    table = deal_table(random.Random(3), config, 3)
+    engine, want = settle_both(table, rules, config)
+    assert isinstance(engine, dict) and isinstance(want, dict)
+    assert disagreements(engine, want) == []
+    changes: list[tuple[str, Any]] = [
+        *(
+            (key, lambda d, k=key: d[k].__setitem__(0, d[k][0] + 1))
+            for key in ("points", "money", "rake", "net")
+        ),
+        *(
+            (f"pairs.{key}", lambda d, k=key: d["pairs"][1].__setitem__(k, 7))
+            for key in (
+                "outcome",
+                "row_points",
+                "overall",
+                "royalties",
+                "scoop",
+                "multiplier",
+                "bonus",
+                "points",
+                "stake",
+                "money",
+            )
+        ),
+        ("pairs.rows", lambda d: d["pairs"][0]["rows"].__setitem__("top", 9)),
+        *(
+            (f"seats.{key}", lambda d, k=key: d["seats"][2].__setitem__(k, 5))
+            for key in ("natural", "natural_points", "foul", "surrender", "swept_all")
+        ),
+        ("seats.royalty", lambda d: d["seats"][1]["rows"]["middle"].__setitem__("royalty", 99)),
+    ]
+    for name, change in changes:
+        changed = copy.deepcopy(engine)
+        change(changed)
+        assert disagreements(changed, want), name
+    assert disagreements("refused: seat 1's arrangement fouls", want)
+    assert disagreements(engine, "refused: seat 1's arrangement fouls")
+    assert disagreements("refused: a", "refused: b") == []
