@@ -1,20 +1,21 @@
 """Tables over the whole knob space, settled by the engine and by the oracle.
 
 Shared by the engine-against-oracle tests (``tests/test_oracle_agreement.py``)
-and ``benches/oracle_agreement.py``: rules drawn from today's knobs and the
-rule text's new ones (ranked royalties, scoop by seats, exempt sweeps, the
-horse card, caps, banker games, the foul modes ``none`` and ``refuse``,
-naturals entries with their fields), tables of 2 to 4 seats dealt to hit the
-rare naturals and the horse card, and the comparison of every seat and pair
-figure of the two settlements.
+and ``benches/oracle_agreement.py``: rules drawn from every knob (ranked
+royalties, scoop by seats, exempt sweeps, the horse card, caps, banker
+games, the foul modes ``none`` and ``refuse``, naturals entries with their
+fields among them), tables of 2 to 4 seats dealt to hit the rare naturals
+and the horse card, and the comparison of every seat and pair figure of the
+two settlements.
 
-The engine gains the new knobs, the natural ``two-full-houses`` and
-``settle(..., banker=, multipliers=)`` with the pair terms in one piece of
-work. ``ENGINE_HAS_NEW_RULES`` says whether this engine has all of it; until
-it does, tables for the engine draw today's knobs only.
+``ENGINE_PARTS`` detects the engine's side of those knobs: the knobs in its
+knob table, the natural ``two-full-houses``, and ``settle(..., banker=,
+multipliers=)`` with the pair terms. ``ENGINE_HAS_NEW_RULES`` is all three;
+until the engine has them, tables for the engine draw the older knobs only.
 ``REQUIRE_NEW_RULES = True`` makes an engine without them a test failure
-(``test_engine_has_the_new_rules``), so that the narrower tables are never
-run silently once the engine has the rules.
+(``test_engine_has_the_new_rules``), and a part without the others fails
+it whatever the switch, so the narrower tables never run silently once the
+engine has any of it.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ __all__ = [
     "settle_both",
 ]
 
-# Each part of the engine's side of the rule text, detected.
+# Each part of the engine's side of these rules, detected.
 ENGINE_PARTS: dict[str, bool] = {
     "knobs": "horse.card" in capsa.rules.KNOB_NAMES,
     "two-full-houses": "two-full-houses" in capsa.NATURAL_NAMES,
@@ -61,7 +62,7 @@ ENGINE_HAS_NEW_RULES = all(ENGINE_PARTS.values())
 # them fails test_engine_has_the_new_rules instead of narrowing the tables.
 REQUIRE_NEW_RULES = False
 
-# The pair terms the rule text adds to every pair result.
+# The terms every pair result carries besides its figures.
 NEW_TERMS = ("base", "natural_bonus", "cap", "horse", "seat_multiplier")
 
 PRESETS = capsa.rules.presets()
@@ -69,7 +70,7 @@ RANKS = "23456789TJQKA"
 SUITS = "dchs"
 RANKING_KNOBS = ("tie_break", "suit_order", "flush_compare", "wheel", "foul_check")
 STRAIGHT_FLUSH_RAISED = ("three-straights", "three-flushes")
-# Where each rule text field of a naturals entry applies (None: any natural).
+# Where a naturals entry's field applies (None: any natural).
 ENTRY_FIELD_NATURAL = {"lowest": "all-high", "highest": "all-low", "count": "twelve-royals"}
 
 
@@ -144,7 +145,7 @@ def _maybe(draw: st.DrawFn, table: dict[str, Any], key: str, value: st.SearchStr
 @st.composite
 def knob_sets(draw: st.DrawFn, new: bool) -> tuple[str, dict[str, Any]]:
     """A preset and knobs over it: today's settlement and ranking knobs
-    redrawn half the time, and with ``new`` each group of the rule text's
+    redrawn half the time, and with ``new`` each group of the newer
     knobs half the time (ranked royalties, scoop by seats, exempt sweeps,
     the horse card, caps, banker games, every foul mode, naturals entries
     with their fields and the new natural)."""

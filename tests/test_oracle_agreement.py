@@ -1,7 +1,7 @@
 """The engine against the oracle over the whole knob space, and what the
 oracle's settlement guarantees on its own there.
 
-Rules are drawn from every knob (the rule text's new ones once the engine
+Rules are drawn from every knob (the newer ones once the engine
 has them: ``oracle_tables.ENGINE_HAS_NEW_RULES``), tables of 2 to 4 seats
 with valid, fouled and surrendered arrangements, declared and declined
 naturals, hands built for the rare naturals and the horse card, and banker
@@ -38,12 +38,12 @@ WIDE = settings(max_examples=2 * (settings().max_examples or 100))
 
 
 def test_engine_has_the_new_rules() -> None:
-    """The engine's side of the rule text is there whole or not at all (a
+    """The engine's side of the newer rules is there whole or not at all (a
     part alone would leave the tables below drawing today's knobs only), and
     whole once ``REQUIRE_NEW_RULES`` is set."""
     missing = [name for name, has in ENGINE_PARTS.items() if not has]
     if REQUIRE_NEW_RULES or len(missing) < len(ENGINE_PARTS):
-        assert not missing, f"the engine lacks {missing} of the rule text's rules"
+        assert not missing, f"the engine lacks {missing} of the newer rules"
 
 
 @WIDE
@@ -97,7 +97,7 @@ def _batch_agrees(table: dict[str, Any], rules: capsa.Rules, engine: dict[str, A
 
 
 def _spelled_out(config: dict[str, Any]) -> dict[str, Any]:
-    """Rules with every knob of the rule text written at its value, the
+    """Rules with every newer knob written at its value, the
     defaults included, and each naturals entry's fields likewise."""
     full = merged(config, {})
     for dotted, default in oracle.NEW_KNOB_DEFAULTS.items():

@@ -1,5 +1,8 @@
-"""The oracle alone on the rule text's new rules: a small table per rule
-with its points worked out by hand from the rule text in a comment.
+"""The oracle alone on ranked royalties, scoop by seats, exempt sweeps, the
+horse card, caps, banker games, bonus, tiered, must-declare, raised and
+parameterised naturals, two-full-houses and the foul modes none and refuse:
+a small table per rule, its points worked out by hand from docs/rules.md in
+a comment.
 
 The oracle is loaded by file path, as in ``tests/test_oracle_self.py``, so
 these tests need no compiled engine.

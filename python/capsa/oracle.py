@@ -76,8 +76,8 @@ CATEGORIES: tuple[str, ...] = (
 
 THREE_CARD_CATEGORIES: tuple[str, ...] = ("high-card", "pair", "trips")
 
-# docs/rules.md, "The fifteen naturals", in table order, then the natural
-# the rule text adds at the end (two-full-houses).
+# docs/rules.md, "The fifteen naturals", in table order, then
+# two-full-houses, added at the end so that the fifteen keep their bits.
 NATURAL_NAMES: tuple[str, ...] = (
     "clean-dragon",
     "dragon",
@@ -242,11 +242,10 @@ _TABLES: dict[str, dict[str, _Spec]] = {
     },
 }
 
-# The knobs the rule text of the horse card, caps, banker games, scoop by
-# seats and exempt sweeps adds, at their defaults (the defaults settle as the
-# rules did before them). They are not written into the rules dict unless
-# given, so that rules read from files of either age compare equal to what
-# was given; the settlement reads them through :func:`_knob`.
+# The knobs of scoop by seats, exempt sweeps, the horse card, caps and banker
+# games at their defaults, which settle as rules without them did. They are
+# in the rules dict only when given, so that rules written before them read
+# back as written; the settlement reads them through :func:`_knob`.
 NEW_KNOB_DEFAULTS: dict[str, Any] = {
     "scoop.by_seats": False,
     "sweep_all.natural_opponents": "block",
@@ -261,9 +260,6 @@ NEW_KNOB_DEFAULTS: dict[str, Any] = {
     "banker.wins_ties": False,
     "banker.max_multiplier": 1,
 }
-
-# Tables made of new knobs only: absent from the default rules.
-_NEW_TABLES = ("horse", "cap", "banker")
 
 RANK_LETTERS = "23456789TJQKA"  # index + 2 = rank
 
@@ -287,7 +283,7 @@ _RAISED_BY_STRAIGHT_FLUSH = frozenset({"three-straights", "three-flushes"})
 
 
 def _knob(rules: Mapping[str, Any], dotted: str) -> Any:
-    """A knob of the rule text's additions, its default when the rules
+    """A knob of ``NEW_KNOB_DEFAULTS``, its default when the rules
     dict does not hold it."""
     table, sub = dotted.split(".")
     given = rules.get(table)
@@ -1596,7 +1592,7 @@ class _Round:
 
     def pair_result(self, i: int, j: int) -> dict[str, Any]:
         """The pair (i, j) from i's view: the base, the bonus naturals, the
-        cap, the horse card and the player's multiplier (the rule text's
+        cap, the horse card and the player's multiplier (docs/rules.md's
         steps 1-6), with each term."""
         if self.banker is not None and self.banker not in (i, j):
             result = _blank("unplayed")
@@ -1699,8 +1695,8 @@ def settle(
     banker: int | None = None,
     multipliers: Sequence[int] | None = None,
 ) -> dict[str, Any]:
-    """Settle one round (docs/rules.md, "Settlement", and the rule text of
-    bonus naturals, caps, the horse card and banker games): points, money,
+    """Settle one round (docs/rules.md, "Settlement", with bonus naturals,
+    caps, the horse card and banker games): points, money,
     rake and net per seat, ``pair_points[i][j]`` (what i collects from j),
     ``seats`` (each seat's declared natural and its points, foul,
     surrender, sweep-all and row royalties) and ``pairs``, each pair i < j from i's view: how
