@@ -54,6 +54,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=41)
     args = parser.parse_args()
 
+    where = machine()
     rules = capsa.Rules.preset(args.preset)
     config = oracle.load_rules(rules.to_dict())
     rng = random.Random(args.seed)
@@ -79,7 +80,7 @@ def main() -> int:
                 print(f"table {index}: {table}")
                 for line in found:
                     print(f"  {line}")
-    print(f"# {machine()}")
+    print(f"# {where}")
     print(f"preset {args.preset}, seed {args.seed}: {args.tables:,} tables")
     print(
         "pair outcomes (refused: tables): "
