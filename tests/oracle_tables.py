@@ -9,8 +9,8 @@ and the horse card, and the comparison of every seat and pair figure of the
 two settlements.
 
 ``ENGINE_PARTS`` detects the engine's side of those knobs: the knobs in its
-knob table, the natural ``two-full-houses``, and ``settle(..., banker=,
-multipliers=)`` with the pair terms. ``ENGINE_HAS_NEW_RULES`` is all three;
+knob table, the natural ``two-full-houses``, ``settle(..., banker=,
+multipliers=)`` and the pair terms. ``ENGINE_HAS_NEW_RULES`` is all four;
 until the engine has them, tables for the engine draw the older knobs only.
 ``REQUIRE_NEW_RULES = True`` makes an engine without them a test failure
 (``test_engine_has_the_new_rules``), and a part without the others fails
@@ -50,12 +50,21 @@ __all__ = [
     "settle_both",
 ]
 
+
+def _pair_terms() -> bool:
+    """Whether the engine's pair results carry the pair terms."""
+    hands = [list(range(13 * s, 13 * s + 13)) for s in range(2)]
+    seats = [capsa.Seat(capsa.Arrangement.from_ids(h)) for h in hands]
+    return "base" in capsa.settle(seats).to_dict()["pairs"][0]
+
+
 # Each part of the engine's side of these rules, detected.
 ENGINE_PARTS: dict[str, bool] = {
     "knobs": "horse.card" in capsa.rules.KNOB_NAMES,
     "two-full-houses": "two-full-houses" in capsa.NATURAL_NAMES,
     "settle(banker=, multipliers=)": {"banker", "multipliers"}
     <= set(inspect.signature(capsa.settle).parameters),
+    "pair terms": _pair_terms(),
 }
 ENGINE_HAS_NEW_RULES = all(ENGINE_PARTS.values())
 # True once the engine has the new rules: from then on an engine without
@@ -465,7 +474,7 @@ def disagreements(engine: dict[str, Any] | str, want: dict[str, Any] | str) -> l
     for key in ("points", "money", "rake", "net"):
         if engine[key] != want[key]:
             out.append(f"{key}: engine {engine[key]}, oracle {want[key]}")
-    terms = ENGINE_PARTS["settle(banker=, multipliers=)"]
+    terms = ENGINE_PARTS["pair terms"]
     for got, pair in zip(engine["pairs"], want["pairs"], strict=True):
         expected = pair if terms else {k: v for k, v in pair.items() if k not in NEW_TERMS}
         if got != expected:

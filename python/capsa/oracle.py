@@ -244,8 +244,9 @@ _TABLES: dict[str, dict[str, _Spec]] = {
 
 # The knobs of scoop by seats, exempt sweeps, the horse card, caps and banker
 # games at their defaults, which settle as rules without them did. They are
-# in the rules dict only when given, so that rules written before them read
-# back as written; the settlement reads them through :func:`_knob`.
+# in the rules dict only when given and not at their default, so that rules
+# written before them read back as written; the settlement reads them
+# through :func:`_knob`.
 NEW_KNOB_DEFAULTS: dict[str, Any] = {
     "scoop.by_seats": False,
     "sweep_all.natural_opponents": "block",
@@ -275,6 +276,18 @@ _ENTRY_FIELDS: dict[str, frozenset[str] | None] = {
     "raised_by": None,
     "must_declare": None,
     "bonus": None,
+}
+
+# The entry fields' defaults: a field given at its default is left out of
+# the rules dict, as a field left out is.
+_ENTRY_DEFAULTS: dict[str, Any] = {
+    "lowest": "8",
+    "highest": "8",
+    "count": 12,
+    "exactly": False,
+    "same_tier": False,
+    "must_declare": False,
+    "bonus": False,
 }
 
 # The naturals a straight flush can raise (some split of their shape has
@@ -426,7 +439,9 @@ def _check_naturals(key: str, value: Any) -> list[dict[str, Any]]:
                 )
             if field == "same_tier" and index == 0 and entry[field] is True:
                 _fail(f"{where}.same_tier: the first entry has no entry before it to share a tier")
-            checked[field] = _check_entry_field(where, name, field, entry[field])
+            value = _check_entry_field(where, name, field, entry[field])
+            if value != _ENTRY_DEFAULTS.get(field):
+                checked[field] = value  # a field at its default is left out
         if ("raised_points" in checked) != ("raised_by" in checked):
             _fail(f"{where}: raised_points and raised_by go together, give both or neither")
         result.append(checked)
@@ -489,10 +504,12 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
     ``naturals.enabled`` list, when given, replaces the default one whole.
     ``money.rake_percent = p``, the rake rate's older form, is read as
     ``money.rake_basis_points = 100 * p``. Returns the full rules as a new
-    nested dict; the knobs of ``NEW_KNOB_DEFAULTS``, ranked royalties and a
-    naturals entry's optional fields are in it only when given (in their
-    written form: rank letters upper case, ``T`` for ten, a card as ``"Ah"``),
-    and :func:`settle` reads them at their defaults when absent.
+    nested dict; the knobs of ``NEW_KNOB_DEFAULTS``, ranked royalty tables
+    and a naturals entry's optional fields are in it only when given and not
+    at their defaults (an empty ranked table is a default), in their written
+    form (rank letters upper case, ``T`` for ten, a card as ``"Ah"``), so
+    that rules written before those knobs read as written; :func:`settle`
+    reads them at their defaults when absent.
 
     Raises ``ValueError`` naming the dotted key for unknown keys, wrong
     types and out-of-range values (a naturals entry's field names the entry
@@ -539,7 +556,24 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
                     _fail(f"royalties.{row}: unknown key")
         else:
             _fail(f"{key}: unknown key")
-    return copy.deepcopy(rules)
+    return _without_new_defaults(rules)
+
+
+def _without_new_defaults(rules: dict[str, Any]) -> dict[str, Any]:
+    """The rules with each knob of ``NEW_KNOB_DEFAULTS`` at its default and
+    each empty ranked royalty table left out (a table left empty too), so
+    that rules read the same whether a default is written or not."""
+    out = copy.deepcopy(rules)
+    for dotted, default in NEW_KNOB_DEFAULTS.items():
+        table, sub = dotted.split(".")
+        if table in out and sub in out[table] and out[table][sub] == default:
+            del out[table][sub]
+            if not out[table]:
+                del out[table]
+    for row in ROWS:
+        if out["royalties"].get(f"{row}_by_rank") == {}:
+            del out["royalties"][f"{row}_by_rank"]
+    return out
 
 
 # ---------------------------------------------------------------------------
