@@ -13,15 +13,18 @@ from __future__ import annotations
 import copy
 import random
 from itertools import combinations
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle_tables import (
     ENGINE_HAS_NEW_RULES,
     ENGINE_PARTS,
     NEW_TERMS,
+    PRESETS,
     REQUIRE_NEW_RULES,
     deal_table,
     disagreements,
@@ -128,9 +131,18 @@ def test_oracle_reads_the_rules_alike_in_every_form(drawn: tuple[str, dict[str, 
     spelled = oracle.load_rules(_spelled_out(config))
     assert oracle.load_rules(config) == config
     assert _spelled_out(spelled) == _spelled_out(config)
-    if ENGINE_HAS_NEW_RULES:
+    if ENGINE_PARTS["knobs"]:
         engine = capsa.Rules({"base": preset, **knobs}).to_dict()
+        assert oracle.load_rules(engine) == engine
         assert _spelled_out(oracle.load_rules(engine)) == _spelled_out(config)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_every_preset_file_reads_in_the_oracle_as_in_the_engine(name: str) -> None:
+    """The oracle reads each shipped preset's file into the dict the
+    engine's ``Rules.preset(name).to_dict()`` gives, knob for knob."""
+    text = (Path(capsa.__file__).parent / "presets" / f"{name}.toml").read_text(encoding="utf-8")
+    assert oracle.load_rules(text) == capsa.Rules.preset(name).to_dict()
 
 
 def _clamp(x: int, cap: int) -> int:
