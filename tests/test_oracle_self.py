@@ -84,7 +84,7 @@ def test_names() -> None:
     )
     assert len(o.NATURAL_NAMES) == 16
     assert o.NATURAL_NAMES[0] == "clean-dragon"
-    # the fifteen of docs/rules.md keep their bits; two-full-houses is bit 15
+    # the first fifteen keep their bits; two-full-houses is bit 15
     assert o.NATURAL_NAMES[14] == "no-picture-cards"
     assert o.NATURAL_NAMES[-1] == "two-full-houses"
     assert o.NATURAL_NAMES.index("six-pairs") == 11

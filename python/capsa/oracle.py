@@ -76,8 +76,8 @@ CATEGORIES: tuple[str, ...] = (
 
 THREE_CARD_CATEGORIES: tuple[str, ...] = ("high-card", "pair", "trips")
 
-# docs/rules.md, "The fifteen naturals", in table order, then
-# two-full-houses, added at the end so that the fifteen keep their bits.
+# docs/rules.md, "The sixteen naturals", in table order: two-full-houses
+# last, so that the fifteen before it keep their bits.
 NATURAL_NAMES: tuple[str, ...] = (
     "clean-dragon",
     "dragon",
