@@ -8,8 +8,8 @@ mod choices;
 pub mod knobs;
 
 pub use choices::{
-    FlushCompare, FoulCheck, FoulMode, NaturalResolve, NaturalTies, RoyaltyMode, RuleChoice,
-    TieBreak, Wheel,
+    CapStage, FlushCompare, FoulCheck, FoulMode, NaturalOpponents, NaturalResolve, NaturalTies,
+    RoyaltyMode, RuleChoice, TieBreak, Wheel,
 };
 
 use crate::error::{Error, Result};
@@ -77,6 +77,19 @@ pub struct Rules {
     pub stake: i64,
     /// The rake (docs/rules.md, "Money, rake and exactness").
     pub rake: Rake,
+    pub scoop_by_seats: bool,
+    pub sweep_all_natural_opponents: NaturalOpponents,
+    pub horse_card: Option<u8>,
+    pub horse_multiplier: i64,
+    pub horse_naturals: bool,
+    pub cap_pair: i64,
+    pub cap_scoop: i64,
+    pub cap_sweep_all: i64,
+    pub cap_stage: CapStage,
+    pub banker_enabled: bool,
+    pub banker_wins_ties: bool,
+    pub banker_max_multiplier: i64,
+    pub royalties_by_rank: [[[Option<i64>; 13]; 10]; 3],
 }
 
 /// How the house rakes a round: a rate in basis points of each winner's
@@ -155,6 +168,19 @@ impl Default for Rules {
             royalties: [[0; 10]; 3],
             stake: 0,
             rake: Rake::default(),
+            scoop_by_seats: false,
+            sweep_all_natural_opponents: NaturalOpponents::Block,
+            horse_card: None,
+            horse_multiplier: 2,
+            horse_naturals: true,
+            cap_pair: 0,
+            cap_scoop: 0,
+            cap_sweep_all: 0,
+            cap_stage: CapStage::Pair,
+            banker_enabled: false,
+            banker_wins_ties: false,
+            banker_max_multiplier: 1,
+            royalties_by_rank: [[[None; 13]; 10]; 3],
         };
         for k in KNOBS {
             if let Some(value) = k.default.value() {

@@ -106,6 +106,24 @@ rule_choice! {
         SweepAll = "sweep-all",
         Scoop = "scoop",
         Fixed = "fixed",
+        NoFoul = "none",
+        Refuse = "refuse",
+    }
+}
+
+rule_choice! {
+    /// `sweep_all.natural_opponents`: whether an opponent's natural blocks a sweep-all.
+    NaturalOpponents = "sweep_all.natural_opponents" {
+        Block = "block",
+        Exempt = "exempt",
+    }
+}
+
+rule_choice! {
+    /// `cap.stage`: where a pair's cap applies.
+    CapStage = "cap.stage" {
+        Pair = "pair",
+        Final = "final",
     }
 }
 
