@@ -226,6 +226,8 @@ pub fn settle_tables(
                 cards: [0; 13],
                 surrender: false,
                 declare_natural: true,
+                banker: false,
+                multiplier: 1,
             }; MAX_SEATS];
             let rows = pts
                 .chunks_mut(p)

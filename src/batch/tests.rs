@@ -19,6 +19,8 @@ fn seat_inputs(table: &[u8]) -> Vec<SeatInput> {
             cards: ids.try_into().unwrap(),
             surrender: false,
             declare_natural: true,
+            banker: false,
+            multiplier: 1,
         })
         .collect()
 }

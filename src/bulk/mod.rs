@@ -197,6 +197,8 @@ pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec
                 cards: [0; 13],
                 surrender: false,
                 declare_natural: true,
+                banker: false,
+                multiplier: 1,
             }; MAX_SEATS];
             let mut out = [[0i64; MAX_SEATS]; 4];
             let mut outcomes = [SeatOutcome::default(); MAX_SEATS];
@@ -323,6 +325,8 @@ mod tests {
                     cards: cards[(r * 4 + s) * 13..][..13].try_into().unwrap(),
                     surrender: surrender[r * 4 + s],
                     declare_natural: declare[r * 4 + s],
+                    banker: false,
+                    multiplier: 1,
                 })
                 .collect();
             let full = settle::settle(&rules, &seats, &Stakes::Uniform(stakes[r])).unwrap();

@@ -25,6 +25,7 @@ mod checks;
 mod facts;
 mod inputs;
 mod pair;
+mod plan;
 mod rake;
 mod results;
 mod routine;

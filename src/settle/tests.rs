@@ -14,6 +14,8 @@ fn seat(text: &str) -> SeatInput {
         cards: hand(text),
         surrender: false,
         declare_natural: true,
+        banker: false,
+        multiplier: 1,
     }
 }
 
@@ -605,6 +607,8 @@ fn random_seats(
             },
             surrender: rules.surrender_enabled && rng.below(odds.surrender) == 0,
             declare_natural: rng.below(odds.decline) != 0,
+            banker: false,
+            multiplier: 1,
         })
         .collect()
 }
@@ -1083,6 +1087,9 @@ fn reference(
                 )
             }
             FoulMode::Fixed => (scoop_of(s).0, Big::of(rules.foul_points), 0),
+            FoulMode::NoFoul | FoulMode::Refuse => {
+                unreachable!("the reference knows the paying modes")
+            }
         };
         let paid = if rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None {
             roy_total(s)
