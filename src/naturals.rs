@@ -7,6 +7,8 @@ use crate::splits;
 pub use crate::natural_kind::{Natural, ALL, NATURAL_NAMES};
 
 mod declared;
+#[cfg(test)]
+mod declared_tests;
 mod entry;
 
 pub use declared::{declared_in, qualifies_for, raises, Declared};
@@ -248,7 +250,7 @@ fn is_full_row(row: &[u8]) -> bool {
             .iter()
             .filter(|&&c| rank_index(c) == rank_index(o))
             .count();
-        same + rest == row.len() && same.max(rest) == (row.len() + 1) / 2
+        same + rest == row.len() && same.max(rest) == row.len().div_ceil(2)
     })
 }
 

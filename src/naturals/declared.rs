@@ -69,11 +69,11 @@ fn straight_flush_starts(s: u64) -> u64 {
     p & p >> 4 & p >> 8 & p >> 12 & p >> 16
 }
 
-/// The rank word (13 nibbles) of the five run positions starting at
-/// position `k`.
+/// The rank word (13 nibbles) of the five run positions starting at bit
+/// `k` (nibble `k / 4`) of a run word.
 #[inline]
 fn run5_ranks(k: u32) -> u64 {
-    let positions = super::RUN5 << (4 * k);
+    let positions = super::RUN5 << k;
     let ace = (positions | positions >> 52) & 1;
     (positions >> 4) & 0xFFFF_FFFF_FFFF | ace << 48
 }
