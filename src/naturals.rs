@@ -311,15 +311,18 @@ mod split_tests;
 
 /// The strongest natural of `enabled` (strongest first) that the cards
 /// qualify for, with its points.
-pub fn strongest(cards: &[u8; 13], enabled: &[(Natural, i64)]) -> Option<(Natural, i64)> {
+pub fn strongest(
+    cards: &[u8; 13],
+    enabled: &[crate::rules::NaturalEntry],
+) -> Option<(Natural, i64)> {
     if enabled.is_empty() {
         return None;
     }
     let q = qualifying(cards);
     enabled
         .iter()
-        .copied()
-        .find(|&(n, _)| (q >> (n as u32)) & 1 != 0)
+        .find(|e| (q >> (e.natural as u32)) & 1 != 0)
+        .map(|e| (e.natural, e.points))
 }
 
 #[cfg(test)]

@@ -254,7 +254,11 @@ fn strongest_follows_the_enabled_order() {
     let spades = hand("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As");
     let n = Natural::from_name;
     assert_eq!(strongest(&spades, &[]), None);
-    let enabled = [(n("dragon").unwrap(), 13), (n("three-flushes").unwrap(), 3)];
+    let e = crate::rules::NaturalEntry::new;
+    let enabled = [
+        e(n("dragon").unwrap(), 13),
+        e(n("three-flushes").unwrap(), 3),
+    ];
     assert_eq!(strongest(&spades, &enabled), Some((Natural::Dragon, 13)));
     let reversed = [enabled[1], enabled[0]];
     assert_eq!(
@@ -262,12 +266,12 @@ fn strongest_follows_the_enabled_order() {
         Some((Natural::ThreeFlushes, 3))
     );
     let nothing = hand("2d 3c 4h 5s 6d 7c 8h 9s Td Jc Qh Ks Kd");
-    let everything: Vec<(Natural, i64)> = ALL.iter().map(|&n| (n, 1)).collect();
+    let everything: Vec<_> = ALL.iter().map(|&n| e(n, 1)).collect();
     assert_eq!(strongest(&nothing, &everything), None);
     assert_eq!(
         strongest(
             &spades,
-            &[(Natural::SixPairs, 4), (Natural::ThreeStraights, 4)]
+            &[e(Natural::SixPairs, 4), e(Natural::ThreeStraights, 4)]
         ),
         Some((Natural::ThreeStraights, 4))
     );

@@ -14,7 +14,7 @@
 
 use super::inputs::Stakes;
 use crate::error::{Error, Result};
-use crate::rules::{CapStage, FoulMode, RoyaltyMode, Rules};
+use crate::rules::{CapStage, FoulMode, NaturalEntry, RoyaltyMode, Rules};
 
 /// The most points one pair of seats of a `seats`-seat table can settle
 /// for, either way, under `rules` (in 128 bits: it may not fit in 64;
@@ -76,7 +76,7 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
     } else {
         0
     };
-    let natural = rules.naturals.iter().map(|&(_, p)| i(p)).max().unwrap_or(0);
+    let natural = rules.naturals.iter().map(natural_points).max().unwrap_or(0);
     let surrender = if rules.surrender_enabled {
         i(rules.surrender_cost)
     } else {
@@ -90,8 +90,20 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
 }
 
 /// The largest points a bonus natural adds to a pair's base.
-fn bonus_natural_points(_rules: &Rules) -> i128 {
-    0
+fn bonus_natural_points(rules: &Rules) -> i128 {
+    rules
+        .naturals
+        .iter()
+        .filter(|e| e.bonus)
+        .map(natural_points)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The most an entry is worth, raised or not.
+fn natural_points(e: &NaturalEntry) -> i128 {
+    let raised = e.raised.map_or(0, |(p, _)| p);
+    i128::from(e.points.max(raised))
 }
 
 /// The most a pair whose base and bonus naturals come to at most `v`

@@ -107,24 +107,21 @@ pub(super) struct Decl {
     pub(super) bonus: bool,
 }
 
-/// The natural a seat declares: the strongest enabled one its cards qualify
-/// for, when it chooses to declare.
+/// The natural a seat declares (`naturals::declared_in`): the earliest
+/// enabled entry its cards qualify for, when it chooses to declare or the
+/// entry must be declared, with its points (raised where the cards raise
+/// them) and tier.
 #[inline]
 pub(super) fn declared_natural(rules: &Rules, seat: &SeatInput) -> Option<Decl> {
-    if !seat.declare_natural || rules.naturals.is_empty() {
+    if rules.naturals.is_empty() {
         return None;
     }
-    let (natural, points) = naturals::strongest(&seat.cards, &rules.naturals)?;
-    let tier = rules
-        .naturals
-        .iter()
-        .position(|&(x, _)| x == natural)
-        .unwrap_or(usize::MAX);
+    let d = naturals::declared_in(&seat.cards, &rules.naturals, seat.declare_natural)?;
     Some(Decl {
-        natural,
-        points,
-        tier,
-        bonus: false,
+        natural: d.entry.natural,
+        points: d.points,
+        tier: d.tier,
+        bonus: d.entry.bonus,
     })
 }
 
@@ -205,6 +202,6 @@ pub(super) fn refused_foul(s: usize) -> Error {
 
 /// Whether the rules have a bonus natural (`Plan::terms`).
 #[inline(always)]
-pub(super) fn has_bonus(_rules: &Rules) -> bool {
-    false
+pub(super) fn has_bonus(rules: &Rules) -> bool {
+    rules.naturals.iter().any(|e| e.bonus)
 }

@@ -6,7 +6,7 @@
 use super::*;
 use crate::error::ErrorKind;
 use crate::naturals::Natural;
-use crate::rules::{CapStage, FoulMode, NaturalOpponents, RoyaltyMode, Rules};
+use crate::rules::{CapStage, FoulMode, NaturalEntry, NaturalOpponents, RoyaltyMode, Rules};
 use crate::test_support::{hand, without_suit_tie_break};
 
 fn seat(text: &str) -> SeatInput {
@@ -127,7 +127,7 @@ fn foul_mode_none_compares_a_fouled_arrangement_as_it_stands() {
 fn foul_mode_refuse_refuses_a_fouled_seat_but_not_a_natural_or_a_surrender() {
     let rules = Rules {
         foul_mode: FoulMode::Refuse,
-        naturals: vec![(Natural::SixPairs, 3)],
+        naturals: vec![NaturalEntry::new(Natural::SixPairs, 3)],
         surrender_enabled: true,
         ..bare()
     };
@@ -156,7 +156,7 @@ fn foul_mode_refuse_refuses_a_fouled_seat_but_not_a_natural_or_a_surrender() {
 #[test]
 fn exempt_sweeps_leave_a_natural_opponent_out_of_the_test() {
     let block = Rules {
-        naturals: vec![(Natural::SixPairs, 3)],
+        naturals: vec![NaturalEntry::new(Natural::SixPairs, 3)],
         ..bare()
     };
     let exempt = Rules {
@@ -404,7 +404,10 @@ fn two_different_naturals_of_one_tier_push() {
     // two naturals given the same tier push; of two tiers the earlier
     // collects its points
     let rules = Rules {
-        naturals: vec![(Natural::SixPairs, 3), (Natural::AllLow, 5)],
+        naturals: vec![
+            NaturalEntry::new(Natural::SixPairs, 3),
+            NaturalEntry::new(Natural::AllLow, 5),
+        ],
         ..bare()
     };
     let a = hand(SIX_PAIRS);

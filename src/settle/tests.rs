@@ -1141,7 +1141,7 @@ fn reference(
                         }
                     }
                     (Some((x, a)), Some((y, b))) => {
-                        let rank = |m| rules.naturals.iter().position(|&(k, _)| k == m);
+                        let rank = |m| rules.naturals.iter().position(|e| e.natural == m);
                         match rules.natural_resolve {
                             NaturalResolve::Difference => a - b,
                             NaturalResolve::HigherWins if rank(x) < rank(y) => a,
@@ -1280,8 +1280,8 @@ fn extreme_rules_match_the_reference() {
             surrender_cost: x(0),
             ..base
         };
-        for (_, p) in &mut rules.naturals {
-            *p = x(0);
+        for entry in &mut rules.naturals {
+            entry.points = x(0);
         }
         for row in &mut rules.royalties {
             for v in row.iter_mut().filter(|v| **v != 0) {
