@@ -5,8 +5,12 @@
 //! The bound follows the steps of the rule text: a pair settles for the
 //! most of what a declared natural collects, a surrender costs, a foul pays
 //! and a scoop of the rows pays (every row, the overall point, the largest
-//! multiplier and bonus, every row's largest royalty), each term >= 0 and
-//! each multiplier >= 1 (the rules are validated). A seat settles with
+//! multiplier and bonus, every row's largest royalty, ranked ones included,
+//! the scoop multiplier being P under `scoop.by_seats`), raised points
+//! included, plus the largest bonus natural; then the terms after the base:
+//! a cap where every pair has one, the horse multiplier and the largest
+//! player multiplier of a banker game, in the order of the cap's stage.
+//! Each term is >= 0 and each multiplier >= 1 (the rules are validated). A seat settles with
 //! each other seat, so its points are at most `seats - 1` times a pair's
 //! and its money at most a pair's points times the sum of its stakes.
 //! Every figure a settlement reports (a pair's row points, royalties,
@@ -299,5 +303,79 @@ mod tests {
         assert!(refused
             .message()
             .starts_with("rules: a seat of a 2-seat table"));
+    }
+
+    #[test]
+    fn the_bound_covers_the_terms_of_every_new_knob() {
+        use crate::natural_kind::Natural;
+        use crate::rules::{CapStage, NaturalEntry};
+        // without royalties or naturals, a plain scoop of 3 rows: x 2, or
+        // x 4 (the sweep-all) at four seats
+        let base = rules(&[
+            ("royalty_mode", KnobValue::Text("none".into())),
+            ("naturals.enabled", KnobValue::Naturals(vec![])),
+            ("foul.mode", KnobValue::Text("fixed".into())),
+        ]);
+        assert_eq!(largest_pair_points(&base, 3), 6);
+        // scoop by seats: the multiplier is the table's size
+        let by_seats = Rules {
+            scoop_by_seats: true,
+            sweep_all_min_players: 5,
+            ..base.clone()
+        };
+        assert_eq!(largest_pair_points(&by_seats, 3), 9);
+        assert_eq!(largest_pair_points(&by_seats, 4), 12);
+        // the horse card and the largest player multiplier multiply it
+        let terms = Rules {
+            horse_card: Some(0),
+            horse_multiplier: 3,
+            banker_enabled: true,
+            banker_max_multiplier: 5,
+            ..base.clone()
+        };
+        assert_eq!(largest_pair_points(&terms, 3), 6 * 3 * 5);
+        // a cap bounds it before them at stage pair, after them at final
+        let capped = Rules {
+            cap_pair: 4,
+            ..terms.clone()
+        };
+        assert_eq!(largest_pair_points(&capped, 3), 4 * 15);
+        let last = Rules {
+            cap_stage: CapStage::Final,
+            ..capped.clone()
+        };
+        assert_eq!(largest_pair_points(&last, 3), 4);
+        // a scoop cap alone does not bound a pair without a scoop
+        let scoop_only = Rules {
+            cap_scoop: 4,
+            ..terms
+        };
+        assert_eq!(largest_pair_points(&scoop_only, 3), 90);
+        // a raised natural, and a bonus natural on top of the rows
+        let raised = Rules {
+            naturals: vec![NaturalEntry {
+                raised: Some((40, crate::rules::RaisedBy::Quads)),
+                ..NaturalEntry::new(Natural::SixPairs, 3)
+            }],
+            ..base.clone()
+        };
+        assert_eq!(largest_pair_points(&raised, 3), 40);
+        let bonus = Rules {
+            naturals: vec![NaturalEntry {
+                bonus: true,
+                ..NaturalEntry::new(Natural::SixPairs, 5)
+            }],
+            ..base.clone()
+        };
+        assert_eq!(largest_pair_points(&bonus, 3), 6 + 5);
+        // a ranked royalty above the category's
+        let mut ranked = Rules {
+            royalty_mode: RoyaltyMode::Winner,
+            royalties: [[0; 10]; 3],
+            ..base
+        };
+        ranked.royalties_by_rank[0][1][12] = Some(20);
+        ranked.index_ranked_royalties();
+        assert_eq!(largest_pair_points(&ranked, 3), 6 + 20);
     }
 }

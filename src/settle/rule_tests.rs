@@ -400,33 +400,6 @@ fn the_banker_and_the_multipliers_are_checked_naming_the_seat_and_value() {
 }
 
 #[test]
-fn two_different_naturals_of_one_tier_push() {
-    // two naturals given the same tier push; of two tiers the earlier
-    // collects its points
-    let rules = Rules {
-        naturals: vec![
-            NaturalEntry::new(Natural::SixPairs, 3),
-            NaturalEntry::new(Natural::AllLow, 5),
-        ],
-        ..bare()
-    };
-    let a = hand(SIX_PAIRS);
-    let b = hand(SWEEP[1]);
-    let same_tier = super::pair::natural_pair(
-        &rules,
-        (&a, Some((Natural::SixPairs, 3)), 0),
-        (&b, Some((Natural::AllLow, 5)), 0),
-    );
-    assert_eq!(same_tier, Some(0));
-    let tiers = super::pair::natural_pair(
-        &rules,
-        (&a, Some((Natural::SixPairs, 3)), 0),
-        (&b, Some((Natural::AllLow, 5)), 1),
-    );
-    assert_eq!(tiers, Some(3));
-}
-
-#[test]
 fn the_terms_at_their_neutral_values_change_no_settlement() {
     // a cap no pair reaches and a horse card worth 1 take the terms' path
     let neutral = |base: Rules| Rules {
@@ -445,4 +418,119 @@ fn the_terms_at_their_neutral_values_change_no_settlement() {
             assert_eq!(a, b);
         }
     }
+}
+
+// No J, Q or K (and three flushes, not enabled here); arranged as a foul.
+const NO_PICTURES: &str = "Ad 2d 3d | 5d 6d 7d 8d 9d | 2c 3c 4c 5c 7c";
+
+fn entry(natural: Natural, points: i64) -> NaturalEntry {
+    NaturalEntry::new(natural, points)
+}
+
+#[test]
+fn a_bonus_natural_collects_on_top_of_a_real_natural_and_of_the_rows() {
+    let bonus = NaturalEntry {
+        bonus: true,
+        ..entry(Natural::SixPairs, 3)
+    };
+    let rules = Rules {
+        naturals: vec![entry(Natural::NoPictureCards, 4), bonus],
+        ..bare()
+    };
+    // the real natural settles the pair (-4); the bonus natural adds 3
+    let s = run(&rules, &seats(&[SIX_PAIRS, NO_PICTURES]));
+    let p = pair(&s, 0, 1);
+    assert_eq!(p.outcome, PairOutcome::Natural);
+    assert_eq!((p.base, p.natural_bonus, p.points), (-4, 3, -1));
+    assert_eq!(s.seats[0].natural, Some((Natural::SixPairs, 3)));
+    // against rows: seat 2 plays its six pairs and is swept by seat 0
+    // (12), then collects its 3 from each
+    let s = run(&rules, &seats(&[SWEEP[0], SWEEP[1], SIX_PAIRS]));
+    assert!(s.seats[0].swept_all);
+    let p = pair(&s, 0, 2);
+    assert_eq!(
+        (p.outcome, p.base, p.natural_bonus, p.points),
+        (PairOutcome::Rows, 12, -3, 9)
+    );
+    let p = pair(&s, 1, 2);
+    assert_eq!((p.natural_bonus, p.points), (-3, p.base - 3));
+}
+
+#[test]
+fn a_natural_that_must_be_declared_is_declared_when_the_seat_declines() {
+    let mut table = seats(&[SWEEP[0], SIX_PAIRS]);
+    table[1].declare_natural = false;
+    let plain = Rules {
+        naturals: vec![entry(Natural::SixPairs, 3)],
+        ..bare()
+    };
+    // declined: seat 0 scoops it, 3 x 2
+    assert_eq!(pair(&run(&plain, &table), 0, 1).points, 6);
+    let must = Rules {
+        naturals: vec![NaturalEntry {
+            must_declare: true,
+            ..entry(Natural::SixPairs, 3)
+        }],
+        ..bare()
+    };
+    let p = pair(&run(&must, &table), 0, 1);
+    assert_eq!((p.outcome, p.points), (PairOutcome::Natural, -3));
+}
+
+#[test]
+fn two_naturals_of_one_tier_push_and_of_two_tiers_resolve() {
+    let table = seats(&[SIX_PAIRS, NO_PICTURES]);
+    let tiers = Rules {
+        naturals: vec![
+            entry(Natural::SixPairs, 3),
+            entry(Natural::NoPictureCards, 4),
+        ],
+        ..bare()
+    };
+    assert_eq!(pair(&run(&tiers, &table), 0, 1).points, 3);
+    let one_tier = Rules {
+        naturals: vec![
+            entry(Natural::SixPairs, 3),
+            NaturalEntry {
+                same_tier: true,
+                ..entry(Natural::NoPictureCards, 4)
+            },
+        ],
+        ..bare()
+    };
+    let p = pair(&run(&one_tier, &table), 0, 1);
+    assert_eq!((p.outcome, p.points), (PairOutcome::Natural, 0));
+}
+
+#[test]
+fn a_ranked_royalty_is_paid_in_place_of_its_category() {
+    let pair_cat = crate::rank::category_index("pair").unwrap() as usize;
+    let mut rules = Rules {
+        royalty_mode: RoyaltyMode::Winner,
+        ..bare()
+    };
+    // a pair of aces on top (rank index 12) is worth 9; other pairs nothing
+    rules.royalties_by_rank[0][pair_cat][12] = Some(9);
+    rules.index_ranked_royalties();
+    let s = run(&rules, &seats(&SWEEP[..2]));
+    assert_eq!(s.seats[0].royalties, [9, 0, 0]);
+    // a scoop: (3 rows) x 2 + the royalty, not multiplied
+    let p = pair(&s, 0, 1);
+    assert_eq!((p.royalties, p.points), (9, 15));
+}
+
+#[test]
+fn the_horse_card_leaves_a_natural_pair_alone_when_horse_naturals_is_false() {
+    let four_spades = crate::test_support::cards("4s")[0];
+    let rules = |naturals: bool| Rules {
+        naturals: vec![entry(Natural::SixPairs, 3)],
+        horse_card: Some(four_spades),
+        horse_multiplier: 2,
+        horse_naturals: naturals,
+        ..bare()
+    };
+    let table = seats(&[SWEEP[0], SIX_PAIRS]);
+    assert_eq!(pair(&run(&rules(true), &table), 0, 1).points, -6);
+    let p = pair(&run(&rules(false), &table), 0, 1);
+    assert_eq!((p.horse, p.points), (1, -3));
 }
