@@ -135,10 +135,10 @@ def settle_batch(
     Raises, before any row is settled: ``TableError`` for another shape,
     stakes that are negative, not symmetric or of the wrong shape, or flag
     arrays of the wrong shape; ``ArgumentError`` for a banker that is not a
-    seat; ``CardError`` for an id outside 0..51 in an
-    array that is not uint8 (naming its row, seat and column); ``TypeError``
-    for a non-array or non-integer ``cards``, ``banker`` or ``multipliers``, stakes given as a float, bool,
-    str or non-integer array, flags that are not numpy bool arrays, or
+    seat; ``CardError`` for an id outside 0..51 in an array that is not
+    uint8 (naming its row, seat and column); ``TypeError`` for a non-array
+    or non-integer ``cards``, ``banker`` or ``multipliers``, stakes given as
+    a float, bool, str or non-integer array, flags that are not numpy bool arrays, or
     ``rules`` that is not a ``Rules`` or None.
     """
     points, money, errors = _core.settle_batch(
