@@ -52,7 +52,7 @@ def test_settle_refuses_a_banker_or_multipliers_the_rules_do_not_allow() -> None
     with pytest.raises(ArgumentError, match="one integer per seat"):
         capsa.settle(SWEEP, BANKER, banker=0, multipliers=[1, 1])
     with pytest.raises(TypeError):
-        capsa.settle(SWEEP, BANKER, banker="0")
+        capsa.settle(SWEEP, BANKER, banker="0")  # type: ignore[arg-type]
 
 
 def test_settle_batch_takes_a_banker_per_table_and_multipliers_per_seat() -> None:
@@ -73,4 +73,4 @@ def test_settle_batch_takes_a_banker_per_table_and_multipliers_per_seat() -> Non
     with pytest.raises(TableError, match="multipliers must have shape"):
         capsa.settle_batch(cards, BANKER, banker=0, multipliers=np.ones((2, 2), dtype=np.int64))
     with pytest.raises(TypeError, match="numpy integer array"):
-        capsa.settle_batch(cards, BANKER, banker=0, multipliers=np.ones((2, 3)))
+        capsa.settle_batch(cards, BANKER, banker=0, multipliers=np.ones((2, 3)))  # type: ignore[arg-type]
