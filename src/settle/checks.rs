@@ -125,9 +125,9 @@ pub(super) fn declared_natural(rules: &Rules, seat: &SeatInput) -> Option<Decl> 
     })
 }
 
-/// Checks the banker and the seats' multipliers (docs/rules.md, "Banker
-/// games"): outside a banker game no seat is the banker and every
-/// multiplier is 1; in one, exactly one seat is the banker, its multiplier
+/// Checks the banker and the seats' multipliers
+/// (docs/rules.md, "Banker games"): outside a banker game no seat is the
+/// banker and every multiplier is 1; in one, exactly one seat is the banker, its multiplier
 /// is 1 and every other seat's is in `1..=banker.max_multiplier`.
 #[inline(always)]
 pub(super) fn check_banker(rules: &Rules, seats: &[SeatInput]) -> Result<()> {

@@ -238,9 +238,9 @@ pub(super) fn rows_pair<W: Width>(
         .reported()
 }
 
-/// Steps 2 to 6 of a pair whose base is `base` (docs/rules.md, "A pair's
-/// terms"): the bonus naturals, the cap (at stage `pair` or `final`), the
-/// horse card and the non-banker seat's multiplier. Fills the pair's terms
+/// Steps 2 to 6 of a pair whose base is `base`
+/// (docs/rules.md, "A pair's terms"): the bonus naturals, the cap (at
+/// stage `pair` or `final`), the horse card and the non-banker seat's multiplier. Fills the pair's terms
 /// and returns its points (`None`: a step does not fit in `W`).
 #[inline(always)]
 pub(super) fn pair_terms<W: Width>(
