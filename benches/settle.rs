@@ -22,6 +22,8 @@ fn tables() -> Vec<[SeatInput; 4]> {
                 cards: hands[s],
                 surrender: false,
                 declare_natural: true,
+                banker: false,
+                multiplier: 1,
             })
         })
         .collect()

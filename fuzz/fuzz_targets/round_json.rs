@@ -186,6 +186,8 @@ fn structured_round(u: &mut Unstructured) -> Result<Round> {
             cards: std::array::from_fn(|k| deck[(13 * s + k) % 52]),
             surrender: false,
             declare_natural: true,
+            banker: false,
+            multiplier: 1,
         })
         .collect();
     let seat_values = seats

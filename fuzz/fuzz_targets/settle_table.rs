@@ -38,6 +38,8 @@ fn table(u: &mut Unstructured) -> Result<Table> {
                 cards: std::array::from_fn(|k| deck[(13 * s + k) % 52]),
                 surrender: u.ratio(1u8, 6)?,
                 declare_natural: u.ratio(3u8, 4)?,
+                banker: false,
+                multiplier: 1,
             })
         })
         .collect::<Result<_>>()?;

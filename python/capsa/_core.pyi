@@ -538,7 +538,12 @@ def natural_split(cards: _CardsLike, natural: str, rules: _Rules = None) -> list
     """
 
 def settle(
-    seats: Iterable[Any], rules: _Rules = None, stakes: int | Sequence[Sequence[int]] | None = None
+    seats: Iterable[Any],
+    rules: _Rules = None,
+    stakes: int | Sequence[Sequence[int]] | None = None,
+    *,
+    banker: int | None = None,
+    multipliers: Sequence[int] | None = None,
 ) -> Settlement:
     """Settles one table of 2 to 4 seats: who pays whom, and why.
 
@@ -580,6 +585,9 @@ def settle_batch(
     stakes: int | Sequence[Sequence[int]] | npt.NDArray[np.integer[Any]] | None = None,
     surrender: npt.NDArray[np.bool_] | None = None,
     declare_natural: npt.NDArray[np.bool_] | None = None,
+    *,
+    banker: int | npt.NDArray[np.integer[Any]] | None = None,
+    multipliers: npt.NDArray[np.integer[Any]] | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], list[tuple[int, str]]]:
     """Settles N tables of P seats at once, without the GIL, on every core.
 
@@ -633,6 +641,8 @@ def settle_rounds(
     declare_natural: npt.NDArray[np.bool_] | None = None,
     *,
     threads: int | None = None,
+    banker: int | npt.NDArray[np.integer[Any]] | None = None,
+    multipliers: npt.NDArray[np.integer[Any]] | None = None,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.int64], list[str]]:
     """Settles N rounds of P seats ((N, P, 13) ids), each with its own stake.
 

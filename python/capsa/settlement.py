@@ -103,6 +103,9 @@ def settle_batch(
     stakes: int | Sequence[Sequence[int]] | npt.NDArray[np.integer[Any]] | None = None,
     surrender: npt.NDArray[np.bool_] | None = None,
     declare_natural: npt.NDArray[np.bool_] | None = None,
+    *,
+    banker: int | npt.NDArray[np.integer[Any]] | None = None,
+    multipliers: npt.NDArray[np.integer[Any]] | None = None,
 ) -> BatchSettlement:
     """Settles N tables at once, on every core without the GIL: points and
     money only (see :func:`settle` for one table in full detail).
@@ -117,7 +120,11 @@ def settle_batch(
     non-negative integers (nested sequences or a 2-d numpy integer array;
     the diagonal is ignored). ``surrender`` and ``declare_natural`` are None
     (no seat surrenders; every seat declares its natural) or numpy bool
-    arrays of shape (N, P).
+    arrays of shape (N, P). ``banker`` (a banker game's banker seat: one
+    int for every table or an int array of shape (N,)) and ``multipliers``
+    (each seat's stake multiplier, an int array of shape (N, P)) are as
+    :func:`settle`'s; a table whose banker or multipliers its rules refuse
+    is listed in ``errors``.
 
     Returns a :class:`BatchSettlement` (``points``, ``money``, ``errors``).
     A table that cannot be settled (a repeated card, an id 52..255 in a
@@ -127,11 +134,14 @@ def settle_batch(
 
     Raises, before any row is settled: ``TableError`` for another shape,
     stakes that are negative, not symmetric or of the wrong shape, or flag
-    arrays of the wrong shape; ``CardError`` for an id outside 0..51 in an
-    array that is not uint8 (naming its row, seat and column); ``TypeError``
-    for a non-array or non-integer ``cards``, stakes given as a float, bool,
-    str or non-integer array, flags that are not numpy bool arrays, or
+    arrays of the wrong shape; ``ArgumentError`` for a banker that is not a
+    seat; ``CardError`` for an id outside 0..51 in an array that is not
+    uint8 (naming its row, seat and column); ``TypeError`` for a non-array
+    or non-integer ``cards``, ``banker`` or ``multipliers``, stakes given as
+    a float, bool, str or non-integer array, flags that are not numpy bool arrays, or
     ``rules`` that is not a ``Rules`` or None.
     """
-    points, money, errors = _core.settle_batch(cards, rules, stakes, surrender, declare_natural)
+    points, money, errors = _core.settle_batch(
+        cards, rules, stakes, surrender, declare_natural, banker=banker, multipliers=multipliers
+    )
     return BatchSettlement(points, money, errors)

@@ -118,6 +118,27 @@ static PAIR: Shape = Shape::new(&[
     ("stake", Usual::None),
     ("sweep_all", Usual::Bool(false)),
 ]);
+/// A pair with a term after its base that is not neutral: its terms too.
+static PAIR_TERMS: Shape = Shape::new(&[
+    ("base", Usual::None),
+    ("bonus", Usual::Int(0)),
+    ("cap", Usual::Int(0)),
+    ("horse", Usual::Int(1)),
+    ("money", Usual::None),
+    ("multiplier", Usual::Int(1)),
+    ("natural_bonus", Usual::Int(0)),
+    ("outcome", Usual::None),
+    ("overall", Usual::Int(0)),
+    ("points", Usual::None),
+    ("row_points", Usual::None),
+    ("rows", Usual::None),
+    ("royalties", Usual::Int(0)),
+    ("scoop", Usual::Int(0)),
+    ("seat_multiplier", Usual::Int(1)),
+    ("seats", Usual::None),
+    ("stake", Usual::None),
+    ("sweep_all", Usual::Bool(false)),
+]);
 static SEAT: Shape = Shape::new(&[
     ("foul", Usual::Bool(false)),
     ("money", Usual::None),
@@ -173,7 +194,18 @@ fn rows_dict<'py, T: IntoPyObject<'py>>(
 }
 
 fn pair_dict<'py>(py: Python<'py>, p: &PairResult) -> PyResult<Bound<'py, PyDict>> {
-    let d = PAIR.dict(py)?;
+    // the terms only where one is not neutral: as `report::push_pair`
+    let d = if p.has_terms() {
+        let d = PAIR_TERMS.dict(py)?;
+        d.set_item(intern!(py, "base"), p.base)?;
+        set_unless(&d, intern!(py, "cap"), p.cap, 0)?;
+        set_unless(&d, intern!(py, "horse"), p.horse, 1)?;
+        set_unless(&d, intern!(py, "natural_bonus"), p.natural_bonus, 0)?;
+        set_unless(&d, intern!(py, "seat_multiplier"), p.seat_multiplier, 1)?;
+        d
+    } else {
+        PAIR.dict(py)?
+    };
     set_unless(&d, intern!(py, "bonus"), p.bonus, 0)?;
     d.set_item(intern!(py, "money"), p.money)?;
     set_unless(&d, intern!(py, "multiplier"), p.multiplier, 1)?;

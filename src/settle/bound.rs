@@ -5,8 +5,12 @@
 //! The bound follows the steps of the rule text: a pair settles for the
 //! most of what a declared natural collects, a surrender costs, a foul pays
 //! and a scoop of the rows pays (every row, the overall point, the largest
-//! multiplier and bonus, every row's largest royalty), each term >= 0 and
-//! each multiplier >= 1 (the rules are validated). A seat settles with
+//! multiplier and bonus, every row's largest royalty, ranked ones included,
+//! the scoop multiplier being P under `scoop.by_seats`), raised points
+//! included, plus the largest bonus natural; then the terms after the base:
+//! a cap where every pair has one, the horse multiplier and the largest
+//! player multiplier of a banker game, in the order of the cap's stage.
+//! Each term is >= 0 and each multiplier >= 1 (the rules are validated). A seat settles with
 //! each other seat, so its points are at most `seats - 1` times a pair's
 //! and its money at most a pair's points times the sum of its stakes.
 //! Every figure a settlement reports (a pair's row points, royalties,
@@ -14,7 +18,7 @@
 
 use super::inputs::Stakes;
 use crate::error::{Error, Result};
-use crate::rules::{FoulMode, RoyaltyMode, Rules};
+use crate::rules::{CapStage, FoulMode, NaturalEntry, RoyaltyMode, Rules};
 
 /// The most points one pair of seats of a `seats`-seat table can settle
 /// for, either way, under `rules` (in 128 bits: it may not fit in 64;
@@ -30,7 +34,12 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
     // can sweep all
     let sweeps = seats >= rules.sweep_all_min_players;
     let (sweep_m, sweep_b) = (i(rules.sweep_all_multiplier), i(rules.sweep_all_bonus));
-    let mut m = i(rules.scoop_multiplier).max(1);
+    let scoop_m = if rules.scoop_by_seats {
+        seats as i128
+    } else {
+        i(rules.scoop_multiplier)
+    };
+    let mut m = scoop_m.max(1);
     let mut b = i(rules.scoop_bonus);
     if sweeps {
         m = m.max(sweep_m);
@@ -42,16 +51,21 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
         rules
             .royalties
             .iter()
-            .map(|row| row.iter().copied().max().map_or(0, i))
+            .zip(&rules.royalties_by_rank)
+            .map(|(row, ranked)| {
+                let ranked = ranked.iter().flatten().flatten().copied();
+                row.iter().copied().chain(ranked).max().map_or(0, i)
+            })
             .fold(0, add)
     };
     let roy_m = |m: i128| if rules.scoop_multiply_royalties { m } else { 1 };
     let scoop = |m: i128, b: i128| add(mul(add(rp3, overall), m), b);
     let rows = add(scoop(m, b), mul(royalties, roy_m(m)));
     let foul_base = match rules.foul_mode {
-        FoulMode::SweepAll | FoulMode::NoFoul | FoulMode::Refuse => add(mul(rp3, sweep_m), sweep_b),
+        FoulMode::SweepAll => add(mul(rp3, sweep_m), sweep_b),
         FoulMode::Scoop => scoop(m, b),
         FoulMode::Fixed => i(rules.foul_points),
+        FoulMode::NoFoul | FoulMode::Refuse => 0,
     };
     // a foul's royalties take the multiplier of the foul amount
     let foul_m = if rules.foul_mode == FoulMode::SweepAll {
@@ -59,25 +73,79 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
     } else {
         m
     };
-    let foul_roy = if rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None {
+    let fouls = !matches!(rules.foul_mode, FoulMode::NoFoul | FoulMode::Refuse);
+    let foul_roy = if fouls && rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None
+    {
         mul(royalties, roy_m(foul_m))
     } else {
         0
     };
-    let natural = rules
-        .naturals
-        .iter()
-        .map(|e| i(e.points))
-        .max()
-        .unwrap_or(0);
+    let natural = rules.naturals.iter().map(natural_points).max().unwrap_or(0);
     let surrender = if rules.surrender_enabled {
         i(rules.surrender_cost)
     } else {
         0
     };
-    rows.max(add(foul_base, foul_roy))
+    let base = rows
+        .max(add(foul_base, foul_roy))
         .max(natural)
-        .max(surrender)
+        .max(surrender);
+    pair_terms_bound(rules, add(base, bonus_natural_points(rules)))
+}
+
+/// The largest points a bonus natural adds to a pair's base.
+fn bonus_natural_points(rules: &Rules) -> i128 {
+    rules
+        .naturals
+        .iter()
+        .filter(|e| e.bonus)
+        .map(natural_points)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The most an entry is worth, raised or not.
+fn natural_points(e: &NaturalEntry) -> i128 {
+    let raised = e.raised.map_or(0, |(p, _)| p);
+    i128::from(e.points.max(raised))
+}
+
+/// The most a pair whose base and bonus naturals come to at most `v`
+/// settles for after its cap, the horse card and the largest seat
+/// multiplier (docs/rules.md, "A pair's terms"). A cap lowers the bound
+/// only when every pair has one (`cap.pair` > 0: the other caps fall back
+/// to it).
+fn pair_terms_bound(rules: &Rules, v: i128) -> i128 {
+    let cap = if rules.cap_pair > 0 {
+        let scoop = if rules.cap_scoop > 0 {
+            rules.cap_scoop
+        } else {
+            rules.cap_pair
+        };
+        let sweep = if rules.cap_sweep_all > 0 {
+            rules.cap_sweep_all
+        } else {
+            scoop
+        };
+        i128::from(rules.cap_pair.max(scoop).max(sweep))
+    } else {
+        i128::MAX
+    };
+    let horse = if rules.horse_card.is_some() {
+        i128::from(rules.horse_multiplier).max(1)
+    } else {
+        1
+    };
+    let seat = if rules.banker_enabled {
+        i128::from(rules.banker_max_multiplier).max(1)
+    } else {
+        1
+    };
+    let scaled = |v: i128| v.saturating_mul(horse).saturating_mul(seat);
+    match rules.cap_stage {
+        CapStage::Pair => scaled(v.min(cap)),
+        CapStage::Final => scaled(v).min(cap),
+    }
 }
 
 /// The most points a seat of a `seats`-seat table can settle for, either
@@ -235,5 +303,79 @@ mod tests {
         assert!(refused
             .message()
             .starts_with("rules: a seat of a 2-seat table"));
+    }
+
+    #[test]
+    fn the_bound_covers_the_terms_of_every_new_knob() {
+        use crate::natural_kind::Natural;
+        use crate::rules::{CapStage, NaturalEntry};
+        // without royalties or naturals, a plain scoop of 3 rows: x 2, or
+        // x 4 (the sweep-all) at four seats
+        let base = rules(&[
+            ("royalty_mode", KnobValue::Text("none".into())),
+            ("naturals.enabled", KnobValue::Naturals(vec![])),
+            ("foul.mode", KnobValue::Text("fixed".into())),
+        ]);
+        assert_eq!(largest_pair_points(&base, 3), 6);
+        // scoop by seats: the multiplier is the table's size
+        let by_seats = Rules {
+            scoop_by_seats: true,
+            sweep_all_min_players: 5,
+            ..base.clone()
+        };
+        assert_eq!(largest_pair_points(&by_seats, 3), 9);
+        assert_eq!(largest_pair_points(&by_seats, 4), 12);
+        // the horse card and the largest player multiplier multiply it
+        let terms = Rules {
+            horse_card: Some(0),
+            horse_multiplier: 3,
+            banker_enabled: true,
+            banker_max_multiplier: 5,
+            ..base.clone()
+        };
+        assert_eq!(largest_pair_points(&terms, 3), 6 * 3 * 5);
+        // a cap bounds it before them at stage pair, after them at final
+        let capped = Rules {
+            cap_pair: 4,
+            ..terms.clone()
+        };
+        assert_eq!(largest_pair_points(&capped, 3), 4 * 15);
+        let last = Rules {
+            cap_stage: CapStage::Final,
+            ..capped.clone()
+        };
+        assert_eq!(largest_pair_points(&last, 3), 4);
+        // a scoop cap alone does not bound a pair without a scoop
+        let scoop_only = Rules {
+            cap_scoop: 4,
+            ..terms
+        };
+        assert_eq!(largest_pair_points(&scoop_only, 3), 90);
+        // a raised natural, and a bonus natural on top of the rows
+        let raised = Rules {
+            naturals: vec![NaturalEntry {
+                raised: Some((40, crate::rules::RaisedBy::Quads)),
+                ..NaturalEntry::new(Natural::SixPairs, 3)
+            }],
+            ..base.clone()
+        };
+        assert_eq!(largest_pair_points(&raised, 3), 40);
+        let bonus = Rules {
+            naturals: vec![NaturalEntry {
+                bonus: true,
+                ..NaturalEntry::new(Natural::SixPairs, 5)
+            }],
+            ..base.clone()
+        };
+        assert_eq!(largest_pair_points(&bonus, 3), 6 + 5);
+        // a ranked royalty above the category's
+        let mut ranked = Rules {
+            royalty_mode: RoyaltyMode::Winner,
+            royalties: [[0; 10]; 3],
+            ..base
+        };
+        ranked.royalties_by_rank[0][1][12] = Some(20);
+        ranked.index_ranked_royalties();
+        assert_eq!(largest_pair_points(&ranked, 3), 6 + 20);
     }
 }

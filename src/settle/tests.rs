@@ -14,6 +14,8 @@ fn seat(text: &str) -> SeatInput {
         cards: hand(text),
         surrender: false,
         declare_natural: true,
+        banker: false,
+        multiplier: 1,
     }
 }
 
@@ -605,6 +607,8 @@ fn random_seats(
             },
             surrender: rules.surrender_enabled && rng.below(odds.surrender) == 0,
             declare_natural: rng.below(odds.decline) != 0,
+            banker: false,
+            multiplier: 1,
         })
         .collect()
 }
@@ -1064,7 +1068,7 @@ fn reference(
     let foul_amount = |s: usize| {
         let three = Big::of(3).mul(Big::of(rules.row_points));
         let (m, base, bonus) = match rules.foul_mode {
-            FoulMode::SweepAll | FoulMode::NoFoul | FoulMode::Refuse => {
+            FoulMode::SweepAll => {
                 let (m, b) = (rules.sweep_all_multiplier, rules.sweep_all_bonus);
                 (m, three.mul(Big::of(m)).add(Big::of(b)), b)
             }
@@ -1080,6 +1084,9 @@ fn reference(
                 )
             }
             FoulMode::Fixed => (scoop_of(s).0, Big::of(rules.foul_points), 0),
+            FoulMode::NoFoul | FoulMode::Refuse => {
+                unreachable!("the reference knows the paying modes")
+            }
         };
         let paid = if rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None {
             roy_total(s)
