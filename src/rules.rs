@@ -14,7 +14,7 @@ pub use choices::{
     CapStage, FlagChoice, FlushCompare, FoulCheck, FoulMode, NaturalOpponents, NaturalResolve,
     NaturalTies, RaisedBy, RoyaltyMode, RuleChoice, TieBreak, Wheel,
 };
-pub use natural_entry::{NaturalEntry, EIGHT};
+pub use natural_entry::{check_naturals, NaturalEntry, EIGHT};
 
 use crate::error::{Error, Result};
 use crate::natural_kind::Natural;
@@ -316,18 +316,7 @@ impl Rules {
                 self.horse_card
             )));
         }
-        let mut seen = 0u32;
-        for (index, entry) in self.naturals.iter().enumerate() {
-            let bit = 1 << entry.natural as u32;
-            if seen & bit != 0 {
-                return Err(Error::rules(format!(
-                    "natural {} is enabled twice",
-                    entry.natural.name()
-                )));
-            }
-            seen |= bit;
-            entry.check(index)?;
-        }
+        natural_entry::check_naturals(&self.naturals)?;
         Ok(())
     }
 

@@ -325,12 +325,28 @@ def test_the_engine_refuses_what_the_rules_layer_refuses() -> None:
     with pytest.raises(RulesError, match=r"naturals\.enabled\[0\]\.lowest"):
         _core.RuleSet(data)
     data["naturals"]["enabled"] = [{"name": "dragon", "points": 1, "raised_points": 2}]
-    with pytest.raises(RulesError, match="raised_points and raised_by"):
+    with pytest.raises(RulesError, match=r"raised_points is given without raised_by"):
         _core.RuleSet(data)
     data = Rules().to_dict()
     data["horse"] = {"card": "Zz"}
     with pytest.raises(RulesError, match=r"horse\.card"):
         _core.RuleSet(data)
+
+
+@pytest.mark.parametrize("field", ["lowest", "count", "exactly"])
+def test_a_field_of_another_natural_is_refused_even_at_its_default(field: str) -> None:
+    # one rule, the engine's, whichever way the rules come
+    default = {"lowest": "8", "count": 12, "exactly": False}[field]
+    entries = [{"name": "dragon", "points": 1, field: default}]
+    message = rf"^rules: naturals\.enabled\[0\]\.{field}: only [a-z-]+ takes {field}, not dragon$"
+    with pytest.raises(RulesError, match=message):
+        Rules(_naturals(*entries))
+    data = Rules().to_dict()
+    data["naturals"]["enabled"] = entries
+    with pytest.raises(RulesError, match=message):
+        _core.RuleSet(data)
+    with pytest.raises(RulesError, match=message):
+        Rules.from_dict(data, full=True)
 
 
 def test_a_preset_without_tables_of_its_own_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

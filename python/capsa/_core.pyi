@@ -1233,6 +1233,12 @@ def rules_text_fault(knob: str, value: str) -> str | None:
     ``TypeError`` for a value that is not a str, ``ArgumentError`` for one
     holding a lone surrogate."""
 
+def natural_entries(value: object) -> list[dict[str, Any]]:
+    """``naturals.enabled`` read and checked by the engine, as rules data
+    writes it: each entry's name, points and the optional fields away from
+    their defaults, in order (rank letters as ``"T"``). ``RulesError``
+    naming the entry and the field for every fault of the list."""
+
 def rng_words_fair(server_seed: bytes, nonce: int, start: int, count: int) -> bytes:
     """``count`` words of the fair deal's HMAC-SHA256 stream from word
     ``start`` (no client seeds), as the stream's bytes."""

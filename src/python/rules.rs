@@ -6,10 +6,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 use std::sync::OnceLock;
 
-use super::conversion::knobs::rules_from_dict;
+use super::conversion::knobs::{read_naturals, rules_from_dict};
+use crate::cards::RANK_CHARS;
 use crate::naturals::NATURAL_NAMES;
 use crate::rules::knobs::{Knob, KnobDefault, KnobType, KNOBS};
-use crate::rules::{rule_choices, Rules};
+use crate::rules::{rule_choices, NaturalEntry, Rules};
 
 /// The engine's compiled form of a rules value. `capsa.Rules` is a subclass:
 /// every entry point takes a `RuleSet` (so any `capsa.Rules`) as is.
@@ -28,6 +29,52 @@ impl RuleSet {
             rules: rules_from_dict(config)?,
         })
     }
+}
+
+/// `naturals.enabled` read and checked by the engine, as rules data
+/// writes it: each entry's name, points and the optional fields away from
+/// their defaults, in order (rank letters as ``"T"``).
+///
+/// Raises ``RulesError`` naming the entry and the field for every fault of
+/// the list.
+#[pyfunction]
+fn natural_entries<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let py = value.py();
+    let out = PyList::empty(py);
+    for entry in read_naturals(value)? {
+        let d = PyDict::new(py);
+        d.set_item("name", entry.natural.name())?;
+        d.set_item("points", entry.points)?;
+        let plain = NaturalEntry::new(entry.natural, entry.points);
+        let letter = |rank: u8| char::from(RANK_CHARS[rank as usize]).to_string();
+        if entry.lowest != plain.lowest {
+            d.set_item("lowest", letter(entry.lowest))?;
+        }
+        if entry.highest != plain.highest {
+            d.set_item("highest", letter(entry.highest))?;
+        }
+        if entry.count != plain.count {
+            d.set_item("count", entry.count)?;
+        }
+        if entry.exactly {
+            d.set_item("exactly", true)?;
+        }
+        if entry.same_tier {
+            d.set_item("same_tier", true)?;
+        }
+        if let Some((points, by)) = entry.raised {
+            d.set_item("raised_points", points)?;
+            d.set_item("raised_by", by.to_string())?;
+        }
+        if entry.must_declare {
+            d.set_item("must_declare", true)?;
+        }
+        if entry.bonus {
+            d.set_item("bonus", true)?;
+        }
+        out.append(d)?;
+    }
+    Ok(out)
 }
 
 /// One knob of the rules: a row of the engine's knob table
@@ -166,6 +213,7 @@ pub(crate) fn default_rules() -> &'static Rules {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<RuleSet>()?;
+    m.add_function(wrap_pyfunction!(natural_entries, m)?)?;
     let choices = PyDict::new(py);
     for (knob, names) in rule_choices() {
         choices.set_item(knob, PyTuple::new(py, names)?)?;

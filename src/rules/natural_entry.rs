@@ -53,6 +53,20 @@ impl NaturalEntry {
         }
     }
 
+    /// The optional fields of an entry, in the order rules data writes
+    /// them.
+    pub const FIELDS: [&'static str; 9] = [
+        "lowest",
+        "highest",
+        "count",
+        "exactly",
+        "same_tier",
+        "raised_points",
+        "raised_by",
+        "must_declare",
+        "bonus",
+    ];
+
     /// The natural a field belongs to, for the fields only one natural
     /// takes.
     pub fn field_natural(field: &str) -> Option<Natural> {
@@ -65,22 +79,42 @@ impl NaturalEntry {
         })
     }
 
+    /// The fault of `field` given for the entry at `index` of `natural`:
+    /// a field only another natural takes, whatever its value.
+    pub fn given_fault(index: usize, natural: Natural, field: &str) -> Option<Error> {
+        let owner = Self::field_natural(field)?;
+        (owner != natural).then(|| {
+            Error::rules(format!(
+                "naturals.enabled[{index}].{field}: only {} takes {field}, not {}",
+                owner.name(),
+                natural.name()
+            ))
+        })
+    }
+
+    /// The fault of a `count` of the entry at `index`: 12 or 13.
+    pub fn count_fault(index: usize, count: i64) -> Option<Error> {
+        (!(12..=13).contains(&count)).then(|| {
+            Error::rules(format!(
+                "naturals.enabled[{index}].count must be in 12..13, got {count}"
+            ))
+        })
+    }
+
     /// Checks the entry at `index` of `naturals.enabled`.
     ///
     /// Errors (each naming the entry and the field): negative points, a
-    /// field of another natural away from its default, a rank or count out
-    /// of range, `same_tier` on the first entry, `raised_by =
+    /// field of another natural away from its default (rules data is
+    /// refused one it gives at all: [`Self::given_fault`]), a rank or
+    /// count out of range, `same_tier` on the first entry, `raised_by =
     /// "straight-flush"` for a natural other than `three-straights` and
     /// `three-flushes`.
     pub fn check(&self, index: usize) -> Result<()> {
         let at = |field: &str, why: String| {
-            Error::rules(format!(
-                "naturals.enabled[{index}].{field} ({}): {why}",
-                self.natural.name()
-            ))
+            Error::rules(format!("naturals.enabled[{index}].{field}{why}"))
         };
         if self.points < 0 {
-            return Err(at("points", format!("must be >= 0, got {}", self.points)));
+            return Err(at("points", format!(" must be >= 0, got {}", self.points)));
         }
         let defaults = NaturalEntry::new(self.natural, self.points);
         let given = [
@@ -90,28 +124,33 @@ impl NaturalEntry {
             ("exactly", self.exactly != defaults.exactly),
         ];
         for (field, differs) in given {
-            let owner = Self::field_natural(field).expect("a field of one natural");
-            if differs && owner != self.natural {
-                return Err(at(field, format!("only {} takes it", owner.name())));
+            if let Some(fault) = differs
+                .then(|| Self::given_fault(index, self.natural, field))
+                .flatten()
+            {
+                return Err(fault);
             }
         }
         for (field, rank) in [("lowest", self.lowest), ("highest", self.highest)] {
             if rank > 12 {
-                return Err(at(field, format!("must be a rank index 0..12, got {rank}")));
+                return Err(at(
+                    field,
+                    format!(" must be a rank index 0..12, got {rank}"),
+                ));
             }
         }
-        if !(12..=13).contains(&self.count) {
-            return Err(at("count", format!("must be 12 or 13, got {}", self.count)));
+        if let Some(fault) = Self::count_fault(index, self.count.into()) {
+            return Err(fault);
         }
         if self.same_tier && index == 0 {
             return Err(at(
                 "same_tier",
-                "the first entry has no entry before it to share a tier with".into(),
+                ": the first entry has no entry before it to share a tier with".into(),
             ));
         }
         if let Some((points, by)) = self.raised {
             if points < 0 {
-                return Err(at("raised_points", format!("must be >= 0, got {points}")));
+                return Err(at("raised_points", format!(" must be >= 0, got {points}")));
             }
             if by == RaisedBy::StraightFlush
                 && !matches!(
@@ -121,10 +160,31 @@ impl NaturalEntry {
             {
                 return Err(at(
                     "raised_by",
-                    "\"straight-flush\" raises only three-straights and three-flushes".into(),
+                    format!(
+                        ": \"straight-flush\" raises only three-straights and three-flushes, not {}",
+                        self.natural.name()
+                    ),
                 ));
             }
         }
         Ok(())
     }
+}
+
+/// Checks `naturals.enabled`: each entry ([`NaturalEntry::check`]) and no
+/// natural listed twice.
+pub fn check_naturals(entries: &[NaturalEntry]) -> Result<()> {
+    let mut seen = 0u32;
+    for (index, entry) in entries.iter().enumerate() {
+        let bit = 1 << entry.natural as u32;
+        if seen & bit != 0 {
+            return Err(Error::rules(format!(
+                "naturals.enabled[{index}]: natural '{}' is listed twice",
+                entry.natural.name()
+            )));
+        }
+        seen |= bit;
+        entry.check(index)?;
+    }
+    Ok(())
 }

@@ -267,7 +267,7 @@ fn a_natural_entry_takes_only_its_own_fields() {
     entry.lowest = 8;
     assert_eq!(
         entry.check(2).unwrap_err().message(),
-        "naturals.enabled[2].lowest (dragon): only all-high takes it"
+        "naturals.enabled[2].lowest: only all-high takes lowest, not dragon"
     );
     let mut entry = NaturalEntry::new(Natural::AllHigh, 5);
     entry.lowest = 8;
@@ -288,6 +288,20 @@ fn a_natural_entry_takes_only_its_own_fields() {
     let mut entry = NaturalEntry::new(Natural::ThreeFlushes, 3);
     entry.raised = Some((6, RaisedBy::StraightFlush));
     assert!(entry.check(1).is_ok());
+    let twice = Rules {
+        naturals: vec![
+            NaturalEntry::new(Natural::Dragon, 13),
+            NaturalEntry::new(Natural::Dragon, 13),
+        ],
+        ..Rules::default()
+    };
+    assert_eq!(
+        twice.validate().unwrap_err().message(),
+        "naturals.enabled[1]: natural 'dragon' is listed twice"
+    );
+    assert!(NaturalEntry::given_fault(0, Natural::AllHigh, "lowest").is_none());
+    assert!(NaturalEntry::given_fault(0, Natural::Dragon, "bonus").is_none());
+    assert!(NaturalEntry::given_fault(0, Natural::Dragon, "lowest").is_some());
     let rules = Rules {
         naturals: vec![NaturalEntry {
             count: 14,
@@ -297,6 +311,6 @@ fn a_natural_entry_takes_only_its_own_fields() {
     };
     assert_eq!(
         rules.validate().unwrap_err().message(),
-        "naturals.enabled[0].count (twelve-royals): must be 12 or 13, got 14"
+        "naturals.enabled[0].count must be in 12..13, got 14"
     );
 }

@@ -2,14 +2,16 @@
 //! knob through the engine's knob table.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict};
+use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
 use super::super::errors::err;
 use crate::error::ErrorKind;
-use crate::naturals::Natural;
+use crate::naturals::{Natural, NATURAL_NAMES};
 use crate::rank::category_index;
 use crate::rules::knobs::{rank_of_letter, Knob, KnobType, KNOBS};
-use crate::rules::{KnobValue, NaturalEntry, RankedRow, Rules};
+use crate::rules::{
+    check_naturals, KnobValue, NaturalEntry, RaisedBy, RankedRow, RuleChoice, Rules,
+};
 
 /// The value at a dotted path of a nested dict, or `None` when a table on
 /// the way or the leaf is missing.
@@ -36,93 +38,154 @@ fn must_be(path: &str, what: &str) -> PyErr {
 
 fn read_int(v: &Bound<'_, PyAny>, path: &str) -> PyResult<i64> {
     if v.is_instance_of::<PyBool>() {
-        return Err(must_be(path, "an integer"));
+        return Err(got(path, "an integer", v));
     }
-    v.extract::<i64>().map_err(|_| must_be(path, "an integer"))
+    v.extract::<i64>()
+        .map_err(|_| got(path, "an integer of 64 bits", v))
 }
 
 fn read_flag(v: &Bound<'_, PyAny>, path: &str) -> PyResult<bool> {
     if !v.is_instance_of::<PyBool>() {
-        return Err(must_be(path, "true or false"));
+        return Err(got(path, "true or false", v));
     }
     v.extract()
 }
 
 fn read_rank(v: &Bound<'_, PyAny>, path: &str) -> PyResult<u8> {
-    let text: String = v.extract().map_err(|_| must_be(path, "a rank letter"))?;
-    rank_of_letter(&text).ok_or_else(|| must_be(path, "a rank letter 2..9, T, J, Q, K or A"))
+    v.extract::<String>()
+        .ok()
+        .and_then(|text| rank_of_letter(&text))
+        .ok_or_else(|| got(path, "a rank letter 2..9, T, J, Q, K or A", v))
 }
 
-fn read_small(v: &Bound<'_, PyAny>, path: &str) -> PyResult<u8> {
-    let n = read_int(v, path)?;
-    u8::try_from(n).map_err(|_| must_be(path, "12 or 13"))
+/// A value as an error message shows it: its repr, cut short.
+fn shown(v: &Bound<'_, PyAny>) -> String {
+    let text = v
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "<unprintable>".into());
+    match text.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}...", &text[..cut]),
+        None => text,
+    }
 }
 
-fn read_entry(d: &Bound<'_, PyDict>, path: &str) -> PyResult<NaturalEntry> {
-    let shape = || must_be(path, "a list of {name, points, ...} tables");
-    let name: String = leaf(d, "name")?
-        .ok_or_else(shape)?
-        .extract()
-        .map_err(|_| must_be(&format!("{path}[].name"), "a string"))?;
-    let n = Natural::from_name(&name).ok_or_else(|| {
-        err(
-            ErrorKind::Rules,
-            format!("rules: {path} names unknown natural {name:?}"),
-        )
-    })?;
-    let points = leaf(d, "points")?.ok_or_else(shape)?;
-    let mut entry = NaturalEntry::new(n, read_int(&points, &format!("{path}[].points"))?);
+fn got(path: &str, what: &str, v: &Bound<'_, PyAny>) -> PyErr {
+    must_be(path, &format!("{what}, got {}", shown(v)))
+}
+
+fn rules_err(e: crate::error::Error) -> PyErr {
+    e.context("rules").into()
+}
+
+/// One entry of `naturals.enabled`, the one at `index`: its fields read by
+/// their types, a field of another natural refused whenever it is given,
+/// and the entry checked by the engine ([`NaturalEntry::check`]).
+fn read_entry(item: &Bound<'_, PyAny>, index: usize) -> PyResult<NaturalEntry> {
+    let path = format!("naturals.enabled[{index}]");
+    let d = item
+        .cast::<PyDict>()
+        .ok()
+        .filter(|d| d.contains("name").unwrap_or(false) && d.contains("points").unwrap_or(false))
+        .ok_or_else(|| got(&path, "a table with name, points and optional fields", item))?;
+    let name_value = d.get_item("name")?.expect("checked above");
+    let natural = name_value
+        .extract::<String>()
+        .ok()
+        .and_then(|name| Natural::from_name(&name))
+        .ok_or_else(|| {
+            err(
+                ErrorKind::Rules,
+                format!(
+                    "rules: {path}.name {} is not a natural; the naturals are: {}",
+                    shown(&name_value),
+                    NATURAL_NAMES.join(", ")
+                ),
+            )
+        })?;
+    let points = d.get_item("points")?.expect("checked above");
+    let mut entry = NaturalEntry::new(natural, read_int(&points, &format!("{path}.points"))?);
     let (mut raised_points, mut raised_by) = (None, None);
     for (k, v) in d.iter() {
-        let field: String = k.extract().map_err(|_| shape())?;
-        let at = format!("{path}[].{field}");
+        let field = k.extract::<String>().ok();
+        let Some(field) = field
+            .filter(|f| f == "name" || f == "points" || NaturalEntry::FIELDS.contains(&f.as_str()))
+        else {
+            return Err(err(
+                ErrorKind::Rules,
+                format!(
+                    "rules: {path} ({}): {} is not a field of an entry; the fields are: name, points, {}",
+                    natural.name(),
+                    shown(&k),
+                    NaturalEntry::FIELDS.join(", ")
+                ),
+            ));
+        };
+        if let Some(fault) = NaturalEntry::given_fault(index, natural, &field) {
+            return Err(rules_err(fault));
+        }
+        let at = format!("{path}.{field}");
         match field.as_str() {
-            "name" | "points" => {}
             "lowest" => entry.lowest = read_rank(&v, &at)?,
             "highest" => entry.highest = read_rank(&v, &at)?,
-            "count" => entry.count = read_small(&v, &at)?,
+            "count" => {
+                let count = read_int(&v, &at)?;
+                if let Some(fault) = NaturalEntry::count_fault(index, count) {
+                    return Err(rules_err(fault));
+                }
+                entry.count = count as u8;
+            }
             "exactly" => entry.exactly = read_flag(&v, &at)?,
             "same_tier" => entry.same_tier = read_flag(&v, &at)?,
             "must_declare" => entry.must_declare = read_flag(&v, &at)?,
             "bonus" => entry.bonus = read_flag(&v, &at)?,
             "raised_points" => raised_points = Some(read_int(&v, &at)?),
             "raised_by" => {
-                let by: String = v.extract().map_err(|_| must_be(&at, "a string"))?;
-                raised_by = Some(
-                    by.parse()
-                        .map_err(|e: crate::error::Error| e.context("rules"))?,
-                );
+                let by = v.extract::<String>().ok().and_then(|t| t.parse().ok());
+                let names = RaisedBy::NAMES
+                    .iter()
+                    .map(|n| format!("'{n}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                raised_by = Some(by.ok_or_else(|| got(&at, &format!("one of {names}"), &v))?);
             }
-            _ => {
-                return Err(err(
-                    ErrorKind::Rules,
-                    format!("rules: {path} entry {name:?} has no field {field:?}"),
-                ))
-            }
+            _ => {}
         }
     }
     entry.raised = match (raised_points, raised_by) {
         (Some(p), Some(by)) => Some((p, by)),
         (None, None) => None,
-        _ => {
+        (Some(_), None) | (None, Some(_)) => {
+            let (given, missing) = if raised_points.is_some() {
+                ("raised_points", "raised_by")
+            } else {
+                ("raised_by", "raised_points")
+            };
             return Err(err(
                 ErrorKind::Rules,
-                format!("rules: {path} entry {name:?} gives one of raised_points and raised_by; give both or neither"),
-            ))
+                format!("rules: {path}.{given} is given without {missing}; give both or neither"),
+            ));
         }
     };
+    entry.check(index).map_err(rules_err)?;
     Ok(entry)
 }
 
-fn read_naturals(v: &Bound<'_, PyAny>, path: &str) -> PyResult<Vec<NaturalEntry>> {
-    let mut list = Vec::new();
-    for item in v.try_iter()? {
-        let item = item?;
-        let d = item
-            .cast::<PyDict>()
-            .map_err(|_| must_be(path, "a list of {name, points, ...} tables"))?;
-        list.push(read_entry(d, path)?);
+/// `naturals.enabled`: a list (or tuple) of entries, each read and checked,
+/// no natural listed twice.
+pub(crate) fn read_naturals(v: &Bound<'_, PyAny>) -> PyResult<Vec<NaturalEntry>> {
+    if !(v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>()) {
+        return Err(got(
+            "naturals.enabled",
+            "a list of {name, points} tables",
+            v,
+        ));
     }
+    let mut list = Vec::new();
+    for (index, item) in v.try_iter()?.enumerate() {
+        list.push(read_entry(&item?, index)?);
+    }
+    check_naturals(&list).map_err(rules_err)?;
     Ok(list)
 }
 
@@ -174,7 +237,7 @@ fn read_knob(knob: &Knob, v: &Bound<'_, PyAny>) -> PyResult<KnobValue> {
         }
         KnobType::Flag => KnobValue::Flag(read_flag(v, path)?),
         KnobType::Int { .. } => KnobValue::Int(read_int(v, path)?),
-        KnobType::Naturals => KnobValue::Naturals(read_naturals(v, path)?),
+        KnobType::Naturals => KnobValue::Naturals(read_naturals(v)?),
         KnobType::Royalties(_) => KnobValue::Royalties(read_royalties(v, path)?),
         KnobType::RoyaltiesByRank(_) => KnobValue::RoyaltiesByRank(Box::new(read_ranked(v, path)?)),
     })
