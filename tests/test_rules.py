@@ -23,10 +23,19 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 PRESETS = ["capsa-susun", "pagat", "2-4", "1-6", "mau-binh", "hawaiian-gardens"]
+# tests/test_presets_houses.py checks these
+HOUSES = [
+    "shisanshui",
+    "shisanshui-horse",
+    "shisanshui-banker",
+    "taiwanese",
+    "thai",
+    "malayan-bank",
+]
 
 
 def test_presets_listed() -> None:
-    assert sorted(capsa.presets()) == sorted(PRESETS)
+    assert sorted(capsa.presets()) == sorted(PRESETS + HOUSES)
 
 
 def test_default_is_capsa_susun() -> None:
