@@ -92,7 +92,7 @@ pub fn auto_arrangement(
         }
         AutoPolicy::Greedy => Ok(AutoChoice {
             cards: greedy_arrangement(rules, &sorted)?,
-            declare_natural: naturals::strongest(&sorted, &rules.naturals).is_some(),
+            declare_natural: naturals::declared(&sorted, rules, true).is_some(),
         }),
         AutoPolicy::Foul => {
             let cards = splits::first_foul(&rules.evaluator, rules.foul_strict, &sorted)

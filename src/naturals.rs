@@ -6,6 +6,13 @@ use crate::splits;
 
 pub use crate::natural_kind::{Natural, ALL, NATURAL_NAMES};
 
+mod declared;
+#[cfg(test)]
+mod declared_tests;
+
+pub use crate::rules::{NaturalEntry, RaisedBy};
+pub use declared::{declared, declared_in, qualifies_for, raises, Declared};
+
 // ---------------------------------------------------------------------------
 // Detection.
 //
@@ -142,12 +149,24 @@ fn suit_splits(s: u64, n: u32) -> bool {
 /// whatever the rules. The cards must be 13 valid, distinct ids (callers
 /// check).
 pub fn qualifying(cards: &[u8; 13]) -> u16 {
+    qualifying_mask(card_mask(cards))
+}
+
+/// The 52-bit mask of the cards (bit `id`).
+#[inline(always)]
+fn card_mask(cards: &[u8; 13]) -> u64 {
     let mut cm = 0u64;
     for &id in cards {
         debug_assert!(id < 52, "card id {id} out of range");
         cm |= 1u64 << (id & 63);
     }
     debug_assert_eq!(cm.count_ones(), 13, "cards must be distinct");
+    cm
+}
+
+/// `qualifying` of the cards of the card mask `cm`.
+#[inline(always)]
+fn qualifying_mask(cm: u64) -> u16 {
     let suits = [cm & LO, (cm >> 1) & LO, (cm >> 2) & LO, (cm >> 3) & LO];
     let cnt = suits[0] + suits[1] + suits[2] + suits[3];
     let any = suits[0] | suits[1] | suits[2] | suits[3];
@@ -156,6 +175,9 @@ pub fn qualifying(cards: &[u8; 13]) -> u16 {
     let quads = (cnt >> 2) & LO;
     let odd = cnt & LO;
     let n = suits.map(nibble_sum);
+    // cnt // 2 summed: one per rank with cnt >= 2, one more per quad.
+    let pairs = nibble_sum(ge2 + quads);
+    let trips = nibble_sum(ge3);
     let red = n[0] + n[2];
     let non_royal = cm & NON_ROYAL_CARDS;
 
@@ -168,12 +190,14 @@ pub fn qualifying(cards: &[u8; 13]) -> u16 {
         | bit(AllLow, any & ABOVE_8 == 0)
         | bit(FullColored, red == 13 || red == 0)
         | bit(TwelveSameColor, !(2..=11).contains(&red))
-        | bit(FourTriples, nibble_sum(ge3) >= 4)
+        | bit(FourTriples, trips >= 4)
         // 13 cards have an odd number of odd counts: exactly one, and it is 3.
         | bit(FivePairsTrips, odd & odd.wrapping_sub(1) == 0 && odd & ge3 != 0)
-        // cnt // 2 summed: one per rank with cnt >= 2, one more per quad.
-        | bit(SixPairs, nibble_sum(ge2 + quads) >= 6)
-        | bit(NoPictureCards, any & PICTURES == 0);
+        | bit(SixPairs, pairs >= 6)
+        | bit(NoPictureCards, any & PICTURES == 0)
+        // No quad, two trips and five pairs (the trips' among them): 6 + 6
+        // cards, so the thirteenth is a single.
+        | bit(TwoFullHouses, quads == 0 && trips == 2 && pairs == 5);
     if (FLUSH_COUNTS >> n[0])
         & (FLUSH_COUNTS >> n[1])
         & (FLUSH_COUNTS >> n[2])
@@ -212,7 +236,7 @@ fn is_run(positions: u32) -> bool {
 
 /// Whether the ranks of the cards (a row of 3 or 5) are consecutive, the
 /// ace high or low: A-2-3 and Q-K-A, A-2-3-4-5 and T-J-Q-K-A, nothing
-/// wrapping round (docs/rules.md, "The fifteen naturals").
+/// wrapping round (docs/rules.md, "The sixteen naturals").
 fn is_straight_row(row: &[u8]) -> bool {
     let ranks = row.iter().fold(0u32, |m, &c| m | 1 << rank_index(c));
     if ranks.count_ones() as usize != row.len() {
@@ -224,20 +248,41 @@ fn is_straight_row(row: &[u8]) -> bool {
     is_run(ace_high) || is_run(ace_low)
 }
 
+/// Whether the cards (a row of 3 or 5) hold exactly two ranks, the larger
+/// group a card more than the smaller: a pair and a single in three cards,
+/// a full house in five.
+fn is_full_row(row: &[u8]) -> bool {
+    let first = rank_index(row[0]);
+    let same = row.iter().filter(|&&c| rank_index(c) == first).count();
+    let other = row.iter().find(|&&c| rank_index(c) != first);
+    other.is_some_and(|&o| {
+        let rest = row
+            .iter()
+            .filter(|&&c| rank_index(c) == rank_index(o))
+            .count();
+        same + rest == row.len() && same.max(rest) == row.len().div_ceil(2)
+    })
+}
+
 /// A split that shows a row-shaped natural (`three-flushes`,
-/// `three-straights`, `three-straight-flushes`): its three rows have the
-/// natural's shape, laid out top 0-2, middle 3-7, bottom 8-12, each row by
-/// ascending id. It is the first such split in split order (docs/rules.md,
-/// "Split order") that does not foul under `rules`, or the first such
-/// split when every one fouls (only `foul_check = "strict"` with two
-/// five-card rows of equal ranks). `None` when the natural is not
-/// row-shaped or the cards do not qualify for it. The cards must be 13
+/// `three-straights`, `three-straight-flushes`, `two-full-houses`): its
+/// three rows have the natural's shape (for `two-full-houses`, a pair and a
+/// single on top and two full houses), laid out top 0-2, middle 3-7,
+/// bottom 8-12, each row by ascending id. It is the first such split in
+/// split order (docs/rules.md, "Split order") that does not foul under
+/// `rules`, or the first such split when every one fouls (only
+/// `foul_check = "strict"` with two five-card rows of equal ranks). When
+/// the rules' entry of the natural is raised by a straight flush and the
+/// cards raise it, only splits with a straight flush as a five-card row
+/// count, so that the rows show what raised it. `None` when the natural is
+/// not row-shaped or the cards do not qualify for it. The cards must be 13
 /// valid, distinct ids (callers check).
 pub fn natural_split(rules: &Rules, cards: &[u8; 13], natural: Natural) -> Option<[u8; 13]> {
     let row_fits: fn(&[u8]) -> bool = match natural {
         Natural::ThreeFlushes => is_flush_row,
         Natural::ThreeStraights => is_straight_row,
         Natural::ThreeStraightFlushes => |row| is_flush_row(row) && is_straight_row(row),
+        Natural::TwoFullHouses => is_full_row,
         _ => return None,
     };
     if (qualifying(cards) >> (natural as u32)) & 1 == 0 {
@@ -256,10 +301,31 @@ pub fn natural_split(rules: &Rules, cards: &[u8; 13], natural: Natural) -> Optio
         .iter()
         .map(|p| row_fits(&p.map(|q| sorted[q as usize])))
         .collect();
+    let raised_by_straight_flush = rules.naturals.iter().any(|e| {
+        e.natural == natural
+            && matches!(e.raised, Some((_, RaisedBy::StraightFlush)))
+            && raises(cards, e)
+    });
+    let straight_flush5: Vec<bool> = if raised_by_straight_flush {
+        table
+            .positions5
+            .iter()
+            .map(|p| {
+                let row = p.map(|q| sorted[q as usize]);
+                is_flush_row(&row) && is_straight_row(&row)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let e = &rules.evaluator;
     let mut first = None;
     for &[t, m, b] in &table.splits {
         if !(fits3[t as usize] && fits5[m as usize] && fits5[b as usize]) {
+            continue;
+        }
+        if raised_by_straight_flush && !(straight_flush5[m as usize] || straight_flush5[b as usize])
+        {
             continue;
         }
         let layout = splits::layout_of(&sorted, t, m, b);
@@ -276,19 +342,6 @@ pub fn natural_split(rules: &Rules, cards: &[u8; 13], natural: Natural) -> Optio
 
 #[cfg(test)]
 mod split_tests;
-
-/// The strongest natural of `enabled` (strongest first) that the cards
-/// qualify for, with its points.
-pub fn strongest(cards: &[u8; 13], enabled: &[(Natural, i64)]) -> Option<(Natural, i64)> {
-    if enabled.is_empty() {
-        return None;
-    }
-    let q = qualifying(cards);
-    enabled
-        .iter()
-        .copied()
-        .find(|&(n, _)| (q >> (n as u32)) & 1 != 0)
-}
 
 #[cfg(test)]
 mod tests;

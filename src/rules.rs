@@ -5,16 +5,20 @@
 //! knobs.
 
 mod choices;
+mod fields;
+mod knob_row;
 pub mod knobs;
+mod natural_entry;
 
 pub use choices::{
-    FlushCompare, FoulCheck, FoulMode, NaturalResolve, NaturalTies, RoyaltyMode, RuleChoice,
-    TieBreak, Wheel,
+    CapStage, FlagChoice, FlushCompare, FoulCheck, FoulMode, NaturalOpponents, NaturalResolve,
+    NaturalTies, RaisedBy, RoyaltyMode, RuleChoice, TieBreak, Wheel,
 };
+pub use natural_entry::{NaturalEntry, EIGHT};
 
 use crate::error::{Error, Result};
 use crate::natural_kind::Natural;
-use crate::rank::{category_index, parse_suit_order, Evaluator, Ranking, CATEGORY_NAMES};
+use crate::rank::{category_index, Evaluator, Ranking, CATEGORY_NAMES};
 use knobs::{KnobDefault, KnobType, KNOBS};
 
 /// Every named-choice knob of a rules file with its valid names, in the
@@ -46,6 +50,30 @@ fn check_royalty_row(name: &str, allowed: &[&str], row: &[i64; 10]) -> Result<()
     Ok(())
 }
 
+/// A ranked royalty row's points: each >= 0, and only for the categories
+/// the row may name.
+fn check_ranked_row(name: &str, allowed: &[&str], row: &RankedRow) -> Result<()> {
+    for (cat, ranks) in row.iter().enumerate() {
+        let category = CATEGORY_NAMES[cat];
+        for (rank, v) in ranks.iter().enumerate() {
+            let Some(v) = *v else { continue };
+            let letter = crate::cards::RANK_CHARS[rank] as char;
+            if v < 0 {
+                return Err(Error::rules(format!(
+                    "{name}.{category}.{letter} must be >= 0, got {v}"
+                )));
+            }
+            if !allowed.contains(&category) {
+                return Err(Error::rules(format!(
+                    "{name}: {category:?} is not a category of that row; the categories are: {}",
+                    allowed.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub use crate::rows::{BOTTOM, MIDDLE, TOP};
 
 #[derive(Clone, Debug)]
@@ -68,12 +96,34 @@ pub struct Rules {
     pub foul_pays_royalties: bool,
     pub surrender_enabled: bool,
     pub surrender_cost: i64,
-    /// Enabled naturals, strongest first, with their points.
-    pub naturals: Vec<(Natural, i64)>,
+    /// `scoop.by_seats`: a scoop's multiplier is the number of players.
+    pub scoop_by_seats: bool,
+    pub sweep_all_natural_opponents: NaturalOpponents,
+    /// The horse card's id, if the variant has one.
+    pub horse_card: Option<u8>,
+    pub horse_multiplier: i64,
+    pub horse_naturals: bool,
+    pub cap_pair: i64,
+    pub cap_scoop: i64,
+    pub cap_sweep_all: i64,
+    pub cap_stage: CapStage,
+    pub banker_enabled: bool,
+    pub banker_wins_ties: bool,
+    pub banker_max_multiplier: i64,
+    /// Enabled naturals, strongest first, with their points and parameters.
+    pub naturals: Vec<NaturalEntry>,
     pub natural_resolve: NaturalResolve,
     pub natural_ties: NaturalTies,
     /// Royalty points per row (top, middle, bottom) and category index.
     pub royalties: [[i64; 10]; 3],
+    /// Royalty points per row, category index and key rank index (0: the
+    /// deuce), where listed; in place of `royalties` there.
+    pub royalties_by_rank: [[[Option<i64>; 13]; 10]; 3],
+    /// Per row, a bit per category index with a rank listed in
+    /// `royalties_by_rank`: what [`Rules::royalty`] reads to skip the key
+    /// rank of every other hand. `set_knob` keeps it; after changing
+    /// `royalties_by_rank` in place, call [`Rules::index_ranked_royalties`].
+    pub ranked_categories: [u16; 3],
     pub stake: i64,
     /// The rake (docs/rules.md, "Money, rake and exactness").
     pub rake: Rake,
@@ -97,11 +147,18 @@ pub enum KnobValue {
     Text(String),
     Flag(bool),
     Int(i64),
-    /// `naturals.enabled`: strongest first, with their points.
-    Naturals(Vec<(Natural, i64)>),
+    /// `naturals.enabled`: strongest first, with their points and
+    /// parameters.
+    Naturals(Vec<NaturalEntry>),
     /// A royalty row: points by category index.
     Royalties([i64; 10]),
+    /// A ranked royalty row: points by category index and rank index,
+    /// where listed.
+    RoyaltiesByRank(Box<RankedRow>),
 }
+
+/// A ranked royalty row: points by category index and key rank index.
+pub type RankedRow = [[Option<i64>; 13]; 10];
 
 impl KnobDefault {
     /// The default as a value; `None` for an optional knob left out.
@@ -113,7 +170,9 @@ impl KnobDefault {
             KnobDefault::Int(v) => KnobValue::Int(v),
             KnobDefault::Naturals(list) => KnobValue::Naturals(
                 list.iter()
-                    .map(|&(n, p)| (Natural::from_name(n).expect("a natural's name"), p))
+                    .map(|&(n, p)| {
+                        NaturalEntry::new(Natural::from_name(n).expect("a natural's name"), p)
+                    })
                     .collect(),
             ),
             KnobDefault::Royalties(row) => {
@@ -122,6 +181,9 @@ impl KnobDefault {
                     points[category_index(cat).expect("a category's name") as usize] = p;
                 }
                 KnobValue::Royalties(points)
+            }
+            KnobDefault::NoRankedRoyalties => {
+                KnobValue::RoyaltiesByRank(Box::new([[None; 13]; 10]))
             }
         })
     }
@@ -144,6 +206,18 @@ impl Default for Rules {
             sweep_all_multiplier: 0,
             sweep_all_bonus: 0,
             sweep_all_min_players: 0,
+            scoop_by_seats: false,
+            sweep_all_natural_opponents: NaturalOpponents::Block,
+            horse_card: None,
+            horse_multiplier: 0,
+            horse_naturals: false,
+            cap_pair: 0,
+            cap_scoop: 0,
+            cap_sweep_all: 0,
+            cap_stage: CapStage::Pair,
+            banker_enabled: false,
+            banker_wins_ties: false,
+            banker_max_multiplier: 0,
             foul_mode: FoulMode::SweepAll,
             foul_points: 0,
             foul_pays_royalties: false,
@@ -153,6 +227,8 @@ impl Default for Rules {
             natural_resolve: NaturalResolve::HigherWins,
             natural_ties: NaturalTies::Push,
             royalties: [[0; 10]; 3],
+            royalties_by_rank: [[[None; 13]; 10]; 3],
+            ranked_categories: [0; 3],
             stake: 0,
             rake: Rake::default(),
         };
@@ -167,37 +243,6 @@ impl Default for Rules {
     }
 }
 
-fn wrong_value(name: &str, value: &KnobValue) -> Error {
-    Error::rules(format!("{name} cannot take {value:?}"))
-}
-
-fn text(name: &str, value: KnobValue) -> Result<String> {
-    match value {
-        KnobValue::Text(t) => Ok(t),
-        other => Err(wrong_value(name, &other)),
-    }
-}
-
-fn flag(name: &str, value: KnobValue) -> Result<bool> {
-    match value {
-        KnobValue::Flag(b) => Ok(b),
-        other => Err(wrong_value(name, &other)),
-    }
-}
-
-fn int(name: &str, value: KnobValue) -> Result<i64> {
-    match value {
-        KnobValue::Int(v) => Ok(v),
-        other => Err(wrong_value(name, &other)),
-    }
-}
-
-fn royalty_row(name: &str) -> Option<usize> {
-    ["royalties.top", "royalties.middle", "royalties.bottom"]
-        .iter()
-        .position(|k| *k == name)
-}
-
 impl Rules {
     /// Sets the knob of a dotted name (a row of [`KNOBS`]) to `value`:
     /// the one place a knob's name meets its field. Text knobs the engine
@@ -207,122 +252,33 @@ impl Rules {
     /// Errors: an unknown knob, a value of the wrong kind, an integer out of
     /// the table's range, a name that is not one of a choice's.
     pub fn set_knob(&mut self, name: &str, value: KnobValue) -> Result<()> {
-        // The evaluator's tables depend on the ranking: a ranking knob
-        // builds a new evaluator rather than editing the ranking in place.
-        let mut ranking = self.evaluator.ranking;
-        if let (Some(knob), KnobValue::Int(v)) = (knobs::knob(name), &value) {
+        let Some(knob) = knobs::knob(name) else {
+            return Err(Error::rules(format!("unknown knob {name:?}")));
+        };
+        if let KnobValue::Int(v) = &value {
             if let Some(fault) = knob.int_fault(*v as i128) {
                 return Err(Error::rules(format!("{name} {fault}, got {v}")));
             }
         }
-        match name {
-            "name" | "description" => {
-                crate::texts::check_rules_text(name, &text(name, value)?).map_err(Error::rules)?;
-            }
-            "tie_break" => ranking.tie_break_suit = text(name, value)?.parse::<TieBreak>()?.flag(),
-            "suit_order" => ranking.suit_strength = parse_suit_order(&text(name, value)?)?,
-            "flush_compare" => {
-                ranking.flush_suit_first = text(name, value)?.parse::<FlushCompare>()?.flag()
-            }
-            "wheel" => ranking.wheel_second = text(name, value)?.parse::<Wheel>()?.flag(),
-            "foul_check" => self.foul_strict = text(name, value)?.parse::<FoulCheck>()?.flag(),
-            "row_points" => self.row_points = int(name, value)?,
-            "overall_point" => self.overall_point = int(name, value)?,
-            "royalty_mode" => self.royalty_mode = text(name, value)?.parse()?,
-            "royalty_adds" => self.royalty_adds = flag(name, value)?,
-            "scoop.multiplier" => self.scoop_multiplier = int(name, value)?,
-            "scoop.bonus" => self.scoop_bonus = int(name, value)?,
-            "scoop.multiply_royalties" => self.scoop_multiply_royalties = flag(name, value)?,
-            "sweep_all.multiplier" => self.sweep_all_multiplier = int(name, value)?,
-            "sweep_all.bonus" => self.sweep_all_bonus = int(name, value)?,
-            "sweep_all.min_players" => {
-                let v = int(name, value)?;
-                self.sweep_all_min_players = usize::try_from(v)
-                    .map_err(|_| Error::rules(format!("{name} is a number of players, got {v}")))?;
-            }
-            "foul.mode" => self.foul_mode = text(name, value)?.parse()?,
-            "foul.points" => self.foul_points = int(name, value)?,
-            "foul.pays_royalties" => self.foul_pays_royalties = flag(name, value)?,
-            "surrender.enabled" => self.surrender_enabled = flag(name, value)?,
-            "surrender.cost" => self.surrender_cost = int(name, value)?,
-            "naturals.resolve" => self.natural_resolve = text(name, value)?.parse()?,
-            "naturals.ties" => self.natural_ties = text(name, value)?.parse()?,
-            "naturals.enabled" => match value {
-                KnobValue::Naturals(list) => self.naturals = list,
-                other => return Err(wrong_value(name, &other)),
-            },
-            "royalties.top" | "royalties.middle" | "royalties.bottom" => match value {
-                KnobValue::Royalties(row) => {
-                    self.royalties[royalty_row(name).expect("a royalty row")] = row
-                }
-                other => return Err(wrong_value(name, &other)),
-            },
-            "money.stake" => self.stake = int(name, value)?,
-            "money.rake_basis_points" => self.rake.basis_points = int(name, value)?,
-            "money.rake_minimum_pot" => self.rake.minimum_pot = int(name, value)?,
-            "money.rake_cap_per_pot" => self.rake.cap_per_pot = int(name, value)?,
-            "money.rake_cap_per_round" => self.rake.cap_per_round = int(name, value)?,
-            _ => return Err(Error::rules(format!("unknown knob {name:?}"))),
+        let ranking = self.evaluator.ranking;
+        self.set_field(name, value)?;
+        // The evaluator's tables depend on the ranking: a ranking knob
+        // builds a new evaluator rather than keep tables of the old one.
+        if self.evaluator.ranking != ranking {
+            self.evaluator = Evaluator::new(self.evaluator.ranking);
         }
-        if ranking != self.evaluator.ranking {
-            self.evaluator = Evaluator::new(ranking);
+        if matches!(knob.kind, KnobType::RoyaltiesByRank(_)) {
+            self.index_ranked_royalties();
         }
         Ok(())
     }
 
     /// The value of the knob of a dotted name, as [`set_knob`](Self::set_knob)
-    /// takes it; `None` for an unknown knob and for the text knobs the
-    /// engine does not keep (`name`, `description`).
+    /// takes it; `None` for an unknown knob, for the text knobs the engine
+    /// does not keep (`name`, `description`) and for an optional knob left
+    /// out (`horse.card`).
     pub fn knob(&self, name: &str) -> Option<KnobValue> {
-        let r = &self.evaluator.ranking;
-        let text = |t: String| Some(KnobValue::Text(t));
-        let int = |v: i64| Some(KnobValue::Int(v));
-        let flag = |b: bool| Some(KnobValue::Flag(b));
-        match name {
-            "tie_break" => text(TieBreak::from_flag(r.tie_break_suit).to_string()),
-            "suit_order" => {
-                let mut order: Vec<(u8, char)> = r
-                    .suit_strength
-                    .iter()
-                    .copied()
-                    .zip("dchs".chars())
-                    .collect();
-                order.sort_unstable_by_key(|&(strength, _)| std::cmp::Reverse(strength));
-                text(order.iter().map(|(_, c)| c).collect())
-            }
-            "flush_compare" => text(FlushCompare::from_flag(r.flush_suit_first).to_string()),
-            "wheel" => text(Wheel::from_flag(r.wheel_second).to_string()),
-            "foul_check" => text(FoulCheck::from_flag(self.foul_strict).to_string()),
-            "row_points" => int(self.row_points),
-            "overall_point" => int(self.overall_point),
-            "royalty_mode" => text(self.royalty_mode.to_string()),
-            "royalty_adds" => flag(self.royalty_adds),
-            "scoop.multiplier" => int(self.scoop_multiplier),
-            "scoop.bonus" => int(self.scoop_bonus),
-            "scoop.multiply_royalties" => flag(self.scoop_multiply_royalties),
-            "sweep_all.multiplier" => int(self.sweep_all_multiplier),
-            "sweep_all.bonus" => int(self.sweep_all_bonus),
-            "sweep_all.min_players" => {
-                int(i64::try_from(self.sweep_all_min_players).unwrap_or(i64::MAX))
-            }
-            "foul.mode" => text(self.foul_mode.to_string()),
-            "foul.points" => int(self.foul_points),
-            "foul.pays_royalties" => flag(self.foul_pays_royalties),
-            "surrender.enabled" => flag(self.surrender_enabled),
-            "surrender.cost" => int(self.surrender_cost),
-            "naturals.resolve" => text(self.natural_resolve.to_string()),
-            "naturals.ties" => text(self.natural_ties.to_string()),
-            "naturals.enabled" => Some(KnobValue::Naturals(self.naturals.clone())),
-            "royalties.top" | "royalties.middle" | "royalties.bottom" => {
-                Some(KnobValue::Royalties(self.royalties[royalty_row(name)?]))
-            }
-            "money.stake" => int(self.stake),
-            "money.rake_basis_points" => int(self.rake.basis_points),
-            "money.rake_minimum_pot" => int(self.rake.minimum_pot),
-            "money.rake_cap_per_pot" => int(self.rake.cap_per_pot),
-            "money.rake_cap_per_round" => int(self.rake.cap_per_round),
-            _ => None,
-        }
+        self.field(name).flatten()
     }
 
     /// Checks every knob against the knob table's ranges (the Python layer
@@ -348,32 +304,57 @@ impl Rules {
                 (KnobType::Royalties(allowed), Some(KnobValue::Royalties(row))) => {
                     check_royalty_row(k.name, allowed, &row)?;
                 }
+                (KnobType::RoyaltiesByRank(allowed), Some(KnobValue::RoyaltiesByRank(row))) => {
+                    check_ranked_row(k.name, allowed, &row)?;
+                }
                 _ => {}
             }
         }
+        if self.horse_card.is_some_and(|c| c >= 52) {
+            return Err(Error::rules(format!(
+                "horse.card must be a card id 0..51, got {:?}",
+                self.horse_card
+            )));
+        }
         let mut seen = 0u32;
-        for (n, p) in &self.naturals {
-            if seen & (1 << *n as u32) != 0 {
+        for (index, entry) in self.naturals.iter().enumerate() {
+            let bit = 1 << entry.natural as u32;
+            if seen & bit != 0 {
                 return Err(Error::rules(format!(
                     "natural {} is enabled twice",
-                    n.name()
+                    entry.natural.name()
                 )));
             }
-            seen |= 1 << *n as u32;
-            if *p < 0 {
-                return Err(Error::rules(format!(
-                    "natural {} has negative points {p}",
-                    n.name()
-                )));
-            }
+            seen |= bit;
+            entry.check(index)?;
         }
         Ok(())
     }
 
-    /// Royalty of a hand of the given strength in a row.
+    /// Rebuilds [`ranked_categories`](Self::ranked_categories) from
+    /// `royalties_by_rank`.
+    pub fn index_ranked_royalties(&mut self) {
+        for (row, ranked) in self.royalties_by_rank.iter().enumerate() {
+            self.ranked_categories[row] = ranked
+                .iter()
+                .enumerate()
+                .filter(|(_, ranks)| ranks.iter().any(Option::is_some))
+                .fold(0, |bits, (cat, _)| bits | 1 << cat);
+        }
+    }
+
+    /// Royalty of a hand of the given strength in a row: the ranked value
+    /// when its category and key rank are listed, else the category's.
     #[inline(always)]
     pub fn royalty(&self, row: usize, strength: u32) -> i64 {
-        self.royalties[row][crate::rank::category_of(strength) as usize]
+        let cat = crate::rank::category_of(strength) as usize;
+        if self.ranked_categories[row] >> cat & 1 != 0 {
+            let rank = crate::rank::key_rank(strength, self.evaluator.ranking.wheel_second);
+            if let Some(points) = self.royalties_by_rank[row][cat][rank as usize] {
+                return points;
+            }
+        }
+        self.royalties[row][cat]
     }
 }
 

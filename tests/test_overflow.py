@@ -100,7 +100,7 @@ def test_a_round_that_does_not_fit_is_refused(knobs: dict[str, Any], stakes: int
 
 # ---- the engine against the oracle, with extreme knobs ----
 
-PRESETS = ["capsa-susun", "pagat", "2-4", "1-6", "mau-binh", "hawaiian-gardens"]
+PRESETS = capsa.presets()
 
 
 def _extreme(low: int) -> st.SearchStrategy[int]:

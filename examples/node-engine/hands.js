@@ -218,6 +218,11 @@ const NATURALS = {
   "three-straights": (cards) => splitsInto(cards, (row) => isRun(row.map((c) => c.rank))),
   "three-flushes": (cards) => splitsInto(cards, isFlush),
   "no-picture-cards": (cards) => cards.every((c) => c.rank < 11 || c.rank > 13),
+  "two-full-houses": (cards, cnt) =>
+    cnt
+      .filter((n) => n > 0)
+      .sort()
+      .join() === "1,2,2,2,3,3",
 };
 
 /** The enabled natural the 13 cards qualify for (the first listed), as {name, points, index}, or null. */

@@ -14,7 +14,7 @@ wrong Python type ``TypeError``.
 
 Constants: ``CATEGORIES``, the ten category names weakest first (a
 strength's category is ``CATEGORIES[strength >> 28]``); ``NATURAL_NAMES``,
-the fifteen naturals (bit i of a ``naturals_batch`` bit set is
+the sixteen naturals (bit i of a ``naturals_batch`` bit set is
 ``NATURAL_NAMES[i]``); ``__version__``, the package version.
 
 Submodules: ``capsa.cards``, ``capsa.rules``, ``capsa.arrangement``,

@@ -14,7 +14,7 @@ from typing_extensions import disjoint_base
 CATEGORIES: Final[tuple[str, ...]]
 """Category names on the shared scale, weakest first (index = strength >> 28)."""
 NATURAL_NAMES: Final[tuple[str, ...]]
-"""The fifteen naturals; bit i of a naturals bit set is NATURAL_NAMES[i]."""
+"""The sixteen naturals; bit i of a naturals bit set is NATURAL_NAMES[i]."""
 KNOBS: Final[tuple[Knob, ...]]
 """The knob table: every knob of the rules, in the order a rules file writes them."""
 RULE_CHOICES: Final[dict[str, tuple[str, ...]]]
@@ -139,7 +139,8 @@ class Knob:
     @property
     def type(self) -> str:
         """What values it takes: ``"text"``, ``"suit-order"``, ``"choice"``,
-        ``"bool"``, ``"int"``, ``"naturals"`` or ``"royalties"``."""
+        ``"bool"``, ``"int"``, ``"naturals"``, ``"royalties"``,
+        ``"royalties-by-rank"`` or ``"card"``."""
     @property
     def choices(self) -> tuple[str, ...]:
         """The names a choice takes, the categories a royalty row may name or
@@ -164,6 +165,11 @@ class Knob:
     def ranking(self) -> bool:
         """Whether it changes how hands rank (and so what ``compare`` answers):
         ``tie_break``, ``suit_order``, ``flush_compare``, ``wheel``."""
+    @property
+    def required(self) -> bool:
+        """Whether rules data in full must give it; a knob that need not reads
+        as its default when left out, and ``Rules.to_dict()`` leaves it out
+        at its default."""
     @property
     def tables_key(self) -> str | None:
         """The key the solver tables' metadata writes the knob under, or None
@@ -466,7 +472,9 @@ def count_splits_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.ui
     """
 
 def naturals(cards: _CardsLike) -> list[str]:
-    """Every natural 13 cards qualify for, whatever the rules.
+    """Every natural 13 cards qualify for, whatever the rules (each by its
+    default definition: all-high from the 8, all-low to the 8, twelve-royals
+    from 12, twelve-same-color at least 12).
 
     ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
     array, an iterator) of ``Card`` objects, integer ids 0..51 and one-card
@@ -487,7 +495,8 @@ def natural(cards: _CardsLike, rules: _Rules = None) -> str | None:
     ``capsa.Rules`` or None (the capsa-susun preset).
 
     Returns the name of the strongest natural the rules enable (the earliest
-    in ``naturals.enabled``) that the cards qualify for, or None.
+    entry of ``naturals.enabled``) that the cards qualify for, each entry's
+    parameters applied, or None. A seat that declares is assumed.
 
     Raises ``CardError`` for a card that cannot be read or an id outside
     0..51; ``HandError`` for other than 13 cards or a card given twice;
@@ -514,12 +523,15 @@ def naturals_batch(ids: _IdArray) -> npt.NDArray[np.uint16]:
 def natural_split(cards: _CardsLike, natural: str, rules: _Rules = None) -> list[int] | None:
     """The split that shows a row-shaped natural of 13 cards, or ``None``.
 
-    For ``three-flushes``, ``three-straights`` and ``three-straight-flushes``:
-    13 ids laid out top 0-2, middle 3-7, bottom 8-12 (each row by ascending
-    id) whose three rows have the natural's shape: the first such split in
-    ``splits()`` order that does not foul under the rules, or the first such
-    split when every one fouls (only possible under ``foul_check =
-    "strict"``). ``None`` for any other natural (their cards, not their
+    For ``three-flushes``, ``three-straights``, ``three-straight-flushes``
+    and ``two-full-houses``: 13 ids laid out top 0-2, middle 3-7, bottom
+    8-12 (each row by ascending id) whose three rows have the natural's
+    shape (for ``two-full-houses`` a pair and a single on top and two full
+    houses): the first such split in ``splits()`` order that does not foul
+    under the rules, or the first such split when every one fouls (only
+    possible under ``foul_check = "strict"``); when the rules' entry of the natural is raised by a straight
+    flush and the cards raise it, among the splits with a straight flush as
+    a five-card row. ``None`` for any other natural (their cards, not their
     rows, make them) and when the cards do not qualify. ``natural`` is a
     name from ``NATURAL_NAMES`` (``ArgumentError`` otherwise, ``TypeError``
     when not a str).

@@ -144,8 +144,9 @@ def load_tables(tables: TablesLike) -> bytes | None:
     Returns the bytes, or None. They are not validated here: the engine
     validates them where they are used (``RulesError``).
 
-    Raises ``RulesError`` for a path that is neither a preset nor a readable
-    file, a path holding a NUL, or a file larger than
+    Raises ``RulesError`` for a preset that ships no tables of its own, a
+    path that is neither a preset nor a readable file, a path holding a
+    NUL, or a file larger than
     :data:`MAX_TABLES_BYTES`; ``TypeError`` for another type.
     """
     if tables is None or isinstance(tables, bytes):
@@ -157,7 +158,14 @@ def load_tables(tables: TablesLike) -> bytes | None:
             f"tables must be bytes, a preset name or a path, not {type(tables).__name__}"
         )
     if isinstance(tables, str) and tables in presets():
-        return (resources.files("capsa") / "tables" / f"{tables}.bin").read_bytes()
+        shipped = resources.files("capsa") / "tables" / f"{tables}.bin"
+        if not shipped.is_file():
+            raise RulesError(
+                f"preset {tables!r} ships no tables of its own; leave tables out "
+                "for the shipped tables nearest to its rules, or train them "
+                "(python -m capsa.tables train --preset ... --ship)"
+            )
+        return shipped.read_bytes()
     shown = repr(os.fspath(tables))
     try:
         with open(tables, "rb") as f:

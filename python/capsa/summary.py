@@ -411,11 +411,16 @@ class Summary:
 
     def natural_frequency(self, name: str, *, declared: bool = False) -> float:
         """Share of seat-rounds whose hand qualifies for the natural (or, with
-        ``declared=True``, that were settled with it declared). Raises
-        ``ArgumentError`` for an unknown natural."""
+        ``declared=True``, that were settled with it declared); NaN for a
+        natural the summary's capsa did not know (``two-full-houses`` in a
+        summary written before it). Raises ``ArgumentError`` for an unknown
+        natural."""
         counts = self.declared if _core.read_flag(declared, "declared") else self.qualifying
         if name not in counts:
-            raise ArgumentError(f"unknown natural {name!r}; the naturals are {', '.join(counts)}")
+            if name in NATURAL_NAMES:
+                return float("nan")
+            names = ", ".join(NATURAL_NAMES)
+            raise ArgumentError(f"unknown natural {name!r}; the naturals are {names}")
         return self._share(counts[name], self.deals * self.seats)
 
     @property

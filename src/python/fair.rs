@@ -138,7 +138,7 @@ fn fair_deal_checked(
     }
     let naturals = hands
         .iter()
-        .map(|h| natural_core::strongest(&hand13(h), &r.naturals).is_some())
+        .map(|h| natural_core::declared(&hand13(h), r, true).is_some())
         .collect();
     let fouled = arranged
         .iter()

@@ -9,7 +9,9 @@ use super::conversion::choices::{natural_arg, rules_arg};
 use crate::batch;
 use crate::naturals::{self as natural_core, NATURAL_NAMES};
 
-/// Every natural 13 cards qualify for, whatever the rules.
+/// Every natural 13 cards qualify for, whatever the rules (each by its
+/// default definition: all-high from the 8, all-low to the 8, twelve-royals
+/// from 12, twelve-same-color at least 12).
 ///
 /// ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
 /// array, an iterator) of ``Card`` objects, integer ids 0..51 and one-card
@@ -25,7 +27,7 @@ use crate::naturals::{self as natural_core, NATURAL_NAMES};
 fn naturals(cards: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
     let ids = read_full_hand(cards)?;
     let bits = natural_core::qualifying(&hand13(&ids));
-    Ok((0..15)
+    Ok((0..NATURAL_NAMES.len())
         .filter(|b| bits & (1 << b) != 0)
         .map(|b| NATURAL_NAMES[b])
         .collect())
@@ -36,8 +38,9 @@ fn naturals(cards: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
 /// ``cards`` is 13 cards in any form ``naturals`` takes; ``rules`` is a
 /// ``capsa.Rules`` or None (the capsa-susun preset).
 ///
-/// Returns the name of the strongest natural the rules enable (the earliest in
-/// ``naturals.enabled``) that the cards qualify for, or None.
+/// Returns the name of the strongest natural the rules enable (the earliest
+/// entry of ``naturals.enabled``) that the cards qualify for, each entry's
+/// parameters applied, or None. A seat that declares is assumed.
 ///
 /// Raises ``CardError`` for a card that cannot be read or an id outside 0..51;
 /// ``HandError`` for other than 13 cards or a card given twice; ``TypeError``
@@ -51,7 +54,7 @@ fn natural(
 ) -> PyResult<Option<&'static str>> {
     let rules = rules_arg(rules)?;
     let ids = read_full_hand(cards)?;
-    Ok(natural_core::strongest(&hand13(&ids), &rules.get().naturals).map(|(n, _)| n.name()))
+    Ok(natural_core::declared(&hand13(&ids), rules.get(), true).map(|d| d.entry.natural.name()))
 }
 
 /// The naturals of N hands at once, without the GIL, on every core.

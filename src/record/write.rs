@@ -158,7 +158,7 @@ pub(super) fn check_play(
                 ),
             ));
         }
-        if !seat.declare_natural && naturals::strongest(hand, &rules.naturals).is_none() {
+        if !seat.declare_natural && naturals::declared(hand, rules, true).is_none() {
             problems.push((
                 k,
                 Problem::new(

@@ -49,7 +49,7 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
     let scoop = |m: i128, b: i128| add(mul(add(rp3, overall), m), b);
     let rows = add(scoop(m, b), mul(royalties, roy_m(m)));
     let foul_base = match rules.foul_mode {
-        FoulMode::SweepAll => add(mul(rp3, sweep_m), sweep_b),
+        FoulMode::SweepAll | FoulMode::NoFoul | FoulMode::Refuse => add(mul(rp3, sweep_m), sweep_b),
         FoulMode::Scoop => scoop(m, b),
         FoulMode::Fixed => i(rules.foul_points),
     };
@@ -64,7 +64,12 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
     } else {
         0
     };
-    let natural = rules.naturals.iter().map(|&(_, p)| i(p)).max().unwrap_or(0);
+    let natural = rules
+        .naturals
+        .iter()
+        .map(|e| i(e.points))
+        .max()
+        .unwrap_or(0);
     let surrender = if rules.surrender_enabled {
         i(rules.surrender_cost)
     } else {

@@ -100,8 +100,6 @@ pub(super) fn row_of(pos: usize) -> usize {
 /// for, when it chooses to declare.
 #[inline]
 pub(super) fn declared_natural(rules: &Rules, seat: &SeatInput) -> Option<(Natural, i64)> {
-    if !seat.declare_natural || rules.naturals.is_empty() {
-        return None;
-    }
-    naturals::strongest(&seat.cards, &rules.naturals)
+    naturals::declared(&seat.cards, rules, seat.declare_natural)
+        .map(|d| (d.entry.natural, d.points))
 }

@@ -92,7 +92,7 @@ pub(super) fn seat_facts<W: Width>(rules: &Rules, seats: &[SeatInput], facts: &m
             facts.natural_order[s] = rules
                 .naturals
                 .iter()
-                .position(|&(x, _)| x == m)
+                .position(|e| e.natural == m)
                 .unwrap_or(usize::MAX);
         }
         facts.natural[s] = declared;
@@ -214,7 +214,7 @@ pub(super) fn foul_base(rules: &Rules, swept_all: bool) -> Option<FoulBase> {
     // steps fail exactly when the amount does not fit.
     let three = || rules.row_points.checked_mul(3);
     let (points, m, bonus, sweep_all) = match rules.foul_mode {
-        FoulMode::SweepAll => {
+        FoulMode::SweepAll | FoulMode::NoFoul | FoulMode::Refuse => {
             let m = rules.sweep_all_multiplier;
             let b = rules.sweep_all_bonus;
             (three()?.checked_mul(m)?.checked_add(b)?, m, b, true)

@@ -1013,11 +1013,8 @@ fn reference(
     let natural: Vec<Option<(Natural, i64)>> = table
         .iter()
         .map(|s| {
-            if s.declare_natural {
-                naturals::strongest(&s.cards, &rules.naturals)
-            } else {
-                None
-            }
+            naturals::declared(&s.cards, rules, s.declare_natural)
+                .map(|d| (d.entry.natural, d.points))
         })
         .collect();
     let surrendered: Vec<bool> = (0..n)
@@ -1067,7 +1064,7 @@ fn reference(
     let foul_amount = |s: usize| {
         let three = Big::of(3).mul(Big::of(rules.row_points));
         let (m, base, bonus) = match rules.foul_mode {
-            FoulMode::SweepAll => {
+            FoulMode::SweepAll | FoulMode::NoFoul | FoulMode::Refuse => {
                 let (m, b) = (rules.sweep_all_multiplier, rules.sweep_all_bonus);
                 (m, three.mul(Big::of(m)).add(Big::of(b)), b)
             }
@@ -1134,7 +1131,7 @@ fn reference(
                         }
                     }
                     (Some((x, a)), Some((y, b))) => {
-                        let rank = |m| rules.naturals.iter().position(|&(k, _)| k == m);
+                        let rank = |m| rules.naturals.iter().position(|e| e.natural == m);
                         match rules.natural_resolve {
                             NaturalResolve::Difference => a - b,
                             NaturalResolve::HigherWins if rank(x) < rank(y) => a,
@@ -1273,8 +1270,8 @@ fn extreme_rules_match_the_reference() {
             surrender_cost: x(0),
             ..base
         };
-        for (_, p) in &mut rules.naturals {
-            *p = x(0);
+        for entry in &mut rules.naturals {
+            entry.points = x(0);
         }
         for row in &mut rules.royalties {
             for v in row.iter_mut().filter(|v| **v != 0) {

@@ -202,7 +202,7 @@ impl Arranger {
             Strategy::Greedy | Strategy::Random => {
                 let sorted = splits::sorted_hand_for(cards, "a hand to arrange")?;
                 let arranged = self.baseline_arrangement(&sorted)?;
-                let declare = naturals::strongest(&sorted, &self.solver.rules.naturals).is_some();
+                let declare = naturals::declared(&sorted, &self.solver.rules, true).is_some();
                 let expected_points = self.solver.value_of(&arranged).unwrap_or(f64::NAN);
                 Ok(Choice {
                     cards: arranged,

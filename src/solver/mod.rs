@@ -106,8 +106,8 @@ pub use model::RowOutcome;
 pub use regret::{best_response_check, CheckConfig};
 pub use search::{Choice, Solver, REFINE};
 pub use tables::{
-    check_tables_name, rules_meta, scoring_distance, Tables, MAX_HEADER_BYTES, MAX_NAME_LEN,
-    MAX_ROW_ENTRIES, MAX_TRAIN_HANDS, MAX_TRAIN_ITERATIONS, META_KEYS, PRESETS,
+    check_tables_name, rules_meta, scoring_distance, shipped_presets, Tables, MAX_HEADER_BYTES,
+    MAX_NAME_LEN, MAX_ROW_ENTRIES, MAX_TRAIN_HANDS, MAX_TRAIN_ITERATIONS, META_KEYS,
 };
 pub use train::{
     deal_seed, train, TrainConfig, DEFAULT_TRAIN_HANDS, DEFAULT_TRAIN_ITERATIONS,

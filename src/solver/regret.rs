@@ -150,7 +150,7 @@ impl Arrangements {
             a.scored_as.push(entry);
         }
         a.royalty_classes = class_of.len();
-        let natural = naturals::strongest(hand, &rules.naturals).is_some();
+        let natural = naturals::declared(hand, rules, true).is_some();
         if natural {
             a.distinct.push(SeatInput::playing(pick.cards, true));
             a.strengths.push(pick_strengths);

@@ -240,7 +240,9 @@ impl Solver {
                 expected_points: v,
             })
             .collect();
-        if let Some((_, pts)) = naturals::strongest(&subsets.cards, &self.rules.naturals) {
+        if let Some(naturals::Declared { points: pts, .. }) =
+            naturals::declared(&subsets.cards, &self.rules, true)
+        {
             let v = self.natural_value(pts);
             if let Some(first) = out.first().copied() {
                 let pos = out.partition_point(|c| c.expected_points >= v);
@@ -268,7 +270,9 @@ impl Solver {
             declare_natural: false,
             expected_points: v,
         };
-        if let Some((_, pts)) = naturals::strongest(&subsets.cards, &self.rules.naturals) {
+        if let Some(naturals::Declared { points: pts, .. }) =
+            naturals::declared(&subsets.cards, &self.rules, true)
+        {
             let nv = self.natural_value(pts);
             if nv > v {
                 choice.declare_natural = true;

@@ -13,15 +13,14 @@ use crate::rows::ROW_NAMES;
 use crate::rules::knobs::{Knob, KnobType, INT_MAX, KNOBS};
 use crate::rules::{FlushCompare, KnobValue, RuleChoice, Rules, Wheel, TOP};
 
-/// The presets with shipped tables.
-pub const PRESETS: [&str; 6] = [
-    "capsa-susun",
-    "pagat",
-    "2-4",
-    "1-6",
-    "mau-binh",
-    "hawaiian-gardens",
-];
+/// The shipped tables files, `(preset, bytes)`, by name: every
+/// `python/capsa/tables/<preset>.bin`, found by the build script.
+const SHIPPED_FILES: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/shipped_tables.rs"));
+
+/// The presets with shipped tables, by name.
+pub fn shipped_presets() -> impl Iterator<Item = &'static str> {
+    SHIPPED_FILES.iter().map(|(name, _)| *name)
+}
 
 const MAGIC: &[u8; 8] = b"CAPSATB1";
 
@@ -436,7 +435,9 @@ fn meta_text(value: KnobValue) -> String {
         KnobValue::Flag(b) => b.to_string(),
         KnobValue::Int(v) => v.to_string(),
         KnobValue::Royalties(row) => row.map(|v| v.to_string()).join(","),
-        KnobValue::Naturals(_) => unreachable!("the naturals are not tables metadata"),
+        KnobValue::Naturals(_) | KnobValue::RoyaltiesByRank(_) => {
+            unreachable!("the naturals and ranked royalties are not tables metadata")
+        }
     }
 }
 
@@ -495,32 +496,10 @@ pub fn scoring_distance(rules: &Rules, tables: &Tables) -> f64 {
     d
 }
 
-macro_rules! shipped_file {
-    ($name:literal) => {
-        (
-            $name,
-            include_bytes!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/python/capsa/tables/",
-                $name,
-                ".bin"
-            )) as &[u8],
-        )
-    };
-}
-
 fn shipped() -> &'static [(&'static str, Tables)] {
     static SHIPPED: OnceLock<Vec<(&'static str, Tables)>> = OnceLock::new();
     SHIPPED.get_or_init(|| {
-        let files: [(&str, &[u8]); 6] = [
-            shipped_file!("capsa-susun"),
-            shipped_file!("pagat"),
-            shipped_file!("2-4"),
-            shipped_file!("1-6"),
-            shipped_file!("mau-binh"),
-            shipped_file!("hawaiian-gardens"),
-        ];
-        files
+        SHIPPED_FILES
             .iter()
             .map(|(n, b)| (*n, Tables::from_bytes(b).expect("shipped tables parse")))
             .collect()
@@ -534,15 +513,8 @@ mod tests {
 
     #[test]
     fn shipped_tables_write_back_to_their_bytes() {
-        let files: [(&str, &[u8]); 6] = [
-            shipped_file!("capsa-susun"),
-            shipped_file!("pagat"),
-            shipped_file!("2-4"),
-            shipped_file!("1-6"),
-            shipped_file!("mau-binh"),
-            shipped_file!("hawaiian-gardens"),
-        ];
-        for (name, bytes) in files {
+        assert!(SHIPPED_FILES.len() >= 6);
+        for &(name, bytes) in SHIPPED_FILES {
             let t = Tables::from_bytes(bytes).unwrap();
             assert_eq!(t.to_bytes(), bytes, "{name}");
             assert_eq!(Tables::preset(name), Some(&t), "{name}");

@@ -51,7 +51,16 @@ fn solver_output_fingerprint() {
         .collect();
     let strict = strict_foul_check(Rules::default());
     let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for name in PRESETS {
+    // the tables of the first six presets, in the order this fingerprint was
+    // taken in
+    for name in [
+        "capsa-susun",
+        "pagat",
+        "2-4",
+        "1-6",
+        "mau-binh",
+        "hawaiian-gardens",
+    ] {
         let tables = Tables::preset(name).unwrap();
         let a = Arranger::new(Strategy::Solver, &Rules::default(), tables, 4).unwrap();
         for d in &deals {
@@ -79,7 +88,7 @@ fn solver_output_fingerprint() {
 
 #[test]
 fn every_shipped_and_trained_table_round_trips() {
-    for name in PRESETS {
+    for name in shipped_presets() {
         let t = Tables::preset(name).unwrap();
         assert_eq!(&Tables::from_bytes(&t.to_bytes()).unwrap(), t, "{name}");
     }

@@ -277,7 +277,7 @@ fn mix(a: &[(u32, f64)], b: &[(u32, f64)]) -> Vec<(u32, f64)> {
 mod tests {
     use super::*;
     use crate::solver::fnv::fnv1a;
-    use crate::solver::tables::PRESETS;
+    use crate::solver::tables::shipped_presets;
 
     fn small(name: &str) -> TrainConfig {
         TrainConfig {
@@ -322,7 +322,7 @@ mod tests {
 
     #[test]
     fn shipped_tables_come_from_the_current_trainer() {
-        for name in PRESETS {
+        for name in shipped_presets() {
             let t = Tables::preset(name).unwrap();
             assert_eq!(
                 t.get("trainer"),

@@ -22,8 +22,9 @@ _SEED_LIMIT = 2**64
 
 def _shown_arrangement(choice: Choice, natural: str | None, rules: Rules) -> Arrangement:
     """The rows a seat shows: for a declared natural made by its rows (three
-    flushes, three straights, three straight flushes) the split that makes
-    it; otherwise, the cards being the point, the solver's arrangement."""
+    flushes, three straights, three straight flushes, two full houses) the
+    split that makes it; otherwise, the cards being the point, the solver's
+    arrangement."""
     if natural is None or not choice.declare_natural:
         return choice.arrangement
     split = _core.natural_split(choice.arrangement.ids, natural, rules)

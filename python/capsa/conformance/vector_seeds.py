@@ -424,6 +424,10 @@ NATURAL_HANDS: dict[str, tuple[str, str]] = {
         "2d 3c 4h 5s 6d 7c 8h 9s Td Ac 2h 5c 9d",
         "2d 3c 4h 5s 6d 7c 8h 9s Td Ac 2h 5c Jd",
     ),
+    "two-full-houses": (
+        "2d 2c 2h 9d 9c 9s 4d 4c 7h 7s Kd Kc 5s",
+        "2d 2c 2h 9d 9c 9s 4d 4c 7h 7s Kd Kc 4s",
+    ),
 }
 
 # ------------------------------------------------------------------ settle

@@ -381,7 +381,8 @@ def _seat_names(names: Sequence[str | None] | None, count: int) -> list[str | No
 
 def _with_natural_split(seat: SeatView, rules: Rules | None) -> SeatView:
     """The seat with the split that makes its natural, when the natural is
-    row-shaped (three flushes, three straights): the core's ``natural_split``."""
+    row-shaped (three flushes, three straights, two full houses): the core's
+    ``natural_split``."""
     if seat.natural is None or seat.natural_rows is not None:
         return seat
     cards = [card for row in seat.rows for card in row.cards]

@@ -127,7 +127,7 @@ impl Simulation {
             return Ok(SeatInput {
                 cards: self.arranger.arrangement(hand, Effort::Fast)?,
                 surrender: false,
-                declare_natural: naturals::strongest(hand, &self.rules.naturals).is_some(),
+                declare_natural: naturals::declared(hand, &self.rules, true).is_some(),
             });
         }
         let choice = self.arranger.choose(hand)?;
