@@ -174,6 +174,57 @@ pub fn best_arrangements(
 pub struct SeatFlags<'a> {
     pub surrender: Option<&'a [bool]>,
     pub declare_natural: Option<&'a [bool]>,
+    /// The banker of each table of a banker game (`None`: no banker).
+    pub banker: Option<&'a Banker>,
+    /// Each seat's multiplier, one per seat of every table (`None`: 1).
+    pub multipliers: Option<&'a [i64]>,
+}
+
+/// The banker seat of the tables of a batch (docs/rules.md, "Banker games").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Banker {
+    None,
+    /// The same seat at every table.
+    Every(usize),
+    /// One seat per table, by row.
+    PerRow(Vec<u8>),
+}
+
+impl Banker {
+    /// The banker of table `row` (which must be in range).
+    #[inline(always)]
+    pub fn of_row(&self, row: usize) -> Option<usize> {
+        match self {
+            Banker::None => None,
+            Banker::Every(s) => Some(*s),
+            Banker::PerRow(rows) => Some(rows[row] as usize),
+        }
+    }
+
+    /// Checks a banker of `n` tables of `seats` seats: a seat of each.
+    pub fn check(&self, n: usize, seats: usize) -> Result<()> {
+        let bad = |what: String| Err(Error::argument(what));
+        match self {
+            Banker::None => Ok(()),
+            Banker::Every(s) if *s >= seats => bad(format!(
+                "banker must be a seat, in 0..{}, got {s}",
+                seats - 1
+            )),
+            Banker::PerRow(rows) if rows.len() != n => bad(format!(
+                "banker needs one seat per table ({n}), got {}",
+                rows.len()
+            )),
+            Banker::PerRow(rows) => match rows.iter().position(|&s| s as usize >= seats) {
+                Some(row) => bad(format!(
+                    "banker[{row}] must be a seat, in 0..{}, got {}",
+                    seats - 1,
+                    rows[row]
+                )),
+                None => Ok(()),
+            },
+            Banker::Every(_) => Ok(()),
+        }
+    }
 }
 
 /// Points and money of N tables of P seats (row-major, N * P), and the
@@ -211,6 +262,15 @@ pub fn settle_tables(
             )));
         }
     }
+    if let Some(m) = flags.multipliers.filter(|m| m.len() != n * seats) {
+        return Err(Error::table(format!(
+            "multipliers needs one per seat ({n} x {seats}), got {}",
+            m.len()
+        )));
+    }
+    if let Some(b) = flags.banker {
+        b.check(n, seats)?;
+    }
     let p = seats;
     let mut points = vec![0i64; n * p];
     let mut money = vec![0i64; n * p];
@@ -226,6 +286,8 @@ pub fn settle_tables(
                 cards: [0; 13],
                 surrender: false,
                 declare_natural: true,
+                banker: false,
+                multiplier: 1,
             }; MAX_SEATS];
             let rows = pts
                 .chunks_mut(p)
@@ -234,11 +296,14 @@ pub fn settle_tables(
             for (k, ((pt, mo), table)) in rows.enumerate() {
                 let row = c * chunk + k;
                 let seat_ids = table_seats.iter_mut().zip(table.chunks_exact(13));
+                let banker = flags.banker.and_then(|b| b.of_row(row));
                 for (s, (seat, ids)) in seat_ids.enumerate() {
                     seat.cards.copy_from_slice(ids);
                     let flag = row * p + s;
                     seat.surrender = flags.surrender.is_some_and(|f| f[flag]);
                     seat.declare_natural = flags.declare_natural.is_none_or(|f| f[flag]);
+                    seat.banker = banker == Some(s);
+                    seat.multiplier = flags.multipliers.map_or(1, |m| m[flag]);
                 }
                 if let Err(e) = settle_points(rules, &table_seats[..p], stakes, pt, mo) {
                     pt.fill(0);

@@ -1,7 +1,8 @@
-//! The fifteen naturals and their names; `naturals` detects them.
+//! The sixteen naturals and their names; `naturals` detects them.
 
-/// The fifteen naturals, in the order of the table in
-/// docs/rules.md, "The fifteen naturals".
+/// The sixteen naturals, in the order of the table in docs/rules.md, "The
+/// sixteen naturals" (a new natural joins the end, so that the bits of
+/// `naturals::qualifying` never move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Natural {
@@ -20,9 +21,10 @@ pub enum Natural {
     ThreeStraights,
     ThreeFlushes,
     NoPictureCards,
+    TwoFullHouses,
 }
 
-pub const NATURAL_NAMES: [&str; 15] = [
+pub const NATURAL_NAMES: [&str; 16] = [
     "clean-dragon",
     "dragon",
     "twelve-royals",
@@ -38,9 +40,10 @@ pub const NATURAL_NAMES: [&str; 15] = [
     "three-straights",
     "three-flushes",
     "no-picture-cards",
+    "two-full-houses",
 ];
 
-pub const ALL: [Natural; 15] = [
+pub const ALL: [Natural; 16] = [
     Natural::CleanDragon,
     Natural::Dragon,
     Natural::TwelveRoyals,
@@ -56,6 +59,7 @@ pub const ALL: [Natural; 15] = [
     Natural::ThreeStraights,
     Natural::ThreeFlushes,
     Natural::NoPictureCards,
+    Natural::TwoFullHouses,
 ];
 
 impl Natural {

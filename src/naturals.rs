@@ -6,6 +6,14 @@ use crate::splits;
 
 pub use crate::natural_kind::{Natural, ALL, NATURAL_NAMES};
 
+mod declared;
+#[cfg(test)]
+mod declared_tests;
+mod entry;
+
+pub use declared::{declared_in, qualifies_for, raises, Declared};
+pub use entry::{NaturalEntry, RaisedBy};
+
 // ---------------------------------------------------------------------------
 // Detection.
 //
@@ -173,7 +181,13 @@ pub fn qualifying(cards: &[u8; 13]) -> u16 {
         | bit(FivePairsTrips, odd & odd.wrapping_sub(1) == 0 && odd & ge3 != 0)
         // cnt // 2 summed: one per rank with cnt >= 2, one more per quad.
         | bit(SixPairs, nibble_sum(ge2 + quads) >= 6)
-        | bit(NoPictureCards, any & PICTURES == 0);
+        | bit(NoPictureCards, any & PICTURES == 0)
+        // No quads, two trips and three more pairs: 6 + 6 cards, so the
+        // thirteenth is a single.
+        | bit(
+            TwoFullHouses,
+            quads == 0 && nibble_sum(ge3) == 2 && nibble_sum(ge2) == 5,
+        );
     if (FLUSH_COUNTS >> n[0])
         & (FLUSH_COUNTS >> n[1])
         & (FLUSH_COUNTS >> n[2])
@@ -212,7 +226,7 @@ fn is_run(positions: u32) -> bool {
 
 /// Whether the ranks of the cards (a row of 3 or 5) are consecutive, the
 /// ace high or low: A-2-3 and Q-K-A, A-2-3-4-5 and T-J-Q-K-A, nothing
-/// wrapping round (docs/rules.md, "The fifteen naturals").
+/// wrapping round (docs/rules.md, "The sixteen naturals").
 fn is_straight_row(row: &[u8]) -> bool {
     let ranks = row.iter().fold(0u32, |m, &c| m | 1 << rank_index(c));
     if ranks.count_ones() as usize != row.len() {
@@ -224,20 +238,38 @@ fn is_straight_row(row: &[u8]) -> bool {
     is_run(ace_high) || is_run(ace_low)
 }
 
+/// Whether the cards (a row of 3 or 5) hold exactly two ranks, the larger
+/// group a card more than the smaller: a pair and a single in three cards,
+/// a full house in five.
+fn is_full_row(row: &[u8]) -> bool {
+    let first = rank_index(row[0]);
+    let same = row.iter().filter(|&&c| rank_index(c) == first).count();
+    let other = row.iter().find(|&&c| rank_index(c) != first);
+    other.is_some_and(|&o| {
+        let rest = row
+            .iter()
+            .filter(|&&c| rank_index(c) == rank_index(o))
+            .count();
+        same + rest == row.len() && same.max(rest) == row.len().div_ceil(2)
+    })
+}
+
 /// A split that shows a row-shaped natural (`three-flushes`,
-/// `three-straights`, `three-straight-flushes`): its three rows have the
-/// natural's shape, laid out top 0-2, middle 3-7, bottom 8-12, each row by
-/// ascending id. It is the first such split in split order (docs/rules.md,
-/// "Split order") that does not foul under `rules`, or the first such
-/// split when every one fouls (only `foul_check = "strict"` with two
-/// five-card rows of equal ranks). `None` when the natural is not
-/// row-shaped or the cards do not qualify for it. The cards must be 13
-/// valid, distinct ids (callers check).
+/// `three-straights`, `three-straight-flushes`, `two-full-houses`): its
+/// three rows have the natural's shape (for `two-full-houses`, a pair and a
+/// single on top and two full houses), laid out top 0-2, middle 3-7,
+/// bottom 8-12, each row by ascending id. It is the first such split in
+/// split order (docs/rules.md, "Split order") that does not foul under
+/// `rules`, or the first such split when every one fouls (only
+/// `foul_check = "strict"` with two five-card rows of equal ranks). `None`
+/// when the natural is not row-shaped or the cards do not qualify for it.
+/// The cards must be 13 valid, distinct ids (callers check).
 pub fn natural_split(rules: &Rules, cards: &[u8; 13], natural: Natural) -> Option<[u8; 13]> {
     let row_fits: fn(&[u8]) -> bool = match natural {
         Natural::ThreeFlushes => is_flush_row,
         Natural::ThreeStraights => is_straight_row,
         Natural::ThreeStraightFlushes => |row| is_flush_row(row) && is_straight_row(row),
+        Natural::TwoFullHouses => is_full_row,
         _ => return None,
     };
     if (qualifying(cards) >> (natural as u32)) & 1 == 0 {
@@ -279,15 +311,18 @@ mod split_tests;
 
 /// The strongest natural of `enabled` (strongest first) that the cards
 /// qualify for, with its points.
-pub fn strongest(cards: &[u8; 13], enabled: &[(Natural, i64)]) -> Option<(Natural, i64)> {
+pub fn strongest(
+    cards: &[u8; 13],
+    enabled: &[crate::rules::NaturalEntry],
+) -> Option<(Natural, i64)> {
     if enabled.is_empty() {
         return None;
     }
     let q = qualifying(cards);
     enabled
         .iter()
-        .copied()
-        .find(|&(n, _)| (q >> (n as u32)) & 1 != 0)
+        .find(|e| (q >> (e.natural as u32)) & 1 != 0)
+        .map(|e| (e.natural, e.points))
 }
 
 #[cfg(test)]

@@ -55,6 +55,34 @@ pub const fn category_of(strength: u32) -> u8 {
     (strength >> CATEGORY_SHIFT) as u8
 }
 
+/// The key rank of a hand of strength `strength`: the rank index (0: the
+/// deuce .. 12: the ace) of its first card in significance order. The
+/// quads', trips' (trips, full house) or pair's rank (the higher pair of two
+/// pair), a straight's top card (the 5 of A-2-3-4-5 when the wheel is low,
+/// the ace under `wheel_second`), a flush's or high card's highest card.
+#[inline(always)]
+pub const fn key_rank(strength: u32, wheel_second: bool) -> u8 {
+    let key = strength >> RANK_SHIFT;
+    match category_of(strength) {
+        HIGH_CARD | FLUSH => (31 - (key & 0x1FFF).leading_zeros()) as u8,
+        PAIR | TRIPS => (key >> 13 & 0xF) as u8,
+        TWO_PAIR => (key >> 8 & 0xF) as u8,
+        FULL_HOUSE | QUADS => (key >> 4 & 0xF) as u8,
+        STRAIGHT | STRAIGHT_FLUSH => {
+            // a straight's position (see `straight_position`)
+            let pos = (key & 0xF) as u8;
+            if !wheel_second {
+                pos + 3
+            } else if pos >= 8 {
+                12
+            } else {
+                pos + 4
+            }
+        }
+        _ => 12,
+    }
+}
+
 pub fn category_index(name: &str) -> Option<u8> {
     CATEGORY_NAMES
         .iter()

@@ -11,7 +11,7 @@ use crate::rank::{category_of, CATEGORY_NAMES};
 use crate::settle::{PairOutcome, PairResult, SeatInput, SeatResult, Settlement};
 
 /// A pair's outcome as the record names it, indexed by [`PairOutcome`].
-pub(crate) const OUTCOME_NAMES: [&str; 4] = ["natural", "surrender", "foul", "rows"];
+pub(crate) const OUTCOME_NAMES: [&str; 5] = ["natural", "surrender", "foul", "rows", "unplayed"];
 
 fn outcome_name(o: PairOutcome) -> &'static str {
     OUTCOME_NAMES[o as usize]
@@ -63,10 +63,23 @@ fn push_pair(out: &mut String, p: &PairResult) {
         push_int(out, v);
         out.push(',');
     };
+    // a pair's terms are written only when one is not neutral, so that a
+    // settlement under rules without them reads as it always has
+    let terms = p.has_terms();
     out.push('{');
+    if terms {
+        int(out, "base", p.base);
+    }
     int(out, "bonus", p.bonus);
+    if terms {
+        int(out, "cap", p.cap);
+        int(out, "horse", p.horse);
+    }
     int(out, "money", p.money);
     int(out, "multiplier", p.multiplier);
+    if terms {
+        int(out, "natural_bonus", p.natural_bonus);
+    }
     push_key(out, "outcome");
     out.push('"');
     out.push_str(outcome_name(p.outcome));
@@ -83,6 +96,9 @@ fn push_pair(out: &mut String, p: &PairResult) {
     out.push_str("},");
     int(out, "royalties", p.royalties);
     int(out, "scoop", i64::from(p.scoop));
+    if terms {
+        int(out, "seat_multiplier", p.seat_multiplier);
+    }
     push_key(out, "seats");
     out.push('[');
     push_int(out, p.i as i64);
@@ -298,7 +314,32 @@ fn write_pair_line(out: &mut String, p: &PairResult) {
         }
         PairOutcome::Surrender => "surrender".to_string(),
         PairOutcome::Natural => "natural".to_string(),
+        PairOutcome::Unplayed => {
+            let _ = writeln!(
+                out,
+                "seat {} vs seat {}: unplayed (neither is the banker)",
+                p.i, p.j
+            );
+            return;
+        }
     };
+    let mut what = what;
+    if p.natural_bonus != 0 {
+        let _ = write!(
+            what,
+            "; base {:+}, bonus natural {:+}",
+            p.base, p.natural_bonus
+        );
+    }
+    if p.cap != 0 {
+        let _ = write!(what, "; capped at {}", p.cap);
+    }
+    if p.horse != 1 {
+        let _ = write!(what, "; horse card x{}", p.horse);
+    }
+    if p.seat_multiplier != 1 {
+        let _ = write!(what, "; seat multiplier x{}", p.seat_multiplier);
+    }
     let _ = writeln!(
         out,
         "seat {} vs seat {}: {what} => seat {} {:+} points ({:+} money at stake {})",

@@ -6,11 +6,13 @@
 
 mod choices;
 pub mod knobs;
+mod natural_entry;
 
 pub use choices::{
-    FlushCompare, FoulCheck, FoulMode, NaturalResolve, NaturalTies, RoyaltyMode, RuleChoice,
-    TieBreak, Wheel,
+    CapStage, FlushCompare, FoulCheck, FoulMode, NaturalOpponents, NaturalResolve, NaturalTies,
+    RaisedBy, RoyaltyMode, RuleChoice, TieBreak, Wheel,
 };
+pub use natural_entry::{NaturalEntry, EIGHT};
 
 use crate::error::{Error, Result};
 use crate::natural_kind::Natural;
@@ -46,6 +48,30 @@ fn check_royalty_row(name: &str, allowed: &[&str], row: &[i64; 10]) -> Result<()
     Ok(())
 }
 
+/// A ranked royalty row's points: each >= 0, and only for the categories
+/// the row may name.
+fn check_ranked_row(name: &str, allowed: &[&str], row: &RankedRow) -> Result<()> {
+    for (cat, ranks) in row.iter().enumerate() {
+        let category = CATEGORY_NAMES[cat];
+        for (rank, v) in ranks.iter().enumerate() {
+            let Some(v) = *v else { continue };
+            let letter = crate::cards::RANK_CHARS[rank] as char;
+            if v < 0 {
+                return Err(Error::rules(format!(
+                    "{name}.{category}.{letter} must be >= 0, got {v}"
+                )));
+            }
+            if !allowed.contains(&category) {
+                return Err(Error::rules(format!(
+                    "{name}: {category:?} is not a category of that row; the categories are: {}",
+                    allowed.join(", ")
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub use crate::rows::{BOTTOM, MIDDLE, TOP};
 
 #[derive(Clone, Debug)]
@@ -68,12 +94,34 @@ pub struct Rules {
     pub foul_pays_royalties: bool,
     pub surrender_enabled: bool,
     pub surrender_cost: i64,
-    /// Enabled naturals, strongest first, with their points.
-    pub naturals: Vec<(Natural, i64)>,
+    /// `scoop.by_seats`: a scoop's multiplier is the number of players.
+    pub scoop_by_seats: bool,
+    pub sweep_all_natural_opponents: NaturalOpponents,
+    /// The horse card's id, if the variant has one.
+    pub horse_card: Option<u8>,
+    pub horse_multiplier: i64,
+    pub horse_naturals: bool,
+    pub cap_pair: i64,
+    pub cap_scoop: i64,
+    pub cap_sweep_all: i64,
+    pub cap_stage: CapStage,
+    pub banker_enabled: bool,
+    pub banker_wins_ties: bool,
+    pub banker_max_multiplier: i64,
+    /// Enabled naturals, strongest first, with their points and parameters.
+    pub naturals: Vec<NaturalEntry>,
     pub natural_resolve: NaturalResolve,
     pub natural_ties: NaturalTies,
     /// Royalty points per row (top, middle, bottom) and category index.
     pub royalties: [[i64; 10]; 3],
+    /// Royalty points per row, category index and key rank index (0: the
+    /// deuce), where listed; in place of `royalties` there.
+    pub royalties_by_rank: [[[Option<i64>; 13]; 10]; 3],
+    /// Per row, a bit per category index with a rank listed in
+    /// `royalties_by_rank`: what [`Rules::royalty`] reads to skip the key
+    /// rank of every other hand. `set_knob` keeps it; after changing
+    /// `royalties_by_rank` in place, call [`Rules::index_ranked_royalties`].
+    pub ranked_categories: [u16; 3],
     pub stake: i64,
     /// The rake (docs/rules.md, "Money, rake and exactness").
     pub rake: Rake,
@@ -97,11 +145,18 @@ pub enum KnobValue {
     Text(String),
     Flag(bool),
     Int(i64),
-    /// `naturals.enabled`: strongest first, with their points.
-    Naturals(Vec<(Natural, i64)>),
+    /// `naturals.enabled`: strongest first, with their points and
+    /// parameters.
+    Naturals(Vec<NaturalEntry>),
     /// A royalty row: points by category index.
     Royalties([i64; 10]),
+    /// A ranked royalty row: points by category index and rank index,
+    /// where listed.
+    RoyaltiesByRank(Box<RankedRow>),
 }
+
+/// A ranked royalty row: points by category index and key rank index.
+pub type RankedRow = [[Option<i64>; 13]; 10];
 
 impl KnobDefault {
     /// The default as a value; `None` for an optional knob left out.
@@ -113,7 +168,9 @@ impl KnobDefault {
             KnobDefault::Int(v) => KnobValue::Int(v),
             KnobDefault::Naturals(list) => KnobValue::Naturals(
                 list.iter()
-                    .map(|&(n, p)| (Natural::from_name(n).expect("a natural's name"), p))
+                    .map(|&(n, p)| {
+                        NaturalEntry::new(Natural::from_name(n).expect("a natural's name"), p)
+                    })
                     .collect(),
             ),
             KnobDefault::Royalties(row) => {
@@ -122,6 +179,9 @@ impl KnobDefault {
                     points[category_index(cat).expect("a category's name") as usize] = p;
                 }
                 KnobValue::Royalties(points)
+            }
+            KnobDefault::NoRankedRoyalties => {
+                KnobValue::RoyaltiesByRank(Box::new([[None; 13]; 10]))
             }
         })
     }
@@ -144,6 +204,18 @@ impl Default for Rules {
             sweep_all_multiplier: 0,
             sweep_all_bonus: 0,
             sweep_all_min_players: 0,
+            scoop_by_seats: false,
+            sweep_all_natural_opponents: NaturalOpponents::Block,
+            horse_card: None,
+            horse_multiplier: 0,
+            horse_naturals: false,
+            cap_pair: 0,
+            cap_scoop: 0,
+            cap_sweep_all: 0,
+            cap_stage: CapStage::Pair,
+            banker_enabled: false,
+            banker_wins_ties: false,
+            banker_max_multiplier: 0,
             foul_mode: FoulMode::SweepAll,
             foul_points: 0,
             foul_pays_royalties: false,
@@ -153,6 +225,8 @@ impl Default for Rules {
             natural_resolve: NaturalResolve::HigherWins,
             natural_ties: NaturalTies::Push,
             royalties: [[0; 10]; 3],
+            royalties_by_rank: [[[None; 13]; 10]; 3],
+            ranked_categories: [0; 3],
             stake: 0,
             rake: Rake::default(),
         };
@@ -196,6 +270,24 @@ fn royalty_row(name: &str) -> Option<usize> {
     ["royalties.top", "royalties.middle", "royalties.bottom"]
         .iter()
         .position(|k| *k == name)
+}
+
+fn ranked_row(name: &str) -> Option<usize> {
+    [
+        "royalties.top_by_rank",
+        "royalties.middle_by_rank",
+        "royalties.bottom_by_rank",
+    ]
+    .iter()
+    .position(|k| *k == name)
+}
+
+/// The card of a card knob's text (`"Ah"`, `"10h"`, either case, suit
+/// symbols as the card reader reads them).
+fn card(name: &str, value: KnobValue) -> Result<u8> {
+    let t = text(name, value)?;
+    crate::cards::parse_token(t.trim())
+        .ok_or_else(|| Error::rules(format!("{name} must be a card such as \"Ah\", got {t:?}")))
 }
 
 impl Rules {
@@ -257,6 +349,29 @@ impl Rules {
                 }
                 other => return Err(wrong_value(name, &other)),
             },
+            "royalties.top_by_rank" | "royalties.middle_by_rank" | "royalties.bottom_by_rank" => {
+                match value {
+                    KnobValue::RoyaltiesByRank(row) => {
+                        self.royalties_by_rank[ranked_row(name).expect("a ranked row")] = *row;
+                        self.index_ranked_royalties();
+                    }
+                    other => return Err(wrong_value(name, &other)),
+                }
+            }
+            "scoop.by_seats" => self.scoop_by_seats = flag(name, value)?,
+            "sweep_all.natural_opponents" => {
+                self.sweep_all_natural_opponents = text(name, value)?.parse()?
+            }
+            "horse.card" => self.horse_card = Some(card(name, value)?),
+            "horse.multiplier" => self.horse_multiplier = int(name, value)?,
+            "horse.naturals" => self.horse_naturals = flag(name, value)?,
+            "cap.pair" => self.cap_pair = int(name, value)?,
+            "cap.scoop" => self.cap_scoop = int(name, value)?,
+            "cap.sweep_all" => self.cap_sweep_all = int(name, value)?,
+            "cap.stage" => self.cap_stage = text(name, value)?.parse()?,
+            "banker.enabled" => self.banker_enabled = flag(name, value)?,
+            "banker.wins_ties" => self.banker_wins_ties = flag(name, value)?,
+            "banker.max_multiplier" => self.banker_max_multiplier = int(name, value)?,
             "money.stake" => self.stake = int(name, value)?,
             "money.rake_basis_points" => self.rake.basis_points = int(name, value)?,
             "money.rake_minimum_pot" => self.rake.minimum_pot = int(name, value)?,
@@ -316,6 +431,23 @@ impl Rules {
             "royalties.top" | "royalties.middle" | "royalties.bottom" => {
                 Some(KnobValue::Royalties(self.royalties[royalty_row(name)?]))
             }
+            "royalties.top_by_rank" | "royalties.middle_by_rank" | "royalties.bottom_by_rank" => {
+                Some(KnobValue::RoyaltiesByRank(Box::new(
+                    self.royalties_by_rank[ranked_row(name)?],
+                )))
+            }
+            "scoop.by_seats" => flag(self.scoop_by_seats),
+            "sweep_all.natural_opponents" => text(self.sweep_all_natural_opponents.to_string()),
+            "horse.card" => text(crate::cards::card_text(self.horse_card?)),
+            "horse.multiplier" => int(self.horse_multiplier),
+            "horse.naturals" => flag(self.horse_naturals),
+            "cap.pair" => int(self.cap_pair),
+            "cap.scoop" => int(self.cap_scoop),
+            "cap.sweep_all" => int(self.cap_sweep_all),
+            "cap.stage" => text(self.cap_stage.to_string()),
+            "banker.enabled" => flag(self.banker_enabled),
+            "banker.wins_ties" => flag(self.banker_wins_ties),
+            "banker.max_multiplier" => int(self.banker_max_multiplier),
             "money.stake" => int(self.stake),
             "money.rake_basis_points" => int(self.rake.basis_points),
             "money.rake_minimum_pot" => int(self.rake.minimum_pot),
@@ -348,32 +480,57 @@ impl Rules {
                 (KnobType::Royalties(allowed), Some(KnobValue::Royalties(row))) => {
                     check_royalty_row(k.name, allowed, &row)?;
                 }
+                (KnobType::RoyaltiesByRank(allowed), Some(KnobValue::RoyaltiesByRank(row))) => {
+                    check_ranked_row(k.name, allowed, &row)?;
+                }
                 _ => {}
             }
         }
+        if self.horse_card.is_some_and(|c| c >= 52) {
+            return Err(Error::rules(format!(
+                "horse.card must be a card id 0..51, got {:?}",
+                self.horse_card
+            )));
+        }
         let mut seen = 0u32;
-        for (n, p) in &self.naturals {
-            if seen & (1 << *n as u32) != 0 {
+        for (index, entry) in self.naturals.iter().enumerate() {
+            let bit = 1 << entry.natural as u32;
+            if seen & bit != 0 {
                 return Err(Error::rules(format!(
                     "natural {} is enabled twice",
-                    n.name()
+                    entry.natural.name()
                 )));
             }
-            seen |= 1 << *n as u32;
-            if *p < 0 {
-                return Err(Error::rules(format!(
-                    "natural {} has negative points {p}",
-                    n.name()
-                )));
-            }
+            seen |= bit;
+            entry.check(index)?;
         }
         Ok(())
     }
 
-    /// Royalty of a hand of the given strength in a row.
+    /// Rebuilds [`ranked_categories`](Self::ranked_categories) from
+    /// `royalties_by_rank`.
+    pub fn index_ranked_royalties(&mut self) {
+        for (row, ranked) in self.royalties_by_rank.iter().enumerate() {
+            self.ranked_categories[row] = ranked
+                .iter()
+                .enumerate()
+                .filter(|(_, ranks)| ranks.iter().any(Option::is_some))
+                .fold(0, |bits, (cat, _)| bits | 1 << cat);
+        }
+    }
+
+    /// Royalty of a hand of the given strength in a row: the ranked value
+    /// when its category and key rank are listed, else the category's.
     #[inline(always)]
     pub fn royalty(&self, row: usize, strength: u32) -> i64 {
-        self.royalties[row][crate::rank::category_of(strength) as usize]
+        let cat = crate::rank::category_of(strength) as usize;
+        if self.ranked_categories[row] >> cat & 1 != 0 {
+            let rank = crate::rank::key_rank(strength, self.evaluator.ranking.wheel_second);
+            if let Some(points) = self.royalties_by_rank[row][cat][rank as usize] {
+                return points;
+            }
+        }
+        self.royalties[row][cat]
     }
 }
 

@@ -77,7 +77,7 @@ def _with_knob(knob: str, value: Any) -> dict[str, Any]:
     *tables, leaf = knob.split(".")
     inner = config
     for table in tables:
-        inner = inner[table]
+        inner = inner.setdefault(table, {})
     inner[leaf] = value
     return config
 

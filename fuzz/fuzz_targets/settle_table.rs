@@ -218,7 +218,10 @@ fn check_settlement(t: &Table, s: &Settlement) {
         if let Some((natural, pts)) = r.natural {
             assert!(seat.declare_natural, "seat {k} did not declare");
             assert!(
-                rules.naturals.contains(&(natural, pts)),
+                rules
+                    .naturals
+                    .iter()
+                    .any(|e| (e.natural, e.points) == (natural, pts)),
                 "seat {k}'s natural"
             );
         }

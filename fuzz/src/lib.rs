@@ -124,7 +124,7 @@ pub fn rules(u: &mut Unstructured) -> Result<Rules> {
             } else {
                 order[k]
             };
-            Ok((n, rules_figure(u)?))
+            Ok(capsa::rules::NaturalEntry::new(n, rules_figure(u)?))
         })
         .collect::<Result<_>>()?;
     r.natural_resolve = *u.choose(&[NaturalResolve::HigherWins, NaturalResolve::Difference])?;
@@ -191,7 +191,7 @@ pub fn largest_figure(r: &Rules) -> i64 {
         r.rake.cap_per_pot,
         r.rake.cap_per_round,
     ];
-    figures.extend(r.naturals.iter().map(|&(_, p)| p));
+    figures.extend(r.naturals.iter().map(|e| e.points));
     figures.extend(r.royalties.iter().flatten().copied());
     figures
         .into_iter()

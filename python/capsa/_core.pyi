@@ -139,7 +139,8 @@ class Knob:
     @property
     def type(self) -> str:
         """What values it takes: ``"text"``, ``"suit-order"``, ``"choice"``,
-        ``"bool"``, ``"int"``, ``"naturals"`` or ``"royalties"``."""
+        ``"bool"``, ``"int"``, ``"naturals"``, ``"royalties"``,
+        ``"royalties-by-rank"`` or ``"card"``."""
     @property
     def choices(self) -> tuple[str, ...]:
         """The names a choice takes, the categories a royalty row may name or
@@ -164,6 +165,11 @@ class Knob:
     def ranking(self) -> bool:
         """Whether it changes how hands rank (and so what ``compare`` answers):
         ``tie_break``, ``suit_order``, ``flush_compare``, ``wheel``."""
+    @property
+    def required(self) -> bool:
+        """Whether rules data in full must give it; a knob that need not reads
+        as its default when left out, and ``Rules.to_dict()`` leaves it out
+        at its default."""
     @property
     def tables_key(self) -> str | None:
         """The key the solver tables' metadata writes the knob under, or None

@@ -19,6 +19,8 @@ fn seat_inputs(table: &[u8]) -> Vec<SeatInput> {
             cards: ids.try_into().unwrap(),
             surrender: false,
             declare_natural: true,
+            banker: false,
+            multiplier: 1,
         })
         .collect()
 }
@@ -178,6 +180,8 @@ fn settle_tables_reads_the_flags_of_each_seat() {
     let flags = SeatFlags {
         surrender: Some(&surrender),
         declare_natural: None,
+        banker: None,
+        multipliers: None,
     };
     let got = settle_tables(&r, &data, 2, &Stakes::Uniform(1), flags).unwrap();
     assert!(got.errors.is_empty());
@@ -216,6 +220,8 @@ fn settle_tables_refuses_bad_arguments_before_any_table() {
     let flags = SeatFlags {
         surrender: None,
         declare_natural: Some(&short),
+        banker: None,
+        multipliers: None,
     };
     let e = settle_tables(&r, &data, 2, &stakes, flags).unwrap_err();
     assert!(e

@@ -31,6 +31,10 @@ pub struct Rounds<'a> {
     pub surrender: Option<&'a [bool]>,
     /// Per round and seat; `None`: every seat declares its natural.
     pub declare_natural: Option<&'a [bool]>,
+    /// Per round, the banker seat of a banker game; `None`: no banker.
+    pub banker: Option<&'a [i64]>,
+    /// Per round and seat, the seat's multiplier; `None`: every seat's is 1.
+    pub multipliers: Option<&'a [i64]>,
 }
 
 impl Rounds<'_> {
@@ -70,6 +74,8 @@ impl Rounds<'_> {
                 self.declare_natural.map(<[bool]>::len),
                 per_seat,
             ),
+            ("banker", self.banker.map(<[i64]>::len), n),
+            ("multipliers", self.multipliers.map(<[i64]>::len), per_seat),
         ];
         for (what, got, want) in lengths {
             if let Some(got) = got.filter(|&g| g != want) {
@@ -197,6 +203,8 @@ pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec
                 cards: [0; 13],
                 surrender: false,
                 declare_natural: true,
+                banker: false,
+                multiplier: 1,
             }; MAX_SEATS];
             let mut out = [[0i64; MAX_SEATS]; 4];
             let mut outcomes = [SeatOutcome::default(); MAX_SEATS];
@@ -208,6 +216,8 @@ pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec
                     let flag = row * p + s;
                     seat.surrender = rounds.surrender.is_some_and(|f| f[flag]);
                     seat.declare_natural = rounds.declare_natural.is_none_or(|f| f[flag]);
+                    seat.banker = rounds.banker.is_some_and(|b| b[row] == s as i64);
+                    seat.multiplier = rounds.multipliers.map_or(1, |m| m[flag]);
                 }
                 let stake = rounds.stakes.map_or(rules.stake, |s| s[row]);
                 if let Err(e) = settle_one(rules, &seats[..p], stake, &mut out, &mut outcomes) {
@@ -314,6 +324,8 @@ mod tests {
             stakes: Some(&stakes),
             surrender: Some(&surrender),
             declare_natural: Some(&declare),
+            banker: None,
+            multipliers: None,
         };
         let (totals, errors) = settle_rounds(&rules, &rounds).unwrap();
         assert!(errors.is_empty());
@@ -323,6 +335,8 @@ mod tests {
                     cards: cards[(r * 4 + s) * 13..][..13].try_into().unwrap(),
                     surrender: surrender[r * 4 + s],
                     declare_natural: declare[r * 4 + s],
+                    banker: false,
+                    multiplier: 1,
                 })
                 .collect();
             let full = settle::settle(&rules, &seats, &Stakes::Uniform(stakes[r])).unwrap();
@@ -376,6 +390,8 @@ mod tests {
             stakes: Some(&stakes),
             surrender: Some(&surrender),
             declare_natural: None,
+            banker: None,
+            multipliers: None,
         };
         let (totals, errors) = settle_rounds(&rules, &rounds).unwrap();
         let rows: Vec<usize> = errors.iter().map(|(r, _)| *r).collect();
@@ -422,6 +438,8 @@ mod tests {
             stakes: None,
             surrender: Some(&short),
             declare_natural: None,
+            banker: None,
+            multipliers: None,
         };
         let e = settle_rounds(&rules, &rounds).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Argument);
@@ -432,6 +450,8 @@ mod tests {
             stakes: None,
             surrender: None,
             declare_natural: None,
+            banker: None,
+            multipliers: None,
         };
         assert_eq!(
             settle_rounds(&rules, &rounds).unwrap_err().kind(),
@@ -443,6 +463,8 @@ mod tests {
             stakes: None,
             surrender: None,
             declare_natural: None,
+            banker: None,
+            multipliers: None,
         };
         let e = settle_rounds(&rules, &rounds).unwrap_err();
         assert!(e.message().contains("groups of 52"), "{e}");
@@ -458,6 +480,8 @@ mod tests {
             stakes: None,
             surrender: None,
             declare_natural: None,
+            banker: None,
+            multipliers: None,
         };
         let all = settle_rounds(&rules, &rounds).unwrap();
         let one = with_threads(Some(1), || settle_rounds(&rules, &rounds))

@@ -7,10 +7,11 @@ use crate::cards::{check_distinct, RANK_CHARS, SUIT_CHARS};
 use crate::deal::{shuffled_deck, ChaCha20};
 use crate::rank::{Evaluator, Ranking};
 
-const ROW_SHAPED: [Natural; 3] = [
+const ROW_SHAPED: [Natural; 4] = [
     Natural::ThreeFlushes,
     Natural::ThreeStraights,
     Natural::ThreeStraightFlushes,
+    Natural::TwoFullHouses,
 ];
 
 fn hand(text: &str) -> [u8; 13] {
@@ -43,10 +44,23 @@ fn is_straight_by_list(row: &[u8]) -> bool {
     })
 }
 
+/// The sizes of the row's rank groups, smallest first.
+fn group_sizes(row: &[u8]) -> Vec<usize> {
+    let mut counts = [0usize; 13];
+    for &c in row {
+        counts[rank_index(c) as usize] += 1;
+    }
+    let mut sizes: Vec<usize> = counts.into_iter().filter(|&n| n > 0).collect();
+    sizes.sort_unstable();
+    sizes
+}
+
 fn has_shape(natural: Natural, row: &[u8]) -> bool {
     let flush = row.iter().all(|&c| suit(c) == suit(row[0]));
     match natural {
         Natural::ThreeFlushes => flush,
+        // a pair and a single on top, a full house below
+        Natural::TwoFullHouses => [vec![1, 2], vec![2, 3]].contains(&group_sizes(row)),
         Natural::ThreeStraights => is_straight_by_list(row),
         _ => flush && is_straight_by_list(row),
     }
@@ -110,6 +124,22 @@ fn rule_variants() -> Vec<Rules> {
 /// A random hand made of three rows of `natural`'s shape (rejection
 /// sampling until the 13 cards are distinct).
 fn row_shaped_hand(rng: &mut ChaCha20, natural: Natural) -> [u8; 13] {
+    if natural == Natural::TwoFullHouses {
+        // six distinct ranks: two trips, three pairs, a single
+        let deck = shuffled_deck(rng);
+        let mut ranks: Vec<u8> = Vec::new();
+        for c in deck {
+            if !ranks.contains(&rank_index(c)) {
+                ranks.push(rank_index(c));
+            }
+        }
+        let mut cards = Vec::with_capacity(13);
+        for (&rank, size) in ranks.iter().zip([3usize, 3, 2, 2, 2, 1]) {
+            let first = rng.below(4) as u8;
+            cards.extend((0..size as u8).map(|k| 4 * rank + (first + k) % 4));
+        }
+        return cards.try_into().unwrap();
+    }
     loop {
         let mut cards = Vec::with_capacity(13);
         for size in [3usize, 5, 5] {
@@ -179,7 +209,7 @@ fn every_row_shaped_natural_is_shown_by_its_rows() {
 fn a_split_exactly_when_the_hand_qualifies() {
     let mut rng = ChaCha20::from_seed(12);
     let rules = Rules::default();
-    let mut found = [0usize; 3];
+    let mut found = [0usize; 4];
     for _ in 0..20_000 {
         let deck = shuffled_deck(&mut rng);
         let cards: [u8; 13] = deck[..13].try_into().unwrap();
@@ -194,15 +224,17 @@ fn a_split_exactly_when_the_hand_qualifies() {
             }
         }
     }
-    // random deals meet three flushes and three straights
-    assert!(found[0] > 0 && found[1] > 0, "{found:?}");
+    // random deals meet three flushes, three straights, two full houses
+    assert!(found[0] > 0 && found[1] > 0 && found[3] > 0, "{found:?}");
 }
 
 #[test]
 fn known_hands() {
     let rules = Rules::default();
     let tsf = hand("Qh Kh Ah 2d 3d 4d 5d 6d 2s 3s 4s 5s 6s");
-    for natural in ROW_SHAPED {
+    // the three partition naturals
+    for natural in &ROW_SHAPED[..3] {
+        let natural = *natural;
         check_split(&rules, &tsf, natural);
     }
     // the straight flushes are Q-K-A on top, the spades (stronger) at the bottom
@@ -215,6 +247,14 @@ fn known_hands() {
     let six_pairs = hand("2d 2c 3d 3c 4d 4c 5d 5c 6d 6c 7d 7c 9s");
     assert!((qualifying(&six_pairs) >> (Natural::SixPairs as u32)) & 1 != 0);
     assert_eq!(natural_split(&rules, &six_pairs, Natural::SixPairs), None);
+    // two full houses: the higher trips at the bottom, the pair on top
+    let full = hand("2d 2c 2h 9d 9c 9s 4d 4c 7h 7s Kd Kc 5s");
+    check_split(&rules, &full, Natural::TwoFullHouses);
+    let layout = natural_split(&rules, &full, Natural::TwoFullHouses).unwrap();
+    let [top, middle, bottom] = rows(&layout).map(group_sizes);
+    assert_eq!((top, middle, bottom), (vec![1, 2], vec![2, 3], vec![2, 3]));
+    assert!(layout[8..].iter().filter(|&&c| rank_index(c) == 7).count() == 3);
+    assert!(!fouls(&rules, &layout));
     // K-A-2 is no three-card straight: no natural, no split
     let nothing = hand("Kh Ad 2h 3d 4d 5d 6d 7d 3s 4s 5s 6s 7c");
     for natural in ROW_SHAPED {

@@ -141,10 +141,28 @@ fn quads_trips_and_pairs() {
         "2d 2c 2h 2s 3d 3c 3h 5h 5s 7d 7c 9h 9s",
         &["five-pairs-trips", "six-pairs", "no-picture-cards"],
     );
-    // Two trips: neither trips plus five pairs nor six pairs.
-    check("2d 2c 2h 3d 3c 3h 5h 5s 7d 7c 9h 9s Jd", &[]);
+    // Two trips, three pairs and a single: two full houses, neither trips
+    // plus five pairs nor six pairs.
+    check(
+        "2d 2c 2h 3d 3c 3h 5h 5s 7d 7c 9h 9s Jd",
+        &["two-full-houses"],
+    );
     check(
         "2d 2c 2h 4h 4s 4d 6c 6h 8s 8d Tc Th Ad",
+        &["no-picture-cards", "two-full-houses"],
+    );
+    // Two full houses need exactly two trips and three pairs: not three
+    // trips, not a quad, not two pairs.
+    check(
+        "2d 2c 2h 4h 4s 4d 6c 6h 6s 8d Tc Th Ad",
+        &["no-picture-cards"],
+    );
+    check(
+        "2d 2c 2h 2s 4s 4d 4c 6h 8s 8d Tc Th Ad",
+        &["no-picture-cards"],
+    );
+    check(
+        "2d 2c 2h 4h 4s 4d 6c 6h 8s 9d Tc Th Ad",
         &["no-picture-cards"],
     );
     check("2d 2c 4h 4s 6d 6c 8h 8s Td Tc Qh Qs Ad", &["six-pairs"]);
@@ -236,7 +254,11 @@ fn strongest_follows_the_enabled_order() {
     let spades = hand("2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As");
     let n = Natural::from_name;
     assert_eq!(strongest(&spades, &[]), None);
-    let enabled = [(n("dragon").unwrap(), 13), (n("three-flushes").unwrap(), 3)];
+    let e = crate::rules::NaturalEntry::new;
+    let enabled = [
+        e(n("dragon").unwrap(), 13),
+        e(n("three-flushes").unwrap(), 3),
+    ];
     assert_eq!(strongest(&spades, &enabled), Some((Natural::Dragon, 13)));
     let reversed = [enabled[1], enabled[0]];
     assert_eq!(
@@ -244,12 +266,12 @@ fn strongest_follows_the_enabled_order() {
         Some((Natural::ThreeFlushes, 3))
     );
     let nothing = hand("2d 3c 4h 5s 6d 7c 8h 9s Td Jc Qh Ks Kd");
-    let everything: Vec<(Natural, i64)> = ALL.iter().map(|&n| (n, 1)).collect();
+    let everything: Vec<_> = ALL.iter().map(|&n| e(n, 1)).collect();
     assert_eq!(strongest(&nothing, &everything), None);
     assert_eq!(
         strongest(
             &spades,
-            &[(Natural::SixPairs, 4), (Natural::ThreeStraights, 4)]
+            &[e(Natural::SixPairs, 4), e(Natural::ThreeStraights, 4)]
         ),
         Some((Natural::ThreeStraights, 4))
     );
@@ -503,8 +525,10 @@ fn exact_counts_of_rank_naturals() {
         (Natural::SixPairs, 2_856_863_152),
         (Natural::ThreeStraights, 2_029_579_776),
         (Natural::NoPictureCards, 12_033_222_880),
+        // C(13; 2, 3, 1) rank choices times 4^2 * 6^3 * 4 suit choices
+        (Natural::TwoFullHouses, 1_423_319_040),
     ];
-    let mut totals = [0u64; 15];
+    let mut totals = [0u64; 16];
     let mut all = 0u64;
     let mut counts = [0u8; 13];
     fn rec(r: usize, left: u8, counts: &mut [u8; 13], f: &mut dyn FnMut(&[u8; 13])) {
@@ -549,7 +573,7 @@ fn exact_counts_of_rank_naturals() {
 fn exact_counts_of_suit_naturals() {
     // Every suit-count vector, weighted by the rank choices.
     let binom13 = |k: u32| -> u64 { (0..k as u64).fold(1, |a, i| a * (13 - i) / (i + 1)) };
-    let mut totals = [0u64; 15];
+    let mut totals = [0u64; 16];
     for nd in 0..=13u32 {
         for nc in 0..=13 - nd {
             for nh in 0..=13 - nd - nc {
@@ -607,7 +631,7 @@ fn exact_count_of_three_straight_flushes() {
 #[test]
 fn frequencies_over_random_deals() {
     // Expected counts per 200,000 random hands from the exact numbers.
-    let exact: [(Natural, u64); 15] = [
+    let exact: [(Natural, u64); 16] = [
         (Natural::CleanDragon, 4),
         (Natural::Dragon, 67_108_864),
         (Natural::TwelveRoyals, 66_080),
@@ -623,6 +647,7 @@ fn frequencies_over_random_deals() {
         (Natural::ThreeStraights, 2_029_579_776),
         (Natural::ThreeFlushes, 5_705_516_392),
         (Natural::NoPictureCards, 12_033_222_880),
+        (Natural::TwoFullHouses, 1_423_319_040),
     ];
     let hands = if cfg!(debug_assertions) {
         20_000
@@ -630,7 +655,7 @@ fn frequencies_over_random_deals() {
         200_000
     };
     let mut rng = ChaCha20::from_seed(2024);
-    let mut seen = [0u64; 15];
+    let mut seen = [0u64; 16];
     for _ in 0..hands / 4 {
         let d = shuffled_deck(&mut rng);
         for seat in 0..4 {

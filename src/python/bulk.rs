@@ -10,8 +10,10 @@ use super::conversion::cards::table_cards;
 use super::conversion::choices::rules_arg;
 use super::conversion::flags::read_flags;
 use super::conversion::numbers::threads_arg;
+use super::conversion::roles::batch_roles;
 use super::conversion::stakes::stake_per_round_arg;
 use super::errors::err;
+use crate::batch::Banker;
 use crate::bulk::{self as core, Rounds};
 use crate::error::ErrorKind;
 
@@ -28,13 +30,16 @@ type Settled<'py> = (
 
 /// Settles N rounds of P seats: cards (N, P, 13), an int64 stake per round
 /// (None: the rules' stake), (N, P) bool flags. Returns the figures as an
+/// int64 (4, P, N) array; `banker` (an int or an int (N,) array) and
+/// `multipliers` (an int (N, P) array) for a banker game. Returns the figures as an
 /// int64 (4, P, N) array (points, money, rake, net; each seat's column
 /// contiguous), the outcomes as a uint8 (5, P, N) array (fouled, natural,
 /// scoops, swept, surrendered: `crate::bulk::outcome_bytes`), the rows that
 /// could not be settled (int64, in order) and their reasons ("Kind:
 /// message"); those rows' figures and outcomes are zero. A bad argument raises before any round is settled.
 #[pyfunction]
-#[pyo3(signature = (cards, rules=None, stakes=None, surrender=None, declare_natural=None, *, threads=None))]
+#[pyo3(signature = (cards, rules=None, stakes=None, surrender=None, declare_natural=None, *, threads=None, banker=None, multipliers=None))]
+#[allow(clippy::too_many_arguments)]
 fn settle_rounds<'py>(
     py: Python<'py>,
     cards: &Bound<'py, PyAny>,
@@ -43,6 +48,8 @@ fn settle_rounds<'py>(
     surrender: Option<&Bound<'py, PyAny>>,
     declare_natural: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'py, PyAny>>,
+    banker: Option<&Bound<'py, PyAny>>,
+    multipliers: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Settled<'py>> {
     let rules = rules_arg(rules)?;
     let r = rules.get();
@@ -53,12 +60,23 @@ fn settle_rounds<'py>(
     let surrender = read_flags(surrender, n, p, "surrender")?;
     let declare = read_flags(declare_natural, n, p, "declare_natural")?;
     let threads = threads_arg(threads)?;
+    let (banker, multipliers) = batch_roles(banker, multipliers, n, p)?;
+    let banker: Option<Vec<i64>> = match banker {
+        Banker::None => None,
+        b => Some(
+            (0..n)
+                .map(|row| b.of_row(row).map_or(-1, |s| s as i64))
+                .collect(),
+        ),
+    };
     let rounds = Rounds {
         seats: p,
         cards: data,
         stakes: stakes.as_deref(),
         surrender: surrender.as_deref(),
         declare_natural: declare.as_deref(),
+        banker: banker.as_deref(),
+        multipliers: multipliers.as_deref(),
     };
     let (totals, errors) =
         py.detach(|| core::with_threads(threads, || core::settle_rounds(r, &rounds)))??;

@@ -42,7 +42,8 @@ pub struct PyKnob {
     #[pyo3(get)]
     name: &'static str,
     /// What values it takes: ``"text"``, ``"suit-order"``, ``"choice"``,
-    /// ``"bool"``, ``"int"``, ``"naturals"`` or ``"royalties"``.
+    /// ``"bool"``, ``"int"``, ``"naturals"``, ``"royalties"``,
+    /// ``"royalties-by-rank"`` or ``"card"``.
     #[pyo3(get, name = "type")]
     kind: &'static str,
     choices: Vec<&'static str>,
@@ -69,6 +70,11 @@ pub struct PyKnob {
     /// custom rules, or None.
     #[pyo3(get)]
     tables_weight: Option<f64>,
+    /// Whether rules data in full must give it; a knob that need not reads
+    /// as its default when left out, and ``Rules.to_dict()`` leaves it out
+    /// at its default.
+    #[pyo3(get)]
+    required: bool,
 }
 
 #[pymethods]
@@ -117,6 +123,7 @@ fn default_object(py: Python<'_>, default: &KnobDefault) -> PyResult<Py<PyAny>> 
             }
             d.into_any().unbind()
         }
+        KnobDefault::NoRankedRoyalties => PyDict::new(py).into_any().unbind(),
     })
 }
 
@@ -132,6 +139,8 @@ fn py_knob(k: &'static Knob) -> PyKnob {
         KnobType::Int { min, max } => ("int", vec![], Some(min), Some(max)),
         KnobType::Naturals => ("naturals", NATURAL_NAMES.to_vec(), None, None),
         KnobType::Royalties(cats) => ("royalties", cats.to_vec(), None, None),
+        KnobType::RoyaltiesByRank(cats) => ("royalties-by-rank", cats.to_vec(), None, None),
+        KnobType::Card => ("card", vec![], None, None),
     };
     PyKnob {
         name: k.name,
@@ -144,6 +153,7 @@ fn py_knob(k: &'static Knob) -> PyKnob {
         doc: k.doc,
         tables_key: k.tables.map(|t| t.key),
         tables_weight: k.tables.map(|t| t.weight),
+        required: k.required,
     }
 }
 

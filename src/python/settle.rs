@@ -9,6 +9,7 @@ use super::conversion::cards::table_cards;
 use super::conversion::choices::rules_arg;
 use super::conversion::flags::read_flags;
 use super::conversion::numbers::seat_count_arg;
+use super::conversion::roles::{batch_roles, seat_roles};
 use super::conversion::seats::read_seats;
 use super::conversion::stakes::stakes_arg;
 use super::errors::err;
@@ -16,7 +17,7 @@ use super::settlement_dict::{pairs_list, seats_list, settlement_dict};
 use crate::batch::{self, SeatFlags};
 use crate::error::{Error, ErrorKind};
 use crate::report;
-use crate::settle::{self as core, SeatInput, Settlement as CoreSettlement};
+use crate::settle::{self as core, check_seat_count, SeatInput, Settlement as CoreSettlement};
 use crate::stakes::StakeSpec;
 
 /// The settlement of one table (what ``settle`` returns; not built directly).
@@ -131,13 +132,20 @@ impl Settlement {
 /// per point, is None (the rules' ``money.stake`` for every pair), one integer
 /// for every pair, or a seats x seats symmetric matrix of non-negative integers
 /// (nested sequences or a 2-d numpy integer array; the diagonal is ignored).
+/// ``banker`` names the banker seat of a banker game (required when the
+/// rules' ``banker.enabled``, refused otherwise) and ``multipliers`` gives
+/// each seat's stake multiplier (1 each when None; the banker's 1, the
+/// others' in ``1..=banker.max_multiplier``; all 1 outside a banker game).
 ///
 /// Returns a ``Settlement``: points, money (minor units), rake and net per
 /// seat, per-seat and per-pair detail, ``explain()`` and ``to_dict()``.
 ///
 /// Raises ``TableError`` for other than 2 to 4 seats, stakes that are negative,
-/// not symmetric or of the wrong shape, a surrender the rules do not enable, or
-/// figures that do not fit in 64 bits; ``CardError`` and ``HandError`` for a
+/// not symmetric or of the wrong shape, a surrender the rules do not enable, a
+/// banker or multipliers the rules do not allow (naming the seat and value), a
+/// fouled arrangement under ``foul.mode = "refuse"``, or figures that do not
+/// fit in 64 bits; ``ArgumentError`` for a banker that is not a seat or
+/// multipliers that are not one integer per seat; ``CardError`` and ``HandError`` for a
 /// bad card, a seat without 13 cards or a card held twice (the error's ``seat``
 /// names the seat); ``TypeError`` for seats that are not an iterable of seats
 /// (a str, a single ``Arrangement`` or ``Seat``, a mapping), a seat of another
@@ -145,15 +153,21 @@ impl Settlement {
 /// bool, stakes given as a float, bool, str or non-integer array, or ``rules``
 /// that is not a ``capsa.Rules`` or None.
 #[pyfunction]
-#[pyo3(signature = (seats, rules=None, stakes=None))]
+#[pyo3(signature = (seats, rules=None, stakes=None, *, banker=None, multipliers=None))]
 fn settle(
     seats: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
     stakes: Option<&Bound<'_, PyAny>>,
+    banker: Option<&Bound<'_, PyAny>>,
+    multipliers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Settlement> {
     let rules = rules_arg(rules)?;
     let r = rules.get();
-    let inputs = read_seats(seats)?;
+    let mut inputs = read_seats(seats)?;
+    if banker.is_some() || multipliers.is_some() {
+        check_seat_count(inputs.len())?;
+        seat_roles(banker, multipliers, &mut inputs)?;
+    }
     let spec = stakes_arg(stakes, inputs.len())?.unwrap_or(StakeSpec::Uniform(r.stake));
     let inner = core::settle(r, &inputs, &spec.stakes())?;
     Ok(Settlement {
@@ -167,8 +181,8 @@ fn settle(
 /// of rows that could not be settled (their points and money are zero). A
 /// bad argument (the array, stakes, flags) raises before any row is settled.
 #[pyfunction]
-#[pyo3(signature = (cards, rules=None, stakes=None, surrender=None, declare_natural=None))]
-#[allow(clippy::type_complexity)]
+#[pyo3(signature = (cards, rules=None, stakes=None, surrender=None, declare_natural=None, *, banker=None, multipliers=None))]
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 fn settle_batch<'py>(
     py: Python<'py>,
     cards: &Bound<'py, PyAny>,
@@ -176,6 +190,8 @@ fn settle_batch<'py>(
     stakes: Option<&Bound<'py, PyAny>>,
     surrender: Option<&Bound<'py, PyAny>>,
     declare_natural: Option<&Bound<'py, PyAny>>,
+    banker: Option<&Bound<'py, PyAny>>,
+    multipliers: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(
     Bound<'py, PyArray2<i64>>,
     Bound<'py, PyArray2<i64>>,
@@ -190,9 +206,12 @@ fn settle_batch<'py>(
     let stakes = spec.stakes();
     let surrender = read_flags(surrender, n, p, "surrender")?;
     let declare_natural = read_flags(declare_natural, n, p, "declare_natural")?;
+    let (banker, multipliers) = batch_roles(banker, multipliers, n, p)?;
     let flags = SeatFlags {
         surrender: surrender.as_deref(),
         declare_natural: declare_natural.as_deref(),
+        banker: Some(&banker),
+        multipliers: multipliers.as_deref(),
     };
     let result = py.detach(|| batch::settle_tables(r, data, p, &stakes, flags))?;
     let as_array = |v: Vec<i64>| {

@@ -233,3 +233,54 @@ fn suit_tie_break_follows_the_rules_for_every_hand() {
         }
     });
 }
+
+#[test]
+fn key_rank_is_the_first_card_in_significance_order() {
+    let low = Evaluator::default();
+    let second = Evaluator::new(Ranking {
+        wheel_second: true,
+        ..Ranking::default()
+    });
+    let flush_first = Evaluator::new(Ranking {
+        flush_suit_first: true,
+        ..Ranking::default()
+    });
+    // hand, its key rank's letter under the low wheel and under "second"
+    let cases = [
+        ("2c 7d 5h", '7', '7'),
+        ("Kc 4d 9h Qs 2c", 'K', 'K'),
+        ("3c 3d Ah", '3', '3'),
+        ("Ac 9d 9h 5s 2c", '9', '9'),
+        ("5c 5d 9h 9s Ac", '9', '9'),
+        ("Jc Jd Jh", 'J', 'J'),
+        ("2c 2d 2h Ks Ac", '2', '2'),
+        ("Ac 2d 3h 4s 5c", '5', 'A'),
+        ("2d 3h 4s 5c 6c", '6', '6'),
+        ("9d Th Js Qc Kc", 'K', 'K'),
+        ("Td Jh Qs Kc Ac", 'A', 'A'),
+        ("2s 9s 5s Js 7s", 'J', 'J'),
+        ("4c 4d 4h 8s 8c", '4', '4'),
+        ("Qc Qd Qh Qs 3c", 'Q', 'Q'),
+        ("Ah 2h 3h 4h 5h", '5', 'A'),
+        ("8h 9h Th Jh Qh", 'Q', 'Q'),
+        ("Th Jh Qh Kh Ah", 'A', 'A'),
+    ];
+    for (hand, at_low, at_second) in cases {
+        for (e, wheel_second, want) in [(&low, false, at_low), (&second, true, at_second)] {
+            let rank = key_rank(strength(e, hand), wheel_second);
+            assert_eq!(
+                crate::cards::RANK_CHARS[rank as usize] as char,
+                want,
+                "{hand}"
+            );
+        }
+    }
+    // a flush's suit, ranked first, does not move its key rank
+    assert_eq!(key_rank(strength(&flush_first, "2s 9s 5s Js 7s"), false), 9);
+    // every category's names appear in the cases
+    let seen: HashSet<u8> = cases
+        .iter()
+        .map(|(h, ..)| category_of(strength(&low, h)))
+        .collect();
+    assert_eq!(seen.len(), 10);
+}

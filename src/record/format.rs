@@ -179,6 +179,8 @@ impl PlayedSeat {
             cards: self.arrangement,
             surrender: self.surrender,
             declare_natural: self.declare_natural,
+            banker: false,
+            multiplier: 1,
         }
     }
 }

@@ -27,7 +27,7 @@ macro_rules! rule_choice {
         }
     ) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum $name {
             $($(#[$vdoc])* $variant,)+
         }
@@ -106,6 +106,40 @@ rule_choice! {
         SweepAll = "sweep-all",
         Scoop = "scoop",
         Fixed = "fixed",
+        /// No arrangement fouls: rows compare as they stand.
+        NoFoul = "none",
+        /// A fouled arrangement is refused, never settled.
+        Refuse = "refuse",
+    }
+}
+
+rule_choice! {
+    /// `sweep_all.natural_opponents`: whether an opponent with a declared
+    /// natural prevents a sweep-all or is left out of the test.
+    NaturalOpponents = "sweep_all.natural_opponents" {
+        Block = "block",
+        Exempt = "exempt",
+    }
+}
+
+rule_choice! {
+    /// `cap.stage`: whether a pair's cap applies before the horse card and
+    /// the player's multiplier or after both.
+    CapStage = "cap.stage" {
+        Pair = "pair",
+        Final = "final",
+    }
+}
+
+rule_choice! {
+    /// `raised_by` of a natural's entry: what raises it to its
+    /// `raised_points`.
+    RaisedBy = "raised_by" {
+        /// Four cards of a rank among the 13.
+        Quads = "quads",
+        /// A split of the natural's shape with a straight flush as a
+        /// five-card row.
+        StraightFlush = "straight-flush",
     }
 }
 

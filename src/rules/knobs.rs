@@ -9,8 +9,8 @@
 //! protocol schema's rules all read it.
 
 use super::choices::{
-    FlushCompare, FoulCheck, FoulMode, NaturalResolve, NaturalTies, RoyaltyMode, RuleChoice,
-    TieBreak, Wheel,
+    CapStage, FlushCompare, FoulCheck, FoulMode, NaturalOpponents, NaturalResolve, NaturalTies,
+    RoyaltyMode, RuleChoice, TieBreak, Wheel,
 };
 use crate::rank::CATEGORY_NAMES;
 
@@ -35,6 +35,11 @@ pub enum KnobType {
     Naturals,
     /// A table of category = points >= 0, with the categories it may name.
     Royalties(&'static [&'static str]),
+    /// A table of category = a table of rank letter = points >= 0, with the
+    /// categories it may name.
+    RoyaltiesByRank(&'static [&'static str]),
+    /// One card, as card text (`"Ah"`).
+    Card,
 }
 
 /// A knob's value in the `capsa-susun` preset.
@@ -49,6 +54,8 @@ pub enum KnobDefault {
     Naturals(&'static [(&'static str, i64)]),
     /// A royalty row: (category name, points); categories left out pay 0.
     Royalties(&'static [(&'static str, i64)]),
+    /// A ranked royalty row with no rank listed.
+    NoRankedRoyalties,
 }
 
 /// Where a knob goes in a solver tables file's metadata: the key it is
@@ -75,6 +82,12 @@ pub struct Knob {
     /// Its key and weight in the solver tables' metadata; `None` for the
     /// knobs the tables are not trained per.
     pub tables: Option<TablesKey>,
+    /// Whether rules data in full must give it. A knob that need not is
+    /// read as its default when left out and left out of rules data at its
+    /// default: the knobs added after rules data was first written, whose
+    /// defaults settle as before, so that data written before them reads
+    /// (and is written) as it was.
+    pub required: bool,
 }
 
 const fn int(min: i64) -> KnobType {
@@ -97,6 +110,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "the variant's name",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "description",
@@ -105,6 +119,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "free text about the variant",
         ranking: false,
         tables: None,
+        required: false,
     },
     Knob {
         name: TieBreak::KEY,
@@ -113,6 +128,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "whether suits decide hands of equal ranks (\"Hand ranking\")",
         ranking: true,
         tables: tables("tie_break", 0.5),
+        required: true,
     },
     Knob {
         name: "suit_order",
@@ -121,6 +137,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "suit strength, strongest first",
         ranking: true,
         tables: None,
+        required: true,
     },
     Knob {
         name: FlushCompare::KEY,
@@ -129,6 +146,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "how flushes compare",
         ranking: true,
         tables: tables("flush_compare", 1000.0),
+        required: true,
     },
     Knob {
         name: Wheel::KEY,
@@ -137,6 +155,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "where A-2-3-4-5 ranks",
         ranking: true,
         tables: tables("wheel", 1000.0),
+        required: true,
     },
     Knob {
         name: FoulCheck::KEY,
@@ -145,6 +164,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "whether equal rows are a foul (\"Arrangements and fouls\")",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "row_points",
@@ -153,6 +173,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "points for winning a row",
         ranking: false,
         tables: tables("row_points", 3.0),
+        required: true,
     },
     Knob {
         name: "overall_point",
@@ -161,6 +182,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "points for winning more rows than the opponent",
         ranking: false,
         tables: tables("overall_point", 1.0),
+        required: true,
     },
     Knob {
         name: RoyaltyMode::KEY,
@@ -169,6 +191,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "who collects royalties (\"Settlement\")",
         ranking: false,
         tables: tables("royalty_mode", 5.0),
+        required: true,
     },
     Knob {
         name: "royalty_adds",
@@ -177,6 +200,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "royalty added to `row_points` (true) or in place of it when larger (false)",
         ranking: false,
         tables: tables("royalty_adds", 5.0),
+        required: true,
     },
     Knob {
         name: "scoop.multiplier",
@@ -185,6 +209,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "multiplier for winning all three rows against one opponent",
         ranking: false,
         tables: tables("scoop_multiplier", 3.0),
+        required: true,
     },
     Knob {
         name: "scoop.bonus",
@@ -193,6 +218,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "bonus added for it",
         ranking: false,
         tables: tables("scoop_bonus", 1.0),
+        required: true,
     },
     Knob {
         name: "scoop.multiply_royalties",
@@ -201,6 +227,16 @@ pub const KNOBS: &[Knob] = &[
         doc: "whether a scoop's or sweep's multiplier also multiplies royalties",
         ranking: false,
         tables: None,
+        required: true,
+    },
+    Knob {
+        name: "scoop.by_seats",
+        kind: KnobType::Flag,
+        default: KnobDefault::Flag(false),
+        doc: "whether a scoop's multiplier is the number of players (`scoop.multiplier` unused)",
+        ranking: false,
+        tables: None,
+        required: false,
     },
     Knob {
         name: "sweep_all.multiplier",
@@ -209,6 +245,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "multiplier for winning all three rows against every opponent",
         ranking: false,
         tables: tables("sweep_all_multiplier", 3.0),
+        required: true,
     },
     Knob {
         name: "sweep_all.bonus",
@@ -217,6 +254,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "bonus added for it",
         ranking: false,
         tables: tables("sweep_all_bonus", 1.0),
+        required: true,
     },
     Knob {
         name: "sweep_all.min_players",
@@ -226,14 +264,25 @@ pub const KNOBS: &[Knob] = &[
         doc: "fewest players at the table for a sweep-all to count (5: never)",
         ranking: false,
         tables: tables("sweep_all_min_players", 1.0),
+        required: true,
+    },
+    Knob {
+        name: NaturalOpponents::KEY,
+        kind: KnobType::Choice(NaturalOpponents::NAMES),
+        default: KnobDefault::Text("block"),
+        doc: "whether an opponent with a declared natural prevents a sweep-all (`\"block\"`) or is left out of the test (`\"exempt\"`)",
+        ranking: false,
+        tables: None,
+        required: false,
     },
     Knob {
         name: FoulMode::KEY,
         kind: KnobType::Choice(FoulMode::NAMES),
         default: KnobDefault::Text("sweep-all"),
-        doc: "what a fouled hand pays",
+        doc: "what a fouled hand pays; `\"none\"`: no arrangement fouls; `\"refuse\"`: a fouled arrangement is refused (\"Fouls\")",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "foul.points",
@@ -242,6 +291,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "the amount of `\"fixed\"`",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "foul.pays_royalties",
@@ -250,6 +300,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "whether a fouled hand also pays the opponent's royalties",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "surrender.enabled",
@@ -258,6 +309,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "whether a seat may surrender",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "surrender.cost",
@@ -266,6 +318,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "what a surrender pays each opponent",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: NaturalResolve::KEY,
@@ -274,6 +327,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "natural against natural",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: NaturalTies::KEY,
@@ -282,6 +336,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "the same natural on both sides",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "naturals.enabled",
@@ -292,9 +347,10 @@ pub const KNOBS: &[Knob] = &[
             ("three-straights", 3),
             ("six-pairs", 3),
         ]),
-        doc: "the naturals this variant pays, strongest first (names from the \"Naturals\" table)",
+        doc: "the naturals this variant pays, strongest first (names from the \"Naturals\" table), each with its points and the optional fields of \"Naturals\"",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "royalties.top",
@@ -303,6 +359,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "royalties of the top row",
         ranking: false,
         tables: tables("royalties", 0.25),
+        required: true,
     },
     Knob {
         name: "royalties.middle",
@@ -316,6 +373,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "royalties of the middle row",
         ranking: false,
         tables: tables("royalties", 0.25),
+        required: true,
     },
     Knob {
         name: "royalties.bottom",
@@ -328,6 +386,124 @@ pub const KNOBS: &[Knob] = &[
         doc: "royalties of the bottom row",
         ranking: false,
         tables: tables("royalties", 0.25),
+        required: true,
+    },
+    Knob {
+        name: "royalties.top_by_rank",
+        kind: KnobType::RoyaltiesByRank(&TOP_CATEGORIES),
+        default: KnobDefault::NoRankedRoyalties,
+        doc: "royalties of the top row by the hand's key rank, in place of `royalties.top` where listed",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: "royalties.middle_by_rank",
+        kind: KnobType::RoyaltiesByRank(&CATEGORY_NAMES),
+        default: KnobDefault::NoRankedRoyalties,
+        doc: "royalties of the middle row by the hand's key rank, in place of `royalties.middle` where listed",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: "royalties.bottom_by_rank",
+        kind: KnobType::RoyaltiesByRank(&CATEGORY_NAMES),
+        default: KnobDefault::NoRankedRoyalties,
+        doc: "royalties of the bottom row by the hand's key rank, in place of `royalties.bottom` where listed",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: "horse.card",
+        kind: KnobType::Card,
+        default: KnobDefault::Absent,
+        doc: "the horse card (马牌)",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: "horse.multiplier",
+        kind: int(1),
+        default: KnobDefault::Int(2),
+        doc: "what a pair's points are multiplied by when exactly one of the two holds the horse card",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: "horse.naturals",
+        kind: KnobType::Flag,
+        default: KnobDefault::Flag(true),
+        doc: "whether the horse card also multiplies a pair settled by naturals",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: "cap.pair",
+        kind: int(0),
+        default: KnobDefault::Int(0),
+        doc: "the most a pair settles for, either way (0: no cap)",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: "cap.scoop",
+        kind: int(0),
+        default: KnobDefault::Int(0),
+        doc: "the cap of a pair with a scoop (0: `cap.pair`)",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: "cap.sweep_all",
+        kind: int(0),
+        default: KnobDefault::Int(0),
+        doc: "the cap of a pair with a sweep-all (0: `cap.scoop`)",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: CapStage::KEY,
+        kind: KnobType::Choice(CapStage::NAMES),
+        default: KnobDefault::Text("pair"),
+        doc: "whether the cap applies before the horse card and the player's multiplier (`\"pair\"`) or after both (`\"final\"`)",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: "banker.enabled",
+        kind: KnobType::Flag,
+        default: KnobDefault::Flag(false),
+        doc: "whether one seat is the banker and every other seat settles against it only",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: "banker.wins_ties",
+        kind: KnobType::Flag,
+        default: KnobDefault::Flag(false),
+        doc: "whether a tied row counts as won by the banker",
+        ranking: false,
+        tables: None,
+        required: false,
+    },
+    Knob {
+        name: "banker.max_multiplier",
+        kind: KnobType::Int { min: 1, max: 100 },
+        default: KnobDefault::Int(1),
+        doc: "the largest stake multiplier a player may choose",
+        ranking: false,
+        tables: None,
+        required: false,
     },
     Knob {
         name: "money.stake",
@@ -336,6 +512,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "minor units of money per point",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "money.rake_basis_points",
@@ -347,6 +524,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "the house's share of each winner's money, in hundredths of a percent (300: 3%)",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "money.rake_minimum_pot",
@@ -355,6 +533,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "a winner whose money for the round is below this pays no rake",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "money.rake_cap_per_pot",
@@ -363,6 +542,7 @@ pub const KNOBS: &[Knob] = &[
         doc: "the most one winner pays in a round (0: no cap)",
         ranking: false,
         tables: None,
+        required: true,
     },
     Knob {
         name: "money.rake_cap_per_round",
@@ -371,8 +551,22 @@ pub const KNOBS: &[Knob] = &[
         doc: "the most the house takes from one round, all winners together (0: no cap)",
         ranking: false,
         tables: None,
+        required: true,
     },
 ];
+
+/// The rank index (0: the deuce .. 12: the ace) of a rank letter of rules
+/// data: `2`..`9`, `T` (or `10`), `J`, `Q`, `K`, `A`, either case.
+pub fn rank_of_letter(text: &str) -> Option<u8> {
+    match text.as_bytes() {
+        [b'1', b'0'] => Some(8),
+        [b] => crate::cards::RANK_CHARS
+            .iter()
+            .position(|c| *c == b.to_ascii_uppercase())
+            .map(|r| r as u8),
+        _ => None,
+    }
+}
 
 /// The knob of a dotted name.
 pub fn knob(name: &str) -> Option<&'static Knob> {

@@ -27,6 +27,9 @@ fn every_choice_round_trips_and_names_the_valid_ones() {
     round_trips::<FlushCompare>();
     round_trips::<Wheel>();
     round_trips::<FoulCheck>();
+    round_trips::<NaturalOpponents>();
+    round_trips::<CapStage>();
+    round_trips::<RaisedBy>();
 }
 
 #[test]
@@ -53,7 +56,7 @@ fn flags_are_the_second_name() {
 #[test]
 fn rule_choices_list_every_knob_once() {
     let keys: Vec<&str> = rule_choices().map(|(k, _)| k).collect();
-    assert_eq!(keys.len(), 8, "{keys:?}");
+    assert_eq!(keys.len(), 10, "{keys:?}");
     let mut unique = keys.clone();
     unique.sort_unstable();
     unique.dedup();
@@ -167,4 +170,133 @@ fn a_ranking_knob_set_builds_its_evaluator() {
         assert_eq!(rules.evaluator.eval5(hand), second.eval5(hand));
     }
     assert!(rules.evaluator.eval5(wheel) > rules.evaluator.eval5(nine_high));
+}
+
+#[test]
+fn the_new_knobs_set_and_read_back() {
+    let mut rules = Rules::default();
+    for (name, value) in [
+        ("scoop.by_seats", KnobValue::Flag(true)),
+        (
+            "sweep_all.natural_opponents",
+            KnobValue::Text("exempt".into()),
+        ),
+        ("horse.card", KnobValue::Text("Ah".into())),
+        ("horse.multiplier", KnobValue::Int(3)),
+        ("horse.naturals", KnobValue::Flag(false)),
+        ("cap.pair", KnobValue::Int(10)),
+        ("cap.scoop", KnobValue::Int(20)),
+        ("cap.sweep_all", KnobValue::Int(30)),
+        ("cap.stage", KnobValue::Text("final".into())),
+        ("banker.enabled", KnobValue::Flag(true)),
+        ("banker.wins_ties", KnobValue::Flag(true)),
+        ("banker.max_multiplier", KnobValue::Int(7)),
+        ("foul.mode", KnobValue::Text("refuse".into())),
+    ] {
+        rules.set_knob(name, value.clone()).unwrap();
+        assert_eq!(rules.knob(name), Some(value), "{name}");
+    }
+    assert_eq!(rules.horse_card, Some(50));
+    assert_eq!(rules.cap_stage, CapStage::Final);
+    assert_eq!(rules.foul_mode, FoulMode::Refuse);
+    rules
+        .set_knob("horse.card", KnobValue::Text("10♥".into()))
+        .unwrap();
+    assert_eq!(rules.knob("horse.card"), Some(KnobValue::Text("Th".into())));
+    let e = rules
+        .set_knob("horse.card", KnobValue::Text("1h".into()))
+        .unwrap_err();
+    assert!(e.message().starts_with("horse.card must be a card"), "{e}");
+    let e = rules
+        .set_knob("banker.max_multiplier", KnobValue::Int(101))
+        .unwrap_err();
+    assert_eq!(
+        e.message(),
+        "banker.max_multiplier must be in 1..100, got 101"
+    );
+    assert_eq!(Rules::default().knob("horse.card"), None);
+}
+
+#[test]
+fn a_ranked_royalty_takes_the_place_of_its_category() {
+    use crate::test_support::cards;
+    let mut rules = Rules::default();
+    let mut top: RankedRow = [[None; 13]; 10];
+    top[crate::rank::PAIR as usize][4] = Some(1); // a pair of sixes
+    top[crate::rank::TRIPS as usize][12] = Some(10); // aces
+    rules
+        .set_knob(
+            "royalties.top_by_rank",
+            KnobValue::RoyaltiesByRank(Box::new(top)),
+        )
+        .unwrap();
+    assert_eq!(rules.ranked_categories[TOP], 1 << 1 | 1 << 3);
+    let top_of = |text: &str| {
+        let c = cards(text);
+        rules.royalty(TOP, rules.evaluator.eval3([c[0], c[1], c[2]]))
+    };
+    assert_eq!(top_of("6c 6d Ah"), 1);
+    assert_eq!(top_of("7c 7d Ah"), 0); // not listed: the category's 0
+    assert_eq!(top_of("Ac Ad Ah"), 10);
+    assert_eq!(top_of("Kc Kd Kh"), 5); // not listed: trips pay 5
+    assert_eq!(
+        rules.knob("royalties.top_by_rank"),
+        Some(KnobValue::RoyaltiesByRank(Box::new(top)))
+    );
+    // only the top row's categories
+    let mut bad: RankedRow = [[None; 13]; 10];
+    bad[crate::rank::QUADS as usize][12] = Some(1);
+    rules
+        .set_knob(
+            "royalties.top_by_rank",
+            KnobValue::RoyaltiesByRank(Box::new(bad)),
+        )
+        .unwrap();
+    assert!(rules
+        .validate()
+        .unwrap_err()
+        .message()
+        .contains("\"quads\" is not a category of that row"));
+}
+
+#[test]
+fn a_natural_entry_takes_only_its_own_fields() {
+    use crate::natural_kind::Natural;
+    let mut entry = NaturalEntry::new(Natural::Dragon, 13);
+    assert!(entry.check(0).is_ok());
+    entry.lowest = 8;
+    assert_eq!(
+        entry.check(2).unwrap_err().message(),
+        "naturals.enabled[2].lowest (dragon): only all-high takes it"
+    );
+    let mut entry = NaturalEntry::new(Natural::AllHigh, 5);
+    entry.lowest = 8;
+    assert!(entry.check(0).is_ok());
+    entry.same_tier = true;
+    assert!(entry
+        .check(0)
+        .unwrap_err()
+        .message()
+        .starts_with("naturals.enabled[0].same_tier"));
+    assert!(entry.check(1).is_ok());
+    entry.raised = Some((9, RaisedBy::StraightFlush));
+    assert!(entry
+        .check(1)
+        .unwrap_err()
+        .message()
+        .starts_with("naturals.enabled[1].raised_by"));
+    let mut entry = NaturalEntry::new(Natural::ThreeFlushes, 3);
+    entry.raised = Some((6, RaisedBy::StraightFlush));
+    assert!(entry.check(1).is_ok());
+    let rules = Rules {
+        naturals: vec![NaturalEntry {
+            count: 14,
+            ..NaturalEntry::new(Natural::TwelveRoyals, 24)
+        }],
+        ..Rules::default()
+    };
+    assert_eq!(
+        rules.validate().unwrap_err().message(),
+        "naturals.enabled[0].count (twelve-royals): must be 12 or 13, got 14"
+    );
 }

@@ -14,7 +14,7 @@
 
 use super::inputs::Stakes;
 use crate::error::{Error, Result};
-use crate::rules::{FoulMode, RoyaltyMode, Rules};
+use crate::rules::{CapStage, FoulMode, NaturalEntry, RoyaltyMode, Rules};
 
 /// The most points one pair of seats of a `seats`-seat table can settle
 /// for, either way, under `rules` (in 128 bits: it may not fit in 64;
@@ -30,7 +30,12 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
     // can sweep all
     let sweeps = seats >= rules.sweep_all_min_players;
     let (sweep_m, sweep_b) = (i(rules.sweep_all_multiplier), i(rules.sweep_all_bonus));
-    let mut m = i(rules.scoop_multiplier).max(1);
+    let scoop_m = if rules.scoop_by_seats {
+        seats as i128
+    } else {
+        i(rules.scoop_multiplier)
+    };
+    let mut m = scoop_m.max(1);
     let mut b = i(rules.scoop_bonus);
     if sweeps {
         m = m.max(sweep_m);
@@ -42,7 +47,11 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
         rules
             .royalties
             .iter()
-            .map(|row| row.iter().copied().max().map_or(0, i))
+            .zip(&rules.royalties_by_rank)
+            .map(|(row, ranked)| {
+                let ranked = ranked.iter().flatten().flatten().copied();
+                row.iter().copied().chain(ranked).max().map_or(0, i)
+            })
             .fold(0, add)
     };
     let roy_m = |m: i128| if rules.scoop_multiply_royalties { m } else { 1 };
@@ -52,6 +61,7 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
         FoulMode::SweepAll => add(mul(rp3, sweep_m), sweep_b),
         FoulMode::Scoop => scoop(m, b),
         FoulMode::Fixed => i(rules.foul_points),
+        FoulMode::NoFoul | FoulMode::Refuse => 0,
     };
     // a foul's royalties take the multiplier of the foul amount
     let foul_m = if rules.foul_mode == FoulMode::SweepAll {
@@ -59,20 +69,79 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
     } else {
         m
     };
-    let foul_roy = if rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None {
+    let fouls = !matches!(rules.foul_mode, FoulMode::NoFoul | FoulMode::Refuse);
+    let foul_roy = if fouls && rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None
+    {
         mul(royalties, roy_m(foul_m))
     } else {
         0
     };
-    let natural = rules.naturals.iter().map(|&(_, p)| i(p)).max().unwrap_or(0);
+    let natural = rules.naturals.iter().map(natural_points).max().unwrap_or(0);
     let surrender = if rules.surrender_enabled {
         i(rules.surrender_cost)
     } else {
         0
     };
-    rows.max(add(foul_base, foul_roy))
+    let base = rows
+        .max(add(foul_base, foul_roy))
         .max(natural)
-        .max(surrender)
+        .max(surrender);
+    pair_terms_bound(rules, add(base, bonus_natural_points(rules)))
+}
+
+/// The largest points a bonus natural adds to a pair's base.
+fn bonus_natural_points(rules: &Rules) -> i128 {
+    rules
+        .naturals
+        .iter()
+        .filter(|e| e.bonus)
+        .map(natural_points)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The most an entry is worth, raised or not.
+fn natural_points(e: &NaturalEntry) -> i128 {
+    let raised = e.raised.map_or(0, |(p, _)| p);
+    i128::from(e.points.max(raised))
+}
+
+/// The most a pair whose base and bonus naturals come to at most `v`
+/// settles for after its cap, the horse card and the largest seat
+/// multiplier (docs/rules.md, "A pair's terms"). A cap lowers the bound
+/// only when every pair has one (`cap.pair` > 0: the other caps fall back
+/// to it).
+fn pair_terms_bound(rules: &Rules, v: i128) -> i128 {
+    let cap = if rules.cap_pair > 0 {
+        let scoop = if rules.cap_scoop > 0 {
+            rules.cap_scoop
+        } else {
+            rules.cap_pair
+        };
+        let sweep = if rules.cap_sweep_all > 0 {
+            rules.cap_sweep_all
+        } else {
+            scoop
+        };
+        i128::from(rules.cap_pair.max(scoop).max(sweep))
+    } else {
+        i128::MAX
+    };
+    let horse = if rules.horse_card.is_some() {
+        i128::from(rules.horse_multiplier).max(1)
+    } else {
+        1
+    };
+    let seat = if rules.banker_enabled {
+        i128::from(rules.banker_max_multiplier).max(1)
+    } else {
+        1
+    };
+    let scaled = |v: i128| v.saturating_mul(horse).saturating_mul(seat);
+    match rules.cap_stage {
+        CapStage::Pair => scaled(v.min(cap)),
+        CapStage::Final => scaled(v).min(cap),
+    }
 }
 
 /// The most points a seat of a `seats`-seat table can settle for, either

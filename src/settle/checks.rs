@@ -96,12 +96,112 @@ pub(super) fn row_of(pos: usize) -> usize {
     }
 }
 
-/// The natural a seat declares: the strongest enabled one its cards qualify
-/// for, when it chooses to declare.
+/// A seat's declared natural as settlement uses it.
+#[derive(Clone, Copy)]
+pub(super) struct Decl {
+    pub(super) natural: Natural,
+    pub(super) points: i64,
+    /// Its tier: the position in `rules.naturals` of the tier's first entry.
+    pub(super) tier: usize,
+    /// A bonus natural: the seat plays its rows and collects on top.
+    pub(super) bonus: bool,
+}
+
+/// The natural a seat declares (`naturals::declared_in`): the earliest
+/// enabled entry its cards qualify for, when it chooses to declare or the
+/// entry must be declared, with its points (raised where the cards raise
+/// them) and tier.
 #[inline]
-pub(super) fn declared_natural(rules: &Rules, seat: &SeatInput) -> Option<(Natural, i64)> {
-    if !seat.declare_natural || rules.naturals.is_empty() {
+pub(super) fn declared_natural(rules: &Rules, seat: &SeatInput) -> Option<Decl> {
+    if rules.naturals.is_empty() {
         return None;
     }
-    naturals::strongest(&seat.cards, &rules.naturals)
+    let d = naturals::declared_in(&seat.cards, &rules.naturals, seat.declare_natural)?;
+    Some(Decl {
+        natural: d.entry.natural,
+        points: d.points,
+        tier: d.tier,
+        bonus: d.entry.bonus,
+    })
+}
+
+/// Checks the banker and the seats' multipliers (docs/rules.md, "Banker
+/// games"): outside a banker game no seat is the banker and every
+/// multiplier is 1; in one, exactly one seat is the banker, its multiplier
+/// is 1 and every other seat's is in `1..=banker.max_multiplier`.
+#[inline(always)]
+pub(super) fn check_banker(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
+    let plain = seats.iter().all(|s| !s.banker & (s.multiplier == 1));
+    if !rules.banker_enabled && plain {
+        return Ok(());
+    }
+    banker_error(rules, seats).map_or(Ok(()), Err)
+}
+
+/// What is wrong with the banker or the multipliers of a table, if anything.
+#[cold]
+fn banker_error(rules: &Rules, seats: &[SeatInput]) -> Option<Error> {
+    if !rules.banker_enabled {
+        return seats.iter().enumerate().find_map(|(s, seat)| {
+            if seat.banker {
+                Some(Error::table(format!(
+                    "seat {s} is named the banker, but the rules do not play a banker game \
+                     (banker.enabled is false)"
+                )))
+            } else if seat.multiplier != 1 {
+                Some(Error::table(format!(
+                    "seat {s}'s multiplier must be 1 outside a banker game, got {}",
+                    seat.multiplier
+                )))
+            } else {
+                None
+            }
+            .map(|e| e.at_seat(s))
+        });
+    }
+    let mut bankers = seats.iter().enumerate().filter(|(_, seat)| seat.banker);
+    let Some((first, _)) = bankers.next() else {
+        return Some(Error::table(
+            "the rules play a banker game (banker.enabled), but no seat is named the banker",
+        ));
+    };
+    if let Some((second, _)) = bankers.next() {
+        return Some(
+            Error::table(format!(
+                "seats {first} and {second} are both named the banker; a table has one banker"
+            ))
+            .at_seat(second),
+        );
+    }
+    let most = rules.banker_max_multiplier;
+    seats.iter().enumerate().find_map(|(s, seat)| {
+        let m = seat.multiplier;
+        if seat.banker && m != 1 {
+            Some(Error::table(format!(
+                "seat {s} is the banker, whose multiplier must be 1, got {m}"
+            )))
+        } else if !(1..=most).contains(&m) {
+            Some(Error::table(format!(
+                "seat {s}'s multiplier must be in 1..={most} (banker.max_multiplier), got {m}"
+            )))
+        } else {
+            None
+        }
+        .map(|e| e.at_seat(s))
+    })
+}
+
+/// The error for a table whose seat `s` fouled under `foul.mode = "refuse"`.
+#[cold]
+pub(super) fn refused_foul(s: usize) -> Error {
+    Error::table(format!(
+        "seat {s}'s arrangement fouls and the rules refuse fouled arrangements"
+    ))
+    .at_seat(s)
+}
+
+/// Whether the rules have a bonus natural (`Plan::terms`).
+#[inline(always)]
+pub(super) fn has_bonus(rules: &Rules) -> bool {
+    rules.naturals.iter().any(|e| e.bonus)
 }

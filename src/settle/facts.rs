@@ -3,6 +3,7 @@
 
 use super::checks::declared_natural;
 use super::inputs::{SeatInput, MAX_PAIRS};
+use super::plan::Plan;
 use super::width::{too_wide, Stop, Width};
 use crate::naturals::Natural;
 use crate::rules::{FoulMode, RoyaltyMode, Rules};
@@ -60,14 +61,39 @@ pub(super) struct Collect {
 /// bit masks over the seats), the royalties, and who swept all.
 pub(super) struct SeatFacts<W> {
     pub(super) side: [Side<W>; MAX_SEATS],
+    /// The declared natural and its points, a bonus natural's included.
     pub(super) natural: [Option<(Natural, i64)>; MAX_SEATS],
-    /// Position of the declared natural in `rules.naturals` (lower: stronger).
-    pub(super) natural_order: [usize; MAX_SEATS],
+    /// The tier of the declared natural (lower: stronger).
+    pub(super) natural_tier: [usize; MAX_SEATS],
+    /// A declared bonus natural's points (0: none).
+    pub(super) bonus: [i64; MAX_SEATS],
     pub(super) royalties: [[i64; 3]; MAX_SEATS],
+    /// Seats with a declared natural that settles its pairs (not a bonus one).
     pub(super) nat: u8,
     pub(super) sur: u8,
     pub(super) foul: u8,
     pub(super) swept: u8,
+    /// Seats holding the horse card.
+    pub(super) horse: u8,
+}
+
+impl<W: Width> SeatFacts<W> {
+    /// Facts with nothing found yet.
+    #[inline(always)]
+    pub(super) fn new() -> Self {
+        SeatFacts {
+            side: [Side::<W>::default(); MAX_SEATS],
+            natural: [None; MAX_SEATS],
+            natural_tier: [usize::MAX; MAX_SEATS],
+            bonus: [0; MAX_SEATS],
+            royalties: [[0i64; 3]; MAX_SEATS],
+            nat: 0,
+            sur: 0,
+            foul: 0,
+            swept: 0,
+            horse: 0,
+        }
+    }
 }
 
 /// Step 1: each seat's rows, natural, surrender, foul and royalties.
@@ -83,23 +109,27 @@ pub(super) fn seat_facts<W: Width>(rules: &Rules, seats: &[SeatInput], facts: &m
             e.eval5([c[8], c[9], c[10], c[11], c[12]]),
         ];
     }
+    let fouls = rules.foul_mode != FoulMode::NoFoul;
     for (s, seat) in seats.iter().enumerate() {
         let st = facts.side[s].strengths;
-        let invalid = !crate::splits::is_valid(st[0], st[1], st[2], rules.foul_strict);
+        let invalid = fouls & !crate::splits::is_valid(st[0], st[1], st[2], rules.foul_strict);
         let declared = declared_natural(rules, seat);
-        if let Some((m, _)) = declared {
-            facts.nat |= 1 << s;
-            facts.natural_order[s] = rules
-                .naturals
-                .iter()
-                .position(|&(x, _)| x == m)
-                .unwrap_or(usize::MAX);
+        // a bonus natural plays its rows like any seat
+        let mut settles = false;
+        if let Some(d) = declared {
+            facts.natural[s] = Some((d.natural, d.points));
+            facts.natural_tier[s] = d.tier;
+            if d.bonus {
+                facts.bonus[s] = d.points;
+            } else {
+                settles = true;
+                facts.nat |= 1 << s;
+            }
         }
-        facts.natural[s] = declared;
         // a declared natural is settled first; a surrender before a foul
-        let surrender = seat.surrender && declared.is_none();
+        let surrender = seat.surrender && !settles;
         facts.sur |= (surrender as u8) << s;
-        facts.foul |= ((invalid && declared.is_none() && !surrender) as u8) << s;
+        facts.foul |= ((invalid && !settles && !surrender) as u8) << s;
         if rules.royalty_mode != RoyaltyMode::None {
             facts.royalties[s] = [
                 rules.royalty(0, st[0]),
@@ -108,29 +138,51 @@ pub(super) fn seat_facts<W: Width>(rules: &Rules, seats: &[SeatInput], facts: &m
             ];
         }
     }
+    if let Some(h) = rules.horse_card {
+        for (s, seat) in seats.iter().enumerate() {
+            facts.horse |= (seat.cards.contains(&h) as u8) << s;
+        }
+    }
 }
 
 /// Step 2, sweep all, over the whole table before any pair is paid: a plain
-/// seat that won all three rows against every other seat, a fouled one
-/// counting as swept. Returns the bit mask of the seats that swept all.
+/// seat (one the plan lets sweep) that won all three rows against every
+/// other seat, a fouled one counting as swept; with exempt natural
+/// opponents, a seat with a declared natural is left out of the test, and
+/// at least one opponent must be left. Returns the bit mask of the seats
+/// that swept all.
 #[inline(always)]
-pub(super) fn sweep_all<W: Width>(rules: &Rules, n: usize, facts: &SeatFacts<W>) -> u8 {
+pub(super) fn sweep_all<W: Width>(
+    rules: &Rules,
+    plan: &Plan,
+    n: usize,
+    facts: &SeatFacts<W>,
+) -> u8 {
     if n < rules.sweep_all_min_players {
         return 0;
     }
     let all = (1u8 << n) - 1;
     let plain = all & !(facts.nat | facts.sur | facts.foul);
+    let left_out = if plan.exempt { facts.nat } else { 0 };
     let mut beats = [0u8; MAX_SEATS];
     for &(i, j) in pairs_of(n) {
         let (a, b) = (facts.side[i].strengths, facts.side[j].strengths);
-        beats[i] |= (((a[0] > b[0]) & (a[1] > b[1]) & (a[2] > b[2])) as u8) << j;
-        beats[j] |= (((a[0] < b[0]) & (a[1] < b[1]) & (a[2] < b[2])) as u8) << i;
+        // a tied row counts for the seat that wins ties (a banker's rule)
+        let (ti, tj) = (plan.wins_ties >> i & 1 != 0, plan.wins_ties >> j & 1 != 0);
+        let won = |x: u32, y: u32, t: bool| (x > y) | ((x == y) & t);
+        let all3 = |x: [u32; 3], y: [u32; 3], t: bool| {
+            won(x[0], y[0], t) & won(x[1], y[1], t) & won(x[2], y[2], t)
+        };
+        beats[i] |= (all3(a, b, ti) as u8) << j;
+        beats[j] |= (all3(b, a, tj) as u8) << i;
     }
     let mut swept = 0u8;
     for (s, &b) in beats.iter().enumerate().take(n) {
-        let others = all & !(1 << s);
+        let others = all & !(1 << s) & !left_out;
         // `&`, not `&&`: no data-dependent branch
-        let ok = (plain & (1 << s) != 0) & (others & !(facts.foul | (b & plain)) == 0);
+        let ok = (plain & plan.may_sweep & (1 << s) != 0)
+            & (others != 0)
+            & (others & !(facts.foul | (b & plain)) == 0);
         swept |= (ok as u8) << s;
     }
     swept
@@ -143,6 +195,7 @@ pub(super) fn sweep_all<W: Width>(rules: &Rules, n: usize, facts: &SeatFacts<W>)
 #[inline(always)]
 pub(super) fn row_scales<W: Width>(
     rules: &Rules,
+    plan: &Plan,
     n: usize,
     facts: &mut SeatFacts<W>,
     collect: &mut [Option<Collect>; MAX_SEATS],
@@ -152,7 +205,10 @@ pub(super) fn row_scales<W: Width>(
     let zero = W::default();
     // the foul amount before royalties, for a collector that did not and
     // that did sweep all
-    let foul_base = [foul_base(rules, false), foul_base(rules, true)];
+    let foul_base = [
+        foul_base(rules, plan.scoop_m, false),
+        foul_base(rules, plan.scoop_m, true),
+    ];
     for (s, collected) in collect.iter_mut().enumerate().take(n) {
         let roy = facts.royalties[s];
         let d = &mut facts.side[s];
@@ -160,7 +216,7 @@ pub(super) fn row_scales<W: Width>(
         (d.scoop_m, d.scoop_b) = if d.swept_all {
             (rules.sweep_all_multiplier, rules.sweep_all_bonus)
         } else {
-            (rules.scoop_multiplier, rules.scoop_bonus)
+            (plan.scoop_m, rules.scoop_bonus)
         };
         d.scoop_b_neg = d.scoop_b.checked_neg().ok_or_else(too_wide)?;
         d.roy_sum = W::of(roy[0])
@@ -202,11 +258,12 @@ pub(super) struct FoulBase {
     pub(super) pays_royalties: bool,
 }
 
-pub(super) fn foul_base(rules: &Rules, swept_all: bool) -> Option<FoulBase> {
+/// `scoop_m` is the scoop multiplier of the table (`Plan::scoop_m`).
+pub(super) fn foul_base(rules: &Rules, scoop_m: i64, swept_all: bool) -> Option<FoulBase> {
     let (m, b) = if swept_all {
         (rules.sweep_all_multiplier, rules.sweep_all_bonus)
     } else {
-        (rules.scoop_multiplier, rules.scoop_bonus)
+        (scoop_m, rules.scoop_bonus)
     };
     let pays = rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None;
     // Every term of a foul amount is >= 0 and every multiplier >= 1 (the
@@ -234,6 +291,8 @@ pub(super) fn foul_base(rules: &Rules, swept_all: bool) -> Option<FoulBase> {
                 (rules.foul_points, 1, 0, false)
             }
         }
+        // no seat is settled as fouled under these modes
+        FoulMode::NoFoul | FoulMode::Refuse => return None,
     };
     Some(FoulBase {
         points,

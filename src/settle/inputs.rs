@@ -15,15 +15,21 @@ pub struct SeatInput {
     pub surrender: bool,
     /// Declares its natural if its 13 cards qualify for an enabled one.
     pub declare_natural: bool,
+    /// The seat is the banker of a banker game (docs/rules.md, "Banker games").
+    pub banker: bool,
+    /// The stake multiplier the seat chose in a banker game (1 otherwise).
+    pub multiplier: i64,
 }
 
 impl SeatInput {
     /// A seat that plays `cards` as arranged, declaring a natural or not.
-    pub(crate) fn playing(cards: [u8; 13], declare_natural: bool) -> SeatInput {
+    pub fn playing(cards: [u8; 13], declare_natural: bool) -> SeatInput {
         SeatInput {
             cards,
             surrender: false,
             declare_natural,
+            banker: false,
+            multiplier: 1,
         }
     }
 }

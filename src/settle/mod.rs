@@ -25,6 +25,7 @@ mod checks;
 mod facts;
 mod inputs;
 mod pair;
+mod plan;
 mod rake;
 mod results;
 mod routine;
@@ -37,5 +38,7 @@ pub use rake::round_rake;
 pub use results::{PairOutcome, PairResult, SeatOutcome, SeatResult, Settlement};
 pub use routine::{settle, settle_points, settle_points_and_outcomes};
 
+#[cfg(test)]
+mod rule_tests;
 #[cfg(test)]
 mod tests;

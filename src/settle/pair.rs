@@ -5,6 +5,7 @@ use std::cmp::Ordering;
 
 use super::facts::{Collect, SeatFacts, Side};
 use super::inputs::SeatInput;
+use super::plan::Plan;
 use super::results::{PairOutcome, PairResult};
 use super::width::Width;
 use crate::naturals::Natural;
@@ -16,6 +17,7 @@ use crate::table::MAX_SEATS;
 #[inline(always)]
 pub(super) fn pair_value<W: Width>(
     rules: &Rules,
+    plan: &Plan,
     seats: &[SeatInput],
     facts: &SeatFacts<W>,
     collect: &[Option<Collect>; MAX_SEATS],
@@ -28,8 +30,8 @@ pub(super) fn pair_value<W: Width>(
         p.outcome = PairOutcome::Natural;
         return natural_pair(
             rules,
-            (&seats[i].cards, facts.natural[i], facts.natural_order[i]),
-            (&seats[j].cards, facts.natural[j], facts.natural_order[j]),
+            (&seats[i].cards, facts.natural[i], facts.natural_tier[i]),
+            (&seats[j].cards, facts.natural[j], facts.natural_tier[j]),
         );
     }
     if facts.sur & both != 0 {
@@ -43,7 +45,8 @@ pub(super) fn pair_value<W: Width>(
     }
     // rows and fouls: both worked out, then one chosen, so that the random
     // outcome costs no mispredicted branch
-    let rows = rows_pair(rules, &facts.side[i], &facts.side[j], p);
+    let ties = (plan.wins_ties & bi != 0, plan.wins_ties & bj != 0);
+    let rows = rows_pair(rules, &facts.side[i], &facts.side[j], ties, p);
     let (fi, fj) = (facts.foul & bi != 0, facts.foul & bj != 0);
     if fi | fj {
         // the figures of a foul pair (only `settle` keeps them)
@@ -110,8 +113,8 @@ pub(super) fn compare_groups(a: &[u8; 13], b: &[u8; 13]) -> Ordering {
     ga[..la].cmp(&gb[..lb])
 }
 
-/// One side of a natural pair: cards, declared natural, its position in the
-/// enabled list.
+/// One side of a natural pair: cards, declared natural, its tier (the
+/// position of its tier's first entry in the enabled list).
 pub(super) type NaturalSide<'a> = (&'a [u8; 13], Option<(Natural, i64)>, usize);
 
 /// What i collects from j when at least one declared a natural.
@@ -121,7 +124,7 @@ pub(super) fn natural_pair(rules: &Rules, i: NaturalSide, j: NaturalSide) -> Opt
         (None, Some((_, pj))) => pj.checked_neg(),
         (None, None) => Some(0),
         (Some((a, pi)), Some((b, pj))) => {
-            if a == b {
+            if a == b && i.2 == j.2 {
                 if rules.natural_ties == NaturalTies::Compare && comparable(a) {
                     match compare_groups(i.0, j.0) {
                         Ordering::Greater => Some(pi),
@@ -131,6 +134,9 @@ pub(super) fn natural_pair(rules: &Rules, i: NaturalSide, j: NaturalSide) -> Opt
                 } else {
                     Some(0)
                 }
+            } else if i.2 == j.2 {
+                // two naturals of one tier
+                Some(0)
             } else {
                 match (rules.natural_resolve, i.2 < j.2) {
                     // the stronger collects its points minus the weaker's
@@ -180,12 +186,15 @@ pub(super) fn rows_pair<W: Width>(
     rules: &Rules,
     a: &Side<W>,
     b: &Side<W>,
+    ties: (bool, bool),
     p: &mut PairResult,
 ) -> Option<i64> {
     let (mut won_i, mut won_j) = (0usize, 0usize);
     for r in 0..3 {
-        let gt = a.strengths[r] > b.strengths[r];
-        let lt = a.strengths[r] < b.strengths[r];
+        // a tied row counts for the seat that wins ties (a banker's rule)
+        let eq = a.strengths[r] == b.strengths[r];
+        let gt = (a.strengths[r] > b.strengths[r]) | (eq & ties.0);
+        let lt = (a.strengths[r] < b.strengths[r]) | (eq & ties.1);
         p.rows[r] = gt as i8 - lt as i8;
         won_i |= (gt as usize) << r;
         won_j |= (lt as usize) << r;
@@ -227,4 +236,70 @@ pub(super) fn rows_pair<W: Width>(
         .add(W::of(bonus))?
         .add(roy.mul(W::of(roy_m))?)?
         .reported()
+}
+
+/// Steps 2 to 6 of a pair whose base is `base` (docs/rules.md, "A pair's
+/// terms"): the bonus naturals, the cap (at stage `pair` or `final`), the
+/// horse card and the non-banker seat's multiplier. Fills the pair's terms
+/// and returns its points (`None`: a step does not fit in `W`).
+#[inline(always)]
+pub(super) fn pair_terms<W: Width>(
+    rules: &Rules,
+    plan: &Plan,
+    seats: &[SeatInput],
+    facts: &SeatFacts<W>,
+    base: i64,
+    p: &mut PairResult,
+) -> Option<i64> {
+    let (i, j) = (p.i, p.j);
+    p.natural_bonus = W::of(facts.bonus[i])
+        .sub(W::of(facts.bonus[j]))?
+        .reported()?;
+    let cap = plan.caps[if p.sweep_all {
+        2
+    } else {
+        (p.scoop != 0) as usize
+    }];
+    let one_horse = (facts.horse >> i ^ facts.horse >> j) & 1 != 0;
+    p.horse = if one_horse && (rules.horse_naturals || p.outcome != PairOutcome::Natural) {
+        rules.horse_multiplier
+    } else {
+        1
+    };
+    // one of the two is the banker, whose multiplier is 1
+    p.seat_multiplier = seats[i].multiplier * seats[j].multiplier;
+    let mut v = W::of(base).add(W::of(p.natural_bonus))?;
+    if !plan.cap_final {
+        v = clamp(v, cap, p);
+    }
+    let scale = W::of(p.horse).mul(W::of(p.seat_multiplier))?;
+    v = match v.mul(scale) {
+        Some(x) if plan.cap_final => clamp(x, cap, p),
+        Some(x) => x,
+        // beyond `W`, so beyond the cap: the cap's sign is the points'
+        None if plan.cap_final && cap != 0 => {
+            p.cap = cap;
+            let below = v < W::default();
+            W::of(if below { -cap } else { cap })
+        }
+        None => return None,
+    };
+    v.reported()
+}
+
+/// `v` clamped to `[-cap, cap]` (no clamp when `cap` is 0); records in `p`
+/// the cap when it bound.
+#[inline(always)]
+fn clamp<W: Width>(v: W, cap: i64, p: &mut PairResult) -> W {
+    let (hi, lo) = (W::of(cap), W::of(-cap));
+    if cap == 0 || (v <= hi && v >= lo) {
+        v
+    } else {
+        p.cap = cap;
+        if v > hi {
+            hi
+        } else {
+            lo
+        }
+    }
 }

@@ -36,6 +36,8 @@ pub enum PairOutcome {
     Foul,
     #[default]
     Rows,
+    /// A pair of two seats that are not the banker, in a banker game.
+    Unplayed,
 }
 
 /// One pair's result, from seat `i`'s point of view.
@@ -64,11 +66,32 @@ pub struct PairResult {
     pub multiplier: i64,
     /// The scoop, sweep-all or foul bonus, signed from i's view.
     pub bonus: i64,
+    /// Step 1's points: what the first of naturals, surrender, fouls and
+    /// rows that applied settles (docs/rules.md, "A pair's terms").
+    pub base: i64,
+    /// i's bonus natural's points minus j's (0 when neither has one).
+    pub natural_bonus: i64,
+    /// The cap that bound the points (0 when none did).
+    pub cap: i64,
+    /// The horse card's multiplier applied (1 when none).
+    pub horse: i64,
+    /// The non-banker seat's multiplier in a banker game (1 otherwise).
+    pub seat_multiplier: i64,
     /// What i collects from j (negative: i pays).
     pub points: i64,
     pub stake: i64,
     /// `points * stake`.
     pub money: i64,
+}
+
+impl PairResult {
+    /// Whether a term after the base is not neutral: a bonus natural, a
+    /// cap that bound, the horse card or a seat's multiplier. A pair
+    /// without one has `points == base`, and its record leaves the terms
+    /// out.
+    pub fn has_terms(&self) -> bool {
+        self.natural_bonus != 0 || self.cap != 0 || self.horse != 1 || self.seat_multiplier != 1
+    }
 }
 
 /// The whole settlement of a round.

@@ -1,17 +1,19 @@
 //! The one settlement routine, `settle_into`, and its two outputs:
 //! [`settle`] keeps every result, [`settle_points`] each seat's figures.
 
-use super::checks::check_seats;
-use super::facts::{pairs_of, row_scales, seat_facts, sweep_all, SeatFacts, Side};
+use super::checks::{check_banker, check_seats, has_bonus, refused_foul};
+use super::facts::{pairs_of, row_scales, seat_facts, sweep_all, SeatFacts};
 use super::inputs::{SeatInput, Stakes};
-use super::pair::pair_value;
+use super::pair::{pair_terms, pair_value};
+use super::plan::Plan;
 use super::rake::round_rake;
 use super::results::{
-    Full, Out, PairResult, SeatOutcome, SeatResult, Settlement, Totals, TotalsAndOutcomes,
+    Full, Out, PairOutcome, PairResult, SeatOutcome, SeatResult, Settlement, Totals,
+    TotalsAndOutcomes,
 };
 use super::width::{overflow, too_wide, Stop, Width};
 use crate::error::{Error, Result};
-use crate::rules::Rules;
+use crate::rules::{FoulMode, Rules};
 use crate::table::MAX_SEATS;
 
 /// Settles a table (docs/rules.md, "Settlement").
@@ -119,23 +121,19 @@ pub(super) fn settle_with<W: Width, O: Out>(
     out: &mut O,
 ) -> std::result::Result<(), Stop> {
     check_seats(rules, seats)?;
+    check_banker(rules, seats)?;
     let n = seats.len();
     stakes.check(n)?;
+    let plan = Plan::new(rules, seats, has_bonus(rules));
     // filled in place: a struct this size returned by value is copied
-    let mut facts = SeatFacts {
-        side: [Side::<W>::default(); MAX_SEATS],
-        natural: [None; MAX_SEATS],
-        natural_order: [usize::MAX; MAX_SEATS],
-        royalties: [[0i64; 3]; MAX_SEATS],
-        nat: 0,
-        sur: 0,
-        foul: 0,
-        swept: 0,
-    };
+    let mut facts = SeatFacts::<W>::new();
     seat_facts(rules, seats, &mut facts);
-    facts.swept = sweep_all(rules, n, &facts);
+    if rules.foul_mode == FoulMode::Refuse && facts.foul != 0 {
+        return Err(refused_foul(facts.foul.trailing_zeros() as usize).into());
+    }
+    facts.swept = sweep_all(rules, &plan, n, &facts);
     let mut collect = [None; MAX_SEATS];
-    row_scales(rules, n, &mut facts, &mut collect)?;
+    row_scales(rules, &plan, n, &mut facts, &mut collect)?;
     // every pair, from i's view; seat totals in the working width
     let mut points = [W::default(); MAX_SEATS];
     let mut money = [W::default(); MAX_SEATS];
@@ -144,10 +142,26 @@ pub(super) fn settle_with<W: Width, O: Out>(
             i,
             j,
             multiplier: 1,
+            horse: 1,
+            seat_multiplier: 1,
             ..PairResult::default()
         };
-        let value = pair_value(rules, seats, &facts, &collect, &mut p).ok_or_else(too_wide)?;
         let stake = stakes.get(n, i, j);
+        if !plan.played(i, j) {
+            // a pair of two seats that are not the banker
+            p.outcome = PairOutcome::Unplayed;
+            p.stake = stake;
+            out.pair(p);
+            continue;
+        }
+        let base =
+            pair_value(rules, &plan, seats, &facts, &collect, &mut p).ok_or_else(too_wide)?;
+        p.base = base;
+        let value = if plan.terms {
+            pair_terms(rules, &plan, seats, &facts, base, &mut p).ok_or_else(too_wide)?
+        } else {
+            base
+        };
         p.points = value;
         p.stake = stake;
         // a product of two `i64`s: fails only when it does not fit

@@ -14,6 +14,8 @@ fn seat(text: &str) -> SeatInput {
         cards: hand(text),
         surrender: false,
         declare_natural: true,
+        banker: false,
+        multiplier: 1,
     }
 }
 
@@ -605,6 +607,8 @@ fn random_seats(
             },
             surrender: rules.surrender_enabled && rng.below(odds.surrender) == 0,
             declare_natural: rng.below(odds.decline) != 0,
+            banker: false,
+            multiplier: 1,
         })
         .collect()
 }
@@ -1083,6 +1087,9 @@ fn reference(
                 )
             }
             FoulMode::Fixed => (scoop_of(s).0, Big::of(rules.foul_points), 0),
+            FoulMode::NoFoul | FoulMode::Refuse => {
+                unreachable!("the reference knows the paying modes")
+            }
         };
         let paid = if rules.foul_pays_royalties && rules.royalty_mode != RoyaltyMode::None {
             roy_total(s)
@@ -1134,7 +1141,7 @@ fn reference(
                         }
                     }
                     (Some((x, a)), Some((y, b))) => {
-                        let rank = |m| rules.naturals.iter().position(|&(k, _)| k == m);
+                        let rank = |m| rules.naturals.iter().position(|e| e.natural == m);
                         match rules.natural_resolve {
                             NaturalResolve::Difference => a - b,
                             NaturalResolve::HigherWins if rank(x) < rank(y) => a,
@@ -1273,8 +1280,8 @@ fn extreme_rules_match_the_reference() {
             surrender_cost: x(0),
             ..base
         };
-        for (_, p) in &mut rules.naturals {
-            *p = x(0);
+        for entry in &mut rules.naturals {
+            entry.points = x(0);
         }
         for row in &mut rules.royalties {
             for v in row.iter_mut().filter(|v| **v != 0) {

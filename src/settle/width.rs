@@ -38,7 +38,7 @@ pub(super) fn too_wide() -> Stop {
 /// of two, or a pair's amount, `(rows + overall) * m + bonus + roy * roy_m`,
 /// whose products exceed 2^127 only when `rows` or `roy`, both reported,
 /// exceed 2^64, and whose sum leaves `i128` only far outside `i64`.
-pub(super) trait Width: Copy + Default {
+pub(super) trait Width: Copy + Default + PartialOrd {
     fn of(x: i64) -> Self;
     fn add(self, o: Self) -> Option<Self>;
     fn sub(self, o: Self) -> Option<Self>;

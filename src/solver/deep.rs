@@ -126,6 +126,8 @@ fn seat(c: &Choice) -> SeatInput {
         cards: c.cards,
         surrender: false,
         declare_natural: c.declare_natural,
+        banker: false,
+        multiplier: 1,
     }
 }
 

@@ -436,7 +436,9 @@ fn meta_text(value: KnobValue) -> String {
         KnobValue::Flag(b) => b.to_string(),
         KnobValue::Int(v) => v.to_string(),
         KnobValue::Royalties(row) => row.map(|v| v.to_string()).join(","),
-        KnobValue::Naturals(_) => unreachable!("the naturals are not tables metadata"),
+        KnobValue::Naturals(_) | KnobValue::RoyaltiesByRank(_) => {
+            unreachable!("the naturals and ranked royalties are not tables metadata")
+        }
     }
 }
 

@@ -159,6 +159,8 @@ fn read_seat(c: &mut Cursor<'_>) -> Option<SeatInput> {
         cards: [0; 13],
         surrender: false,
         declare_natural: true,
+        banker: false,
+        multiplier: 1,
     };
     let mut rows = 0;
     c.object_members(&KEYS, &mut |c: &mut Cursor<'_>, k| {

@@ -84,6 +84,8 @@ pub(super) fn read_seat(v: &RawValue, k: usize) -> Result<SeatInput> {
         cards: [0; 13],
         surrender: false,
         declare_natural: true,
+        banker: false,
+        multiplier: 1,
     };
     let mut ids = Vec::with_capacity(13);
     match kind(v) {

@@ -49,8 +49,9 @@ class ClaimError(HandshakeError):
 def knob_names() -> tuple[str, ...]:
     """Every knob of the rules data as a dotted name, from the knob table
     (royalty tables and ``naturals.enabled`` whole), the text knobs
-    ``name`` and ``description`` left out. Raises nothing."""
-    return tuple(k.name for k in KNOBS if k.type != "text")
+    ``name`` and ``description`` and the knobs rules data may leave out
+    (``Knob.required`` false) left out. Raises nothing."""
+    return tuple(k.name for k in KNOBS if k.type != "text" and k.required)
 
 
 # The knobs each op's answer depends on (docs/conformance.md, "Claims"):

@@ -34,8 +34,33 @@ _BY_NAME: dict[str, Knob] = {k.name: k for k in KNOBS}
 KNOB_NAMES: tuple[str, ...] = tuple(_BY_NAME)
 #: The knobs that change how hands rank (and so what ``compare`` answers).
 RANKING_KNOBS: tuple[str, ...] = tuple(k.name for k in KNOBS if k.ranking)
-#: The knobs every full rules value holds (all but the optional ones).
-REQUIRED: tuple[str, ...] = tuple(k.name for k in KNOBS if k.default is not None)
+#: The knobs every full rules value holds; the others read as their
+#: defaults when left out (``Knob.required``).
+REQUIRED: tuple[str, ...] = tuple(k.name for k in KNOBS if k.required)
+#: The rank letters of rules data, deuce first; ``10`` reads as ``T``.
+RANKS = "23456789TJQKA"
+#: The fields of a ``naturals.enabled`` entry only one natural takes.
+_FIELD_NATURAL = {
+    "lowest": "all-high",
+    "highest": "all-low",
+    "count": "twelve-royals",
+    "exactly": "twelve-same-color",
+}
+#: Every optional field of an entry, in the order ``to_dict`` writes them,
+#: with its value when left out (which ``to_dict`` leaves out).
+_ENTRY_DEFAULTS: dict[str, Any] = {
+    "lowest": "8",
+    "highest": "8",
+    "count": 12,
+    "exactly": False,
+    "same_tier": False,
+    "raised_points": None,
+    "raised_by": None,
+    "must_declare": False,
+    "bonus": False,
+}
+_RAISED_BY = ("quads", "straight-flush")
+_RAISED_BY_STRAIGHT_FLUSH = ("three-straights", "three-flushes")
 #: Knobs of older rules files read as another knob: the old name, the knob
 #: it sets, its range, and the factor to the new knob's unit.
 LEGACY_KNOBS: dict[str, tuple[str, int, int]] = {
@@ -150,6 +175,10 @@ def check_knob(name: str, value: Any) -> Any:
         return _check_text(name, value)
     if kind == "naturals":
         return _check_naturals(row, value)
+    if kind == "card":
+        return _check_card(name, value)
+    if kind == "royalties-by-rank":
+        return _check_ranked_royalties(row, value)
     return _check_royalties(row, value)
 
 
@@ -189,6 +218,26 @@ def _check_suit_order(value: Any) -> str:
     return str.__str__(order)
 
 
+def _check_card(key: str, value: Any) -> str:
+    try:
+        if isinstance(value, str):
+            return str(_core.Card(value))
+    except _core.CardError:
+        pass
+    raise RulesError(f'rules: {key} must be one card such as "Ah", got {show(value)}')
+
+
+def _check_rank(key: str, value: Any) -> str:
+    letter = value.upper() if isinstance(value, str) else None
+    if letter == "10":
+        letter = "T"
+    if letter is None or len(letter) != 1 or letter not in RANKS:
+        raise RulesError(
+            f"rules: {key} must be a rank letter 2..9, T, J, Q, K or A, got {show(value)}"
+        )
+    return letter
+
+
 def _check_naturals(row: Knob, value: Any) -> list[dict[str, Any]]:
     key = row.name
     if not isinstance(value, list | tuple):
@@ -199,9 +248,10 @@ def _check_naturals(row: Knob, value: Any) -> list[dict[str, Any]]:
     seen: set[str] = set()
     for pos, item in enumerate(value):
         where = f"{key}[{pos}]"
-        if not isinstance(item, Mapping) or set(item) != {"name", "points"}:
+        if not isinstance(item, Mapping) or not {"name", "points"} <= set(item):
             raise RulesError(
-                f"rules: {where} must be a table with exactly name and points, got {show(item)}"
+                f"rules: {where} must be a table with name, points and optional fields, "
+                f"got {show(item)}"
             )
         name = item["name"]
         if not isinstance(name, str) or name not in row.choices:
@@ -212,9 +262,98 @@ def _check_naturals(row: Knob, value: Any) -> list[dict[str, Any]]:
         if name in seen:
             raise RulesError(f"rules: {where}: natural {name!r} is listed twice")
         seen.add(name)
-        points = _check_int(f"{where}.points", item["points"], 0)
-        out.append({"name": str.__str__(name), "points": points})
+        entry: dict[str, Any] = {
+            "name": str.__str__(name),
+            "points": _check_int(f"{where}.points", item["points"], 0),
+        }
+        entry.update(_check_entry_fields(where, name, pos, item))
+        out.append(entry)
     return out
+
+
+def _check_entry_fields(where: str, name: str, pos: int, item: Mapping[str, Any]) -> dict[str, Any]:
+    """The optional fields of the entry ``item`` of natural ``name`` at
+    ``pos``, checked, in the order ``to_dict`` writes them, those at their
+    default left out."""
+    fields: dict[str, Any] = {}
+    for field in item:
+        if field in ("name", "points"):
+            continue
+        at = f"{where}.{field}"
+        if field not in _ENTRY_DEFAULTS:
+            known = ", ".join(("name", "points", *_ENTRY_DEFAULTS))
+            raise RulesError(
+                f"rules: {where} ({name}): {show(field)} is not a field of an entry; "
+                f"the fields are: {known}"
+            )
+        owner = _FIELD_NATURAL.get(field)
+        if owner is not None and owner != name:
+            raise RulesError(f"rules: {at}: only {owner} takes {field}, not {name}")
+        value = item[field]
+        if field in ("lowest", "highest"):
+            fields[field] = _check_rank(at, value)
+        elif field == "count":
+            fields[field] = _check_int(at, value, 12, 13)
+        elif field == "raised_points":
+            fields[field] = _check_int(at, value, 0)
+        elif field == "raised_by":
+            if not isinstance(value, str) or value not in _RAISED_BY:
+                options = ", ".join(repr(o) for o in _RAISED_BY)
+                raise RulesError(f"rules: {at} must be one of {options}, got {show(value)}")
+            if value == "straight-flush" and name not in _RAISED_BY_STRAIGHT_FLUSH:
+                raise RulesError(
+                    f'rules: {at}: "straight-flush" raises only '
+                    f"{' and '.join(_RAISED_BY_STRAIGHT_FLUSH)}, not {name}"
+                )
+            fields[field] = str.__str__(value)
+        else:
+            if not isinstance(value, bool):
+                raise RulesError(f"rules: {at} must be true or false, got {show(value)}")
+            fields[field] = value
+    if fields.get("same_tier") and pos == 0:
+        raise RulesError(
+            f"rules: {where}.same_tier: the first entry has no entry before it to share a tier with"
+        )
+    if ("raised_points" in fields) != ("raised_by" in fields):
+        given, missing = (
+            ("raised_points", "raised_by")
+            if "raised_points" in fields
+            else ("raised_by", "raised_points")
+        )
+        raise RulesError(f"rules: {where}.{given} is given without {missing}; give both or neither")
+    return {
+        field: fields[field]
+        for field, default in _ENTRY_DEFAULTS.items()
+        if field in fields and fields[field] != default
+    }
+
+
+def _check_ranked_royalties(row: Knob, value: Any) -> dict[str, dict[str, int]]:
+    key = row.name
+    if not isinstance(value, Mapping):
+        raise RulesError(
+            f"rules: {key} must be a table of category = {{rank = points}}, got {show(value)}"
+        )
+    given: dict[str, dict[str, int]] = {}
+    for category, ranks in value.items():
+        if not isinstance(category, str) or category not in row.choices:
+            raise RulesError(
+                f"rules: {key}: {show(category)} is not a category of that row; "
+                f"the categories are: {', '.join(row.choices)}"
+            )
+        if not isinstance(ranks, Mapping):
+            raise RulesError(
+                f"rules: {key}.{category} must be a table of rank = points, got {show(ranks)}"
+            )
+        points: dict[str, int] = {}
+        for rank, amount in ranks.items():
+            letter = _check_rank(f"{key}.{category} key", rank)
+            if letter in points:
+                raise RulesError(f"rules: {key}.{category}.{letter} is given twice")
+            points[letter] = _check_int(f"{key}.{category}.{letter}", amount, 0)
+        if points:
+            given[category] = {r: points[r] for r in RANKS if r in points}
+    return {c: given[c] for c in row.choices if c in given}
 
 
 def _check_royalties(row: Knob, value: Any) -> dict[str, int]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from capsa._core import KNOBS, Knob
-from capsa.rules.checks import INT_MAX
+from capsa.rules.checks import INT_MAX, RANKS
 from capsa.rules.loading import DEFAULT_PRESET
 from capsa.rules.writer import dump_toml, toml_value
 
@@ -66,7 +66,16 @@ def _type_text(knob: Knob) -> str:
             return f"integer >= {knob.low}"
         return f"integer {knob.low}..{knob.high}"
     if knob.type == "naturals":
-        return "list of `{ name, points }`, names distinct, points integer >= 0"
+        return "list of `{ name, points, ... }`, names distinct, points integer >= 0"
+    if knob.type == "card":
+        return 'a card (`"Ah"`, `"10h"`, either case), optional'
+    if knob.type == "royalties-by-rank":
+        cats = (
+            "any category"
+            if len(knob.choices) == 10
+            else "only " + ", ".join(map(_code, knob.choices))
+        )
+        return f"table of category = table of rank letter = integer >= 0, {cats}"
     every = next(k.choices for k in KNOBS if k.type == "royalties" and len(k.choices) == 10)
     if knob.choices == every:
         return "table of category = integer >= 0, any category"
@@ -80,6 +89,29 @@ def _default_text(knob: Knob) -> str:
     if knob.type == "naturals":
         return ", ".join(f"`{n['name']}` {n['points']}" for n in default)
     return _code(toml_value(default))
+
+
+def _entry_schema(knob: Knob, points: dict[str, Any]) -> dict[str, Any]:
+    rank = {"enum": list(RANKS)}
+    flag = {"type": "boolean"}
+    return {
+        "type": "object",
+        "required": ["name", "points"],
+        "additionalProperties": False,
+        "properties": {
+            "name": {"enum": list(knob.choices)},
+            "points": points,
+            "lowest": rank,
+            "highest": rank,
+            "count": _int_schema(12, 13),
+            "exactly": flag,
+            "same_tier": flag,
+            "raised_points": points,
+            "raised_by": {"enum": ["quads", "straight-flush"]},
+            "must_declare": flag,
+            "bonus": flag,
+        },
+    }
 
 
 def knob_reference() -> str:
@@ -113,15 +145,22 @@ def _knob_schema(knob: Knob) -> dict[str, Any]:
         return {"type": "boolean"}
     if knob.type == "int":
         return _int_schema(knob.low or 0, INT_MAX if knob.high is None else knob.high)
+    if knob.type == "card":
+        return {"type": "string"}
     points = _int_schema(0, INT_MAX)
     if knob.type == "naturals":
-        natural = {
+        return {"type": "array", "items": _entry_schema(knob, points)}
+    if knob.type == "royalties-by-rank":
+        ranks = {
             "type": "object",
-            "required": ["name", "points"],
-            "additionalProperties": False,
-            "properties": {"name": {"enum": list(knob.choices)}, "points": points},
+            "propertyNames": {"enum": list(RANKS)},
+            "additionalProperties": points,
         }
-        return {"type": "array", "items": natural}
+        return {
+            "type": "object",
+            "propertyNames": {"enum": list(knob.choices)},
+            "additionalProperties": ranks,
+        }
     return {
         "type": "object",
         "propertyNames": {"enum": list(knob.choices)},
@@ -139,8 +178,8 @@ def _object(description: str | None = None) -> dict[str, Any]:
 
 def rules_schema() -> dict[str, Any]:
     """The protocol schema's ``rules`` definition: the full rules data, every
-    knob of the table with its type and range, the optional ones not
-    required. Raises nothing."""
+    knob of the table with its type and range, those rules data may leave
+    out (``Knob.required`` false) not required. Raises nothing."""
     schema = _object(
         "the full rules data: every knob of docs/rules.md, as capsa.Rules.to_dict() writes it"
     )
@@ -150,10 +189,11 @@ def rules_schema() -> dict[str, Any]:
         for table in tables:
             if table not in where["properties"]:
                 where["properties"][table] = _object()
+            if knob.required and table not in where["required"]:
                 where["required"].append(table)
             where = where["properties"][table]
         where["properties"][leaf] = _knob_schema(knob)
-        if knob.default is not None:
+        if knob.required:
             where["required"].append(leaf)
     return schema
 
@@ -171,11 +211,12 @@ def _with_schema(text: str) -> str:
 
 def default_rules() -> dict[str, Any]:
     """The rules data of the knob table's defaults, nested as a rules file
-    nests it (the optional knobs without a default left out): the values of
-    the default preset. Raises nothing."""
+    nests it, the knobs rules data may leave out left out (as
+    ``Rules.to_dict()`` writes them): the values of the default preset.
+    Raises nothing."""
     data: dict[str, Any] = {}
     for knob in KNOBS:
-        if knob.default is None:
+        if not knob.required:
             continue
         *tables, leaf = knob.name.split(".")
         where = data

@@ -8,7 +8,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from capsa._core import RulesError, RuleSet
+from capsa._core import KNOBS, RulesError, RuleSet
 from capsa.rules.checks import REQUIRED, check_changes
 from capsa.rules.loading import (
     DEFAULT_PRESET,
@@ -22,6 +22,11 @@ from capsa.rules.writer import dump_toml
 __all__ = ["Rules"]
 
 _PRESET_CACHE: dict[str, Rules] = {}
+# The knobs rules data may leave out, with the default they then read as
+# (the optional knobs without one, such as horse.card, stay out).
+_LEFT_OUT_AS: tuple[tuple[str, Any], ...] = tuple(
+    (k.name, k.default) for k in KNOBS if not k.required and k.default is not None
+)
 
 
 def _get(data: Mapping[str, Any], dotted: str) -> Any:
@@ -37,6 +42,38 @@ def _set(data: dict[str, Any], dotted: str, value: Any) -> None:
     for part in parts[:-1]:
         cur = cur.setdefault(part, {})
     cur[parts[-1]] = value
+
+
+def _has(data: Mapping[str, Any], dotted: str) -> bool:
+    try:
+        _get(data, dotted)
+    except (KeyError, TypeError):
+        return False
+    return True
+
+
+def _written(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Rules data as ``to_dict`` writes it: a copy without the knobs that may
+    be left out where they hold their default (and without a table left
+    empty by that), so that rules data written before those knobs existed
+    is written as it was."""
+    out = copy.deepcopy(dict(data))
+    for dotted, default in _LEFT_OUT_AS:
+        *tables, leaf = dotted.split(".")
+        path: list[dict[str, Any]] = [out]
+        for table in tables:
+            inner = path[-1].get(table)
+            if not isinstance(inner, dict):
+                break
+            path.append(inner)
+        else:
+            if leaf in path[-1] and path[-1][leaf] == default:
+                del path[-1][leaf]
+                for depth in range(len(tables), 0, -1):
+                    if path[depth]:
+                        break
+                    del path[depth - 1][tables[depth - 1]]
+    return out
 
 
 def _freeze(value: Any) -> Any:
@@ -108,6 +145,9 @@ class Rules(RuleSet):
         data = copy.deepcopy(dict(base))
         for key, value in updates.items():
             _set(data, key, value)
+        for key, default in _LEFT_OUT_AS:
+            if not _has(data, key):
+                _set(data, key, copy.deepcopy(default))
         rules = super().__new__(cls, data)
         object.__setattr__(rules, "_data", data)
         object.__setattr__(rules, "_frozen", _freeze(data))
@@ -269,13 +309,15 @@ class Rules(RuleSet):
 
     def to_dict(self) -> dict[str, Any]:
         """Every knob as a nested dict shaped like the TOML files (JSON- and
-        TOML-ready, a copy); ``Rules.from_dict(r.to_dict()) == r``."""
-        return copy.deepcopy(self._data)
+        TOML-ready, a copy), but the knobs rules data may leave out
+        (``Knob.required`` false) where they hold their default;
+        ``Rules.from_dict(r.to_dict(), full=True) == r``."""
+        return _written(self._data)
 
     def to_toml(self) -> str:
-        """Every knob as TOML text, a complete rules file;
-        ``Rules.from_toml(r.to_toml()) == r``."""
-        return dump_toml(self._data)
+        """Every knob as TOML text, a complete rules file, leaving out what
+        :meth:`to_dict` leaves out; ``Rules.from_toml(r.to_toml()) == r``."""
+        return dump_toml(_written(self._data))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rules):
@@ -289,4 +331,4 @@ class Rules(RuleSet):
         return f"Rules(name={self.name!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Rules.from_dict, ({**self._data, "base": DEFAULT_PRESET},))
+        return (Rules.from_dict, ({**self.to_dict(), "base": DEFAULT_PRESET},))

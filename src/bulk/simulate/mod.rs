@@ -128,6 +128,8 @@ impl Simulation {
                 cards: self.arranger.arrangement(hand, Effort::Fast)?,
                 surrender: false,
                 declare_natural: naturals::strongest(hand, &self.rules.naturals).is_some(),
+                banker: false,
+                multiplier: 1,
             });
         }
         let choice = self.arranger.choose(hand)?;
@@ -141,6 +143,8 @@ impl Simulation {
             cards: choice.cards,
             surrender,
             declare_natural: choice.declare_natural,
+            banker: false,
+            multiplier: 1,
         })
     }
 
@@ -151,6 +155,8 @@ impl Simulation {
             cards: [0; 13],
             surrender: false,
             declare_natural: true,
+            banker: false,
+            multiplier: 1,
         }; MAX_SEATS];
         let mut qualifying = [0u16; MAX_SEATS];
         for s in 0..self.seats {

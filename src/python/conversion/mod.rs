@@ -12,7 +12,8 @@
 //! for a record), `flags` (a bool, per-seat flag
 //! arrays), `cards` (one card, hands, card-id arrays), `stakes` (a table's
 //! stakes, one stake per round), `seats` (the seats of a table, a
-//! submitted arrangement, the seats of a played round), `knobs` (a rules
+//! submitted arrangement, the seats of a played round), `roles` (a banker
+//! game's banker and multipliers), `knobs` (a rules
 //! dict, knob by knob) and `choices` (the rules, the stream's named rules,
 //! the solver's tables, strategies, efforts, naturals by name).
 
@@ -23,6 +24,7 @@ pub(crate) mod knobs;
 pub(crate) mod meta;
 pub(crate) mod numbers;
 pub(crate) mod players;
+pub(crate) mod roles;
 pub(crate) mod seats;
 pub(crate) mod stakes;
 pub(crate) mod text;

@@ -98,6 +98,8 @@ pub(crate) fn read_seat(obj: &Bound<'_, PyAny>, index: usize) -> PyResult<SeatIn
         cards: [0; 13],
         surrender: false,
         declare_natural: true,
+        banker: false,
+        multiplier: 1,
     };
     let arrangement = if is_cards(obj) {
         obj.clone()

@@ -126,6 +126,8 @@ fn a_scoop_splits_into_its_rows_and_the_doubling() {
         cards,
         surrender: false,
         declare_natural: false,
+        banker: false,
+        multiplier: 1,
     });
     let s = settle(&rules, &seats, &Stakes::Uniform(1)).unwrap();
     let (rows, rest) = split_points(&s);
