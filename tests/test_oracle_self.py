@@ -82,9 +82,11 @@ def test_names() -> None:
         "straight-flush",
         "royal-flush",
     )
-    assert len(o.NATURAL_NAMES) == 15
+    assert len(o.NATURAL_NAMES) == 16
     assert o.NATURAL_NAMES[0] == "clean-dragon"
-    assert o.NATURAL_NAMES[-1] == "no-picture-cards"
+    # the fifteen of docs/rules.md keep their bits; two-full-houses is bit 15
+    assert o.NATURAL_NAMES[14] == "no-picture-cards"
+    assert o.NATURAL_NAMES[-1] == "two-full-houses"
     assert o.NATURAL_NAMES.index("six-pairs") == 11
     assert card("2d") == 0 and card("2s") == 3 and card("As") == 51
     assert card("Td") == 32

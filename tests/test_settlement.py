@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from oracle_tables import ENGINE_PARTS, NEW_TERMS
 
 import capsa
 from capsa import oracle
@@ -106,7 +107,13 @@ def test_settle_matches_oracle_and_batch(table: dict[str, Any]) -> None:
     for pair in got.pairs:
         i, j = pair["seats"]
         assert pair["points"] == want["pair_points"][i][j]
-    assert got.to_dict()["pairs"] == want["pairs"]
+    if ENGINE_PARTS["pair terms"]:
+        assert got.to_dict()["pairs"] == want["pairs"]
+    else:  # an engine before the pair terms
+        terms = set(NEW_TERMS)
+        assert got.to_dict()["pairs"] == [
+            {k: v for k, v in pair.items() if k not in terms} for pair in want["pairs"]
+        ]
     # balances
     assert sum(got.points) == 0 and sum(got.money) == 0
     assert sum(got.net) + sum(got.rake) == 0

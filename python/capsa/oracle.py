@@ -13,7 +13,7 @@ and :func:`default_rules` return (a hand-made dict is not checked again).
 Every bad input raises ``ValueError`` naming what was wrong.
 
 ``CATEGORIES`` are the five-card category names, weakest first;
-``NATURAL_NAMES`` the fifteen naturals in the engine's bit order.
+``NATURAL_NAMES`` the sixteen naturals in the engine's bit order.
 """
 
 from __future__ import annotations
@@ -41,10 +41,12 @@ __all__ = [
     "compare",
     "count_splits",
     "deal",
+    "declared_natural",
     "default_rules",
     "fair_commitment",
     "fair_deal",
     "is_foul",
+    "key_rank",
     "load_rules",
     "natural",
     "naturals",
@@ -74,7 +76,8 @@ CATEGORIES: tuple[str, ...] = (
 
 THREE_CARD_CATEGORIES: tuple[str, ...] = ("high-card", "pair", "trips")
 
-# docs/rules.md, "The fifteen naturals", in table order.
+# docs/rules.md, "The fifteen naturals", in table order, then
+# two-full-houses, added at the end so that the fifteen keep their bits.
 NATURAL_NAMES: tuple[str, ...] = (
     "clean-dragon",
     "dragon",
@@ -91,6 +94,7 @@ NATURAL_NAMES: tuple[str, ...] = (
     "three-straights",
     "three-flushes",
     "no-picture-cards",
+    "two-full-houses",
 )
 
 # Naturals whose equal pairs are compared under ``naturals.ties = "compare"``.
@@ -191,14 +195,16 @@ _TABLES: dict[str, dict[str, _Spec]] = {
         "multiplier": ("int", (1, None)),
         "bonus": ("int", (0, None)),
         "multiply_royalties": ("bool", None),
+        "by_seats": ("bool", None),
     },
     "sweep_all": {
         "multiplier": ("int", (1, None)),
         "bonus": ("int", (0, None)),
         "min_players": ("int", (2, 5)),
+        "natural_opponents": ("enum", ("block", "exempt")),
     },
     "foul": {
-        "mode": ("enum", ("sweep-all", "scoop", "fixed")),
+        "mode": ("enum", ("sweep-all", "scoop", "fixed", "none", "refuse")),
         "points": ("int", (0, None)),
         "pays_royalties": ("bool", None),
     },
@@ -211,6 +217,22 @@ _TABLES: dict[str, dict[str, _Spec]] = {
         "ties": ("enum", ("push", "compare")),
         "enabled": ("naturals", None),
     },
+    "horse": {
+        "card": ("card", None),
+        "multiplier": ("int", (1, None)),
+        "naturals": ("bool", None),
+    },
+    "cap": {
+        "pair": ("int", (0, None)),
+        "scoop": ("int", (0, None)),
+        "sweep_all": ("int", (0, None)),
+        "stage": ("enum", ("pair", "final")),
+    },
+    "banker": {
+        "enabled": ("bool", None),
+        "wins_ties": ("bool", None),
+        "max_multiplier": ("int", (1, 100)),
+    },
     "money": {
         "stake": ("int", (0, None)),
         "rake_basis_points": ("int", (0, 10_000)),
@@ -219,6 +241,100 @@ _TABLES: dict[str, dict[str, _Spec]] = {
         "rake_cap_per_round": ("int", (0, None)),
     },
 }
+
+# The knobs of scoop by seats, exempt sweeps, the horse card, caps and banker
+# games at their defaults, which settle as rules without them did. They are
+# in the rules dict only when given and not at their default, so that rules
+# written before them read back as written; the settlement reads them
+# through :func:`_knob`.
+NEW_KNOB_DEFAULTS: dict[str, Any] = {
+    "scoop.by_seats": False,
+    "sweep_all.natural_opponents": "block",
+    "horse.card": None,
+    "horse.multiplier": 2,
+    "horse.naturals": True,
+    "cap.pair": 0,
+    "cap.scoop": 0,
+    "cap.sweep_all": 0,
+    "cap.stage": "pair",
+    "banker.enabled": False,
+    "banker.wins_ties": False,
+    "banker.max_multiplier": 1,
+}
+
+RANK_LETTERS = "23456789TJQKA"  # index + 2 = rank
+
+# naturals.enabled entry fields beyond name and points: the naturals each
+# may be given for (None: any natural).
+_ENTRY_FIELDS: dict[str, frozenset[str] | None] = {
+    "lowest": frozenset({"all-high"}),
+    "highest": frozenset({"all-low"}),
+    "count": frozenset({"twelve-royals"}),
+    "exactly": frozenset({"twelve-same-color"}),
+    "same_tier": None,
+    "raised_points": None,
+    "raised_by": None,
+    "must_declare": None,
+    "bonus": None,
+}
+
+# The entry fields' defaults: a field given at its default is left out of
+# the rules dict, as a field left out is.
+_ENTRY_DEFAULTS: dict[str, Any] = {
+    "lowest": "8",
+    "highest": "8",
+    "count": 12,
+    "exactly": False,
+    "same_tier": False,
+    "must_declare": False,
+    "bonus": False,
+}
+
+# The naturals a straight flush can raise (some split of their shape has
+# five-card rows a straight flush may be).
+_RAISED_BY_STRAIGHT_FLUSH = frozenset({"three-straights", "three-flushes"})
+
+
+def _knob(rules: Mapping[str, Any], dotted: str) -> Any:
+    """A knob of ``NEW_KNOB_DEFAULTS``, its default when the rules
+    dict does not hold it."""
+    table, sub = dotted.split(".")
+    given = rules.get(table)
+    if isinstance(given, Mapping) and sub in given:
+        return given[sub]
+    return NEW_KNOB_DEFAULTS[dotted]
+
+
+def _rank_from_text(key: str, value: Any) -> int:
+    """A rank letter (``2``..``9``, ``T``/``10``, ``J``, ``Q``, ``K``, ``A``,
+    either case) as its rank 2..14."""
+    if not isinstance(value, str):
+        _fail(f"{key}: expected a rank letter, got {value!r}")
+    text = value.upper()
+    if text == "10":
+        text = "T"
+    if len(text) != 1 or text not in RANK_LETTERS:
+        _fail(f"{key}: expected a rank letter 2..9, T, J, Q, K or A, got {value!r}")
+    return RANK_LETTERS.index(text) + 2
+
+
+_SUIT_SYMBOLS = {"♠": "s", "♤": "s", "♥": "h", "♡": "h", "♣": "c", "♧": "c", "♦": "d", "♢": "d"}
+
+
+def _card_from_text(key: str, value: Any) -> int:
+    """A card as text (``"Ah"``, ``"10h"``, ``"a♥"``) as its id."""
+    if not isinstance(value, str) or len(value) < 2:
+        _fail(f'{key}: expected a card such as "Ah", got {value!r}')
+    rank = _rank_from_text(key, value[:-1])
+    suit = _SUIT_SYMBOLS.get(value[-1], value[-1].lower())
+    if suit not in SUIT_LETTERS:
+        _fail(f'{key}: expected a card such as "Ah", got {value!r}')
+    return 4 * (rank - 2) + SUIT_LETTERS.index(suit)
+
+
+def _card_text(card: int) -> str:
+    return RANK_LETTERS[rank_of(card) - 2] + SUIT_LETTERS[suit_of(card)]
+
 
 # The rate's older form, whole percent: read as 100 basis points a percent,
 # never written (docs/rules.md, "Money, rake and exactness").
@@ -263,7 +379,32 @@ def _check_scalar(key: str, spec: _Spec, value: Any) -> Any:
         return value
     if kind == "naturals":
         return _check_naturals(key, value)
+    if kind == "card":
+        # None (a dict's way of giving no card) is the default: no horse card.
+        return None if value is None else _card_text(_card_from_text(key, value))
     raise AssertionError(kind)  # pragma: no cover
+
+
+def _check_entry_field(where: str, name: str, field: str, value: Any) -> Any:
+    """One optional field of a naturals entry, in its written form."""
+    key = f"{where}.{field}"
+    if field in ("lowest", "highest"):
+        return RANK_LETTERS[_rank_from_text(key, value) - 2]
+    if field == "count":
+        if isinstance(value, bool) or value not in (12, 13):
+            _fail(f"{key}: expected 12 or 13, got {value!r}")
+        return value
+    if field == "raised_points":
+        return _check_int(key, value, 0, None)
+    if field == "raised_by":
+        if value not in ("quads", "straight-flush"):
+            _fail(f"{key}: expected one of ['quads', 'straight-flush'], got {value!r}")
+        if value == "straight-flush" and name not in _RAISED_BY_STRAIGHT_FLUSH:
+            _fail(f"{key}: a straight flush raises three-straights and three-flushes only")
+        return value
+    if not isinstance(value, bool):
+        _fail(f"{key}: expected true or false, got {value!r}")
+    return value
 
 
 def _check_naturals(key: str, value: Any) -> list[dict[str, Any]]:
@@ -276,7 +417,7 @@ def _check_naturals(key: str, value: Any) -> list[dict[str, Any]]:
         if not isinstance(entry, Mapping):
             _fail(f"{where}: expected a {{name, points}} table")
         for extra in entry:
-            if extra not in ("name", "points"):
+            if extra not in ("name", "points") and extra not in _ENTRY_FIELDS:
                 _fail(f"{where}.{extra}: unknown key")
         if "name" not in entry or "points" not in entry:
             _fail(f"{where}: needs both name and points")
@@ -286,8 +427,24 @@ def _check_naturals(key: str, value: Any) -> list[dict[str, Any]]:
         if name in seen:
             _fail(f"{where}.name: natural {name!r} listed twice")
         seen.add(name)
+        where = f"{where} ({name})"
         points = _check_int(f"{where}.points", entry["points"], 0, None)
-        result.append({"name": name, "points": points})
+        checked: dict[str, Any] = {"name": name, "points": points}
+        for field, applies in _ENTRY_FIELDS.items():
+            if field not in entry:
+                continue
+            if applies is not None and name not in applies:
+                _fail(
+                    f"{where}.{field}: not a field of {name} (only of {', '.join(sorted(applies))})"
+                )
+            if field == "same_tier" and index == 0 and entry[field] is True:
+                _fail(f"{where}.same_tier: the first entry has no entry before it to share a tier")
+            value = _check_entry_field(where, name, field, entry[field])
+            if value != _ENTRY_DEFAULTS.get(field):
+                checked[field] = value  # a field at its default is left out
+        if ("raised_points" in checked) != ("raised_by" in checked):
+            _fail(f"{where}: raised_points and raised_by go together, give both or neither")
+        result.append(checked)
     return result
 
 
@@ -301,6 +458,29 @@ def _check_royalty_row(row: str, value: Any) -> dict[str, int]:
         if cat not in allowed:
             _fail(f"{key}.{cat}: not a category of the {row} row")
         result[cat] = _check_int(f"{key}.{cat}", points, 0, None)
+    return result
+
+
+def _check_royalty_by_rank(row: str, value: Any) -> dict[str, dict[str, int]]:
+    """A ``royalties.<row>_by_rank`` table: category -> rank letter -> points,
+    rank keys written as the upper-case letter (``T`` for ten)."""
+    key = f"royalties.{row}_by_rank"
+    if not isinstance(value, Mapping):
+        _fail(f"{key}: expected a table of category = {{ rank = points }}")
+    allowed = THREE_CARD_CATEGORIES if row == "top" else CATEGORIES
+    result: dict[str, dict[str, int]] = {}
+    for cat, ranks in value.items():
+        if cat not in allowed:
+            _fail(f"{key}.{cat}: not a category of the {row} row")
+        if not isinstance(ranks, Mapping):
+            _fail(f"{key}.{cat}: expected a table of rank = points")
+        table: dict[str, int] = {}
+        for rank, points in ranks.items():
+            letter = RANK_LETTERS[_rank_from_text(f"{key}.{cat}.{rank}", rank) - 2]
+            if letter in table:
+                _fail(f"{key}.{cat}.{rank}: rank {letter} given twice")
+            table[letter] = _check_int(f"{key}.{cat}.{rank}", points, 0, None)
+        result[cat] = table
     return result
 
 
@@ -320,13 +500,23 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
     """Read rules from TOML text or a (possibly partial) mapping.
 
     Missing keys take the capsa-susun value, key by key inside tables; a
-    royalty row table or the ``naturals.enabled`` list, when given, replaces
-    the default one whole. ``money.rake_percent = p``, the rake rate's older
-    form, is read as ``money.rake_basis_points = 100 * p``. Returns the full
-    rules as a new nested dict.
+    royalty row table, a ``royalties.<row>_by_rank`` table or the
+    ``naturals.enabled`` list, when given, replaces the default one whole.
+    ``money.rake_percent = p``, the rake rate's older form, is read as
+    ``money.rake_basis_points = 100 * p``. Returns the full rules as a new
+    nested dict; the knobs of ``NEW_KNOB_DEFAULTS``, ranked royalty tables
+    and a naturals entry's optional fields are in it only when given and not
+    at their defaults (an empty ranked table is a default), in their written
+    form (rank letters upper case, ``T`` for ten, a card as ``"Ah"``), so
+    that rules written before those knobs read as written; :func:`settle`
+    reads them at their defaults when absent.
 
     Raises ``ValueError`` naming the dotted key for unknown keys, wrong
-    types and out-of-range values and for both rake rates at once,
+    types and out-of-range values (a naturals entry's field names the entry
+    and the field, and a field of another natural, ``same_tier = true`` on the
+    first entry, ``raised_points`` without ``raised_by`` or the other way
+    round, and ``raised_by = "straight-flush"`` on a natural other than
+    three-straights and three-flushes are refused) and for both rake rates at once,
     ``ValueError`` for a ``source`` that is
     neither a str nor a mapping, and ``tomllib.TOMLDecodeError`` (a
     ``ValueError``) for malformed TOML.
@@ -348,21 +538,42 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
             specs = _TABLES[key]
             if key == "money":
                 value = _rate_as_basis_points(value)
+            table = rules.setdefault(key, {})
             for sub, subvalue in value.items():
                 dotted = f"{key}.{sub}"
                 if sub not in specs:
                     _fail(f"{dotted}: unknown key")
-                rules[key][sub] = _check_scalar(dotted, specs[sub], subvalue)
+                table[sub] = _check_scalar(dotted, specs[sub], subvalue)
         elif key == "royalties":
             if not isinstance(value, Mapping):
                 _fail(f"{key}: expected a table")
             for row, table in value.items():
-                if row not in ROWS:
+                if row in ROWS:
+                    rules["royalties"][row] = _check_royalty_row(row, table)
+                elif row.endswith("_by_rank") and row[: -len("_by_rank")] in ROWS:
+                    rules["royalties"][row] = _check_royalty_by_rank(row[: -len("_by_rank")], table)
+                else:
                     _fail(f"royalties.{row}: unknown key")
-                rules["royalties"][row] = _check_royalty_row(row, table)
         else:
             _fail(f"{key}: unknown key")
-    return copy.deepcopy(rules)
+    return _without_new_defaults(rules)
+
+
+def _without_new_defaults(rules: dict[str, Any]) -> dict[str, Any]:
+    """The rules with each knob of ``NEW_KNOB_DEFAULTS`` at its default and
+    each empty ranked royalty table left out (a table left empty too), so
+    that rules read the same whether a default is written or not."""
+    out = copy.deepcopy(rules)
+    for dotted, default in NEW_KNOB_DEFAULTS.items():
+        table, sub = dotted.split(".")
+        if table in out and sub in out[table] and out[table][sub] == default:
+            del out[table][sub]
+            if not out[table]:
+                del out[table]
+    for row in ROWS:
+        if out["royalties"].get(f"{row}_by_rank") == {}:
+            del out["royalties"][f"{row}_by_rank"]
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -712,33 +923,102 @@ def naturals(cards: Sequence[int]) -> frozenset[str]:
         found.add("three-flushes")
     if not any(r in (11, 12, 13) for r in ranks):
         found.add("no-picture-cards")
+    if sorted(cnt.values()) == [1, 2, 2, 2, 3, 3]:
+        found.add("two-full-houses")
     return frozenset(found)
+
+
+def _qualifies(entry: Mapping[str, Any], cards: Sequence[int], have: frozenset[str]) -> bool:
+    """Whether the 13 cards qualify for a naturals entry, its parameters
+    applied (``have`` is :func:`naturals` of the cards, the definitions at
+    their default parameters)."""
+    name = entry["name"]
+    ranks = [rank_of(c) for c in cards]
+    if name == "all-high":
+        lowest = RANK_LETTERS.index(entry.get("lowest", "8")) + 2
+        return all(r >= lowest for r in ranks)
+    if name == "all-low":
+        highest = RANK_LETTERS.index(entry.get("highest", "8")) + 2
+        return all(r <= highest for r in ranks)
+    if name == "twelve-royals":
+        return sum(1 for r in ranks if r >= 11) >= int(entry.get("count", 12))
+    if name == "twelve-same-color":
+        red = sum(1 for c in cards if suit_of(c) in RED_SUITS)
+        if entry.get("exactly", False):
+            return red in (12, 1)
+        return red >= 12 or red <= 1
+    return name in have
+
+
+def _eight_split_as(rest: Sequence[int], shape: str) -> bool:
+    """Whether 8 cards split into a 3-card row and a 5-card row both
+    straights (``shape = "three-straights"``) or both flushes."""
+    if shape == "three-straights":
+        counts = Counter(rank_of(c) for c in rest)
+        return any(
+            Counter(top) + Counter(five) == counts
+            for top in _three_card_straight_rank_sets()
+            for five in _five_card_straight_rank_sets()
+        )
+    suits = sorted(Counter(suit_of(c) for c in rest).values())
+    return suits in ([3, 5], [8])
+
+
+def _raised(entry: Mapping[str, Any], cards: Sequence[int]) -> bool:
+    """Whether the entry's ``raised_by`` condition holds for the 13 cards:
+    four of a rank (``quads``), or some split of the natural's shape with a
+    straight flush as one of its five-card rows (``straight-flush``)."""
+    by = entry.get("raised_by")
+    if by is None:
+        return False
+    if by == "quads":
+        return 4 in Counter(rank_of(c) for c in cards).values()
+    hand = set(cards)
+    for ranks in _five_card_straight_rank_sets():
+        for suit in range(4):
+            five = {4 * (r - 2) + suit for r in ranks}
+            if five <= hand and _eight_split_as(sorted(hand - five), entry["name"]):
+                return True
+    return False
+
+
+def declared_natural(
+    cards: Sequence[int], rules: Mapping[str, Any], declare: bool = True
+) -> dict[str, Any] | None:
+    """The natural a seat holding the 13 ids declares under the rules, or
+    None: the earliest entry of ``naturals.enabled`` the cards qualify for
+    (its parameters applied), when ``declare`` is true or the entry is
+    ``must_declare``. Returns ``{"index", "name", "points", "tier", "bonus"}``:
+    its place in the list, its points (``raised_points`` when its raise
+    holds), the index of the first entry of its tier and whether it is a
+    bonus natural. Raises ``ValueError`` as :func:`naturals` does."""
+    have = naturals(cards)
+    tier = 0
+    for index, entry in enumerate(rules["naturals"]["enabled"]):
+        if not entry.get("same_tier", False):
+            tier = index
+        if not _qualifies(entry, cards, have):
+            continue
+        if not (declare or entry.get("must_declare", False)):
+            return None
+        points: int = entry["raised_points"] if _raised(entry, cards) else entry["points"]
+        return {
+            "index": index,
+            "name": entry["name"],
+            "points": points,
+            "tier": tier,
+            "bonus": entry.get("bonus", False),
+        }
+    return None
 
 
 def natural(cards: Sequence[int], rules: Mapping[str, Any]) -> str | None:
     """The strongest natural enabled by the rules (the earliest in
-    ``naturals.enabled``) that the 13 ids qualify for, or None. Raises
-    ``ValueError`` as :func:`naturals` does."""
-    have = naturals(cards)
-    for entry in rules["naturals"]["enabled"]:
-        if entry["name"] in have:
-            name: str = entry["name"]
-            return name
-    return None
-
-
-def _natural_points(name: str, rules: Mapping[str, Any]) -> int:
-    for entry in rules["naturals"]["enabled"]:
-        if entry["name"] == name:
-            points: int = entry["points"]
-            return points
-    raise AssertionError(name)  # pragma: no cover
-
-
-def _natural_strength(name: str, rules: Mapping[str, Any]) -> int:
-    """Higher is stronger: the enabled list is strongest first."""
-    names = [entry["name"] for entry in rules["naturals"]["enabled"]]
-    return len(names) - names.index(name)
+    ``naturals.enabled``) that the 13 ids qualify for, its entry's
+    parameters applied, or None. Raises ``ValueError`` as :func:`naturals`
+    does."""
+    found = declared_natural(cards, rules)
+    return None if found is None else str(found["name"])
 
 
 def _rank_groups(cards: Sequence[int]) -> list[int]:
@@ -748,20 +1028,23 @@ def _rank_groups(cards: Sequence[int]) -> list[int]:
 
 
 def _settle_naturals(
-    nat_i: str | None,
-    nat_j: str | None,
+    nat_i: Mapping[str, Any] | None,
+    nat_j: Mapping[str, Any] | None,
     cards_i: Sequence[int],
     cards_j: Sequence[int],
     rules: Mapping[str, Any],
 ) -> int:
-    """What i collects from j when at least one of them declared a natural."""
+    """What i collects from j when at least one of them declared a natural
+    that settles the pair (each a :func:`declared_natural` result)."""
     if nat_j is None:
         assert nat_i is not None
-        return _natural_points(nat_i, rules)
+        points_i: int = nat_i["points"]
+        return points_i
     if nat_i is None:
-        return -_natural_points(nat_j, rules)
-    if nat_i == nat_j:
-        if rules["naturals"]["ties"] == "compare" and nat_i in COMPARABLE_NATURALS:
+        return -int(nat_j["points"])
+    pi, pj = int(nat_i["points"]), int(nat_j["points"])
+    if nat_i["index"] == nat_j["index"]:
+        if rules["naturals"]["ties"] == "compare" and nat_i["name"] in COMPARABLE_NATURALS:
             # Compare the group ranks one by one; the first difference
             # decides. (Should one list be a prefix of the other, the longer
             # wins, as in the three-against-five-card rule; identical lists
@@ -769,16 +1052,14 @@ def _settle_naturals(
             gi = _rank_groups(cards_i)
             gj = _rank_groups(cards_j)
             if gi > gj:
-                return _natural_points(nat_i, rules)
+                return pi
             if gi < gj:
-                return -_natural_points(nat_j, rules)
+                return -pj
         return 0
-    si = _natural_strength(nat_i, rules)
-    sj = _natural_strength(nat_j, rules)
-    pi = _natural_points(nat_i, rules)
-    pj = _natural_points(nat_j, rules)
+    if nat_i["tier"] == nat_j["tier"]:
+        return 0  # two naturals of one tier are as strong as each other
     difference = rules["naturals"]["resolve"] == "difference"
-    if si > sj:
+    if nat_i["tier"] < nat_j["tier"]:  # the earlier tier is the stronger
         return pi - pj if difference else pi
     return -(pj - pi) if difference else -pj
 
@@ -935,15 +1216,40 @@ def fair_deal(
 # ---------------------------------------------------------------------------
 
 
+def key_rank(cards: Sequence[int], rules: Mapping[str, Any]) -> int:
+    """The key rank (2..14) of a 3- or 5-card hand: the rank of its first
+    card in significance order, the group's rank for quads, trips, full
+    house and pair (the higher pair of two pair), the top card of a straight
+    (the 5 of A-2-3-4-5 under ``wheel = "low"``, the ace under
+    ``"second"``), the highest card otherwise. Raises ``ValueError`` for
+    other than 3 or 5 cards, a bad id or a repeated card."""
+    _check_cards(cards, (3, 5), "hand")
+    ranks = [rank_of(c) for c in cards]
+    if len(cards) == 5:
+        top = _five_card_straight_top(ranks)
+        if top is not None:
+            return ACE if top == 5 and rules["wheel"] == "second" else top
+    counts = Counter(ranks)
+    return max(counts, key=lambda r: (counts[r], r))
+
+
 def royalty(row: str, cards: Sequence[int], rules: Mapping[str, Any]) -> int:
-    """The royalty table value for the hand's category in that row:
-    ``row`` is ``"top"`` (3 ids), ``"middle"`` or ``"bottom"`` (5 ids).
-    Raises ``ValueError`` for another row name or a row of the wrong size, a
-    bad id or a repeated card."""
+    """The royalty of the hand in that row: ``royalties.<row>_by_rank``'s
+    value for its category and key rank (:func:`key_rank`) when listed
+    there, else the row table's value for its category (0 when neither
+    lists it). ``row`` is ``"top"`` (3 ids), ``"middle"`` or ``"bottom"``
+    (5 ids). Raises ``ValueError`` for another row name or a row of the
+    wrong size, a bad id or a repeated card."""
     if row not in ROWS:
         _fail(f"row: expected one of {list(ROWS)}, got {row!r}")
     _check_cards(cards, (ROW_SIZES[row],), row)
-    points: int = rules["royalties"][row].get(_category_name(cards), 0)
+    cat = _category_name(cards)
+    ranked = rules["royalties"].get(f"{row}_by_rank", {}).get(cat, {})
+    letter = RANK_LETTERS[key_rank(cards, rules) - 2]
+    if letter in ranked:
+        value: int = ranked[letter]
+        return value
+    points: int = rules["royalties"][row].get(cat, 0)
     return points
 
 
@@ -1023,6 +1329,42 @@ def _read_seats(
     return rows_of, surrendered, declares
 
 
+def _read_banker(
+    banker: int | None, multipliers: Sequence[int] | None, players: int, rules: Mapping[str, Any]
+) -> tuple[int | None, list[int]]:
+    """The banker seat and each seat's multiplier, checked (see :func:`settle`)."""
+    enabled: bool = _knob(rules, "banker.enabled")
+    if banker is None:
+        if enabled:
+            _fail("banker: the rules play a banker game and no banker seat is named")
+    else:
+        if not enabled:
+            _fail("banker: a banker seat is named and the rules do not play a banker game")
+        if isinstance(banker, bool) or not isinstance(banker, Integral):
+            _fail(f"banker: expected a seat number, got {banker!r}")
+        if not 0 <= int(banker) < players:
+            _fail(f"banker: seat {banker} is not one of the {players} seats")
+        banker = int(banker)
+    if multipliers is None:
+        return banker, [1] * players
+    if isinstance(multipliers, (str, bytes)) or len(multipliers) != players:
+        _fail(f"multipliers: expected one integer per seat ({players})")
+    most: int = _knob(rules, "banker.max_multiplier") if enabled else 1
+    result: list[int] = []
+    for seat, value in enumerate(multipliers):
+        if isinstance(value, bool) or not isinstance(value, Integral):
+            _fail(f"multipliers[{seat}]: expected an integer, got {value!r}")
+        value = int(value)
+        if seat == banker and value != 1:
+            _fail(f"multipliers[{seat}]: the banker's multiplier is 1, not {value}")
+        if not enabled and value != 1:
+            _fail(f"multipliers[{seat}]: {value} outside a banker game, where every seat's is 1")
+        if not 1 <= value <= most:
+            _fail(f"multipliers[{seat}]: {value} is out of range 1..{most}")
+        result.append(value)
+    return banker, result
+
+
 def _blank(outcome: str) -> dict[str, Any]:
     """A pair's figures before the step that settles it fills them in:
     rows, row points, overall, royalties and bonus are only reported by
@@ -1051,16 +1393,36 @@ class _Round:
         surrendered: list[bool],
         declares: list[bool],
         rules: Mapping[str, Any],
+        banker: int | None,
+        multipliers: list[int],
     ) -> None:
         players = len(rows_of)
+        self.players = players
         self.rules = rules
+        self.banker = banker
+        self.multipliers = multipliers
         self.surrendered = surrendered
         self.hands = [rows["top"] + rows["middle"] + rows["bottom"] for rows in rows_of]
-        self.nat: list[str | None] = [
-            natural(self.hands[i], rules) if declares[i] else None for i in range(players)
+        # The declared natural of each seat; a bonus natural does not settle
+        # pairs and is no natural to steps 1-3 and the sweep-all test.
+        self.declared = [
+            declared_natural(self.hands[i], rules, declares[i]) for i in range(players)
+        ]
+        self.nat = [d if d is not None and not d["bonus"] else None for d in self.declared]
+        self.bonus_points = [
+            int(d["points"]) if d is not None and d["bonus"] else 0 for d in self.declared
         ]
         self.keys = [{row: _key(rows_of[i][row], rules) for row in ROWS} for i in range(players)]
-        self.fouled = [_is_foul_keys(k["top"], k["middle"], k["bottom"], rules) for k in self.keys]
+        foul_mode = rules["foul"]["mode"]
+        arranged_fouls = [
+            _is_foul_keys(k["top"], k["middle"], k["bottom"], rules) for k in self.keys
+        ]
+        if foul_mode == "refuse":
+            for i in range(players):
+                if arranged_fouls[i] and self.nat[i] is None and not surrendered[i]:
+                    _fail(f"seat {i}'s arrangement fouls and the rules refuse fouled arrangements")
+        # foul.mode = "none": no arrangement is a foul.
+        self.fouled = [False] * players if foul_mode == "none" else arranged_fouls
         self.mode = rules["royalty_mode"]
         self.roy_table = [
             {
@@ -1069,32 +1431,53 @@ class _Round:
             }
             for i in range(players)
         ]
-        self.swept_all = [self._sweeps_all(i, players) for i in range(players)]
+        self.swept_all = [self._sweeps_all(i) for i in range(players)]
+
+    def _row_sign(self, i: int, j: int, row: str) -> int:
+        """1, -1 or 0 as i wins, loses or ties the row against j; with
+        ``banker.wins_ties`` a tied row is the banker's."""
+        ki, kj = self.keys[i][row], self.keys[j][row]
+        diff = (ki > kj) - (ki < kj)
+        if diff == 0 and _knob(self.rules, "banker.wins_ties") and self.banker in (i, j):
+            diff = 1 if self.banker == i else -1
+        return diff
 
     def _row_wins(self, i: int, j: int) -> int:
         """How many rows i wins against j."""
-        return sum(1 for row in ROWS if self.keys[i][row] > self.keys[j][row])
+        return sum(1 for row in ROWS if self._row_sign(i, j, row) > 0)
 
-    def _sweeps_all(self, i: int, players: int) -> bool:
-        ok = (
-            players >= self.rules["sweep_all"]["min_players"]
-            and self.nat[i] is None
-            and not self.fouled[i]
-            and not self.surrendered[i]
-        )
-        for j in range(players):
-            if j == i or not ok:
-                continue
-            opponent_blocks = self.nat[j] is not None or self.surrendered[j]
-            opponent_swept = self.fouled[j] or self._row_wins(i, j) == 3
-            if opponent_blocks or not opponent_swept:
-                ok = False
-        return ok
+    def _sweeps_all(self, i: int) -> bool:
+        if (
+            self.players < self.rules["sweep_all"]["min_players"]
+            or self.nat[i] is not None
+            or self.fouled[i]
+            or self.surrendered[i]
+            or (self.banker is not None and i != self.banker)
+        ):
+            return False
+        opponents = [j for j in range(self.players) if j != i]
+        if _knob(self.rules, "sweep_all.natural_opponents") == "exempt":
+            opponents = [j for j in opponents if self.nat[j] is None]
+        if not opponents:
+            return False
+        for j in opponents:
+            if self.nat[j] is not None or self.surrendered[j]:
+                return False
+            if not (self.fouled[j] or self._row_wins(i, j) == 3):
+                return False
+        return True
+
+    def _scoop_multiplier(self) -> int:
+        if _knob(self.rules, "scoop.by_seats"):
+            return self.players
+        multiplier: int = self.rules["scoop"]["multiplier"]
+        return multiplier
 
     def _multiplier(self, seat: int) -> tuple[int, int]:
         """The multiplier and bonus of a seat winning all three rows."""
-        table = "sweep_all" if self.swept_all[seat] else "scoop"
-        return self.rules[table]["multiplier"], self.rules[table]["bonus"]
+        if self.swept_all[seat]:
+            return self.rules["sweep_all"]["multiplier"], self.rules["sweep_all"]["bonus"]
+        return self._scoop_multiplier(), self.rules["scoop"]["bonus"]
 
     def _foul_collect(self, i: int) -> dict[str, Any]:
         """What the non-fouled seat i collects from a fouled opponent, with
@@ -1114,6 +1497,9 @@ class _Round:
             if foul_mode == "scoop":
                 base = (3 * row_points + rules["overall_point"]) * m + b
             else:
+                # "fixed"; under "refuse" only a seat with a natural or a
+                # surrender can hold a fouled arrangement, and such pairs are
+                # settled before this step
                 base, b = rules["foul"]["points"], 0
                 if not (pays and multiply_roy):
                     # a fixed amount is multiplied by nothing
@@ -1146,14 +1532,14 @@ class _Round:
 
     def _rows_result(self, i: int, j: int) -> dict[str, Any]:
         """The pair (i, j) settled on its rows."""
-        rules, keys, roy_table = self.rules, self.keys, self.roy_table
+        rules, roy_table = self.rules, self.roy_table
         row_points: int = rules["row_points"]
         result = _blank("rows")
         rows_i = rows_j = 0
         roy_i = roy_j = 0
         wins_i = wins_j = 0
         for row in ROWS:
-            diff = (keys[i][row] > keys[j][row]) - (keys[i][row] < keys[j][row])
+            diff = self._row_sign(i, j, row)
             result["rows"][row] = diff
             if diff == 0:
                 continue
@@ -1199,8 +1585,9 @@ class _Round:
         )
         return result
 
-    def pair_result(self, i: int, j: int) -> dict[str, Any]:
-        """The pair (i, j) from i's view (docs/rules.md, "Settlement", steps 1-4)."""
+    def _base(self, i: int, j: int) -> dict[str, Any]:
+        """The pair (i, j) from i's view by the first of steps 1-4 of
+        docs/rules.md "Settlement" that applies."""
         nat, surrendered, fouled = self.nat, self.surrendered, self.fouled
         # 1. Naturals.
         if nat[i] is not None or nat[j] is not None:
@@ -1223,6 +1610,77 @@ class _Round:
             return self._foul_result(i, j)
         # 4. Rows.
         return self._rows_result(i, j)
+
+    def _cap(self, result: Mapping[str, Any]) -> int:
+        """The pair's cap (0: none): the sweep-all cap for a pair with a
+        sweep-all, the scoop cap for one with a scoop, else the pair cap,
+        each falling back to the next when 0."""
+        cap_pair: int = _knob(self.rules, "cap.pair")
+        cap_scoop: int = _knob(self.rules, "cap.scoop") or cap_pair
+        cap_sweep: int = _knob(self.rules, "cap.sweep_all") or cap_scoop
+        if result["sweep_all"]:
+            return cap_sweep
+        if result["scoop"] != 0:
+            return cap_scoop
+        return cap_pair
+
+    def pair_result(self, i: int, j: int) -> dict[str, Any]:
+        """The pair (i, j) from i's view: the base, the bonus naturals, the
+        cap, the horse card and the player's multiplier (docs/rules.md's
+        steps 1-6), with each term."""
+        if self.banker is not None and self.banker not in (i, j):
+            result = _blank("unplayed")
+            result.update(base=0, natural_bonus=0, cap=0, horse=1, seat_multiplier=1)
+            return result
+        result = self._base(i, j)
+        base: int = result["points"]
+        natural_bonus = self.bonus_points[i] - self.bonus_points[j]
+        points = base + natural_bonus
+        cap = self._cap(result)
+        final_stage = _knob(self.rules, "cap.stage") == "final"
+        cap_bound = 0
+        if cap and not final_stage and abs(points) > cap:
+            points, cap_bound = max(-cap, min(cap, points)), cap
+        horse = 1
+        card = _knob(self.rules, "horse.card")
+        if card is not None:
+            horse_id = _card_from_text("horse.card", card) if isinstance(card, str) else card
+            holds_i, holds_j = horse_id in self.hands[i], horse_id in self.hands[j]
+            by_naturals = result["outcome"] == "natural"
+            if holds_i != holds_j and not (by_naturals and not _knob(self.rules, "horse.naturals")):
+                horse = _knob(self.rules, "horse.multiplier")
+        seat_multiplier = 1
+        if self.banker is not None:
+            seat_multiplier = self.multipliers[j if i == self.banker else i]
+        points = points * horse * seat_multiplier
+        if cap and final_stage and abs(points) > cap:
+            points, cap_bound = max(-cap, min(cap, points)), cap
+        result.update(
+            base=base,
+            natural_bonus=natural_bonus,
+            cap=cap_bound,
+            horse=horse,
+            seat_multiplier=seat_multiplier,
+            points=points,
+        )
+        return result
+
+    def seat_facts(self, i: int) -> dict[str, Any]:
+        """What the round holds of seat i besides its points: its declared
+        natural (bonus ones included) and that natural's points, whether it
+        fouled, surrendered and swept all (a seat whose natural settles its
+        pairs neither fouls nor surrenders, and a surrendered seat does not
+        foul), and each row's royalty."""
+        declared = self.declared[i]
+        plays = self.nat[i] is None
+        return {
+            "natural": None if declared is None else declared["name"],
+            "natural_points": 0 if declared is None else declared["points"],
+            "foul": self.fouled[i] and plays and not self.surrendered[i],
+            "surrender": self.surrendered[i] and plays,
+            "swept_all": self.swept_all[i],
+            "royalties": dict(self.roy_table[i]),
+        }
 
 
 def rake(money: Sequence[int], rules: Mapping[str, Any]) -> list[int]:
@@ -1267,29 +1725,48 @@ def settle(
     seats: Sequence[Mapping[str, Any]],
     rules: Mapping[str, Any],
     stakes: int | Sequence[Sequence[int]] | None = None,
+    *,
+    banker: int | None = None,
+    multipliers: Sequence[int] | None = None,
 ) -> dict[str, Any]:
-    """Settle one round (docs/rules.md, "Settlement"): points, money, rake and net per
-    seat, ``pair_points[i][j]`` (what i collects from j), and ``pairs``, each
-    pair i < j from i's view: how it was settled (``outcome``), each row won
-    (1), lost (-1) or tied (0), the row points, overall point and royalties
-    before any multiplier, ``scoop`` (+1 i won all three rows or collected a
-    foul, -1 j did), ``sweep_all`` (the multiplier came from the sweep-all
-    figures), the multiplier and bonus applied, points, stake and money.
+    """Settle one round (docs/rules.md, "Settlement", with bonus naturals,
+    caps, the horse card and banker games): points, money,
+    rake and net per seat, ``pair_points[i][j]`` (what i collects from j),
+    ``seats`` (each seat's declared natural and its points, foul,
+    surrender, sweep-all and row royalties) and ``pairs``, each pair i < j from i's view: how
+    its base was settled (``outcome``, ``"unplayed"`` for a pair of two
+    non-banker seats), each row won (1), lost (-1) or tied (0), the row
+    points, overall point and royalties before any multiplier, ``scoop``
+    (+1 i won all three rows or collected a foul, -1 j did), ``sweep_all``
+    (the multiplier came from the sweep-all figures), the multiplier and
+    bonus applied, and the pair's terms: ``base`` (the base's points),
+    ``natural_bonus`` (i's bonus natural's points minus j's), ``cap`` (the
+    cap that bound the points, 0 when none did), ``horse`` (the horse
+    multiplier applied, 1 when none) and ``seat_multiplier`` (the non-banker
+    seat's multiplier, 1 outside banker games); then points, stake and
+    money.
 
     ``seats`` is 2 to 4 mappings with ``top``, ``middle`` and ``bottom``
     (iterables of ids) and optional ``surrender`` and ``declare_natural``
     bools (default False, True). ``stakes`` is None (the rules'
     ``money.stake``), one integer >= 0 or a P x P symmetric matrix of
-    integers >= 0 (the diagonal is ignored).
+    integers >= 0 (the diagonal is ignored). ``banker`` is the banker seat,
+    required when ``banker.enabled`` and refused otherwise; ``multipliers``
+    one integer per seat, ``1..banker.max_multiplier`` with the banker's 1
+    (all 1 outside banker games; None: all 1).
 
     Raises ``ValueError`` for other than 2 to 4 seats, an unknown or missing
     seat key, a bad row, a card dealt twice, a flag that is not a bool, a
-    surrender the rules do not enable, or bad stakes.
+    surrender the rules do not enable, bad stakes, a missing, unwanted or
+    out-of-range banker, bad multipliers, or, under ``foul.mode =
+    "refuse"``, a seat without a declared natural or a surrender whose
+    arrangement fouls (naming the seat).
     """
     rows_of, surrendered, declares = _read_seats(seats, rules)
     players = len(rows_of)
     stake = _stake_matrix(stakes, players, rules)
-    table = _Round(rows_of, surrendered, declares, rules)
+    banker_seat, seat_multipliers = _read_banker(banker, multipliers, players, rules)
+    table = _Round(rows_of, surrendered, declares, rules, banker_seat, seat_multipliers)
 
     pair_points = [[0] * players for _ in range(players)]
     pairs: list[dict[str, Any]] = []
@@ -1316,4 +1793,5 @@ def settle(
         "net": net,
         "pair_points": pair_points,
         "pairs": pairs,
+        "seats": [table.seat_facts(i) for i in range(players)],
     }
