@@ -111,3 +111,42 @@ def test_banker_games_settle_as_worked_out(k: int, points: list[int]) -> None:
     outcomes = {tuple(p["seats"]): p["outcome"] for p in result.to_dict()["pairs"]}
     if len(seats) == 3:
         assert outcomes[0, 1] == "unplayed"
+
+
+def _pair(**fields: object) -> dict[str, object]:
+    pair: dict[str, object] = {"seats": [0, 2], "outcome": "rows", "points": 3}
+    pair.update(fields)
+    return pair
+
+
+def test_a_pairs_terms_are_told_from_its_own_figures() -> None:
+    from capsa.conformance.explain import pair_terms
+
+    assert pair_terms(_pair()) is None
+    assert pair_terms(_pair(base=3, horse=1, cap=0, seat_multiplier=1, natural_bonus=0)) is None
+    assert pair_terms(_pair(points=4, base=3, cap=2, horse=2)) == (
+        "0 v 2: base +3, capped at 2, the horse card (held by one of the two) x 2: +4"
+    )
+    # stage final: the points are the cap after the multipliers
+    assert pair_terms(_pair(points=2, base=3, cap=2, horse=2)) == (
+        "0 v 2: base +3, the horse card (held by one of the two) x 2, capped at 2: +2"
+    )
+    assert pair_terms(_pair(points=-36, base=1, natural_bonus=-13, seat_multiplier=3)) == (
+        "0 v 2: base +1, bonus naturals -13 on top of the base, "
+        "the player's stake multiplier x 3: -36"
+    )
+    assert pair_terms(_pair(outcome="unplayed", points=0)) == (
+        "0 v 2: not played (each plays the banker only)"
+    )
+
+
+def test_explain_tells_a_house_vector_with_its_horse_card(
+    house: list[dict[str, object]],
+) -> None:
+    from capsa.conformance.explain import explain
+    from capsa.conformance.vectors import vectors_of
+
+    told = {str(v["id"]): explain(case) for v, case in vectors_of(house)}
+    assert 'horse.card = "Ah"' in told["settle/horse/1"]
+    assert "horse card x2" in told["settle/horse/1"]
+    assert "+6 points" in told["settle/horse/1"]
