@@ -220,9 +220,9 @@ _HIGH_KEYED = frozenset(("high-card", "straight", "flush", "straight-flush", "ro
 
 
 def _key_ranks(row: Row) -> list[int]:
-    """The rank (2..14) the row's hand is keyed by (docs/rules.md, "Ranked
-    royalties"): the largest group's rank, or the highest card; a wheel
-    offers its 5 and its ace, as the rules' ``wheel`` places it."""
+    """The rank (2..14) a ranked royalty keys the row's hand by: the
+    largest group's rank, or the highest card; a wheel offers its 5 and its
+    ace, as the rules' ``wheel`` places it."""
     ranks = sorted((c.rank for c in row.cards), reverse=True)
     by_count = sorted(set(ranks), key=lambda r: (ranks.count(r), r), reverse=True)
     if sorted(ranks) == [2, 3, 4, 5, 14]:
