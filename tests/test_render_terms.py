@@ -204,3 +204,38 @@ def test_a_ranked_royalty_is_named_by_its_rank() -> None:
     assert "Seat 0's 2 for a pair of aces on top" in sentence
     indonesian = _sentences(render.table_from_settlement(data, rules=rules), "id")[0]
     assert "as di atas" in indonesian
+
+
+def house_table() -> render.Table:
+    """A banker game of three with every term on show, for the browser's
+    checks: T (seat 2) the banker, A's pair doubled by the horse card ♥A
+    and capped, B's at a stake multiplier of 3, A and B unplayed."""
+    rules = capsa.Rules.preset("pagat").derive({"horse.card": "Ah"})
+    t = "Ac As 8c / Kc Kh Qc Qd 2c / 3d 4d 5d 6d 8d"
+    a = "Ah Ad 8s / Ks Kd 9c 9d 5h / Jc Jd Jh 3c 3s"
+    data = _dict(a, B.replace("Ah Kh 8s", "Qs Js 7s"), t)
+    data["banker"] = 2
+    data["seats"][1]["multiplier"] = 3
+    pairs = {tuple(p["seats"]): k for k, p in enumerate(data["pairs"])}
+    unplayed = data["pairs"][pairs[0, 1]]
+    unplayed.update(outcome="unplayed", rows={"top": 0, "middle": 0, "bottom": 0})
+    unplayed.update(row_points=0, overall=0, royalties=0, scoop=0, multiplier=1, bonus=0)
+    _set_points(data, pairs[0, 1], 0)
+    k = pairs[0, 2]
+    base = data["pairs"][k]["points"]
+    _with_terms(data, k, horse=2)
+    _set_points(data, k, 2 * base)
+    k = pairs[1, 2]
+    base = data["pairs"][k]["points"]
+    _with_terms(data, k, seat_multiplier=3)
+    _set_points(data, k, 3 * base)
+    return render.table_from_settlement(data, rules=rules, title="A banker game")
+
+
+def test_the_house_table_tells_every_term() -> None:
+    table = house_table()
+    told = " ".join(_sentences(table))
+    assert "do not play each other" in told
+    assert "Seat 0 holds the horse card ♥A" in told
+    assert "Seat 1's stake multiplier" in told
+    assert sum(p.terms is not None for p in render.payments(table)) == 2
