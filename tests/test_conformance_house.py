@@ -150,3 +150,20 @@ def test_explain_tells_a_house_vector_with_its_horse_card(
     assert 'horse.card = "Ah"' in told["settle/horse/1"]
     assert "horse card x2" in told["settle/horse/1"]
     assert "+6 points" in told["settle/horse/1"]
+
+
+def test_the_rules_of_every_house_are_asked_only_of_an_engine_that_claims_them() -> None:
+    from capsa.conformance.claims import check_claims
+
+    pagat = capsa.Rules.preset("pagat")
+    horse = pagat.derive({"horse.card": "Ah"})
+    assert check_claims({}).outside("settle", pagat) is None
+    assert check_claims({}).outside("settle", horse) == "knobs.horse.card"
+    assert check_claims({"knobs": {"horse.card": ["Ah"]}}).outside("settle", horse) is None
+    # a ranking op does not read the horse card
+    assert check_claims({}).outside("compare", horse) is None
+    fouls = pagat.derive({"foul.mode": "none"})
+    assert check_claims({}).outside("settle", fouls) == "knobs.foul.mode"
+    assert check_claims({"knobs": {"foul.mode": ["none"]}}).outside("settle", fouls) is None
+    raised = pagat.derive({"naturals.enabled": [{"name": "dragon", "points": 13, "bonus": True}]})
+    assert check_claims({}).outside("settle", raised) == "knobs.naturals.enabled"
