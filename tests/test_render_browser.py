@@ -39,6 +39,7 @@ from browser_pages import (
     layout_problems,
     screenshot,
 )
+from test_render_terms import house_table
 
 import capsa
 from capsa import render
@@ -86,6 +87,12 @@ def _pages(folder: Path) -> list[tuple[str, Path, render.Table | None, str]]:
     path = folder / "long-names.html"
     path.write_text(render.page_html(table, "id"), encoding="utf-8")
     pages.append(("long-names.id", path, table, "id"))
+    # a banker game with the horse card, a stake multiplier and an unplayed pair
+    house = house_table()
+    for lang in ("en", "id"):
+        path = folder / f"house.{lang}.html"
+        path.write_text(render.page_html(house, lang), encoding="utf-8")
+        pages.append((f"house.{lang}", path, house, lang))
     return pages
 
 
@@ -302,6 +309,8 @@ def test_every_page_in_the_browser(
 PAGE_NAMES = [
     *(f"{e.slug}.{lang}" for e in examples.WORKED + examples.OUTCOMES for lang in e.langs),
     "long-names.id",
+    "house.en",
+    "house.id",
     "record",
     "story-first.en",
     "story-linked.id",

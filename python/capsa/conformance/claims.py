@@ -27,7 +27,7 @@ from capsa.conformance.protocol import Case, RulesSpec
 from capsa.rules import KNOBS, RANKING_KNOBS, Rules, RulesError
 from capsa.rules.checks import LEGACY_KNOBS
 
-__all__ = ["OP_KNOBS", "ClaimError", "Claims", "check_claims", "knob_names"]
+__all__ = ["HOUSE_KNOBS", "OP_KNOBS", "ClaimError", "Claims", "check_claims", "knob_names"]
 
 RANKING = RANKING_KNOBS
 # A claim lists at most this many values: a hello is data, not a search space.
@@ -52,6 +52,16 @@ def knob_names() -> tuple[str, ...]:
     ``name`` and ``description`` and the knobs rules data may leave out
     (``Knob.required`` false) left out. Raises nothing."""
     return tuple(k.name for k in KNOBS if k.type != "text" and k.required)
+
+
+# The knobs added with the rules of every house (rules data may leave them
+# out): an engine is asked them only when it claims them, so an engine
+# written before them is tested on what it plays.
+HOUSE_KNOBS: tuple[str, ...] = tuple(k.name for k in KNOBS if k.type != "text" and not k.required)
+# the naturals the protocol had before them, and the fields of an entry then
+_FIRST_NATURALS = frozenset(NATURAL_NAMES[:15])
+_FIRST_ENTRY_FIELDS = frozenset(("name", "points"))
+_HOUSE_FOUL_MODES = frozenset(("none", "refuse"))
 
 
 # The knobs each op's answer depends on (docs/conformance.md, "Claims"):
@@ -106,7 +116,7 @@ def _check_claim(claim: Any, values: Any) -> list[Any]:
                 what = "a natural's name" if name is None else "an integer >= 0"
                 raise ClaimError(where, f"{value!r:.80} is not {what}")
         return list(values)
-    if claim not in knob_names():
+    if claim not in knob_names() and claim not in HOUSE_KNOBS:
         raise ClaimError(where, f"{claim!r:.80} is not a knob (docs/rules.md lists them)")
     if not values:
         raise ClaimError(where, "claims no value at all")
@@ -231,11 +241,44 @@ class Claims:
         for claim, allowed in self.knobs.items():
             if _knob_of(claim) in depends and not _holds(claim, allowed, rules, op):
                 return f"knobs.{claim}"
+        newer = self._house_outside(op, rules)
+        if newer is not None:
+            return newer
         if base is not None:
             claimed = {_knob_of(c) for c in self.knobs}
             for knob in sorted({*knob_names(), "name"} - claimed):
                 if rules[knob] != base[knob]:
                     return f"rules.{knob}"
+        return None
+
+    def _house_outside(self, op: str, rules: Rules) -> str | None:
+        """The first rule of every house the rules use and the engine does not
+        claim: a newer knob away from its default (the rules' dict leaves a
+        knob at its default out), a newer foul mode, a natural's entry with
+        fields beyond its name and points, or a newer natural not in
+        ``naturals.names``."""
+        if op != "settle" and op != "natural":
+            return None
+        if op == "settle":
+            data = rules.to_dict()
+            for knob in HOUSE_KNOBS:
+                if knob in self.knobs:
+                    continue
+                group, _, leaf = knob.rpartition(".")
+                held = data.get(group, {}) if group else data
+                if isinstance(held, Mapping) and leaf in held:
+                    return f"knobs.{knob}"
+            if "foul.mode" not in self.knobs and rules["foul.mode"] in _HOUSE_FOUL_MODES:
+                return "knobs.foul.mode"
+        enabled = rules["naturals.enabled"]
+        if op == "settle" and "naturals.enabled" not in self.knobs:
+            for entry in enabled:
+                if set(entry) - _FIRST_ENTRY_FIELDS:
+                    return "knobs.naturals.enabled"
+        names = self.knobs.get("naturals.names")
+        for name in _names(enabled):
+            if name not in _FIRST_NATURALS and (names is None or name not in names):
+                return "knobs.naturals.names"
         return None
 
     def fouled(self, case: Case) -> bool:

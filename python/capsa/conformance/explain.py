@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from capsa import _core
@@ -9,7 +10,7 @@ from capsa.arrangement import Arrangement
 from capsa.conformance.protocol import Case, ids_of
 from capsa.rules import Rules
 
-__all__ = ["explain"]
+__all__ = ["explain", "pair_terms"]
 
 _ROWS = ("top", "middle", "bottom")
 
@@ -83,12 +84,53 @@ def _count_splits(case: Case, rules: Rules) -> str:
     )
 
 
+def pair_terms(pair: Mapping[str, Any]) -> str | None:
+    """A pair's terms after its base in words, read from the pair's own
+    figures (docs/rules.md, "A pair's terms"), or None when no term changed
+    its points: ``0 v 1: base 3, bonus naturals +13, capped at 12, the horse
+    card × 2, the player's multiplier × 3: 72``; an unplayed pair of a banker
+    game says so."""
+    i, j = pair["seats"]
+    if pair["outcome"] == "unplayed":
+        return f"{i} v {j}: not played (each plays the banker only)"
+    base = pair.get("base", pair["points"])
+    bonus = pair.get("natural_bonus", 0)
+    cap = pair.get("cap", 0)
+    horse = pair.get("horse", 1)
+    seat = pair.get("seat_multiplier", 1)
+    if not (bonus or cap or horse != 1 or seat != 1):
+        return None
+    parts = [f"base {base:+d}"]
+    if bonus:
+        parts.append(f"bonus naturals {bonus:+d} on top of the base")
+    capped = f"capped at {cap}"
+    # the cap of stage "final" comes after the multipliers: the points equal it
+    final = cap and horse * seat != 1 and abs(pair["points"]) == cap
+    if cap and not final:
+        parts.append(capped)
+    if horse != 1:
+        parts.append(f"the horse card (held by one of the two) x {horse}")
+    if seat != 1:
+        parts.append(f"the player's stake multiplier x {seat}")
+    if final:
+        parts.append(capped)
+    return f"{i} v {j}: " + ", ".join(parts) + f": {pair['points']:+d}"
+
+
 def _settle(case: Case, rules: Rules) -> str:
     from capsa.conformance.serve import _seat
 
     round_ = case.input["round"]
     seats = [_seat(s, k) for k, s in enumerate(round_["seats"])]
-    return str(_core.settle(seats, rules, round_.get("stakes")).explain())
+    roles = {key: round_[key] for key in ("banker", "multipliers") if key in round_}
+    result = _core.settle(seats, rules, round_.get("stakes"), **roles)
+    lines = [str(result.explain())]
+    if "banker" in roles:
+        lines.append(f"seat {roles['banker']} is the banker: every other seat plays it only")
+    terms = [t for t in map(pair_terms, result.to_dict()["pairs"]) if t is not None]
+    if terms:
+        lines.append("the pairs' terms after their base: " + "; ".join(terms))
+    return "\n".join(lines)
 
 
 def explain(case: Case) -> str:

@@ -52,6 +52,7 @@ from capsa.rules import Rules, presets
 from capsa.solver import best_arrangement
 
 __all__ = [
+    "HOUSE_SUITE",
     "DisagreementError",
     "Vector",
     "generate",
@@ -62,6 +63,11 @@ __all__ = [
 ]
 
 _ROWS = ("top", "middle", "bottom")
+
+HOUSE_SUITE = "settle-house"
+"""The suite of the settle cases of the rules of every house (ranked
+royalties, the horse card, caps, bonus naturals, each natural's parameters,
+...): ``settle-house.jsonl``."""
 
 
 class DisagreementError(RuntimeError):
@@ -577,6 +583,21 @@ def _covering_rounds(spec: RulesSpec, seed: int, candidates: int, per_flag: int)
     return chosen
 
 
+def _house_drafts() -> Iterator[_Draft]:
+    from capsa.conformance.house_seeds import HOUSE_NATURAL_SEEDS, HOUSE_SETTLE_SEEDS
+
+    for family, spec, round_, reason in HOUSE_SETTLE_SEEDS:
+        yield _Draft(family, Case("settle", spec, round_), reason)
+    # a natural's parameters, settled: the hand in card order (3, 5 and 5
+    # cards) against the lowest 13 cards left, so that the natural is
+    # declared or its rows are played
+    for family, spec, hand, reason in HOUSE_NATURAL_SEEDS:
+        ids = _core.card_ids(hand)
+        rest = [c for c in range(52) if c not in ids][:13]
+        seats = [_seat_of(list(ids), False, True), _seat_of(rest, False, True)]
+        yield _Draft(family, Case("settle", spec, {"round": {"seats": seats, "stakes": 1}}), reason)
+
+
 def _settle_drafts() -> Iterator[_Draft]:
     for spec, seats, stakes, reason in SETTLE_SEEDS:
         yield _Draft("seed", Case("settle", spec, round_of(seats, stakes)), reason)
@@ -682,6 +703,10 @@ def generate(
         else:
             drafts = _DRAFTS[op]()
         suites[op] = _finish(op, drafts, check)
+        if op == "settle":
+            # the rules of every house, a suite of its own so that the suites
+            # written before them stay as they were
+            suites[HOUSE_SUITE] = _finish(op, _house_drafts(), check)
     return suites
 
 

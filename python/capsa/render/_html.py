@@ -11,7 +11,13 @@ from capsa import _core
 from capsa._core import CATEGORIES
 from capsa.render._cards import SUIT_DEFS, card_face
 from capsa.render._model import ROWS, SeatView, Table
-from capsa.render._payments import Payment, foul_phrases, foul_reasons, payments
+from capsa.render._payments import (
+    Payment,
+    foul_phrases,
+    foul_reasons,
+    payments,
+    played_out_of_order,
+)
 from capsa.render._story import round_facts, round_notes, verification
 from capsa.render._text import Speaker, esc, ident, unbroken
 from capsa.render._void import void_body, void_title
@@ -80,6 +86,13 @@ def _seat_marks(seat: SeatView, table: Table, speak: Speaker) -> list[str]:
     marks = []
     if seat.auto:
         marks.append(f'<span class="badge auto">{w["badge.auto"]}</span>')
+    if seat.banker:
+        marks.append(f'<span class="badge banker">{w["badge.banker"]}</span>')
+    if seat.multiplier != 1:
+        text = w.fill("badge.multiplier", v=w.number(seat.multiplier))
+        marks.append(f'<span class="badge multiplier">{text}</span>')
+    if played_out_of_order(seat):
+        marks.append(f'<span class="badge out-of-order">{w["badge.out_of_order"]}</span>')
     if seat.natural is not None:
         text = w.fill(
             "badge.natural", natural=w[f"natural.{seat.natural}"], v=w.points(seat.natural_points)
@@ -280,10 +293,13 @@ def _payment(payment: Payment, speak: Speaker) -> str:
         f'<li class="payment" {attrs}><span class="head">{speak.head(payment)}</span> ',
         f'<span class="why">{speak.story(payment)}',
     ]
+    end = ";" if payment.terms is not None else "."
     if payment.equation is not None:
-        text.append(f':</span> <span class="sum">{speak.equation(payment.equation)}.</span>')
+        text.append(f':</span> <span class="sum">{speak.equation(payment.equation)}{end}</span>')
     else:
-        text.append(".</span>")
+        text.append(f"{end}</span>")
+    if payment.terms is not None:
+        text.append(f' <span class="sum terms">{speak.terms(payment.terms)}.</span>')
     text.append(f' <span class="rule">{speak.sections(payment)}</span></li>')
     return "".join(text)
 

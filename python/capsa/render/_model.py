@@ -31,8 +31,9 @@ __all__ = [
 
 ROWS = ("top", "middle", "bottom")
 """The rows, as the settlement names them, top first."""
-OUTCOMES = ("natural", "surrender", "foul", "rows")
-"""How a pair can be settled (docs/rules.md, "Settlement": the first step that applies)."""
+OUTCOMES = ("natural", "surrender", "foul", "rows", "unplayed")
+"""How a pair can be settled (docs/rules.md, "Settlement": the first step that
+applies; ``unplayed``: two seats that are not the banker of a banker game)."""
 _ROW_SIZES = (3, 5, 5)
 # the longest seat name or round id drawn whole; longer ones are cut with "…"
 _NAME_LIMIT = 200
@@ -74,6 +75,10 @@ class SeatView:
     natural_rows: tuple[tuple[Card, ...], ...] | None = None
     """The split that makes the declared natural, when known (else the rows
     as submitted are shown)."""
+    banker: bool = False
+    """True for the banker seat of a banker game."""
+    multiplier: int = 1
+    """The seat's stake multiplier in a banker game (1 otherwise)."""
 
 
 @dataclass(slots=True)
@@ -95,6 +100,24 @@ class PairView:
     points: int
     stake: int
     money: int
+    base: int = 0
+    """The points of the base step (naturals, surrender, fouls or rows)
+    before the terms below (docs/rules.md, "A pair's terms")."""
+    natural_bonus: int = 0
+    """i's bonus natural's points less j's, added to the base."""
+    cap: int = 0
+    """The cap that bound the points, 0 when none did."""
+    horse: int = 1
+    """The horse card's multiplier applied, 1 when none."""
+    seat_multiplier: int = 1
+    """The player's stake multiplier of a banker game applied, 1 when none."""
+
+    def has_terms(self) -> bool:
+        """Whether a term after the base changed the points: a bonus natural,
+        a cap that bound, the horse card or a player's multiplier."""
+        return (
+            self.natural_bonus != 0 or self.cap != 0 or self.horse != 1 or self.seat_multiplier != 1
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +168,8 @@ class Table:
     of a chain, or no record."""
     void: VoidRound | None = None
     """A void record's round (never played), None for a settled round."""
+    banker: int | None = None
+    """The banker seat of a banker game, None outside one."""
 
 
 def _where(path: str, key: str | int) -> str:
@@ -169,6 +194,13 @@ def _int(data: Any, key: str, path: str) -> int:
     if type(value) is not int:
         raise TableError(f"{_where(path, key)} must be an integer, not {_shown(value)}")
     return value
+
+
+def _optional_int(data: Any, key: str, path: str, default: int) -> int:
+    """A figure a settlement leaves out at its neutral value (a pair's terms)."""
+    if key not in data:
+        return default
+    return _int(data, key, path)
 
 
 def _bool(data: Any, key: str, path: str) -> bool:
@@ -254,6 +286,8 @@ def _seat(data: Any, k: int, name: str | None) -> SeatView:
         rake=_int(data, "rake", path),
         net=_int(data, "net", path),
         name=name,
+        banker=data.get("banker", False) is True,
+        multiplier=_optional_int(data, "multiplier", path, 1),
     )
     return seat
 
@@ -286,6 +320,11 @@ def _pair(data: Any, k: int, seats: int) -> PairView:
         points=_int(data, "points", path),
         stake=_int(data, "stake", path),
         money=_int(data, "money", path),
+        base=_optional_int(data, "base", path, _int(data, "points", path)),
+        natural_bonus=_optional_int(data, "natural_bonus", path, 0),
+        cap=_optional_int(data, "cap", path, 0),
+        horse=_optional_int(data, "horse", path, 1),
+        seat_multiplier=_optional_int(data, "seat_multiplier", path, 1),
     )
 
 
@@ -310,6 +349,8 @@ def _trusted_seat(data: Any, k: int, name: str | None) -> SeatView:
         data["rake"],
         data["net"],
         name,
+        banker=data.get("banker", False) is True,
+        multiplier=data.get("multiplier", 1),
     )
 
 
@@ -331,6 +372,11 @@ def _trusted_pair(data: Any) -> PairView:
         data["points"],
         data["stake"],
         data["money"],
+        data.get("base", data["points"]),
+        data.get("natural_bonus", 0),
+        data.get("cap", 0),
+        data.get("horse", 1),
+        data.get("seat_multiplier", 1),
     )
 
 
@@ -393,6 +439,28 @@ def _with_natural_split(seat: SeatView, rules: Rules | None) -> SeatView:
     return replace(seat, natural_rows=(tuple(shown[:3]), tuple(shown[3:8]), tuple(shown[8:])))
 
 
+def _banker(
+    data: Mapping[str, Any], seats: tuple[SeatView, ...], pairs: tuple[PairView, ...]
+) -> int | None:
+    """The banker seat as the settlement names it: its ``banker`` (a seat),
+    the one seat marked ``banker``, or else the one seat in every pair that
+    was played when some pair was not."""
+    banker = data.get("banker")
+    if banker is None:
+        marked = [seat.index for seat in seats if seat.banker]
+        if len(marked) == 1:
+            return marked[0]
+        played = [{p.i, p.j} for p in pairs if p.outcome != "unplayed"]
+        if played and len(played) < len(pairs):
+            common = set.intersection(*played)
+            if len(common) == 1:
+                return common.pop()
+        return None
+    if type(banker) is not int or not 0 <= banker < len(seats):
+        raise TableError(f"settlement.banker must be a seat of the table, not {_shown(banker)}")
+    return banker
+
+
 def table_from_settlement(
     settlement: Settlement | Mapping[str, Any],
     *,
@@ -433,6 +501,9 @@ def table_from_settlement(
     else:
         seats, pairs = _checked(data, seats_data, names)
     seats = tuple(_with_natural_split(seat, rules) for seat in seats)
+    banker = _banker(data, seats, pairs)
+    if banker is not None:
+        seats = tuple(replace(seat, banker=seat.index == banker) for seat in seats)
     return Table(
         seats=seats,
         pairs=pairs,
@@ -440,4 +511,5 @@ def table_from_settlement(
         round_id=display_id(round_id),
         title=display_id(title, "title"),
         checks=tuple(checks),
+        banker=banker,
     )

@@ -12,12 +12,23 @@ sum. So a sentence can never state a figure the settlement did not pay.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Union
 
-from capsa.render._model import ROWS, PairView, SeatView, Table
+from capsa._core import parse_cards
+from capsa.render._model import ROWS, PairView, Row, SeatView, Table
 
-__all__ = ["Equation", "Payment", "Phrase", "Term", "foul_phrases", "foul_reasons", "payments"]
+__all__ = [
+    "Equation",
+    "Payment",
+    "Phrase",
+    "Term",
+    "Terms",
+    "foul_phrases",
+    "foul_reasons",
+    "payments",
+    "played_out_of_order",
+]
 
 
 @dataclass(slots=True)
@@ -49,13 +60,20 @@ class Num:
 
 
 @dataclass(slots=True)
+class Text:
+    """Text shown as it is (a card: ``♥A`` is drawn from ``Ah``)."""
+
+    text: str
+
+
+@dataclass(slots=True)
 class Phrases:
     """Phrases joined as a list."""
 
     items: tuple[Phrase, ...]
 
 
-Value = Union[Seat, RowList, Word, Num, "Phrase", Phrases, "Term"]
+Value = Union[Seat, RowList, Word, Num, Text, "Phrase", Phrases, "Term"]
 
 
 @dataclass(slots=True)
@@ -99,6 +117,30 @@ class Equation:
 
 
 @dataclass(slots=True)
+class Terms:
+    """A pair's terms after its base, in the order the settlement applied
+    them (docs/rules.md, "A pair's terms"), from the payee's view: the base,
+    then each term (``op`` of each: ``"+"`` adds, ``"cap"`` clamps, ``"×"``
+    multiplies) and the total."""
+
+    base: int
+    steps: tuple[tuple[str, Term], ...]
+    total: int
+
+    def value(self) -> int:
+        """What the terms come to."""
+        v = self.base
+        for op, term in self.steps:
+            if op == "+":
+                v += term.value
+            elif op == "cap":
+                v = max(-term.shown, min(term.shown, v))
+            else:
+                v *= term.value
+        return v
+
+
+@dataclass(slots=True)
 class Payment:
     """One pair's payment: who pays whom, why, and the terms of the amount."""
 
@@ -112,6 +154,9 @@ class Payment:
     story: tuple[Phrase, ...]
     equation: Equation | None
     sections: tuple[str, ...]
+    terms: Terms | None = None
+    """The pair's terms after its base, when any changed the points and
+    they come to the settlement's points."""
 
 
 def _balanced(equation: Equation) -> Equation | None:
@@ -162,23 +207,60 @@ def _row_items(
         )
         if s * signed == total:
             return (
-                tuple(_royalty_item(seats[seat], k) for seat, k in rows if seat == payee),
-                tuple(_royalty_item(seats[seat], k) for seat, k in rows if seat == payer),
+                tuple(_royalty_item(seats[seat], k, table) for seat, k in rows if seat == payee),
+                tuple(_royalty_item(seats[seat], k, table) for seat, k in rows if seat == payer),
             )
     return (), ()
 
 
-def _royalty_item(seat: SeatView, k: int) -> Phrase:
+_SUIT_SIGNS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+_RANK_LETTERS = "23456789TJQKA"
+# categories whose key rank is their highest card, said "ace high"
+_HIGH_KEYED = frozenset(("high-card", "straight", "flush", "straight-flush", "royal-flush"))
+
+
+def _key_ranks(row: Row) -> list[int]:
+    """The rank (2..14) a ranked royalty keys the row's hand by: the
+    largest group's rank, or the highest card; a wheel offers its 5 and its
+    ace, as the rules' ``wheel`` places it."""
+    ranks = sorted((c.rank for c in row.cards), reverse=True)
+    by_count = sorted(set(ranks), key=lambda r: (ranks.count(r), r), reverse=True)
+    if sorted(ranks) == [2, 3, 4, 5, 14]:
+        return [5, 14]
+    return [by_count[0]]
+
+
+def _ranked_royalty(table: Table, row: Row) -> int | None:
+    """The key rank of a row whose royalty is the rules' ranked royalty
+    (``royalties.<row>_by_rank``) and equals the row's figure, else None."""
+    if table.rules is None:
+        return None
+    try:
+        listed = table.rules[f"royalties.{row.name}_by_rank"].get(row.category, {})
+    except KeyError:  # rules from before ranked royalties
+        return None
+    for rank in _key_ranks(row):
+        if listed.get(_RANK_LETTERS[rank - 2]) == row.royalty:
+            return rank
+    return None
+
+
+def _royalty_item(seat: SeatView, k: int, table: Table | None = None) -> Phrase:
     row = seat.rows[k]
-    return Phrase(
-        "term.royalty_item",
-        {
-            "seat": Seat(seat.index),
-            "v": Num(row.royalty),
-            "category": Word(f"category_a.{row.category}"),
-            "row_at": Word(f"row_at.{row.name}"),
-        },
-    )
+    values: dict[str, Value] = {
+        "seat": Seat(seat.index),
+        "v": Num(row.royalty),
+        "category": Word(f"category_a.{row.category}"),
+        "row_at": Word(f"row_at.{row.name}"),
+    }
+    rank = _ranked_royalty(table, row) if table is not None else None
+    if rank is None:
+        return Phrase("term.royalty_item", values)
+    if row.category in _HIGH_KEYED:
+        values["rank"] = Word(f"card_rank.r{rank}")
+        return Phrase("term.royalty_item_high", values)
+    values["ranks"] = Word(f"rank_plural.r{rank}")
+    return Phrase("term.royalty_item_rank", values)
 
 
 def _rows_story(pair: PairView, payee: int, payer: int) -> list[Phrase]:
@@ -251,6 +333,16 @@ def foul_reasons(seat: SeatView) -> list[tuple[str, tuple[str, str]]]:
     return found
 
 
+def played_out_of_order(seat: SeatView) -> bool:
+    """Whether the seat's rows are out of order (a row above beats the row
+    below it) and yet were played as they stand: the settlement reports no
+    foul, no natural and no surrender (``foul.mode = "none"``)."""
+    if seat.foul or seat.surrender or seat.natural is not None:
+        return False
+    top, middle, bottom = (row.strength for row in seat.rows)
+    return top > middle or middle > bottom
+
+
 def foul_phrases(seat: SeatView) -> Phrases:
     """:func:`foul_reasons` as phrases (``rows out of order`` when none is found)."""
     keys = [key for key, _ in foul_reasons(seat)] or ["foul_reason.unknown"]
@@ -275,7 +367,7 @@ def _foul(table: Table, pair: PairView) -> Payment:
     rows = [k for k in range(3) if collector.rows[k].royalty > 0]
     items: tuple[Phrase, ...] = ()
     if sum(collector.rows[k].royalty for k in rows) == royalties:
-        items = tuple(_royalty_item(collector, k) for k in rows)
+        items = tuple(_royalty_item(collector, k, table) for k in rows)
     if rules is None:
         # without the rules the breakdown gives the rate and the royalties, not the amount's terms
         if m != 1:
@@ -426,8 +518,129 @@ def _payment(
     )
 
 
+def _unplayed(table: Table, pair: PairView) -> Payment:
+    values: dict[str, Value] = {"a": Seat(pair.i), "b": Seat(pair.j)}
+    if table.banker is not None:
+        values["banker"] = Seat(table.banker)
+        story = [Phrase("say.unplayed_banker", values)]
+    else:
+        story = [Phrase("say.unplayed", values)]
+    return _payment(table, pair, None, None, story, None, ("banker",))
+
+
+def _horse_holder(table: Table, pair: PairView) -> tuple[int, str] | None:
+    """The seat of the pair holding the horse card and the card, when the
+    rules name it (the multiplier itself is the settlement's)."""
+    if table.rules is None:
+        return None
+    try:
+        card = parse_cards(str(table.rules["horse.card"]))[0]
+    except KeyError:  # rules without a horse card
+        return None
+    holders = [
+        k
+        for k in (pair.i, pair.j)
+        if any(int(c) == int(card) for row in table.seats[k].rows for c in row.cards)
+    ]
+    if len(holders) != 1:
+        return None
+    rank = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}.get(card.rank, str(card.rank))
+    return holders[0], _SUIT_SIGNS[card.suit] + rank
+
+
+def _bonus_natural_term(table: Table, pair: PairView, s: int) -> Term:
+    value = s * pair.natural_bonus
+    a, b = table.seats[pair.i], table.seats[pair.j]
+    named = [
+        (seat, sign)
+        for seat, sign in ((a, 1), (b, -1))
+        if seat.natural is not None and sign * seat.natural_points == pair.natural_bonus
+    ]
+    if pair.outcome != "natural" and len(named) == 1:
+        seat = named[0][0]
+        extra: dict[str, Value] = {
+            "seat": Seat(seat.index),
+            "natural": Word(f"natural.{seat.natural}"),
+        }
+        return Term("term.natural_bonus", abs(value), value, "naturals.enabled", extra=extra)
+    return Term("term.natural_bonus_plain", abs(value), value, "naturals.enabled")
+
+
+def _terms(table: Table, pair: PairView, s: int) -> Terms | None:
+    """The pair's terms after its base, in the order applied: under the
+    cap's stage ``final`` the cap comes last, which the figures show when a
+    multiplier applied and the points equal the cap."""
+    steps: list[tuple[str, Term]] = []
+    if pair.natural_bonus:
+        steps.append(("+", _bonus_natural_term(table, pair, s)))
+    cap = ("cap", Term("term.cap", pair.cap, pair.cap, "cap"))
+    multiplied = pair.horse * pair.seat_multiplier != 1
+    final = pair.cap != 0 and multiplied and abs(pair.points) == pair.cap
+    if pair.cap and not final:
+        steps.append(cap)
+    if pair.horse != 1:
+        held = _horse_holder(table, pair)
+        if held is None:
+            term = Term("term.horse_plain", pair.horse, pair.horse, "horse.multiplier")
+        else:
+            extra: dict[str, Value] = {"seat": Seat(held[0]), "card": Text(held[1])}
+            term = Term("term.horse", pair.horse, pair.horse, "horse.multiplier", extra=extra)
+        steps.append(("×", term))
+    if pair.seat_multiplier != 1:
+        player = [k for k in (pair.i, pair.j) if k != table.banker]
+        if table.banker is not None and len(player) == 1:
+            extra = {"seat": Seat(player[0])}
+            term = Term(
+                "term.seat_multiplier",
+                pair.seat_multiplier,
+                pair.seat_multiplier,
+                "multipliers",
+                extra=extra,
+            )
+        else:
+            term = Term(
+                "term.seat_multiplier_plain",
+                pair.seat_multiplier,
+                pair.seat_multiplier,
+                "multipliers",
+            )
+        steps.append(("×", term))
+    if final:
+        steps.append(cap)
+    terms = Terms(s * pair.base, tuple(steps), s * pair.points)
+    return terms if terms.value() == terms.total else None
+
+
+def _term_sections(pair: PairView) -> tuple[str, ...]:
+    found = []
+    if pair.natural_bonus:
+        found.append("natural_bonus")
+    if pair.cap:
+        found.append("cap")
+    if pair.horse != 1:
+        found.append("horse")
+    if pair.seat_multiplier != 1:
+        found.append("banker")
+    return tuple(found)
+
+
 def payment(table: Table, pair: PairView) -> Payment:
     """One pair's payment (see the module docs)."""
+    if pair.outcome == "unplayed":
+        return _unplayed(table, pair)
+    if not pair.has_terms():
+        return _base_payment(table, pair)
+    # the base step is told as it settled, then the terms that make the points
+    based = _base_payment(table, replace(pair, points=pair.base))
+    s = -1 if pair.points < 0 else 1
+    payee, payer = (pair.i, pair.j) if s > 0 else (pair.j, pair.i)
+    sections = based.sections + _term_sections(pair)
+    paid = _payment(table, pair, payee, payer, list(based.story), based.equation, sections)
+    paid.terms = _terms(table, pair, s)
+    return paid
+
+
+def _base_payment(table: Table, pair: PairView) -> Payment:
     if pair.outcome == "natural":
         return _natural(table, pair)
     if pair.outcome == "surrender":

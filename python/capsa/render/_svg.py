@@ -9,7 +9,7 @@ from capsa._core import Card
 from capsa.render._cards import SUIT_DEFS
 from capsa.render._html import page_meta, page_title
 from capsa.render._model import ROWS, SeatView, Table
-from capsa.render._payments import foul_phrases, payments
+from capsa.render._payments import foul_phrases, payments, played_out_of_order
 from capsa.render._text import Speaker
 from capsa.render._words import Words, words
 
@@ -75,6 +75,12 @@ def _seat_block(seat: SeatView, table: Table, speak: Speaker, x: int, y: int) ->
     marks = []
     if seat.auto:
         marks.append(("auto", w["badge.auto"]))
+    if seat.banker:
+        marks.append(("banker", w["badge.banker"]))
+    if seat.multiplier != 1:
+        marks.append(("multiplier", w.fill("badge.multiplier", v=w.number(seat.multiplier))))
+    if played_out_of_order(seat):
+        marks.append(("out-of-order", w["badge.out_of_order"]))
     if seat.natural is not None:
         text = w.fill(
             "badge.natural", natural=w[f"natural.{seat.natural}"], v=w.points(seat.natural_points)

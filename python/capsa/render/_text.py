@@ -15,6 +15,8 @@ from capsa.render._payments import (
     RowList,
     Seat,
     Term,
+    Terms,
+    Text,
     Value,
     Word,
 )
@@ -104,6 +106,8 @@ class Speaker:
             return w.join([self.phrase(p) for p in value.items])
         if isinstance(value, Term):
             return self.term(value)
+        if isinstance(value, Text):
+            return esc(value.text)
         return self.phrase(value)
 
     def phrase(self, phrase: Phrase) -> str:
@@ -148,10 +152,24 @@ class Speaker:
             text += " = " + self.words.number(equation.total)
         return text
 
+    def terms(self, terms: Terms) -> str:
+        """``in all, base, then + term, then × term, ..., making total``."""
+        w = self.words
+        steps = []
+        for op, term in terms.steps:
+            text = self.term(term)
+            if op == "+":
+                text = ("− " if term.value < 0 else "+ ") + text
+            steps.append(w["term.then"] + text)
+        base = ("−" if terms.base < 0 else "") + w.number(abs(terms.base))
+        return w.fill("say.terms", base=base, steps="".join(steps), total=w.number(terms.total))
+
     def head(self, payment: Payment) -> str:
         """``B pays A 14 points (1,400 at a stake of 100).`` or ``A and B are even: ...``."""
         w = self.words
         pair = payment.pair
+        if pair.outcome == "unplayed":
+            return w.fill("say.apart", a=self.seat(pair.i), b=self.seat(pair.j))
         if payment.payer is None or payment.payee is None:
             return w.fill("say.even", a=self.seat(pair.i), b=self.seat(pair.j))
         return w.fill(
@@ -189,4 +207,6 @@ class Speaker:
         text = self.head(payment) + " " + self.story(payment)
         if payment.equation is not None:
             text += ": " + self.equation(payment.equation)
+        if payment.terms is not None:
+            text += "; " + self.terms(payment.terms)
         return text + "."
