@@ -69,7 +69,7 @@ ENGINE_PARTS: dict[str, bool] = {
 ENGINE_HAS_NEW_RULES = all(ENGINE_PARTS.values())
 # True once the engine has the new rules: from then on an engine without
 # them fails test_engine_has_the_new_rules instead of narrowing the tables.
-REQUIRE_NEW_RULES = False
+REQUIRE_NEW_RULES = True
 
 # The terms every pair result carries besides its figures.
 NEW_TERMS = ("base", "natural_bonus", "cap", "horse", "seat_multiplier")
