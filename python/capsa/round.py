@@ -639,8 +639,10 @@ class Round:
             # settled here: the settlement's own dict and the rules' kept one
             # are what their text reads as, and cheaper
             assert self._record_text is not None
+            # the record names the settlement version it was settled under
+            settlement = {**written.to_dict(), "version": _core.SETTLEMENT_VERSION}
             return _core.record_value(
-                self._record_text, written.to_dict(), record_rules(self._rules), self._record_spans
+                self._record_text, settlement, record_rules(self._rules), self._record_spans
             )
 
     @property
