@@ -7,11 +7,10 @@ use std::ops::Range;
 use sha2::{Digest, Sha256};
 
 use super::format::{
-    check_stakes_diagonal, join, object, Members, PlayedSeat, Problem, Read, StakeSpec, DEAL_KEYS,
-    FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS_1, RECORD_KEYS_2,
-    SEAT_KEYS_1, SEAT_KEYS_2, TABLE_FORMAT_VERSION, settlement_version_problem,
-    FIRST_SETTLEMENT_VERSION, SETTLEMENT_VERSION, SETTLEMENT_VERSION_FIELD,
-    SETTLEMENT_VERSION_FORMAT,
+    check_stakes_diagonal, join, object, settlement_version_problem, Members, PlayedSeat, Problem,
+    Read, StakeSpec, DEAL_KEYS, FIRST_FORMAT_VERSION, FIRST_SETTLEMENT_VERSION, FORMAT,
+    FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS_1, RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2,
+    SETTLEMENT_VERSION, SETTLEMENT_VERSION_FIELD, SETTLEMENT_VERSION_FORMAT, TABLE_FORMAT_VERSION,
 };
 use super::table::{
     check_record_players, policy_of, read_player, read_solver, read_table_id, Player, SolverId,

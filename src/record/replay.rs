@@ -212,8 +212,7 @@ impl Record {
         let inputs = seat_inputs(&self.seats);
         match settle(rules, &inputs, &self.stakes.stakes()) {
             Ok(s) => {
-                let named =
-                    named_settlement_version(self.format_version, self.settlement_version);
+                let named = named_settlement_version(self.format_version, self.settlement_version);
                 let text = settlement_text(&s, &inputs, named);
                 if self.settlement_text != text {
                     match (
