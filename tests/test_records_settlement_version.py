@@ -98,7 +98,7 @@ def test_an_unknown_settlement_version_is_refused_and_not_tampering(check: Any) 
 @pytest.mark.parametrize("value", [None, "2", 0, -1, True])
 def test_a_missing_or_malformed_settlement_version_is_named(value: Any) -> None:
     record = resealed(golden(5)[0], value)
-    with pytest.raises(SettlementVersionError, match="settlement.version") as info:
+    with pytest.raises(SettlementVersionError, match=r"settlement\.version") as info:
         read_record(record)
     assert info.value.field == "settlement.version"
 

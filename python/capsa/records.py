@@ -1,7 +1,7 @@
 """Round records: reading, replay and verification of the provably fair deal.
 
-A round record (format 4, ``docs/records.md``, JSON Schema
-``capsa/schema/record-4.json``; formats 1 to 3 are still read) holds
+A round record (format 5, ``docs/records.md``, JSON Schema
+``capsa/schema/record-5.json``; formats 1 to 4 are still read) holds
 everything needed to recreate one round of one table: the table's id, the
 rules in full, the stakes, the commitment and the revealed seeds, each
 seat's player, hand, what it played and its decisions, the auto-arrange
@@ -52,9 +52,9 @@ __all__ = [
     "FAIR_ALGORITHM",
     "RECORD_FORMAT",
     "RECORD_FORMAT_VERSION",
+    "SETTLEMENT_VERSION",
     "VOID_FORMAT",
     "VOID_FORMAT_VERSION",
-    "SETTLEMENT_VERSION",
     "RecordError",
     "ReplayError",
     "SettlementVersionError",

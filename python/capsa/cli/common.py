@@ -24,9 +24,9 @@ from capsa.rules import Rules, RulesError, presets
 
 __all__ = [
     "EXIT_FAILED",
-    "EXIT_SETTLEMENT_VERSION",
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
+    "EXIT_SETTLEMENT_VERSION",
     "EXIT_USAGE",
     "CommandParser",
     "Prefixed",
