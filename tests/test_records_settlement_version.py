@@ -143,3 +143,10 @@ def test_the_cli_says_it_in_one_line_with_exit_2(
     assert out[0]["fields"] == ["settlement.version"]
     assert "settlement version 7" in out[0]["message"]
     assert len(err.splitlines()) == 1 and "settlement version" in err
+
+
+def test_the_foul_policy_is_refused_where_the_rules_refuse_fouls() -> None:
+    rules = capsa.Rules().derive({"foul.mode": "refuse"})
+    with pytest.raises(capsa.ArgumentError, match="refuse"):
+        capsa.Round(rules, 2, round_id="r", auto_arrange="foul")
+    assert capsa.Round(rules, 2, round_id="r", auto_arrange="greedy").auto_arrange == "greedy"
