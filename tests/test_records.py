@@ -37,7 +37,7 @@ def _golden_module() -> Any:
     return module
 
 
-FORMATS = (1, 2, 3, 4)
+FORMATS = (1, 2, 3, 4, 5)
 
 
 def golden_lines(version: int = RECORD_FORMAT_VERSION) -> list[str]:

@@ -79,7 +79,7 @@ def test_a_round_from_commitment_to_record() -> None:
     assert sum(result.points) == 0 and sum(result.net) + sum(result.rake) == 0
     record = rnd.record()
     assert json.loads(json.dumps(record)) == record
-    assert record["settlement"] == result.to_dict()
+    assert record["settlement"] == {**result.to_dict(), "version": 2}
     assert record["seats"][3]["auto"] is True and record["seats"][0]["auto"] is False
     assert record["deal"]["server_seed"] == seed(0).hex()
     assert record["deal"]["commitment"] == rnd.commitment

@@ -81,7 +81,7 @@ def test_the_record_names_the_policy_and_replays(policy: str) -> None:
     for k in range(3):
         rnd = closed(k, policy, seats=3)
         record = replayed(rnd)
-        assert record["format_version"] == 4 and record["solver"]["strategy"] == policy
+        assert record["format_version"] == 5 and record["solver"]["strategy"] == policy
         assert [seat["auto"] for seat in record["seats"]] == [False, True, True]
         assert rnd.auto_arrange == policy
 

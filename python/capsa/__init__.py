@@ -58,7 +58,14 @@ if TYPE_CHECKING:
     from capsa.arrangement import Arrangement
     from capsa.cards import deal, format_cards
     from capsa.ledger import Ledger, LedgerEntry
-    from capsa.records import RecordError, ReplayError, SolverMismatchError, replay, verify_deal
+    from capsa.records import (
+        RecordError,
+        ReplayError,
+        SettlementVersionError,
+        SolverMismatchError,
+        replay,
+        verify_deal,
+    )
     from capsa.round import Round, RoundError, StaleStateError
     from capsa.rules import Rules, presets
     from capsa.settlement import BatchSettlement, Seat, Settlement, settle, settle_batch
@@ -89,6 +96,7 @@ __all__ = [
     "RulesError",
     "Seat",
     "Settlement",
+    "SettlementVersionError",
     "SolverMismatchError",
     "StaleStateError",
     "Summary",
@@ -127,6 +135,7 @@ _LAZY_NAMES: dict[str, str] = {
     "LedgerEntry": "capsa.ledger",
     "RecordError": "capsa.records",
     "ReplayError": "capsa.records",
+    "SettlementVersionError": "capsa.records",
     "SolverMismatchError": "capsa.records",
     "replay": "capsa.records",
     "verify_deal": "capsa.records",

@@ -833,6 +833,7 @@ MAX_CLIENT_SEED_BYTES: Final[int]
 RECORD_FORMAT: Final[str]
 """The ``format`` of every round record."""
 RECORD_FORMAT_VERSION: Final[int]
+SETTLEMENT_VERSION: Final[int]
 """The record format version written, and the newest read."""
 MAX_RECORD_BYTES: Final[int]
 """The largest round record read, in bytes."""
@@ -967,7 +968,7 @@ def write_round_record(
     """The record of a played round: its canonical JSON text and digest (hex),
     and with ``with_settlement`` the :class:`Settlement` too. Each seat is
     (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping or a
-    JSON object's text; ``format_version`` is 4 (the default), 3, 2, or 1
+    JSON object's text; ``format_version`` is 5 (the default), 4, 3, 2, or 1
     (no table id or players), and ``rules`` must hold the rules as that
     version writes them (``capsa.records.rules_for_record``);
     ``auto_arrange`` is the policy that arranged the seats marked auto
@@ -996,7 +997,7 @@ def write_round_record(
     of the ``rules`` and ``settlement`` values in the text (start, end,
     start, end; for :func:`record_value`) too. Each seat is
     (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping or a
-    JSON object's text; ``format_version`` is 4 (the default), 3, 2, or 1
+    JSON object's text; ``format_version`` is 5 (the default), 4, 3, 2, or 1
     (no table id or players), and ``rules`` must hold the rules as that
     version writes them (``capsa.records.rules_for_record``);
     ``auto_arrange`` is the policy that arranged the seats marked auto
@@ -1017,6 +1018,10 @@ class RecordView:
     def round_id(self) -> str: ...
     @property
     def format_version(self) -> int: ...
+    @property
+    def settlement_version(self) -> int:
+        """The settlement version the record was settled under
+        (``settlement.version`` from format 5 on, 1 before)."""
     @property
     def table_id(self) -> str | None:
         """The table's id; None for format 1 and a server of one table."""

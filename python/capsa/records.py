@@ -1,7 +1,7 @@
 """Round records: reading, replay and verification of the provably fair deal.
 
-A round record (format 4, ``docs/records.md``, JSON Schema
-``capsa/schema/record-4.json``; formats 1 to 3 are still read) holds
+A round record (format 5, ``docs/records.md``, JSON Schema
+``capsa/schema/record-5.json``; formats 1 to 4 are still read) holds
 everything needed to recreate one round of one table: the table's id, the
 rules in full, the stakes, the commitment and the revealed seeds, each
 seat's player, hand, what it played and its decisions, the auto-arrange
@@ -52,10 +52,12 @@ __all__ = [
     "FAIR_ALGORITHM",
     "RECORD_FORMAT",
     "RECORD_FORMAT_VERSION",
+    "SETTLEMENT_VERSION",
     "VOID_FORMAT",
     "VOID_FORMAT_VERSION",
     "RecordError",
     "ReplayError",
+    "SettlementVersionError",
     "SolverMismatchError",
     "View",
     "canonical_json",
@@ -72,6 +74,12 @@ FAIR_ALGORITHM: str = _core.FAIR_ALGORITHM
 RECORD_FORMAT: str = _core.RECORD_FORMAT
 RECORD_FORMAT_VERSION: int = _core.RECORD_FORMAT_VERSION
 VOID_FORMAT: str = _core.VOID_FORMAT
+#: The settlement version this capsa writes (``settlement.version`` of a
+#: format 5 record); it replays versions 1 (every older format) to this one.
+SETTLEMENT_VERSION: int = _core.SETTLEMENT_VERSION
+#: The field a record naming a settlement version this capsa does not settle
+#: is refused at.
+_SETTLEMENT_VERSION_FIELD = "settlement.version"
 VOID_FORMAT_VERSION: int = _core.VOID_FORMAT_VERSION
 #: The auto-arrange policies a round record of format 4 names in
 #: ``solver.strategy`` (docs/records.md, "The auto-arrange policies").
@@ -98,6 +106,21 @@ class RecordError(CapsaError):
     def __init__(self, message: str, field: str = "") -> None:
         super().__init__(message)
         self.field = field
+
+
+class SettlementVersionError(RecordError):
+    """A round record written under a settlement version this capsa does not
+    settle (``settlement.version``, say 7: "written under settlement version
+    7; this capsa settles versions 1 and 2"), or one that names none where
+    its format does. Not a sign of tampering: replay it with a capsa that
+    settles that version. ``field`` is ``"settlement.version"``."""
+
+
+def _read_error(message: str, field: str) -> RecordError:
+    """The error of a record the reader refused at ``field``."""
+    if field == _SETTLEMENT_VERSION_FIELD:
+        return SettlementVersionError(message, field)
+    return RecordError(message, field)
 
 
 class ReplayError(CapsaError):
@@ -165,7 +188,7 @@ def read_record(record: RecordLike) -> View:
     else:
         view, field, message = _core.read_record(_record_text(record))
     if view is None:
-        raise RecordError(message, field)
+        raise _read_error(message, field)
     return view
 
 
@@ -174,7 +197,7 @@ def read_records(texts: Sequence[str | bytes]) -> list[View | RecordError]:
     :func:`read_record` reads each: in the order given, each record or the
     ``RecordError`` reading it raises."""
     return [
-        view if view is not None else RecordError(message, field)
+        view if view is not None else _read_error(message, field)
         for view, field, message in _core.read_records(list(texts))
     ]
 

@@ -117,7 +117,8 @@ class Round:
       close, as the record names it: ``"solver"`` (the default; never
       fouls), ``"greedy"`` (capsa's greedy strategy; never fouls) or
       ``"foul"`` (the hand's first fouling split: the rules' foul penalty
-      applies; a seat that decided nothing declines its natural).
+      applies; a seat that decided nothing declines its natural; an
+      ``ArgumentError`` under ``foul.mode = "refuse"``).
 
     Every method and property holds the round's lock, so threads may share
     a round. Raises ``TableError``/``ArgumentError`` naming the argument for
@@ -198,6 +199,12 @@ class Round:
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
         self._timers = Timers(deadline, seed_deadline, arrangement_ms, self._require_seeds)
         self._auto = read_policy(auto_arrange)
+        if self._auto == "foul" and self._rules["foul.mode"] == "refuse":
+            # the round could not settle a seat the foul policy arranged
+            raise ArgumentError(
+                'auto_arrange="foul" cannot be used under foul.mode = "refuse": '
+                "the rules refuse fouled arrangements"
+            )
         self._commitment = _core.fair_commitment(self._server_seed)
         self._phase = "open"
         self._sequence = 0
@@ -639,8 +646,10 @@ class Round:
             # settled here: the settlement's own dict and the rules' kept one
             # are what their text reads as, and cheaper
             assert self._record_text is not None
+            # the record names the settlement version it was settled under
+            settlement = {**written.to_dict(), "version": _core.SETTLEMENT_VERSION}
             return _core.record_value(
-                self._record_text, written.to_dict(), record_rules(self._rules), self._record_spans
+                self._record_text, settlement, record_rules(self._rules), self._record_spans
             )
 
     @property

@@ -267,6 +267,13 @@ impl RecordView {
         self.record.format_version
     }
 
+    /// The settlement version the record was settled under
+    /// (`settlement.version` from format 5 on, 1 before).
+    #[getter]
+    fn settlement_version(&self) -> i128 {
+        self.record.settlement_version
+    }
+
     /// The table's id; None for format 1 and a server of one table.
     #[getter]
     fn table_id(&self) -> Option<&str> {
@@ -710,6 +717,7 @@ fn record_seats<'py>(
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RECORD_FORMAT", record::FORMAT)?;
     m.add("RECORD_FORMAT_VERSION", record::FORMAT_VERSION as u32)?;
+    m.add("SETTLEMENT_VERSION", record::SETTLEMENT_VERSION as u32)?;
     m.add("MAX_RECORD_BYTES", record::MAX_RECORD_BYTES)?;
     m.add("MAX_ROUND_ID_BYTES", record::MAX_ROUND_ID_BYTES)?;
     m.add("MAX_TABLE_ID_BYTES", record::MAX_TABLE_ID_BYTES)?;

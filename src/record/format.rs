@@ -13,7 +13,7 @@ pub use crate::stakes::StakeSpec;
 pub const FORMAT: &str = "capsa-round-record";
 
 /// The format version this engine writes and the newest it reads.
-pub const FORMAT_VERSION: i128 = 4;
+pub const FORMAT_VERSION: i128 = 5;
 
 /// The oldest format version this engine reads (and still writes, for the
 /// golden records of that version).
@@ -27,6 +27,34 @@ pub(super) const TABLE_FORMAT_VERSION: i128 = 2;
 /// policy (`solver`, `greedy` or `foul`), checked at replay; before it, a
 /// seat arranged at the close is the solver's.
 pub const POLICY_FORMAT_VERSION: i128 = 4;
+
+/// The first format version whose settlement names the settlement version
+/// it was settled under (`settlement.version`); before it, version 1.
+pub const SETTLEMENT_VERSION_FORMAT: i128 = 5;
+
+/// The settlement version this engine writes: the settlement of the rules
+/// of every house (banker games, the horse card, caps, ranked royalties),
+/// which with those knobs at their defaults settles exactly as version 1.
+pub const SETTLEMENT_VERSION: i128 = 2;
+
+/// The oldest settlement version this engine replays.
+pub const FIRST_SETTLEMENT_VERSION: i128 = 1;
+
+/// The field a [`Problem`] names for a settlement version this engine does
+/// not settle (told apart from a malformed record by its field).
+pub const SETTLEMENT_VERSION_FIELD: &str = "settlement.version";
+
+/// The problem of a record written under a settlement version this engine
+/// does not settle.
+pub fn settlement_version_problem(version: i128) -> Problem {
+    Problem::new(
+        SETTLEMENT_VERSION_FIELD,
+        format!(
+            "written under settlement version {version}; this capsa settles versions \
+             {FIRST_SETTLEMENT_VERSION} and {SETTLEMENT_VERSION}"
+        ),
+    )
+}
 
 /// The largest record read, in bytes (a four-seat record is about 5 KB).
 pub const MAX_RECORD_BYTES: usize = 1 << 20;

@@ -1,4 +1,4 @@
-//! Round records, formats 1 to 4: everything needed to recreate one round of
+//! Round records, formats 1 to 5: everything needed to recreate one round of
 //! one table, as canonical JSON (see [`crate::canonical`]) with a SHA-256
 //! digest, and their replay. `docs/records.md` documents the format field by
 //! field; `python/capsa/schema/record-4.json` is its JSON Schema (the older
@@ -10,7 +10,11 @@
 //! percent (the rules text is the caller's: this module does not read it).
 //! Format 4 has the fields of format 3; its `solver` names the round's
 //! auto-arrange policy ([`crate::auto_arrange`]), against which replay
-//! checks each seat arranged at the close. `void` holds the void record,
+//! checks each seat arranged at the close. Format 5 has the fields of
+//! format 4; its settlement names the settlement version it was settled
+//! under (`settlement.version`, 2 as this engine writes; a record naming a
+//! version this engine does not settle is refused by the reader, the
+//! problem's field [`SETTLEMENT_VERSION_FIELD`]). `void` holds the void record,
 //! which closes a round never played in its table's chain.
 //!
 //! [`write`] turns the inputs of a played round (the seeds, each seat's
@@ -38,9 +42,10 @@ mod write;
 pub use crate::arrangement::arrangement_text;
 pub use any::{read_any, read_any_value, AnyRecord};
 pub use format::{
-    check_stakes_diagonal, Members, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION, FORMAT,
-    FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES, MAX_META_TEXT_BYTES, MAX_PROBLEMS,
-    MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES, POLICY_FORMAT_VERSION,
+    check_stakes_diagonal, Members, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION,
+    FIRST_SETTLEMENT_VERSION, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, MAX_META_KEY_BYTES,
+    MAX_META_TEXT_BYTES, MAX_PROBLEMS, MAX_RECORD_BYTES, MAX_ROUND_ID_BYTES, POLICY_FORMAT_VERSION,
+    SETTLEMENT_VERSION, SETTLEMENT_VERSION_FIELD, SETTLEMENT_VERSION_FORMAT,
 };
 pub use read::{read, read_value, Record, RecordText};
 pub use table::{

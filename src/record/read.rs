@@ -7,9 +7,10 @@ use std::ops::Range;
 use sha2::{Digest, Sha256};
 
 use super::format::{
-    check_stakes_diagonal, join, object, Members, PlayedSeat, Problem, Read, StakeSpec, DEAL_KEYS,
-    FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS_1, RECORD_KEYS_2,
-    SEAT_KEYS_1, SEAT_KEYS_2, TABLE_FORMAT_VERSION,
+    check_stakes_diagonal, join, object, settlement_version_problem, Members, PlayedSeat, Problem,
+    Read, StakeSpec, DEAL_KEYS, FIRST_FORMAT_VERSION, FIRST_SETTLEMENT_VERSION, FORMAT,
+    FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS_1, RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2,
+    SETTLEMENT_VERSION, SETTLEMENT_VERSION_FIELD, SETTLEMENT_VERSION_FORMAT, TABLE_FORMAT_VERSION,
 };
 use super::table::{
     check_record_players, policy_of, read_player, read_solver, read_table_id, Player, SolverId,
@@ -29,8 +30,11 @@ use crate::texts;
 /// A round record as read, every field checked for its form.
 #[derive(Clone, Debug)]
 pub struct Record {
-    /// 1, 2 or 3.
+    /// 1 to 5.
     pub format_version: i128,
+    /// The settlement version the record was settled under
+    /// (`settlement.version` from format 5 on, 1 before).
+    pub settlement_version: i128,
     pub round_id: String,
     /// The table's id (format 2 on), None for a server of one table and for
     /// format 1.
@@ -472,11 +476,13 @@ fn read_tree(
         let why = format!("settlement must be an object, not {}", settlement.kind());
         return Err(Problem::new("settlement", why));
     }
+    let settlement_version = read_settlement_version(settlement, version)?;
     let digest = digest(get("digest")?, "digest")?;
     let net_and_rake = net_and_rake(settlement, seat_count);
     let (content_digest, settlement_text) = content_digest(value, written, spans);
     Ok(Record {
         format_version: version,
+        settlement_version,
         round_id,
         table_id,
         players,
@@ -500,6 +506,27 @@ fn read_tree(
         settlement_text,
         net_and_rake,
     })
+}
+
+/// The settlement version of a record of format `version`: its
+/// `settlement.version` from format 5 on (one this engine settles), 1
+/// before.
+fn read_settlement_version(settlement: &Json<'_>, version: i128) -> Read<i128> {
+    if version < SETTLEMENT_VERSION_FORMAT {
+        return Ok(FIRST_SETTLEMENT_VERSION);
+    }
+    match settlement.get("version") {
+        None => Err(Problem::new(
+            SETTLEMENT_VERSION_FIELD,
+            format!("settlement.version is missing: a format {version} record names its settlement version"),
+        )),
+        Some(Json::Int(v)) if (FIRST_SETTLEMENT_VERSION..=SETTLEMENT_VERSION).contains(v) => Ok(*v),
+        Some(Json::Int(v)) if *v >= 1 => Err(settlement_version_problem(*v)),
+        Some(v) => Err(Problem::new(
+            SETTLEMENT_VERSION_FIELD,
+            format!("settlement.version must be a whole number of at least 1, not {}", v.kind()),
+        )),
+    }
 }
 
 /// `table_id` and `solver` (format 2 on), and the auto-arrange policy the

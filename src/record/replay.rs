@@ -5,7 +5,7 @@ use super::format::join;
 use super::format::{rules_digest, Problem, MAX_PROBLEMS};
 use super::read::Record;
 use super::table::auto_problems;
-use super::write::{check_play, seat_inputs, settlement_text};
+use super::write::{check_play, named_settlement_version, seat_inputs, settlement_text};
 use crate::arrangement::cards_text;
 use crate::canonical::{self, Json};
 use crate::fair::{self, hex};
@@ -212,7 +212,8 @@ impl Record {
         let inputs = seat_inputs(&self.seats);
         match settle(rules, &inputs, &self.stakes.stakes()) {
             Ok(s) => {
-                let text = settlement_text(&s, &inputs);
+                let named = named_settlement_version(self.format_version, self.settlement_version);
+                let text = settlement_text(&s, &inputs, named);
                 if self.settlement_text != text {
                     match (
                         canonical::parse_str(&self.settlement_text),

@@ -533,8 +533,9 @@ fn the_newest_format_holds_the_table_the_players_and_the_solver() {
 }
 
 #[test]
-fn format_2_is_still_written_and_read_with_the_fields_of_the_newest() {
+fn format_2_is_still_written_and_read_with_the_fields_of_format_4() {
     let mut round = Round::new(4);
+    round.format_version = POLICY_FORMAT_VERSION;
     let newest = round.write().unwrap();
     round.format_version = 2;
     let text = round.write().unwrap().text;
@@ -542,11 +543,11 @@ fn format_2_is_still_written_and_read_with_the_fields_of_the_newest() {
     assert_eq!(record.format_version, 2);
     assert_eq!(record.table_id.as_deref(), Some("table-7"));
     assert!(replayed(&text).is_empty());
-    // the same fields: with its version made the newest, its contents are
-    // the newest format's (the rules text is the caller's, here the same)
+    // the same fields: with its version made 4, its contents are format
+    // 4's (the rules text is the caller's, here the same)
     let as_newest = text.replace(
         "\"format_version\":2,",
-        &format!("\"format_version\":{FORMAT_VERSION},"),
+        &format!("\"format_version\":{POLICY_FORMAT_VERSION},"),
     );
     let content = read(as_newest.as_bytes()).unwrap().content_digest;
     assert_eq!(content, newest.digest);
@@ -819,4 +820,23 @@ fn forged_unread(text: &str, path: &[&str], value: Json) -> String {
     members.retain(|(k, _)| k != "digest");
     let digest = fair::sha256(canonical::to_string(&Json::Object(members)).as_bytes());
     tampered(&changed, &["digest"], Json::str(hex(&digest)))
+}
+
+#[test]
+fn format_5_names_its_settlement_version_and_refuses_an_unknown_one() {
+    let text = Round::new(4).write().unwrap().text;
+    let record = read(text.as_bytes()).unwrap();
+    assert_eq!(
+        (record.format_version, record.settlement_version),
+        (FORMAT_VERSION, SETTLEMENT_VERSION)
+    );
+    assert!(record.settlement_text.ends_with(",\"version\":2}"));
+    assert!(replayed(&text).is_empty());
+    let newer = forged_unread(&text, &["settlement", "version"], Json::Int(7));
+    let problem = read(newer.as_bytes()).unwrap_err();
+    assert_eq!(problem.field, SETTLEMENT_VERSION_FIELD);
+    assert_eq!(
+        problem.message,
+        "written under settlement version 7; this capsa settles versions 1 and 2"
+    );
 }

@@ -9,7 +9,8 @@ use sha2::{Digest, Sha256};
 
 use super::format::{
     check_stakes_diagonal, rules_digest, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION,
-    FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, POLICY_FORMAT_VERSION, TABLE_FORMAT_VERSION,
+    FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, POLICY_FORMAT_VERSION, SETTLEMENT_VERSION,
+    SETTLEMENT_VERSION_FORMAT, TABLE_FORMAT_VERSION,
 };
 use super::table::{
     check_players, check_table_id, policy_of, policy_solver, push_player, push_solver, Player,
@@ -179,11 +180,36 @@ pub(crate) fn seat_inputs(seats: &[PlayedSeat]) -> Vec<SeatInput> {
 
 /// The settlement's canonical JSON (keys sorted, compact, as `capsa settle`
 /// writes it).
-pub(super) fn settlement_text(s: &Settlement, inputs: &[SeatInput]) -> String {
+pub(super) fn settlement_text(
+    s: &Settlement,
+    inputs: &[SeatInput],
+    settlement_version: Option<i128>,
+) -> String {
     // a four-seat settlement is ~3.4 KB: room for it without growing
     let mut out = String::with_capacity(4096);
-    write_settlement_json(&mut out, s, inputs, None);
+    push_settlement(&mut out, s, inputs, settlement_version);
     out
+}
+
+/// A record's settlement: its figures, then (format 5 on) the settlement
+/// version it was settled under, `version` sorting after every figure.
+fn push_settlement(
+    out: &mut String,
+    s: &Settlement,
+    inputs: &[SeatInput],
+    settlement_version: Option<i128>,
+) {
+    write_settlement_json(out, s, inputs, None);
+    if let Some(v) = settlement_version {
+        out.pop();
+        let _ = write!(out, ",\"version\":{v}}}");
+    }
+}
+
+/// The settlement version a record of `format_version` names: none before
+/// format 5.
+pub(super) fn named_settlement_version(format_version: i128, version: i128) -> Option<i128> {
+    (format_version >= SETTLEMENT_VERSION_FORMAT).then_some(version)
 }
 
 /// Checks the server's notes as a writer takes them: at most
@@ -324,7 +350,12 @@ fn members_after_digest(
     }
     after.push_str("],\"settlement\":");
     let start = after.len();
-    write_settlement_json(&mut after, settlement, seat_inputs, None);
+    push_settlement(
+        &mut after,
+        settlement,
+        seat_inputs,
+        named_settlement_version(inputs.format_version, SETTLEMENT_VERSION),
+    );
     let spans = MemberSpans {
         rules,
         settlement: start..after.len(),

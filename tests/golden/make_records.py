@@ -97,8 +97,10 @@ def _record(rnd: capsa.Round, format_version: int) -> tuple[str, str]:
     return _older_record(rnd, format_version)
 
 
-def _policy_record(rnd: capsa.Round, late: int, policy: str) -> tuple[str, str]:
-    """The dealt round's record (format 4: text, digest) with every seat but
+def _policy_record(
+    rnd: capsa.Round, late: int, policy: str, format_version: int
+) -> tuple[str, str]:
+    """The dealt round's record (format 4 on: text, digest) with every seat but
     ``late`` submitted and ``late`` arranged at the close by ``policy``, its
     natural as the policy decides it."""
     _arrange(rnd, skip=late)
@@ -111,7 +113,7 @@ def _policy_record(rnd: capsa.Round, late: int, policy: str) -> tuple[str, str]:
         for k, p in enumerate(state["play"])
     ]
     return _core.write_round_record(
-        rules_for_record(rnd.rules),
+        rules_for_record(rnd.rules, format_version),
         rnd.round_id,
         rnd.stakes,
         bytes.fromhex(state["server_seed"]),
@@ -123,10 +125,11 @@ def _policy_record(rnd: capsa.Round, late: int, policy: str) -> tuple[str, str]:
         table_id=rnd.table_id,
         players=rnd.players,
         auto_arrange=policy,
+        format_version=format_version,
     )
 
 
-def _policy_rounds(previous: str | None) -> list[tuple[str, str]]:
+def _policy_rounds(previous: str | None, format_version: int) -> list[tuple[str, str]]:
     """Format 4's rounds 7 and 8: a seat arranged at the close by the greedy
     policy, then one arranged by the foul policy whose hand holds a natural
     (the first deal from nonce 100 on that gives one)."""
@@ -142,7 +145,7 @@ def _policy_rounds(previous: str | None) -> list[tuple[str, str]]:
         players=PLAYERS,
     )
     rnd.deal()
-    greedy = _policy_record(rnd, 1, "greedy")
+    greedy = _policy_record(rnd, 1, "greedy", format_version)
     rules = capsa.Rules().derive({"naturals.enabled": [{"name": "six-pairs", "points": 3}]})
     for nonce in range(100, 10_100):
         rnd = capsa.Round(
@@ -159,12 +162,12 @@ def _policy_rounds(previous: str | None) -> list[tuple[str, str]]:
         hands = rnd.deal()
         late = next((k for k, hand in enumerate(hands) if capsa.natural(hand, rules)), None)
         if late is not None:
-            return [greedy, _policy_record(rnd, late, "foul")]
+            return [greedy, _policy_record(rnd, late, "foul", format_version)]
     raise AssertionError("no natural in 10,000 deals")
 
 
 def golden_records(format_version: int = RECORD_FORMAT_VERSION) -> list[str]:
-    """The golden records of ``format_version`` (1 to 4), each a line of
+    """The golden records of ``format_version`` (1 to 5), each a line of
     canonical JSON."""
     lines: list[str] = []
     previous: str | None = None
@@ -247,8 +250,36 @@ def golden_records(format_version: int = RECORD_FORMAT_VERSION) -> list[str]:
         for number, knobs, k in HOUSE_RAKE_ROUNDS:
             finish(_house_rake_round(number, knobs, k, previous))
     if format_version >= 4:
-        lines += [text for text, _ in _policy_rounds(previous)]
+        policy_rounds = _policy_rounds(previous, format_version)
+        lines += [text for text, _ in policy_rounds]
+        previous = policy_rounds[-1][1]
+    if format_version >= 5:
+        finish(_horse_round(previous))
     return lines
+
+
+#: Format 5's round 9: the horse card, the ace of hearts, doubles a pair
+#: one of whose seats holds it.
+HORSE = {"name": "horse", "horse.card": "Ah", "horse.multiplier": 2}
+
+
+def _horse_round(previous: str | None) -> capsa.Round:
+    """Format 5's round 9: four seats at stakes 100 under the horse card,
+    seat 0 left to the close."""
+    rnd = capsa.Round(
+        capsa.Rules().derive(HORSE),
+        4,
+        100,
+        round_id="table-7/round-9",
+        nonce=9,
+        previous_digest=previous,
+        server_seed=_seed(52),
+        table_id=TABLE_ID,
+        players=PLAYERS,
+    )
+    rnd.deal()
+    _arrange(rnd, skip=0)
+    return rnd
 
 
 #: A rake in basis points that rounds down (2.9%), a minimum pot, a cap per
@@ -319,7 +350,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Write the golden round records.")
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument(
-        "--format", type=int, choices=[1, 2, 3, 4], default=RECORD_FORMAT_VERSION, dest="version"
+        "--format", type=int, choices=[1, 2, 3, 4, 5], default=RECORD_FORMAT_VERSION, dest="version"
     )
     kind.add_argument("--void", action="store_true", help="the golden void records")
     args = parser.parse_args()

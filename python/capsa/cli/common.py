@@ -26,6 +26,7 @@ __all__ = [
     "EXIT_FAILED",
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
+    "EXIT_SETTLEMENT_VERSION",
     "EXIT_USAGE",
     "CommandParser",
     "Prefixed",
@@ -49,6 +50,9 @@ __all__ = [
 EXIT_FAILED = 1
 #: A usage or input error.
 EXIT_USAGE = 2
+#: Records this capsa cannot judge: written under a settlement version it
+#: does not settle (an input it cannot read, not a failed check).
+EXIT_SETTLEMENT_VERSION = EXIT_USAGE
 #: An internal error: a bug in capsa.
 EXIT_INTERNAL = 70
 #: Interrupted.

@@ -38,8 +38,23 @@ from typing import IO, Any
 from capsa import _core
 from capsa.chains import Chains
 from capsa.cli import records_parquet
-from capsa.cli.common import EXIT_FAILED, UsageError, digest_arg, is_blank, lines, open_input
-from capsa.records import RecordError, ReplayError, View, read_record, replay_view
+from capsa.cli.common import (
+    EXIT_FAILED,
+    EXIT_SETTLEMENT_VERSION,
+    UsageError,
+    digest_arg,
+    is_blank,
+    lines,
+    open_input,
+)
+from capsa.records import (
+    RecordError,
+    ReplayError,
+    SettlementVersionError,
+    View,
+    read_record,
+    replay_view,
+)
 
 __all__ = ["register"]
 
@@ -102,7 +117,7 @@ def _check_records(args: argparse.Namespace, verb: str, check: Check, chain: boo
     must follow the record before it in its table (a record that cannot be
     read leaves the next link of every table unchecked: its table is not
     known)."""
-    failed = total = 0
+    failed = total = unknown_version = 0
     out = sys.stdout.buffer
     chains = _chains(args, chain)
     with contextlib.ExitStack() as stack:
@@ -117,6 +132,7 @@ def _check_records(args: argparse.Namespace, verb: str, check: Check, chain: boo
                 digest = _check_one(view, chains, check, chain, total == 1, args)
             except (RecordError, ReplayError) as exc:
                 failed += 1
+                unknown_version += isinstance(exc, SettlementVersionError)
                 _write(out, _error_record(number, exc, view.round_id if view else None))
                 if view is not None:
                     chains.book(view, view.digest)
@@ -131,6 +147,14 @@ def _check_records(args: argparse.Namespace, verb: str, check: Check, chain: boo
             _write(out, done)
             chains.book(view, digest)
     out.flush()
+    if failed and unknown_version == failed:
+        # not a failed check: this capsa cannot settle what the records hold
+        print(
+            f"capsa {verb}: {failed} of {total} record(s) written under a settlement "
+            "version this capsa does not settle",
+            file=sys.stderr,
+        )
+        return EXIT_SETTLEMENT_VERSION
     if failed:
         print(f"capsa {verb}: {failed} of {total} record(s) failed", file=sys.stderr)
     return EXIT_FAILED if failed else 0

@@ -149,7 +149,9 @@ def _check_row(row: Row, link: str | None, view: View | RecordError) -> VerifyPr
     record before it in its table (all named)."""
     table_id = table_id_of(row.table_key)
     if isinstance(view, RecordError):
-        return VerifyProblem(table_id, row.round_id, (view.field,), f"RecordError: {view}")
+        return VerifyProblem(
+            table_id, row.round_id, (view.field,), f"{type(view).__name__}: {view}"
+        )
     wrong = _columns(row, view)
     fields = list(wrong)
     messages = ["the stored columns are not the record's: " + ", ".join(wrong)] if wrong else []
