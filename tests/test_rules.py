@@ -23,10 +23,19 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 PRESETS = ["capsa-susun", "pagat", "2-4", "1-6", "mau-binh", "hawaiian-gardens"]
+# tests/test_presets_houses.py checks these
+HOUSES = [
+    "shisanshui",
+    "shisanshui-horse",
+    "shisanshui-banker",
+    "taiwanese",
+    "thai",
+    "malayan-bank",
+]
 
 
 def test_presets_listed() -> None:
-    assert sorted(capsa.presets()) == sorted(PRESETS)
+    assert sorted(capsa.presets()) == sorted(PRESETS + HOUSES)
 
 
 def test_default_is_capsa_susun() -> None:
@@ -58,7 +67,13 @@ TABLE: dict[str, dict[str, Any]] = {
     "sweep_all.multiplier": dict(zip(PRESETS, [4, 1, 1, 1, 3, 1], strict=True)),
     "sweep_all.bonus": dict(zip(PRESETS, [0, 0, 0, 3, 0, 6], strict=True)),
     "sweep_all.min_players": dict(zip(PRESETS, [4, 4, 4, 4, 3, 3], strict=True)),
-    "foul.mode": dict(zip(PRESETS, ["sweep-all"] + ["scoop"] * 5, strict=True)),
+    "foul.mode": dict(
+        zip(PRESETS, ["sweep-all", "scoop", "scoop", "scoop", "fixed", "scoop"], strict=True)
+    ),
+    "foul.points": dict(zip(PRESETS, [0, 0, 0, 0, 6, 0], strict=True)),
+    "foul.pays_royalties": dict(zip(PRESETS, [True] * 4 + [False, True], strict=True)),
+    "royalty_adds": dict(zip(PRESETS, [True] * 4 + [False, True], strict=True)),
+    "scoop.multiply_royalties": dict(zip(PRESETS, [False] * 4 + [True, False], strict=True)),
     "surrender.enabled": dict(zip(PRESETS, [False, False, True, True, False, True], strict=True)),
     "naturals.resolve": dict(zip(PRESETS, ["higher-wins"] * 5 + ["difference"], strict=True)),
     "naturals.ties": dict(
