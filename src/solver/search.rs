@@ -45,7 +45,28 @@ pub struct Solver {
     five_values: FiveValues,
 }
 
+/// The scoop multiplier at a table of `seats` players: the number of
+/// players under `scoop.by_seats`, else the rules' own.
+pub(super) fn scoop_multiplier(rules: &Rules, seats: usize) -> i64 {
+    if rules.scoop_by_seats {
+        seats as i64
+    } else {
+        rules.scoop_multiplier
+    }
+}
+
 impl Solver {
+    /// How many opponents a seat settles against: the banker alone in a
+    /// banker game (the solver arranges a player's hand), else every other
+    /// seat.
+    pub(super) fn opponents(&self) -> f64 {
+        if self.rules.banker_enabled {
+            1.0
+        } else {
+            (self.seats - 1) as f64
+        }
+    }
+
     /// Compiles the solver. `seats` is the table size (as
     /// [`check_seat_count`] takes).
     pub fn new(rules: &Rules, tables: &Tables, seats: usize) -> Result<Solver> {
@@ -54,8 +75,9 @@ impl Solver {
         tables.validate()?;
         let rp = rules.row_points as f64;
         let op = rules.overall_point as f64;
-        let m = rules.scoop_multiplier as f64;
-        let sweep_on = seats >= rules.sweep_all_min_players;
+        let m = scoop_multiplier(rules, seats) as f64;
+        // in a banker game the solver plays a player, and only the banker sweeps all
+        let sweep_on = seats >= rules.sweep_all_min_players && !rules.banker_enabled;
         let ms = rules.sweep_all_multiplier as f64;
         let scoop_gain = (m - 1.0) * (3.0 * rp + op) + rules.scoop_bonus as f64;
         let sweep_gain = if sweep_on {
@@ -222,7 +244,7 @@ impl Solver {
 
     /// Expected points of declaring the hand's natural (all opponents).
     fn natural_value(&self, pts: i64) -> f64 {
-        (self.seats - 1) as f64 * pts as f64
+        self.opponents() * pts as f64
     }
 
     /// The `k` best choices, best first. When declaring the natural scores
@@ -289,7 +311,7 @@ impl Solver {
     /// as if no scoop, overall point or sweep-all were paid (all
     /// opponents), or `None` for an arrangement that fouls.
     pub fn row_values_of(&self, arranged: &[[u8; 13]]) -> Vec<Option<f64>> {
-        let opponents = (self.seats - 1) as f64;
+        let opponents = self.opponents();
         self.rows_of(arranged)
             .iter()
             .map(|rows| Some(opponents * rows.as_ref()?.iter().map(|r| r.total()).sum::<f64>()))
