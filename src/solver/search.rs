@@ -247,6 +247,12 @@ impl Solver {
         self.opponents() * pts as f64
     }
 
+    /// The natural the hand would declare under the rules (parameters and
+    /// raised points applied), if any.
+    fn natural_of(&self, cards: &[u8; 13]) -> Option<naturals::Declared> {
+        naturals::declared_in(cards, &self.rules.naturals, true)
+    }
+
     /// The `k` best choices, best first. When declaring the natural scores
     /// more than the best arrangement, the first entry declares it (with
     /// the best arrangement's cards).
@@ -262,10 +268,14 @@ impl Solver {
                 expected_points: v,
             })
             .collect();
-        if let Some((_, pts)) = naturals::strongest(&subsets.cards, &self.rules.naturals) {
-            let v = self.natural_value(pts);
+        if let Some(nat) = self.natural_of(&subsets.cards) {
             if let Some(first) = out.first().copied() {
-                let pos = out.partition_point(|c| c.expected_points >= v);
+                let v = nat.value(self, first.expected_points);
+                let pos = if nat.forced() {
+                    0
+                } else {
+                    out.partition_point(|c| c.expected_points >= v)
+                };
                 out.insert(
                     pos,
                     Choice {
@@ -290,9 +300,9 @@ impl Solver {
             declare_natural: false,
             expected_points: v,
         };
-        if let Some((_, pts)) = naturals::strongest(&subsets.cards, &self.rules.naturals) {
-            let nv = self.natural_value(pts);
-            if nv > v {
+        if let Some(nat) = self.natural_of(&subsets.cards) {
+            let nv = nat.value(self, v);
+            if nv > v || nat.forced() {
                 choice.declare_natural = true;
                 choice.expected_points = nv;
             }
@@ -359,3 +369,28 @@ pub(super) fn no_valid_split() -> Error {
 
 #[cfg(test)]
 mod tests;
+
+/// How declaring a natural scores against arranging the rows.
+trait NaturalChoice {
+    /// The expected points of declaring it, `rows` the best arrangement's:
+    /// a bonus natural is collected on top of the rows, any other settles
+    /// every pair by itself.
+    fn value(&self, solver: &Solver, rows: f64) -> f64;
+    /// Whether it is declared whatever it is worth: a bonus natural (it only
+    /// adds) or one that must be declared.
+    fn forced(&self) -> bool;
+}
+
+impl NaturalChoice for naturals::Declared {
+    fn value(&self, solver: &Solver, rows: f64) -> f64 {
+        if self.entry.bonus {
+            rows + solver.natural_value(self.points)
+        } else {
+            solver.natural_value(self.points)
+        }
+    }
+
+    fn forced(&self) -> bool {
+        self.entry.bonus || self.entry.must_declare
+    }
+}

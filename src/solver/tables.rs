@@ -14,13 +14,19 @@ use crate::rules::knobs::{Knob, KnobType, INT_MAX, KNOBS};
 use crate::rules::{FlushCompare, KnobValue, RuleChoice, Rules, Wheel, TOP};
 
 /// The presets with shipped tables.
-pub const PRESETS: [&str; 6] = [
+pub const PRESETS: [&str; 12] = [
     "capsa-susun",
     "pagat",
     "2-4",
     "1-6",
     "mau-binh",
     "hawaiian-gardens",
+    "shisanshui",
+    "shisanshui-horse",
+    "shisanshui-banker",
+    "taiwanese",
+    "thai",
+    "malayan-bank",
 ];
 
 const MAGIC: &[u8; 8] = b"CAPSATB1";
@@ -410,12 +416,19 @@ impl Tables {
 
     /// The shipped tables whose training rules are nearest to `rules`: the
     /// same ranking (wheel, flush_compare) first, then the closest scoring
-    /// (see [`scoring_distance`]). A preset's own rules give its own tables.
+    /// (see [`scoring_distance`]). A preset's own rules give its own tables:
+    /// among tables at the same distance, those trained for the rules' name
+    /// (presets that differ only in knobs the metadata does not hold, such
+    /// as the horse card, have equal scoring).
     pub fn nearest(rules: &Rules) -> &'static Tables {
+        let name = match rules.knob("name") {
+            Some(KnobValue::Text(t)) => t,
+            _ => String::new(),
+        };
         let mut best: Option<(f64, &'static Tables)> = None;
         for (_, t) in shipped() {
             let d = scoring_distance(rules, t);
-            if best.is_none_or(|(b, _)| d < b) {
+            if best.is_none_or(|(b, _)| d < b || (d == b && t.name() == name)) {
                 best = Some((d, t));
             }
         }
@@ -514,13 +527,19 @@ macro_rules! shipped_file {
 fn shipped() -> &'static [(&'static str, Tables)] {
     static SHIPPED: OnceLock<Vec<(&'static str, Tables)>> = OnceLock::new();
     SHIPPED.get_or_init(|| {
-        let files: [(&str, &[u8]); 6] = [
+        let files: [(&str, &[u8]); 12] = [
             shipped_file!("capsa-susun"),
             shipped_file!("pagat"),
             shipped_file!("2-4"),
             shipped_file!("1-6"),
             shipped_file!("mau-binh"),
             shipped_file!("hawaiian-gardens"),
+            shipped_file!("shisanshui"),
+            shipped_file!("shisanshui-horse"),
+            shipped_file!("shisanshui-banker"),
+            shipped_file!("taiwanese"),
+            shipped_file!("thai"),
+            shipped_file!("malayan-bank"),
         ];
         files
             .iter()
@@ -536,13 +555,19 @@ mod tests {
 
     #[test]
     fn shipped_tables_write_back_to_their_bytes() {
-        let files: [(&str, &[u8]); 6] = [
+        let files: [(&str, &[u8]); 12] = [
             shipped_file!("capsa-susun"),
             shipped_file!("pagat"),
             shipped_file!("2-4"),
             shipped_file!("1-6"),
             shipped_file!("mau-binh"),
             shipped_file!("hawaiian-gardens"),
+            shipped_file!("shisanshui"),
+            shipped_file!("shisanshui-horse"),
+            shipped_file!("shisanshui-banker"),
+            shipped_file!("taiwanese"),
+            shipped_file!("thai"),
+            shipped_file!("malayan-bank"),
         ];
         for (name, bytes) in files {
             let t = Tables::from_bytes(bytes).unwrap();
