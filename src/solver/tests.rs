@@ -359,11 +359,14 @@ fn ranked_royalties_enter_the_model_per_rank() {
 
 #[test]
 fn a_banker_who_wins_ties_turns_a_players_ties_into_losses() {
-    let tables = Tables::preset("capsa-susun").unwrap();
-    let open = Rules {
+    let tables = Tables::preset("shisanshui").unwrap();
+    let mut open = Rules {
         banker_enabled: true,
         ..Rules::default()
     };
+    // equal hands tie (no suit tie-break)
+    open.set_knob("tie_break", crate::rules::KnobValue::Text("none".into()))
+        .unwrap();
     let ties = Rules {
         banker_wins_ties: true,
         ..open.clone()
