@@ -416,19 +416,14 @@ impl Tables {
 
     /// The shipped tables whose training rules are nearest to `rules`: the
     /// same ranking (wheel, flush_compare) first, then the closest scoring
-    /// (see [`scoring_distance`]). A preset's own rules give its own tables:
-    /// among tables at the same distance, those trained for the rules' name
-    /// (presets that differ only in knobs the metadata does not hold, such
-    /// as the horse card, have equal scoring).
+    /// (see [`scoring_distance`]). A preset's own rules give tables at
+    /// distance 0: its own, or the first shipped of presets that differ only
+    /// in knobs the metadata does not hold (the horse card, a banker's ties).
     pub fn nearest(rules: &Rules) -> &'static Tables {
-        let name = match rules.knob("name") {
-            Some(KnobValue::Text(t)) => t,
-            _ => String::new(),
-        };
         let mut best: Option<(f64, &'static Tables)> = None;
         for (_, t) in shipped() {
             let d = scoring_distance(rules, t);
-            if best.is_none_or(|(b, _)| d < b || (d == b && t.name() == name)) {
+            if best.is_none_or(|(b, _)| d < b) {
                 best = Some((d, t));
             }
         }

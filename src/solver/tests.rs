@@ -74,7 +74,7 @@ fn solver_output_fingerprint() {
         }
     }
     assert_eq!(
-        h, 0xf772_c460_fa3e_a52f,
+        h, 0xe6e1_294f_1e16_fd14,
         "solver output fingerprint {h:#018x}"
     );
 }
