@@ -88,7 +88,12 @@ pub fn duplicate_tournament(
                 let inputs: Vec<SeatInput> = (0..seats)
                     .map(|seat| {
                         let choice = choices[pattern[seat]][seat];
-                        SeatInput::playing(choice.cards, choice.declare_natural)
+                        // in a banker game the first seat banks; the
+                        // rotations give it to every strategy alike
+                        SeatInput {
+                            banker: rules.banker_enabled && seat == 0,
+                            ..SeatInput::playing(choice.cards, choice.declare_natural)
+                        }
                     })
                     .collect();
                 settle_points(rules, &inputs, &Stakes::Uniform(1), &mut points, &mut money)?;

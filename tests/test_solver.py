@@ -122,9 +122,12 @@ def test_solver_beats_greedy_in_play(preset: str, seats: int) -> None:
 
 
 def test_tables_shipped_and_nearest() -> None:
+    # presets apart only in knobs the tables' metadata does not hold (the
+    # horse card, a banker who wins ties) share the first one's tables
+    shared = {"shisanshui-horse": "shisanshui", "malayan-bank": "shisanshui-banker"}
     for p in PRESETS:
         info = tables_info(Rules.preset(p))
-        assert info["preset"] == p
+        assert info["preset"] == shared.get(p, p)
         assert info["distance"] == pytest.approx(0.0)
         assert load_tables(p) is not None
     custom = Rules.preset("pagat").derive({"scoop": {"multiplier": 2}})

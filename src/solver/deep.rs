@@ -273,6 +273,9 @@ impl Solver {
                 for (slot, &o) in inputs[1..].iter_mut().zip(table.iter()) {
                     *slot = opponents[o];
                 }
+                // in a banker game the hand is a player's, and the table's
+                // first opponent the banker
+                inputs[1].banker = self.rules.banker_enabled;
                 for ((r, x), c) in rows.iter_mut().zip(rest.iter_mut()).zip(cands) {
                     inputs[0] = seat(c);
                     let s = settle(&self.rules, &inputs[..n], &Stakes::Uniform(1))?;

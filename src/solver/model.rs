@@ -177,9 +177,9 @@ fn royalty_of_class(rules: &Rules, row: usize, class: u32) -> f64 {
     if rules.royalty_mode == RoyaltyMode::None {
         return 0.0;
     }
-    // total for any class: a category beyond the royalty table pays nothing
-    let category = (class >> (28 - CLASS_SHIFT)) as usize;
-    rules.royalties[row].get(category).copied().unwrap_or(0) as f64
+    // a class keeps the strength's category and rank key, so the ranked
+    // royalty of its key rank applies to the whole class
+    rules.royalty(row, class << CLASS_SHIFT) as f64
 }
 
 /// The 27 win/tie/lose patterns of (top, middle, bottom), 0 win, 1 tie,

@@ -90,7 +90,12 @@ fn row_strengths(rules: &Rules, cards: &[u8; 13]) -> [u32; 3] {
 fn heads_up_points(rules: &Rules, seat: SeatInput, opponent: SeatInput) -> Result<i64> {
     let mut points = [0i64; 2];
     let mut money = [0i64; 2];
-    let seats = [seat, opponent];
+    // in a banker game the seat is a player and its opponent the banker
+    let banker = SeatInput {
+        banker: rules.banker_enabled,
+        ..opponent
+    };
+    let seats = [seat, banker];
     settle_points(rules, &seats, &Stakes::Uniform(1), &mut points, &mut money)?;
     Ok(points[0])
 }

@@ -45,7 +45,28 @@ pub struct Solver {
     five_values: FiveValues,
 }
 
+/// The scoop multiplier at a table of `seats` players: the number of
+/// players under `scoop.by_seats`, else the rules' own.
+pub(super) fn scoop_multiplier(rules: &Rules, seats: usize) -> i64 {
+    if rules.scoop_by_seats {
+        seats as i64
+    } else {
+        rules.scoop_multiplier
+    }
+}
+
 impl Solver {
+    /// How many opponents a seat settles against: the banker alone in a
+    /// banker game (the solver arranges a player's hand), else every other
+    /// seat.
+    pub(super) fn opponents(&self) -> f64 {
+        if self.rules.banker_enabled {
+            1.0
+        } else {
+            (self.seats - 1) as f64
+        }
+    }
+
     /// Compiles the solver. `seats` is the table size (as
     /// [`check_seat_count`] takes).
     pub fn new(rules: &Rules, tables: &Tables, seats: usize) -> Result<Solver> {
@@ -54,8 +75,9 @@ impl Solver {
         tables.validate()?;
         let rp = rules.row_points as f64;
         let op = rules.overall_point as f64;
-        let m = rules.scoop_multiplier as f64;
-        let sweep_on = seats >= rules.sweep_all_min_players;
+        let m = scoop_multiplier(rules, seats) as f64;
+        // in a banker game the solver plays a player, and only the banker sweeps all
+        let sweep_on = seats >= rules.sweep_all_min_players && !rules.banker_enabled;
         let ms = rules.sweep_all_multiplier as f64;
         let scoop_gain = (m - 1.0) * (3.0 * rp + op) + rules.scoop_bonus as f64;
         let sweep_gain = if sweep_on {
@@ -222,7 +244,13 @@ impl Solver {
 
     /// Expected points of declaring the hand's natural (all opponents).
     fn natural_value(&self, pts: i64) -> f64 {
-        (self.seats - 1) as f64 * pts as f64
+        self.opponents() * pts as f64
+    }
+
+    /// The natural the hand would declare under the rules (parameters and
+    /// raised points applied), if any.
+    fn natural_of(&self, cards: &[u8; 13]) -> Option<naturals::Declared> {
+        naturals::declared_in(cards, &self.rules.naturals, true)
     }
 
     /// The `k` best choices, best first. When declaring the natural scores
@@ -240,12 +268,14 @@ impl Solver {
                 expected_points: v,
             })
             .collect();
-        if let Some(naturals::Declared { points: pts, .. }) =
-            naturals::declared(&subsets.cards, &self.rules, true)
-        {
-            let v = self.natural_value(pts);
+        if let Some(nat) = self.natural_of(&subsets.cards) {
             if let Some(first) = out.first().copied() {
-                let pos = out.partition_point(|c| c.expected_points >= v);
+                let v = nat.value(self, first.expected_points);
+                let pos = if nat.forced() {
+                    0
+                } else {
+                    out.partition_point(|c| c.expected_points >= v)
+                };
                 out.insert(
                     pos,
                     Choice {
@@ -270,11 +300,9 @@ impl Solver {
             declare_natural: false,
             expected_points: v,
         };
-        if let Some(naturals::Declared { points: pts, .. }) =
-            naturals::declared(&subsets.cards, &self.rules, true)
-        {
-            let nv = self.natural_value(pts);
-            if nv > v {
+        if let Some(nat) = self.natural_of(&subsets.cards) {
+            let nv = nat.value(self, v);
+            if nv > v || nat.forced() {
                 choice.declare_natural = true;
                 choice.expected_points = nv;
             }
@@ -293,7 +321,7 @@ impl Solver {
     /// as if no scoop, overall point or sweep-all were paid (all
     /// opponents), or `None` for an arrangement that fouls.
     pub fn row_values_of(&self, arranged: &[[u8; 13]]) -> Vec<Option<f64>> {
-        let opponents = (self.seats - 1) as f64;
+        let opponents = self.opponents();
         self.rows_of(arranged)
             .iter()
             .map(|rows| Some(opponents * rows.as_ref()?.iter().map(|r| r.total()).sum::<f64>()))
@@ -341,3 +369,28 @@ pub(super) fn no_valid_split() -> Error {
 
 #[cfg(test)]
 mod tests;
+
+/// How declaring a natural scores against arranging the rows.
+trait NaturalChoice {
+    /// The expected points of declaring it, `rows` the best arrangement's:
+    /// a bonus natural is collected on top of the rows, any other settles
+    /// every pair by itself.
+    fn value(&self, solver: &Solver, rows: f64) -> f64;
+    /// Whether it is declared whatever it is worth: a bonus natural (it only
+    /// adds) or one that must be declared.
+    fn forced(&self) -> bool;
+}
+
+impl NaturalChoice for naturals::Declared {
+    fn value(&self, solver: &Solver, rows: f64) -> f64 {
+        if self.entry.bonus {
+            rows + solver.natural_value(self.points)
+        } else {
+            solver.natural_value(self.points)
+        }
+    }
+
+    fn forced(&self) -> bool {
+        self.entry.bonus || self.entry.must_declare
+    }
+}

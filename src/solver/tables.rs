@@ -409,7 +409,9 @@ impl Tables {
 
     /// The shipped tables whose training rules are nearest to `rules`: the
     /// same ranking (wheel, flush_compare) first, then the closest scoring
-    /// (see [`scoring_distance`]). A preset's own rules give its own tables.
+    /// (see [`scoring_distance`]). A preset's own rules give tables at
+    /// distance 0: its own, or the first shipped of presets that differ only
+    /// in knobs the metadata does not hold (the horse card, a banker's ties).
     pub fn nearest(rules: &Rules) -> &'static Tables {
         let mut best: Option<(f64, &'static Tables)> = None;
         for (_, t) in shipped() {

@@ -81,7 +81,7 @@ fn solver_output_fingerprint() {
         }
     }
     assert_eq!(
-        h, 0xf772_c460_fa3e_a52f,
+        h, 0xe6e1_294f_1e16_fd14,
         "solver output fingerprint {h:#018x}"
     );
 }
@@ -337,4 +337,87 @@ fn solver_value_beats_greedy_value() {
             assert!(sv.expected_points >= gv.expected_points - 1e-9);
         }
     }
+}
+
+/// The strength of a three-card top row.
+fn top_strength(rules: &Rules, cards: [&str; 3]) -> u32 {
+    let ids = cards.map(|c| crate::cards::parse_token(c).unwrap());
+    rules.evaluator.eval3(ids)
+}
+
+#[test]
+fn ranked_royalties_enter_the_model_per_rank() {
+    // a pair of aces on top pays 5 under the ranked table, a pair of kings
+    // nothing: the expected royalty of winning with each follows
+    let mut rules = Rules::default();
+    rules.royalties_by_rank[TOP][1][12] = Some(5);
+    rules.index_ranked_royalties();
+    let s = Solver::new(&rules, Tables::preset("capsa-susun").unwrap(), 2).unwrap();
+    let aces = s.row_outcome(TOP, top_strength(&rules, ["Ah", "Ad", "2c"]));
+    let kings = s.row_outcome(TOP, top_strength(&rules, ["Kh", "Kd", "2c"]));
+    assert!((aces.royalty[0] - 5.0 * aces.prob[0]).abs() < 1e-12);
+    assert_eq!(kings.royalty[0], 0.0);
+    // and an opponent's aces cost the kings when they lose (its class
+    // carries the ranked royalty): more than under the plain table
+    let plain = Solver::new(&Rules::default(), Tables::preset("capsa-susun").unwrap(), 2).unwrap();
+    let kings_plain = plain.row_outcome(TOP, top_strength(&rules, ["Kh", "Kd", "2c"]));
+    assert!(kings.royalty[2] < kings_plain.royalty[2] - 1e-6);
+}
+
+#[test]
+fn a_banker_who_wins_ties_turns_a_players_ties_into_losses() {
+    let tables = Tables::preset("shisanshui").unwrap();
+    let mut open = Rules {
+        banker_enabled: true,
+        ..Rules::default()
+    };
+    // equal hands tie (no suit tie-break)
+    open.set_knob("tie_break", crate::rules::KnobValue::Text("none".into()))
+        .unwrap();
+    let ties = Rules {
+        banker_wins_ties: true,
+        ..open.clone()
+    };
+    let cards = ["7h", "7d", "2c"];
+    let a = Solver::new(&open, tables, 4).unwrap();
+    let b = Solver::new(&ties, tables, 4).unwrap();
+    let oa = a.row_outcome(TOP, top_strength(&open, cards));
+    let ob = b.row_outcome(TOP, top_strength(&ties, cards));
+    assert!(oa.prob[1] > 0.0);
+    assert_eq!(ob.prob[1], 0.0);
+    assert!((ob.prob[2] - (oa.prob[2] + oa.prob[1])).abs() < 1e-12);
+    assert_eq!(ob.prob[0], oa.prob[0]);
+    // a player settles against the banker alone: a natural is worth its
+    // points once, not once per other seat
+    assert_eq!(a.opponents(), 1.0);
+}
+
+#[test]
+fn a_cap_bounds_the_value_and_scoop_by_seats_raises_it() {
+    let tables = Tables::preset("capsa-susun").unwrap();
+    let sure = RowOutcome {
+        prob: [1.0, 0.0, 0.0],
+        points: [1.0, 0.0, 0.0],
+        royalty: [6.0, 0.0, 0.0],
+    };
+    let rows = [sure; 3];
+    let plain = Rules {
+        scoop_multiplier: 2,
+        sweep_all_min_players: 5,
+        ..Rules::default()
+    };
+    let v = |r: &Rules, seats| Solver::new(r, tables, seats).unwrap().exact_value(&rows);
+    let uncapped = v(&plain, 2);
+    assert!(uncapped > 8.0);
+    let capped = Rules {
+        cap_pair: 8,
+        ..plain.clone()
+    };
+    assert!((v(&capped, 2) - 8.0).abs() < 1e-12);
+    let by_seats = Rules {
+        scoop_by_seats: true,
+        ..plain.clone()
+    };
+    // the multiplier is the number of players: 4 at a table of four
+    assert!(v(&by_seats, 4) > v(&plain, 4));
 }

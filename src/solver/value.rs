@@ -6,8 +6,8 @@ use super::classes::CLASS_SHIFT;
 use super::joint::independent_of;
 use super::model::{Cumulative, PairSums, RowOutcome, PATTERNS};
 use super::removal::{Adjusted, Removal};
-use super::search::Solver;
-use crate::rules::RoyaltyMode;
+use super::search::{scoop_multiplier, Solver};
+use crate::rules::{RoyaltyMode, Rules};
 
 impl Solver {
     /// Outcomes of a row hand of strength `s` in `row`.
@@ -51,11 +51,12 @@ impl Solver {
         } else {
             rules.royalty(row, s) as f64
         };
-        // equal classes: a tie, or half and half under the suit tie-break
-        let (w, t, l, eq_l) = if rules.evaluator.ranking.tie_break_suit {
-            (lt + 0.5 * eq, 0.0, gt + 0.5 * eq, 0.5 * eq)
-        } else {
-            (lt, eq, gt, 0.0)
+        // equal classes: a tie, half and half under the suit tie-break, or
+        // the banker's when the banker wins ties (the solver plays a player)
+        let eq_lost = tie_share_lost(rules);
+        let (w, t, l, eq_l) = match eq_lost {
+            Some(f) => (lt + (1.0 - f) * eq, 0.0, gt + f * eq, f * eq),
+            None => (lt, eq, gt, 0.0),
         };
         let mut o = RowOutcome {
             prob: [w, t, l],
@@ -87,10 +88,9 @@ impl Solver {
                 o.points = [rp * w, 0.0, -rp * l];
                 let r_eq = mine * eq;
                 // opponent royalty mass per outcome region
-                let (ow, ot, ol) = if rules.evaluator.ranking.tie_break_suit {
-                    (r_lt + 0.5 * r_eq, 0.0, r_gt + 0.5 * r_eq)
-                } else {
-                    (r_lt, r_eq, r_gt)
+                let (ow, ot, ol) = match eq_lost {
+                    Some(f) => (r_lt + (1.0 - f) * r_eq, 0.0, r_gt + f * r_eq),
+                    None => (r_lt, r_eq, r_gt),
                 };
                 o.royalty = [mine * w - ow, mine * t - ot, mine * l - ol];
             }
@@ -155,24 +155,32 @@ impl Solver {
     #[inline(always)]
     fn add_pattern(&self, out: &mut PairSums, o: [usize; 3], pp: f64, ev: f64, er: f64) {
         let r = &self.rules;
-        let m = r.scoop_multiplier as f64;
+        let m = scoop_multiplier(r, self.seats) as f64;
         let b = r.scoop_bonus as f64;
         let roy_m = if r.scoop_multiply_royalties { m } else { 1.0 };
         let wins = o.iter().filter(|&&x| x == 0).count();
         let losses = o.iter().filter(|&&x| x == 2).count();
         let overall = r.overall_point as f64 * (wins.cmp(&losses) as i8) as f64;
         if wins == 3 && !self.separable {
-            out.pair += (ev + overall * pp) * m + b * pp + er * roy_m;
+            out.pair += capped(
+                (ev + overall * pp) * m + b * pp + er * roy_m,
+                pp,
+                scoop_cap(r),
+            );
             out.rows_w += ev + overall * pp;
             out.roy_w += er;
             out.pw3 += pp;
         } else if losses == 3 && !self.separable {
-            out.pair += (ev + overall * pp) * m - b * pp + er * roy_m;
+            out.pair += capped(
+                (ev + overall * pp) * m - b * pp + er * roy_m,
+                pp,
+                scoop_cap(r),
+            );
             out.rows_l += ev + overall * pp;
             out.roy_l += er;
             out.pl3 += pp;
         } else {
-            out.pair += ev + overall * pp + er;
+            out.pair += capped(ev + overall * pp + er, pp, r.cap_pair);
         }
     }
 
@@ -180,8 +188,8 @@ impl Solver {
     /// the opponents, and the sweep-all terms.
     pub(super) fn finish(&self, s: &PairSums) -> f64 {
         let r = &self.rules;
-        let m = r.scoop_multiplier as f64;
-        let opp = (self.seats - 1) as f64;
+        let m = scoop_multiplier(r, self.seats) as f64;
+        let opp = self.opponents();
         let mut total = opp * s.pair;
         if self.sweep_on && !self.separable {
             let ms = r.sweep_all_multiplier as f64;
@@ -242,4 +250,41 @@ impl Solver {
         }
         self.finish(&sums)
     }
+}
+
+/// The share of a row's equal hands the solver's seat loses: half under
+/// the suit tie-break, all of them when the banker wins ties (the solver
+/// arranges a player's hand), `None` when they tie.
+#[inline(always)]
+fn tie_share_lost(rules: &Rules) -> Option<f64> {
+    if rules.banker_enabled && rules.banker_wins_ties {
+        Some(1.0)
+    } else if rules.evaluator.ranking.tie_break_suit {
+        Some(0.5)
+    } else {
+        None
+    }
+}
+
+/// The cap of a pair with a scoop: `cap.scoop`, else `cap.pair` (0: none).
+/// A sweep-all's own cap is not modelled apart (it is rare and its pair's
+/// points are mostly past any cap already).
+fn scoop_cap(rules: &Rules) -> i64 {
+    if rules.cap_scoop != 0 {
+        rules.cap_scoop
+    } else {
+        rules.cap_pair
+    }
+}
+
+/// `x`, a pattern's points times its probability `pp`, with the pattern's
+/// mean points clamped to `[-cap, cap]` (0: no cap): points past a cap are
+/// worth nothing.
+#[inline(always)]
+fn capped(x: f64, pp: f64, cap: i64) -> f64 {
+    if cap == 0 {
+        return x;
+    }
+    let c = cap as f64 * pp;
+    x.clamp(-c, c)
 }
