@@ -214,7 +214,13 @@ def _settle_flags(round_: Mapping[str, Any], rules: Rules) -> set[str]:
 
     seats = [_seat(s, k) for k, s in enumerate(round_["seats"])]
     stakes = round_.get("stakes")
-    result = _core.settle(seats, rules, stakes).to_dict()
+    result = _core.settle(
+        seats,
+        rules,
+        stakes,
+        banker=round_.get("banker"),
+        multipliers=round_.get("multipliers"),
+    ).to_dict()
     count = len(seats)
     out = {("two-seats", "three-seats", "four-seats")[count - 2]}
     facts = result["seats"]
@@ -238,6 +244,8 @@ def _pair_flags(pair: Mapping[str, Any], facts: list[Any], rules: Rules) -> set[
     a, b = facts[i], facts[j]
     outcome = pair["outcome"]
     out: set[str] = set()
+    if outcome == "unplayed":  # two players of a banker game: nothing to exercise
+        return out
     if outcome == "natural":
         if a["natural"] and b["natural"]:
             out.add("natural-vs-natural")

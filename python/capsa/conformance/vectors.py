@@ -44,11 +44,12 @@ from capsa.conformance.vector_seeds import (
     SETTLE_SEEDS,
     SETTLE_SPECS,
     card_text,
+    presets_in_order,
     round_of,
     rules_spec,
 )
 from capsa.conformance.witness import oracle_answer
-from capsa.rules import Rules, presets
+from capsa.rules import Rules
 from capsa.solver import best_arrangement
 
 __all__ = [
@@ -326,7 +327,12 @@ def _random_deck_hands(rng: random.Random, size: int) -> list[int]:
 
 def _random_compares() -> Iterator[_Draft]:
     rng = random.Random(11)
-    specs = [*(rules_spec(p) for p in presets()), *RANKING_SPECS[3:]]
+    first, later = presets_in_order()
+    specs = [
+        *(rules_spec(p) for p in first),
+        *RANKING_SPECS[3:],
+        *(rules_spec(p) for p in later),
+    ]
     for spec in specs:
         for _ in range(24):
             size_a, size_b = rng.choice([(5, 5), (5, 5), (3, 3), (5, 3), (3, 5)])
@@ -402,11 +408,13 @@ def _foul_drafts() -> Iterator[_Draft]:
         rows = [card_text(part) for part in text.split("/")]
         yield _Draft("seed", Case("foul", spec, dict(zip(_ROWS, rows, strict=True))), reason)
     rng = random.Random(13)
+    first, later = presets_in_order()
     specs = [
-        *(rules_spec(p) for p in presets()),
+        *(rules_spec(p) for p in first),
         rules_spec("pagat", foul_check="strict"),
         rules_spec("capsa-susun", foul_check="strict"),
         *RANKING_SPECS[3:],
+        *(rules_spec(p) for p in later),
     ]
     for spec in specs:
         for _ in range(14):
@@ -432,21 +440,26 @@ def _random_hand(rng: random.Random) -> list[int]:
     return sorted(rng.sample(pool, 13))
 
 
+def _preset_naturals(preset: str) -> Iterator[_Draft]:
+    spec = rules_spec(preset)
+    for name, (has, near) in NATURAL_HANDS.items():
+        yield _Draft(
+            name,
+            Case("natural", spec, {"hand": card_text(has)}),
+            f"13 cards that qualify for {name} (the strongest enabled one counts)",
+        )
+        yield _Draft(
+            name,
+            Case("natural", spec, {"hand": card_text(near)}),
+            f"one card away from {name}",
+            {"near-miss"},
+        )
+
+
 def _natural_drafts() -> Iterator[_Draft]:
-    for preset in presets():
-        spec = rules_spec(preset)
-        for name, (has, near) in NATURAL_HANDS.items():
-            yield _Draft(
-                name,
-                Case("natural", spec, {"hand": card_text(has)}),
-                f"13 cards that qualify for {name} (the strongest enabled one counts)",
-            )
-            yield _Draft(
-                name,
-                Case("natural", spec, {"hand": card_text(near)}),
-                f"one card away from {name}",
-                {"near-miss"},
-            )
+    first, later = presets_in_order()
+    for preset in first:
+        yield from _preset_naturals(preset)
     every = rules_spec(
         "pagat", naturals__enabled=[{"name": n, "points": 1} for n in reversed(_core.NATURAL_NAMES)]
     )
@@ -462,6 +475,8 @@ def _natural_drafts() -> Iterator[_Draft]:
         Case("natural", none, {"hand": card_text(NATURAL_HANDS["dragon"][0])}),
         "a dragon when the rules enable no natural",
     )
+    for preset in later:
+        yield from _preset_naturals(preset)
 
 
 # ------------------------------------------------------------------ splits
@@ -548,7 +563,13 @@ def random_round(rng: random.Random, spec: RulesSpec, seats: int) -> dict[str, A
         stakes: Any = matrix
     else:
         stakes = rng.choice([1, 1, 1, 7, 100, 0, rules["money.stake"]])
-    return {"round": {"seats": out, "stakes": stakes}}
+    round_: dict[str, Any] = {"seats": out, "stakes": stakes}
+    if rules["banker.enabled"]:
+        banker = rng.randrange(seats)
+        top = int(rules["banker.max_multiplier"])
+        round_["banker"] = banker
+        round_["multipliers"] = [1 if k == banker else rng.randint(1, top) for k in range(seats)]
+    return {"round": round_}
 
 
 def _settle_reason(case: Case) -> str:
@@ -556,7 +577,13 @@ def _settle_reason(case: Case) -> str:
 
     round_ = case.input["round"]
     seats = [read_seat(s, k) for k, s in enumerate(round_["seats"])]
-    result = _core.settle(seats, case.rules.rules(), round_.get("stakes"))
+    result = _core.settle(
+        seats,
+        case.rules.rules(),
+        round_.get("stakes"),
+        banker=round_.get("banker"),
+        multipliers=round_.get("multipliers"),
+    )
     parts = []
     for pair in result.pairs:
         i, j = pair["seats"]
@@ -567,7 +594,9 @@ def _settle_reason(case: Case) -> str:
     return f"{len(seats)} seats under {case.rules.describe()}: " + "; ".join(parts)
 
 
-def _covering_rounds(spec: RulesSpec, seed: int, candidates: int, per_flag: int) -> list[_Draft]:
+def _covering_rounds(
+    spec: RulesSpec, seed: int, candidates: int, per_flag: int, family: str = "cover"
+) -> list[_Draft]:
     """Random rounds chosen so that every flag they reach is covered ``per_flag`` times."""
     rng = random.Random(seed)
     counts: dict[str, int] = {}
@@ -579,7 +608,7 @@ def _covering_rounds(spec: RulesSpec, seed: int, candidates: int, per_flag: int)
         if any(counts.get(f, 0) < per_flag for f in flags):
             for f in flags:
                 counts[f] = counts.get(f, 0) + 1
-            chosen.append(_Draft("cover", case, _settle_reason(case)))
+            chosen.append(_Draft(family, case, _settle_reason(case)))
     return chosen
 
 
@@ -596,6 +625,14 @@ def _house_drafts() -> Iterator[_Draft]:
         rest = [c for c in range(52) if c not in ids][:13]
         seats = [_seat_of(list(ids), False, True), _seat_of(rest, False, True)]
         yield _Draft(family, Case("settle", spec, {"round": {"seats": seats, "stakes": 1}}), reason)
+    # the presets added with the rules of every house, as the settle suite
+    # covers the presets it was written with; a banker game's round names its
+    # banker, which a protocol round does not carry, so banker presets have
+    # no settle vectors
+    for k, preset in enumerate(presets_in_order()[1]):
+        spec = rules_spec(preset)
+        if not spec.rules()["banker.enabled"]:
+            yield from _covering_rounds(spec, 200 + k, 240, 1, family=f"cover-{preset}")
 
 
 def _settle_drafts() -> Iterator[_Draft]:
@@ -611,7 +648,8 @@ def _settle_drafts() -> Iterator[_Draft]:
 def digest_cases(size: int) -> Iterator[tuple[str, Case]]:
     """(family, case) of every digest vector: each preset's own ranking, then every
     ranking configuration as knobs on pagat (pagat's own is the preset's)."""
-    for preset in presets():
+    first, later = presets_in_order()
+    for preset in [*first, *later]:
         yield "preset", Case("digest", rules_spec(preset), {"size": size})
     pagat = rules_spec("pagat").rules()
     for config in digests.ranking_configurations(size):
