@@ -304,7 +304,8 @@ def rules_specs(
     max_changes: int = 4,
 ) -> st.SearchStrategy[RulesSpec]:
     """:class:`capsa.conformance.RulesSpec`: a preset from ``presets_`` (default:
-    all six) plus up to ``max_changes`` knobs changed, each to a value from
+    every preset but the banker games, whose tables name a banker that
+    :class:`Table` does not carry) plus up to ``max_changes`` knobs changed, each to a value from
     ``knobs`` (dotted knob name to candidate values; default
     ``KNOB_VALUES``); a knob left out of ``knobs`` keeps the preset's value.
     Shrinks toward fewer changes and earlier presets and values.
@@ -312,7 +313,7 @@ def rules_specs(
     Raises :class:`capsa.RulesError` for an unknown preset, an unknown knob
     or a value out of the knob's range (each named), and
     :class:`capsa.ArgumentError` for a negative ``max_changes``."""
-    names = list(presets_ or presets())
+    names = list(presets_ or _unbanked_presets())
     values = {
         key: list(candidates)
         for key, candidates in (KNOB_VALUES if knobs is None else knobs).items()
@@ -349,6 +350,10 @@ def rules(
 
 
 _any_rules = rules
+
+
+def _unbanked_presets() -> list[str]:
+    return [p for p in presets() if not Rules.preset(p)["banker.enabled"]]
 
 
 @dataclass(frozen=True)
