@@ -61,6 +61,9 @@ HOUSE_KNOBS: tuple[str, ...] = tuple(k.name for k in KNOBS if k.type != "text" a
 # the naturals the protocol had before them, and the fields of an entry then
 _FIRST_NATURALS = frozenset(NATURAL_NAMES[:15])
 _FIRST_ENTRY_FIELDS = frozenset(("name", "points"))
+# the fields of an entry that change which 13 cards qualify: the only ones a
+# `natural` answer depends on
+_PARAMETER_FIELDS = frozenset(("lowest", "highest", "count", "exactly"))
 _HOUSE_FOUL_MODES = frozenset(("none", "refuse"))
 
 
@@ -255,8 +258,9 @@ class Claims:
         """The first rule of every house the rules use and the engine does not
         claim: a newer knob away from its default (the rules' dict leaves a
         knob at its default out), a newer foul mode, a natural's entry with
-        fields beyond its name and points, or a newer natural not in
-        ``naturals.names``."""
+        fields beyond its name and points (for ``natural``, a field that
+        changes which cards qualify: ``lowest``, ``highest``, ``count``,
+        ``exactly``), or a newer natural not in ``naturals.names``."""
         if op != "settle" and op != "natural":
             return None
         if op == "settle":
@@ -271,9 +275,12 @@ class Claims:
             if "foul.mode" not in self.knobs and rules["foul.mode"] in _HOUSE_FOUL_MODES:
                 return "knobs.foul.mode"
         enabled = rules["naturals.enabled"]
-        if op == "settle" and "naturals.enabled" not in self.knobs:
+        if "naturals.enabled" not in self.knobs:
             for entry in enabled:
-                if set(entry) - _FIRST_ENTRY_FIELDS:
+                fields = set(entry) - _FIRST_ENTRY_FIELDS
+                if op == "natural":
+                    fields &= _PARAMETER_FIELDS
+                if fields:
                     return "knobs.naturals.enabled"
         names = self.knobs.get("naturals.names")
         for name in _names(enabled):
