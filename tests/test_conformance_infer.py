@@ -18,7 +18,8 @@ from conformance_engines import MUTANTS
 import capsa.cli
 from capsa import Rules, RulesError, presets
 from capsa.conformance import CapsaEngine, HandshakeError
-from capsa.conformance.inference import Inference, infer
+from capsa.conformance.claims import check_claims
+from capsa.conformance.inference import CANNOT_INFER, Inference, infer
 from capsa.conformance.inference.knobs import get as _get
 from capsa.conformance.vectors import shipped_dir
 
@@ -42,8 +43,15 @@ def test_infer_against_serve_finds_the_rules_it_was_sent(preset: str) -> None:
     assert found.changed() == {}
     assert _wrong(found, Rules.preset(preset)) == {}
     # the ranking, the scoring and the royalties are all probed
-    for knob in ("wheel", "tie_break", "row_points", "royalty_mode", "royalties.bottom.quads"):
+    for knob in ("wheel", "tie_break", "row_points", "royalty_mode"):
         assert knob in found.probed, knob
+    if Rules.preset(preset)["royalty_adds"]:
+        assert "royalties.bottom.quads" in found.probed
+    else:
+        # a royalty paid in place of the row point answers as one a point
+        # smaller added to it: the base's royalties are kept, and said so
+        reason = found.undetermined["royalties.bottom.quads"]
+        assert "only a combination of royalty_adds, royalties.bottom.quads" in reason
 
 
 def _plays(preset: str) -> Any:
@@ -58,7 +66,15 @@ def _plays(preset: str) -> Any:
     return handler
 
 
-@pytest.mark.parametrize("preset", presets())
+# the presets that play only rules infer probes, and those that use a rule of
+# the houses (the horse card, caps, banker games, ranked royalties, ...): what
+# an engine that claims none of them is not asked
+_NO_CLAIMS = check_claims({"protocol": 1})
+UNTOLD = [p for p in presets() if _NO_CLAIMS.outside("settle", Rules.preset(p)) is not None]
+TOLD = [p for p in presets() if p not in UNTOLD]
+
+
+@pytest.mark.parametrize("preset", TOLD)
 def test_infer_finds_the_preset_an_engine_plays_whatever_it_is_sent(preset: str) -> None:
     found = infer(_plays(preset), base="capsa-susun")
     target = Rules.preset(preset)
@@ -70,6 +86,14 @@ def test_infer_finds_the_preset_an_engine_plays_whatever_it_is_sent(preset: str)
     }
     if preset != "capsa-susun":
         assert found.changed(), "a preset other than the base differs somewhere"
+
+
+@pytest.mark.parametrize("preset", UNTOLD)
+def test_infer_says_it_cannot_infer_a_preset_of_rules_it_does_not_probe(preset: str) -> None:
+    found = infer(_plays(preset), base="capsa-susun")
+    assert found.observations and not found.explains_every_answer
+    assert CANNOT_INFER in found.notes
+    assert "# note: cannot infer the rules" in found.to_toml()
 
 
 # mutant -> (base preset, the knob it must name and its value)

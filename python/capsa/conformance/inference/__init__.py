@@ -41,7 +41,18 @@ from capsa.conformance.inference.result import Inference, Observation
 from capsa.conformance.inference.settling import SettlingParts
 from capsa.rules import Rules
 
-__all__ = ["Inference", "Observation", "infer"]
+__all__ = ["CANNOT_INFER", "Inference", "Observation", "infer"]
+
+CANNOT_INFER = (
+    "cannot infer the rules: some answers fit no value of the knobs infer probes. "
+    "The engine may play a rule of the houses infer does not probe (ranked royalties, "
+    "scoop.by_seats, sweep_all.natural_opponents, the horse card, caps, banker games, "
+    "a natural's parameters, raised, bonus or must-declare naturals, tiers, foul.mode "
+    '"none" or "refuse"): name its rules in the hello and `capsa conformance run` '
+    "tests them"
+)
+"""The note of an inference whose answers no probed knob explains: the rules
+it gives are then not the engine's."""
 
 
 class _Work(RankingParts, SettlingParts, DoubtingParts, ObservingParts):
@@ -125,6 +136,9 @@ def _result(work: _Work, hello: dict[str, Any]) -> Inference:
     not_probed = {k: v for k, v in work.not_probed.items() if k not in work.undetermined}
     rules = work.rules.derive(name=_inferred_name(hello.get("engine")))
     observations = work.observations + claim_observations(hello, work.rules, probed)
+    notes = list(work.notes)
+    if any(o.kind != "declared-not-zero-sum" for o in observations):
+        notes.append(CANNOT_INFER)
     return Inference(
         rules=rules,
         base=work.base,
@@ -134,6 +148,6 @@ def _result(work: _Work, hello: dict[str, Any]) -> Inference:
         undetermined=work.undetermined,
         observations=observations,
         asked=work.asked,
-        notes=work.notes,
+        notes=notes,
         not_zero_sum=sorted(work.not_zero_sum),
     )
