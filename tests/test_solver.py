@@ -30,6 +30,7 @@ from capsa.solver import (
     tables_info,
     train_tables,
 )
+from capsa.tables import TABLES_DIR
 from strategies import biased_hands, hands
 
 PRESETS = capsa.presets()
@@ -123,13 +124,21 @@ def test_solver_beats_greedy_in_play(preset: str, seats: int) -> None:
 
 def test_tables_shipped_and_nearest() -> None:
     # presets apart only in knobs the tables' metadata does not hold (the
-    # horse card, a banker who wins ties) share the first one's tables
+    # horse card, a banker who wins ties, the naturals) play one preset's
+    # tables, and only that one ships them: a second file would never be
+    # the nearest to any rules
     shared = {"shisanshui-horse": "shisanshui", "malayan-bank": "shisanshui-banker"}
+    shipped = {f.stem for f in TABLES_DIR.glob("*.bin")}
+    assert shipped == set(PRESETS) - set(shared)
     for p in PRESETS:
         info = tables_info(Rules.preset(p))
         assert info["preset"] == shared.get(p, p)
         assert info["distance"] == pytest.approx(0.0)
-        assert load_tables(p) is not None
+        if p in shared:
+            with pytest.raises(RulesError, match="ships no tables of its own"):
+                load_tables(p)
+        else:
+            assert load_tables(p) is not None
     custom = Rules.preset("pagat").derive({"scoop": {"multiplier": 2}})
     info = tables_info(custom)
     assert info["wheel"] == "low"

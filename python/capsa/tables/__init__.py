@@ -1,4 +1,5 @@
-"""Per-row win-probability tables of the arranging solver, one file per preset.
+"""Per-row win-probability tables of the arranging solver, one file per preset
+(a preset that plays another preset's tables ships none).
 
 ``<preset>.bin`` holds, for the top, middle and bottom rows, the distribution
 of a well-playing opponent's row hands over rank classes (``strength >> 10``:
@@ -23,8 +24,9 @@ Commands (``capsa tables``, or ``python -m capsa.tables``)::
     info --preset pagat             # metadata of the tables the solver uses
 
 Training with the defaults takes about 4.5 min per preset on two cores; the
-shipped files are the output of ``train --all --ship`` byte for byte, and
-``check --all`` proves it (about 28 minutes).
+shipped files are the output of ``train --ship`` byte for byte, at the
+defaults or at the smaller size some are trained at (docs/solver.md gives
+the commands), and ``check --all`` proves it (about 25 minutes).
 
 ``TABLES_DIR`` is the folder of the package's tables files (a ``pathlib.Path``).
 """
