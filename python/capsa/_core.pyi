@@ -562,14 +562,22 @@ def settle(
     units per point, is None (the rules' ``money.stake`` for every pair), one
     integer for every pair, or a seats x seats symmetric matrix of
     non-negative integers (nested sequences or a 2-d numpy integer array; the
-    diagonal is ignored).
+    diagonal is ignored). ``banker`` names the banker seat of a banker game
+    (required when the rules' ``banker.enabled``, refused otherwise) and
+    ``multipliers`` gives each seat's stake multiplier (1 each when None;
+    the banker's 1, the others' in ``1..=banker.max_multiplier``; all 1
+    outside a banker game).
 
     Returns a ``Settlement``: points, money (minor units), rake and net per
     seat, per-seat and per-pair detail, ``explain()`` and ``to_dict()``.
 
     Raises ``TableError`` for other than 2 to 4 seats, stakes that are
     negative, not symmetric or of the wrong shape, a surrender the rules do
-    not enable, or figures that do not fit in 64 bits; ``CardError`` and
+    not enable, a banker or multipliers the rules do not allow (naming the
+    seat and value), a fouled arrangement under ``foul.mode = "refuse"``, or
+    figures that do not fit in 64 bits; ``ArgumentError`` for a banker that
+    is not a seat or multipliers that are not one integer per seat;
+    ``CardError`` and
     ``HandError`` for a bad card, a seat without 13 cards or a card held
     twice (the error's ``seat`` names the seat); ``TypeError`` for seats
     that are not an iterable of seats (a str, a single ``Arrangement`` or
