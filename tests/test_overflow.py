@@ -234,9 +234,9 @@ def _row_figures(
     figures = []
     wins_ties = rules.get("banker", {}).get("wins_ties", False)
     for i, j in combinations(range(len(seats)), 2):
-        if banker is not None and banker not in (i, j):
-            figures.append((0, 0))
-        elif natural[i] or natural[j] or surrender[i] or surrender[j] or (fouled[i] and fouled[j]):
+        unplayed = banker is not None and banker not in (i, j)
+        settled = natural[i] or natural[j] or surrender[i] or surrender[j]
+        if unplayed or settled or (fouled[i] and fouled[j]):
             figures.append((0, 0))
         elif fouled[j]:
             figures.append((0, sum(roy[i]) if pays else 0))

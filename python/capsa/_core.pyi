@@ -529,8 +529,9 @@ def natural_split(cards: _CardsLike, natural: str, rules: _Rules = None) -> list
     shape (for ``two-full-houses`` a pair and a single on top and two full
     houses): the first such split in ``splits()`` order that does not foul
     under the rules, or the first such split when every one fouls (only
-    possible under ``foul_check = "strict"``); when the rules' entry of the natural is raised by a straight
-    flush and the cards raise it, among the splits with a straight flush as
+    possible under ``foul_check = "strict"``); when the rules' entry of the
+    natural is raised by a straight flush and the cards raise it, among the
+    splits with a straight flush as
     a five-card row. ``None`` for any other natural (their cards, not their
     rows, make them) and when the cards do not qualify. ``natural`` is a
     name from ``NATURAL_NAMES`` (``ArgumentError`` otherwise, ``TypeError``
