@@ -48,6 +48,7 @@ __all__ = [
     "merged",
     "oracle_settle",
     "settle_both",
+    "with_terms",
 ]
 
 
@@ -62,7 +63,7 @@ def _pair_terms() -> bool:
     return "base" in capsa.settle(seats, rules).to_dict()["pairs"][0]
 
 
-def _with_terms(pair: Mapping[str, Any]) -> dict[str, Any]:
+def with_terms(pair: Mapping[str, Any]) -> dict[str, Any]:
     """The pair with its terms: a pair whose terms are all neutral carries
     none of them (docs/rules.md, "A pair's terms")."""
     if "base" in pair:
@@ -489,7 +490,7 @@ def disagreements(engine: dict[str, Any] | str, want: dict[str, Any] | str) -> l
             out.append(f"{key}: engine {engine[key]}, oracle {want[key]}")
     terms = ENGINE_PARTS["pair terms"]
     for got_pair, pair in zip(engine["pairs"], want["pairs"], strict=True):
-        got = _with_terms(got_pair) if terms else got_pair
+        got = with_terms(got_pair) if terms else got_pair
         expected = pair if terms else {k: v for k, v in pair.items() if k not in NEW_TERMS}
         if got != expected:
             keys = sorted(set(got) | set(expected))
