@@ -48,14 +48,28 @@ __all__ = [
     "merged",
     "oracle_settle",
     "settle_both",
+    "with_terms",
 ]
 
 
 def _pair_terms() -> bool:
-    """Whether the engine's pair results carry the pair terms."""
+    """Whether the engine's pair results carry the pair terms (a pair whose
+    horse card multiplies it)."""
+    if "horse.card" not in capsa.rules.KNOB_NAMES:
+        return False
     hands = [list(range(13 * s, 13 * s + 13)) for s in range(2)]
     seats = [capsa.Seat(capsa.Arrangement.from_ids(h)) for h in hands]
-    return "base" in capsa.settle(seats).to_dict()["pairs"][0]
+    rules = capsa.Rules().derive(horse={"card": "2d"})
+    return "base" in capsa.settle(seats, rules).to_dict()["pairs"][0]
+
+
+def with_terms(pair: Mapping[str, Any]) -> dict[str, Any]:
+    """The pair with its terms: a pair whose terms are all neutral carries
+    none of them (docs/rules.md, "A pair's terms")."""
+    if "base" in pair:
+        return dict(pair)
+    neutral = {"base": pair["points"], "natural_bonus": 0, "cap": 0, "horse": 1}
+    return {**pair, **neutral, "seat_multiplier": 1}
 
 
 # Each part of the engine's side of these rules, detected.
@@ -475,7 +489,8 @@ def disagreements(engine: dict[str, Any] | str, want: dict[str, Any] | str) -> l
         if engine[key] != want[key]:
             out.append(f"{key}: engine {engine[key]}, oracle {want[key]}")
     terms = ENGINE_PARTS["pair terms"]
-    for got, pair in zip(engine["pairs"], want["pairs"], strict=True):
+    for got_pair, pair in zip(engine["pairs"], want["pairs"], strict=True):
+        got = with_terms(got_pair) if terms else got_pair
         expected = pair if terms else {k: v for k, v in pair.items() if k not in NEW_TERMS}
         if got != expected:
             keys = sorted(set(got) | set(expected))

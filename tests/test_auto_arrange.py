@@ -18,6 +18,7 @@ import capsa
 from capsa import _core, oracle
 from capsa.records import (
     AUTO_ARRANGE_POLICIES,
+    RECORD_FORMAT_VERSION,
     RecordError,
     ReplayError,
     SolverMismatchError,
@@ -149,7 +150,7 @@ def forged(record: dict[str, Any], **changes: Any) -> dict[str, Any]:
 @pytest.mark.parametrize("policy", AUTO_ARRANGE_POLICIES)
 def test_a_record_names_its_policy_and_replays(policy: str) -> None:
     record = policy_record(policy)
-    assert record["format_version"] == 4
+    assert record["format_version"] == RECORD_FORMAT_VERSION
     assert record["solver"]["strategy"] == policy
     if policy != "solver":
         assert record["solver"] == {"effort": "fast", "strategy": policy, "tables": "0" * 64}

@@ -46,7 +46,9 @@ def test_tables_settle_and_are_zero_sum(table: cs.Table) -> None:
     assert len(cards) == len(set(cards))  # one deck
     if not table.rules["surrender.enabled"]:
         assert not any(seat.surrender for seat in table.seats)
-    result = capsa.settle(table.seats, table.rules, table.stakes)
+    result = capsa.settle(
+        table.seats, table.rules, table.stakes, banker=table.banker, multipliers=table.multipliers
+    )
     assert sum(result.points) == 0 and sum(result.net) + sum(result.rake) == 0
 
 

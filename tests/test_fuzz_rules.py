@@ -27,7 +27,9 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "wheel": ("low", "second"),
     "foul_check": ("allow-equal", "strict"),
     "royalty_mode": ("winner", "always", "none"),
-    "foul.mode": ("sweep-all", "scoop", "fixed"),
+    "foul.mode": ("sweep-all", "scoop", "fixed", "none", "refuse"),
+    "sweep_all.natural_opponents": ("block", "exempt"),
+    "cap.stage": ("pair", "final"),
     "naturals.resolve": ("higher-wins", "difference"),
     "naturals.ties": ("push", "compare"),
 }
@@ -41,13 +43,27 @@ INTS: dict[str, tuple[int, int]] = {
     "sweep_all.min_players": (2, 5),
     "foul.points": (0, INT64_MAX),
     "surrender.cost": (0, INT64_MAX),
+    "horse.multiplier": (1, INT64_MAX),
+    "cap.pair": (0, INT64_MAX),
+    "cap.scoop": (0, INT64_MAX),
+    "cap.sweep_all": (0, INT64_MAX),
+    "banker.max_multiplier": (1, 100),
     "money.stake": (0, INT64_MAX),
     "money.rake_basis_points": (0, 10_000),
     "money.rake_minimum_pot": (0, INT64_MAX),
     "money.rake_cap_per_pot": (0, INT64_MAX),
     "money.rake_cap_per_round": (0, INT64_MAX),
 }
-BOOLS = ("royalty_adds", "scoop.multiply_royalties", "foul.pays_royalties", "surrender.enabled")
+BOOLS = (
+    "royalty_adds",
+    "scoop.multiply_royalties",
+    "scoop.by_seats",
+    "foul.pays_royalties",
+    "surrender.enabled",
+    "horse.naturals",
+    "banker.enabled",
+    "banker.wins_ties",
+)
 TOP_CATEGORIES = ("high-card", "pair", "trips")
 ROW_CATEGORIES = {"top": TOP_CATEGORIES, "middle": CATEGORIES, "bottom": CATEGORIES}
 LEAVES = (
@@ -61,7 +77,34 @@ LEAVES = (
     "royalties.top",
     "royalties.middle",
     "royalties.bottom",
+    "royalties.top_by_rank",
+    "royalties.middle_by_rank",
+    "royalties.bottom_by_rank",
+    "horse.card",
 )
+# the knobs a rules' dict leaves out at their defaults (docs/rules.md)
+OPTIONAL = {
+    "scoop.by_seats",
+    "sweep_all.natural_opponents",
+    "royalties.top_by_rank",
+    "royalties.middle_by_rank",
+    "royalties.bottom_by_rank",
+    *(k for k in LEAVES if k.split(".")[0] in ("horse", "cap", "banker")),
+}
+RANKS = "23456789TJQKA"
+CARD_TEXTS = [str(capsa.Card(i)) for i in range(52)]
+# the fields an entry of naturals.enabled may give besides name and points
+ENTRY_FIELDS = {
+    "lowest",
+    "highest",
+    "count",
+    "exactly",
+    "same_tier",
+    "raised_points",
+    "raised_by",
+    "must_declare",
+    "bonus",
+}
 PRESETS = capsa.presets()
 
 # name and description: any text but lone surrogates (refused, not characters).
@@ -94,6 +137,11 @@ def royalty_rows(row: str) -> st.SearchStrategy[dict[str, int]]:
     return st.dictionaries(st.sampled_from(ROW_CATEGORIES[row]), POINTS, max_size=4)
 
 
+def ranked_royalty_rows(row: str) -> st.SearchStrategy[dict[str, dict[str, int]]]:
+    ranks = st.dictionaries(st.sampled_from(RANKS), POINTS, min_size=1, max_size=3)
+    return st.dictionaries(st.sampled_from(ROW_CATEGORIES[row]), ranks, max_size=2)
+
+
 def leaf_values(key: str) -> st.SearchStrategy[Any]:
     """A valid value of one knob, edges of its range included."""
     if key in ("name", "description"):
@@ -109,6 +157,10 @@ def leaf_values(key: str) -> st.SearchStrategy[Any]:
         return st.booleans()
     if key == "naturals.enabled":
         return naturals()
+    if key == "horse.card":
+        return st.sampled_from(CARD_TEXTS)
+    if key.endswith("_by_rank"):
+        return ranked_royalty_rows(key.split(".")[1].removesuffix("_by_rank"))
     return royalty_rows(key.split(".")[1])
 
 
@@ -125,14 +177,17 @@ def assert_valid(rules: capsa.Rules) -> None:
     """Every knob of the rules is in its documented range."""
     data = rules.to_dict()
     assert set(data) <= {"name", "description", "suit_order", *(k.split(".")[0] for k in LEAVES)}
-    for table in ("scoop", "sweep_all", "foul", "surrender", "naturals", "royalties", "money"):
-        expected = {k.split(".")[1] for k in LEAVES if k.startswith(table + ".")}
-        assert set(data[table]) == expected, table
+    tables = ("scoop", "sweep_all", "foul", "surrender", "naturals", "royalties", "money")
+    for table in (*tables, "horse", "cap", "banker"):
+        knobs = [k for k in LEAVES if k.startswith(table + ".")]
+        always = {k.split(".")[1] for k in knobs if k not in OPTIONAL}
+        assert always <= set(data.get(table, {})) <= {k.split(".")[1] for k in knobs}, table
     assert type(data["name"]) is str
     assert type(data.get("description", "")) is str
     assert sorted(data["suit_order"]) == sorted("shcd")
     for key, options in CHOICES.items():
         assert rules[key] in options, key
+    assert data.get("horse", {}).get("card", "Ah") in CARD_TEXTS
     for key, (low, high) in INTS.items():
         value = rules[key]
         assert type(value) is int and low <= value <= high, key
@@ -141,12 +196,16 @@ def assert_valid(rules: capsa.Rules) -> None:
     names = [item["name"] for item in rules["naturals.enabled"]]
     assert len(names) == len(set(names)) and set(names) <= set(NATURAL_NAMES)
     for item in rules["naturals.enabled"]:
-        assert set(item) == {"name", "points"}
+        assert {"name", "points"} <= set(item) <= {"name", "points", *ENTRY_FIELDS}
         assert type(item["points"]) is int and 0 <= item["points"] <= INT64_MAX
     for row, allowed in ROW_CATEGORIES.items():
         for category, points in rules[f"royalties.{row}"].items():
             assert category in allowed, (row, category)
             assert type(points) is int and 0 <= points <= INT64_MAX
+        for category, ranks in rules[f"royalties.{row}_by_rank"].items():
+            assert category in allowed, (row, category)
+            assert set(ranks) <= set(RANKS), (row, category)
+            assert all(type(p) is int and 0 <= p <= INT64_MAX for p in ranks.values())
 
 
 # ------------------------------------------------------------ (a) round trips

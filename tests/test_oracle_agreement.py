@@ -120,6 +120,38 @@ def _spelled_out(config: dict[str, Any]) -> dict[str, Any]:
     return full
 
 
+# six pairs, three flushes, and a hand without a natural
+BONUS_TABLE = [
+    "2h 2s 5h / 5s 8h 8s Jh Js / Kh Ks Ah As 9h",
+    "2d 3d 5d / 7c 9c Tc Jc Kc / 4d 6d 8d Qd Ad",
+    "3h 4h 6h / 7h Th Qh 3c 3s / 4c 5c 6c 8c Qc",
+]
+
+
+@pytest.mark.parametrize("bonus", ["six-pairs", "three-flushes"])
+def test_a_bonus_natural_against_a_real_one_agrees(bonus: str) -> None:
+    """A bonus natural, listed first, is no natural for the naturals step:
+    the real natural collects its points from it as from a plain seat, and
+    the bonus is paid on top (docs/rules.md, "Settlement")."""
+    real = "three-flushes" if bonus == "six-pairs" else "six-pairs"
+    enabled = [{"name": bonus, "points": 3, "bonus": True}, {"name": real, "points": 4}]
+    rules = capsa.Rules().derive(naturals={"enabled": enabled})
+    config = oracle.load_rules(rules.to_dict())
+    seats = [capsa.Arrangement.parse(t).ids for t in BONUS_TABLE]
+    table = {
+        "seats": [{"cards": list(c), "surrender": False, "declare_natural": True} for c in seats],
+        "stakes": 1,
+        "banker": None,
+        "multipliers": None,
+    }
+    engine, want = settle_both(table, rules, config)
+    assert disagreements(engine, want) == []
+    assert not isinstance(engine, str)
+    # the pair of the two naturals: the real one's 4, less the bonus's 3
+    bonus_seat = 0 if bonus == "six-pairs" else 1
+    assert engine["pairs"][0]["points"] == (-1 if bonus_seat == 0 else 1)
+
+
 @given(drawn=knob_sets(new=True))
 def test_oracle_reads_the_rules_alike_in_every_form(drawn: tuple[str, dict[str, Any]]) -> None:
     """The oracle reads a knob given at its default as the knob left out,

@@ -172,14 +172,48 @@ def extreme_tables(draw: st.DrawFn) -> dict[str, Any]:
         stakes = [[0] * players for _ in range(players)]
         for i, j in combinations(range(players), 2):
             stakes[i][j] = stakes[j][i] = draw(big)
-    return {"rules": rules, "seats": seats, "stakes": stakes}
+    # a banker game names its banker; the players' multipliers up to the largest
+    banker = multipliers = None
+    if rules["banker.enabled"]:
+        banker = draw(st.integers(0, players - 1))
+        top = st.integers(1, rules["banker.max_multiplier"])
+        multipliers = [1 if s == banker else draw(top) for s in range(players)]
+    return {
+        "rules": rules,
+        "seats": seats,
+        "stakes": stakes,
+        "banker": banker,
+        "multipliers": multipliers,
+    }
 
 
-def _row_figures(seats: list[dict[str, Any]], rules: dict[str, Any]) -> list[tuple[int, int]]:
+def roles(table: dict[str, Any]) -> dict[str, Any]:
+    """The table's banker and multipliers as keywords of ``settle`` (none
+    outside a banker game)."""
+    if table["banker"] is None:
+        return {}
+    return {"banker": table["banker"], "multipliers": table["multipliers"]}
+
+
+def batch_roles(table: dict[str, Any]) -> dict[str, Any]:
+    """:func:`roles` as the arrays of ``settle_batch`` (one table)."""
+    if table["banker"] is None:
+        return {}
+    return {
+        "banker": np.array([table["banker"]], dtype=np.int64),
+        "multipliers": np.array([table["multipliers"]], dtype=np.int64),
+    }
+
+
+def _row_figures(
+    seats: list[dict[str, Any]], rules: dict[str, Any], banker: int | None
+) -> list[tuple[int, int]]:
     """(row_points, royalties) of each pair as the engine reports them, from
     docs/rules.md ("Settlement") with the oracle's hands: the rows' points
-    and royalties, i's minus j's, when the rows are compared; the royalties a
-    fouled seat pays; 0 otherwise. The oracle does not report these two."""
+    and royalties, i's minus j's, when the rows are compared (a tied row the
+    banker's when the banker wins ties); the royalties a fouled seat pays; 0
+    otherwise, and in a pair a banker game leaves unplayed. The oracle does
+    not report these two."""
     rows = [(s["cards"][:3], s["cards"][3:8], s["cards"][8:]) for s in seats]
     natural = [
         s["declare_natural"] and oracle.natural(s["cards"], rules) is not None for s in seats
@@ -198,8 +232,11 @@ def _row_figures(seats: list[dict[str, Any]], rules: dict[str, Any]) -> list[tup
     ]
     pays = rules["foul"]["pays_royalties"] and mode != "none"
     figures = []
+    wins_ties = rules.get("banker", {}).get("wins_ties", False)
     for i, j in combinations(range(len(seats)), 2):
-        if natural[i] or natural[j] or surrender[i] or surrender[j] or (fouled[i] and fouled[j]):
+        unplayed = banker is not None and banker not in (i, j)
+        settled = natural[i] or natural[j] or surrender[i] or surrender[j]
+        if unplayed or settled or (fouled[i] and fouled[j]):
             figures.append((0, 0))
         elif fouled[j]:
             figures.append((0, sum(roy[i]) if pays else 0))
@@ -209,6 +246,8 @@ def _row_figures(seats: list[dict[str, Any]], rules: dict[str, Any]) -> list[tup
             row_points = royalties = 0
             for r in range(3):
                 sign = oracle.compare(rows[i][r], rows[j][r], rules)
+                if sign == 0 and wins_ties and banker is not None:
+                    sign = 1 if banker == i else -1
                 if sign == 0:
                     continue
                 value = roy[i if sign > 0 else j][r]
@@ -232,7 +271,7 @@ def _fits(x: int) -> bool:
 def test_engine_agrees_with_the_oracle_or_refuses(table: dict[str, Any]) -> None:
     rules, seats, stakes = table["rules"], table["seats"], table["stakes"]
     config = rules.to_dict()
-    want = oracle.settle(oracle_seats(seats), config, stakes)
+    want = oracle.settle(oracle_seats(seats), config, stakes, **roles(table))
     players = len(seats)
 
     def stake(i: int, j: int) -> int:
@@ -240,11 +279,13 @@ def test_engine_agrees_with_the_oracle_or_refuses(table: dict[str, Any]) -> None
 
     pairs = list(combinations(range(players), 2))
     pair_points = [want["pair_points"][i][j] for i, j in pairs]
-    row_figures = _row_figures(seats, config)
+    row_figures = _row_figures(seats, config, table["banker"])
     reported = [
         *pair_points,
         *(p * stake(i, j) for p, (i, j) in zip(pair_points, pairs, strict=True)),
         *(x for f in row_figures for x in f),
+        # a pair's terms before its cap are reported too
+        *(pair[term] for pair in want["pairs"] for term in ("base", "natural_bonus")),
         *want["points"],
         *want["money"],
         *want["rake"],
@@ -258,9 +299,9 @@ def test_engine_agrees_with_the_oracle_or_refuses(table: dict[str, Any]) -> None
     sur = np.array([[s["surrender"] for s in seats]])
     dec = np.array([[s["declare_natural"] for s in seats]])
     batch_stakes = stakes if isinstance(stakes, int) else np.array(stakes, dtype=np.int64)
-    batch = capsa.settle_batch(cards, rules, batch_stakes, sur, dec)
+    batch = capsa.settle_batch(cards, rules, batch_stakes, sur, dec, **batch_roles(table))
     if all(_fits(x) for x in reported):
-        got = capsa.settle(engine_seats, rules, stakes)
+        got = capsa.settle(engine_seats, rules, stakes, **roles(table))
         assert (got.points, got.money) == (want["points"], want["money"])
         assert (got.rake, got.net) == (want["rake"], want["net"])
         for pair, (i, j), points, (row_points, royalties) in zip(
@@ -276,6 +317,6 @@ def test_engine_agrees_with_the_oracle_or_refuses(table: dict[str, Any]) -> None
         assert batch.money[0].tolist() == want["money"]
     else:
         with pytest.raises(capsa.TableError, match="64-bit"):
-            capsa.settle(engine_seats, rules, stakes)
+            capsa.settle(engine_seats, rules, stakes, **roles(table))
         assert [row for row, _ in batch.errors] == [0]
         assert "64-bit" in batch.errors[0][1]

@@ -208,7 +208,8 @@ def test_shisanshui_horse_card_doubles_the_holders_pairs() -> None:
 def test_shisanshui_horse_card_term_of_each_pair() -> None:
     table = [*THREE[:2], THREE[2].replace("Ad", "Ah")]
     s = capsa.settle(table, capsa.Rules.preset("shisanshui-horse"))
-    horse = {tuple(p["seats"]): p["horse"] for p in s.pairs}
+    # a pair carries its terms only when one is not neutral (horse 1)
+    horse = {tuple(p["seats"]): p.get("horse", 1) for p in s.pairs}
     assert horse == {(0, 1): 1, (0, 2): 2, (1, 2): 2}
 
 

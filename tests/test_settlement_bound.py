@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from test_overflow import extreme_tables
+from test_overflow import extreme_tables, roles
 
 import capsa
 from capsa import _core, oracle
@@ -153,7 +153,7 @@ def test_no_table_settles_beyond_the_bound_and_the_largest_stake_settles(
     rules, seats = table["rules"], table["seats"]
     n = len(seats)
     bound = _core.largest_seat_points(rules, n)
-    want = oracle.settle(oracle_seats(seats), rules.to_dict(), 1)
+    want = oracle.settle(oracle_seats(seats), rules.to_dict(), 1, **roles(table))
     pairs = [want["pair_points"][i][j] for i in range(n) for j in range(i + 1, n)]
     if bound < 2**127 - 1:  # the bound saturates there: far beyond 64 bits
         assert max(abs(p) for p in pairs) <= bound // (n - 1)
@@ -173,8 +173,10 @@ def test_no_table_settles_beyond_the_bound_and_the_largest_stake_settles(
         ],
         rules,
         stakes=largest,
+        **roles(table),
     )
-    assert settled.money == oracle.settle(oracle_seats(seats), rules.to_dict(), largest)["money"]
+    want = oracle.settle(oracle_seats(seats), rules.to_dict(), largest, **roles(table))
+    assert settled.money == want["money"]
     if largest < I64_MAX:
         with pytest.raises(capsa.ArgumentError, match=r"^stakes: "):
             capsa.Round(rules, n, largest + 1, round_id="t/1")

@@ -529,8 +529,9 @@ def natural_split(cards: _CardsLike, natural: str, rules: _Rules = None) -> list
     shape (for ``two-full-houses`` a pair and a single on top and two full
     houses): the first such split in ``splits()`` order that does not foul
     under the rules, or the first such split when every one fouls (only
-    possible under ``foul_check = "strict"``); when the rules' entry of the natural is raised by a straight
-    flush and the cards raise it, among the splits with a straight flush as
+    possible under ``foul_check = "strict"``); when the rules' entry of the
+    natural is raised by a straight flush and the cards raise it, among the
+    splits with a straight flush as
     a five-card row. ``None`` for any other natural (their cards, not their
     rows, make them) and when the cards do not qualify. ``natural`` is a
     name from ``NATURAL_NAMES`` (``ArgumentError`` otherwise, ``TypeError``
@@ -562,14 +563,22 @@ def settle(
     units per point, is None (the rules' ``money.stake`` for every pair), one
     integer for every pair, or a seats x seats symmetric matrix of
     non-negative integers (nested sequences or a 2-d numpy integer array; the
-    diagonal is ignored).
+    diagonal is ignored). ``banker`` names the banker seat of a banker game
+    (required when the rules' ``banker.enabled``, refused otherwise) and
+    ``multipliers`` gives each seat's stake multiplier (1 each when None;
+    the banker's 1, the others' in ``1..=banker.max_multiplier``; all 1
+    outside a banker game).
 
     Returns a ``Settlement``: points, money (minor units), rake and net per
     seat, per-seat and per-pair detail, ``explain()`` and ``to_dict()``.
 
     Raises ``TableError`` for other than 2 to 4 seats, stakes that are
     negative, not symmetric or of the wrong shape, a surrender the rules do
-    not enable, or figures that do not fit in 64 bits; ``CardError`` and
+    not enable, a banker or multipliers the rules do not allow (naming the
+    seat and value), a fouled arrangement under ``foul.mode = "refuse"``, or
+    figures that do not fit in 64 bits; ``ArgumentError`` for a banker that
+    is not a seat or multipliers that are not one integer per seat;
+    ``CardError`` and
     ``HandError`` for a bad card, a seat without 13 cards or a card held
     twice (the error's ``seat`` names the seat); ``TypeError`` for seats
     that are not an iterable of seats (a str, a single ``Arrangement`` or

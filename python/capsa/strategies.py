@@ -359,14 +359,18 @@ def _unbanked_presets() -> list[str]:
 @dataclass(frozen=True)
 class Table:
     """A drawn table, ready for ``capsa.settle(table.seats, table.rules,
-    table.stakes)``: ``rules`` (a :class:`capsa.Rules`), ``seats`` (2 to 4
-    :class:`capsa.Seat`, from one deck) and ``stakes`` (one integer for every
-    pair, or a P x P symmetric matrix). Built by :func:`tables`; building one
-    checks nothing and raises nothing."""
+    table.stakes, banker=table.banker, multipliers=table.multipliers)``:
+    ``rules`` (a :class:`capsa.Rules`), ``seats`` (2 to 4
+    :class:`capsa.Seat`, from one deck), ``stakes`` (one integer for every
+    pair, or a P x P symmetric matrix), and in a banker game the ``banker``
+    seat and each seat's stake ``multipliers`` (both None otherwise). Built
+    by :func:`tables`; building one checks nothing and raises nothing."""
 
     rules: Rules
     seats: list[Seat]
     stakes: int | list[list[int]]
+    banker: int | None = None
+    multipliers: list[int] | None = None
 
 
 _NATURAL_SHAPES = {
@@ -440,7 +444,18 @@ def _table(
                 for j in range(i + 1, count):
                     matrix[i][j] = matrix[j][i] = draw(_PAIR_STAKES)
             stake = matrix
-    return Table(table_rules, out, stake)
+    banker, multipliers = _draw_roles(draw, table_rules, count)
+    return Table(table_rules, out, stake, banker, multipliers)
+
+
+def _draw_roles(draw: st.DrawFn, rules: Rules, count: int) -> tuple[int | None, list[int] | None]:
+    """A banker game's banker seat and the seats' multipliers (the banker's
+    1); (None, None) outside one."""
+    if not rules["banker.enabled"]:
+        return None, None
+    banker = draw(st.integers(0, count - 1))
+    most = st.integers(1, rules["banker.max_multiplier"])
+    return banker, [1 if s == banker else draw(most) for s in range(count)]
 
 
 def tables(

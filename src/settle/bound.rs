@@ -10,6 +10,8 @@
 //! included, plus the largest bonus natural; then the terms after the base:
 //! a cap where every pair has one, the horse multiplier and the largest
 //! player multiplier of a banker game, in the order of the cap's stage.
+//! A cap does not lower a bound beyond 64 bits: the base it caps is
+//! reported too.
 //! Each term is >= 0 and each multiplier >= 1 (the rules are validated). A seat settles with
 //! each other seat, so its points are at most `seats - 1` times a pair's
 //! and its money at most a pair's points times the sum of its stakes.
@@ -90,7 +92,14 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
         .max(add(foul_base, foul_roy))
         .max(natural)
         .max(surrender);
-    pair_terms_bound(rules, add(base, bonus_natural_points(rules)))
+    let v = add(base, bonus_natural_points(rules));
+    // the base and the bonus naturals are reported before any cap: a pair
+    // whose base does not fit is refused however small its cap
+    let after = pair_terms_bound(rules, v);
+    if v > i128::from(i64::MAX) {
+        return after.max(v);
+    }
+    after
 }
 
 /// The largest points a bonus natural adds to a pair's base.
@@ -345,6 +354,13 @@ mod tests {
             ..capped.clone()
         };
         assert_eq!(largest_pair_points(&last, 3), 4);
+        // a base beyond 64 bits is reported before its cap: not bounded by it
+        let huge = Rules {
+            row_points: i64::MAX / 2,
+            ..capped.clone()
+        };
+        assert!(largest_pair_points(&huge, 3) > i128::from(i64::MAX));
+        assert_eq!(largest_stake(&huge, 3), None);
         // a scoop cap alone does not bound a pair without a scoop
         let scoop_only = Rules {
             cap_scoop: 4,

@@ -28,10 +28,12 @@ pub(super) fn pair_value<W: Width>(
     let both = bi | bj;
     if facts.nat & both != 0 {
         p.outcome = PairOutcome::Natural;
+        // a bonus natural is no natural here: it is paid on top, in the terms
+        let settling = |s: usize| facts.natural[s].filter(|_| facts.nat & (1 << s) != 0);
         return natural_pair(
             rules,
-            (&seats[i].cards, facts.natural[i], facts.natural_tier[i]),
-            (&seats[j].cards, facts.natural[j], facts.natural_tier[j]),
+            (&seats[i].cards, settling(i), facts.natural_tier[i]),
+            (&seats[j].cards, settling(j), facts.natural_tier[j]),
         );
     }
     if facts.sur & both != 0 {

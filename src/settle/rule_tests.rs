@@ -457,6 +457,26 @@ fn a_bonus_natural_collects_on_top_of_a_real_natural_and_of_the_rows() {
 }
 
 #[test]
+fn a_bonus_natural_listed_first_does_not_beat_a_real_natural() {
+    let bonus = NaturalEntry {
+        bonus: true,
+        ..entry(Natural::SixPairs, 3)
+    };
+    // the bonus natural's place in the list gives it no strength: the real
+    // natural settles the pair as against a seat without one
+    let rules = Rules {
+        naturals: vec![bonus, entry(Natural::NoPictureCards, 4)],
+        ..bare()
+    };
+    let s = run(&rules, &seats(&[SIX_PAIRS, NO_PICTURES]));
+    let p = pair(&s, 0, 1);
+    assert_eq!(
+        (p.outcome, p.base, p.natural_bonus, p.points),
+        (PairOutcome::Natural, -4, 3, -1)
+    );
+}
+
+#[test]
 fn a_natural_that_must_be_declared_is_declared_when_the_seat_declines() {
     let mut table = seats(&[SWEEP[0], SIX_PAIRS]);
     table[1].declare_natural = false;

@@ -140,35 +140,47 @@ fn read_entry(item: &Bound<'_, PyAny>, index: usize) -> PyResult<NaturalEntry> {
             "must_declare" => entry.must_declare = read_flag(&v, &at)?,
             "bonus" => entry.bonus = read_flag(&v, &at)?,
             "raised_points" => raised_points = Some(read_int(&v, &at)?),
-            "raised_by" => {
-                let by = v.extract::<String>().ok().and_then(|t| t.parse().ok());
-                let names = RaisedBy::NAMES
-                    .iter()
-                    .map(|n| format!("'{n}'"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                raised_by = Some(by.ok_or_else(|| got(&at, &format!("one of {names}"), &v))?);
-            }
+            "raised_by" => raised_by = Some(read_raised_by(&v, &at)?),
             _ => {}
         }
     }
-    entry.raised = match (raised_points, raised_by) {
-        (Some(p), Some(by)) => Some((p, by)),
-        (None, None) => None,
+    entry.raised = raised(&path, raised_points, raised_by)?;
+    entry.check(index).map_err(rules_err)?;
+    Ok(entry)
+}
+
+/// An entry's `raised_by`: one of the names of `RaisedBy`.
+fn read_raised_by(v: &Bound<'_, PyAny>, at: &str) -> PyResult<RaisedBy> {
+    let by = v.extract::<String>().ok().and_then(|t| t.parse().ok());
+    let names = RaisedBy::NAMES
+        .iter()
+        .map(|n| format!("'{n}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    by.ok_or_else(|| got(at, &format!("one of {names}"), v))
+}
+
+/// An entry's raised points: `raised_points` and `raised_by` both or neither.
+fn raised(
+    path: &str,
+    points: Option<i64>,
+    by: Option<RaisedBy>,
+) -> PyResult<Option<(i64, RaisedBy)>> {
+    match (points, by) {
+        (Some(p), Some(by)) => Ok(Some((p, by))),
+        (None, None) => Ok(None),
         (Some(_), None) | (None, Some(_)) => {
-            let (given, missing) = if raised_points.is_some() {
+            let (given, missing) = if points.is_some() {
                 ("raised_points", "raised_by")
             } else {
                 ("raised_by", "raised_points")
             };
-            return Err(err(
+            Err(err(
                 ErrorKind::Rules,
                 format!("rules: {path}.{given} is given without {missing}; give both or neither"),
-            ));
+            ))
         }
-    };
-    entry.check(index).map_err(rules_err)?;
-    Ok(entry)
+    }
 }
 
 /// `naturals.enabled`: a list (or tuple) of entries, each read and checked,
