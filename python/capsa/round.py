@@ -205,6 +205,13 @@ class Round:
                 'auto_arrange="foul" cannot be used under foul.mode = "refuse": '
                 "the rules refuse fouled arrangements"
             )
+        if self._rules["banker.enabled"] or self._rules["foul.mode"] == "refuse":
+            # a Round names no banker and takes any arrangement: it could
+            # deal such a round but never settle it
+            raise ArgumentError(
+                'a Round does not play banker games or foul.mode = "refuse" yet: '
+                "settle such tables with capsa.settle(..., banker=, multipliers=)"
+            )
         self._commitment = _core.fair_commitment(self._server_seed)
         self._phase = "open"
         self._sequence = 0
