@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from store_records import played
 
 import capsa
 import capsa.store
@@ -43,12 +44,7 @@ def records(count: int, tables: int = 3, played_at: Any = None) -> list[str]:
             server_seed=hashlib.sha256(f"exports {k}".encode()).digest(),
             meta={"played_at": moment if played_at is None else played_at(k)},
         )
-        rnd.deal()
-        for seat, hand in enumerate(rnd.hands):
-            rnd.submit(seat, list(hand))
-        rnd.close()
-        rnd.settle()
-        lines.append(rnd.record_json())
+        lines.append(played(rnd))
         previous[table] = json.loads(lines[-1])["digest"]
     return lines
 

@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from store_records import played
 
 import capsa
 from capsa import bulk, record_tables
@@ -39,12 +40,7 @@ def _records(count: int, rules: capsa.Rules, table: str = "t") -> list[str]:
             server_seed=hashlib.sha256(f"rules sources {k}".encode()).digest(),
             meta={"played_at": f"2027-01-0{1 + k % 9}T08:00:00Z"},
         )
-        rnd.deal()
-        for seat, hand in enumerate(rnd.hands):
-            rnd.submit(seat, list(hand))
-        rnd.close()
-        rnd.settle()
-        lines.append(rnd.record_json())
+        lines.append(played(rnd))
     return lines
 
 

@@ -267,6 +267,18 @@ def round_arguments(state: Mapping[str, Any], field: Callable[[str], Any]) -> di
     }
 
 
+def _expect_id(state: Mapping[str, Any], key: str, expected: str | None, other: str) -> None:
+    """Raises ``StaleStateError`` at ``key`` when the state's id there is
+    not ``expected`` (``other`` says whose state it then is)."""
+    found = state_key(state, key)
+    if found != expected:
+        raise StaleStateError(
+            f"round state: {key} is {_shown(found)}, the server expects "
+            f"{_shown(expected)} ({other})",
+            key,
+        )
+
+
 def check_fresh(state: Mapping[str, Any], table_id: Any, round_id: Any, sequence: Any) -> None:
     """Checks that the state is the one the server expects: each of
     ``table_id``, ``round_id`` and ``sequence`` given (not ``...``) equals
@@ -276,22 +288,9 @@ def check_fresh(state: Mapping[str, Any], table_id: Any, round_id: Any, sequence
     if table_id is not ...:
         if table_id is not None:
             table_id = ids.check_table_id(table_id)
-        found = state_key(state, "table_id")
-        if found != table_id:
-            raise StaleStateError(
-                f"round state: table_id is {_shown(found)}, the server expects "
-                f"{_shown(table_id)} (another table's state)",
-                "table_id",
-            )
+        _expect_id(state, "table_id", table_id, "another table's state")
     if round_id is not ...:
-        round_id = ids.check_round_id(round_id)
-        found = state_key(state, "round_id")
-        if found != round_id:
-            raise StaleStateError(
-                f"round state: round_id is {_shown(found)}, the server expects "
-                f"{_shown(round_id)} (another round's state)",
-                "round_id",
-            )
+        _expect_id(state, "round_id", ids.check_round_id(round_id), "another round's state")
     if sequence is not ...:
         if type(sequence) is not int:
             if not isinstance(sequence, int) or isinstance(sequence, bool):
