@@ -79,7 +79,7 @@ def test_every_change_of_the_round_counts_once() -> None:
     rnd.settle()  # settling again changes nothing
     assert rnd.sequence == 8
     state = rnd.to_dict(key=KEY)
-    assert state["sequence"] == 8 and state["format_version"] == 3
+    assert state["sequence"] == 8 and state["format_version"] == 4
     assert capsa.Round.from_dict(state, key=KEY, sequence=8).sequence == 8
 
 
@@ -148,13 +148,19 @@ def test_another_tables_or_rounds_state_is_refused_when_bound() -> None:
     assert e.value.field == "round_id"
 
 
-# what a state of version 3 holds that one of version 2 did not
+# what a state of version 3 holds that one of version 2 did not, and what
+# one of version 4 holds that one of version 3 did not
 _NEW_IN_VERSION_3 = ("sequence", "seed_deadline", "arrangement_ms", "auto_arrange")
+_NEW_IN_VERSION_4 = ("banker", "multipliers")
 
 
 def _version_2(state: dict[str, Any]) -> dict[str, Any]:
     """The state as capsa wrote it before the sequence (format version 2)."""
-    fields = {k: v for k, v in state.items() if k not in (MAC_FIELD, *_NEW_IN_VERSION_3)}
+    fields = {
+        k: v
+        for k, v in state.items()
+        if k not in (MAC_FIELD, *_NEW_IN_VERSION_3, *_NEW_IN_VERSION_4)
+    }
     fields["format_version"] = 2
     return seal(fields, KEY)
 
@@ -165,7 +171,7 @@ def test_a_state_of_version_2_is_read_as_sequence_0() -> None:
     old = _version_2(_saved(rnd))
     restored = capsa.Round.from_dict(old, key=KEY, sequence=0)
     assert restored.sequence == 0 and restored.phase == "dealt"
-    assert restored.to_dict(key=KEY)["format_version"] == 3
+    assert restored.to_dict(key=KEY)["format_version"] == 4
     with pytest.raises(StaleStateError, match="sequence is 0, the server expects 1"):
         capsa.Round.from_dict(old, key=KEY, sequence=1)
     # a version 2 state holds no sequence, a version 3 state must

@@ -184,7 +184,7 @@ def _at(phase: str) -> capsa.Round:
 def test_the_state_keeps_each_timer_and_the_policy(phase: str) -> None:
     rnd = _at(phase)
     state = rnd.to_dict(key=KEY)
-    assert state["format_version"] == 3
+    assert state["format_version"] == 4
     assert (state["seed_deadline"], state["arrangement_ms"]) == (SEEDS_DUE, WINDOW)
     assert state["auto_arrange"] == "greedy"
     assert state["deadline"] == (None if phase == "open" else SEEDS_DUE + WINDOW)
@@ -219,6 +219,7 @@ def _as_version_2(fields: dict[str, Any], keep: str = "") -> None:
     for name in ("sequence", "seed_deadline", "arrangement_ms", "auto_arrange"):
         if name != keep:
             del fields[name]
+    del fields["banker"], fields["multipliers"]
     fields["format_version"] = 2
 
 

@@ -83,3 +83,38 @@ def test_a_change_that_fails_half_way_leaves_the_sealed_state(tmp_path: Path) ->
             await hall.close(5)
 
     asyncio.run(run())
+
+
+def test_a_banker_games_bank_passes_round_the_table(tmp_path: Path) -> None:
+    async def run() -> None:
+        hall = TableHall(
+            key=b"k" * 32,
+            rules=capsa.Rules.preset("shisanshui-banker"),
+            seats=2,
+            stake=100,
+            deadline_ms=600_000,
+            publish=lambda table_id, event: None,
+        )
+        await hall.open(f"sqlite:///{tmp_path}/records.db", ["t0"])
+        table: Table = hall.tables["t0"]
+        try:
+            for player in ("a", "b"):
+                table.join(player, None)
+            bankers = []
+            for _ in range(2):
+                await _until(lambda: table.status == "playing" and table.load().phase == "open")
+                rnd = table.load()
+                bankers.append(rnd.banker)
+                assert table.view(0)["banker"] == rnd.banker
+                for seat in range(2):
+                    table.add_seed(seat, rnd.round_id, f"seed {seat}", now_ms())
+                for seat in range(2):
+                    hand = table.load().hands[seat]
+                    table.submit(seat, rnd.round_id, _arrangement(hand), now_ms())
+                played = rnd.round_id
+                await _until(lambda: table.load().round_id != played)  # noqa: B023
+            assert bankers == [1, 0]
+        finally:
+            await hall.close(5)
+
+    asyncio.run(run())

@@ -145,15 +145,6 @@ def test_a_sweep_of_every_row_reaches_the_bound_of_rules_without_naturals() -> N
         capsa.Round(rules, 4, largest + 1, round_id="t/1")
 
 
-def _make_round(rules: capsa.Rules, seats: int, stakes: int) -> None:
-    """Make a round of these rules, or, for rules a ``Round`` does not play
-    (banker games, refused fouls), run the same check a round makes."""
-    if rules["banker.enabled"] or rules["foul.mode"] == "refuse":
-        _core.check_settlement_fits(rules, seats, stakes)
-    else:
-        capsa.Round(rules, seats, stakes, round_id="t/1")
-
-
 @settings(max_examples=200)
 @given(table=extreme_tables())
 def test_no_table_settles_beyond_the_bound_and_the_largest_stake_settles(
@@ -170,10 +161,10 @@ def test_no_table_settles_beyond_the_bound_and_the_largest_stake_settles(
     largest = _largest_stake(rules, n)
     if largest is None:
         with pytest.raises(capsa.ArgumentError, match=r"^rules: "):
-            _make_round(rules, n, 0)
+            capsa.Round(rules, n, 0, round_id="t/1", **roles(table))
         return
     # the largest stake a round takes settles this table, as the oracle does
-    _make_round(rules, n, largest)
+    capsa.Round(rules, n, largest, round_id="t/1", **roles(table))
     engine = capsa.Seat
     settled = capsa.settle(
         [
@@ -188,4 +179,4 @@ def test_no_table_settles_beyond_the_bound_and_the_largest_stake_settles(
     assert settled.money == want["money"]
     if largest < I64_MAX:
         with pytest.raises(capsa.ArgumentError, match=r"^stakes: "):
-            _make_round(rules, n, largest + 1)
+            capsa.Round(rules, n, largest + 1, round_id="t/1", **roles(table))

@@ -212,6 +212,8 @@ class Table:
             require_client_seeds=True,
             meta={"played_at": now},
             auto_arrange=hall.auto_arrange,
+            # a banker game's bank passes round the table, one seat a round
+            banker=self.number % hall.seats if hall.rules["banker.enabled"] else None,
         )
 
     def _opening(self, rnd: capsa.Round) -> capsa.store.Opening:

@@ -633,6 +633,18 @@ def largest_seat_points(rules: _Rules, seats: int) -> int:
     2**127-1. ``TableError`` for a seat count outside 2..4, ``TypeError``
     for rules that are not a ``capsa.Rules`` or None."""
 
+def read_seat_roles(
+    rules: _Rules,
+    seats: int,
+    banker: int | None = None,
+    multipliers: Sequence[int] | None = None,
+) -> tuple[int | None, list[int]]:
+    """The banker seat (or None) and each seat's multiplier of a
+    ``seats``-seat table, read and checked as :func:`settle` reads and checks
+    them: ``ArgumentError``/``TableError`` naming what is wrong (a banker the
+    rules do not play, none in a banker game, a multiplier out of range),
+    ``TypeError`` for a value that is not an int."""
+
 def check_settlement_fits(
     rules: _Rules, seats: int, stakes: int | Sequence[Sequence[int]] | None
 ) -> None:
@@ -973,6 +985,8 @@ def write_round_record(
     format_version: int | None = None,
     with_settlement: Literal[False] = False,
     auto_arrange: str = "solver",
+    banker: int | None = None,
+    multipliers: Sequence[int] | None = None,
 ) -> tuple[str, str]:
     """The record of a played round: its canonical JSON text and digest (hex),
     and with ``with_settlement`` the :class:`Settlement` too. Each seat is
@@ -981,7 +995,9 @@ def write_round_record(
     (no table id or players), and ``rules`` must hold the rules as that
     version writes them (``capsa.records.rules_for_record``);
     ``auto_arrange`` is the policy that arranged the seats marked auto
-    (``"solver"``, ``"greedy"`` or ``"foul"``; the last two from format 4)."""
+    (``"solver"``, ``"greedy"`` or ``"foul"``; the last two from format 4);
+    ``banker`` and ``multipliers`` a banker game's roles, as :func:`settle`
+    takes them (format 5)."""
 
 @overload
 def write_round_record(
@@ -1000,6 +1016,8 @@ def write_round_record(
     format_version: int | None = None,
     with_settlement: Literal[True],
     auto_arrange: str = "solver",
+    banker: int | None = None,
+    multipliers: Sequence[int] | None = None,
 ) -> tuple[str, str, Settlement, tuple[int, int, int, int]]:
     """The record of a played round: its canonical JSON text and digest (hex),
     and with ``with_settlement`` the :class:`Settlement` and the byte ranges
@@ -1058,6 +1076,12 @@ class RecordView:
     @property
     def rules_json(self) -> str:
         """The record's rules object as canonical JSON text."""
+    @property
+    def banker(self) -> int | None:
+        """The banker seat of a banker game (``None``: no banker)."""
+    @property
+    def multipliers(self) -> list[int]:
+        """Each seat's multiplier (1 outside a banker game)."""
     @property
     def seat_count(self) -> int: ...
     def net_and_rake(self) -> list[tuple[int, int]]:

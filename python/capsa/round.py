@@ -47,6 +47,7 @@ from capsa.round_play import (
     checked_arrangement,
     close_seats,
     record_rules,
+    refused_foul,
 )
 from capsa.round_state import (
     PHASES,
@@ -118,7 +119,16 @@ class Round:
       fouls), ``"greedy"`` (capsa's greedy strategy; never fouls) or
       ``"foul"`` (the hand's first fouling split: the rules' foul penalty
       applies; a seat that decided nothing declines its natural; an
-      ``ArgumentError`` under ``foul.mode = "refuse"``).
+      ``ArgumentError`` under ``foul.mode = "refuse"``);
+    * ``banker``: the banker seat of a banker game (``banker.enabled``),
+      required there and refused elsewhere (``docs/rules.md``, "Banker
+      games");
+    * ``multipliers``: in a banker game, each seat's stake multiplier, one
+      int per seat, the banker's 1 and every other in
+      ``1..banker.max_multiplier`` (``None``: each 1).
+
+    Under ``foul.mode = "refuse"`` :meth:`submit` refuses a fouled
+    arrangement, so that the player arranges again.
 
     Every method and property holds the round's lock, so threads may share
     a round. Raises ``TableError``/``ArgumentError`` naming the argument for
@@ -128,6 +138,7 @@ class Round:
 
     __slots__ = (
         "_auto",
+        "_banker",
         "_client_seeds",
         "_commitment",
         "_digest",
@@ -135,6 +146,7 @@ class Round:
         "_hands",
         "_lock",
         "_meta",
+        "_multipliers",
         "_nonce",
         "_phase",
         "_play",
@@ -175,6 +187,8 @@ class Round:
         seed_deadline: int | None = None,
         arrangement_ms: int | None = None,
         auto_arrange: str = "solver",
+        banker: int | None = None,
+        multipliers: Sequence[int] | None = None,
     ) -> None:
         self._lock = threading.RLock()
         self._rules = check_rules(rules)
@@ -193,6 +207,9 @@ class Round:
             seats, stakes, round_id, nonce, previous_digest, meta, table_id, players, server_seed
         )
         self._stakes = int(self._rules["money.stake"]) if stakes_read is None else stakes_read
+        self._banker, self._multipliers = _core.read_seat_roles(
+            self._rules, self._seats, banker, multipliers
+        )
         # a round that is made can always be settled
         _core.check_settlement_fits(self._rules, self._seats, self._stakes)
         self._server_seed = secrets.token_bytes(32) if seed is None else seed
@@ -204,13 +221,6 @@ class Round:
             raise ArgumentError(
                 'auto_arrange="foul" cannot be used under foul.mode = "refuse": '
                 "the rules refuse fouled arrangements"
-            )
-        if self._rules["banker.enabled"] or self._rules["foul.mode"] == "refuse":
-            # a Round names no banker and takes any arrangement: it could
-            # deal such a round but never settle it
-            raise ArgumentError(
-                'a Round does not play banker games or foul.mode = "refuse" yet: '
-                "settle such tables with capsa.settle(..., banker=, multipliers=)"
             )
         self._commitment = _core.fair_commitment(self._server_seed)
         self._phase = "open"
@@ -264,6 +274,16 @@ class Round:
     def stakes(self) -> int | list[list[int]]:
         """The stakes (one int, or a copy of the matrix)."""
         return self._stakes if isinstance(self._stakes, int) else [r[:] for r in self._stakes]
+
+    @property
+    def banker(self) -> int | None:
+        """The banker seat of a banker game (``None``: no banker)."""
+        return self._banker
+
+    @property
+    def multipliers(self) -> list[int]:
+        """Each seat's stake multiplier (each 1 outside a banker game)."""
+        return list(self._multipliers)
 
     @property
     def round_id(self) -> str:
@@ -375,6 +395,7 @@ class Round:
                 rules=self._rules.name,
                 timers=self._timers,
                 auto_arrange=self._auto,
+                roles=(self._banker, list(self._multipliers)),
                 seat=k,
                 client_seed=self._client_seeds[k] if self._client_seeds else self._seeds_in[k],
                 # after the deal, what the deal mixed in (as a restored round knows it)
@@ -495,14 +516,20 @@ class Round:
 
         Raises ``RoundError`` out of the dealt phase; ``ArgumentError`` for a seat
         the table does not have; ``HandError``/``CardError`` naming the seat
-        and the cards it was not dealt.
+        and the cards it was not dealt; ``TableError`` naming the seat for an
+        arrangement that fouls under ``foul.mode = "refuse"`` (the seat's
+        arrangement stays as it was).
         """
         with self._lock:
             if self._phase != "dealt":
                 self._need("dealt", action="submit")
             k = self._seat(seat)
             play = self._play[k]
-            play.arrangement = _core.submission(arrangement, self._hands[k], k)
+            ids = _core.submission(arrangement, self._hands[k], k)
+            refused = refused_foul(ids, self._rules, k)
+            if refused is not None:
+                raise refused
+            play.arrangement = ids
             play.text = None
             self._sequence += 1
 
@@ -578,6 +605,7 @@ class Round:
                     players=self._players,
                     with_settlement=True,
                     auto_arrange=self._auto,
+                    **self._roles(),
                 )
                 self._settlement, self._record_text, self._digest = settlement, text, digest
                 self._settlement_of_text = settlement
@@ -601,7 +629,14 @@ class Round:
             )
             for p in self._play
         ]
-        return settle(seats, self._rules, self._stakes)
+        return settle(seats, self._rules, self._stakes, **self._roles())
+
+    def _roles(self) -> dict[str, Any]:
+        """The banker and multipliers, as ``settle`` and the record writer
+        take them (none outside a banker game)."""
+        if self._banker is None:
+            return {}
+        return {"banker": self._banker, "multipliers": self._multipliers}
 
     def _record_inputs(self) -> tuple[Any, ...]:
         """What the record writer reads, in its positional order."""
@@ -627,6 +662,7 @@ class Round:
             table_id=self._table_id,
             players=self._players,
             auto_arrange=self._auto,
+            **self._roles(),
         )
 
     def record_json(self) -> str:
@@ -702,6 +738,8 @@ class Round:
                 "seed_deadline": self._timers.seed_deadline,
                 "arrangement_ms": self._timers.arrangement_ms,
                 "auto_arrange": self._auto,
+                "banker": self._banker,
+                "multipliers": list(self._multipliers),
                 "require_client_seeds": self._require_seeds,
                 "client_seeds": list(
                     self._seeds_in if self._phase == "open" else self._client_seeds
@@ -856,6 +894,8 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, checked: _Check
             if checked_ids is None
             else tuple(checked_ids)
         )
+        if refused_foul(rnd._play[k].arrangement or (), rnd.rules, k) is not None:
+            raise round_error(f"round state: play[{k}].arrangement fouls, which the rules refuse")
     elif closed:
         raise round_error(f"round state: play[{k}]: a closed round has every seat's arrangement")
     if auto and not closed:

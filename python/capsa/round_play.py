@@ -19,6 +19,7 @@ __all__ = [
     "checked_arrangement",
     "close_seats",
     "record_rules",
+    "refused_foul",
 ]
 
 # Rules as records hold them, by the identity of the Rules object (kept
@@ -38,6 +39,19 @@ def record_rules(rules: Rules) -> _core.RecordRules:
     compiled = rules_for_record(rules)
     _RECORD_RULES[id(rules)] = (rules, compiled)
     return compiled
+
+
+def refused_foul(ids: Sequence[int], rules: Rules, seat: int) -> _core.TableError | None:
+    """The error for a seat's arrangement that fouls under rules that refuse
+    fouled arrangements (``foul.mode = "refuse"``), or None. Raises nothing."""
+    if rules["foul.mode"] != "refuse" or not _core.is_foul(list(ids), rules):
+        return None
+    error = _core.TableError(
+        f"seat {seat}'s arrangement fouls and the rules refuse fouled arrangements "
+        '(foul.mode = "refuse"): arrange the rows bottom >= middle >= top'
+    )
+    error.seat = seat
+    return error
 
 
 def checked_arrangement(ids: Sequence[int]) -> Arrangement:

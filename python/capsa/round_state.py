@@ -46,12 +46,13 @@ PHASES = ("open", "dealt", "closed", "settled")
 
 STATE_FORMAT = "capsa-round-state"
 """The ``format`` of a saved round state."""
-STATE_VERSION = 3
+STATE_VERSION = 4
 """The ``format_version`` of a saved round state this capsa writes."""
-READ_VERSIONS = (2, 3)
+READ_VERSIONS = (2, 3, 4)
 """The ``format_version`` of the saved round states this capsa reads (a
 state of version 2 holds no ``sequence``, read as 0, nor the timers and
-policy fields, read as :func:`round_arguments` says)."""
+policy fields, read as :func:`round_arguments` says; one of version 3 no
+banker or multipliers: no banker)."""
 
 _CACHE_SIZE = 256
 # Rules by their canonical JSON text and back: compiling rules is the costly
@@ -173,10 +174,15 @@ _STATE_KEYS = frozenset(
         "seed_deadline",
         "arrangement_ms",
         "auto_arrange",
+        "banker",
+        "multipliers",
     }
 )
-#: The keys a state of version 3 holds and one of version 2 does not.
-_NEW_IN_3 = ("sequence", "seed_deadline", "arrangement_ms", "auto_arrange")
+#: The keys first held by a state of each version after 2.
+_NEW_IN = {
+    3: ("sequence", "seed_deadline", "arrangement_ms", "auto_arrange"),
+    4: ("banker", "multipliers"),
+}
 
 
 def state_key(state: Mapping[str, Any], key: str) -> Any:
@@ -215,8 +221,8 @@ def check_header(state: Mapping[str, Any]) -> str:
             f"round state: format_version must be {' or '.join(map(str, READ_VERSIONS))}, "
             f"got {str(version)[:20]}"
         )
-    if version < STATE_VERSION:
-        for name in _NEW_IN_3:
+    for since, names in _NEW_IN.items():
+        for name in names if version < since else ():
             if name in state:
                 raise round_error(f"round state: a state of version {version} has no {name}")
     phase = state_key(state, "phase")
@@ -228,7 +234,7 @@ def check_header(state: Mapping[str, Any]) -> str:
 def state_sequence(state: Mapping[str, Any]) -> int:
     """The state's ``sequence`` (0 in a state of version 2, which has none):
     ``RoundError`` unless an int >= 0. Its header is checked first."""
-    if state["format_version"] < STATE_VERSION:
+    if state["format_version"] < 3:
         return 0
     sequence = state_key(state, "sequence")
     if type(sequence) is not int or sequence < 0:
@@ -241,16 +247,19 @@ def round_arguments(state: Mapping[str, Any], field: Callable[[str], Any]) -> di
     holds, by name, as ``field`` reads them (the constructor checks them).
     The server seed is read here (``RoundError`` unless 64 lowercase hex
     digits). A state of version 2 holds no seed deadline of its own (its
-    ``deadline`` is), no arranging window and the solver's policy. The
+    ``deadline`` is), no arranging window and the solver's policy; one of
+    version 3 no banker (and each multiplier 1). The
     deadline of a round with an arranging window is none here: the deal
     set the one the state holds."""
     timers: dict[str, Any] = {}
-    if state["format_version"] >= STATE_VERSION:
+    if state["format_version"] >= 3:
         timers = {
             "seed_deadline": field("seed_deadline"),
             "arrangement_ms": field("arrangement_ms"),
             "auto_arrange": field("auto_arrange"),
         }
+    if state["format_version"] >= 4:
+        timers |= {"banker": field("banker"), "multipliers": field("multipliers")}
     return {
         "seats": field("seats"),
         "stakes": field("stakes"),

@@ -24,6 +24,7 @@ def player_view(
     rules: str,
     timers: Timers,
     auto_arrange: str,
+    roles: tuple[int | None, list[int]],
     seat: int,
     client_seed: str | None,
     seeds_in: list[bool],
@@ -33,7 +34,8 @@ def player_view(
     record: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The view as a JSON-ready dict (``docs/records.md``, "What a player
-    sees"); ``timers`` the round's deadlines and arranging window, ``own``
+    sees"); ``timers`` the round's deadlines and arranging window, ``roles``
+    the banker seat (or None) and each seat's multiplier, ``own``
     the seat's arrangement text, auto flag, surrender and natural decision.
     Raises nothing."""
     arrangement, auto, surrender, declare = own
@@ -50,6 +52,8 @@ def player_view(
         "arrangement_ms": timers.arrangement_ms,
         "deadline": timers.deadline,
         "auto_arrange": auto_arrange,
+        "banker": roles[0],
+        "multipliers": roles[1],
         "seat": seat,
         "client_seed": client_seed,
         "client_seeds_in": seeds_in,

@@ -13,6 +13,7 @@ use super::conversion::choices::rules_arg;
 use super::conversion::meta::meta_arg;
 use super::conversion::numbers::{int_in_range, nonce_arg};
 use super::conversion::players::players_arg;
+use super::conversion::roles::seat_roles;
 use super::conversion::seats::{played_seats, SubmittedSeat};
 use super::conversion::stakes::record_stakes_arg;
 use super::conversion::text::{
@@ -27,7 +28,9 @@ use crate::auto_arrange::AutoPolicy;
 use crate::canonical::{self, Json};
 use crate::error::ErrorKind;
 use crate::fair::hex;
-use crate::record::{self, AnyRecord, Problem, Record, RoundInputs, SolverId, VoidRecord};
+use crate::record::{
+    self, AnyRecord, PlayedSeat, Problem, Record, RoundInputs, SolverId, VoidRecord,
+};
 use crate::rules::Rules;
 use crate::stakes::StakeSpec;
 
@@ -109,9 +112,11 @@ impl RecordRules {
 /// (a round settles once, as its record). The hands are dealt again from
 /// the seeds and the table settled (see `crate::record::write`).
 /// `auto_arrange` is the policy that arranged the seats marked `auto`
-/// (`solver`, `greedy` or `foul`; format 4 on).
+/// (`solver`, `greedy` or `foul`; format 4 on); `banker` and `multipliers`
+/// name a banker game's banker seat and each seat's multiplier (format 5
+/// on), as `settle` takes them.
 #[pyfunction]
-#[pyo3(signature = (rules, round_id, stakes, server_seed, client_seeds, nonce, seats, previous_digest=None, meta=None, *, table_id=None, players=None, format_version=None, with_settlement=false, auto_arrange="solver"))]
+#[pyo3(signature = (rules, round_id, stakes, server_seed, client_seeds, nonce, seats, previous_digest=None, meta=None, *, table_id=None, players=None, format_version=None, with_settlement=false, auto_arrange="solver", banker=None, multipliers=None))]
 #[allow(clippy::too_many_arguments)]
 fn write_round_record(
     py: Python<'_>,
@@ -129,6 +134,8 @@ fn write_round_record(
     format_version: Option<&Bound<'_, PyAny>>,
     with_settlement: bool,
     auto_arrange: &str,
+    banker: Option<&Bound<'_, PyAny>>,
+    multipliers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyTuple>> {
     let n = seats.len();
     let format_version = match format_version {
@@ -142,7 +149,7 @@ fn write_round_record(
         None => record::FORMAT_VERSION,
     };
     crate::settle::check_seat_count(n)?;
-    let played = played_seats(seats)?;
+    let played = with_roles(played_seats(seats)?, banker, multipliers)?;
     let rules = rules.get();
     let solver = rules.solver_of(AutoPolicy::from_name(auto_arrange)?);
     let round_id = round_id_arg(round_id)?;
@@ -192,6 +199,22 @@ fn write_round_record(
     } else {
         Ok((written.text, digest).into_pyobject(py)?.unbind())
     }
+}
+
+/// The played seats with the banker and multipliers given (`None`: no
+/// banker, every multiplier 1), read as `settle` reads them.
+fn with_roles(
+    mut played: Vec<PlayedSeat>,
+    banker: Option<&Bound<'_, PyAny>>,
+    multipliers: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<PlayedSeat>> {
+    let mut inputs = record::seat_inputs(&played);
+    seat_roles(banker, multipliers, &mut inputs)?;
+    for (seat, input) in played.iter_mut().zip(&inputs) {
+        seat.banker = input.banker;
+        seat.multiplier = input.multiplier;
+    }
+    Ok(played)
 }
 
 /// The dict of a round record's text, with its `rules` the dict of
@@ -330,6 +353,18 @@ impl RecordView {
     #[getter]
     fn rules_json(&self) -> &str {
         &self.record.rules_text
+    }
+
+    /// The banker seat of a banker game (`None`: no banker).
+    #[getter]
+    fn banker(&self) -> Option<usize> {
+        self.record.seats.iter().position(|s| s.banker)
+    }
+
+    /// Each seat's multiplier (1 outside a banker game).
+    #[getter]
+    fn multipliers(&self) -> Vec<i64> {
+        self.record.seats.iter().map(|s| s.multiplier).collect()
     }
 
     #[getter]

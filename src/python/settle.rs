@@ -261,8 +261,31 @@ fn check_settlement_fits(
     Ok(core::check_settlement_fits(r, seats, &spec.stakes())?)
 }
 
+/// The banker seat and each seat's multiplier of a `seats`-seat table
+/// under `rules`, read and checked as `settle` reads and checks them
+/// (`None`: no banker, every multiplier 1): `(banker or None, multipliers)`.
+#[pyfunction]
+#[pyo3(signature = (rules, seats, banker=None, multipliers=None))]
+fn read_seat_roles(
+    rules: Option<&Bound<'_, PyAny>>,
+    seats: &Bound<'_, PyAny>,
+    banker: Option<&Bound<'_, PyAny>>,
+    multipliers: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Option<usize>, Vec<i64>)> {
+    let rules = rules_arg(rules)?;
+    let n = seat_count_arg(seats)?;
+    let mut inputs = vec![SeatInput::playing([0; 13], true); n];
+    seat_roles(banker, multipliers, &mut inputs)?;
+    core::check_banker(rules.get(), &inputs)?;
+    Ok((
+        inputs.iter().position(|s| s.banker),
+        inputs.iter().map(|s| s.multiplier).collect(),
+    ))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Settlement>()?;
+    m.add_function(wrap_pyfunction!(read_seat_roles, m)?)?;
     m.add_function(wrap_pyfunction!(largest_seat_points, m)?)?;
     m.add_function(wrap_pyfunction!(check_settlement_fits, m)?)?;
     m.add_function(wrap_pyfunction!(settle, m)?)?;

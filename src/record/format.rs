@@ -148,6 +148,19 @@ pub(super) const SEAT_KEYS_2: [&str; 6] = [
     "surrender",
 ];
 
+/// A seat's keys from format 5 on: a banker game's seat may name itself the
+/// banker and its multiplier (written only when true, and when not 1).
+pub(super) const SEAT_KEYS_5: [&str; 8] = [
+    "arrangement",
+    "auto",
+    "banker",
+    "declare_natural",
+    "hand",
+    "multiplier",
+    "player",
+    "surrender",
+];
+
 /// Checks that a stakes matrix holds 0 on its diagonal (a seat plays no
 /// one at its own seat), as formats 2 and 3 write and reads stakes; the message
 /// names the entry.
@@ -191,14 +204,17 @@ pub(super) type Read<T> = std::result::Result<T, Problem>;
 pub type Members<'a> = Vec<(Cow<'a, str>, Json<'a>)>;
 
 /// What one seat played: its arrangement (top 0-2, middle 3-7, bottom
-/// 8-12), whether the server arranged it at the close (`auto`), and its
-/// decisions.
+/// 8-12), whether the server arranged it at the close (`auto`), its
+/// decisions, and in a banker game whether it is the banker and its
+/// multiplier (outside one, false and 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayedSeat {
     pub arrangement: [u8; 13],
     pub auto: bool,
     pub surrender: bool,
     pub declare_natural: bool,
+    pub banker: bool,
+    pub multiplier: i64,
 }
 
 impl PlayedSeat {
@@ -207,8 +223,8 @@ impl PlayedSeat {
             cards: self.arrangement,
             surrender: self.surrender,
             declare_natural: self.declare_natural,
-            banker: false,
-            multiplier: 1,
+            banker: self.banker,
+            multiplier: self.multiplier,
         }
     }
 }

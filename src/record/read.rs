@@ -10,7 +10,8 @@ use super::format::{
     check_stakes_diagonal, join, object, settlement_version_problem, Members, PlayedSeat, Problem,
     Read, StakeSpec, DEAL_KEYS, FIRST_FORMAT_VERSION, FIRST_SETTLEMENT_VERSION, FORMAT,
     FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS_1, RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2,
-    SETTLEMENT_VERSION, SETTLEMENT_VERSION_FIELD, SETTLEMENT_VERSION_FORMAT, TABLE_FORMAT_VERSION,
+    SEAT_KEYS_5, SETTLEMENT_VERSION, SETTLEMENT_VERSION_FIELD, SETTLEMENT_VERSION_FORMAT,
+    TABLE_FORMAT_VERSION,
 };
 use super::table::{
     check_record_players, policy_of, read_player, read_solver, read_table_id, Player, SolverId,
@@ -216,11 +217,12 @@ fn read_seat(value: &Json, k: usize, version: i128) -> Read<ReadSeat> {
     let names = &SEAT_FIELDS[k];
     let path = names.seat;
     let second = version >= TABLE_FORMAT_VERSION;
-    object(
-        value,
-        path,
-        if second { &SEAT_KEYS_2 } else { &SEAT_KEYS_1 },
-    )?;
+    let keys: &[&str] = match version {
+        SETTLEMENT_VERSION_FORMAT.. => &SEAT_KEYS_5,
+        TABLE_FORMAT_VERSION.. => &SEAT_KEYS_2,
+        _ => &SEAT_KEYS_1,
+    };
+    object(value, path, keys)?;
     let field = |key: &str| member(value, key, path);
     let hand = read_hand(field("hand")?, names.hand)?;
     let arrangement = read_arrangement(field("arrangement")?, names.arrangement)?;
@@ -236,9 +238,39 @@ fn read_seat(value: &Json, k: usize, version: i128) -> Read<ReadSeat> {
             auto: boolean(field("auto")?, names.auto)?,
             surrender: boolean(field("surrender")?, names.surrender)?,
             declare_natural: boolean(field("declare_natural")?, names.declare_natural)?,
+            banker: read_banker(value.get("banker"), names.banker)?,
+            multiplier: read_multiplier(value.get("multiplier"), names.multiplier)?,
         },
         player,
     ))
+}
+
+/// A seat's `banker`: absent (not the banker) or `true`; `false` is not
+/// written, so a record holding it is not as the engine writes it.
+fn read_banker(value: Option<&Json>, field: &str) -> Read<bool> {
+    match value {
+        None => Ok(false),
+        Some(v) if boolean(v, field)? => Ok(true),
+        Some(_) => Err(Problem::new(
+            field,
+            format!("{field} is written only on the banker seat, as true"),
+        )),
+    }
+}
+
+/// A seat's `multiplier`: absent (1) or a whole number other than 1 within
+/// 64 bits (the rules' range is checked when the round settles).
+fn read_multiplier(value: Option<&Json>, field: &str) -> Read<i64> {
+    let Some(v) = value else {
+        return Ok(1);
+    };
+    match integer(v, field, i64::MIN.into(), i64::MAX.into())? {
+        1 => Err(Problem::new(
+            field,
+            format!("{field} is written only when it is not 1"),
+        )),
+        m => Ok(m as i64),
+    }
 }
 
 fn read_version(value: &Json) -> Read<i128> {

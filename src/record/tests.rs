@@ -63,6 +63,8 @@ impl Round {
                 auto: k == 1,
                 surrender: false,
                 declare_natural: true,
+                banker: false,
+                multiplier: 1,
             })
             .collect();
         Round {

@@ -269,13 +269,20 @@ fn push_hex_or_null(out: &mut String, digest: Option<[u8; 32]>) {
 fn push_seat(out: &mut String, hand: &[u8; 13], seat: &PlayedSeat, player: Option<&Player>) {
     out.push_str("{\"arrangement\":\"");
     push_arrangement(out, &seat.arrangement);
+    let _ = write!(out, "\",\"auto\":{}", seat.auto);
+    if seat.banker {
+        out.push_str(",\"banker\":true");
+    }
     let _ = write!(
         out,
-        "\",\"auto\":{},\"declare_natural\":{},\"hand\":\"",
-        seat.auto, seat.declare_natural
+        ",\"declare_natural\":{},\"hand\":\"",
+        seat.declare_natural
     );
     push_cards(out, hand);
     out.push('"');
+    if seat.multiplier != 1 {
+        let _ = write!(out, ",\"multiplier\":{}", seat.multiplier);
+    }
     if let Some(player) = player {
         out.push_str(",\"player\":");
         push_player(out, player);
@@ -421,6 +428,20 @@ fn check_format_fields(inputs: &RoundInputs) -> Result<AutoPolicy> {
     }
 }
 
+/// Checks that a record of a format before 5 names no banker and no
+/// multiplier: those formats have no place for them.
+fn check_roles_format(inputs: &RoundInputs) -> Result<()> {
+    let roles = inputs.seats.iter().any(|s| s.banker || s.multiplier != 1);
+    if roles && inputs.format_version < SETTLEMENT_VERSION_FORMAT {
+        return Err(Error::argument(format!(
+            "format {} records hold no banker or multipliers (format \
+             {SETTLEMENT_VERSION_FORMAT} on)",
+            inputs.format_version
+        )));
+    }
+    Ok(())
+}
+
 /// Writes the record of a played round (see the module documentation).
 ///
 /// Errors: a round id, notes, client seeds or stakes out of range
@@ -437,6 +458,7 @@ pub fn write(inputs: &RoundInputs) -> Result<Written> {
         .check(seats)
         .map_err(|e| e.context("stakes"))?;
     let policy = check_format_fields(inputs)?;
+    check_roles_format(inputs)?;
     let hands = fair::deal(inputs.server_seed, inputs.client_seeds, inputs.nonce, seats)?;
     if let Some((seat, p)) = check_play(inputs.rules, &hands, inputs.seats, policy)
         .into_iter()

@@ -130,7 +130,7 @@ pub(super) fn declared_natural(rules: &Rules, seat: &SeatInput) -> Option<Decl> 
 /// banker and every multiplier is 1; in one, exactly one seat is the banker, its multiplier
 /// is 1 and every other seat's is in `1..=banker.max_multiplier`.
 #[inline(always)]
-pub(super) fn check_banker(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
+pub(crate) fn check_banker(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
     let plain = seats.iter().all(|s| !s.banker & (s.multiplier == 1));
     if !rules.banker_enabled && plain {
         return Ok(());

@@ -16,7 +16,7 @@ use crate::rules::Rules;
 use crate::settle::{check_seat_count, settle, SeatInput, Settlement, MAX_SEATS, MIN_SEATS};
 use crate::stakes::{read_stakes, StakeSpec, StakesInput, StakesValue};
 
-const ROUND_KEYS: [&str; 4] = ["id", "rules", "stakes", "seats"];
+const ROUND_KEYS: [&str; 6] = ["id", "rules", "stakes", "seats", "banker", "multipliers"];
 
 /// What one line of a stream came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +59,8 @@ struct Round<'a> {
     rules: Option<&'a RawValue>,
     stakes: Option<&'a RawValue>,
     seats: Option<&'a RawValue>,
+    banker: Option<&'a RawValue>,
+    multipliers: Option<&'a RawValue>,
 }
 
 /// Reads a round's members; its id is set in `id` as soon as it is read and
@@ -75,6 +77,8 @@ fn read_round<'a>(text: &'a str, id: &mut Option<&'a RawValue>) -> Result<Round<
         rules: None,
         stakes: None,
         seats: None,
+        banker: None,
+        multipliers: None,
     };
     let fields = members(raw)?;
     if let Some((_, v)) = fields.iter().find(|(k, _)| k == "id") {
@@ -87,6 +91,8 @@ fn read_round<'a>(text: &'a str, id: &mut Option<&'a RawValue>) -> Result<Round<
             "rules" => round.rules = Some(v),
             "stakes" => round.stakes = Some(v),
             "seats" => round.seats = Some(v),
+            "banker" => round.banker = Some(v),
+            "multipliers" => round.multipliers = Some(v),
             _ => {
                 return Err(bad(format!(
                     "unknown key {key:?} (a round has {})",
@@ -158,17 +164,64 @@ pub(super) fn read_round_and_settle<'t>(
         }
     };
     check_seat_count(seat_values.len())?;
-    let seats = seat_values
+    let mut seats = seat_values
         .iter()
         .enumerate()
         .map(|(k, v)| read_seat(v, k))
         .collect::<Result<Vec<_>>>()?;
+    read_roles(&round, &mut seats)?;
     let spec = match round.stakes {
         None => StakeSpec::Uniform(rules.stake),
         Some(v) if kind(v) == Kind::Null => StakeSpec::Uniform(rules.stake),
         Some(v) => read_stakes(&v, seats.len())?,
     };
     Ok((settle(rules, &seats, &spec.stakes())?, seats))
+}
+
+/// A value given and not null.
+fn given(v: Option<&RawValue>) -> Option<&RawValue> {
+    v.filter(|v| kind(v) != Kind::Null)
+}
+
+/// Sets a banker game's banker seat (`"banker"`: a seat number) and each
+/// seat's multiplier (`"multipliers"`: one integer per seat); whether the
+/// rules allow them is settlement's check.
+fn read_roles(round: &Round<'_>, seats: &mut [SeatInput]) -> Result<()> {
+    let n = seats.len();
+    if let Some(v) = given(round.banker) {
+        match integer(v) {
+            Some(b) if (0..n as i64).contains(&b) => seats[b as usize].banker = true,
+            _ => {
+                return Err(bad(format!(
+                    "\"banker\" is a seat number, 0 to {}, not {}",
+                    n - 1,
+                    shown(v)
+                )))
+            }
+        }
+    }
+    let Some(v) = given(round.multipliers) else {
+        return Ok(());
+    };
+    let items = match kind(v) {
+        Kind::Array => elements(v)?,
+        _ => return Err(bad(format!("\"multipliers\" is a list, not {}", shown(v)))),
+    };
+    if items.len() != n {
+        return Err(bad(format!(
+            "\"multipliers\" needs one integer per seat ({n}), got {}",
+            items.len()
+        )));
+    }
+    for (k, (item, seat)) in items.iter().zip(seats.iter_mut()).enumerate() {
+        seat.multiplier = integer(item).ok_or_else(|| {
+            bad(format!(
+                "multipliers[{k}] must be an integer within 64 bits, not {}",
+                shown(item)
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 /// Settles one round given as JSON text and appends its record to `out`.

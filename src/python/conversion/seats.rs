@@ -266,6 +266,8 @@ pub(crate) fn played_seats(seats: Vec<SubmittedSeat>) -> PyResult<Vec<PlayedSeat
             auto,
             surrender,
             declare_natural,
+            banker: false,
+            multiplier: 1,
         });
     }
     Ok(played)
