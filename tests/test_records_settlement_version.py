@@ -68,11 +68,17 @@ def test_older_formats_are_settlement_version_1(version: int) -> None:
         assert "version" not in json.loads(line)["settlement"]
 
 
-def test_the_golden_format_5_records_hold_a_horse_card_round() -> None:
+def test_the_golden_format_5_records_hold_a_horse_card_and_a_banker_round() -> None:
     records = [json.loads(line) for line in golden(5)]
     assert all(r["settlement"]["version"] == 2 for r in records)
-    horse = [p["horse"] for p in records[-1]["settlement"]["pairs"] if "horse" in p]
-    assert records[-1]["rules"]["horse"] == {"card": "Ah"} and 2 in horse
+    horse = [p["horse"] for p in records[-2]["settlement"]["pairs"] if "horse" in p]
+    assert records[-2]["rules"]["horse"] == {"card": "Ah"} and 2 in horse
+    banker = records[-1]
+    assert [s.get("banker") for s in banker["seats"]] == [None, None, None, True]
+    assert [s.get("multiplier", 1) for s in banker["seats"]] == [2, 1, 5, 1]
+    outcomes = [p["outcome"] for p in banker["settlement"]["pairs"]]
+    assert outcomes.count("unplayed") == 3
+    assert read_record(golden(5)[-1]).multipliers == [2, 1, 5, 1]
 
 
 def test_a_record_of_settlement_version_1_in_format_5_replays() -> None:

@@ -1,10 +1,11 @@
 """Writes the golden round records of tests/test_records.py to standard output,
-in the format version given (4 when none is):
+in the format version given (5 when none is):
 
     python tests/golden/make_records.py --format 1 > tests/golden/records-1.jsonl
     python tests/golden/make_records.py --format 2 > tests/golden/records-2.jsonl
     python tests/golden/make_records.py --format 3 > tests/golden/records-3.jsonl
     python tests/golden/make_records.py --format 4 > tests/golden/records-4.jsonl
+    python tests/golden/make_records.py --format 5 > tests/golden/records-5.jsonl
     python tests/golden/make_records.py --void > tests/golden/void-1.jsonl
 
 The rounds are fixed (server seeds from a counter, arrangements by the
@@ -255,6 +256,7 @@ def golden_records(format_version: int = RECORD_FORMAT_VERSION) -> list[str]:
         previous = policy_rounds[-1][1]
     if format_version >= 5:
         finish(_horse_round(previous))
+        finish(_banker_round(previous))
     return lines
 
 
@@ -279,6 +281,28 @@ def _horse_round(previous: str | None) -> capsa.Round:
     )
     rnd.deal()
     _arrange(rnd, skip=0)
+    return rnd
+
+
+def _banker_round(previous: str | None) -> capsa.Round:
+    """Format 5's round 10: a banker game of four seats at stakes 10, seat 3
+    the banker, the others at multipliers 2, 1 and 5, seat 1 left to the
+    close."""
+    rnd = capsa.Round(
+        capsa.Rules.preset("shisanshui-banker"),
+        4,
+        10,
+        round_id="table-7/round-10",
+        nonce=10,
+        previous_digest=previous,
+        server_seed=_seed(53),
+        table_id=TABLE_ID,
+        players=PLAYERS,
+        banker=3,
+        multipliers=[2, 1, 5, 1],
+    )
+    rnd.deal()
+    _arrange(rnd, skip=1)
     return rnd
 
 
