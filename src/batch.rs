@@ -186,8 +186,8 @@ pub enum Banker {
     None,
     /// The same seat at every table.
     Every(usize),
-    /// One seat per table, by row.
-    PerRow(Vec<u8>),
+    /// One seat per table, by row (`None`: that table has no banker).
+    PerRow(Vec<Option<u8>>),
 }
 
 impl Banker {
@@ -197,7 +197,7 @@ impl Banker {
         match self {
             Banker::None => None,
             Banker::Every(s) => Some(*s),
-            Banker::PerRow(rows) => Some(rows[row] as usize),
+            Banker::PerRow(rows) => rows[row].map(usize::from),
         }
     }
 
@@ -214,14 +214,17 @@ impl Banker {
                 "banker needs one seat per table ({n}), got {}",
                 rows.len()
             )),
-            Banker::PerRow(rows) => match rows.iter().position(|&s| s as usize >= seats) {
-                Some(row) => bad(format!(
-                    "banker[{row}] must be a seat, in 0..{}, got {}",
-                    seats - 1,
-                    rows[row]
-                )),
-                None => Ok(()),
-            },
+            Banker::PerRow(rows) => {
+                let off = |s: &Option<u8>| s.is_some_and(|s| usize::from(s) >= seats);
+                match rows.iter().position(off) {
+                    Some(row) => bad(format!(
+                        "banker[{row}] must be a seat, in 0..{}, got {}",
+                        seats - 1,
+                        rows[row].map_or(-1, i64::from)
+                    )),
+                    None => Ok(()),
+                }
+            }
             Banker::Every(_) => Ok(()),
         }
     }

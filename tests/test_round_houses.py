@@ -252,3 +252,37 @@ def test_a_state_holding_a_refused_foul_is_refused() -> None:
     fields["play"][0]["arrangement"] = str(_fouled(hands[0], REFUSE))
     with pytest.raises(capsa.RoundError, match=r"play\[0\]\.arrangement fouls"):
         capsa.Round.from_dict(seal(fields, KEY), key=KEY)
+
+
+# ------------------------------------------------------------ columns
+
+
+def test_a_banker_round_settles_from_a_rounds_table_and_a_table_of_records() -> None:
+    pa = pytest.importorskip("pyarrow")
+    from capsa import bulk
+
+    rnd = _settled(_banker_round())
+    records = bulk.records_table([rnd.record_json()])
+    assert records.column("banker").to_pylist() == [2]
+    assert [records.column(f"multiplier{s}")[0].as_py() for s in range(4)] == [3, 1, 1, 5]
+    settled = bulk.settle_table(records)
+    assert [settled.column(f"money{s}")[0].as_py() for s in range(4)] == rnd.settle().money
+    # the same round as a rounds table of its own, and its faults row by row
+    cards = pa.array([bytes(rnd.arrangement(s).ids) for s in range(4)], pa.binary(13))  # type: ignore[union-attr]
+    columns: dict[str, Any] = {f"cards{s}": [cards[s].as_py()] * 4 for s in range(4)}
+    columns |= {
+        "rules": ["shisanshui-banker"] * 3 + ["capsa-susun"],
+        "stakes": [25] * 4,
+        "banker": [2, None, 7, 1],
+        "multiplier0": [3, 3, 3, None],
+        "multiplier3": [5, 5, 5, None],
+    }
+    schema = {f"cards{s}": pa.binary(13) for s in range(4)}
+    table = pa.table({k: pa.array(v, schema.get(k)) for k, v in columns.items()})
+    out = bulk.settle_table(table)
+    errors = out.column("error").to_pylist()
+    assert errors[0] is None
+    assert [out.column(f"money{s}")[0].as_py() for s in range(4)] == rnd.settle().money
+    assert "no seat is named the banker" in errors[1]
+    assert "banker must be a seat, in 0..3" in errors[2]
+    assert "banker.enabled is false" in errors[3]

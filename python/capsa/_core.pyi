@@ -608,7 +608,11 @@ def settle_batch(
     integers (nested sequences or a 2-d numpy integer array; the diagonal is
     ignored).
     ``surrender`` and ``declare_natural`` are None (no seat surrenders, every
-    seat declares) or numpy bool arrays of shape (N, P).
+    seat declares) or numpy bool arrays of shape (N, P). ``banker`` is None,
+    one seat for every table or an int array of shape (N,) (-1: that table
+    has no banker), ``multipliers`` None or an int array of shape (N, P),
+    as :func:`settle` takes them; a table whose roles the rules do not
+    allow is an error row.
 
     Returns (points, money, errors): int64 arrays of shape (N, P), points and
     money in minor units (before rake), zero on the rows that could not be

@@ -4,8 +4,9 @@ A *rounds table* holds one round a row (the schema is in ``docs/bulk.md``):
 ``cards0`` .. ``cards3``, each seat's 13 card ids laid out top 0-2, middle
 3-7, bottom 8-12 (``fixed_size_binary(13)``, the fast form, or a list of 13
 integers); optional ``id``, ``rules``, ``stakes``, ``surrender0`` ..
-``surrender3`` and ``declare_natural0`` .. ``declare_natural3``, and the
-round's ``table_id``, ``played_at`` and ``player0`` .. ``player3``.
+``surrender3`` and ``declare_natural0`` .. ``declare_natural3``, a banker
+game's ``banker`` and ``multiplier0`` .. ``multiplier3``, and the round's
+``table_id``, ``played_at`` and ``player0`` .. ``player3``.
 Settling it gives a *results table*: the ``id`` column and those as given,
 ``seats``, every seat's ``points``, ``money``, ``rake`` and ``net``, and
 ``error``, null for a settled round and the reason for one that could not
@@ -42,12 +43,14 @@ from capsa import _core
 from capsa._core import ArgumentError, RulesError, TableError
 from capsa.columns import (
     AUTO_COLUMNS,
+    BANKER_COLUMN,
     CARD_COLUMNS,
     DECLARE_COLUMNS,
     ECHOED_COLUMNS,
     FIGURES,
     KERNEL_OUTCOMES,
     MAX_SEATS,
+    MULTIPLIER_COLUMNS,
     OUTCOMES,
     PLAYER_COLUMNS,
     SURRENDER_COLUMNS,
@@ -59,6 +62,7 @@ from capsa.columns import (
     rounds_table,
 )
 from capsa.record_tables import records_table, rules_of_metadata
+from capsa.role_columns import group_roles, read_roles
 from capsa.rules import Rules
 from capsa.rules.known import default_known_rules, differing_knobs, with_known
 
@@ -68,11 +72,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AUTO_COLUMNS",
+    "BANKER_COLUMN",
     "CARD_COLUMNS",
     "DECLARE_COLUMNS",
     "ECHOED_COLUMNS",
     "FIGURES",
     "MAX_SEATS",
+    "MULTIPLIER_COLUMNS",
     "OUTCOMES",
     "PLAYER_COLUMNS",
     "SURRENDER_COLUMNS",
@@ -414,6 +420,7 @@ def settle_table(
     surrender = _read_flags(table, SURRENDER_COLUMNS, seats, False)
     declare = _read_flags(table, DECLARE_COLUMNS, seats, True)
     auto = _auto_columns(table, table_seats, seats)
+    roles = read_roles(table, seats, errors.add)
 
     figures: npt.NDArray[np.int64] | None = None  # (figure, seat, round)
     outcomes: npt.NDArray[np.uint8] | None = None  # (outcome, seat, round)
@@ -428,6 +435,7 @@ def settle_table(
             _group_flags(surrender, rows, p, default=False),
             _group_flags(declare, rows, p, default=True),
             threads=threads,
+            **group_roles(roles, rows, p, errors.add),
         )
         if isinstance(rows, slice) and p == seats:
             figures, outcomes = out, outcome  # one group holds every round: no copy

@@ -30,12 +30,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AUTO_COLUMNS",
+    "BANKER_COLUMN",
     "CARD_COLUMNS",
     "DECLARE_COLUMNS",
     "ECHOED_COLUMNS",
     "FIGURES",
     "KERNEL_OUTCOMES",
     "MAX_SEATS",
+    "MULTIPLIER_COLUMNS",
     "OUTCOMES",
     "PLAYER_COLUMNS",
     "SURRENDER_COLUMNS",
@@ -55,6 +57,9 @@ SURRENDER_COLUMNS = tuple(f"surrender{s}" for s in range(MAX_SEATS))
 DECLARE_COLUMNS = tuple(f"declare_natural{s}" for s in range(MAX_SEATS))
 AUTO_COLUMNS = tuple(f"auto{s}" for s in range(MAX_SEATS))
 PLAYER_COLUMNS = tuple(f"player{s}" for s in range(MAX_SEATS))
+#: A banker game's columns: the banker's seat, each seat's multiplier.
+BANKER_COLUMN = "banker"
+MULTIPLIER_COLUMNS = tuple(f"multiplier{s}" for s in range(MAX_SEATS))
 #: Optional columns of a rounds table that its results carry as given,
 #: after ``id``: the round's table, when it was played (a UTC timestamp in
 #: milliseconds) and each seat's player, as a table of round records has

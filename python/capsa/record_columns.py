@@ -23,10 +23,12 @@ from capsa import _core
 from capsa._core import TableError
 from capsa.columns import (
     AUTO_COLUMNS,
+    BANKER_COLUMN,
     CARD_COLUMNS,
     DECLARE_COLUMNS,
     KERNEL_OUTCOMES,
     MAX_SEATS,
+    MULTIPLIER_COLUMNS,
     PLAYER_COLUMNS,
     SURRENDER_COLUMNS,
     echoed_fields,
@@ -68,11 +70,15 @@ _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 def records_schema() -> Any:
     """The schema of a table of round records: the rounds schema (four
-    seats, ``id`` the record's round id), the outcome columns, then the
-    record's ``round_id`` and ``digest`` and its ``table_id``,
-    ``played_at`` and ``player0`` .. ``player3`` (``echoed_fields``)."""
+    seats, ``id`` the record's round id), a banker game's ``banker`` and
+    ``multiplier0`` .. ``multiplier3`` (null outside one), the outcome
+    columns, then the record's ``round_id`` and ``digest`` and its
+    ``table_id``, ``played_at`` and ``player0`` .. ``player3``
+    (``echoed_fields``)."""
     pa = pyarrow_module()
-    fields = [*rounds_schema(MAX_SEATS), *outcome_fields(MAX_SEATS)]
+    fields = [*rounds_schema(MAX_SEATS), pa.field(BANKER_COLUMN, pa.int8())]
+    fields += [pa.field(name, pa.int64()) for name in MULTIPLIER_COLUMNS]
+    fields += outcome_fields(MAX_SEATS)
     fields += [pa.field("round_id", pa.string()), pa.field("digest", pa.string())]
     fields += echoed_fields(MAX_SEATS)
     return pa.schema(fields)
@@ -223,7 +229,9 @@ def _rows_table(rows: list[_Row]) -> tuple[Any, list[tuple[int, str]]]:
         "digest": pa.array([row.digest for row in rows], pa.string()),
         "table_id": pa.array([view.table_id for view in views], pa.string()),
         "played_at": pa.array([_played_at(view) for view in views], pa.timestamp("ms", tz="UTC")),
+        BANKER_COLUMN: pa.array([view.banker for view in views], pa.int8()),
     }
+    banker_game = [view.banker is not None for view in views]
     arrays["round_id"] = arrays["id"]
     players = [view.players for view in views]
     for s in range(MAX_SEATS):
@@ -238,6 +246,11 @@ def _rows_table(rows: list[_Row]) -> tuple[Any, list[tuple[int, str]]]:
         arrays[DECLARE_COLUMNS[s]] = pa.array(flags[:, s, 2], pa.bool_(), mask=mask)
         ids = [p[s][0] if s < len(p) else None for p in players]
         arrays[PLAYER_COLUMNS[s]] = pa.array(ids, pa.string())
+        multipliers = [
+            v.multipliers[s] if game and s < v.seat_count else None
+            for v, game in zip(views, banker_game, strict=True)
+        ]
+        arrays[MULTIPLIER_COLUMNS[s]] = pa.array(multipliers, pa.int64())
     has = [(seats > s) & ~refused for s in range(MAX_SEATS)]
     kernel = iter(outcome_arrays(outcomes, has))
     columns = [arrays[f.name] if f.name in arrays else next(kernel) for f in schema]
@@ -277,6 +290,7 @@ def _outcomes(
     for (_, p), members in groups.items():
         at = np.array(members, dtype=np.intp)
         stakes = np.array([rows[k].stake for k in members], dtype=np.int64)
+        views = [rows[k].view for k in members]
         _, found, bad, why = _core.settle_rounds(
             np.ascontiguousarray(cards[at, :p]),
             rows[members[0]].rules,
@@ -284,6 +298,8 @@ def _outcomes(
             np.ascontiguousarray(flags[at, :p, 1]),
             np.ascontiguousarray(flags[at, :p, 2]),
             threads=1,
+            banker=np.array([-1 if v.banker is None else v.banker for v in views], np.int64),
+            multipliers=np.array([v.multipliers for v in views], np.int64),
         )
         outcomes[:, :p, at] = found
         reasons.update(zip(at[bad].tolist(), why, strict=True))

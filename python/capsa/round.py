@@ -48,6 +48,8 @@ from capsa.round_play import (
     close_seats,
     record_rules,
     refused_foul,
+    seat_roles,
+    settle_play,
 )
 from capsa.round_state import (
     PHASES,
@@ -69,7 +71,7 @@ from capsa.round_state import (
 from capsa.round_timers import Timers, read_now, read_policy
 from capsa.round_view import player_view
 from capsa.rules import Rules
-from capsa.settlement import Seat, Settlement, settle
+from capsa.settlement import Settlement
 
 __all__ = ["PHASES", "Round", "RoundError", "StaleStateError"]
 
@@ -215,13 +217,7 @@ class Round:
         self._server_seed = secrets.token_bytes(32) if seed is None else seed
         self._require_seeds = _core.read_flag(require_client_seeds, "require_client_seeds")
         self._timers = Timers(deadline, seed_deadline, arrangement_ms, self._require_seeds)
-        self._auto = read_policy(auto_arrange)
-        if self._auto == "foul" and self._rules["foul.mode"] == "refuse":
-            # the round could not settle a seat the foul policy arranged
-            raise ArgumentError(
-                'auto_arrange="foul" cannot be used under foul.mode = "refuse": '
-                "the rules refuse fouled arrangements"
-            )
+        self._auto = read_policy(auto_arrange, self._rules)
         self._commitment = _core.fair_commitment(self._server_seed)
         self._phase = "open"
         self._sequence = 0
@@ -526,8 +522,7 @@ class Round:
             k = self._seat(seat)
             play = self._play[k]
             ids = _core.submission(arrangement, self._hands[k], k)
-            refused = refused_foul(ids, self._rules, k)
-            if refused is not None:
+            if (refused := refused_foul(ids, self._rules, k)) is not None:
                 raise refused
             play.arrangement = ids
             play.text = None
@@ -620,23 +615,12 @@ class Round:
             return self._settlement
 
     def _settlement_now(self) -> Settlement:
-        seats: list[Seat | tuple[int, ...]] = [
-            # 13 ids are a seat that declares and does not surrender
-            p.arrangement or ()
-            if p.declare_natural and not p.surrender
-            else Seat(
-                checked_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural)
-            )
-            for p in self._play
-        ]
-        return settle(seats, self._rules, self._stakes, **self._roles())
+        return settle_play(self._play, self._rules, self._stakes, self._roles())
 
     def _roles(self) -> dict[str, Any]:
         """The banker and multipliers, as ``settle`` and the record writer
-        take them (none outside a banker game)."""
-        if self._banker is None:
-            return {}
-        return {"banker": self._banker, "multipliers": self._multipliers}
+        take them."""
+        return seat_roles(self._banker, self._multipliers)
 
     def _record_inputs(self) -> tuple[Any, ...]:
         """What the record writer reads, in its positional order."""
@@ -647,10 +631,7 @@ class Round:
             self._server_seed,
             self._client_seeds,
             self._nonce,
-            [
-                (p.arrangement or (), p.auto, p.surrender, bool(p.declare_natural))
-                for p in self._play
-            ],
+            [p.played() for p in self._play],
             self._previous_digest,
             self._meta or None,
         )

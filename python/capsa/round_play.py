@@ -6,12 +6,14 @@ record share."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from capsa import _core
 from capsa.arrangement import Arrangement
 from capsa.records import rules_for_record
 from capsa.round_state import round_error
 from capsa.rules import Rules
+from capsa.settlement import Seat, Settlement, settle
 
 __all__ = [
     "SeatPlay",
@@ -20,6 +22,8 @@ __all__ = [
     "close_seats",
     "record_rules",
     "refused_foul",
+    "seat_roles",
+    "settle_play",
 ]
 
 # Rules as records hold them, by the identity of the Rules object (kept
@@ -77,6 +81,11 @@ class SeatPlay:
         self.surrender = False
         self.declare_natural: bool | None = None  # None: not decided
 
+    def played(self) -> tuple[Sequence[int], bool, bool, bool]:
+        """The seat as the record writer takes it: (13 ids, auto,
+        surrender, declare_natural). Raises nothing."""
+        return (self.arrangement or (), self.auto, self.surrender, bool(self.declare_natural))
+
     def arrangement_text(self) -> str | None:
         """The arrangement as ``"top / middle / bottom"`` text (written once),
         or None before there is one."""
@@ -129,3 +138,26 @@ def check_auto_seat(k: int, policy: str, fouls: bool) -> None:
         + ("never fouls" if fouls else "always fouls"),
         k,
     )
+
+
+def seat_roles(banker: int | None, multipliers: Sequence[int]) -> dict[str, Any]:
+    """A round's banker and multipliers as keywords of ``settle`` and the
+    record writer: none outside a banker game. Raises nothing."""
+    if banker is None:
+        return {}
+    return {"banker": banker, "multipliers": list(multipliers)}
+
+
+def settle_play(
+    play: Sequence[SeatPlay], rules: Rules, stakes: Any, roles: dict[str, Any]
+) -> Settlement:
+    """The settlement of the seats' play (each arranged). Raises what
+    :func:`capsa.settle` raises."""
+    seats: list[Seat | tuple[int, ...]] = [
+        # 13 ids are a seat that declares and does not surrender
+        p.arrangement or ()
+        if p.declare_natural and not p.surrender
+        else Seat(checked_arrangement(p.arrangement or ()), p.surrender, bool(p.declare_natural))
+        for p in play
+    ]
+    return settle(seats, rules, stakes, **roles)

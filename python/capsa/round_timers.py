@@ -12,6 +12,7 @@ from capsa._core import ArgumentError
 from capsa.records import AUTO_ARRANGE_POLICIES
 from capsa.round_args import is_int, now_ms, read_time
 from capsa.round_state import round_error
+from capsa.rules import Rules
 
 __all__ = ["Timers", "read_now", "read_policy"]
 
@@ -25,15 +26,22 @@ def read_now(now: object) -> int:
     return now_ms() if now is None else read_time(now, "now")
 
 
-def read_policy(value: object) -> str:
-    """An auto-arrange policy: one of :data:`capsa.records.AUTO_ARRANGE_POLICIES`
-    (``TypeError`` for a value that is not a str, ``ArgumentError`` naming
-    the policies for another)."""
+def read_policy(value: object, rules: Rules) -> str:
+    """An auto-arrange policy of a round under ``rules``: one of
+    :data:`capsa.records.AUTO_ARRANGE_POLICIES` (``TypeError`` for a value
+    that is not a str, ``ArgumentError`` naming the policies for another,
+    and for ``"foul"`` under rules that refuse fouled arrangements)."""
     if not isinstance(value, str):
         raise TypeError(f"auto_arrange must be a str, not {type(value).__name__}")
     if value not in AUTO_ARRANGE_POLICIES:
         raise ArgumentError(
             f"auto_arrange must be one of {', '.join(AUTO_ARRANGE_POLICIES)}, got {value[:40]!r}"
+        )
+    if value == "foul" and rules["foul.mode"] == "refuse":
+        # the round could not settle a seat the foul policy arranged
+        raise ArgumentError(
+            'auto_arrange="foul" cannot be used under foul.mode = "refuse": '
+            "the rules refuse fouled arrangements"
         )
     return value
 

@@ -121,7 +121,8 @@ def settle_batch(
     the diagonal is ignored). ``surrender`` and ``declare_natural`` are None
     (no seat surrenders; every seat declares its natural) or numpy bool
     arrays of shape (N, P). ``banker`` (a banker game's banker seat: one
-    int for every table or an int array of shape (N,)) and ``multipliers``
+    int for every table or an int array of shape (N,), -1 for a table of no
+    banker) and ``multipliers``
     (each seat's stake multiplier, an int array of shape (N, P)) are as
     :func:`settle`'s; a table whose banker or multipliers its rules refuse
     is listed in ``errors``.

@@ -13,8 +13,7 @@ use super::conversion::choices::rules_arg;
 use super::conversion::meta::meta_arg;
 use super::conversion::numbers::{int_in_range, nonce_arg};
 use super::conversion::players::players_arg;
-use super::conversion::roles::seat_roles;
-use super::conversion::seats::{played_seats, SubmittedSeat};
+use super::conversion::seats::{played_seats, with_roles, SubmittedSeat};
 use super::conversion::stakes::record_stakes_arg;
 use super::conversion::text::{
     client_seeds_arg, digest_arg, round_id_arg, server_seed_arg, string_arg, table_id_arg,
@@ -28,9 +27,7 @@ use crate::auto_arrange::AutoPolicy;
 use crate::canonical::{self, Json};
 use crate::error::ErrorKind;
 use crate::fair::hex;
-use crate::record::{
-    self, AnyRecord, PlayedSeat, Problem, Record, RoundInputs, SolverId, VoidRecord,
-};
+use crate::record::{self, AnyRecord, Problem, Record, RoundInputs, SolverId, VoidRecord};
 use crate::rules::Rules;
 use crate::stakes::StakeSpec;
 
@@ -138,16 +135,7 @@ fn write_round_record(
     multipliers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyTuple>> {
     let n = seats.len();
-    let format_version = match format_version {
-        Some(v) => int_in_range(
-            v,
-            "format_version",
-            record::FIRST_FORMAT_VERSION,
-            record::FORMAT_VERSION,
-            ErrorKind::Argument,
-        )?,
-        None => record::FORMAT_VERSION,
-    };
+    let format_version = format_version_arg(format_version)?;
     crate::settle::check_seat_count(n)?;
     let played = with_roles(played_seats(seats)?, banker, multipliers)?;
     let rules = rules.get();
@@ -201,20 +189,17 @@ fn write_round_record(
     }
 }
 
-/// The played seats with the banker and multipliers given (`None`: no
-/// banker, every multiplier 1), read as `settle` reads them.
-fn with_roles(
-    mut played: Vec<PlayedSeat>,
-    banker: Option<&Bound<'_, PyAny>>,
-    multipliers: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<PlayedSeat>> {
-    let mut inputs = record::seat_inputs(&played);
-    seat_roles(banker, multipliers, &mut inputs)?;
-    for (seat, input) in played.iter_mut().zip(&inputs) {
-        seat.banker = input.banker;
-        seat.multiplier = input.multiplier;
-    }
-    Ok(played)
+/// The format version a record is written in (`None`: the newest).
+fn format_version_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<i128> {
+    value.map_or(Ok(record::FORMAT_VERSION), |v| {
+        int_in_range(
+            v,
+            "format_version",
+            record::FIRST_FORMAT_VERSION,
+            record::FORMAT_VERSION,
+            ErrorKind::Argument,
+        )
+    })
 }
 
 /// The dict of a round record's text, with its `rules` the dict of

@@ -14,7 +14,8 @@
 //! format 4; its settlement names the settlement version it was settled
 //! under (`settlement.version`, 2 as this engine writes; a record naming a
 //! version this engine does not settle is refused by the reader, the
-//! problem's field [`SETTLEMENT_VERSION_FIELD`]). `void` holds the void record,
+//! problem's field [`SETTLEMENT_VERSION_FIELD`]), and a banker game's seats
+//! name the banker and their multipliers ([`roles`]). `void` holds the void record,
 //! which closes a round never played in its table's chain.
 //!
 //! [`write`] turns the inputs of a played round (the seeds, each seat's
@@ -35,6 +36,7 @@ mod any;
 mod format;
 mod read;
 mod replay;
+mod roles;
 mod table;
 mod void;
 mod write;

@@ -13,6 +13,7 @@ use super::format::{
     SEAT_KEYS_5, SETTLEMENT_VERSION, SETTLEMENT_VERSION_FIELD, SETTLEMENT_VERSION_FORMAT,
     TABLE_FORMAT_VERSION,
 };
+use super::roles::{read_banker, read_multiplier};
 use super::table::{
     check_record_players, policy_of, read_player, read_solver, read_table_id, Player, SolverId,
     SEAT_FIELDS,
@@ -96,14 +97,14 @@ pub(super) fn text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Re
     }
 }
 
-fn boolean(value: &Json, field: &str) -> Read<bool> {
+pub(super) fn boolean(value: &Json, field: &str) -> Read<bool> {
     match value {
         Json::Bool(b) => Ok(*b),
         other => Err(Problem::new(field, not_a_flag(field, other.kind()))),
     }
 }
 
-fn integer(value: &Json, field: &str, lo: i128, hi: i128) -> Read<i128> {
+pub(super) fn integer(value: &Json, field: &str, lo: i128, hi: i128) -> Read<i128> {
     match value {
         Json::Int(v) if (lo..=hi).contains(v) => Ok(*v),
         Json::Int(v) => Err(Problem::new(
@@ -243,34 +244,6 @@ fn read_seat(value: &Json, k: usize, version: i128) -> Read<ReadSeat> {
         },
         player,
     ))
-}
-
-/// A seat's `banker`: absent (not the banker) or `true`; `false` is not
-/// written, so a record holding it is not as the engine writes it.
-fn read_banker(value: Option<&Json>, field: &str) -> Read<bool> {
-    match value {
-        None => Ok(false),
-        Some(v) if boolean(v, field)? => Ok(true),
-        Some(_) => Err(Problem::new(
-            field,
-            format!("{field} is written only on the banker seat, as true"),
-        )),
-    }
-}
-
-/// A seat's `multiplier`: absent (1) or a whole number other than 1 within
-/// 64 bits (the rules' range is checked when the round settles).
-fn read_multiplier(value: Option<&Json>, field: &str) -> Read<i64> {
-    let Some(v) = value else {
-        return Ok(1);
-    };
-    match integer(v, field, i64::MIN.into(), i64::MAX.into())? {
-        1 => Err(Problem::new(
-            field,
-            format!("{field} is written only when it is not 1"),
-        )),
-        m => Ok(m as i64),
-    }
 }
 
 fn read_version(value: &Json) -> Read<i128> {

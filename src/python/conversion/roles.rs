@@ -123,8 +123,9 @@ fn int_array(obj: &Bound<'_, PyAny>, shape: &[usize], what: &str) -> PyResult<Ve
 
 /// The banker and multipliers of a batch of `n` tables of `p` seats:
 /// `banker` None, one seat for every table or an int array of shape (n,);
-/// `multipliers` None or an int array of shape (n, p). A banker that is not
-/// a seat is an ArgumentError naming the row.
+/// `multipliers` None or an int array of shape (n, p). In an array, -1 is a
+/// table of no banker; another value that is not a seat is an
+/// ArgumentError naming the row.
 pub(crate) fn batch_roles(
     banker: Option<&Bound<'_, PyAny>>,
     multipliers: Option<&Bound<'_, PyAny>>,
@@ -137,13 +138,16 @@ pub(crate) fn batch_roles(
             let rows = int_array(b, &[n], "banker")?;
             let mut seats = Vec::with_capacity(n);
             for (row, &s) in rows.iter().enumerate() {
-                if !(0..p as i64).contains(&s) {
+                if !(-1..p as i64).contains(&s) {
                     return Err(err(
                         ErrorKind::Argument,
-                        format!("banker[{row}] must be a seat, in 0..{}, got {s}", p - 1),
+                        format!(
+                            "banker[{row}] must be a seat, in 0..{}, or -1 for none, got {s}",
+                            p - 1
+                        ),
                     ));
                 }
-                seats.push(s as u8);
+                seats.push(u8::try_from(s).ok());
             }
             Banker::PerRow(seats)
         }

@@ -10,11 +10,12 @@ use pyo3::types::{PyList, PyString, PyTuple, PyType};
 
 use super::cards::{read_cards, read_plain_arrangement, ReadError, Want};
 use super::flags::bool_arg;
+use super::roles::seat_roles;
 use super::text::type_name;
 use crate::arrangement::arrangement_size_error;
 use crate::cards::check_hand;
 use crate::error::Error;
-use crate::record::PlayedSeat;
+use crate::record::{self, PlayedSeat};
 use crate::settle::{seat_count_error, SeatInput, MAX_SEATS, MIN_SEATS};
 
 /// `getattr(obj, name, None)`: the attribute, or None when `obj` has none.
@@ -269,6 +270,22 @@ pub(crate) fn played_seats(seats: Vec<SubmittedSeat>) -> PyResult<Vec<PlayedSeat
             banker: false,
             multiplier: 1,
         });
+    }
+    Ok(played)
+}
+
+/// The played seats with the banker and multipliers given (`None`: no
+/// banker, every multiplier 1), read as `settle` reads them.
+pub(crate) fn with_roles(
+    mut played: Vec<PlayedSeat>,
+    banker: Option<&Bound<'_, PyAny>>,
+    multipliers: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<PlayedSeat>> {
+    let mut inputs = record::seat_inputs(&played);
+    seat_roles(banker, multipliers, &mut inputs)?;
+    for (seat, input) in played.iter_mut().zip(&inputs) {
+        seat.banker = input.banker;
+        seat.multiplier = input.multiplier;
     }
     Ok(played)
 }
