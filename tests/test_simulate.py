@@ -25,9 +25,12 @@ def test_deal_i_is_the_seeded_deal_of_its_seed() -> None:
     assert deal_seed(1, 0) != deal_seed(1, 1) != deal_seed(2, 1)
 
 
-@pytest.mark.parametrize("strategy", ["greedy", "solver"])
-def test_a_summary_counts_the_deals_played_through_the_api(strategy: str) -> None:
-    rules = capsa.Rules.preset("pagat")
+@pytest.mark.parametrize(
+    ("preset", "strategy"),
+    [("pagat", "greedy"), ("pagat", "solver"), ("shisanshui-banker", "greedy")],
+)
+def test_a_summary_counts_the_deals_played_through_the_api(preset: str, strategy: str) -> None:
+    rules = capsa.Rules.preset(preset)
     deals, seed = 12, 5
     summary = simulate(rules, deals=deals, strategy=strategy, seed=seed, stake=7)
     stake_rules = rules.derive({"money.stake": 7})
@@ -39,7 +42,9 @@ def test_a_summary_counts_the_deals_played_through_the_api(strategy: str) -> Non
         for ids in simulation.simulated_deal(seed, index, 4):
             choice = capsa.best_arrangement(ids, rules, strategy=strategy)
             seats.append(capsa.Seat(choice.arrangement, declare_natural=choice.declare_natural))
-        result = capsa.settle(seats, stake_rules)
+        # a banker game's bank passes round the table, one seat a deal
+        roles = {"banker": index % 4} if rules["banker.enabled"] else {}
+        result = capsa.settle(seats, stake_rules, **roles)
         for s, p in enumerate(result.points):
             points[s][p] = points[s].get(p, 0) + 1
         for seat in result.seats:

@@ -141,7 +141,9 @@ def simulate(
     allow it, a hand whose expected points are below what surrendering costs
     against every opponent), ``"separable"`` (the same), or a baseline that
     never surrenders: ``"greedy"`` or ``"random"``. ``tables`` are the
-    solver's tables (see :func:`capsa.solver.load_tables`).
+    solver's tables (see :func:`capsa.solver.load_tables`). In a banker game
+    the bank passes round the table: seat ``i % seats`` banks deal ``i``,
+    every multiplier 1.
 
     Without ``client`` the deals run in this process on ``threads`` cores
     (default all); with a ``distributed.Client`` they are cut into

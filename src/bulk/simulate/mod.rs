@@ -163,6 +163,11 @@ impl Simulation {
             qualifying[s] = naturals::qualifying(&hands[s]);
             seats[s] = self.play_seat(&hands[s])?;
         }
+        if self.rules.banker_enabled {
+            // the bank passes round the table, one seat a deal, so that every
+            // seat banks as often over a run
+            seats[(index % self.seats as u64) as usize].banker = true;
+        }
         let settled = settle::settle(
             &self.rules,
             &seats[..self.seats],
