@@ -65,6 +65,7 @@ SUBMODULES = frozenset(
         "record_tables",
         "record_times",
         "render",
+        "role_columns",
         "rng",
         "round",
         "round_args",

@@ -140,10 +140,8 @@ def simulate(
     ``strategy`` is ``"solver"`` (the model; it surrenders, when the rules
     allow it, a hand whose expected points are below what surrendering costs
     against every opponent), ``"separable"`` (the same), or a baseline that
-    never surrenders: ``"greedy"`` or ``"random"``. ``tables`` are the
-    solver's tables (see :func:`capsa.solver.load_tables`). In a banker game
-    the bank passes round the table: seat ``i % seats`` banks deal ``i``,
-    every multiplier 1.
+    never surrenders: ``"greedy"`` or ``"random"``; ``tables``, the solver's
+    (:func:`capsa.solver.load_tables`). Seat ``i % seats`` banks deal ``i``.
 
     Without ``client`` the deals run in this process on ``threads`` cores
     (default all); with a ``distributed.Client`` they are cut into
