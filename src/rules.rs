@@ -19,7 +19,7 @@ pub use natural_entry::{check_naturals, NaturalEntry, EIGHT};
 use crate::error::{Error, Result};
 use crate::natural_kind::Natural;
 use crate::rank::{category_index, Evaluator, Ranking, CATEGORY_NAMES};
-use knobs::{KnobDefault, KnobType, KNOBS};
+use knobs::{Knob, KnobDefault, KnobType, KNOBS};
 
 /// Every named-choice knob of a rules file with its valid names, in the
 /// order of the knob table.
@@ -31,20 +31,13 @@ pub fn rule_choices() -> impl Iterator<Item = (&'static str, &'static [&'static 
 }
 
 /// A royalty row's points: each >= 0, and nonzero only for the categories
-/// the row may name.
-fn check_royalty_row(name: &str, allowed: &[&str], row: &[i64; 10]) -> Result<()> {
+/// the row may name (the knob's own checks).
+fn check_royalty_row(knob: &Knob, row: &[i64; 10]) -> Result<()> {
     for (cat, &v) in row.iter().enumerate() {
         let category = CATEGORY_NAMES[cat];
-        if v < 0 {
-            return Err(Error::rules(format!(
-                "{name}.{category} must be >= 0, got {v}"
-            )));
-        }
-        if v != 0 && !allowed.contains(&category) {
-            return Err(Error::rules(format!(
-                "{name}: {category:?} is not a category of that row; the categories are: {}",
-                allowed.join(", ")
-            )));
+        check_points(knob, category, None, v)?;
+        if v != 0 {
+            check_category(knob, category)?;
         }
     }
     Ok(())
@@ -52,26 +45,35 @@ fn check_royalty_row(name: &str, allowed: &[&str], row: &[i64; 10]) -> Result<()
 
 /// A ranked royalty row's points: each >= 0, and only for the categories
 /// the row may name.
-fn check_ranked_row(name: &str, allowed: &[&str], row: &RankedRow) -> Result<()> {
+fn check_ranked_row(knob: &Knob, row: &RankedRow) -> Result<()> {
     for (cat, ranks) in row.iter().enumerate() {
         let category = CATEGORY_NAMES[cat];
         for (rank, v) in ranks.iter().enumerate() {
             let Some(v) = *v else { continue };
             let letter = crate::cards::RANK_CHARS[rank] as char;
-            if v < 0 {
-                return Err(Error::rules(format!(
-                    "{name}.{category}.{letter} must be >= 0, got {v}"
-                )));
-            }
-            if !allowed.contains(&category) {
-                return Err(Error::rules(format!(
-                    "{name}: {category:?} is not a category of that row; the categories are: {}",
-                    allowed.join(", ")
-                )));
-            }
+            check_points(knob, category, Some(letter), v)?;
+            check_category(knob, category)?;
         }
     }
     Ok(())
+}
+
+fn check_points(knob: &Knob, category: &str, rank: Option<char>, v: i64) -> Result<()> {
+    let Some(fault) = knob.int_fault(v.into()) else {
+        return Ok(());
+    };
+    let rank = rank.map(|r| format!(".{r}")).unwrap_or_default();
+    Err(Error::rules(format!(
+        "{}.{category}{rank} {fault}, got {v}",
+        knob.name
+    )))
+}
+
+fn check_category(knob: &Knob, category: &str) -> Result<()> {
+    match knob.category_fault(category) {
+        Some(fault) => Err(Error::rules(format!("{}: '{category}' {fault}", knob.name))),
+        None => Ok(()),
+    }
 }
 
 pub use crate::rows::{BOTTOM, MIDDLE, TOP};
@@ -301,11 +303,11 @@ impl Rules {
                         return Err(Error::rules(format!("{} {fault}, got {v}", k.name)));
                     }
                 }
-                (KnobType::Royalties(allowed), Some(KnobValue::Royalties(row))) => {
-                    check_royalty_row(k.name, allowed, &row)?;
+                (KnobType::Royalties(_), Some(KnobValue::Royalties(row))) => {
+                    check_royalty_row(k, &row)?;
                 }
-                (KnobType::RoyaltiesByRank(allowed), Some(KnobValue::RoyaltiesByRank(row))) => {
-                    check_ranked_row(k.name, allowed, &row)?;
+                (KnobType::RoyaltiesByRank(_), Some(KnobValue::RoyaltiesByRank(row))) => {
+                    check_ranked_row(k, &row)?;
                 }
                 _ => {}
             }

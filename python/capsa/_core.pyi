@@ -178,6 +178,14 @@ class Knob:
     def tables_weight(self) -> float | None:
         """Its weight in the distance that picks the nearest shipped tables for
         custom rules, or None."""
+    def fault(self, value: int) -> str | None:
+        """Why ``value`` is out of the knob's range (``"must be >= 0"``,
+        ``"must be in 2..5"``): an integer knob's, or a royalty's points; None
+        when it is in range or the knob holds no integers. The engine's own
+        check, which rules data is checked by as it is read."""
+    def category_fault(self, category: str) -> str | None:
+        """Why a royalty row may not name ``category`` (``"is not a category
+        of that row; the categories are: ..."``), or None."""
 
 @disjoint_base
 class RuleSet:

@@ -1,5 +1,7 @@
 //! A row of the knob table: what values a knob takes, its default, its
-//! place in the solver tables' metadata, and its range check.
+//! place in the solver tables' metadata, and the checks of its value: the
+//! one place a knob's range and a royalty row's categories are checked,
+//! for rules data as it is read and for the engine's rules alike.
 
 /// The largest amount of points or money: the engine's 64-bit integers.
 pub const INT_MAX: i64 = i64::MAX;
@@ -86,12 +88,14 @@ pub(super) const fn tables(key: &'static str, weight: f64) -> Option<TablesKey> 
 }
 
 impl Knob {
-    /// Why `value` is out of this integer knob's range ("must be >= 0",
-    /// "must be in 2..5"), or `None` when it is in range or the knob is not
-    /// an integer.
+    /// Why `value` is out of this knob's range ("must be >= 0", "must be in
+    /// 2..5"): an integer knob's, or the points of a royalty row (>= 0);
+    /// `None` when it is in range or the knob holds no integers.
     pub fn int_fault(&self, value: i128) -> Option<String> {
-        let KnobType::Int { min, max } = self.kind else {
-            return None;
+        let (min, max) = match self.kind {
+            KnobType::Int { min, max } => (min, max),
+            KnobType::Royalties(_) | KnobType::RoyaltiesByRank(_) => (0, INT_MAX),
+            _ => return None,
         };
         let (min, max) = (min as i128, max as i128);
         if (min..=max).contains(&value) {
@@ -101,6 +105,21 @@ impl Knob {
             format!("must be >= {min}")
         } else {
             format!("must be in {min}..{max}")
+        })
+    }
+
+    /// Why a royalty row may not name `category` ("is not a category of
+    /// that row; the categories are: ..."), or `None` when it may or the
+    /// knob is not a royalty row.
+    pub fn category_fault(&self, category: &str) -> Option<String> {
+        let (KnobType::Royalties(allowed) | KnobType::RoyaltiesByRank(allowed)) = self.kind else {
+            return None;
+        };
+        (!allowed.contains(&category)).then(|| {
+            format!(
+                "is not a category of that row; the categories are: {}",
+                allowed.join(", ")
+            )
         })
     }
 }

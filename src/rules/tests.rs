@@ -150,7 +150,7 @@ fn validate_reads_the_table_ranges() {
         .validate()
         .unwrap_err()
         .message()
-        .contains("\"two-pair\" is not a category of that row"));
+        .contains("'two-pair' is not a category of that row"));
 }
 
 #[test]
@@ -256,7 +256,7 @@ fn a_ranked_royalty_takes_the_place_of_its_category() {
         .validate()
         .unwrap_err()
         .message()
-        .contains("\"quads\" is not a category of that row"));
+        .contains("'quads' is not a category of that row"));
 }
 
 #[test]

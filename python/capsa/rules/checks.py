@@ -142,7 +142,7 @@ def check_knob(name: str, value: Any) -> Any:
             raise RulesError(f"rules: {name} must be one of {options}, got {show(value)}")
         return str.__str__(value)
     if kind == "int":
-        return _check_int(name, value, row.low or 0, INT_MAX if row.high is None else row.high)
+        return _check_knob_int(row, name, value)
     if kind == "bool":
         if not isinstance(value, bool):
             raise RulesError(f"rules: {name} must be true or false, got {show(value)}")
@@ -170,6 +170,32 @@ def _check_int(key: str, value: Any, low: int, high: int = INT_MAX) -> int:
         span = f">= {low}" if value < low and high == INT_MAX else f"in {low}..{high}"
         raise RulesError(f"rules: {key} must be {span}, got {show(value)}")
     return int(value)
+
+
+# what the engine's range check takes: an integer beyond it is out of every
+# knob's range, and shown as it was given
+_I128 = 2**127
+
+
+def _check_knob_int(row: Knob, key: str, value: Any) -> int:
+    """An integer of a knob's (a knob's value, a royalty's points), in the
+    range the engine's knob table gives it (``Knob.fault``)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"rules: {key} must be an integer, got {show(value)}")
+    fault = row.fault(max(-_I128, min(value, _I128 - 1)))
+    if fault is not None:
+        raise RulesError(f"rules: {key} {fault}, got {show(value)}")
+    return int(value)
+
+
+def _check_category(row: Knob, category: Any) -> str:
+    """A category a royalty row names, one the engine's knob table lets it
+    name (``Knob.category_fault``)."""
+    # a key that is not text is no category: the message names the row's
+    fault = row.category_fault(category if isinstance(category, str) else "")
+    if fault is not None:
+        raise RulesError(f"rules: {row.name}: {show(category)} {fault}")
+    return str.__str__(category)
 
 
 def _check_text(key: str, value: Any) -> str:
@@ -226,11 +252,7 @@ def _check_ranked_royalties(row: Knob, value: Any) -> dict[str, dict[str, int]]:
         )
     given: dict[str, dict[str, int]] = {}
     for category, ranks in value.items():
-        if not isinstance(category, str) or category not in row.choices:
-            raise RulesError(
-                f"rules: {key}: {show(category)} is not a category of that row; "
-                f"the categories are: {', '.join(row.choices)}"
-            )
+        category = _check_category(row, category)
         if not isinstance(ranks, Mapping):
             raise RulesError(
                 f"rules: {key}.{category} must be a table of rank = points, got {show(ranks)}"
@@ -240,7 +262,7 @@ def _check_ranked_royalties(row: Knob, value: Any) -> dict[str, dict[str, int]]:
             letter = _check_rank(f"{key}.{category} key", rank)
             if letter in points:
                 raise RulesError(f"rules: {key}.{category}.{letter} is given twice")
-            points[letter] = _check_int(f"{key}.{category}.{letter}", amount, 0)
+            points[letter] = _check_knob_int(row, f"{key}.{category}.{letter}", amount)
         if points:
             given[category] = {r: points[r] for r in RANKS if r in points}
     return {c: given[c] for c in row.choices if c in given}
@@ -252,10 +274,6 @@ def _check_royalties(row: Knob, value: Any) -> dict[str, int]:
         raise RulesError(f"rules: {key} must be a table of category = points, got {show(value)}")
     out: dict[str, int] = {}
     for category, points in value.items():
-        if not isinstance(category, str) or category not in row.choices:
-            raise RulesError(
-                f"rules: {key}: {show(category)} is not a category of that row; "
-                f"the categories are: {', '.join(row.choices)}"
-            )
-        out[str.__str__(category)] = _check_int(f"{key}.{category}", points, 0)
+        name = _check_category(row, category)
+        out[name] = _check_knob_int(row, f"{key}.{name}", points)
     return out
