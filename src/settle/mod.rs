@@ -33,6 +33,7 @@ mod width;
 
 pub use crate::table::{check_seat_count, seat_count_error, MAX_SEATS, MIN_SEATS};
 pub use bound::{check_settlement_fits, largest_pair_points, largest_seat_points, largest_stake};
+#[cfg(feature = "python")]
 pub(crate) use checks::check_banker;
 pub use inputs::{SeatInput, Stakes, MAX_PAIRS};
 pub use rake::round_rake;
