@@ -11,7 +11,9 @@ mod declared;
 mod declared_tests;
 
 pub use crate::rules::{NaturalEntry, RaisedBy};
-pub use declared::{declared, declared_in, qualifies_for, raises, Declared};
+pub use declared::{
+    declared, declared_in, declared_scanned, qualifies_for, raises, Declared, EntryScan,
+};
 
 // ---------------------------------------------------------------------------
 // Detection.

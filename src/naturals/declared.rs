@@ -131,6 +131,47 @@ fn is_raised(cm: u64, e: &NaturalEntry) -> bool {
     }
 }
 
+/// What a list of entries asks of every hand, read once for many hands (a
+/// table's seats): the naturals the entries name, whether the fixed
+/// definitions alone decide them, whether one must be declared and whether
+/// one is paid as a bonus.
+#[derive(Clone, Copy, Debug)]
+pub struct EntryScan {
+    /// The bit of each entry's natural.
+    mask: u16,
+    /// Every entry's natural is its fixed definition (its parameters at
+    /// their defaults), so a hand qualifies for none when it has none of
+    /// `mask`'s bits.
+    exact: bool,
+    /// Some entry must be declared.
+    must_declare: bool,
+    /// Some entry is paid as a bonus with the rows still compared.
+    pub bonus: bool,
+}
+
+impl EntryScan {
+    /// The scan of `entries`.
+    #[inline]
+    pub fn of(entries: &[NaturalEntry]) -> EntryScan {
+        let mut scan = EntryScan {
+            mask: 0,
+            exact: true,
+            must_declare: false,
+            bonus: false,
+        };
+        for e in entries {
+            let plain = NaturalEntry::new(e.natural, e.points);
+            let defaults = (e.lowest, e.highest, e.count, e.exactly)
+                == (plain.lowest, plain.highest, plain.count, plain.exactly);
+            scan.mask |= 1 << e.natural as u32;
+            scan.exact &= (PARAMETERISED >> e.natural as u32) & 1 == 0 || defaults;
+            scan.must_declare |= e.must_declare;
+            scan.bonus |= e.bonus;
+        }
+        scan
+    }
+}
+
 /// The natural a seat holding `cards` declares among `entries` (strongest
 /// first): the earliest entry the cards qualify for, parameters applied,
 /// when the seat declares (`declare`) or that entry must be declared;
@@ -139,11 +180,26 @@ fn is_raised(cm: u64, e: &NaturalEntry) -> bool {
 /// (callers check).
 #[inline]
 pub fn declared_in(cards: &[u8; 13], entries: &[NaturalEntry], declare: bool) -> Option<Declared> {
-    if entries.is_empty() || !(declare || entries.iter().any(|e| e.must_declare)) {
+    declared_scanned(cards, entries, &EntryScan::of(entries), declare)
+}
+
+/// [`declared_in`] with the entries' [`EntryScan`] made once: a hand with
+/// none of their naturals is answered from its fixed definitions alone.
+#[inline]
+pub fn declared_scanned(
+    cards: &[u8; 13],
+    entries: &[NaturalEntry],
+    scan: &EntryScan,
+    declare: bool,
+) -> Option<Declared> {
+    if entries.is_empty() || !(declare || scan.must_declare) {
         return None;
     }
     let cm = card_mask(cards);
     let q = qualifying_mask(cm);
+    if scan.exact && q & scan.mask == 0 {
+        return None;
+    }
     let index = entries.iter().position(|e| qualifies(q, cm, e))?;
     let entry = entries[index];
     if !(declare || entry.must_declare) {

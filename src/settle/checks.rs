@@ -4,7 +4,7 @@
 use super::inputs::SeatInput;
 use crate::cards::{card_text, DECK};
 use crate::error::{Error, Result};
-use crate::naturals::{self, Natural};
+use crate::naturals::{self, EntryScan, Natural};
 use crate::rules::Rules;
 use crate::table::check_seat_count;
 
@@ -110,13 +110,10 @@ pub(super) struct Decl {
 /// The natural a seat declares (`naturals::declared_in`): the earliest
 /// enabled entry its cards qualify for, when it chooses to declare or the
 /// entry must be declared, with its points (raised where the cards raise
-/// them) and tier.
-#[inline]
-pub(super) fn declared_natural(rules: &Rules, seat: &SeatInput) -> Option<Decl> {
-    if rules.naturals.is_empty() {
-        return None;
-    }
-    let d = naturals::declared_in(&seat.cards, &rules.naturals, seat.declare_natural)?;
+/// them) and tier; `scan` is the entries' scan, made once a table.
+#[inline(always)]
+pub(super) fn declared_natural(rules: &Rules, scan: &EntryScan, seat: &SeatInput) -> Option<Decl> {
+    let d = naturals::declared_scanned(&seat.cards, &rules.naturals, scan, seat.declare_natural)?;
     Some(Decl {
         natural: d.entry.natural,
         points: d.points,
@@ -198,10 +195,4 @@ pub(super) fn refused_foul(s: usize) -> Error {
         "seat {s}'s arrangement fouls and the rules refuse fouled arrangements"
     ))
     .at_seat(s)
-}
-
-/// Whether the rules have a bonus natural (`Plan::terms`).
-#[inline(always)]
-pub(super) fn has_bonus(rules: &Rules) -> bool {
-    rules.naturals.iter().any(|e| e.bonus)
 }

@@ -5,7 +5,7 @@ use super::checks::declared_natural;
 use super::inputs::{SeatInput, MAX_PAIRS};
 use super::plan::Plan;
 use super::width::{too_wide, Stop, Width};
-use crate::naturals::Natural;
+use crate::naturals::{EntryScan, Natural};
 use crate::rules::{FoulMode, RoyaltyMode, Rules};
 use crate::table::MAX_SEATS;
 
@@ -98,7 +98,12 @@ impl<W: Width> SeatFacts<W> {
 
 /// Step 1: each seat's rows, natural, surrender, foul and royalties.
 #[inline(always)]
-pub(super) fn seat_facts<W: Width>(rules: &Rules, seats: &[SeatInput], facts: &mut SeatFacts<W>) {
+pub(super) fn seat_facts<W: Width>(
+    rules: &Rules,
+    scan: &EntryScan,
+    seats: &[SeatInput],
+    facts: &mut SeatFacts<W>,
+) {
     let e = &rules.evaluator;
     // all twelve hands first: their table look-ups overlap
     for (d, seat) in facts.side.iter_mut().zip(seats) {
@@ -113,7 +118,7 @@ pub(super) fn seat_facts<W: Width>(rules: &Rules, seats: &[SeatInput], facts: &m
     for (s, seat) in seats.iter().enumerate() {
         let st = facts.side[s].strengths;
         let invalid = fouls & !crate::splits::is_valid(st[0], st[1], st[2], rules.foul_strict);
-        let declared = declared_natural(rules, seat);
+        let declared = declared_natural(rules, scan, seat);
         // a bonus natural plays its rows like any seat
         let mut settles = false;
         if let Some(d) = declared {

@@ -71,10 +71,41 @@ impl Plan {
         }
     }
 
+    /// The plan of a plain table ([`plain_table`]): what [`Plan::new`]
+    /// gives it, with every house term known to be off, so that a
+    /// settlement made for plain tables carries none of their steps.
+    #[inline(always)]
+    pub(super) fn plain(rules: &Rules, n: usize) -> Plan {
+        Plan {
+            scoop_m: rules.scoop_multiplier,
+            banker: 0,
+            may_sweep: ((1u16 << n) - 1) as u8,
+            wins_ties: 0,
+            exempt: false,
+            terms: false,
+            caps: [0; 3],
+            cap_final: rules.cap_stage == CapStage::Final,
+        }
+    }
+
     /// Whether the pair (i, j) is played: every pair outside a banker game,
     /// the banker's pairs in one.
     #[inline(always)]
     pub(super) fn played(&self, i: usize, j: usize) -> bool {
         self.banker == 0 || self.banker & ((1 << i) | (1 << j)) != 0
     }
+}
+
+/// Whether a table plays none of the house terms (no banker, horse card,
+/// cap, scoop by seats, exempt natural opponents or bonus natural; every
+/// seat's multiplier 1): then [`Plan::plain`] is its plan.
+#[inline(always)]
+pub(super) fn plain_table(rules: &Rules, seats: &[SeatInput], bonus: bool) -> bool {
+    !rules.banker_enabled
+        & rules.horse_card.is_none()
+        & (rules.cap_pair | rules.cap_scoop | rules.cap_sweep_all == 0)
+        & !rules.scoop_by_seats
+        & (rules.sweep_all_natural_opponents == NaturalOpponents::Block)
+        & !bonus
+        & seats.iter().all(|s| !s.banker & (s.multiplier == 1))
 }

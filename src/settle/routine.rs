@@ -1,11 +1,11 @@
 //! The one settlement routine, `settle_into`, and its two outputs:
 //! [`settle`] keeps every result, [`settle_points`] each seat's figures.
 
-use super::checks::{check_banker, check_seats, has_bonus, refused_foul};
+use super::checks::{check_banker, check_seats, refused_foul};
 use super::facts::{pairs_of, row_scales, seat_facts, sweep_all, SeatFacts};
 use super::inputs::{SeatInput, Stakes};
 use super::pair::{pair_terms, pair_value};
-use super::plan::Plan;
+use super::plan::{plain_table, Plan};
 use super::rake::round_rake;
 use super::results::{
     Full, Out, PairOutcome, PairResult, SeatOutcome, SeatResult, Settlement, Totals,
@@ -13,6 +13,7 @@ use super::results::{
 };
 use super::width::{overflow, too_wide, Stop, Width};
 use crate::error::{Error, Result};
+use crate::naturals::EntryScan;
 use crate::rules::{FoulMode, Rules};
 use crate::table::MAX_SEATS;
 
@@ -85,7 +86,15 @@ pub(super) fn settle_into<O: Out>(
     stakes: &Stakes,
     out: &mut O,
 ) -> Result<()> {
-    match settle_with::<i64, O>(rules, seats, stakes, out) {
+    let scan = EntryScan::of(&rules.naturals);
+    // plain tables, most of every batch, settle by a copy of the routine
+    // with the house terms' steps left out
+    let settled = if plain_table(rules, seats, scan.bonus) {
+        settle_with::<i64, O, true>(rules, &scan, seats, stakes, out)
+    } else {
+        settle_with::<i64, O, false>(rules, &scan, seats, stakes, out)
+    };
+    match settled {
         Ok(()) => Ok(()),
         Err(Stop::Error(e)) => Err(e),
         Err(Stop::TooWide) => settle_wide(rules, seats, stakes, out),
@@ -103,7 +112,8 @@ pub(super) fn settle_wide<O: Out>(
     out: &mut O,
 ) -> Result<()> {
     out.clear();
-    match settle_with::<i128, O>(rules, seats, stakes, out) {
+    let scan = EntryScan::of(&rules.naturals);
+    match settle_with::<i128, O, false>(rules, &scan, seats, stakes, out) {
         Ok(()) => Ok(()),
         Err(Stop::Error(e)) => Err(e),
         Err(Stop::TooWide) => Err(overflow()),
@@ -112,22 +122,28 @@ pub(super) fn settle_wide<O: Out>(
 
 /// The one implementation of the rules: checks the table, settles it with
 /// working figures in `W` and writes the results into `out`. Each step is a
-/// step of the rule text (docs/rules.md, "Settlement").
+/// step of the rule text (docs/rules.md, "Settlement"). `PLAIN`: the table
+/// is plain ([`plain_table`]), its plan known before it is looked at.
 #[inline(always)]
-pub(super) fn settle_with<W: Width, O: Out>(
+pub(super) fn settle_with<W: Width, O: Out, const PLAIN: bool>(
     rules: &Rules,
+    scan: &EntryScan,
     seats: &[SeatInput],
     stakes: &Stakes,
     out: &mut O,
 ) -> std::result::Result<(), Stop> {
     check_seats(rules, seats)?;
-    check_banker(rules, seats)?;
     let n = seats.len();
+    let plan = if PLAIN {
+        Plan::plain(rules, n)
+    } else {
+        check_banker(rules, seats)?;
+        Plan::new(rules, seats, scan.bonus)
+    };
     stakes.check(n)?;
-    let plan = Plan::new(rules, seats, has_bonus(rules));
     // filled in place: a struct this size returned by value is copied
     let mut facts = SeatFacts::<W>::new();
-    seat_facts(rules, seats, &mut facts);
+    seat_facts(rules, scan, seats, &mut facts);
     if rules.foul_mode == FoulMode::Refuse && facts.foul != 0 {
         return Err(refused_foul(facts.foul.trailing_zeros() as usize).into());
     }
