@@ -123,12 +123,17 @@ def test_vector_ids_are_unique_and_name_their_op() -> None:
 def test_every_preset_appears_under_every_op_but_digest_and_splits() -> None:
     import capsa
 
-    # a banker game's round names its banker, which a protocol round does
-    # not carry: banker presets are settled by the tests of the engine only
-    banker = {p for p in capsa.presets() if capsa.Rules.preset(p)["banker.enabled"]}
     for op in ("compare", "foul", "natural", "settle"):
         used = {v["rules"]["preset"] for v in VECTORS if v["op"] == op}
-        assert used == set(capsa.presets()) - (banker if op == "settle" else set()), op
+        assert used == set(capsa.presets()), op
+    # a banker game's rounds name the banker and the multipliers
+    banker = [
+        v["input"]["round"]
+        for v in VECTORS
+        if v["op"] == "settle" and capsa.Rules.preset(v["rules"]["preset"])["banker.enabled"]
+    ]
+    assert banker and all(r["banker"] in range(len(r["seats"])) for r in banker)
+    assert any(m != 1 for r in banker for m in r["multipliers"])
 
 
 # ------------------------------------------------------------ regeneration

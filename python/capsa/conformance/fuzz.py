@@ -108,7 +108,10 @@ def _settle(draw: st.DrawFn, spec: RulesSpec) -> Case:
         }
         for seat in table.seats
     ]
-    return Case("settle", spec, {"round": {"seats": seats, "stakes": table.stakes}})
+    round_: dict[str, Any] = {"seats": seats, "stakes": table.stakes}
+    if table.banker is not None:
+        round_ |= {"banker": table.banker, "multipliers": table.multipliers}
+    return Case("settle", spec, {"round": round_})
 
 
 _BUILDERS: dict[str, Callable[[RulesSpec], st.SearchStrategy[Case]]] = {

@@ -246,8 +246,8 @@ BANKER_SETTLE_SEEDS: list[tuple[str, RulesSpec, dict[str, Any], str]] = [
     ),
 ]
 """The cases of banker games: their rounds name the banker and each seat's
-multiplier (``banker``, ``multipliers``), which a protocol round does not
-carry yet, so the suite leaves them out; capsa settles each (tests)."""
+multiplier (``banker``, ``multipliers``); the suite holds them after the
+other cases, so that those keep their places."""
 
 
 def _only(entry: dict[str, Any]) -> RulesSpec:

@@ -613,7 +613,11 @@ def _covering_rounds(
 
 
 def _house_drafts() -> Iterator[_Draft]:
-    from capsa.conformance.house_seeds import HOUSE_NATURAL_SEEDS, HOUSE_SETTLE_SEEDS
+    from capsa.conformance.house_seeds import (
+        BANKER_SETTLE_SEEDS,
+        HOUSE_NATURAL_SEEDS,
+        HOUSE_SETTLE_SEEDS,
+    )
 
     for family, spec, round_, reason in HOUSE_SETTLE_SEEDS:
         yield _Draft(family, Case("settle", spec, round_), reason)
@@ -626,12 +630,18 @@ def _house_drafts() -> Iterator[_Draft]:
         seats = [_seat_of(list(ids), False, True), _seat_of(rest, False, True)]
         yield _Draft(family, Case("settle", spec, {"round": {"seats": seats, "stakes": 1}}), reason)
     # the presets added with the rules of every house, as the settle suite
-    # covers the presets it was written with; a banker game's round names its
-    # banker, which a protocol round does not carry, so banker presets have
-    # no settle vectors
-    for k, preset in enumerate(presets_in_order()[1]):
+    # covers the presets it was written with (the banker games after the
+    # others, their rounds naming the banker and the multipliers)
+    added = presets_in_order()[1]
+    for k, preset in enumerate(added):
         spec = rules_spec(preset)
         if not spec.rules()["banker.enabled"]:
+            yield from _covering_rounds(spec, 200 + k, 240, 1, family=f"cover-{preset}")
+    for family, spec, round_, reason in BANKER_SETTLE_SEEDS:
+        yield _Draft(family, Case("settle", spec, round_), reason)
+    for k, preset in enumerate(added):
+        spec = rules_spec(preset)
+        if spec.rules()["banker.enabled"]:
             yield from _covering_rounds(spec, 200 + k, 240, 1, family=f"cover-{preset}")
 
 

@@ -50,6 +50,8 @@ def oracle_answer(case: Case) -> Any:
         return oracle.count_splits(ids_of(data["hand"]), rules)
     if case.op == "settle":
         round_ = data["round"]
-        result = oracle.settle([_seat(s) for s in round_["seats"]], rules, round_.get("stakes"))
+        roles = {key: round_[key] for key in ("banker", "multipliers") if key in round_}
+        seats = [_seat(s) for s in round_["seats"]]
+        result = oracle.settle(seats, rules, round_.get("stakes"), **roles)
         return {key: result[key] for key in ("points", "money", "rake", "net")}
     raise ValueError(f"the oracle has no answer for op {case.op!r}")
