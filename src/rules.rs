@@ -334,6 +334,15 @@ impl Rules {
         }
     }
 
+    /// Whether an arrangement of rows of these strengths fouls: rows out of
+    /// order under `foul_check`, except under `foul.mode = "none"`, where no
+    /// arrangement fouls.
+    #[inline(always)]
+    pub fn fouls(&self, top: u32, middle: u32, bottom: u32) -> bool {
+        self.foul_mode != FoulMode::NoFoul
+            && !crate::splits::is_valid(top, middle, bottom, self.foul_strict)
+    }
+
     /// Royalty of a hand of the given strength in a row: the ranked value
     /// when its category and key rank are listed, else the category's.
     #[inline(always)]

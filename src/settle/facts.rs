@@ -114,10 +114,9 @@ pub(super) fn seat_facts<W: Width>(
             e.eval5([c[8], c[9], c[10], c[11], c[12]]),
         ];
     }
-    let fouls = rules.foul_mode != FoulMode::NoFoul;
     for (s, seat) in seats.iter().enumerate() {
         let st = facts.side[s].strengths;
-        let invalid = fouls & !crate::splits::is_valid(st[0], st[1], st[2], rules.foul_strict);
+        let invalid = rules.fouls(st[0], st[1], st[2]);
         let declared = declared_natural(rules, scan, seat);
         // a bonus natural plays its rows like any seat
         let mut settles = false;

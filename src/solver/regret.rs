@@ -131,7 +131,7 @@ impl Arrangements {
         let mut pick_split = None;
         for k in 0..splits::SPLITS {
             let (top, middle, bottom) = subsets.split(k);
-            if !splits::is_valid(top, middle, bottom, rules.foul_strict) {
+            if rules.fouls(top, middle, bottom) {
                 continue;
             }
             let strengths = [top, middle, bottom];

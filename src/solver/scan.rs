@@ -314,5 +314,58 @@ fn scan_tops<const STRICT: bool, const SWEEP: u8>(
     best
 }
 
+/// The fast-score scan of rules under which no arrangement fouls
+/// (`foul.mode = "none"`): every split, the two five-card subsets of each
+/// halving in either row, every top visited (the bounds assume rows in
+/// order). Returns the `keep` best, best first, kept by (score, then
+/// enumeration order, a halving's weaker subset in the middle first).
+pub(super) fn scan_unordered(a: &ScanArgs, sweep: u8) -> Vec<Candidate> {
+    match sweep {
+        0 => scan_unordered_as::<0>(a),
+        1 => scan_unordered_as::<1>(a),
+        2 => scan_unordered_as::<2>(a),
+        _ => scan_unordered_as::<3>(a),
+    }
+}
+
+fn scan_unordered_as<const SWEEP: u8>(a: &ScanArgs) -> Vec<Candidate> {
+    let halvings = &splits::table().halvings;
+    let mut best: Vec<Candidate> = Vec::with_capacity(a.keep + 1);
+    let mut threshold = f32::NEG_INFINITY;
+    for (t, &[tv, tw, tl]) in a.top_scores.iter().enumerate() {
+        let first = t * HALVINGS_PER_TOP;
+        for (h, &[_, x, y]) in halvings[first..first + HALVINGS_PER_TOP].iter().enumerate() {
+            let (px, py) = (
+                &a.five_scores[x as usize & 2047],
+                &a.five_scores[y as usize & 2047],
+            );
+            let weaker_first = px.strength <= py.strength;
+            for swapped in [false, true] {
+                let ((pm, m), (pb, b)) = if weaker_first ^ swapped {
+                    ((px, x), (py, y))
+                } else {
+                    ((py, y), (px, x))
+                };
+                let pw3 = tw * pm.as_middle[1] * pb.as_bottom[1];
+                let pl3 = tl * pm.as_middle[2] * pb.as_bottom[2];
+                let score = fast_score::<SWEEP>(a, tv, pm.as_middle[0], pb.as_bottom[0], pw3, pl3)
+                    .max(f32::MIN);
+                if score >= threshold {
+                    let order = (2 * (first + h) + usize::from(swapped)) as u32;
+                    let c = Candidate {
+                        score,
+                        order,
+                        top: t as u16,
+                        middle: m,
+                        bottom: b,
+                    };
+                    threshold = insert(&mut best, a.keep, c);
+                }
+            }
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests;

@@ -5,11 +5,11 @@ use super::classes::CLASS_SHIFT;
 use super::five_values::FiveValues;
 use super::joint::JointModel;
 use super::model::{fast_of, RowModel, RowOutcome};
-use super::scan::{scan, Candidate, FiveCardScores, ScanArgs};
+use super::scan::{scan, scan_unordered, Candidate, FiveCardScores, ScanArgs};
 use super::tables::Tables;
 use crate::error::{Error, Result};
 use crate::naturals;
-use crate::rules::{Rules, BOTTOM, MIDDLE, TOP};
+use crate::rules::{FoulMode, Rules, BOTTOM, MIDDLE, TOP};
 use crate::settle::check_seat_count;
 use crate::splits::{self, SubsetStrengths, HALVINGS_PER_TOP, SUBSETS3};
 
@@ -211,7 +211,11 @@ impl Solver {
         } else {
             0
         };
-        scan(&args, self.rules.foul_strict, sweep, bounded)
+        if self.rules.foul_mode == FoulMode::NoFoul {
+            scan_unordered(&args, sweep)
+        } else {
+            scan(&args, self.rules.foul_strict, sweep, bounded)
+        }
     }
 
     /// The `keep` best valid splits by the fast score, refined by the exact
@@ -340,7 +344,7 @@ impl Solver {
                     e.eval5(a[3..8].try_into().expect("5")),
                     e.eval5(a[8..].try_into().expect("5")),
                 ];
-                splits::is_valid(s[0], s[1], s[2], self.rules.foul_strict).then_some(s)
+                (!self.rules.fouls(s[0], s[1], s[2])).then_some(s)
             })
             .collect();
         let valid = || strengths.iter().flatten();

@@ -142,3 +142,53 @@ fn tops_are_visited_best_bound_first() {
         assert_eq!(bits(&got), bits(&want), "round {round}");
     }
 }
+
+/// Under rules where no arrangement fouls, the scan keeps every split of
+/// the hand (72,072: each halving's subsets in either row), best first,
+/// each the split of its rows, and a list of the best holds splits whose
+/// rows are out of order where they score more.
+#[test]
+fn without_fouls_every_split_is_scanned() {
+    let mut rules = Rules::default();
+    rules.foul_mode = crate::rules::FoulMode::NoFoul;
+    let solver = Solver::new(&rules, Tables::preset("pagat").unwrap(), 4).unwrap();
+    let mut out_of_order = 0;
+    for cards in hands(4, 11) {
+        let sorted = splits::sorted_hand(&cards).unwrap();
+        let subsets = splits::subset_strengths(&solver.rules.evaluator, &sorted);
+        let all = solver.fast_scan(&subsets, 80_000, true);
+        assert_eq!(all.len(), splits::SPLITS);
+        let mut rows: Vec<(u16, u16, u16)> =
+            all.iter().map(|c| (c.top, c.middle, c.bottom)).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        assert_eq!(rows.len(), splits::SPLITS, "each split once");
+        assert!(all
+            .windows(2)
+            .all(|w| w[0].score > w[1].score
+                || (w[0].score == w[1].score && w[0].order < w[1].order)));
+        let best = solver.fast_scan(&subsets, 24, true);
+        assert_eq!(
+            best.iter().map(|c| c.score.to_bits()).collect::<Vec<_>>(),
+            all[..24]
+                .iter()
+                .map(|c| c.score.to_bits())
+                .collect::<Vec<_>>()
+        );
+        out_of_order += best
+            .iter()
+            .filter(|c| {
+                !splits::is_valid(
+                    subsets.s3[c.top as usize],
+                    subsets.s5[c.middle as usize],
+                    subsets.s5[c.bottom as usize],
+                    false,
+                )
+            })
+            .count();
+    }
+    assert!(
+        out_of_order > 0,
+        "no split with rows out of order scored among the best"
+    );
+}
