@@ -164,7 +164,8 @@ class Summary:
     settled with it declared. ``fouls``, ``surrenders`` and ``sweep_alls``
     count seat-rounds; ``scoops`` counts pairs settled on their rows where
     one seat won all three (the pairs of a sweep-all included) out of
-    ``pairs``; ``rounds[event]`` counts rounds with at least one natural,
+    ``pairs``, the pairs played (a banker game's pairs of two players are
+    not); ``rounds[event]`` counts rounds with at least one natural,
     foul, surrender, scoop or sweep-all. ``ranges`` are the deal indices
     counted, ``[start, end)``. ``rules`` and ``rules_digest`` name the rules,
     ``seats``, ``strategy``, ``seed``, ``stake`` and ``rake`` (the

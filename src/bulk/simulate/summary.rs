@@ -42,7 +42,8 @@ pub struct Summary {
     pub surrenders: u64,
     pub sweep_alls: u64,
     /// Pairs settled on their rows where one seat won all three (the pairs
-    /// of a sweep-all included), and all pairs.
+    /// of a sweep-all included), and all pairs played (a banker game's
+    /// pairs of two players are not).
     pub scoops: u64,
     pub pairs: u64,
     pub rounds: RoundCounts,
@@ -98,7 +99,12 @@ impl Summary {
             .filter(|p| p.outcome == PairOutcome::Rows && p.scoop != 0)
             .count() as u64;
         self.scoops += scoops;
-        self.pairs += settlement.pairs.len() as u64;
+        let played = settlement
+            .pairs
+            .iter()
+            .filter(|p| p.outcome != PairOutcome::Unplayed)
+            .count() as u64;
+        self.pairs += played;
         let r = &mut self.rounds;
         r.natural += u64::from(natural);
         r.foul += u64::from(foul);
