@@ -145,13 +145,15 @@ impl PyKnob {
     /// Why ``value`` is out of the knob's range (``"must be >= 0"``,
     /// ``"must be in 2..5"``): an integer knob's, or a royalty's points; None
     /// when it is in range or the knob holds no integers. The engine's own
-    /// check, which rules data is checked by as it is read.
+    /// check, which rules data is checked by as it is read. Raises nothing
+    /// (``TypeError`` for a value that is not an int).
     fn fault(&self, value: i128) -> Option<String> {
         self.row.int_fault(value)
     }
 
     /// Why a royalty row may not name ``category`` (``"is not a category
-    /// of that row; the categories are: ..."``), or None.
+    /// of that row; the categories are: ..."``), or None. Raises nothing
+    /// (``TypeError`` for a category that is not a str).
     fn category_fault(&self, category: &str) -> Option<String> {
         self.row.category_fault(category)
     }

@@ -613,36 +613,28 @@ def _covering_rounds(
 
 
 def _house_drafts() -> Iterator[_Draft]:
-    from capsa.conformance.house_seeds import (
-        BANKER_SETTLE_SEEDS,
-        HOUSE_NATURAL_SEEDS,
-        HOUSE_SETTLE_SEEDS,
-    )
+    from capsa.conformance import house_seeds as seeds
 
-    for family, spec, round_, reason in HOUSE_SETTLE_SEEDS:
+    for family, spec, round_, reason in seeds.HOUSE_SETTLE_SEEDS:
         yield _Draft(family, Case("settle", spec, round_), reason)
     # a natural's parameters, settled: the hand in card order (3, 5 and 5
     # cards) against the lowest 13 cards left, so that the natural is
     # declared or its rows are played
-    for family, spec, hand, reason in HOUSE_NATURAL_SEEDS:
+    for family, spec, hand, reason in seeds.HOUSE_NATURAL_SEEDS:
         ids = _core.card_ids(hand)
         rest = [c for c in range(52) if c not in ids][:13]
         seats = [_seat_of(list(ids), False, True), _seat_of(rest, False, True)]
         yield _Draft(family, Case("settle", spec, {"round": {"seats": seats, "stakes": 1}}), reason)
     # the presets added with the rules of every house, as the settle suite
-    # covers the presets it was written with (the banker games after the
-    # others, their rounds naming the banker and the multipliers)
-    added = presets_in_order()[1]
-    for k, preset in enumerate(added):
-        spec = rules_spec(preset)
-        if not spec.rules()["banker.enabled"]:
-            yield from _covering_rounds(spec, 200 + k, 240, 1, family=f"cover-{preset}")
-    for family, spec, round_, reason in BANKER_SETTLE_SEEDS:
-        yield _Draft(family, Case("settle", spec, round_), reason)
-    for k, preset in enumerate(added):
-        spec = rules_spec(preset)
-        if spec.rules()["banker.enabled"]:
-            yield from _covering_rounds(spec, 200 + k, 240, 1, family=f"cover-{preset}")
+    # covers the presets it was written with; the banker games last, after
+    # the banker cases (their rounds name the banker and the multipliers)
+    added = [(k, p, rules_spec(p)) for k, p in enumerate(presets_in_order()[1])]
+    for banker in (False, True):
+        for family, spec, round_, reason in seeds.BANKER_SETTLE_SEEDS if banker else []:
+            yield _Draft(family, Case("settle", spec, round_), reason)
+        for k, preset, spec in added:
+            if spec.rules()["banker.enabled"] == banker:
+                yield from _covering_rounds(spec, 200 + k, 240, 1, family=f"cover-{preset}")
 
 
 def _settle_drafts() -> Iterator[_Draft]:
