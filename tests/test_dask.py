@@ -86,6 +86,41 @@ def test_a_dask_dataframe_settles_as_in_one_process(client: Any) -> None:
     pd.testing.assert_frame_equal(got.reset_index(drop=True), expected)
 
 
+def test_a_banker_games_rounds_settle_on_the_cluster_as_in_one_process(
+    client: Any, tmp_path: Path
+) -> None:
+    cards = arranged_rounds(800, seed=23)
+    table = bulk.rounds_table(cards, rules="shisanshui-banker", stakes=np.full(800, 5))
+    rows = np.arange(800)
+    banker = pa.array(np.where(rows == 99, 4, rows % 4))  # round 99's banker is no seat
+    table = table.append_column("banker", banker)
+    for s in range(4):
+        table = table.append_column(
+            f"multiplier{s}", pa.array(np.where(rows % 4 == s, 1, 1 + (rows + s) % 5))
+        )
+    (tmp_path / "rounds").mkdir()
+    pq.write_table(table, tmp_path / "rounds" / "part-0.parquet", row_group_size=100)
+    capsa.dask.settle_parquet(
+        tmp_path / "rounds", tmp_path / "results", client=client, rows_per_task=1
+    )
+    got = plain(ds.dataset(sorted((tmp_path / "results").glob("*.parquet"))).to_table())
+    assert got.equals(bulk.settle_table(table))
+    errors = got.column("error").to_pylist()
+    assert [k for k, e in enumerate(errors) if e] == [99] and "banker must be a seat" in errors[99]
+    # each round as capsa.settle settles it with its banker and multipliers
+    for k in (0, 1, 402):
+        seats = [capsa.Arrangement.from_ids(cards[k, s].tolist()) for s in range(4)]
+        multipliers = [1 if k % 4 == s else 1 + (k + s) % 5 for s in range(4)]
+        want = capsa.settle(
+            seats,
+            capsa.Rules.preset("shisanshui-banker"),
+            5,
+            banker=k % 4,
+            multipliers=multipliers,
+        )
+        assert [got.column(f"money{s}")[k].as_py() for s in range(4)] == want.money
+
+
 @pytest.mark.parametrize(
     ("strategy", "deals", "partitions"), [("greedy", 20_000, None), ("solver", 60, 7)]
 )
