@@ -291,6 +291,11 @@ def _outcomes(
         at = np.array(members, dtype=np.intp)
         stakes = np.array([rows[k].stake for k in members], dtype=np.int64)
         views = [rows[k].view for k in members]
+        roles: dict[str, Any] = {}
+        if any(v.banker is not None for v in views):
+            banker = [-1 if v.banker is None else v.banker for v in views]
+            roles["banker"] = np.array(banker, np.int64)
+            roles["multipliers"] = np.array([v.multipliers for v in views], np.int64)
         _, found, bad, why = _core.settle_rounds(
             np.ascontiguousarray(cards[at, :p]),
             rows[members[0]].rules,
@@ -298,8 +303,7 @@ def _outcomes(
             np.ascontiguousarray(flags[at, :p, 1]),
             np.ascontiguousarray(flags[at, :p, 2]),
             threads=1,
-            banker=np.array([-1 if v.banker is None else v.banker for v in views], np.int64),
-            multipliers=np.array([v.multipliers for v in views], np.int64),
+            **roles,
         )
         outcomes[:, :p, at] = found
         reasons.update(zip(at[bad].tolist(), why, strict=True))

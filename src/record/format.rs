@@ -6,6 +6,7 @@ use std::cell::RefCell;
 
 use crate::canonical::Json;
 use crate::fair::sha256;
+use crate::flags::not_a_flag;
 use crate::settle::SeatInput;
 pub use crate::stakes::StakeSpec;
 
@@ -235,6 +236,29 @@ pub(super) fn join(path: &str, key: &str) -> String {
         key.to_string()
     } else {
         format!("{path}.{key}")
+    }
+}
+
+/// A boolean field.
+pub(super) fn boolean(value: &Json, field: &str) -> Read<bool> {
+    match value {
+        Json::Bool(b) => Ok(*b),
+        other => Err(Problem::new(field, not_a_flag(field, other.kind()))),
+    }
+}
+
+/// An integer field in `lo..=hi`.
+pub(super) fn integer(value: &Json, field: &str, lo: i128, hi: i128) -> Read<i128> {
+    match value {
+        Json::Int(v) if (lo..=hi).contains(v) => Ok(*v),
+        Json::Int(v) => Err(Problem::new(
+            field,
+            format!("{field} must be in {lo}..{hi}, got {v}"),
+        )),
+        other => Err(Problem::new(
+            field,
+            format!("{field} must be an integer, not {}", other.kind()),
+        )),
     }
 }
 

@@ -7,11 +7,11 @@ use std::ops::Range;
 use sha2::{Digest, Sha256};
 
 use super::format::{
-    check_stakes_diagonal, join, object, settlement_version_problem, Members, PlayedSeat, Problem,
-    Read, StakeSpec, DEAL_KEYS, FIRST_FORMAT_VERSION, FIRST_SETTLEMENT_VERSION, FORMAT,
-    FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS_1, RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2,
-    SEAT_KEYS_5, SETTLEMENT_VERSION, SETTLEMENT_VERSION_FIELD, SETTLEMENT_VERSION_FORMAT,
-    TABLE_FORMAT_VERSION,
+    boolean, check_stakes_diagonal, integer, join, object, settlement_version_problem, Members,
+    PlayedSeat, Problem, Read, StakeSpec, DEAL_KEYS, FIRST_FORMAT_VERSION,
+    FIRST_SETTLEMENT_VERSION, FORMAT, FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS_1,
+    RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2, SEAT_KEYS_5, SETTLEMENT_VERSION,
+    SETTLEMENT_VERSION_FIELD, SETTLEMENT_VERSION_FORMAT, TABLE_FORMAT_VERSION,
 };
 use super::roles::{read_banker, read_multiplier};
 use super::table::{
@@ -24,7 +24,6 @@ use crate::auto_arrange::AutoPolicy;
 use crate::canonical::{self, write_str, Json};
 use crate::cards::{check_distinct, parse_text};
 use crate::fair::{self, parse_hex32, sha256, ServerSeed};
-use crate::flags::not_a_flag;
 use crate::lines::strip_bom;
 use crate::stakes::{read_stakes, StakesFault, StakesInput, StakesValue};
 use crate::texts;
@@ -93,27 +92,6 @@ pub(super) fn text<'a>(value: &'a Json<'_>, field: &str, max_bytes: usize) -> Re
         other => Err(Problem::new(
             field,
             format!("{field} must be a string, not {}", other.kind()),
-        )),
-    }
-}
-
-pub(super) fn boolean(value: &Json, field: &str) -> Read<bool> {
-    match value {
-        Json::Bool(b) => Ok(*b),
-        other => Err(Problem::new(field, not_a_flag(field, other.kind()))),
-    }
-}
-
-pub(super) fn integer(value: &Json, field: &str, lo: i128, hi: i128) -> Read<i128> {
-    match value {
-        Json::Int(v) if (lo..=hi).contains(v) => Ok(*v),
-        Json::Int(v) => Err(Problem::new(
-            field,
-            format!("{field} must be in {lo}..{hi}, got {v}"),
-        )),
-        other => Err(Problem::new(
-            field,
-            format!("{field} must be an integer, not {}", other.kind()),
         )),
     }
 }

@@ -1,8 +1,7 @@
 //! A banker game's fields of a record's seat: whether it is the banker and
 //! its multiplier, each written only where it is not the default.
 
-use super::format::{Problem, Read};
-use super::read::{boolean, integer};
+use super::format::{boolean, integer, Problem, Read};
 use crate::canonical::Json;
 
 /// A seat's `banker`: absent (not the banker) or `true`; `false` is not
