@@ -3,12 +3,15 @@
 //! prints hands per second:
 //! enumerated (loops over the cards, each hand ascending), the same hands as
 //! an array in a fixed random order, and that array with each hand's cards
-//! in a fixed random order too. Run: `cargo bench --bench rank`.
+//! in a fixed random order too. Then the evaluator of decks with copies and
+//! jokers: the same 52-card hands through it (equal sums, its cost over the
+//! 52-card one), and random hands of a 65-card deck and of two decks with two
+//! jokers. Run: `cargo bench --bench rank`.
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use capsa::rank::{category_of, Evaluator, Ranking};
+use capsa::rank::{category_of, Evaluator, Rank, Ranking, WideEvaluator, FIVE_OF_A_KIND};
 
 const COUNTS: [u64; 10] = [
     1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4,
@@ -154,5 +157,80 @@ fn main() {
                 t * 1e3
             );
         }
+    }
+    wide_decks(&shuffled);
+}
+
+/// `count` random five-card hands of the deck whose ids are `deck`.
+fn deck_hands(deck: &[u8], count: usize, seed: u64) -> Vec<[u8; 5]> {
+    let mut rng = capsa::deal::ChaCha20::from_seed(seed);
+    let mut cards = deck.to_vec();
+    (0..count)
+        .map(|_| {
+            for i in 0..5 {
+                let j = i + rng.below((cards.len() - i) as u32) as usize;
+                cards.swap(i, j);
+            }
+            [cards[0], cards[1], cards[2], cards[3], cards[4]]
+        })
+        .collect()
+}
+
+fn wide_sum(w: &WideEvaluator, hands: &[[u8; 5]]) -> u64 {
+    hands
+        .iter()
+        .fold(0u64, |acc, h| acc.wrapping_add(w.eval5(*h) as u64))
+}
+
+/// The evaluator of decks with copies and jokers, on 52-card hands (it must
+/// give the 52-card strengths) and on hands of larger decks.
+fn wide_decks(shuffled: &[[u8; 5]]) {
+    let e = Evaluator::new(Ranking::default());
+    let w = WideEvaluator::new(e);
+    let want = strength_sum(&e, shuffled);
+    let n = shuffled.len() as f64;
+    let t = best_of(5, || {
+        let s = wide_sum(black_box(&w), shuffled);
+        assert_eq!(s, want, "the wide evaluator changed a 52-card strength");
+        s
+    });
+    println!(
+        "wide evaluator, 52-card hands  shuffled array: {:6.1} M hands/s ({:.2} ms)",
+        n / t / 1e6,
+        t * 1e3
+    );
+    let spades: Vec<u8> = (0..52u8)
+        .chain((52..104).filter(|id| id % 4 == 3))
+        .collect();
+    let two_decks: Vec<u8> = (0..106u8).collect();
+    for (name, deck) in [
+        ("65 cards (added spades)", spades),
+        ("106 cards (two decks, two jokers)", two_decks),
+    ] {
+        let hands = deck_hands(&deck, 2_000_000, 7);
+        let mut counts = [0u64; 11];
+        let mut sum = 0u64;
+        for h in &hands {
+            let s = w.eval5(*h);
+            counts[category_of(s) as usize] += 1;
+            sum = sum.wrapping_add(s as u64);
+        }
+        assert!(
+            deck.len() < 100 || counts[FIVE_OF_A_KIND as usize] > 0,
+            "two decks deal five of a kind"
+        );
+        let jokers = hands.iter().filter(|h| h.iter().any(|&c| c >= 104)).count();
+        let t = best_of(5, || {
+            let s = wide_sum(black_box(&w), &hands);
+            assert_eq!(s, sum, "{name}: the strengths changed between runs");
+            s
+        });
+        println!(
+            "{name:34} random hands: {:6.1} M hands/s ({:.2} ms; {:.1}% with a joker, {} five of a kind)",
+            hands.len() as f64 / t / 1e6,
+            t * 1e3,
+            100.0 * jokers as f64 / hands.len() as f64,
+            counts[FIVE_OF_A_KIND as usize],
+        );
     }
 }

@@ -102,15 +102,24 @@ pub fn map_row_groups<T: Send + Copy + Default, S>(
 
 /// The strengths of hands of `width` (3 or 5) distinct cards.
 pub fn strengths(e: &Evaluator, data: &[u8], width: usize) -> Result<Vec<u32>> {
+    strengths_of(data, width, |row| {
+        check_distinct(row)?;
+        Ok(e.eval_unchecked(row))
+    })
+}
+
+/// The strength `rank` gives each row of `width` (3 or 5) cards.
+pub fn strengths_of(
+    data: &[u8],
+    width: usize,
+    rank: impl Fn(&[u8]) -> Result<u32> + Sync,
+) -> Result<Vec<u32>> {
     if width != 3 && width != 5 {
         return Err(Error::hand(format!(
             "a hand to rank has 3 or 5 cards, got rows of {width}"
         )));
     }
-    map_rows(data, width, |row| {
-        check_distinct(row)?;
-        Ok(e.eval_unchecked(row))
-    })
+    map_rows(data, width, rank)
 }
 
 /// The number of valid splits of each 13-card hand, counted

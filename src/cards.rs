@@ -1,5 +1,8 @@
-//! Card ids: `id = 4 * (rank - 2) + suit` with suits d=0, c=1, h=2, s=3.
+//! Card ids: `id = 4 * (rank - 2) + suit` with suits d=0, c=1, h=2, s=3,
+//! plus 52 for a card's second copy; the jokers are 104 and 105 (see
+//! [`crate::deck`]).
 
+use crate::deck::{copy_of, face, BLACK_JOKER, RED_JOKER};
 use crate::error::{Error, Result};
 
 pub const DECK: usize = 52;
@@ -18,10 +21,20 @@ pub const fn suit(id: u8) -> u8 {
     id & 3
 }
 
+/// A card's text: `As`, a second copy `As'`, the jokers `BJ` and `RJ`.
 pub fn card_text(id: u8) -> String {
-    let mut s = String::with_capacity(2);
-    s.push(RANK_CHARS[rank_index(id) as usize] as char);
-    s.push(SUIT_CHARS[suit(id) as usize] as char);
+    match id {
+        BLACK_JOKER => return "BJ".to_string(),
+        RED_JOKER => return "RJ".to_string(),
+        _ => {}
+    }
+    let f = face(id);
+    let mut s = String::with_capacity(3);
+    s.push(RANK_CHARS[rank_index(f) as usize % 13] as char);
+    s.push(SUIT_CHARS[suit(f) as usize] as char);
+    if copy_of(id) == 1 {
+        s.push('\'');
+    }
     s
 }
 
@@ -74,6 +87,19 @@ pub fn check_hand(ids: &[u8], sizes: &[usize], what: &str) -> Result<u64> {
 
 /// Reads one card token; `None` when it is not a card.
 pub fn parse_token(tok: &str) -> Option<u8> {
+    match tok {
+        "BJ" | "bj" | "Bj" | "bJ" | "\u{1F0CF}" => return Some(BLACK_JOKER),
+        "RJ" | "rj" | "Rj" | "rJ" | "\u{1F0BF}" => return Some(RED_JOKER),
+        _ => {}
+    }
+    if let Some(first) = tok.strip_suffix(['\'', '\u{2032}']) {
+        return parse_face(first).map(|f| f + DECK as u8);
+    }
+    parse_face(tok)
+}
+
+/// Reads a face's token (rank then suit, no copy mark).
+fn parse_face(tok: &str) -> Option<u8> {
     let (rank, rest) = if let Some(rest) = tok.strip_prefix("10") {
         (8u8, rest)
     } else {
@@ -120,13 +146,17 @@ fn parse_ascii(text: &[u8], out: &mut Vec<u8>) -> bool {
     // char::is_whitespace in ASCII: space, \t, \n, \x0b, \x0c, \r
     let is_separator = |b: &u8| matches!(b, b' ' | b'\t'..=b'\r' | b',');
     for tok in text.split(is_separator).filter(|t| !t.is_empty()) {
+        let (tok, copy) = match tok.split_last() {
+            Some((b'\'', first)) => (first, DECK as u8),
+            _ => (tok, 0),
+        };
         let card = match *tok {
             [r, s] => ascii_rank(r).zip(ascii_suit(s)),
             [b'1', b'0', s] => Some(8).zip(ascii_suit(s)),
             _ => None,
         };
         match card {
-            Some((rank, suit)) => out.push(4 * rank + suit),
+            Some((rank, suit)) => out.push(4 * rank + suit + copy),
             None => return false,
         }
     }

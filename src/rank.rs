@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 use crate::cards::{check_hand, rank_index, suit};
 use crate::error::{Error, Result};
 
-pub const CATEGORY_NAMES: [&str; 10] = [
+pub const CATEGORY_NAMES: [&str; 11] = [
     "high-card",
     "pair",
     "two-pair",
@@ -32,7 +32,12 @@ pub const CATEGORY_NAMES: [&str; 10] = [
     "quads",
     "straight-flush",
     "royal-flush",
+    "five-of-a-kind",
 ];
+
+/// The categories a 52-card deck makes (all but five of a kind): the ones
+/// a royalty row may name.
+pub const DECK52_CATEGORIES: &[&str] = CATEGORY_NAMES.split_at(10).0;
 
 pub const HIGH_CARD: u8 = 0;
 pub const PAIR: u8 = 1;
@@ -44,12 +49,13 @@ pub const FULL_HOUSE: u8 = 6;
 pub const QUADS: u8 = 7;
 pub const STRAIGHT_FLUSH: u8 = 8;
 pub const ROYAL_FLUSH: u8 = 9;
+pub const FIVE_OF_A_KIND: u8 = 10;
 
-const CATEGORY_SHIFT: u32 = 28;
-const RANK_SHIFT: u32 = 10;
-const FLUSH_SUIT_SHIFT: u32 = RANK_SHIFT + 13;
+pub(crate) const CATEGORY_SHIFT: u32 = 28;
+pub(crate) const RANK_SHIFT: u32 = 10;
+pub(crate) const FLUSH_SUIT_SHIFT: u32 = RANK_SHIFT + 13;
 
-/// Category index (0..=9) of a strength.
+/// Category index (0..=10) of a strength.
 #[inline(always)]
 pub const fn category_of(strength: u32) -> u8 {
     (strength >> CATEGORY_SHIFT) as u8
@@ -64,10 +70,15 @@ pub const fn category_of(strength: u32) -> u8 {
 pub const fn key_rank(strength: u32, wheel_second: bool) -> u8 {
     let key = strength >> RANK_SHIFT;
     match category_of(strength) {
-        HIGH_CARD | FLUSH => (31 - (key & 0x1FFF).leading_zeros()) as u8,
+        FLUSH => match key >> wide::FLUSH_PAIRS_SHIFT & 3 {
+            1 | 3 => (key >> 9 & 0xF) as u8,
+            2 => (key >> 8 & 0xF) as u8,
+            _ => (31 - (key & 0x1FFF).leading_zeros()) as u8,
+        },
+        HIGH_CARD => (31 - (key & 0x1FFF).leading_zeros()) as u8,
         PAIR | TRIPS => (key >> 13 & 0xF) as u8,
         TWO_PAIR => (key >> 8 & 0xF) as u8,
-        FULL_HOUSE | QUADS => (key >> 4 & 0xF) as u8,
+        FULL_HOUSE | QUADS | FIVE_OF_A_KIND => (key >> 4 & 0xF) as u8,
         STRAIGHT | STRAIGHT_FLUSH => {
             // a straight's position (see `straight_position`)
             let pos = (key & 0xF) as u8;
@@ -363,6 +374,37 @@ fn tables(wheel_second: bool) -> &'static Tables {
     }
 }
 
+/// What ranks hands: the 52-card evaluator, or the evaluator of a deck
+/// with copies and jokers. Code that ranks many hands is generic over it,
+/// so each deck's loop is compiled on its own.
+pub trait Rank: Sync {
+    /// Strength of three cards (valid and distinct for the deck).
+    fn eval3(&self, c: [u8; 3]) -> u32;
+    /// Strength of five cards (valid and distinct for the deck).
+    fn eval5(&self, c: [u8; 5]) -> u32;
+
+    /// Strength of three or five cards.
+    #[inline(always)]
+    fn eval_unchecked(&self, cards: &[u8]) -> u32 {
+        if cards.len() == 5 {
+            self.eval5([cards[0], cards[1], cards[2], cards[3], cards[4]])
+        } else {
+            self.eval3([cards[0], cards[1], cards[2]])
+        }
+    }
+}
+
+impl Rank for Evaluator {
+    #[inline(always)]
+    fn eval3(&self, c: [u8; 3]) -> u32 {
+        Evaluator::eval3(self, c)
+    }
+    #[inline(always)]
+    fn eval5(&self, c: [u8; 5]) -> u32 {
+        Evaluator::eval5(self, c)
+    }
+}
+
 /// A [`Ranking`] with its tables resolved: the evaluator.
 #[derive(Clone, Copy)]
 pub struct Evaluator {
@@ -467,6 +509,22 @@ impl Evaluator {
         }
     }
 
+    /// Category and rank key of five cards that make no flush, without
+    /// the suit key; the cards may repeat a face (at most four of a rank).
+    #[inline(always)]
+    pub(crate) fn rank_part5(&self, c: [u8; 5]) -> u32 {
+        let key: u64 = c.iter().map(|&x| CARD_KEY[x as usize]).sum();
+        suits::base(self.tables.rank5[(key >> WEIGHT_SHIFT) as usize & (RANK5_SIZE - 1)])
+    }
+
+    /// Category and rank key of three cards, without the suit key.
+    #[inline(always)]
+    pub(crate) fn rank_part3(&self, c: [u8; 3]) -> u32 {
+        let idx = (rank_index(c[0]) as usize * 13 + rank_index(c[1]) as usize) * 13
+            + rank_index(c[2]) as usize;
+        suits::base(self.tables.rank3[idx & (RANK3_SIZE - 1)])
+    }
+
     /// Strength of a checked three- or five-card hand.
     pub fn evaluate(&self, cards: &[u8]) -> Result<u32> {
         check_hand(cards, &[3, 5], "a hand")?;
@@ -487,3 +545,5 @@ impl Evaluator {
 mod suits;
 #[cfg(test)]
 mod tests;
+pub mod wide;
+pub use wide::WideEvaluator;

@@ -11,11 +11,12 @@ pub mod knobs;
 mod natural_entry;
 
 pub use choices::{
-    CapStage, FlagChoice, FlushCompare, FoulCheck, FoulMode, NaturalOpponents, NaturalResolve,
-    NaturalTies, RaisedBy, RoyaltyMode, RuleChoice, TieBreak, Wheel,
+    AddedSuits, CapStage, FlagChoice, FlushCompare, FoulCheck, FoulMode, NaturalOpponents,
+    NaturalResolve, NaturalTies, RaisedBy, RoyaltyMode, RuleChoice, TieBreak, Wheel,
 };
 pub use natural_entry::{check_naturals, NaturalEntry, EIGHT};
 
+use crate::deck::Deck;
 use crate::error::{Error, Result};
 use crate::natural_kind::Natural;
 use crate::rank::{category_index, Evaluator, Ranking, CATEGORY_NAMES};
@@ -81,6 +82,8 @@ pub use crate::rows::{BOTTOM, MIDDLE, TOP};
 #[derive(Clone, Debug)]
 pub struct Rules {
     pub evaluator: Evaluator,
+    /// The deck the rules deal: its cards are the ones hands may hold.
+    pub deck: Deck,
     /// `foul_check = "strict"`: rows must strictly increase.
     pub foul_strict: bool,
     pub row_points: i64,
@@ -197,6 +200,7 @@ impl Default for Rules {
         // placeholders only: the loop below sets every field from the table
         let mut rules = Rules {
             evaluator: Evaluator::new(Ranking::default()),
+            deck: Deck::default(),
             foul_strict: false,
             row_points: 0,
             overall_point: 0,
@@ -319,7 +323,7 @@ impl Rules {
             )));
         }
         natural_entry::check_naturals(&self.naturals)?;
-        Ok(())
+        self.deck.validate()
     }
 
     /// Rebuilds [`ranked_categories`](Self::ranked_categories) from
@@ -354,7 +358,8 @@ impl Rules {
                 return points;
             }
         }
-        self.royalties[row][cat]
+        // five of a kind has no royalty row of its own
+        self.royalties[row].get(cat).copied().unwrap_or(0)
     }
 }
 

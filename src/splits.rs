@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use crate::cards::check_hand;
 use crate::error::Result;
-use crate::rank::Evaluator;
+use crate::rank::{Evaluator, Rank};
 
 pub mod lanes;
 
@@ -153,7 +153,7 @@ pub fn sorted_hand_for(cards: &[u8], what: &str) -> Result<[u8; 13]> {
     Ok(sorted)
 }
 
-pub fn subset_strengths(e: &Evaluator, sorted: &[u8; 13]) -> SubsetStrengths {
+pub fn subset_strengths<E: Rank>(e: &E, sorted: &[u8; 13]) -> SubsetStrengths {
     let t = table();
     SubsetStrengths {
         cards: *sorted,
@@ -263,9 +263,18 @@ pub fn splits(
     cards: &[u8],
     valid_only: bool,
 ) -> Result<Vec<[u8; 13]>> {
-    let sorted = sorted_hand(cards)?;
-    let subsets = subset_strengths(e, &sorted);
-    Ok((0..SPLITS)
+    Ok(sorted_splits(e, strict, &sorted_hand(cards)?, valid_only))
+}
+
+/// Every split (or only the valid ones) of a sorted hand, as layouts.
+pub fn sorted_splits<E: Rank>(
+    e: &E,
+    strict: bool,
+    sorted: &[u8; 13],
+    valid_only: bool,
+) -> Vec<[u8; 13]> {
+    let subsets = subset_strengths(e, sorted);
+    (0..SPLITS)
         .filter(|&k| {
             if !valid_only {
                 return true;
@@ -274,7 +283,7 @@ pub fn splits(
             is_valid(t, m, b, strict)
         })
         .map(|k| subsets.layout(k))
-        .collect())
+        .collect()
 }
 
 /// The first split of a sorted hand, in split order, that fouls under the

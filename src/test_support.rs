@@ -5,7 +5,7 @@ use crate::cards::{check_distinct, RANK_CHARS, SUIT_CHARS};
 use crate::rank::{Evaluator, Ranking};
 use crate::rules::Rules;
 
-/// Card ids from text such as `"As Kd | 2c"`: a rank and a suit character a
+/// Card ids from text such as `"As Kd' | 2c BJ"`: a rank and a suit character a
 /// card, whitespace between, `|` (between rows) skipped. It reads only the
 /// fixtures tests write, so anything else panics, naming the token; it is
 /// kept apart from `cards::parse_text` so that the tests of that parser and
@@ -14,13 +14,23 @@ pub(crate) fn cards(text: &str) -> Vec<u8> {
     text.split_whitespace()
         .filter(|token| *token != "|")
         .map(|token| {
+            match token {
+                "BJ" => return crate::deck::BLACK_JOKER,
+                "RJ" => return crate::deck::RED_JOKER,
+                _ => {}
+            }
+            // a second copy: the face's id plus 52
+            let (token, copy) = match token.strip_suffix('\'') {
+                Some(face) => (face, 52),
+                None => (token, 0),
+            };
             let [rank, suit] = token.as_bytes() else {
                 panic!("card {token:?} in {text:?} is not two characters");
             };
             let rank = RANK_CHARS.iter().position(|c| c == rank);
             let suit = SUIT_CHARS.iter().position(|c| c == suit);
             match (rank, suit) {
-                (Some(rank), Some(suit)) => (4 * rank + suit) as u8,
+                (Some(rank), Some(suit)) => (4 * rank + suit + copy) as u8,
                 _ => panic!("card {token:?} in {text:?} is not a card"),
             }
         })

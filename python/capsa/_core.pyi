@@ -33,8 +33,9 @@ class CapsaError(ValueError):
     row: str | None
 
 class CardError(CapsaError):
-    """A card that cannot be read (naming the token and its position) or a card
-    id outside 0..51 (in a batch, naming the row and column)."""
+    """A card that cannot be read (naming the token and its position), a card
+    id outside 0..105 (in a batch, naming the row and column) or a card the
+    rules' deck does not hold."""
 
 class HandError(CapsaError):
     """A hand, row or arrangement with the wrong number of cards, or a card
@@ -59,12 +60,14 @@ class Card:
     """A playing card: ``Card("As")``, ``Card(51)``, ``Card(card)``.
 
     Takes a ``Card``, the text of one card (rank then suit, either case:
-    ``"As"``, ``"Td"``, ``"10h"``, ``"7♣"``) or an integer id 0..51 (a Python
-    int or a numpy integer): ``id = 4 * (rank - 2) + suit`` with d=0, c=1,
-    h=2, s=3. Cards are immutable and hashable, pickle, and order by id;
+    ``"As"``, ``"Td"``, ``"10h"``, ``"7♣"``; a second copy ``"As'"``; the
+    jokers ``"BJ"`` and ``"RJ"``) or an integer id 0..105 (a Python int or a
+    numpy integer): ``id = 52 * copy + 4 * (rank - 2) + suit`` with d=0, c=1,
+    h=2, s=3, and the jokers 104 and 105. Whether a deck holds the card is the
+    rules' to say. Cards are immutable and hashable, pickle, and order by id;
     ``str(card)`` is its text (``"As"``), ``int(card)`` its id.
 
-    Raises ``CardError`` for an id outside 0..51 or text that is not exactly
+    Raises ``CardError`` for an id outside 0..105 or text that is not exactly
     one card (lone surrogates included), ``TypeError`` for any other type (a
     bool, a float, bytes).
     """
@@ -72,13 +75,23 @@ class Card:
     def __new__(cls, card: Card | int | str) -> Card: ...
     @property
     def id(self) -> int:
-        """The card id 0..51: ``4 * (rank - 2) + suit`` with d=0, c=1, h=2, s=3."""
+        """The card id 0..105: ``52 * copy + 4 * (rank - 2) + suit`` with d=0,
+        c=1, h=2, s=3; the jokers 104 (black) and 105 (red)."""
     @property
     def rank(self) -> int:
-        """The rank, 2..14 (11 jack, 12 queen, 13 king, 14 ace)."""
+        """The rank, 2..14 (11 jack, 12 queen, 13 king, 14 ace); 0 for a joker,
+        which has none."""
     @property
     def suit(self) -> str:
-        """The suit letter: ``"d"``, ``"c"``, ``"h"`` or ``"s"``."""
+        """The suit letter: ``"d"``, ``"c"``, ``"h"`` or ``"s"``; ``""`` for a
+        joker."""
+    @property
+    def copy(self) -> int:
+        """Which copy of its face the card is: 0, or 1 for the second (``As'``);
+        0 for a joker."""
+    @property
+    def joker(self) -> bool:
+        """Whether the card is a joker (``BJ`` or ``RJ``), wild in every row."""
     def __int__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, tuple[int]]: ...
     def __eq__(self, other: object, /) -> bool: ...

@@ -1,8 +1,11 @@
 """Cards: the fixed id encoding, text forms and dealing.
 
 A card id is ``4 * (rank - 2) + suit`` with suits d=0, c=1, h=2, s=3, so
-``2d`` is 0 and ``As`` is 51. Text is rank then suit (``As``, ``Td``,
-``10h``, ``7♣``), either case, separated by spaces or commas.
+``2d`` is 0 and ``As`` is 51; a second copy (decks with added suits or two
+decks) adds 52, and the jokers are 104 and 105. Text is rank then suit
+(``As``, ``Td``, ``10h``, ``7♣``), either case, separated by spaces or
+commas; a second copy is marked ``'`` (``As'``), the jokers are ``BJ`` and
+``RJ``.
 ``SUIT_SYMBOLS`` maps each suit letter to its symbol (``"s"`` to ``"♠"``).
 """
 
@@ -19,16 +22,21 @@ SUIT_SYMBOLS = {"d": "♦", "c": "♣", "h": "♥", "s": "♠"}
 _INDONESIAN_SUITS = {"d": "Wajik", "c": "Keriting", "h": "Hati", "s": "Sekop"}
 _INDONESIAN_RANKS = {11: "J", 12: "Q", 13: "K", 14: "As"}
 _STYLES = ("text", "symbol", "indonesian")
+_BLACK_JOKER = 104
+_JOKERS = {"symbol": ("\U0001f0cf", "\U0001f0bf"), "indonesian": ("Joker hitam", "Joker merah")}
 
 
 def _name(card: Card, style: str) -> str:
-    """The card in ``style``, one of ``_STYLES``."""
+    """The card in ``style``, one of ``_STYLES``; a second copy is marked ``′``."""
     if style == "text":
         return str(card)
+    if card.joker:
+        return _JOKERS[style][card.id - _BLACK_JOKER]
+    mark = "′" if card.copy else ""
     if style == "symbol":
-        return str(card)[0] + SUIT_SYMBOLS[card.suit]
+        return str(card)[0] + SUIT_SYMBOLS[card.suit] + mark
     rank = _INDONESIAN_RANKS.get(card.rank, str(card.rank))
-    return f"{rank} {_INDONESIAN_SUITS[card.suit]}"
+    return f"{rank} {_INDONESIAN_SUITS[card.suit]}{mark}"
 
 
 def _check_style(style: object) -> None:

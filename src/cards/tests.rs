@@ -102,3 +102,20 @@ fn cards_text_is_each_card_spaced() {
         assert_eq!(read, ids);
     }
 }
+
+#[test]
+fn copies_and_jokers_read_back() {
+    for id in 0..crate::deck::CARD_IDS as u8 {
+        let text = card_text(id);
+        let mut ids = Vec::new();
+        parse_text(&text, &mut ids).unwrap();
+        assert_eq!(ids, vec![id], "{text}");
+        assert_eq!(parse_token(&text), Some(id), "{text}");
+    }
+    let mut ids = Vec::new();
+    parse_text("As' 10h' 7\u{2663}\u{2032} bj \u{1F0BF}", &mut ids).unwrap();
+    assert_eq!(ids, vec![103, 86, 73, 104, 105]);
+    assert_eq!(parse_token("As''"), None);
+    assert_eq!(parse_token("'"), None);
+    assert_eq!(parse_token("J"), None);
+}

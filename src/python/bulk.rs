@@ -7,7 +7,7 @@ use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::prelude::*;
 
 use super::conversion::cards::table_cards;
-use super::conversion::choices::rules_arg;
+use super::conversion::choices::rules_arg_52;
 use super::conversion::flags::read_flags;
 use super::conversion::numbers::threads_arg;
 use super::conversion::roles::batch_roles;
@@ -51,7 +51,7 @@ fn settle_rounds<'py>(
     banker: Option<&Bound<'py, PyAny>>,
     multipliers: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Settled<'py>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "settle_rounds")?;
     let r = rules.get();
     let arr = table_cards(cards)?;
     let (n, p) = (arr.shape[0], arr.shape[1]);

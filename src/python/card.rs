@@ -9,32 +9,38 @@ use super::conversion::numbers::{as_index, card_id};
 use super::conversion::text::{text_of, type_name};
 use super::errors::err;
 use crate::cards::{card_text, parse_text, rank_index, suit};
+use crate::deck::{copy_of, face, is_joker, CARD_IDS};
 use crate::error::ErrorKind;
 
 /// A playing card: ``Card("As")``, ``Card(51)``, ``Card(card)``.
 ///
 /// Takes a ``Card``, the text of one card (rank then suit, either case:
-/// ``"As"``, ``"Td"``, ``"10h"``, ``"7♣"``) or an integer id 0..51 (a Python
-/// int or a numpy integer): ``id = 4 * (rank - 2) + suit`` with d=0, c=1, h=2,
-/// s=3. Cards are immutable and hashable, pickle, and order by id;
+/// ``"As"``, ``"Td"``, ``"10h"``, ``"7♣"``; a second copy ``"As'"``; the
+/// jokers ``"BJ"`` and ``"RJ"``) or an integer id 0..105 (a Python int or a
+/// numpy integer): ``id = 52 * copy + 4 * (rank - 2) + suit`` with d=0, c=1,
+/// h=2, s=3, and the jokers 104 and 105. Whether a deck holds the card is the
+/// rules' to say. Cards are immutable and hashable, pickle, and order by id;
 /// ``str(card)`` is its text (``"As"``), ``int(card)`` its id.
 ///
-/// Raises ``CardError`` for an id outside 0..51 or text that is not exactly one
-/// card (lone surrogates included), ``TypeError`` for any other type (a bool, a
-/// float, bytes).
+/// Raises ``CardError`` for an id outside 0..105 or text that is not exactly
+/// one card (lone surrogates included), ``TypeError`` for any other type (a
+/// bool, a float, bytes).
 #[pyclass(frozen, eq, ord, hash, module = "capsa")]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Card {
     pub(crate) id: u8,
 }
 
-/// The 52 cards as Python objects, made once: a `Card` is immutable, so
-/// the engine hands out these rather than making one per card it returns.
-/// Index them by id (`ids` of valid cards only).
+/// Every card of every deck as Python objects, made once: a `Card` is
+/// immutable, so the engine hands out these rather than making one per
+/// card it returns. Index them by id (`ids` of valid cards only).
 pub(crate) fn card_objects(py: Python<'_>) -> PyResult<&[Py<Card>]> {
     static CARDS: PyOnceLock<Vec<Py<Card>>> = PyOnceLock::new();
-    let cards =
-        CARDS.get_or_try_init(py, || (0..52).map(|id| Py::new(py, Card { id })).collect())?;
+    let cards = CARDS.get_or_try_init(py, || {
+        (0..CARD_IDS as u8)
+            .map(|id| Py::new(py, Card { id }))
+            .collect()
+    })?;
     Ok(cards)
 }
 
@@ -43,7 +49,7 @@ pub(crate) fn cards_of(py: Python<'_>, ids: &[u8]) -> PyResult<Vec<Py<Card>>> {
     let cards = card_objects(py)?;
     Ok(ids
         .iter()
-        .map(|&id| cards[usize::from(id) % 52].clone_ref(py))
+        .map(|&id| cards[usize::from(id) % CARD_IDS].clone_ref(py))
         .collect())
 }
 
@@ -70,27 +76,51 @@ impl Card {
             return Ok(Card { id: card_id(&i)? });
         }
         Err(PyTypeError::new_err(format!(
-            "Card() takes a card text or an integer id 0..51, not {}",
+            "Card() takes a card text or an integer id 0..105, not {}",
             type_name(card)
         )))
     }
 
-    /// The card id 0..51: ``4 * (rank - 2) + suit`` with d=0, c=1, h=2, s=3.
+    /// The card id 0..105: ``52 * copy + 4 * (rank - 2) + suit`` with d=0,
+    /// c=1, h=2, s=3; the jokers 104 (black) and 105 (red).
     #[getter]
     fn id(&self) -> u8 {
         self.id
     }
 
-    /// The rank, 2..14 (11 jack, 12 queen, 13 king, 14 ace).
+    /// The rank, 2..14 (11 jack, 12 queen, 13 king, 14 ace); 0 for a joker,
+    /// which has none.
     #[getter]
     fn rank(&self) -> u8 {
-        rank_index(self.id) + 2
+        if is_joker(self.id) {
+            0
+        } else {
+            rank_index(face(self.id)) + 2
+        }
     }
 
-    /// The suit letter: ``"d"``, ``"c"``, ``"h"`` or ``"s"``.
+    /// The suit letter: ``"d"``, ``"c"``, ``"h"`` or ``"s"``; ``""`` for a
+    /// joker.
     #[getter]
     fn suit(&self) -> &'static str {
-        ["d", "c", "h", "s"][suit(self.id) as usize]
+        if is_joker(self.id) {
+            ""
+        } else {
+            ["d", "c", "h", "s"][suit(face(self.id)) as usize]
+        }
+    }
+
+    /// Which copy of its face the card is: 0, or 1 for the second (``As'``);
+    /// 0 for a joker.
+    #[getter]
+    fn copy(&self) -> u8 {
+        copy_of(self.id)
+    }
+
+    /// Whether the card is a joker (``BJ`` or ``RJ``), wild in every row.
+    #[getter]
+    fn joker(&self) -> bool {
+        is_joker(self.id)
     }
 
     fn __str__(&self) -> String {

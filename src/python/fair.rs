@@ -7,15 +7,15 @@ use pyo3::types::PyTuple;
 
 use super::card::{cards_of, Card};
 use super::conversion::cards::hand13;
-use super::conversion::choices::rules_arg;
+use super::conversion::choices::rules_arg_52;
 use super::conversion::numbers::{nonce_arg, seats_arg};
 use super::conversion::seats::submitted_arrangement;
 use super::conversion::text::{client_seeds_arg, server_seed_arg};
-use super::splits::fouls;
 use crate::arrangement::cards_text;
 use crate::cards::check_distinct;
 use crate::error::Error;
 use crate::fair::{self, hex};
+use crate::hands::fouls;
 use crate::naturals as natural_core;
 
 /// The commitment to a 32-byte server seed: its SHA-256, lowercase hex.
@@ -116,7 +116,7 @@ fn fair_deal_checked(
     arrangements: Vec<Option<Bound<'_, PyAny>>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Restored> {
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "fair_deal_checked")?;
     let r = rules.get();
     let seats = seats_arg(seats)?;
     let seed = server_seed_arg(server_seed)?;

@@ -10,8 +10,8 @@ use pyo3::types::PyTuple;
 use super::card::{cards_of, Card};
 use super::conversion::cards::{card_rows, read_small_hand};
 use super::conversion::choices::rules_arg;
-use crate::batch;
 use crate::cards::card_text;
+use crate::hands;
 use crate::rank::{category_of, CATEGORY_NAMES};
 use crate::rules::Rules;
 
@@ -93,7 +93,7 @@ fn hand_value(rules: &Rules, ids: &[u8]) -> HandValue {
     let mut cards = [0u8; 5];
     cards[..ids.len()].copy_from_slice(ids);
     HandValue {
-        strength: rules.evaluator.eval_unchecked(ids),
+        strength: hands::strength(rules, ids),
         cards,
         size: ids.len() as u8,
     }
@@ -121,7 +121,7 @@ fn hand_value(rules: &Rules, ids: &[u8]) -> HandValue {
 fn evaluate(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<HandValue> {
     let rules = rules_arg(rules)?;
     let mut buf = [0u8; 5];
-    let n = read_small_hand(cards, &mut buf, "a hand")?;
+    let n = read_small_hand(cards, &mut buf, "a hand", rules.get())?;
     Ok(hand_value(rules.get(), &buf[..n]))
 }
 
@@ -146,10 +146,10 @@ fn compare(
 ) -> PyResult<i8> {
     let rules = rules_arg(rules)?;
     let (mut x, mut y) = ([0u8; 5], [0u8; 5]);
-    let n = read_small_hand(a, &mut x, "the first hand")?;
-    let m = read_small_hand(b, &mut y, "the second hand")?;
-    let e = &rules.get().evaluator;
-    Ok(e.eval_unchecked(&x[..n]).cmp(&e.eval_unchecked(&y[..m])) as i8)
+    let r = rules.get();
+    let n = read_small_hand(a, &mut x, "the first hand", r)?;
+    let m = read_small_hand(b, &mut y, "the second hand", r)?;
+    Ok(hands::strength(r, &x[..n]).cmp(&hands::strength(r, &y[..m])) as i8)
 }
 
 /// Ranks N hands at once, without the GIL, on every core.
@@ -177,8 +177,8 @@ fn evaluate_batch<'py>(
     let arr = card_rows(ids, &[5, 3], "ids")?;
     let width = arr.shape[1];
     let data = arr.ids()?;
-    let e = &rules.get().evaluator;
-    let out = py.detach(|| batch::strengths(e, data, width))?;
+    let r = rules.get();
+    let out = py.detach(|| hands::strengths(r, data, width))?;
     Ok(out.into_pyarray(py))
 }
 

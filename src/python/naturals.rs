@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::conversion::cards::{card_rows, hand13, read_full_hand};
-use super::conversion::choices::{natural_arg, rules_arg};
+use super::conversion::choices::{natural_arg, rules_arg_52};
 use crate::batch;
 use crate::naturals::{self as natural_core, NATURAL_NAMES};
 
@@ -52,7 +52,7 @@ fn natural(
     cards: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<&'static str>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "natural")?;
     let ids = read_full_hand(cards)?;
     Ok(natural_core::declared(&hand13(&ids), rules.get(), true).map(|d| d.entry.natural.name()))
 }
@@ -91,7 +91,7 @@ fn natural_split(
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Vec<u32>>> {
     let natural = natural_arg(natural)?;
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "natural_split")?;
     let ids = read_full_hand(cards)?;
     let split = natural_core::natural_split(rules.get(), &hand13(&ids), natural);
     // a list of ints, as `card_ids` gives them

@@ -9,7 +9,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
-use super::conversion::choices::rules_arg;
+use super::conversion::choices::rules_arg_52;
 use super::conversion::meta::meta_arg;
 use super::conversion::numbers::{int_in_range, nonce_arg};
 use super::conversion::players::players_arg;
@@ -79,7 +79,7 @@ impl RecordRules {
     /// `to_dict()` as JSON text (written canonically here).
     #[new]
     fn py_new(rules: &Bound<'_, PyAny>, rules_json: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let rules = rules_arg(Some(rules))?.get().clone();
+        let rules = rules_arg_52(Some(rules), "a round record")?.get().clone();
         let text = text_arg(rules_json, "rules_json")?;
         let value = canonical::parse_str(&text)?;
         if !matches!(value, Json::Object(_)) {

@@ -6,7 +6,7 @@ use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
 
 use super::conversion::cards::table_cards;
-use super::conversion::choices::rules_arg;
+use super::conversion::choices::rules_arg_52;
 use super::conversion::flags::read_flags;
 use super::conversion::numbers::seat_count_arg;
 use super::conversion::roles::{batch_roles, seat_roles};
@@ -161,7 +161,7 @@ fn settle(
     banker: Option<&Bound<'_, PyAny>>,
     multipliers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Settlement> {
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "settle")?;
     let r = rules.get();
     let mut inputs = read_seats(seats)?;
     if banker.is_some() || multipliers.is_some() {
@@ -197,7 +197,7 @@ fn settle_batch<'py>(
     Bound<'py, PyArray2<i64>>,
     Vec<(usize, String)>,
 )> {
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "settle_batch")?;
     let r = rules.get();
     let arr = table_cards(cards)?;
     let (n, p) = (arr.shape[0], arr.shape[1]);
@@ -238,7 +238,7 @@ fn largest_seat_points(
     rules: Option<&Bound<'_, PyAny>>,
     seats: &Bound<'_, PyAny>,
 ) -> PyResult<i128> {
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "largest_seat_points")?;
     Ok(core::largest_seat_points(
         rules.get(),
         seat_count_arg(seats)?,
@@ -254,7 +254,7 @@ fn check_settlement_fits(
     seats: &Bound<'_, PyAny>,
     stakes: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "check_settlement_fits")?;
     let r = rules.get();
     let seats = seat_count_arg(seats)?;
     let spec = stakes_arg(stakes, seats)?.unwrap_or(StakeSpec::Uniform(r.stake));
@@ -272,7 +272,7 @@ fn read_seat_roles(
     banker: Option<&Bound<'_, PyAny>>,
     multipliers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Option<usize>, Vec<i64>)> {
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "read_seat_roles")?;
     let n = seat_count_arg(seats)?;
     let mut inputs = vec![SeatInput::playing([0; 13], true); n];
     seat_roles(banker, multipliers, &mut inputs)?;

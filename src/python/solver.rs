@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use super::conversion::cards::{card_rows, read_full_hand};
-use super::conversion::choices::{effort_arg, rules_arg, strategy_arg, tables_arg, tables_for};
+use super::conversion::choices::{effort_arg, rules_arg_52, strategy_arg, tables_arg, tables_for};
 use super::conversion::numbers::{
     count_arg, int_in_range, seats_arg, seats_or_four, seed_arg, train_hands, train_iterations,
 };
@@ -49,7 +49,7 @@ fn best_arrangement(
     effort: &str,
 ) -> PyResult<ChoiceTuple> {
     let seats = seats_or_four(seats)?;
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "best_arrangement")?;
     let r: Rules = rules.get().clone();
     let ids = read_full_hand(cards)?;
     let strategy = strategy_arg(strategy)?;
@@ -77,7 +77,7 @@ fn auto_arrangement(
     policy: &str,
 ) -> PyResult<(Vec<u32>, bool)> {
     let seats = seats_arg(seats)?;
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "auto_arrangement")?;
     let r: Rules = rules.get().clone();
     let ids = read_full_hand(cards)?;
     let policy = AutoPolicy::from_name(policy)?;
@@ -109,7 +109,7 @@ fn rank_arrangements(
         None => 5,
     };
     let seats = seats_or_four(seats)?;
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "rank_arrangements")?;
     let r: Rules = rules.get().clone();
     let ids = read_full_hand(cards)?;
     let effort = effort_arg(effort)?;
@@ -153,7 +153,7 @@ fn best_arrangement_batch<'py>(
     effort: &str,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     let seats = seats_or_four(seats)?;
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "best_arrangement_batch")?;
     let r: Rules = rules.get().clone();
     let arr = card_rows(ids, &[13], "ids")?;
     let data = arr.ids()?;
@@ -185,7 +185,7 @@ fn train_tables<'py>(
     #[pyo3(from_py_with = seed_arg)] seed: u64,
     name: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "train_tables")?;
     let r: Rules = rules.get().clone();
     let cfg = core::TrainConfig {
         hands,
@@ -208,7 +208,7 @@ fn solver_tables_info<'py>(
     rules: Option<&Bound<'py, PyAny>>,
     tables: Option<&Bound<'py, PyBytes>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "solver_tables_info")?;
     let r = rules.get();
     let owned = tables_arg(tables)?;
     let t: &Tables = match &owned {
@@ -247,7 +247,7 @@ fn duplicate_tournament<'py>(
     let seats = seats_or_four(seats)?;
     let deals = deals.map_or(Ok(2000), |d| count_arg(d, "deals"))?;
     let seed = seed.map_or(Ok(0), seed_arg)?;
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "duplicate_tournament")?;
     let r: Rules = rules.get().clone();
     let strats: Vec<Strategy> = strategies
         .iter()
@@ -296,7 +296,7 @@ fn best_response_check<'py>(
     let hands = hands.map_or(Ok(100), |h| count_arg(h, "hands"))?;
     let opponents = opponents.map_or(Ok(1000), |o| count_arg(o, "opponents"))?;
     let seed = seed.map_or(Ok(0), seed_arg)?;
-    let rules = rules_arg(rules)?;
+    let rules = rules_arg_52(rules, "best_response_check")?;
     let r: Rules = rules.get().clone();
     let cfg = core::CheckConfig {
         strategy: strategy_arg(strategy)?,

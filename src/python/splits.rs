@@ -6,11 +6,9 @@ use numpy::{IntoPyArray, PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use super::conversion::cards::{card_rows, read_full_hand};
+use super::conversion::cards::{card_rows, read_hand_of};
 use super::conversion::choices::rules_arg;
-use crate::batch;
-use crate::rules::Rules;
-use crate::splits as split_core;
+use crate::hands;
 
 /// Every split of 13 cards into a top, middle and bottom row.
 ///
@@ -37,10 +35,9 @@ fn splits<'py>(
     valid_only: bool,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
     let rules = rules_arg(rules)?;
-    let ids = read_full_hand(cards)?;
     let r = rules.get();
-    let (e, strict) = (r.evaluator, r.foul_strict);
-    let rows = py.detach(|| split_core::splits(&e, strict, &ids, valid_only))?;
+    let ids = read_hand_of(cards, &[13], "a hand to split", r)?;
+    let rows = py.detach(|| hands::splits(r, &ids, valid_only))?;
     let flat: Vec<u8> = rows.iter().flatten().copied().collect();
     let arr = Array2::from_shape_vec((rows.len(), 13), flat)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -53,20 +50,8 @@ fn splits<'py>(
 #[pyo3(signature = (cards, rules=None))]
 fn is_foul(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
     let rules = rules_arg(rules)?;
-    let ids = read_full_hand(cards)?;
-    Ok(fouls(rules.get(), &ids))
-}
-
-/// Whether 13 distinct ids laid out top 0-2, middle 3-7, bottom 8-12 foul
-/// under `r`.
-pub(super) fn fouls(r: &Rules, ids: &[u8]) -> bool {
-    let e = &r.evaluator;
-    let (top, middle, bottom) = (
-        e.eval_unchecked(&ids[..3]),
-        e.eval_unchecked(&ids[3..8]),
-        e.eval_unchecked(&ids[8..]),
-    );
-    !split_core::is_valid(top, middle, bottom, r.foul_strict)
+    let ids = read_hand_of(cards, &[13], "a 13-card hand", rules.get())?;
+    Ok(hands::fouls(rules.get(), &ids))
 }
 
 /// Counts the valid splits of 13 cards.
@@ -90,10 +75,9 @@ fn count_splits(
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<usize> {
     let rules = rules_arg(rules)?;
-    let ids = read_full_hand(cards)?;
     let r = rules.get();
-    let (e, strict) = (r.evaluator, r.foul_strict);
-    py.detach(|| split_core::count_splits(&e, strict, &ids))
+    let ids = read_hand_of(cards, &[13], "a hand to split", r)?;
+    py.detach(|| hands::count_splits(r, &ids))
         .map_err(PyErr::from)
 }
 
@@ -121,7 +105,7 @@ fn count_splits_batch<'py>(
     let arr = card_rows(ids, &[13], "ids")?;
     let data = arr.ids()?;
     let r = rules.get();
-    let out = py.detach(|| batch::count_splits(&r.evaluator, r.foul_strict, data))?;
+    let out = py.detach(|| hands::count_splits_batch(r, data))?;
     Ok(out.into_pyarray(py))
 }
 

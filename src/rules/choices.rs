@@ -215,3 +215,54 @@ rule_choice! {
     }
 }
 flag_choice!(FoulCheck: AllowEqual, Strict);
+
+rule_choice! {
+    /// `deck.added_suits`: the suits whose 13 cards enter the deck a second
+    /// time (加一色, 加两色), named strongest first by the default order.
+    AddedSuits = "deck.added_suits" {
+        None = "none",
+        D = "d",
+        C = "c",
+        H = "h",
+        S = "s",
+        SH = "sh",
+        SC = "sc",
+        SD = "sd",
+        HC = "hc",
+        HD = "hd",
+        CD = "cd",
+    }
+}
+
+impl AddedSuits {
+    /// The added suits as a bit per suit id (d = 1, c = 2, h = 4, s = 8).
+    pub const fn suits(self) -> u8 {
+        const D: u8 = 1;
+        const C: u8 = 2;
+        const H: u8 = 4;
+        const S: u8 = 8;
+        match self {
+            AddedSuits::None => 0,
+            AddedSuits::D => D,
+            AddedSuits::C => C,
+            AddedSuits::H => H,
+            AddedSuits::S => S,
+            AddedSuits::SH => S | H,
+            AddedSuits::SC => S | C,
+            AddedSuits::SD => S | D,
+            AddedSuits::HC => H | C,
+            AddedSuits::HD => H | D,
+            AddedSuits::CD => C | D,
+        }
+    }
+
+    /// Whether the suit of id `suit` (0..=3) is added.
+    pub const fn holds(self, suit: u8) -> bool {
+        self.suits() >> suit & 1 != 0
+    }
+
+    /// How many suits are added: 0, 1 or 2.
+    pub const fn count(self) -> usize {
+        self.suits().count_ones() as usize
+    }
+}

@@ -9,8 +9,8 @@
 //! protocol schema's rules all read it.
 
 use super::choices::{
-    CapStage, FlushCompare, FoulCheck, FoulMode, NaturalOpponents, NaturalResolve, NaturalTies,
-    RoyaltyMode, RuleChoice, TieBreak, Wheel,
+    AddedSuits, CapStage, FlushCompare, FoulCheck, FoulMode, NaturalOpponents, NaturalResolve,
+    NaturalTies, RoyaltyMode, RuleChoice, TieBreak, Wheel,
 };
 use super::fields::{
     AsCard, AsChoice, AsCount, AsFlag, AsFlagChoice, AsInt, AsNaturals, AsRanked, AsRoyalties,
@@ -18,7 +18,7 @@ use super::fields::{
 };
 use super::{KnobValue, Rules};
 use crate::error::Result;
-use crate::rank::CATEGORY_NAMES;
+use crate::rank::DECK52_CATEGORIES;
 use crate::rows::{BOTTOM, MIDDLE, TOP};
 
 use super::knob_row::{int, tables};
@@ -146,6 +146,36 @@ knob_table! {
         tables: tables("wheel", 1000.0),
         field: AsFlagChoice<Wheel> [r => r.evaluator.ranking.wheel_second],
         required: true,
+    },
+    {
+        name: AddedSuits::KEY,
+        kind: KnobType::Choice(AddedSuits::NAMES),
+        default: KnobDefault::Text("none"),
+        doc: "suits whose 13 cards enter the deck a second time (\"Decks: added suits, two decks and jokers\")",
+        ranking: false,
+        tables: None,
+        field: AsChoice [r => r.deck.added_suits],
+        required: false,
+    },
+    {
+        name: "deck.decks",
+        kind: KnobType::Int { min: 1, max: 2 },
+        default: KnobDefault::Int(1),
+        doc: "how many 52-card decks are shuffled together",
+        ranking: false,
+        tables: None,
+        field: AsInt [r => r.deck.decks],
+        required: false,
+    },
+    {
+        name: "deck.jokers",
+        kind: KnobType::Int { min: 0, max: 2 },
+        default: KnobDefault::Int(0),
+        doc: "how many wild jokers the deck holds (one: the black joker)",
+        ranking: false,
+        tables: None,
+        field: AsInt [r => r.deck.jokers],
+        required: false,
     },
     {
         name: FoulCheck::KEY,
@@ -375,7 +405,7 @@ knob_table! {
     },
     {
         name: "royalties.middle",
-        kind: KnobType::Royalties(&CATEGORY_NAMES),
+        kind: KnobType::Royalties(DECK52_CATEGORIES),
         default: KnobDefault::Royalties(&[
             ("full-house", 3),
             ("quads", 14),
@@ -390,7 +420,7 @@ knob_table! {
     },
     {
         name: "royalties.bottom",
-        kind: KnobType::Royalties(&CATEGORY_NAMES),
+        kind: KnobType::Royalties(DECK52_CATEGORIES),
         default: KnobDefault::Royalties(&[
             ("quads", 7),
             ("straight-flush", 9),
@@ -414,7 +444,7 @@ knob_table! {
     },
     {
         name: "royalties.middle_by_rank",
-        kind: KnobType::RoyaltiesByRank(&CATEGORY_NAMES),
+        kind: KnobType::RoyaltiesByRank(DECK52_CATEGORIES),
         default: KnobDefault::NoRankedRoyalties,
         doc: "royalties of the middle row by the hand's key rank, in place of `royalties.middle` where listed",
         ranking: false,
@@ -424,7 +454,7 @@ knob_table! {
     },
     {
         name: "royalties.bottom_by_rank",
-        kind: KnobType::RoyaltiesByRank(&CATEGORY_NAMES),
+        kind: KnobType::RoyaltiesByRank(DECK52_CATEGORIES),
         default: KnobDefault::NoRankedRoyalties,
         doc: "royalties of the bottom row by the hand's key rank, in place of `royalties.bottom` where listed",
         ranking: false,

@@ -56,7 +56,7 @@ fn flags_are_the_second_name() {
 #[test]
 fn rule_choices_list_every_knob_once() {
     let keys: Vec<&str> = rule_choices().map(|(k, _)| k).collect();
-    assert_eq!(keys.len(), 10, "{keys:?}");
+    assert_eq!(keys.len(), 11, "{keys:?}");
     let mut unique = keys.clone();
     unique.sort_unstable();
     unique.dedup();

@@ -7,7 +7,7 @@ use super::classes::{all_classes, CLASS_SHIFT};
 use super::joint::Joint;
 use super::varint::{get_varint, put_varint};
 use crate::error::{Error, Result};
-use crate::rank::CATEGORY_NAMES;
+use crate::rank::DECK52_CATEGORIES;
 use crate::rank::{Evaluator, Ranking};
 use crate::rows::ROW_NAMES;
 use crate::rules::knobs::{Knob, KnobType, INT_MAX, KNOBS};
@@ -115,7 +115,7 @@ fn meta_royalties(v: &str) -> std::result::Result<(), String> {
         .filter(|k| k.tables.is_some_and(|t| t.key == "royalties"))
         .collect();
     let values: Vec<&str> = v.split(',').collect();
-    let categories = CATEGORY_NAMES.len();
+    let categories = DECK52_CATEGORIES.len();
     if values.len() != rows.len() * categories {
         return Err(format!(
             "must list {} values, got {}",
@@ -129,7 +129,7 @@ fn meta_royalties(v: &str) -> std::result::Result<(), String> {
         let KnobType::Royalties(allowed) = row.kind else {
             return Err(format!("{} is not a royalty row", row.name));
         };
-        if *x != "0" && !allowed.contains(&CATEGORY_NAMES[i % categories]) {
+        if *x != "0" && !allowed.contains(&DECK52_CATEGORIES[i % categories]) {
             return Err(format!(
                 "value {i}: {} can only name {}",
                 row.name,

@@ -91,7 +91,9 @@ FLAGS: dict[str, str] = {
     # whole-order digests
     "digest": "the order of every hand of a size, as a pinned digest",
 }
-FLAGS.update({name: f"a hand whose category is {name}" for name in _core.CATEGORIES})
+# the vectors deal the 52-card deck, which makes every category but five of a kind
+_DECK52_CATEGORIES = _core.CATEGORIES[: _core.CATEGORIES.index("five-of-a-kind")]
+FLAGS.update({name: f"a hand whose category is {name}" for name in _DECK52_CATEGORIES})
 FLAGS.update({name: f"13 cards whose natural is {name}" for name in _core.NATURAL_NAMES})
 
 _CATEGORY_INDEX = {name: k for k, name in enumerate(_core.CATEGORIES)}

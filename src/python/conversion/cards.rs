@@ -3,6 +3,8 @@
 //! wanted), and the one reader of card-id numpy arrays for every batch
 //! entry point.
 
+use crate::deck::CARD_IDS;
+use crate::rules::Rules;
 use numpy::{PyArrayDescrMethods, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -239,6 +241,19 @@ pub(crate) fn read_hand(obj: &Bound<'_, PyAny>, sizes: &[usize], what: &str) -> 
     Ok(ids)
 }
 
+/// Reads one hand of `sizes` cards of the rules' deck, each once.
+pub(crate) fn read_hand_of(
+    obj: &Bound<'_, PyAny>,
+    sizes: &[usize],
+    what: &str,
+    rules: &Rules,
+) -> PyResult<Vec<u8>> {
+    let mut ids = Vec::with_capacity(13);
+    read_cards(obj, &mut ids, Want { sizes, what })?;
+    crate::hands::check(rules, &ids, sizes, what)?;
+    Ok(ids)
+}
+
 /// Reads a 13-card hand (13 distinct cards).
 pub(crate) fn read_full_hand(cards: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     read_hand(cards, &[13], "a 13-card hand")
@@ -249,8 +264,8 @@ pub(crate) fn hand13(ids: &[u8]) -> [u8; 13] {
     ids.try_into().expect("13 cards checked")
 }
 
-/// Reads a 3- or 5-card hand into a fixed buffer without allocating; the
-/// hand is called `what` in messages.
+/// Reads a 3- or 5-card hand of the rules' deck into a fixed buffer
+/// without allocating; the hand is called `what` in messages.
 ///
 /// A list or tuple of 3 or 5 `Card`s or exact ints 0..51 (the per-call
 /// ranking's common inputs) is read in one pass; anything else, and every
@@ -260,6 +275,7 @@ pub(crate) fn read_small_hand(
     obj: &Bound<'_, PyAny>,
     buf: &mut [u8; 5],
     what: &str,
+    rules: &Rules,
 ) -> PyResult<usize> {
     let read = if let Ok(list) = obj.cast::<PyList>() {
         read_small_list(list, buf)
@@ -270,7 +286,7 @@ pub(crate) fn read_small_hand(
     };
     match read {
         Some(n) if check_distinct(&buf[..n]).is_ok() => Ok(n),
-        _ => read_small_hand_slow(obj, buf, what),
+        _ => read_small_hand_slow(obj, buf, what, rules),
     }
 }
 
@@ -409,8 +425,13 @@ fn plain_card_id(item: &Bound<'_, PyAny>, small: Option<&SmallIds>) -> Option<u8
     }
 }
 
-fn read_small_hand_slow(obj: &Bound<'_, PyAny>, buf: &mut [u8; 5], what: &str) -> PyResult<usize> {
-    let ids = read_hand(obj, &[3, 5], what)?;
+fn read_small_hand_slow(
+    obj: &Bound<'_, PyAny>,
+    buf: &mut [u8; 5],
+    what: &str,
+    rules: &Rules,
+) -> PyResult<usize> {
+    let ids = read_hand_of(obj, &[3, 5], what, rules)?;
     buf[..ids.len()].copy_from_slice(&ids);
     Ok(ids.len())
 }
@@ -460,14 +481,18 @@ fn position(shape: &[usize], index: usize) -> (String, Option<usize>) {
     }
 }
 
-/// Narrows checked integer ids to u8, naming the first one outside 0..51.
+/// Narrows checked integer ids to u8, naming the first one outside every
+/// deck's ids (0..105); the rows' checks name a card the deck lacks.
 fn narrow_ids<T: Copy + Into<i128>>(values: &[T], shape: &[usize]) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(values.len());
     for (index, &v) in values.iter().enumerate() {
         let v: i128 = v.into();
-        if !(0..52).contains(&v) {
+        if !(0..CARD_IDS as i128).contains(&v) {
             let (place, seat) = position(shape, index);
-            let e = Error::card(format!("{place}: card id {v} is outside 0..51"));
+            let e = Error::card(format!(
+                "{place}: card id {v} is outside 0..{}",
+                CARD_IDS - 1
+            ));
             return Err(match seat {
                 Some(s) => e.at_seat(s),
                 None => e,

@@ -47,6 +47,26 @@ pub(crate) fn rules_arg<'py>(rules: Option<&Bound<'py, PyAny>>) -> PyResult<Rule
     }
 }
 
+/// [`rules_arg`] for an entry point that plays the 52-card deck only:
+/// rules of another deck are a `RulesError` naming `what` and the deck.
+pub(crate) fn rules_arg_52<'py>(
+    rules: Option<&Bound<'py, PyAny>>,
+    what: &str,
+) -> PyResult<RulesArg<'py>> {
+    let arg = rules_arg(rules)?;
+    let deck = arg.get().deck;
+    if !deck.is_standard() {
+        return Err(err(
+            ErrorKind::Rules,
+            format!(
+                "{what} plays the 52-card deck; these rules deal {}",
+                deck.describe()
+            ),
+        ));
+    }
+    Ok(arg)
+}
+
 /// The `tables=` argument: a tables file's bytes, read, or None.
 pub(crate) fn tables_arg(tables: Option<&Bound<'_, PyBytes>>) -> PyResult<Option<Tables>> {
     tables

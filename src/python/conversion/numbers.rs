@@ -1,6 +1,7 @@
 //! Readers of integer arguments: any int in a range, the seat count,
 //! counts, seeds, nonces, deal indices, thread counts and training sizes.
 
+use crate::deck::CARD_IDS;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
@@ -170,13 +171,16 @@ pub(crate) fn train_iterations(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     size_arg(obj, "iterations", usize::MAX)
 }
 
-/// A card id given as an integer (already known not to be a bool): 0..51.
+/// A card id given as an integer (already known not to be a bool): 0..105,
+/// the ids of every deck (whether the rules' deck holds it is checked
+/// where the rules are known).
 pub(crate) fn card_id(i: &Bound<'_, PyInt>) -> Result<u8, crate::error::Error> {
     match i.extract::<i64>() {
-        Ok(v) if (0..52).contains(&v) => Ok(v as u8),
+        Ok(v) if (0..CARD_IDS as i64).contains(&v) => Ok(v as u8),
         _ => Err(crate::error::Error::card(format!(
-            "card id {} is outside 0..51",
-            int_text(i)
+            "card id {} is outside 0..{}",
+            int_text(i),
+            CARD_IDS - 1
         ))),
     }
 }

@@ -1,0 +1,174 @@
+//! The deck of the rules: the 52 cards, the suits that enter a second time,
+//! a second deck, and the jokers (docs/rules.md, "Decks: added suits, two
+//! decks and jokers"). A card's id names its face and its copy, so one id
+//! space holds every deck: the 52 first copies keep ids 0..51, a second
+//! copy is its face plus 52, and the jokers are 104 and 105.
+
+use crate::cards::{card_text, suit, DECK};
+use crate::error::{Error, Result};
+use crate::rules::AddedSuits;
+
+/// Ids below this are card ids of some deck: 104 copies and two jokers.
+pub const CARD_IDS: usize = 106;
+/// The black (small) joker, the only one of a deck with one joker.
+pub const BLACK_JOKER: u8 = 104;
+/// The red (big) joker.
+pub const RED_JOKER: u8 = 105;
+
+/// Whether `id` is a joker's.
+#[inline(always)]
+pub const fn is_joker(id: u8) -> bool {
+    id >= BLACK_JOKER
+}
+
+/// The face (its first copy's id, 0..51) of a card that is not a joker.
+#[inline(always)]
+pub const fn face(id: u8) -> u8 {
+    if id >= DECK as u8 {
+        id - DECK as u8
+    } else {
+        id
+    }
+}
+
+/// Which copy of its face a card is: 0 or 1 (0 for a joker).
+#[inline(always)]
+pub const fn copy_of(id: u8) -> u8 {
+    (id >= DECK as u8 && id < BLACK_JOKER) as u8
+}
+
+/// The deck a table is dealt from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Deck {
+    /// Suits whose 13 cards enter a second time.
+    pub added_suits: AddedSuits,
+    /// 1, or 2 for every card twice.
+    pub decks: i64,
+    /// 0, 1 (the black joker) or 2.
+    pub jokers: i64,
+}
+
+impl Default for Deck {
+    fn default() -> Self {
+        Deck {
+            added_suits: AddedSuits::None,
+            decks: 1,
+            jokers: 0,
+        }
+    }
+}
+
+impl Deck {
+    /// Whether this is the one 52-card deck.
+    #[inline(always)]
+    pub fn is_standard(&self) -> bool {
+        *self == Deck::default()
+    }
+
+    /// Whether the deck holds the card `id` (any `u8`).
+    pub fn holds(&self, id: u8) -> bool {
+        match id {
+            0..=51 => true,
+            52..=103 => self.decks == 2 || self.added_suits.holds(suit(id - 52)),
+            BLACK_JOKER => self.jokers >= 1,
+            RED_JOKER => self.jokers >= 2,
+            _ => false,
+        }
+    }
+
+    /// Every card of the deck, by id.
+    pub fn ids(&self) -> Vec<u8> {
+        (0..CARD_IDS as u8).filter(|&id| self.holds(id)).collect()
+    }
+
+    /// How many cards the deck holds.
+    pub fn size(&self) -> usize {
+        52 * self.decks.clamp(1, 2) as usize
+            + 13 * self.added_suits.count()
+            + self.jokers.clamp(0, 2) as usize
+    }
+
+    /// The deck in words, for messages: "the 52-card deck", "the 65-card
+    /// deck (added suits: s)".
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if self.decks == 2 {
+            parts.push("two decks".to_string());
+        }
+        if self.added_suits != AddedSuits::None {
+            parts.push(format!("added suits: {}", self.added_suits));
+        }
+        match self.jokers {
+            0 => {}
+            1 => parts.push("one joker".to_string()),
+            n => parts.push(format!("{n} jokers")),
+        }
+        if parts.is_empty() {
+            format!("the {}-card deck", self.size())
+        } else {
+            format!("the {}-card deck ({})", self.size(), parts.join(", "))
+        }
+    }
+
+    /// Checks that the knobs make a deck: a second deck already holds
+    /// every suit twice, so it takes no added suit.
+    pub fn validate(&self) -> Result<()> {
+        if self.decks == 2 && self.added_suits != AddedSuits::None {
+            return Err(Error::rules(format!(
+                "deck.added_suits must be \"none\" with deck.decks = 2 (two decks hold every suit twice), got {:?}",
+                self.added_suits.to_string()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Checks that `ids` are cards of this deck, each at most once.
+    pub fn check(&self, ids: &[u8]) -> Result<()> {
+        let mut seen = 0u128;
+        for (pos, &id) in ids.iter().enumerate() {
+            if !self.holds(id) {
+                return Err(self.not_held(id, pos));
+            }
+            let bit = 1u128 << id;
+            if seen & bit != 0 {
+                let first = ids.iter().position(|&c| c == id).unwrap_or(pos);
+                return Err(Error::hand(format!(
+                    "card {} (id {id}) appears twice, at positions {first} and {pos}",
+                    card_text(id)
+                )));
+            }
+            seen |= bit;
+        }
+        Ok(())
+    }
+
+    /// Checks a hand of one of `sizes` cards of this deck, called `what`.
+    pub fn check_hand(&self, ids: &[u8], sizes: &[usize], what: &str) -> Result<()> {
+        if !sizes.contains(&ids.len()) {
+            let want: Vec<String> = sizes.iter().map(|s| s.to_string()).collect();
+            return Err(Error::hand(format!(
+                "{what} needs {} cards, got {}",
+                want.join(" or "),
+                ids.len()
+            )));
+        }
+        self.check(ids)
+    }
+
+    fn not_held(&self, id: u8, pos: usize) -> Error {
+        if id as usize >= CARD_IDS {
+            return Error::card(format!(
+                "card id {id} at position {pos} is outside 0..{}",
+                CARD_IDS - 1
+            ));
+        }
+        Error::card(format!(
+            "card {} (id {id}) at position {pos} is not in {}",
+            card_text(id),
+            self.describe()
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests;

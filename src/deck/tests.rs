@@ -1,0 +1,63 @@
+use super::*;
+use crate::cards::parse_text;
+
+fn deck(added: &str, decks: i64, jokers: i64) -> Deck {
+    Deck {
+        added_suits: added.parse().unwrap(),
+        decks,
+        jokers,
+    }
+}
+
+#[test]
+fn sizes_follow_the_knobs() {
+    assert_eq!(Deck::default().size(), 52);
+    assert!(Deck::default().is_standard());
+    for (d, size) in [
+        (deck("s", 1, 0), 65),
+        (deck("sh", 1, 0), 78),
+        (deck("none", 2, 0), 104),
+        (deck("none", 2, 2), 106),
+        (deck("d", 1, 1), 66),
+    ] {
+        assert_eq!(d.size(), size, "{d:?}");
+        assert_eq!(d.ids().len(), size, "{d:?}");
+        assert!(!d.is_standard());
+    }
+}
+
+#[test]
+fn membership_names_the_card_and_the_deck() {
+    let d = deck("s", 1, 0);
+    let mut ids = Vec::new();
+    parse_text("As' Ks' 2s'", &mut ids).unwrap();
+    d.check(&ids).unwrap();
+    let err = d.check(&[51, 103, 102]).unwrap_err();
+    assert!(err.message().contains("Ah' (id 102)"), "{err}");
+    assert!(
+        err.message().contains("65-card deck (added suits: s)"),
+        "{err}"
+    );
+    let err = Deck::default().check(&[104]).unwrap_err();
+    assert!(err
+        .message()
+        .contains("BJ (id 104) at position 0 is not in the 52-card deck"));
+    let err = deck("none", 2, 2).check(&[105, 105]).unwrap_err();
+    assert!(err.message().contains("appears twice"), "{err}");
+    let err = deck("none", 2, 2).check(&[106]).unwrap_err();
+    assert!(err.message().contains("outside 0..105"), "{err}");
+}
+
+#[test]
+fn two_decks_take_no_added_suit() {
+    assert!(deck("s", 2, 0).validate().is_err());
+    assert!(deck("none", 2, 2).validate().is_ok());
+}
+
+#[test]
+fn faces_and_copies() {
+    assert_eq!((face(103), copy_of(103)), (51, 1));
+    assert_eq!((face(51), copy_of(51)), (51, 0));
+    assert!(is_joker(BLACK_JOKER) && is_joker(RED_JOKER) && !is_joker(103));
+    assert_eq!(copy_of(RED_JOKER), 0);
+}

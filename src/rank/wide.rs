@@ -1,0 +1,281 @@
+//! Ranking for decks with copies and jokers (docs/rules.md, "Copies, five
+//! of a kind and jokers"). A hand of distinct faces without a joker is a
+//! 52-card hand and goes to the 52-card evaluator as it is; the rest (a
+//! repeated face, a joker) is ranked here, on the same strength scale, so
+//! that every hand of such a deck compares with every other.
+
+use super::{
+    category_of, Evaluator, Rank, CATEGORY_SHIFT, FIVE_OF_A_KIND, FLUSH, FLUSH_SUIT_SHIFT,
+    RANK_SHIFT,
+};
+use crate::cards::{rank_index, suit};
+use crate::deck::{face, is_joker};
+
+/// Where a flush's kind sits in its rank key (strength bits 25-26: 0 no
+/// repeat, 1 a pair, 2 two pairs, 3 trips), above the flush suit of
+/// `flush_compare = "suit-first"`.
+pub(crate) const FLUSH_PAIRS_SHIFT: u32 = 15;
+
+/// Per id, its face's bit (1 << face); every joker's is the same eight
+/// high bits (and so is every id past 105's), so a hand's bits count five
+/// (three) exactly when it holds five (three) faces once each and no joker.
+static FACE_BITS: [u64; 256] = {
+    let mut bits = [0xFFu64 << 56; 256];
+    let mut id = 0;
+    while id < 104 {
+        bits[id] = 1 << (id % 52);
+        id += 1;
+    }
+    bits
+};
+
+/// Per id, its face (jokers and ids past 105 give 0; they never reach a
+/// read of it).
+static FACES: [u8; 256] = {
+    let mut faces = [0u8; 256];
+    let mut id = 0;
+    while id < 104 {
+        faces[id] = (id % 52) as u8;
+        id += 1;
+    }
+    faces
+};
+
+/// The ten straights as rank masks (the wheel A-2-3-4-5 first).
+const STRAIGHT_MASKS: [u16; 10] = {
+    let mut masks = [0u16; 10];
+    masks[0] = 0b1_0000_0000_1111;
+    let mut k = 1;
+    while k < 10 {
+        masks[k] = 0b1_1111 << (k - 1);
+        k += 1;
+    }
+    masks
+};
+
+/// The evaluator of a deck with copies or jokers: the 52-card evaluator of
+/// the same ranking, and what it does not know.
+#[derive(Clone, Copy, Debug)]
+pub struct WideEvaluator {
+    base: Evaluator,
+}
+
+/// `n` choose `k` for the colex rank of a flush's kickers.
+const fn choose(n: u32, k: u32) -> u32 {
+    let mut out = 1;
+    let mut i = 0;
+    while i < k {
+        out = out * (n - i) / (i + 1);
+        i += 1;
+    }
+    if k > n {
+        0
+    } else {
+        out
+    }
+}
+
+impl WideEvaluator {
+    pub fn new(base: Evaluator) -> Self {
+        WideEvaluator { base }
+    }
+
+    /// The 52-card evaluator of the same ranking.
+    pub fn base(&self) -> &Evaluator {
+        &self.base
+    }
+}
+
+impl Rank for WideEvaluator {
+    /// Strength of five cards of a deck (distinct ids, copies and jokers
+    /// allowed).
+    #[inline(always)]
+    fn eval5(&self, c: [u8; 5]) -> u32 {
+        let bits = c.iter().fold(0u64, |m, &x| m | FACE_BITS[x as usize]);
+        if bits.count_ones() == 5 {
+            return self.base.eval5(c.map(|x| FACES[x as usize]));
+        }
+        self.best(&c)
+    }
+
+    /// Strength of three cards of a deck.
+    #[inline(always)]
+    fn eval3(&self, c: [u8; 3]) -> u32 {
+        let bits = c.iter().fold(0u64, |m, &x| m | FACE_BITS[x as usize]);
+        if bits.count_ones() == 3 {
+            return self.base.eval3(c.map(|x| FACES[x as usize]));
+        }
+        self.best(&c)
+    }
+}
+
+impl WideEvaluator {
+    /// The strongest the hand can be, each joker taking a face. A joker
+    /// takes the strongest suit, or the suit every other card shares (a
+    /// flush): of two faces of one rank the one of the stronger suit is
+    /// never weaker, unless the weaker one makes the flush.
+    fn best(&self, c: &[u8]) -> u32 {
+        let mut faces = [0u8; 5];
+        let n = c.len();
+        let mut jokers = 0;
+        let mut others = 0;
+        for &x in c {
+            if is_joker(x) {
+                jokers += 1;
+            } else {
+                faces[others] = face(x);
+                others += 1;
+            }
+        }
+        if jokers == 0 {
+            return self.faces(&faces[..n]);
+        }
+        let strongest = self.suit_with_strength(3);
+        let shared = faces[..others]
+            .iter()
+            .all(|&f| suit(f) == suit(faces[0]))
+            .then(|| suit(faces[0]))
+            .filter(|&s| others > 0 && n == 5 && s != strongest);
+        let suits: &[u8] = match &shared {
+            Some(s) => &[strongest, *s],
+            None => &[strongest],
+        };
+        let ranks = if jokers == 1 {
+            joker_ranks(&faces[..others])
+        } else {
+            0x1FFF
+        };
+        let candidates: Vec<u8> = (0..13u8)
+            .filter(|r| ranks >> r & 1 != 0)
+            .flat_map(|r| suits.iter().map(move |&s| 4 * r + s))
+            .collect();
+        let mut best = 0;
+        for (i, &a) in candidates.iter().enumerate() {
+            faces[others] = a;
+            if jokers == 1 {
+                best = best.max(self.faces(&faces[..n]));
+                continue;
+            }
+            for &b in &candidates[i..] {
+                faces[others + 1] = b;
+                best = best.max(self.faces(&faces[..n]));
+            }
+        }
+        best
+    }
+
+    /// The suit id of strength `strength` under the ranking.
+    fn suit_with_strength(&self, strength: u8) -> u8 {
+        let s = self.base.ranking.suit_strength;
+        (0..4u8).find(|&x| s[x as usize] == strength).unwrap_or(3)
+    }
+
+    /// Strength of three or five faces, which may repeat.
+    fn faces(&self, f: &[u8]) -> u32 {
+        let distinct = f.iter().fold(0u64, |m, &x| m | 1 << x).count_ones() as usize;
+        if distinct == f.len() {
+            return self.base.eval_unchecked(f);
+        }
+        let mut counts = [0u8; 13];
+        for &x in f {
+            counts[rank_index(x) as usize] += 1;
+        }
+        let flush = f.len() == 5 && f.iter().all(|&x| suit(x) == suit(f[0]));
+        let most = counts.iter().copied().max().unwrap_or(0);
+        let full_house = counts.contains(&3) && counts.contains(&2);
+        let base = if most == 5 {
+            let rank = rank_index(f[0]) as u32;
+            (FIVE_OF_A_KIND as u32) << CATEGORY_SHIFT | (rank << 4) << RANK_SHIFT
+        } else if flush && most < 4 && !full_house {
+            self.flush_with_repeats(&counts, suit(f[0]))
+        } else if f.len() == 5 {
+            // quads and full houses rank above the flush they may also be
+            self.base.rank_part5([f[0], f[1], f[2], f[3], f[4]])
+        } else {
+            self.base.rank_part3([f[0], f[1], f[2]])
+        };
+        if self.base.ranking.tie_break_suit {
+            base | self.suit_key(f, &counts)
+        } else {
+            base
+        }
+    }
+
+    /// A flush whose faces repeat: one pair, two pairs, or (a joker's
+    /// doing) trips, its kind; its ranks compare as those of a pair, two
+    /// pair or trips do.
+    fn flush_with_repeats(&self, counts: &[u8; 13], flush_suit: u8) -> u32 {
+        let of = |n: u8| -> Vec<u32> {
+            (0..13u32)
+                .rev()
+                .filter(|&r| counts[r as usize] == n)
+                .collect()
+        };
+        let (pairs, singles, trips) = (of(2), of(1), of(3));
+        let colex = |s: &[u32]| -> u32 {
+            s.iter()
+                .rev()
+                .enumerate()
+                .map(|(k, &r)| choose(r, k as u32 + 1))
+                .sum()
+        };
+        let (kind, key) = match (trips.as_slice(), pairs.as_slice()) {
+            ([t], []) => (3, t << 9 | colex(&singles)),
+            ([], [p]) => (1, p << 9 | colex(&singles)),
+            ([], [high, low]) => (2, high << 8 | low << 4 | singles[0]),
+            _ => unreachable!("a flush of five faces with a repeat and no full house"),
+        };
+        let suit_first = if self.base.ranking.flush_suit_first {
+            (self.base.ranking.suit_strength[flush_suit as usize] as u32) << FLUSH_SUIT_SHIFT
+        } else {
+            0
+        };
+        (FLUSH as u32) << CATEGORY_SHIFT
+            | kind << (RANK_SHIFT + FLUSH_PAIRS_SHIFT)
+            | suit_first
+            | key << RANK_SHIFT
+    }
+
+    /// The suit key: each card's suit strength in significance order
+    /// (larger rank groups first, then higher rank, then stronger suit),
+    /// two bits a card from bit 8 down. A repeated face makes no
+    /// straight, so no wheel moves its ace.
+    fn suit_key(&self, f: &[u8], counts: &[u8; 13]) -> u32 {
+        let strength = self.base.ranking.suit_strength;
+        let mut order: [(u8, u8, u8); 5] = [(0, 0, 0); 5];
+        for (slot, &x) in order.iter_mut().zip(f) {
+            let r = rank_index(x);
+            *slot = (counts[r as usize], r, strength[suit(x) as usize]);
+        }
+        let order = &mut order[..f.len()];
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        order.iter().enumerate().fold(0, |key, (k, &(_, _, s))| {
+            key | (s as u32) << (8 - 2 * k as u32)
+        })
+    }
+}
+
+/// The ranks a lone joker may need to take beside the faces `others`: one
+/// of theirs (a pair or better, or a flush holding a pair, always beats
+/// what a new rank makes, but a straight) or one completing a straight.
+fn joker_ranks(others: &[u8]) -> u16 {
+    let present = others.iter().fold(0u16, |m, &f| m | 1 << rank_index(f));
+    let straights = if others.len() == 4 {
+        STRAIGHT_MASKS
+            .iter()
+            .filter(|&&w| present & !w == 0 && (w & !present).count_ones() == 1)
+            .fold(0, |m, &w| m | (w & !present))
+    } else {
+        0
+    };
+    present | straights
+}
+
+/// Whether a strength is a five of a kind's (only decks with copies or
+/// jokers make one).
+pub fn is_five_of_a_kind(strength: u32) -> bool {
+    category_of(strength) == FIVE_OF_A_KIND
+}
+
+#[cfg(test)]
+mod tests;
