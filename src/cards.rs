@@ -43,9 +43,8 @@ pub fn check_distinct(ids: &[u8]) -> Result<u64> {
     let mut mask = 0u64;
     for (pos, &id) in ids.iter().enumerate() {
         if id as usize >= DECK {
-            return Err(Error::card(format!(
-                "card id {id} at position {pos} is outside 0..51"
-            )));
+            // worded as every deck's check words it
+            return Err(crate::deck::Deck::default().not_held(id, pos));
         }
         let bit = 1u64 << id;
         if mask & bit != 0 {
@@ -83,6 +82,19 @@ pub fn check_hand(ids: &[u8], sizes: &[usize], what: &str) -> Result<u64> {
         )));
     }
     check_distinct(ids)
+}
+
+/// The rank index (0: the deuce .. 12: the ace) of a rank letter of rules
+/// data: `2`..`9`, `T` (or `10`), `J`, `Q`, `K`, `A`, either case.
+pub fn rank_of_letter(text: &str) -> Option<u8> {
+    match text.as_bytes() {
+        [b'1', b'0'] => Some(8),
+        [b] => RANK_CHARS
+            .iter()
+            .position(|c| *c == b.to_ascii_uppercase())
+            .map(|r| r as u8),
+        _ => None,
+    }
 }
 
 /// Reads one card token; `None` when it is not a card.

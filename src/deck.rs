@@ -1,8 +1,9 @@
 //! The deck of the rules: the 52 cards, the suits that enter a second time,
-//! a second deck, and the jokers (docs/rules.md, "Decks: added suits, two
-//! decks and jokers"). A card's id names its face and its copy, so one id
-//! space holds every deck: the 52 first copies keep ids 0..51, a second
-//! copy is its face plus 52, and the jokers are 104 and 105.
+//! a second deck, and the jokers
+//! (docs/rules.md, "Decks: added suits, two decks and jokers"). A card's id
+//! names its face and its copy, so one id space holds every deck: the 52
+//! first copies keep ids 0..51, a second copy is its face plus 52, and the
+//! jokers are 104 and 105.
 
 use crate::cards::{card_text, suit, DECK};
 use crate::error::{Error, Result};
@@ -155,7 +156,9 @@ impl Deck {
         self.check(ids)
     }
 
-    fn not_held(&self, id: u8, pos: usize) -> Error {
+    /// The error for the card `id` at position `pos` of a hand, which this
+    /// deck does not hold.
+    pub fn not_held(&self, id: u8, pos: usize) -> Error {
         if id as usize >= CARD_IDS {
             return Error::card(format!(
                 "card id {id} at position {pos} is outside 0..{}",

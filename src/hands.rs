@@ -1,7 +1,7 @@
 //! Hands under the rules' deck: checked against the deck, ranked by the
 //! 52-card evaluator or, when the deck has copies or jokers, by the
-//! evaluator of such decks (docs/rules.md, "Decks: added suits, two decks
-//! and jokers"). Each entry point settles which evaluator once, so that
+//! evaluator of such decks
+//! (docs/rules.md, "Decks: added suits, two decks and jokers"). Each entry point settles which evaluator once, so that
 //! the loops of the 52-card deck stay as they were.
 
 use crate::batch;

@@ -96,7 +96,7 @@ def test_every_card_column_type_gives_the_same_results(kind: str) -> None:
 def test_bad_rounds_land_in_the_error_column_and_the_others_are_settled() -> None:
     cards = arranged_rounds(400, seed=4)
     lists = [cards[:, s].astype(np.int64).tolist() for s in range(4)]
-    lists[2][10][4] = 60  # an id outside 0..51
+    lists[2][10][4] = 60  # the second 4d, not in the 52-card deck
     lists[1][11] = lists[1][11][:12]  # twelve cards
     lists[3][12][0] = lists[3][12][1]  # a card twice
     lists[0][13][7] = None  # a null card
@@ -115,7 +115,7 @@ def test_bad_rounds_land_in_the_error_column_and_the_others_are_settled() -> Non
     result = bulk.settle_table(pa.table(columns))
     errors = result.column("error").to_pylist()
     expected = {
-        10: ("CardError", "seat 2, card 4: card id 60"),
+        10: ("CardError", "seat 2: card 4d' (id 60) at position 4 is not in the 52-card deck"),
         11: ("HandError", "seat 1: an arrangement has 13 cards, got 12"),
         12: ("HandError", "seat 3"),
         13: ("CardError", "seat 0, card 7: the card id is null"),
@@ -414,5 +414,5 @@ def test_a_card_id_is_named_as_written_whatever_its_type() -> None:
     lists[1][0][3] = 2**63 + 5
     table = pa.table({f"cards{s}": pa.array(lists[s], pa.list_(pa.uint64(), 13)) for s in range(2)})
     errors = bulk.settle_table(table).column("error").to_pylist()
-    assert errors[0] == f"CardError: seat 1, card 3: card id {2**63 + 5} is outside 0..51"
+    assert errors[0] == f"CardError: seat 1: card id {2**63 + 5} at position 3 is outside 0..105"
     assert errors[1] is None

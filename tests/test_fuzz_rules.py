@@ -65,7 +65,9 @@ BOOLS = (
     "banker.wins_ties",
 )
 TOP_CATEGORIES = ("high-card", "pair", "trips")
-ROW_CATEGORIES = {"top": TOP_CATEGORIES, "middle": CATEGORIES, "bottom": CATEGORIES}
+# a royalty row pays the categories of the 52-card deck, five of a kind none
+FIVE_CARD_CATEGORIES = tuple(c for c in CATEGORIES if c != "five-of-a-kind")
+ROW_CATEGORIES = {"top": TOP_CATEGORIES, "middle": FIVE_CARD_CATEGORIES, "bottom": FIVE_CARD_CATEGORIES}
 LEAVES = (
     "name",
     "description",

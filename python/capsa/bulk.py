@@ -117,6 +117,14 @@ class _RowErrors:
         self.bad[rows] = True
 
 
+
+def _not_a_deck_card(card: int, position: int) -> str:
+    """Why ``card`` at ``position`` is not a card of the 52-card deck, as the
+    engine words it."""
+    if 0 <= card < 106:
+        return f"card {_core.Card(card)} (id {card}) at position {position} is not in the 52-card deck"
+    return f"card id {card} at position {position} is outside 0..105"
+
 def _column(table: pa.Table, name: str) -> pa.Array | None:
     """A column as one array (chunks joined), or None when absent."""
     if name not in table.column_names:
@@ -134,7 +142,8 @@ def _read_cards(
     array: pa.Array, seat: int, errors: _RowErrors
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
     """A seat's cards as (N, 13) uint8, and where the seat is given (not
-    null). Lists of the wrong length and ids outside 0..51 mark their rows."""
+    null). Lists of the wrong length and ids outside 0..51 (the 52-card deck)
+    mark their rows."""
     pa = pyarrow_module()
     import pyarrow.compute as pc
 
@@ -195,9 +204,7 @@ def _read_card_lists(
             column = int(np.argmax(outside[k]))
             if nulls[k, column]:
                 return f"CardError: seat {seat}, card {column}: the card id is null"
-            return (
-                f"CardError: seat {seat}, card {column}: card id {ids[k, column]} is outside 0..51"
-            )
+            return f"CardError: seat {seat}: {_not_a_deck_card(int(ids[k, column]), column)}"
 
         position = {int(rows[k]): int(k) for k in bad}
         errors.add(rows[bad], lambda row: reason(position[row]))

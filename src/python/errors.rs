@@ -22,8 +22,9 @@ create_exception!(
     capsa,
     CardError,
     CapsaError,
-    "A card that cannot be read (naming the token and its position) or a card\n\
-     id outside 0..51 (in a batch, naming the row and column)."
+    "A card that cannot be read (naming the token and its position), a card\n\
+     id outside 0..105 (in a batch, naming the row and column) or a card the\n\
+     rules' deck does not hold."
 );
 create_exception!(
     capsa,

@@ -1,5 +1,5 @@
-//! Ranking for decks with copies and jokers (docs/rules.md, "Copies, five
-//! of a kind and jokers"). A hand of distinct faces without a joker is a
+//! Ranking for decks with copies and jokers
+//! (docs/rules.md, "Copies, five of a kind and jokers"). A hand of distinct faces without a joker is a
 //! 52-card hand and goes to the 52-card evaluator as it is; the rest (a
 //! repeated face, a joker) is ranked here, on the same strength scale, so
 //! that every hand of such a deck compares with every other.

@@ -617,19 +617,6 @@ knob_table! {
     },
 }
 
-/// The rank index (0: the deuce .. 12: the ace) of a rank letter of rules
-/// data: `2`..`9`, `T` (or `10`), `J`, `Q`, `K`, `A`, either case.
-pub fn rank_of_letter(text: &str) -> Option<u8> {
-    match text.as_bytes() {
-        [b'1', b'0'] => Some(8),
-        [b] => crate::cards::RANK_CHARS
-            .iter()
-            .position(|c| *c == b.to_ascii_uppercase())
-            .map(|r| r as u8),
-        _ => None,
-    }
-}
-
 /// The knob of a dotted name.
 pub fn knob(name: &str) -> Option<&'static Knob> {
     KNOBS.iter().find(|k| k.name == name)

@@ -41,11 +41,10 @@ pub(super) fn table_error(rules: &Rules, seats: &[SeatInput]) -> Error {
     for (s, seat) in seats.iter().enumerate() {
         for (pos, &c) in seat.cards.iter().enumerate() {
             if c as usize >= DECK {
-                return Error::card(format!(
-                    "seat {s}: card id {c} at position {pos} is outside 0..51"
-                ))
-                .at_seat(s)
-                .at_row(row_of(pos));
+                let held = crate::deck::Deck::default().not_held(c, pos);
+                return Error::card(format!("seat {s}: {}", held.message()))
+                    .at_seat(s)
+                    .at_row(row_of(pos));
             }
             let bit = 1u64 << c;
             if mask & bit != 0 {

@@ -27,11 +27,12 @@ fn read_cards(v: &RawValue, out: &mut Vec<u8>, limit: usize) -> Result<()> {
                 match kind(item) {
                     Kind::String => parse_text(&string(item)?, out)?,
                     Kind::Number if is_integer_text(item.get()) => match integer(item) {
-                        Some(id @ 0..=51) => out.push(id as u8),
-                        // as the Python API names an id outside the deck
+                        // the rules' deck is checked where the table is
+                        Some(id @ 0..=105) => out.push(id as u8),
+                        // as the Python API names an id outside every deck
                         _ => {
                             return Err(Error::card(format!(
-                                "card id {} is outside 0..51",
+                                "card id {} is outside 0..105",
                                 shown(item)
                             )))
                         }

@@ -5,10 +5,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyTuple};
 
 use super::super::errors::err;
+use crate::cards::rank_of_letter;
 use crate::error::ErrorKind;
 use crate::naturals::{Natural, NATURAL_NAMES};
 use crate::rank::category_index;
-use crate::rules::knobs::{rank_of_letter, Knob, KnobType, KNOBS};
+use crate::rules::knobs::{Knob, KnobType, KNOBS};
 use crate::rules::{
     check_naturals, KnobValue, NaturalEntry, RaisedBy, RankedRow, RuleChoice, Rules,
 };
