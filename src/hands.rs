@@ -30,10 +30,18 @@ fn wide(rules: &Rules) -> Option<WideEvaluator> {
 /// Strength of three or five checked cards of the rules' deck.
 #[inline]
 pub fn strength(rules: &Rules, ids: &[u8]) -> u32 {
-    match wide(rules) {
-        None => rules.evaluator.eval_unchecked(ids),
-        Some(w) => w.eval_unchecked(ids),
+    if rules.deck.is_standard() {
+        rules.evaluator.eval_unchecked(ids)
+    } else {
+        wide_strength(rules, ids)
     }
+}
+
+/// [`strength`] under a deck with copies or jokers, kept out of the
+/// 52-card deck's way.
+#[inline(never)]
+fn wide_strength(rules: &Rules, ids: &[u8]) -> u32 {
+    WideEvaluator::new(rules.evaluator).eval_unchecked(ids)
 }
 
 /// Whether 13 checked cards laid out top 0-2, middle 3-7, bottom 8-12
@@ -79,10 +87,13 @@ pub fn count_splits(rules: &Rules, cards: &[u8]) -> Result<usize> {
 pub fn strengths(rules: &Rules, data: &[u8], width: usize) -> Result<Vec<u32>> {
     match wide(rules) {
         None => batch::strengths(&rules.evaluator, data, width),
-        Some(w) => batch::strengths_of(data, width, |row| {
-            rules.deck.check(row)?;
-            Ok(w.eval_unchecked(row))
-        }),
+        Some(w) => {
+            let mask = rules.deck.mask();
+            batch::strengths_of(data, width, |row| {
+                rules.deck.check_in(mask, row)?;
+                Ok(w.eval_unchecked(row))
+            })
+        }
     }
 }
 

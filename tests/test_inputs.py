@@ -48,10 +48,10 @@ def _raises_quickly(error: type[Exception], match: str, call: Callable[[], Any])
         (lambda: capsa.evaluate(itertools.count()), capsa.HandError, "3 or 5 cards"),
         (lambda: capsa.count_splits(itertools.count()), capsa.HandError, "13 cards"),
         (lambda: capsa.naturals(itertools.count()), capsa.HandError, "13 cards"),
-        (lambda: _core.card_ids(itertools.count()), capsa.HandError, "at most 52"),
+        (lambda: _core.card_ids(itertools.count()), capsa.HandError, "at most 106"),
         (lambda: _core.card_ids(itertools.count(), 5), capsa.HandError, "5 cards"),
         (lambda: capsa.Arrangement.from_ids(itertools.count()), capsa.HandError, "13 cards"),
-        (lambda: capsa.format_cards(itertools.count()), capsa.HandError, "at most 52"),
+        (lambda: capsa.format_cards(itertools.count()), capsa.HandError, "at most 106"),
         (lambda: capsa.best_arrangement(itertools.count()), capsa.HandError, "13 cards"),
     ],
 )

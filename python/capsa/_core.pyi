@@ -334,8 +334,9 @@ def parse_cards(text: str) -> list[Card]:
 
     ``text`` is a str of cards, each rank then suit (``2``-``9``, ``T`` or
     ``10``, ``J``, ``Q``, ``K``, ``A``; suits ``d c h s`` or ``♦ ♣ ♥ ♠`` and
-    ``♢ ♧ ♡ ♤``; either case), separated by spaces or commas; empty text
-    gives no cards.
+    ``♢ ♧ ♡ ♤``; either case; a second copy marked ``'``: ``As'``), or a
+    joker (``BJ``, ``RJ``), separated by spaces or commas; empty text gives
+    no cards.
 
     Returns the cards as a list of ``Card``, in the order written.
 
@@ -348,18 +349,18 @@ def card_ids(cards: _CardsLike, count: int | None = None) -> list[int]:
     """Checks any accepted form of cards and returns their ids.
 
     ``cards`` is text (``"As Kd 10h"``), or a list, tuple or other iterable
-    (a numpy array, an iterator) of ``Card`` objects, integer ids 0..51
-    (Python or numpy integers) and one-card texts, mixed freely. ``count``
-    (an int 0..52) is the number of cards required; without it any number up
-    to 52 is taken.
+    (a numpy array, an iterator) of ``Card`` objects, integer ids 0..105
+    (Python or numpy integers; 52 and up are second copies and jokers) and
+    one-card texts, mixed freely. ``count`` (an int 0..106) is the number of
+    cards required; without it any number up to 106 is taken.
 
     Returns the ids as a list of ints, in the order given, distinct.
 
     Raises ``CardError`` for a card that cannot be read or an id outside
-    0..51; ``HandError`` for other than ``count`` cards (or more than 52;
+    0..105; ``HandError`` for other than ``count`` cards (or more than 106;
     reading stops one card past the limit), a single ``Card`` instead of a
     list, or a card given twice; ``ArgumentError`` for a ``count`` outside
-    0..52; ``TypeError`` for a ``count`` that is not an int, cards of
+    0..106; ``TypeError`` for a ``count`` that is not an int, cards of
     another type (a mapping, bytes, bytearray, memoryview, a set, a number)
     or an id that is a bool or float.
     """
@@ -386,27 +387,28 @@ def evaluate(cards: _CardsLike, rules: _Rules = None) -> HandValue:
 
     ``cards`` is 3 or 5 cards: text (``"As Kd Th"``), or a list, tuple or
     other iterable (a numpy array, an iterator) of ``Card`` objects, integer
-    ids 0..51 (Python or numpy integers) and one-card texts, mixed freely.
-    ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
+    ids of the rules' deck (0..51 for the 52-card deck) (Python or numpy
+    integers) and one-card texts, mixed freely. ``rules`` is a
+    ``capsa.Rules`` or None (the capsa-susun preset).
 
     Returns the hand's ``HandValue`` (``category``, ``strength``, ``cards``)
     under the rules.
 
-    Raises ``CardError`` for a card that cannot be read or an id outside
-    0..51; ``HandError`` for other than 3 or 5 cards (reading stops at the
-    sixth), a single ``Card`` instead of a list, or a card given twice;
-    ``TypeError`` for cards of another type (a mapping, bytes, bytearray,
-    memoryview, a set, a number), an id that is a bool or float, or
-    ``rules`` that is not a ``capsa.Rules`` or None (a preset name is not
-    taken: use ``Rules.preset(name)``).
+    Raises ``CardError`` for a card that cannot be read or an id or card the
+    rules' deck does not hold; ``HandError`` for other than 3 or 5 cards
+    (reading stops at the sixth), a single ``Card`` instead of a list, or a
+    card given twice; ``TypeError`` for cards of another type (a mapping,
+    bytes, bytearray, memoryview, a set, a number), an id that is a bool or
+    float, or ``rules`` that is not a ``capsa.Rules`` or None (a preset name
+    is not taken: use ``Rules.preset(name)``).
     """
 
 def compare(a: _CardsLike, b: _CardsLike, rules: _Rules = None) -> int:
     """Compares two hands of 3 or 5 cards each (sizes may differ).
 
     ``a`` and ``b`` each take any form ``evaluate`` takes: text, or an
-    iterable of ``Card`` objects, ids 0..51 and one-card texts. ``rules`` is
-    a ``capsa.Rules`` or None (the capsa-susun preset).
+    iterable of ``Card`` objects, ids of the rules' deck and one-card texts.
+    ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
 
     Returns -1, 0 or 1 as ``a`` is weaker than, equal to or stronger than
     ``b`` under the rules.
@@ -427,10 +429,11 @@ def evaluate_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.uint32
     Returns a uint32 array of shape (N,): each row's strength, as
     ``evaluate(row, rules).strength``.
 
-    Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
-    repeated in a row (each naming the row); ``TableError`` for another
-    shape; ``TypeError`` for a non-array, a non-integer dtype (bool and float
-    included) or ``rules`` that is not a ``capsa.Rules`` or None.
+    Raises ``CardError`` for an id or card the rules' deck does not hold and
+    ``HandError`` for a card repeated in a row (each naming the row);
+    ``TableError`` for another shape; ``TypeError`` for a non-array, a
+    non-integer dtype (bool and float included) or ``rules`` that is not a
+    ``capsa.Rules`` or None.
     """
 
 def category_of_strength(strength: int) -> str:
@@ -442,56 +445,60 @@ def splits(
     """Every split of 13 cards into a top, middle and bottom row.
 
     ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
-    array, an iterator) of ``Card`` objects, integer ids 0..51 and one-card
-    texts. ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
-    ``valid_only`` (a bool or numpy bool, default True) keeps only the
-    splits that do not foul under the rules; False gives all 72,072.
+    array, an iterator) of ``Card`` objects, integer ids of the rules' deck
+    (0..51 for the 52-card deck) and one-card texts. ``rules`` is a
+    ``capsa.Rules`` or None (the capsa-susun preset). ``valid_only`` (a bool
+    or numpy bool, default True) keeps only the splits that do not foul
+    under the rules; False gives all 72,072.
 
-    Returns a uint8 array of shape (K, 13) of card ids, each row laid out top
-    0-2, middle 3-7, bottom 8-12 (each row's cards by ascending id), in the
-    order of docs/rules.md, "Split order".
+    Returns a uint8 array of shape (K, 13) of card ids, each row laid out
+    top 0-2, middle 3-7, bottom 8-12 (each row's cards by ascending id), in
+    the order of docs/rules.md, "Split order".
 
-    Raises ``CardError`` for a card that cannot be read or an id outside
-    0..51; ``HandError`` for other than 13 cards or a card given twice;
-    ``TypeError`` for cards of another type, a ``valid_only`` that is not a
-    bool, or ``rules`` that is not a ``capsa.Rules`` or None.
+    Raises ``CardError`` for a card that cannot be read or an id or card the
+    rules' deck does not hold; ``HandError`` for other than 13 cards or a
+    card given twice; ``TypeError`` for cards of another type, a
+    ``valid_only`` that is not a bool, or ``rules`` that is not a
+    ``capsa.Rules`` or None.
     """
 
 def is_foul(cards: _CardsLike, rules: _Rules = None) -> bool:
-    """True when 13 cards laid out top 0-2, middle 3-7, bottom 8-12 foul under
-    the rules (rows out of order): the check settlement makes. Takes and
-    raises as ``splits`` does."""
+    """True when 13 cards laid out top 0-2, middle 3-7, bottom 8-12 foul: their
+    rows are out of order under the rules (the check settlement makes).
+    """
 
 def count_splits(cards: _CardsLike, rules: _Rules = None) -> int:
     """Counts the valid splits of 13 cards.
 
     ``cards`` is 13 cards in any form ``splits`` takes (text, or an iterable
-    of ``Card`` objects, ids 0..51 and one-card texts); ``rules`` is a
-    ``capsa.Rules`` or None (the capsa-susun preset).
+    of ``Card`` objects, ids of the rules' deck and one-card texts);
+    ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
 
     Returns the number of the 72,072 splits that do not foul under the rules
     (at least 1: a hand always has a valid split), as ``len(splits(...))``.
 
-    Raises ``CardError`` for a card that cannot be read or an id outside
-    0..51; ``HandError`` for other than 13 cards or a card given twice;
-    ``TypeError`` for cards of another type or ``rules`` that is not a
-    ``capsa.Rules`` or None.
+    Raises ``CardError`` for a card that cannot be read or an id or card the
+    rules' deck does not hold; ``HandError`` for other than 13 cards or a
+    card given twice; ``TypeError`` for cards of another type or ``rules``
+    that is not a ``capsa.Rules`` or None.
     """
 
 def count_splits_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.uint32]:
-    """Counts the valid splits of N hands at once, without the GIL, on every core.
+    """Counts the valid splits of N hands at once, without the GIL, on every
+    core.
 
     ``ids`` is a numpy array of card ids of shape (N, 13), of any integer
-    dtype, byte order and strides (uint8 C-contiguous is read in place, other
-    arrays are copied); N may be 0. ``rules`` is a ``capsa.Rules`` or None
-    (the capsa-susun preset).
+    dtype, byte order and strides (uint8 C-contiguous is read in place,
+    other arrays are copied); N may be 0. ``rules`` is a ``capsa.Rules`` or
+    None (the capsa-susun preset).
 
     Returns a uint32 array of shape (N,): each row's ``count_splits``.
 
-    Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
-    repeated in a row (each naming the row); ``TableError`` for another
-    shape; ``TypeError`` for a non-array, a non-integer dtype (bool and float
-    included) or ``rules`` that is not a ``capsa.Rules`` or None.
+    Raises ``CardError`` for an id or card the rules' deck does not hold and
+    ``HandError`` for a card repeated in a row (each naming the row);
+    ``TableError`` for another shape; ``TypeError`` for a non-array, a
+    non-integer dtype (bool and float included) or ``rules`` that is not a
+    ``capsa.Rules`` or None.
     """
 
 def naturals(cards: _CardsLike) -> list[str]:

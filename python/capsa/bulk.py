@@ -117,13 +117,15 @@ class _RowErrors:
         self.bad[rows] = True
 
 
-
 def _not_a_deck_card(card: int, position: int) -> str:
     """Why ``card`` at ``position`` is not a card of the 52-card deck, as the
     engine words it."""
     if 0 <= card < 106:
-        return f"card {_core.Card(card)} (id {card}) at position {position} is not in the 52-card deck"
+        return (
+            f"card {_core.Card(card)} (id {card}) at position {position} is not in the 52-card deck"
+        )
     return f"card id {card} at position {position} is outside 0..105"
+
 
 def _column(table: pa.Table, name: str) -> pa.Array | None:
     """A column as one array (chunks joined), or None when absent."""

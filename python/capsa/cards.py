@@ -55,7 +55,7 @@ def format_cards(
 
     ``cards`` is anything :func:`card_ids` reads: text (``"As Kd 10h"``), or
     a list, tuple or other iterable (a numpy array too) of ``Card`` objects,
-    integer ids 0..51 and one-card texts; at most 52 distinct cards.
+    integer ids 0..105 and one-card texts; at most 106 distinct cards.
     ``style`` is ``"text"`` (``As Td``), ``"symbol"`` (``A♠ T♦``) or
     ``"indonesian"`` (``As Sekop, 10 Wajik``).
 
@@ -63,7 +63,7 @@ def format_cards(
     (``", "`` in the Indonesian style); empty for no cards.
 
     Raises what :func:`card_ids` raises: ``CardError`` for a card that cannot
-    be read or an id outside 0..51, ``HandError`` for more than 52 cards, a
+    be read or an id outside 0..105, ``HandError`` for more than 106 cards, a
     single ``Card`` instead of a list or a card given twice, ``TypeError``
     for cards of another type; ``ArgumentError`` for another ``style`` (naming
     it and the choices) and ``TypeError`` for a ``style`` that is not a str.

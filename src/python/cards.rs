@@ -9,15 +9,16 @@ use super::card::{cards_of, Card};
 use super::conversion::cards::{read_cards, Want};
 use super::conversion::numbers::{int_in_range, seats_arg, seed_arg};
 use super::conversion::text::text_of;
-use crate::cards::{check_distinct, check_hand, parse_text, SUIT_CHARS};
+use crate::cards::{parse_text, SUIT_CHARS};
+use crate::deck::{CARD_IDS, EVERY_CARD};
 use crate::error::ErrorKind;
 
 /// Reads cards written as text: ``parse_cards("As, kd 10h 7♣")``.
 ///
 /// ``text`` is a str of cards, each rank then suit (``2``-``9``, ``T`` or
 /// ``10``, ``J``, ``Q``, ``K``, ``A``; suits ``d c h s`` or ``♦ ♣ ♥ ♠`` and ``♢
-/// ♧ ♡ ♤``; either case), separated by spaces or commas; empty text gives no
-/// cards.
+/// ♧ ♡ ♤``; either case; a second copy marked ``'``: ``As'``), or a joker
+/// (``BJ``, ``RJ``), separated by spaces or commas; empty text gives no cards.
 ///
 /// Returns the cards as a list of ``Card``, in the order written.
 ///
@@ -31,31 +32,33 @@ fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<Py<Card>>> {
         .map_err(|_| PyTypeError::new_err("parse_cards() takes a str"))?;
     let mut ids = Vec::new();
     parse_text(&text_of(s)?, &mut ids)?;
-    check_distinct(&ids)?;
+    EVERY_CARD.check(&ids)?;
     cards_of(text.py(), &ids)
 }
 
 /// Checks any accepted form of cards and returns their ids.
 ///
 /// ``cards`` is text (``"As Kd 10h"``), or a list, tuple or other iterable (a
-/// numpy array, an iterator) of ``Card`` objects, integer ids 0..51 (Python or
-/// numpy integers) and one-card texts, mixed freely. ``count`` (an int 0..52)
-/// is the number of cards required; without it any number up to 52 is taken.
+/// numpy array, an iterator) of ``Card`` objects, integer ids 0..105 (Python or
+/// numpy integers; 52 and up are second copies and jokers) and one-card texts,
+/// mixed freely. ``count`` (an int 0..106) is the number of cards required;
+/// without it any number up to 106 is taken.
 ///
 /// Returns the ids as a list of ints, in the order given, distinct.
 ///
-/// Raises ``CardError`` for a card that cannot be read or an id outside 0..51;
-/// ``HandError`` for other than ``count`` cards (or more than 52; reading stops
-/// one card past the limit), a single ``Card`` instead of a list, or a card
-/// given twice; ``ArgumentError`` for a ``count`` outside 0..52; ``TypeError``
-/// for a ``count`` that is not an int, cards of another type (a mapping, bytes,
-/// bytearray, memoryview, a set, a number) or an id that is a bool or float.
+/// Raises ``CardError`` for a card that cannot be read or an id outside
+/// 0..105; ``HandError`` for other than ``count`` cards (or more than 106;
+/// reading stops one card past the limit), a single ``Card`` instead of a list,
+/// or a card given twice; ``ArgumentError`` for a ``count`` outside 0..106;
+/// ``TypeError`` for a ``count`` that is not an int, cards of another type (a
+/// mapping, bytes, bytearray, memoryview, a set, a number) or an id that is a
+/// bool or float.
 #[pyfunction]
 #[pyo3(signature = (cards, count=None))]
 fn card_ids(cards: &Bound<'_, PyAny>, count: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u32>> {
     let count = match count {
         Some(c) if !c.is_none() => {
-            Some(int_in_range(c, "count", 0, 52, ErrorKind::Argument)? as usize)
+            Some(int_in_range(c, "count", 0, CARD_IDS as i128, ErrorKind::Argument)? as usize)
         }
         _ => None,
     };
@@ -72,9 +75,10 @@ fn card_ids(cards: &Bound<'_, PyAny>, count: Option<&Bound<'_, PyAny>>) -> PyRes
             what: "the cards",
         },
     )?;
+    // every deck's cards: whether a deck holds them is the rules' to say
     match count {
-        Some(n) => check_hand(&ids, &[n], "the cards")?,
-        None => check_distinct(&ids)?,
+        Some(n) => EVERY_CARD.check_hand(&ids, &[n], "the cards")?,
+        None => EVERY_CARD.check(&ids)?,
     };
     // a list of ints, as documented (a Vec<u8> would become bytes)
     Ok(ids.into_iter().map(u32::from).collect())

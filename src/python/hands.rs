@@ -102,19 +102,20 @@ fn hand_value(rules: &Rules, ids: &[u8]) -> HandValue {
 /// Ranks a three- or five-card hand.
 ///
 /// ``cards`` is 3 or 5 cards: text (``"As Kd Th"``), or a list, tuple or other
-/// iterable (a numpy array, an iterator) of ``Card`` objects, integer ids 0..51
-/// (Python or numpy integers) and one-card texts, mixed freely. ``rules`` is a
-/// ``capsa.Rules`` or None (the capsa-susun preset).
+/// iterable (a numpy array, an iterator) of ``Card`` objects, integer ids of the
+/// rules' deck (0..51 for the 52-card deck) (Python or numpy integers) and one-card
+/// texts, mixed freely. ``rules`` is a ``capsa.Rules`` or None (the capsa-susun
+/// preset).
 ///
-/// Returns the hand's ``HandValue`` (``category``, ``strength``, ``cards``)
-/// under the rules.
+/// Returns the hand's ``HandValue`` (``category``, ``strength``, ``cards``) under
+/// the rules.
 ///
-/// Raises ``CardError`` for a card that cannot be read or an id outside 0..51;
-/// ``HandError`` for other than 3 or 5 cards (reading stops at the sixth), a
-/// single ``Card`` instead of a list, or a card given twice; ``TypeError`` for
-/// cards of another type (a mapping, bytes, bytearray, memoryview, a set, a
-/// number), an id that is a bool or float, or ``rules`` that is not a
-/// ``capsa.Rules`` or None (a preset name is not taken: use
+/// Raises ``CardError`` for a card that cannot be read or an id or card the rules'
+/// deck does not hold; ``HandError`` for other than 3 or 5 cards (reading stops at
+/// the sixth), a single ``Card`` instead of a list, or a card given twice;
+/// ``TypeError`` for cards of another type (a mapping, bytes, bytearray,
+/// memoryview, a set, a number), an id that is a bool or float, or ``rules`` that
+/// is not a ``capsa.Rules`` or None (a preset name is not taken: use
 /// ``Rules.preset(name)``).
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
@@ -127,16 +128,16 @@ fn evaluate(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyRes
 
 /// Compares two hands of 3 or 5 cards each (sizes may differ).
 ///
-/// ``a`` and ``b`` each take any form ``evaluate`` takes: text, or an iterable
-/// of ``Card`` objects, ids 0..51 and one-card texts. ``rules`` is a
+/// ``a`` and ``b`` each take any form ``evaluate`` takes: text, or an iterable of
+/// ``Card`` objects, ids of the rules' deck and one-card texts. ``rules`` is a
 /// ``capsa.Rules`` or None (the capsa-susun preset).
 ///
 /// Returns -1, 0 or 1 as ``a`` is weaker than, equal to or stronger than ``b``
 /// under the rules.
 ///
-/// Raises what ``evaluate`` raises, for either hand: ``CardError``,
-/// ``HandError`` (other than 3 or 5 cards, a card given twice within a hand),
-/// ``TypeError`` (a wrong type of cards or ``rules``).
+/// Raises what ``evaluate`` raises, for either hand: ``CardError``, ``HandError``
+/// (other than 3 or 5 cards, a card given twice within a hand), ``TypeError`` (a
+/// wrong type of cards or ``rules``).
 #[pyfunction]
 #[pyo3(signature = (a, b, rules=None))]
 fn compare(
@@ -154,18 +155,18 @@ fn compare(
 
 /// Ranks N hands at once, without the GIL, on every core.
 ///
-/// ``ids`` is a numpy array of card ids of shape (N, 5) or (N, 3), of any
-/// integer dtype, byte order and strides (uint8 C-contiguous is read in place,
-/// other arrays are copied); N may be 0. ``rules`` is a ``capsa.Rules`` or None
-/// (the capsa-susun preset).
+/// ``ids`` is a numpy array of card ids of shape (N, 5) or (N, 3), of any integer
+/// dtype, byte order and strides (uint8 C-contiguous is read in place, other arrays
+/// are copied); N may be 0. ``rules`` is a ``capsa.Rules`` or None (the capsa-susun
+/// preset).
 ///
-/// Returns a uint32 array of shape (N,): each row's strength, as
-/// ``evaluate(row, rules).strength``.
+/// Returns a uint32 array of shape (N,): each row's strength, as ``evaluate(row,
+/// rules).strength``.
 ///
-/// Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
-/// repeated in a row (each naming the row); ``TableError`` for another shape;
-/// ``TypeError`` for a non-array, a non-integer dtype (bool and float included)
-/// or ``rules`` that is not a ``capsa.Rules`` or None.
+/// Raises ``CardError`` for an id or card the rules' deck does not hold and
+/// ``HandError`` for a card repeated in a row (each naming the row); ``TableError``
+/// for another shape; ``TypeError`` for a non-array, a non-integer dtype (bool and
+/// float included) or ``rules`` that is not a ``capsa.Rules`` or None.
 #[pyfunction]
 #[pyo3(signature = (ids, rules=None))]
 fn evaluate_batch<'py>(

@@ -68,8 +68,9 @@ impl ReadError {
     }
 }
 
-/// How many cards a reader expects: one of `sizes` (any number up to 52
-/// distinct cards when empty), named `what` in messages.
+/// How many cards a reader expects: one of `sizes` (any number up to
+/// [`CARD_IDS`] distinct cards, every deck's, when empty), named `what` in
+/// messages.
 #[derive(Clone, Copy)]
 pub(crate) struct Want<'a> {
     pub(crate) sizes: &'a [usize],
@@ -78,13 +79,13 @@ pub(crate) struct Want<'a> {
 
 impl Want<'_> {
     fn limit(&self) -> usize {
-        self.sizes.iter().copied().max().unwrap_or(52)
+        self.sizes.iter().copied().max().unwrap_or(CARD_IDS)
     }
 
     /// The error for more cards than the limit (`got` when the count is known).
     fn too_many(&self, got: Option<usize>) -> Error {
         let want = if self.sizes.is_empty() {
-            "at most 52".to_string()
+            format!("at most {CARD_IDS}")
         } else {
             self.sizes
                 .iter()
