@@ -67,7 +67,11 @@ BOOLS = (
 TOP_CATEGORIES = ("high-card", "pair", "trips")
 # a royalty row pays the categories of the 52-card deck, five of a kind none
 FIVE_CARD_CATEGORIES = tuple(c for c in CATEGORIES if c != "five-of-a-kind")
-ROW_CATEGORIES = {"top": TOP_CATEGORIES, "middle": FIVE_CARD_CATEGORIES, "bottom": FIVE_CARD_CATEGORIES}
+ROW_CATEGORIES = {
+    "top": TOP_CATEGORIES,
+    "middle": FIVE_CARD_CATEGORIES,
+    "bottom": FIVE_CARD_CATEGORIES,
+}
 LEAVES = (
     "name",
     "description",

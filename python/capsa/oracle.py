@@ -6,14 +6,23 @@ It exists to be an independent witness for differential tests of the fast
 engine, so it imports nothing from the ``capsa`` package, reads no project
 file and uses no precomputed tables.
 
-Cards are integer ids ``4 * (rank - 2) + suit`` with suits d=0 c=1 h=2 s=3
-and ranks 2..14 (ace = 14), given as sequences of integers (Python ints or
-numpy integers, not bools). Rules are the plain dicts :func:`load_rules`
-and :func:`default_rules` return (a hand-made dict is not checked again).
-Every bad input raises ``ValueError`` naming what was wrong.
+Cards are integer ids ``52 * copy + 4 * (rank - 2) + suit`` with suits
+d=0 c=1 h=2 s=3, ranks 2..14 (ace = 14) and copy 0 or 1, and the jokers 104
+(black) and 105 (red), given as sequences of integers (Python ints or numpy
+integers, not bools). Which of them a hand may hold is the rules' deck
+(docs/rules.md, "Decks: added suits, two decks and jokers"): the 52 first
+copies always, second copies and jokers as ``deck.added_suits``,
+``deck.decks`` and ``deck.jokers`` say. The ranking functions (``category``,
+``compare``, ``is_foul``, ``splits``, ``count_splits``, ``key_rank``) take
+the rules' deck; the naturals, royalties and settlement take the 52-card
+deck only. Rules are the plain dicts :func:`load_rules` and
+:func:`default_rules` return (a hand-made dict is not checked again). Every
+bad input raises ``ValueError`` naming what was wrong.
 
-``CATEGORIES`` are the five-card category names, weakest first;
-``NATURAL_NAMES`` the sixteen naturals in the engine's bit order.
+``CATEGORIES`` are the ten category names of the 52-card deck, weakest
+first; ``ALL_CATEGORIES`` adds ``FIVE_OF_A_KIND`` (``"five-of-a-kind"``),
+which only a deck with copies or jokers makes; ``NATURAL_NAMES`` the
+sixteen naturals in the engine's bit order.
 """
 
 from __future__ import annotations
@@ -24,7 +33,8 @@ import hmac
 import importlib
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import combinations, product
+from functools import lru_cache
+from itertools import combinations, combinations_with_replacement, product
 from numbers import Integral
 from typing import Any, NoReturn
 
@@ -34,7 +44,9 @@ except ModuleNotFoundError:  # pragma: no cover - Python < 3.11 only
     tomllib = importlib.import_module("tomli")
 
 __all__ = [
+    "ALL_CATEGORIES",
     "CATEGORIES",
+    "FIVE_OF_A_KIND",
     "NATURAL_NAMES",
     "category",
     "chacha20_block",
@@ -74,6 +86,13 @@ CATEGORIES: tuple[str, ...] = (
     "royal-flush",
 )
 
+# docs/rules.md, "Copies, five of a kind and jokers": the highest category,
+# above royal-flush, made only by a deck with copies or jokers. It is kept
+# out of CATEGORIES (the categories of the 52-card deck, which the royalty
+# tables take); ALL_CATEGORIES is the whole shared scale, index 10 for it.
+FIVE_OF_A_KIND = "five-of-a-kind"
+ALL_CATEGORIES: tuple[str, ...] = (*CATEGORIES, FIVE_OF_A_KIND)
+
 THREE_CARD_CATEGORIES: tuple[str, ...] = ("high-card", "pair", "trips")
 
 # docs/rules.md, "The sixteen naturals", in table order: two-full-houses
@@ -110,12 +129,20 @@ RED_SUITS = frozenset({0, 2})  # diamonds, hearts
 BLACK_SUITS = frozenset({1, 3})  # clubs, spades
 ACE = 14
 
+# docs/rules.md, "Decks: added suits, two decks and jokers": a second copy
+# is its first copy's id plus 52; the jokers follow the 104 copies.
+FACES = 52  # rank-and-suit faces, the ids of the first copies
+BLACK_JOKER = 104
+RED_JOKER = 105
+
 
 def rank_of(card: int) -> int:
-    return card // 4 + 2
+    """The rank 2..14 of a card id other than a joker (either copy)."""
+    return card % FACES // 4 + 2
 
 
 def suit_of(card: int) -> int:
+    """The suit number 0..3 (d c h s) of a card id other than a joker."""
     return card % 4
 
 
@@ -240,13 +267,18 @@ _TABLES: dict[str, dict[str, _Spec]] = {
         "rake_cap_per_pot": ("int", (0, None)),
         "rake_cap_per_round": ("int", (0, None)),
     },
+    "deck": {
+        "added_suits": ("added_suits", None),
+        "decks": ("int", (1, 2)),
+        "jokers": ("int", (0, 2)),
+    },
 }
 
-# The knobs of scoop by seats, exempt sweeps, the horse card, caps and banker
-# games at their defaults, which settle as rules without them did. They are
-# in the rules dict only when given and not at their default, so that rules
-# written before them read back as written; the settlement reads them
-# through :func:`_knob`.
+# The knobs of scoop by seats, exempt sweeps, the horse card, caps, banker
+# games and the deck at their defaults, which settle and rank as rules
+# without them did. They are in the rules dict only when given and not at
+# their default, so that rules written before them read back as written; the
+# settlement and the ranking read them through :func:`_knob`.
 NEW_KNOB_DEFAULTS: dict[str, Any] = {
     "scoop.by_seats": False,
     "sweep_all.natural_opponents": "block",
@@ -260,6 +292,9 @@ NEW_KNOB_DEFAULTS: dict[str, Any] = {
     "banker.enabled": False,
     "banker.wins_ties": False,
     "banker.max_multiplier": 1,
+    "deck.added_suits": "none",
+    "deck.decks": 1,
+    "deck.jokers": 0,
 }
 
 RANK_LETTERS = "23456789TJQKA"  # index + 2 = rank
@@ -376,6 +411,24 @@ def _check_scalar(key: str, spec: _Spec, value: Any) -> Any:
     if kind == "suit_order":
         if not isinstance(value, str) or sorted(value) != sorted("shcd"):
             _fail(f"{key}: expected the four suit letters s h c d in some order, got {value!r}")
+        return value
+    if kind == "added_suits":
+        # "none", or one or two suits entering a second time, each suit
+        # letter once, written strongest first by the default order s h c d
+        # (docs/rules.md, "Decks: added suits, two decks and jokers").
+        if value == "none":
+            return value
+        if (
+            not isinstance(value, str)
+            or not 1 <= len(value) <= 2
+            or len(set(value)) != len(value)
+            or any(letter not in SUIT_LETTERS for letter in value)
+            or value != "".join(sorted(value, key="shcd".index))
+        ):
+            _fail(
+                f'{key}: expected "none" or one or two distinct suit letters, strongest '
+                f"first by s h c d, got {value!r}"
+            )
         return value
     if kind == "naturals":
         return _check_naturals(key, value)
@@ -503,7 +556,12 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
     royalty row table, a ``royalties.<row>_by_rank`` table or the
     ``naturals.enabled`` list, when given, replaces the default one whole.
     ``money.rake_percent = p``, the rake rate's older form, is read as
-    ``money.rake_basis_points = 100 * p``. Returns the full rules as a new
+    ``money.rake_basis_points = 100 * p``. The ``[deck]`` knobs
+    (``added_suits``: ``"none"`` or one or two distinct suit letters of
+    ``shcd``, written strongest first by the default order, ``""`` read as
+    ``"none"``; ``decks``: 1 or 2, and 2 only without added suits;
+    ``jokers``: 0..2) are among the knobs of ``NEW_KNOB_DEFAULTS``. Returns
+    the full rules as a new
     nested dict; the knobs of ``NEW_KNOB_DEFAULTS``, ranked royalty tables
     and a naturals entry's optional fields are in it only when given and not
     at their defaults (an empty ranked table is a default), in their written
@@ -516,7 +574,8 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
     and the field, and a field of another natural, ``same_tier = true`` on the
     first entry, ``raised_points`` without ``raised_by`` or the other way
     round, and ``raised_by = "straight-flush"`` on a natural other than
-    three-straights and three-flushes are refused) and for both rake rates at once,
+    three-straights and three-flushes are refused), for both rake rates at
+    once and for added suits under two decks (naming ``deck.added_suits``),
     ``ValueError`` for a ``source`` that is
     neither a str nor a mapping, and ``tomllib.TOMLDecodeError`` (a
     ``ValueError``) for malformed TOML.
@@ -556,6 +615,11 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
                     _fail(f"royalties.{row}: unknown key")
         else:
             _fail(f"{key}: unknown key")
+    if _knob(rules, "deck.decks") == 2 and _knob(rules, "deck.added_suits") != "none":
+        _fail(
+            "deck.added_suits: no suit is added to two decks (deck.decks = 2), got "
+            f"{_knob(rules, 'deck.added_suits')!r}"
+        )
     return _without_new_defaults(rules)
 
 
@@ -581,16 +645,61 @@ def _without_new_defaults(rules: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------
 
 
-def _check_cards(cards: Sequence[int], sizes: tuple[int, ...], what: str) -> None:
+def _deck_ids(rules: Mapping[str, Any] | None) -> frozenset[int]:
+    """The card ids of the rules' deck (docs/rules.md,
+    "Decks: added suits, two decks and jokers"): the 52 first copies; the
+    second copy ``52 + x`` of every card when ``deck.decks = 2``, else of
+    the cards whose suit is in ``deck.added_suits``; the black joker 104
+    with one joker or more, the red joker 105 with two. ``None`` is the
+    52-card deck."""
+    ids = set(range(FACES))
+    if rules is None:
+        return frozenset(ids)
+    added: str = _knob(rules, "deck.added_suits").replace("none", "")
+    two_decks = _knob(rules, "deck.decks") == 2
+    for face in range(FACES):
+        if two_decks or SUIT_LETTERS[suit_of(face)] in added:
+            ids.add(FACES + face)
+    jokers: int = _knob(rules, "deck.jokers")
+    if jokers >= 1:
+        ids.add(BLACK_JOKER)
+    if jokers >= 2:
+        ids.add(RED_JOKER)
+    return frozenset(ids)
+
+
+def _deck_text(rules: Mapping[str, Any] | None) -> str:
+    """The rules' deck in words, for error messages."""
+    if rules is None:
+        return "the 52-card deck"
+    parts = ["two decks" if _knob(rules, "deck.decks") == 2 else "one deck"]
+    if _knob(rules, "deck.added_suits") != "none":
+        parts.append(f"added suits {_knob(rules, 'deck.added_suits')!r}")
+    jokers: int = _knob(rules, "deck.jokers")
+    parts.append(f"{jokers} joker{'' if jokers == 1 else 's'}")
+    return f"the deck of {len(_deck_ids(rules))} cards ({', '.join(parts)})"
+
+
+def _check_cards(
+    cards: Sequence[int],
+    sizes: tuple[int, ...],
+    what: str,
+    rules: Mapping[str, Any] | None = None,
+) -> None:
+    """Refuses a hand of another size than ``sizes``, an id that is not an
+    integer of the rules' deck (``rules = None``: the 52-card deck) or an id
+    given twice. Two copies of one face are two ids, and may both be
+    there."""
     if len(cards) not in sizes:
         _fail(f"{what}: expected {' or '.join(map(str, sizes))} cards, got {len(cards)}")
+    deck = _deck_ids(rules)
+    # The 52-card deck's message as before the larger decks.
+    wanted = "an integer 0..51" if len(deck) == FACES else f"a card of {_deck_text(rules)}"
     for card in cards:
         # Any integer type (int, numpy integers) is accepted; bool is not.
-        if isinstance(card, bool) or not isinstance(card, Integral):
-            _fail(f"{what}: card id {card!r} is not an integer 0..51")
-        if not 0 <= card <= 51:
-            _fail(f"{what}: card id {card!r} is not an integer 0..51")
-    if len(set(cards)) != len(cards):
+        if isinstance(card, bool) or not isinstance(card, Integral) or int(card) not in deck:
+            _fail(f"{what}: card id {card!r} is not {wanted}")
+    if len({int(c) for c in cards}) != len(cards):
         _fail(f"{what}: duplicate cards")
 
 
@@ -622,24 +731,32 @@ def _suit_strength(suit: int, rules: Mapping[str, Any]) -> int:
     return 3 - order.index(SUIT_LETTERS[suit])
 
 
-def _category_name(cards: Sequence[int]) -> str:
-    ranks = [rank_of(c) for c in cards]
+def _category_name(faces: Sequence[int]) -> str:
+    """The category of 3 or 5 faces (ids 0..51, a face possibly repeated:
+    two copies of a card, or a joker given a card's face)."""
+    ranks = [rank_of(c) for c in faces]
     counts = sorted(Counter(ranks).values(), reverse=True)
-    if len(cards) == 3:
+    if len(faces) == 3:
+        # A top row holds at most trips.
         if counts[0] == 3:
             return "trips"
         if counts[0] == 2:
             return "pair"
         return "high-card"
-    flush = len({suit_of(c) for c in cards}) == 1
-    top = _five_card_straight_top(ranks)
-    if flush and top is not None:
+    if counts[0] == 5:
+        return FIVE_OF_A_KIND
+    one_suit = len({suit_of(c) for c in faces}) == 1
+    top = _five_card_straight_top(ranks)  # five distinct ranks: no pair
+    if one_suit and top is not None:
         return "royal-flush" if sorted(ranks) == [10, 11, 12, 13, ACE] else "straight-flush"
     if counts[0] == 4:
         return "quads"
     if counts == [3, 2]:
         return "full-house"
-    if flush:
+    # A flush holds no pair, one pair, two pairs or trips (three faces of
+    # one rank need a joker); quads or a full house of one suit are quads
+    # or a full house, above.
+    if one_suit:
         return "flush"
     if top is not None:
         return "straight"
@@ -655,22 +772,44 @@ def _category_name(cards: Sequence[int]) -> str:
 HandKey = tuple[int, tuple[int, ...], tuple[int, ...]]
 
 
-def _key(cards: Sequence[int], rules: Mapping[str, Any]) -> HandKey:
-    """A sortable strength: (category index, rank vector, suit vector).
+# The knobs a hand's strength depends on (docs/rules.md, "Hand ranking").
+_RANKING_KNOBS = ("tie_break", "suit_order", "flush_compare", "wheel")
+
+
+def _face_key(faces: Sequence[int], rules: Mapping[str, Any]) -> HandKey:
+    """The sortable strength of 3 or 5 faces under the rules (see
+    :func:`_face_key_of`), remembered: a joker row tries many faces, and the
+    rows of one hand share many of them."""
+    knobs = tuple(rules[name] for name in _RANKING_KNOBS)
+    return _face_key_remembered(tuple(sorted(faces)), knobs)
+
+
+@lru_cache(maxsize=1 << 17)
+def _face_key_remembered(faces: tuple[int, ...], knobs: tuple[str, ...]) -> HandKey:
+    """:func:`_face_key_of` of faces in ascending order (a hand's strength
+    does not depend on the order of its cards) under the ranking knobs."""
+    return _face_key_of(faces, dict(zip(_RANKING_KNOBS, knobs, strict=True)))
+
+
+def _face_key_of(faces: Sequence[int], rules: Mapping[str, Any]) -> HandKey:
+    """The sortable strength of 3 or 5 faces (ids 0..51, a face possibly
+    repeated): (category index on the shared scale, rank vector, suit
+    vector).
 
     Python compares tuples element by element and a proper prefix is
     smaller, which is exactly the rule of
     docs/rules.md, "Three cards against five". The suit vector is empty
-    unless ``tie_break = "suit"``.
+    unless ``tie_break = "suit"``; two copies of a face have one suit, so a
+    row and its copy tie.
     """
-    cat = _category_name(cards)
-    ranks = [rank_of(c) for c in cards]
+    cat = _category_name(faces)
+    ranks = [rank_of(c) for c in faces]
     counts = Counter(ranks)
 
     # Significance order: larger rank groups first, then higher rank, then
     # the stronger suit.
     ordered = sorted(
-        cards,
+        faces,
         key=lambda c: (
             counts[rank_of(c)],
             rank_of(c),
@@ -689,40 +828,85 @@ def _key(cards: Sequence[int], rules: Mapping[str, Any]) -> HandKey:
             # the highest under "second".
             ace_value = 1 if rules["wheel"] == "low" else 15
             ordered = sorted(
-                cards,
+                faces,
                 key=lambda c: ace_value if rank_of(c) == ACE else rank_of(c),
                 reverse=True,
             )
     else:
         # Group ranks: each rank once, in significance order. This gives
-        # quads: quad, kicker; full house: trips, pair; trips: trips,
-        # kickers; two pair: high, low, kicker; pair: pair, kickers;
-        # flush / high card: all ranks high to low.
+        # five of a kind: its rank; quads: quad, kicker; full house: trips,
+        # pair; trips: trips, kickers; two pair: high, low, kicker; pair:
+        # pair, kickers; flush holding trips: trips, the other two high to
+        # low; flush with two pairs: high pair, low pair, fifth card; flush
+        # with one pair: pair, the other three high to low; flush and high
+        # card: all ranks high to low.
         rank_vector = tuple(sorted(counts, key=lambda r: (counts[r], r), reverse=True))
-        if cat == "flush" and rules["flush_compare"] == "suit-first":
-            rank_vector = (_suit_strength(suit_of(cards[0]), rules), *rank_vector)
+        if cat == "flush":
+            # A flush's kind: 0 no repeated face, 1 one pair, 2 two pairs,
+            # 3 trips; every flush of a kind is above every flush of a lower
+            # kind. Under suit-first the flush's suit decides next, between
+            # flushes of the same kind, then the ranks.
+            pairs = sum(1 for r in counts if counts[r] == 2)
+            kind = 3 if max(counts.values()) == 3 else pairs
+            if rules["flush_compare"] == "suit-first":
+                rank_vector = (_suit_strength(suit_of(faces[0]), rules), *rank_vector)
+            rank_vector = (kind, *rank_vector)
 
     suit_vector: tuple[int, ...] = ()
     if rules["tie_break"] == "suit":
         suit_vector = tuple(_suit_strength(suit_of(c), rules) for c in ordered)
-    return (CATEGORIES.index(cat), rank_vector, suit_vector)
+    return (ALL_CATEGORIES.index(cat), rank_vector, suit_vector)
+
+
+def _best_faces(cards: Sequence[int], rules: Mapping[str, Any]) -> tuple[HandKey, tuple[int, ...]]:
+    """The strongest key of a hand of card ids under the rules, and faces
+    giving it (docs/rules.md, "Copies, five of a kind and jokers": jokers
+    are wild).
+
+    A copy plays as its face (``id % 52``). Each joker takes any of the 52
+    faces, a face already in the row included, and the row is ranked as if
+    the jokers were those cards; the jokers together take the faces that make
+    the row strongest. By brute force: every choice of faces for the jokers
+    is ranked and the strongest kept. A key depends on the faces alone, not
+    on which joker took which, so each multiset of faces is tried once.
+    """
+    faces = tuple(int(c) % FACES for c in cards if int(c) < BLACK_JOKER)
+    jokers = len(cards) - len(faces)
+    best: tuple[HandKey, tuple[int, ...]] | None = None
+    for wild in combinations_with_replacement(range(FACES), jokers):
+        row = faces + wild
+        key = _face_key(row, rules)
+        if best is None or key > best[0]:
+            best = (key, row)
+    assert best is not None
+    return best
+
+
+def _key(cards: Sequence[int], rules: Mapping[str, Any]) -> HandKey:
+    """A sortable strength of a hand of card ids: (category index, rank
+    vector, suit vector) of the strongest faces it can take (see
+    :func:`_face_key` and :func:`_best_faces`)."""
+    return _best_faces(cards, rules)[0]
 
 
 def category(cards: Sequence[int], rules: Mapping[str, Any]) -> str:
     """The category name of a 3- or 5-card hand of ids (one of
-    ``CATEGORIES``; ``rules`` is not consulted). Raises ``ValueError`` for
-    other than 3 or 5 cards, an id that is not an integer 0..51, or a
-    repeated card."""
-    _check_cards(cards, (3, 5), "hand")
-    return _category_name(cards)
+    ``ALL_CATEGORIES``; only a deck with copies or jokers makes
+    ``five-of-a-kind``), a joker taking the face that makes the hand
+    strongest. The rules give the deck; the category does not depend on the
+    ranking knobs. Raises ``ValueError`` for other than 3 or 5 cards, an id
+    that is not an integer of the rules' deck, or a repeated id."""
+    _check_cards(cards, (3, 5), "hand", rules)
+    return ALL_CATEGORIES[_key(cards, rules)[0]]
 
 
 def compare(a: Sequence[int], b: Sequence[int], rules: Mapping[str, Any]) -> int:
     """-1, 0 or 1 as hand a is below, equal to or above hand b under the
-    rules (each 3 or 5 ids). Raises ``ValueError`` for a hand of other than
-    3 or 5 cards, a bad id or a repeated card."""
-    _check_cards(a, (3, 5), "hand a")
-    _check_cards(b, (3, 5), "hand b")
+    rules (each 3 or 5 ids of the rules' deck; the two may share ids).
+    Raises ``ValueError`` for a hand of other than 3 or 5 cards, an id
+    outside the rules' deck or an id repeated within a hand."""
+    _check_cards(a, (3, 5), "hand a", rules)
+    _check_cards(b, (3, 5), "hand b", rules)
     ka = _key(a, rules)
     kb = _key(b, rules)
     return (ka > kb) - (ka < kb)
@@ -742,11 +926,11 @@ def is_foul(
 ) -> bool:
     """True when the arrangement breaks bottom >= middle >= top (or > under
     strict) under the rules; ``top`` is 3 ids, ``middle`` and ``bottom`` 5
-    each. Raises ``ValueError`` for a row of the wrong size, a bad id or a
-    card repeated within a row."""
-    _check_cards(top, (3,), "top")
-    _check_cards(middle, (5,), "middle")
-    _check_cards(bottom, (5,), "bottom")
+    each, of the rules' deck. Raises ``ValueError`` for a row of the wrong
+    size, an id outside the rules' deck or an id repeated within a row."""
+    _check_cards(top, (3,), "top", rules)
+    _check_cards(middle, (5,), "middle", rules)
+    _check_cards(bottom, (5,), "bottom", rules)
     return _is_foul_keys(_key(top, rules), _key(middle, rules), _key(bottom, rules), rules)
 
 
@@ -766,13 +950,14 @@ def splits(cards: Sequence[int], rules: Mapping[str, Any], valid_only: bool = Tr
     bottom is the rest. Returns a list of (top, middle, bottom) tuples of
     ids: only the splits that do not foul unless ``valid_only`` is False.
 
-    Raises ``ValueError`` for other than 13 cards, a bad id or a repeated
-    card, ``TypeError`` for a ``valid_only`` that is not a bool.
+    Raises ``ValueError`` for other than 13 cards, an id outside the rules'
+    deck or a repeated id, ``TypeError`` for a ``valid_only`` that is not a
+    bool.
     """
     if type(valid_only) is not bool:
         raise TypeError(f"valid_only must be true or false, not {type(valid_only).__name__}")
-    _check_cards(cards, (13,), "hand")
-    hand = sorted(cards)
+    _check_cards(cards, (13,), "hand", rules)
+    hand = sorted(int(c) for c in cards)
     key_cache: dict[tuple[int, ...], HandKey] = {}
 
     def key_of(row: tuple[int, ...]) -> HandKey:
@@ -1221,10 +1406,14 @@ def key_rank(cards: Sequence[int], rules: Mapping[str, Any]) -> int:
     card in significance order, the group's rank for quads, trips, full
     house and pair (the higher pair of two pair), the top card of a straight
     (the 5 of A-2-3-4-5 under ``wheel = "low"``, the ace under
-    ``"second"``), the highest card otherwise. Raises ``ValueError`` for
-    other than 3 or 5 cards, a bad id or a repeated card."""
-    _check_cards(cards, (3, 5), "hand")
-    ranks = [rank_of(c) for c in cards]
+    ``"second"``), the highest card otherwise; five of a kind's rank, and
+    the trips' or the pair's rank (the higher pair's) of a flush holding
+    them. A copy
+    counts as its face and a joker as the face that makes the hand
+    strongest (:func:`_best_faces`). Raises ``ValueError`` for other than 3
+    or 5 cards, an id outside the rules' deck or a repeated id."""
+    _check_cards(cards, (3, 5), "hand", rules)
+    ranks = [rank_of(c) for c in _best_faces(cards, rules)[1]]
     if len(cards) == 5:
         top = _five_card_straight_top(ranks)
         if top is not None:
