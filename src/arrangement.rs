@@ -2,7 +2,7 @@
 //! or '|') or 13 cards in row order, read with each row's size checked and
 //! written as records show it.
 
-use crate::cards::{parse_text, rank_index, suit, RANK_CHARS, SUIT_CHARS};
+use crate::cards::{card_text, parse_text, rank_index, suit, RANK_CHARS, SUIT_CHARS};
 use crate::error::{Error, Result};
 use crate::rows::{ROW_NAMES, ROW_SIZES};
 
@@ -12,8 +12,13 @@ pub fn push_cards(out: &mut String, ids: &[u8]) {
         if k > 0 {
             out.push(' ');
         }
-        out.push(RANK_CHARS[usize::from(rank_index(id))] as char);
-        out.push(SUIT_CHARS[usize::from(suit(id))] as char);
+        if id < 52 {
+            out.push(RANK_CHARS[usize::from(rank_index(id))] as char);
+            out.push(SUIT_CHARS[usize::from(suit(id))] as char);
+        } else {
+            // a second copy or a joker
+            out.push_str(&card_text(id));
+        }
     }
 }
 

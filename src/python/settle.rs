@@ -6,7 +6,7 @@ use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
 
 use super::conversion::cards::table_cards;
-use super::conversion::choices::rules_arg_52;
+use super::conversion::choices::{rules_arg, rules_arg_52};
 use super::conversion::flags::read_flags;
 use super::conversion::numbers::seat_count_arg;
 use super::conversion::roles::{batch_roles, seat_roles};
@@ -17,7 +17,9 @@ use super::settlement_dict::{pairs_list, seats_list, settlement_dict};
 use crate::batch::{self, SeatFlags};
 use crate::error::{Error, ErrorKind};
 use crate::report;
-use crate::settle::{self as core, check_seat_count, SeatInput, Settlement as CoreSettlement};
+use crate::settle::{
+    self as core, check_table_seats, SeatInput, Settlement as CoreSettlement,
+};
 use crate::stakes::StakeSpec;
 
 /// The settlement of one table (what ``settle`` returns; not built directly).
@@ -161,11 +163,11 @@ fn settle(
     banker: Option<&Bound<'_, PyAny>>,
     multipliers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Settlement> {
-    let rules = rules_arg_52(rules, "settle")?;
+    let rules = rules_arg(rules)?;
     let r = rules.get();
-    let mut inputs = read_seats(seats)?;
+    let mut inputs = read_seats(seats, &r.deck)?;
     if banker.is_some() || multipliers.is_some() {
-        check_seat_count(inputs.len())?;
+        check_table_seats(&r.deck, inputs.len())?;
         seat_roles(banker, multipliers, &mut inputs)?;
     }
     let spec = stakes_arg(stakes, inputs.len())?.unwrap_or(StakeSpec::Uniform(r.stake));

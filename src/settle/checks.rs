@@ -6,12 +6,15 @@ use crate::cards::{card_text, DECK};
 use crate::error::{Error, Result};
 use crate::naturals::{self, EntryScan, Natural};
 use crate::rules::Rules;
-use crate::table::check_seat_count;
+use crate::table::{check_seat_count, check_table_seats};
 
 /// Checks the table: seat count, card ids, repeated cards, surrender flags.
 #[inline(always)]
 pub(super) fn check_seats(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
     let n = seats.len();
+    if !rules.deck.is_standard() {
+        return check_deck_seats(rules, seats);
+    }
     check_seat_count(n)?;
     // branch-free screen; the slow pass finds and words the error
     let mut mask = 0u64;
@@ -32,6 +35,44 @@ pub(super) fn check_seats(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
     } else {
         Err(table_error(rules, seats))
     }
+}
+
+/// [`check_seats`] for a deck with copies or jokers: the table's size for
+/// the deck, each card the deck's and dealt once, the surrender flags; and
+/// no natural enabled, since naturals are declared for the 52-card deck.
+#[cold]
+fn check_deck_seats(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
+    check_table_seats(&rules.deck, seats.len())?;
+    if !rules.naturals.is_empty() {
+        return Err(Error::rules(format!(
+            "naturals are declared for the 52-card deck: settle rules of {} with naturals.enabled = []",
+            rules.deck.describe()
+        )));
+    }
+    let held = rules.deck.mask();
+    let mut seen = 0u128;
+    for (s, seat) in seats.iter().enumerate() {
+        for (pos, &c) in seat.cards.iter().enumerate() {
+            let bit = 1u128.checked_shl(c as u32).unwrap_or(0);
+            if held & bit == 0 {
+                let e = rules.deck.not_held(c, pos);
+                return Err(Error::card(format!("seat {s}: {}", e.message()))
+                    .at_seat(s)
+                    .at_row(row_of(pos)));
+            }
+            if seen & bit != 0 {
+                return Err(repeated(seats, s, pos));
+            }
+            seen |= bit;
+        }
+        if seat.surrender && !rules.surrender_enabled {
+            return Err(Error::table(format!(
+                "seat {s} asks to surrender, but the rules do not enable surrender"
+            ))
+            .at_seat(s));
+        }
+    }
+    Ok(())
 }
 
 /// The first thing wrong with a table that failed the screen, seat by seat.

@@ -5,23 +5,40 @@ use super::checks::declared_natural;
 use super::inputs::{SeatInput, MAX_PAIRS};
 use super::plan::Plan;
 use super::width::{too_wide, Stop, Width};
+use crate::deck::{face, is_joker};
 use crate::naturals::{EntryScan, Natural};
+use crate::rank::{Rank, WideEvaluator};
 use crate::rules::{FoulMode, RoyaltyMode, Rules};
-use crate::table::MAX_SEATS;
+use crate::table::MAX_TABLE_SEATS;
 
-/// The pairs of a four-seat table in settlement order (`i < j`,
-/// lexicographic); see `pairs_of`.
-pub(super) const PAIRS: [(usize, usize); MAX_PAIRS] =
-    [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)];
+/// Each table size's pairs in settlement order (`i < j`, lexicographic)
+/// and how many there are; see `pairs_of`.
+const PAIR_LISTS: [([(usize, usize); MAX_PAIRS], usize); MAX_TABLE_SEATS + 1] = {
+    let mut lists = [([(0, 0); MAX_PAIRS], 0); MAX_TABLE_SEATS + 1];
+    let mut n = 0;
+    while n <= MAX_TABLE_SEATS {
+        let mut k = 0;
+        let mut i = 0;
+        while i < n {
+            let mut j = i + 1;
+            while j < n {
+                lists[n].0[k] = (i, j);
+                k += 1;
+                j += 1;
+            }
+            i += 1;
+        }
+        lists[n].1 = k;
+        n += 1;
+    }
+    lists
+};
 
 /// The pairs of a `n`-seat table in settlement order.
 #[inline(always)]
 pub(super) fn pairs_of(n: usize) -> &'static [(usize, usize)] {
-    match n {
-        2 => &[(0, 1)],
-        3 => &[(0, 1), (0, 2), (1, 2)],
-        _ => &PAIRS,
-    }
+    let (list, len) = &PAIR_LISTS[n.min(MAX_TABLE_SEATS)];
+    &list[..*len]
 }
 
 /// What a seat brings to a comparison of rows, in working integers `W`.
@@ -60,14 +77,14 @@ pub(super) struct Collect {
 /// steps): the rows' strengths, the declared natural, surrender and foul (as
 /// bit masks over the seats), the royalties, and who swept all.
 pub(super) struct SeatFacts<W> {
-    pub(super) side: [Side<W>; MAX_SEATS],
+    pub(super) side: [Side<W>; MAX_TABLE_SEATS],
     /// The declared natural and its points, a bonus natural's included.
-    pub(super) natural: [Option<(Natural, i64)>; MAX_SEATS],
+    pub(super) natural: [Option<(Natural, i64)>; MAX_TABLE_SEATS],
     /// The tier of the declared natural (lower: stronger).
-    pub(super) natural_tier: [usize; MAX_SEATS],
+    pub(super) natural_tier: [usize; MAX_TABLE_SEATS],
     /// A declared bonus natural's points (0: none).
-    pub(super) bonus: [i64; MAX_SEATS],
-    pub(super) royalties: [[i64; 3]; MAX_SEATS],
+    pub(super) bonus: [i64; MAX_TABLE_SEATS],
+    pub(super) royalties: [[i64; 3]; MAX_TABLE_SEATS],
     /// Seats with a declared natural that settles its pairs (not a bonus one).
     pub(super) nat: u8,
     pub(super) sur: u8,
@@ -82,11 +99,11 @@ impl<W: Width> SeatFacts<W> {
     #[inline(always)]
     pub(super) fn new() -> Self {
         SeatFacts {
-            side: [Side::<W>::default(); MAX_SEATS],
-            natural: [None; MAX_SEATS],
-            natural_tier: [usize::MAX; MAX_SEATS],
-            bonus: [0; MAX_SEATS],
-            royalties: [[0i64; 3]; MAX_SEATS],
+            side: [Side::<W>::default(); MAX_TABLE_SEATS],
+            natural: [None; MAX_TABLE_SEATS],
+            natural_tier: [usize::MAX; MAX_TABLE_SEATS],
+            bonus: [0; MAX_TABLE_SEATS],
+            royalties: [[0i64; 3]; MAX_TABLE_SEATS],
             nat: 0,
             sur: 0,
             foul: 0,
@@ -104,15 +121,10 @@ pub(super) fn seat_facts<W: Width>(
     seats: &[SeatInput],
     facts: &mut SeatFacts<W>,
 ) {
-    let e = &rules.evaluator;
-    // all twelve hands first: their table look-ups overlap
-    for (d, seat) in facts.side.iter_mut().zip(seats) {
-        let c = &seat.cards;
-        d.strengths = [
-            e.eval3([c[0], c[1], c[2]]),
-            e.eval5([c[3], c[4], c[5], c[6], c[7]]),
-            e.eval5([c[8], c[9], c[10], c[11], c[12]]),
-        ];
+    if rules.deck.is_standard() {
+        row_strengths(&rules.evaluator, seats, facts);
+    } else {
+        row_strengths(&WideEvaluator::new(rules.evaluator), seats, facts);
     }
     for (s, seat) in seats.iter().enumerate() {
         let st = facts.side[s].strengths;
@@ -143,9 +155,25 @@ pub(super) fn seat_facts<W: Width>(
         }
     }
     if let Some(h) = rules.horse_card {
+        // either copy of the horse card's face is the horse card
         for (s, seat) in seats.iter().enumerate() {
-            facts.horse |= (seat.cards.contains(&h) as u8) << s;
+            let holds = seat.cards.iter().any(|&c| !is_joker(c) && face(c) == h);
+            facts.horse |= (holds as u8) << s;
         }
+    }
+}
+
+/// Each seat's three row strengths under the ranking `e`.
+#[inline(always)]
+fn row_strengths<W: Width, E: Rank>(e: &E, seats: &[SeatInput], facts: &mut SeatFacts<W>) {
+    // all the hands first: their table look-ups overlap
+    for (d, seat) in facts.side.iter_mut().zip(seats) {
+        let c = &seat.cards;
+        d.strengths = [
+            e.eval3([c[0], c[1], c[2]]),
+            e.eval5([c[3], c[4], c[5], c[6], c[7]]),
+            e.eval5([c[8], c[9], c[10], c[11], c[12]]),
+        ];
     }
 }
 
@@ -165,10 +193,10 @@ pub(super) fn sweep_all<W: Width>(
     if n < rules.sweep_all_min_players {
         return 0;
     }
-    let all = (1u8 << n) - 1;
+    let all = u8::MAX >> (MAX_TABLE_SEATS - n.min(MAX_TABLE_SEATS));
     let plain = all & !(facts.nat | facts.sur | facts.foul);
     let left_out = if plan.exempt { facts.nat } else { 0 };
-    let mut beats = [0u8; MAX_SEATS];
+    let mut beats = [0u8; MAX_TABLE_SEATS];
     for &(i, j) in pairs_of(n) {
         let (a, b) = (facts.side[i].strengths, facts.side[j].strengths);
         // a tied row counts for the seat that wins ties (a banker's rule)
@@ -202,7 +230,7 @@ pub(super) fn row_scales<W: Width>(
     plan: &Plan,
     n: usize,
     facts: &mut SeatFacts<W>,
-    collect: &mut [Option<Collect>; MAX_SEATS],
+    collect: &mut [Option<Collect>; MAX_TABLE_SEATS],
 ) -> std::result::Result<(), Stop> {
     let rp = rules.row_points;
     let rp_w = W::of(rp);

@@ -3,8 +3,8 @@
 
 use crate::error::{Error, Result};
 
-/// Most pairs at one table: `MAX_SEATS * (MAX_SEATS - 1) / 2`.
-pub const MAX_PAIRS: usize = 6;
+/// Most pairs at one table: `MAX_TABLE_SEATS * (MAX_TABLE_SEATS - 1) / 2`.
+pub const MAX_PAIRS: usize = 28;
 
 /// One seat's submitted arrangement: ids, top = `[0..3]`, middle = `[3..8]`,
 /// bottom = `[8..13]`.

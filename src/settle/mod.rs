@@ -31,7 +31,10 @@ mod results;
 mod routine;
 mod width;
 
-pub use crate::table::{check_seat_count, seat_count_error, MAX_SEATS, MIN_SEATS};
+pub use crate::table::{
+    check_seat_count, check_table_seats, most_seats, seat_count_error, MAX_SEATS, MAX_TABLE_SEATS,
+    MIN_SEATS,
+};
 pub use bound::{check_settlement_fits, largest_pair_points, largest_seat_points, largest_stake};
 #[cfg(feature = "python")]
 pub(crate) use checks::check_banker;

@@ -10,7 +10,7 @@ use super::results::{PairOutcome, PairResult};
 use super::width::Width;
 use crate::naturals::Natural;
 use crate::rules::{NaturalResolve, NaturalTies, RoyaltyMode, Rules};
-use crate::table::MAX_SEATS;
+use crate::table::MAX_TABLE_SEATS;
 
 /// Step 4, one pair: the first that applies of naturals, surrender, fouls
 /// and rows. Fills the pair's figures and returns what i collects from j.
@@ -20,7 +20,7 @@ pub(super) fn pair_value<W: Width>(
     plan: &Plan,
     seats: &[SeatInput],
     facts: &SeatFacts<W>,
-    collect: &[Option<Collect>; MAX_SEATS],
+    collect: &[Option<Collect>; MAX_TABLE_SEATS],
     p: &mut PairResult,
 ) -> Option<i64> {
     let (i, j) = (p.i, p.j);

@@ -15,11 +15,11 @@ use super::width::{overflow, too_wide, Stop, Width};
 use crate::error::{Error, Result};
 use crate::naturals::EntryScan;
 use crate::rules::{FoulMode, Rules};
-use crate::table::MAX_SEATS;
+use crate::table::MAX_TABLE_SEATS;
 
 /// Settles a table (docs/rules.md, "Settlement").
 pub fn settle(rules: &Rules, seats: &[SeatInput], stakes: &Stakes) -> Result<Settlement> {
-    let n = seats.len().min(MAX_SEATS);
+    let n = seats.len().min(MAX_TABLE_SEATS);
     let mut out = Full(Settlement {
         seats: Vec::with_capacity(n),
         pairs: Vec::with_capacity(n * n.saturating_sub(1) / 2),
@@ -148,11 +148,11 @@ pub(super) fn settle_with<W: Width, O: Out, const PLAIN: bool>(
         return Err(refused_foul(facts.foul.trailing_zeros() as usize).into());
     }
     facts.swept = sweep_all(rules, &plan, n, &facts);
-    let mut collect = [None; MAX_SEATS];
+    let mut collect = [None; MAX_TABLE_SEATS];
     row_scales(rules, &plan, n, &mut facts, &mut collect)?;
     // every pair, from i's view; seat totals in the working width
-    let mut points = [W::default(); MAX_SEATS];
-    let mut money = [W::default(); MAX_SEATS];
+    let mut points = [W::default(); MAX_TABLE_SEATS];
+    let mut money = [W::default(); MAX_TABLE_SEATS];
     for &(i, j) in pairs_of(n) {
         let mut p = PairResult {
             i,
@@ -205,12 +205,12 @@ pub(super) fn seat_results<W: Width, O: Out>(
     rules: &Rules,
     n: usize,
     facts: &SeatFacts<W>,
-    points: &[W; MAX_SEATS],
-    money: &[W; MAX_SEATS],
+    points: &[W; MAX_TABLE_SEATS],
+    money: &[W; MAX_TABLE_SEATS],
     out: &mut O,
 ) -> std::result::Result<(), Stop> {
-    let mut seat_points = [0i64; MAX_SEATS];
-    let mut seat_money = [0i64; MAX_SEATS];
+    let mut seat_points = [0i64; MAX_TABLE_SEATS];
+    let mut seat_money = [0i64; MAX_TABLE_SEATS];
     for s in 0..n {
         seat_points[s] = points[s].reported().ok_or_else(overflow)?;
         seat_money[s] = money[s].reported().ok_or_else(overflow)?;

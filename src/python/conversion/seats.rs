@@ -16,7 +16,8 @@ use crate::arrangement::arrangement_size_error;
 use crate::cards::check_hand;
 use crate::error::Error;
 use crate::record::{self, PlayedSeat};
-use crate::settle::{seat_count_error, SeatInput, MAX_SEATS, MIN_SEATS};
+use crate::deck::Deck;
+use crate::settle::{most_seats, seat_count_error, SeatInput, MAX_SEATS, MIN_SEATS};
 
 /// `getattr(obj, name, None)`: the attribute, or None when `obj` has none.
 /// Python's own `getattr` with a default finds out without raising (and
@@ -152,8 +153,10 @@ fn is_cards(obj: &Bound<'_, PyAny>) -> bool {
         || obj.is_instance_of::<PyTuple>()
 }
 
-/// Reads the seats of one table (at most one more than a table can have).
-pub(crate) fn read_seats(seats: &Bound<'_, PyAny>) -> PyResult<Vec<SeatInput>> {
+/// Reads the seats of one table of `deck` (reading stops one seat past the
+/// most it seats).
+pub(crate) fn read_seats(seats: &Bound<'_, PyAny>, deck: &Deck) -> PyResult<Vec<SeatInput>> {
+    let most = most_seats(deck);
     let not_seats = seats.is_instance_of::<PyString>()
         || seats.is_instance_of::<pyo3::types::PyBytes>()
         || seats.is_instance_of::<pyo3::types::PyDict>();
@@ -169,14 +172,28 @@ pub(crate) fn read_seats(seats: &Bound<'_, PyAny>) -> PyResult<Vec<SeatInput>> {
             type_name(seats)
         )));
     };
-    let mut inputs: Vec<SeatInput> = Vec::with_capacity(MAX_SEATS);
+    let mut inputs: Vec<SeatInput> = Vec::with_capacity(most);
     for (k, item) in iter.enumerate() {
-        if k == MAX_SEATS {
-            return Err(seat_count_error(format_args!("more than {MAX_SEATS}")).into());
+        if k == most {
+            return Err(too_many_seats(deck).into());
         }
         inputs.push(read_seat(&item?, k)?);
     }
     Ok(inputs)
+}
+
+/// The error for more seats than a table of `deck` has, worded as
+/// [`crate::table::check_table_seats`] words it.
+fn too_many_seats(deck: &Deck) -> Error {
+    let most = most_seats(deck);
+    if deck.is_standard() {
+        seat_count_error(format_args!("more than {MAX_SEATS}"))
+    } else {
+        Error::table(format!(
+            "a table of {} has {MIN_SEATS} to {most} seats, got more than {most}",
+            deck.describe()
+        ))
+    }
 }
 
 /// The ids of "top / middle / bottom" text (or 13 cards in row order), as
