@@ -193,8 +193,7 @@ def hand_ids(size: int = 13, exclude: frozenset[int] = frozenset()) -> st.Search
     integer."""
     _check_int(size, "size")
     excluded = frozenset(exclude)
-    for card in excluded:
-        _core.card_ids([card], 1)  # a CardError naming a bad id
+    _deck52_ids(list(excluded))  # a CardError naming a bad id
     if not 0 <= size <= 52 - len(excluded):
         raise ArgumentError(f"size: cannot draw {size} cards from {52 - len(excluded)}")
     return _biased_ids(size, excluded)
@@ -261,9 +260,20 @@ def _arrangement_ids(
 def _hand_of(hand: Sequence[int]) -> list[int]:
     """The 13 ids of ``hand``, sorted; its errors name the argument."""
     try:
-        return sorted(_core.card_ids(list(hand), 13))
+        return sorted(_deck52_ids(list(hand), 13))
     except (CardError, HandError) as exc:
         raise type(exc)(f"hand: {exc}") from None
+
+
+def _deck52_ids(cards: list[int], count: int | None = None) -> list[int]:
+    """The ids of ``cards``, each a card of the 52-card deck the strategies
+    draw from: a second copy or a joker is a ``CardError`` naming it."""
+    ids = _core.card_ids(cards, count)
+    for position, card in enumerate(ids):
+        if card >= 52:
+            shown = f"card {_core.Card(card)} (id {card}) at position {position}"
+            raise CardError(f"{shown} is not in the 52-card deck")
+    return ids
 
 
 def arrangements(

@@ -273,7 +273,7 @@ fn a_seat_fault_has_the_message_of_every_channel() {
     for (seat0, message) in [
         (
             "[47, 41, 26, 51, 46, 31, 21, 15, 36, 37, 38, 5, 52]",
-            "seat 0: card id 52 is outside 0..51",
+            "seat 0: card 2d' (id 52) at position 12 is not in the 52-card deck",
         ),
         (
             "[47, 41, 26, 51, 46, 31, 21, 15, 36, 37, 38, 5]",
