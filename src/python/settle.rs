@@ -17,9 +17,7 @@ use super::settlement_dict::{pairs_list, seats_list, settlement_dict};
 use crate::batch::{self, SeatFlags};
 use crate::error::{Error, ErrorKind};
 use crate::report;
-use crate::settle::{
-    self as core, check_table_seats, SeatInput, Settlement as CoreSettlement,
-};
+use crate::settle::{self as core, check_table_seats, SeatInput, Settlement as CoreSettlement};
 use crate::stakes::StakeSpec;
 
 /// The settlement of one table (what ``settle`` returns; not built directly).

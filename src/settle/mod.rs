@@ -44,6 +44,8 @@ pub use results::{PairOutcome, PairResult, SeatOutcome, SeatResult, Settlement};
 pub use routine::{settle, settle_points, settle_points_and_outcomes};
 
 #[cfg(test)]
+mod deck_tests;
+#[cfg(test)]
 mod rule_tests;
 #[cfg(test)]
 mod tests;

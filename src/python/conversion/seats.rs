@@ -14,9 +14,9 @@ use super::roles::seat_roles;
 use super::text::type_name;
 use crate::arrangement::arrangement_size_error;
 use crate::cards::check_hand;
+use crate::deck::Deck;
 use crate::error::Error;
 use crate::record::{self, PlayedSeat};
-use crate::deck::Deck;
 use crate::settle::{most_seats, seat_count_error, SeatInput, MAX_SEATS, MIN_SEATS};
 
 /// `getattr(obj, name, None)`: the attribute, or None when `obj` has none.

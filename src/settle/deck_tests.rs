@@ -1,0 +1,116 @@
+//! Tables of larger decks (docs/rules.md, "Tables of larger decks").
+
+use super::*;
+use crate::deal::ChaCha20;
+use crate::error::ErrorKind;
+use crate::rules::{KnobValue, RoyaltyMode, Rules};
+use crate::test_support::cards;
+
+/// capsa-susun's scoring with no naturals, on the deck the knobs make.
+fn deck_rules(added: &str, decks: i64, jokers: i64) -> Rules {
+    let mut r = Rules {
+        naturals: vec![],
+        ..Rules::default()
+    };
+    r.set_knob("deck.added_suits", KnobValue::Text(added.into()))
+        .unwrap();
+    r.set_knob("deck.decks", KnobValue::Int(decks)).unwrap();
+    r.set_knob("deck.jokers", KnobValue::Int(jokers)).unwrap();
+    r
+}
+
+fn seat(text: &str) -> SeatInput {
+    SeatInput::playing(cards(text).try_into().expect("13 cards"), false)
+}
+
+/// `n` hands of 13 from a seeded shuffle of the deck's cards, as dealt.
+fn dealt(rules: &Rules, n: usize, seed: u64) -> Vec<SeatInput> {
+    let mut ids = rules.deck.ids();
+    let mut rng = ChaCha20::from_seed(seed);
+    for i in (1..ids.len()).rev() {
+        ids.swap(i, rng.below(i as u32 + 1) as usize);
+    }
+    (0..n)
+        .map(|s| SeatInput::playing(ids[13 * s..13 * s + 13].try_into().unwrap(), false))
+        .collect()
+}
+
+#[test]
+fn every_table_size_a_deck_seats_settles_and_balances() {
+    for (rules, most) in [
+        (deck_rules("s", 1, 0), 5),
+        (deck_rules("sh", 1, 0), 6),
+        (deck_rules("none", 2, 2), 8),
+        (deck_rules("none", 1, 2), 4),
+    ] {
+        for n in 2..=most {
+            for seed in 0..20 {
+                let table = dealt(&rules, n, seed);
+                let s = settle(&rules, &table, &Stakes::Uniform(3)).unwrap();
+                assert_eq!(s.seats.len(), n);
+                assert_eq!(s.pairs.len(), n * (n - 1) / 2);
+                assert_eq!(s.seats.iter().map(|r| r.points).sum::<i64>(), 0);
+                let mut points = vec![0; n];
+                let mut money = vec![0; n];
+                settle_points(&rules, &table, &Stakes::Uniform(3), &mut points, &mut money)
+                    .unwrap();
+                assert_eq!(points, s.seats.iter().map(|r| r.points).collect::<Vec<_>>());
+            }
+        }
+        let err = settle(&rules, &dealt(&rules, most, 1)[..1], &Stakes::Uniform(1)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Table);
+    }
+}
+
+#[test]
+fn a_table_larger_than_its_deck_or_with_naturals_is_refused() {
+    let rules = deck_rules("s", 1, 0);
+    let six = [dealt(&rules, 5, 1), dealt(&rules, 1, 2)].concat();
+    let err = settle(&rules, &six, &Stakes::Uniform(1)).unwrap_err();
+    assert!(err.message().contains("2 to 5 seats, got 6"), "{err}");
+    let with_naturals = Rules {
+        deck: rules.deck,
+        ..Rules::default()
+    };
+    let err = settle(&with_naturals, &dealt(&rules, 2, 1), &Stakes::Uniform(1)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Rules);
+    let mut table = dealt(&rules, 2, 1);
+    table[1].cards[4] = crate::deck::BLACK_JOKER;
+    let err = settle(&rules, &table, &Stakes::Uniform(1)).unwrap_err();
+    assert!(err.message().contains("BJ (id 104)"), "{err}");
+    table[1].cards[4] = table[0].cards[7];
+    assert_eq!(
+        settle(&rules, &table, &Stakes::Uniform(1))
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Hand
+    );
+}
+
+#[test]
+fn five_of_a_kind_wins_its_row_and_pays_no_royalty() {
+    let rules = deck_rules("none", 2, 0);
+    let five = seat("2c 3d 4h | 5h 6h 7h 8h Th | 9s 9s' 9h 9h' 9d");
+    let quads = seat("2d 3c 4s | Ac Ad As Kc Ks | Kd Kd' Kh Kh' 2h");
+    let s = settle(&rules, &[five, quads], &Stakes::Uniform(1)).unwrap();
+    assert!(!s.seats[0].foul && !s.seats[1].foul);
+    assert_eq!(s.seats[0].royalties[2], 0, "five of a kind pays no royalty");
+    let plain = Rules {
+        royalty_mode: RoyaltyMode::None,
+        ..rules.clone()
+    };
+    let s = settle(&plain, &[five, quads], &Stakes::Uniform(1)).unwrap();
+    // the top and the middle lost, the bottom won: five of a kind over quads
+    assert_eq!(s.pairs[0].points, -1);
+}
+
+#[test]
+fn either_copy_of_the_horse_card_is_the_horse_card() {
+    let mut rules = deck_rules("h", 1, 0);
+    rules.horse_card = Some(50); // Ah
+    rules.horse_multiplier = 2;
+    let holder = seat("2c 3d 4h | 5c 6d 7h 8s Tc | Jd Qh Ks Ah' 9c");
+    let other = seat("2d 3c 4s | 5d 6c 7s 8h Td | Jc Qs Kh 9h Kd");
+    let s = settle(&rules, &[holder, other], &Stakes::Uniform(1)).unwrap();
+    assert_eq!(s.pairs[0].horse, 2);
+}
