@@ -240,7 +240,7 @@ class Settlement:
         """Each seat's money after rake, in minor units (``money - rake``)."""
     @property
     def seat_count(self) -> int:
-        """The number of seats, 2 to 4."""
+        """The number of seats, 2 to 8."""
     @property
     def seats(self) -> list[dict[str, Any]]:
         """Per seat, a dict: ``seat``; ``rows`` (``top``, ``middle``,
@@ -576,10 +576,11 @@ def settle(
     banker: int | None = None,
     multipliers: Sequence[int] | None = None,
 ) -> Settlement:
-    """Settles one table of 2 to 4 seats: who pays whom, and why.
+    """Settles one table of 2 to 4 seats (to 8 under a larger deck): who pays
+    whom, and why.
 
-    ``seats`` is a list, tuple or other iterable of seats (at most 5 are
-    read). A seat is read by its public attributes, never by its class: an
+    ``seats`` is a list, tuple or other iterable of seats (reading stops one
+    past the most the rules' deck seats). A seat is read by its public attributes, never by its class: an
     object with ``arrangement`` (a seat, as ``capsa.Seat``: that
     arrangement, read as the others, and its bool ``surrender`` and
     ``declare_natural``, both required); an object with ``ids`` (an
@@ -587,7 +588,7 @@ def settle(
     bottom"`` (rows separated by ``/`` or ``|``) or the 13 cards in row
     order; or 13 cards laid out top 0-2, middle 3-7, bottom 8-12, as a list,
     tuple, numpy array or other iterable of ``Card`` objects, integer ids
-    0..51 or one-card texts (a row of ``splits()`` is one). Only a seat with
+    of the rules' deck or one-card texts (a row of ``splits()`` is one). Only a seat with
     ``arrangement`` surrenders or declines its natural. ``rules`` is a
     ``capsa.Rules`` or None (the capsa-susun preset). ``stakes``, in minor
     units per point, is None (the rules' ``money.stake`` for every pair), one
@@ -602,15 +603,17 @@ def settle(
     Returns a ``Settlement``: points, money (minor units), rake and net per
     seat, per-seat and per-pair detail, ``explain()`` and ``to_dict()``.
 
-    Raises ``TableError`` for other than 2 to 4 seats, stakes that are
-    negative, not symmetric or of the wrong shape, a surrender the rules do
+    Raises ``TableError`` for a number of seats the rules' deck does not
+    seat (2 to 4 with the 52-card deck), stakes that are negative, not symmetric or of the wrong shape, a surrender the rules do
     not enable, a banker or multipliers the rules do not allow (naming the
     seat and value), a fouled arrangement under ``foul.mode = "refuse"``, or
     figures that do not fit in 64 bits; ``ArgumentError`` for a banker that
     is not a seat or multipliers that are not one integer per seat;
     ``CardError`` and
-    ``HandError`` for a bad card, a seat without 13 cards or a card held
-    twice (the error's ``seat`` names the seat); ``TypeError`` for seats
+    ``HandError`` for a bad card (one the rules' deck does not hold), a seat
+    without 13 cards or a card held twice (the error's ``seat`` names the
+    seat); ``RulesError`` for rules of a larger deck that enable a natural;
+    ``TypeError`` for seats
     that are not an iterable of seats (a str, a single ``Arrangement`` or
     ``Seat``, a mapping), a seat of another type, a seat whose
     ``surrender`` or ``declare_natural`` is missing or not a bool, stakes given as a float,
