@@ -40,7 +40,7 @@ INTS: dict[str, tuple[int, int]] = {
     "scoop.bonus": (0, INT64_MAX),
     "sweep_all.multiplier": (1, INT64_MAX),
     "sweep_all.bonus": (0, INT64_MAX),
-    "sweep_all.min_players": (2, 5),
+    "sweep_all.min_players": (2, 9),
     "foul.points": (0, INT64_MAX),
     "surrender.cost": (0, INT64_MAX),
     "horse.multiplier": (1, INT64_MAX),

@@ -580,45 +580,44 @@ def settle(
     whom, and why.
 
     ``seats`` is a list, tuple or other iterable of seats (reading stops one
-    past the most the rules' deck seats). A seat is read by its public attributes, never by its class: an
-    object with ``arrangement`` (a seat, as ``capsa.Seat``: that
-    arrangement, read as the others, and its bool ``surrender`` and
-    ``declare_natural``, both required); an object with ``ids`` (an
-    arrangement, as ``capsa.Arrangement``); text, ``"top / middle /
-    bottom"`` (rows separated by ``/`` or ``|``) or the 13 cards in row
-    order; or 13 cards laid out top 0-2, middle 3-7, bottom 8-12, as a list,
-    tuple, numpy array or other iterable of ``Card`` objects, integer ids
-    of the rules' deck or one-card texts (a row of ``splits()`` is one). Only a seat with
-    ``arrangement`` surrenders or declines its natural. ``rules`` is a
-    ``capsa.Rules`` or None (the capsa-susun preset). ``stakes``, in minor
-    units per point, is None (the rules' ``money.stake`` for every pair), one
-    integer for every pair, or a seats x seats symmetric matrix of
-    non-negative integers (nested sequences or a 2-d numpy integer array; the
-    diagonal is ignored). ``banker`` names the banker seat of a banker game
-    (required when the rules' ``banker.enabled``, refused otherwise) and
-    ``multipliers`` gives each seat's stake multiplier (1 each when None;
-    the banker's 1, the others' in ``1..=banker.max_multiplier``; all 1
-    outside a banker game).
+    past the most the rules' deck seats). A seat is read by its public
+    attributes, never by its class: an object with ``arrangement`` (a seat,
+    as ``capsa.Seat``: that arrangement, read as the others, and its bool
+    ``surrender`` and ``declare_natural``, both required); an object with
+    ``ids`` (an arrangement, as ``capsa.Arrangement``); text, ``"top /
+    middle / bottom"`` (rows separated by ``/`` or ``|``) or the 13 cards in
+    row order; or 13 cards laid out top 0-2, middle 3-7, bottom 8-12, as a
+    list, tuple, numpy array or other iterable of ``Card`` objects, integer
+    ids of the rules' deck or one-card texts (a row of ``splits()`` is one).
+    Only a seat with ``arrangement`` surrenders or declines its natural.
+    ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
+    ``stakes``, in minor units per point, is None (the rules'
+    ``money.stake`` for every pair), one integer for every pair, or a seats
+    x seats symmetric matrix of non-negative integers (nested sequences or a
+    2-d numpy integer array; the diagonal is ignored). ``banker`` names the
+    banker seat of a banker game (required when the rules'
+    ``banker.enabled``, refused otherwise) and ``multipliers`` gives each
+    seat's stake multiplier (1 each when None; the banker's 1, the others'
+    in ``1..=banker.max_multiplier``; all 1 outside a banker game).
 
     Returns a ``Settlement``: points, money (minor units), rake and net per
     seat, per-seat and per-pair detail, ``explain()`` and ``to_dict()``.
 
     Raises ``TableError`` for a number of seats the rules' deck does not
-    seat (2 to 4 with the 52-card deck), stakes that are negative, not symmetric or of the wrong shape, a surrender the rules do
-    not enable, a banker or multipliers the rules do not allow (naming the
-    seat and value), a fouled arrangement under ``foul.mode = "refuse"``, or
-    figures that do not fit in 64 bits; ``ArgumentError`` for a banker that
-    is not a seat or multipliers that are not one integer per seat;
-    ``CardError`` and
+    seat (2 to 4 with the 52-card deck), stakes that are negative, not
+    symmetric or of the wrong shape, a surrender the rules do not enable, a
+    banker or multipliers the rules do not allow (naming the seat and
+    value), a fouled arrangement under ``foul.mode = "refuse"``, or figures
+    that do not fit in 64 bits; ``ArgumentError`` for a banker that is not a
+    seat or multipliers that are not one integer per seat; ``CardError`` and
     ``HandError`` for a bad card (one the rules' deck does not hold), a seat
     without 13 cards or a card held twice (the error's ``seat`` names the
     seat); ``RulesError`` for rules of a larger deck that enable a natural;
-    ``TypeError`` for seats
-    that are not an iterable of seats (a str, a single ``Arrangement`` or
-    ``Seat``, a mapping), a seat of another type, a seat whose
-    ``surrender`` or ``declare_natural`` is missing or not a bool, stakes given as a float,
-    bool, str or non-integer array, or ``rules`` that is not a
-    ``capsa.Rules`` or None.
+    ``TypeError`` for seats that are not an iterable of seats (a str, a
+    single ``Arrangement`` or ``Seat``, a mapping), a seat of another type,
+    a seat whose ``surrender`` or ``declare_natural`` is missing or not a
+    bool, stakes given as a float, bool, str or non-integer array, or
+    ``rules`` that is not a ``capsa.Rules`` or None.
     """
 
 def settle_batch(

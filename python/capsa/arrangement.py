@@ -1,7 +1,8 @@
 """Arrangements: 13 cards set as a 3-card top, 5-card middle and 5-card bottom.
 
 ``CardsLike`` is the type of a row or hand given as cards: text, or a
-sequence of ``Card`` objects, integer ids 0..51 or one-card texts.
+sequence of ``Card`` objects, integer ids 0..105 (52 and up: second copies
+and jokers, which the rules' deck may hold) or one-card texts.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class Arrangement:
     ``Arrangement("Ah Kd 2c", "3s 4s 5s 6s 7s", "8h 9h Th Jh Qh")``.
 
     Each row is text (``"Ah Kd 2c"``), or a list, tuple or other iterable (a
-    numpy array too) of ``Card`` objects, integer ids 0..51 (Python or numpy
+    numpy array too) of ``Card`` objects, integer ids 0..105 (Python or numpy
     integers, not bools or floats) and one-card texts. See also
     :meth:`parse` (one text) and :meth:`from_ids` (13 ids in row order).
 
@@ -42,7 +43,7 @@ class Arrangement:
     ``"top / middle / bottom"`` text.
 
     Raises ``HandError`` for a row of the wrong size or a card in two rows,
-    ``CardError`` for a card that cannot be read or an id outside 0..51 (a
+    ``CardError`` for a card that cannot be read or an id outside 0..105 (a
     row's error has ``row`` naming it), ``TypeError`` for a row of the wrong
     type (a number, a mapping, bytes, a set, an ``Arrangement``) or a card
     of the wrong type.
@@ -102,7 +103,7 @@ class Arrangement:
 
         Raises ``TypeError`` for other types (a str or card texts, a float, a
         mapping, a set, an ``Arrangement``), ``HandError`` for other than 13
-        cards or a card given twice, ``CardError`` for an id outside 0..51.
+        cards or a card given twice, ``CardError`` for an id outside 0..105.
         """
         if isinstance(ids, Arrangement):
             raise TypeError("from_ids() takes 13 ids; this is already an Arrangement")

@@ -13,11 +13,14 @@ integers, not bools). Which of them a hand may hold is the rules' deck
 (docs/rules.md, "Decks: added suits, two decks and jokers"): the 52 first
 copies always, second copies and jokers as ``deck.added_suits``,
 ``deck.decks`` and ``deck.jokers`` say. The ranking functions (``category``,
-``compare``, ``is_foul``, ``splits``, ``count_splits``, ``key_rank``) take
-the rules' deck; the naturals, royalties and settlement take the 52-card
-deck only. Rules are the plain dicts :func:`load_rules` and
-:func:`default_rules` return (a hand-made dict is not checked again). Every
-bad input raises ``ValueError`` naming what was wrong.
+``compare``, ``is_foul``, ``splits``, ``count_splits``, ``key_rank``), the
+royalties and the settlement take the rules' deck: 2 to 4 seats under the
+52-card deck, up to 8 under a larger one, as
+docs/rules.md, "Tables of larger decks" says; the naturals take the 52-card
+deck only, and rules of a larger deck settle with no natural enabled. Rules
+are the plain dicts :func:`load_rules` and :func:`default_rules` return (a
+hand-made dict is not checked again). Every bad input raises ``ValueError``
+naming what was wrong.
 
 ``CATEGORIES`` are the ten category names of the 52-card deck, weakest
 first; ``ALL_CATEGORIES`` adds ``FIVE_OF_A_KIND`` (``"five-of-a-kind"``),
@@ -66,6 +69,7 @@ __all__ = [
     "royalty",
     "settle",
     "splits",
+    "table_sizes",
 ]
 
 # ---------------------------------------------------------------------------
@@ -227,7 +231,7 @@ _TABLES: dict[str, dict[str, _Spec]] = {
     "sweep_all": {
         "multiplier": ("int", (1, None)),
         "bonus": ("int", (0, None)),
-        "min_players": ("int", (2, 5)),
+        "min_players": ("int", (2, 9)),
         "natural_opponents": ("enum", ("block", "exempt")),
     },
     "foul": {
@@ -1427,12 +1431,17 @@ def royalty(row: str, cards: Sequence[int], rules: Mapping[str, Any]) -> int:
     value for its category and key rank (:func:`key_rank`) when listed
     there, else the row table's value for its category (0 when neither
     lists it). ``row`` is ``"top"`` (3 ids), ``"middle"`` or ``"bottom"``
-    (5 ids). Raises ``ValueError`` for another row name or a row of the
-    wrong size, a bad id or a repeated card."""
+    (5 ids) of the rules' deck; the category is the row's as it ranks (a
+    copy as its face, a joker as the face that makes the row strongest),
+    and five of a kind pays none (docs/rules.md, "Tables of larger decks").
+    Raises ``ValueError`` for another row name or a row of the wrong size,
+    an id outside the rules' deck or a repeated card."""
     if row not in ROWS:
         _fail(f"row: expected one of {list(ROWS)}, got {row!r}")
-    _check_cards(cards, (ROW_SIZES[row],), row)
-    cat = _category_name(cards)
+    _check_cards(cards, (ROW_SIZES[row],), row, rules)
+    cat = ALL_CATEGORIES[_key(cards, rules)[0]]
+    if cat == FIVE_OF_A_KIND:
+        return 0  # no royalty table lists it: five of a kind pays none
     ranked = rules["royalties"].get(f"{row}_by_rank", {}).get(cat, {})
     letter = RANK_LETTERS[key_rank(cards, rules) - 2]
     if letter in ranked:
@@ -1443,6 +1452,43 @@ def royalty(row: str, cards: Sequence[int], rules: Mapping[str, Any]) -> int:
 
 
 _SEAT_KEYS = frozenset({"top", "middle", "bottom", "surrender", "declare_natural"})
+
+# docs/rules.md, "Tables of larger decks": a larger deck seats as many
+# players as it deals 13 cards to, at most this many.
+MOST_SEATS = 8
+
+
+def _is_larger_deck(rules: Mapping[str, Any]) -> bool:
+    """Whether the rules' deck has copies or jokers, as
+    docs/rules.md, "Decks: added suits, two decks and jokers" adds them."""
+    return len(_deck_ids(rules)) != FACES
+
+
+def table_sizes(rules: Mapping[str, Any]) -> range:
+    """The numbers of seats a table of the rules' deck may have
+    (docs/rules.md, "Tables of larger decks"): 2 to 4 under the 52-card
+    deck; 2 up to as many as the deck deals 13 cards to, at most 8, under a
+    larger one (65 cards: 5, 78: 6, 104 or more: 8). Raises nothing for
+    rules from :func:`load_rules`."""
+    if not _is_larger_deck(rules):
+        return range(2, 5)
+    return range(2, min(MOST_SEATS, len(_deck_ids(rules)) // 13) + 1)
+
+
+def _check_deck_naturals(rules: Mapping[str, Any]) -> None:
+    """Refuses rules of a larger deck that enable a natural: naturals are
+    declared for the 52-card deck only (docs/rules.md, "Tables of larger decks")."""
+    if _is_larger_deck(rules) and rules["naturals"]["enabled"]:
+        _fail(
+            "naturals.enabled: naturals are declared for the 52-card deck only; rules of "
+            f"{_deck_text(rules)} settle with naturals.enabled = []"
+        )
+
+
+def _holds_horse(hand: Sequence[int], horse: int) -> bool:
+    """Whether a hand holds the horse card ``horse`` (a face, 0..51): either
+    copy of it; a joker never is it (docs/rules.md, "Tables of larger decks")."""
+    return any(card < BLACK_JOKER and card % FACES == horse for card in hand)
 
 
 def _stake_matrix(
@@ -1480,9 +1526,16 @@ def _stake_matrix(
 def _read_seats(
     seats: Sequence[Mapping[str, Any]], rules: Mapping[str, Any]
 ) -> tuple[list[dict[str, tuple[int, ...]]], list[bool], list[bool]]:
-    """Each seat's rows, surrender and declare flags, checked (see :func:`settle`)."""
-    if not 2 <= len(seats) <= 4:
-        _fail(f"seats: expected 2 to 4 players, got {len(seats)}")
+    """Each seat's rows, surrender and declare flags, checked (see :func:`settle`):
+    as many seats as :func:`table_sizes` allows, each card one of the
+    rules' deck, each id dealt once."""
+    sizes = table_sizes(rules)
+    if len(seats) not in sizes:
+        if not _is_larger_deck(rules):
+            # The 52-card deck's message as before the larger decks.
+            _fail(f"seats: expected 2 to 4 players, got {len(seats)}")
+        most = sizes[-1]
+        _fail(f"seats: a table of {_deck_text(rules)} has 2 to {most} players, got {len(seats)}")
     rows_of: list[dict[str, tuple[int, ...]]] = []
     surrendered: list[bool] = []
     declares: list[bool] = []
@@ -1499,7 +1552,7 @@ def _read_seats(
             if isinstance(given, (str, bytes)) or not hasattr(given, "__iter__"):
                 _fail(f"seats[{index}].{row}: expected a list of card ids")
             cards = list(given)
-            _check_cards(cards, (ROW_SIZES[row],), f"seats[{index}].{row}")
+            _check_cards(cards, (ROW_SIZES[row],), f"seats[{index}].{row}", rules)
             rows[row] = tuple(int(c) for c in cards)
             all_cards.extend(rows[row])
         surrender = seat.get("surrender", False)
@@ -1593,9 +1646,12 @@ class _Round:
         self.surrendered = surrendered
         self.hands = [rows["top"] + rows["middle"] + rows["bottom"] for rows in rows_of]
         # The declared natural of each seat; a bonus natural does not settle
-        # pairs and is no natural to steps 1-3 and the sweep-all test.
+        # pairs and is no natural to steps 1-3 and the sweep-all test. A
+        # larger deck has none (its rules enable none: settle refuses others).
+        larger = _is_larger_deck(rules)
         self.declared = [
-            declared_natural(self.hands[i], rules, declares[i]) for i in range(players)
+            None if larger else declared_natural(self.hands[i], rules, declares[i])
+            for i in range(players)
         ]
         self.nat = [d if d is not None and not d["bonus"] else None for d in self.declared]
         self.bonus_points = [
@@ -1834,7 +1890,9 @@ class _Round:
         card = _knob(self.rules, "horse.card")
         if card is not None:
             horse_id = _card_from_text("horse.card", card) if isinstance(card, str) else card
-            holds_i, holds_j = horse_id in self.hands[i], horse_id in self.hands[j]
+            # Its face: either copy of it is the horse card.
+            holds_i = _holds_horse(self.hands[i], horse_id)
+            holds_j = _holds_horse(self.hands[j], horse_id)
             by_naturals = result["outcome"] == "natural"
             if holds_i != holds_j and not (by_naturals and not _knob(self.rules, "horse.naturals")):
                 horse = _knob(self.rules, "horse.multiplier")
@@ -1919,8 +1977,8 @@ def settle(
     multipliers: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """Settle one round (docs/rules.md, "Settlement", with bonus naturals,
-    caps, the horse card and banker games): points, money,
-    rake and net per seat, ``pair_points[i][j]`` (what i collects from j),
+    caps, the horse card, banker games and tables of larger decks): points,
+    money, rake and net per seat, ``pair_points[i][j]`` (what i collects from j),
     ``seats`` (each seat's declared natural and its points, foul,
     surrender, sweep-all and row royalties) and ``pairs``, each pair i < j from i's view: how
     its base was settled (``outcome``, ``"unplayed"`` for a pair of two
@@ -1935,22 +1993,32 @@ def settle(
     seat's multiplier, 1 outside banker games); then points, stake and
     money.
 
-    ``seats`` is 2 to 4 mappings with ``top``, ``middle`` and ``bottom``
-    (iterables of ids) and optional ``surrender`` and ``declare_natural``
-    bools (default False, True). ``stakes`` is None (the rules'
-    ``money.stake``), one integer >= 0 or a P x P symmetric matrix of
-    integers >= 0 (the diagonal is ignored). ``banker`` is the banker seat,
-    required when ``banker.enabled`` and refused otherwise; ``multipliers``
-    one integer per seat, ``1..banker.max_multiplier`` with the banker's 1
-    (all 1 outside banker games; None: all 1).
+    ``seats`` is 2 to 4 mappings under the 52-card deck, and under a larger
+    deck 2 up to as many as it deals 13 cards to, at most 8
+    (:func:`table_sizes`; docs/rules.md, "Tables of larger decks"), each
+    with ``top``, ``middle`` and ``bottom`` (iterables of ids of the rules'
+    deck, each id dealt once; a second copy is another id) and optional
+    ``surrender`` and ``declare_natural`` bools (default False, True).
+    Under a larger deck rows rank as its copies and jokers rank, royalties
+    pay the rows' categories (five of a kind none), a seat holding either
+    copy of the horse card holds it, and no natural is declared.
+    ``stakes`` is None (the rules' ``money.stake``), one integer >= 0 or a
+    P x P symmetric matrix of integers >= 0 (the diagonal is ignored).
+    ``banker`` is the banker seat, required when ``banker.enabled`` and
+    refused otherwise; ``multipliers`` one integer per seat,
+    ``1..banker.max_multiplier`` with the banker's 1 (all 1 outside banker
+    games; None: all 1).
 
-    Raises ``ValueError`` for other than 2 to 4 seats, an unknown or missing
-    seat key, a bad row, a card dealt twice, a flag that is not a bool, a
-    surrender the rules do not enable, bad stakes, a missing, unwanted or
-    out-of-range banker, bad multipliers, or, under ``foul.mode =
-    "refuse"``, a seat without a declared natural or a surrender whose
-    arrangement fouls (naming the seat).
+    Raises ``ValueError`` for rules of a larger deck that enable a natural
+    (naming ``naturals.enabled``), another number of seats, an unknown or
+    missing seat key, a bad row or an id outside the rules' deck, a card
+    dealt twice, a flag that is not a bool, a surrender the rules do not
+    enable, bad stakes, a missing, unwanted or out-of-range banker, bad
+    multipliers, or, under ``foul.mode = "refuse"``, a seat without a
+    declared natural or a surrender whose arrangement fouls (naming the
+    seat).
     """
+    _check_deck_naturals(rules)
     rows_of, surrendered, declares = _read_seats(seats, rules)
     players = len(rows_of)
     stake = _stake_matrix(stakes, players, rules)

@@ -289,10 +289,10 @@ knob_table! {
     },
     {
         name: "sweep_all.min_players",
-        // one past the most seats (5): no table is large enough, a sweep-all never counts
-        kind: KnobType::Int { min: 2, max: 5 },
+        // one past the most seats of any deck (9): no table is large enough
+        kind: KnobType::Int { min: 2, max: 9 },
         default: KnobDefault::Int(4),
-        doc: "fewest players at the table for a sweep-all to count (5: never)",
+        doc: "fewest players at the table for a sweep-all to count (more than the table seats: never; 5 with the 52-card deck)",
         ranking: false,
         tables: tables("sweep_all_min_players", 1.0),
         field: AsCount [r => r.sweep_all_min_players],
