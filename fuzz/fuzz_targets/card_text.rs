@@ -1,6 +1,6 @@
 //! `capsa::cards::parse_text` on arbitrary UTF-8: never panics; every token
-//! it accepts is a rank then a suit (checked against an independent reading
-//! of the token); the ids read before an error are the leading good tokens;
+//! it accepts is a rank then a suit, with a copy mark or not, or a joker
+//! (checked against an independent reading of the token); the ids read before an error are the leading good tokens;
 //! an error names the first bad token, its number and its character offset;
 //! formatting accepted ids with `card_text` and reading them again gives the
 //! same ids.
@@ -14,11 +14,31 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || c == ','
 }
 
-/// The card a token names, read from the spelling of docs/rules.md, "Cards":
-/// a rank (2-9, T/10, J, Q, K, A, either case) then one suit letter or symbol.
+/// The card a token names, read from the spelling of docs/rules.md, "Cards"
+/// and "Decks: added suits, two decks and jokers": a rank (2-9, T/10, J, Q,
+/// K, A, either case) then one suit letter or symbol, then `'` or `′` for a
+/// second copy (52 more); or a joker, `BJ` (104) or `RJ` (105) in either
+/// case, 🃏 or 🂿.
 fn expected_card(token: &str) -> Option<u8> {
-    let chars: Vec<char> = token.chars().collect();
-    let (rank, suit) = match chars.as_slice() {
+    match token.to_ascii_uppercase().as_str() {
+        "BJ" | "\u{1F0CF}" => return Some(104),
+        "RJ" | "\u{1F0BF}" => return Some(105),
+        _ => {}
+    }
+    let mut chars: Vec<char> = token.chars().collect();
+    let copy = match chars.last() {
+        Some('\'' | '\u{2032}') => {
+            chars.pop();
+            52
+        }
+        _ => 0,
+    };
+    expected_face(&chars).map(|face| face + copy)
+}
+
+/// The face (0..51) of a rank and suit, as [`expected_card`] reads them.
+fn expected_face(chars: &[char]) -> Option<u8> {
+    let (rank, suit) = match chars {
         ['1', '0', s] => (8, *s),
         [r, s] => ("23456789TJQKA".find(r.to_ascii_uppercase())?, *s),
         _ => return None,
@@ -39,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(()) => {
             assert_eq!(ids.len(), tokens.len(), "one id per token of {text:?}");
             for (token, &id) in tokens.iter().zip(&ids) {
-                assert!(id < 52, "id {id} from {token:?}");
+                assert!(id < 106, "id {id} from {token:?}");
                 assert_eq!(Some(id), expected_card(token), "token {token:?}");
             }
             let formatted: Vec<String> = ids.iter().map(|&id| card_text(id)).collect();
