@@ -57,9 +57,9 @@ def test_rules_are_not_read_from_a_private_attribute() -> None:
 @pytest.mark.parametrize(
     ("players", "match"),
     [
-        (-1, r"sweep_all\.min_players must be in 2\.\.5, got -1$"),
-        (1, r"sweep_all\.min_players must be in 2\.\.5, got 1$"),
-        (6, r"sweep_all\.min_players must be in 2\.\.5, got 6$"),
+        (-1, r"sweep_all\.min_players must be in 2\.\.9, got -1$"),
+        (1, r"sweep_all\.min_players must be in 2\.\.9, got 1$"),
+        (10, r"sweep_all\.min_players must be in 2\.\.9, got 10$"),
     ],
 )
 def test_the_compiled_rules_refuse_min_players_out_of_range(players: int, match: str) -> None:

@@ -1993,15 +1993,11 @@ def settle(
     seat's multiplier, 1 outside banker games); then points, stake and
     money.
 
-    ``seats`` is 2 to 4 mappings under the 52-card deck, and under a larger
-    deck 2 up to as many as it deals 13 cards to, at most 8
-    (:func:`table_sizes`; docs/rules.md, "Tables of larger decks"), each
-    with ``top``, ``middle`` and ``bottom`` (iterables of ids of the rules'
-    deck, each id dealt once; a second copy is another id) and optional
-    ``surrender`` and ``declare_natural`` bools (default False, True).
-    Under a larger deck rows rank as its copies and jokers rank, royalties
-    pay the rows' categories (five of a kind none), a seat holding either
-    copy of the horse card holds it, and no natural is declared.
+    ``seats`` is :func:`table_sizes` mappings (2 to 4 under the 52-card
+    deck; docs/rules.md, "Tables of larger decks"), each with ``top``,
+    ``middle`` and ``bottom`` (iterables of ids of the rules' deck, each
+    dealt once) and optional ``surrender`` and ``declare_natural`` bools
+    (default False, True).
     ``stakes`` is None (the rules' ``money.stake``), one integer >= 0 or a
     P x P symmetric matrix of integers >= 0 (the diagonal is ignored).
     ``banker`` is the banker seat, required when ``banker.enabled`` and

@@ -157,7 +157,7 @@ fn settle_one(
         &mut money[..p],
         &mut outcomes[..p],
     )?;
-    rake[..p].copy_from_slice(&settle::round_rake(&rules.rake, &money[..p])[..p]);
+    rake[..p].copy_from_slice(&settle::round_rake::<MAX_SEATS>(&rules.rake, &money[..p])[..p]);
     for s in 0..p {
         // a rake is between 0 and the seat's positive money
         net[s] = money[s] - rake[s];

@@ -20,6 +20,7 @@ use super::{KnobValue, Rules};
 use crate::error::Result;
 use crate::rank::DECK52_CATEGORIES;
 use crate::rows::{BOTTOM, MIDDLE, TOP};
+use crate::table::{MAX_TABLE_SEATS, MIN_SEATS};
 
 use super::knob_row::{int, tables};
 pub use super::knob_row::{Knob, KnobDefault, KnobType, TablesKey, INT_MAX};
@@ -289,8 +290,8 @@ knob_table! {
     },
     {
         name: "sweep_all.min_players",
-        // one past the most seats of any deck (9): no table is large enough
-        kind: KnobType::Int { min: 2, max: 9 },
+        // one past the most seats of any deck: no table is large enough
+        kind: KnobType::Int { min: MIN_SEATS as i64, max: MAX_TABLE_SEATS as i64 + 1 },
         default: KnobDefault::Int(4),
         doc: "fewest players at the table for a sweep-all to count (more than the table seats: never; 5 with the 52-card deck)",
         ranking: false,

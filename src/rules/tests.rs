@@ -113,13 +113,13 @@ fn knob_names_are_unique_and_dotted_under_known_tables() {
 
 #[test]
 fn the_players_range_is_the_seats_and_one_past() {
-    use crate::table::{MAX_SEATS, MIN_SEATS};
+    use crate::table::{MAX_TABLE_SEATS, MIN_SEATS};
     let k = knobs::knob("sweep_all.min_players").unwrap();
     assert_eq!(
         k.kind,
         KnobType::Int {
             min: MIN_SEATS as i64,
-            max: MAX_SEATS as i64 + 1
+            max: MAX_TABLE_SEATS as i64 + 1
         }
     );
 }
@@ -143,7 +143,7 @@ fn validate_reads_the_table_ranges() {
     let e = Rules::default()
         .set_knob("sweep_all.min_players", KnobValue::Int(-1))
         .unwrap_err();
-    assert_eq!(e.message(), "sweep_all.min_players must be in 2..5, got -1");
+    assert_eq!(e.message(), "sweep_all.min_players must be in 2..9, got -1");
     let mut rules = Rules::default();
     rules.royalties[TOP][2] = 4;
     assert!(rules

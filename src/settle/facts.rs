@@ -5,7 +5,6 @@ use super::checks::declared_natural;
 use super::inputs::{SeatInput, MAX_PAIRS};
 use super::plan::Plan;
 use super::width::{too_wide, Stop, Width};
-use crate::deck::{face, is_joker};
 use crate::naturals::{EntryScan, Natural};
 use crate::rank::{Rank, WideEvaluator};
 use crate::rules::{FoulMode, RoyaltyMode, Rules};
@@ -37,8 +36,15 @@ const PAIR_LISTS: [([(usize, usize); MAX_PAIRS], usize); MAX_TABLE_SEATS + 1] = 
 /// The pairs of a `n`-seat table in settlement order.
 #[inline(always)]
 pub(super) fn pairs_of(n: usize) -> &'static [(usize, usize)] {
-    let (list, len) = &PAIR_LISTS[n.min(MAX_TABLE_SEATS)];
-    &list[..*len]
+    match n {
+        2 => &[(0, 1)],
+        3 => &[(0, 1), (0, 2), (1, 2)],
+        4 => &[(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)],
+        _ => {
+            let (list, len) = &PAIR_LISTS[n.min(MAX_TABLE_SEATS)];
+            &list[..*len]
+        }
+    }
 }
 
 /// What a seat brings to a comparison of rows, in working integers `W`.
@@ -74,17 +80,17 @@ pub(super) struct Collect {
 }
 
 /// What the rule text settles per seat before any pair is paid (its first
-/// steps): the rows' strengths, the declared natural, surrender and foul (as
+/// steps), for tables of up to `N` seats: the rows' strengths, the declared natural, surrender and foul (as
 /// bit masks over the seats), the royalties, and who swept all.
-pub(super) struct SeatFacts<W> {
-    pub(super) side: [Side<W>; MAX_TABLE_SEATS],
+pub(super) struct SeatFacts<W, const N: usize> {
+    pub(super) side: [Side<W>; N],
     /// The declared natural and its points, a bonus natural's included.
-    pub(super) natural: [Option<(Natural, i64)>; MAX_TABLE_SEATS],
+    pub(super) natural: [Option<(Natural, i64)>; N],
     /// The tier of the declared natural (lower: stronger).
-    pub(super) natural_tier: [usize; MAX_TABLE_SEATS],
+    pub(super) natural_tier: [usize; N],
     /// A declared bonus natural's points (0: none).
-    pub(super) bonus: [i64; MAX_TABLE_SEATS],
-    pub(super) royalties: [[i64; 3]; MAX_TABLE_SEATS],
+    pub(super) bonus: [i64; N],
+    pub(super) royalties: [[i64; 3]; N],
     /// Seats with a declared natural that settles its pairs (not a bonus one).
     pub(super) nat: u8,
     pub(super) sur: u8,
@@ -94,16 +100,16 @@ pub(super) struct SeatFacts<W> {
     pub(super) horse: u8,
 }
 
-impl<W: Width> SeatFacts<W> {
+impl<W: Width, const N: usize> SeatFacts<W, N> {
     /// Facts with nothing found yet.
     #[inline(always)]
     pub(super) fn new() -> Self {
         SeatFacts {
-            side: [Side::<W>::default(); MAX_TABLE_SEATS],
-            natural: [None; MAX_TABLE_SEATS],
-            natural_tier: [usize::MAX; MAX_TABLE_SEATS],
-            bonus: [0; MAX_TABLE_SEATS],
-            royalties: [[0i64; 3]; MAX_TABLE_SEATS],
+            side: [Side::<W>::default(); N],
+            natural: [None; N],
+            natural_tier: [usize::MAX; N],
+            bonus: [0; N],
+            royalties: [[0i64; 3]; N],
             nat: 0,
             sur: 0,
             foul: 0,
@@ -115,16 +121,16 @@ impl<W: Width> SeatFacts<W> {
 
 /// Step 1: each seat's rows, natural, surrender, foul and royalties.
 #[inline(always)]
-pub(super) fn seat_facts<W: Width>(
+pub(super) fn seat_facts<W: Width, const N: usize>(
     rules: &Rules,
     scan: &EntryScan,
     seats: &[SeatInput],
-    facts: &mut SeatFacts<W>,
+    facts: &mut SeatFacts<W, N>,
 ) {
     if rules.deck.is_standard() {
         row_strengths(&rules.evaluator, seats, facts);
     } else {
-        row_strengths(&WideEvaluator::new(rules.evaluator), seats, facts);
+        deck_row_strengths(rules, seats, facts);
     }
     for (s, seat) in seats.iter().enumerate() {
         let st = facts.side[s].strengths;
@@ -156,16 +162,32 @@ pub(super) fn seat_facts<W: Width>(
     }
     if let Some(h) = rules.horse_card {
         // either copy of the horse card's face is the horse card
+        let copy = (!rules.deck.is_standard()).then_some(h + 52);
         for (s, seat) in seats.iter().enumerate() {
-            let holds = seat.cards.iter().any(|&c| !is_joker(c) && face(c) == h);
+            let holds = seat.cards.iter().any(|&c| c == h || Some(c) == copy);
             facts.horse |= (holds as u8) << s;
         }
     }
 }
 
+/// [`row_strengths`] under a deck with copies or jokers, out of the way of
+/// the 52-card deck's.
+#[inline(never)]
+fn deck_row_strengths<W: Width, const N: usize>(
+    rules: &Rules,
+    seats: &[SeatInput],
+    facts: &mut SeatFacts<W, N>,
+) {
+    row_strengths(&WideEvaluator::new(rules.evaluator), seats, facts);
+}
+
 /// Each seat's three row strengths under the ranking `e`.
 #[inline(always)]
-fn row_strengths<W: Width, E: Rank>(e: &E, seats: &[SeatInput], facts: &mut SeatFacts<W>) {
+fn row_strengths<W: Width, E: Rank, const N: usize>(
+    e: &E,
+    seats: &[SeatInput],
+    facts: &mut SeatFacts<W, N>,
+) {
     // all the hands first: their table look-ups overlap
     for (d, seat) in facts.side.iter_mut().zip(seats) {
         let c = &seat.cards;
@@ -184,11 +206,11 @@ fn row_strengths<W: Width, E: Rank>(e: &E, seats: &[SeatInput], facts: &mut Seat
 /// at least one opponent must be left. Returns the bit mask of the seats
 /// that swept all.
 #[inline(always)]
-pub(super) fn sweep_all<W: Width>(
+pub(super) fn sweep_all<W: Width, const N: usize>(
     rules: &Rules,
     plan: &Plan,
     n: usize,
-    facts: &SeatFacts<W>,
+    facts: &SeatFacts<W, N>,
 ) -> u8 {
     if n < rules.sweep_all_min_players {
         return 0;
@@ -196,7 +218,7 @@ pub(super) fn sweep_all<W: Width>(
     let all = u8::MAX >> (MAX_TABLE_SEATS - n.min(MAX_TABLE_SEATS));
     let plain = all & !(facts.nat | facts.sur | facts.foul);
     let left_out = if plan.exempt { facts.nat } else { 0 };
-    let mut beats = [0u8; MAX_TABLE_SEATS];
+    let mut beats = [0u8; N];
     for &(i, j) in pairs_of(n) {
         let (a, b) = (facts.side[i].strengths, facts.side[j].strengths);
         // a tied row counts for the seat that wins ties (a banker's rule)
@@ -225,12 +247,12 @@ pub(super) fn sweep_all<W: Width>(
 /// bonus, and what it collects from a fouled seat (`None`: that figure does
 /// not fit, an error only if a pair needs it).
 #[inline(always)]
-pub(super) fn row_scales<W: Width>(
+pub(super) fn row_scales<W: Width, const N: usize>(
     rules: &Rules,
     plan: &Plan,
     n: usize,
-    facts: &mut SeatFacts<W>,
-    collect: &mut [Option<Collect>; MAX_TABLE_SEATS],
+    facts: &mut SeatFacts<W, N>,
+    collect: &mut [Option<Collect>; N],
 ) -> std::result::Result<(), Stop> {
     let rp = rules.row_points;
     let rp_w = W::of(rp);

@@ -10,17 +10,16 @@ use super::results::{PairOutcome, PairResult};
 use super::width::Width;
 use crate::naturals::Natural;
 use crate::rules::{NaturalResolve, NaturalTies, RoyaltyMode, Rules};
-use crate::table::MAX_TABLE_SEATS;
 
 /// Step 4, one pair: the first that applies of naturals, surrender, fouls
 /// and rows. Fills the pair's figures and returns what i collects from j.
 #[inline(always)]
-pub(super) fn pair_value<W: Width>(
+pub(super) fn pair_value<W: Width, const N: usize>(
     rules: &Rules,
     plan: &Plan,
     seats: &[SeatInput],
-    facts: &SeatFacts<W>,
-    collect: &[Option<Collect>; MAX_TABLE_SEATS],
+    facts: &SeatFacts<W, N>,
+    collect: &[Option<Collect>; N],
     p: &mut PairResult,
 ) -> Option<i64> {
     let (i, j) = (p.i, p.j);
@@ -245,11 +244,11 @@ pub(super) fn rows_pair<W: Width>(
 /// stage `pair` or `final`), the horse card and the non-banker seat's multiplier. Fills the pair's terms
 /// and returns its points (`None`: a step does not fit in `W`).
 #[inline(always)]
-pub(super) fn pair_terms<W: Width>(
+pub(super) fn pair_terms<W: Width, const N: usize>(
     rules: &Rules,
     plan: &Plan,
     seats: &[SeatInput],
-    facts: &SeatFacts<W>,
+    facts: &SeatFacts<W, N>,
     base: i64,
     p: &mut PairResult,
 ) -> Option<i64> {

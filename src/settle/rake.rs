@@ -12,12 +12,12 @@ use std::cmp::Reverse;
 const BASIS: i128 = 10_000;
 
 /// What each seat pays the house on its `money` for the round (one entry
-/// per seat of `money`, zeros after). Each rake is between 0 and the seat's
+/// per seat of `money`, zeros after, up to `N`). Each rake is between 0 and the seat's
 /// money when that is positive, and 0 otherwise, so `money - rake` always
 /// fits in `i64`.
 #[inline(always)]
-pub fn round_rake(rake: &Rake, money: &[i64]) -> [i64; MAX_TABLE_SEATS] {
-    let mut rakes = [0i64; MAX_TABLE_SEATS];
+pub fn round_rake<const N: usize>(rake: &Rake, money: &[i64]) -> [i64; N] {
+    let mut rakes = [0i64; N];
     if rake.basis_points == 0 {
         return rakes;
     }
@@ -83,9 +83,9 @@ mod tests {
     #[test]
     fn rate_rounds_down_on_winners_only() {
         let r = rake(250, 0, 0, 0);
-        assert_eq!(round_rake(&r, &[399, -400, 1])[..4], [9, 0, 0, 0]);
+        assert_eq!(round_rake::<4>(&r, &[399, -400, 1])[..4], [9, 0, 0, 0]);
         assert_eq!(
-            round_rake(&rake(10_000, 0, 0, 0), &[i64::MAX, -i64::MAX])[0],
+            round_rake::<4>(&rake(10_000, 0, 0, 0), &[i64::MAX, -i64::MAX])[0],
             i64::MAX
         );
     }
@@ -93,10 +93,10 @@ mod tests {
     #[test]
     fn minimum_pot_and_cap_per_pot() {
         let r = rake(1_000, 100, 5, 0);
-        assert_eq!(round_rake(&r, &[99, -99])[..4], [0, 0, 0, 0]);
-        assert_eq!(round_rake(&r, &[100, -100])[..4], [5, 0, 0, 0]);
+        assert_eq!(round_rake::<4>(&r, &[99, -99])[..4], [0, 0, 0, 0]);
+        assert_eq!(round_rake::<4>(&r, &[100, -100])[..4], [5, 0, 0, 0]);
         assert_eq!(
-            round_rake(&rake(1_000, 100, 0, 0), &[100, -100])[..4],
+            round_rake::<4>(&rake(1_000, 100, 0, 0), &[100, -100])[..4],
             [10, 0, 0, 0]
         );
     }
@@ -106,14 +106,17 @@ mod tests {
         // uncapped 10, 10, 10 against a cap of 20: 6.67 each, so 6, 6, 6 and
         // the two units left to the lower seats of the tie
         let r = rake(1_000, 0, 0, 20);
-        assert_eq!(round_rake(&r, &[100, 100, 100, -300])[..4], [7, 7, 6, 0]);
+        assert_eq!(
+            round_rake::<4>(&r, &[100, 100, 100, -300])[..4],
+            [7, 7, 6, 0]
+        );
         // 30 and 10 against 20: exactly 15 and 5
-        assert_eq!(round_rake(&r, &[300, 100, -400])[..4], [15, 5, 0, 0]);
+        assert_eq!(round_rake::<4>(&r, &[300, 100, -400])[..4], [15, 5, 0, 0]);
         // under the cap: untouched
-        assert_eq!(round_rake(&r, &[150, -150])[..4], [15, 0, 0, 0]);
+        assert_eq!(round_rake::<4>(&r, &[150, -150])[..4], [15, 0, 0, 0]);
         // shares of a cap near the top of i64
         let big = rake(10_000, 0, 0, i64::MAX - 1);
-        let rakes = round_rake(&big, &[i64::MAX, i64::MAX, -i64::MAX, -i64::MAX]);
+        let rakes = round_rake::<4>(&big, &[i64::MAX, i64::MAX, -i64::MAX, -i64::MAX]);
         assert_eq!(
             rakes.iter().map(|&r| r as i128).sum::<i128>(),
             (i64::MAX - 1) as i128

@@ -15,7 +15,7 @@ use super::width::{overflow, too_wide, Stop, Width};
 use crate::error::{Error, Result};
 use crate::naturals::EntryScan;
 use crate::rules::{FoulMode, Rules};
-use crate::table::MAX_TABLE_SEATS;
+use crate::table::{MAX_SEATS, MAX_TABLE_SEATS};
 
 /// Settles a table (docs/rules.md, "Settlement").
 pub fn settle(rules: &Rules, seats: &[SeatInput], stakes: &Stakes) -> Result<Settlement> {
@@ -88,17 +88,33 @@ pub(super) fn settle_into<O: Out>(
 ) -> Result<()> {
     let scan = EntryScan::of(&rules.naturals);
     // plain tables, most of every batch, settle by a copy of the routine
-    // with the house terms' steps left out
-    let settled = if plain_table(rules, seats, scan.bonus) {
-        settle_with::<i64, O, true>(rules, &scan, seats, stakes, out)
+    // with the house terms' steps left out; tables of a 52-card deck's size
+    // by a copy whose working arrays hold four seats
+    let settled = if seats.len() > MAX_SEATS {
+        settle_larger(rules, &scan, seats, stakes, out)
+    } else if plain_table(rules, seats, scan.bonus) {
+        settle_with::<i64, O, true, MAX_SEATS>(rules, &scan, seats, stakes, out)
     } else {
-        settle_with::<i64, O, false>(rules, &scan, seats, stakes, out)
+        settle_with::<i64, O, false, MAX_SEATS>(rules, &scan, seats, stakes, out)
     };
     match settled {
         Ok(()) => Ok(()),
         Err(Stop::Error(e)) => Err(e),
         Err(Stop::TooWide) => settle_wide(rules, seats, stakes, out),
     }
+}
+
+/// [`settle_with`] for tables of more seats than a 52-card deck deals to,
+/// kept apart so that the four-seat copies stay as small as they were.
+#[inline(never)]
+fn settle_larger<O: Out>(
+    rules: &Rules,
+    scan: &EntryScan,
+    seats: &[SeatInput],
+    stakes: &Stakes,
+    out: &mut O,
+) -> std::result::Result<(), Stop> {
+    settle_with::<i64, O, false, MAX_TABLE_SEATS>(rules, scan, seats, stakes, out)
 }
 
 /// The `i128` pass, for the rare round that does not fit in `i64` on the
@@ -113,7 +129,12 @@ pub(super) fn settle_wide<O: Out>(
 ) -> Result<()> {
     out.clear();
     let scan = EntryScan::of(&rules.naturals);
-    match settle_with::<i128, O, false>(rules, &scan, seats, stakes, out) {
+    let settled = if seats.len() > MAX_SEATS {
+        settle_with::<i128, O, false, MAX_TABLE_SEATS>(rules, &scan, seats, stakes, out)
+    } else {
+        settle_with::<i128, O, false, MAX_SEATS>(rules, &scan, seats, stakes, out)
+    };
+    match settled {
         Ok(()) => Ok(()),
         Err(Stop::Error(e)) => Err(e),
         Err(Stop::TooWide) => Err(overflow()),
@@ -123,9 +144,10 @@ pub(super) fn settle_wide<O: Out>(
 /// The one implementation of the rules: checks the table, settles it with
 /// working figures in `W` and writes the results into `out`. Each step is a
 /// step of the rule text (docs/rules.md, "Settlement"). `PLAIN`: the table
-/// is plain ([`plain_table`]), its plan known before it is looked at.
+/// is plain ([`plain_table`]), its plan known before it is looked at. `N`:
+/// the most seats its working arrays hold, at least the table's.
 #[inline(always)]
-pub(super) fn settle_with<W: Width, O: Out, const PLAIN: bool>(
+pub(super) fn settle_with<W: Width, O: Out, const PLAIN: bool, const N: usize>(
     rules: &Rules,
     scan: &EntryScan,
     seats: &[SeatInput],
@@ -142,17 +164,17 @@ pub(super) fn settle_with<W: Width, O: Out, const PLAIN: bool>(
     };
     stakes.check(n)?;
     // filled in place: a struct this size returned by value is copied
-    let mut facts = SeatFacts::<W>::new();
+    let mut facts = SeatFacts::<W, N>::new();
     seat_facts(rules, scan, seats, &mut facts);
     if rules.foul_mode == FoulMode::Refuse && facts.foul != 0 {
         return Err(refused_foul(facts.foul.trailing_zeros() as usize).into());
     }
     facts.swept = sweep_all(rules, &plan, n, &facts);
-    let mut collect = [None; MAX_TABLE_SEATS];
+    let mut collect = [None; N];
     row_scales(rules, &plan, n, &mut facts, &mut collect)?;
     // every pair, from i's view; seat totals in the working width
-    let mut points = [W::default(); MAX_TABLE_SEATS];
-    let mut money = [W::default(); MAX_TABLE_SEATS];
+    let mut points = [W::default(); N];
+    let mut money = [W::default(); N];
     for &(i, j) in pairs_of(n) {
         let mut p = PairResult {
             i,
@@ -201,21 +223,21 @@ pub(super) fn settle_with<W: Width, O: Out, const PLAIN: bool>(
 /// Step 5: each seat's totals as reported, its rake ([`round_rake`]) and
 /// its net, written to `out`.
 #[inline(always)]
-pub(super) fn seat_results<W: Width, O: Out>(
+pub(super) fn seat_results<W: Width, O: Out, const N: usize>(
     rules: &Rules,
     n: usize,
-    facts: &SeatFacts<W>,
-    points: &[W; MAX_TABLE_SEATS],
-    money: &[W; MAX_TABLE_SEATS],
+    facts: &SeatFacts<W, N>,
+    points: &[W; N],
+    money: &[W; N],
     out: &mut O,
 ) -> std::result::Result<(), Stop> {
-    let mut seat_points = [0i64; MAX_TABLE_SEATS];
-    let mut seat_money = [0i64; MAX_TABLE_SEATS];
+    let mut seat_points = [0i64; N];
+    let mut seat_money = [0i64; N];
     for s in 0..n {
         seat_points[s] = points[s].reported().ok_or_else(overflow)?;
         seat_money[s] = money[s].reported().ok_or_else(overflow)?;
     }
-    let rake = round_rake(&rules.rake, &seat_money[..n]);
+    let rake = round_rake::<N>(&rules.rake, &seat_money[..n]);
     // written only once every seat is known to fit
     for s in 0..n {
         let bit = 1u8 << s;
