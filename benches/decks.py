@@ -6,7 +6,8 @@ Run on demand, not a test::
     python benches/decks.py --before /path/to/other/checkout/python
     python benches/decks.py --quick          # this build only, a short run
 
-Measured in a subprocess per build, the builds in turn, best of five each:
+Measured in a subprocess per build, the builds in turn five times, each
+run the best of five:
 
 * ``capsa.evaluate`` per call on 200,000 52-card hands (lists of 5 ints);
 * ``capsa.evaluate_batch`` (all cores) on all 2,598,960 five-card hands.
@@ -101,7 +102,7 @@ def compare_builds(before: Path, repeat: int) -> None:
         sums: dict[str, int] = {}
         for _ in range(repeat):
             for name, where in (("this", this), ("before", before)):
-                got = _run_worker(where, kind, 1)
+                got = _run_worker(where, kind, repeat)
                 times[name] = min(times[name], got["seconds"])
                 sums[name] = got["sum"]
                 count = got["count"]
