@@ -240,7 +240,7 @@ def _row(data: Any, k: int, seat: int, path: str) -> Row:
     if not isinstance(cards_text, str):
         raise TableError(f"{at}.cards must be card text, not {_shown(cards_text)}")
     try:
-        cards = tuple(_core.parse_cards(cards_text))
+        cards = _drawn_cards(cards_text)
     except CardError as exc:
         raise _placed(CardError(f"{at}.cards: {exc}"), seat, name) from None
     if len(cards) != _ROW_SIZES[k]:
@@ -328,17 +328,36 @@ def _pair(data: Any, k: int, seats: int) -> PairView:
     )
 
 
-def _trusted_row(data: Any, name: str) -> Row:
+def _trusted_row(data: Any, name: str, seat: int) -> Row:
     row = data[name]
-    cards = tuple(_core.parse_cards(row["cards"]))
+    try:
+        cards = _drawn_cards(row["cards"])
+    except CardError as exc:
+        raise _placed(
+            CardError(f"settlement.seats[{seat}].rows.{name}.cards: {exc}"), seat, name
+        ) from None
     return Row(name, cards, row["category"], row["strength"], row["royalty"])
+
+
+def _drawn_cards(text: str) -> tuple[Card, ...]:
+    """The cards of a row's text, each one the pages draw: the 52-card deck's
+    (a second copy or a joker is a ``CardError`` naming it)."""
+    cards = tuple(_core.parse_cards(text))
+    for card in cards:
+        if card.id >= 52:
+            raise CardError(f"the showdown pages draw the 52-card deck, not {card}")
+    return cards
 
 
 def _trusted_seat(data: Any, k: int, name: str | None) -> SeatView:
     rows = data["rows"]
     return SeatView(
         k,
-        (_trusted_row(rows, "top"), _trusted_row(rows, "middle"), _trusted_row(rows, "bottom")),
+        (
+            _trusted_row(rows, "top", k),
+            _trusted_row(rows, "middle", k),
+            _trusted_row(rows, "bottom", k),
+        ),
         data["foul"],
         data["surrender"],
         data["natural"],
