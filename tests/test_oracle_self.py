@@ -1347,7 +1347,7 @@ rake_percent = 0
         ({"scoop": {"extra": 1}}, "scoop.extra"),
         ({"scoop": 2}, "scoop"),
         ({"sweep_all": {"min_players": 1}}, "sweep_all.min_players"),
-        ({"sweep_all": {"min_players": 6}}, "sweep_all.min_players"),
+        ({"sweep_all": {"min_players": 10}}, "sweep_all.min_players"),
         ({"money": {"rake_percent": 101}}, "money.rake_percent"),
         ({"money": {"rake_percent": 3.0}}, "money.rake_percent"),
         ({"money": {"rake_basis_points": 10_001}}, "money.rake_basis_points"),

@@ -486,7 +486,7 @@ def test_config_and_keywords_set_different_knobs_of_one_table() -> None:
         ({"overall_point": -1}, "overall_point must be >= 0"),
         ({"foul": {"points": 1.5}}, r"foul\.points must be an integer"),
         ({"surrender": {"cost": "1"}}, r"surrender\.cost must be an integer"),
-        ({"sweep_all": {"min_players": 6}}, r"sweep_all\.min_players must be in 2\.\.5"),
+        ({"sweep_all": {"min_players": 10}}, r"sweep_all\.min_players must be in 2\.\.9"),
         ({"sweep_all": {"multiplier": 0}}, r"sweep_all\.multiplier must be >= 1"),
         ({"money": {"rake_percent": -1}}, r"money\.rake_percent must be in 0\.\.100"),
         ({"scoop": {"multiply_royalties": 1}}, r"scoop\.multiply_royalties must be true"),
