@@ -11,7 +11,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use capsa::rank::{category_of, Evaluator, Rank, Ranking, WideEvaluator, FIVE_OF_A_KIND};
+use capsa::rank::wide::WideEvaluator;
+use capsa::rank::{category_of, Evaluator, Rank, Ranking, FIVE_OF_A_KIND};
 
 const COUNTS: [u64; 10] = [
     1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 36, 4,

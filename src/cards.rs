@@ -2,10 +2,39 @@
 //! plus 52 for a card's second copy; the jokers are 104 and 105 (see
 //! [`crate::deck`]).
 
-use crate::deck::{copy_of, face, BLACK_JOKER, RED_JOKER};
 use crate::error::{Error, Result};
 
 pub const DECK: usize = 52;
+
+/// Ids below this are card ids of some deck: 104 copies and two jokers.
+pub const CARD_IDS: usize = 106;
+/// The black (small) joker, the only one of a deck with one joker.
+pub const BLACK_JOKER: u8 = 104;
+/// The red (big) joker.
+pub const RED_JOKER: u8 = 105;
+
+/// Whether `id` is a joker's.
+#[inline(always)]
+pub const fn is_joker(id: u8) -> bool {
+    id >= BLACK_JOKER
+}
+
+/// The face (its first copy's id, 0..51) of a card that is not a joker.
+#[inline(always)]
+pub const fn face(id: u8) -> u8 {
+    if id >= DECK as u8 {
+        id - DECK as u8
+    } else {
+        id
+    }
+}
+
+/// Which copy of its face a card is: 0 or 1 (0 for a joker).
+#[inline(always)]
+pub const fn copy_of(id: u8) -> u8 {
+    (id >= DECK as u8 && id < BLACK_JOKER) as u8
+}
+
 pub const RANK_CHARS: &[u8; 13] = b"23456789TJQKA";
 pub const SUIT_CHARS: &[u8; 4] = b"dchs";
 
@@ -43,8 +72,7 @@ pub fn check_distinct(ids: &[u8]) -> Result<u64> {
     let mut mask = 0u64;
     for (pos, &id) in ids.iter().enumerate() {
         if id as usize >= DECK {
-            // worded as every deck's check words it
-            return Err(crate::deck::Deck::default().not_held(id, pos));
+            return Err(not_in_deck(id, pos, "the 52-card deck"));
         }
         let bit = 1u64 << id;
         if mask & bit != 0 {
@@ -58,6 +86,21 @@ pub fn check_distinct(ids: &[u8]) -> Result<u64> {
         mask |= bit;
     }
     Ok(mask)
+}
+
+/// The error for the card `id` at position `pos` of a hand, which the deck
+/// `deck` (described as [`crate::deck::Deck::describe`] does) does not hold.
+pub fn not_in_deck(id: u8, pos: usize, deck: &str) -> Error {
+    if id as usize >= CARD_IDS {
+        return Error::card(format!(
+            "card id {id} at position {pos} is outside 0..{}",
+            CARD_IDS - 1
+        ));
+    }
+    Error::card(format!(
+        "card {} (id {id}) at position {pos} is not in {deck}",
+        card_text(id)
+    ))
 }
 
 /// The error for an item of a list of cards that is not a card: neither a

@@ -5,44 +5,16 @@
 //! first copies keep ids 0..51, a second copy is its face plus 52, and the
 //! jokers are 104 and 105.
 
-use crate::cards::{card_text, suit, DECK};
+use crate::cards::{card_text, not_in_deck, suit, SUIT_CHARS};
+pub use crate::cards::{copy_of, face, is_joker, BLACK_JOKER, CARD_IDS, RED_JOKER};
 use crate::error::{Error, Result};
-use crate::rules::AddedSuits;
-
-/// Ids below this are card ids of some deck: 104 copies and two jokers.
-pub const CARD_IDS: usize = 106;
-/// The black (small) joker, the only one of a deck with one joker.
-pub const BLACK_JOKER: u8 = 104;
-/// The red (big) joker.
-pub const RED_JOKER: u8 = 105;
-
-/// Whether `id` is a joker's.
-#[inline(always)]
-pub const fn is_joker(id: u8) -> bool {
-    id >= BLACK_JOKER
-}
-
-/// The face (its first copy's id, 0..51) of a card that is not a joker.
-#[inline(always)]
-pub const fn face(id: u8) -> u8 {
-    if id >= DECK as u8 {
-        id - DECK as u8
-    } else {
-        id
-    }
-}
-
-/// Which copy of its face a card is: 0 or 1 (0 for a joker).
-#[inline(always)]
-pub const fn copy_of(id: u8) -> u8 {
-    (id >= DECK as u8 && id < BLACK_JOKER) as u8
-}
 
 /// The deck a table is dealt from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Deck {
-    /// Suits whose 13 cards enter a second time.
-    pub added_suits: AddedSuits,
+    /// Suits whose 13 cards enter a second time, a bit per suit id (d = 1,
+    /// c = 2, h = 4, s = 8).
+    pub added_suits: u8,
     /// 1, or 2 for every card twice.
     pub decks: i64,
     /// 0, 1 (the black joker) or 2.
@@ -52,7 +24,7 @@ pub struct Deck {
 /// The deck that holds every card id: two decks and both jokers. What
 /// reads cards without rules checks them against it.
 pub const EVERY_CARD: Deck = Deck {
-    added_suits: AddedSuits::None,
+    added_suits: 0,
     decks: 2,
     jokers: 2,
 };
@@ -60,7 +32,7 @@ pub const EVERY_CARD: Deck = Deck {
 impl Default for Deck {
     fn default() -> Self {
         Deck {
-            added_suits: AddedSuits::None,
+            added_suits: 0,
             decks: 1,
             jokers: 0,
         }
@@ -78,7 +50,7 @@ impl Deck {
     pub fn holds(&self, id: u8) -> bool {
         match id {
             0..=51 => true,
-            52..=103 => self.decks == 2 || self.added_suits.holds(suit(id - 52)),
+            52..=103 => self.decks == 2 || self.added_suits >> suit(id - 52) & 1 != 0,
             BLACK_JOKER => self.jokers >= 1,
             RED_JOKER => self.jokers >= 2,
             _ => false,
@@ -93,7 +65,7 @@ impl Deck {
     /// How many cards the deck holds.
     pub fn size(&self) -> usize {
         52 * self.decks.clamp(1, 2) as usize
-            + 13 * self.added_suits.count()
+            + 13 * self.added_suits.count_ones() as usize
             + self.jokers.clamp(0, 2) as usize
     }
 
@@ -104,8 +76,8 @@ impl Deck {
         if self.decks == 2 {
             parts.push("two decks".to_string());
         }
-        if self.added_suits != AddedSuits::None {
-            parts.push(format!("added suits: {}", self.added_suits));
+        if self.added_suits != 0 {
+            parts.push(format!("added suits: {}", self.added_letters()));
         }
         match self.jokers {
             0 => {}
@@ -122,13 +94,23 @@ impl Deck {
     /// Checks that the knobs make a deck: a second deck already holds
     /// every suit twice, so it takes no added suit.
     pub fn validate(&self) -> Result<()> {
-        if self.decks == 2 && self.added_suits != AddedSuits::None {
+        if self.decks == 2 && self.added_suits != 0 {
             return Err(Error::rules(format!(
                 "deck.added_suits must be \"none\" with deck.decks = 2 (two decks hold every suit twice), got {:?}",
-                self.added_suits.to_string()
+                self.added_letters()
             )));
         }
         Ok(())
+    }
+
+    /// The added suits' letters, strongest first by the default order
+    /// (`"sh"`), as the rules name them.
+    fn added_letters(&self) -> String {
+        (0..4u8)
+            .rev()
+            .filter(|&s| self.added_suits >> s & 1 != 0)
+            .map(|s| SUIT_CHARS[s as usize] as char)
+            .collect()
     }
 
     /// The deck's cards as a bit per id.
@@ -197,17 +179,7 @@ impl Deck {
     /// The error for the card `id` at position `pos` of a hand, which this
     /// deck does not hold.
     pub fn not_held(&self, id: u8, pos: usize) -> Error {
-        if id as usize >= CARD_IDS {
-            return Error::card(format!(
-                "card id {id} at position {pos} is outside 0..{}",
-                CARD_IDS - 1
-            ));
-        }
-        Error::card(format!(
-            "card {} (id {id}) at position {pos} is not in {}",
-            card_text(id),
-            self.describe()
-        ))
+        not_in_deck(id, pos, &self.describe())
     }
 }
 

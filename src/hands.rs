@@ -7,7 +7,8 @@
 use crate::batch;
 use crate::cards::check_hand;
 use crate::error::Result;
-use crate::rank::{Rank, WideEvaluator};
+use crate::rank::wide::WideEvaluator;
+use crate::rank::Rank;
 use crate::rules::Rules;
 use crate::splits;
 

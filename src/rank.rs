@@ -53,6 +53,10 @@ pub const FIVE_OF_A_KIND: u8 = 10;
 
 pub(crate) const CATEGORY_SHIFT: u32 = 28;
 pub(crate) const RANK_SHIFT: u32 = 10;
+/// Where a flush's kind sits in its rank key (strength bits 25-26: 0 no
+/// repeated face, 1 a pair, 2 two pairs, 3 trips; see [`wide`]), above the
+/// flush suit of `flush_compare = "suit-first"`.
+pub(crate) const FLUSH_PAIRS_SHIFT: u32 = 15;
 pub(crate) const FLUSH_SUIT_SHIFT: u32 = RANK_SHIFT + 13;
 
 /// Category index (0..=10) of a strength.
@@ -70,7 +74,7 @@ pub const fn category_of(strength: u32) -> u8 {
 pub const fn key_rank(strength: u32, wheel_second: bool) -> u8 {
     let key = strength >> RANK_SHIFT;
     match category_of(strength) {
-        FLUSH => match key >> wide::FLUSH_PAIRS_SHIFT & 3 {
+        FLUSH => match key >> FLUSH_PAIRS_SHIFT & 3 {
             1 | 3 => (key >> 9 & 0xF) as u8,
             2 => (key >> 8 & 0xF) as u8,
             _ => (31 - (key & 0x1FFF).leading_zeros()) as u8,
@@ -546,4 +550,3 @@ mod suits;
 #[cfg(test)]
 mod tests;
 pub mod wide;
-pub use wide::WideEvaluator;

@@ -2,8 +2,13 @@ use super::*;
 use crate::cards::parse_text;
 
 fn deck(added: &str, decks: i64, jokers: i64) -> Deck {
+    // the suit ids of the letters: d 0, c 1, h 2, s 3
+    let added_suits = added
+        .bytes()
+        .filter_map(|b| b"dchs".iter().position(|&s| s == b))
+        .fold(0u8, |m, s| m | 1 << s);
     Deck {
-        added_suits: added.parse().unwrap(),
+        added_suits,
         decks,
         jokers,
     }

@@ -5,16 +5,11 @@
 //! that every hand of such a deck compares with every other.
 
 use super::{
-    category_of, Evaluator, Rank, CATEGORY_SHIFT, FIVE_OF_A_KIND, FLUSH, FLUSH_SUIT_SHIFT,
-    RANK_SHIFT,
+    category_of, Evaluator, Rank, CATEGORY_SHIFT, FIVE_OF_A_KIND, FLUSH, FLUSH_PAIRS_SHIFT,
+    FLUSH_SUIT_SHIFT, RANK_SHIFT,
 };
+use crate::cards::{face, is_joker};
 use crate::cards::{rank_index, suit};
-use crate::deck::{face, is_joker};
-
-/// Where a flush's kind sits in its rank key (strength bits 25-26: 0 no
-/// repeat, 1 a pair, 2 two pairs, 3 trips), above the flush suit of
-/// `flush_compare = "suit-first"`.
-pub(crate) const FLUSH_PAIRS_SHIFT: u32 = 15;
 
 /// Per id, its face's bit (1 << face); every joker's is the same eight
 /// high bits (and so is every id past 105's), so a hand's bits count five

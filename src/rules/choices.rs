@@ -255,14 +255,4 @@ impl AddedSuits {
             AddedSuits::CD => C | D,
         }
     }
-
-    /// Whether the suit of id `suit` (0..=3) is added.
-    pub const fn holds(self, suit: u8) -> bool {
-        self.suits() >> suit & 1 != 0
-    }
-
-    /// How many suits are added: 0, 1 or 2.
-    pub const fn count(self) -> usize {
-        self.suits().count_ones() as usize
-    }
 }

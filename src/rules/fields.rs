@@ -4,7 +4,7 @@
 
 use std::marker::PhantomData;
 
-use super::choices::{FlagChoice, RuleChoice};
+use super::choices::{AddedSuits, FlagChoice, RuleChoice};
 use super::{KnobValue, NaturalEntry, RankedRow};
 use crate::error::{Error, Result};
 use crate::rank::parse_suit_order;
@@ -192,5 +192,20 @@ impl Codec<Option<u8>> for AsCard {
     }
     fn get(field: &Option<u8>) -> Option<KnobValue> {
         Some(KnobValue::Text(crate::cards::card_text((*field)?)))
+    }
+}
+
+/// `deck.added_suits`: its name (an [`AddedSuits`]) in the rules, a bit per
+/// suit in the deck.
+pub(super) struct AsAddedSuits;
+impl Codec<u8> for AsAddedSuits {
+    fn set(name: &str, field: &mut u8, value: KnobValue) -> Result<()> {
+        let added: AddedSuits = text(name, value)?.parse()?;
+        *field = added.suits();
+        Ok(())
+    }
+    fn get(field: &u8) -> Option<KnobValue> {
+        let added = AddedSuits::ALL.iter().find(|a| a.suits() == *field)?;
+        Some(KnobValue::Text(added.to_string()))
     }
 }

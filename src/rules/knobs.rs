@@ -13,8 +13,8 @@ use super::choices::{
     NaturalTies, RoyaltyMode, RuleChoice, TieBreak, Wheel,
 };
 use super::fields::{
-    AsCard, AsChoice, AsCount, AsFlag, AsFlagChoice, AsInt, AsNaturals, AsRanked, AsRoyalties,
-    AsSuitOrder, AsText, Codec,
+    AsAddedSuits, AsCard, AsChoice, AsCount, AsFlag, AsFlagChoice, AsInt, AsNaturals, AsRanked,
+    AsRoyalties, AsSuitOrder, AsText, Codec,
 };
 use super::{KnobValue, Rules};
 use crate::error::Result;
@@ -155,7 +155,7 @@ knob_table! {
         doc: "suits whose 13 cards enter the deck a second time (\"Decks: added suits, two decks and jokers\")",
         ranking: false,
         tables: None,
-        field: AsChoice [r => r.deck.added_suits],
+        field: AsAddedSuits [r => r.deck.added_suits],
         required: false,
     },
     {

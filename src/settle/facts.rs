@@ -6,7 +6,8 @@ use super::inputs::{SeatInput, MAX_PAIRS};
 use super::plan::Plan;
 use super::width::{too_wide, Stop, Width};
 use crate::naturals::{EntryScan, Natural};
-use crate::rank::{Rank, WideEvaluator};
+use crate::rank::wide::WideEvaluator;
+use crate::rank::Rank;
 use crate::rules::{FoulMode, RoyaltyMode, Rules};
 use crate::table::MAX_TABLE_SEATS;
 
