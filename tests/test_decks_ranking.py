@@ -16,41 +16,23 @@ of 13-card hands, and the cards each refuses.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import combinations, pairwise
 from math import comb
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracle_module import load_oracle
 
 import capsa
 from capsa._core import is_foul as engine_is_foul  # 13 ids: top 0-2, middle 3-7, bottom 8-12
 from strategies import ranking_knobs
 
-ORACLE_PATH = Path(__file__).resolve().parents[1] / "python" / "capsa" / "oracle.py"
-
-
-def _load_oracle() -> ModuleType:
-    name = "capsa_oracle_standalone"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ORACLE_PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-o = _load_oracle()
+o = load_oracle()
 
 RANKS = "23456789TJQKA"
 SUITS = "dchs"

@@ -20,38 +20,20 @@ chosen tables, on both sides.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from itertools import combinations
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracle_module import load_oracle
 from oracle_tables import disagreements, knob_sets, with_terms
 
 import capsa
 
-ORACLE_PATH = Path(__file__).resolve().parents[1] / "python" / "capsa" / "oracle.py"
-
-
-def _load_oracle() -> ModuleType:
-    name = "capsa_oracle_standalone"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ORACLE_PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-o = _load_oracle()
+o = load_oracle()
 
 RANKS = "23456789TJQKA"
 SUITS = "dchs"
