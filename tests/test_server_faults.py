@@ -58,6 +58,10 @@ def _all_settled(tables: list[TablePlayers], rounds: int, since: float = 0.0) ->
     return all(t.seen.settled_since(since) >= rounds for t in tables)
 
 
+def _any_settled(tables: list[TablePlayers], since: float) -> bool:
+    return any(t.seen.settled_since(since) > 0 for t in tables)
+
+
 def test_postgresql_restarted_under_a_playing_server(tmp_path: Path) -> None:
     cluster = private_cluster()
     url = new_database(cluster)
@@ -118,7 +122,12 @@ def test_a_server_killed_at_random_moments_and_restarted(tmp_path: Path) -> None
                     current.url = served.url
                     started = time.monotonic()
                     if life < 4:
-                        await asyncio.sleep(rng.uniform(0.3, 1.5))
+                        # killed at a random moment once it has acknowledged a
+                        # round, however slowly a loaded machine starts it
+                        await until(
+                            lambda since=started: _any_settled(tables, since), 30, "a first round"
+                        )
+                        await asyncio.sleep(rng.uniform(0.1, 1.2))
                         served.process.kill()
                         await asyncio.to_thread(served.process.wait)
                     else:  # the last one stops cleanly, once the tables play on
