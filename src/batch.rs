@@ -143,12 +143,14 @@ pub fn count_splits(e: &Evaluator, strict: bool, data: &[u8]) -> Result<Vec<u32>
     )
 }
 
-/// The bit set of the naturals (bit `n as u32`) of each 13-card hand.
+/// The bit set of the naturals (bit `n as u32`) of each 13-card hand of
+/// the 52-card deck: the naturals that need copies, bits 16 and up, never
+/// qualify, so the sets fit in 16 bits.
 pub fn naturals(data: &[u8]) -> Result<Vec<u16>> {
     map_rows(data, 13, |row| {
         check_distinct(row)?;
         let hand: &[u8; 13] = row.try_into().expect("rows of 13");
-        Ok(naturals::qualifying(hand))
+        Ok(naturals::qualifying(hand) as u16)
     })
 }
 

@@ -1,8 +1,10 @@
-//! The sixteen naturals and their names; `naturals` detects them.
+//! The naturals and their names; `naturals` detects them.
 
-/// The sixteen naturals, in the order of the table in docs/rules.md,
-/// "The sixteen naturals" (a new natural joins the end, so that the bits
-/// of `naturals::qualifying` never move).
+/// The naturals, in the order of the table in
+/// docs/rules.md, "The naturals"
+/// (a new natural joins the end, so that the bits of
+/// `naturals::qualifying` never move). The last four need a deck with
+/// copies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Natural {
@@ -22,9 +24,13 @@ pub enum Natural {
     ThreeFlushes,
     NoPictureCards,
     TwoFullHouses,
+    SixOfAKind,
+    SevenOfAKind,
+    EightOfAKind,
+    TwoFiveOfAKinds,
 }
 
-pub const NATURAL_NAMES: [&str; 16] = [
+pub const NATURAL_NAMES: [&str; 20] = [
     "clean-dragon",
     "dragon",
     "twelve-royals",
@@ -41,9 +47,13 @@ pub const NATURAL_NAMES: [&str; 16] = [
     "three-flushes",
     "no-picture-cards",
     "two-full-houses",
+    "six-of-a-kind",
+    "seven-of-a-kind",
+    "eight-of-a-kind",
+    "two-five-of-a-kinds",
 ];
 
-pub const ALL: [Natural; 16] = [
+pub const ALL: [Natural; 20] = [
     Natural::CleanDragon,
     Natural::Dragon,
     Natural::TwelveRoyals,
@@ -60,6 +70,10 @@ pub const ALL: [Natural; 16] = [
     Natural::ThreeFlushes,
     Natural::NoPictureCards,
     Natural::TwoFullHouses,
+    Natural::SixOfAKind,
+    Natural::SevenOfAKind,
+    Natural::EightOfAKind,
+    Natural::TwoFiveOfAKinds,
 ];
 
 impl Natural {

@@ -9,11 +9,14 @@ pub use crate::natural_kind::{Natural, ALL, NATURAL_NAMES};
 mod declared;
 #[cfg(test)]
 mod declared_tests;
+mod raised;
+mod wide;
 
 pub use crate::rules::{NaturalEntry, RaisedBy};
 pub use declared::{
     declared, declared_in, declared_scanned, qualifies_for, raises, Declared, EntryScan,
 };
+pub use wide::rank_groups;
 
 // ---------------------------------------------------------------------------
 // Detection.
@@ -148,10 +151,11 @@ fn suit_splits(s: u64, n: u32) -> bool {
 }
 
 /// Bit set (bit `n as u32`) of every natural the 13 cards qualify for,
-/// whatever the rules. The cards must be 13 valid, distinct ids (callers
-/// check).
-pub fn qualifying(cards: &[u8; 13]) -> u16 {
-    qualifying_mask(card_mask(cards))
+/// whatever the rules. The cards must be 13 valid, distinct ids of the
+/// 52-card deck (callers check), so the bits of the naturals that need
+/// copies, 16 and up, are never set.
+pub fn qualifying(cards: &[u8; 13]) -> u32 {
+    u32::from(qualifying_mask(card_mask(cards)))
 }
 
 /// The 52-bit mask of the cards (bit `id`).
@@ -238,7 +242,7 @@ fn is_run(positions: u32) -> bool {
 
 /// Whether the ranks of the cards (a row of 3 or 5) are consecutive, the
 /// ace high or low: A-2-3 and Q-K-A, A-2-3-4-5 and T-J-Q-K-A, nothing
-/// wrapping round (docs/rules.md, "The sixteen naturals").
+/// wrapping round (docs/rules.md, "The naturals").
 fn is_straight_row(row: &[u8]) -> bool {
     let ranks = row.iter().fold(0u32, |m, &c| m | 1 << rank_index(c));
     if ranks.count_ones() as usize != row.len() {

@@ -121,6 +121,9 @@ pub struct Rules {
     pub natural_ties: NaturalTies,
     /// Royalty points per row (top, middle, bottom) and category index.
     pub royalties: [[i64; 10]; 3],
+    /// Royalty points of five of a kind in the middle and the bottom row
+    /// (docs/rules.md, "Tables of larger decks").
+    pub five_of_a_kind_royalties: [i64; 2],
     /// Royalty points per row, category index and key rank index (0: the
     /// deuce), where listed; in place of `royalties` there.
     pub royalties_by_rank: [[[Option<i64>; 13]; 10]; 3],
@@ -233,6 +236,7 @@ impl Default for Rules {
             natural_resolve: NaturalResolve::HigherWins,
             natural_ties: NaturalTies::Push,
             royalties: [[0; 10]; 3],
+            five_of_a_kind_royalties: [0; 2],
             royalties_by_rank: [[[None; 13]; 10]; 3],
             ranked_categories: [0; 3],
             stake: 0,
@@ -358,8 +362,13 @@ impl Rules {
                 return points;
             }
         }
-        // five of a kind has no royalty row of its own
-        self.royalties[row].get(cat).copied().unwrap_or(0)
+        match self.royalties[row].get(cat) {
+            Some(&points) => points,
+            // five of a kind, in a five-card row only
+            None => row
+                .checked_sub(1)
+                .map_or(0, |five| self.five_of_a_kind_royalties[five]),
+        }
     }
 }
 

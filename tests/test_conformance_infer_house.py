@@ -7,7 +7,8 @@ from typing import Any
 
 from variant_engines import PAGAT_HOUSE, SWEEP_HOUSE, House
 
-from capsa import Rules, _core
+from capsa import Rules
+from capsa.conformance.flags import DECK52_NATURALS
 from capsa.conformance.inference import infer
 from capsa.conformance.inference.check import check_inferred
 from capsa.conformance.inference.knobs import get
@@ -60,8 +61,8 @@ def test_the_not_zero_sum_formula_is_named_per_table_size() -> None:
 def test_null_natural_answers_mean_no_naturals() -> None:
     found = infer(_pagat_house(), base="capsa-susun")
     assert found.rules["naturals.enabled"] == []
-    # one probe of each natural, two-full-houses included
-    assert len(found.probed["naturals.enabled"]) == len(_core.NATURAL_NAMES) == 16
+    # one probe of each natural of the 52-card deck, two-full-houses included
+    assert len(found.probed["naturals.enabled"]) == len(DECK52_NATURALS) == 16
     assert "pays no" in found.not_probed["naturals.points.dragon"]
 
 

@@ -5,14 +5,17 @@ added suits, two decks or jokers a table has 2 seats up to as many as the
 deck deals 13 cards to, at most 8; each card is one of the deck's, dealt
 once; every pair is settled, sweep-all and ``scoop.by_seats`` count the
 table's real players; rows rank as docs/rules.md, "Copies, five of a kind and jokers"
-ranks them, royalties pay the rows' categories and five of a kind none;
-the horse card is its face (either copy, never a joker); and rules that
-enable a natural cannot settle such a table. Under the 52-card deck nothing
+ranks them, royalties pay the rows' categories and five of a kind
+``royalties.middle_five_of_a_kind`` in the middle and
+``royalties.bottom_five_of_a_kind`` at the bottom (0 unless set); the
+horse card is its face (either copy, never a joker); and naturals are
+declared as docs/rules.md, "Naturals of larger decks" says. Under the 52-card deck nothing
 changes (2 to 4 seats, the same messages).
 
 The oracle is loaded by its path, as in ``tests/test_oracle_self.py``. The
 random tables draw the rules as ``tests/test_oracle_agreement.py`` does
-(every knob but the naturals, which are none), a random larger deck, a
+(every knob but the naturals, which are none) with the royalties of five of
+a kind (0 to 30, or left out), a random larger deck, a
 random table size and hands dealt from the deck, laid out as dealt (often
 fouled) or by a legal split; the others check what the rule text says of
 chosen tables, on both sides.
@@ -247,17 +250,37 @@ def _random_table(
     return {"seats": seats, "banker": banker, "multipliers": multipliers, "stakes": stakes}
 
 
+# The royalty of five of a kind in a random table's rules: left out (0), or
+# 0 to 30 written.
+FIVE_ROYALTY = st.one_of(st.none(), st.integers(0, 30))
+
+
 @settings(max_examples=4 * (settings().max_examples or 100))
-@given(drawn=knob_sets(new=True), deck=larger_decks(), seed=st.integers(0, 2**32 - 1))
+@given(
+    drawn=knob_sets(new=True),
+    deck=larger_decks(),
+    seed=st.integers(0, 2**32 - 1),
+    fives=st.tuples(FIVE_ROYALTY, FIVE_ROYALTY),
+)
 def test_larger_deck_tables_settle_as_the_oracle(
-    drawn: tuple[str, dict[str, Any]], deck: dict[str, Any], seed: int
+    drawn: tuple[str, dict[str, Any]],
+    deck: dict[str, Any],
+    seed: int,
+    fives: tuple[int | None, int | None],
 ) -> None:
-    """Random rules (every knob, no natural) of a random larger deck, a
-    table of 2 to the deck's most seats: every seat and pair figure of the
+    """Random rules (every knob, no natural, the royalties of five of a
+    kind in the middle and at the bottom) of a random larger deck, a table
+    of 2 to the deck's most seats: every seat and pair figure of the
     engine's settlement equals the oracle's, a table one refuses the other
     refuses, and a settled table is zero-sum."""
     preset, knobs = drawn
     knobs = {**knobs, "naturals": {**knobs.get("naturals", {}), **NO_NATURALS}}
+    royalties = dict(knobs.get("royalties", {}))
+    for row, points in zip(("middle", "bottom"), fives, strict=True):
+        if points is not None:
+            royalties[f"{row}_five_of_a_kind"] = points
+    if royalties:
+        knobs["royalties"] = royalties
     rules, config = both_rules(deck, preset, **knobs)
     ids = deck_ids(deck)
     assert sorted(o._deck_ids(config)) == ids
@@ -405,22 +428,15 @@ def test_the_52_card_deck_keeps_its_tables_and_messages() -> None:
     ],
     ids=["preset", "one", "bonus"],
 )
-def test_naturals_enabled_under_a_larger_deck_are_refused(
+def test_naturals_enabled_under_a_larger_deck_settle(
     deck: dict[str, Any], enabled: list[dict[str, Any]] | None
 ) -> None:
-    """Rules of a larger deck that enable any natural (a bonus one too)
-    settle no table: a ``RulesError`` saying so, and the oracle's refusal
-    naming ``naturals.enabled``; the same rules with none settle it."""
+    """Rules of a larger deck that enable naturals (a bonus one too) settle
+    its tables as the oracle does (docs/rules.md, "Naturals of larger decks")."""
     knobs = {} if enabled is None else {"naturals": {"enabled": enabled}}
     rules, config = both_rules(deck, "capsa-susun", **knobs)
     assert config["naturals"]["enabled"]
-    hands = _dealt(deck, 2)
-    with pytest.raises(capsa.RulesError, match="natural"):
-        capsa.settle(hands, rules)
-    with pytest.raises(ValueError, match=r"^naturals\.enabled: naturals are declared for the 52"):
-        o.settle([{"top": h[:3], "middle": h[3:8], "bottom": h[8:]} for h in hands], config)
-    rules, config = both_rules(deck, "capsa-susun", naturals=NO_NATURALS)
-    agreed(table(hands), rules, config)
+    agreed(table(_dealt(deck, 2)), rules, config)
 
 
 def test_naturals_stay_under_the_52_card_deck() -> None:
@@ -496,8 +512,9 @@ def _royalties(deck: dict[str, Any], hand: str, preset: str = "capsa-susun") -> 
 
 
 def test_five_of_a_kind_in_the_middle_pays_no_royalty() -> None:
-    """Five sevens in the middle and five nines at the bottom pay nothing,
-    though capsa-susun pays quads 14 in the middle and 7 at the bottom."""
+    """Five sevens in the middle and five nines at the bottom pay nothing
+    while the royalties of five of a kind are unset, though capsa-susun pays
+    quads 14 in the middle and 7 at the bottom."""
     two = {"decks": 2}
     got = _royalties(two, "Ad Ac 4d / 7d 7d' 7c 7h 7s / 9d 9d' 9c 9h 9s")
     assert got == {"top": 0, "middle": 0, "bottom": 0}
@@ -518,6 +535,172 @@ def test_royalties_pay_the_category_a_joker_makes() -> None:
     assert got == {"top": 5, "middle": 14, "bottom": 9}
     got = _royalties(deck, "Qd Qc 2d / 3c 3h 3s 3d' 4d / 9s Ts Js Qs BJ")
     assert got == {"top": 0, "middle": 14, "bottom": 9}
+
+
+# The royalties of five of a kind set
+# (docs/rules.md, "Tables of larger decks"):
+# 20 in the middle, 10 at the bottom, under two decks with jokers.
+FIVES = {"middle_five_of_a_kind": 20, "bottom_five_of_a_kind": 10}
+FIVES_DECK = {"decks": 2, "jokers": 2}
+# A: a pair of aces on top (no royalty), five sevens, five nines.
+FIVE_A = "Ad Ac 4d / 7d 7d' 7c 7h 7s / 9d 9d' 9c 9h 9s"
+# The same with a joker in each five-card row (a joker plays a seven, a nine).
+FIVE_A_JOKERS = "Ad Ac 4d / 7d 7d' 7c 7h BJ / 9d 9d' 9c 9h RJ"
+# B: trips of kings on top (5), a full house in the middle (3) and one at
+# the bottom (0): it wins the top, loses the middle and the bottom to A.
+FIVE_B = "Kd Kc Kh / Jd Jc Jh 2d 2c / Qd Qc Qh 3d 3c"
+# C: a pair of kings on top, full houses (3 in the middle): it loses all
+# three rows to A.
+FIVE_C = "Kd Kc 2h / Jd Jc Jh 3d 3c / Qd Qc Qh 4c 4h"
+# D: a pair of kings on top, five eights (a joker one) and five tens (a
+# joker one): it loses the top to A and wins the middle and the bottom.
+FIVE_D = "Kd Kc 2h / 8d 8d' 8c 8h BJ / Td Td' Tc Th RJ"
+# B with its middle and bottom swapped: a foul.
+FIVE_B_FOULED = "Kd Kc Kh / Qd Qc Qh 3d 3c / Jd Jc Jh 2d 2c"
+
+
+def _five_pair(
+    a: str, b: str, royalties: dict[str, int] | None = None, **knobs: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Seats a and b settled alike under capsa-susun (row_points 1, no
+    overall point, scoop 2, sweep-all 4 at four players, fouls at the
+    sweep-all rate paying royalties) with ``FIVES`` (or ``royalties``) and
+    ``knobs``, no natural: the pair and the seats' row royalties, on the
+    engine's side (the oracle's agreed)."""
+    given = FIVES if royalties is None else royalties
+    rules, config = both_rules(
+        FIVES_DECK, "capsa-susun", naturals=NO_NATURALS, royalties=given, **knobs
+    )
+    result = agreed(table([cs(a), cs(b)]), rules, config)
+    seats = [
+        {row: seat["rows"][row]["royalty"] for row in ("top", "middle", "bottom")}
+        for seat in result["seats"]
+    ]
+    return with_terms(result["pairs"][0]), {"a": seats[0], "b": seats[1]}
+
+
+@pytest.mark.parametrize("a", [FIVE_A, FIVE_A_JOKERS], ids=["copies", "jokers"])
+@pytest.mark.parametrize(
+    ("b", "knobs", "rows", "roy", "points"),
+    [
+        # winner: A wins the middle (20) and the bottom (10), B the top (5):
+        # rows 2 - 1, royalties 30 - 5
+        (FIVE_B, {}, 1, 25, 26),
+        # always: B collects its middle full house (3) too: 30 - 8
+        (FIVE_B, {"royalty_mode": "always"}, 1, 22, 23),
+        # royalties in place of row points: each won row's royalty is larger
+        (FIVE_B, {"royalty_adds": False}, 0, 25, 25),
+        # A scoops C: (3 rows) * 2 + 30
+        (FIVE_C, {}, 3, 30, 36),
+        # and the scoop's multiplier multiplies the royalties: 3 * 2 + 30 * 2
+        (FIVE_C, {"scoop": {"multiply_royalties": True}}, 3, 30, 66),
+        # always: 3 * 2 + (30 - 3)
+        (FIVE_C, {"royalty_mode": "always"}, 3, 27, 33),
+        (FIVE_C, {"royalty_mode": "always", "scoop": {"multiply_royalties": True}}, 3, 27, 60),
+        # D's five of a kinds win the middle and bottom, each paying D: 1 - 2, 0 - 30
+        (FIVE_D, {}, -1, -30, -31),
+        # always: A collects its own 30 though it lost both rows, D its 30
+        (FIVE_D, {"royalty_mode": "always"}, -1, 0, -1),
+        # no royalties
+        (FIVE_D, {"royalty_mode": "none"}, -1, 0, -1),
+        (FIVE_B, {"royalty_mode": "none"}, 1, 0, 1),
+    ],
+)
+def test_five_of_a_kind_pays_its_set_royalties_in_the_rows(
+    a: str, b: str, knobs: dict[str, Any], rows: int, roy: int, points: int
+) -> None:
+    """With ``royalties.middle_five_of_a_kind = 20`` and
+    ``royalties.bottom_five_of_a_kind = 10``, five of a kind (of copies, or
+    with a joker) pays 20 in the middle and 10 at the bottom, in every step
+    of the rows: ``royalty_mode`` "winner" and "always", ``royalty_adds``
+    and ``scoop.multiply_royalties``; figures worked by hand from
+    docs/rules.md, "Step 4: rows"."""
+    if b == FIVE_D and a == FIVE_A_JOKERS:
+        a = FIVE_A  # D holds both jokers
+    pair, royalties = _five_pair(a, b, **knobs)
+    assert (pair["row_points"], pair["royalties"], pair["points"]) == (rows, roy, points)
+    if knobs.get("royalty_mode") != "none":
+        assert royalties["a"] == {"top": 0, "middle": 20, "bottom": 10}
+    if b == FIVE_D and knobs.get("royalty_mode") != "none":
+        assert royalties["b"] == {"top": 0, "middle": 20, "bottom": 10}
+
+
+@pytest.mark.parametrize("a", [FIVE_A, FIVE_A_JOKERS], ids=["copies", "jokers"])
+@pytest.mark.parametrize(
+    ("knobs", "points"),
+    [
+        # the sweep-all rate 3 * 1 * 4, plus A's royalties 20 + 10
+        ({}, 42),
+        ({"royalty_mode": "always"}, 42),
+        # times the sweep-all multiplier 4 when it multiplies royalties
+        ({"scoop": {"multiply_royalties": True}}, 12 + 4 * 30),
+        # a fixed foul of 5 plus the royalties
+        ({"foul": {"mode": "fixed", "points": 5}}, 35),
+        # no royalties paid by the foul, or none at all
+        ({"foul": {"pays_royalties": False}}, 12),
+        ({"royalty_mode": "none"}, 12),
+    ],
+)
+def test_a_foul_pays_the_set_royalties_of_five_of_a_kind(
+    a: str, knobs: dict[str, Any], points: int
+) -> None:
+    """A fouled opponent pays, with ``foul.pays_royalties``, A's royalties
+    for its three rows: five of a kind 20 in the middle and 10 at the
+    bottom (docs/rules.md, "Step 3: fouls")."""
+    pair, _ = _five_pair(a, FIVE_B_FOULED, **knobs)
+    assert pair["outcome"] == "foul"
+    assert pair["points"] == points
+
+
+def test_five_of_a_kind_royalties_unset_pay_nothing() -> None:
+    """Left out or written 0 the knobs pay nothing, and the rules read the
+    same either way (the oracle's dict and the engine's ``to_dict()``); A
+    against B is then rows 1, royalties 0 - 5."""
+    unset, _ = _five_pair(FIVE_A, FIVE_B, royalties={})
+    zero, royalties = _five_pair(
+        FIVE_A, FIVE_B, royalties={"middle_five_of_a_kind": 0, "bottom_five_of_a_kind": 0}
+    )
+    assert unset == zero and zero["points"] == -4
+    assert royalties["a"] == {"top": 0, "middle": 0, "bottom": 0}
+    plain = capsa.Rules({"base": "capsa-susun"})
+    written = capsa.Rules({"base": "capsa-susun", "royalties": dict.fromkeys(FIVES, 0)})
+    assert written.to_dict() == plain.to_dict()
+    assert o.load_rules(written.to_dict()) == o.load_rules({}) == o.default_rules()
+    assert "middle_five_of_a_kind" not in o.load_rules(written.to_dict())["royalties"]
+
+
+def test_the_oracle_reads_and_pays_the_five_of_a_kind_royalties() -> None:
+    """The oracle's ``load_rules`` keeps set knobs (as the engine writes
+    them), refuses a bool, a negative or a top row's knob naming the knob,
+    and ``royalty`` pays five of a kind only, a joker playing its face; a
+    top row with two jokers is trips."""
+    rules, config = both_rules(FIVES_DECK, "capsa-susun", royalties=FIVES)
+    assert rules.to_dict()["royalties"]["middle_five_of_a_kind"] == 20
+    assert {k: config["royalties"][k] for k in FIVES} == FIVES
+    assert o.load_rules({"royalties": {"bottom_five_of_a_kind": 30}})["royalties"] == {
+        **o.default_rules()["royalties"],
+        "bottom_five_of_a_kind": 30,
+    }
+    for bad, message in ((True, "expected an integer"), (-1, "out of range"), ("3", "integer")):
+        with pytest.raises(ValueError, match=rf"^royalties\.middle_five_of_a_kind: .*{message}"):
+            o.load_rules({"royalties": {"middle_five_of_a_kind": bad}})
+        with pytest.raises(capsa.RulesError, match=r"royalties\.middle_five_of_a_kind"):
+            capsa.Rules({"royalties": {"middle_five_of_a_kind": bad}})
+    with pytest.raises(ValueError, match=r"^royalties\.top_five_of_a_kind: unknown key$"):
+        o.load_rules({"royalties": {"top_five_of_a_kind": 1}})
+    assert o.royalty("middle", cs("7d 7d' 7c 7h 7s"), config) == 20
+    assert o.royalty("bottom", cs("7d 7d' 7c 7h 7s"), config) == 10
+    assert o.royalty("middle", cs("7d 7c 7h BJ RJ"), config) == 20
+    assert o.royalty("bottom", cs("7d 7d' 7c 7h BJ"), config) == 10
+    # quads and a kicker pay the quads of capsa-susun
+    assert o.royalty("middle", cs("7d 7d' 7c 7h 8s"), config) == 14
+    assert o.royalty("top", cs("7d BJ RJ"), config) == 5
+    # a ranked royalty table lists no five of a kind: the knob pays it
+    ranked = o.load_rules(
+        {"deck": FIVES_DECK, "royalties": {**FIVES, "middle_by_rank": {"quads": {"7": 50}}}}
+    )
+    assert o.royalty("middle", cs("7d 7d' 7c 7h 7s"), ranked) == 20
+    assert o.royalty("middle", cs("7d 7d' 7c 7h 8s"), ranked) == 50
 
 
 # ---------------------------------------------------------------- real players

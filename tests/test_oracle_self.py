@@ -82,11 +82,18 @@ def test_names() -> None:
         "straight-flush",
         "royal-flush",
     )
-    assert len(o.NATURAL_NAMES) == 16
+    assert len(o.NATURAL_NAMES) == 20
     assert o.NATURAL_NAMES[0] == "clean-dragon"
-    # the first fifteen keep their bits; two-full-houses is bit 15
+    # the first fifteen keep their bits; two-full-houses is bit 15, the four
+    # naturals of copies follow
     assert o.NATURAL_NAMES[14] == "no-picture-cards"
-    assert o.NATURAL_NAMES[-1] == "two-full-houses"
+    assert o.NATURAL_NAMES[15] == "two-full-houses"
+    assert o.NATURAL_NAMES[16:] == (
+        "six-of-a-kind",
+        "seven-of-a-kind",
+        "eight-of-a-kind",
+        "two-five-of-a-kinds",
+    )
     assert o.NATURAL_NAMES.index("six-pairs") == 11
     assert card("2d") == 0 and card("2s") == 3 and card("As") == 51
     assert card("Td") == 32

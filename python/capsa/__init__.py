@@ -12,10 +12,12 @@ raises a ``CapsaError`` subclass (``CardError``, ``HandError``,
 ``RulesError``, ``TableError``, ``ArgumentError``; all ``ValueError``), a
 wrong Python type ``TypeError``.
 
-Constants: ``CATEGORIES``, the ten category names weakest first (a
-strength's category is ``CATEGORIES[strength >> 28]``); ``NATURAL_NAMES``,
-the sixteen naturals (bit i of a ``naturals_batch`` bit set is
-``NATURAL_NAMES[i]``); ``__version__``, the package version.
+Constants: ``CATEGORIES``, the eleven category names weakest first (a
+strength's category is ``CATEGORIES[strength >> 28]``; the last,
+five-of-a-kind, needs a deck with copies or jokers); ``NATURAL_NAMES``,
+the twenty naturals (bit i of a ``naturals_batch`` bit set is
+``NATURAL_NAMES[i]``; the last four need a deck with copies);
+``__version__``, the package version.
 
 Submodules: ``capsa.cards``, ``capsa.rules``, ``capsa.arrangement``,
 ``capsa.settlement``, ``capsa.solver`` (arranging), ``capsa.tables`` (the

@@ -14,7 +14,7 @@ from typing_extensions import disjoint_base
 CATEGORIES: Final[tuple[str, ...]]
 """Category names on the shared scale, weakest first (index = strength >> 28)."""
 NATURAL_NAMES: Final[tuple[str, ...]]
-"""The sixteen naturals; bit i of a naturals bit set is NATURAL_NAMES[i]."""
+"""The naturals; bit i of a naturals bit set is NATURAL_NAMES[i]."""
 KNOBS: Final[tuple[Knob, ...]]
 """The knob table: every knob of the rules, in the order a rules file writes them."""
 RULE_CHOICES: Final[dict[str, tuple[str, ...]]]
@@ -521,15 +521,17 @@ def naturals(cards: _CardsLike) -> list[str]:
 def natural(cards: _CardsLike, rules: _Rules = None) -> str | None:
     """The natural 13 cards would declare under the rules.
 
-    ``cards`` is 13 cards in any form ``naturals`` takes; ``rules`` is a
+    ``cards`` is 13 cards of the rules' deck, in any form ``naturals`` takes
+    (second copies and jokers too under a larger deck); ``rules`` is a
     ``capsa.Rules`` or None (the capsa-susun preset).
 
     Returns the name of the strongest natural the rules enable (the earliest
     entry of ``naturals.enabled``) that the cards qualify for, each entry's
-    parameters applied, or None. A seat that declares is assumed.
+    parameters applied and jokers played as the cards that qualify, or None.
+    A seat that declares is assumed.
 
-    Raises ``CardError`` for a card that cannot be read or an id outside
-    0..51; ``HandError`` for other than 13 cards or a card given twice;
+    Raises ``CardError`` for a card that cannot be read or is not in the
+    rules' deck; ``HandError`` for other than 13 cards or a card given twice;
     ``TypeError`` for cards of another type or ``rules`` that is not a
     ``capsa.Rules`` or None.
     """
@@ -612,8 +614,7 @@ def settle(
     seat or multipliers that are not one integer per seat; ``CardError`` and
     ``HandError`` for a bad card (one the rules' deck does not hold), a seat
     without 13 cards or a card held twice (the error's ``seat`` names the
-    seat); ``RulesError`` for rules of a larger deck that enable a natural;
-    ``TypeError`` for seats that are not an iterable of seats (a str, a
+    seat); ``TypeError`` for seats that are not an iterable of seats (a str, a
     single ``Arrangement`` or ``Seat``, a mapping), a seat of another type,
     a seat whose ``surrender`` or ``declare_natural`` is missing or not a
     bool, stakes given as a float, bool, str or non-integer array, or

@@ -1,5 +1,5 @@
-"""Exact probabilities of the sixteen naturals in a hand of 13 cards dealt
-from one deck (the naturals of docs/rules.md, "The sixteen naturals").
+"""Exact probabilities of the naturals in a hand of 13 cards dealt
+from one deck (the naturals of docs/rules.md, "The naturals").
 
 Every figure is a count of the C(52, 13) = 635,013,559,600 hands, computed
 exactly (docs/bulk.md, "Exact natural probabilities", gives each
@@ -142,6 +142,11 @@ def natural_counts() -> dict[str, int]:
         "no-picture-cards": comb(40, 13),
         # two ranks held 3 times, three 2 times, one once, no quad
         "two-full-houses": _by_profile(lambda p: p[1:] == (1, 3, 2, 0)),
+        # one deck holds four cards of a rank: these need copies
+        "six-of-a-kind": 0,
+        "seven-of-a-kind": 0,
+        "eight-of-a-kind": 0,
+        "two-five-of-a-kinds": 0,
     }
     assert list(counts) == list(NATURAL_NAMES)
     return counts

@@ -14,18 +14,19 @@ integers, not bools). Which of them a hand may hold is the rules' deck
 copies always, second copies and jokers as ``deck.added_suits``,
 ``deck.decks`` and ``deck.jokers`` say. The ranking functions (``category``,
 ``compare``, ``is_foul``, ``splits``, ``count_splits``, ``key_rank``), the
-royalties and the settlement take the rules' deck: 2 to 4 seats under the
-52-card deck, up to 8 under a larger one, as
-docs/rules.md, "Tables of larger decks" says; the naturals take the 52-card
-deck only, and rules of a larger deck settle with no natural enabled. Rules
-are the plain dicts :func:`load_rules` and :func:`default_rules` return (a
-hand-made dict is not checked again). Every bad input raises ``ValueError``
-naming what was wrong.
+royalties, ``natural``, ``declared_natural`` and the settlement take the
+rules' deck: 2 to 4 seats under the 52-card deck, up to 8 under a larger
+one, as docs/rules.md, "Tables of larger decks" says. Naturals are judged
+on the cards' faces, jokers played as the cards that qualify, as
+docs/rules.md, "Naturals of larger decks" says; ``naturals`` reads the
+52-card deck unless given rules. Rules are the plain dicts
+:func:`load_rules` and :func:`default_rules` return (a hand-made dict is not
+checked again). Every bad input raises ``ValueError`` naming what was wrong.
 
 ``CATEGORIES`` are the ten category names of the 52-card deck, weakest
 first; ``ALL_CATEGORIES`` adds ``FIVE_OF_A_KIND`` (``"five-of-a-kind"``),
 which only a deck with copies or jokers makes; ``NATURAL_NAMES`` the
-sixteen naturals in the engine's bit order.
+twenty naturals in the engine's bit order.
 """
 
 from __future__ import annotations
@@ -99,8 +100,9 @@ ALL_CATEGORIES: tuple[str, ...] = (*CATEGORIES, FIVE_OF_A_KIND)
 
 THREE_CARD_CATEGORIES: tuple[str, ...] = ("high-card", "pair", "trips")
 
-# docs/rules.md, "The sixteen naturals", in table order: two-full-houses
-# last, so that the fifteen before it keep their bits.
+# docs/rules.md, "The naturals", in table order: two-full-houses after
+# the fifteen before it, so that they keep their bits, and the four naturals
+# of larger decks ("Naturals of larger decks") last.
 NATURAL_NAMES: tuple[str, ...] = (
     "clean-dragon",
     "dragon",
@@ -118,11 +120,25 @@ NATURAL_NAMES: tuple[str, ...] = (
     "three-flushes",
     "no-picture-cards",
     "two-full-houses",
+    "six-of-a-kind",
+    "seven-of-a-kind",
+    "eight-of-a-kind",
+    "two-five-of-a-kinds",
 )
 
-# Naturals whose equal pairs are compared under ``naturals.ties = "compare"``.
+# Naturals whose equal pairs are compared under ``naturals.ties = "compare"``
+# (docs/rules.md, "Natural against natural").
 COMPARABLE_NATURALS: frozenset[str] = frozenset(
-    {"six-pairs", "five-pairs-trips", "four-triples", "three-quads"}
+    {
+        "six-pairs",
+        "five-pairs-trips",
+        "four-triples",
+        "three-quads",
+        "six-of-a-kind",
+        "seven-of-a-kind",
+        "eight-of-a-kind",
+        "two-five-of-a-kinds",
+    }
 )
 
 ROWS: tuple[str, ...] = ("top", "middle", "bottom")
@@ -278,11 +294,20 @@ _TABLES: dict[str, dict[str, _Spec]] = {
     },
 }
 
+# The royalties of five of a kind (docs/rules.md, "Tables of larger decks"):
+# keys of the ``[royalties]`` table beside its rows, in the middle and at the
+# bottom only (a top row never holds five of a kind).
+_ROYALTY_SCALARS: dict[str, _Spec] = {
+    "middle_five_of_a_kind": ("int", (0, None)),
+    "bottom_five_of_a_kind": ("int", (0, None)),
+}
+
 # The knobs of scoop by seats, exempt sweeps, the horse card, caps, banker
-# games and the deck at their defaults, which settle and rank as rules
-# without them did. They are in the rules dict only when given and not at
-# their default, so that rules written before them read back as written; the
-# settlement and the ranking read them through :func:`_knob`.
+# games, the deck and the royalties of five of a kind at their defaults,
+# which settle and rank as rules without them did. They are in the rules
+# dict only when given and not at their default, so that rules written
+# before them read back as written; the settlement and the ranking read them
+# through :func:`_knob`.
 NEW_KNOB_DEFAULTS: dict[str, Any] = {
     "scoop.by_seats": False,
     "sweep_all.natural_opponents": "block",
@@ -299,6 +324,8 @@ NEW_KNOB_DEFAULTS: dict[str, Any] = {
     "deck.added_suits": "none",
     "deck.decks": 1,
     "deck.jokers": 0,
+    "royalties.middle_five_of_a_kind": 0,
+    "royalties.bottom_five_of_a_kind": 0,
 }
 
 RANK_LETTERS = "23456789TJQKA"  # index + 2 = rank
@@ -564,7 +591,9 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
     (``added_suits``: ``"none"`` or one or two distinct suit letters of
     ``shcd``, written strongest first by the default order, ``""`` read as
     ``"none"``; ``decks``: 1 or 2, and 2 only without added suits;
-    ``jokers``: 0..2) are among the knobs of ``NEW_KNOB_DEFAULTS``. Returns
+    ``jokers``: 0..2) and ``royalties.middle_five_of_a_kind`` /
+    ``royalties.bottom_five_of_a_kind`` (integers >= 0) are among the knobs
+    of ``NEW_KNOB_DEFAULTS``. Returns
     the full rules as a new
     nested dict; the knobs of ``NEW_KNOB_DEFAULTS``, ranked royalty tables
     and a naturals entry's optional fields are in it only when given and not
@@ -615,6 +644,9 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
                     rules["royalties"][row] = _check_royalty_row(row, table)
                 elif row.endswith("_by_rank") and row[: -len("_by_rank")] in ROWS:
                     rules["royalties"][row] = _check_royalty_by_rank(row[: -len("_by_rank")], table)
+                elif row in _ROYALTY_SCALARS:
+                    dotted = f"royalties.{row}"
+                    rules["royalties"][row] = _check_scalar(dotted, _ROYALTY_SCALARS[row], table)
                 else:
                     _fail(f"royalties.{row}: unknown key")
         else:
@@ -990,6 +1022,15 @@ def count_splits(cards: Sequence[int], rules: Mapping[str, Any]) -> int:
 # Naturals
 # ---------------------------------------------------------------------------
 
+# The naturals are judged on faces: a card's rank and suit, the id of its
+# first copy (docs/rules.md, "Naturals of larger decks"). A second copy is
+# its face again; a joker plays as any face, one the hand holds included.
+# A hand "as played" is its 13 faces in ascending order, each joker given one.
+Played = tuple[int, ...]
+
+# The rows of a partition natural, in split order: top, middle, bottom.
+_NATURAL_ROWS = (3, 5, 5)
+
 
 def _three_card_straight_rank_sets() -> list[frozenset[int]]:
     # A-2-3, 2-3-4, ..., Q-K-A; K-A-2 is not a straight.
@@ -1005,91 +1046,132 @@ def _five_card_straight_rank_sets() -> list[frozenset[int]]:
     return sets
 
 
-def _three_straights_rank_counts() -> frozenset[tuple[tuple[int, int], ...]]:
-    """The rank counts of every 3-card straight plus two 5-card straights, each
-    as sorted (rank, count) pairs (built once: 1,200 combinations)."""
-    global _THREE_STRAIGHTS
-    if _THREE_STRAIGHTS is None:
-        fives = _five_card_straight_rank_sets()
-        _THREE_STRAIGHTS = frozenset(
-            tuple(sorted((Counter(top) + Counter(middle) + Counter(bottom)).items()))
-            for top in _three_card_straight_rank_sets()
-            for middle in fives
-            for bottom in fives
-        )
-    return _THREE_STRAIGHTS
+def _straight_rank_sets(size: int) -> list[frozenset[int]]:
+    """The rank sets of the straights of a row of ``size`` (3 or 5) cards."""
+    return _three_card_straight_rank_sets() if size == 3 else _five_card_straight_rank_sets()
 
 
-_THREE_STRAIGHTS: frozenset[tuple[tuple[int, int], ...]] | None = None
+RankCounts = tuple[tuple[int, int], ...]
 
 
-def _has_three_straights(cards: Sequence[int]) -> bool:
-    # Only ranks matter: the rank counts must be exactly those of a 3-card
-    # straight plus two 5-card straights.
-    counts = Counter(rank_of(c) for c in cards)
-    return tuple(sorted(counts.items())) in _three_straights_rank_counts()
+def _rank_counts(faces: Sequence[int]) -> RankCounts:
+    """The faces' rank counts as sorted (rank, count) pairs."""
+    return tuple(sorted(Counter(rank_of(f) for f in faces).items()))
 
 
-def _has_three_flushes(cards: Sequence[int]) -> bool:
-    # Only suits matter: give each row (3, 5, 5 cards) a suit and check the
-    # suit counts match exactly.
-    counts = Counter(suit_of(c) for c in cards)
-    for suits in product(range(4), repeat=3):
-        needed: Counter[int] = Counter()
-        for size, suit in zip((3, 5, 5), suits, strict=True):
+@lru_cache(maxsize=4)
+def _straights_rank_counts(sizes: tuple[int, ...]) -> frozenset[RankCounts]:
+    """The rank counts of rows of these sizes that are all straights (each
+    row's ranks distinct, docs/rules.md, "The naturals"), built once by brute
+    force over every straight of every row: 1,200 for 3 + 5 + 5."""
+    found: set[RankCounts] = set()
+    for rows in product(*(_straight_rank_sets(size) for size in sizes)):
+        total: Counter[int] = Counter()
+        for ranks in rows:
+            total.update(ranks)
+        found.add(tuple(sorted(total.items())))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=2)
+def _straight_flush_rows(size: int) -> tuple[Played, ...]:
+    """Every straight flush of a row of ``size`` (3 or 5) cards, as faces."""
+    return tuple(
+        tuple(sorted(4 * (r - 2) + suit for r in ranks))
+        for ranks in _straight_rank_sets(size)
+        for suit in range(4)
+    )
+
+
+@lru_cache(maxsize=4)
+def _flushes_suit_counts(sizes: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+    """The suit counts (diamonds, clubs, hearts, spades) of rows of these
+    sizes that are all flushes, built once by brute force over a suit for
+    each row."""
+    found: set[tuple[int, ...]] = set()
+    for suits in product(range(4), repeat=len(sizes)):
+        needed = [0, 0, 0, 0]
+        for size, suit in zip(sizes, suits, strict=True):
             needed[suit] += size
-        if needed == counts:
+        found.add(tuple(needed))
+    return frozenset(found)
+
+
+def _flushes_split(faces: Sequence[int], sizes: tuple[int, ...]) -> bool:
+    """Whether the faces split into flushes of these sizes: only suits
+    matter, so the faces' suit counts must be those of some suit for each
+    row (a flush may hold both copies of a card)."""
+    counts = Counter(suit_of(f) for f in faces)
+    return tuple(counts[suit] for suit in range(4)) in _flushes_suit_counts(sizes)
+
+
+def _straight_flushes_split(hand: Counter[int], sizes: tuple[int, ...]) -> bool:
+    """Whether the faces counted in ``hand`` (as many as ``sizes`` sum to)
+    split into straight flushes of these sizes, by brute force over the
+    first row's straight flushes and the rest split again."""
+    if not sizes:
+        return True
+    for row in _straight_flush_rows(sizes[0]):
+        fits = all(hand[f] > 0 for f in row)
+        if fits and _straight_flushes_split(hand - Counter(row), sizes[1:]):
             return True
     return False
 
 
-def _has_three_straight_flushes(cards: Sequence[int]) -> bool:
-    hand = set(cards)
-
-    def card(rank: int, suit: int) -> int:
-        return 4 * (rank - 2) + suit
-
-    tops = [
-        frozenset(card(r, s) for r in ranks)
-        for ranks in _three_card_straight_rank_sets()
-        for s in range(4)
-    ]
-    fives = [
-        frozenset(card(r, s) for r in ranks)
-        for ranks in _five_card_straight_rank_sets()
-        for s in range(4)
-    ]
-    tops = [t for t in tops if t <= hand]
-    fives = [f for f in fives if f <= hand]
-    for top in tops:
-        for middle in fives:
-            for bottom in fives:
-                # 3 + 5 + 5 = 13 cards covering the hand: a partition.
-                if top | middle | bottom == hand:
-                    return True
-    return False
+def _splits_as(shape: str, faces: Sequence[int], sizes: tuple[int, ...]) -> bool:
+    """Whether the faces split into rows of these sizes of the partition
+    natural ``shape``'s kind: all straights (``three-straights``), all
+    flushes (``three-flushes``) or all straight flushes (docs/rules.md, "The naturals")."""
+    if shape == "three-straights":
+        return _rank_counts(faces) in _straights_rank_counts(sizes)
+    if shape == "three-flushes":
+        return _flushes_split(faces, sizes)
+    # Every row of such a split is a straight and a flush as well, so both
+    # shapes must hold first (a quick way out of the brute force).
+    return (
+        _splits_as("three-straights", faces, sizes)
+        and _splits_as("three-flushes", faces, sizes)
+        and _straight_flushes_split(Counter(faces), sizes)
+    )
 
 
-def naturals(cards: Sequence[int]) -> frozenset[str]:
-    """Every natural the 13 ids qualify for, whatever the rules, as a
-    frozenset of names. Raises ``ValueError`` for other than 13 cards, a bad
-    id or a repeated card."""
-    _check_cards(cards, (13,), "hand")
-    ranks = [rank_of(c) for c in cards]
-    suits = [suit_of(c) for c in cards]
-    cnt = Counter(ranks)
+def _count_naturals(cnt: Counter[int]) -> set[str]:
+    """The naturals of the table that the rank counts decide, each as
+    docs/rules.md, "The naturals" defines it for any deck."""
+    counts = sorted(cnt.values())
+    odd = [n for n in counts if n % 2 == 1]
     found: set[str] = set()
+    if len(cnt) == 13:
+        found.add("dragon")
+    if sum(n // 4 for n in counts) >= 3:
+        found.add("three-quads")
+    if sum(n // 3 for n in counts) >= 4:
+        found.add("four-triples")
+    if len(odd) == 1 and odd[0] >= 3:
+        found.add("five-pairs-trips")
+    if sum(n // 2 for n in counts) >= 6:
+        found.add("six-pairs")
+    if counts == [1, 2, 2, 2, 3, 3]:
+        found.add("two-full-houses")
+    for name, least in (("six-of-a-kind", 6), ("seven-of-a-kind", 7), ("eight-of-a-kind", 8)):
+        if counts[-1] >= least:
+            found.add(name)
+    if counts == [3, 5, 5]:
+        found.add("two-five-of-a-kinds")
+    return found
 
+
+@lru_cache(maxsize=1 << 16)
+def _face_naturals(played: Played) -> frozenset[str]:
+    """Every natural 13 faces qualify for, at the table's default parameters
+    (docs/rules.md, "The naturals" and "Naturals of larger decks")."""
+    ranks = [rank_of(f) for f in played]
+    suits = [suit_of(f) for f in played]
+    found = _count_naturals(Counter(ranks))
     if len(set(suits)) == 1 and len(set(ranks)) == 13:
         found.add("clean-dragon")
-    if len(set(ranks)) == 13:
-        found.add("dragon")
     if sum(1 for r in ranks if r >= 11) >= 12:
         found.add("twelve-royals")
-    if _has_three_straight_flushes(cards):
-        found.add("three-straight-flushes")
-    if sum(1 for r in cnt if cnt[r] == 4) >= 3:
-        found.add("three-quads")
     if all(r >= 8 for r in ranks):
         found.add("all-high")
     if all(r <= 8 for r in ranks):
@@ -1099,30 +1181,62 @@ def naturals(cards: Sequence[int]) -> frozenset[str]:
     red = sum(1 for s in suits if s in RED_SUITS)
     if red >= 12 or len(suits) - red >= 12:
         found.add("twelve-same-color")
-    if sum(1 for r in cnt if cnt[r] >= 3) >= 4:
-        found.add("four-triples")
-    odd = [cnt[r] for r in cnt if cnt[r] % 2 == 1]
-    if odd == [3]:
-        found.add("five-pairs-trips")
-    if sum(cnt[r] // 2 for r in cnt) >= 6:
-        found.add("six-pairs")
-    if _has_three_straights(cards):
-        found.add("three-straights")
-    if _has_three_flushes(cards):
-        found.add("three-flushes")
     if not any(r in (11, 12, 13) for r in ranks):
         found.add("no-picture-cards")
-    if sorted(cnt.values()) == [1, 2, 2, 2, 3, 3]:
-        found.add("two-full-houses")
+    for shape in ("three-straight-flushes", "three-straights", "three-flushes"):
+        if _splits_as(shape, played, _NATURAL_ROWS):
+            found.add(shape)
     return frozenset(found)
 
 
-def _qualifies(entry: Mapping[str, Any], cards: Sequence[int], have: frozenset[str]) -> bool:
-    """Whether the 13 cards qualify for a naturals entry, its parameters
-    applied (``have`` is :func:`naturals` of the cards, the definitions at
-    their default parameters)."""
+@lru_cache(maxsize=256)
+def _plays(faces: Played, jokers: int) -> tuple[tuple[Played, frozenset[str]], ...]:
+    """Every way of playing a hand's jokers, given the faces of its other
+    cards in ascending order (docs/rules.md, "Naturals of larger decks"):
+    each joker plays as any of the 52 faces, one the hand holds included.
+    Either joker plays alike, so each multiset of faces is one way. Each
+    way is the 13 faces as played and the naturals they qualify for at
+    their default parameters."""
+    return tuple(
+        (played, _face_naturals(played))
+        for wild in combinations_with_replacement(range(FACES), jokers)
+        for played in [tuple(sorted(faces + wild))]
+    )
+
+
+def _ways_to_play(cards: Sequence[int]) -> tuple[tuple[Played, frozenset[str]], ...]:
+    """:func:`_plays` of 13 card ids: a copy as its face, jokers apart."""
+    faces = tuple(sorted(int(c) % FACES for c in cards if int(c) < BLACK_JOKER))
+    return _plays(faces, len(cards) - len(faces))
+
+
+def naturals(cards: Sequence[int], rules: Mapping[str, Any] | None = None) -> frozenset[str]:
+    """Every natural the 13 ids qualify for at the table's default
+    parameters, whatever the rules enable, as a frozenset of names. Without
+    ``rules`` the ids are of the 52-card deck (as the engine's ``naturals``
+    reads them); with rules, of the rules' deck, a copy counting as its face
+    and a natural counted when some way of playing the jokers qualifies for
+    it (docs/rules.md, "Naturals of larger decks"). Raises ``ValueError``
+    for other than 13 cards, an id outside the deck or a repeated id."""
+    _check_cards(cards, (13,), "hand", rules)
+    found: frozenset[str] = frozenset()
+    for _, have in _ways_to_play(cards):
+        found |= have
+    return found
+
+
+# The naturals that take a parameter ("A natural's entry").
+_PARAMETER_NATURALS = frozenset({"all-high", "all-low", "twelve-royals", "twelve-same-color"})
+
+
+def _qualifies(entry: Mapping[str, Any], played: Played, have: frozenset[str]) -> bool:
+    """Whether 13 faces as played qualify for a naturals entry, its
+    parameters applied (``have`` is :func:`_face_naturals` of them, the
+    definitions at their default parameters)."""
     name = entry["name"]
-    ranks = [rank_of(c) for c in cards]
+    if name not in _PARAMETER_NATURALS:
+        return name in have
+    ranks = [rank_of(f) for f in played]
     if name == "all-high":
         lowest = RANK_LETTERS.index(entry.get("lowest", "8")) + 2
         return all(r >= lowest for r in ranks)
@@ -1131,100 +1245,105 @@ def _qualifies(entry: Mapping[str, Any], cards: Sequence[int], have: frozenset[s
         return all(r <= highest for r in ranks)
     if name == "twelve-royals":
         return sum(1 for r in ranks if r >= 11) >= int(entry.get("count", 12))
-    if name == "twelve-same-color":
-        red = sum(1 for c in cards if suit_of(c) in RED_SUITS)
-        if entry.get("exactly", False):
-            return red in (12, 1)
-        return red >= 12 or red <= 1
-    return name in have
+    # twelve-same-color
+    red = sum(1 for f in played if suit_of(f) in RED_SUITS)
+    if entry.get("exactly", False):
+        return red in (12, 1)
+    return red >= 12 or red <= 1
 
 
-def _eight_split_as(rest: Sequence[int], shape: str) -> bool:
-    """Whether 8 cards split into a 3-card row and a 5-card row both
-    straights (``shape = "three-straights"``) or both flushes."""
-    if shape == "three-straights":
-        counts = Counter(rank_of(c) for c in rest)
-        return any(
-            Counter(top) + Counter(five) == counts
-            for top in _three_card_straight_rank_sets()
-            for five in _five_card_straight_rank_sets()
-        )
-    suits = sorted(Counter(suit_of(c) for c in rest).values())
-    return suits in ([3, 5], [8])
-
-
-def _raised(entry: Mapping[str, Any], cards: Sequence[int]) -> bool:
-    """Whether the entry's ``raised_by`` condition holds for the 13 cards:
-    four of a rank (``quads``), or some split of the natural's shape with a
-    straight flush as one of its five-card rows (``straight-flush``)."""
+def _raised(entry: Mapping[str, Any], played: Played) -> bool:
+    """Whether the entry's ``raised_by`` holds for 13 faces as played
+    (docs/rules.md, "A natural's entry"): four or more of a rank
+    (``quads``), or some split of the natural's shape with a straight flush
+    as one of its five-card rows (``straight-flush``)."""
     by = entry.get("raised_by")
     if by is None:
         return False
     if by == "quads":
-        return 4 in Counter(rank_of(c) for c in cards).values()
-    hand = set(cards)
-    for ranks in _five_card_straight_rank_sets():
-        for suit in range(4):
-            five = {4 * (r - 2) + suit for r in ranks}
-            if five <= hand and _eight_split_as(sorted(hand - five), entry["name"]):
+        return max(Counter(rank_of(f) for f in played).values()) >= 4
+    hand = Counter(played)
+    for five in _straight_flush_rows(5):
+        if all(hand[f] > 0 for f in five):
+            rest = sorted((hand - Counter(five)).elements())
+            if _splits_as(entry["name"], rest, _NATURAL_ROWS[:2]):
                 return True
     return False
+
+
+def _rank_groups(played: Sequence[int]) -> list[int]:
+    """Ranks grouped, ordered by group size then rank, largest first
+    (docs/rules.md, "Natural against natural")."""
+    cnt = Counter(rank_of(f) for f in played)
+    return sorted(cnt, key=lambda r: (cnt[r], r), reverse=True)
+
+
+def _as_played(entry: Mapping[str, Any], qualifying: Sequence[Played]) -> tuple[Played, bool]:
+    """The cards as played for a declared entry, of the ways of playing the
+    jokers that qualify for it (docs/rules.md, "Naturals of larger decks"):
+    one that raises it when one does, and of those the one whose rank groups
+    are highest (the first such); and whether it raises it."""
+    raising = [played for played in qualifying if _raised(entry, played)]
+    pool = raising or list(qualifying)
+    return max(pool, key=_rank_groups), bool(raising)
 
 
 def declared_natural(
     cards: Sequence[int], rules: Mapping[str, Any], declare: bool = True
 ) -> dict[str, Any] | None:
-    """The natural a seat holding the 13 ids declares under the rules, or
-    None: the earliest entry of ``naturals.enabled`` the cards qualify for
-    (its parameters applied), when ``declare`` is true or the entry is
-    ``must_declare``. Returns ``{"index", "name", "points", "tier", "bonus"}``:
-    its place in the list, its points (``raised_points`` when its raise
-    holds), the index of the first entry of its tier and whether it is a
-    bonus natural. Raises ``ValueError`` as :func:`naturals` does."""
-    have = naturals(cards)
+    """The natural a seat holding the 13 ids (of the rules' deck) declares
+    under the rules, or None: the earliest entry of ``naturals.enabled``
+    that some way of playing the jokers qualifies for (its parameters
+    applied), when ``declare`` is true or the entry is ``must_declare``.
+    Returns ``{"index", "name", "points", "tier", "bonus", "played"}``: its
+    place in the list, its points (``raised_points`` when the cards as
+    played raise it), the index of the first entry of its tier, whether it
+    is a bonus natural and the cards as played, 13 faces in ascending order
+    (docs/rules.md, "Naturals of larger decks"). Raises ``ValueError`` for
+    other than 13 cards, an id outside the rules' deck or a repeated id."""
+    _check_cards(cards, (13,), "hand", rules)
+    enabled = rules["naturals"]["enabled"]
+    ways = _ways_to_play(cards) if enabled else ()
     tier = 0
-    for index, entry in enumerate(rules["naturals"]["enabled"]):
+    for index, entry in enumerate(enabled):
         if not entry.get("same_tier", False):
             tier = index
-        if not _qualifies(entry, cards, have):
+        qualifying = [played for played, have in ways if _qualifies(entry, played, have)]
+        if not qualifying:
             continue
         if not (declare or entry.get("must_declare", False)):
             return None
-        points: int = entry["raised_points"] if _raised(entry, cards) else entry["points"]
+        played, raised = _as_played(entry, qualifying)
+        points: int = entry["raised_points"] if raised else entry["points"]
         return {
             "index": index,
             "name": entry["name"],
             "points": points,
             "tier": tier,
             "bonus": entry.get("bonus", False),
+            "played": played,
         }
     return None
 
 
 def natural(cards: Sequence[int], rules: Mapping[str, Any]) -> str | None:
     """The strongest natural enabled by the rules (the earliest in
-    ``naturals.enabled``) that the 13 ids qualify for, its entry's
-    parameters applied, or None. Raises ``ValueError`` as :func:`naturals`
-    does."""
+    ``naturals.enabled``) that the 13 ids of the rules' deck qualify for,
+    its entry's parameters applied and the jokers played any way
+    (docs/rules.md, "Naturals of larger decks"), or None. Raises
+    ``ValueError`` as :func:`declared_natural` does."""
     found = declared_natural(cards, rules)
     return None if found is None else str(found["name"])
-
-
-def _rank_groups(cards: Sequence[int]) -> list[int]:
-    """Ranks grouped, ordered by group size then rank, largest first."""
-    cnt = Counter(rank_of(c) for c in cards)
-    return sorted(cnt, key=lambda r: (cnt[r], r), reverse=True)
 
 
 def _settle_naturals(
     nat_i: Mapping[str, Any] | None,
     nat_j: Mapping[str, Any] | None,
-    cards_i: Sequence[int],
-    cards_j: Sequence[int],
     rules: Mapping[str, Any],
 ) -> int:
     """What i collects from j when at least one of them declared a natural
-    that settles the pair (each a :func:`declared_natural` result)."""
+    that settles the pair (each a :func:`declared_natural` result), by
+    docs/rules.md, "Natural against natural"."""
     if nat_j is None:
         assert nat_i is not None
         points_i: int = nat_i["points"]
@@ -1234,12 +1353,12 @@ def _settle_naturals(
     pi, pj = int(nat_i["points"]), int(nat_j["points"])
     if nat_i["index"] == nat_j["index"]:
         if rules["naturals"]["ties"] == "compare" and nat_i["name"] in COMPARABLE_NATURALS:
-            # Compare the group ranks one by one; the first difference
-            # decides. (Should one list be a prefix of the other, the longer
-            # wins, as in the three-against-five-card rule; identical lists
-            # push.)
-            gi = _rank_groups(cards_i)
-            gj = _rank_groups(cards_j)
+            # Compare the group ranks of the cards as played one by one; the
+            # first difference decides. (Should one list be a prefix of the
+            # other, the longer wins, as in the three-against-five-card
+            # rule; identical lists push.)
+            gi = _rank_groups(nat_i["played"])
+            gj = _rank_groups(nat_j["played"])
             if gi > gj:
                 return pi
             if gi < gj:
@@ -1433,15 +1552,20 @@ def royalty(row: str, cards: Sequence[int], rules: Mapping[str, Any]) -> int:
     lists it). ``row`` is ``"top"`` (3 ids), ``"middle"`` or ``"bottom"``
     (5 ids) of the rules' deck; the category is the row's as it ranks (a
     copy as its face, a joker as the face that makes the row strongest),
-    and five of a kind pays none (docs/rules.md, "Tables of larger decks").
-    Raises ``ValueError`` for another row name or a row of the wrong size,
-    an id outside the rules' deck or a repeated card."""
+    and five of a kind pays ``royalties.middle_five_of_a_kind`` in the
+    middle and ``royalties.bottom_five_of_a_kind`` at the bottom (0 unless
+    set; docs/rules.md, "Tables of larger decks"), whatever the ranked and
+    row tables say (they list no five of a kind). Raises ``ValueError`` for
+    another row name or a row of the wrong size, an id outside the rules'
+    deck or a repeated card."""
     if row not in ROWS:
         _fail(f"row: expected one of {list(ROWS)}, got {row!r}")
     _check_cards(cards, (ROW_SIZES[row],), row, rules)
     cat = ALL_CATEGORIES[_key(cards, rules)[0]]
     if cat == FIVE_OF_A_KIND:
-        return 0  # no royalty table lists it: five of a kind pays none
+        # a top row never holds it: the middle's or the bottom's knob
+        five: int = _knob(rules, f"royalties.{row}_five_of_a_kind")
+        return five
     ranked = rules["royalties"].get(f"{row}_by_rank", {}).get(cat, {})
     letter = RANK_LETTERS[key_rank(cards, rules) - 2]
     if letter in ranked:
@@ -1473,16 +1597,6 @@ def table_sizes(rules: Mapping[str, Any]) -> range:
     if not _is_larger_deck(rules):
         return range(2, 5)
     return range(2, min(MOST_SEATS, len(_deck_ids(rules)) // 13) + 1)
-
-
-def _check_deck_naturals(rules: Mapping[str, Any]) -> None:
-    """Refuses rules of a larger deck that enable a natural: naturals are
-    declared for the 52-card deck only (docs/rules.md, "Tables of larger decks")."""
-    if _is_larger_deck(rules) and rules["naturals"]["enabled"]:
-        _fail(
-            "naturals.enabled: naturals are declared for the 52-card deck only; rules of "
-            f"{_deck_text(rules)} settle with naturals.enabled = []"
-        )
 
 
 def _holds_horse(hand: Sequence[int], horse: int) -> bool:
@@ -1645,13 +1759,12 @@ class _Round:
         self.multipliers = multipliers
         self.surrendered = surrendered
         self.hands = [rows["top"] + rows["middle"] + rows["bottom"] for rows in rows_of]
-        # The declared natural of each seat; a bonus natural does not settle
-        # pairs and is no natural to steps 1-3 and the sweep-all test. A
-        # larger deck has none (its rules enable none: settle refuses others).
-        larger = _is_larger_deck(rules)
+        # The declared natural of each seat, of any deck, as
+        # docs/rules.md, "Tables of larger decks" says; a bonus natural does
+        # not settle pairs and is no natural to steps 1-3 and the sweep-all
+        # test.
         self.declared = [
-            None if larger else declared_natural(self.hands[i], rules, declares[i])
-            for i in range(players)
+            declared_natural(self.hands[i], rules, declares[i]) for i in range(players)
         ]
         self.nat = [d if d is not None and not d["bonus"] else None for d in self.declared]
         self.bonus_points = [
@@ -1837,9 +1950,7 @@ class _Round:
         # 1. Naturals.
         if nat[i] is not None or nat[j] is not None:
             result = _blank("natural")
-            result["points"] = _settle_naturals(
-                nat[i], nat[j], self.hands[i], self.hands[j], self.rules
-            )
+            result["points"] = _settle_naturals(nat[i], nat[j], self.rules)
             return result
         # 2. Surrender.
         if surrendered[i] or surrendered[j]:
@@ -2005,8 +2116,7 @@ def settle(
     ``1..banker.max_multiplier`` with the banker's 1 (all 1 outside banker
     games; None: all 1).
 
-    Raises ``ValueError`` for rules of a larger deck that enable a natural
-    (naming ``naturals.enabled``), another number of seats, an unknown or
+    Raises ``ValueError`` for another number of seats, an unknown or
     missing seat key, a bad row or an id outside the rules' deck, a card
     dealt twice, a flag that is not a bool, a surrender the rules do not
     enable, bad stakes, a missing, unwanted or out-of-range banker, bad
@@ -2014,7 +2124,6 @@ def settle(
     declared natural or a surrender whose arrangement fouls (naming the
     seat).
     """
-    _check_deck_naturals(rules)
     rows_of, surrendered, declares = _read_seats(seats, rules)
     players = len(rows_of)
     stake = _stake_matrix(stakes, players, rules)

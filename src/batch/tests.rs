@@ -102,7 +102,7 @@ fn count_splits_and_naturals_agree_with_the_single_hand_calls() {
         let hand13: [u8; 13] = hand.try_into().unwrap();
         let count = splits::count_splits(&r.evaluator, r.foul_strict, hand).unwrap();
         assert_eq!(counts[k] as usize, count);
-        assert_eq!(bits[k], naturals::qualifying(&hand13));
+        assert_eq!(u32::from(bits[k]), naturals::qualifying(&hand13));
     }
     // a bad row in the first group of hands counted together, and beyond it
     for row in [3, 19, 39] {

@@ -2,9 +2,12 @@
 //! with its parameters, what raises its points, its tier and must-declare
 //! (docs/rules.md, "Naturals").
 
-use super::{card_mask, is35, qualifying_mask, splits_into_straights, LO};
+use super::raised::raised_by;
+use super::wide::strongest_playing;
+use super::{card_mask, qualifying_mask, LO};
+use crate::cards::DECK;
 use crate::natural_kind::Natural;
-use crate::rules::{NaturalEntry, RaisedBy, Rules};
+use crate::rules::{NaturalEntry, Rules};
 
 /// A seat's declared natural.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +21,9 @@ pub struct Declared {
     pub points: i64,
     /// The index of the first entry of its tier.
     pub tier: usize,
+    /// The cards as played (docs/rules.md, "Naturals of larger decks"):
+    /// their faces (ids 0..51), each joker as the face it plays.
+    pub played: [u8; 13],
 }
 
 /// Card ids of the red suits, diamonds and hearts (suits 0 and 2).
@@ -41,7 +47,7 @@ fn ids_below(rank: u8) -> u64 {
 /// Whether the cards (`q` their fixed-definition bit set, `cm` their card
 /// mask) qualify for the entry's natural with its parameters.
 #[inline(always)]
-fn qualifies(q: u16, cm: u64, e: &NaturalEntry) -> bool {
+fn qualifies(q: u32, cm: u64, e: &NaturalEntry) -> bool {
     let n = e.natural as u32;
     // most entries are read from `q` without the branches below
     if (PARAMETERISED >> n) & 1 == 0 {
@@ -63,55 +69,6 @@ fn qualifies(q: u16, cm: u64, e: &NaturalEntry) -> bool {
     }
 }
 
-/// Bit 0 of nibble k is set for each five-card straight of the one-suit
-/// rank word `s` (13 nibbles of 0 or 1), covering positions k..k+4 (the
-/// run positions of `take`: 0 a low ace, 13 a high ace).
-#[inline]
-fn straight_flush_starts(s: u64) -> u64 {
-    let ace = s >> 48;
-    let p = (s & 0xFFFF_FFFF_FFFF) << 4 | ace | ace << 52;
-    p & p >> 4 & p >> 8 & p >> 12 & p >> 16
-}
-
-/// The rank word (13 nibbles) of the five run positions starting at bit
-/// `k` (nibble `k / 4`) of a run word.
-#[inline]
-fn run5_ranks(k: u32) -> u64 {
-    let positions = super::RUN5 << k;
-    let ace = (positions | positions >> 52) & 1;
-    (positions >> 4) & 0xFFFF_FFFF_FFFF | ace << 48
-}
-
-/// Whether a three-flushes hand splits into three flushes with a straight
-/// flush as a five-card row: a suit of 5, 8, 10 or 13 cards (the counts
-/// `qualifying` admits) gives a five-card row wherever it holds five
-/// consecutive ranks, and its other cards still fill one-suit rows.
-fn flushes_with_straight_flush(cm: u64) -> bool {
-    (0..4).any(|s| {
-        let suit = (cm >> s) & LO;
-        suit.count_ones() >= 5 && straight_flush_starts(suit) != 0
-    })
-}
-
-/// Whether a hand splits into three straights with a straight flush as a
-/// five-card row: some five-card straight flush it holds leaves eight cards
-/// that split into a three-card and a five-card straight.
-fn straights_with_straight_flush(cm: u64) -> bool {
-    let suits = [cm & LO, (cm >> 1) & LO, (cm >> 2) & LO, (cm >> 3) & LO];
-    let cnt = suits[0] + suits[1] + suits[2] + suits[3];
-    suits.iter().any(|&suit| {
-        let mut starts = straight_flush_starts(suit);
-        while starts != 0 {
-            let k = starts.trailing_zeros();
-            starts &= starts - 1;
-            if splits_into_straights(cnt - run5_ranks(k), is35) {
-                return true;
-            }
-        }
-        false
-    })
-}
-
 /// Whether the cards raise the entry to its raised points (false when the
 /// entry has none). The cards must qualify for the entry.
 pub fn raises(cards: &[u8; 13], entry: &NaturalEntry) -> bool {
@@ -120,15 +77,12 @@ pub fn raises(cards: &[u8; 13], entry: &NaturalEntry) -> bool {
 
 #[inline]
 fn is_raised(cm: u64, e: &NaturalEntry) -> bool {
-    match e.raised {
-        None => false,
-        Some((_, RaisedBy::Quads)) => cm & cm >> 1 & cm >> 2 & cm >> 3 & LO != 0,
-        Some((_, RaisedBy::StraightFlush)) => match e.natural {
-            Natural::ThreeFlushes => flushes_with_straight_flush(cm),
-            Natural::ThreeStraights => straights_with_straight_flush(cm),
-            _ => false,
-        },
-    }
+    e.raised.is_some()
+        && raised_by(
+            &[cm & LO, (cm >> 1) & LO, (cm >> 2) & LO, (cm >> 3) & LO],
+            cm & cm >> 1 & cm >> 2 & cm >> 3 & LO != 0,
+            e,
+        )
 }
 
 /// What a list of entries asks of every hand, read once for many hands (a
@@ -138,7 +92,7 @@ fn is_raised(cm: u64, e: &NaturalEntry) -> bool {
 #[derive(Clone, Copy, Debug)]
 pub struct EntryScan {
     /// The bit of each entry's natural.
-    mask: u16,
+    mask: u32,
     /// Every entry's natural is its fixed definition (its parameters at
     /// their defaults), so a hand qualifies for none when it has none of
     /// `mask`'s bits.
@@ -195,31 +149,60 @@ pub fn declared_scanned(
     if entries.is_empty() || !(declare || scan.must_declare) {
         return None;
     }
+    // a fold, not `any`: no early exit, so it compiles to a few vector ops
+    if usize::from(cards.iter().fold(0, |m, &c| m.max(c))) >= DECK {
+        let p = strongest_playing(cards, entries)?;
+        return finish(entries, p.index, p.raised, p.faces, declare);
+    }
     let cm = card_mask(cards);
-    let q = qualifying_mask(cm);
+    let q = u32::from(qualifying_mask(cm));
     if scan.exact && q & scan.mask == 0 {
         return None;
     }
     let index = entries.iter().position(|e| qualifies(q, cm, e))?;
+    finish(
+        entries,
+        index,
+        is_raised(cm, &entries[index]),
+        *cards,
+        declare,
+    )
+}
+
+/// The declared natural of the entry at `index`, raised or not, played as
+/// `played`: `None` when the seat does not declare and need not.
+#[inline]
+fn finish(
+    entries: &[NaturalEntry],
+    index: usize,
+    raised: bool,
+    played: [u8; 13],
+    declare: bool,
+) -> Option<Declared> {
     let entry = entries[index];
     if !(declare || entry.must_declare) {
         return None;
     }
     let points = match entry.raised {
-        Some((raised, _)) if is_raised(cm, &entry) => raised,
+        Some((raised_points, _)) if raised => raised_points,
         _ => entry.points,
     };
-    // the first entry never shares the tier of one before it
-    let tier = entries[..=index]
-        .iter()
-        .rposition(|e| !e.same_tier)
-        .unwrap_or(0);
     Some(Declared {
         index,
         entry,
         points,
-        tier,
+        tier: tier_of(entries, index),
+        played,
     })
+}
+
+/// The index of the first entry of the tier of `entries[index]`: the first
+/// entry never shares the tier of one before it.
+fn tier_of(entries: &[NaturalEntry], index: usize) -> usize {
+    entries[..=index]
+        .iter()
+        .rposition(|e| !e.same_tier)
+        .unwrap_or(0)
 }
 
 /// The seat's natural under the rules: the earliest entry of
@@ -237,5 +220,5 @@ pub fn declared(cards: &[u8; 13], rules: &Rules, declare: bool) -> Option<Declar
 /// The cards must be 13 valid, distinct ids (callers check).
 pub fn qualifies_for(cards: &[u8; 13], entry: &NaturalEntry) -> bool {
     let cm = card_mask(cards);
-    qualifies(qualifying_mask(cm), cm, entry)
+    qualifies(u32::from(qualifying_mask(cm)), cm, entry)
 }

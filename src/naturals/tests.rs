@@ -7,14 +7,14 @@ const TS: Natural = Natural::ThreeStraights;
 const TF: Natural = Natural::ThreeFlushes;
 const TSF: Natural = Natural::ThreeStraightFlushes;
 
-fn names(q: u16) -> Vec<&'static str> {
+fn names(q: u32) -> Vec<&'static str> {
     ALL.iter()
         .filter(|&&n| (q >> (n as u32)) & 1 != 0)
         .map(|n| n.name())
         .collect()
 }
 
-fn has(q: u16, n: Natural) -> bool {
+fn has(q: u32, n: Natural) -> bool {
     (q >> (n as u32)) & 1 != 0
 }
 
@@ -660,7 +660,7 @@ fn frequencies_over_random_deals() {
         200_000
     };
     let mut rng = ChaCha20::from_seed(2024);
-    let mut seen = [0u64; 16];
+    let mut seen = [0u64; NATURAL_NAMES.len()];
     for _ in 0..hands / 4 {
         let d = shuffled_deck(&mut rng);
         for seat in 0..4 {

@@ -4,8 +4,8 @@ use numpy::{IntoPyArray, PyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::conversion::cards::{card_rows, hand13, read_full_hand};
-use super::conversion::choices::{natural_arg, rules_arg_52};
+use super::conversion::cards::{card_rows, hand13, read_full_hand, read_hand_of};
+use super::conversion::choices::{natural_arg, rules_arg, rules_arg_52};
 use crate::batch;
 use crate::naturals::{self as natural_core, NATURAL_NAMES};
 
@@ -28,32 +28,34 @@ fn naturals(cards: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
     let ids = read_full_hand(cards)?;
     let bits = natural_core::qualifying(&hand13(&ids));
     Ok((0..NATURAL_NAMES.len())
-        .filter(|b| bits & (1 << b) != 0)
+        .filter(|&b| (bits >> b) & 1 != 0)
         .map(|b| NATURAL_NAMES[b])
         .collect())
 }
 
 /// The natural 13 cards would declare under the rules.
 ///
-/// ``cards`` is 13 cards in any form ``naturals`` takes; ``rules`` is a
+/// ``cards`` is 13 cards of the rules' deck, in any form ``naturals`` takes
+/// (second copies and jokers too under a larger deck); ``rules`` is a
 /// ``capsa.Rules`` or None (the capsa-susun preset).
 ///
 /// Returns the name of the strongest natural the rules enable (the earliest
 /// entry of ``naturals.enabled``) that the cards qualify for, each entry's
-/// parameters applied, or None. A seat that declares is assumed.
+/// parameters applied and jokers played as the cards that qualify, or None.
+/// A seat that declares is assumed.
 ///
-/// Raises ``CardError`` for a card that cannot be read or an id outside 0..51;
-/// ``HandError`` for other than 13 cards or a card given twice; ``TypeError``
-/// for cards of another type or ``rules`` that is not a ``capsa.Rules`` or
-/// None.
+/// Raises ``CardError`` for a card that cannot be read or is not in the
+/// rules' deck; ``HandError`` for other than 13 cards or a card given twice;
+/// ``TypeError`` for cards of another type or ``rules`` that is not a
+/// ``capsa.Rules`` or None.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
 fn natural(
     cards: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<&'static str>> {
-    let rules = rules_arg_52(rules, "natural")?;
-    let ids = read_full_hand(cards)?;
+    let rules = rules_arg(rules)?;
+    let ids = read_hand_of(cards, &[13], "a 13-card hand", rules.get())?;
     Ok(natural_core::declared(&hand13(&ids), rules.get(), true).map(|d| d.entry.natural.name()))
 }
 

@@ -150,8 +150,7 @@ impl Settlement {
 /// fit in 64 bits; ``ArgumentError`` for a banker that is not a seat or
 /// multipliers that are not one integer per seat; ``CardError`` and ``HandError`` for a
 /// bad card (one the rules' deck does not hold), a seat without 13 cards or a card held twice (the error's ``seat``
-/// names the seat); ``RulesError`` for rules of a larger deck that enable a
-/// natural; ``TypeError`` for seats that are not an iterable of seats
+/// names the seat); ``TypeError`` for seats that are not an iterable of seats
 /// (a str, a single ``Arrangement`` or ``Seat``, a mapping), a seat of another
 /// type, a seat whose ``surrender`` or ``declare_natural`` is missing or not a
 /// bool, stakes given as a float, bool, str or non-integer array, or ``rules``

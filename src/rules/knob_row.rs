@@ -123,3 +123,62 @@ impl Knob {
         })
     }
 }
+
+/// Declares the knob table, `KNOBS` (in `knobs.rs`, where it expands),
+/// from one declaration per knob: its row and its field of `Rules` (a codec
+/// of `fields` and the place of the field in rules `r`), from which the
+/// field access of `Rules::set_knob` and `Rules::knob` follows.
+macro_rules! knob_table {
+    (
+        $(#[$meta:meta])*
+        $({
+            name: $name:expr,
+            kind: $kind:expr,
+            default: $default:expr,
+            doc: $doc:expr,
+            ranking: $ranking:expr,
+            tables: $tables:expr,
+            field: $codec:ty [$r:ident => $place:expr],
+            required: $required:expr,
+        },)*
+    ) => {
+        $(#[$meta])*
+        pub const KNOBS: &[Knob] = &[$(
+            Knob {
+                name: $name,
+                kind: $kind,
+                default: $default,
+                doc: $doc,
+                ranking: $ranking,
+                tables: $tables,
+                required: $required,
+            },
+        )*];
+
+        impl Rules {
+            /// Sets the field of the knob `name` from `value`; `Ok(false)`
+            /// for a name that is not a knob.
+            #[allow(unused_variables)]
+            pub(super) fn set_field(&mut self, name: &str, value: KnobValue) -> Result<bool> {
+                $(if name == $name {
+                    let $r = &mut *self;
+                    <$codec as Codec<_>>::set(name, &mut $place, value)?;
+                    return Ok(true);
+                })*
+                Ok(false)
+            }
+
+            /// The field of the knob `name` as a value; `None` for a name
+            /// that is not a knob.
+            #[allow(unused_variables)]
+            pub(super) fn field(&self, name: &str) -> Option<Option<KnobValue>> {
+                $(if name == $name {
+                    let $r = self;
+                    return Some(<$codec as Codec<_>>::get(&$place));
+                })*
+                None
+            }
+        }
+    };
+}
+pub(super) use knob_table;

@@ -22,66 +22,8 @@ use crate::rank::DECK52_CATEGORIES;
 use crate::rows::{BOTTOM, MIDDLE, TOP};
 use crate::table::{MAX_TABLE_SEATS, MIN_SEATS};
 
-use super::knob_row::{int, tables};
+use super::knob_row::{int, knob_table, tables};
 pub use super::knob_row::{Knob, KnobDefault, KnobType, TablesKey, INT_MAX};
-
-/// Declares the knob table, [`KNOBS`], from one declaration per knob: its
-/// row and its field of [`Rules`] (a codec of [`super::fields`] and the
-/// place of the field in rules `r`), from which the field access of
-/// [`Rules::set_knob`] and [`Rules::knob`] follows.
-macro_rules! knob_table {
-    (
-        $(#[$meta:meta])*
-        $({
-            name: $name:expr,
-            kind: $kind:expr,
-            default: $default:expr,
-            doc: $doc:expr,
-            ranking: $ranking:expr,
-            tables: $tables:expr,
-            field: $codec:ty [$r:ident => $place:expr],
-            required: $required:expr,
-        },)*
-    ) => {
-        $(#[$meta])*
-        pub const KNOBS: &[Knob] = &[$(
-            Knob {
-                name: $name,
-                kind: $kind,
-                default: $default,
-                doc: $doc,
-                ranking: $ranking,
-                tables: $tables,
-                required: $required,
-            },
-        )*];
-
-        impl Rules {
-            /// Sets the field of the knob `name` from `value`; `Ok(false)`
-            /// for a name that is not a knob.
-            #[allow(unused_variables)]
-            pub(super) fn set_field(&mut self, name: &str, value: KnobValue) -> Result<bool> {
-                $(if name == $name {
-                    let $r = &mut *self;
-                    <$codec as Codec<_>>::set(name, &mut $place, value)?;
-                    return Ok(true);
-                })*
-                Ok(false)
-            }
-
-            /// The field of the knob `name` as a value; `None` for a name
-            /// that is not a knob.
-            #[allow(unused_variables)]
-            pub(super) fn field(&self, name: &str) -> Option<Option<KnobValue>> {
-                $(if name == $name {
-                    let $r = self;
-                    return Some(<$codec as Codec<_>>::get(&$place));
-                })*
-                None
-            }
-        }
-    };
-}
 
 /// The top row's three-card categories.
 pub const TOP_CATEGORIES: [&str; 3] = ["high-card", "pair", "trips"];
@@ -432,6 +374,26 @@ knob_table! {
         tables: tables("royalties", 0.25),
         field: AsRoyalties [r => r.royalties[BOTTOM]],
         required: true,
+    },
+    {
+        name: "royalties.middle_five_of_a_kind",
+        kind: KnobType::Int { min: 0, max: INT_MAX },
+        default: KnobDefault::Int(0),
+        doc: "royalty of five of a kind in the middle row (decks with copies or jokers)",
+        ranking: false,
+        tables: None,
+        field: AsInt [r => r.five_of_a_kind_royalties[0]],
+        required: false,
+    },
+    {
+        name: "royalties.bottom_five_of_a_kind",
+        kind: KnobType::Int { min: 0, max: INT_MAX },
+        default: KnobDefault::Int(0),
+        doc: "royalty of five of a kind in the bottom row (decks with copies or jokers)",
+        ranking: false,
+        tables: None,
+        field: AsInt [r => r.five_of_a_kind_royalties[1]],
+        required: false,
     },
     {
         name: "royalties.top_by_rank",

@@ -38,17 +38,10 @@ pub(super) fn check_seats(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
 }
 
 /// [`check_seats`] for a deck with copies or jokers: the table's size for
-/// the deck, each card the deck's and dealt once, the surrender flags; and
-/// no natural enabled, since naturals are declared for the 52-card deck.
+/// the deck, each card the deck's and dealt once, the surrender flags.
 #[cold]
 fn check_deck_seats(rules: &Rules, seats: &[SeatInput]) -> Result<()> {
     check_table_seats(&rules.deck, seats.len())?;
-    if !rules.naturals.is_empty() {
-        return Err(Error::rules(format!(
-            "naturals are declared for the 52-card deck: settle rules of {} with naturals.enabled = []",
-            rules.deck.describe()
-        )));
-    }
     let held = rules.deck.mask();
     let mut seen = 0u128;
     for (s, seat) in seats.iter().enumerate() {

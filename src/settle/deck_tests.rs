@@ -63,17 +63,11 @@ fn every_table_size_a_deck_seats_settles_and_balances() {
 }
 
 #[test]
-fn a_table_larger_than_its_deck_or_with_naturals_is_refused() {
+fn a_table_larger_than_its_deck_is_refused() {
     let rules = deck_rules("s", 1, 0);
     let six = [dealt(&rules, 5, 1), dealt(&rules, 1, 2)].concat();
     let err = settle(&rules, &six, &Stakes::Uniform(1)).unwrap_err();
     assert!(err.message().contains("2 to 5 seats, got 6"), "{err}");
-    let with_naturals = Rules {
-        deck: rules.deck,
-        ..Rules::default()
-    };
-    let err = settle(&with_naturals, &dealt(&rules, 2, 1), &Stakes::Uniform(1)).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Rules);
     let mut table = dealt(&rules, 2, 1);
     table[1].cards[4] = crate::deck::BLACK_JOKER;
     let err = settle(&rules, &table, &Stakes::Uniform(1)).unwrap_err();
@@ -88,7 +82,7 @@ fn a_table_larger_than_its_deck_or_with_naturals_is_refused() {
 }
 
 #[test]
-fn five_of_a_kind_wins_its_row_and_pays_no_royalty() {
+fn five_of_a_kind_wins_its_row_and_pays_no_royalty_unless_set() {
     let rules = deck_rules("none", 2, 0);
     let five = seat("2c 3d 4h | 5h 6h 7h 8h Th | 9s 9s' 9h 9h' 9d");
     let quads = seat("2d 3c 4s | Ac Ad As Kc Ks | Kd Kd' Kh Kh' 2h");
@@ -113,4 +107,52 @@ fn either_copy_of_the_horse_card_is_the_horse_card() {
     let other = seat("2d 3c 4s | 5d 6c 7s 8h Td | Jc Qs Kh 9h Kd");
     let s = settle(&rules, &[holder, other], &Stakes::Uniform(1)).unwrap();
     assert_eq!(s.pairs[0].horse, 2);
+}
+
+#[test]
+fn naturals_of_larger_decks_settle_their_pairs() {
+    use crate::naturals::{Natural, NaturalEntry};
+    use crate::rules::NaturalTies;
+    let mut rules = deck_rules("none", 2, 2);
+    rules.naturals = vec![
+        NaturalEntry::new(Natural::EightOfAKind, 40),
+        NaturalEntry::new(Natural::SixOfAKind, 20),
+    ];
+    rules.natural_ties = NaturalTies::Compare;
+    // two jokers make eight kings; six queens; a plain hand
+    let declaring = |text: &str| SeatInput::playing(cards(text).try_into().unwrap(), true);
+    let eight = declaring("Kc Kd Kh Ks Kc' Kd' 2c 3c 4c 5c 6c BJ RJ");
+    let six = declaring("Qc Qd Qh Qs Qc' Qd' 2d 3d 4d 5d 6d 7d 8d");
+    let plain = declaring("2h 3h 4h | 5s 6s 7s 8s Ts | 9c 9d 9h Jc Jd");
+    let s = settle(&rules, &[eight, six, plain], &Stakes::Uniform(1)).unwrap();
+    let points: Vec<i64> = s.seats.iter().map(|x| x.points).collect();
+    // eight kings collect 40 from each; six queens 20 from the plain hand
+    assert_eq!(points, [80, -20, -60]);
+    // six jacks against six queens: the same natural, compared by rank
+    let jacks = declaring("Jc Jd Jh Js Jc' Jd' 2h 3h 4h 5h 6h 7h 8h");
+    let s = settle(&rules, &[six, jacks], &Stakes::Uniform(1)).unwrap();
+    assert_eq!(s.seats[0].points, 20);
+    // a joker plays the seventh queen's place: six queens by the joker
+    let joker_queens = declaring("Qh' Qs' Qc Qd Qh BJ 9c 9d 9h 9s Tc Td Th");
+    let s = settle(&rules, &[joker_queens, jacks], &Stakes::Uniform(1)).unwrap();
+    assert_eq!(s.seats[0].points, 20);
+}
+
+#[test]
+fn five_of_a_kind_pays_its_own_royalty_in_a_five_card_row() {
+    let mut rules = deck_rules("none", 2, 0);
+    rules
+        .set_knob("royalties.bottom_five_of_a_kind", KnobValue::Int(10))
+        .unwrap();
+    rules
+        .set_knob("royalties.middle_five_of_a_kind", KnobValue::Int(20))
+        .unwrap();
+    let five = seat("2c 3d 4h | 5h 6h 7h 8h Th | 9s 9s' 9h 9h' 9d");
+    let quads = seat("2d 3c 4s | Ac Ad As Kc Ks | Kd Kd' Kh Kh' 2h");
+    let s = settle(&rules, &[five, quads], &Stakes::Uniform(1)).unwrap();
+    assert_eq!(s.seats[0].royalties, [0, 0, 10]);
+    let middle = seat("2c 3d 4h | 9s 9s' 9h 9h' 9d | As As' Ah Ah' Ad");
+    let pairs = seat("2d 3c 4s | Kc Ks Qc Qs Jc | Kd Kd' Kh Kh' 2h");
+    let s = settle(&rules, &[middle, pairs], &Stakes::Uniform(1)).unwrap();
+    assert_eq!(s.seats[0].royalties, [0, 20, 10]);
 }

@@ -8,7 +8,8 @@ use super::inputs::SeatInput;
 use super::plan::Plan;
 use super::results::{PairOutcome, PairResult};
 use super::width::Width;
-use crate::naturals::Natural;
+use crate::cards::is_joker;
+use crate::naturals::{self, Natural};
 use crate::rules::{NaturalResolve, NaturalTies, RoyaltyMode, Rules};
 
 /// Step 4, one pair: the first that applies of naturals, surrender, fouls
@@ -80,37 +81,38 @@ pub(super) fn surrender_pair(rules: &Rules, si: bool, sj: bool, fouled: u8) -> O
 
 /// Whether `ties = "compare"` compares two equal naturals of this kind.
 pub(super) fn comparable(n: Natural) -> bool {
+    use Natural::*;
     matches!(
         n,
-        Natural::SixPairs | Natural::FivePairsTrips | Natural::FourTriples | Natural::ThreeQuads
+        SixPairs
+            | FivePairsTrips
+            | FourTriples
+            | ThreeQuads
+            | SixOfAKind
+            | SevenOfAKind
+            | EightOfAKind
+            | TwoFiveOfAKinds
     )
 }
 
-/// The ranks of 13 cards grouped, groups ordered by size then rank, largest
-/// first; returns the ranks and how many groups there are.
-pub(super) fn rank_groups(cards: &[u8; 13]) -> ([u8; 13], usize) {
-    let mut count = [0u8; 13];
-    for &c in cards {
-        count[crate::cards::rank_index(c) as usize] += 1;
+/// The cards a seat's natural plays
+/// (docs/rules.md, "Naturals of larger decks"):
+/// the cards themselves, or with jokers their faces, each joker as the face
+/// it plays.
+fn played(rules: &Rules, cards: &[u8; 13]) -> [u8; 13] {
+    if cards.iter().any(|&c| is_joker(c)) {
+        naturals::declared_in(cards, &rules.naturals, true).map_or(*cards, |d| d.played)
+    } else {
+        *cards
     }
-    let mut out = [0u8; 13];
-    let mut len = 0;
-    for size in (1..=4).rev() {
-        for r in (0..13u8).rev() {
-            if count[r as usize] == size {
-                out[len] = r;
-                len += 1;
-            }
-        }
-    }
-    (out, len)
 }
 
-/// Compares two hands' rank groups: the first differing rank decides; if one
-/// list is a prefix of the other, the longer one is higher.
-pub(super) fn compare_groups(a: &[u8; 13], b: &[u8; 13]) -> Ordering {
-    let (ga, la) = rank_groups(a);
-    let (gb, lb) = rank_groups(b);
+/// Compares two hands' rank groups (the cards as their naturals play):
+/// the first differing rank decides; if one list is a prefix of the other,
+/// the longer one is higher.
+pub(super) fn compare_groups(rules: &Rules, a: &[u8; 13], b: &[u8; 13]) -> Ordering {
+    let (ga, la) = naturals::rank_groups(&played(rules, a));
+    let (gb, lb) = naturals::rank_groups(&played(rules, b));
     ga[..la].cmp(&gb[..lb])
 }
 
@@ -127,7 +129,7 @@ pub(super) fn natural_pair(rules: &Rules, i: NaturalSide, j: NaturalSide) -> Opt
         (Some((a, pi)), Some((b, pj))) => {
             if a == b && i.2 == j.2 {
                 if rules.natural_ties == NaturalTies::Compare && comparable(a) {
-                    match compare_groups(i.0, j.0) {
+                    match compare_groups(rules, i.0, j.0) {
                         Ordering::Greater => Some(pi),
                         Ordering::Less => pj.checked_neg(),
                         Ordering::Equal => Some(0),

@@ -792,7 +792,11 @@ fn equal_naturals() {
         );
     }
     assert_eq!(
-        compare_groups(&seat(SIX_PAIRS_HIGH).cards, &seat(SIX_PAIRS_LOW).cards),
+        compare_groups(
+            &Rules::default(),
+            &seat(SIX_PAIRS_HIGH).cards,
+            &seat(SIX_PAIRS_LOW).cards
+        ),
         Ordering::Greater
     );
 }

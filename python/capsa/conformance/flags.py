@@ -17,7 +17,7 @@ from capsa.arrangement import Arrangement
 from capsa.conformance.protocol import Case, ids_of
 from capsa.rules import Rules
 
-__all__ = ["FLAGS", "flags_of"]
+__all__ = ["DECK52_NATURALS", "FLAGS", "flags_of"]
 
 FLAGS: dict[str, str] = {
     # ranking
@@ -94,7 +94,10 @@ FLAGS: dict[str, str] = {
 # the vectors deal the 52-card deck, which makes every category but five of a kind
 _DECK52_CATEGORIES = _core.CATEGORIES[: _core.CATEGORIES.index("five-of-a-kind")]
 FLAGS.update({name: f"a hand whose category is {name}" for name in _DECK52_CATEGORIES})
-FLAGS.update({name: f"13 cards whose natural is {name}" for name in _core.NATURAL_NAMES})
+# and every natural but the four that need copies, six of a kind onwards
+DECK52_NATURALS: tuple[str, ...] = _core.NATURAL_NAMES[: _core.NATURAL_NAMES.index("six-of-a-kind")]
+"""The naturals a hand of the 52-card deck can hold, in bit order."""
+FLAGS.update({name: f"13 cards whose natural is {name}" for name in DECK52_NATURALS})
 
 _CATEGORY_INDEX = {name: k for k, name in enumerate(_core.CATEGORIES)}
 

@@ -23,7 +23,7 @@ __all__ = ["Companion", "companions", "zero_sum"]
 _ROWS = ("top", "middle", "bottom")
 _MONEY = ("points", "money", "rake", "net")
 # Suit permutations (d c h s -> ...) that keep each suit's colour (docs/rules.md,
-# "The sixteen naturals": full-colored and twelve-same-color read colours).
+# "The naturals": full-colored and twelve-same-color read colours).
 _COLOUR_KEEPING = [
     (0, 1, 2, 3),
     (2, 1, 0, 3),

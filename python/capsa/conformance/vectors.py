@@ -32,7 +32,7 @@ from capsa import _core
 from capsa._core import ArgumentError
 from capsa.conformance import digests
 from capsa.conformance.bounds import MAX_VECTOR_FILE_BYTES, MAX_VECTOR_LINE_BYTES, scan
-from capsa.conformance.flags import FLAGS, flags_of
+from capsa.conformance.flags import DECK52_NATURALS, FLAGS, flags_of
 from capsa.conformance.protocol import OPS, Case, RulesSpec, case_from_vector, request_of, text_of
 from capsa.conformance.serve import CapsaEngine
 from capsa.conformance.vector_seeds import (
@@ -461,7 +461,7 @@ def _natural_drafts() -> Iterator[_Draft]:
     for preset in first:
         yield from _preset_naturals(preset)
     every = rules_spec(
-        "pagat", naturals__enabled=[{"name": n, "points": 1} for n in reversed(_core.NATURAL_NAMES)]
+        "pagat", naturals__enabled=[{"name": n, "points": 1} for n in reversed(DECK52_NATURALS)]
     )
     for name, (has, _) in NATURAL_HANDS.items():
         yield _Draft(

@@ -158,7 +158,7 @@ impl Simulation {
             banker: false,
             multiplier: 1,
         }; MAX_SEATS];
-        let mut qualifying = [0u16; MAX_SEATS];
+        let mut qualifying = [0u32; MAX_SEATS];
         for s in 0..self.seats {
             qualifying[s] = naturals::qualifying(&hands[s]);
             seats[s] = self.play_seat(&hands[s])?;

@@ -66,7 +66,7 @@ impl Summary {
 
     /// Counts one settled round and its seats' qualifying naturals (bit
     /// sets over `NATURAL_NAMES`).
-    pub fn record(&mut self, settlement: &Settlement, qualifying: &[u16]) {
+    pub fn record(&mut self, settlement: &Settlement, qualifying: &[u32]) {
         self.deals += 1;
         for bits in qualifying {
             for (k, count) in self.qualifying.iter_mut().enumerate() {
