@@ -138,7 +138,7 @@ impl WideEvaluator {
         let ranks = if jokers == 1 {
             joker_ranks(&faces[..others])
         } else {
-            0x1FFF
+            two_joker_ranks(&faces[..others])
         };
         let candidates: Vec<u8> = (0..13u8)
             .filter(|r| ranks >> r & 1 != 0)
@@ -259,6 +259,23 @@ fn joker_ranks(others: &[u8]) -> u16 {
         STRAIGHT_MASKS
             .iter()
             .filter(|&&w| present & !w == 0 && (w & !present).count_ones() == 1)
+            .fold(0, |m, &w| m | (w & !present))
+    } else {
+        0
+    };
+    present | straights
+}
+
+/// The ranks two jokers may need to take beside the faces `others`: theirs
+/// (trips up to five of a kind, two pairs, or a flush holding them, always
+/// beat what new ranks make, but a straight) or the two completing a
+/// straight with three distinct ranks.
+fn two_joker_ranks(others: &[u8]) -> u16 {
+    let present = others.iter().fold(0u16, |m, &f| m | 1 << rank_index(f));
+    let straights = if others.len() == 3 {
+        STRAIGHT_MASKS
+            .iter()
+            .filter(|&&w| present & !w == 0 && (w & !present).count_ones() == 2)
             .fold(0, |m, &w| m | (w & !present))
     } else {
         0

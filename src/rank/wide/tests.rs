@@ -165,3 +165,21 @@ fn jokers_need_only_the_strongest_or_the_shared_suit() {
         }
     }
 }
+
+#[test]
+fn two_jokers_need_only_the_hand_s_ranks_or_a_straight_s() {
+    // every seventh set of three faces (pairs, straight draws and flush
+    // draws among them) beside both jokers, against every pair of faces
+    let faces: Vec<u8> = (0..52).collect();
+    for (order, tie, first) in [("shcd", true, false), ("dhcs", true, true)] {
+        let e = wide(order, tie, first);
+        let mut k = 0u32;
+        for_each_combination(&faces, 3, |h| {
+            k += 1;
+            if k % 7 == 0 {
+                let c = [h[0], h[1], h[2], crate::deck::BLACK_JOKER, crate::deck::RED_JOKER];
+                assert_eq!(e.eval5(c), every_face(&e, &c), "{c:?}");
+            }
+        });
+    }
+}
