@@ -16,10 +16,11 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::naturals;
 use crate::rank::Evaluator;
 use crate::rules::Rules;
-use crate::settle::{check_seat_count, settle_points, SeatInput, Stakes, MAX_SEATS};
+use crate::settle::{settle_points, SeatInput, Stakes};
 use crate::solver::{Arranger, Effort};
 use crate::splits;
 use crate::stream::{settle_line, write_overlong_record, LineOutcome, RulesFor};
+use crate::table::{check_table_seats, MAX_TABLE_SEATS};
 
 /// Checks that `data` holds whole rows of `width` ids; returns how many.
 fn row_count(data: &[u8], width: usize) -> Result<usize> {
@@ -262,7 +263,7 @@ pub fn settle_tables(
     stakes: &Stakes,
     flags: SeatFlags<'_>,
 ) -> Result<BatchSettlement> {
-    check_seat_count(seats)?;
+    check_table_seats(&rules.deck, seats)?;
     let n = row_count(data, seats * 13)?;
     stakes.check(seats).map_err(|e| e.context("stakes"))?;
     for (what, f) in [
@@ -302,7 +303,7 @@ pub fn settle_tables(
                 declare_natural: true,
                 banker: false,
                 multiplier: 1,
-            }; MAX_SEATS];
+            }; MAX_TABLE_SEATS];
             let rows = pts
                 .chunks_mut(p)
                 .zip(mon.chunks_mut(p))

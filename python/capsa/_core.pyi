@@ -633,8 +633,9 @@ def settle_batch(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], list[tuple[int, str]]]:
     """Settles N tables of P seats at once, without the GIL, on every core.
 
-    ``cards`` is a numpy array of card ids of shape (N, P, 13), P from 2 to 4,
-    each seat's ids laid out top 0-2, middle 3-7, bottom 8-12; any integer
+    ``cards`` is a numpy array of card ids of shape (N, P, 13), P from 2 to 4
+    (to as many as a larger deck deals 13 cards to, at most 8), each seat's
+    ids laid out top 0-2, middle 3-7, bottom 8-12; any integer
     dtype, byte order and strides; N may be 0. ``rules`` is a ``capsa.Rules``
     or None (the capsa-susun preset). ``stakes`` is None (the rules'
     ``money.stake``), one integer or a P x P symmetric matrix of non-negative
@@ -650,12 +651,12 @@ def settle_batch(
     Returns (points, money, errors): int64 arrays of shape (N, P), points and
     money in minor units (before rake), zero on the rows that could not be
     settled, and errors, a list of (row index, ``"Kind: message"``) for
-    those rows (a repeated card, an id 52..255 in a uint8 array, a surrender
-    the rules do not enable, figures past 64 bits).
+    those rows (a repeated card, a card the rules' deck does not hold, a
+    surrender the rules do not enable, figures past 64 bits).
 
     Raises, before any row is settled: ``TableError`` for another shape,
     stakes that are negative, not symmetric or of the wrong shape, or flag
-    arrays of the wrong shape; ``CardError`` for an id outside 0..51 in an
+    arrays of the wrong shape; ``CardError`` for an id outside 0..105 in an
     array that is not uint8 (naming its row, seat and column); ``TypeError``
     for a non-array or non-integer ``cards``, stakes given as a float, bool,
     str or non-integer array, flags that are not numpy bool arrays, or

@@ -111,7 +111,8 @@ def settle_batch(
     money only (see :func:`settle` for one table in full detail).
 
     ``cards`` is a numpy array of card ids of shape (N, P, 13), P from 2 to
-    4, each seat's 13 ids laid out top 0-2, middle 3-7, bottom 8-12 (as
+    4 (to as many as a larger deck deals 13 cards to, at most 8: docs/rules.md,
+    "Tables of larger decks"), each seat's 13 ids laid out top 0-2, middle 3-7, bottom 8-12 (as
     :func:`capsa.splits` gives them); any integer dtype, byte order and
     strides (a C-contiguous uint8 array is read in place, any other is
     copied); N may be 0. ``rules`` is a ``Rules`` or None (the capsa-susun
@@ -128,15 +129,15 @@ def settle_batch(
     is listed in ``errors``.
 
     Returns a :class:`BatchSettlement` (``points``, ``money``, ``errors``).
-    A table that cannot be settled (a repeated card, an id 52..255 in a
-    uint8 array, a surrender the rules do not enable, figures past 64 bits)
+    A table that cannot be settled (a repeated card, a card the rules' deck
+    does not hold, a surrender the rules do not enable, figures past 64 bits)
     is listed in ``errors`` by its row index with zero points and money; the
     others are settled.
 
     Raises, before any row is settled: ``TableError`` for another shape,
     stakes that are negative, not symmetric or of the wrong shape, or flag
     arrays of the wrong shape; ``ArgumentError`` for a banker that is not a
-    seat; ``CardError`` for an id outside 0..51 in an array that is not
+    seat; ``CardError`` for an id outside 0..105 in an array that is not
     uint8 (naming its row, seat and column); ``TypeError`` for a non-array
     or non-integer ``cards``, ``banker`` or ``multipliers``, stakes given as
     a float, bool, str or non-integer array, flags that are not numpy bool arrays, or

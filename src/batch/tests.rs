@@ -1,6 +1,6 @@
 use super::*;
 use crate::deal::{shuffled_deck, ChaCha20};
-use crate::settle::settle;
+use crate::settle::{settle, MAX_SEATS};
 use crate::solver::{arranger, Effort, Strategy};
 
 /// `tables` tables of `seats` seats dealt from seeded decks, each seat's 13
@@ -248,4 +248,42 @@ fn settle_lines_numbers_the_lines_and_counts_the_failures() {
     assert!(records[1].contains("\"line\":12"), "{}", records[1]);
     assert!(records[299].contains("\"line\":310"), "{}", records[299]);
     assert!(records[0].starts_with("{\"money\""), "{}", records[0]);
+}
+
+#[test]
+fn tables_of_a_larger_deck_settle_as_one_by_one() {
+    use crate::rules::KnobValue;
+    let mut rules = Rules::default();
+    rules
+        .set_knob("deck.added_suits", KnobValue::Text("hc".into()))
+        .unwrap();
+    let mut ids = rules.deck.ids();
+    let mut rng = ChaCha20::from_seed(9);
+    let mut data = Vec::new();
+    for _ in 0..50 {
+        for i in (1..ids.len()).rev() {
+            ids.swap(i, rng.below(i as u32 + 1) as usize);
+        }
+        data.extend_from_slice(&ids[..78]);
+    }
+    let flags = SeatFlags {
+        surrender: None,
+        declare_natural: None,
+        banker: None,
+        multipliers: None,
+    };
+    let batch = settle_tables(&rules, &data, 6, &Stakes::Uniform(1), flags).unwrap();
+    assert!(batch.errors.is_empty());
+    for (row, table) in data.chunks_exact(78).enumerate() {
+        let seats: Vec<SeatInput> = table
+            .chunks_exact(13)
+            .map(|c| SeatInput::playing(c.try_into().unwrap(), true))
+            .collect();
+        let one = settle(&rules, &seats, &Stakes::Uniform(1)).unwrap();
+        let points: Vec<i64> = one.seats.iter().map(|s| s.points).collect();
+        assert_eq!(batch.points[6 * row..6 * row + 6], points[..]);
+    }
+    // seven seats are more than 78 cards deal
+    let err = settle_tables(&rules, &data[..91], 7, &Stakes::Uniform(1), flags);
+    assert!(err.is_err());
 }

@@ -53,7 +53,7 @@ fn settle_rounds<'py>(
 ) -> PyResult<Settled<'py>> {
     let rules = rules_arg_52(rules, "settle_rounds")?;
     let r = rules.get();
-    let arr = table_cards(cards)?;
+    let arr = table_cards(cards, &r.deck)?;
     let (n, p) = (arr.shape[0], arr.shape[1]);
     let data = arr.ids()?;
     let stakes = stake_per_round_arg(stakes, n)?;

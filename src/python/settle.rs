@@ -200,9 +200,9 @@ fn settle_batch<'py>(
     Bound<'py, PyArray2<i64>>,
     Vec<(usize, String)>,
 )> {
-    let rules = rules_arg_52(rules, "settle_batch")?;
+    let rules = rules_arg(rules)?;
     let r = rules.get();
-    let arr = table_cards(cards)?;
+    let arr = table_cards(cards, &r.deck)?;
     let (n, p) = (arr.shape[0], arr.shape[1]);
     let data = arr.ids()?;
     let spec = stakes_arg(stakes, p)?.unwrap_or(StakeSpec::Uniform(r.stake));

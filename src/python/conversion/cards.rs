@@ -15,8 +15,9 @@ use super::super::errors::err;
 use super::numbers::{as_index, card_id};
 use super::text::{text_of, type_name};
 use crate::cards::{check_distinct, check_hand, not_a_card, parse_text};
+use crate::deck::Deck;
 use crate::error::{Error, ErrorKind};
-use crate::settle::{check_seat_count, MAX_SEATS, MIN_SEATS};
+use crate::table::{check_table_seats, most_seats, MIN_SEATS};
 
 /// An error met while reading cards: a core error (a bad card, too many
 /// cards), which callers can place in a seat, or a Python error (a wrong type,
@@ -600,10 +601,11 @@ pub(crate) fn card_rows<'py>(
 }
 
 /// [`card_array`] for N tables of P seats, 13 cards a seat: `cards` of
-/// shape (N, P, 13), P a seat count [`check_seat_count`] accepts.
-pub(crate) fn table_cards<'py>(cards: &Bound<'py, PyAny>) -> PyResult<CardArray<'py>> {
-    let want = format!("(N, P, 13) with P from {MIN_SEATS} to {MAX_SEATS}");
+/// shape (N, P, 13), P a seat count the rules' deck seats
+/// ([`check_table_seats`]).
+pub(crate) fn table_cards<'py>(cards: &Bound<'py, PyAny>, deck: &Deck) -> PyResult<CardArray<'py>> {
+    let want = format!("(N, P, 13) with P from {MIN_SEATS} to {}", most_seats(deck));
     card_array(cards, "cards", &want, |shape| {
-        shape.len() == 3 && shape[2] == 13 && check_seat_count(shape[1]).is_ok()
+        shape.len() == 3 && shape[2] == 13 && check_table_seats(deck, shape[1]).is_ok()
     })
 }
