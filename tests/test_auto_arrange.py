@@ -26,8 +26,9 @@ from capsa.records import (
     record_digest,
     rules_for_record,
 )
+from capsa.rules.known import presets_of_52_cards
 
-PRESETS = capsa.presets()
+PRESETS = presets_of_52_cards()
 STRICT = capsa.Rules().derive({"foul_check": "strict", "tie_break": "none", "name": "strict"})
 HANDS = [hand for seed in range(500) for hand in capsa.deal(4, seed)]
 

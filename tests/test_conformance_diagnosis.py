@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-import capsa
 from capsa import ArgumentError
 from capsa.conformance import CapsaEngine, load_vectors, run
 from capsa.conformance.timing import ShrinkBudget
 from capsa.conformance.vectors import shipped_dir
+from capsa.rules.known import presets_of_52_cards
 
 VECTORS = load_vectors()
 # the settle suite written before the rules of every house: an engine that
@@ -259,7 +259,7 @@ def test_five_card_digests_are_asked_by_default_only_when_cheap() -> None:
         return reference.handle(request)
 
     report = run(slow, vectors=DIGESTS, fuzz=0, min_requests=0)
-    presets = len(capsa.presets())
+    presets = len(presets_of_52_cards())
     assert asked == [3] * presets and report.exit_code == 0
     skipped = len(DIGESTS) - presets
     assert report.matrix["digest"]["*"] == {
@@ -277,7 +277,7 @@ def test_five_card_digests_are_asked_by_default_only_when_cheap() -> None:
 def test_five_card_digests_of_a_fast_engine_are_asked_by_default() -> None:
     report = run(_engine(), vectors=DIGESTS, fuzz=0)
     # the digests of each preset's ranking, three- and five-card
-    presets = 2 * len(capsa.presets())
+    presets = 2 * len(presets_of_52_cards())
     assert report.matrix["digest"]["*"]["pass"] == presets and not report.digest_note
     assert report.phases["digests"]["requests"] == presets
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import capsa
 from capsa._core import CATEGORIES, NATURAL_NAMES
+from capsa.rules.known import presets_of_52_cards
 
 INT64_MAX = 2**63 - 1
 
@@ -111,7 +112,7 @@ ENTRY_FIELDS = {
     "must_declare",
     "bonus",
 }
-PRESETS = capsa.presets()
+PRESETS = presets_of_52_cards()
 
 # name and description: any text but lone surrogates (refused, not characters).
 TEXT = st.text(st.characters(exclude_categories=["Cs"]), max_size=40)

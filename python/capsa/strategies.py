@@ -34,8 +34,9 @@ from capsa import _core
 from capsa._core import ArgumentError, CardError, HandError
 from capsa.arrangement import Arrangement
 from capsa.cards import Card
-from capsa.rules import INT_MAX, KNOBS, Knob, Rules, presets
+from capsa.rules import INT_MAX, KNOBS, Knob, Rules
 from capsa.rules import RANKING_KNOBS as RANKING_KNOBS  # the fuzzed ranking knobs
+from capsa.rules.known import presets_of_52_cards
 from capsa.rules_spec import RulesSpec
 from capsa.settlement import Seat
 
@@ -363,7 +364,7 @@ _any_rules = rules
 
 
 def _unbanked_presets() -> list[str]:
-    return [p for p in presets() if not Rules.preset(p)["banker.enabled"]]
+    return [p for p in presets_of_52_cards() if not Rules.preset(p)["banker.enabled"]]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from capsa import _core
 from capsa.conformance.protocol import RulesSpec, text_of
-from capsa.rules import presets
+from capsa.rules.known import presets_of_52_cards
 
 __all__ = [
     "CATEGORY_SEEDS",
@@ -71,8 +71,9 @@ leaves theirs as shipped (see :func:`presets_in_order`)."""
 
 def presets_in_order() -> tuple[list[str], list[str]]:
     """The presets of :data:`FIRST_PRESETS` that exist, and every later one
-    (each in name order)."""
-    every = presets()
+    (each in name order): the presets of the 52-card deck, which the
+    protocol deals."""
+    every = presets_of_52_cards()
     return [p for p in FIRST_PRESETS if p in every], [p for p in every if p not in FIRST_PRESETS]
 
 

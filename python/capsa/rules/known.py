@@ -17,7 +17,22 @@ from capsa.rules.checks import KNOB_NAMES
 from capsa.rules.loading import presets
 from capsa.rules.value import Rules
 
-__all__ = ["default_known_rules", "differing_knobs", "rules_key", "rules_name", "with_known"]
+__all__ = [
+    "default_known_rules",
+    "differing_knobs",
+    "presets_of_52_cards",
+    "rules_key",
+    "rules_name",
+    "with_known",
+]
+
+
+def presets_of_52_cards() -> list[str]:
+    """The presets that deal the one 52-card deck
+    (:attr:`Rules.deals_52_cards`), sorted: those the layers that play only
+    that deck (the solver and its tables, rounds and records, bulk
+    settlement, the conformance suites) take. Raises nothing."""
+    return [name for name in presets() if Rules.preset(name).deals_52_cards]
 
 
 def default_known_rules(rules: Rules | None = None) -> dict[str, Rules]:

@@ -280,6 +280,14 @@ class Rules(RuleSet):
         """The variant's name (the ``name`` knob), a str."""
         return str(self._data["name"])
 
+    @property
+    def deals_52_cards(self) -> bool:
+        """Whether the rules deal the one 52-card deck: no added suit, one
+        deck, no joker (docs/rules.md, "Decks: added suits, two decks and
+        jokers"). Raises nothing."""
+        deck = (self["deck.added_suits"], self["deck.decks"], self["deck.jokers"])
+        return bool(deck == ("none", 1, 0))
+
     def __getitem__(self, dotted: str) -> Any:
         """A knob by its dotted name: ``rules["scoop.multiplier"]``, or a whole
         table: ``rules["scoop"]`` (a dict).
