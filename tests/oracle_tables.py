@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 import capsa
 import capsa.rules
 from capsa import oracle
+from capsa.rules.known import presets_of_52_cards
 from strategies import natural_hand
 
 __all__ = [
@@ -88,7 +89,8 @@ REQUIRE_NEW_RULES = True
 # The terms every pair result carries besides its figures.
 NEW_TERMS = ("base", "natural_bonus", "cap", "horse", "seat_multiplier")
 
-PRESETS = capsa.rules.presets()
+# the presets of the 52-card deck: the tests of larger decks draw their decks
+PRESETS = presets_of_52_cards()
 RANKS = "23456789TJQKA"
 SUITS = "dchs"
 RANKING_KNOBS = ("tie_break", "suit_order", "flush_compare", "wheel", "foul_check")

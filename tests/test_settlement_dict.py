@@ -15,10 +15,13 @@ from hypothesis import strategies as st
 
 import capsa
 from capsa import _core
+from capsa.rules.known import presets_of_52_cards
 from strategies import dealt_seats, oracle_seats
 
 # the presets of games without a banker: ``capsa settle``'s rounds name none
-PLAIN_PRESETS = sorted(p for p in capsa.presets() if not capsa.Rules.preset(p)["banker.enabled"])
+PLAIN_PRESETS = sorted(
+    p for p in presets_of_52_cards() if not capsa.Rules.preset(p)["banker.enabled"]
+)
 
 
 def ordered(value: Any) -> Any:

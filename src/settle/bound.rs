@@ -50,13 +50,25 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
     let royalties: i128 = if rules.royalty_mode == RoyaltyMode::None {
         0
     } else {
+        // five of a kind's royalty counts in the five-card rows
+        let five = [
+            0,
+            rules.five_of_a_kind_royalties[0],
+            rules.five_of_a_kind_royalties[1],
+        ];
         rules
             .royalties
             .iter()
             .zip(&rules.royalties_by_rank)
-            .map(|(row, ranked)| {
+            .zip(five)
+            .map(|((row, ranked), five)| {
                 let ranked = ranked.iter().flatten().flatten().copied();
-                row.iter().copied().chain(ranked).max().map_or(0, i)
+                row.iter()
+                    .copied()
+                    .chain(ranked)
+                    .chain([five])
+                    .max()
+                    .map_or(0, i)
             })
             .fold(0, add)
     };
@@ -393,5 +405,9 @@ mod tests {
         ranked.royalties_by_rank[0][1][12] = Some(20);
         ranked.index_ranked_royalties();
         assert_eq!(largest_pair_points(&ranked, 3), 6 + 20);
+        // five of a kind's royalty above every category's in its row
+        let mut fives = ranked.clone();
+        fives.five_of_a_kind_royalties = [30, 0];
+        assert_eq!(largest_pair_points(&fives, 3), 6 + 20 + 30);
     }
 }

@@ -283,8 +283,9 @@ class Rules(RuleSet):
     @property
     def deals_52_cards(self) -> bool:
         """Whether the rules deal the one 52-card deck: no added suit, one
-        deck, no joker (docs/rules.md, "Decks: added suits, two decks and
-        jokers"). Raises nothing."""
+        deck, no joker
+        (docs/rules.md, "Decks: added suits, two decks and jokers").
+        Raises nothing."""
         deck = (self["deck.added_suits"], self["deck.decks"], self["deck.jokers"])
         return bool(deck == ("none", 1, 0))
 

@@ -177,7 +177,13 @@ fn two_jokers_need_only_the_hand_s_ranks_or_a_straight_s() {
         for_each_combination(&faces, 3, |h| {
             k += 1;
             if k % 7 == 0 {
-                let c = [h[0], h[1], h[2], crate::deck::BLACK_JOKER, crate::deck::RED_JOKER];
+                let c = [
+                    h[0],
+                    h[1],
+                    h[2],
+                    crate::deck::BLACK_JOKER,
+                    crate::deck::RED_JOKER,
+                ];
                 assert_eq!(e.eval5(c), every_face(&e, &c), "{c:?}");
             }
         });
