@@ -47,31 +47,7 @@ pub fn largest_pair_points(rules: &Rules, seats: usize) -> i128 {
         m = m.max(sweep_m);
         b = b.max(sweep_b);
     }
-    let royalties: i128 = if rules.royalty_mode == RoyaltyMode::None {
-        0
-    } else {
-        // five of a kind's royalty counts in the five-card rows
-        let five = [
-            0,
-            rules.five_of_a_kind_royalties[0],
-            rules.five_of_a_kind_royalties[1],
-        ];
-        rules
-            .royalties
-            .iter()
-            .zip(&rules.royalties_by_rank)
-            .zip(five)
-            .map(|((row, ranked), five)| {
-                let ranked = ranked.iter().flatten().flatten().copied();
-                row.iter()
-                    .copied()
-                    .chain(ranked)
-                    .chain([five])
-                    .max()
-                    .map_or(0, i)
-            })
-            .fold(0, add)
-    };
+    let royalties = largest_royalties(rules);
     let roy_m = |m: i128| if rules.scoop_multiply_royalties { m } else { 1 };
     let scoop = |m: i128, b: i128| add(mul(add(rp3, overall), m), b);
     let rows = add(scoop(m, b), mul(royalties, roy_m(m)));
@@ -241,6 +217,37 @@ pub fn check_settlement_fits(rules: &Rules, seats: usize, stakes: &Stakes) -> Re
         }
     }
     Ok(())
+}
+
+/// The sum over the rows of each row's largest royalty: its categories',
+/// its ranked ones and, in a five-card row, five of a kind's (0 under
+/// `royalty_mode = "none"`).
+fn largest_royalties(rules: &Rules) -> i128 {
+    if rules.royalty_mode == RoyaltyMode::None {
+        0
+    } else {
+        // five of a kind's royalty counts in the five-card rows
+        let five = [
+            0,
+            rules.five_of_a_kind_royalties[0],
+            rules.five_of_a_kind_royalties[1],
+        ];
+        rules
+            .royalties
+            .iter()
+            .zip(&rules.royalties_by_rank)
+            .zip(five)
+            .map(|((row, ranked), five)| {
+                let ranked = ranked.iter().flatten().flatten().copied();
+                row.iter()
+                    .copied()
+                    .chain(ranked)
+                    .chain([five])
+                    .max()
+                    .map_or(0, i128::from)
+            })
+            .fold(0, i128::saturating_add)
+    }
 }
 
 #[cfg(test)]
