@@ -13,8 +13,9 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
 use crate::cards::DECK;
+use crate::deck::Deck;
 use crate::error::{Error, Result};
-use crate::settle::check_seat_count;
+use crate::table::check_table_seats;
 
 /// A source of uniformly distributed 32-bit words that a shuffle draws from.
 pub trait Words {
@@ -108,34 +109,51 @@ impl Words for ChaCha20 {
 /// partner drawn with [`below`].
 pub fn shuffled_deck<W: Words + ?Sized>(words: &mut W) -> [u8; DECK] {
     let mut deck: [u8; DECK] = std::array::from_fn(|i| i as u8);
-    for i in (1..DECK).rev() {
-        let j = below(words, i as u32 + 1) as usize;
-        deck.swap(i, j);
-    }
+    shuffle(words, &mut deck);
     deck
+}
+
+/// Shuffles `ids` in place by Fisher-Yates from the top position down, each
+/// swap partner drawn with [`below`].
+pub fn shuffle<W: Words + ?Sized>(words: &mut W, ids: &mut [u8]) {
+    for i in (1..ids.len()).rev() {
+        let j = below(words, i as u32 + 1) as usize;
+        ids.swap(i, j);
+    }
 }
 
 /// The hands of `seats` seats from a shuffled deck: seat `s` holds deck
 /// positions `13s..13s+12`, sorted by id.
-pub fn hands_of(deck: &[u8; DECK], seats: usize) -> Vec<[u8; 13]> {
-    (0..seats.min(4))
-        .map(|s| {
+pub fn hands_of(deck: &[u8], seats: usize) -> Vec<[u8; 13]> {
+    deck.chunks_exact(13)
+        .take(seats)
+        .map(|cards| {
             let mut hand = [0u8; 13];
-            hand.copy_from_slice(&deck[13 * s..13 * s + 13]);
+            hand.copy_from_slice(cards);
             hand.sort_unstable();
             hand
         })
         .collect()
 }
 
-/// Deals 13 cards to each of `seats` seats (as [`check_seat_count`] takes).
+/// Deals 13 cards to each of `seats` seats of the 52-card deck (as
+/// [`crate::settle::check_seat_count`] takes).
 pub fn deal(seats: usize, seed: Option<u64>) -> Result<Vec<[u8; 13]>> {
-    check_seat_count(seats)?;
+    deal_deck(&Deck::default(), seats, seed)
+}
+
+/// Deals 13 cards to each of `seats` seats of `deck` (as
+/// [`check_table_seats`] takes): the deck's ids in ascending order shuffled
+/// as [`shuffle`] does, so that the 52-card deck deals as [`deal`].
+pub fn deal_deck(deck: &Deck, seats: usize, seed: Option<u64>) -> Result<Vec<[u8; 13]>> {
+    check_table_seats(deck, seats)?;
     let mut rng = match seed {
         Some(s) => ChaCha20::from_seed(s),
         None => ChaCha20::from_entropy()?,
     };
-    Ok(hands_of(&shuffled_deck(&mut rng), seats))
+    let mut ids = deck.ids();
+    shuffle(&mut rng, &mut ids);
+    Ok(hands_of(&ids, seats))
 }
 
 #[cfg(test)]

@@ -127,3 +127,32 @@ def test_settle_batch_settles_the_preset_s_tables_as_settle(preset: str) -> None
     for row in range(0, 200, 37):
         one = capsa.settle([list(map(int, s)) for s in cards[row]], rules)
         assert list(batch.points[row]) == list(one.points)
+
+
+@pytest.mark.parametrize("preset", [*sorted(DECKS), "capsa-susun"])
+def test_the_seeded_deal_of_the_rules_deck_is_the_oracle_s(preset: str) -> None:
+    rules = capsa.Rules.preset(preset)
+    config = o.load_rules(rules.to_dict())
+    most = DECKS[preset][2] if preset in DECKS else 4
+    for seed in (0, 1, 7, 2**64 - 1):
+        for seats in range(2, most + 1):
+            hands = [[c.id for c in h] for h in capsa.deal(seats, seed=seed, rules=rules)]
+            assert hands == o.deal(seats, seed, config)
+            held = [c for h in hands for c in h]
+            assert len(set(held)) == 13 * seats and set(held) <= set(o._deck_ids(config))
+    # the 52-card deck deals as it always has
+    if preset == "capsa-susun":
+        assert capsa.deal(4, seed=7, rules=rules) == capsa.deal(4, seed=7)
+        assert [[c.id for c in h] for h in capsa.deal(3, seed=9)] == o.deal(3, 9)
+
+
+@pytest.mark.parametrize("preset", sorted(DECKS))
+def test_a_deal_of_more_seats_than_the_deck_seats_is_refused(preset: str) -> None:
+    rules = capsa.Rules.preset(preset)
+    most = DECKS[preset][2]
+    with pytest.raises(capsa.TableError, match=f"has 2 to {most} seats"):
+        capsa.deal(most + 1, seed=1, rules=rules)
+    with pytest.raises(capsa.TableError, match="seats"):
+        capsa.deal(-1, seed=1, rules=rules)
+    with pytest.raises(TypeError):
+        capsa.deal(4, seed=1, rules="shisanshui-5")  # type: ignore[arg-type]

@@ -365,21 +365,25 @@ def card_ids(cards: _CardsLike, count: int | None = None) -> list[int]:
     or an id that is a bool or float.
     """
 
-def deal(seats: int = 4, seed: int | None = None) -> list[list[Card]]:
+def deal(seats: int = 4, seed: int | None = None, rules: _Rules = None) -> list[list[Card]]:
     """Deals 13 cards to each seat from one shuffled deck.
 
-    ``seats`` is an int 2..4 (default 4). ``seed`` is None (the deck is
+    ``seats`` is an int 2..4 (default 4; up to as many as the rules' deck
+    deals 13 cards to under a larger deck). ``seed`` is None (the deck is
     shuffled from 32 bytes of operating-system entropy) or an int
     ``0 <= seed < 2**64`` (the same deal on every platform and every version:
     ChaCha20 keyed with the seed, Fisher-Yates with rejection sampling).
-    Python and numpy integers are taken.
+    Python and numpy integers are taken. ``rules`` is a ``capsa.Rules`` or
+    None (the 52-card deck): the deck shuffled is the rules' deck, its ids in
+    ascending order, so that the 52-card deck deals the same cards either way.
 
     Returns ``seats`` lists of 13 ``Card``, each sorted by id; seat s holds
     deck positions 13s..13s+12.
 
-    Raises ``TableError`` for ``seats`` outside 2..4, ``ArgumentError`` for a
-    seed outside ``0..2**64-1``, ``TypeError`` for either given as a bool, a
-    float or another non-integer.
+    Raises ``TableError`` for ``seats`` outside 2..4 (outside 2 to the most
+    the rules' deck seats), ``ArgumentError`` for a seed outside
+    ``0..2**64-1``, ``TypeError`` for either given as a bool, a float or
+    another non-integer, or ``rules`` that is not a ``capsa.Rules`` or None.
     """
 
 def evaluate(cards: _CardsLike, rules: _Rules = None) -> HandValue:

@@ -1439,19 +1439,22 @@ def _uniform_below(words: Iterator[int], n: int) -> int:
             return word % n
 
 
-def deal(seats: int, seed: int) -> list[list[int]]:
-    """The seeded deal: the ids 0..51 shuffled by Fisher-Yates from the top
+def deal(seats: int, seed: int, rules: Mapping[str, Any] | None = None) -> list[list[int]]:
+    """The seeded deal: the ids of the rules' deck (``rules = None``: the
+    52-card deck) in ascending order, shuffled by Fisher-Yates from the top
     position down, each swap partner drawn from the seed's ChaCha20 stream;
-    seat s holds deck positions 13s..13s+12, sorted. Returns ``seats`` lists
-    of 13 ids. Raises ``ValueError`` for ``seats`` outside 2..4 or a
-    ``seed`` outside 0..2**64-1."""
-    if not 2 <= seats <= 4:
-        _fail(f"seats: expected 2 to 4, got {seats}")
+    seat s holds deck positions 13s..13s+12, sorted (docs/api.md, "Seeded deals").
+    Returns ``seats`` lists of 13 ids. Raises ``ValueError`` for ``seats``
+    outside 2..4 (outside :func:`table_sizes` of the rules) or a ``seed``
+    outside 0..2**64-1."""
+    sizes = range(2, 5) if rules is None else table_sizes(rules)
+    if seats not in sizes:
+        _fail(f"seats: expected {sizes.start} to {sizes.stop - 1}, got {seats}")
     if not 0 <= seed < 1 << 64:
         _fail(f"seed: expected 0 <= seed < 2**64, got {seed}")
     words = _seeded_words(seed)
-    deck = list(range(52))
-    for top in range(51, 0, -1):
+    deck = sorted(_deck_ids(rules))
+    for top in range(len(deck) - 1, 0, -1):
         other = _uniform_below(words, top + 1)
         deck[top], deck[other] = deck[other], deck[top]
     return [sorted(deck[13 * s : 13 * s + 13]) for s in range(seats)]

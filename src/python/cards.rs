@@ -7,6 +7,7 @@ use pyo3::types::PyString;
 
 use super::card::{cards_of, Card};
 use super::conversion::cards::{read_cards, Want};
+use super::conversion::choices::rules_arg;
 use super::conversion::numbers::{int_in_range, seats_arg, seed_arg};
 use super::conversion::text::text_of;
 use crate::cards::{parse_text, SUIT_CHARS};
@@ -86,34 +87,46 @@ fn card_ids(cards: &Bound<'_, PyAny>, count: Option<&Bound<'_, PyAny>>) -> PyRes
 
 /// Deals 13 cards to each seat from one shuffled deck.
 ///
-/// ``seats`` is an int 2..4 (default 4). ``seed`` is None (the deck is shuffled
-/// from 32 bytes of operating-system entropy) or an int ``0 <= seed < 2**64``
-/// (the same deal on every platform and every version: ChaCha20 keyed with the
-/// seed, Fisher-Yates with rejection sampling). Python and numpy integers are
-/// taken.
+/// ``seats`` is an int 2..4 (default 4; up to as many as the rules' deck
+/// deals 13 cards to under a larger deck). ``seed`` is None (the deck is
+/// shuffled from 32 bytes of operating-system entropy) or an int
+/// ``0 <= seed < 2**64`` (the same deal on every platform and every version:
+/// ChaCha20 keyed with the seed, Fisher-Yates with rejection sampling).
+/// Python and numpy integers are taken. ``rules`` is a ``capsa.Rules`` or
+/// None (the 52-card deck): the deck shuffled is the rules' deck, its ids in
+/// ascending order, so that the 52-card deck deals the same cards either way.
 ///
 /// Returns ``seats`` lists of 13 ``Card``, each sorted by id; seat s holds deck
 /// positions 13s..13s+12.
 ///
-/// Raises ``TableError`` for ``seats`` outside 2..4, ``ArgumentError`` for a
-/// seed outside ``0..2**64-1``, ``TypeError`` for either given as a bool, a
-/// float or another non-integer.
+/// Raises ``TableError`` for ``seats`` outside 2..4 (outside 2 to the most
+/// the rules' deck seats), ``ArgumentError`` for a seed outside
+/// ``0..2**64-1``, ``TypeError`` for either given as a bool, a float or
+/// another non-integer, or ``rules`` that is not a ``capsa.Rules`` or None.
 #[pyfunction]
-#[pyo3(signature = (seats=None, seed=None), text_signature = "(seats=4, seed=None)")]
+#[pyo3(signature = (seats=None, seed=None, rules=None), text_signature = "(seats=4, seed=None, rules=None)")]
 fn deal(
     py: Python<'_>,
     seats: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<Vec<Py<Card>>>> {
-    let seats = match seats {
-        Some(s) => seats_arg(s)?,
-        None => 4,
-    };
     let seed = match seed {
         Some(s) if !s.is_none() => Some(seed_arg(s)?),
         _ => None,
     };
-    let hands = crate::deal::deal(seats, seed)?;
+    let hands = match rules.filter(|r| !r.is_none()) {
+        Some(r) => {
+            let rules = rules_arg(Some(r))?;
+            // the deck's own check names it and its seat counts
+            let seats = match seats {
+                Some(s) => int_in_range(s, "seats", 0, 255, ErrorKind::Table)? as usize,
+                None => 4,
+            };
+            crate::deal::deal_deck(&rules.get().deck, seats, seed)?
+        }
+        None => crate::deal::deal(seats.map_or(Ok(4), seats_arg)?, seed)?,
+    };
     hands.iter().map(|h| cards_of(py, h)).collect()
 }
 
