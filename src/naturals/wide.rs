@@ -79,7 +79,8 @@ fn bit(n: Natural, cond: bool) -> u32 {
 fn qualifying_faces(c: &Counts) -> u32 {
     use Natural::*;
     let dragon = c.cnt.iter().all(|&n| n == 1);
-    let odd: Vec<u8> = c.cnt.iter().copied().filter(|n| n % 2 == 1).collect();
+    let mut odd = c.cnt.iter().copied().filter(|n| n % 2 == 1);
+    let five_pairs_trips = odd.next().is_some_and(|n| n >= 3) && odd.next().is_none();
     let (shape, groups) = c.shape();
     let red = c.red();
     let mut q = bit(CleanDragon, dragon && c.per_suit.contains(&13))
@@ -91,7 +92,7 @@ fn qualifying_faces(c: &Counts) -> u32 {
         | bit(FullColored, red == 13 || red == 0)
         | bit(TwelveSameColor, !(2..=11).contains(&red))
         | bit(FourTriples, c.sum_div(3) >= 4)
-        | bit(FivePairsTrips, odd.len() == 1 && odd[0] >= 3)
+        | bit(FivePairsTrips, five_pairs_trips)
         | bit(SixPairs, c.sum_div(2) >= 6)
         | bit(NoPictureCards, c.cnt[JACK..12].iter().all(|&n| n == 0))
         | bit(TwoFullHouses, shape[..groups] == [3, 3, 2, 2, 2, 1])
@@ -134,16 +135,21 @@ pub fn rank_groups(faces: &[u8; 13]) -> ([u8; 13], usize) {
     for &f in faces {
         cnt[rank_index(face(f)) as usize] += 1;
     }
-    let mut groups: Vec<(u8, u8)> = (0..13u8)
-        .filter(|&r| cnt[r as usize] > 0)
-        .map(|r| (cnt[r as usize], r))
-        .collect();
-    groups.sort_unstable_by(|a, b| b.cmp(a));
+    // (count, rank) of each rank held, largest first
+    let mut groups = [(0u8, 0u8); 13];
+    let mut len = 0;
+    for r in 0..13u8 {
+        if cnt[r as usize] > 0 {
+            groups[len] = (cnt[r as usize], r);
+            len += 1;
+        }
+    }
+    groups[..len].sort_unstable_by(|a, b| b.cmp(a));
     let mut out = [0u8; 13];
-    for (slot, &(_, r)) in out.iter_mut().zip(&groups) {
+    for (slot, &(_, r)) in out.iter_mut().zip(&groups[..len]) {
         *slot = r;
     }
-    (out, groups.len())
+    (out, len)
 }
 
 /// One way of playing the jokers: the 13 faces, the earliest entry they
@@ -173,8 +179,9 @@ impl Playing {
     /// Whether this playing is stronger than `other`: an earlier entry, then
     /// raised over not, then higher rank groups.
     fn beats(&self, other: &Playing) -> bool {
-        let groups = |p: &Playing| p.groups.0[..p.groups.1].to_owned();
-        (other.index, self.raised, groups(self)) > (self.index, other.raised, groups(other))
+        let mine = &self.groups.0[..self.groups.1];
+        let theirs = &other.groups.0[..other.groups.1];
+        (other.index, self.raised, mine) > (self.index, other.raised, theirs)
     }
 }
 
