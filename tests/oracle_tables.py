@@ -434,7 +434,7 @@ def _oracle_seats(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def engine_settle(table: Mapping[str, Any], rules: capsa.Rules) -> dict[str, Any] | str:
     """The engine's ``settle(...).to_dict()`` of the table, or its refusal
-    as ``"refused: <message>"``."""
+    as ``"refused: <type>: <message>"``."""
     keywords: dict[str, Any] = {}
     if table["banker"] is not None:
         keywords["banker"] = table["banker"]
@@ -447,7 +447,7 @@ def engine_settle(table: Mapping[str, Any], rules: capsa.Rules) -> dict[str, Any
     try:
         result: dict[str, Any] = capsa.settle(seats, rules, table["stakes"], **keywords).to_dict()
     except capsa.CapsaError as exc:
-        return f"refused: {exc}"
+        return f"refused: {type(exc).__name__}: {exc}"
     return result
 
 

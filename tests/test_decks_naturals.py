@@ -29,18 +29,23 @@ from itertools import combinations
 from typing import Any
 
 import pytest
+from deck_cards import (
+    ADDED_SUITS,
+    BLACK_JOKER,
+    RANKS,
+    cs,
+    deck_ids,
+    most_seats,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle_module import load_oracle
-from oracle_tables import disagreements, knob_sets
+from oracle_tables import disagreements, engine_settle, knob_sets, oracle_settle
 
 import capsa
 
 o = load_oracle()
 
-RANKS = "23456789TJQKA"
-SUITS = "dchs"
-BLACK_JOKER, RED_JOKER = 104, 105
 # docs/rules.md, "The naturals": the table's twenty names, in order.
 NAMES = (
     "clean-dragon",
@@ -66,42 +71,11 @@ NAMES = (
 )
 NEW = NAMES[16:]
 STRAIGHT_FLUSH_RAISED = ("three-straights", "three-flushes")
-ADDED_SUITS = ["s", "h", "c", "d", "sh", "sc", "sd", "hc", "hd", "cd"]
 
 TWO = {"decks": 2}
 TWO_JOKERS = {"decks": 2, "jokers": 2}
 JOKER = {"jokers": 1}
 JOKERS = {"jokers": 2}
-
-
-def card(text: str) -> int:
-    """A card id from its text: ``As``, ``As'`` (the second copy), ``BJ``, ``RJ``."""
-    if text in ("BJ", "RJ"):
-        return BLACK_JOKER if text == "BJ" else RED_JOKER
-    copy = 1 if text.endswith("'") else 0
-    return 52 * copy + 4 * RANKS.index(text[0]) + SUITS.index(text[1])
-
-
-def cs(text: str) -> list[int]:
-    """Card ids from text such as ``"As As' BJ"``; ``/`` between rows is skipped."""
-    return [card(t) for t in text.split() if t != "/"]
-
-
-def deck_ids(deck: dict[str, Any]) -> list[int]:
-    """The ids of a deck, written from docs/rules.md apart from the oracle."""
-    added = deck.get("added_suits", "none")
-    ids = list(range(52))
-    for face in range(52):
-        if deck.get("decks", 1) == 2 or (added != "none" and SUITS[face % 4] in added):
-            ids.append(52 + face)
-    return ids + [BLACK_JOKER, RED_JOKER][: deck.get("jokers", 0)]
-
-
-def most_seats(deck: dict[str, Any]) -> int:
-    """The largest table of a deck: 4 with the 52-card deck, else as many
-    as it deals 13 cards to, at most 8."""
-    size = len(deck_ids(deck))
-    return 4 if size == 52 else min(8, size // 13)
 
 
 def config(
@@ -783,34 +757,6 @@ def _natural_table(
     return {"seats": seats, "banker": banker, "multipliers": multipliers, "stakes": stakes}
 
 
-def _engine_settle(t: dict[str, Any], rules: capsa.Rules) -> dict[str, Any] | str:
-    keywords = {k: t[k] for k in ("banker", "multipliers") if t[k] is not None}
-    seats = [
-        capsa.Seat(capsa.Arrangement.from_ids(s["cards"]), s["surrender"], s["declare_natural"])
-        for s in t["seats"]
-    ]
-    try:
-        result: dict[str, Any] = capsa.settle(seats, rules, t["stakes"], **keywords).to_dict()
-    except capsa.CapsaError as exc:
-        return f"refused: {exc}"
-    return result
-
-
-def _oracle_settle(t: dict[str, Any], oracle_config: dict[str, Any]) -> dict[str, Any] | str:
-    seats = [
-        {**_oracle_seats([s["cards"]])[0], "surrender": s["surrender"],
-         "declare_natural": s["declare_natural"]}
-        for s in t["seats"]
-    ]  # fmt: skip
-    try:
-        result: dict[str, Any] = o.settle(
-            seats, oracle_config, t["stakes"], banker=t["banker"], multipliers=t["multipliers"]
-        )
-    except ValueError as exc:
-        return f"refused: {exc}"
-    return result
-
-
 @settings(max_examples=100, deadline=None)
 @given(
     drawn=knob_sets(new=True),
@@ -836,7 +782,7 @@ def test_engine_settles_naturals_of_larger_decks_as_the_oracle(
     knobs = {**knobs, "naturals": {"resolve": resolve, "ties": ties, "enabled": enabled}}
     rules, oracle_config = both_rules(deck, preset, **knobs)
     t = _natural_table(random.Random(seed), rules, oracle_config, deck)
-    engine, want = _engine_settle(t, rules), _oracle_settle(t, oracle_config)
+    engine, want = engine_settle(t, rules), oracle_settle(t, oracle_config)
     assert disagreements(engine, want) == [], (deck, t)
     if isinstance(want, dict):
         assert sum(want["points"]) == 0
@@ -888,7 +834,7 @@ def test_engine_compares_the_cards_as_played(raised: bool) -> None:
         "banker": None,
         "multipliers": None,
     }
-    engine, want = _engine_settle(t, rules), _oracle_settle(t, oracle_config)
+    engine, want = engine_settle(t, rules), oracle_settle(t, oracle_config)
     assert disagreements(engine, want) == []
     assert isinstance(engine, dict) and engine["points"] == ([-3, 3] if raised else [3, -3])
 
@@ -939,7 +885,7 @@ def test_engine_table_sizes_with_naturals() -> None:
             "banker": None,
             "multipliers": None,
         }  # fmt: skip
-        engine, want = _engine_settle(t, rules), _oracle_settle(t, oracle_config)
+        engine, want = engine_settle(t, rules), oracle_settle(t, oracle_config)
         assert disagreements(engine, want) == []
         assert isinstance(want, dict)
         assert len(want["pairs"]) == len(list(combinations(range(8), 2)))

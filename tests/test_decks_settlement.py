@@ -29,51 +29,25 @@ from typing import Any
 
 import numpy as np
 import pytest
+from deck_cards import (
+    ADDED_SUITS,
+    BLACK_JOKER,
+    RED_JOKER,
+    card,
+    cs,
+    deck_ids,
+    most_seats,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle_module import load_oracle
-from oracle_tables import disagreements, knob_sets, with_terms
+from oracle_tables import disagreements, engine_settle, knob_sets, oracle_settle, with_terms
 
 import capsa
 
 o = load_oracle()
 
-RANKS = "23456789TJQKA"
-SUITS = "dchs"
-BLACK_JOKER, RED_JOKER = 104, 105
-# One or two suits entering a second time, named strongest first by s h c d.
-ADDED_SUITS = ["s", "h", "c", "d", "sh", "sc", "sd", "hc", "hd", "cd"]
 NO_NATURALS: dict[str, Any] = {"enabled": []}
-
-
-def card(text: str) -> int:
-    """A card id from its text: ``As``, ``As'`` (the second copy), ``BJ``, ``RJ``."""
-    if text in ("BJ", "RJ"):
-        return BLACK_JOKER if text == "BJ" else RED_JOKER
-    copy = 1 if text.endswith("'") else 0
-    return 52 * copy + 4 * RANKS.index(text[0]) + SUITS.index(text[1])
-
-
-def cs(text: str) -> list[int]:
-    """Card ids from text such as ``"As As' BJ"``; ``/`` between rows is skipped."""
-    return [card(t) for t in text.split() if t != "/"]
-
-
-def deck_ids(deck: dict[str, Any]) -> list[int]:
-    """The ids of a deck, written from docs/rules.md apart from the oracle."""
-    added = deck.get("added_suits", "none")
-    ids = list(range(52))
-    for face in range(52):
-        if deck.get("decks", 1) == 2 or (added != "none" and SUITS[face % 4] in added):
-            ids.append(52 + face)
-    return ids + [BLACK_JOKER, RED_JOKER][: deck.get("jokers", 0)]
-
-
-def most_seats(deck: dict[str, Any]) -> int:
-    """The largest table of a deck, from the rule text: 4 with the 52-card
-    deck, else as many as it deals 13 cards to, at most 8."""
-    size = len(deck_ids(deck))
-    return 4 if size == 52 else min(8, size // 13)
 
 
 def both_rules(
@@ -97,45 +71,6 @@ def table(seats: list[list[int]], **flags: Any) -> dict[str, Any]:
         "banker": flags.get("banker"),
         "multipliers": flags.get("multipliers"),
     }
-
-
-def engine_settle(t: dict[str, Any], rules: capsa.Rules) -> dict[str, Any] | str:
-    """The engine's ``settle(...).to_dict()``, or ``"refused: <type>: <message>"``."""
-    keywords: dict[str, Any] = {}
-    if t["banker"] is not None:
-        keywords["banker"] = t["banker"]
-    if t["multipliers"] is not None:
-        keywords["multipliers"] = t["multipliers"]
-    seats = [
-        capsa.Seat(capsa.Arrangement.from_ids(s["cards"]), s["surrender"], s["declare_natural"])
-        for s in t["seats"]
-    ]
-    try:
-        result: dict[str, Any] = capsa.settle(seats, rules, t["stakes"], **keywords).to_dict()
-    except capsa.CapsaError as exc:
-        return f"refused: {type(exc).__name__}: {exc}"
-    return result
-
-
-def oracle_settle(t: dict[str, Any], config: dict[str, Any]) -> dict[str, Any] | str:
-    """The oracle's settlement, or ``"refused: <message>"``."""
-    seats = [
-        {
-            "top": s["cards"][:3],
-            "middle": s["cards"][3:8],
-            "bottom": s["cards"][8:],
-            "surrender": s["surrender"],
-            "declare_natural": s["declare_natural"],
-        }
-        for s in t["seats"]
-    ]
-    try:
-        result: dict[str, Any] = o.settle(
-            seats, config, t["stakes"], banker=t["banker"], multipliers=t["multipliers"]
-        )
-    except ValueError as exc:
-        return f"refused: {exc}"
-    return result
 
 
 def agreed(t: dict[str, Any], rules: capsa.Rules, config: dict[str, Any]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import pytest
+from deck_cards import cs, deck_ids
 from oracle_module import load_oracle
 from oracle_tables import disagreements
 
@@ -20,8 +21,6 @@ from capsa.rules.known import presets_of_52_cards
 
 o = load_oracle()
 
-RANKS = "23456789TJQKA"
-SUITS = "dchs"
 # preset: (its deck's second copies by suit, its jokers, the most seats)
 DECKS: dict[str, tuple[str, int, int]] = {
     "shisanshui-5": ("c", 0, 5),
@@ -30,23 +29,10 @@ DECKS: dict[str, tuple[str, int, int]] = {
 }
 
 
-def card(text: str) -> int:
-    """A card id from ``As``, ``As'`` (the second copy), ``BJ``, ``RJ``."""
-    if text in ("BJ", "RJ"):
-        return 104 if text == "BJ" else 105
-    copy = 52 if text.endswith("'") else 0
-    return copy + 4 * RANKS.index(text[0]) + SUITS.index(text[1])
-
-
-def cs(text: str) -> list[int]:
-    return [card(t) for t in text.split() if t != "/"]
-
-
 def deck_of(preset: str) -> list[int]:
     """The preset's deck, written from its row of the table above."""
     added, jokers, _ = DECKS[preset]
-    second = [52 + c for c in range(52) if SUITS[c % 4] in added]
-    return [*range(52), *second, *[104, 105][:jokers]]
+    return deck_ids({"added_suits": added or "none", "jokers": jokers})
 
 
 def test_the_presets_of_larger_decks_deal_their_decks() -> None:
