@@ -13,8 +13,9 @@
 //!   M || i as 8 bytes big-endian)`, 32 bytes;
 //! * the word stream is the blocks' bytes in order, read 4 at a time as
 //!   big-endian unsigned 32-bit integers (block 0 gives words 0-7);
-//! * the deck is the ids 0..51 shuffled by [`crate::deal::shuffled_deck`]
-//!   from that stream (Fisher-Yates from position 51 down to 1, the partner
+//! * the deck is the ids of the rules' deck in ascending order (0..51 for
+//!   the 52-card deck) shuffled by [`crate::deal::shuffle`] from that stream
+//!   (Fisher-Yates from the top position down to 1, the partner
 //!   of position `i` drawn uniformly from `0..=i` by rejection: a word `w`
 //!   is drawn again while `w >= 2^32 - 2^32 mod (i + 1)`, then `w mod (i + 1)`);
 //!   seat `s` holds deck positions `13s..13s+12`, sorted by id.
@@ -29,9 +30,10 @@ use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
 use crate::cards::DECK;
-use crate::deal::{hands_of, shuffled_deck, Words};
+use crate::deal::{hands_of, shuffle, shuffled_deck, Words};
+use crate::deck::Deck;
 use crate::error::{Error, Result};
-use crate::settle::check_seat_count;
+use crate::table::check_table_seats;
 
 /// The algorithm's id, written into every record that uses it.
 pub const ALGORITHM: &str = "capsa-fair-1";
@@ -183,46 +185,77 @@ pub fn deck<S: AsRef<str>>(server_seed: &ServerSeed, client_seeds: &[S], nonce: 
     shuffled_deck(&mut FairWords::new(server_seed, client_seeds, nonce))
 }
 
-/// The hands of a provably fair deal to `seats` seats (2..=4), with the
-/// client seeds checked.
+/// The hands of a provably fair deal of the 52-card deck to `seats` seats
+/// (2..=4), with the client seeds checked.
 pub fn deal<S: AsRef<str>>(
     server_seed: &ServerSeed,
     client_seeds: &[S],
     nonce: u64,
     seats: usize,
 ) -> Result<Vec<[u8; 13]>> {
-    check_seat_count(seats)?;
+    deal_deck(&Deck::default(), server_seed, client_seeds, nonce, seats)
+}
+
+/// The hands of a provably fair deal of `deck` to `seats` seats (as
+/// [`check_table_seats`] takes), with the client seeds checked: the deck's
+/// ids in ascending order shuffled from the seeds' word stream, so that the
+/// 52-card deck deals as [`deck`] shuffles.
+pub fn deal_deck<S: AsRef<str>>(
+    deck: &Deck,
+    server_seed: &ServerSeed,
+    client_seeds: &[S],
+    nonce: u64,
+    seats: usize,
+) -> Result<Vec<[u8; 13]>> {
+    check_table_seats(deck, seats)?;
     check_client_seeds(client_seeds, seats)?;
-    Ok(hands_of(
-        &dealt_deck(server_seed, client_seeds, nonce),
-        seats,
-    ))
+    let dealt = dealt_deck(deck, server_seed, client_seeds, nonce);
+    Ok(hands_of(&dealt, seats))
+}
+
+/// The rules' deck shuffled from a server seed, client seeds and nonce
+/// (the 52-card deck gives [`deck`]).
+pub fn shuffled<S: AsRef<str>>(
+    deck: &Deck,
+    server_seed: &ServerSeed,
+    client_seeds: &[S],
+    nonce: u64,
+) -> Vec<u8> {
+    let mut ids = deck.ids();
+    shuffle(
+        &mut FairWords::new(server_seed, client_seeds, nonce),
+        &mut ids,
+    );
+    ids
 }
 
 /// A deck shuffled on this thread, with what it was shuffled from.
 struct LastDeck {
+    deck: Deck,
     server_seed: ServerSeed,
     client_seeds: Vec<String>,
     nonce: u64,
-    deck: [u8; DECK],
+    shuffled: Vec<u8>,
 }
 
 thread_local! {
-    /// The last deck [`deal`] shuffled on this thread: a round is dealt, and
-    /// dealt again from its seeds as its record is written.
+    /// The last deck [`deal_deck`] shuffled on this thread: a round is
+    /// dealt, and dealt again from its seeds as its record is written.
     static LAST_DECK: RefCell<Option<LastDeck>> = const { RefCell::new(None) };
 }
 
-/// [`deck`], taken from [`LAST_DECK`] when it was shuffled from the same
-/// seeds and nonce.
+/// [`shuffled`], taken from [`LAST_DECK`] when it was shuffled from the
+/// same deck, seeds and nonce.
 fn dealt_deck<S: AsRef<str>>(
+    deck: &Deck,
     server_seed: &ServerSeed,
     client_seeds: &[S],
     nonce: u64,
-) -> [u8; DECK] {
+) -> Vec<u8> {
     LAST_DECK.with_borrow_mut(|last| {
         let same = |l: &&LastDeck| {
-            l.server_seed == *server_seed
+            l.deck == *deck
+                && l.server_seed == *server_seed
                 && l.nonce == nonce
                 && l.client_seeds
                     .iter()
@@ -230,16 +263,17 @@ fn dealt_deck<S: AsRef<str>>(
                     .eq(client_seeds.iter().map(AsRef::as_ref))
         };
         if let Some(l) = last.as_ref().filter(same) {
-            return l.deck;
+            return l.shuffled.clone();
         }
-        let deck = deck(server_seed, client_seeds, nonce);
+        let dealt = shuffled(deck, server_seed, client_seeds, nonce);
         *last = Some(LastDeck {
+            deck: *deck,
             server_seed: *server_seed,
             client_seeds: client_seeds.iter().map(|s| s.as_ref().to_owned()).collect(),
             nonce,
-            deck,
+            shuffled: dealt.clone(),
         });
-        deck
+        dealt
     })
 }
 

@@ -38,16 +38,23 @@ pub fn most_seats(deck: &Deck) -> usize {
 /// deck's rule as [`check_seat_count`] words it, a larger deck's naming
 /// the deck.
 pub fn check_table_seats(deck: &Deck, n: usize) -> Result<()> {
-    if deck.is_standard() {
-        return check_seat_count(n);
-    }
-    let most = most_seats(deck);
-    if (MIN_SEATS..=most).contains(&n) {
+    if (MIN_SEATS..=most_seats(deck)).contains(&n) {
         Ok(())
     } else {
-        Err(Error::table(format!(
-            "a table of {} has {MIN_SEATS} to {most} seats, got {n}",
-            deck.describe()
-        )))
+        Err(table_seats_error(deck, n))
     }
+}
+
+/// The error for a table of `deck` of `got` seats (a count, or the text of
+/// one beyond any machine integer): [`seat_count_error`] for the 52-card
+/// deck, else naming the deck.
+pub fn table_seats_error(deck: &Deck, got: impl std::fmt::Display) -> Error {
+    if deck.is_standard() {
+        return seat_count_error(got);
+    }
+    Error::table(format!(
+        "a table of {} has {MIN_SEATS} to {} seats, got {got}",
+        deck.describe(),
+        most_seats(deck)
+    ))
 }

@@ -1499,15 +1499,22 @@ def _fair_words(server_seed: bytes, client_seeds: Sequence[str], nonce: int) -> 
 
 
 def fair_deal(
-    seats: int, server_seed: bytes, client_seeds: Sequence[str], nonce: int
+    seats: int,
+    server_seed: bytes,
+    client_seeds: Sequence[str],
+    nonce: int,
+    rules: Mapping[str, Any] | None = None,
 ) -> list[list[int]]:
-    """The provably fair deal: the ids 0..51 shuffled by Fisher-Yates from the
-    top position down, each swap partner drawn by rejection from the HMAC
-    word stream of the seeds and nonce; seat s holds deck positions
-    13s..13s+12, sorted. Raises ``ValueError`` for seats outside 2..4, a
-    server seed that is not 32 bytes or client seeds not one per seat."""
-    if not 2 <= seats <= 4:
-        _fail(f"seats: expected 2 to 4, got {seats}")
+    """The provably fair deal: the ids of the rules' deck (``rules = None``:
+    the 52-card deck, 0..51) in ascending order, shuffled by Fisher-Yates
+    from the top position down, each swap partner drawn by rejection from
+    the HMAC word stream of the seeds and nonce; seat s holds deck positions
+    13s..13s+12, sorted. Raises ``ValueError`` for seats outside 2..4
+    (outside :func:`table_sizes` of the rules), a server seed that is not 32
+    bytes or client seeds not one per seat."""
+    sizes = range(2, 5) if rules is None else table_sizes(rules)
+    if seats not in sizes:
+        _fail(f"seats: expected {sizes.start} to {sizes.stop - 1}, got {seats}")
     if len(server_seed) != 32:
         _fail(f"server_seed: expected 32 bytes, got {len(server_seed)}")
     if client_seeds and len(client_seeds) != seats:
@@ -1515,8 +1522,8 @@ def fair_deal(
     if not 0 <= nonce < 1 << 64:
         _fail(f"nonce: expected 0 <= nonce < 2**64, got {nonce}")
     words = _fair_words(server_seed, client_seeds, nonce)
-    deck = list(range(52))
-    for top in range(51, 0, -1):
+    deck = sorted(_deck_ids(rules))
+    for top in range(len(deck) - 1, 0, -1):
         other = _uniform_below(words, top + 1)
         deck[top], deck[other] = deck[other], deck[top]
     return [sorted(deck[13 * s : 13 * s + 13]) for s in range(seats)]

@@ -153,3 +153,28 @@ fn a_deal_follows_every_input_after_another_deal() {
     let distinct: std::collections::HashSet<_> = inputs.iter().map(fresh).collect();
     assert_eq!(distinct.len(), inputs.len());
 }
+
+#[test]
+fn the_rules_deck_is_shuffled_whole_and_the_52_card_deck_as_before() {
+    let seed = counting_seed();
+    let standard = Deck::default();
+    assert_eq!(
+        deal_deck(&standard, &seed, &["a", "b", "c"], 4, 3).unwrap(),
+        hands_of(&deck(&seed, &["a", "b", "c"], 4), 3)
+    );
+    let two_decks = Deck {
+        added_suits: 0,
+        decks: 2,
+        jokers: 2,
+    };
+    let whole = shuffled(&two_decks, &seed, &NO_SEEDS, 9);
+    let mut sorted = whole.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, two_decks.ids());
+    let hands = deal_deck(&two_decks, &seed, &NO_SEEDS, 9, 8).unwrap();
+    assert_eq!(hands, hands_of(&whole, 8));
+    // the deal of the same seeds is the cached shuffle of the deck asked for
+    assert_ne!(deal(&seed, &NO_SEEDS, 9, 4).unwrap()[..], hands[..4]);
+    let nine = deal_deck(&two_decks, &seed, &NO_SEEDS, 9, 9).unwrap_err();
+    assert_eq!(nine.kind(), ErrorKind::Table);
+}

@@ -7,16 +7,17 @@ use pyo3::types::PyTuple;
 
 use super::card::{cards_of, Card};
 use super::conversion::cards::hand13;
-use super::conversion::choices::rules_arg_52;
-use super::conversion::numbers::{nonce_arg, seats_arg};
+use super::conversion::choices::rules_arg;
+use super::conversion::numbers::{nonce_arg, table_seats_arg};
 use super::conversion::seats::submitted_arrangement;
 use super::conversion::text::{client_seeds_arg, server_seed_arg};
 use crate::arrangement::cards_text;
-use crate::cards::check_distinct;
+use crate::deck::Deck;
 use crate::error::Error;
 use crate::fair::{self, hex};
 use crate::hands::fouls;
 use crate::naturals as natural_core;
+use crate::rules::Rules;
 
 /// The commitment to a 32-byte server seed: its SHA-256, lowercase hex.
 #[pyfunction]
@@ -26,21 +27,20 @@ fn fair_commitment(server_seed: &Bound<'_, PyAny>) -> PyResult<String> {
 
 type Hands<'py> = (Vec<Bound<'py, PyTuple>>, Vec<Vec<Py<Card>>>);
 
-/// The provably fair deal: each seat's 13 ids sorted (a tuple), and the
-/// same as a list of Cards.
+/// The provably fair deal of the rules' deck (None: the 52-card deck):
+/// each seat's 13 ids sorted (a tuple), and the same as a list of Cards.
 #[pyfunction]
-#[pyo3(signature = (server_seed, client_seeds, nonce, seats))]
+#[pyo3(signature = (server_seed, client_seeds, nonce, seats, rules=None))]
 fn fair_deal<'py>(
     py: Python<'py>,
     server_seed: &Bound<'py, PyAny>,
     client_seeds: Option<&Bound<'py, PyAny>>,
     nonce: &Bound<'py, PyAny>,
     seats: &Bound<'py, PyAny>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Hands<'py>> {
-    let seats = seats_arg(seats)?;
-    let seed = server_seed_arg(server_seed)?;
-    let client_seeds = client_seeds_arg(client_seeds, seats)?;
-    let hands = fair::deal(&seed, &client_seeds, nonce_arg(nonce)?, seats)?;
+    let deck = rules_arg(rules)?.get().deck;
+    let hands = deal_of(server_seed, client_seeds, nonce, seats, &deck)?;
     let cards = hands
         .iter()
         .map(|h| cards_of(py, h))
@@ -52,18 +52,41 @@ fn fair_deal<'py>(
     Ok((ids, cards))
 }
 
+/// The hands of the fair deal of `deck` from the arguments as given.
+fn deal_of(
+    server_seed: &Bound<'_, PyAny>,
+    client_seeds: Option<&Bound<'_, PyAny>>,
+    nonce: &Bound<'_, PyAny>,
+    seats: &Bound<'_, PyAny>,
+    deck: &Deck,
+) -> PyResult<Vec<[u8; 13]>> {
+    let seats = table_seats_arg(seats, deck)?;
+    let seed = server_seed_arg(server_seed)?;
+    let client_seeds = client_seeds_arg(client_seeds, seats)?;
+    Ok(fair::deal_deck(
+        deck,
+        &seed,
+        &client_seeds,
+        nonce_arg(nonce)?,
+        seats,
+    )?)
+}
+
 /// Reads a submission (an `Arrangement`, "top / middle / bottom" text, or
 /// 13 cards in row order) and checks it holds exactly `hand`; returns its
 /// 13 ids. An error names the seat and the cards.
 #[pyfunction]
+#[pyo3(signature = (arrangement, hand, seat, rules=None))]
 fn submission<'py>(
     arrangement: &Bound<'py, PyAny>,
     hand: Vec<u8>,
     seat: usize,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let rules = rules_arg(rules)?;
     PyTuple::new(
         arrangement.py(),
-        checked_submission(arrangement, &hand, seat)?,
+        checked_submission(arrangement, &hand, seat, rules.get())?,
     )
 }
 
@@ -71,14 +94,15 @@ fn checked_submission(
     arrangement: &Bound<'_, PyAny>,
     hand: &[u8],
     seat: usize,
+    rules: &Rules,
 ) -> PyResult<Vec<u32>> {
     let at_seat = |e: Error| PyErr::from(e.context(format_args!("seat {seat}")).at_seat(seat));
-    let ids = submitted_arrangement(arrangement, seat)?;
+    let ids = submitted_arrangement(arrangement, seat, rules)?;
     // ids are distinct cards: the same set as a hand of distinct cards, or not
-    let same = match (check_distinct(&ids), check_distinct(hand)) {
-        (Ok(a), Ok(b)) => a == b && ids.len() == hand.len(),
-        _ => false,
-    };
+    let (mut a, mut b) = (ids.clone(), hand.to_vec());
+    a.sort_unstable();
+    b.sort_unstable();
+    let same = a == b;
     if !same {
         let foreign: Vec<u8> = ids.iter().copied().filter(|c| !hand.contains(c)).collect();
         let kept: Vec<u8> = hand.iter().copied().filter(|c| !ids.contains(c)).collect();
@@ -116,12 +140,10 @@ fn fair_deal_checked(
     arrangements: Vec<Option<Bound<'_, PyAny>>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Restored> {
-    let rules = rules_arg_52(rules, "fair_deal_checked")?;
+    let rules = rules_arg(rules)?;
     let r = rules.get();
-    let seats = seats_arg(seats)?;
-    let seed = server_seed_arg(server_seed)?;
-    let client_seeds = client_seeds_arg(client_seeds, seats)?;
-    let hands = fair::deal(&seed, &client_seeds, nonce_arg(nonce)?, seats)?;
+    let hands = deal_of(server_seed, client_seeds, nonce, seats, &r.deck)?;
+    let seats = hands.len();
     if arrangements.len() != seats {
         return Err(Error::argument(format!(
             "arrangements: one per seat ({seats}), got {}",
@@ -132,7 +154,7 @@ fn fair_deal_checked(
     let mut arranged = Vec::with_capacity(seats);
     for (k, (arrangement, hand)) in arrangements.iter().zip(&hands).enumerate() {
         arranged.push(match arrangement {
-            Some(a) => Some(checked_submission(a, hand, k)?),
+            Some(a) => Some(checked_submission(a, hand, k, r)?),
             None => None,
         });
     }

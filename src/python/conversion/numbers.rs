@@ -1,7 +1,7 @@
 //! Readers of integer arguments: any int in a range, the seat count,
 //! counts, seeds, nonces, deal indices, thread counts and training sizes.
 
-use crate::deck::CARD_IDS;
+use crate::deck::{Deck, CARD_IDS};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
@@ -9,7 +9,8 @@ use pyo3::types::{PyBool, PyInt, PyString};
 use super::super::errors::err;
 use super::text::type_name;
 use crate::error::{Error, ErrorKind};
-use crate::settle::{check_seat_count, seat_count_error};
+use crate::settle::{check_seat_count, check_table_seats, seat_count_error};
+use crate::table::table_seats_error;
 
 /// The most words or shuffles one generator call returns (the command line
 /// asks in chunks, so memory stays flat).
@@ -110,6 +111,18 @@ fn seat_count(obj: &Bound<'_, PyAny>) -> PyResult<Result<usize, Error>> {
 /// accepts (else its TableError, as every channel words it).
 pub(crate) fn seat_count_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     Ok(seat_count(obj)??)
+}
+
+/// The seat count of a table of `deck`: an integer (TypeError) that
+/// [`check_table_seats`] accepts (else its TableError, which for the
+/// 52-card deck words it as [`seat_count_arg`] does).
+pub(crate) fn table_seats_arg(obj: &Bound<'_, PyAny>, deck: &Deck) -> PyResult<usize> {
+    let i = integer(obj, "seats")?;
+    match usize::try_from(saturating_value(&i)?) {
+        Ok(n) => Ok(check_table_seats(deck, n).map(|()| n)?),
+        // below zero or beyond the machine's integers: no deck seats it
+        Err(_) => Err(table_seats_error(deck, int_text(&i)).into()),
+    }
 }
 
 /// The `seats` argument of the tools (solver, simulation, dealing): as

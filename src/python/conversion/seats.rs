@@ -13,10 +13,10 @@ use super::flags::bool_arg;
 use super::roles::seat_roles;
 use super::text::type_name;
 use crate::arrangement::arrangement_size_error;
-use crate::cards::check_hand;
 use crate::deck::Deck;
 use crate::error::Error;
 use crate::record::{self, PlayedSeat};
+use crate::rules::Rules;
 use crate::settle::{most_seats, seat_count_error, SeatInput, MAX_SEATS, MIN_SEATS};
 
 /// `getattr(obj, name, None)`: the attribute, or None when `obj` has none.
@@ -214,10 +214,15 @@ fn arrangement_text(text: &Bound<'_, PyString>, seat: usize) -> PyResult<Vec<u8>
 pub(crate) fn submitted_arrangement(
     arrangement: &Bound<'_, PyAny>,
     seat: usize,
+    rules: &Rules,
 ) -> PyResult<Vec<u8>> {
+    let check = |ids: &[u8]| {
+        crate::hands::check(rules, ids, &[13], "an arrangement")
+            .map_err(|e| ReadError::Core(e).in_seat(seat))
+    };
     if let Ok(text) = arrangement.cast::<PyString>() {
         let ids = arrangement_text(text, seat)?;
-        check_hand(&ids, &[13], "an arrangement").map_err(|e| ReadError::Core(e).in_seat(seat))?;
+        check(&ids)?;
         return Ok(ids);
     }
     let py = arrangement.py();
@@ -246,7 +251,7 @@ pub(crate) fn submitted_arrangement(
             .in_seat(seat)
             .into());
     }
-    check_hand(&ids, &[13], "an arrangement").map_err(|e| ReadError::Core(e).in_seat(seat))?;
+    check(&ids)?;
     Ok(ids)
 }
 
