@@ -14,6 +14,7 @@
 
 use crate::error::{Error, Result};
 use crate::naturals;
+use crate::rank::wide::WideEvaluator;
 use crate::rules::Rules;
 use crate::solver::{self, greedy_arrangement, Effort, Strategy};
 use crate::splits;
@@ -71,16 +72,21 @@ pub struct AutoChoice {
 
 /// How `policy` arranges a hand of 13 cards at a table of `seats` under
 /// `rules` (see the module documentation). Errors: a hand that is not 13
-/// distinct cards (`Card`/`Hand`), seats outside 2..4 (`Table`), the
-/// solver's own errors.
+/// distinct cards of the rules' deck (`Card`/`Hand`), seats the deck does
+/// not deal (`Table`), the `solver` policy under a deck other than the
+/// 52-card deck (`Rules`: the solver plays that deck only), the solver's
+/// own errors.
 pub fn auto_arrangement(
     rules: &Rules,
     hand: &[u8],
     seats: usize,
     policy: AutoPolicy,
 ) -> Result<AutoChoice> {
-    crate::settle::check_seat_count(seats)?;
-    let sorted = splits::sorted_hand_for(hand, "a hand to arrange")?;
+    check_policy_deck(rules, policy)?;
+    crate::table::check_table_seats(&rules.deck, seats)?;
+    crate::hands::check(rules, hand, &[13], "a hand to arrange")?;
+    let mut sorted: [u8; 13] = hand.try_into().expect("length checked");
+    sorted.sort_unstable();
     match policy {
         AutoPolicy::Solver => {
             let choice = solver::arranger(rules, None, seats, Strategy::Solver)?
@@ -94,15 +100,36 @@ pub fn auto_arrangement(
             cards: greedy_arrangement(rules, &sorted)?,
             declare_natural: naturals::declared(&sorted, rules, true).is_some(),
         }),
-        AutoPolicy::Foul => {
-            let cards = splits::first_foul(&rules.evaluator, rules.foul_strict, &sorted)
-                .ok_or_else(|| Error::hand("no split of these 13 cards fouls under the rules"))?;
-            Ok(AutoChoice {
-                cards,
-                declare_natural: false,
-            })
-        }
+        AutoPolicy::Foul => Ok(AutoChoice {
+            cards: first_foul(rules, &sorted)?,
+            declare_natural: false,
+        }),
     }
+}
+
+/// Checks that `policy` plays the rules' deck: the solver plays the 52-card
+/// deck only.
+pub fn check_policy_deck(rules: &Rules, policy: AutoPolicy) -> Result<()> {
+    if policy != AutoPolicy::Solver || rules.deck.is_standard() {
+        return Ok(());
+    }
+    Err(Error::rules(format!(
+        "auto_arrange \"solver\": the solver plays the 52-card deck; these rules deal {}, \
+         which the \"greedy\" and \"foul\" policies play",
+        rules.deck.describe()
+    )))
+}
+
+/// The `foul` policy's arrangement: the first split that fouls, ranked as
+/// the rules' deck ranks.
+fn first_foul(rules: &Rules, sorted: &[u8; 13]) -> Result<[u8; 13]> {
+    let strict = rules.foul_strict;
+    let found = if rules.deck.is_standard() {
+        splits::first_foul(&rules.evaluator, strict, sorted)
+    } else {
+        splits::first_foul(&WideEvaluator::new(rules.evaluator), strict, sorted)
+    };
+    found.ok_or_else(|| Error::hand("no split of these 13 cards fouls under the rules"))
 }
 
 #[cfg(test)]

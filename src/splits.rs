@@ -292,9 +292,10 @@ pub fn sorted_splits<E: Rank>(
 /// (docs/records.md, "The auto-arrange policies"). Every hand has one: with
 /// a strongest five of the 13 cards in the middle, some five of the other
 /// eight make a weaker bottom (a strength determines the ranks of a hand,
-/// and eight cards never share one rank), so the split fouls under either
-/// check. None only if that reasoning failed.
-pub fn first_foul(e: &Evaluator, strict: bool, sorted: &[u8; 13]) -> Option<[u8; 13]> {
+/// and the eight left never give only fives of its ranks, even with copies
+/// and jokers), so the split fouls under either check. None only if that
+/// reasoning failed.
+pub fn first_foul<E: Rank>(e: &E, strict: bool, sorted: &[u8; 13]) -> Option<[u8; 13]> {
     let subsets = subset_strengths(e, sorted);
     (0..SPLITS)
         .find(|&k| {

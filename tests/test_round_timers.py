@@ -136,7 +136,7 @@ def test_the_seed_deadline_is_the_deadline_when_not_given() -> None:
             capsa.ArgumentError,
             "deadline and arrangement_ms: give one",
         ),
-        ({"auto_arrange": None}, TypeError, "auto_arrange must be a str, not NoneType"),
+        ({"auto_arrange": b"solver"}, TypeError, "auto_arrange must be a str or None, not bytes"),
         ({"auto_arrange": 1}, TypeError, "auto_arrange must be a str"),
         (
             {"auto_arrange": "simple"},

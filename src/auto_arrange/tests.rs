@@ -73,3 +73,33 @@ fn policies_by_name_and_their_faults() {
     let hand = crate::deal::deal(4, Some(1)).unwrap()[0];
     assert!(auto_arrangement(&rules, &hand, 5, AutoPolicy::Greedy).is_err());
 }
+
+#[test]
+fn greedy_and_foul_play_larger_decks_and_the_solver_refuses_them() {
+    let mut rules = strict_foul_check(Rules::default());
+    rules.deck = crate::deck::Deck {
+        added_suits: 0,
+        decks: 2,
+        jokers: 2,
+    };
+    for seed in 0..30u64 {
+        for hand in crate::deal::deal_deck(&rules.deck, 8, Some(seed)).unwrap() {
+            let greedy = auto_arrangement(&rules, &hand, 8, AutoPolicy::Greedy).unwrap();
+            assert_eq!(sorted(greedy.cards), hand);
+            assert!(!crate::hands::fouls(&rules, &greedy.cards), "{hand:?}");
+            let foul = auto_arrangement(&rules, &hand, 8, AutoPolicy::Foul).unwrap();
+            assert!(crate::hands::fouls(&rules, &foul.cards) && !foul.declare_natural);
+        }
+    }
+    let hand = crate::deal::deal_deck(&rules.deck, 2, Some(1)).unwrap()[0];
+    let solver = auto_arrangement(&rules, &hand, 2, AutoPolicy::Solver).unwrap_err();
+    assert_eq!(solver.kind(), crate::error::ErrorKind::Rules);
+    assert!(solver
+        .message()
+        .contains("the solver plays the 52-card deck"));
+    let nine = auto_arrangement(&rules, &hand, 9, AutoPolicy::Greedy).unwrap_err();
+    assert!(
+        nine.message().contains("has 2 to 8 seats, got 9"),
+        "{nine:?}"
+    );
+}

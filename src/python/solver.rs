@@ -6,10 +6,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use super::conversion::cards::{card_rows, read_full_hand};
-use super::conversion::choices::{effort_arg, rules_arg_52, strategy_arg, tables_arg, tables_for};
+use super::conversion::cards::{card_rows, read_full_hand, read_hand_of};
+use super::conversion::choices::{
+    effort_arg, rules_arg, rules_arg_52, strategy_arg, tables_arg, tables_for,
+};
 use super::conversion::numbers::{
-    count_arg, int_in_range, seats_arg, seats_or_four, seed_arg, train_hands, train_iterations,
+    count_arg, int_in_range, seats_arg, seats_or_four, seed_arg, table_seats_arg, train_hands,
+    train_iterations,
 };
 use super::errors::err;
 use crate::auto_arrange::{self, AutoPolicy};
@@ -76,16 +79,27 @@ fn auto_arrangement(
     seats: &Bound<'_, PyAny>,
     policy: &str,
 ) -> PyResult<(Vec<u32>, bool)> {
-    let seats = seats_arg(seats)?;
-    let rules = rules_arg_52(rules, "auto_arrangement")?;
+    let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
-    let ids = read_full_hand(cards)?;
+    let seats = table_seats_arg(seats, &r.deck)?;
+    let ids = read_hand_of(cards, &[13], "a 13-card hand", &r)?;
     let policy = AutoPolicy::from_name(policy)?;
     let choice = py.detach(|| auto_arrange::auto_arrangement(&r, &ids, seats, policy))?;
     Ok((
         choice.cards.iter().map(|&x| u32::from(x)).collect(),
         choice.declare_natural,
     ))
+}
+
+/// Checks that the auto-arrange `policy` plays the rules' deck (a
+/// `RulesError` for `solver` under a deck other than the 52-card deck).
+#[pyfunction]
+fn check_auto_policy(rules: Option<&Bound<'_, PyAny>>, policy: &str) -> PyResult<()> {
+    let rules = rules_arg(rules)?;
+    Ok(auto_arrange::check_policy_deck(
+        rules.get(),
+        AutoPolicy::from_name(policy)?,
+    )?)
 }
 
 /// The k best choices, best first, each (ids, declare_natural, expected
@@ -345,6 +359,7 @@ fn solver_efforts() -> Vec<&'static str> {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_arrangement, m)?)?;
     m.add_function(wrap_pyfunction!(auto_arrangement, m)?)?;
+    m.add_function(wrap_pyfunction!(check_auto_policy, m)?)?;
     m.add_function(wrap_pyfunction!(rank_arrangements, m)?)?;
     m.add_function(wrap_pyfunction!(best_arrangement_batch, m)?)?;
     m.add_function(wrap_pyfunction!(train_tables, m)?)?;

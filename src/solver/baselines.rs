@@ -3,12 +3,13 @@
 
 use super::deep::{DeepConfig, Effort};
 use super::fnv::fnv1a;
-use super::greedy::greedy_layout;
+use super::greedy::{greedy_layout, greedy_layout_of};
 use super::search::{no_valid_split, Choice, Solver};
 use super::tables::Tables;
 use crate::deal::ChaCha20;
 use crate::error::{Error, Result};
 use crate::naturals;
+use crate::rank::wide::WideEvaluator;
 use crate::rules::Rules;
 use crate::splits::{self, SubsetStrengths};
 
@@ -75,10 +76,16 @@ fn strongest_valid_split(subsets: &SubsetStrengths, strict: bool) -> Result<[u8;
 /// bottom, then the strongest middle of the rest ([`greedy_layout`]), or
 /// where that fouls the valid split with the strongest bottom, then middle,
 /// then top. It never fouls and consults no tables (what the `greedy`
-/// auto-arrange policy of a round plays). A `HandError` only for a hand
+/// auto-arrange policy of a round plays). A deck with copies or jokers is
+/// ranked by its own evaluator, every subset of the hand ranked. A `HandError` only for a hand
 /// with no valid split, which no hand is.
 pub fn greedy_arrangement(rules: &Rules, sorted: &[u8; 13]) -> Result<[u8; 13]> {
     let strict = rules.foul_strict;
+    if !rules.deck.is_standard() {
+        let subsets = splits::subset_strengths(&WideEvaluator::new(rules.evaluator), sorted);
+        return greedy_layout_of(&subsets, strict)
+            .map_or_else(|| strongest_valid_split(&subsets, strict), Ok);
+    }
     if let Some(a) = greedy_layout(&rules.evaluator, strict, sorted) {
         return Ok(a);
     }

@@ -11,7 +11,7 @@
 use std::sync::OnceLock;
 
 use crate::rank::Evaluator;
-use crate::splits::{self, SUBSETS3, SUBSETS5};
+use crate::splits::{self, SubsetStrengths, SUBSETS3, SUBSETS5};
 
 /// The rank indices of the ten straights (the wheel A-2-3-4-5 first).
 const STRAIGHTS: [[usize; 5]; 10] = {
@@ -236,6 +236,39 @@ pub fn greedy_layout(evaluator: &Evaluator, strict: bool, cards: &[u8; 13]) -> O
     ))
 }
 
+/// [`greedy_layout`] from the strengths of every subset of the hand: the
+/// same choice (the strongest five, the first in split order among
+/// equals, then the strongest five of the rest), for rankings whose
+/// categories the shortcut above does not list (a deck with copies or
+/// jokers).
+pub fn greedy_layout_of(subsets: &SubsetStrengths, strict: bool) -> Option<[u8; 13]> {
+    let t = splits::table();
+    let strongest = |avail: u16| {
+        (0..SUBSETS5)
+            .filter(|&i| t.masks5[i] & !avail == 0)
+            .max_by_key(|&i| (subsets.s5[i], std::cmp::Reverse(i)))
+            .expect("eight positions hold a five-card subset")
+    };
+    let bottom = strongest(ALL13);
+    let middle = strongest(ALL13 & !t.masks5[bottom]);
+    let top_mask = ALL13 & !t.masks5[bottom] & !t.masks5[middle];
+    let top = index().three[top_mask as usize];
+    if !splits::is_valid(
+        subsets.s3[top as usize],
+        subsets.s5[middle],
+        subsets.s5[bottom],
+        strict,
+    ) {
+        return None;
+    }
+    Some(splits::layout_of(
+        &subsets.cards,
+        top,
+        middle as u16,
+        bottom as u16,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,6 +383,9 @@ mod tests {
             for strict in [false, true] {
                 let got = greedy_layout(e, strict, &cards);
                 assert_eq!(got, brute_layout(e, strict, &cards), "{seed} {strict}");
+                // the layout of larger decks chooses as the shortcut does
+                let subsets = subset_strengths(e, &cards);
+                assert_eq!(greedy_layout_of(&subsets, strict), got, "{seed} {strict}");
             }
         }
     }

@@ -100,7 +100,7 @@ pub use baselines::{greedy_arrangement, Arranger, Strategy, STRATEGY_NAMES};
 pub use cache::arranger;
 pub use classes::CLASS_SHIFT;
 pub use deep::{DeepConfig, Effort, EFFORT_NAMES, MAX_DEEP_CHOICES};
-pub use greedy::greedy_layout;
+pub use greedy::{greedy_layout, greedy_layout_of};
 pub use joint::{Joint, JOINT_BINS};
 pub use model::RowOutcome;
 pub use regret::{best_response_check, CheckConfig};
