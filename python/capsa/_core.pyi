@@ -672,8 +672,9 @@ def largest_seat_points(rules: _Rules, seats: int) -> int:
     either way, under ``rules``: ``seats - 1`` times the most a pair settles
     for (the largest of a declared natural, a surrender, a foul and a scoop
     of every row with its royalties, by the rules' values), saturating at
-    2**127-1. ``TableError`` for a seat count outside 2..4, ``TypeError``
-    for rules that are not a ``capsa.Rules`` or None."""
+    2**127-1. ``TableError`` for a seat count the rules' deck does not deal
+    (outside 2..4 for the 52-card deck), ``TypeError`` for rules that are
+    not a ``capsa.Rules`` or None."""
 
 def read_seat_roles(
     rules: _Rules,
@@ -803,7 +804,13 @@ def auto_arrangement(cards: Any, rules: Any, seats: int, policy: str) -> tuple[l
     """How a round's auto-arrange ``policy`` (``"solver"``, ``"greedy"`` or
     ``"foul"``) arranges a seat that did not submit by the close: (ids laid
     out top 0-2, middle 3-7, bottom 8-12; whether it declares a natural its
-    hand holds). ``ArgumentError`` for another policy."""
+    hand holds). ``ArgumentError`` for another policy, ``RulesError`` for
+    ``"solver"`` under a deck other than the 52-card deck."""
+
+def check_auto_policy(rules: _Rules | None, policy: str) -> None:
+    """Checks that the auto-arrange ``policy`` plays the rules' deck: a
+    ``RulesError`` for ``"solver"`` under a deck other than the 52-card
+    deck, ``ArgumentError`` for a name that is not a policy."""
 
 def rank_arrangements(
     cards: Any,
@@ -929,10 +936,14 @@ def fair_commitment(server_seed: bytes) -> str:
     """The commitment to a 32-byte server seed: its SHA-256, lowercase hex."""
 
 def fair_deal(
-    server_seed: bytes, client_seeds: Sequence[str] | None, nonce: int, seats: int
+    server_seed: bytes,
+    client_seeds: Sequence[str] | None,
+    nonce: int,
+    seats: int,
+    rules: _Rules | None = None,
 ) -> tuple[list[tuple[int, ...]], list[list[Card]]]:
-    """The provably fair deal: each seat's 13 ids sorted (a tuple), and the
-    same as a list of Cards.
+    """The provably fair deal of the rules' deck (None: the 52-card deck):
+    each seat's 13 ids sorted (a tuple), and the same as a list of Cards.
 
     ``client_seeds`` is a list or tuple of str (one per seat, each at most
     ``MAX_CLIENT_SEED_BYTES`` of UTF-8) or None; ``ArgumentError`` otherwise
@@ -952,7 +963,9 @@ def fair_deal_checked(
     and whether each arrangement fouls under them. Raises what ``fair_deal``
     and ``submission`` raise."""
 
-def submission(arrangement: Any, hand: Sequence[int], seat: int) -> tuple[int, ...]:
+def submission(
+    arrangement: Any, hand: Sequence[int], seat: int, rules: _Rules | None = None
+) -> tuple[int, ...]:
     """Reads a submission (an Arrangement, "top / middle / bottom" text or 13
     cards in row order) and checks it holds exactly ``hand``; its 13 ids.
     ``HandError``/``CardError`` name the seat and the cards."""
@@ -1250,6 +1263,7 @@ def read_nonce(nonce: int) -> int:
     """The nonce of a fair deal: an int 0..2**64-1."""
 
 def read_round_args(
+    rules: _Rules,
     seats: int,
     stakes: int | Sequence[Sequence[int]] | npt.NDArray[np.integer[Any]] | None,
     round_id: str,

@@ -82,7 +82,8 @@ class Round:
     ``Round(rules, seats=4, stakes=100, round_id="table-7/round-12")``:
 
     * ``rules``: a :class:`capsa.Rules` (``None``: ``capsa-susun``);
-    * ``seats``: 2 to 4 (``TableError``);
+    * ``seats``: 2 to 4, up to as many as the rules' deck deals 13 cards to
+      under a larger deck (``TableError``);
     * ``stakes``: minor units per point, one int for every pair or a
       seats x seats symmetric matrix, every entry >= 0 (``None``: the rules'
       ``money.stake``);
@@ -117,8 +118,10 @@ class Round:
       (``None``: the ``deadline``; none with ``arrangement_ms``), never
       after ``deadline``;
     * ``auto_arrange``: what arranges a seat that did not submit by the
-      close, as the record names it: ``"solver"`` (the default; never
-      fouls), ``"greedy"`` (capsa's greedy strategy; never fouls) or
+      close, as the record names it: ``"solver"`` (never fouls; the default
+      under the 52-card deck, a ``RulesError`` under a larger deck, which
+      the solver does not play), ``"greedy"`` (capsa's greedy strategy;
+      never fouls; the default under a larger deck) or
       ``"foul"`` (the hand's first fouling split: the rules' foul penalty
       applies; a seat that decided nothing declines its natural; an
       ``ArgumentError`` under ``foul.mode = "refuse"``);
@@ -188,13 +191,14 @@ class Round:
         players: Sequence[str | Mapping[str, str | None]] | None = None,
         seed_deadline: int | None = None,
         arrangement_ms: int | None = None,
-        auto_arrange: str = "solver",
+        auto_arrange: str | None = None,
         banker: int | None = None,
         multipliers: Sequence[int] | None = None,
     ) -> None:
         self._lock = threading.RLock()
         self._rules = check_rules(rules)
         # every argument the engine reads, in one call
+        given = (seats, stakes, round_id, nonce, previous_digest, meta, table_id, players)
         (
             self._seats,
             stakes_read,
@@ -205,9 +209,7 @@ class Round:
             self._table_id,
             self._players,
             seed,
-        ) = _core.read_round_args(
-            seats, stakes, round_id, nonce, previous_digest, meta, table_id, players, server_seed
-        )
+        ) = _core.read_round_args(self._rules, *given, server_seed)
         self._stakes = int(self._rules["money.stake"]) if stakes_read is None else stakes_read
         self._banker, self._multipliers = _core.read_seat_roles(
             self._rules, self._seats, banker, multipliers
@@ -389,6 +391,7 @@ class Round:
                 seats=self._seats,
                 stakes=self.stakes,
                 rules=self._rules.name,
+                deck=self._rules.deck,
                 timers=self._timers,
                 auto_arrange=self._auto,
                 roles=(self._banker, list(self._multipliers)),
@@ -494,7 +497,9 @@ class Round:
             return hands
 
     def _deal_now(self, client_seeds: Sequence[str] | None) -> list[list[Card]]:
-        hands, cards = _core.fair_deal(self._server_seed, client_seeds, self._nonce, self._seats)
+        hands, cards = _core.fair_deal(
+            self._server_seed, client_seeds, self._nonce, self._seats, self._rules
+        )
         self._client_seeds = list(client_seeds) if client_seeds is not None else []
         self._hands = hands
         self._hand_cards = cards
@@ -521,7 +526,7 @@ class Round:
                 self._need("dealt", action="submit")
             k = self._seat(seat)
             play = self._play[k]
-            ids = _core.submission(arrangement, self._hands[k], k)
+            ids = _core.submission(arrangement, self._hands[k], k, self._rules)
             if (refused := refused_foul(ids, self._rules, k)) is not None:
                 raise refused
             play.arrangement = ids
@@ -871,7 +876,7 @@ def _replay_seat(rnd: Round, k: int, seat: Any, *, closed: bool, checked: _Check
     checked_ids = None if checked is None else checked[0]
     if arrangement is not None:
         rnd._play[k].arrangement = (
-            _core.submission(arrangement, rnd._hands[k], k)
+            _core.submission(arrangement, rnd._hands[k], k, rnd._rules)
             if checked_ids is None
             else tuple(checked_ids)
         )

@@ -22,6 +22,7 @@ def player_view(
     seats: int,
     stakes: int | list[list[int]],
     rules: str,
+    deck: dict[str, Any],
     timers: Timers,
     auto_arrange: str,
     roles: tuple[int | None, list[int]],
@@ -34,7 +35,8 @@ def player_view(
     record: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The view as a JSON-ready dict (``docs/records.md``, "What a player
-    sees"); ``timers`` the round's deadlines and arranging window, ``roles``
+    sees"); ``deck`` the deck the commitment deals (its ``deck`` knobs),
+    ``timers`` the round's deadlines and arranging window, ``roles``
     the banker seat (or None) and each seat's multiplier, ``own``
     the seat's arrangement text, auto flag, surrender and natural decision.
     Raises nothing."""
@@ -48,6 +50,7 @@ def player_view(
         "seats": seats,
         "stakes": stakes,
         "rules": rules,
+        "deck": deck,
         "seed_deadline": timers.seed_deadline,
         "arrangement_ms": timers.arrangement_ms,
         "deadline": timers.deadline,

@@ -6,9 +6,10 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
+use super::conversion::choices::rules_arg;
 use super::conversion::flags::bool_arg;
 use super::conversion::meta::meta_arg;
-use super::conversion::numbers::{nonce_arg, seat_count_arg};
+use super::conversion::numbers::{nonce_arg, seat_count_arg, table_seats_arg};
 use super::conversion::players::players_arg;
 use super::conversion::stakes::record_stakes_arg;
 use super::conversion::text::{
@@ -38,7 +39,16 @@ fn read_stakes<'py>(
     seats: &Bound<'py, PyAny>,
     for_record: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let seats = seat_count_arg(seats)?;
+    stakes_of_table(py, stakes, seat_count_arg(seats)?, for_record)
+}
+
+/// [`read_stakes`] of a table of `seats` already read.
+fn stakes_of_table<'py>(
+    py: Python<'py>,
+    stakes: &Bound<'py, PyAny>,
+    seats: usize,
+    for_record: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let spec = if for_record {
         record_stakes_arg(stakes, seats)?
     } else {
@@ -76,7 +86,15 @@ fn read_players<'py>(
     players: Option<&Bound<'py, PyAny>>,
     seats: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let seats = seat_count_arg(seats)?;
+    players_of_table(py, players, seat_count_arg(seats)?)
+}
+
+/// [`read_players`] of a table of `seats` already read.
+fn players_of_table<'py>(
+    py: Python<'py>,
+    players: Option<&Bound<'py, PyAny>>,
+    seats: usize,
+) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
     for p in players_arg(players, seats)? {
         let d = PyDict::new(py);
@@ -195,8 +213,9 @@ fn read_flag(value: &Bound<'_, PyAny>, what: &Bound<'_, PyAny>) -> PyResult<bool
     bool_arg(value, &text_arg(what, "what")?)
 }
 
-/// The arguments of a `capsa.Round` as read, in one call and in the order
-/// the readers above read them: the seat count, the stakes as a record
+/// The arguments of a `capsa.Round` under `rules` as read, in one call and
+/// in the order the readers above read them: the seat count (as the rules'
+/// deck seats), the stakes as a record
 /// holds them (None when not given), the round id, the nonce, the previous
 /// digest, the meta, the table id, the players and the server seed (None
 /// when not given).
@@ -205,6 +224,7 @@ fn read_flag(value: &Bound<'_, PyAny>, what: &Bound<'_, PyAny>) -> PyResult<bool
 #[allow(clippy::type_complexity)]
 fn read_round_args<'py>(
     py: Python<'py>,
+    rules: &Bound<'py, PyAny>,
     seats: &Bound<'py, PyAny>,
     stakes: Option<&Bound<'py, PyAny>>,
     round_id: &Bound<'py, PyAny>,
@@ -225,9 +245,9 @@ fn read_round_args<'py>(
     Bound<'py, PyList>,
     Option<Bound<'py, PyBytes>>,
 )> {
-    let count = read_seat_count(seats)?;
+    let count = table_seats_arg(seats, &rules_arg(Some(rules))?.get().deck)?;
     let stakes = match stakes.filter(|s| !s.is_none()) {
-        Some(s) => Some(read_stakes(py, s, seats, true)?),
+        Some(s) => Some(stakes_of_table(py, s, count, true)?),
         None => None,
     };
     let round_id = read_round_id(round_id)?;
@@ -235,7 +255,7 @@ fn read_round_args<'py>(
     let previous_digest = digest_arg(previous_digest, "previous_digest")?.map(|d| hex(&d));
     let meta = read_meta(py, meta)?;
     let table_id = read_table_id(table_id)?;
-    let players = read_players(py, players, seats)?;
+    let players = players_of_table(py, players, count)?;
     let server_seed = match server_seed.filter(|s| !s.is_none()) {
         Some(s) => Some(read_server_seed(py, s)?),
         None => None,

@@ -9,7 +9,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
-use super::conversion::choices::rules_arg_52;
+use super::conversion::choices::rules_arg;
 use super::conversion::meta::meta_arg;
 use super::conversion::numbers::{int_in_range, nonce_arg};
 use super::conversion::players::players_arg;
@@ -79,7 +79,7 @@ impl RecordRules {
     /// `to_dict()` as JSON text (written canonically here).
     #[new]
     fn py_new(rules: &Bound<'_, PyAny>, rules_json: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let rules = rules_arg_52(Some(rules), "a round record")?.get().clone();
+        let rules = rules_arg(Some(rules))?.get().clone();
         let text = text_arg(rules_json, "rules_json")?;
         let value = canonical::parse_str(&text)?;
         if !matches!(value, Json::Object(_)) {
@@ -136,9 +136,9 @@ fn write_round_record(
 ) -> PyResult<Py<PyTuple>> {
     let n = seats.len();
     let format_version = format_version_arg(format_version)?;
-    crate::settle::check_seat_count(n)?;
-    let played = with_roles(played_seats(seats)?, banker, multipliers)?;
     let rules = rules.get();
+    crate::table::check_table_seats(&rules.rules.deck, n)?;
+    let played = with_roles(played_seats(seats)?, banker, multipliers)?;
     let solver = rules.solver_of(AutoPolicy::from_name(auto_arrange)?);
     let round_id = round_id_arg(round_id)?;
     let stakes = record_stakes_arg(stakes, n)?;

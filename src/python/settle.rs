@@ -6,9 +6,9 @@ use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
 
 use super::conversion::cards::table_cards;
-use super::conversion::choices::{rules_arg, rules_arg_52};
+use super::conversion::choices::rules_arg;
 use super::conversion::flags::read_flags;
-use super::conversion::numbers::seat_count_arg;
+use super::conversion::numbers::table_seats_arg;
 use super::conversion::roles::{batch_roles, seat_roles};
 use super::conversion::seats::read_seats;
 use super::conversion::stakes::stakes_arg;
@@ -241,11 +241,9 @@ fn largest_seat_points(
     rules: Option<&Bound<'_, PyAny>>,
     seats: &Bound<'_, PyAny>,
 ) -> PyResult<i128> {
-    let rules = rules_arg_52(rules, "largest_seat_points")?;
-    Ok(core::largest_seat_points(
-        rules.get(),
-        seat_count_arg(seats)?,
-    ))
+    let rules = rules_arg(rules)?;
+    let seats = table_seats_arg(seats, &rules.get().deck)?;
+    Ok(core::largest_seat_points(rules.get(), seats))
 }
 
 /// Checks that every round of a `seats`-seat table under `rules` and
@@ -257,9 +255,9 @@ fn check_settlement_fits(
     seats: &Bound<'_, PyAny>,
     stakes: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
-    let rules = rules_arg_52(rules, "check_settlement_fits")?;
+    let rules = rules_arg(rules)?;
     let r = rules.get();
-    let seats = seat_count_arg(seats)?;
+    let seats = table_seats_arg(seats, &r.deck)?;
     let spec = stakes_arg(stakes, seats)?.unwrap_or(StakeSpec::Uniform(r.stake));
     Ok(core::check_settlement_fits(r, seats, &spec.stakes())?)
 }
@@ -275,8 +273,8 @@ fn read_seat_roles(
     banker: Option<&Bound<'_, PyAny>>,
     multipliers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Option<usize>, Vec<i64>)> {
-    let rules = rules_arg_52(rules, "read_seat_roles")?;
-    let n = seat_count_arg(seats)?;
+    let rules = rules_arg(rules)?;
+    let n = table_seats_arg(seats, &rules.get().deck)?;
     let mut inputs = vec![SeatInput::playing([0; 13], true); n];
     seat_roles(banker, multipliers, &mut inputs)?;
     core::check_banker(rules.get(), &inputs)?;

@@ -7,7 +7,8 @@
 //! `auto` flags and the stakes diagonal (see [`table`]). Format 3 has the
 //! fields of format 2; its rules hold the rake in basis points with a
 //! minimum pot and caps, where the rules of formats 1 and 2 hold a whole
-//! percent (the rules text is the caller's: this module does not read it).
+//! percent (the rules text is the caller's to compile: this module reads
+//! only its deck, [`deck`], against which the seats and cards are read).
 //! Format 4 has the fields of format 3; its `solver` names the round's
 //! auto-arrange policy ([`crate::auto_arrange`]), against which replay
 //! checks each seat arranged at the close. Format 5 has the fields of
@@ -33,6 +34,7 @@
 //! three jobs; `void` the void record, written, read and checked.
 
 mod any;
+mod deck;
 mod format;
 mod read;
 mod replay;

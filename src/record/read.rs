@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use sha2::{Digest, Sha256};
 
+use super::deck::{check_record_seats, read_record_deck};
 use super::format::{
     boolean, check_stakes_diagonal, integer, join, object, settlement_version_problem, Members,
     PlayedSeat, Problem, Read, StakeSpec, DEAL_KEYS, FIRST_FORMAT_VERSION,
@@ -22,7 +23,8 @@ use super::write::{check_read_meta, sorted};
 use crate::arrangement::{arrangement_text, cards_text, read_arrangement_text};
 use crate::auto_arrange::AutoPolicy;
 use crate::canonical::{self, write_str, Json};
-use crate::cards::{check_distinct, parse_text};
+use crate::cards::parse_text;
+use crate::deck::Deck;
 use crate::fair::{self, parse_hex32, sha256, ServerSeed};
 use crate::lines::strip_bom;
 use crate::stakes::{read_stakes, StakesFault, StakesInput, StakesValue};
@@ -53,6 +55,8 @@ pub struct Record {
     pub meta: Members<'static>,
     /// The rules object in canonical form, for the caller to compile.
     pub rules_text: String,
+    /// The deck the rules deal ([`super::deck`]).
+    pub deck: Deck,
     pub rules_digest: [u8; 32],
     pub stakes: StakeSpec,
     pub commitment: [u8; 32],
@@ -116,11 +120,10 @@ fn array<'a, 'j>(value: &'a Json<'j>, field: &str) -> Read<&'a [Json<'j>]> {
     }
 }
 
-fn read_hand(value: &Json, field: &str) -> Read<[u8; 13]> {
+fn read_hand(value: &Json, field: &str, deck: &Deck) -> Read<[u8; 13]> {
     let t = text(value, field, 256)?;
     let mut ids = Vec::with_capacity(13);
-    let read = parse_text(t, &mut ids)
-        .and_then(|()| crate::cards::check_hand(&ids, &[13], "a hand").map(|_| ()));
+    let read = parse_text(t, &mut ids).and_then(|()| deck.check_hand(&ids, &[13], "a hand"));
     if let Err(e) = read {
         return Err(Problem::new(field, format!("{field}: {}", e.message())));
     }
@@ -138,10 +141,10 @@ fn read_hand(value: &Json, field: &str) -> Read<[u8; 13]> {
     Ok(hand)
 }
 
-fn read_arrangement(value: &Json, field: &str) -> Read<[u8; 13]> {
+fn read_arrangement(value: &Json, field: &str, deck: &Deck) -> Read<[u8; 13]> {
     let t = text(value, field, 256)?;
     let mut ids = Vec::with_capacity(13);
-    let read = read_arrangement_text(t, &mut ids).and_then(|()| check_distinct(&ids).map(|_| ()));
+    let read = read_arrangement_text(t, &mut ids).and_then(|()| deck.check(&ids));
     if let Err(e) = read {
         return Err(Problem::new(field, format!("{field}: {}", e.message())));
     }
@@ -191,8 +194,9 @@ impl From<StakesFault> for Problem {
 type ReadSeat = ([u8; 13], PlayedSeat, Player);
 type SeatsRead = (Vec<[u8; 13]>, Vec<PlayedSeat>, Vec<Player>);
 
-/// Seat `k` of a record (`k` < 4: a record holds 2 to 4 seats).
-fn read_seat(value: &Json, k: usize, version: i128) -> Read<ReadSeat> {
+/// Seat `k` of a record (`k` < 8: a record holds 2 to 8 seats), its cards
+/// of `deck`.
+fn read_seat(value: &Json, k: usize, version: i128, deck: &Deck) -> Read<ReadSeat> {
     let names = &SEAT_FIELDS[k];
     let path = names.seat;
     let second = version >= TABLE_FORMAT_VERSION;
@@ -203,8 +207,8 @@ fn read_seat(value: &Json, k: usize, version: i128) -> Read<ReadSeat> {
     };
     object(value, path, keys)?;
     let field = |key: &str| member(value, key, path);
-    let hand = read_hand(field("hand")?, names.hand)?;
-    let arrangement = read_arrangement(field("arrangement")?, names.arrangement)?;
+    let hand = read_hand(field("hand")?, names.hand, deck)?;
+    let arrangement = read_arrangement(field("arrangement")?, names.arrangement, deck)?;
     let player = if second {
         read_player(field("player")?, names)?
     } else {
@@ -443,16 +447,14 @@ fn read_tree(
     let meta = read_meta(get("meta")?)?;
     let rules_in_written = spans.as_ref().map(|s| &written[s.rules.clone()]);
     let rules_text = read_rules_text(get("rules")?, rules_in_written)?;
+    let deck = read_record_deck(get("rules")?)?;
     let rules_digest = digest(get("rules_digest")?, "rules_digest")?;
     let seat_values = array(get("seats")?, "seats")?;
     let seat_count = seat_values.len();
-    if !(2..=4).contains(&seat_count) {
-        let why = format!("seats: a table has 2 to 4 seats, got {seat_count}");
-        return Err(Problem::new("seats", why));
-    }
+    check_record_seats(&deck, seat_count)?;
     let stakes = read_record_stakes(get("stakes")?, seat_count, second)?;
     let deal = read_deal(get("deal")?, seat_count)?;
-    let (hands, seats, players) = read_seats(seat_values, version)?;
+    let (hands, seats, players) = read_seats(seat_values, version, &deck)?;
     let (table_id, solver, policy) = read_table_fields(value, version)?;
     let settlement = get("settlement")?;
     if !matches!(settlement, Json::Object(_)) {
@@ -475,6 +477,7 @@ fn read_tree(
         previous_digest,
         meta,
         rules_text,
+        deck,
         rules_digest,
         stakes,
         commitment: deal.commitment,
@@ -542,10 +545,10 @@ fn read_record_stakes(value: &Json<'_>, seat_count: usize, second: bool) -> Read
 }
 
 /// Each seat's hand, play and player, the players checked together.
-fn read_seats(values: &[Json<'_>], version: i128) -> Read<SeatsRead> {
+fn read_seats(values: &[Json<'_>], version: i128, deck: &Deck) -> Read<SeatsRead> {
     let mut read = (Vec::new(), Vec::new(), Vec::new());
     for (k, v) in values.iter().enumerate() {
-        let (hand, seat, player) = read_seat(v, k, version)?;
+        let (hand, seat, player) = read_seat(v, k, version, deck)?;
         read.0.push(hand);
         read.1.push(seat);
         read.2.push(player);

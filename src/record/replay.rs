@@ -84,7 +84,12 @@ impl Record {
     /// The hands the record's seeds deal.
     fn dealt_hands(&self) -> Vec<[u8; 13]> {
         crate::deal::hands_of(
-            &fair::deck(&self.server_seed, &self.client_seeds, self.nonce),
+            &fair::shuffled(
+                &self.deck,
+                &self.server_seed,
+                &self.client_seeds,
+                self.nonce,
+            ),
             self.hands.len(),
         )
     }

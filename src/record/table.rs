@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::fair::{hex, parse_hex32, sha256};
 use crate::rules::Rules;
 use crate::solver::{Effort, Strategy, Tables};
+use crate::table::MAX_TABLE_SEATS;
 use crate::texts;
 
 /// The longest table id, in bytes of UTF-8 (an id, [`crate::texts`]).
@@ -226,7 +227,7 @@ pub(super) fn read_table_id(value: &Json) -> Read<Option<String>> {
     }
 }
 
-/// The names of a seat's fields, written out for each of the at most 4
+/// The names of a seat's fields, written out for each of the at most 8
 /// seats a record holds: reading a seat then makes no string.
 pub(super) struct SeatFields {
     pub seat: &'static str,
@@ -260,11 +261,15 @@ macro_rules! seat_fields {
     };
 }
 
-pub(super) const SEAT_FIELDS: [SeatFields; 4] = [
+pub(super) const SEAT_FIELDS: [SeatFields; MAX_TABLE_SEATS] = [
     seat_fields!(0),
     seat_fields!(1),
     seat_fields!(2),
     seat_fields!(3),
+    seat_fields!(4),
+    seat_fields!(5),
+    seat_fields!(6),
+    seat_fields!(7),
 ];
 
 /// `seats[k].player`: `{"id": text, "name": text or null}`; `names` are

@@ -25,7 +25,6 @@ use crate::naturals;
 use crate::report::write_settlement_json;
 use crate::rules::Rules;
 use crate::settle::{settle, SeatInput, Settlement};
-use crate::splits::is_valid;
 use crate::texts;
 
 /// The inputs of a played round, all a record is made from.
@@ -124,31 +123,19 @@ pub(super) fn check_play(
                     ),
                 ),
             ));
-        } else if seat.auto {
-            let e = &rules.evaluator;
-            let a = &seat.arrangement;
-            let (top, middle, bottom) = (
-                e.eval_unchecked(&a[..3]),
-                e.eval_unchecked(&a[3..8]),
-                e.eval_unchecked(&a[8..]),
-            );
-            let fouls = !is_valid(top, middle, bottom, rules.foul_strict);
-            if fouls != policy.fouls() {
-                let how = if policy.fouls() {
-                    "under the foul policy, whose arrangement always fouls"
-                } else {
-                    "and such an arrangement never fouls"
-                };
-                problems.push((
-                    k,
-                    Problem::new(
-                        field("arrangement"),
-                        format!(
-                            "seats[{k}].arrangement: seat {k} was arranged at the close, {how}"
-                        ),
-                    ),
-                ));
-            }
+        } else if seat.auto && crate::hands::fouls(rules, &seat.arrangement) != policy.fouls() {
+            let how = if policy.fouls() {
+                "under the foul policy, whose arrangement always fouls"
+            } else {
+                "and such an arrangement never fouls"
+            };
+            problems.push((
+                k,
+                Problem::new(
+                    field("arrangement"),
+                    format!("seats[{k}].arrangement: seat {k} was arranged at the close, {how}"),
+                ),
+            ));
         }
         if seat.surrender && !rules.surrender_enabled {
             problems.push((
@@ -450,7 +437,7 @@ fn check_roles_format(inputs: &RoundInputs) -> Result<()> {
 /// (`Table`, at the seat), a table that cannot be settled.
 pub fn write(inputs: &RoundInputs) -> Result<Written> {
     let seats = inputs.seats.len();
-    crate::settle::check_seat_count(seats)?;
+    crate::table::check_table_seats(&inputs.rules.deck, seats)?;
     texts::check_id(inputs.round_id, "round_id").map_err(Error::argument)?;
     check_meta(inputs.meta)?;
     inputs
@@ -459,7 +446,13 @@ pub fn write(inputs: &RoundInputs) -> Result<Written> {
         .map_err(|e| e.context("stakes"))?;
     let policy = check_format_fields(inputs)?;
     check_roles_format(inputs)?;
-    let hands = fair::deal(inputs.server_seed, inputs.client_seeds, inputs.nonce, seats)?;
+    let hands = fair::deal_deck(
+        &inputs.rules.deck,
+        inputs.server_seed,
+        inputs.client_seeds,
+        inputs.nonce,
+        seats,
+    )?;
     if let Some((seat, p)) = check_play(inputs.rules, &hands, inputs.seats, policy)
         .into_iter()
         .next()

@@ -281,13 +281,20 @@ class Rules(RuleSet):
         return str(self._data["name"])
 
     @property
+    def deck(self) -> dict[str, Any]:
+        """The deck the rules deal, as a new dict of its knobs:
+        ``{"added_suits": str, "decks": int, "jokers": int}``
+        (docs/rules.md, "Decks: added suits, two decks and jokers").
+        Raises nothing."""
+        return {key: self[f"deck.{key}"] for key in ("added_suits", "decks", "jokers")}
+
+    @property
     def deals_52_cards(self) -> bool:
         """Whether the rules deal the one 52-card deck: no added suit, one
         deck, no joker
         (docs/rules.md, "Decks: added suits, two decks and jokers").
         Raises nothing."""
-        deck = (self["deck.added_suits"], self["deck.decks"], self["deck.jokers"])
-        return bool(deck == ("none", 1, 0))
+        return self.deck == {"added_suits": "none", "decks": 1, "jokers": 0}
 
     def __getitem__(self, dotted: str) -> Any:
         """A knob by its dotted name: ``rules["scoop.multiplier"]``, or a whole
