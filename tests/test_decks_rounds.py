@@ -21,6 +21,7 @@ from oracle_module import load_oracle
 from oracle_tables import disagreements
 
 import capsa
+import capsa.store
 
 o = load_oracle()
 
@@ -248,3 +249,48 @@ def test_the_greedy_policy_plays_the_strongest_bottom_and_never_fouls(name: str)
             assert o.compare(bottom, strongest_five(list(hand), config), config) == 0
             fouled, declared = capsa._core.auto_arrangement(list(hand), rules, 2, "foul")
             assert o.is_foul(fouled[:3], fouled[3:8], fouled[8:], config) and not declared
+
+
+def chain_of(tables: list[tuple[str, int]]) -> list[str]:
+    """One table's chain of records, a round of each (rules, seats) in turn."""
+    texts: list[str] = []
+    previous = None
+    for nonce, (name, seats) in enumerate(tables):
+        rules = rules_of(name)
+        ids = {"round_id": f"r{nonce}", "table_id": "t", "nonce": nonce}
+        rnd = capsa.Round(rules, seats, 10, previous_digest=previous, server_seed=SEED, **ids)
+        rnd.deal()
+        rnd.close(force=True)
+        rnd.settle()
+        texts.append(rnd.record_json())
+        previous = rnd.digest
+    return texts
+
+
+MIXED = [("shisanshui-6", 6), ("capsa-susun", 4), ("eight", 8), ("capsa-susun", 3)]
+
+
+def test_the_store_and_the_ledger_keep_rounds_of_larger_decks(tmp_path: Path) -> None:
+    texts = chain_of(MIXED)
+    with capsa.store.open_store(f"sqlite:///{tmp_path / 'rounds.db'}") as store:
+        assert all(store.append(text) for text in texts)
+        report = store.verify()
+        assert report.problems == [] and report.records == 4 and report.seats == 21
+        assert list(store.texts()) == texts
+    ledger = capsa.Ledger()
+    for text in texts:
+        ledger.add(text)
+    assert sum(ledger.balances.values()) + ledger.house == 0
+    assert len(ledger.balances) == 8
+
+
+def test_the_rounds_table_reports_records_of_larger_decks_and_keeps_the_rest() -> None:
+    pytest.importorskip("pyarrow")
+    from capsa.record_tables import records_table
+
+    failed: list[tuple[int, str | None, Exception]] = []
+    table = records_table(chain_of(MIXED), on_error=lambda n, r, e: failed.append((n, r, e)))
+    assert table.column("round_id").to_pylist() == ["r1", "r3"]
+    assert [(n, r) for n, r, _ in failed] == [(1, "r0"), (3, "r2")]
+    assert all(isinstance(e, capsa.TableError) for _, _, e in failed)
+    assert "the rounds schema holds tables of the 52-card deck" in str(failed[0][2])

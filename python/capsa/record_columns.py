@@ -123,6 +123,12 @@ def _row(view: _core.RecordView) -> _Row:
     replay, ``TableError`` when the rounds schema cannot hold it."""
     digest = replay_view(view)
     rules, name = record_rules(view.rules_json)
+    if not rules.deals_52_cards:
+        deck = ", ".join(f"deck.{key} = {value!r}" for key, value in rules.deck.items())
+        raise TableError(
+            "rules: the rounds schema holds tables of the 52-card deck; this record's rules "
+            f"deal another ({deck}); replay it or settle it as JSON instead"
+        )
     return _Row(view, digest, rules, name, one_stake(view.stakes))
 
 
