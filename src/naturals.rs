@@ -158,6 +158,17 @@ pub fn qualifying(cards: &[u8; 13]) -> u32 {
     u32::from(qualifying_mask(card_mask(cards)))
 }
 
+/// [`qualifying`] of 13 distinct ids of any deck: a hand of second copies
+/// or jokers read on its faces, each joker played as every face
+/// (docs/rules.md, "Naturals of larger decks"); a 52-card hand as
+/// [`qualifying`] reads it.
+pub fn qualifying_any_deck(cards: &[u8; 13]) -> u32 {
+    if cards.iter().all(|&c| (c as usize) < crate::cards::DECK) {
+        return qualifying(cards);
+    }
+    wide::qualifying_played(cards)
+}
+
 /// The 52-bit mask of the cards (bit `id`).
 #[inline(always)]
 fn card_mask(cards: &[u8; 13]) -> u64 {

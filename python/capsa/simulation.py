@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from capsa import _core
-from capsa._core import NATURAL_NAMES, ArgumentError, TableError
+from capsa._core import NATURAL_NAMES, ArgumentError
 from capsa.rules import Rules, presets
 from capsa.solver import STRATEGIES, TablesLike, load_tables
 from capsa.summary import (
@@ -115,6 +115,19 @@ def _check_count(value: Any, what: str, low: int = 0) -> int:
     return value
 
 
+def _check_table(seats: object, strategy: object) -> None:
+    """The types of ``seats`` and ``strategy``, and the strategy's name; the
+    core checks the seats against the rules' deck."""
+    if isinstance(seats, bool) or not isinstance(seats, int):
+        raise TypeError(f"seats must be an int, not {type(seats).__name__}")
+    if not isinstance(strategy, str):
+        raise TypeError(f"strategy must be a str, not {type(strategy).__name__}")
+    if strategy not in STRATEGIES:
+        raise ArgumentError(
+            f"unknown strategy {strategy!r}; the strategies are {', '.join(STRATEGIES)}"
+        )
+
+
 def simulate(
     rules: Rules | str | os.PathLike[str] | None = None,
     deals: int = 10_000,
@@ -142,6 +155,10 @@ def simulate(
     against every opponent), ``"separable"`` (the same), or a baseline that
     never surrenders: ``"greedy"`` or ``"random"``; ``tables``, the solver's
     (:func:`capsa.solver.load_tables`). Seat ``i % seats`` banks deal ``i``.
+    Under rules of a larger deck (added suits, two decks, jokers) deal ``i``
+    is the seeded deal of that deck, at up to as many seats as it deals 13
+    cards to, and ``"greedy"`` is the strategy that plays it (the others
+    raise ``RulesError``).
 
     Without ``client`` the deals run in this process on ``threads`` cores
     (default all); with a ``distributed.Client`` they are cut into
@@ -152,9 +169,10 @@ def simulate(
     whatever the threads, partitions or workers.
 
     Raises ``RulesError`` for unknown rules or strategy, ``TableError`` for
-    ``seats`` outside 2..4, ``ArgumentError`` for counts or a seed out of
-    range or a stake a deal could settle beyond 64-bit money (before any
-    deal), ``TypeError`` for arguments of the wrong type.
+    ``seats`` outside 2..4 (outside what the rules' deck seats),
+    ``ArgumentError`` for counts or a seed out of range or a stake a deal
+    could settle beyond 64-bit money (before any deal), ``TypeError`` for
+    arguments of the wrong type.
     """
     progress = read_progress(progress)
     rules = resolve_rules(rules)
@@ -163,16 +181,7 @@ def simulate(
     start = _check_count(start, "start")
     if start + deals > _U64 - 1:
         raise ArgumentError(f"deals {start} + {deals} run past the last deal index 2**64 - 2")
-    if isinstance(seats, bool) or not isinstance(seats, int):
-        raise TypeError(f"seats must be an int, not {type(seats).__name__}")
-    if not 2 <= seats <= 4:
-        raise TableError(f"a table has 2 to 4 seats, got {seats}")
-    if not isinstance(strategy, str):
-        raise TypeError(f"strategy must be a str, not {type(strategy).__name__}")
-    if strategy not in STRATEGIES:
-        raise ArgumentError(
-            f"unknown strategy {strategy!r}; the strategies are {', '.join(STRATEGIES)}"
-        )
+    _check_table(seats, strategy)
     if stake is not None:
         rules = rules.derive({"money.stake": _check_count(stake, "stake")})
     _core.check_settlement_fits(rules, seats, None)

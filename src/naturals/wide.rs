@@ -221,6 +221,15 @@ fn playings(cards: &[u8; 13]) -> Vec<[u8; 13]> {
     }
 }
 
+/// Bit set (bit `n as u32`) of every natural some way of playing the
+/// jokers of `cards` (13 distinct ids of any deck) qualifies for, whatever
+/// the rules.
+pub(super) fn qualifying_played(cards: &[u8; 13]) -> u32 {
+    playings(cards)
+        .iter()
+        .fold(0, |bits, faces| bits | qualifying_faces(&Counts::of(faces)))
+}
+
 /// How a seat holding `cards` (13 distinct ids of a deck with copies or
 /// jokers) plays its natural among `entries`: the earliest entry some way
 /// of playing the jokers qualifies for, played raised when it can be, then

@@ -2,9 +2,12 @@
 //! arrange every seat with a strategy, settle at the rules' stake and count
 //! what happened, over a range of deal indices.
 //!
-//! Deal `i` of a run with seed `s` is the deck shuffled by
-//! `ChaCha20::from_seed(deal_seed(s, i))`, as in the tournaments: a
-//! function of `(s, i)` only. A summary holds only integer counts, so the
+//! Deal `i` of a run with seed `s` is the rules' deck shuffled by
+//! `ChaCha20::from_seed(deal_seed(s, i))`, as in the tournaments (the
+//! seeded deal of [`crate::deal::deal_deck`]): a function of `(s, i)` only.
+//! Under a deck with copies or jokers the greedy strategy plays, which
+//! ranks that deck; the solver and the other baselines play the 52-card
+//! deck. A summary holds only integer counts, so the
 //! summaries of any partition of a deal range, however many threads,
 //! processes or machines computed them, merge into exactly the summary of
 //! the whole range.
@@ -17,22 +20,47 @@ use rayon::prelude::*;
 
 pub use summary::{RoundCounts, Summary, NATURALS};
 
-use crate::deal::{shuffled_deck, ChaCha20};
+use crate::deal::{shuffle, shuffled_deck, ChaCha20};
+use crate::deck::Deck;
 use crate::error::{Error, Result};
 use crate::naturals;
 use crate::rules::Rules;
 use crate::settle::{self, SeatInput, Stakes, MAX_SEATS};
-use crate::solver::{arranger, deal_seed, Arranger, Effort, Strategy, Tables};
+use crate::solver::{arranger, deal_seed, greedy_arrangement, Arranger, Effort, Strategy, Tables};
+use crate::table::{check_table_seats, MAX_TABLE_SEATS};
 
 /// Deals a task of the parallel loop plays (a summary is merged per task).
 const DEALS_PER_TASK: u64 = 256;
 
-/// The sorted hands of deal `index` of a run seeded `seed`.
+/// The sorted hands of deal `index` of a run seeded `seed` from the
+/// 52-card deck.
 pub fn deal_hands(seed: u64, index: u64, seats: usize) -> [[u8; 13]; MAX_SEATS] {
     let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, index)));
     let mut hands = [[0u8; 13]; MAX_SEATS];
     for (s, hand) in hands.iter_mut().enumerate().take(seats) {
         hand.copy_from_slice(&deck[13 * s..13 * s + 13]);
+        hand.sort_unstable();
+    }
+    hands
+}
+
+/// [`deal_hands`] from `deck`: its ids in ascending order shuffled alike,
+/// so that the 52-card deck deals the same hands.
+pub fn deal_deck_hands(
+    deck: &Deck,
+    seed: u64,
+    index: u64,
+    seats: usize,
+) -> [[u8; 13]; MAX_TABLE_SEATS] {
+    let mut hands = [[0u8; 13]; MAX_TABLE_SEATS];
+    if deck.is_standard() {
+        hands[..MAX_SEATS].copy_from_slice(&deal_hands(seed, index, seats.min(MAX_SEATS)));
+        return hands;
+    }
+    let mut ids = deck.ids();
+    shuffle(&mut ChaCha20::from_seed(deal_seed(seed, index)), &mut ids);
+    for (s, hand) in hands.iter_mut().enumerate().take(seats) {
+        hand.copy_from_slice(&ids[13 * s..13 * s + 13]);
         hand.sort_unstable();
     }
     hands
@@ -90,7 +118,9 @@ pub struct Simulation {
     rules: Rules,
     seats: usize,
     strategy: Strategy,
-    arranger: Arc<Arranger>,
+    /// The strategy's arranger; None for greedy under a deck with copies
+    /// or jokers, which plays [`greedy_arrangement`] alone.
+    arranger: Option<Arc<Arranger>>,
     seed: u64,
 }
 
@@ -104,18 +134,34 @@ impl Simulation {
         strategy: Strategy,
         seed: u64,
     ) -> Result<Self> {
-        if !(2..=MAX_SEATS).contains(&seats) {
-            return Err(Error::table(format!(
-                "a table has 2 to {MAX_SEATS} seats, got {seats}"
+        check_table_seats(&rules.deck, seats)?;
+        let arranger = if rules.deck.is_standard() {
+            Some(arranger(rules, tables, seats, strategy)?)
+        } else if strategy == Strategy::Greedy {
+            None
+        } else {
+            return Err(Error::rules(format!(
+                "strategy {:?} plays the 52-card deck; these rules deal {}, which the greedy \
+                 strategy plays",
+                strategy.name(),
+                rules.deck.describe()
             )));
-        }
+        };
         Ok(Simulation {
             rules: rules.clone(),
             seats,
             strategy,
-            arranger: arranger(rules, tables, seats, strategy)?,
+            arranger,
             seed,
         })
+    }
+
+    /// The strategy's arranger (there is one but for greedy under a larger
+    /// deck).
+    fn arranger(&self) -> Result<&Arranger> {
+        self.arranger
+            .as_deref()
+            .ok_or_else(|| Error::rules("the greedy strategy plays this deck without an arranger"))
     }
 
     /// How a seat plays its hand. The model strategies surrender (when the
@@ -124,15 +170,19 @@ impl Simulation {
     fn play_seat(&self, hand: &[u8; 13]) -> Result<SeatInput> {
         // the baseline's arrangement alone: its expected points are not needed
         if self.strategy == Strategy::Greedy {
+            let cards = match &self.arranger {
+                Some(a) => a.arrangement(hand, Effort::Fast)?,
+                None => greedy_arrangement(&self.rules, hand)?,
+            };
             return Ok(SeatInput {
-                cards: self.arranger.arrangement(hand, Effort::Fast)?,
+                cards,
                 surrender: false,
                 declare_natural: naturals::declared(hand, &self.rules, true).is_some(),
                 banker: false,
                 multiplier: 1,
             });
         }
-        let choice = self.arranger.choose(hand)?;
+        let choice = self.arranger()?.choose(hand)?;
         let model = matches!(self.strategy, Strategy::Solver | Strategy::Separable);
         let cost = (self.seats - 1) as f64 * self.rules.surrender_cost as f64;
         let surrender = model
@@ -150,17 +200,17 @@ impl Simulation {
 
     /// Plays deal `index` and counts it into `summary`.
     fn play(&self, index: u64, summary: &mut Summary) -> Result<()> {
-        let hands = deal_hands(self.seed, index, self.seats);
+        let hands = deal_deck_hands(&self.rules.deck, self.seed, index, self.seats);
         let mut seats = [SeatInput {
             cards: [0; 13],
             surrender: false,
             declare_natural: true,
             banker: false,
             multiplier: 1,
-        }; MAX_SEATS];
-        let mut qualifying = [0u32; MAX_SEATS];
+        }; MAX_TABLE_SEATS];
+        let mut qualifying = [0u32; MAX_TABLE_SEATS];
         for s in 0..self.seats {
-            qualifying[s] = naturals::qualifying(&hands[s]);
+            qualifying[s] = naturals::qualifying_any_deck(&hands[s]);
             seats[s] = self.play_seat(&hands[s])?;
         }
         if self.rules.banker_enabled {
@@ -232,7 +282,7 @@ mod tests {
                 let hands = deal_hands(3, index, 4);
                 for hand in &hands {
                     let fast = sim.play_seat(hand).unwrap();
-                    let slow = sim.arranger.choose(hand).unwrap();
+                    let slow = sim.arranger().unwrap().choose(hand).unwrap();
                     assert_eq!(fast.cards, slow.cards, "{hand:?}");
                     assert_eq!(fast.declare_natural, slow.declare_natural);
                     assert!(!fast.surrender);
@@ -293,6 +343,44 @@ mod tests {
         let summary = sim.run(0, 64).unwrap();
         assert!(summary.surrenders > 0, "{summary:?}");
         assert_eq!(summary.fouls, 0, "the solver never fouls");
+    }
+
+    #[test]
+    fn greedy_plays_a_larger_deck_dealt_as_its_seeded_deal() {
+        let rules = Rules {
+            deck: Deck {
+                added_suits: 0,
+                decks: 2,
+                jokers: 2,
+            },
+            ..Rules::default()
+        };
+        for index in [0u64, 7, u64::MAX] {
+            let hands = deal_deck_hands(&rules.deck, 5, index, 8);
+            let direct = crate::deal::deal_deck(&rules.deck, 8, Some(deal_seed(5, index))).unwrap();
+            assert_eq!(&hands[..], &direct[..]);
+            let standard = deal_deck_hands(&Deck::default(), 5, index, 3);
+            assert_eq!(&standard[..4], &deal_hands(5, index, 3)[..]);
+        }
+        let sim = Simulation::new(&rules, None, 8, Strategy::Greedy, 5).unwrap();
+        let summary = sim.run(0, 200).unwrap();
+        assert_eq!(
+            (summary.deals, summary.pairs, summary.fouls),
+            (200, 28 * 200, 0)
+        );
+        let total: i128 = summary
+            .points
+            .iter()
+            .flat_map(|h| h.iter().map(|(&v, &c)| v as i128 * c as i128))
+            .sum();
+        assert_eq!(total, 0, "points are zero-sum");
+        let solver = Simulation::new(&rules, None, 8, Strategy::Solver, 5).err();
+        assert_eq!(
+            solver.map(|e| e.kind()),
+            Some(crate::error::ErrorKind::Rules)
+        );
+        let nine = Simulation::new(&rules, None, 9, Strategy::Greedy, 5).err();
+        assert_eq!(nine.map(|e| e.kind()), Some(crate::error::ErrorKind::Table));
     }
 
     #[test]

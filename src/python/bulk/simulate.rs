@@ -8,8 +8,10 @@ use pyo3::types::{PyBytes, PyDict};
 
 use crate::bulk::simulate::{deal_hands, dealt_naturals, Simulation, Summary};
 use crate::bulk::with_threads;
-use crate::python::conversion::choices::rules_arg_52;
-use crate::python::conversion::numbers::{seats_arg, seed_arg, threads_arg, u64_arg};
+use crate::python::conversion::choices::rules_arg;
+use crate::python::conversion::numbers::{
+    seats_arg, seed_arg, table_seats_arg, threads_arg, u64_arg,
+};
 use crate::solver::{Strategy, Tables};
 
 fn histogram(h: &BTreeMap<i64, u64>) -> Vec<(i64, u64)> {
@@ -60,11 +62,11 @@ fn simulate_deals<'py>(
     tables: Option<&Bound<'py, PyBytes>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = rules_arg_52(rules, "simulate_deals")?;
+    let rules = rules_arg(rules)?;
     let r = rules.get().clone();
     let start = u64_arg(start, "start")?;
     let count = u64_arg(count, "deals")?;
-    let seats = seats_arg(seats)?;
+    let seats = table_seats_arg(seats, &r.deck)?;
     let strategy = Strategy::from_name(strategy)?;
     let seed = seed_arg(seed)?;
     let tables = tables
