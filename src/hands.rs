@@ -45,6 +45,16 @@ fn wide_strength(rules: &Rules, ids: &[u8]) -> u32 {
     WideEvaluator::new(rules.evaluator).eval_unchecked(ids)
 }
 
+/// The cards a row of three or five checked cards of the rules' deck
+/// plays as: each joker as the card it stands for in the row's strongest
+/// hand, a second copy as its first, every other card as itself.
+pub fn played(rules: &Rules, ids: &[u8]) -> Vec<u8> {
+    match wide(rules) {
+        None => ids.to_vec(),
+        Some(w) => w.played(ids),
+    }
+}
+
 /// Whether 13 checked cards laid out top 0-2, middle 3-7, bottom 8-12
 /// foul under the rules.
 pub fn fouls(rules: &Rules, ids: &[u8]) -> bool {

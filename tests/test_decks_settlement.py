@@ -741,23 +741,3 @@ def test_a_joker_twice_is_refused(joker: int) -> None:
         h[:0] = [joker]
         del h[13:]
     _refused_alike(deck, hands, capsa.HandError)
-
-
-def test_the_pages_name_a_larger_deck_they_do_not_draw() -> None:
-    """A showdown page of a larger deck's table is refused with a typed
-    error naming the card (four seats) or the table size (more seats),
-    never an untyped failure."""
-    rules = capsa.Rules.preset("shisanshui").derive(
-        {"deck.decks": 2, "deck.jokers": 2, "naturals": {"enabled": []}}
-    )
-    deck = list(range(106))
-    random.Random(1).shuffle(deck)
-    seats = [capsa.splits(deck[13 * s : 13 * s + 13], rules)[-1].tolist() for s in range(5)]
-    four = capsa.settle(seats[:4], rules)
-    for draw in (four.to_html, four.to_svg):
-        with pytest.raises(capsa.CardError, match="draw the 52-card deck, not ") as info:
-            draw()
-        assert info.value.seat is not None and info.value.row is not None
-    five = capsa.settle(seats, rules)
-    with pytest.raises(capsa.TableError, match="2 to 4"):
-        five.to_html()

@@ -1,7 +1,8 @@
 """Showdown pages in a real browser (Debian's chromium and chromium-driver,
 through Selenium, with the harness of ``browser_pages``): tables of every
 outcome kind (rows, scoop, sweep-all, natural against natural, foul,
-surrender, rake) in both languages, a table of long and hostile names, round
+surrender, rake) in both languages, a table of long and hostile names, a
+table of eight seats with second copies and jokers, round
 records as ``capsa render`` draws them (auto-arranged seats, players' names,
 table, time, notes and a chain), each at the four
 widths of a phone, a tablet and a desktop. From the DOM: every seat's
@@ -39,6 +40,7 @@ from browser_pages import (
     layout_problems,
     screenshot,
 )
+from test_decks_pages import eight_seat_record
 from test_render_terms import house_table
 
 import capsa
@@ -87,12 +89,14 @@ def _pages(folder: Path) -> list[tuple[str, Path, render.Table | None, str]]:
     path = folder / "long-names.html"
     path.write_text(render.page_html(table, "id"), encoding="utf-8")
     pages.append(("long-names.id", path, table, "id"))
-    # a banker game with the horse card, a stake multiplier and an unplayed pair
-    house = house_table()
+    # a banker game with the horse card, a stake multiplier and an unplayed pair;
+    # eight seats of two decks and both jokers
+    house, eight = house_table(), render.table_from_record(eight_seat_record())
     for lang in ("en", "id"):
-        path = folder / f"house.{lang}.html"
-        path.write_text(render.page_html(house, lang), encoding="utf-8")
-        pages.append((f"house.{lang}", path, house, lang))
+        for name, table in (("house", house), ("eight-seats", eight)):
+            path = folder / f"{name}.{lang}.html"
+            path.write_text(render.page_html(table, lang), encoding="utf-8")
+            pages.append((f"{name}.{lang}", path, table, lang))
     return pages
 
 
@@ -310,7 +314,9 @@ PAGE_NAMES = [
     *(f"{e.slug}.{lang}" for e in examples.WORKED + examples.OUTCOMES for lang in e.langs),
     "long-names.id",
     "house.en",
+    "eight-seats.en",
     "house.id",
+    "eight-seats.id",
     "record",
     "story-first.en",
     "story-linked.id",

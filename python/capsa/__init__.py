@@ -50,6 +50,7 @@ from capsa._core import (
     naturals,
     naturals_batch,
     parse_cards,
+    played_cards,
     splits,
 )
 
@@ -117,6 +118,7 @@ __all__ = [
     "naturals",
     "naturals_batch",
     "parse_cards",
+    "played_cards",
     "presets",
     "rank_arrangements",
     "replay",

@@ -422,6 +422,21 @@ def compare(a: _CardsLike, b: _CardsLike, rules: _Rules = None) -> int:
     hand), ``TypeError`` (a wrong type of cards or ``rules``).
     """
 
+def played_cards(cards: _CardsLike, rules: _Rules = None) -> list[Card]:
+    """The cards a row of 3 or 5 cards plays as under the rules' deck: each
+    joker as the card it stands for in the row's strongest hand (of the
+    cards that make it, the first found), a second copy as its first copy,
+    every other card as itself.
+
+    ``cards`` takes any form ``evaluate`` takes; ``rules`` is a
+    ``capsa.Rules`` or None (the capsa-susun preset).
+
+    Returns a list of ``Card`` in the row's order, each of the 52-card deck.
+
+    Raises what ``evaluate`` raises: ``CardError``, ``HandError``,
+    ``TypeError``.
+    """
+
 def evaluate_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.uint32]:
     """Ranks N hands at once, without the GIL, on every core.
 

@@ -126,6 +126,31 @@ fn evaluate(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyRes
     Ok(hand_value(rules.get(), &buf[..n]))
 }
 
+/// The cards a row of 3 or 5 cards plays as under the rules' deck: each
+/// joker as the card it stands for in the row's strongest hand (of the
+/// cards that make it, the first found), a second copy as its first copy,
+/// every other card as itself.
+///
+/// ``cards`` takes any form ``evaluate`` takes; ``rules`` is a
+/// ``capsa.Rules`` or None (the capsa-susun preset).
+///
+/// Returns a list of ``Card`` in the row's order, each of the 52-card deck.
+///
+/// Raises what ``evaluate`` raises: ``CardError``, ``HandError``,
+/// ``TypeError``.
+#[pyfunction]
+#[pyo3(signature = (cards, rules=None))]
+fn played_cards(
+    py: Python<'_>,
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<Py<Card>>> {
+    let rules = rules_arg(rules)?;
+    let mut buf = [0u8; 5];
+    let n = read_small_hand(cards, &mut buf, "a hand", rules.get())?;
+    cards_of(py, &hands::played(rules.get(), &buf[..n]))
+}
+
 /// Compares two hands of 3 or 5 cards each (sizes may differ).
 ///
 /// ``a`` and ``b`` each take any form ``evaluate`` takes: text, or an iterable of
@@ -197,6 +222,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CATEGORIES", PyTuple::new(m.py(), CATEGORY_NAMES)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
+    m.add_function(wrap_pyfunction!(played_cards, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;
     m.add_function(wrap_pyfunction!(category_of_strength, m)?)?;
     Ok(())

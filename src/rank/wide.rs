@@ -110,6 +110,26 @@ impl WideEvaluator {
     /// flush): of two faces of one rank the one of the stronger suit is
     /// never weaker, unless the weaker one makes the flush.
     fn best(&self, c: &[u8]) -> u32 {
+        self.best_played(c).0
+    }
+
+    /// The faces `c`'s cards play as in its strongest hand, in `c`'s order
+    /// (a card not a joker plays as its own face; of the faces that make a
+    /// joker's strongest hand, the one found first). `c` is three or five
+    /// distinct ids of a deck.
+    pub fn played(&self, c: &[u8]) -> Vec<u8> {
+        let (_, chosen) = self.best_played(c);
+        let mut jokers = chosen.iter();
+        c.iter()
+            .map(|&x| match is_joker(x) {
+                true => *jokers.next().unwrap_or(&0),
+                false => face(x),
+            })
+            .collect()
+    }
+
+    /// [`Self::best`] with the faces its jokers take (first joker first).
+    fn best_played(&self, c: &[u8]) -> (u32, [u8; 2]) {
         let mut faces = [0u8; 5];
         let n = c.len();
         let mut jokers = 0;
@@ -123,7 +143,7 @@ impl WideEvaluator {
             }
         }
         if jokers == 0 {
-            return self.faces(&faces[..n]);
+            return (self.faces(&faces[..n]), [0; 2]);
         }
         let strongest = self.suit_with_strength(3);
         let shared = faces[..others]
@@ -144,16 +164,21 @@ impl WideEvaluator {
             .filter(|r| ranks >> r & 1 != 0)
             .flat_map(|r| suits.iter().map(move |&s| 4 * r + s))
             .collect();
-        let mut best = 0;
+        let mut best = (0, [0; 2]);
+        let mut offer = |strength: u32, taken: [u8; 2]| {
+            if strength > best.0 {
+                best = (strength, taken);
+            }
+        };
         for (i, &a) in candidates.iter().enumerate() {
             faces[others] = a;
             if jokers == 1 {
-                best = best.max(self.faces(&faces[..n]));
+                offer(self.faces(&faces[..n]), [a, 0]);
                 continue;
             }
             for &b in &candidates[i..] {
                 faces[others + 1] = b;
-                best = best.max(self.faces(&faces[..n]));
+                offer(self.faces(&faces[..n]), [a, b]);
             }
         }
         best

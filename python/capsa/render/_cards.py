@@ -2,8 +2,13 @@
 black suits black, drawn from paths (no font needed for the suits), each
 named for screen readers in the page's language ("ace of spades").
 
-The four suit symbols are defined once per document (:data:`SUIT_DEFS`) and
-every face uses them; the 52 faces of a language are built once.
+Larger decks (docs/rules.md, "Decks: added suits, two decks and jokers")
+draw a second copy as its first with a "2" in a disc at the foot ("ace of
+spades, second copy"), and the jokers as the word JOKER over a star, the
+black one black and the red one red, so that no two cards of a deck look
+alike. The suit symbols and the star are defined once per document
+(:data:`SUIT_DEFS`) and every face uses them; the 106 faces of a language
+are built once.
 """
 
 from __future__ import annotations
@@ -13,7 +18,15 @@ from functools import cache
 from capsa._core import Card
 from capsa.render._words import words
 
-__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "SUIT_DEFS", "card_face", "card_name"]
+__all__ = [
+    "CARD_HEIGHT",
+    "CARD_IDS",
+    "CARD_WIDTH",
+    "SUIT_DEFS",
+    "card_drawing",
+    "card_face",
+    "card_name",
+]
 
 CARD_WIDTH = 40
 CARD_HEIGHT = 56
@@ -34,40 +47,82 @@ _SUIT_PATHS = {
 _RED = frozenset("hd")
 _RANKS = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
 
-SUIT_DEFS = "".join(
-    f'<symbol id="suit-{suit}" viewBox="0 0 100 100"><path d="{path}"/></symbol>'
-    for suit, path in _SUIT_PATHS.items()
+# a five-pointed star in a 100 x 100 box
+_STAR = "M50 4L61 37L96 37L68 58L79 92L50 71L21 92L32 58L4 37L39 37Z"
+
+SUIT_DEFS = (
+    "".join(
+        f'<symbol id="suit-{suit}" viewBox="0 0 100 100"><path d="{path}"/></symbol>'
+        for suit, path in _SUIT_PATHS.items()
+    )
+    + f'<symbol id="joker-star" viewBox="0 0 100 100"><path d="{_STAR}"/></symbol>'
 )
-"""The suit symbols, for a document's ``<defs>`` (each face uses them)."""
+"""The suit symbols and the jokers' star, for a document's ``<defs>``
+(each face uses them)."""
+
+# every card id of every deck: 52 first copies, 52 second copies, the
+# black joker and the red joker
+CARD_IDS = 106
+_RED_JOKER = 105
 
 
 def card_name(card: Card, lang: str) -> str:
     """The card in words of a page's language, as a screen reader says it:
-    ``ace of spades``, ``as sekop`` (escaped)."""
+    ``ace of spades``, ``as sekop``, ``ace of spades, second copy``,
+    ``black joker`` (escaped)."""
     w = words(lang)
-    return w.fill("card.name", rank=w[f"card_rank.r{card.rank}"], suit=w[f"card_suit.{card.suit}"])
+    if card.joker:
+        return w[f"card.joker_{'r' if card.id == _RED_JOKER else 'b'}"]
+    name = w.fill("card.name", rank=w[f"card_rank.r{card.rank}"], suit=w[f"card_suit.{card.suit}"])
+    return w.fill("card.second_copy", card=name) if card.copy else name
 
 
-def _face(card: Card, lang: str) -> str:
+def card_drawing(card: Card) -> tuple[str, str]:
+    """A card's face in a 50 x 70 box: its classes (``card`` and its
+    colour, ``copy`` or ``joker``) and its SVG elements, which the pages and
+    the SVG picture both draw."""
+    face = '<rect class="face" x="0.75" y="0.75" width="48.5" height="68.5" rx="5"/>'
+    if card.joker:
+        colour = "red" if card.id == _RED_JOKER else "black"
+        # the word down the left edge, as printed jokers have it
+        letters = "".join(
+            f'<tspan x="4.5" y="{15 + 13 * k}">{letter}</tspan>' for k, letter in enumerate("JOKER")
+        )
+        return f"card joker {colour}", (
+            f'{face}<text class="joker-word" aria-hidden="true">{letters}</text>'
+            '<use href="#joker-star" x="18" y="20" width="29" height="29"/>'
+        )
     rank = _RANKS.get(card.rank, str(card.rank))
     colour = "red" if card.suit in _RED else "black"
     wide = " wide" if len(rank) > 1 else ""
-    suit = card.suit
-    return (
-        f'<svg class="card {colour}" data-card="{card}" viewBox="0 0 50 70" '
-        f'width="{CARD_WIDTH}" height="{CARD_HEIGHT}" role="img" '
-        f'aria-label="{card_name(card, lang)}">'
-        '<rect class="face" x="0.75" y="0.75" width="48.5" height="68.5" rx="5"/>'
+    # a second copy: a "2" in a disc at the foot of the index
+    copy = (
+        '<circle class="copy" cx="10" cy="58" r="8.5"/>'
+        '<text class="copy-mark" x="10" y="63.5" text-anchor="middle" aria-hidden="true">2</text>'
+        if card.copy
+        else ""
+    )
+    return f"card {colour}{' copy' if card.copy else ''}", (
+        f"{face}"
         f'<text class="rank{wide}" x="4.5" y="17" aria-hidden="true">{rank}</text>'
-        f'<use href="#suit-{suit}" x="4.5" y="20" width="11" height="11"/>'
-        f'<use href="#suit-{suit}" x="17" y="32" width="28" height="28"/>'
-        "</svg>"
+        f'<use href="#suit-{card.suit}" x="4.5" y="20" width="11" height="11"/>'
+        f'<use href="#suit-{card.suit}" x="17" y="32" width="28" height="28"/>'
+        f"{copy}"
+    )
+
+
+def _face(card: Card, lang: str) -> str:
+    classes, drawing = card_drawing(card)
+    return (
+        f'<svg class="{classes}" data-card="{card}" viewBox="0 0 50 70" '
+        f'width="{CARD_WIDTH}" height="{CARD_HEIGHT}" role="img" '
+        f'aria-label="{card_name(card, lang)}">{drawing}</svg>'
     )
 
 
 @cache
 def _faces(lang: str) -> tuple[str, ...]:
-    return tuple(_face(Card(k), lang) for k in range(52))
+    return tuple(_face(Card(k), lang) for k in range(CARD_IDS))
 
 
 def card_face(card: Card, lang: str) -> str:

@@ -4,12 +4,13 @@ printed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
 from capsa import _core
-from capsa._core import CATEGORIES
-from capsa.render._cards import SUIT_DEFS, card_face
+from capsa._core import CATEGORIES, Card
+from capsa.render._cards import SUIT_DEFS, card_face, card_name
 from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._payments import (
     Payment,
@@ -154,6 +155,7 @@ def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> 
             f'<div class="cards">{"".join([card_face(c, w.lang) for c in cards])}</div>'
             f"{heads[row.name, row.category]}"
         )
+        out += _jokers_played(cards, table, w)
         if row.royalty > 0:
             title = w["column.royalty"] if paid else w[f"page.{unpaid}_no_royalty"]
             out.append(
@@ -175,6 +177,21 @@ def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> 
     )
     out.append("</dl></article>")
     return "\n".join(out) + "\n"
+
+
+def _jokers_played(cards: Sequence[Card], table: Table, w: Words) -> list[str]:
+    """What each joker of a row stands for in the row's strongest hand
+    (:func:`capsa.played_cards`), when the table's rules are known."""
+    if table.rules is None or not any(card.joker for card in cards):
+        return []
+    played = _core.played_cards(list(cards), table.rules)
+    return [
+        f'<span class="played">'
+        f"{w.fill('card.played_as', joker=card_name(card, w.lang), card=card_name(as_, w.lang))}"
+        "</span>"
+        for card, as_ in zip(cards, played, strict=True)
+        if card.joker
+    ]
 
 
 @cache

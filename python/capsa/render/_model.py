@@ -219,6 +219,10 @@ def _name(data: Any, key: str, path: str, names: Sequence[str]) -> str:
     return str(value)
 
 
+# the most seats a table of any deck has: two decks and jokers seat eight
+_MOST_SEATS = 8
+
+
 def _list(data: Any, key: str, path: str, low: int, high: int) -> list[Any]:
     value = _get(data, key, path)
     if not isinstance(value, list) or not low <= len(value) <= high:
@@ -340,13 +344,9 @@ def _trusted_row(data: Any, name: str, seat: int) -> Row:
 
 
 def _drawn_cards(text: str) -> tuple[Card, ...]:
-    """The cards of a row's text, each one the pages draw: the 52-card deck's
-    (a second copy or a joker is a ``CardError`` naming it)."""
-    cards = tuple(_core.parse_cards(text))
-    for card in cards:
-        if card.id >= 52:
-            raise CardError(f"the showdown pages draw the 52-card deck, not {card}")
-    return cards
+    """The cards of a row's text: of any deck (second copies and jokers
+    too), a ``CardError`` naming what is not a card."""
+    return tuple(_core.parse_cards(text))
 
 
 def _trusted_seat(data: Any, k: int, name: str | None) -> SeatView:
@@ -451,6 +451,9 @@ def _with_natural_split(seat: SeatView, rules: Rules | None) -> SeatView:
     if seat.natural is None or seat.natural_rows is not None:
         return seat
     cards = [card for row in seat.rows for card in row.cards]
+    if any(card.id >= 52 for card in cards) or (rules is not None and not rules.deals_52_cards):
+        # a larger deck's natural is shown on the rows as submitted
+        return seat
     ids = _core.natural_split([int(c) for c in cards], seat.natural, rules)
     if ids is None:
         return seat
@@ -511,7 +514,7 @@ def table_from_settlement(
         raise TypeError(f"rules is a capsa.Rules or None, not {type(rules).__name__}")
     if title is not None and not isinstance(title, str):
         raise TypeError(f"title is a str or None, not {type(title).__name__}")
-    seats_data = _list(data, "seats", "settlement", 2, 4)
+    seats_data = _list(data, "seats", "settlement", 2, _MOST_SEATS)
     names = _seat_names(seat_names, len(seats_data))
     if isinstance(settlement, Settlement):
         # the core's own breakdown: its shape is the core's, not checked again

@@ -6,7 +6,7 @@ font from anywhere else)."""
 from __future__ import annotations
 
 from capsa._core import Card
-from capsa.render._cards import SUIT_DEFS
+from capsa.render._cards import CARD_IDS, SUIT_DEFS, card_drawing
 from capsa.render._html import page_meta, page_title
 from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._payments import foul_phrases, payments, played_out_of_order
@@ -40,24 +40,15 @@ _STYLE = (
     ".black{color:#161616}.red{color:#c8102e}"
     ".card text{fill:currentColor;font-size:16px;font-weight:700}"
     ".card text.wide{font-size:15px;letter-spacing:-1.5px}.card use{fill:currentColor}"
+    ".card .copy{fill:currentColor}.card text.copy-mark{fill:#fff;font-size:15px}"
+    ".card text.joker-word{font-size:15px}"
 )
 
-_RANKS = {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}
-
-
-def _card_body(card: Card) -> str:
-    rank = _RANKS.get(card.rank, str(card.rank))
-    colour = "red" if card.suit in "hd" else "black"
-    wide = ' class="wide"' if len(rank) > 1 else ""
-    return (
-        f'class="card {colour}" data-card="{card}"><rect class="face" x="0.75" y="0.75" '
-        f'width="48.5" height="68.5" rx="5"/><text{wide} x="4.5" y="17">{rank}</text>'
-        f'<use href="#suit-{card.suit}" x="4.5" y="20" width="11" height="11"/>'
-        f'<use href="#suit-{card.suit}" x="17" y="32" width="28" height="28"/></g>'
-    )
-
-
-_BODIES = tuple(_card_body(Card(k)) for k in range(52))
+_BODIES = tuple(
+    f'class="{classes}" data-card="{card}">{drawing}</g>'
+    for card in map(Card, range(CARD_IDS))
+    for classes, drawing in [card_drawing(card)]
+)
 
 
 def _card(card: Card, x: float, y: float) -> str:
