@@ -32,7 +32,14 @@ from capsa.conformance.protocol import (
     text_of,
 )
 from capsa.conformance.serve import CapsaEngine, serve
-from capsa.conformance.vectors import generate, load_vectors, schema, shipped_dir, write_suites
+from capsa.conformance.vectors import (
+    DECKS_SUITE,
+    generate,
+    load_vectors,
+    schema,
+    shipped_dir,
+    write_suites,
+)
 from capsa.conformance.witness import oracle_answer
 from capsa.rules.known import presets_of_52_cards
 
@@ -121,12 +128,21 @@ def test_vector_ids_are_unique_and_name_their_op() -> None:
     assert all(vector["id"].split("/")[0] == vector["op"] for vector in VECTORS)
 
 
+def _of_decks(vector: dict[str, Any]) -> bool:
+    """Whether a vector is of the decks suite (its family names the deck)."""
+    return str(vector["id"]).split("/")[1].startswith("deck-")
+
+
 def test_every_preset_appears_under_every_op_but_digest_and_splits() -> None:
     import capsa
 
     for op in ("compare", "foul", "natural", "settle"):
-        used = {v["rules"]["preset"] for v in VECTORS if v["op"] == op}
+        # the decks suite asks the presets of larger decks (families deck-*)
+        ours = [v for v in VECTORS if v["op"] == op]
+        used = {v["rules"]["preset"] for v in ours if not _of_decks(v)}
         assert used == set(presets_of_52_cards()), op
+        larger = {v["rules"]["preset"] for v in ours if _of_decks(v)}
+        assert larger == set(capsa.presets()) - set(presets_of_52_cards()), op
     # a banker game's rounds name the banker and the multipliers
     banker = [
         v["input"]["round"]
@@ -146,10 +162,10 @@ def test_regenerating_the_suites_gives_the_shipped_bytes(tmp_path: Path) -> None
     # sample); here the byte-for-byte check runs without it, to stay fast.
     ops = [op for op in OPS if op != "digest"]
     write_suites(tmp_path, generate(ops, check=False))
-    for op in ops:
-        assert (tmp_path / f"{op}.jsonl").read_bytes() == (
-            shipped_dir() / f"{op}.jsonl"
-        ).read_bytes(), op
+    for name in [*ops, DECKS_SUITE]:
+        assert (tmp_path / f"{name}.jsonl").read_bytes() == (
+            shipped_dir() / f"{name}.jsonl"
+        ).read_bytes(), name
 
 
 def test_regenerating_a_sample_of_the_digests_gives_the_shipped_lines(tmp_path: Path) -> None:

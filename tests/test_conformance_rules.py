@@ -254,9 +254,9 @@ def test_a_scoring_claim_skips_no_compare_vector() -> None:
             return {"id": 0, "result": {**reference.hello(), "knobs": {"scoop.bonus": [3]}}}
         return reference.handle(request)
 
-    compare = [v for v in VECTORS if v["op"] == "compare"]
-    # the settle suite without the rules of every house, which this engine
-    # does not claim (the house suite's cases are skipped for those)
+    # the compare and settle suites without the rules of every house and the
+    # larger decks, which this engine does not claim (their cases are skipped)
+    compare = load_vectors(shipped_dir() / "compare.jsonl")
     settle = load_vectors(shipped_dir() / "settle.jsonl")
     report = run(engine, vectors=compare + settle, fuzz=0)
     assert report.failures == [] and report.exit_code == 0
@@ -328,7 +328,7 @@ def _outside_changed(rules: Rules, op: str, other: Rules) -> RulesSpec:
             "knobs.money.rake_percent",
         ),
         ({"fouls": "sometimes"}, "fouls"),
-        ({"not_zero_sum": {"seats": [5]}}, "not_zero_sum.seats"),
+        ({"not_zero_sum": {"seats": [9]}}, "not_zero_sum.seats"),
         ({"not_zero_sum": {"seats": [2], "why": "x"}}, "not_zero_sum"),
         ({"rules": {"wheel": "low"}}, "rules"),
         ({"rules": {**HOUSE.to_dict(), "wheel": "middle"}}, "rules"),
@@ -364,7 +364,7 @@ def test_claims_that_say_everything_are_accepted() -> None:
     full = {**CapsaEngine().hello(), **hello}
     hello_schema.validate(full)
     with pytest.raises(jsonschema.ValidationError):
-        hello_schema.validate({**full, "not_zero_sum": {"seats": [5]}})
+        hello_schema.validate({**full, "not_zero_sum": {"seats": [9]}})
     with pytest.raises(jsonschema.ValidationError):
         hello_schema.validate({**full, "fouls": "sometimes"})
 
@@ -469,3 +469,42 @@ def test_rules_outside_the_claims_leave_an_op_untested_and_the_run_does_not_pass
     assert report.too_few().startswith(f"no settle case compared ({len(settle)} skipped")
     # under the rules it plays every op it lists is compared, and it passes
     assert run(engine, vectors=compare + settle, fuzz=0, rules=own).exit_code == 0
+
+
+def test_the_decks_suite_is_asked_only_of_an_engine_that_claims_the_deck() -> None:
+    reference = CapsaEngine()
+    decks = load_vectors(shipped_dir() / "decks.jsonl")
+
+    def engine_claiming(knobs: dict[str, Any]) -> Any:
+        def engine(request: dict[str, Any]) -> dict[str, Any]:
+            if request["op"] == "hello":
+                return {"id": 0, "result": {**reference.hello(), "knobs": knobs}}
+            return reference.handle(request)
+
+        return engine
+
+    plain = run(engine_claiming({}), vectors=decks, fuzz=0, min_requests=0)
+    assert plain.failures == [] and plain.vectors_asked == 0
+    assert sum(plain.skips.values()) == len(decks)
+    assert all(reason.startswith("outside the claims (knobs.deck.") for reason in plain.skips)
+    # an engine of the jokers' deck is asked that deck's vectors, and passes
+    jokers = engine_claiming({"deck.jokers": [0, 2]})
+    report = run(jokers, vectors=decks, fuzz=0, min_requests=0)
+    ranked = [
+        v
+        for v in decks
+        if spec_from(v).rules().deck == {**_PLAIN_DECK, "jokers": 2}
+        and v["op"] not in ("natural", "settle")
+    ]
+    # its naturals and settlements need the claims of the preset's newer knobs too
+    assert report.failures == [] and report.vectors_asked == len(ranked) > 40
+    assert not any("knobs.deck.jokers" in reason for reason in report.skips)
+    # capsa's own hello claims every deck: what it is not asked is for the
+    # newer knobs and naturals of the presets, which no hello claims whole
+    everything = run(reference.handle, vectors=decks, fuzz=0)
+    assert everything.failures == [] and everything.vectors_asked > 200
+    assert everything.vectors_asked + sum(everything.skips.values()) == len(decks)
+    assert not any("knobs.deck." in reason for reason in everything.skips)
+
+
+_PLAIN_DECK = {"added_suits": "none", "decks": 1, "jokers": 0}

@@ -520,21 +520,25 @@ def count_splits_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.ui
     ``capsa.Rules`` or None.
     """
 
-def naturals(cards: _CardsLike) -> list[str]:
-    """Every natural 13 cards qualify for, whatever the rules (each by its
-    default definition: all-high from the 8, all-low to the 8, twelve-royals
-    from 12, twelve-same-color at least 12).
+def naturals(cards: _CardsLike, rules: _Rules = None) -> list[str]:
+    """Every natural 13 cards qualify for, whatever the rules enable (each by
+    its default definition: all-high from the 8, all-low to the 8,
+    twelve-royals from 12, twelve-same-color at least 12).
 
     ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
-    array, an iterator) of ``Card`` objects, integer ids 0..51 and one-card
-    texts. There is no ``rules`` argument: see ``natural`` for the one the
-    rules pay.
+    array, an iterator) of ``Card`` objects, integer ids and one-card texts.
+    ``rules`` is None (the cards are of the 52-card deck) or a
+    ``capsa.Rules``, whose deck the cards are of: under a larger deck a
+    second copy counts as its face and a natural is held when some way of
+    playing the jokers holds it (docs/rules.md, "Naturals of larger decks").
+    See ``natural`` for the one the rules pay.
 
     Returns the names, in ``NATURAL_NAMES`` order (empty when none).
 
-    Raises ``CardError`` for a card that cannot be read or an id outside
-    0..51; ``HandError`` for other than 13 cards or a card given twice;
-    ``TypeError`` for cards of another type.
+    Raises ``CardError`` for a card that cannot be read or an id the deck
+    does not hold (outside 0..51 without rules); ``HandError`` for other
+    than 13 cards or a card given twice; ``TypeError`` for cards of another
+    type or ``rules`` that is not a ``capsa.Rules`` or None.
     """
 
 def natural(cards: _CardsLike, rules: _Rules = None) -> str | None:

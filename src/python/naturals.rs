@@ -9,24 +9,38 @@ use super::conversion::choices::{natural_arg, rules_arg, rules_arg_52};
 use crate::batch;
 use crate::naturals::{self as natural_core, NATURAL_NAMES};
 
-/// Every natural 13 cards qualify for, whatever the rules (each by its
+/// Every natural 13 cards qualify for, whatever the rules enable (each by its
 /// default definition: all-high from the 8, all-low to the 8, twelve-royals
 /// from 12, twelve-same-color at least 12).
 ///
 /// ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
-/// array, an iterator) of ``Card`` objects, integer ids 0..51 and one-card
-/// texts. There is no ``rules`` argument: see ``natural`` for the one the rules
-/// pay.
+/// array, an iterator) of ``Card`` objects, integer ids and one-card texts.
+/// ``rules`` is None (the cards are of the 52-card deck) or a ``capsa.Rules``,
+/// whose deck the cards are of: under a larger deck a second copy counts as
+/// its face and a natural is held when some way of playing the jokers holds
+/// it (docs/rules.md, "Naturals of larger decks"). See ``natural`` for the one
+/// the rules pay.
 ///
 /// Returns the names, in ``NATURAL_NAMES`` order (empty when none).
 ///
-/// Raises ``CardError`` for a card that cannot be read or an id outside 0..51;
-/// ``HandError`` for other than 13 cards or a card given twice; ``TypeError``
-/// for cards of another type.
+/// Raises ``CardError`` for a card that cannot be read or an id the deck does
+/// not hold (outside 0..51 without rules); ``HandError`` for other than 13
+/// cards or a card given twice; ``TypeError`` for cards of another type or
+/// ``rules`` that is not a ``capsa.Rules`` or None.
 #[pyfunction]
-fn naturals(cards: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
-    let ids = read_full_hand(cards)?;
-    let bits = natural_core::qualifying(&hand13(&ids));
+#[pyo3(signature = (cards, rules=None))]
+fn naturals(
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<&'static str>> {
+    let bits = match rules.filter(|r| !r.is_none()) {
+        None => natural_core::qualifying(&hand13(&read_full_hand(cards)?)),
+        Some(r) => {
+            let rules = rules_arg(Some(r))?;
+            let ids = read_hand_of(cards, &[13], "a 13-card hand", rules.get())?;
+            natural_core::qualifying_any_deck(&hand13(&ids))
+        }
+    };
     Ok((0..NATURAL_NAMES.len())
         .filter(|&b| (bits >> b) & 1 != 0)
         .map(|b| NATURAL_NAMES[b])

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::lines::{is_blank, strip_bom};
 use crate::report::write_settlement_json;
 use crate::rules::Rules;
-use crate::settle::{check_seat_count, settle, SeatInput, Settlement, MAX_SEATS, MIN_SEATS};
+use crate::settle::{check_table_seats, settle, SeatInput, Settlement, MAX_SEATS, MIN_SEATS};
 use crate::stakes::{read_stakes, StakeSpec, StakesInput, StakesValue};
 
 const ROUND_KEYS: [&str; 6] = ["id", "rules", "stakes", "seats", "banker", "multipliers"];
@@ -163,7 +163,7 @@ pub(super) fn read_round_and_settle<'t>(
             )))
         }
     };
-    check_seat_count(seat_values.len())?;
+    check_table_seats(&rules.deck, seat_values.len())?;
     let mut seats = seat_values
         .iter()
         .enumerate()

@@ -27,7 +27,15 @@ from capsa.conformance.protocol import Case, RulesSpec
 from capsa.rules import KNOBS, RANKING_KNOBS, Rules, RulesError
 from capsa.rules.checks import LEGACY_KNOBS
 
-__all__ = ["HOUSE_KNOBS", "OP_KNOBS", "ClaimError", "Claims", "check_claims", "knob_names"]
+__all__ = [
+    "DECK_KNOBS",
+    "HOUSE_KNOBS",
+    "OP_KNOBS",
+    "ClaimError",
+    "Claims",
+    "check_claims",
+    "knob_names",
+]
 
 RANKING = RANKING_KNOBS
 # A claim lists at most this many values: a hello is data, not a search space.
@@ -70,13 +78,16 @@ _HOUSE_FOUL_MODES = frozenset(("none", "refuse"))
 # The knobs each op's answer depends on (docs/conformance.md, "Claims"):
 # a hand's category depends on no knob; natural reads naturals.enabled's
 # names in their order, not their points.
+# Every op but digest reads the deck: which cards there are, and how copies
+# and jokers rank.
+DECK_KNOBS: dict[str, Any] = {"deck.added_suits": "none", "deck.decks": 1, "deck.jokers": 0}
 OP_KNOBS: dict[str, frozenset[str]] = {
-    "compare": frozenset(RANKING),
-    "category": frozenset(),
-    "foul": frozenset((*RANKING, "foul_check")),
-    "natural": frozenset({"naturals.enabled"}),
-    "count_splits": frozenset((*RANKING, "foul_check")),
-    "settle": frozenset(knob_names()),
+    "compare": frozenset((*RANKING, *DECK_KNOBS)),
+    "category": frozenset(DECK_KNOBS),
+    "foul": frozenset((*RANKING, "foul_check", *DECK_KNOBS)),
+    "natural": frozenset({"naturals.enabled", *DECK_KNOBS}),
+    "count_splits": frozenset((*RANKING, "foul_check", *DECK_KNOBS)),
+    "settle": frozenset((*knob_names(), *DECK_KNOBS)),
     "digest": frozenset(RANKING),
 }
 
@@ -179,9 +190,9 @@ def _check_not_zero_sum(value: Any) -> frozenset[int]:
     if (
         not isinstance(seats, list)
         or not seats
-        or not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 4 for n in seats)
+        or not all(isinstance(n, int) and not isinstance(n, bool) and 2 <= n <= 8 for n in seats)
     ):
-        raise ClaimError("not_zero_sum.seats", f"a list of table sizes 2..4, not {seats!r:.80}")
+        raise ClaimError("not_zero_sum.seats", f"a list of table sizes 2..8, not {seats!r:.80}")
     if not isinstance(value.get("note", ""), str):
         raise ClaimError("not_zero_sum.note", "free text (a string)")
     return frozenset(seats)
@@ -244,7 +255,7 @@ class Claims:
         for claim, allowed in self.knobs.items():
             if _knob_of(claim) in depends and not _holds(claim, allowed, rules, op):
                 return f"knobs.{claim}"
-        newer = self._house_outside(op, rules)
+        newer = self._deck_outside(op, rules) or self._house_outside(op, rules)
         if newer is not None:
             return newer
         if base is not None:
@@ -252,6 +263,15 @@ class Claims:
             for knob in sorted({*knob_names(), "name"} - claimed):
                 if rules[knob] != base[knob]:
                     return f"rules.{knob}"
+        return None
+
+    def _deck_outside(self, op: str, rules: Rules) -> str | None:
+        """The first deck knob the engine does not claim that the rules move
+        from the 52-card deck: an engine plays the 52-card deck unless it
+        claims the knobs of larger ones (docs/conformance.md, "Claims")."""
+        for knob, default in DECK_KNOBS.items():
+            if knob in OP_KNOBS[op] and knob not in self.knobs and rules[knob] != default:
+                return f"knobs.{knob}"
         return None
 
     def _house_outside(self, op: str, rules: Rules) -> str | None:

@@ -90,16 +90,34 @@ FLAGS: dict[str, str] = {
     "zero-stake": "a stake of zero",
     # whole-order digests
     "digest": "the order of every hand of a size, as a pinned digest",
+    # larger decks (docs/rules.md, "Decks: added suits, two decks and jokers")
+    "second-copy": "a second copy of a card (an added suit or a second deck)",
+    "joker": "a wild joker",
+    "five-seats": "a table of five",
+    "six-seats": "a table of six",
+    "seven-seats": "a table of seven",
+    "eight-seats": "a table of eight",
 }
-# the vectors deal the 52-card deck, which makes every category but five of a kind
-_DECK52_CATEGORIES = _core.CATEGORIES[: _core.CATEGORIES.index("five-of-a-kind")]
-FLAGS.update({name: f"a hand whose category is {name}" for name in _DECK52_CATEGORIES})
+_SEAT_FLAGS = ("two-seats", "three-seats", "four-seats", *list(FLAGS)[-4:])
+FLAGS.update({name: f"a hand whose category is {name}" for name in _core.CATEGORIES})
 # and every natural but the four that need copies, six of a kind onwards
 DECK52_NATURALS: tuple[str, ...] = _core.NATURAL_NAMES[: _core.NATURAL_NAMES.index("six-of-a-kind")]
 """The naturals a hand of the 52-card deck can hold, in bit order."""
-FLAGS.update({name: f"13 cards whose natural is {name}" for name in DECK52_NATURALS})
+FLAGS.update({name: f"13 cards whose natural is {name}" for name in _core.NATURAL_NAMES})
 
 _CATEGORY_INDEX = {name: k for k, name in enumerate(_core.CATEGORIES)}
+
+
+def _faces(ids: list[int]) -> list[int] | None:
+    """The faces of a hand (a second copy's is its first copy's), or None
+    when a joker is among them: its rank and suit are what it is played as."""
+    return None if any(c >= 104 for c in ids) else [c % 52 for c in ids]
+
+
+def _deck_flags(ids: list[int]) -> set[str]:
+    """The flags of a larger deck's cards among ``ids``."""
+    out = {"second-copy"} if any(52 <= c < 104 for c in ids) else set()
+    return out | ({"joker"} if any(c >= 104 for c in ids) else set())
 
 
 def _is_wheel(ids: list[int]) -> bool:
@@ -127,11 +145,15 @@ def _three_card_flags(ids: list[int]) -> set[str]:
 
 
 def _hand_flags(ids: list[int], rules: Rules) -> set[str]:
-    out = _three_card_flags(ids)
+    faces = _faces(ids)
     category = _core.evaluate(ids, rules).category
-    if _is_wheel(ids) and category in ("straight", "straight-flush"):
+    out = _deck_flags(ids) | {"top-row"} if len(ids) == 3 else _deck_flags(ids)
+    if faces is None:
+        return out | ({category} if category in ("royal-flush", "straight-flush") else set())
+    out |= _three_card_flags(faces)
+    if _is_wheel(faces) and category in ("straight", "straight-flush"):
         out.add("wheel")
-    if _wraps(ids) and category in ("high-card", "flush"):
+    if _wraps(faces) and category in ("high-card", "flush"):
         out.add("no-wrap")
     if category in ("royal-flush", "straight-flush"):
         out.add(category)
@@ -157,7 +179,7 @@ def _compare_flags(a: list[int], b: list[int], rules: Rules) -> set[str]:
     if result != _core.compare(a, b, plain):
         both_flushes = va.category == vb.category == "flush"
         suit_first = rules["flush_compare"] == "suit-first" and both_flushes
-        if suit_first and a[0] % 4 != b[0] % 4:
+        if suit_first and _faces(a) and _faces(b) and a[0] % 4 != b[0] % 4:
             out.add("flush-suit-first")
         if _core.compare(a, b, rules.derive(tie_break="none")) != result:
             out.add("suit-tie-break")
@@ -190,7 +212,7 @@ def _foul_flags(rows: list[list[int]], rules: Rules) -> set[str]:
 
 
 def _natural_flags(ids: list[int], rules: Rules) -> set[str]:
-    held = set(_core.naturals(ids))
+    held = set(_core.naturals(ids, rules))
     enabled = [entry["name"] for entry in rules["naturals.enabled"]]
     qualifying = [name for name in enabled if name in held]
     out = {qualifying[0]} if qualifying else {"no-natural"}
@@ -227,7 +249,9 @@ def _settle_flags(round_: Mapping[str, Any], rules: Rules) -> set[str]:
         multipliers=round_.get("multipliers"),
     ).to_dict()
     count = len(seats)
-    out = {("two-seats", "three-seats", "four-seats")[count - 2]}
+    out = {_SEAT_FLAGS[count - 2]}
+    for seat in seats:
+        out |= _deck_flags(list(seat.arrangement.ids))
     facts = result["seats"]
     for k, seat in enumerate(seats):
         held = _core.natural(seat.arrangement.ids, rules)

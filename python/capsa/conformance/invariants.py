@@ -46,8 +46,18 @@ class Companion:
 
 
 def _no_suit_rule(spec: RulesSpec) -> bool:
+    """Whether relabelling every suit at once keeps every answer: no rule
+    names a suit, and the deck is the 52-card deck (a larger deck's added
+    suits, copies and jokers are not the same under other suits)."""
     rules = spec.rules()
-    return bool(rules["tie_break"] == "none" and rules["flush_compare"] == "ranks")
+    suitless = rules["tie_break"] == "none" and rules["flush_compare"] == "ranks"
+    return bool(suitless and rules.deals_52_cards)
+
+
+def _colour_keeping(spec: RulesSpec) -> bool:
+    """Whether relabelling suits within their colours keeps every answer:
+    under the 52-card deck (the naturals and categories see colours only)."""
+    return spec.rules().deals_52_cards
 
 
 def _relabel(text: str, perm: tuple[int, ...]) -> str:
@@ -123,15 +133,18 @@ def companions(case: Case, rng: random.Random) -> list[Companion]:
         if _no_suit_rule(case.rules):
             moved = _with(case, a=_relabel(data["a"], perm), b=_relabel(data["b"], perm))
             out.append(Companion("suit-relabelling", moved, _equal))
-    elif case.op == "category":
-        hand = _shuffled(_relabel(data["hand"], perm), rng)
-        out.append(Companion("suit-relabelling", _with(case, hand=hand), _equal))
+    elif case.op in ("category", "natural"):
+        # a category is blind to suits, a natural to all but colours
+        relabelling = perm if case.op == "category" else keep
+        if _colour_keeping(case.rules):
+            hand = _shuffled(_relabel(data["hand"], relabelling), rng)
+            out.append(Companion("suit-relabelling", _with(case, hand=hand), _equal))
+        else:
+            hand = _shuffled(data["hand"], rng)
+            out.append(Companion("card-order", _with(case, hand=hand), _equal))
     elif case.op == "foul" and _no_suit_rule(case.rules):
         moved = _with(case, **{row: _relabel(data[row], perm) for row in _ROWS})
         out.append(Companion("suit-relabelling", moved, _equal))
-    elif case.op == "natural":
-        hand = _shuffled(_relabel(data["hand"], keep), rng)
-        out.append(Companion("suit-relabelling", _with(case, hand=hand), _equal))
     elif case.op == "count_splits":
         hand = _shuffled(data["hand"], rng)
         if _no_suit_rule(case.rules):

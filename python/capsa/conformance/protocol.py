@@ -39,9 +39,17 @@ SUITS = "dchs"  # index = suit number of the card id
 _ROWS = ("top", "middle", "bottom")
 
 
+# the jokers' ids and texts (docs/rules.md, "Decks: added suits, two decks and jokers")
+_JOKERS = {104: "BJ", 105: "RJ"}
+
+
 def card_text(card: int) -> str:
-    """The canonical text of card id ``card``: rank letter then suit letter."""
-    return RANKS[card // 4] + SUITS[card % 4]
+    """The canonical text of card id ``card`` (0 to 105): rank letter then
+    suit letter, a ``'`` after a second copy (ids 52 to 103), ``BJ`` and
+    ``RJ`` for the jokers."""
+    if card in _JOKERS:
+        return _JOKERS[card]
+    return RANKS[card % 52 // 4] + SUITS[card % 4] + ("'" if card >= 52 else "")
 
 
 def text_of(cards: Any) -> str:
@@ -49,7 +57,7 @@ def text_of(cards: Any) -> str:
     return " ".join(card_text(int(c)) for c in cards)
 
 
-_CARD_IDS = {card_text(c): c for c in range(52)}
+_CARD_IDS = {card_text(c): c for c in range(106)}
 
 
 def ids_of(text: str) -> list[int]:

@@ -20,12 +20,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from capsa.conformance.claims import knob_names
 from capsa.conformance.flags import flags_of
 from capsa.conformance.protocol import Case, RulesSpec, request_of
 from capsa.conformance.serve import CapsaEngine
 from capsa.conformance.witness import oracle_answer
-from capsa.rules import Rules, presets
+from capsa.rules import KNOBS, Rules, presets
 
 __all__ = ["Rederived", "rederive", "rules_of", "spec_of"]
 
@@ -50,6 +49,19 @@ def rules_of(value: Rules | str | os.PathLike[str]) -> Rules:
     raise TypeError(f"rules are a capsa.Rules, a preset name or a path, not {type(value).__name__}")
 
 
+# every knob a spec may change: the required ones, and those rules data may
+# leave out (the deck, the rules of every house)
+_SPEC_KNOBS = tuple(knob.name for knob in KNOBS if knob.type != "text")
+
+
+def _knob(rules: Rules, name: str) -> Any:
+    """A knob's value, None for an optional one the rules leave out."""
+    try:
+        return rules[name]
+    except KeyError:
+        return None
+
+
 def spec_of(rules: Rules) -> RulesSpec:
     """``rules`` as the preset it differs least from and the knobs changed
     (its ``name`` kept when any knob is), so that the rules sent are exactly
@@ -57,7 +69,11 @@ def spec_of(rules: Rules) -> RulesSpec:
     best: RulesSpec | None = None
     for preset in presets():
         base = Rules.preset(preset)
-        knobs: dict[str, Any] = {k: rules[k] for k in knob_names() if rules[k] != base[k]}
+        knobs: dict[str, Any] = {
+            k: value
+            for k in _SPEC_KNOBS
+            if (value := _knob(rules, k)) is not None and value != _knob(base, k)
+        }
         description = rules.to_dict().get("description")
         if description != base.to_dict().get("description") and description is not None:
             knobs["description"] = description

@@ -19,7 +19,7 @@ from capsa import _core
 from capsa.arrangement import Arrangement
 from capsa.conformance.protocol import OPS, PROTOCOL_VERSION
 from capsa.json_faults import json_fault
-from capsa.rules import Rules
+from capsa.rules import KNOBS, Rules
 from capsa.settlement import Seat
 
 __all__ = [
@@ -139,6 +139,17 @@ def _seat(value: Any, k: int) -> Seat:
     raise RequestError("invalid", f"seat {k}: a seat is text, a list of 13 cards or an object")
 
 
+def _deck_claims() -> dict[str, list[Any]]:
+    """Every value of the deck knobs: capsa plays every deck, and an engine
+    that claims none plays the 52-card deck alone."""
+    claims: dict[str, list[Any]] = {}
+    for knob in KNOBS:
+        if knob.name.startswith("deck."):
+            low, high = knob.low or 0, knob.high or 0
+            claims[knob.name] = list(knob.choices) if knob.choices else list(range(low, high + 1))
+    return claims
+
+
 class CapsaEngine:
     """capsa's answers to protocol requests (every op, money included).
 
@@ -176,6 +187,7 @@ class CapsaEngine:
             "ops": list(OPS),
             "money": True,
             "cards": "text",
+            "knobs": _deck_claims(),
         }
 
     def handle(self, request: Any, rules: Rules | None = None) -> dict[str, Any]:

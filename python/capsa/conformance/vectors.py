@@ -53,6 +53,7 @@ from capsa.rules import Rules
 from capsa.solver import best_arrangement
 
 __all__ = [
+    "DECKS_SUITE",
     "HOUSE_SUITE",
     "DisagreementError",
     "Vector",
@@ -64,6 +65,10 @@ __all__ = [
 ]
 
 _ROWS = ("top", "middle", "bottom")
+
+DECKS_SUITE = "decks"
+"""The suite of larger decks, every op but digest: ``decks.jsonl``
+(docs/rules.md, "Decks: added suits, two decks and jokers")."""
 
 HOUSE_SUITE = "settle-house"
 """The suite of the settle cases of the rules of every house (ranked
@@ -747,7 +752,19 @@ def generate(
             # the rules of every house, a suite of its own so that the suites
             # written before them stay as they were
             suites[HOUSE_SUITE] = _finish(op, _house_drafts(), check)
+    decks = [v for op in ops if op != "digest" for v in _finish(op, _deck_drafts(op), check)]
+    if decks:
+        suites[DECKS_SUITE] = decks
     return suites
+
+
+def _deck_drafts(op: str) -> Iterator[_Draft]:
+    """The ``decks`` suite's cases of one op."""
+    from capsa.conformance.deck_seeds import deck_cases
+
+    for case_op, family, case, reason in deck_cases():
+        if case_op == op:
+            yield _Draft(family, case, reason)
 
 
 def write_suites(out: str | Path, suites: Mapping[str, list[Vector]]) -> list[Path]:
