@@ -347,7 +347,7 @@ def _breakdown() -> dict[str, Any]:
         (
             lambda d: d["seats"].__delitem__(slice(1, None)),
             capsa.TableError,
-            "settlement.seats must be a list of 2 to 4",
+            "settlement.seats must be a list of 2 to 8",
         ),
         (lambda d: d["seats"][1].pop("net"), capsa.TableError, r"seats\[1\]\.net is missing"),
         (

@@ -18,10 +18,14 @@ from typing import Any
 
 import capsa
 from capsa import _core
+from capsa.conformance.drafts import Draft
 from capsa.conformance.protocol import Case, RulesSpec, text_of
 from capsa.conformance.vector_seeds import card_text, rules_spec, seat_of_text
 
-__all__ = ["DECK_SPECS", "deck_cases"]
+__all__ = ["DECKS_SUITE", "DECK_SPECS", "deck_drafts"]
+
+DECKS_SUITE = "decks"
+"""The suite's name: ``decks.jsonl``."""
 
 _ROWS = ("top", "middle", "bottom")
 
@@ -173,10 +177,12 @@ def _most_seats(rules: capsa.Rules) -> int:
     return most
 
 
-def deck_cases() -> Iterator[tuple[str, str, Case, str]]:
-    """Every case of the suite as (op, family, case, reason), deck by deck:
-    the hand-written ones, then those of dealt rows, hands and rounds."""
+def deck_drafts(op: str) -> Iterator[Draft]:
+    """The suite's cases of ``op``, deck by deck: the hand-written ones,
+    then those of dealt rows, hands and rounds; each deck's family is
+    ``deck-<deck>``."""
     for deck, spec in DECK_SPECS.items():
         for cases in (_seed_cases, _row_cases, _hand_cases):
-            for op, case, reason in cases(deck, spec):
-                yield op, f"deck-{deck}", case, reason
+            for case_op, case, reason in cases(deck, spec):
+                if case_op == op:
+                    yield Draft(f"deck-{deck}", case, reason)

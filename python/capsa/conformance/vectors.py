@@ -19,7 +19,7 @@ import itertools
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -32,6 +32,8 @@ from capsa import _core
 from capsa._core import ArgumentError
 from capsa.conformance import digests
 from capsa.conformance.bounds import MAX_VECTOR_FILE_BYTES, MAX_VECTOR_LINE_BYTES, scan
+from capsa.conformance.deck_seeds import DECKS_SUITE, deck_drafts
+from capsa.conformance.drafts import Draft as _Draft
 from capsa.conformance.flags import DECK52_NATURALS, FLAGS, flags_of
 from capsa.conformance.protocol import OPS, Case, RulesSpec, case_from_vector, request_of, text_of
 from capsa.conformance.serve import CapsaEngine
@@ -66,10 +68,6 @@ __all__ = [
 
 _ROWS = ("top", "middle", "bottom")
 
-DECKS_SUITE = "decks"
-"""The suite of larger decks, every op but digest: ``decks.jsonl``
-(docs/rules.md, "Decks: added suits, two decks and jokers")."""
-
 HOUSE_SUITE = "settle-house"
 """The suite of the settle cases of the rules of every house (ranked
 royalties, the horse card, caps, bonus naturals, each natural's parameters,
@@ -103,17 +101,6 @@ class Vector:
 
     def line(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n"
-
-
-@dataclass
-class _Draft:
-    """A case waiting for its expected answer."""
-
-    family: str
-    case: Case
-    reason: str
-    flags: set[str] = field(default_factory=set)
-    number: int | None = None  # the number in its family, when fixed in advance
 
 
 def shipped_dir() -> Path:
@@ -752,19 +739,10 @@ def generate(
             # the rules of every house, a suite of its own so that the suites
             # written before them stay as they were
             suites[HOUSE_SUITE] = _finish(op, _house_drafts(), check)
-    decks = [v for op in ops if op != "digest" for v in _finish(op, _deck_drafts(op), check)]
+    decks = [v for op in ops if op != "digest" for v in _finish(op, deck_drafts(op), check)]
     if decks:
         suites[DECKS_SUITE] = decks
     return suites
-
-
-def _deck_drafts(op: str) -> Iterator[_Draft]:
-    """The ``decks`` suite's cases of one op."""
-    from capsa.conformance.deck_seeds import deck_cases
-
-    for case_op, family, case, reason in deck_cases():
-        if case_op == op:
-            yield _Draft(family, case, reason)
 
 
 def write_suites(out: str | Path, suites: Mapping[str, list[Vector]]) -> list[Path]:
