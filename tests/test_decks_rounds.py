@@ -12,6 +12,7 @@ five of the hand.
 from __future__ import annotations
 
 import json
+import re
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -294,3 +295,20 @@ def test_the_rounds_table_reports_records_of_larger_decks_and_keeps_the_rest() -
     assert [(n, r) for n, r, _ in failed] == [(1, "r0"), (3, "r2")]
     assert all(isinstance(e, capsa.TableError) for _, _, e in failed)
     assert "the rounds schema holds tables of the 52-card deck" in str(failed[0][2])
+
+
+def test_capsa_play_deals_arranges_and_settles_a_larger_deck(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from capsa.cli import main
+
+    assert main(["play", "--rules", "shisanshui-6", "--seats", "6", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    dealt = [hand.split() for hand in re.findall(r"^seat \d+: (.+)$", out, flags=re.MULTILINE)]
+    assert len(dealt) == 6 and len({card for hand in dealt for card in hand}) == 78
+    assert out.count("(greedy: the solver plays the 52-card deck)") == 6
+    assert any("'" in card for hand in dealt for card in hand)
+    assert main(["play", "--rules", "shisanshui-5", "--seats", "6"]) == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    refused = "a table of the 65-card deck (added suits: c) has 2 to 5 seats, got 6"
+    assert error == [f"capsa play: TableError: {refused}"]

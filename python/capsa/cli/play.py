@@ -1,5 +1,6 @@
-"""``capsa play``: deal a table, arrange every seat with the solver, settle
-and explain; ``--html`` also draws the table as a page."""
+"""``capsa play``: deal a table, arrange every seat with the solver (with the
+greedy strategy under a larger deck, which the solver does not play),
+settle and explain; ``--html`` also draws the table as a page."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 from typing import Any
 
 from capsa import _core
+from capsa._core import Card
 from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
 from capsa.cli.common import check_writable, int_in, load_rules, stake_arg, write_file
@@ -31,6 +33,22 @@ def _shown_arrangement(choice: Choice, natural: str | None, rules: Rules) -> Arr
     return choice.arrangement if split is None else Arrangement.from_ids(split)
 
 
+def _arranged(hand: list[Card], rules: Rules, seats: int) -> tuple[Arrangement, bool, str]:
+    """A seat's rows, whether it declares its natural, and what chose them:
+    the solver under the 52-card deck, the greedy strategy under a larger
+    one (docs/records.md, "The auto-arrange policies")."""
+    if not rules.deals_52_cards:
+        ids, declare = _core.auto_arrangement(hand, rules, seats, "greedy")
+        return Arrangement.from_ids(ids), declare, "greedy: the solver plays the 52-card deck"
+    choice = best_arrangement(hand, rules, seats=seats)
+    arrangement = _shown_arrangement(choice, _core.natural(hand, rules), rules)
+    return (
+        arrangement,
+        choice.declare_natural,
+        (f"solver: expected {choice.expected_points:+.2f} points"),
+    )
+
+
 def _write_page(path: str, settlement: Settlement, rules: Rules, seed: int | None) -> None:
     """``--html OUT.html``: the table just played, as a page."""
     title = "capsa play" if seed is None else f"capsa play, seed {seed}"
@@ -43,23 +61,19 @@ def _run(args: argparse.Namespace) -> int:
     if args.html:
         check_writable(args.html, "--html")
     stake = args.stake if args.stake is not None else rules["money.stake"]
-    hands = deal(args.seats, seed=args.seed)
+    hands = deal(args.seats, seed=args.seed, rules=rules)
     print(f"capsa play: {args.seats} seats, rules {rules.name}, seed {args.seed}")
     print()
     seats = []
     for k, hand in enumerate(hands):
-        choice = best_arrangement(hand, rules, seats=args.seats)
+        arrangement, declare, how = _arranged(hand, rules, args.seats)
         natural = _core.natural(hand, rules)
-        arrangement = _shown_arrangement(choice, natural, rules)
         print(f"seat {k}: {format_cards(hand)}")
-        print(
-            f"        arranged {arrangement}  "
-            f"(solver: expected {choice.expected_points:+.2f} points)"
-        )
+        print(f"        arranged {arrangement}  ({how})")
         if natural:
-            verb = "declares" if choice.declare_natural else "holds but does not declare"
+            verb = "declares" if declare else "holds but does not declare"
             print(f"        {verb} the natural {natural}")
-        seats.append(Seat(arrangement, declare_natural=choice.declare_natural))
+        seats.append(Seat(arrangement, declare_natural=declare))
     print()
     result = settle(seats, rules, stake)
     print(result.explain())
@@ -73,7 +87,12 @@ def register(subparsers: Any) -> None:
     play = subparsers.add_parser(
         "play", help="deal a table, arrange every seat, settle and explain"
     )
-    play.add_argument("--seats", type=int_in(2, 4, "--seats"), default=4, help="2 to 4 (default 4)")
+    play.add_argument(
+        "--seats",
+        type=int_in(2, 8, "--seats"),
+        default=4,
+        help="2 to 4 (default 4); up to 8 as the rules' deck deals",
+    )
     play.add_argument(
         "--seed", type=int_in(0, _SEED_LIMIT - 1, "--seed"), default=None, help="reproducible deal"
     )
