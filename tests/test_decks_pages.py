@@ -103,6 +103,15 @@ def test_the_svg_picture_draws_every_seat_of_an_eight_seat_table() -> None:
     drawn = re.findall(r'data-card="([^"]+)"', picture)
     held = [c for seat in record["seats"] for c in seat["arrangement"].replace(" / ", " ").split()]
     assert sorted(drawn) == sorted(held) and len(drawn) == 104
+    # each joker's row says, short, what it was played as
+    rules = capsa.Rules(record["rules"])
+    for seat in record["seats"]:
+        for row in seat["arrangement"].split(" / "):
+            cards = capsa.parse_cards(row)
+            for card, as_ in zip(cards, capsa.played_cards(cards, rules), strict=True):
+                if card.joker:
+                    suit = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[as_.suit]
+                    assert f" · {card} → {str(as_)[:-1].replace('T', '10')}{suit}" in picture
 
 
 def test_no_two_cards_of_any_deck_are_drawn_alike() -> None:

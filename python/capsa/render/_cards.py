@@ -13,10 +13,13 @@ are built once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
+from capsa import _core
 from capsa._core import Card
 from capsa.render._words import words
+from capsa.rules import Rules
 
 __all__ = [
     "CARD_HEIGHT",
@@ -26,6 +29,8 @@ __all__ = [
     "card_drawing",
     "card_face",
     "card_name",
+    "jokers_played",
+    "short_name",
 ]
 
 CARD_WIDTH = 40
@@ -64,6 +69,15 @@ SUIT_DEFS = (
 # black joker and the red joker
 CARD_IDS = 106
 _RED_JOKER = 105
+
+
+_SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+
+
+def short_name(card: Card) -> str:
+    """A card of the 52-card deck written short, its rank and its suit's
+    symbol (``Q♠``): what a picture says a joker was played as."""
+    return f"{_RANKS.get(card.rank, str(card.rank))}{_SUIT_SYMBOLS[card.suit]}"
 
 
 def card_name(card: Card, lang: str) -> str:
@@ -129,3 +143,13 @@ def card_face(card: Card, lang: str) -> str:
     """The inline SVG face of one card (``data-card`` holds its text, e.g.
     ``As``; its accessible name is the card in words of ``lang``)."""
     return _faces(lang)[card.id]
+
+
+def jokers_played(cards: Sequence[Card], rules: Rules | None) -> list[tuple[Card, Card]]:
+    """Each joker of a row with the card it is played as in the row's
+    strongest hand (:func:`capsa.played_cards`); none when the rules are
+    not known."""
+    if rules is None or not any(card.joker for card in cards):
+        return []
+    played = _core.played_cards(list(cards), rules)
+    return [(card, as_) for card, as_ in zip(cards, played, strict=True) if card.joker]

@@ -10,7 +10,7 @@ from importlib import resources
 
 from capsa import _core
 from capsa._core import CATEGORIES, Card
-from capsa.render._cards import SUIT_DEFS, card_face, card_name
+from capsa.render._cards import SUIT_DEFS, card_face, card_name, jokers_played
 from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._payments import (
     Payment,
@@ -180,17 +180,12 @@ def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> 
 
 
 def _jokers_played(cards: Sequence[Card], table: Table, w: Words) -> list[str]:
-    """What each joker of a row stands for in the row's strongest hand
-    (:func:`capsa.played_cards`), when the table's rules are known."""
-    if table.rules is None or not any(card.joker for card in cards):
-        return []
-    played = _core.played_cards(list(cards), table.rules)
+    """What each joker of a row stands for, a line each."""
     return [
         f'<span class="played">'
         f"{w.fill('card.played_as', joker=card_name(card, w.lang), card=card_name(as_, w.lang))}"
         "</span>"
-        for card, as_ in zip(cards, played, strict=True)
-        if card.joker
+        for card, as_ in jokers_played(cards, table.rules)
     ]
 
 

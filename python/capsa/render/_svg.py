@@ -6,7 +6,7 @@ font from anywhere else)."""
 from __future__ import annotations
 
 from capsa._core import Card
-from capsa.render._cards import CARD_IDS, SUIT_DEFS, card_drawing
+from capsa.render._cards import CARD_IDS, SUIT_DEFS, card_drawing, jokers_played, short_name
 from capsa.render._html import page_meta, page_title
 from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._payments import foul_phrases, payments, played_out_of_order
@@ -98,7 +98,13 @@ def _seat_block(seat: SeatView, table: Table, speak: Speaker, x: int, y: int) ->
         for c, card in enumerate(row.cards):
             out.append(_card(card, x + 12 + c * 43, ry))
         tx = x + 12 + 5 * 43 + 10
-        out.append(f'<text class="rowname" x="{tx}" y="{ry + 14}">{w[f"row.{row.name}"]}</text>')
+        played = "".join(
+            f" · {joker} → {short_name(as_)}"
+            for joker, as_ in jokers_played(row.cards, table.rules)
+        )
+        out.append(
+            f'<text class="rowname" x="{tx}" y="{ry + 14}">{w[f"row.{row.name}"]}{played}</text>'
+        )
         out.append(
             f'<text class="cat" x="{tx}" y="{ry + 32}">{w[f"category.{row.category}"]}</text>'
         )
