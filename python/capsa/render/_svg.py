@@ -60,6 +60,35 @@ def _short(name: str) -> str:
     return name if len(name) <= _NAME_CHARS or "&" in name else name[: _NAME_CHARS - 1] + "…"
 
 
+def _rows(seat: SeatView, table: Table, w: Words, x: int, top: int) -> list[str]:
+    """A seat's three rows from ``top``: the cards, the row's name (and what
+    each joker in it was played as), its category and its royalty."""
+    out = []
+    paid = not (seat.foul or seat.surrender or seat.natural is not None)
+    for k, row in enumerate(seat.rows):
+        ry = top + k * _ROW_HEIGHT
+        for c, card in enumerate(row.cards):
+            out.append(_card(card, x + 12 + c * 43, ry))
+        tx = x + 12 + 5 * 43 + 10
+        played = "".join(
+            f" · {joker} → {short_name(as_)}"
+            for joker, as_ in jokers_played(row.cards, table.rules)
+        )
+        out.append(
+            f'<text class="rowname" x="{tx}" y="{ry + 14}">{w[f"row.{row.name}"]}{played}</text>'
+        )
+        out.append(
+            f'<text class="cat" x="{tx}" y="{ry + 32}">{w[f"category.{row.category}"]}</text>'
+        )
+        if row.royalty > 0:
+            cls = "roy" if paid else "roy void"
+            out.append(
+                f'<text class="{cls}" x="{tx}" y="{ry + 49}">'
+                f"{w['column.royalty']} +{w.number(row.royalty)}</text>"
+            )
+    return out
+
+
 def _seat_block(seat: SeatView, table: Table, speak: Speaker, x: int, y: int) -> tuple[str, int]:
     w = speak.words
     out = []
@@ -92,28 +121,7 @@ def _seat_block(seat: SeatView, table: Table, speak: Speaker, x: int, y: int) ->
         reasons = speak.value(foul_phrases(seat))
         out.append(f'<text class="small foul" x="{x + 12}" y="{top + 10}">{reasons}</text>')
         top += 16
-    paid = not (seat.foul or seat.surrender or seat.natural is not None)
-    for k, row in enumerate(seat.rows):
-        ry = top + k * _ROW_HEIGHT
-        for c, card in enumerate(row.cards):
-            out.append(_card(card, x + 12 + c * 43, ry))
-        tx = x + 12 + 5 * 43 + 10
-        played = "".join(
-            f" · {joker} → {short_name(as_)}"
-            for joker, as_ in jokers_played(row.cards, table.rules)
-        )
-        out.append(
-            f'<text class="rowname" x="{tx}" y="{ry + 14}">{w[f"row.{row.name}"]}{played}</text>'
-        )
-        out.append(
-            f'<text class="cat" x="{tx}" y="{ry + 32}">{w[f"category.{row.category}"]}</text>'
-        )
-        if row.royalty > 0:
-            cls = "roy" if paid else "roy void"
-            out.append(
-                f'<text class="{cls}" x="{tx}" y="{ry + 49}">'
-                f"{w['column.royalty']} +{w.number(row.royalty)}</text>"
-            )
+    out += _rows(seat, table, w, x, top)
     ty = top + 3 * _ROW_HEIGHT + 12
     totals = "   ".join(
         f"{w[f'column.{key}']} {w.signed(value)}"
