@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from deck_cards import BLACK_JOKER, RANKS, RED_JOKER, cs, deck_ids
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle_module import load_oracle
@@ -34,9 +35,6 @@ from strategies import ranking_knobs
 
 o = load_oracle()
 
-RANKS = "23456789TJQKA"
-SUITS = "dchs"
-BLACK_JOKER, RED_JOKER = 104, 105
 # Every category on the shared scale, weakest first: five-of-a-kind is 10
 # (docs/rules.md, "The strength integer").
 SCALE = (
@@ -55,30 +53,6 @@ SCALE = (
 # The values of ``deck.added_suits``: none, or one or two suits named
 # strongest first by the default order.
 ADDED_SUITS = ["none", "s", "h", "c", "d", "sh", "sc", "sd", "hc", "hd", "cd"]
-
-
-def card(text: str) -> int:
-    """A card id from its text: ``As``, ``As'`` (the second copy), ``BJ``, ``RJ``."""
-    if text in ("BJ", "RJ"):
-        return BLACK_JOKER if text == "BJ" else RED_JOKER
-    copy = 1 if text.endswith("'") else 0
-    return 52 * copy + 4 * RANKS.index(text[0]) + SUITS.index(text[1])
-
-
-def cs(text: str) -> list[int]:
-    """Card ids from text such as ``"As As' BJ"``."""
-    return [card(t) for t in text.split()]
-
-
-def deck_ids(deck: dict[str, Any]) -> list[int]:
-    """The ids of a deck, written from docs/rules.md apart from the oracle."""
-    ids = list(range(52))
-    added = deck.get("added_suits", "none")
-    for face in range(52):
-        if deck.get("decks", 1) == 2 or (added != "none" and SUITS[face % 4] in added):
-            ids.append(52 + face)
-    ids += [BLACK_JOKER, RED_JOKER][: deck.get("jokers", 0)]
-    return ids
 
 
 def oracle_rules(deck: dict[str, Any], **knobs: Any) -> dict[str, Any]:

@@ -80,7 +80,7 @@ _HOUSE_FOUL_MODES = frozenset(("none", "refuse"))
 # names in their order, not their points.
 # Every op but digest reads the deck: which cards there are, and how copies
 # and jokers rank.
-DECK_KNOBS: dict[str, Any] = {"deck.added_suits": "none", "deck.decks": 1, "deck.jokers": 0}
+DECK_KNOBS: dict[str, Any] = {k.name: k.default for k in KNOBS if k.name.startswith("deck.")}
 OP_KNOBS: dict[str, frozenset[str]] = {
     "compare": frozenset((*RANKING, *DECK_KNOBS)),
     "category": frozenset(DECK_KNOBS),

@@ -98,7 +98,8 @@ FLAGS: dict[str, str] = {
     "seven-seats": "a table of seven",
     "eight-seats": "a table of eight",
 }
-_SEAT_FLAGS = ("two-seats", "three-seats", "four-seats", *list(FLAGS)[-4:])
+# the flag of each table size, from two seats
+_SEAT_FLAGS = tuple(f"{n}-seats" for n in ("two", "three", "four", "five", "six", "seven", "eight"))
 FLAGS.update({name: f"a hand whose category is {name}" for name in _core.CATEGORIES})
 # and every natural but the four that need copies, six of a kind onwards
 DECK52_NATURALS: tuple[str, ...] = _core.NATURAL_NAMES[: _core.NATURAL_NAMES.index("six-of-a-kind")]

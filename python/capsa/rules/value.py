@@ -19,6 +19,11 @@ from capsa.rules.loading import (
 from capsa.rules.messages import show
 from capsa.rules.writer import dump_toml
 
+# the deck knobs at their defaults, the 52-card deck, from the knob table
+_STANDARD_DECK: dict[str, Any] = {
+    knob.name.removeprefix("deck."): knob.default for knob in KNOBS if knob.name.startswith("deck.")
+}
+
 __all__ = ["Rules"]
 
 _PRESET_CACHE: dict[str, Rules] = {}
@@ -286,7 +291,7 @@ class Rules(RuleSet):
         ``{"added_suits": str, "decks": int, "jokers": int}``
         (docs/rules.md, "Decks: added suits, two decks and jokers").
         Raises nothing."""
-        return {key: self[f"deck.{key}"] for key in ("added_suits", "decks", "jokers")}
+        return {key: self[f"deck.{key}"] for key in _STANDARD_DECK}
 
     @property
     def deals_52_cards(self) -> bool:
@@ -294,7 +299,7 @@ class Rules(RuleSet):
         deck, no joker
         (docs/rules.md, "Decks: added suits, two decks and jokers").
         Raises nothing."""
-        return self.deck == {"added_suits": "none", "decks": 1, "jokers": 0}
+        return self.deck == _STANDARD_DECK
 
     def __getitem__(self, dotted: str) -> Any:
         """A knob by its dotted name: ``rules["scoop.multiplier"]``, or a whole
