@@ -73,16 +73,13 @@ pub struct AutoChoice {
 /// How `policy` arranges a hand of 13 cards at a table of `seats` under
 /// `rules` (see the module documentation). Errors: a hand that is not 13
 /// distinct cards of the rules' deck (`Card`/`Hand`), seats the deck does
-/// not deal (`Table`), the `solver` policy under a deck other than the
-/// 52-card deck (`Rules`: the solver plays that deck only), the solver's
-/// own errors.
+/// not deal (`Table`), the solver's own errors.
 pub fn auto_arrangement(
     rules: &Rules,
     hand: &[u8],
     seats: usize,
     policy: AutoPolicy,
 ) -> Result<AutoChoice> {
-    check_policy_deck(rules, policy)?;
     crate::table::check_table_seats(&rules.deck, seats)?;
     crate::hands::check(rules, hand, &[13], "a hand to arrange")?;
     let mut sorted: [u8; 13] = hand.try_into().expect("length checked");
@@ -105,19 +102,6 @@ pub fn auto_arrangement(
             declare_natural: false,
         }),
     }
-}
-
-/// Checks that `policy` plays the rules' deck: the solver plays the 52-card
-/// deck only.
-pub fn check_policy_deck(rules: &Rules, policy: AutoPolicy) -> Result<()> {
-    if policy != AutoPolicy::Solver || rules.deck.is_standard() {
-        return Ok(());
-    }
-    Err(Error::rules(format!(
-        "auto_arrange \"solver\": the solver plays the 52-card deck; these rules deal {}, \
-         which the \"greedy\" and \"foul\" policies play",
-        rules.deck.describe()
-    )))
 }
 
 /// The `foul` policy's arrangement: the first split that fouls, ranked as

@@ -113,6 +113,14 @@ pub fn shuffled_deck<W: Words + ?Sized>(words: &mut W) -> [u8; DECK] {
     deck
 }
 
+/// The ids of `deck` in ascending order, shuffled as [`shuffle`] does: for
+/// the 52-card deck, [`shuffled_deck`] exactly.
+pub fn shuffled_ids<W: Words + ?Sized>(deck: &Deck, words: &mut W) -> Vec<u8> {
+    let mut ids = deck.ids();
+    shuffle(words, &mut ids);
+    ids
+}
+
 /// Shuffles `ids` in place by Fisher-Yates from the top position down, each
 /// swap partner drawn with [`below`].
 pub fn shuffle<W: Words + ?Sized>(words: &mut W, ids: &mut [u8]) {

@@ -68,10 +68,35 @@ pub fn fouls(rules: &Rules, ids: &[u8]) -> bool {
 
 /// 13 cards of the rules' deck, checked and sorted.
 fn sorted(rules: &Rules, cards: &[u8]) -> Result<[u8; 13]> {
-    check(rules, cards, &[13], "a hand to split")?;
+    sorted_hand(rules, cards, "a hand to split")
+}
+
+/// 13 cards of the rules' deck, checked and sorted; an error calls them
+/// `what`.
+pub fn sorted_hand(rules: &Rules, cards: &[u8], what: &str) -> Result<[u8; 13]> {
+    check(rules, cards, &[13], what)?;
     let mut sorted: [u8; 13] = cards.try_into().expect("length checked");
     sorted.sort_unstable();
     Ok(sorted)
+}
+
+/// The strengths of every 3- and 5-card subset of a sorted hand of the
+/// rules' deck (checked cards).
+pub fn subset_strengths(rules: &Rules, sorted: &[u8; 13]) -> splits::SubsetStrengths {
+    match wide(rules) {
+        None => splits::subset_strengths(&rules.evaluator, sorted),
+        Some(w) => splits::subset_strengths(&w, sorted),
+    }
+}
+
+/// The strengths of the rows of 13 checked cards of the rules' deck laid
+/// out top 0-2, middle 3-7, bottom 8-12.
+pub fn row_strengths(rules: &Rules, ids: &[u8; 13]) -> [u32; 3] {
+    [
+        strength(rules, &ids[..3]),
+        strength(rules, &ids[3..8]),
+        strength(rules, &ids[8..]),
+    ]
 }
 
 /// Every split (or only the valid ones) of 13 cards of the rules' deck.

@@ -7,10 +7,10 @@
 
 use rayon::prelude::*;
 
-use crate::deal::{shuffled_deck, ChaCha20};
+use crate::deal::{shuffled_ids, ChaCha20};
 use crate::error::{Error, Result};
 use crate::rules::Rules;
-use crate::settle::{check_seat_count, settle_points, SeatInput, Stakes};
+use crate::settle::{check_table_seats, settle_points, SeatInput, Stakes};
 use crate::solver::{arranger, deal_seed, Strategy, Tables};
 pub use crate::stats::mean_ci;
 
@@ -60,7 +60,7 @@ pub fn duplicate_tournament(
     if strategies.len() < 2 {
         return Err(Error::table("a tournament needs at least two strategies"));
     }
-    check_seat_count(seats)?;
+    check_table_seats(&rules.deck, seats)?;
     let count = strategies.len();
     let arrangers: Vec<_> = strategies
         .iter()
@@ -70,7 +70,8 @@ pub fn duplicate_tournament(
     let per_deal: Vec<Result<Vec<f64>>> = (0..deals)
         .into_par_iter()
         .map(|deal| {
-            let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, deal as u64)));
+            let mut rng = ChaCha20::from_seed(deal_seed(seed, deal as u64));
+            let deck = shuffled_ids(&rules.deck, &mut rng);
             // choices[strategy][seat]
             let mut choices = Vec::with_capacity(count);
             for arranger in &arrangers {

@@ -22,6 +22,7 @@ from oracle_module import load_oracle
 from oracle_tables import disagreements
 
 import capsa
+import capsa.solver
 import capsa.store
 
 o = load_oracle()
@@ -83,7 +84,7 @@ def test_a_round_of_a_larger_deck_is_dealt_recorded_replayed_and_settles_as_the_
     name: str,
 ) -> None:
     rnd, text = play_round(name, submit=2)
-    assert rnd.auto_arrange == "greedy"
+    assert rnd.auto_arrange == "solver"
     record = json.loads(text)
     assert capsa.replay(text) == record["digest"]
     capsa.verify_deal(text, commitment=rnd.commitment)
@@ -210,11 +211,15 @@ def play_round_52() -> tuple[capsa.Round, str]:
     return rnd, rnd.record_json()
 
 
-def test_the_solver_policy_is_refused_under_a_larger_deck_naming_the_deck() -> None:
-    rules = rules_of("shisanshui-5")
-    refused = "the solver plays the 52-card deck; these rules deal the 65-card deck"
-    with pytest.raises(capsa.RulesError, match=refused):
-        capsa.Round(rules, 5, 10, round_id="r", auto_arrange="solver")
+def test_the_seats_left_at_the_close_are_arranged_by_the_solver_of_the_rules_deck() -> None:
+    rules = rules_of("shisanshui-6")
+    _, text = play_round("shisanshui-6", submit=1)
+    record = json.loads(text)
+    for seat in record["seats"][1:]:
+        hand = capsa.parse_cards(seat["hand"])
+        choice = capsa.solver.best_arrangement(hand, rules, seats=6)
+        assert seat["arrangement"] == str(choice.arrangement)
+    assert not any(s["foul"] for s in record["settlement"]["seats"])
     assert capsa.Round(capsa.Rules(), 4, 10, round_id="r").auto_arrange == "solver"
 
 
@@ -306,7 +311,7 @@ def test_capsa_play_deals_arranges_and_settles_a_larger_deck(
     out = capsys.readouterr().out
     dealt = [hand.split() for hand in re.findall(r"^seat \d+: (.+)$", out, flags=re.MULTILINE)]
     assert len(dealt) == 6 and len({card for hand in dealt for card in hand}) == 78
-    assert out.count("(greedy: the solver plays the 52-card deck)") == 6
+    assert out.count("(solver: expected") == 6
     assert any("'" in card for hand in dealt for card in hand)
     assert main(["play", "--rules", "shisanshui-5", "--seats", "6"]) == 2
     error = capsys.readouterr().err.strip().splitlines()

@@ -17,7 +17,6 @@ from test_fuzz_tables import decode_tables, encode_tables
 import capsa
 from capsa import Arrangement, Rules, RulesError
 from capsa.cli import main as cli_main
-from capsa.rules.known import presets_of_52_cards
 from capsa.solver import (
     MAX_TABLES_BYTES,
     STRATEGIES,
@@ -34,7 +33,7 @@ from capsa.solver import (
 from capsa.tables import TABLES_DIR
 from strategies import biased_hands, hands
 
-PRESETS = presets_of_52_cards()
+PRESETS = capsa.presets()
 DRAGON = [4 * r + (r % 4) for r in range(13)]
 
 

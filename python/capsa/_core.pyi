@@ -823,13 +823,7 @@ def auto_arrangement(cards: Any, rules: Any, seats: int, policy: str) -> tuple[l
     """How a round's auto-arrange ``policy`` (``"solver"``, ``"greedy"`` or
     ``"foul"``) arranges a seat that did not submit by the close: (ids laid
     out top 0-2, middle 3-7, bottom 8-12; whether it declares a natural its
-    hand holds). ``ArgumentError`` for another policy, ``RulesError`` for
-    ``"solver"`` under a deck other than the 52-card deck."""
-
-def check_auto_policy(rules: _Rules | None, policy: str) -> None:
-    """Checks that the auto-arrange ``policy`` plays the rules' deck: a
-    ``RulesError`` for ``"solver"`` under a deck other than the 52-card
-    deck, ``ArgumentError`` for a name that is not a policy."""
+    hand holds). ``ArgumentError`` for another policy."""
 
 def rank_arrangements(
     cards: Any,

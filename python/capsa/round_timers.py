@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from capsa import _core
 from capsa._core import ArgumentError
 from capsa.records import AUTO_ARRANGE_POLICIES
 from capsa.round_args import is_int, now_ms, read_time
@@ -30,13 +29,11 @@ def read_now(now: object) -> int:
 def read_policy(value: object, rules: Rules) -> str:
     """An auto-arrange policy of a round under ``rules``: one of
     :data:`capsa.records.AUTO_ARRANGE_POLICIES`, ``None`` meaning
-    ``"solver"`` where the solver plays the rules' deck and ``"greedy"``
-    elsewhere (``TypeError`` for a value that is not a str or None,
+    ``"solver"`` (``TypeError`` for a value that is not a str or None,
     ``ArgumentError`` naming the policies for another and for ``"foul"``
-    under rules that refuse fouled arrangements, ``RulesError`` for
-    ``"solver"`` under a deck other than the 52-card deck)."""
+    under rules that refuse fouled arrangements)."""
     if value is None:
-        return "solver" if rules.deals_52_cards else "greedy"
+        return "solver"
     if not isinstance(value, str):
         raise TypeError(f"auto_arrange must be a str or None, not {type(value).__name__}")
     if value not in AUTO_ARRANGE_POLICIES:
@@ -49,7 +46,6 @@ def read_policy(value: object, rules: Rules) -> str:
             'auto_arrange="foul" cannot be used under foul.mode = "refuse": '
             "the rules refuse fouled arrangements"
         )
-    _core.check_auto_policy(rules, value)
     return value
 
 

@@ -157,8 +157,7 @@ def simulate(
     (:func:`capsa.solver.load_tables`). Seat ``i % seats`` banks deal ``i``.
     Under rules of a larger deck (added suits, two decks, jokers) deal ``i``
     is the seeded deal of that deck, at up to as many seats as it deals 13
-    cards to, and ``"greedy"`` is the strategy that plays it (the others
-    raise ``RulesError``).
+    cards to.
 
     Without ``client`` the deals run in this process on ``threads`` cores
     (default all); with a ``distributed.Client`` they are cut into

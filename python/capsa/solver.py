@@ -31,8 +31,8 @@ Strategies (``STRATEGIES``, in this order): ``"solver"`` (the model),
 Efforts (``EFFORTS``): ``"fast"`` (the model alone, about 150 us a hand, the
 default) and ``"deep"`` (for hints and the timer's last seconds, at most
 about 50 ms a hand on one core): the model's best candidates are settled
-exactly against opponent hands sampled from the 39 unseen cards and
-arranged by the fast solver, the same samples for every candidate; the
+exactly against opponent hands sampled from the unseen cards of the rules'
+deck and arranged by the fast solver, the same samples for every candidate; the
 rows' points are the model's and what the rows' joint outcome decides (the
 scoop, the overall point, the sweep-all) the samples', so under rules that
 pay only rows (pagat) the deep ranking is the fast one. The sampler is
@@ -220,11 +220,13 @@ def best_arrangement(
     the estimated expected points of the hand (summed over opponents).
 
     ``cards`` is 13 cards: text (``"As Kd ..."``), or a list, tuple or other
-    iterable (a numpy array too) of ``Card`` objects, integer ids 0..51 and
-    one-card texts. ``rules`` is a ``Rules`` or None (capsa-susun).
-    ``seats`` (an int 2..4, default 4) is the table size the estimate is
-    for. ``strategy`` is one of :data:`STRATEGIES`: ``"solver"`` (the
-    default), ``"separable"``, ``"greedy"`` or ``"random"``. ``tables`` is
+    iterable (a numpy array too) of ``Card`` objects, integer ids and
+    one-card texts, each a card of the rules' deck (0..51 for the 52-card
+    deck). ``rules`` is a ``Rules`` or None (capsa-susun). ``seats`` (an
+    int, default 4: 2..4 for the 52-card deck, up to as many as a larger
+    deck deals 13 cards to) is the table size the estimate is for.
+    ``strategy`` is one of :data:`STRATEGIES`: ``"solver"`` (the default),
+    ``"separable"``, ``"greedy"`` or ``"random"``. ``tables`` is
     None (the nearest shipped tables), bytes, a preset name or the path of a
     tables file (see :func:`load_tables`). ``effort`` is one of
     :data:`EFFORTS`: ``"fast"`` (the default) or ``"deep"`` (the strategy's
@@ -234,11 +236,12 @@ def best_arrangement(
 
     Returns a :class:`Choice`; its arrangement never fouls under the rules.
 
-    Raises ``CardError`` for a card that cannot be read or an id outside
-    0..51; ``HandError`` for other than 13 cards or a card given twice;
-    ``TableError`` for ``seats`` outside 2..4; ``RulesError`` for an unknown
-    strategy or tables that cannot be read, fail validation or were trained
-    under another ``wheel`` or ``flush_compare``;
+    Raises ``CardError`` for a card that cannot be read or is not in the
+    rules' deck; ``HandError`` for other than 13 cards or a card given
+    twice; ``TableError`` for ``seats`` the deck does not seat;
+    ``RulesError`` for an unknown strategy or tables that cannot be read,
+    fail validation or were trained under another ``wheel``,
+    ``flush_compare`` or deck;
     ``ArgumentError`` for an unknown effort or ``effort="deep"`` with a
     baseline (greedy, random); ``TypeError`` for cards, ``seats`` (a bool, a
     float), ``strategy``, ``tables``, ``effort`` or ``rules`` of the wrong
@@ -313,9 +316,9 @@ def best_arrangement_batch(
     laid out top 0-2, middle 3-7, bottom 8-12 (the natural is not reported:
     use :func:`best_arrangement` for that).
 
-    Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
-    repeated in a row (each naming the row); ``TableError`` for another
-    shape or ``seats`` outside 2..4; ``RulesError`` for an unknown strategy
+    Raises ``CardError`` for an id not in the rules' deck and ``HandError``
+    for a card repeated in a row (each naming the row); ``TableError`` for
+    another shape or ``seats`` the deck does not seat; ``RulesError`` for an unknown strategy
     or bad tables; ``ArgumentError`` for an unknown effort or a deep
     baseline; ``TypeError`` for a non-array, a non-integer dtype, or an
     argument of the wrong type.
@@ -354,10 +357,12 @@ def train_tables(
     the rules and the parameters, never on the thread count or on the
     tables shipped today.
 
-    ``rules`` is a ``Rules`` or None (capsa-susun); ``seats`` an int 2..4,
-    the table size the opponents play for; ``hands`` an int 1..10,000,000,
-    rounded up to a multiple of 4 (hands are dealt four to a deck, fresh
-    each iteration); ``iterations`` an int 0..100; ``seed`` an int
+    ``rules`` is a ``Rules`` or None (capsa-susun); ``seats`` an int, the
+    table size the opponents play for (2..4 for the 52-card deck, up to as
+    many as a larger deck deals 13 cards to); ``hands`` an int
+    1..10,000,000, rounded up to a multiple of the hands a deck deals (four
+    of the 52-card deck, as many as a larger deck seats; fresh each
+    iteration); ``iterations`` an int 0..100; ``seed`` an int
     0..2**64-1; ``name`` the tables' name, 1 to 64 of ``A-Z a-z 0-9 _ . -``.
     The defaults are :data:`TRAIN_DEFAULTS`, the parameters of the shipped
     tables (about 75 s on two cores); every parameter and
@@ -366,8 +371,8 @@ def train_tables(
     Returns the tables file's bytes, to pass as ``tables=`` or write to a
     file.
 
-    Raises ``TableError`` for ``seats`` outside 2..4 (as every ``seats``
-    argument), ``ArgumentError`` for ``hands``, ``iterations`` or ``seed``
+    Raises ``TableError`` for ``seats`` the deck does not seat (as every
+    ``seats`` argument), ``ArgumentError`` for ``hands``, ``iterations`` or ``seed``
     out of range, ``RulesError`` for a bad ``name``, ``TypeError`` for an
     argument of the wrong type (a bool, a float, a non-str name).
     """
@@ -411,7 +416,8 @@ def duplicate_tournament(
 
     ``strategies`` is a list or other sequence of at least two names from
     :data:`STRATEGIES` (repeats allowed); ``rules`` a ``Rules`` or None
-    (capsa-susun); ``seats`` an int 2..4; ``deals`` an int >= 1; ``seed`` an
+    (capsa-susun); ``seats`` an int the rules' deck seats (2..4 for the
+    52-card deck); ``deals`` an int >= 1; ``seed`` an
     int 0..2**64-1; ``tables`` any form :func:`load_tables` takes.
 
     Returns a dict: ``strategies``, ``seats``, ``deals``, ``patterns`` (the
@@ -419,8 +425,8 @@ def duplicate_tournament(
     the half-width of its 95% interval) and ``diff``, ``diff_ci95`` (the
     first strategy minus the second, per hand).
 
-    Raises ``TableError`` for ``seats`` outside 2..4 or fewer than two
-    strategies, ``ArgumentError`` for ``deals`` or ``seed`` out of range,
+    Raises ``TableError`` for ``seats`` the deck does not seat or fewer than
+    two strategies, ``ArgumentError`` for ``deals`` or ``seed`` out of range,
     ``RulesError`` for an unknown strategy or bad tables, ``TypeError`` for
     an argument of the wrong type (``strategies`` given as one str
     included: it is a list of names).
@@ -447,8 +453,8 @@ def best_response_check(
 ) -> dict[str, Any]:
     """Measures a strategy against the best response: for ``hands`` sampled
     hands, every legal arrangement (and declaring the natural) is settled
-    heads-up against ``opponents`` hands dealt from the other 39 cards and
-    arranged (fast) by ``opponents_strategy``, and compared with the pick of
+    heads-up against ``opponents`` hands dealt from the rest of the rules'
+    deck and arranged (fast) by ``opponents_strategy``, and compared with the pick of
     ``strategy`` at ``effort``.
 
     ``rules`` is a ``Rules`` or None (capsa-susun); ``hands`` and

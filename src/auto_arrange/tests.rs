@@ -75,7 +75,7 @@ fn policies_by_name_and_their_faults() {
 }
 
 #[test]
-fn greedy_and_foul_play_larger_decks_and_the_solver_refuses_them() {
+fn every_policy_plays_larger_decks() {
     let mut rules = strict_foul_check(Rules::default());
     rules.deck = crate::deck::Deck {
         added_suits: 0,
@@ -91,12 +91,12 @@ fn greedy_and_foul_play_larger_decks_and_the_solver_refuses_them() {
             assert!(crate::hands::fouls(&rules, &foul.cards) && !foul.declare_natural);
         }
     }
+    for hand in crate::deal::deal_deck(&rules.deck, 8, Some(1)).unwrap() {
+        let solver = auto_arrangement(&rules, &hand, 8, AutoPolicy::Solver).unwrap();
+        assert_eq!(sorted(solver.cards), hand);
+        assert!(!crate::hands::fouls(&rules, &solver.cards), "{hand:?}");
+    }
     let hand = crate::deal::deal_deck(&rules.deck, 2, Some(1)).unwrap()[0];
-    let solver = auto_arrangement(&rules, &hand, 2, AutoPolicy::Solver).unwrap_err();
-    assert_eq!(solver.kind(), crate::error::ErrorKind::Rules);
-    assert!(solver
-        .message()
-        .contains("the solver plays the 52-card deck"));
     let nine = auto_arrangement(&rules, &hand, 9, AutoPolicy::Greedy).unwrap_err();
     assert!(
         nine.message().contains("has 2 to 8 seats, got 9"),

@@ -6,13 +6,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use super::conversion::cards::{card_rows, read_full_hand, read_hand_of};
-use super::conversion::choices::{
-    effort_arg, rules_arg, rules_arg_52, strategy_arg, tables_arg, tables_for,
-};
+use super::conversion::cards::{card_rows, read_hand_of};
+use super::conversion::choices::{effort_arg, rules_arg, strategy_arg, tables_arg, tables_for};
 use super::conversion::numbers::{
-    count_arg, int_in_range, seats_arg, seats_or_four, seed_arg, table_seats_arg, train_hands,
-    train_iterations,
+    count_arg, int_in_range, seed_arg, solver_seats, table_seats_arg, train_hands, train_iterations,
 };
 use super::errors::err;
 use crate::auto_arrange::{self, AutoPolicy};
@@ -51,10 +48,10 @@ fn best_arrangement(
     tables: Option<&Bound<'_, PyBytes>>,
     effort: &str,
 ) -> PyResult<ChoiceTuple> {
-    let seats = seats_or_four(seats)?;
-    let rules = rules_arg_52(rules, "best_arrangement")?;
+    let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
-    let ids = read_full_hand(cards)?;
+    let seats = solver_seats(seats, &r.deck)?;
+    let ids = read_hand_of(cards, &[13], "a 13-card hand", &r)?;
     let strategy = strategy_arg(strategy)?;
     let effort = effort_arg(effort)?;
     let tables = tables_for(&r, tables)?;
@@ -91,17 +88,6 @@ fn auto_arrangement(
     ))
 }
 
-/// Checks that the auto-arrange `policy` plays the rules' deck (a
-/// `RulesError` for `solver` under a deck other than the 52-card deck).
-#[pyfunction]
-fn check_auto_policy(rules: Option<&Bound<'_, PyAny>>, policy: &str) -> PyResult<()> {
-    let rules = rules_arg(rules)?;
-    Ok(auto_arrange::check_policy_deck(
-        rules.get(),
-        AutoPolicy::from_name(policy)?,
-    )?)
-}
-
 /// The k best choices, best first, each (ids, declare_natural, expected
 /// points).
 #[pyfunction]
@@ -122,10 +108,10 @@ fn rank_arrangements(
         Some(k) => int_in_range(k, "k", 1, i128::MAX, ErrorKind::Argument)?,
         None => 5,
     };
-    let seats = seats_or_four(seats)?;
-    let rules = rules_arg_52(rules, "rank_arrangements")?;
+    let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
-    let ids = read_full_hand(cards)?;
+    let seats = solver_seats(seats, &r.deck)?;
+    let ids = read_hand_of(cards, &[13], "a 13-card hand", &r)?;
     let effort = effort_arg(effort)?;
     // the deep mode's limit is checked on the k given, before the clamp below
     if effort == Effort::Deep && k > core::MAX_DEEP_CHOICES as i128 {
@@ -166,9 +152,9 @@ fn best_arrangement_batch<'py>(
     tables: Option<&Bound<'py, PyBytes>>,
     effort: &str,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let seats = seats_or_four(seats)?;
-    let rules = rules_arg_52(rules, "best_arrangement_batch")?;
+    let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
+    let seats = solver_seats(seats, &r.deck)?;
     let arr = card_rows(ids, &[13], "ids")?;
     let data = arr.ids()?;
     let strategy = strategy_arg(strategy)?;
@@ -193,14 +179,15 @@ fn best_arrangement_batch<'py>(
 fn train_tables<'py>(
     py: Python<'py>,
     rules: Option<&Bound<'py, PyAny>>,
-    #[pyo3(from_py_with = seats_arg)] seats: usize,
+    seats: &Bound<'py, PyAny>,
     #[pyo3(from_py_with = train_hands)] hands: usize,
     #[pyo3(from_py_with = train_iterations)] iterations: usize,
     #[pyo3(from_py_with = seed_arg)] seed: u64,
     name: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let rules = rules_arg_52(rules, "train_tables")?;
+    let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
+    let seats = solver_seats(Some(seats), &r.deck)?;
     let cfg = core::TrainConfig {
         hands,
         iterations,
@@ -208,7 +195,7 @@ fn train_tables<'py>(
         seats,
         name: name.to_string(),
     };
-    cfg.validate()?;
+    cfg.validate(&r)?;
     let t = py.detach(|| core::train(&r, &cfg))?;
     Ok(PyBytes::new(py, &t.to_bytes()))
 }
@@ -222,7 +209,7 @@ fn solver_tables_info<'py>(
     rules: Option<&Bound<'py, PyAny>>,
     tables: Option<&Bound<'py, PyBytes>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = rules_arg_52(rules, "solver_tables_info")?;
+    let rules = rules_arg(rules)?;
     let r = rules.get();
     let owned = tables_arg(tables)?;
     let t: &Tables = match &owned {
@@ -258,11 +245,11 @@ fn duplicate_tournament<'py>(
     seed: Option<&Bound<'py, PyAny>>,
     tables: Option<&Bound<'py, PyBytes>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let seats = seats_or_four(seats)?;
+    let rules = rules_arg(rules)?;
+    let r: Rules = rules.get().clone();
+    let seats = solver_seats(seats, &r.deck)?;
     let deals = deals.map_or(Ok(2000), |d| count_arg(d, "deals"))?;
     let seed = seed.map_or(Ok(0), seed_arg)?;
-    let rules = rules_arg_52(rules, "duplicate_tournament")?;
-    let r: Rules = rules.get().clone();
     let strats: Vec<Strategy> = strategies
         .iter()
         .map(|s| strategy_arg(s))
@@ -310,7 +297,7 @@ fn best_response_check<'py>(
     let hands = hands.map_or(Ok(100), |h| count_arg(h, "hands"))?;
     let opponents = opponents.map_or(Ok(1000), |o| count_arg(o, "opponents"))?;
     let seed = seed.map_or(Ok(0), seed_arg)?;
-    let rules = rules_arg_52(rules, "best_response_check")?;
+    let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
     let cfg = core::CheckConfig {
         strategy: strategy_arg(strategy)?,
@@ -359,7 +346,6 @@ fn solver_efforts() -> Vec<&'static str> {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(best_arrangement, m)?)?;
     m.add_function(wrap_pyfunction!(auto_arrangement, m)?)?;
-    m.add_function(wrap_pyfunction!(check_auto_policy, m)?)?;
     m.add_function(wrap_pyfunction!(rank_arrangements, m)?)?;
     m.add_function(wrap_pyfunction!(best_arrangement_batch, m)?)?;
     m.add_function(wrap_pyfunction!(train_tables, m)?)?;

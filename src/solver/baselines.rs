@@ -8,8 +8,8 @@ use super::search::{no_valid_split, Choice, Solver};
 use super::tables::Tables;
 use crate::deal::ChaCha20;
 use crate::error::{Error, Result};
+use crate::hands;
 use crate::naturals;
-use crate::rank::wide::WideEvaluator;
 use crate::rules::Rules;
 use crate::splits::{self, SubsetStrengths};
 
@@ -82,7 +82,7 @@ fn strongest_valid_split(subsets: &SubsetStrengths, strict: bool) -> Result<[u8;
 pub fn greedy_arrangement(rules: &Rules, sorted: &[u8; 13]) -> Result<[u8; 13]> {
     let strict = rules.foul_strict;
     if !rules.deck.is_standard() {
-        let subsets = splits::subset_strengths(&WideEvaluator::new(rules.evaluator), sorted);
+        let subsets = hands::subset_strengths(rules, sorted);
         return greedy_layout_of(&subsets, strict)
             .map_or_else(|| strongest_valid_split(&subsets, strict), Ok);
     }
@@ -182,7 +182,8 @@ impl Arranger {
     pub fn arrangement(&self, cards: &[u8], effort: Effort) -> Result<[u8; 13]> {
         match (self.strategy, effort) {
             (Strategy::Greedy, Effort::Fast) => {
-                self.baseline_arrangement(&splits::sorted_hand_for(cards, "a hand to arrange")?)
+                let rules = &self.solver.rules;
+                self.baseline_arrangement(&hands::sorted_hand(rules, cards, "a hand to arrange")?)
             }
             _ => Ok(self.choose_with(cards, effort)?.cards),
         }
@@ -194,10 +195,7 @@ impl Arranger {
         let rules = &self.solver.rules;
         match self.strategy {
             Strategy::Greedy => greedy_arrangement(rules, sorted),
-            _ => random_split(
-                &splits::subset_strengths(&rules.evaluator, sorted),
-                rules.foul_strict,
-            ),
+            _ => random_split(&hands::subset_strengths(rules, sorted), rules.foul_strict),
         }
     }
 
@@ -207,7 +205,7 @@ impl Arranger {
         match self.strategy {
             Strategy::Solver | Strategy::Separable => self.solver.best(cards),
             Strategy::Greedy | Strategy::Random => {
-                let sorted = splits::sorted_hand_for(cards, "a hand to arrange")?;
+                let sorted = hands::sorted_hand(&self.solver.rules, cards, "a hand to arrange")?;
                 let arranged = self.baseline_arrangement(&sorted)?;
                 let declare = naturals::declared(&sorted, &self.solver.rules, true).is_some();
                 let expected_points = self.solver.value_of(&arranged).unwrap_or(f64::NAN);

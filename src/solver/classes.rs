@@ -2,10 +2,20 @@
 //! cards each class is made of, and the classes an opponent plays compiled
 //! for the card-removal pass.
 
-use crate::rank::Evaluator;
+use crate::cards::DECK;
+use crate::rank::wide::WideEvaluator;
+use crate::rank::{Evaluator, Rank};
+use crate::rules::Rules;
 
 /// Shift from a strength to its rank class.
 pub const CLASS_SHIFT: u32 = 10;
+
+/// Stride of a rank among the card-removal shares of rank groups: group
+/// sizes 0 to 5 (five of a kind).
+pub(super) const SHARE_STRIDE: u8 = 6;
+
+/// The share index that is always one (a rank group's pad).
+const SHARE_PAD: u8 = 255;
 
 /// The ranks (and for flushes the suits) a rank class is made of.
 #[derive(Clone, Copy, Debug, Default)]
@@ -94,6 +104,28 @@ pub(super) fn all_classes(e: &Evaluator, five: bool) -> Vec<(u32, ClassCards)> {
     out
 }
 
+/// [`all_classes`] of the rules' deck: a deck with copies or jokers adds
+/// the five of a kind of each rank (the flushes holding a pair are left to
+/// the tables: their rank groups are not the card-removal pass's).
+pub(super) fn deck_classes(rules: &Rules, five: bool) -> Vec<(u32, ClassCards)> {
+    let mut out = all_classes(&rules.evaluator, five);
+    if five && !rules.deck.is_standard() {
+        let wide = WideEvaluator::new(rules.evaluator);
+        for r in 0..13u8 {
+            // the four suits of the rank and a second copy of its first
+            let cards = [4 * r, 4 * r + 1, 4 * r + 2, 4 * r + 3, DECK as u8 + 4 * r];
+            let mut info = ClassCards {
+                len: 1,
+                ..ClassCards::default()
+            };
+            (info.ranks[0], info.counts[0]) = (r, 5);
+            out.push((wide.eval5(cards) >> CLASS_SHIFT, info));
+        }
+        out.sort_unstable_by_key(|x| x.0);
+    }
+    out
+}
+
 /// The classes the opponent plays in a row, compiled for the card-removal
 /// pass, in three class-sorted lists by how the share of their card
 /// combinations left is computed. Each entry carries `[p, p * royalty, p *
@@ -101,7 +133,7 @@ pub(super) fn all_classes(e: &Evaluator, five: bool) -> Vec<(u32, ClassCards)> {
 #[derive(Default)]
 pub(super) struct LiveSet {
     /// Paired five-card hands and every three-card hand: the product of the
-    /// rank groups' shares (`Removal::share` indices, 65 pads).
+    /// rank groups' shares (`Removal::share` indices, [`SHARE_PAD`] pads).
     pub(super) grouped: LiveList<[u8; 4]>,
     /// Five distinct ranks, not a flush: the rank combinations left minus
     /// the flushes among them, over 4^5 - 4.
@@ -169,9 +201,9 @@ impl LiveSet {
                     .push(class, (ranks, c.suits), val.map(|x| (x * inv) as f32));
             }
             _ => {
-                let mut idx = [65u8; 4];
+                let mut idx = [SHARE_PAD; 4];
                 for (x, (r, k)) in idx.iter_mut().zip(c.ranks.iter().zip(&c.counts)).take(n) {
-                    *x = 5 * r + k;
+                    *x = SHARE_STRIDE * r + k;
                 }
                 self.grouped.push(class, idx, val.map(|x| x as f32));
             }

@@ -1,14 +1,15 @@
 //! The deep mode: the fast model's best candidates re-scored exactly
 //! against opponent hands sampled at decision time.
 //!
-//! The 39 cards the hand does not hold are shuffled by a generator seeded
-//! from the hand's own cards (so the answer is reproducible) and dealt into
-//! three opponent hands; each is arranged by the fast solver, as the
-//! opponents of the tables are assumed to play. Every candidate is settled
-//! by the settlement core against the same opponents (common random
-//! numbers), at the solver's table size: heads-up each opponent is one
-//! sample; three seats play the three pairs of opponents; four seats play
-//! the whole table, sweep-all included.
+//! The cards of the rules' deck the hand does not hold (39 of the 52-card
+//! deck) are shuffled by a generator seeded from the hand's own cards (so
+//! the answer is reproducible) and dealt into three opponent hands, or one
+//! per other seat at a larger table; each is arranged by the fast solver,
+//! as the opponents of the tables are assumed to play. Every candidate is
+//! settled by the settlement core against the same opponents (common
+//! random numbers), at the solver's table size: heads-up each opponent is
+//! one sample; three seats play the three pairs of opponents; four seats
+//! and more play the whole table, sweep-all included.
 //!
 //! Each candidate's value has two parts: the sum over its rows (row points
 //! and royalties, each row against the opponent's row) and the rest (the
@@ -31,7 +32,7 @@ use crate::deal::ChaCha20;
 use crate::error::{Error, Result};
 use crate::rules::Rules;
 use crate::settle::{settle, PairOutcome, SeatInput, Settlement, Stakes};
-use crate::splits;
+use crate::table::MAX_TABLE_SEATS;
 
 /// How much work an arrangement gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,7 +76,8 @@ pub const MAX_DEEP_CHOICES: usize = 64;
 /// Settings of the deep mode.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeepConfig {
-    /// Deals of the 39 unseen cards (three opponent hands each).
+    /// Deals of the unseen cards (three opponent hands each, or one per
+    /// other seat at a table of more than four).
     pub deals: usize,
     /// Candidates of the fast model re-scored (at least the choices asked).
     pub candidates: usize,
@@ -110,15 +112,22 @@ fn sampler_seed(hand: &[u8; 13], seats: usize) -> u64 {
     fnv1a(&bytes)
 }
 
-/// The opponents (indices into the three hands of a deal) at each table of
-/// one deal: every opponent once, heads-up; each pair, three seats; all
-/// three, four seats.
-fn tables_of_deal(seats: usize) -> &'static [&'static [usize]] {
+/// The opponents (indices into the hands of a deal) at each table of one
+/// deal: every opponent once, heads-up; each pair, three seats; all of
+/// them from four seats on.
+fn tables_of_deal(seats: usize) -> Vec<&'static [usize]> {
+    const EVERY: [usize; MAX_TABLE_SEATS - 1] = [0, 1, 2, 3, 4, 5, 6];
     match seats {
-        2 => &[&[0], &[1], &[2]],
-        3 => &[&[0, 1], &[1, 2], &[2, 0]],
-        _ => &[&[0, 1, 2]],
+        2 => vec![&[0], &[1], &[2]],
+        3 => vec![&[0, 1], &[1, 2], &[2, 0]],
+        _ => vec![&EVERY[..seats - 1]],
     }
+}
+
+/// How many opponent hands a deal holds: three (enough for every table up
+/// to four seats), or one fewer than the seats of a larger table.
+fn opponents_per_deal(seats: usize) -> usize {
+    (seats - 1).max(3)
 }
 
 fn seat(c: &Choice) -> SeatInput {
@@ -205,7 +214,7 @@ impl Solver {
                 "effort 'deep' ranks 1 to {MAX_DEEP_CHOICES} choices, got k = {k}"
             )));
         }
-        let hand = splits::sorted_hand_for(cards, "a hand to arrange")?;
+        let hand = crate::hands::sorted_hand(&self.rules, cards, "a hand to arrange")?;
         let mut cands = self.rank(&hand, k.max(cfg.candidates).min(MAX_DEEP_CHOICES))?;
         if cands.is_empty() {
             return Err(no_valid_split());
@@ -253,10 +262,13 @@ impl Solver {
     /// the cards `hand` does not hold: the tallies of the rows' points and
     /// of the rest (see [`split_points`]).
     fn sample(&self, hand: &[u8; 13], cands: &[Choice], deals: usize) -> Result<(Tally, Tally)> {
-        let mut unseen: Vec<u8> = (0..52u8).filter(|c| !hand.contains(c)).collect();
+        let mut unseen: Vec<u8> = self.rules.deck.ids();
+        unseen.retain(|c| !hand.contains(c));
         let mut rng = ChaCha20::from_seed(sampler_seed(hand, self.seats));
         let mut tallies = (Tally::new(cands.len()), Tally::new(cands.len()));
-        let mut inputs = [seat(&cands[0]); 4];
+        let mut inputs = [seat(&cands[0]); MAX_TABLE_SEATS];
+        let dealt = 13 * opponents_per_deal(self.seats);
+        let tables = tables_of_deal(self.seats);
         let mut rows = vec![0f64; cands.len()];
         let mut rest = vec![0f64; cands.len()];
         for _ in 0..deals {
@@ -264,11 +276,11 @@ impl Solver {
                 let j = i + rng.below((unseen.len() - i) as u32) as usize;
                 unseen.swap(i, j);
             }
-            let mut opponents = [inputs[0]; 3];
-            for (o, hand) in opponents.iter_mut().zip(unseen.chunks_exact(13)) {
+            let mut opponents = [inputs[0]; MAX_TABLE_SEATS - 1];
+            for (o, hand) in opponents.iter_mut().zip(unseen[..dealt].chunks_exact(13)) {
                 *o = seat(&self.best(hand)?);
             }
-            for table in tables_of_deal(self.seats) {
+            for table in &tables {
                 let n = table.len() + 1;
                 for (slot, &o) in inputs[1..].iter_mut().zip(table.iter()) {
                     *slot = opponents[o];

@@ -24,12 +24,14 @@
 //!
 //! # Card removal
 //!
-//! The opponent's cards come from the 39 the hand does not hold, so the
-//! distribution is reweighted per hand: each class's probability is
-//! multiplied by the share of its card combinations the opponent can still
-//! hold (the product over its rank groups of C(left, n) / C(4, n); for five
-//! distinct ranks the non-flush combinations left, for a flush the suits
-//! still complete at every rank), then renormalised. The reweighting is
+//! The opponent's cards come from the ones the hand does not hold (39 of
+//! the 52-card deck), so the distribution is reweighted per hand: each
+//! class's probability is multiplied by the share of its card combinations
+//! the opponent can still hold (the product over its rank groups of
+//! C(left, n) / C(4, n); for five distinct ranks the non-flush combinations
+//! left, for a flush the suits still complete at every rank), then
+//! renormalised. A deck with copies or jokers counts the deck's cards per
+//! rank instead (see the `removal` module). The reweighting is
 //! exact for which row hands remain possible and ignores how the own cards
 //! change the opponent's choice among them. It is applied to the refined
 //! candidates (one pass over the opponent's classes per row, summed into
@@ -50,7 +52,7 @@
 //! # Deep mode
 //!
 //! [`Effort::Deep`] re-scores the fast model's best candidates exactly:
-//! opponent hands are sampled from the 39 unseen cards (seeded by the
+//! opponent hands are sampled from the unseen cards of the deck (seeded by the
 //! hand's cards), arranged by the fast solver, and every candidate is
 //! settled against the same ones by the settlement core. The rows' points
 //! are the model's and the rest (scoop, overall point, sweep-all) the
@@ -58,6 +60,13 @@
 //! their precision (see [`DeepConfig`] and the `deep` module); rules that
 //! pay only rows get the fast ranking. [`best_response_check`] measures
 //! any strategy at any effort against opponents of any strategy.
+//!
+//! # Decks
+//!
+//! Every deck the rules deal is played: the hand's subsets are ranked by
+//! the rules' deck's evaluator (`crate::hands`), five of a kind is a rank
+//! class, and tables trained for a deck with copies or jokers name it in
+//! their header; [`Tables::nearest`] takes the rules' own deck first.
 //!
 //! # Custom rules
 //!

@@ -2,7 +2,7 @@
 //! the outcomes of a row hand against it, and the exact 27-pattern expected
 //! value of a split.
 
-use super::classes::{all_classes, LiveSet, CLASS_SHIFT};
+use super::classes::{deck_classes, LiveSet, CLASS_SHIFT};
 use crate::rules::{RoyaltyMode, Rules, TOP};
 
 /// Win/tie/lose probabilities of a row hand and, per outcome, the expected
@@ -64,7 +64,7 @@ pub(super) struct Cumulative<'a> {
 impl RowModel {
     pub(super) fn new(rules: &Rules, row: usize, dist: &[(u32, f64)]) -> RowModel {
         // every class of the row's hand size, so that lookups always hit
-        let classes = all_classes(&rules.evaluator, row != TOP);
+        let classes = deck_classes(rules, row != TOP);
         let mut all: Vec<(u32, f64)> = dist.to_vec();
         all.extend(classes.iter().map(|c| (c.0, 0.0)));
         all.sort_by_key(|x| x.0);

@@ -2,7 +2,8 @@
 //! opponents of any strategy.
 //!
 //! For each sampled hand (deal `i` of the seed), `opponents` hands are
-//! dealt from the other 39 cards and arranged by the opponents' strategy
+//! dealt from the cards of the rules' deck the hand does not hold (39 of
+//! the 52-card deck) and arranged by the opponents' strategy
 //! (fast, heads-up); every valid arrangement of the hand (and declaring its
 //! natural) is settled against each by the settlement core, and the pick's
 //! regret is the best mean minus the pick's.
@@ -22,8 +23,9 @@ use super::deep::Effort;
 use super::search::Choice;
 use super::tables::Tables;
 use super::train::deal_seed;
-use crate::deal::{shuffled_deck, ChaCha20};
+use crate::deal::{shuffled_ids, ChaCha20};
 use crate::error::{Error, Result};
+use crate::hands;
 use crate::naturals;
 use crate::rules::Rules;
 use crate::settle::{settle_points, SeatInput, Stakes};
@@ -78,15 +80,6 @@ impl Default for CheckConfig {
     }
 }
 
-fn row_strengths(rules: &Rules, cards: &[u8; 13]) -> [u32; 3] {
-    let e = &rules.evaluator;
-    [
-        e.eval3([cards[0], cards[1], cards[2]]),
-        e.eval5(cards[3..8].try_into().expect("5")),
-        e.eval5(cards[8..].try_into().expect("5")),
-    ]
-}
-
 fn heads_up_points(rules: &Rules, seat: SeatInput, opponent: SeatInput) -> Result<i64> {
     let mut points = [0i64; 2];
     let mut money = [0i64; 2];
@@ -116,8 +109,8 @@ struct Arrangements {
 
 impl Arrangements {
     fn new(rules: &Rules, hand: &[u8; 13], pick: &Choice) -> Result<Arrangements> {
-        let subsets = splits::subset_strengths(&rules.evaluator, hand);
-        let pick_strengths = row_strengths(rules, &pick.cards);
+        let subsets = hands::subset_strengths(rules, hand);
+        let pick_strengths = hands::row_strengths(rules, &pick.cards);
         let mut a = Arrangements {
             distinct: Vec::new(),
             strengths: Vec::new(),
@@ -172,7 +165,7 @@ impl Arrangements {
 
     /// Heads-up points of every distinct seat against `opponent`.
     fn points_against(&self, rules: &Rules, opponent: SeatInput, out: &mut [i64]) -> Result<()> {
-        let theirs = row_strengths(rules, &opponent.cards);
+        let theirs = hands::row_strengths(rules, &opponent.cards);
         let mut known: Vec<Option<i64>> = vec![None; 27 * self.royalty_classes];
         for (entry, (&seat, x)) in self.distinct.iter().zip(out.iter_mut()).enumerate() {
             let Some(class) = self.royalty_class[entry] else {
@@ -203,7 +196,7 @@ fn check_hand(
     index: u64,
 ) -> Result<HandRegret> {
     let mut rng = ChaCha20::from_seed(deal_seed(seed, index));
-    let deck = shuffled_deck(&mut rng);
+    let deck = shuffled_ids(&rules.deck, &mut rng);
     let mut hand: [u8; 13] = deck[..13].try_into().expect("13");
     hand.sort_unstable();
     let mut rest: Vec<u8> = deck[13..].to_vec();

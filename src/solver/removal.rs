@@ -1,38 +1,73 @@
 //! Card removal: the opponent's distribution reweighted for the cards the
 //! hand itself holds.
 
-use super::classes::LiveSet;
+use super::classes::{LiveSet, SHARE_STRIDE};
 use super::model::{Cumulative, RowModel};
+use crate::cards::{face, is_joker, rank_index};
+use crate::deck::Deck;
 
 /// What the hand's own 13 cards leave for an opponent: per rank the
 /// available suits as a 4-bit mask (index 13: all four), and per (rank,
-/// group size) the share C(available, size) / C(4, size) of the group's card
-/// combinations still possible (index 65: one). Both are indexed by a byte,
-/// and sized for every byte so that no index is checked in the sums.
+/// group size) the share C(available, size) / C(in the deck, size) of the
+/// group's card combinations still possible (index `6 * rank + size`; 255:
+/// one). Both are indexed by a byte, and sized for every byte so that no
+/// index is checked in the sums.
+///
+/// A deck with copies or jokers (`by_rank`) counts cards per rank alone:
+/// a rank holds as many cards as the deck has of it, a hand of five
+/// distinct ranks (a flush too) is weighed by the share of its single
+/// cards left at each rank, and a joker, which can stand for any card,
+/// removes none.
 pub(super) struct Removal {
     masks: [u8; 256],
     share: [f32; 256],
+    by_rank: bool,
 }
 
 impl Removal {
-    pub(super) fn new(cards: &[u8]) -> Removal {
+    pub(super) fn new(cards: &[u8], deck: &Deck) -> Removal {
         let mut masks = [0xfu8; 256];
-        for &c in cards {
-            masks[(c >> 2) as usize] &= !(1 << (c & 3));
-        }
-        let mut share = [1.0f32; 256];
-        for r in 0..13 {
-            let a = masks[r].count_ones() as usize;
-            for n in 0..5 {
-                let mut c = 1.0;
-                for k in 0..n {
-                    c *= a.saturating_sub(k) as f32 / (4 - k) as f32;
-                }
-                share[5 * r + n] = c;
+        if deck.is_standard() {
+            for &c in cards {
+                masks[(c >> 2) as usize] &= !(1 << (c & 3));
             }
+            let available = std::array::from_fn(|r| masks[r].count_ones() as usize);
+            return Removal {
+                masks,
+                share: shares(&available, &[4; 13]),
+                by_rank: false,
+            };
         }
-        Removal { masks, share }
+        let mut in_deck = [0usize; 13];
+        for id in deck.ids().into_iter().filter(|&id| !is_joker(id)) {
+            in_deck[rank_index(face(id)) as usize] += 1;
+        }
+        let mut available = in_deck;
+        for &c in cards.iter().filter(|&&c| !is_joker(c)) {
+            available[rank_index(face(c)) as usize] -= 1;
+        }
+        Removal {
+            masks,
+            share: shares(&available, &in_deck),
+            by_rank: true,
+        }
     }
+}
+
+/// Per (rank, group size) the share C(available, size) / C(in_deck, size).
+fn shares(available: &[usize; 13], in_deck: &[usize; 13]) -> [f32; 256] {
+    let mut share = [1.0f32; 256];
+    for r in 0..13 {
+        for n in 0..SHARE_STRIDE as usize {
+            let mut c = 1.0;
+            for k in 0..n {
+                c *= available[r].saturating_sub(k) as f32
+                    / in_deck[r].saturating_sub(k).max(1) as f32;
+            }
+            share[SHARE_STRIDE as usize * r + n] = c;
+        }
+    }
+    share
 }
 
 impl LiveSet {
@@ -69,10 +104,20 @@ impl LiveSet {
     #[inline(always)]
     fn sum_until_portable(&self, rm: &Removal, pos: &mut [usize; 3], hi: u32) -> [f64; 4] {
         let s = &rm.share;
-        let m = &rm.masks;
         let g = self.grouped.sum_until(&mut pos[0], hi, |i| {
             s[i[0] as usize] * s[i[1] as usize] * s[i[2] as usize] * s[i[3] as usize]
         });
+        if rm.by_rank {
+            let single = |r: &[u8; 5]| -> f32 {
+                r.iter()
+                    .map(|&x| s[(SHARE_STRIDE * x + 1) as usize])
+                    .product()
+            };
+            let d = self.distinct.sum_until(&mut pos[1], hi, single);
+            let f = self.flush.sum_until(&mut pos[2], hi, |(r, _)| single(r));
+            return std::array::from_fn(|k| g[k] + d[k] + f[k]);
+        }
+        let m = &rm.masks;
         let d = self.distinct.sum_until(&mut pos[1], hi, |r| {
             let k = r.map(|x| m[x as usize]);
             let prod: u32 = k.iter().map(|x| x.count_ones()).product();

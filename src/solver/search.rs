@@ -8,10 +8,11 @@ use super::model::{fast_of, RowModel, RowOutcome};
 use super::scan::{scan, scan_unordered, Candidate, FiveCardScores, ScanArgs};
 use super::tables::Tables;
 use crate::error::{Error, Result};
+use crate::hands;
 use crate::naturals;
 use crate::rules::{FoulMode, Rules, BOTTOM, MIDDLE, TOP};
-use crate::settle::check_seat_count;
 use crate::splits::{self, SubsetStrengths, HALVINGS_PER_TOP, SUBSETS3};
+use crate::table::check_table_seats;
 
 /// Candidates that get the exact expected value.
 pub const REFINE: usize = 24;
@@ -68,9 +69,9 @@ impl Solver {
     }
 
     /// Compiles the solver. `seats` is the table size (as
-    /// [`check_seat_count`] takes).
+    /// [`check_table_seats`] takes for the rules' deck).
     pub fn new(rules: &Rules, tables: &Tables, seats: usize) -> Result<Solver> {
-        check_seat_count(seats)?;
+        check_table_seats(&rules.deck, seats)?;
         // tables built in Rust rather than read by `from_bytes` are checked too
         tables.validate()?;
         let rp = rules.row_points as f64;
@@ -148,16 +149,22 @@ impl Solver {
         FiveValues::new(&entries)
     }
 
+    /// The rules the solver plays.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
     /// The same solver with the scoop and sweep terms switched off.
     pub fn separable(mut self) -> Solver {
         self.separable = true;
         self
     }
 
-    /// Checks and sorts the 13 cards and ranks every subset.
+    /// Checks and sorts the 13 cards (of the rules' deck) and ranks every
+    /// subset.
     pub(super) fn subsets(&self, cards: &[u8]) -> Result<SubsetStrengths> {
-        let sorted = splits::sorted_hand_for(cards, "a hand to arrange")?;
-        Ok(splits::subset_strengths(&self.rules.evaluator, &sorted))
+        let sorted = hands::sorted_hand(&self.rules, cards, "a hand to arrange")?;
+        Ok(hands::subset_strengths(&self.rules, &sorted))
     }
 
     /// The `keep` best valid splits by the fast score, best first (see the
@@ -335,15 +342,10 @@ impl Solver {
     /// The card-removal outcomes of the rows of arrangements of one hand
     /// (one reweighting pass for all), `None` for one that fouls.
     fn rows_of(&self, arranged: &[[u8; 13]]) -> Vec<Option<[RowOutcome; 3]>> {
-        let e = &self.rules.evaluator;
         let strengths: Vec<Option<[u32; 3]>> = arranged
             .iter()
             .map(|a| {
-                let s = [
-                    e.eval3([a[0], a[1], a[2]]),
-                    e.eval5(a[3..8].try_into().expect("5")),
-                    e.eval5(a[8..].try_into().expect("5")),
-                ];
+                let s = hands::row_strengths(&self.rules, a);
                 (!self.rules.fouls(s[0], s[1], s[2])).then_some(s)
             })
             .collect();

@@ -7,11 +7,11 @@ use super::classes::{all_classes, CLASS_SHIFT};
 use super::joint::Joint;
 use super::varint::{get_varint, put_varint};
 use crate::error::{Error, Result};
-use crate::rank::DECK52_CATEGORIES;
-use crate::rank::{Evaluator, Ranking};
+use crate::rank::{Evaluator, Ranking, CATEGORY_SHIFT, DECK52_CATEGORIES, FIVE_OF_A_KIND, FLUSH};
 use crate::rows::ROW_NAMES;
 use crate::rules::knobs::{Knob, KnobType, INT_MAX, KNOBS};
 use crate::rules::{FlushCompare, KnobValue, RuleChoice, Rules, Wheel, TOP};
+use crate::table::{MAX_TABLE_SEATS, MIN_SEATS};
 
 /// The shipped tables files, `(preset, bytes)`, by name: every
 /// `python/capsa/tables/<preset>.bin`, found by the build script.
@@ -77,6 +77,11 @@ pub const META_KEYS: [&str; 21] = [
     "sweep_all_min_players",
     "royalties",
 ];
+
+/// The metadata keys a tables file holds only where its rules leave the
+/// knobs' defaults: the deck (added suits, decks and jokers, joined by
+/// commas), so that the 52-card deck's files are as they were.
+pub const OPTIONAL_META_KEYS: [&str; 1] = ["deck"];
 
 /// Checks a tables name (the `preset` key, [`TrainConfig::name`](super::TrainConfig::name)): 1 to 64
 /// of `A-Z a-z 0-9 _ . -`, so that it can never break the header's
@@ -147,7 +152,7 @@ fn check_meta_value(key: &str, v: &str) -> std::result::Result<(), String> {
         "trainer" => meta_int(v, 1, u32::MAX as i128),
         "preset" => check_tables_name(v)
             .map_err(|_| format!("must be 1 to {MAX_NAME_LEN} of A-Z a-z 0-9 _ . -")),
-        "seats" => meta_int(v, 2, 4),
+        "seats" => meta_int(v, MIN_SEATS as i128, MAX_TABLE_SEATS as i128),
         "hands" => meta_int(v, 1, MAX_TRAIN_HANDS as i128),
         "iterations" => meta_int(v, 0, MAX_TRAIN_ITERATIONS as i128),
         "seed" => meta_int(v, 0, u64::MAX as i128),
@@ -156,11 +161,36 @@ fn check_meta_value(key: &str, v: &str) -> std::result::Result<(), String> {
             _ => Err("must be a probability, a finite number in [0, 1]".into()),
         },
         "royalties" => meta_royalties(v),
-        _ => match rules_knob(key) {
-            Some(knob) => check_knob_meta(knob, v),
-            None => Err("is not a tables metadata key".into()),
-        },
+        _ => check_knobs_meta(key, v),
     }
+}
+
+/// Checks the value of a rules key: each knob the table writes under it,
+/// in order, one comma-separated part each.
+fn check_knobs_meta(key: &str, v: &str) -> std::result::Result<(), String> {
+    let knobs: Vec<&Knob> = KNOBS
+        .iter()
+        .filter(|k| k.tables.is_some_and(|t| t.key == key))
+        .collect();
+    if knobs.is_empty() {
+        return Err("is not a tables metadata key".into());
+    }
+    let parts: Vec<&str> = if knobs.len() == 1 {
+        vec![v]
+    } else {
+        v.split(',').collect()
+    };
+    if parts.len() != knobs.len() {
+        return Err(format!(
+            "must list {} values, got {}",
+            knobs.len(),
+            parts.len()
+        ));
+    }
+    for (knob, part) in knobs.iter().zip(parts) {
+        check_knob_meta(knob, part).map_err(|m| format!("{}: {m}", knob.name))?;
+    }
+    Ok(())
 }
 
 /// The first knob of the table written under a metadata key.
@@ -341,7 +371,7 @@ impl Tables {
     pub fn validate(&self) -> Result<()> {
         let bad = |m: String| Error::rules(format!("solver tables: {m}"));
         for (i, (k, v)) in self.meta.iter().enumerate() {
-            if !META_KEYS.contains(&k.as_str()) {
+            if !META_KEYS.contains(&k.as_str()) && !OPTIONAL_META_KEYS.contains(&k.as_str()) {
                 return Err(bad(format!("unknown metadata key {k:?}")));
             }
             if self.meta[..i].iter().any(|(other, _)| other == k) {
@@ -356,13 +386,20 @@ impl Tables {
         let suit_first = self
             .rule_choice::<FlushCompare>()
             .is_some_and(FlushCompare::flag);
+        // a deck with copies or jokers also ranks five of a kind, and
+        // flushes holding a pair
+        let copies_or_jokers = holds_copies_or_jokers(self);
         for (r, row) in self.rows.iter().enumerate() {
             let at = |m: String| bad(format!("row {}: {m}", ROW_NAMES[r])).at_row(r);
             let valid = row_classes(wheel_second, suit_first, r);
+            let beyond_52 = |class: u32| {
+                let category = (class >> (CATEGORY_SHIFT - CLASS_SHIFT)) as u8;
+                copies_or_jokers && r != TOP && matches!(category, FLUSH | FIVE_OF_A_KIND)
+            };
             if row.is_empty() {
                 return Err(at("no entries".into()));
             }
-            if row.len() > valid.len() {
+            if row.len() > valid.len() && !copies_or_jokers {
                 return Err(at(format!(
                     "{} entries, more than its {} rank classes",
                     row.len(),
@@ -377,7 +414,7 @@ impl Tables {
                         row[i - 1].0
                     )));
                 }
-                if valid.binary_search(&class).is_err() {
+                if valid.binary_search(&class).is_err() && !beyond_52(class) {
                     let cards = if r == TOP { "three" } else { "five" };
                     return Err(at(format!(
                         "entry {i}: class {class:#x} (category {}) is not a {cards}-card rank class",
@@ -423,6 +460,47 @@ impl Tables {
         best.expect("tables are shipped for every preset").1
     }
 
+    /// Checks that the tables can play `rules` (a `RulesError` naming the
+    /// knob and both values otherwise): trained under the same `wheel` and
+    /// `flush_compare`, which decide the hands a rank class number stands
+    /// for, and for the same deck, whose hands the classes count.
+    /// `tie_break` may differ: a rank class leaves the suits out, so it only
+    /// changes how the training opponents played, as the scoring knobs do.
+    pub fn check_fits(&self, rules: &Rules) -> Result<()> {
+        let ranking = &rules.evaluator.ranking;
+        let deck_key = OPTIONAL_META_KEYS[0];
+        let knobs = [
+            (
+                Wheel::KEY,
+                Wheel::from_flag(ranking.wheel_second).to_string(),
+            ),
+            (
+                FlushCompare::KEY,
+                FlushCompare::from_flag(ranking.flush_suit_first).to_string(),
+            ),
+            (deck_key, meta_values(rules, deck_key)),
+        ];
+        for (key, want) in knobs {
+            let trained = match self.get(key) {
+                Some(v) => v.to_string(),
+                None if key == deck_key => optional_default(key),
+                None => String::new(),
+            };
+            if trained != want {
+                let why = if key == deck_key {
+                    "they count the hands of another deck"
+                } else {
+                    "their rank classes would be read as other hands"
+                };
+                return Err(Error::rules(format!(
+                    "solver tables: trained for {key} = {trained:?} but the rules have \
+                     {key} = {want:?}: {why} (train tables for these rules)"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Name of the preset (or `custom`) the tables were trained for.
     pub fn name(&self) -> &str {
         self.get("preset").unwrap_or("custom")
@@ -445,19 +523,46 @@ fn meta_text(value: KnobValue) -> String {
 
 /// Metadata describing the rules tables are trained for: for each rules key
 /// of [`META_KEYS`], the values of the knobs the knob table writes under it
-/// (the three royalty rows under `royalties`), joined by commas.
+/// (the three royalty rows under `royalties`), joined by commas; then each
+/// of [`OPTIONAL_META_KEYS`] whose knobs are not all at their defaults.
 pub fn rules_meta(rules: &Rules) -> Vec<(String, String)> {
-    META_KEYS[TRAINING_KEYS..]
+    let required = META_KEYS[TRAINING_KEYS..]
         .iter()
-        .map(|&key| {
-            let values: Vec<String> = KNOBS
+        .map(|&key| (key.to_string(), meta_values(rules, key)));
+    let optional = OPTIONAL_META_KEYS
+        .iter()
+        .map(|&key| (key.to_string(), meta_values(rules, key)))
+        .filter(|(key, v)| *v != optional_default(key));
+    required.chain(optional).collect()
+}
+
+/// The values of the knobs the knob table writes under `key`, joined by
+/// commas.
+fn meta_values(rules: &Rules, key: &str) -> String {
+    let values: Vec<String> = KNOBS
+        .iter()
+        .filter(|k| k.tables.is_some_and(|t| t.key == key))
+        .map(|k| meta_text(rules.knob(k.name).expect("an engine knob")))
+        .collect();
+    values.join(",")
+}
+
+/// The value of an optional key at the knobs' defaults, which its absence
+/// stands for.
+fn optional_default(key: &str) -> String {
+    static DEFAULTS: OnceLock<Vec<(&'static str, String)>> = OnceLock::new();
+    DEFAULTS
+        .get_or_init(|| {
+            let rules = Rules::default();
+            OPTIONAL_META_KEYS
                 .iter()
-                .filter(|k| k.tables.is_some_and(|t| t.key == key))
-                .map(|k| meta_text(rules.knob(k.name).expect("an engine knob")))
-                .collect();
-            (key.to_string(), values.join(","))
+                .map(|&k| (k, meta_values(&rules, k)))
+                .collect()
         })
-        .collect()
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, v)| v.clone())
+        .unwrap_or_default()
 }
 
 /// The weight of a rules metadata key in [`scoring_distance`].
@@ -470,11 +575,16 @@ fn meta_weight(key: &str) -> f64 {
 /// Distance between `rules` and the rules `tables` were trained for: each
 /// rules metadata key's difference times its weight in the knob table (the
 /// ranking knobs wheel and flush_compare 1000, so the same ranking comes
-/// first; royalties per value), 10 for a key the tables lack.
+/// first; royalties per value), 10 for a key the tables lack; the deck's
+/// knobs 100,000 each, so that tables of the rules' own deck come before
+/// any other.
 pub fn scoring_distance(rules: &Rules, tables: &Tables) -> f64 {
     let mine = rules_meta(rules);
-    let mut d = 0.0;
-    for (k, v) in &mine {
+    let mut d = deck_distance(rules, tables);
+    let required = mine
+        .iter()
+        .filter(|(k, _)| !OPTIONAL_META_KEYS.contains(&k.as_str()));
+    for (k, v) in required {
         let Some(theirs) = tables.get(k) else {
             d += 10.0;
             continue;
@@ -496,6 +606,28 @@ pub fn scoring_distance(rules: &Rules, tables: &Tables) -> f64 {
         }
     }
     d
+}
+
+/// The deck's part of [`scoring_distance`]: its weight for each of the
+/// deck's knobs (added suits, decks, jokers) on which the rules and the
+/// tables differ (a file without the key holds the 52-card deck).
+fn deck_distance(rules: &Rules, tables: &Tables) -> f64 {
+    let key = OPTIONAL_META_KEYS[0];
+    let mine = meta_values(rules, key);
+    let default = optional_default(key);
+    let theirs = tables.get(key).unwrap_or(&default);
+    let differ = mine
+        .split(',')
+        .zip(theirs.split(','))
+        .filter(|(a, b)| a != b)
+        .count();
+    meta_weight(key) * differ as f64
+}
+
+/// Whether tables trained for a deck with copies or jokers.
+fn holds_copies_or_jokers(tables: &Tables) -> bool {
+    let key = OPTIONAL_META_KEYS[0];
+    tables.get(key).is_some_and(|v| *v != optional_default(key))
 }
 
 fn shipped() -> &'static [(&'static str, Tables)] {
@@ -559,7 +691,7 @@ mod tests {
             ("scoop_rate", "NaN", "scoop_rate"),
             ("scoop_rate", "-0.1", "scoop_rate"),
             ("scoop_rate", "1.5", "scoop_rate"),
-            ("seats", "5", "seats"),
+            ("seats", "9", "seats"),
             ("hands", "007", "hands"),
             ("preset", "two words", "preset"),
             ("royalties", "0,0,3", "royalties"),
@@ -582,6 +714,48 @@ mod tests {
         top_royalty[2] = "4";
         let m = load_error(|t| set_meta(t, "royalties", &top_royalty.join(",")));
         assert!(m.contains("royalties") && m.contains("value 2"), "{m}");
+        // the deck: its three knobs, each in its range
+        for (value, culprit) in [
+            ("x,1,0", "deck.added_suits"),
+            ("c,3,0", "deck.decks"),
+            ("c,1,-1", "deck.jokers"),
+            ("c,1", "must list 3 values"),
+        ] {
+            let m = load_error(|t| t.meta.push(("deck".into(), value.into())));
+            assert!(m.contains(culprit), "deck={value}: {m}");
+        }
+    }
+
+    /// Five of a kind is a class of the five-card rows of tables trained for
+    /// a deck with copies or jokers, and of no 52-card tables.
+    #[test]
+    fn five_of_a_kind_is_a_class_only_of_a_deck_with_copies() {
+        let five_aces = (FIVE_OF_A_KIND as u32) << (CATEGORY_SHIFT - CLASS_SHIFT) | 12;
+        let add = |t: &mut Tables| {
+            t.rows[BOTTOM].push((five_aces, 3.0));
+            t.rows[BOTTOM].sort_by_key(|x| x.0);
+        };
+        let m = load_error(add);
+        assert!(
+            m.contains("row bottom: entry") && m.contains("category 10"),
+            "{m}"
+        );
+        let mut t = Tables::preset("pagat").unwrap().clone();
+        add(&mut t);
+        t.meta.push(("deck".into(), "c,1,0".into()));
+        let read = Tables::from_bytes(&t.to_bytes()).unwrap();
+        assert!(read.rows[BOTTOM].iter().any(|&(c, _)| c == five_aces));
+        let plain = Rules::default();
+        let mut rules = plain.clone();
+        rules.deck.added_suits = 0b0010;
+        let pagat = Tables::preset("pagat").unwrap();
+        let scoring = scoring_distance(&plain, pagat);
+        assert_eq!(scoring_distance(&rules, &read), scoring);
+        assert!(read.check_fits(&rules).is_ok());
+        assert_eq!(scoring_distance(&plain, &read), scoring + 100_000.0);
+        assert_eq!(scoring_distance(&rules, pagat), scoring + 100_000.0);
+        let e = read.check_fits(&plain).unwrap_err();
+        assert!(e.message().contains("another deck"), "{}", e.message());
     }
 
     #[test]
@@ -677,6 +851,7 @@ mod tests {
             .collect();
         from_table.dedup();
         let mut keys = META_KEYS[TRAINING_KEYS..].to_vec();
+        keys.extend(OPTIONAL_META_KEYS);
         keys.sort_unstable();
         from_table.sort_unstable();
         assert_eq!(keys, from_table);

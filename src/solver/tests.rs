@@ -421,3 +421,73 @@ fn a_cap_bounds_the_value_and_scoop_by_seats_raises_it() {
     // the multiplier is the number of players: 4 at a table of four
     assert!(v(&by_seats, 4) > v(&plain, 4));
 }
+
+/// Rules of a deck with copies or jokers: the default rules with the
+/// deck's knobs changed.
+fn rules_of_deck(added_suits: u8, decks: i64, jokers: i64) -> Rules {
+    let mut rules = Rules::default();
+    rules.deck.added_suits = added_suits;
+    rules.deck.decks = decks;
+    rules.deck.jokers = jokers;
+    rules
+}
+
+/// `n` seeded hands of the rules' deck: the first 13 cards of each deal.
+fn deck_hands(rules: &Rules, n: usize, seed: u64) -> Vec<[u8; 13]> {
+    (0..n)
+        .map(|i| {
+            let mut rng = ChaCha20::from_seed(deal_seed(seed, i as u64));
+            let d = crate::deal::shuffled_ids(&rules.deck, &mut rng);
+            d[..13].try_into().unwrap()
+        })
+        .collect()
+}
+
+/// Under decks with copies and jokers, at every table size the deck
+/// seats, each strategy lays out the hand's own cards, never fouls as the
+/// deck's evaluator ranks the rows, is deterministic, and the solver's
+/// pick is worth at least greedy's in its own model.
+#[test]
+fn the_solver_plays_decks_with_copies_and_jokers() {
+    for (rules, seats) in [
+        (rules_of_deck(0b0010, 1, 0), 5),
+        (rules_of_deck(0b0110, 1, 0), 6),
+        (rules_of_deck(0, 1, 2), 4),
+        (rules_of_deck(0, 2, 2), 8),
+    ] {
+        let solver = arranger(&rules, None, seats, Strategy::Solver).unwrap();
+        let greedy = arranger(&rules, None, seats, Strategy::Greedy).unwrap();
+        for h in deck_hands(&rules, 60, seats as u64) {
+            let c = solver.choose(&h).unwrap();
+            assert!(!crate::hands::fouls(&rules, &c.cards), "{h:?} fouls");
+            let (mut x, mut y) = (c.cards.to_vec(), h.to_vec());
+            x.sort_unstable();
+            y.sort_unstable();
+            assert_eq!(x, y);
+            assert_eq!(solver.choose(&h).unwrap(), c);
+            let g = greedy.choose(&h).unwrap();
+            if !c.declare_natural {
+                assert!(c.expected_points >= g.expected_points - 1e-9);
+            }
+        }
+        assert!(arranger(&rules, None, seats + 1, Strategy::Solver).is_err());
+    }
+}
+
+/// The deep mode samples opponents from the rules' deck: one per other
+/// seat at a table of more than four, none of them holding the hand's
+/// cards, and never fouls.
+#[test]
+fn the_deep_mode_plays_a_six_seat_table_of_added_suits() {
+    let rules = rules_of_deck(0b0110, 1, 0);
+    let solver = Solver::new(&rules, Tables::nearest(&rules), 6).unwrap();
+    let cfg = DeepConfig {
+        deals: 6,
+        ..DeepConfig::default()
+    };
+    for h in deck_hands(&rules, 4, 9) {
+        let c = solver.best_deep(&h, &cfg).unwrap();
+        assert!(!crate::hands::fouls(&rules, &c.cards));
+        assert_eq!(solver.best_deep(&h, &cfg).unwrap(), c);
+    }
+}

@@ -8,10 +8,11 @@ use super::baselines::{Arranger, Strategy};
 use super::classes::CLASS_SHIFT;
 use super::joint::{bin_of, Joint, Percentiles, JOINT_BINS};
 use super::tables::{check_tables_name, rules_meta, Tables, MAX_TRAIN_HANDS, MAX_TRAIN_ITERATIONS};
-use crate::deal::{shuffled_deck, ChaCha20};
+use crate::deal::{shuffled_ids, ChaCha20};
 use crate::error::{Error, Result};
+use crate::hands;
 use crate::rules::Rules;
-use crate::settle::check_seat_count;
+use crate::table::{check_table_seats, most_seats};
 
 /// The version of the training procedure, written into every tables file
 /// as `trainer`. Any change to the code that changes what [`train`] computes
@@ -32,12 +33,19 @@ pub fn deal_seed(seed: u64, i: u64) -> u64 {
 type Counts = ([HashMap<u32, u64>; 3], u64, u64);
 
 /// The row strengths (top, middle, bottom) of every seat of a deal.
-pub(super) type DealRows = [[u32; 3]; 4];
+pub(super) type DealRows = [[u32; 3]];
 
-/// Deals `deals` four-hand deals of the `seed` stream, arranges every hand
-/// with `arr` and folds each deal's row strengths into a per-chunk `T`
-/// (from `new`, by `add`), on all cores; the chunks' results in deal order,
-/// so the outcome never depends on the thread count.
+/// How many hands a deal of the rules' deck deals: four of the 52-card
+/// deck, as many as the deck seats otherwise.
+fn hands_per_deal(rules: &Rules) -> usize {
+    most_seats(&rules.deck)
+}
+
+/// Deals `deals` deals of the rules' deck from the `seed` stream (each
+/// [`hands_per_deal`] hands), arranges every hand with `arr` and folds
+/// each deal's row strengths into a per-chunk `T` (from `new`, by `add`),
+/// on all cores; the chunks' results in deal order, so the outcome never
+/// depends on the thread count.
 pub(super) fn fold_arranged_deals<T: Send>(
     arr: &Arranger,
     deals: usize,
@@ -45,7 +53,8 @@ pub(super) fn fold_arranged_deals<T: Send>(
     new: impl Fn() -> T + Sync,
     add: impl Fn(&mut T, &DealRows) + Sync,
 ) -> Result<Vec<T>> {
-    let e = arr.solver.rules.evaluator;
+    let rules = &arr.solver.rules;
+    let hands = hands_per_deal(rules);
     let chunks: Vec<std::ops::Range<usize>> = (0..deals)
         .step_by(256)
         .map(|s| s..(s + 256).min(deals))
@@ -54,16 +63,12 @@ pub(super) fn fold_arranged_deals<T: Send>(
         .into_par_iter()
         .map(|range| {
             let mut acc = new();
+            let mut rows = vec![[0u32; 3]; hands];
             for d in range {
-                let deck = shuffled_deck(&mut ChaCha20::from_seed(deal_seed(seed, d as u64)));
-                let mut rows: DealRows = [[0u32; 3]; 4];
-                for (seat, r) in rows.iter_mut().enumerate() {
-                    let a = arr.choose(&deck[13 * seat..13 * seat + 13])?.cards;
-                    *r = [
-                        e.eval3([a[0], a[1], a[2]]),
-                        e.eval5(a[3..8].try_into().expect("5")),
-                        e.eval5(a[8..].try_into().expect("5")),
-                    ];
+                let mut rng = ChaCha20::from_seed(deal_seed(seed, d as u64));
+                let deck = shuffled_ids(&rules.deck, &mut rng);
+                for (r, hand) in rows.iter_mut().zip(deck.chunks_exact(13)) {
+                    *r = hands::row_strengths(rules, &arr.choose(hand)?.cards);
                 }
                 add(&mut acc, &rows);
             }
@@ -72,7 +77,7 @@ pub(super) fn fold_arranged_deals<T: Send>(
         .collect()
 }
 
-/// The joint counts of `deals` four-hand deals arranged by `arr`, each row
+/// The joint counts of `deals` deals arranged by `arr`, each row
 /// placed in the distributions `rows` (the tables `arr` plays with).
 fn count_joint(
     arr: &Arranger,
@@ -104,8 +109,8 @@ fn count_joint(
     Ok(Joint { bins, cells })
 }
 
-/// Row classes of `deals` four-hand deals arranged by `arr`, and the number
-/// of scoops among the pairs (seat 0 vs 1, 2 vs 3) and of pairs.
+/// Row classes of `deals` deals arranged by `arr`, and the number of
+/// scoops among the pairs (seat 0 vs 1, 2 vs 3, and so on) and of pairs.
 fn count_rows(arr: &Arranger, deals: usize, seed: u64) -> Result<Counts> {
     let parts = fold_arranged_deals(arr, deals, seed, Counts::default, |c, rows| {
         for r in rows {
@@ -113,9 +118,10 @@ fn count_rows(arr: &Arranger, deals: usize, seed: u64) -> Result<Counts> {
                 *map.entry(s >> CLASS_SHIFT).or_insert(0) += 1;
             }
         }
-        for (x, y) in [(0, 1), (2, 3)] {
-            let w = (0..3).filter(|&k| rows[x][k] > rows[y][k]).count();
-            let l = (0..3).filter(|&k| rows[x][k] < rows[y][k]).count();
+        for pair in rows.chunks_exact(2) {
+            let (x, y) = (pair[0], pair[1]);
+            let w = (0..3).filter(|&k| x[k] > y[k]).count();
+            let l = (0..3).filter(|&k| x[k] < y[k]).count();
             c.1 += (w == 3) as u64 + (l == 3) as u64;
             c.2 += 2;
         }
@@ -144,7 +150,8 @@ fn counts_to_rows(c: &Counts) -> [Vec<(u32, f64)>; 3] {
 /// Settings of [`train`].
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
-    /// Hands per iteration (dealt four to a deck).
+    /// Hands per iteration (dealt as many to a deck as it seats: four of
+    /// the 52-card deck).
     pub hands: usize,
     /// Best-response iterations after the greedy start.
     pub iterations: usize,
@@ -157,11 +164,12 @@ pub struct TrainConfig {
 
 impl TrainConfig {
     /// Checks the name ([`check_tables_name`]: a `RulesError`), the table
-    /// size ([`check_seat_count`]: a `TableError`, as for every seat count)
-    /// and the ranges of the training sizes (an `ArgumentError`).
-    pub fn validate(&self) -> Result<()> {
+    /// size under the rules' deck ([`check_table_seats`]: a `TableError`,
+    /// as for every seat count) and the ranges of the training sizes (an
+    /// `ArgumentError`).
+    pub fn validate(&self, rules: &Rules) -> Result<()> {
         check_tables_name(&self.name)?;
-        check_seat_count(self.seats).map_err(|e| e.context("seats"))?;
+        check_table_seats(&rules.deck, self.seats).map_err(|e| e.context("seats"))?;
         let ranges = [
             ("hands", self.hands, 1, MAX_TRAIN_HANDS),
             ("iterations", self.iterations, 0, MAX_TRAIN_ITERATIONS),
@@ -206,8 +214,9 @@ impl Default for TrainConfig {
 /// [`TRAINER_VERSION`]), never on the tables shipped today: greedy play
 /// consults no tables.
 pub fn train(rules: &Rules, cfg: &TrainConfig) -> Result<Tables> {
-    cfg.validate()?;
-    let deals = cfg.hands.div_ceil(4).max(1);
+    cfg.validate(rules)?;
+    let per_deal = hands_per_deal(rules);
+    let deals = cfg.hands.div_ceil(per_deal).max(1);
     let greedy = Arranger::new(Strategy::Greedy, rules, Tables::nearest(rules), cfg.seats)?;
     let c = count_rows(&greedy, deals, deal_seed(cfg.seed, 0))?;
     let mut rows = counts_to_rows(&c);
@@ -218,7 +227,7 @@ pub fn train(rules: &Rules, cfg: &TrainConfig) -> Result<Tables> {
             ("trainer".to_string(), TRAINER_VERSION.to_string()),
             ("preset".to_string(), cfg.name.clone()),
             ("seats".to_string(), cfg.seats.to_string()),
-            ("hands".to_string(), (deals * 4).to_string()),
+            ("hands".to_string(), (deals * per_deal).to_string()),
             ("iterations".to_string(), iters.to_string()),
             ("seed".to_string(), cfg.seed.to_string()),
             ("scoop_rate".to_string(), format!("{scoop_rate:.6}")),

@@ -223,7 +223,7 @@ impl Solver {
     /// The opponent distributions of the three rows given the hand's cards.
     /// `strengths[row]` lists the row hands to be asked about.
     pub(super) fn adjusted(&self, cards: &[u8], strengths: [Vec<u32>; 3]) -> [Adjusted; 3] {
-        let rm = Removal::new(cards);
+        let rm = Removal::new(cards, &self.rules.deck);
         let mut q = strengths;
         std::array::from_fn(|row| {
             let q = &mut q[row];

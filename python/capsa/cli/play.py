@@ -1,6 +1,6 @@
-"""``capsa play``: deal a table, arrange every seat with the solver (with the
-greedy strategy under a larger deck, which the solver does not play),
-settle and explain; ``--html`` also draws the table as a page."""
+"""``capsa play``: deal a table of the rules' deck, arrange every seat with
+the solver, settle and explain; ``--html`` also draws the table as a
+page."""
 
 from __future__ import annotations
 
@@ -35,11 +35,7 @@ def _shown_arrangement(choice: Choice, natural: str | None, rules: Rules) -> Arr
 
 def _arranged(hand: list[Card], rules: Rules, seats: int) -> tuple[Arrangement, bool, str]:
     """A seat's rows, whether it declares its natural, and what chose them:
-    the solver under the 52-card deck, the greedy strategy under a larger
-    one (docs/records.md, "The auto-arrange policies")."""
-    if not rules.deals_52_cards:
-        ids, declare = _core.auto_arrangement(hand, rules, seats, "greedy")
-        return Arrangement.from_ids(ids), declare, "greedy: the solver plays the 52-card deck"
+    the solver's choice with its estimate."""
     choice = best_arrangement(hand, rules, seats=seats)
     arrangement = _shown_arrangement(choice, _core.natural(hand, rules), rules)
     return (

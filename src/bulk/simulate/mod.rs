@@ -5,9 +5,7 @@
 //! Deal `i` of a run with seed `s` is the rules' deck shuffled by
 //! `ChaCha20::from_seed(deal_seed(s, i))`, as in the tournaments (the
 //! seeded deal of [`crate::deal::deal_deck`]): a function of `(s, i)` only.
-//! Under a deck with copies or jokers the greedy strategy plays, which
-//! ranks that deck; the solver and the other baselines play the 52-card
-//! deck. A summary holds only integer counts, so the
+//! A summary holds only integer counts, so the
 //! summaries of any partition of a deal range, however many threads,
 //! processes or machines computed them, merge into exactly the summary of
 //! the whole range.
@@ -20,13 +18,13 @@ use rayon::prelude::*;
 
 pub use summary::{RoundCounts, Summary, NATURALS};
 
-use crate::deal::{shuffle, shuffled_deck, ChaCha20};
+use crate::deal::{shuffled_deck, shuffled_ids, ChaCha20};
 use crate::deck::Deck;
 use crate::error::{Error, Result};
 use crate::naturals;
 use crate::rules::Rules;
 use crate::settle::{self, SeatInput, Stakes, MAX_SEATS};
-use crate::solver::{arranger, deal_seed, greedy_arrangement, Arranger, Effort, Strategy, Tables};
+use crate::solver::{arranger, deal_seed, Arranger, Effort, Strategy, Tables};
 use crate::table::{check_table_seats, MAX_TABLE_SEATS};
 
 /// Deals a task of the parallel loop plays (a summary is merged per task).
@@ -57,8 +55,7 @@ pub fn deal_deck_hands(
         hands[..MAX_SEATS].copy_from_slice(&deal_hands(seed, index, seats.min(MAX_SEATS)));
         return hands;
     }
-    let mut ids = deck.ids();
-    shuffle(&mut ChaCha20::from_seed(deal_seed(seed, index)), &mut ids);
+    let ids = shuffled_ids(deck, &mut ChaCha20::from_seed(deal_seed(seed, index)));
     for (s, hand) in hands.iter_mut().enumerate().take(seats) {
         hand.copy_from_slice(&ids[13 * s..13 * s + 13]);
         hand.sort_unstable();
@@ -118,9 +115,8 @@ pub struct Simulation {
     rules: Rules,
     seats: usize,
     strategy: Strategy,
-    /// The strategy's arranger; None for greedy under a deck with copies
-    /// or jokers, which plays [`greedy_arrangement`] alone.
-    arranger: Option<Arc<Arranger>>,
+    /// The strategy's arranger.
+    arranger: Arc<Arranger>,
     seed: u64,
 }
 
@@ -135,18 +131,7 @@ impl Simulation {
         seed: u64,
     ) -> Result<Self> {
         check_table_seats(&rules.deck, seats)?;
-        let arranger = if rules.deck.is_standard() {
-            Some(arranger(rules, tables, seats, strategy)?)
-        } else if strategy == Strategy::Greedy {
-            None
-        } else {
-            return Err(Error::rules(format!(
-                "strategy {:?} plays the 52-card deck; these rules deal {}, which the greedy \
-                 strategy plays",
-                strategy.name(),
-                rules.deck.describe()
-            )));
-        };
+        let arranger = arranger(rules, tables, seats, strategy)?;
         Ok(Simulation {
             rules: rules.clone(),
             seats,
@@ -156,33 +141,21 @@ impl Simulation {
         })
     }
 
-    /// The strategy's arranger (there is one but for greedy under a larger
-    /// deck).
-    fn arranger(&self) -> Result<&Arranger> {
-        self.arranger
-            .as_deref()
-            .ok_or_else(|| Error::rules("the greedy strategy plays this deck without an arranger"))
-    }
-
     /// How a seat plays its hand. The model strategies surrender (when the
     /// rules allow it) a hand whose expected points are below what the
     /// surrender costs against every opponent; the baselines never do.
     fn play_seat(&self, hand: &[u8; 13]) -> Result<SeatInput> {
         // the baseline's arrangement alone: its expected points are not needed
         if self.strategy == Strategy::Greedy {
-            let cards = match &self.arranger {
-                Some(a) => a.arrangement(hand, Effort::Fast)?,
-                None => greedy_arrangement(&self.rules, hand)?,
-            };
             return Ok(SeatInput {
-                cards,
+                cards: self.arranger.arrangement(hand, Effort::Fast)?,
                 surrender: false,
                 declare_natural: naturals::declared(hand, &self.rules, true).is_some(),
                 banker: false,
                 multiplier: 1,
             });
         }
-        let choice = self.arranger()?.choose(hand)?;
+        let choice = self.arranger.choose(hand)?;
         let model = matches!(self.strategy, Strategy::Solver | Strategy::Separable);
         let cost = (self.seats - 1) as f64 * self.rules.surrender_cost as f64;
         let surrender = model
@@ -282,7 +255,7 @@ mod tests {
                 let hands = deal_hands(3, index, 4);
                 for hand in &hands {
                     let fast = sim.play_seat(hand).unwrap();
-                    let slow = sim.arranger().unwrap().choose(hand).unwrap();
+                    let slow = sim.arranger.choose(hand).unwrap();
                     assert_eq!(fast.cards, slow.cards, "{hand:?}");
                     assert_eq!(fast.declare_natural, slow.declare_natural);
                     assert!(!fast.surrender);
@@ -346,7 +319,7 @@ mod tests {
     }
 
     #[test]
-    fn greedy_plays_a_larger_deck_dealt_as_its_seeded_deal() {
+    fn a_larger_deck_is_dealt_as_its_seeded_deal_and_played() {
         let rules = Rules {
             deck: Deck {
                 added_suits: 0,
@@ -374,11 +347,9 @@ mod tests {
             .flat_map(|h| h.iter().map(|(&v, &c)| v as i128 * c as i128))
             .sum();
         assert_eq!(total, 0, "points are zero-sum");
-        let solver = Simulation::new(&rules, None, 8, Strategy::Solver, 5).err();
-        assert_eq!(
-            solver.map(|e| e.kind()),
-            Some(crate::error::ErrorKind::Rules)
-        );
+        let solver = Simulation::new(&rules, None, 8, Strategy::Solver, 5).unwrap();
+        let summary = solver.run(0, 8).unwrap();
+        assert_eq!((summary.deals, summary.fouls), (8, 0));
         let nine = Simulation::new(&rules, None, 9, Strategy::Greedy, 5).err();
         assert_eq!(nine.map(|e| e.kind()), Some(crate::error::ErrorKind::Table));
     }

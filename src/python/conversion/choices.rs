@@ -10,7 +10,7 @@ use super::super::rules::{default_rules, RuleSet};
 use super::text::type_name;
 use crate::error::ErrorKind;
 use crate::naturals::{Natural, NATURAL_NAMES};
-use crate::rules::{FlushCompare, RuleChoice, Rules, Wheel};
+use crate::rules::Rules;
 use crate::solver::{Effort, Strategy, Tables};
 
 /// The `rules` argument: None (the default preset) or a `RuleSet`, which
@@ -76,11 +76,8 @@ pub(crate) fn tables_arg(tables: Option<&Bound<'_, PyBytes>>) -> PyResult<Option
 }
 
 /// The `tables=` the solver plays with under `rules`: read, and trained
-/// under the rules' `wheel` and `flush_compare` (`RulesError` naming the
-/// knob and both values otherwise). The tables are keyed by rank class, and
-/// those two knobs decide which hands a rank class number stands for.
-/// `tie_break` may differ: a rank class leaves the suits out, so it only
-/// changes how the training opponents played, as the scoring knobs do.
+/// for the rules' ranking and deck ([`Tables::check_fits`]: a `RulesError`
+/// naming the knob and both values otherwise).
 pub(crate) fn tables_for(
     rules: &Rules,
     tables: Option<&Bound<'_, PyBytes>>,
@@ -88,30 +85,7 @@ pub(crate) fn tables_for(
     let Some(t) = tables_arg(tables)? else {
         return Ok(None);
     };
-    let ranking = &rules.evaluator.ranking;
-    let knobs = [
-        (
-            Wheel::KEY,
-            Wheel::from_flag(ranking.wheel_second).to_string(),
-        ),
-        (
-            FlushCompare::KEY,
-            FlushCompare::from_flag(ranking.flush_suit_first).to_string(),
-        ),
-    ];
-    for (key, want) in knobs {
-        let trained = t.get(key).unwrap_or_default();
-        if trained != want {
-            return Err(err(
-                ErrorKind::Rules,
-                format!(
-                    "solver tables: trained for {key} = {trained:?} but the rules have \
-                     {key} = {want:?}: their rank classes would be read as other hands \
-                     (train tables for these rules)"
-                ),
-            ));
-        }
-    }
+    t.check_fits(rules)?;
     Ok(Some(t))
 }
 

@@ -117,11 +117,27 @@ pub(crate) fn seat_count_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// [`check_table_seats`] accepts (else its TableError, which for the
 /// 52-card deck words it as [`seat_count_arg`] does).
 pub(crate) fn table_seats_arg(obj: &Bound<'_, PyAny>, deck: &Deck) -> PyResult<usize> {
+    Ok(table_seats(obj, deck)??)
+}
+
+/// A seat count of a table of `deck`: an integer (TypeError), then whether
+/// [`check_table_seats`] accepts it.
+fn table_seats(obj: &Bound<'_, PyAny>, deck: &Deck) -> PyResult<Result<usize, Error>> {
     let i = integer(obj, "seats")?;
-    match usize::try_from(saturating_value(&i)?) {
-        Ok(n) => Ok(check_table_seats(deck, n).map(|()| n)?),
+    Ok(match usize::try_from(saturating_value(&i)?) {
+        Ok(n) => check_table_seats(deck, n).map(|()| n),
         // below zero or beyond the machine's integers: no deck seats it
-        Err(_) => Err(table_seats_error(deck, int_text(&i)).into()),
+        Err(_) => Err(table_seats_error(deck, int_text(&i))),
+    })
+}
+
+/// The `seats` argument of the solver's entry points under the rules'
+/// deck: 4 when left out, else as [`table_seats_arg`] reads it, its
+/// TableError naming the argument.
+pub(crate) fn solver_seats(seats: Option<&Bound<'_, PyAny>>, deck: &Deck) -> PyResult<usize> {
+    match seats {
+        None => Ok(4),
+        Some(s) => table_seats(s, deck)?.map_err(|e| e.context("seats").into()),
     }
 }
 
@@ -129,11 +145,6 @@ pub(crate) fn table_seats_arg(obj: &Bound<'_, PyAny>, deck: &Deck) -> PyResult<u
 /// [`seat_count_arg`], its TableError naming the argument.
 pub(crate) fn seats_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     seat_count(obj)?.map_err(|e| e.context("seats").into())
-}
-
-/// The seat count argument of the solver entry points: 4 when left out.
-pub(crate) fn seats_or_four(seats: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
-    seats.map_or(Ok(4), seats_arg)
 }
 
 /// A count of things to do (deals, hands, opponents, threads): at least 1
