@@ -1,15 +1,16 @@
 """Best-response check of the solver.
 
-For each sampled hand: sample opponent hands (heads-up) from the remaining
-39 cards, arranged (fast) by ``--opponents-strategy`` (default the solver);
-score every legal arrangement of the hand (and declaring its natural)
-against all of them with the settlement rules; report the regret of the
-pick of ``--strategy`` at ``--effort`` = best mean - pick mean (points per
+For each sampled hand: sample opponent hands (heads-up) from the rest of
+the rules' deck (39 cards of the 52-card deck), arranged (fast) by
+``--opponents-strategy`` (default the solver); score every legal
+arrangement of the hand (and declaring its natural) against all of them
+with the settlement rules; report the regret of the pick of
+``--strategy`` at ``--effort`` = best mean - pick mean (points per
 opponent per hand). ``regret`` is biased upward by the maximum over noisy
-means; ``holdout`` picks the best on half the opponents and scores it on the
-other half (unbiased, can be negative). Reproducible by seed. The check's
-opponents come from the seed's stream; the deep mode samples its own,
-seeded by the hand's cards, so it is never scored on its own samples.
+means; ``holdout`` picks the best on half the opponents and scores it on
+the other half (unbiased, can be negative). Reproducible by seed. The
+check's opponents come from the seed's stream; the deep mode samples its
+own, seeded by the hand's cards, so it is never scored on its own samples.
 
     python benches/regret.py --preset pagat --hands 500 --opponents 2000 --seed 1
     python benches/regret.py --preset pagat --hands 500 --opponents 2000 --seed 1 --effort deep

@@ -30,9 +30,7 @@ TABLES = [
 ]
 
 
-def _timed(
-    rules: capsa.Rules, seats: int, args: argparse.Namespace, threads: int | None
-) -> Any:
+def _timed(rules: capsa.Rules, seats: int, args: argparse.Namespace, threads: int | None) -> Any:
     best, summary = float("inf"), None
     for _ in range(args.repeat):
         start = time.perf_counter()

@@ -7,6 +7,7 @@ interval, and the difference of the first two. Reproducible by seed.
 
     python benches/tournament.py --preset pagat --seats 4 --hands 20000 --seed 1
     python benches/tournament.py --preset capsa-susun --strategies solver greedy separable
+    python benches/tournament.py --preset shisanshui-6 --seats 6 --hands 4000
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from capsa.solver import STRATEGIES, duplicate_tournament
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--preset", default="capsa-susun", choices=presets())
-    p.add_argument("--seats", type=int, default=4, choices=(2, 3, 4))
+    p.add_argument(
+        "--seats", type=int, default=4, help="2 to 4, or as many as the preset's deck seats"
+    )
     p.add_argument("--hands", type=int, default=20_000, help="deals (tables) to play")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--strategies", nargs="+", default=["solver", "greedy"], choices=STRATEGIES)

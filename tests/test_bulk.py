@@ -273,11 +273,21 @@ def test_settle_parquet_streams_files_in_order(tmp_path: Path) -> None:
 
 def test_rounds_table_checks_its_arrays() -> None:
     with pytest.raises(capsa.TableError, match="shape"):
-        bulk.rounds_table(np.zeros((2, 5, 13), np.uint8))
-    with pytest.raises(capsa.CardError, match=r"0\.\.51"):
-        bulk.rounds_table(np.full((2, 2, 13), 52))
-    with pytest.raises(capsa.TableError, match="a table has 2 to 4 seats"):
-        bulk.rounds_schema(5)
+        bulk.rounds_table(np.zeros((2, 9, 13), np.uint8))
+    with pytest.raises(capsa.CardError, match=r"0\.\.105"):
+        bulk.rounds_table(np.full((2, 2, 13), 106))
+    with pytest.raises(capsa.TableError, match="a table has 2 to 8 seats"):
+        bulk.rounds_schema(9)
+    assert len(bulk.rounds_schema(8)) == 3 + 3 * 8
+
+
+def test_a_second_copy_is_settled_by_the_rules_of_its_round() -> None:
+    cards = arranged_rounds(3, seed=5)
+    cards[1, 0, 0] = 52 + int(cards[1, 0, 0])  # its second copy: no 52-card deck holds it
+    table = bulk.rounds_table(cards, rules="capsa-susun")
+    errors = bulk.settle_table(table).column("error").to_pylist()
+    assert errors[0] is None and errors[2] is None
+    assert "is not in the 52-card deck" in errors[1]
 
 
 # ---------------------------------------------------------------- the command line

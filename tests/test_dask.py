@@ -3,6 +3,7 @@ results and summaries are exactly those of the single-process path."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,34 @@ def test_a_parquet_dataset_settles_as_in_one_process(client: Any, tmp_path: Path
     assert got.equals(expected)
     errors = [e for e in got.column("error").to_pylist() if e]
     assert len(errors) == 3 and any("77" in e for e in errors)
+
+
+def test_rounds_of_a_larger_deck_settle_on_the_cluster_as_in_one_process(
+    client: Any, tmp_path: Path
+) -> None:
+    from capsa.record_tables import records_table, to_parquet
+
+    texts = []
+    for k in range(9):
+        name, seats = [("shisanshui-6", 6), ("shisanshui-jokers", 4), ("shisanshui-5", 5)][k % 3]
+        rnd = capsa.Round(capsa.Rules.preset(name), seats, 10, round_id=f"d/{k}", nonce=k)
+        rnd.deal()
+        rnd.close(force=True)
+        rnd.settle()
+        texts.append(rnd.record_json())
+    (tmp_path / "rounds").mkdir()
+    rounds = tmp_path / "rounds" / "part-0.parquet"
+    assert to_parquet(texts, rounds, batch_records=2, seats=6) == (9, 0)
+    capsa.dask.settle_parquet(rounds, tmp_path / "results", client=client, rows_per_task=1)
+    files = sorted((tmp_path / "results").glob("*.parquet"))
+    assert len(files) == 5
+    got = plain(ds.dataset(files).to_table())
+    expected = bulk.settle_table(records_table(texts, seats=6))
+    assert got.equals(plain(expected))
+    assert got.column("error").null_count == 9
+    assert got.column("money5").to_pylist()[::3] == [
+        json.loads(t)["settlement"]["money"][5] for t in texts[::3]
+    ]
 
 
 def test_a_dask_dataframe_settles_as_in_one_process(client: Any) -> None:

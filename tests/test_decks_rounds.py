@@ -290,16 +290,91 @@ def test_the_store_and_the_ledger_keep_rounds_of_larger_decks(tmp_path: Path) ->
     assert len(ledger.balances) == 8
 
 
-def test_the_rounds_table_reports_records_of_larger_decks_and_keeps_the_rest() -> None:
+WIDE = [*MIXED, ("shisanshui-jokers", 4), ("shisanshui-5", 5)]
+
+
+def test_a_table_of_records_holds_its_width_and_reports_wider_rounds() -> None:
     pytest.importorskip("pyarrow")
-    from capsa.record_tables import records_table
+    from capsa.record_tables import records_schema, records_table
 
     failed: list[tuple[int, str | None, Exception]] = []
-    table = records_table(chain_of(MIXED), on_error=lambda n, r, e: failed.append((n, r, e)))
-    assert table.column("round_id").to_pylist() == ["r1", "r3"]
-    assert [(n, r) for n, r, _ in failed] == [(1, "r0"), (3, "r2")]
+    table = records_table(chain_of(WIDE), on_error=lambda n, r, e: failed.append((n, r, e)))
+    # four seats unless told: the 52-card deck's schema, rounds of jokers in it
+    assert table.schema.remove_metadata() == records_schema()
+    assert table.column("round_id").to_pylist() == ["r1", "r3", "r4"]
+    assert [(n, r) for n, r, _ in failed] == [(1, "r0"), (3, "r2"), (6, "r5")]
     assert all(isinstance(e, capsa.TableError) for _, _, e in failed)
-    assert "the rounds schema holds tables of the 52-card deck" in str(failed[0][2])
+    assert "holds up to 4 seats and the round has 6" in str(failed[0][2])
+
+
+def recorded(text: str) -> dict[str, Any]:
+    return json.loads(text)["settlement"]
+
+
+def test_a_table_of_eight_seats_settles_every_deck_as_its_records() -> None:
+    pytest.importorskip("pyarrow")
+    from capsa import bulk
+    from capsa.record_tables import records_table
+
+    texts = chain_of(WIDE)
+    table = records_table(texts, seats=8)
+    assert table.num_rows == len(WIDE) and table.column_names.count("cards7") == 1
+    results = bulk.settle_table(table).to_pylist()
+    for text, row, (_, seats) in zip(texts, results, WIDE, strict=True):
+        want = recorded(text)
+        assert row["error"] is None and row["seats"] == seats
+        for figure in ("points", "money", "rake", "net"):
+            assert [row[f"{figure}{s}"] for s in range(seats)] == want[figure]
+            assert all(row[f"{figure}{s}"] is None for s in range(seats, 8))
+        assert [row[f"fouled{s}"] for s in range(seats)] == [seat["foul"] for seat in want["seats"]]
+
+
+def test_a_parquet_log_of_larger_decks_settles_as_its_records(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    from capsa import bulk
+    from capsa.record_tables import to_parquet
+
+    texts = chain_of(WIDE)
+    log = tmp_path / "rounds.jsonl"
+    log.write_text("".join(t + "\n" for t in texts))
+    assert to_parquet(log, tmp_path / "rounds.parquet", seats=8) == (len(WIDE), 0)
+    assert bulk.settle_parquet(tmp_path / "rounds.parquet", tmp_path / "out.parquet") == (6, 0)
+    rows = pq.read_table(tmp_path / "out.parquet").to_pylist()
+    for text, row in zip(texts, rows, strict=True):
+        money = recorded(text)["money"]
+        assert [row[f"money{s}"] for s in range(8)] == money + [None] * (8 - len(money))
+
+
+def test_the_command_line_writes_tables_as_wide_as_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    from capsa.cli import main
+
+    texts = chain_of(MIXED)
+    log = tmp_path / "rounds.jsonl"
+    log.write_text("".join(t + "\n" for t in texts))
+    # four seats unless told: the rounds of six and eight are one line each
+    assert main(["records", "to-parquet", str(log), "-o", str(tmp_path / "a.parquet")]) == 1
+    failed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [f["round_id"] for f in failed] == ["r0", "r2"]
+    wide = str(tmp_path / "b.parquet")
+    assert main(["records", "to-parquet", str(log), "-o", wide, "--seats", "8"]) == 0
+    assert pq.read_table(wide).num_rows == 4
+    # settled JSON rounds to Parquet: a round wider than the file is an error record
+    for seats, errors in ((4, 2), (8, 0)):
+        out = tmp_path / f"s{seats}.parquet"
+        assert main(["settle", str(log), "-o", str(out), "--seats", str(seats)]) == 0
+        rows = pq.read_table(out).to_pylist()
+        assert sum(r["error"] is not None for r in rows) == errors
+        assert [r["money0"] is None for r in rows] == [seats < 6, False, seats < 8, False]
+    first_error = pq.read_table(tmp_path / "s4.parquet").column("error")[0].as_py()
+    assert first_error.startswith("TableError: ") and "write them with --seats 6" in first_error
+    assert main(["settle", str(log), "-o", str(tmp_path / "x.parquet"), "--seats", "9"]) == 2
 
 
 def test_capsa_play_deals_arranges_and_settles_a_larger_deck(

@@ -1240,12 +1240,13 @@ def read_records(texts: list[str | bytes]) -> list[tuple[RecordView | VoidView |
     """Many records read as :func:`read_record` reads each, on every core
     without the GIL, in the order given."""
 
-def record_seats(views: list[RecordView]) -> tuple[bytes, bytes, bytes]:
-    """The seats of many records read, in three buffers: each record's seat
-    count (a byte a record); each seat's arrangement as 13 card ids, top row
-    first (52 bytes a record, zero for a seat it lacks); each seat's
-    ``auto``, ``surrender`` and ``declare_natural`` as 0 or 1 (12 bytes a
-    record)."""
+def record_seats(views: list[RecordView], width: int = 4) -> tuple[bytes, bytes, bytes]:
+    """The seats of many records read, as a rounds table of ``width`` seats
+    (2 to 8; ``TableError`` otherwise) takes them, in three buffers: each
+    record's seat count (a byte a record); each seat's arrangement as 13
+    card ids, top row first (13 bytes a seat of the width, zero for a seat
+    it lacks); each seat's ``auto``, ``surrender`` and ``declare_natural``
+    as 0 or 1 (3 bytes a seat of the width)."""
 
 def read_seat_count(seats: int) -> int:
     """The seat count of a table: an int 2..4."""

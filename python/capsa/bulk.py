@@ -1,9 +1,10 @@
 """Columnar rounds: settle Arrow tables, pandas frames and Parquet files.
 
 A *rounds table* holds one round a row (the schema is in ``docs/bulk.md``):
-``cards0`` .. ``cards3``, each seat's 13 card ids laid out top 0-2, middle
-3-7, bottom 8-12 (``fixed_size_binary(13)``, the fast form, or a list of 13
-integers); optional ``id``, ``rules``, ``stakes``, ``surrender0`` ..
+``cards0`` .. ``cards3`` (up to ``cards7`` at a table of a larger deck),
+each seat's 13 card ids laid out top 0-2, middle 3-7, bottom 8-12
+(``fixed_size_binary(13)``, the fast form, or a list of 13 integers);
+optional ``id``, ``rules``, ``stakes``, ``surrender0`` ..
 ``surrender3`` and ``declare_natural0`` .. ``declare_natural3``, a banker
 game's ``banker`` and ``multiplier0`` .. ``multiplier3``, and the round's
 ``table_id``, ``played_at`` and ``player0`` .. ``player3``.
@@ -46,9 +47,11 @@ from capsa.columns import (
     BANKER_COLUMN,
     CARD_COLUMNS,
     DECLARE_COLUMNS,
+    DEFAULT_SEATS,
     ECHOED_COLUMNS,
     FIGURES,
     KERNEL_OUTCOMES,
+    LAST_CARD_ID,
     MAX_SEATS,
     MULTIPLIER_COLUMNS,
     OUTCOMES,
@@ -75,8 +78,10 @@ __all__ = [
     "BANKER_COLUMN",
     "CARD_COLUMNS",
     "DECLARE_COLUMNS",
+    "DEFAULT_SEATS",
     "ECHOED_COLUMNS",
     "FIGURES",
+    "LAST_CARD_ID",
     "MAX_SEATS",
     "MULTIPLIER_COLUMNS",
     "OUTCOMES",
@@ -117,14 +122,11 @@ class _RowErrors:
         self.bad[rows] = True
 
 
-def _not_a_deck_card(card: int, position: int) -> str:
-    """Why ``card`` at ``position`` is not a card of the 52-card deck, as the
-    engine words it."""
-    if 0 <= card < 106:
-        return (
-            f"card {_core.Card(card)} (id {card}) at position {position} is not in the 52-card deck"
-        )
-    return f"card id {card} at position {position} is outside 0..105"
+def _not_a_card(card: int, position: int) -> str:
+    """Why ``card`` at ``position`` is the id of no card of any deck, as the
+    engine words it (a card of another deck than the round's rules deal is
+    the kernel's to report)."""
+    return f"card id {card} at position {position} is outside 0..{LAST_CARD_ID}"
 
 
 def _column(table: pa.Table, name: str) -> pa.Array | None:
@@ -144,7 +146,7 @@ def _read_cards(
     array: pa.Array, seat: int, errors: _RowErrors
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
     """A seat's cards as (N, 13) uint8, and where the seat is given (not
-    null). Lists of the wrong length and ids outside 0..51 (the 52-card deck)
+    null). Lists of the wrong length and ids outside 0..105 (no deck's)
     mark their rows."""
     pa = pyarrow_module()
     import pyarrow.compute as pc
@@ -198,7 +200,7 @@ def _read_card_lists(
     # in the column's own integer type, so that any value is shown as written
     ids = np.asarray(pc.fill_null(values, 0).to_numpy(zero_copy_only=False))[at]
     nulls = np.asarray(pc.is_null(values).to_numpy(zero_copy_only=False), dtype=bool)[at]
-    outside = nulls | (ids > 51) | (ids < 0)
+    outside = nulls | (ids > LAST_CARD_ID) | (ids < 0)
     bad = np.flatnonzero(outside.any(axis=1))
     if bad.size:
 
@@ -206,7 +208,7 @@ def _read_card_lists(
             column = int(np.argmax(outside[k]))
             if nulls[k, column]:
                 return f"CardError: seat {seat}, card {column}: the card id is null"
-            return f"CardError: seat {seat}: {_not_a_deck_card(int(ids[k, column]), column)}"
+            return f"CardError: seat {seat}: {_not_a_card(int(ids[k, column]), column)}"
 
         position = {int(rows[k]): int(k) for k in bad}
         errors.add(rows[bad], lambda row: reason(position[row]))
@@ -351,7 +353,8 @@ def _seat_columns(table: pa.Table) -> int:
         )
     if seats < 2:
         raise TableError(
-            f"rounds need the columns cards0 and cards1 (2 to 4 seats), got {table.column_names}"
+            f"rounds need the columns cards0 and cards1 (2 to {MAX_SEATS} seats), "
+            f"got {table.column_names}"
         )
     return seats
 
@@ -769,7 +772,7 @@ class ParquetResultsWriter:
 
         if self._writer is None:
             pa = pyarrow_module()
-            schema = empty_schema or results_schema(MAX_SEATS)
+            schema = empty_schema or results_schema(DEFAULT_SEATS)
             pq.write_table(
                 pa.table({f.name: pa.array([], f.type) for f in schema}, schema=schema),
                 self._target,

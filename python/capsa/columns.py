@@ -1,7 +1,9 @@
 """The columns of rounds and results tables (``docs/bulk.md``): their names,
 their Arrow schemas, and a rounds table built from numpy arrays.
-``MAX_SEATS`` is 4; ``CARD_COLUMNS``, ``SURRENDER_COLUMNS`` and
-``DECLARE_COLUMNS`` name one column per seat (``AUTO_COLUMNS`` too: an
+``MAX_SEATS`` is 8, the most seats of any deck's table, and
+``DEFAULT_SEATS`` 4, the 52-card deck's, the width of a table unless told;
+``CARD_COLUMNS``, ``SURRENDER_COLUMNS`` and ``DECLARE_COLUMNS`` name one
+column per seat (``AUTO_COLUMNS`` too: an
 optional rounds column, whether the server arranged the seat); ``FIGURES``
 are the per-seat figures of a result (points, money, rake, net) and
 ``OUTCOMES`` the per-seat outcome columns that follow them (fouled,
@@ -33,9 +35,11 @@ __all__ = [
     "BANKER_COLUMN",
     "CARD_COLUMNS",
     "DECLARE_COLUMNS",
+    "DEFAULT_SEATS",
     "ECHOED_COLUMNS",
     "FIGURES",
     "KERNEL_OUTCOMES",
+    "LAST_CARD_ID",
     "MAX_SEATS",
     "MULTIPLIER_COLUMNS",
     "OUTCOMES",
@@ -51,7 +55,10 @@ __all__ = [
     "rounds_table",
 ]
 
-MAX_SEATS = 4
+#: The most seats of a table: two decks with jokers seat eight.
+MAX_SEATS = 8
+#: The seats of a table unless told: the most the 52-card deck seats.
+DEFAULT_SEATS = 4
 CARD_COLUMNS = tuple(f"cards{s}" for s in range(MAX_SEATS))
 SURRENDER_COLUMNS = tuple(f"surrender{s}" for s in range(MAX_SEATS))
 DECLARE_COLUMNS = tuple(f"declare_natural{s}" for s in range(MAX_SEATS))
@@ -72,6 +79,10 @@ FIGURES = ("points", "money", "rake", "net")
 #: settled as surrendered, and whether the server arranged it (null when
 #: the rounds do not say). docs/rules.md defines each.
 OUTCOMES = ("fouled", "natural", "scoops", "swept", "surrendered", "auto")
+#: The last card id of any deck, the red joker's; the rules of a round say
+#: which ids it deals, as
+#: docs/rules.md, "Decks: added suits, two decks and jokers" has them.
+LAST_CARD_ID = 105
 
 
 def pyarrow_module() -> Any:
@@ -83,8 +94,8 @@ def pyarrow_module() -> Any:
     return pyarrow
 
 
-def rounds_schema(seats: int = MAX_SEATS, id_type: pa.DataType | None = None) -> pa.Schema:
-    """The canonical rounds schema of a table of ``seats`` (2 to 4)."""
+def rounds_schema(seats: int = DEFAULT_SEATS, id_type: pa.DataType | None = None) -> pa.Schema:
+    """The canonical rounds schema of a table of ``seats`` (2 to 8)."""
     pa = pyarrow_module()
     _check_seats(seats)
     fields = [
@@ -99,7 +110,7 @@ def rounds_schema(seats: int = MAX_SEATS, id_type: pa.DataType | None = None) ->
 
 
 def results_schema(
-    seats: int = MAX_SEATS,
+    seats: int = DEFAULT_SEATS,
     id_type: pa.DataType | None = None,
     *,
     echoed: Sequence[pa.Field] = (),
@@ -121,7 +132,7 @@ def results_schema(
     return pa.schema(fields)
 
 
-def echoed_fields(seats: int = MAX_SEATS) -> list[pa.Field]:
+def echoed_fields(seats: int = DEFAULT_SEATS) -> list[pa.Field]:
     """The ``ECHOED_COLUMNS`` of ``seats`` seats in their own types:
     ``table_id`` and each ``player{s}`` text, ``played_at`` a timestamp in
     milliseconds, UTC."""
@@ -134,7 +145,7 @@ def echoed_fields(seats: int = MAX_SEATS) -> list[pa.Field]:
     ]
 
 
-def outcome_fields(seats: int = MAX_SEATS) -> list[pa.Field]:
+def outcome_fields(seats: int = DEFAULT_SEATS) -> list[pa.Field]:
     """The outcome columns (``OUTCOMES``) of ``seats`` seats, outcome by
     outcome, as the results schema ends with them."""
     pa = pyarrow_module()
@@ -220,18 +231,21 @@ def rounds_table(
     declare_natural: npt.NDArray[np.bool_] | None = None,
 ) -> pa.Table:
     """A rounds table in the canonical schema from an (N, P, 13) array of
-    card ids (as :func:`capsa.settle_batch` takes them); ``ids`` is any
-    sequence Arrow can read (default: the row numbers), ``rules`` one name
-    for every round, ``stakes`` one stake or one per round, the flags
-    (N, P) bool arrays."""
+    card ids (as :func:`capsa.settle_batch` takes them: P from 2 to 8, ids
+    0..105, which the rules of each round check when it is settled);
+    ``ids`` is any sequence Arrow can read (default: the row numbers),
+    ``rules`` one name for every round, ``stakes`` one stake or one per
+    round, the flags (N, P) bool arrays."""
     import numpy as np  # here, so that reading rounds and records does not load numpy
 
     pa = pyarrow_module()
     arr = np.asarray(cards)
     if arr.ndim != 3 or arr.shape[2] != 13 or not 2 <= arr.shape[1] <= MAX_SEATS:
-        raise TableError(f"cards must have shape (N, P, 13) with P from 2 to 4, got {arr.shape}")
-    if arr.size and (arr.min() < 0 or arr.max() > 51):
-        raise _core.CardError("cards: every card id must be in 0..51")
+        raise TableError(
+            f"cards must have shape (N, P, 13) with P from 2 to {MAX_SEATS}, got {arr.shape}"
+        )
+    if arr.size and (arr.min() < 0 or arr.max() > LAST_CARD_ID):
+        raise _core.CardError(f"cards: every card id must be in 0..{LAST_CARD_ID}")
     n, p = arr.shape[:2]
     ids8 = np.ascontiguousarray(arr, dtype=np.uint8)
     columns: dict[str, Any] = {"id": pa.array(np.arange(n) if ids is None else ids)}

@@ -26,8 +26,8 @@ from capsa.columns import (
     BANKER_COLUMN,
     CARD_COLUMNS,
     DECLARE_COLUMNS,
+    DEFAULT_SEATS,
     KERNEL_OUTCOMES,
-    MAX_SEATS,
     MULTIPLIER_COLUMNS,
     PLAYER_COLUMNS,
     SURRENDER_COLUMNS,
@@ -68,19 +68,18 @@ RecordFailure = RecordError | ReplayError | TableError
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
-def records_schema() -> Any:
-    """The schema of a table of round records: the rounds schema (four
-    seats, ``id`` the record's round id), a banker game's ``banker`` and
-    ``multiplier0`` .. ``multiplier3`` (null outside one), the outcome
-    columns, then the record's ``round_id`` and ``digest`` and its
-    ``table_id``, ``played_at`` and ``player0`` .. ``player3``
-    (``echoed_fields``)."""
+def records_schema(seats: int = DEFAULT_SEATS) -> Any:
+    """The schema of a table of round records of up to ``seats`` seats (2
+    to 8, default 4): the rounds schema (``id`` the record's round id), a
+    banker game's ``banker`` and ``multiplier0`` .. (null outside one), the
+    outcome columns, then the record's ``round_id`` and ``digest`` and its
+    ``table_id``, ``played_at`` and ``player0`` .. (``echoed_fields``)."""
     pa = pyarrow_module()
-    fields = [*rounds_schema(MAX_SEATS), pa.field(BANKER_COLUMN, pa.int8())]
-    fields += [pa.field(name, pa.int64()) for name in MULTIPLIER_COLUMNS]
-    fields += outcome_fields(MAX_SEATS)
+    fields = [*rounds_schema(seats), pa.field(BANKER_COLUMN, pa.int8())]
+    fields += [pa.field(name, pa.int64()) for name in MULTIPLIER_COLUMNS[:seats]]
+    fields += outcome_fields(seats)
     fields += [pa.field("round_id", pa.string()), pa.field("digest", pa.string())]
-    fields += echoed_fields(MAX_SEATS)
+    fields += echoed_fields(seats)
     return pa.schema(fields)
 
 
@@ -118,17 +117,17 @@ class _Row:
     stake: int
 
 
-def _row(view: _core.RecordView) -> _Row:
-    """A record read, replayed, as a row; ``ReplayError`` when it does not
-    replay, ``TableError`` when the rounds schema cannot hold it."""
+def _row(view: _core.RecordView, seats: int) -> _Row:
+    """A record read, replayed, as a row of a table of ``seats`` seats;
+    ``ReplayError`` when it does not replay, ``TableError`` when the table
+    cannot hold it."""
     digest = replay_view(view)
-    rules, name = record_rules(view.rules_json)
-    if not rules.deals_52_cards:
-        deck = ", ".join(f"deck.{key} = {value!r}" for key, value in rules.deck.items())
+    if view.seat_count > seats:
         raise TableError(
-            "rules: the rounds schema holds tables of the 52-card deck; this record's rules "
-            f"deal another ({deck}); replay it or settle it as JSON instead"
+            f"seats: this table of records holds up to {seats} seats and the round has "
+            f"{view.seat_count}; read the log with seats={view.seat_count} (up to 8)"
         )
+    rules, name = record_rules(view.rules_json)
     return _Row(view, digest, rules, name, one_stake(view.stakes))
 
 
@@ -152,13 +151,13 @@ Batch = Sequence[tuple[int, str | bytes | int]]
 Read = list["_Row | _Void | tuple[str | None, RecordFailure]"]
 
 
-def read_batch(batch: Batch) -> Read:
+def read_batch(batch: Batch, seats: int = DEFAULT_SEATS) -> Read:
     """The records of a batch of (line number, record text or the length of
     a line too long) read by the engine, on every core without the GIL,
-    and each replayed (without the GIL too): in order, each record's row,
-    a void record's round id (its digest checked), or its round id (None
-    when it could not be read) and its ``RecordError``, ``ReplayError`` or
-    ``TableError``."""
+    and each replayed (without the GIL too): in order, each record's row
+    (in a table of ``seats`` seats), a void record's round id (its digest
+    checked), or its round id (None when it could not be read) and its
+    ``RecordError``, ``ReplayError`` or ``TableError``."""
     views = iter(read_records([line for _, line in batch if not isinstance(line, int)]))
     out: Read = []
     for number, line in batch:
@@ -173,7 +172,7 @@ def read_batch(batch: Batch) -> Read:
                 replay_view(view)
                 out.append(_Void(view.round_id))
             else:
-                out.append(_row(view))
+                out.append(_row(view, seats))
         except (RecordError, ReplayError, TableError) as exc:
             out.append((None if isinstance(view, RecordError | None) else view.round_id, exc))
     return out
@@ -185,10 +184,11 @@ def batch_table(
     failed: Callable[[int, str | bytes | int, str | None, RecordFailure], None],
     rules_met: dict[str, Rules],
     voided: Callable[[int, str], None],
+    seats: int = DEFAULT_SEATS,
 ) -> Any:
     """The rows of a batch of (line number, record text or the length of a
     line too long), read by :func:`read_batch`, as a table in
-    :func:`records_schema`, in order; each record that cannot be read, does
+    :func:`records_schema` of ``seats`` seats, in order; each record that cannot be read, does
     not replay or does not fit the schema is handed to ``failed`` (its line
     number, the line, its round id when it was read, the error) and left
     out; each void record, which has no row, to ``voided`` (its line
@@ -206,25 +206,25 @@ def batch_table(
             failed(number, line, *item)
     for row in rows:
         rules_met.setdefault(row.name, row.rules)
-    table, errors = _rows_table(rows)
+    table, errors = _rows_table(rows, seats)
     for k, reason in errors:  # none but for a bug: the rows replayed
         failed(numbers[k], b"", rows[k].view.round_id, TableError(reason))
     return table
 
 
-def _rows_table(rows: list[_Row]) -> tuple[Any, list[tuple[int, str]]]:
-    """The rows as a table, and (row, reason) of each the kernel refused
-    (left out)."""
+def _rows_table(rows: list[_Row], width: int) -> tuple[Any, list[tuple[int, str]]]:
+    """The rows as a table of ``width`` seats, and (row, reason) of each
+    the kernel refused (left out)."""
     import numpy as np
 
     pa = pyarrow_module()
-    schema = records_schema()
+    schema = records_schema(width)
     n = len(rows)
     views = [row.view for row in rows]
-    counts, card_bytes, flag_bytes = _core.record_seats(views)
+    counts, card_bytes, flag_bytes = _core.record_seats(views, width)
     seats = np.frombuffer(counts, dtype=np.uint8)
-    cards = np.frombuffer(card_bytes, dtype=np.uint8).reshape(n, MAX_SEATS, 13)
-    flags = np.frombuffer(flag_bytes, dtype=np.uint8).reshape(n, MAX_SEATS, 3).astype(bool)
+    cards = np.frombuffer(card_bytes, dtype=np.uint8).reshape(n, width, 13)
+    flags = np.frombuffer(flag_bytes, dtype=np.uint8).reshape(n, width, 3).astype(bool)
     outcomes, reasons = _outcomes(rows, seats, cards, flags)
     refused = np.zeros(n, dtype=bool)
     refused[list(reasons)] = True
@@ -240,7 +240,7 @@ def _rows_table(rows: list[_Row]) -> tuple[Any, list[tuple[int, str]]]:
     banker_game = [view.banker is not None for view in views]
     arrays["round_id"] = arrays["id"]
     players = [view.players for view in views]
-    for s in range(MAX_SEATS):
+    for s in range(width):
         absent = seats <= s
         mask = absent if absent.any() else None
         seat_cards = pa.py_buffer(np.ascontiguousarray(cards[:, s, :]))
@@ -257,7 +257,7 @@ def _rows_table(rows: list[_Row]) -> tuple[Any, list[tuple[int, str]]]:
             for v, game in zip(views, banker_game, strict=True)
         ]
         arrays[MULTIPLIER_COLUMNS[s]] = pa.array(multipliers, pa.int64())
-    has = [(seats > s) & ~refused for s in range(MAX_SEATS)]
+    has = [(seats > s) & ~refused for s in range(width)]
     kernel = iter(outcome_arrays(outcomes, has))
     columns = [arrays[f.name] if f.name in arrays else next(kernel) for f in schema]
     table = pa.Table.from_arrays(columns, schema=schema)
@@ -282,13 +282,14 @@ def _outcomes(
     cards: npt.NDArray[np.uint8],
     flags: npt.NDArray[np.bool_],
 ) -> tuple[npt.NDArray[np.uint8], dict[int, str]]:
-    """Each row's outcomes as the kernel settles them (uint8 (5, 4, N), as
-    ``capsa._core.settle_rounds`` gives them; a round's missing seats
+    """Each row's outcomes as the kernel settles them (uint8 (5, width, N),
+    as ``capsa._core.settle_rounds`` gives them; a round's missing seats
     zero), a call a group of rules and seat count; and the reason of each
     row it refused, by row."""
     import numpy as np
 
-    outcomes = np.zeros((len(KERNEL_OUTCOMES), MAX_SEATS, len(rows)), dtype=np.uint8)
+    width = cards.shape[1]
+    outcomes = np.zeros((len(KERNEL_OUTCOMES), width, len(rows)), dtype=np.uint8)
     reasons: dict[int, str] = {}
     groups: dict[tuple[str, int], list[int]] = {}
     for k, row in enumerate(rows):

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from capsa import _core
-from capsa.columns import ECHOED_COLUMNS, pyarrow_module
+from capsa.columns import DEFAULT_SEATS, ECHOED_COLUMNS, pyarrow_module
 from capsa.json_faults import json_fault, utf8_text
 from capsa.record_columns import (
     OnError,
@@ -246,10 +246,12 @@ def _record_batches(
     rules: dict[str, Rules],
     tally: list[int],
     on_void: OnVoid | None = None,
+    seats: int = DEFAULT_SEATS,
 ) -> Iterator[Any]:
-    """The rounds tables of a record log, ``batch_records`` rows each (the
-    last fewer); the rules met go into ``rules`` by name, the failed records
-    are counted in ``tally[0]``, the void records left out in ``tally[1]``
+    """The rounds tables of ``seats`` seats of a record log,
+    ``batch_records`` rows each (the last fewer); the rules met go into
+    ``rules`` by name, the failed records are counted in ``tally[0]``, the
+    void records left out in ``tally[1]``
     (each handed to ``on_void``). The records are read ``_READ_RECORDS`` at
     a time, so memory holds that many texts and the rows of one table."""
     if isinstance(batch_records, bool) or not isinstance(batch_records, int):
@@ -271,7 +273,7 @@ def _record_batches(
     held: list[Any] = []  # tables of rows not yet given, fewer than batch_records rows
     rows = 0
     for lines in _line_batches(source, min(batch_records, _READ_RECORDS)):
-        table = batch_table(lines, read_batch(lines), failed, rules, voided)
+        table = batch_table(lines, read_batch(lines, seats), failed, rules, voided, seats)
         held.append(table)
         rows += table.num_rows
         while rows >= batch_records:
@@ -312,8 +314,11 @@ def to_parquet(
     batch_records: int = DEFAULT_BATCH_RECORDS,
     compression: str = "snappy",
     on_void: OnVoid | None = None,
+    seats: int = DEFAULT_SEATS,
 ) -> tuple[int, int]:
-    """Writes a record log as a Parquet rounds table (:func:`records_schema`).
+    """Writes a record log as a Parquet rounds table (:func:`records_schema`
+    of ``seats`` seats: 4 unless told, up to 8 for the tables of larger
+    decks; a record of more seats than that fails with a ``TableError``).
 
     ``source`` is a path, a binary file, or an iterable of lines (``str`` or
     ``bytes``, one record each; blank lines give nothing). Every record is
@@ -335,8 +340,9 @@ def to_parquet(
     rules: dict[str, Rules] = {}
     tally = [0, 0]
     written = 0
-    with pq.ParquetWriter(target, records_schema(), compression=compression) as writer:
-        batches = _record_batches(source, on_error, batch_records, rules, tally, on_void)
+    schema = records_schema(seats)
+    with pq.ParquetWriter(target, schema, compression=compression) as writer:
+        batches = _record_batches(source, on_error, batch_records, rules, tally, on_void, seats)
         for table in batches:
             writer.write_table(table)
             written += table.num_rows
@@ -350,17 +356,21 @@ def records_table(
     *,
     on_error: OnError | None = None,
     on_void: OnVoid | None = None,
+    seats: int = DEFAULT_SEATS,
 ) -> Any:
-    """A record log as one in-memory rounds table (:func:`records_schema`,
-    the rules in its schema's metadata), for :func:`capsa.bulk.settle_table`;
-    records fail, and void records are left out, as in :func:`to_parquet`.
-    For a log larger than memory, :func:`to_parquet`, then
-    :func:`capsa.bulk.settle_parquet`."""
+    """A record log as one in-memory rounds table (:func:`records_schema`
+    of ``seats`` seats, the rules in its schema's metadata), for
+    :func:`capsa.bulk.settle_table`; records fail, and void records are
+    left out, as in :func:`to_parquet`. For a log larger than memory,
+    :func:`to_parquet`, then :func:`capsa.bulk.settle_parquet`."""
     pa = pyarrow_module()
+    schema = records_schema(seats)
     rules: dict[str, Rules] = {}
-    batches = _record_batches(source, on_error, DEFAULT_BATCH_RECORDS, rules, [0, 0], on_void)
+    batches = _record_batches(
+        source, on_error, DEFAULT_BATCH_RECORDS, rules, [0, 0], on_void, seats
+    )
     tables = list(batches)
-    table = pa.concat_tables(tables) if tables else records_schema().empty_table()
+    table = pa.concat_tables(tables) if tables else schema.empty_table()
     return table.replace_schema_metadata(_rules_metadata(rules))
 
 

@@ -14,9 +14,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
 
+use crate::deck::Deck;
 use crate::error::{Error, Result};
 use crate::rules::Rules;
-use crate::settle::{self, SeatInput, SeatOutcome, Stakes, MAX_SEATS};
+use crate::settle::{self, check_table_seats, SeatInput, SeatOutcome, Stakes, MAX_TABLE_SEATS};
 
 /// Rounds of one table size, row-major: round `r`, seat `s` holds
 /// `cards[(r * seats + s) * 13..][..13]`, laid out top 0-2, middle 3-7,
@@ -47,15 +48,11 @@ impl Rounds<'_> {
         self.len() == 0
     }
 
-    /// Checks that the table size is 2 to 4 and that every column has one
-    /// entry per round (or per round and seat).
-    pub fn check(&self) -> Result<()> {
-        if !(2..=MAX_SEATS).contains(&self.seats) {
-            return Err(Error::table(format!(
-                "a table has 2 to {MAX_SEATS} seats, got {}",
-                self.seats
-            )));
-        }
+    /// Checks that `deck` seats the table size (2 to 4 of the 52-card deck)
+    /// and that every column has one entry per round (or per round and
+    /// seat).
+    pub fn check(&self, deck: &Deck) -> Result<()> {
+        check_table_seats(deck, self.seats)?;
         if self.cards.len() % (13 * self.seats) != 0 {
             return Err(Error::argument(format!(
                 "the cards of {}-seat rounds come in groups of {} ids, got {}",
@@ -144,8 +141,8 @@ fn settle_one(
     rules: &Rules,
     seats: &[SeatInput],
     stake: i64,
-    out: &mut [[i64; MAX_SEATS]; 4],
-    outcomes: &mut [SeatOutcome; MAX_SEATS],
+    out: &mut [[i64; MAX_TABLE_SEATS]; 4],
+    outcomes: &mut [SeatOutcome; MAX_TABLE_SEATS],
 ) -> Result<()> {
     let p = seats.len();
     let [points, money, rake, net] = out;
@@ -157,7 +154,8 @@ fn settle_one(
         &mut money[..p],
         &mut outcomes[..p],
     )?;
-    rake[..p].copy_from_slice(&settle::round_rake::<MAX_SEATS>(&rules.rake, &money[..p])[..p]);
+    rake[..p]
+        .copy_from_slice(&settle::round_rake::<MAX_TABLE_SEATS>(&rules.rake, &money[..p])[..p]);
     for s in 0..p {
         // a rake is between 0 and the seat's positive money
         net[s] = money[s] - rake[s];
@@ -176,7 +174,7 @@ fn chunk_rows(n: usize) -> usize {
 /// the figures and outcomes of those rows are zero. Only a malformed [`Rounds`] (its `check`) is an
 /// error of the whole call.
 pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec<(usize, Error)>)> {
-    rounds.check()?;
+    rounds.check(&rules.deck)?;
     let p = rounds.seats;
     let n = rounds.len();
     let mut totals = RoundTotals {
@@ -205,9 +203,9 @@ pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec
                 declare_natural: true,
                 banker: false,
                 multiplier: 1,
-            }; MAX_SEATS];
-            let mut out = [[0i64; MAX_SEATS]; 4];
-            let mut outcomes = [SeatOutcome::default(); MAX_SEATS];
+            }; MAX_TABLE_SEATS];
+            let mut out = [[0i64; MAX_TABLE_SEATS]; 4];
+            let mut outcomes = [SeatOutcome::default(); MAX_TABLE_SEATS];
             for k in 0..parts[0].len() {
                 let row = first + k;
                 let table = &rounds.cards[row * p * 13..(row + 1) * p * 13];
@@ -221,8 +219,8 @@ pub fn settle_rounds(rules: &Rules, rounds: &Rounds) -> Result<(RoundTotals, Vec
                 }
                 let stake = rounds.stakes.map_or(rules.stake, |s| s[row]);
                 if let Err(e) = settle_one(rules, &seats[..p], stake, &mut out, &mut outcomes) {
-                    out = [[0; MAX_SEATS]; 4];
-                    outcomes = [SeatOutcome::default(); MAX_SEATS];
+                    out = [[0; MAX_TABLE_SEATS]; 4];
+                    outcomes = [SeatOutcome::default(); MAX_TABLE_SEATS];
                     errs.push((row, e));
                 }
                 for (f, figure) in out.iter().enumerate() {

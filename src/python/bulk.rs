@@ -1,21 +1,25 @@
 //! Binding of bulk settlement (`settle_rounds`: per-round stakes and
-//! flags, rake and net, bad rounds reported by row) and of the variant
-//! simulator (`simulate`).
+//! flags, rake and net, bad rounds reported by row), of the seats of
+//! records as the columns of a rounds table (`record_seats`) and of the
+//! variant simulator (`simulate`).
 
 use numpy::ndarray::Array3;
 use numpy::{IntoPyArray, PyArray1, PyArray3};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use super::conversion::cards::table_cards;
-use super::conversion::choices::rules_arg_52;
+use super::conversion::choices::rules_arg;
 use super::conversion::flags::read_flags;
 use super::conversion::numbers::threads_arg;
 use super::conversion::roles::batch_roles;
 use super::conversion::stakes::stake_per_round_arg;
 use super::errors::err;
+use super::records::RecordView;
 use crate::batch::Banker;
 use crate::bulk::{self as core, Rounds};
 use crate::error::ErrorKind;
+use crate::table::{MAX_TABLE_SEATS, MIN_SEATS};
 
 mod simulate;
 
@@ -51,7 +55,7 @@ fn settle_rounds<'py>(
     banker: Option<&Bound<'py, PyAny>>,
     multipliers: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Settled<'py>> {
-    let rules = rules_arg_52(rules, "settle_rounds")?;
+    let rules = rules_arg(rules)?;
     let r = rules.get();
     let arr = table_cards(cards, &r.deck)?;
     let (n, p) = (arr.shape[0], arr.shape[1]);
@@ -94,7 +98,55 @@ fn settle_rounds<'py>(
     Ok((figures, outcomes, rows.into_pyarray(py), reasons))
 }
 
+/// The seats of many records read, as the columns of a rounds table of
+/// `width` seats (2 to 8; the caller leaves out records of more) take
+/// them, in three buffers: each record's seat count (one byte a record);
+/// each seat's arrangement as 13 card ids, top row first (13 bytes a seat
+/// of the width, zero for a seat the record lacks); and each seat's
+/// `auto`, `surrender` and `declare_natural` as 0 or 1 (3 bytes a seat of
+/// the width). One call for a batch, so that no object is made a seat.
+#[pyfunction]
+#[pyo3(signature = (views, width = 4))]
+fn record_seats<'py>(
+    py: Python<'py>,
+    views: Vec<PyRef<'py, RecordView>>,
+    width: usize,
+) -> PyResult<(
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+)> {
+    if !(MIN_SEATS..=MAX_TABLE_SEATS).contains(&width) {
+        return Err(err(
+            ErrorKind::Table,
+            format!("a rounds table has {MIN_SEATS} to {MAX_TABLE_SEATS} seats, got {width}"),
+        ));
+    }
+    let mut counts = Vec::with_capacity(views.len());
+    let mut cards = vec![0u8; views.len() * width * 13];
+    let mut flags = vec![0u8; views.len() * width * 3];
+    for (k, view) in views.iter().enumerate() {
+        let seats = &view.record.seats;
+        // a record holds 2 to 8 seats
+        counts.push(seats.len() as u8);
+        for (s, seat) in seats.iter().take(width).enumerate() {
+            let at = (k * width + s) * 13;
+            cards[at..at + 13].copy_from_slice(&seat.arrangement);
+            let at = (k * width + s) * 3;
+            flags[at] = u8::from(seat.auto);
+            flags[at + 1] = u8::from(seat.surrender);
+            flags[at + 2] = u8::from(seat.declare_natural);
+        }
+    }
+    Ok((
+        PyBytes::new(py, &counts),
+        PyBytes::new(py, &cards),
+        PyBytes::new(py, &flags),
+    ))
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(settle_rounds, m)?)?;
+    m.add_function(wrap_pyfunction!(record_seats, m)?)?;
     simulate::register(m)
 }

@@ -243,7 +243,7 @@ fn record_value<'py>(
 /// A round record as read (every field checked for its form).
 #[pyclass(frozen, module = "capsa._core")]
 pub struct RecordView {
-    record: Record,
+    pub(super) record: Record,
 }
 
 fn problems_list(problems: Vec<Problem>) -> Vec<(String, String)> {
@@ -695,45 +695,6 @@ fn read_records(py: Python<'_>, texts: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<Re
 
 const NOT_UTF8: &str = "the record text holds a lone surrogate, which is not UTF-8";
 
-/// The seats of many records read, as the columns of a rounds table take
-/// them, in three buffers: each record's seat count (one byte a record);
-/// each seat's arrangement as 13 card ids, top row first (52 bytes a
-/// record, seat by seat, zero for a seat the record lacks); and each seat's
-/// `auto`, `surrender` and `declare_natural` as 0 or 1 (12 bytes a record,
-/// seat by seat). One call for a batch, so that no object is made a seat.
-#[pyfunction]
-fn record_seats<'py>(
-    py: Python<'py>,
-    views: Vec<PyRef<'py, RecordView>>,
-) -> (
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-) {
-    const SEATS: usize = 4;
-    let mut counts = Vec::with_capacity(views.len());
-    let mut cards = vec![0u8; views.len() * SEATS * 13];
-    let mut flags = vec![0u8; views.len() * SEATS * 3];
-    for (k, view) in views.iter().enumerate() {
-        let seats = &view.record.seats;
-        // a record holds 2 to 4 seats
-        counts.push(seats.len() as u8);
-        for (s, seat) in seats.iter().take(SEATS).enumerate() {
-            let at = (k * SEATS + s) * 13;
-            cards[at..at + 13].copy_from_slice(&seat.arrangement);
-            let at = (k * SEATS + s) * 3;
-            flags[at] = u8::from(seat.auto);
-            flags[at + 1] = u8::from(seat.surrender);
-            flags[at + 2] = u8::from(seat.declare_natural);
-        }
-    }
-    (
-        PyBytes::new(py, &counts),
-        PyBytes::new(py, &cards),
-        PyBytes::new(py, &flags),
-    )
-}
-
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RECORD_FORMAT", record::FORMAT)?;
     m.add("RECORD_FORMAT_VERSION", record::FORMAT_VERSION as u32)?;
@@ -759,6 +720,5 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_record, m)?)?;
     m.add_function(wrap_pyfunction!(read_record_value, m)?)?;
     m.add_function(wrap_pyfunction!(read_records, m)?)?;
-    m.add_function(wrap_pyfunction!(record_seats, m)?)?;
     Ok(())
 }

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from capsa import _core
+from capsa.columns import DEFAULT_SEATS, MAX_SEATS
 from capsa.rules import Rules, RulesError, presets
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "CommandParser",
     "Prefixed",
     "UsageError",
+    "add_seats",
     "check_writable",
     "digest_arg",
     "int_in",
@@ -92,6 +94,19 @@ def int_in(low: int, high: int | None, what: str) -> Callable[[str], int]:
 
     parse.__name__ = what
     return parse
+
+
+def add_seats(parser: argparse.ArgumentParser, what: str) -> None:
+    """Adds ``--seats``: ``what`` the number is (a table size, a file's
+    width), 2 to 8, default 4; what the rules' deck seats is the engine's
+    to check (the 52-card deck seats 2 to 4)."""
+    parser.add_argument(
+        "--seats",
+        type=int_in(2, MAX_SEATS, "--seats"),
+        default=DEFAULT_SEATS,
+        help=f"{what}: 2 to 4, up to {MAX_SEATS} as the rules' deck deals "
+        f"(default {DEFAULT_SEATS})",
+    )
 
 
 # one stake for every pair of seats reads the same at every table size

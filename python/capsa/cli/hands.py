@@ -8,7 +8,7 @@ from typing import Any
 
 from capsa import _core
 from capsa.cards import format_cards
-from capsa.cli.common import int_in, load_rules
+from capsa.cli.common import add_seats, int_in, load_rules
 from capsa.solver import EFFORTS, STRATEGIES, best_arrangement, format_choices, rank_arrangements
 
 __all__ = ["register"]
@@ -54,9 +54,7 @@ def register(subparsers: Any) -> None:
     arrange.add_argument(
         "-k", type=int_in(1, None, "-k"), default=5, help="how many arrangements (default 5)"
     )
-    arrange.add_argument(
-        "--seats", type=int_in(2, 4, "--seats"), default=4, help="table size (default 4)"
-    )
+    add_seats(arrange, "the table size")
     arrange.add_argument(
         "--strategy",
         choices=STRATEGIES,

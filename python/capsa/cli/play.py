@@ -11,7 +11,14 @@ from capsa import _core
 from capsa._core import Card
 from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
-from capsa.cli.common import check_writable, int_in, load_rules, stake_arg, write_file
+from capsa.cli.common import (
+    add_seats,
+    check_writable,
+    int_in,
+    load_rules,
+    stake_arg,
+    write_file,
+)
 from capsa.render import page_html, table_from_settlement
 from capsa.rules import Rules
 from capsa.settlement import Seat, Settlement, settle
@@ -25,9 +32,9 @@ _SEED_LIMIT = 2**64
 def _shown_arrangement(choice: Choice, natural: str | None, rules: Rules) -> Arrangement:
     """The rows a seat shows: for a declared natural made by its rows (three
     flushes, three straights, three straight flushes, two full houses) the
-    split that makes it; otherwise, the cards being the point, the solver's
-    arrangement."""
-    if natural is None or not choice.declare_natural:
+    split that makes it, under the 52-card deck; otherwise, the cards being
+    the point, the solver's arrangement."""
+    if natural is None or not choice.declare_natural or not rules.deals_52_cards:
         return choice.arrangement
     split = _core.natural_split(choice.arrangement.ids, natural, rules)
     return choice.arrangement if split is None else Arrangement.from_ids(split)
@@ -83,12 +90,7 @@ def register(subparsers: Any) -> None:
     play = subparsers.add_parser(
         "play", help="deal a table, arrange every seat, settle and explain"
     )
-    play.add_argument(
-        "--seats",
-        type=int_in(2, 8, "--seats"),
-        default=4,
-        help="2 to 4 (default 4); up to 8 as the rules' deck deals",
-    )
+    add_seats(play, "the table size")
     play.add_argument(
         "--seed", type=int_in(0, _SEED_LIMIT - 1, "--seed"), default=None, help="reproducible deal"
     )

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from capsa._core import TableError
-from capsa.cli.common import EXIT_FAILED, UsageError, check_writable, open_input
+from capsa.cli.common import EXIT_FAILED, UsageError, add_seats, check_writable, open_input
 from capsa.records import RecordError, ReplayError
 
 __all__ = ["register"]
@@ -62,7 +62,11 @@ def _to_parquet(args: argparse.Namespace) -> int:
         stream = open_input(args.input, stack)
         try:
             written, failed = to_parquet(
-                stream, args.output, on_error=report, on_void=lambda _, r: void.append(r)
+                stream,
+                args.output,
+                on_error=report,
+                on_void=lambda _, r: void.append(r),
+                seats=args.seats,
             )
         except (OSError, pa.ArrowException) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
@@ -96,4 +100,5 @@ def register(subparsers: Any) -> None:
     )
     parquet.add_argument("input", nargs="?", help="records file (default: standard input)")
     parquet.add_argument("-o", "--output", required=True, help="the Parquet file to write")
+    add_seats(parquet, "seat columns of the table (a record of more fails)")
     parquet.set_defaults(run=_to_parquet)

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from capsa.cli import settle_files
-from capsa.cli.common import int_in, load_rules
+from capsa.cli.common import add_seats, int_in, load_rules
 from capsa.cli.settle_stream import finish, settle_stream
 
 __all__ = ["register"]
@@ -45,5 +45,6 @@ def register(subparsers: Any) -> None:
     st.add_argument(
         "--indent", type=int_in(0, 16, "--indent"), default=None, help="indent a document's output"
     )
+    add_seats(st, "seat columns of a Parquet output (a round of more is an error record)")
     st.add_argument("--strict", action="store_true", help="exit 1 when any round failed")
     st.set_defaults(run=_run)

@@ -131,10 +131,11 @@ class _ParquetSink:
     """Takes the output records of the JSON stream (``write`` of JSON Lines
     bytes, or one document) and writes them as a results table."""
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, seats: int) -> None:
         from capsa.bulk import ParquetResultsWriter
 
         self._target = target
+        self._seats = seats
         self._writer = ParquetResultsWriter(target)
         #: whether the input is one JSON document (set by the stream)
         self.document = False
@@ -153,7 +154,7 @@ class _ParquetSink:
                 if line.strip()
             ]
         if records:
-            table, refused = _records_table(records)
+            table, refused = _records_table(records, self._seats)
             self._writer.write_table(table)
             self.refused += refused
         return len(data)
@@ -162,28 +163,40 @@ class _ParquetSink:
         pass
 
     def close(self) -> None:
-        self._writer.close(_sink_schema())
+        self._writer.close(_sink_schema(self._seats))
 
 
 _SURROGATE_ID = "the id holds a lone surrogate, which Parquet text cannot hold"
 
 
-def _sink_schema() -> Any:
+def _sink_schema(seats: int) -> Any:
     """The results schema of JSON rounds written as Parquet: the id as
-    text, the table, time and players of round records, four seats."""
+    text, the table, time and players of round records, ``seats`` seats."""
     import pyarrow as pa
 
-    from capsa.bulk import MAX_SEATS, echoed_fields, results_schema
+    from capsa.bulk import echoed_fields, results_schema
 
-    return results_schema(MAX_SEATS, pa.string(), echoed=echoed_fields(MAX_SEATS))
+    return results_schema(seats, pa.string(), echoed=echoed_fields(seats))
 
 
-def _records_table(records: list[dict[str, Any]]) -> tuple[Any, int]:
-    """A results table (id as text, four seat columns) of stream records,
-    and how many settled rounds it holds as errors (an id it cannot hold)."""
+def _too_wide(record: dict[str, Any], seats: int) -> dict[str, Any]:
+    """The error record of a settled round of more seats than the results
+    file holds."""
+    return {
+        "error": "TableError",
+        "message": f"the Parquet results hold {seats} seats and this round has "
+        f"{len(record['points'])}: write them with --seats {len(record['points'])}",
+        "line": record.get("line"),
+    }
+
+
+def _records_table(records: list[dict[str, Any]], seats: int) -> tuple[Any, int]:
+    """A results table (id as text, ``seats`` seat columns) of stream
+    records, and how many settled rounds it holds as errors (an id it
+    cannot hold, more seats than it has)."""
     import pyarrow as pa
 
-    from capsa.bulk import ECHOED_COLUMNS, FIGURES, MAX_SEATS, OUTCOMES
+    from capsa.bulk import ECHOED_COLUMNS, FIGURES, OUTCOMES
     from capsa.columns import outcome_values
 
     def text(value: Any) -> str | None:
@@ -192,10 +205,10 @@ def _records_table(records: list[dict[str, Any]]) -> tuple[Any, int]:
         return str(value) if isinstance(value, str) else json.dumps(value)
 
     columns: dict[str, list[Any]] = {"id": [], "seats": [], "error": []}
-    columns.update({name: [] for name in ECHOED_COLUMNS})
+    columns.update({name: [] for name in ECHOED_COLUMNS[: 2 + seats]})
     refused = 0
     for figure in (*FIGURES, *OUTCOMES):
-        for s in range(MAX_SEATS):
+        for s in range(seats):
             columns[f"{figure}{s}"] = []
     for record in records:
         given = text(record.get("id"))
@@ -208,12 +221,16 @@ def _records_table(records: list[dict[str, Any]]) -> tuple[Any, int]:
             record = {"error": "TableError", "message": _SURROGATE_ID, "line": None}
             error = record["error"]
             refused += 1
+        elif error is None and len(record["points"]) > seats:
+            record = _too_wide(record, seats)
+            error = record["error"]
+            refused += 1
         columns["id"].append(record_id)
         # a round record's result carries its table, time and players
         columns["table_id"].append(utf8_text(record.get("table_id")))
         columns["played_at"].append(moment_ms(record.get("played_at")))
         players = record.get("players") or []
-        for s, name in enumerate(ECHOED_COLUMNS[2:]):
+        for s, name in enumerate(ECHOED_COLUMNS[2 : 2 + seats]):
             columns[name].append(utf8_text(players[s]) if s < len(players) else None)
         if error is not None:
             line = record.get("line")
@@ -225,15 +242,15 @@ def _records_table(records: list[dict[str, Any]]) -> tuple[Any, int]:
             columns["seats"].append(len(record["points"]))
         for figure in FIGURES:
             values = [] if error is not None else [int(v) for v in record[figure]]
-            for s in range(MAX_SEATS):
+            for s in range(seats):
                 columns[f"{figure}{s}"].append(values[s] if s < len(values) else None)
         # JSON rounds do not say whether the server arranged a seat
         outcomes = {} if error is not None else outcome_values(record)
         for name in OUTCOMES:
             values = outcomes.get(name, [])
-            for s in range(MAX_SEATS):
+            for s in range(seats):
                 columns[f"{name}{s}"].append(values[s] if s < len(values) else None)
-    schema = _sink_schema()
+    schema = _sink_schema(seats)
     table = pa.table({f.name: pa.array(columns[f.name], f.type) for f in schema}, schema=schema)
     return table, refused
 
@@ -286,7 +303,7 @@ def run(args: argparse.Namespace) -> int:
             out.flush()
             return finish(tally, args.strict)
         stack.enter_context(_writing_parquet(args.output))
-        sink = _ParquetSink(args.output)
+        sink = _ParquetSink(args.output, args.seats)
         stack.callback(sink.close)
         tally = settle_stream(args, default, sink)
     tally.add(0, sink.refused)

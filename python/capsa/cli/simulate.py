@@ -13,6 +13,7 @@ from typing import Any
 
 from capsa.cli.common import (
     UsageError,
+    add_seats,
     check_writable,
     int_in,
     load_rules,
@@ -42,7 +43,7 @@ def register(subparsers: Any) -> None:
         help="a preset name or a rules TOML file; repeat to compare variants (default capsa-susun)",
     )
     sim.add_argument("--deals", type=int_in(1, 2**64 - 2, "--deals"), default=10_000)
-    sim.add_argument("--seats", type=int_in(2, 4, "--seats"), default=4)
+    add_seats(sim, "the table size")
     sim.add_argument("--strategy", choices=STRATEGIES, default="solver")
     sim.add_argument("--seed", type=int_in(0, 2**64 - 1, "--seed"), default=0)
     sim.add_argument(
