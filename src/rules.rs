@@ -124,6 +124,10 @@ pub struct Rules {
     /// Royalty points of five of a kind in the middle and the bottom row
     /// (docs/rules.md, "Tables of larger decks").
     pub five_of_a_kind_royalties: [i64; 2],
+    /// The royalty of a top row holding both jokers, which wins its row
+    /// against every top without them (对鬼冲前; 0: no such rule, the top is
+    /// ranked as its hand; docs/rules.md, "Tables of larger decks").
+    pub top_two_jokers: i64,
     /// Royalty points per row, category index and key rank index (0: the
     /// deuce), where listed; in place of `royalties` there.
     pub royalties_by_rank: [[[Option<i64>; 13]; 10]; 3],
@@ -237,6 +241,7 @@ impl Default for Rules {
             natural_ties: NaturalTies::Push,
             royalties: [[0; 10]; 3],
             five_of_a_kind_royalties: [0; 2],
+            top_two_jokers: 0,
             royalties_by_rank: [[[None; 13]; 10]; 3],
             ranked_categories: [0; 3],
             stake: 0,
@@ -349,6 +354,15 @@ impl Rules {
     pub fn fouls(&self, top: u32, middle: u32, bottom: u32) -> bool {
         self.foul_mode != FoulMode::NoFoul
             && !crate::splits::is_valid(top, middle, bottom, self.foul_strict)
+    }
+
+    /// Whether a top row of these three cards holds both jokers under a
+    /// rule that lets such a top win its row (`top_two_jokers` above 0).
+    #[inline(always)]
+    pub fn two_jokers_on_top(&self, top: &[u8]) -> bool {
+        self.top_two_jokers > 0
+            && top.contains(&crate::cards::BLACK_JOKER)
+            && top.contains(&crate::cards::RED_JOKER)
     }
 
     /// Royalty of a hand of the given strength in a row: the ranked value

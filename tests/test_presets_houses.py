@@ -107,9 +107,14 @@ def test_file_sets_every_knob_by_its_name(name: str) -> None:
     assert keys <= KNOWN | HOUSE_KNOBS, keys - KNOWN - HOUSE_KNOBS
     # a preset is complete: every knob with a default (horse.card has none)
     # (a file written before the houses' knobs leaves them out at their defaults)
-    # (and every file leaves the knobs of larger decks out: the deck's and
-    # five of a kind's royalties, optional knobs that only larger decks use)
-    larger = {"royalties.middle_five_of_a_kind", "royalties.bottom_five_of_a_kind"}
+    # (and every file leaves the knobs of larger decks out: the deck's, five
+    # of a kind's and two jokers' royalties, optional knobs that only larger
+    # decks use)
+    larger = {
+        "royalties.middle_five_of_a_kind",
+        "royalties.bottom_five_of_a_kind",
+        "royalties.top_two_jokers",
+    }
     deck = {k.name for k in capsa.rules.KNOBS if k.name.startswith("deck.")} | larger
     assert all(not k.required for k in capsa.rules.KNOBS if k.name in deck)
     expected = {k.name for k in capsa.rules.KNOBS if k.default is not None} - HOUSE_KNOBS - deck

@@ -294,12 +294,14 @@ _TABLES: dict[str, dict[str, _Spec]] = {
     },
 }
 
-# The royalties of five of a kind (docs/rules.md, "Tables of larger decks"):
-# keys of the ``[royalties]`` table beside its rows, in the middle and at the
-# bottom only (a top row never holds five of a kind).
+# The royalties of five of a kind, in the middle and at the bottom only (a
+# top row never holds five of a kind), and of a top holding both jokers
+# (docs/rules.md, "Tables of larger decks"): keys of the ``[royalties]``
+# table beside its rows.
 _ROYALTY_SCALARS: dict[str, _Spec] = {
     "middle_five_of_a_kind": ("int", (0, None)),
     "bottom_five_of_a_kind": ("int", (0, None)),
+    "top_two_jokers": ("int", (0, None)),
 }
 
 # The knobs of scoop by seats, exempt sweeps, the horse card, caps, banker
@@ -326,6 +328,7 @@ NEW_KNOB_DEFAULTS: dict[str, Any] = {
     "deck.jokers": 0,
     "royalties.middle_five_of_a_kind": 0,
     "royalties.bottom_five_of_a_kind": 0,
+    "royalties.top_two_jokers": 0,
 }
 
 RANK_LETTERS = "23456789TJQKA"  # index + 2 = rank
@@ -591,8 +594,9 @@ def load_rules(source: str | Mapping[str, Any]) -> dict[str, Any]:
     (``added_suits``: ``"none"`` or one or two distinct suit letters of
     ``shcd``, written strongest first by the default order, ``""`` read as
     ``"none"``; ``decks``: 1 or 2, and 2 only without added suits;
-    ``jokers``: 0..2) and ``royalties.middle_five_of_a_kind`` /
-    ``royalties.bottom_five_of_a_kind`` (integers >= 0) are among the knobs
+    ``jokers``: 0..2) and ``royalties.middle_five_of_a_kind``,
+    ``royalties.bottom_five_of_a_kind`` and ``royalties.top_two_jokers``
+    (integers >= 0) are among the knobs
     of ``NEW_KNOB_DEFAULTS``. Returns
     the full rules as a new
     nested dict; the knobs of ``NEW_KNOB_DEFAULTS``, ranked royalty tables
@@ -1565,12 +1569,16 @@ def royalty(row: str, cards: Sequence[int], rules: Mapping[str, Any]) -> int:
     and five of a kind pays ``royalties.middle_five_of_a_kind`` in the
     middle and ``royalties.bottom_five_of_a_kind`` at the bottom (0 unless
     set; docs/rules.md, "Tables of larger decks"), whatever the ranked and
-    row tables say (they list no five of a kind). Raises ``ValueError`` for
+    row tables say (they list no five of a kind); a top holding both
+    jokers pays ``royalties.top_two_jokers`` when it is above 0. Raises ``ValueError`` for
     another row name or a row of the wrong size, an id outside the rules'
     deck or a repeated card."""
     if row not in ROWS:
         _fail(f"row: expected one of {list(ROWS)}, got {row!r}")
     _check_cards(cards, (ROW_SIZES[row],), row, rules)
+    if row == "top" and _two_jokers_on_top(cards, rules):
+        two_jokers: int = _knob(rules, "royalties.top_two_jokers")
+        return two_jokers
     cat = ALL_CATEGORIES[_key(cards, rules)[0]]
     if cat == FIVE_OF_A_KIND:
         # a top row never holds it: the middle's or the bottom's knob
@@ -1583,6 +1591,14 @@ def royalty(row: str, cards: Sequence[int], rules: Mapping[str, Any]) -> int:
         return value
     points: int = rules["royalties"][row].get(cat, 0)
     return points
+
+
+def _two_jokers_on_top(top: Sequence[int], rules: Mapping[str, Any]) -> bool:
+    """Whether ``top`` holds both jokers under rules whose
+    ``royalties.top_two_jokers`` is above 0, as
+    docs/rules.md, "Tables of larger decks" has it."""
+    on: bool = _knob(rules, "royalties.top_two_jokers") > 0
+    return on and BLACK_JOKER in top and RED_JOKER in top
 
 
 _SEAT_KEYS = frozenset({"top", "middle", "bottom", "surrender", "declare_natural"})
@@ -1792,6 +1808,10 @@ class _Round:
         # foul.mode = "none": no arrangement is a foul.
         self.fouled = [False] * players if foul_mode == "none" else arranged_fouls
         self.mode = rules["royalty_mode"]
+        # docs/rules.md, "Tables of larger decks": with
+        # royalties.top_two_jokers above 0, a top holding both jokers beats
+        # every top that does not (its royalty is royalty()'s)
+        self.joker_top = [_two_jokers_on_top(rows_of[i]["top"], rules) for i in range(players)]
         self.roy_table = [
             {
                 row: (royalty(row, rows_of[i][row], rules) if self.mode != "none" else 0)
@@ -1806,6 +1826,8 @@ class _Round:
         ``banker.wins_ties`` a tied row is the banker's."""
         ki, kj = self.keys[i][row], self.keys[j][row]
         diff = (ki > kj) - (ki < kj)
+        if row == "top" and self.joker_top[i] != self.joker_top[j]:
+            diff = 1 if self.joker_top[i] else -1
         if diff == 0 and _knob(self.rules, "banker.wins_ties") and self.banker in (i, j):
             diff = 1 if self.banker == i else -1
         return diff

@@ -396,6 +396,16 @@ knob_table! {
         required: false,
     },
     {
+        name: "royalties.top_two_jokers",
+        kind: KnobType::Int { min: 0, max: INT_MAX },
+        default: KnobDefault::Int(0),
+        doc: "royalty of a top holding both jokers, which wins its row against every top without them (对鬼冲前; 0: no such rule)",
+        ranking: false,
+        tables: None,
+        field: AsInt [r => r.top_two_jokers],
+        required: false,
+    },
+    {
         name: "royalties.top_by_rank",
         kind: KnobType::RoyaltiesByRank(&TOP_CATEGORIES),
         default: KnobDefault::NoRankedRoyalties,

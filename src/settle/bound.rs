@@ -220,15 +220,16 @@ pub fn check_settlement_fits(rules: &Rules, seats: usize, stakes: &Stakes) -> Re
 }
 
 /// The sum over the rows of each row's largest royalty: its categories',
-/// its ranked ones and, in a five-card row, five of a kind's (0 under
-/// `royalty_mode = "none"`).
+/// its ranked ones and, in a five-card row, five of a kind's, on the top a
+/// top of both jokers' (0 under `royalty_mode = "none"`).
 fn largest_royalties(rules: &Rules) -> i128 {
     if rules.royalty_mode == RoyaltyMode::None {
         0
     } else {
-        // five of a kind's royalty counts in the five-card rows
+        // five of a kind's royalty counts in the five-card rows, two
+        // jokers' on the top
         let five = [
-            0,
+            rules.top_two_jokers,
             rules.five_of_a_kind_royalties[0],
             rules.five_of_a_kind_royalties[1],
         ];

@@ -3,7 +3,7 @@
 use super::*;
 use crate::deal::ChaCha20;
 use crate::error::ErrorKind;
-use crate::rules::{KnobValue, RoyaltyMode, Rules};
+use crate::rules::{KnobValue, RoyaltyMode, Rules, TOP};
 use crate::test_support::cards;
 
 /// capsa-susun's scoring with no naturals, on the deck the knobs make.
@@ -155,4 +155,26 @@ fn five_of_a_kind_pays_its_own_royalty_in_a_five_card_row() {
     let pairs = seat("2d 3c 4s | Kc Ks Qc Qs Jc | Kd Kd' Kh Kh' 2h");
     let s = settle(&rules, &[middle, pairs], &Stakes::Uniform(1)).unwrap();
     assert_eq!(s.seats[0].royalties, [0, 20, 10]);
+}
+
+/// 对鬼冲前: under `royalties.top_two_jokers` a top of both jokers (trips
+/// of deuces as ranked) wins its row against trips of aces and pays the
+/// knob's royalty; its reported strength stays its hand's. 0: ranked.
+#[test]
+fn a_top_of_both_jokers_wins_its_row_under_the_knob() {
+    let mut rules = deck_rules("none", 1, 2);
+    rules.royalties[TOP][crate::rank::TRIPS as usize] = 3;
+    let table = [
+        seat("2d BJ RJ 3c 3h 3s 4d 4c 9s Ts Js Qs Ks"),
+        seat("Ah Ad Ac 5c 5h 5s 6d 6c 7d 7c 7h 7s 8d"),
+    ];
+    let ranked = settle(&rules, &table, &Stakes::Uniform(1)).unwrap();
+    assert_eq!(ranked.pairs[0].rows[0], -1);
+    assert_eq!(ranked.seats[0].royalties[0], 3);
+    rules.top_two_jokers = 20;
+    let s = settle(&rules, &table, &Stakes::Uniform(1)).unwrap();
+    assert_eq!(s.pairs[0].rows[0], 1);
+    assert_eq!(s.seats[0].royalties[0], 20);
+    assert_eq!(s.seats[0].strengths, ranked.seats[0].strengths);
+    assert_eq!(s.seats.iter().map(|r| r.points).sum::<i64>(), 0);
 }

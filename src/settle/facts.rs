@@ -52,6 +52,9 @@ pub(super) fn pairs_of(n: usize) -> &'static [(usize, usize)] {
 #[derive(Clone, Copy, Default)]
 pub(super) struct Side<W> {
     pub(super) strengths: [u32; 3],
+    /// What its rows compare by: their strengths, but for a top holding
+    /// both jokers under `royalties.top_two_jokers`, above every other.
+    pub(super) keys: [u32; 3],
     /// Row points and royalties it scores for each set of rows it wins
     /// (bit r = row r), summed: a look-up rather than a branch per row.
     pub(super) rows_won: [W; 8],
@@ -161,6 +164,9 @@ pub(super) fn seat_facts<W: Width, const N: usize>(
             ];
         }
     }
+    if rules.top_two_jokers > 0 {
+        two_jokers_on_top(rules, seats, facts);
+    }
     if let Some(h) = rules.horse_card {
         // either copy of the horse card's face is the horse card
         let copy = (!rules.deck.is_standard()).then_some(h + 52);
@@ -170,6 +176,31 @@ pub(super) fn seat_facts<W: Width, const N: usize>(
         }
     }
 }
+
+/// A top holding both jokers under `royalties.top_two_jokers` (对鬼冲前):
+/// it compares above every top without them (two such tops as ranked) and
+/// its royalty is the knob's; its strength, which fouls and the report
+/// read, is its hand's.
+#[inline(never)]
+fn two_jokers_on_top<W: Width, const N: usize>(
+    rules: &Rules,
+    seats: &[SeatInput],
+    facts: &mut SeatFacts<W, N>,
+) {
+    for (s, seat) in seats.iter().enumerate() {
+        if rules.two_jokers_on_top(&seat.cards[..3]) {
+            let side = &mut facts.side[s];
+            side.keys[0] = TWO_JOKERS_ON_TOP | side.strengths[0];
+            if rules.royalty_mode != RoyaltyMode::None {
+                facts.royalties[s][0] = rules.top_two_jokers;
+            }
+        }
+    }
+}
+
+/// The bit a top holding both jokers compares by, above every top's
+/// strength (a three-card hand is trips at most: below 2^30).
+const TWO_JOKERS_ON_TOP: u32 = 1 << 31;
 
 /// [`row_strengths`] under a deck with copies or jokers, out of the way of
 /// the 52-card deck's.
@@ -197,6 +228,7 @@ fn row_strengths<W: Width, E: Rank, const N: usize>(
             e.eval5([c[3], c[4], c[5], c[6], c[7]]),
             e.eval5([c[8], c[9], c[10], c[11], c[12]]),
         ];
+        d.keys = d.strengths;
     }
 }
 
@@ -221,7 +253,7 @@ pub(super) fn sweep_all<W: Width, const N: usize>(
     let left_out = if plan.exempt { facts.nat } else { 0 };
     let mut beats = [0u8; N];
     for &(i, j) in pairs_of(n) {
-        let (a, b) = (facts.side[i].strengths, facts.side[j].strengths);
+        let (a, b) = (facts.side[i].keys, facts.side[j].keys);
         // a tied row counts for the seat that wins ties (a banker's rule)
         let (ti, tj) = (plan.wins_ties >> i & 1 != 0, plan.wins_ties >> j & 1 != 0);
         let won = |x: u32, y: u32, t: bool| (x > y) | ((x == y) & t);

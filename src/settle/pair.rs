@@ -195,9 +195,9 @@ pub(super) fn rows_pair<W: Width>(
     let (mut won_i, mut won_j) = (0usize, 0usize);
     for r in 0..3 {
         // a tied row counts for the seat that wins ties (a banker's rule)
-        let eq = a.strengths[r] == b.strengths[r];
-        let gt = (a.strengths[r] > b.strengths[r]) | (eq & ties.0);
-        let lt = (a.strengths[r] < b.strengths[r]) | (eq & ties.1);
+        let eq = a.keys[r] == b.keys[r];
+        let gt = (a.keys[r] > b.keys[r]) | (eq & ties.0);
+        let lt = (a.keys[r] < b.keys[r]) | (eq & ties.1);
         p.rows[r] = gt as i8 - lt as i8;
         won_i |= (gt as usize) << r;
         won_j |= (lt as usize) << r;

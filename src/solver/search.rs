@@ -179,6 +179,15 @@ impl Solver {
         for (f, &s) in top_scores.iter_mut().zip(subsets.s3.iter()) {
             *f = self.fast_outcome(TOP, s);
         }
+        if self.rules.two_jokers_on_top(&subsets.cards[11..]) {
+            // sorted: the jokers, the highest ids, are the last two cards
+            let sure = fast_of(&self.two_jokers_top(&self.model[TOP].cum()));
+            for (f, pos) in top_scores.iter_mut().zip(&splits::table().positions3) {
+                if pos[1..] == [11, 12] {
+                    *f = sure;
+                }
+            }
+        }
         // 2048 entries so that masked u16 indices need no bounds checks
         let mut five_scores = [FiveCardScores::default(); 2048];
         for (f, &s) in five_scores.iter_mut().zip(subsets.s5.iter()) {
@@ -240,8 +249,10 @@ impl Solver {
         let mut out: Vec<(f64, u16, u16, u16)> = best
             .iter()
             .map(|c| {
+                let top =
+                    splits::table().positions3[c.top as usize].map(|p| subsets.cards[p as usize]);
                 let rows = [
-                    self.row_outcome_adjusted(TOP, subsets.s3[c.top as usize], &adj[TOP]),
+                    self.top_outcome_adjusted(&top, subsets.s3[c.top as usize], &adj[TOP]),
                     self.row_outcome_adjusted(MIDDLE, subsets.s5[c.middle as usize], &adj[MIDDLE]),
                     self.row_outcome_adjusted(BOTTOM, subsets.s5[c.bottom as usize], &adj[BOTTOM]),
                 ];
@@ -359,11 +370,14 @@ impl Solver {
         );
         strengths
             .iter()
-            .map(|s| {
+            .zip(arranged)
+            .map(|(s, a)| {
                 let s = (*s)?;
-                Some(std::array::from_fn(|row| {
-                    self.row_outcome_adjusted(row, s[row], &adj[row])
-                }))
+                Some([
+                    self.top_outcome_adjusted(&a[..3], s[TOP], &adj[TOP]),
+                    self.row_outcome_adjusted(MIDDLE, s[MIDDLE], &adj[MIDDLE]),
+                    self.row_outcome_adjusted(BOTTOM, s[BOTTOM], &adj[BOTTOM]),
+                ])
             })
             .collect()
     }

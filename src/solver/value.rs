@@ -7,7 +7,7 @@ use super::joint::independent_of;
 use super::model::{Cumulative, PairSums, RowOutcome, PATTERNS};
 use super::removal::{Adjusted, Removal};
 use super::search::{scoop_multiplier, Solver};
-use crate::rules::{RoyaltyMode, Rules};
+use crate::rules::{RoyaltyMode, Rules, TOP};
 
 impl Solver {
     /// Outcomes of a row hand of strength `s` in `row`.
@@ -29,6 +29,30 @@ impl Solver {
         i: usize,
         hit: bool,
     ) -> RowOutcome {
+        let mine = if self.rules.royalty_mode == RoyaltyMode::None {
+            0.0
+        } else {
+            self.rules.royalty(row, s) as f64
+        };
+        self.outcome_with(mine, md, i, hit)
+    }
+
+    /// Outcomes of a top holding both jokers under `royalties.top_two_jokers`
+    /// against `md`: it wins its row against every top (the opponents'
+    /// distributions hold no such top: the hand holds both jokers) and its
+    /// royalty is the knob's.
+    pub(super) fn two_jokers_top(&self, md: &Cumulative) -> RowOutcome {
+        let mine = if self.rules.royalty_mode == RoyaltyMode::None {
+            0.0
+        } else {
+            self.rules.top_two_jokers as f64
+        };
+        self.outcome_with(mine, md, md.keys.len(), false)
+    }
+
+    /// [`Self::outcome_in`] of a row hand whose royalty is `mine`.
+    #[inline(always)]
+    fn outcome_with(&self, mine: f64, md: &Cumulative, i: usize, hit: bool) -> RowOutcome {
         let rules = &self.rules;
         let total = md.prob[md.keys.len()];
         let lt = md.prob[i];
@@ -46,11 +70,6 @@ impl Solver {
         let small_gt = md.small_prob[n] - md.small_prob[above];
         let r_lt = md.royalty_sum[i];
         let rp = rules.row_points as f64;
-        let mine = if rules.royalty_mode == RoyaltyMode::None {
-            0.0
-        } else {
-            rules.royalty(row, s) as f64
-        };
         // equal classes: a tie, half and half under the suit tie-break, or
         // the banker's when the banker wins ties (the solver plays a player)
         let eq_lost = tie_share_lost(rules);
@@ -218,6 +237,16 @@ impl Solver {
     pub(super) fn row_outcome_adjusted(&self, row: usize, s: u32, adj: &Adjusted) -> RowOutcome {
         let (i, hit) = adj.locate(s >> CLASS_SHIFT);
         self.outcome_in(row, s, &adj.cum(), i, hit)
+    }
+
+    /// [`Self::row_outcome_adjusted`] of the top row `top` (its cards), of
+    /// strength `s`: a top holding both jokers under `royalties.top_two_jokers`
+    /// wins its row.
+    pub(super) fn top_outcome_adjusted(&self, top: &[u8], s: u32, adj: &Adjusted) -> RowOutcome {
+        if self.rules.two_jokers_on_top(top) {
+            return self.two_jokers_top(&adj.cum());
+        }
+        self.row_outcome_adjusted(TOP, s, adj)
     }
 
     /// The opponent distributions of the three rows given the hand's cards.
