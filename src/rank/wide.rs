@@ -160,10 +160,16 @@ impl WideEvaluator {
         } else {
             two_joker_ranks(&faces[..others])
         };
-        let candidates: Vec<u8> = (0..13u8)
-            .filter(|r| ranks >> r & 1 != 0)
-            .flat_map(|r| suits.iter().map(move |&s| 4 * r + s))
-            .collect();
+        // on the stack: this runs for every hand holding a joker
+        let mut pool = [0u8; 26];
+        let mut len = 0;
+        for r in (0..13u8).filter(|r| ranks >> r & 1 != 0) {
+            for &s in suits {
+                pool[len] = 4 * r + s;
+                len += 1;
+            }
+        }
+        let candidates = &pool[..len];
         let mut best = (0, [0; 2]);
         let mut offer = |strength: u32, taken: [u8; 2]| {
             if strength > best.0 {
@@ -225,12 +231,17 @@ impl WideEvaluator {
     /// doing) trips, its kind; its ranks compare as those of a pair, two
     /// pair or trips do.
     fn flush_with_repeats(&self, counts: &[u8; 13], flush_suit: u8) -> u32 {
-        let of = |n: u8| -> Vec<u32> {
-            (0..13u32)
-                .rev()
-                .filter(|&r| counts[r as usize] == n)
-                .collect()
-        };
+        // the ranks of each count, highest first, on the stack
+        let mut groups = [[0u32; 5]; 4];
+        let mut lens = [0usize; 4];
+        for r in (0..13u32).rev() {
+            let n = counts[r as usize] as usize;
+            if (1..=3).contains(&n) {
+                groups[n][lens[n]] = r;
+                lens[n] += 1;
+            }
+        }
+        let of = |n: usize| &groups[n][..lens[n]];
         let (pairs, singles, trips) = (of(2), of(1), of(3));
         let colex = |s: &[u32]| -> u32 {
             s.iter()
@@ -239,9 +250,9 @@ impl WideEvaluator {
                 .map(|(k, &r)| choose(r, k as u32 + 1))
                 .sum()
         };
-        let (kind, key) = match (trips.as_slice(), pairs.as_slice()) {
-            ([t], []) => (3, t << 9 | colex(&singles)),
-            ([], [p]) => (1, p << 9 | colex(&singles)),
+        let (kind, key) = match (trips, pairs) {
+            ([t], []) => (3, t << 9 | colex(singles)),
+            ([], [p]) => (1, p << 9 | colex(singles)),
             ([], [high, low]) => (2, high << 8 | low << 4 | singles[0]),
             _ => unreachable!("a flush of five faces with a repeat and no full house"),
         };
@@ -275,10 +286,22 @@ impl WideEvaluator {
     }
 }
 
-/// The ranks a lone joker may need to take beside the faces `others`: one
-/// of theirs (a pair or better, or a flush holding a pair, always beats
-/// what a new rank makes, but a straight) or one completing a straight.
+/// The ranks a lone joker may need to take beside the faces `others`: the
+/// rank of their largest group, the highest of equal ones (a pair or
+/// better, or a flush holding a pair, always beats what a new rank makes,
+/// but a straight; and joining the largest group, the highest, makes the
+/// most of them: trips over two pair, a full house of the higher pair,
+/// quads over a full house, the higher pair), or one completing a
+/// straight.
 fn joker_ranks(others: &[u8]) -> u16 {
+    let mut counts = [0u8; 13];
+    for &f in others {
+        counts[rank_index(f) as usize] += 1;
+    }
+    let joined = (0..13u8)
+        .filter(|&r| counts[r as usize] > 0)
+        .max_by_key(|&r| (counts[r as usize], r))
+        .map_or(0, |r| 1u16 << r);
     let present = others.iter().fold(0u16, |m, &f| m | 1 << rank_index(f));
     let straights = if others.len() == 4 {
         STRAIGHT_MASKS
@@ -288,7 +311,7 @@ fn joker_ranks(others: &[u8]) -> u16 {
     } else {
         0
     };
-    present | straights
+    joined | straights
 }
 
 /// The ranks two jokers may need to take beside the faces `others`: theirs
