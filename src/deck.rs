@@ -5,7 +5,7 @@
 //! first copies keep ids 0..51, a second copy is its face plus 52, and the
 //! jokers are 104 and 105.
 
-use crate::cards::{card_text, not_in_deck, suit, SUIT_CHARS};
+use crate::cards::{card_text, not_in_deck, suit, DECK, SUIT_CHARS};
 pub use crate::cards::{copy_of, face, is_joker, BLACK_JOKER, CARD_IDS, RED_JOKER};
 use crate::error::{Error, Result};
 
@@ -113,11 +113,33 @@ impl Deck {
             .collect()
     }
 
-    /// The deck's cards as a bit per id.
+    /// The deck's cards as a bit per id: [`Deck::holds`] of every id, in a
+    /// few operations (every table settled asks for it).
     pub fn mask(&self) -> u128 {
-        (0..CARD_IDS as u8)
-            .filter(|&id| self.holds(id))
-            .fold(0, |m, id| m | 1 << id)
+        // a bit at each rank of one suit: the ids 4r + 0
+        const SUIT: u128 = {
+            let mut m = 0u128;
+            let mut r = 0;
+            while r < 13 {
+                m |= 1 << (4 * r);
+                r += 1;
+            }
+            m
+        };
+        let first = (1u128 << DECK) - 1;
+        let second = if self.decks == 2 {
+            first
+        } else {
+            (0..4)
+                .filter(|s| self.added_suits >> s & 1 != 0)
+                .fold(0, |m, s| m | SUIT << s)
+        };
+        let jokers = match self.jokers {
+            j if j >= 2 => 3u128,
+            1 => 1,
+            _ => 0,
+        };
+        first | second << DECK | jokers << BLACK_JOKER
     }
 
     /// Checks that `ids` are cards of this deck, each at most once.

@@ -66,3 +66,23 @@ fn faces_and_copies() {
     assert!(is_joker(BLACK_JOKER) && is_joker(RED_JOKER) && !is_joker(103));
     assert_eq!(copy_of(RED_JOKER), 0);
 }
+
+/// The mask is the deck's `holds`, id by id, for every deck the knobs make.
+#[test]
+fn the_mask_holds_what_the_deck_holds() {
+    for added_suits in 0..16u8 {
+        for decks in 1..=2 {
+            for jokers in 0..=2 {
+                let deck = Deck {
+                    added_suits,
+                    decks,
+                    jokers,
+                };
+                let by_id = (0..=255u8)
+                    .filter(|&id| deck.holds(id))
+                    .fold(0u128, |m, id| m | 1 << id);
+                assert_eq!(deck.mask(), by_id, "{deck:?}");
+            }
+        }
+    }
+}

@@ -235,6 +235,10 @@ pub(super) fn qualifying_played(cards: &[u8; 13]) -> u32 {
 /// of playing the jokers qualifies for, played raised when it can be, then
 /// with its highest rank groups; `None` when no way qualifies.
 pub(super) fn strongest_playing(cards: &[u8; 13], entries: &[NaturalEntry]) -> Option<Playing> {
+    if !cards.iter().any(|&c| is_joker(c)) {
+        // one way to play them: no list to make
+        return Playing::of(cards.map(face), entries);
+    }
     playings(cards)
         .into_iter()
         .filter_map(|faces| Playing::of(faces, entries))

@@ -6,7 +6,7 @@
 
 use pyo3::exceptions::{PyAttributeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyList, PyString, PyTuple, PyType};
 
 use super::cards::{read_cards, read_plain_arrangement, ReadError, Want};
 use super::flags::bool_arg;
@@ -66,7 +66,11 @@ fn seat_flag(seat: &Bound<'_, PyAny>, name: &Bound<'_, PyString>, index: usize) 
             e
         }
     })?;
-    bool_arg(&value, &format!("seat {index}: {name}"))
+    // the common case first: the message is written only for a bad flag
+    match value.cast::<PyBool>() {
+        Ok(flag) => Ok(flag.is_true()),
+        Err(_) => bool_arg(&value, &format!("seat {index}: {name}")),
+    }
 }
 
 /// The ids of an arrangement: its `ids` when it has them (a plain getattr:
