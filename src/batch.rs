@@ -165,13 +165,13 @@ pub fn best_arrangements(
     effort: Effort,
 ) -> Result<Vec<[u8; 13]>> {
     row_count(data, 13)?;
-    let rules = arranger.solver().rules();
-    // one row at a time: the solver takes ~100 us a hand
+    // one row at a time: the solver takes ~100 us a hand; each strategy
+    // checks the hand against the rules' deck
     data.par_chunks(13)
         .enumerate()
         .map(|(i, row)| {
-            crate::hands::check(rules, row, &[13], "a hand to arrange")
-                .and_then(|_| arranger.arrangement(row, effort))
+            arranger
+                .arrangement(row, effort)
                 .map_err(|e| match e.kind() {
                     ErrorKind::Card | ErrorKind::Hand => e.context(format_args!("row {i}")),
                     _ => e,

@@ -149,11 +149,6 @@ impl Solver {
         FiveValues::new(&entries)
     }
 
-    /// The rules the solver plays.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
     /// The same solver with the scoop and sweep terms switched off.
     pub fn separable(mut self) -> Solver {
         self.separable = true;
