@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 from deck_cards import BLACK_JOKER, RED_JOKER, cs, deck_ids
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from oracle_module import load_oracle
 from oracle_tables import disagreements, engine_settle, oracle_settle
@@ -135,22 +135,30 @@ def joker_tables(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any], int |
     return deck, {"hands": hands, "seed": rng.random()}, knob
 
 
-@settings(max_examples=2 * (settings().max_examples or 100))
 @given(drawn=joker_tables())
 def test_random_tables_with_both_jokers_settle_as_the_oracle(
     drawn: tuple[dict[str, Any], dict[str, Any], int | None],
 ) -> None:
+    """Seat 0 (holding both jokers most of the time) lays them on the top
+    when a legal split does, seven times in ten; the others play greedy's
+    arrangement, or their cards as dealt (often fouled) one time in five."""
     deck, dealt, knob = drawn
     rules, config = both_rules(knob, deck)
     rng = random.Random(dealt["seed"])
-    seats = []
-    for hand in dealt["hands"]:
-        splits = capsa.splits(hand, rules)
-        jokers_up = [s for s in splits if {BLACK_JOKER, RED_JOKER} <= set(int(c) for c in s[:3])]
-        pick = jokers_up if jokers_up and rng.random() < 0.7 else splits
-        laid = [int(c) for c in pick[rng.randrange(len(pick))]] if len(pick) else hand
-        seats.append({"cards": laid, "surrender": False, "declare_natural": True})
-    t = {"seats": seats, "stakes": 1, "banker": None, "multipliers": None}
+    hands = dealt["hands"]
+    splits = capsa.splits(hands[0], rules)
+    up = [s for s in splits if {BLACK_JOKER, RED_JOKER} <= {int(c) for c in s[:3]}]
+    pick = up if up and rng.random() < 0.7 else splits
+    seats = [[int(c) for c in pick[rng.randrange(len(pick))]]]
+    for hand in hands[1:]:
+        laid = capsa._core.auto_arrangement(hand, rules, len(hands), "greedy")[0]
+        seats.append(hand if rng.random() < 0.2 else laid)
+    t = {
+        "seats": [{"cards": c, "surrender": False, "declare_natural": True} for c in seats],
+        "stakes": 1,
+        "banker": None,
+        "multipliers": None,
+    }
     engine, want = engine_settle(t, rules), oracle_settle(t, config)
     assert disagreements(engine, want) == [], (deck, knob, t)
 
