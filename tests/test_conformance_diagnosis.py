@@ -327,3 +327,43 @@ def test_a_digest_has_its_own_timeout(tmp_path: Path) -> None:
     hurried = run(command, vectors=digest, fuzz=0, timeout=10.0, digest_timeout=1.0)
     (timeout,) = hurried.failures
     assert timeout.kind == "timeout" and timeout.op == "digest" and "1 s" in timeout.got
+
+
+def _two_points_a_row_at_four_seats(request: Request) -> Request:
+    seats = request.get("round", {}).get("seats", [])
+    if request.get("op") != "settle" or len(seats) != 4:
+        return request
+    data = dict(request["rules"])
+    data["row_points"] = 2 * data.get("row_points", 1)
+    return {**request, "rules": data}
+
+
+def test_a_knob_value_that_breaks_passing_answers_is_not_offered() -> None:
+    # the row point doubles at four seats only: row_points = 2 fits those
+    # failures but not the rounds of two seats that pass, so it is not offered
+    engine = _engine(_two_points_a_row_at_four_seats)
+    report = run(engine, vectors=SETTLE, fuzz=0, digests="none")
+    causes = [c for c in report.causes if c.kind == "disagreement" and c.ops == ["settle"]]
+    assert causes
+    for cause in causes:
+        assert ("row_points", 2) not in cause.fits
+    rejected = [c for c in causes if ("row_points", 2) in c.rejected]
+    assert rejected and "breaks answers that pass" in rejected[0].fit_text()
+
+
+def test_a_compare_order_no_ranking_gives_is_named_a_ranking_defect() -> None:
+    def two_pair_above_a_straight(request: Request) -> Any:
+        response = CapsaEngine().handle(request)
+        if request.get("op") == "compare" and "result" in response:
+            categories = {
+                CapsaEngine().handle({**request, "op": "category", "hand": request[k]})["result"]
+                for k in ("a", "b")
+            }
+            if categories == {"two-pair", "straight"}:
+                response["result"] = -response["result"]
+        return response
+
+    report = run(two_pair_above_a_straight, fuzz=300, digests="none", rules="capsa-susun")
+    causes = [c for c in report.causes if c.ops == ["compare"]]
+    assert causes and causes[0].detail == "ranking defect"
+    assert "a ranking defect, no knob" in causes[0].line()

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from conformance_engines import MUTANTS
+from variant_engines import plays_the_same
 
 import capsa.cli
 from capsa import Rules, RulesError, presets
@@ -21,6 +22,7 @@ from capsa.conformance import CapsaEngine, HandshakeError
 from capsa.conformance.claims import check_claims
 from capsa.conformance.inference import CANNOT_INFER, Inference, infer
 from capsa.conformance.inference.knobs import get as _get
+from capsa.conformance.inference.knobs import with_knobs
 from capsa.conformance.vectors import shipped_dir
 
 SERVE = [sys.executable, "-m", "capsa", "conformance", "serve"]
@@ -28,12 +30,16 @@ REFERENCE = CapsaEngine()
 
 
 def _wrong(found: Inference, target: Rules) -> dict[str, Any]:
-    """The probed knobs whose inferred value is not the target's."""
-    return {
+    """The probed knobs whose inferred value is not the target's, and those said
+    to be equivalent whose values do not play as the target's."""
+    wrong = {
         knob: (_get(found.rules, knob), _get(target, knob))
         for knob in found.probed
-        if _get(found.rules, knob) != _get(target, knob)
+        if _get(found.rules, knob) != _get(target, knob) and knob not in found.equivalent
     }
+    same = {k: _get(found.rules, k) for k in found.equivalent}
+    differs = plays_the_same(target, with_knobs(target, same))
+    return wrong | ({"equivalent": (same, differs[:3])} if differs else {})
 
 
 @pytest.mark.parametrize("preset", ["capsa-susun", "pagat", "mau-binh", "2-4"])
@@ -49,9 +55,10 @@ def test_infer_against_serve_finds_the_rules_it_was_sent(preset: str) -> None:
         assert "royalties.bottom.quads" in found.probed
     else:
         # a royalty paid in place of the row point answers as one a point
-        # smaller added to it: the base's royalties are kept, and said so
-        reason = found.undetermined["royalties.bottom.quads"]
-        assert "only a combination of royalty_adds, royalties.bottom.quads" in reason
+        # smaller added to it: an equivalence, the base's royalties kept, and said so
+        reason = found.equivalent["royalties.bottom.quads"]
+        assert "royalty_adds = true, royalties.bottom.quads = 3" in reason
+        assert "give the same answer to every case" in reason
 
 
 def _plays(preset: str) -> Any:
@@ -261,15 +268,19 @@ def test_malformed_answers_are_observations_naming_their_probe() -> None:
     )
 
 
-def test_knobs_only_a_combination_of_which_shows_are_not_determined() -> None:
-    # 1-6 pays a scoop as 3 x 1 + 3; capsa-susun's 3 x 2 + 0 is the same 6
+def test_knobs_only_a_combination_of_which_shows_are_named_equivalent() -> None:
+    # 1-6 pays a scoop as 3 x 1 + 3; capsa-susun's 3 x 2 + 0 is the same 6, and
+    # no round tells them apart while royalties are not multiplied
     found = infer(_plays("1-6"), base="capsa-susun")
     for knob in ("scoop.multiplier", "scoop.bonus"):
-        assert "only a combination of scoop.multiplier, scoop.bonus" in found.undetermined[knob]
-        assert knob not in found.probed and knob not in found.changed()
+        reason = found.equivalent[knob]
+        assert "scoop.multiplier = 2, scoop.bonus = 0 (kept)" in reason
+        assert "scoop.multiplier = 1, scoop.bonus = 3" in reason
+        assert "scoop.multiply_royalties = false" in reason
+        assert knob not in found.undetermined and knob not in found.changed()
     # with a tied row possible, the row point and the overall point are told apart
     assert "row_points" in found.probed and "overall_point" in found.probed
-    assert "# not determined: scoop.multiplier" in found.to_toml()
+    assert "# equivalent: scoop.multiplier" in found.to_toml()
 
 
 def test_a_knob_no_value_of_which_explains_its_probes_is_not_determined() -> None:

@@ -33,13 +33,13 @@ def test_a_house_not_zero_sum_at_two_and_three_seats_is_solved_at_four() -> None
     assert found.rules["royalties"]["top"] == {"trips": 3}
     assert found.rules["naturals.enabled"] == []
     assert found.rules["sweep_all.min_players"] == 4
-    # only 3 * multiplier + bonus shows: not determined, the fitting values named
+    # only 3 * multiplier + bonus shows, on every round: equivalent, the values named
     for knob in ("scoop.multiplier", "scoop.bonus"):
-        assert "scoop.multiplier = 1, scoop.bonus = 3" in found.undetermined[knob]
+        assert "scoop.multiplier = 1, scoop.bonus = 3" in found.equivalent[knob]
     for knob in ("sweep_all.multiplier", "sweep_all.bonus"):
-        reason = found.undetermined[knob]
-        assert "only a combination of sweep_all.multiplier, sweep_all.bonus" in reason
+        reason = found.equivalent[knob]
         assert "sweep_all.multiplier = 3, sweep_all.bonus = 3" in reason  # 3 * 3 + 3 = 3 * 4
+        assert "give the same answer to every case" in reason
 
 
 def test_the_not_zero_sum_formula_is_named_per_table_size() -> None:
@@ -61,9 +61,11 @@ def test_the_not_zero_sum_formula_is_named_per_table_size() -> None:
 def test_null_natural_answers_mean_no_naturals() -> None:
     found = infer(_pagat_house(), base="capsa-susun")
     assert found.rules["naturals.enabled"] == []
-    # one probe of each natural of the 52-card deck, two-full-houses included
-    assert len(found.probed["naturals.enabled"]) == len(DECK52_NATURALS) == 16
-    assert "pays no" in found.not_probed["naturals.points.dragon"]
+    # one probe of each natural of the 52-card deck, two-full-houses included, and
+    # twelve royals counted from 13
+    assert len(found.probed["naturals.enabled"]) == len(DECK52_NATURALS) + 1 == 17
+    assert "natural-twelve-royals-13" in found.probed["naturals.enabled"]
+    assert "pays no" in found.equivalent["naturals.points.dragon"]
 
 
 def test_the_hello_rules_are_the_base_and_fouls_never_asks_no_foul() -> None:
@@ -96,7 +98,7 @@ def test_without_compare_the_digest_fixes_the_ranking() -> None:
     found = infer(engine, base="pagat")
     assert found.rules["wheel"] == "second"
     assert found.probed["wheel"] == ["digest-5"]
-    assert "no hand's order depends on it" in found.not_probed["suit_order"]
+    assert "no hand's order depends on it" in found.equivalent["suit_order"]
 
 
 def test_the_check_run_explains_every_answer_of_a_zero_sum_house() -> None:

@@ -12,13 +12,13 @@ import time
 from typing import Any
 
 import pytest
-from variant_engines import VARIANTS, Variant
+from variant_engines import VARIANTS, Variant, plays_the_same
 
 from capsa import Rules
 from capsa.conformance.inference import Inference, infer
-from capsa.conformance.inference.knobs import all_knobs, get
+from capsa.conformance.inference.knobs import all_knobs, get, with_knobs
 
-_SCORES: dict[str, tuple[int, int, int, float]] = {}
+_SCORES: dict[str, tuple[int, int, int, int, float]] = {}
 
 # engine -> knobs where its rules differ from the base that must be inferred right
 MUST_FIND: dict[str, tuple[str, ...]] = {
@@ -61,8 +61,9 @@ MUST_FIND: dict[str, tuple[str, ...]] = {
 
 
 def score(found: Inference, truth: Rules) -> dict[str, list[str]]:
-    """Knobs as right, wrong (with both values) and not determined (with why)."""
-    out: dict[str, list[str]] = {"right": [], "wrong": [], "not determined": []}
+    """Knobs as right, equivalent (another value of the truth's that plays the
+    same, said so), wrong (with both values) and not determined (with why)."""
+    out: dict[str, list[str]] = {"right": [], "equivalent": [], "wrong": [], "not determined": []}
     knobs = all_knobs(truth) | all_knobs(found.rules) | all_knobs(found.base)
     for knob in sorted(knobs - {"name", "description"}):
         reason = found.undetermined.get(knob) or found.not_probed.get(knob)
@@ -71,6 +72,8 @@ def score(found: Inference, truth: Rules) -> dict[str, list[str]]:
             out["not determined"].append(f"{knob}: {reason}")
         elif inferred == true:
             out["right"].append(knob)
+        elif knob in found.equivalent:
+            out["equivalent"].append(f"{knob}: {found.equivalent[knob]}")
         else:
             out["wrong"].append(f"{knob}: inferred {inferred!r}, truth {true!r}")
     return out
@@ -89,9 +92,19 @@ def test_infer_is_never_confidently_wrong(variant: Variant) -> None:
     found = infer(variant.make(), base=variant.base)
     took = time.process_time() - start
     scored = score(found, variant.truth)
-    counts = (len(scored["wrong"]), len(scored["not determined"]), len(scored["right"]), took)
+    counts = (
+        len(scored["wrong"]),
+        len(scored["not determined"]),
+        len(scored["equivalent"]),
+        len(scored["right"]),
+        took,
+    )
     _SCORES[variant.name] = counts
     assert scored["wrong"] == [], scored["wrong"]
+    # an equivalence is true of the engine's own rules: its values play as the truth's
+    same = {k.split(":")[0]: get(found.rules, k.split(":")[0]) for k in scored["equivalent"]}
+    same |= {k: get(found.rules, k) for k in scored["right"]}
+    assert plays_the_same(variant.truth, with_knobs(variant.truth, same)) == [], same
     missed = [k for k in MUST_FIND.get(variant.name, ()) if k not in scored["right"]]
     assert missed == [], [line for line in scored["not determined"] if line.split(":")[0] in missed]
     assert all(found.probed[k] for k in scored["right"] if k in found.probed)
@@ -106,8 +119,8 @@ def test_the_score_table_covers_at_least_twelve_engines(capsys: Any) -> None:
     if len(_SCORES) < len(VARIANTS):
         pytest.skip("run with the scored tests")
     with capsys.disabled():
-        print("\nengine                   wrong  not-determined  right   seconds")
-        for name, (wrong, undetermined, right, took) in sorted(_SCORES.items()):
-            print(f"{name:24} {wrong:5} {undetermined:15} {right:6} {took:9.2f}")
+        print("\nengine                   wrong  not-determined  equivalent  right   seconds")
+        for name, (wrong, undetermined, same, right, took) in sorted(_SCORES.items()):
+            print(f"{name:24} {wrong:5} {undetermined:15} {same:11} {right:6} {took:9.2f}")
     assert len(VARIANTS) >= 12
     assert sum(s[0] for s in _SCORES.values()) == 0

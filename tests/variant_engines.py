@@ -26,7 +26,9 @@ from conformance_engines import MUTANTS
 
 import capsa
 from capsa import Rules
-from capsa.conformance.inference.knobs import get, with_knobs
+from capsa.conformance.inference.knobs import get, spec_of, with_knobs
+from capsa.conformance.inference.separating import telling_cases
+from capsa.conformance.protocol import request_of
 from capsa.conformance.serve import CapsaEngine, _seat
 
 Request = dict[str, Any]
@@ -46,6 +48,20 @@ class Variant:
     base: str | None = "capsa-susun"
     extra: str = ""
     hello: dict[str, Any] = field(default_factory=dict)
+
+
+def plays_the_same(truth: Rules, other: Rules) -> list[str]:
+    """The cases ``infer`` deals to tell rules apart (rounds of 2, 3 and 4 seats,
+    pairs of hands) whose answer differs between the two rules."""
+    reference = CapsaEngine()
+    spec = spec_of(truth)
+    cases = telling_cases(truth, ("settle", "compare"), (2, 3, 4))
+    return [
+        p.name
+        for p in cases
+        if reference.handle(request_of(0, p.case(spec)), truth)
+        != reference.handle(request_of(0, p.case(spec)), other)
+    ]
 
 
 def _sweepers(request: Request, rules: Rules) -> list[int]:
@@ -119,6 +135,43 @@ class House:
         for seat in _sweepers(request, self.rules):
             for key in ("points", "money", "net"):
                 result[key][seat] += bonus
+
+
+# Category order of an engine whose scores overflow from one category into the
+# next: two pair above a straight, a full house above quads.
+_DEFECTIVE_ORDER = ("high-card", "pair", "trips", "straight", "two-pair", "flush")
+_DEFECTIVE_ORDER += ("quads", "full-house", "straight-flush", "royal-flush")
+
+
+class DefectiveRanking(House):
+    """A house engine whose ``compare`` has ranking defects no knob expresses:
+    categories out of order, a pair's best suit deciding before its kickers,
+    three cards tied with five of the same leading ranks."""
+
+    def __call__(self, request: Request) -> dict[str, Any]:
+        if request.get("op") != "compare":
+            return super().__call__(request)
+        a, b = (capsa._core.card_ids(request[k]) for k in ("a", "b"))
+        return {"id": request.get("id"), "result": self.compare(a, b)}
+
+    def compare(self, a: list[int], b: list[int]) -> int:
+        ea, eb = (capsa._core.evaluate(h, self.rules) for h in (a, b))
+        ka, kb = (_DEFECTIVE_ORDER.index(e.category) for e in (ea, eb))
+        if ka != kb:
+            return 1 if ka > kb else -1
+        if len(a) != len(b) and sorted(c // 4 for c in a)[-3:] == sorted(c // 4 for c in b)[-3:]:
+            return 0
+        if ea.category == "pair" and len(a) == len(b) == 5:
+            pa, pb = (_pair_suit(h) for h in (a, b))
+            if pa[0] == pb[0] and pa[1] != pb[1]:
+                return 1 if pa[1] > pb[1] else -1  # the higher suit of the pair first
+        return int(capsa._core.compare(a, b, self.rules))
+
+
+def _pair_suit(hand: list[int]) -> tuple[int, int]:
+    ranks = [c // 4 for c in hand]
+    rank = next(r for r in ranks if ranks.count(r) == 2)
+    return rank, max(c % 4 for c in hand if c // 4 == rank)
 
 
 def _house(name: str, rules: Rules, **kwargs: Any) -> Callable[[], Handler]:
@@ -242,6 +295,12 @@ VARIANTS: list[Variant] = [
         _mutant("top-straights"),
         _SUSUN,
         extra="three consecutive cards on top rank as a straight",
+    ),
+    Variant(
+        "ranking-defects",
+        lambda: DefectiveRanking("ranking defects", _SUSUN),
+        _SUSUN,
+        extra="categories out of order, a suit before a kicker, three cards tied with five",
     ),
     Variant(
         "bonus-not-zero-sum",

@@ -26,13 +26,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from capsa._core import CapsaError, card_ids
 from capsa.conformance.protocol import Case, RulesSpec
+from capsa.conformance.rankings import order_under_every_ranking
 from capsa.rules import KNOBS, RANKING_KNOBS, Rules
 
 if TYPE_CHECKING:
     from capsa.conformance.verdicts import Failure
 
-__all__ = ["FIT_BUDGET", "Cause", "alternatives", "diagnose", "digest_matches"]
+__all__ = ["FIT_BUDGET", "RANKING_DEFECT", "Cause", "alternatives", "diagnose", "digest_matches"]
+
+RANKING_DEFECT = "ranking defect"
 
 FIT_BUDGET = 20_000
 _UNFIT_TRIES = 2
@@ -161,6 +165,8 @@ class Cause:
     failures: list[Failure]
     fits: list[tuple[str, Any]] = field(default_factory=list)
     detail: str = ""
+    # knob values that fit the failures but give some passing answer otherwise
+    rejected: list[tuple[str, Any]] = field(default_factory=list)
 
     @property
     def smallest(self) -> Failure:
@@ -170,8 +176,15 @@ class Cause:
     def fit_text(self) -> str:
         """The fits in words: ``your answers fit `scoop.bonus = 3```."""
         if not self.fits:
+            if self.kind != "disagreement":
+                return ""
+            if self.detail == RANKING_DEFECT:
+                return "no ranking orders these hands so: a ranking defect, no knob"
             unfit = "no single knob value explains these answers"
-            return unfit if self.kind == "disagreement" else ""
+            if self.rejected:
+                shown = " or ".join(f"`{k} = {json.dumps(v)}`" for k, v in self.rejected[:3])
+                unfit += f" ({shown} would, but breaks answers that pass)"
+            return unfit
         shown = " or ".join(f"`{k} = {json.dumps(v)}`" for k, v in self.fits[:4])
         more = f" (and {len(self.fits) - 4} more)" if len(self.fits) > 4 else ""
         return f"your answers fit {shown}{more}"
@@ -204,6 +217,7 @@ class Cause:
             "detail": self.detail,
             "count": len(self.failures),
             "fits": [{"knob": k, "value": v} for k, v in self.fits],
+            "rejected": [{"knob": k, "value": v} for k, v in self.rejected],
             "summary": self.line(),
             "smallest": self.smallest.id,
             "failures": [f.id for f in self.failures[:100]],
@@ -211,11 +225,24 @@ class Cause:
 
 
 class _Fitter:
-    def __init__(self, answer: Answer, agrees: Agrees, budget: int) -> None:
+    def __init__(
+        self, answer: Answer, agrees: Agrees, budget: int, passed: Sequence[Failure] = ()
+    ) -> None:
         self.answer = answer
         self.agrees = agrees
         self.left = budget
         self.known: dict[tuple[int, str, str], bool] = {}
+        self.passed = passed
+
+    def keeps(self, knob_value: tuple[str, Any], ops: Sequence[str]) -> bool:
+        """Whether capsa under the knob value still gives the passing answers of
+        ``ops`` (the first 64 of each op whose answer the value could change)."""
+        knob, value = knob_value
+        for op in ops:
+            sample = [p for p in self.passed if p.op == op][:_CHECKED]
+            if not all(self.explains(p, knob, value) for p in sample):
+                return False
+        return True
 
     def explains(self, failure: Failure, knob: str, value: Any) -> bool:
         key = (id(failure), knob, json.dumps(value, sort_keys=True))
@@ -278,10 +305,22 @@ def _fitted(pool: list[Failure], fitter: _Fitter) -> tuple[list[Cause], list[Fai
         fits = [kv for kv in candidates if all(fitter.explains(f, *kv) for f in sample)]
         ops = list(dict.fromkeys(f.op for f in members))
         fields = sorted({x for f in members for x in f.fields})
-        causes.append(Cause("disagreement", ops, fields, members, fits or [best]))
+        offered = fits or [best]
+        kept = [kv for kv in offered if fitter.keeps(kv, ops)]
+        rejected = [kv for kv in offered if kv not in kept]
+        causes.append(Cause("disagreement", ops, fields, members, kept, rejected=rejected))
         taken = {id(f) for f in members}
         pool = [f for f in pool if id(f) not in taken]
     return causes, pool
+
+
+def _every_ranking_agrees(failure: Failure) -> bool:
+    """Whether every ranking gives the compare failure capsa's answer."""
+    try:
+        a, b = (card_ids(failure.case.input[k]) for k in ("a", "b"))
+        return order_under_every_ranking(a, b) is not None
+    except (CapsaError, KeyError, TypeError):
+        return False
 
 
 def _other_key(failure: Failure) -> tuple[str, str, str]:
@@ -297,21 +336,27 @@ def diagnose(
     agrees: Agrees,
     size: Callable[[Case], Any],
     budget: int = FIT_BUDGET,
+    passed: Sequence[Failure] = (),
 ) -> list[Cause]:
     """The failures' root causes, most failures first (see the module docs).
+    A knob value is offered only when it also gives the ``passed`` answers
+    (a sample of 64 per op); a compare cause every ranking answers as capsa
+    does is a ranking defect.
 
     ``answer`` is whether capsa answers a case and its answer,
     ``agrees(op, capsa's answer, engine's answer)`` judges as the harness
     does, ``size`` orders failures (smallest first) and ``budget`` bounds the
     times capsa is asked. Raises nothing for any engine answer."""
-    fitter = _Fitter(answer, agrees, budget)
+    fitter = _Fitter(answer, agrees, budget, passed)
     ordered = sorted(failures, key=lambda f: size(f.case))
     causes, unexplained = _fitted([f for f in ordered if f.kind == "disagreement"], fitter)
     groups: dict[tuple[str, ...], list[Failure]] = {}
     for failure in unexplained:
         groups.setdefault((failure.op, *failure.fields), []).append(failure)
     for (op, *fields), members in groups.items():
-        causes.append(Cause("disagreement", [op], list(fields), members))
+        defect = op == "compare" and all(_every_ranking_agrees(f) for f in members[:_CHECKED])
+        detail = RANKING_DEFECT if defect else ""
+        causes.append(Cause("disagreement", [op], list(fields), members, detail=detail))
     others: dict[tuple[str, str, str], list[Failure]] = {}
     for failure in ordered:
         if failure.kind != "disagreement":

@@ -40,6 +40,7 @@ from capsa.rules import Rules
 __all__ = ["Failure", "Report", "ShrinkBudget", "run"]
 
 _CHUNK = 1024
+_PASSES_KEPT = 4096  # passing answers kept to check the knob values offered
 # A vector as asked: its id, the case, capsa's answer and its flags.
 _Planned = tuple[str, Case, Any, list[str]]
 # Under --digests auto, five-card digests are asked when the three-card ones
@@ -75,6 +76,9 @@ class _Run:
         self.phases = Phases(lambda: self.requests)
         self._fuzzed: set[Case] = set()
         self._held_digests: list[_Planned] = []
+        # answers that passed (a sample): a knob value offered for the failures
+        # must give these too
+        self.passed: list[Failure] = []
 
     # ---------------------------------------------------------- asking
 
@@ -218,6 +222,8 @@ class _Run:
             self.report.count(case.op, flag, verdict.status)
         if verdict.status in FAILING:
             self.report.failures.append(failure)
+        elif verdict.status == "pass" and len(self.passed) < _PASSES_KEPT:
+            self.passed.append(failure)
         exempt = self.claims.exempt(case)
         if case.op == "settle" and answered and not exempt and not zero_sum(verdict.got):
             self.report.failures.append(
@@ -346,7 +352,9 @@ class _Run:
         """Groups the failures by root cause, fits knob values to each, names
         the pinned orders of the engine's digests and explains every failure."""
         failures = self.report.failures
-        self.report.causes = diagnose(failures, self.answered, self._agrees, size)
+        self.report.causes = diagnose(
+            failures, self.answered, self._agrees, size, passed=self.passed
+        )
         self.report.digest_matches = digest_matches(failures)
         for failure in failures:
             failure.explanation = explain(failure.case)

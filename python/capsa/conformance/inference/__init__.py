@@ -34,10 +34,13 @@ from typing import Any
 from capsa.conformance.engines import CallableEngine, Engine, ProcessEngine
 from capsa.conformance.inference.check import check_inferred
 from capsa.conformance.inference.claims import base_rules, claim_observations
+from capsa.conformance.inference.defects import DefectParts
 from capsa.conformance.inference.doubting import DoubtingParts
+from capsa.conformance.inference.knobs import get, with_knobs
 from capsa.conformance.inference.observe import ObservingParts
 from capsa.conformance.inference.ranking import RankingParts
 from capsa.conformance.inference.result import Inference, Observation
+from capsa.conformance.inference.separating import SeparatingParts
 from capsa.conformance.inference.settling import SettlingParts
 from capsa.rules import Rules
 
@@ -55,7 +58,13 @@ CANNOT_INFER = (
 it gives are then not the engine's."""
 
 
-class _Work(RankingParts, SettlingParts, DoubtingParts, ObservingParts):
+# knobs written as far as the answers show them even when not determined
+_AS_FAR_AS_SHOWN = ("naturals.enabled",)
+
+
+class _Work(
+    RankingParts, DefectParts, SettlingParts, DoubtingParts, SeparatingParts, ObservingParts
+):
     """Every part of the inference, on one engine."""
 
 
@@ -108,12 +117,14 @@ def infer(
         work.notes += notes
         for part in (
             work.ranking,
+            work.defects,
             work.fixed_rules,
             work.fouls,
             work.naturals,
             work.settlement,
             work.natural_precedence,
             work.doubt,
+            work.separate,
             work.verify,
         ):
             part()
@@ -122,7 +133,12 @@ def infer(
     found = _result(work, hello)
     if check is not None:
         checked = check_inferred(
-            engine, found.rules, fuzz=check, timeout=timeout, vectors=check_vectors
+            engine,
+            found.rules,
+            fuzz=check,
+            timeout=timeout,
+            vectors=check_vectors,
+            not_zero_sum=found.not_zero_sum,
         )
         work.doubt_check(checked.settles)
         found = _result(work, hello)
@@ -134,10 +150,16 @@ def _result(work: _Work, hello: dict[str, Any]) -> Inference:
     undecided = {**work.undetermined, **work.not_probed}
     probed = {k: v for k, v in work.probed.items() if k not in undecided}
     not_probed = {k: v for k, v in work.not_probed.items() if k not in work.undetermined}
-    rules = work.rules.derive(name=_inferred_name(hello.get("engine")))
+    equivalent = {k: v for k, v in work.equivalent.items() if k not in undecided}
+    # a knob not determined keeps the base's value: no guess is given as found (the
+    # naturals paid are known when their order is not; a natural the base does not
+    # pay has no value to keep)
+    reset = {k: get(work.base, k) for k in work.undetermined if k not in _AS_FAR_AS_SHOWN}
+    reset = {k: v for k, v in reset.items() if v is not None}
+    rules = with_knobs(work.rules, reset).derive(name=_inferred_name(hello.get("engine")))
     observations = work.observations + claim_observations(hello, work.rules, probed)
     notes = list(work.notes)
-    if any(o.kind != "declared-not-zero-sum" for o in observations):
+    if any(o.kind not in ("declared-not-zero-sum", "ranking-defect") for o in observations):
         notes.append(CANNOT_INFER)
     return Inference(
         rules=rules,
@@ -146,6 +168,7 @@ def _result(work: _Work, hello: dict[str, Any]) -> Inference:
         probed=probed,
         not_probed=not_probed,
         undetermined=work.undetermined,
+        equivalent=equivalent,
         observations=observations,
         asked=work.asked,
         notes=notes,

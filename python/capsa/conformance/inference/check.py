@@ -5,7 +5,9 @@ engine with ``rules=`` the inferred rules (every vector re-derived for
 them, then fuzzing): the inferred rules explain every answer when the run
 finds no failure. Its :class:`Check` lists the failures, one line each,
 and the declared differences (answers that do not sum to zero at a table
-size the engine's hello declares not zero-sum).
+size the engine's hello declares not zero-sum, or the inference observed
+to be: those answers are explained by that observation, set aside, and
+counted, not failures).
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from capsa.conformance.engines import Engine
+from capsa.conformance.engines import CallableEngine, Engine, Outcome, ProcessEngine
 from capsa.conformance.harness import run
 from capsa.conformance.inference.wording import printable, show
+from capsa.conformance.protocol import Case
 from capsa.conformance.verdicts import Failure
 from capsa.rules import Rules
 
@@ -79,16 +82,21 @@ def check_inferred(
     seed: int = 0,
     timeout: float = 10.0,
     vectors: str | Path | Iterable[Mapping[str, Any]] | None = None,
+    not_zero_sum: Sequence[int] = (),
 ) -> Check:
     """Runs the harness on ``engine`` under ``rules`` (the inferred ones) and
     returns what it found (:class:`Check`); ``vectors`` as :func:`run` takes
     them (default: the shipped suites). The digest vectors are not asked
-    (the ranking is checked by the compare vectors).
+    (the ranking is checked by the compare vectors). ``not_zero_sum`` are
+    table sizes the inference observed the engine not to be zero-sum at:
+    the run treats them as the hello's ``not_zero_sum`` would, so an answer
+    there that does not sum to zero is an observation, not a failure.
 
     Raises :class:`~capsa.conformance.HandshakeError` when the engine cannot
     be started or its ``hello`` is unusable."""
+    runner = _Observed(_engine_of(engine, timeout), not_zero_sum)
     report = run(
-        engine,
+        runner,
         rules=rules,
         vectors=vectors,
         fuzz=fuzz,
@@ -109,6 +117,49 @@ def check_inferred(
             if f.kind == "disagreement" and f.op == "settle" and isinstance(f.got, dict)
         ][:_SHOWN_SETTLES],
     )
+
+
+def _engine_of(
+    engine: str | Sequence[str] | Callable[[dict[str, Any]], Any] | Engine, timeout: float
+) -> Engine:
+    if isinstance(engine, Engine):
+        return engine
+    if callable(engine):
+        return CallableEngine(engine)
+    return ProcessEngine(engine, timeout=timeout)
+
+
+class _Observed(Engine):
+    """An engine whose hello also declares the table sizes the inference
+    observed it not to be zero-sum at (its own declaration kept)."""
+
+    def __init__(self, inner: Engine, not_zero_sum: Sequence[int]) -> None:
+        self.inner = inner
+        self.sizes = sorted(set(not_zero_sum))
+        self.description = inner.description
+
+    def start(self) -> dict[str, Any]:
+        hello = dict(self.inner.start())
+        self.ids = self.inner.ids
+        if not self.sizes:
+            return hello
+        claim = hello.get("not_zero_sum")
+        declared = claim.get("seats", []) if isinstance(claim, dict) else []
+        note = claim.get("note", "") if isinstance(claim, dict) else ""
+        seats = sorted({*declared, *self.sizes})
+        observed = "observed by infer: a seat that wins every row is paid more than the others pay"
+        hello["not_zero_sum"] = {"seats": seats, "note": note or observed}
+        return hello
+
+    def exchange(self, requests: Sequence[tuple[int, Case]]) -> list[Outcome]:
+        return self.inner.exchange(requests)
+
+    def close(self) -> None:
+        self.inner.close()
+
+    @property
+    def restarts(self) -> int:  # type: ignore[override]
+        return self.inner.restarts
 
 
 def _line(failure: Failure) -> str:

@@ -24,7 +24,7 @@ from capsa.conformance.inference.knobs import all_knobs, candidates, get, with_k
 from capsa.conformance.inference.probes import Probe, seat, settle_probe
 from capsa.conformance.inference.rounds import rows_of
 from capsa.conformance.inference.settling import PARTNERS as _PARTNERS
-from capsa.conformance.inference.trading import TradingParts
+from capsa.conformance.inference.trading import SOLVED_TOGETHER, TradingParts
 from capsa.rules import Rules
 
 __all__ = ["DoubtingParts", "dealt_probes"]
@@ -59,7 +59,7 @@ class DoubtingParts(TradingParts):
                     continue
                 for partner in partners:
                     if partner in self.probed and partner not in self.undetermined:
-                        why = f"it was solved together with {knob}, which is not determined"
+                        why = SOLVED_TOGETHER.format(knob)
                         self.undetermine(partner, why)
 
     def doubt_check(self, settles: Sequence[tuple[Mapping[str, Any], Any]]) -> None:

@@ -93,7 +93,10 @@ def all_knobs(rules: Rules) -> set[str]:
     for key, value in rules.to_dict().items():
         if key == "royalties":
             for row, table in value.items():
-                out.update(f"royalties.{row}.{c}" for c in table)
+                if row in ROWS:
+                    out.update(f"royalties.{row}.{c}" for c in table)
+                else:  # a royalty of larger decks, or a table by rank: one knob
+                    out.add(f"royalties.{row}")
         elif key == "naturals":
             out.update(f"naturals.{k}" for k in value if k != "enabled")
             out.update(f"naturals.points.{i['name']}" for i in value["enabled"])
@@ -158,8 +161,11 @@ def candidates(knob: str, rules: Rules) -> list[Any]:
         return ["".join(p) for p in itertools.permutations("shcd")]
     if kind == "bool":
         return [False, True]
+    value = get(rules, knob)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        return [value]  # a table of a house's rule (royalties by rank): not searched
     low, high = int_range(knob)
-    current = int(get(rules, knob) or 0)
+    current = int(value or 0)
     near = range(current - _NEAR, current + _NEAR + 1)
     values = {low, low + 1, low + 2, *near, 2 * current + 1, current + _FAR}
     return sorted(v for v in values if low <= v <= high)

@@ -10,6 +10,7 @@ from capsa import _core
 from capsa.conformance.inference.probes import Probe, seat, settle_probe
 from capsa.conformance.inference.rounds import (
     NATURAL_HANDS,
+    PARAMETER_HANDS,
     TWINS,
     natural_hand,
     plain_seat,
@@ -38,7 +39,7 @@ class NaturalParts(Inferrer):
                 ("naturals.enabled",),
                 f"13 cards that qualify for {name}",
             )
-            for name, text in NATURAL_HANDS.items()
+            for name, text in {**NATURAL_HANDS, **PARAMETER_HANDS}.items()
         ]
         self.ask(probes)
         answered = self.answered(probes)
@@ -52,7 +53,7 @@ class NaturalParts(Inferrer):
         before: dict[str, set[str]] = {}  # name -> names it must come after
         for probe in answered:
             name = self.got(probe)
-            qualifies = set(_core.naturals(probe.input["hand"]))
+            qualifies = self._qualifying(probe.input["hand"])
             if name is None:
                 against |= qualifies
                 continue
@@ -71,6 +72,28 @@ class NaturalParts(Inferrer):
         self.natural_after = before
         current = {i["name"]: i["points"] for i in self.rules["naturals.enabled"]}
         self.reorder_naturals([{"name": n, "points": current.get(n, 0)} for n in paid])
+
+    def _qualifying(self, hand: str) -> set[str]:
+        """The naturals ``hand`` qualifies for: by the base's parameters for those
+        it lists (twelve royals from 13), by the default definitions otherwise."""
+        entries = {
+            i["name"]: {k: v for k, v in i.items() if k != "same_tier"}
+            for i in self.base["naturals.enabled"]
+        }
+        out = set()
+        for name in _core.naturals(hand):
+            entry = entries.get(name)
+            alone = self.base.derive({"naturals.enabled": [entry]}) if entry else None
+            if alone is None or _core.natural(hand, alone) == name:
+                out.add(name)
+        return out
+
+    def _parameters(self, name: str) -> dict[str, Any]:
+        """A natural's parameters as the rules so far give them (not its tier)."""
+        for entry in self.rules["naturals.enabled"]:
+            if entry["name"] == name:
+                return {k: v for k, v in entry.items() if k not in ("name", "points", "same_tier")}
+        return {}
 
     def reorder_naturals(self, enabled: Sequence[Mapping[str, Any]]) -> None:
         """Orders the paid naturals as the answers require (``natural_after``),
@@ -91,7 +114,10 @@ class NaturalParts(Inferrer):
             pick = min(ready, key=rank)
             ordered.append(pick)
             left.remove(pick)
-        new = [{"name": n, "points": points[n]} for n in ordered]
+        new = [{"name": n, "points": points[n], **self._parameters(n)} for n in ordered]
+        if ordered == order:  # the tiers stand where the order does
+            tiers = {i["name"] for i in self.rules["naturals.enabled"] if i.get("same_tier")}
+            new = [{**e, **({"same_tier": True} if e["name"] in tiers else {})} for e in new]
         if new != self.rules["naturals.enabled"]:
             self.rules = self.rules.derive({"naturals.enabled": new})
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import capsa
+from capsa.conformance.inference.defects import DEFECT_NOTE, defect_message, shows_defect
 from capsa.conformance.inference.probes import Probe
 from capsa.conformance.inference.result import Observation
 from capsa.conformance.inference.solving import Inferrer
@@ -46,8 +47,13 @@ class ObservingParts(Inferrer):
             got, expected = self.got(probe), self.expect(probe, self.rules)
             if got == expected:
                 continue
-            knobs = f"no value of {', '.join(probe.knobs)}" if probe.knobs else "no knob"
             extra = hint(probe, got, expected, self.rules)
+            if shows_defect(probe):
+                message = defect_message(probe, got, expected) + extra
+                request = self.request(probe)
+                self.observations.append(Observation(name, (), message, request, "ranking-defect"))
+                continue
+            knobs = f"no value of {', '.join(probe.knobs)}" if probe.knobs else "no knob"
             message = (
                 f"{probe.why}: the engine answered {show(got)}, the inferred rules give "
                 f"{show(expected)}; {knobs} explains it{extra}"
@@ -55,6 +61,8 @@ class ObservingParts(Inferrer):
             self.observations.append(Observation(name, probe.knobs, message, self.request(probe)))
         for size, probes in sorted(skewed.items()):
             self.observations.append(self._not_zero_sum(size, probes))
+        if any(o.kind == "ranking-defect" for o in self.observations):
+            self.notes.append(DEFECT_NOTE)
 
     def _not_zero_sum(self, size: int, probes: Sequence[Probe]) -> Observation:
         """One observation for the answers at ``size`` seats that do not sum to

@@ -16,6 +16,7 @@ __all__ = ["RakingParts"]
 BASIS = 10_000  # the rate is in hundredths of a percent
 _BISECTIONS = 48  # stakes halved to find where the rake starts: more than 2**40
 _RATE, _MINIMUM, _PER_POT, _PER_ROUND = RAKE_KNOBS
+_NO_RAKE_FROM = 10**12  # a winner's money untaxed at this is no rate at all
 
 
 def _shown(probes: Sequence[Probe]) -> str:
@@ -99,7 +100,7 @@ class RakingParts(Inferrer):
             and self.expect(p, self.rules)[0] == self.got(p)[0]
         ]
         if not usable:
-            self.skip(RAKE_KNOBS, "no rake probe's points matched the inferred rules")
+            self._no_rake(probes)
             return
         usable += self._bisect([p for p in usable if self.one_winner(p) is not None])
         seen = sorted(w for p in usable if (w := self.one_winner(p)) is not None)
@@ -110,9 +111,22 @@ class RakingParts(Inferrer):
             self.rules = with_knobs(self.rules, {_RATE: 0})
             for knob in RAKE_KNOBS[1:]:
                 self.probed.pop(knob, None)
-            self.skip(RAKE_KNOBS[1:], "the engine takes no rake (money.rake_basis_points = 0)")
+            self.moot(RAKE_KNOBS[1:], "the engine takes no rake (money.rake_basis_points = 0)")
             return
         self._solve(seen, usable)
+
+    def _no_rake(self, probes: Sequence[Probe]) -> None:
+        """When no rake probe's points are the inferred rules' (a ranking or a
+        scoring the knobs do not express), the rakes still read: none taken
+        from any winner, one of them collecting at least 10^12, is rate 0."""
+        answered = [p for p in probes if self.money_and_rake(p) is not None]
+        seen = self.every_winner(answered)
+        if not seen or any(r for _, r in seen) or max(m for m, _ in seen) < _NO_RAKE_FROM:
+            self.skip(RAKE_KNOBS, "no rake probe's points matched the inferred rules")
+            return
+        self.note([_RATE], answered)
+        self.rules = with_knobs(self.rules, {_RATE: 0})
+        self.moot(RAKE_KNOBS[1:], "the engine takes no rake (money.rake_basis_points = 0)")
 
     def _bisect(self, singles: Sequence[Probe]) -> list[Probe]:
         """Halves the stakes between the largest one-winner stake with no rake and

@@ -68,7 +68,7 @@ class RankingParts(Inferrer):
             if len(values) == 1:
                 self.note([knob], [p for p in answered if knob in p.knobs or p.op == "digest"])
             elif len(orders) == 1:
-                self.skip(
+                self.moot(
                     [knob],
                     "no hand's order depends on it under the inferred ranking "
                     f"({', '.join(f'{k} = {self.rules[k]}' for k in RANKING_KNOBS if k != knob)})",
@@ -108,7 +108,7 @@ class RankingParts(Inferrer):
         self.choose([{"foul_check": v} for v in ("allow-equal", "strict")], probes)
         self.classify("foul_check")
         if "foul_check" not in self.probed:
-            self.skip(["foul_check"], "no two rows can be equal under these ranking rules")
+            self.moot(["foul_check"], "no two rows can be equal under these ranking rules")
 
 
 def _combinations() -> list[dict[str, str]]:

@@ -10,7 +10,8 @@ from typing import Any
 from capsa.conformance.inference.check import Check
 from capsa.conformance.inference.knobs import all_knobs, get
 from capsa.conformance.inference.wording import printable
-from capsa.rules import Rules
+from capsa.rules import DEFAULT_PRESET, Rules, presets
+from capsa.rules.writer import toml_key, toml_value
 
 __all__ = ["Inference", "Observation"]
 
@@ -50,8 +51,10 @@ class Inference:
     the probes show), ``base`` (the rules the probes were sent under),
     ``engine`` (its ``hello`` answer), ``probed`` (each determined knob ->
     the probes that fixed it), ``not_probed`` and ``undetermined`` (knob ->
-    why, a sentence naming the knob: its value in ``rules`` is the base's or
-    a guess, flagged), ``observations`` (answers the inferred rules do not
+    why, a sentence naming the knob: its value in ``rules`` is the base's,
+    and the rules file does not write it), ``equivalent`` (knob -> the
+    values that give the same answers to every case, and the one kept),
+    ``observations`` (answers the inferred rules do not
     give), ``asked`` (requests sent), ``notes``, ``not_zero_sum`` (the
     table sizes whose settle answers were set aside) and ``check`` (the
     harness run under the inferred rules, a
@@ -67,6 +70,7 @@ class Inference:
     observations: list[Observation]
     asked: int
     notes: list[str] = field(default_factory=list)
+    equivalent: dict[str, str] = field(default_factory=dict)
     not_zero_sum: list[int] = field(default_factory=list)
     check: Check | None = None
 
@@ -120,6 +124,8 @@ class Inference:
             lines.append(
                 f"# changed: {knob} = {shown}{fixed if probes or knob in self.undetermined else ''}"
             )
+        for _, reason in sorted(self.equivalent.items()):
+            lines.append(f"# equivalent: {reason}")
         for _, reason in sorted(self.undetermined.items()):
             lines.append(f"# not determined: {reason}")
         for _, reason in sorted(self.not_probed.items()):
@@ -128,7 +134,38 @@ class Inference:
             lines.append(f"# observation [{obs.probe}]: {obs.message}")
         # an engine's text in a comment must not end the comment
         comments = "\n".join(printable(line) for line in lines)
-        return comments + "\n" + self.rules.to_toml()
+        return comments + "\n" + self._rules_text()
+
+    def _rules_text(self) -> str:
+        """The rules as a preset and the knobs that differ from it, dotted; a knob
+        not determined is not written (a comment says so), so loading the file
+        gives it the preset's value."""
+        preset = next((n for n in presets() if Rules.preset(n) == self.base), DEFAULT_PRESET)
+        reference = Rules.preset(preset).to_dict()
+        lines = [f"base = {toml_value(preset)}", f"name = {toml_value(self.rules.name)}"]
+        for key, value in self.rules.to_dict().items():
+            if key == "name":
+                continue
+            pairs = value.items() if isinstance(value, dict) else [(None, value)]
+            before = reference.get(key)
+            for sub, inner in pairs:
+                knob = key if sub is None else f"{key}.{sub}"
+                was = before if sub is None else (before or {}).get(sub)
+                if inner == was:
+                    continue
+                written = toml_key(key) + ("" if sub is None else "." + toml_key(sub))
+                if knob in self.undetermined and knob != "naturals.enabled":
+                    lines.append(f"# {written}: not determined, not written")
+                    continue
+                if knob in self.undetermined:
+                    lines.append(f"# {written}: written as far as the answers show it")
+                inside = "naturals.points." if knob == "naturals.enabled" else f"{knob}."
+                parts = [k for k in self.undetermined if k.startswith(inside)]
+                lines += [
+                    f"# {k}: not determined; this table holds the base's value" for k in parts
+                ]
+                lines.append(f"{written} = {toml_value(inner)}")
+        return "\n".join(lines) + "\n"
 
     def _how(self, knob: str) -> str:
         """How a changed knob was found: the probes that fixed it, or not at all."""
@@ -150,6 +187,7 @@ class Inference:
             "probed": self.probed,
             "not_probed": self.not_probed,
             "undetermined": self.undetermined,
+            "equivalent": self.equivalent,
             "observations": [o.to_json() for o in self.observations],
             "notes": self.notes,
             "not_zero_sum": self.not_zero_sum,
@@ -163,7 +201,7 @@ class Inference:
         parts = [f"{len(changed)} knob(s) differ from {self.base.name}"]
         parts.append(f"{len(self.observations)} observation(s)")
         parts.append(
-            f"{len(self.probed)} probed, {len(self.undetermined)} not determined, "
-            f"{len(self.not_probed)} not probed"
+            f"{len(self.probed)} probed, {len(self.equivalent)} equivalent, "
+            f"{len(self.undetermined)} not determined, {len(self.not_probed)} not probed"
         )
         return ", ".join(parts) + f" ({self.asked} requests)"

@@ -15,6 +15,7 @@ from capsa.rules import Rules
 
 __all__ = [
     "NATURAL_HANDS",
+    "PARAMETER_HANDS",
     "TOP_HANDS",
     "TWINS",
     "natural_hand",
@@ -51,13 +52,14 @@ _MIDDLE_HANDS = {
 # (top, middle, bottom)
 TOP_HANDS = {
     "pair": ("Qd Qc 4h", "5d 5c 3h 3d 9s", "Kd Kc 7h 7d 8s"),
-    "trips": ("Qd Qc Qh", "Kd Kc Kh 2d 3c", "Ad Ac Ah 4d 5c"),
+    "trips": ("Qd Qc Qh", "Kd Kc Kh 2s 3c", "Ad Ac As 4d 5c"),  # no three flushes
 }
 
 
 def royalty_probe(row: str, category: str, rules: Rules) -> Probe | None:
     """A two-seat round where seat 0 wins ``row`` with ``category`` and, when it
-    can, loses another row; the other rows are high cards where they can be."""
+    can, loses another row; the other rows are high cards where they can be;
+    neither hand holds a natural under any definition the kit knows."""
     rng = random.Random(f"{row}/{category}")
     if row == "bottom":
         fixed = {"bottom": _core.card_ids(_BOTTOM_HANDS[category])}
@@ -83,6 +85,8 @@ def royalty_probe(row: str, category: str, rules: Rules) -> Probe | None:
         flat1 = [c for r in ROWS for c in seat1[r]]
         if _core.is_foul(flat0, rules) or _core.is_foul(flat1, rules):
             continue
+        if _core.naturals(flat0) or _core.naturals(flat1):
+            continue  # a natural under some house's definition: an engine may not decline it
         results = {r: _core.compare(seat0[r], seat1[r], rules) for r in ROWS}
         if results[row] <= 0 or 0 in results.values():
             continue
@@ -107,6 +111,9 @@ def royalty_probe(row: str, category: str, rules: Rules) -> Probe | None:
 # Natural hands: one 13-card hand qualifying for each natural, and twins of
 # equal naturals with different ranks (for naturals.ties).
 NATURAL_HANDS = {name: has for name, (has, _) in _VECTOR_NATURALS.items()}
+# Hands that qualify under a house's parameters where the catalogue's does not
+# (twelve royals counted from 13): probes named for the parameter.
+PARAMETER_HANDS = {"twelve-royals-13": "Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ac Ad"}
 TWINS = {
     "six-pairs": (
         "2d 2c 4d 4c 6d 6c 8d 8c Td Tc Qd Qc As",
@@ -153,6 +160,8 @@ def plain_seat(used: set[int], rules: Rules, seed: str) -> dict[str, Any]:
 def natural_hand(name: str, rules: Rules, used: set[int]) -> list[int] | None:
     """13 cards not in ``used`` whose natural under ``rules`` is ``name``: a
     catalogue hand, relabelled by suits when needed."""
+    if name not in NATURAL_HANDS:
+        return None  # a natural of larger decks only: no hand of 52 cards holds it
     own = _core.card_ids(NATURAL_HANDS[name])
     others = [_core.card_ids(h) for n, h in NATURAL_HANDS.items() if n != name]
     for base in (own, *others):

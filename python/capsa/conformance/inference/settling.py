@@ -138,7 +138,7 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
             self.rake([p for p in every if p.money])
         else:
             self.skip(RAKE_KNOBS, "the engine does not answer money")
-        self.skip(["money.stake"], "the protocol sends the stakes with every round")
+        self.moot(["money.stake"], "the protocol sends the stakes with every round")
         named = {k for p in every for k in p.knobs if _is_scoring(k)}
         unseen = sorted(named | {*_settle_knobs(self.base), *_settle_knobs(self.rules)})
         self.skip(unseen, "no answer depends on it under the inferred rules")
@@ -230,9 +230,9 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
         paid = {i["name"] for i in self.rules["naturals.enabled"]}
         unpaid = [k for k in _settle_knobs(self.base) if k.startswith("naturals.points.")]
         why = "the engine pays no such natural (see naturals.enabled)"
-        self.skip([k for k in unpaid if k.rsplit(".", 1)[1] not in paid], why)
+        self.moot([k for k in unpaid if k.rsplit(".", 1)[1] not in paid], why)
         if not paid:
-            self.skip(["naturals.resolve", "naturals.ties"], "the engine pays no natural")
+            self.moot(["naturals.resolve", "naturals.ties"], "the engine pays no natural")
 
     def _settle_steps(self, by_knob: Mapping[str, list[Probe]]) -> list[Callable[[], bool]]:
         def probes(*knobs: str) -> list[Probe]:
@@ -325,7 +325,7 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
                 self.rules = with_knobs(self.rules, {"surrender.enabled": not refused})
                 changed = True
             if refused:
-                self.skip(["surrender.cost"], "the engine refuses a surrender under the base rules")
+                self.moot(["surrender.cost"], "the engine refuses a surrender under the base rules")
             else:
                 changed = self.solve("surrender.cost", probes) or changed
             return changed

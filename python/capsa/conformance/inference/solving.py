@@ -9,6 +9,7 @@ from typing import Any
 
 from capsa.conformance.engines import Engine
 from capsa.conformance.inference.knobs import (
+    all_knobs,
     candidates,
     get,
     int_range,
@@ -51,6 +52,10 @@ class Inferrer:
         self.probed: dict[str, list[str]] = {}  # knob -> the probes whose answers showed it
         self.not_probed: dict[str, str] = {}
         self.undetermined: dict[str, str] = {}
+        # knob -> why every value, or the ones named, give the same answers
+        self.equivalent: dict[str, str] = {}
+        # (knobs, the changes that explain every answer as well, why they are undetermined)
+        self.ambiguous: list[tuple[tuple[str, ...], list[dict[str, Any]], str]] = []
         self.unusable: dict[str, str] = {}  # probe -> why its answer is not solved from
         # non-zero-sum answers matched on their payers only: all seats but one as capsa's
         self.partial: set[str] = set()
@@ -176,8 +181,34 @@ class Inferrer:
     def skip(self, knobs: Iterable[str], why: str) -> None:
         """Marks knobs no probe showed as not probed, saying why."""
         for knob in knobs:
-            if knob not in self.probed and knob not in self.undetermined:
+            if knob not in self.probed and knob not in self.undetermined | self.equivalent:
                 self.not_probed.setdefault(knob, f"{knob}: {why}")
+
+    def moot(self, knobs: Iterable[str], why: str) -> None:
+        """Marks knobs no answer can depend on under the inferred rules as
+        equivalent: every value plays the same, and the file keeps one."""
+        for knob in knobs:
+            if knob not in self.probed and knob not in self.undetermined:
+                self.equivalent.setdefault(knob, f"{knob}: any value gives the same answers: {why}")
+                self.not_probed.pop(knob, None)
+
+    def ambiguity(self, knobs: Sequence[str], alternatives: Sequence[Rules], why: str) -> None:
+        """Marks knobs not determined because ``alternatives`` explain every answer
+        as the current rules do; a case that tells them apart may settle it.
+        What is kept of each alternative is the knobs it changes."""
+        for knob in knobs:
+            self.undetermine(knob, why)
+        if self.trying or not alternatives:
+            return
+        changes = [
+            {
+                k: get(other, k)
+                for k in all_knobs(other) | all_knobs(self.rules)  # a royalty of 0 is no entry
+                if get(other, k) != get(self.rules, k)
+            }
+            for other in alternatives
+        ]
+        self.ambiguous.append((tuple(knobs), [c for c in changes if c], why))
 
     def undetermine(self, knob: str, why: str) -> None:
         """Marks a knob as not determined (its value in the rules is kept, flagged)."""
@@ -329,8 +360,11 @@ class Inferrer:
             )
         elif len(fit) > 1:
             shown = ", ".join(_json(v) for v in fit[:8]) + (", ..." if len(fit) > 8 else "")
-            self.undetermine(
-                knob, f"the answers to {names} fit {knob} = {shown} (kept {_json(current)})"
+            others = [with_knobs(self.rules, {knob: v}) for v in fit if v != current]
+            self.ambiguity(
+                [knob],
+                others,
+                f"the answers to {names} fit {knob} = {shown} (kept {_json(current)})",
             )
         elif fit[0] != current:
             self.rules = with_knobs(self.rules, {knob: fit[0]})

@@ -18,7 +18,10 @@ from capsa.conformance.inference.probes import Probe
 from capsa.conformance.inference.solving import Inferrer
 from capsa.rules import Rules
 
-__all__ = ["FIGURES", "PAIRS", "TradingParts"]
+__all__ = ["FIGURES", "PAIRS", "SOLVED_TOGETHER", "TradingParts"]
+
+# why a partner of a knob not determined is not determined either
+SOLVED_TOGETHER = "it was solved together with {}, which is not determined"
 
 # Knobs only solved together (a multiplier and its bonus).
 PAIRS = {
@@ -66,8 +69,7 @@ class TradingParts(Inferrer):
             f"the answers show only a combination of {', '.join([knob, *moved])}: "
             f"{other} explain(s) them as well as {ours} (kept)"
         )
-        for k in [knob, *moved]:
-            self.undetermine(k, why)
+        self.ambiguity([knob, *moved], trials, why)
         for trial in trials:
             self._depending(knob, trial)
 

@@ -1,0 +1,261 @@
+"""Ambiguities settled by asking: rounds that tell apart the rules that fit.
+
+When several rules explain every answer (a multiplier traded for its bonus,
+several values of one knob), capsa looks for a case whose answer differs
+between them among cases it deals itself (seeded): rounds at every table
+size where the engine is zero-sum, some with a seat dealt the stronger
+cards so that scoops and sweeps occur, some with a fouled seat, every
+hand holding no natural under any definition the kit knows; and pairs of
+hands of one category for ``compare``. The cases found are asked, and
+the rules that still fit every answer decide:
+
+* one left: it is inferred, and the cases that told it apart are its probes;
+* several never told apart by any case dealt: they are **equivalent**, every
+  answer is the same under each, and the one closest to the base is kept,
+  saying so with the inferred rules it holds under;
+* none: the knobs stay not determined.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Collection, Sequence
+from functools import cached_property
+from typing import Any
+
+from capsa import _core
+from capsa.conformance.inference.knobs import all_knobs, get, with_knobs
+from capsa.conformance.inference.probes import Probe, compare_probe, seat, settle_probe
+from capsa.conformance.inference.rounds import rows_of
+from capsa.conformance.inference.tables import TABLE_SIZES
+from capsa.conformance.inference.trading import SOLVED_TOGETHER, TradingParts
+from capsa.conformance.protocol import text_of
+from capsa.rules import Rules
+
+__all__ = ["SeparatingParts", "telling_cases"]
+
+_ROUNDS = 96  # dealt rounds in the pool
+_PAIRS = 160  # pairs of hands of one category in the pool
+_STRONG_OF = 20
+_ASKED = 2
+_CONFIRMING = 8  # cases reading the knobs asked before a reading is kept
+_CONFIRMED = 4  # the fewest of them answered: a pool that barely reads a knob proves nothing
+_DEALT = "separate-"  # cases asked for each alternative rules
+_PASSES = 3
+# the knobs whose values an equivalence holds under, when not among its own
+_CONTEXT = ("row_points", "overall_point", "royalty_mode", "scoop.multiply_royalties")
+
+
+Ambiguity = tuple[tuple[str, ...], list[dict[str, Any]], str]
+
+
+class SeparatingParts(TradingParts):
+    """Ambiguous knobs settled by cases that tell the rules apart."""
+
+    def separate(self) -> None:
+        """Asks the cases that tell each ambiguity's readings apart and decides
+        (see the module docstring)."""
+        for last in [False] * (_PASSES - 1) + [True]:
+            pending = [a for a in self.ambiguous if self._open(a)]
+            if not pending:
+                return
+            self.ask([p for a in pending for p in self._separating(self._fitting(a))])
+            for ambiguity in pending:
+                self._decide(ambiguity, last)
+
+    def _open(self, ambiguity: Ambiguity) -> bool:
+        knobs, _, why = ambiguity
+        return any(self.undetermined.get(k) == f"{k}: {why}" for k in knobs)
+
+    def _readings(self, ambiguity: Ambiguity) -> list[Rules]:
+        """The current rules, and with each alternative's changes."""
+        return [self.rules, *(with_knobs(self.rules, c) for c in ambiguity[1])]
+
+    def _fitting(self, ambiguity: Ambiguity) -> list[Rules]:
+        """The readings that give every answer the current rules give and every
+        case dealt."""
+        kept = self.rules
+        readings = self._readings(ambiguity)
+        answered = self.answered(self.probes.values())
+        evidence = [p for p in answered if p.name.startswith(_DEALT) or self.matches(p, kept)]
+        return [r for r in readings if self.consistent(evidence, r)]
+
+    def _separating(self, readings: Sequence[Rules], asked: bool = False) -> list[Probe]:
+        """Up to two cases of the pool per reading whose answer differs from the
+        first reading's (not asked yet, or ``asked`` too)."""
+        out: list[Probe] = []
+        for other in readings[1:]:
+            found = [
+                p
+                for p in self._pool
+                if (asked or p.name not in self.answers)
+                and self.expect(p, other) != self.expect(p, readings[0])
+            ]
+            out += [p for p in found[:_ASKED] if p not in out]
+        return out
+
+    def _decide(self, ambiguity: Ambiguity, last: bool) -> None:
+        """One reading left is inferred; several that no case dealt tells apart
+        are equivalent; none, or a reading the engine answers otherwise, leave
+        the knobs not determined."""
+        knobs, _, why = ambiguity
+        fitting = self._fitting(ambiguity)
+        if not fitting or (len(fitting) > 1 and self._separating(fitting)):
+            return  # none fits, or the next pass asks what tells them apart
+        if len(fitting) > 1 and (last or self._separating(fitting, asked=True)):
+            return
+        chosen = fitting[0] if len(fitting) == 1 else min(fitting, key=self._changes)
+        if not self._read(knobs, chosen):
+            return
+        told = [
+            p
+            for p in self.answered(self._separating(self._readings(ambiguity), asked=True))
+            if p.name.startswith(_DEALT)
+        ]
+        self.rules = chosen
+        if len(fitting) == 1:
+            self._settled(knobs, why, told)
+        else:
+            self._equivalent(knobs, why, fitting, chosen)
+
+    def _read(self, knobs: Sequence[str], rules: Rules) -> bool:
+        """Asks up to eight cases of the pool whose answer under ``rules`` another
+        value of one of ``knobs`` would change: whether there are at least
+        four and the engine gives every answer ``rules`` give."""
+        reading: list[Probe] = []
+        others = [with_knobs(rules, {k: v}) for k in knobs for v in self._alternatives(k, rules)]
+        for probe in self._pool:
+            if len(reading) == _CONFIRMING:
+                break
+            shown = self.expect(probe, rules)
+            if any(self.expect(probe, other) != shown for other in others):
+                reading.append(probe)
+        self.ask(reading)
+        answered = self.answered(reading)
+        return len(answered) >= _CONFIRMED and self.consistent(answered, rules)
+
+    def _changes(self, rules: Rules) -> tuple[int, bool]:
+        """Fewest knobs away from the base first, then the rules kept so far."""
+        changed = sum(1 for k in all_knobs(rules) if get(rules, k) != get(self.base, k))
+        return changed, rules is not self.rules
+
+    def _settled(self, knobs: Sequence[str], why: str, told: Sequence[Probe]) -> None:
+        for knob in knobs:
+            if self.undetermined.get(knob) == f"{knob}: {why}":
+                self.undetermined.pop(knob)
+        self.note(knobs, told)
+        following = self._partners(knobs)
+        for knob in list(self.undetermined):
+            if knob in following or any(f"depend on {k}" in self.undetermined[knob] for k in knobs):
+                self.undetermined.pop(knob)
+                self.classify(knob)
+
+    def _equivalent(
+        self, knobs: Sequence[str], why: str, fitting: Sequence[Rules], chosen: Rules
+    ) -> None:
+        moved = [k for k in knobs if len({json.dumps(get(r, k)) for r in fitting}) > 1]
+        readings = [_reading(r, moved) + (" (kept)" if r is chosen else "") for r in fitting]
+        context = [k for k in _CONTEXT if k not in moved]
+        holds = ", ".join(f"{k} = {json.dumps(get(chosen, k))}" for k in context)
+        said = (
+            f"{' and '.join(readings)} give the same answer to every case, the "
+            f"{len(self._pool)} dealt to tell them apart included, under the inferred "
+            f"rules ({holds})"
+        )
+        for knob in [*knobs, *self._partners(knobs)]:
+            if knob in knobs and self.undetermined.get(knob) != f"{knob}: {why}":
+                continue
+            self.undetermined.pop(knob)
+            self.equivalent[knob] = f"{knob}: {said}"
+
+    def _partners(self, knobs: Sequence[str]) -> list[str]:
+        """The knobs not determined only for having been solved with ``knobs``."""
+        return [
+            k
+            for k, reason in self.undetermined.items()
+            if k not in knobs and any(reason == f"{k}: {SOLVED_TOGETHER.format(o)}" for o in knobs)
+        ]
+
+    @cached_property
+    def _pool(self) -> list[Probe]:
+        """The cases dealt to tell rules apart (built once, under the rules
+        inferred when first needed)."""
+        sizes = [s for s in TABLE_SIZES if s not in self.not_zero_sum]
+        return telling_cases(self.rules, self.ops, sizes, fouls=not self.fouls_never)
+
+
+def telling_cases(
+    rules: Rules, ops: Collection[str], sizes: Sequence[int], fouls: bool = True
+) -> list[Probe]:
+    """The cases dealt to tell rules apart (seeded, so the same each time):
+    ``settle`` rounds at ``sizes`` seats (rows laid out under ``rules``, a
+    fouled seat in some when ``fouls``) and ``compare`` pairs of one
+    category, for the ops in ``ops``. Raises nothing."""
+    out: list[Probe] = []
+    if "settle" in ops:
+        out += _dealt_rounds(rules, sizes, fouls)
+    if "compare" in ops:
+        out += _category_pairs(rules)
+    return out
+
+
+def _reading(rules: Rules, knobs: Sequence[str]) -> str:
+    return ", ".join(f"{k} = {json.dumps(get(rules, k))}" for k in knobs)
+
+
+def _deal(draw: random.Random, size: int, strong: bool) -> list[list[int]] | None:
+    """``size`` hands of 13 from one shuffled deck, none of which holds a
+    natural under any definition (None when the deal has one); ``strong``
+    gives seat 0 the higher 13 of 20 cards (more and it is all high cards, a
+    natural) and the others the rest, shuffled."""
+    deck = list(range(52))
+    draw.shuffle(deck)
+    if strong:
+        pool = sorted(deck[:_STRONG_OF])  # ids rise with rank
+        rest = pool[:-13] + deck[_STRONG_OF:]
+        draw.shuffle(rest)
+        deck = pool[-13:] + rest
+    hands = [sorted(deck[13 * i : 13 * i + 13]) for i in range(size)]
+    if any(_core.naturals(hand) for hand in hands):
+        return None
+    return hands
+
+
+def _dealt_rounds(rules: Rules, sizes: Sequence[int], fouls: bool) -> list[Probe]:
+    """Seeded rounds at each of ``sizes``: in every other one seat 0 holds
+    stronger cards (scoops and sweeps), in every sixth seat 1 fouls."""
+    if not sizes:
+        return []
+    draw = random.Random(43)
+    out: list[Probe] = []
+    for k in range(_ROUNDS * 4):
+        size = sizes[len(out) % len(sizes)]
+        hands = _deal(draw, size, strong=len(out) % 2 == 0)
+        if hands is None:
+            continue
+        foul = fouls and len(out) % 6 == 3
+        seats = [seat(rows_of(h, rules, foul=foul and i == 1)) for i, h in enumerate(hands)]
+        why = f"a round dealt to tell apart rules that fit every answer ({size} seats)"
+        out.append(settle_probe(f"separate-{k}", (), why, *seats))
+        if len(out) == _ROUNDS:
+            break
+    return out
+
+
+def _category_pairs(rules: Rules) -> list[Probe]:
+    """Seeded pairs of five-card hands (and of three) of one category."""
+    draw = random.Random(44)
+    out: list[Probe] = []
+    for k in range(_PAIRS * 4):
+        size = 3 if k % 4 == 3 else 5
+        deck = list(range(52))
+        draw.shuffle(deck)
+        a, b = deck[:size], deck[size : 2 * size]
+        if len(out) == _PAIRS:
+            break
+        if _core.evaluate(a, rules).category != _core.evaluate(b, rules).category:
+            continue
+        why = "two hands of one category, dealt to tell apart rankings that fit every answer"
+        out.append(compare_probe(f"separate-pair-{k}", text_of(a), text_of(b), (), why))
+    return out

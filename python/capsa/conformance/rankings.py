@@ -1,0 +1,44 @@
+"""Every ranking the knobs make, and the hand pairs they all order alike.
+
+Two hands that every combination of the ranking knobs (``tie_break``,
+``suit_order``, ``flush_compare``, ``wheel``: 192 rankings) orders the same
+way are ordered so by any poker ranking a house plays; an engine that orders
+them otherwise has a *ranking defect*, which no knob fits.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from functools import lru_cache
+
+from capsa import _core
+from capsa.rules import RANKING_KNOBS, Rules
+
+__all__ = ["every_ranking", "order_under_every_ranking"]
+
+
+@lru_cache(maxsize=1)
+def every_ranking() -> tuple[Rules, ...]:
+    """The 192 rankings of the ranking knobs, on capsa-susun's other rules."""
+    base = Rules.preset("capsa-susun")
+    choices = {
+        "tie_break": ("none", "suit"),
+        "suit_order": tuple("".join(p) for p in itertools.permutations("shcd")),
+        "flush_compare": ("ranks", "suit-first"),
+        "wheel": ("low", "second"),
+    }
+    if set(choices) != set(RANKING_KNOBS):  # a ranking knob added: list its values here
+        raise RuntimeError(f"the ranking knobs are {RANKING_KNOBS}")
+    return tuple(
+        base.derive(dict(zip(choices, values, strict=True)))
+        for values in itertools.product(*choices.values())
+    )
+
+
+def order_under_every_ranking(a: Sequence[int], b: Sequence[int]) -> int | None:
+    """The order (1, 0 or -1) every ranking gives hands ``a`` and ``b`` (ids of
+    the 52-card deck), or None when two rankings differ. Raises ``HandError``
+    for hands that are not three or five distinct cards."""
+    orders = {int(_core.compare(list(a), list(b), rules)) for rules in every_ranking()}
+    return orders.pop() if len(orders) == 1 else None
