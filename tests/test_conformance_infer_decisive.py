@@ -45,11 +45,14 @@ def test_the_check_sets_aside_what_an_observation_explains() -> None:
 
 
 def test_an_ambiguity_is_settled_by_asking_a_round_that_tells_the_readings_apart() -> None:
-    house = _variant("random-17")
+    # a house that gives its rules in hello: two readings of the sweep's
+    # multiplier and bonus fit the probes, and a dealt round tells which
+    house = _variant("claimed-rules")
     found = infer(house.make(), base=house.base)
-    told = [n for n in found.probed["sweep_all.bonus"] if n.startswith("separate-")]
-    assert told, found.probed["sweep_all.bonus"]
-    assert get(found.rules, "sweep_all.bonus") == get(house.truth, "sweep_all.bonus")
+    for knob in ("sweep_all.multiplier", "sweep_all.bonus"):
+        told = [n for n in found.probed[knob] if n.startswith("separate-")]
+        assert told, found.probed[knob]
+        assert get(found.rules, knob) == get(house.truth, knob)
 
 
 def test_a_knob_not_determined_is_not_written_in_the_rules_file() -> None:
@@ -117,3 +120,32 @@ def test_every_preset_is_a_base_infer_can_probe_under() -> None:
         found = infer(House(name, Rules.preset(name)), base=name)
         assert found.changed() == {}, (name, found.changed())
         assert found.observations == [], (name, [o.message for o in found.observations])
+
+
+def test_the_horse_card_is_read_from_dealt_rounds() -> None:
+    # no probe is written for the horse card: Ah is told from none, 5h, Th and
+    # As by the answers (dealt rounds asked where the others do not tell them)
+    horse = Rules.preset("shisanshui-horse")
+    found = infer(House("horse", horse), base="shisanshui-horse")
+    assert found.rules["horse.card"] == "Ah"
+    assert found.probed["horse.card"] and found.probed["horse.multiplier"]
+    assert "horse.card" not in found.undetermined
+    # under a base without a horse, an engine without one: none, read the same way
+    plain = infer(House("plain", _SUSUN), base="capsa-susun")
+    assert get(plain.rules, "horse.card") is None and plain.probed["horse.card"]
+    assert "counts only under horse.card" in plain.equivalent["horse.multiplier"]
+    assert "a banker game changes what a round holds" in plain.not_probed["banker.enabled"]
+
+
+def test_a_scoop_sized_by_the_table_is_inferred_from_dealt_rounds() -> None:
+    truth = _SUSUN.derive({"scoop.by_seats": True})
+    found = infer(House("by seats", truth), base="capsa-susun")
+    assert found.rules["scoop.by_seats"] is True
+    assert "scoop.by_seats" in found.probed and "scoop.by_seats" not in found.undetermined
+
+
+def test_royalties_by_rank_are_read_under_a_base_that_has_them() -> None:
+    thai = Rules.preset("thai")
+    found = infer(House("thai", thai), base="thai")
+    assert found.changed() == {}
+    assert found.probed["royalties.bottom_by_rank"]

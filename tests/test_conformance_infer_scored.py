@@ -57,6 +57,10 @@ MUST_FIND: dict[str, tuple[str, ...]] = {
     "overall-point-house": ("overall_point", "row_points"),
     "fixed-foul-house": ("foul.mode", "foul.points"),
     "claimed-rules": ("row_points", "surrender.cost"),
+    "horse-house": ("horse.card",),
+    "banker-house": ("banker.enabled", "banker.max_multiplier", "cap.pair"),
+    "thai-house": ("royalties.bottom_by_rank", "scoop.by_seats", "foul.mode"),
+    "by-seats-house": ("scoop.by_seats",),
 }
 
 

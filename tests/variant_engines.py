@@ -51,11 +51,12 @@ class Variant:
 
 
 def plays_the_same(truth: Rules, other: Rules) -> list[str]:
-    """The cases ``infer`` deals to tell rules apart (rounds of 2, 3 and 4 seats,
-    pairs of hands) whose answer differs between the two rules."""
+    """Cases dealt as ``infer`` deals them but from another seed (rounds of 2, 3
+    and 4 seats, pairs of hands), whose answer differs between the two rules:
+    an equivalence ``infer`` names must hold on cases it never saw."""
     reference = CapsaEngine()
     spec = spec_of(truth)
-    cases = telling_cases(truth, ("settle", "compare"), (2, 3, 4))
+    cases = telling_cases(truth, ("settle", "compare"), (2, 3, 4), seed=1)
     return [
         p.name
         for p in cases
@@ -362,3 +363,18 @@ VARIANTS: list[Variant] = [
     ),
 ]
 VARIANTS += [random_variant(seed) for seed in KEPT_SEEDS]
+
+# Houses of the rules of every house, probed under their preset (the base) or
+# with one of those knobs changed from it: the horse card, a banker game with
+# a cap, royalties by rank, a scoop sized by the table.
+_HOUSE_RULES = {
+    "horse-house": ("shisanshui-horse", {}),
+    "horse-elsewhere": ("shisanshui-horse", {"horse.card": "5h"}),
+    "banker-house": ("shisanshui-banker", {}),
+    "capped-banker-house": ("shisanshui-banker", {"cap.pair": 6}),
+    "thai-house": ("thai", {}),
+    "by-seats-house": ("capsa-susun", {"scoop.by_seats": True}),
+}
+for _name, (_preset, _changes) in _HOUSE_RULES.items():
+    _truth = Rules.preset(_preset).derive(_changes, name=_name)
+    VARIANTS.append(Variant(_name, _house(_name, _truth), _truth, _preset))

@@ -166,6 +166,10 @@ def _settle_companions(case: Case, rng: random.Random, keep: tuple[int, ...]) ->
     if isinstance(stakes, list):
         stakes = [[stakes[i][j] for j in order] for i in order]
     moved = {"seats": [seats[k] for k in order], "stakes": stakes}
+    if isinstance(round_.get("banker"), int):  # a banker game: the banker moves with its seat
+        moved["banker"] = order.index(round_["banker"])
+    if isinstance(round_.get("multipliers"), list) and len(round_["multipliers"]) == count:
+        moved["multipliers"] = [round_["multipliers"][k] for k in order]
     out = [
         Companion(
             "seat-order",

@@ -36,11 +36,11 @@ from capsa.conformance.inference.check import check_inferred
 from capsa.conformance.inference.claims import base_rules, claim_observations
 from capsa.conformance.inference.defects import DefectParts
 from capsa.conformance.inference.doubting import DoubtingParts
+from capsa.conformance.inference.housing import HouseParts
 from capsa.conformance.inference.knobs import get, with_knobs
 from capsa.conformance.inference.observe import ObservingParts
 from capsa.conformance.inference.ranking import RankingParts
 from capsa.conformance.inference.result import Inference, Observation
-from capsa.conformance.inference.separating import SeparatingParts
 from capsa.conformance.inference.settling import SettlingParts
 from capsa.rules import Rules
 
@@ -62,9 +62,7 @@ it gives are then not the engine's."""
 _AS_FAR_AS_SHOWN = ("naturals.enabled",)
 
 
-class _Work(
-    RankingParts, DefectParts, SettlingParts, DoubtingParts, SeparatingParts, ObservingParts
-):
+class _Work(RankingParts, DefectParts, SettlingParts, DoubtingParts, HouseParts, ObservingParts):
     """Every part of the inference, on one engine."""
 
 
@@ -125,6 +123,7 @@ def infer(
             work.natural_precedence,
             work.doubt,
             work.separate,
+            work.house_rules,
             work.verify,
         ):
             part()
@@ -139,6 +138,7 @@ def infer(
             timeout=timeout,
             vectors=check_vectors,
             not_zero_sum=found.not_zero_sum,
+            defects=sorted(work.defects_found),
         )
         work.doubt_check(checked.settles)
         found = _result(work, hello)

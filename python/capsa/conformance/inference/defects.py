@@ -126,9 +126,20 @@ class DefectParts(Inferrer):
     """Ranking defects, asked (the verification names them)."""
 
     def defects(self) -> None:
-        """Asks the defect cases (of an engine that supports ``compare``)."""
-        if "compare" in self.ops:
-            self.ask(defect_probes())
+        """Asks the defect cases (of an engine that supports ``compare``) and
+        keeps the category pairs the engine ranks otherwise, so that the settle
+        answers over such rows are set aside."""
+        if "compare" not in self.ops:
+            return
+        probes = defect_probes()
+        self.ask(probes)
+        for probe in self.answered(probes):
+            if probe.name.startswith("defect-rows-") or self.got(probe) == self.expect(
+                probe, self.rules
+            ):
+                continue
+            a, b = (_core.evaluate(_core.card_ids(probe.input[k]), self.rules) for k in ("a", "b"))
+            self.defects_found.add((a.category, b.category))
 
 
 def defect_message(probe: Probe, got: object, expected: object) -> str:

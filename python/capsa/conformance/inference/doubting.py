@@ -71,6 +71,7 @@ class DoubtingParts(TradingParts):
             probe = Probe(f"check-{k + 1}", "settle", given, (), why)
             self.probes[probe.name] = probe
             self.answers[probe.name] = ("ok", result)
+            self._check_defects(probe)
             cases.append(probe)
         settled = [p for p in self.answered(self.probes.values()) if p.op == "settle"]
         unexplained = [p for p in self.answered(cases) if not self.matches(p, self.rules)]

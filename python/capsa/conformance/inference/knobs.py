@@ -54,6 +54,11 @@ def get(rules: Rules, knob: str) -> Any:
             if item["name"] == name:
                 return item["points"]
         return None
+    if knob in _TABLE:  # a knob of the houses left out where it holds its default
+        try:
+            return rules[knob]
+        except KeyError:
+            return _TABLE[knob].default
     return rules[knob]
 
 
@@ -68,6 +73,7 @@ def with_knobs(rules: Rules, changes: Mapping[str, Any]) -> Rules:
 def _with_knobs(rules: Rules, key: str) -> Rules:
     changes: dict[str, Any] = json.loads(key)
     plain: dict[str, Any] = {}
+    removed: list[str] = []
     for knob, value in changes.items():
         if knob.startswith("royalties.") and knob.count(".") == 2:
             _, row, category = knob.split(".")
@@ -82,9 +88,23 @@ def _with_knobs(rules: Rules, key: str) -> Rules:
             for item in enabled:
                 if item["name"] == name:
                     item["points"] = value
+        elif value is None and knob in _TABLE and _TABLE[knob].default is None:
+            removed.append(knob)  # no horse card: the knob left out
         else:
             plain[knob] = value
-    return rules.derive(plain) if plain else rules
+    rules = rules.derive(plain) if plain else rules
+    return _without(rules, removed) if removed else rules
+
+
+def _without(rules: Rules, knobs: list[str]) -> Rules:
+    """``rules`` with knobs that have no value left out (a table left empty too)."""
+    data = rules.to_dict()
+    for knob in knobs:
+        table, leaf = knob.split(".")
+        data.get(table, {}).pop(leaf, None)
+        if table in data and not data[table]:
+            del data[table]
+    return Rules.from_dict({**data, "base": DEFAULT_PRESET})
 
 
 def all_knobs(rules: Rules) -> set[str]:
@@ -126,14 +146,10 @@ def spec_of(rules: Rules) -> RulesSpec:
     preset = Rules.preset(DEFAULT_PRESET).to_dict()
     knobs: dict[str, Any] = {}
     for key, value in data.items():
-        if isinstance(value, dict) and key not in ("royalties",):
+        if isinstance(value, dict):  # a table the preset may leave out (the horse card)
             for sub, inner in value.items():
-                if preset[key].get(sub) != inner:
+                if preset.get(key, {}).get(sub) != inner:
                     knobs[f"{key}.{sub}"] = inner
-        elif key == "royalties":
-            for row, table in value.items():
-                if preset[key][row] != table:
-                    knobs[f"royalties.{row}"] = table
         elif preset.get(key) != value:
             knobs[key] = value
     return RulesSpec.of(DEFAULT_PRESET, knobs)
@@ -161,7 +177,11 @@ def candidates(knob: str, rules: Rules) -> list[Any]:
         return ["".join(p) for p in itertools.permutations("shcd")]
     if kind == "bool":
         return [False, True]
+    if kind == "card":  # the horse cards houses name: none, A, 5 and 10 of hearts, A of spades
+        return [None, "Ah", "5h", "Th", "As"]
     value = get(rules, knob)
+    if kind == "royalties-by-rank":
+        return [{}, value] if value else [{}]
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
         return [value]  # a table of a house's rule (royalties by rank): not searched
     low, high = int_range(knob)

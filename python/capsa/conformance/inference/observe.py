@@ -15,6 +15,7 @@ import capsa
 from capsa.conformance.inference.defects import DEFECT_NOTE, defect_message, shows_defect
 from capsa.conformance.inference.probes import Probe
 from capsa.conformance.inference.result import Observation
+from capsa.conformance.inference.rows import DEFECT_MET
 from capsa.conformance.inference.solving import Inferrer
 from capsa.conformance.inference.wording import show
 from capsa.conformance.protocol import request_of
@@ -48,6 +49,15 @@ class ObservingParts(Inferrer):
             if got == expected:
                 continue
             extra = hint(probe, got, expected, self.rules)
+            aside = self.unusable.get(name, "")
+            if aside.startswith(DEFECT_MET):
+                message = (
+                    f"{probe.why}: the engine answered {show(got)}, the inferred rules give "
+                    f"{show(expected)}; {aside}: no rules explain it"
+                )
+                request = self.request(probe)
+                self.observations.append(Observation(name, (), message, request, "ranking-defect"))
+                continue
             if shows_defect(probe):
                 message = defect_message(probe, got, expected) + extra
                 request = self.request(probe)
@@ -121,7 +131,7 @@ class ObservingParts(Inferrer):
 
     def request(self, probe: Probe) -> dict[str, Any]:
         """The probe's request, to replay it (no id, no rules)."""
-        request = request_of(0, probe.case(self.spec))
+        request = request_of(0, self.case_of(probe))
         request.pop("id", None)
         request.pop("rules", None)
         return request

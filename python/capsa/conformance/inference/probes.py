@@ -373,11 +373,12 @@ RAKE_KNOBS = (
 # 10,000 and up the rate itself, the top ones a cap.
 RAKE_STAKES = (7, 33, 100, 1_000, 10_000, 1_000_000, 10**9, 10**12)
 # Three seats that each win every row against the fourth under every preset:
-# with stakes only against the fourth, the round has three winners.
+# with stakes only against the fourth, the round has three winners. No hand
+# holds a natural under any definition (no hand is without a picture card).
 _THREE_WINNERS = (
     "2s 9h 9s / Td Jd Jc Kd Kh / 3c 4c 5h 6h 7d",
-    "3d 3h 7s / 8d 8s 9d Th Ts / 6d 6c 6s Ah As",
-    "4d 8h Js / 2d 2h 5c 5s Qs / Tc Jh Qh Ks Ad",
+    "3d 3h Js / 8d 8s 9d Th Ts / 6d 6c 6s Ah As",
+    "4d 8h 7s / 2d 2h 5c 5s Qs / Tc Jh Qh Ks Ad",
 )
 _BEATEN_BY_ALL = "4s 2c 3s / 9c Qd 4h Kc Ac / 7h Qc 8c 7c 5d"
 

@@ -21,13 +21,14 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
 from capsa import _core
 from capsa.conformance.inference.knobs import all_knobs, get, with_knobs
 from capsa.conformance.inference.probes import Probe, compare_probe, seat, settle_probe
-from capsa.conformance.inference.rounds import rows_of
+from capsa.conformance.inference.rounds import natural_hand, rows_of
 from capsa.conformance.inference.tables import TABLE_SIZES
 from capsa.conformance.inference.trading import SOLVED_TOGETHER, TradingParts
 from capsa.conformance.protocol import text_of
@@ -36,12 +37,14 @@ from capsa.rules import Rules
 __all__ = ["SeparatingParts", "telling_cases"]
 
 _ROUNDS = 96  # dealt rounds in the pool
+_NATURAL_ROUNDS = 24  # and rounds with a natural declared
 _PAIRS = 160  # pairs of hands of one category in the pool
 _STRONG_OF = 20
 _ASKED = 2
 _CONFIRMING = 8  # cases reading the knobs asked before a reading is kept
 _CONFIRMED = 4  # the fewest of them answered: a pool that barely reads a knob proves nothing
-_DEALT = "separate-"  # cases asked for each alternative rules
+_DEALT = "separate-"
+_TOLD = 8  # the answers named as a knob's probes  # cases asked for each alternative rules
 _PASSES = 3
 # the knobs whose values an equivalence holds under, when not among its own
 _CONTEXT = ("row_points", "overall_point", "royalty_mode", "scoop.multiply_royalties")
@@ -106,34 +109,48 @@ class SeparatingParts(TradingParts):
         if len(fitting) > 1 and (last or self._separating(fitting, asked=True)):
             return
         chosen = fitting[0] if len(fitting) == 1 else min(fitting, key=self._changes)
-        if not self._read(knobs, chosen):
+        unread = self._read(knobs, chosen)
+        if unread:
+            for knob in knobs:
+                if self.undetermined.get(knob) == f"{knob}: {why}":
+                    self.undetermined[knob] = f"{knob}: {why} ({unread})"
             return
+        others = [r for r in self._readings(ambiguity) if r != chosen]
         told = [
             p
-            for p in self.answered(self._separating(self._readings(ambiguity), asked=True))
-            if p.name.startswith(_DEALT)
-        ]
+            for p in self.answered(self.probes.values())
+            if any(self.expect(p, r) != self.expect(p, chosen) for r in others)
+        ][:_TOLD]
         self.rules = chosen
         if len(fitting) == 1:
             self._settled(knobs, why, told)
         else:
             self._equivalent(knobs, why, fitting, chosen)
 
-    def _read(self, knobs: Sequence[str], rules: Rules) -> bool:
-        """Asks up to eight cases of the pool whose answer under ``rules`` another
-        value of one of ``knobs`` would change: whether there are at least
-        four and the engine gives every answer ``rules`` give."""
-        reading: list[Probe] = []
+    def _read(self, knobs: Sequence[str], rules: Rules) -> str:
+        """The answers that read ``knobs`` (whose answer under ``rules`` another
+        value of one of them would change), with cases of the pool asked up to
+        eight in all; returns why the reading is not kept (fewer than four, or
+        one answered otherwise), or ""."""
         others = [with_knobs(rules, {k: v}) for k in knobs for v in self._alternatives(k, rules)]
-        for probe in self._pool:
-            if len(reading) == _CONFIRMING:
-                break
+
+        def reads(probe: Probe) -> bool:
             shown = self.expect(probe, rules)
-            if any(self.expect(probe, other) != shown for other in others):
+            return any(self.expect(probe, other) != shown for other in others)
+
+        asked = [p for p in self.answered(self.probes.values()) if reads(p)]
+        reading: list[Probe] = []
+        for probe in self._pool:
+            if len(reading) + len(asked) >= _CONFIRMING:
+                break
+            if probe.name not in self.answers and reads(probe):
                 reading.append(probe)
         self.ask(reading)
-        answered = self.answered(reading)
-        return len(answered) >= _CONFIRMED and self.consistent(answered, rules)
+        answered = asked + self.answered(reading)
+        if len(answered) < _CONFIRMED:
+            return f"{len(answered)} dealt round(s) read it, too few to decide"
+        wrong = [p.name for p in answered if not self.matches(p, rules)]
+        return f"the reading kept is answered otherwise on {', '.join(wrong[:3])}" if wrong else ""
 
     def _changes(self, rules: Rules) -> tuple[int, bool]:
         """Fewest knobs away from the base first, then the rules kept so far."""
@@ -186,17 +203,18 @@ class SeparatingParts(TradingParts):
 
 
 def telling_cases(
-    rules: Rules, ops: Collection[str], sizes: Sequence[int], fouls: bool = True
+    rules: Rules, ops: Collection[str], sizes: Sequence[int], fouls: bool = True, seed: int = 0
 ) -> list[Probe]:
-    """The cases dealt to tell rules apart (seeded, so the same each time):
-    ``settle`` rounds at ``sizes`` seats (rows laid out under ``rules``, a
-    fouled seat in some when ``fouls``) and ``compare`` pairs of one
-    category, for the ops in ``ops``. Raises nothing."""
+    """The cases dealt to tell rules apart (seeded by ``seed``, so the same each
+    time; ``infer`` deals seed 0): ``settle`` rounds at ``sizes`` seats (rows
+    laid out under ``rules``, a fouled seat in some when ``fouls``) and
+    ``compare`` pairs of one category, for the ops in ``ops``. Raises nothing."""
     out: list[Probe] = []
     if "settle" in ops:
-        out += _dealt_rounds(rules, sizes, fouls)
+        out += _dealt_rounds(rules, sizes, fouls, seed)
+        out += _natural_rounds(rules, [s for s in sizes if s >= 3], seed)
     if "compare" in ops:
-        out += _category_pairs(rules)
+        out += _category_pairs(rules, seed)
     return out
 
 
@@ -222,30 +240,76 @@ def _deal(draw: random.Random, size: int, strong: bool) -> list[list[int]] | Non
     return hands
 
 
-def _dealt_rounds(rules: Rules, sizes: Sequence[int], fouls: bool) -> list[Probe]:
+def _dealt_rounds(rules: Rules, sizes: Sequence[int], fouls: bool, seed: int) -> list[Probe]:
     """Seeded rounds at each of ``sizes``: in every other one seat 0 holds
-    stronger cards (scoops and sweeps), in every sixth seat 1 fouls."""
+    stronger cards (scoops and sweeps), in two of every six seat 1 fouls
+    (one of them against the stronger seat)."""
     if not sizes:
         return []
-    draw = random.Random(43)
+    draw = random.Random(43 + 1000 * seed)
     out: list[Probe] = []
     for k in range(_ROUNDS * 4):
         size = sizes[len(out) % len(sizes)]
         hands = _deal(draw, size, strong=len(out) % 2 == 0)
         if hands is None:
             continue
-        foul = fouls and len(out) % 6 == 3
+        foul = fouls and len(out) % 6 in (2, 3)
         seats = [seat(rows_of(h, rules, foul=foul and i == 1)) for i, h in enumerate(hands)]
         why = f"a round dealt to tell apart rules that fit every answer ({size} seats)"
-        out.append(settle_probe(f"separate-{k}", (), why, *seats))
+        out.append(_with_banker(settle_probe(f"separate-{k}", (), why, *seats), rules, len(out)))
         if len(out) == _ROUNDS:
             break
     return out
 
 
-def _category_pairs(rules: Rules) -> list[Probe]:
+def _natural_rounds(rules: Rules, sizes: Sequence[int], seed: int) -> list[Probe]:
+    """Seeded rounds of three and four seats where seat 0 holds the stronger
+    cards and the last seat declares a natural (what a sweep does with a
+    natural at the table): the only dealt rounds that hold one."""
+    if not sizes:
+        return []
+    draw = random.Random(45 + 1000 * seed)
+    out: list[Probe] = []
+    names = [i["name"] for i in rules["naturals.enabled"]] or ["six-pairs"]
+    for k in range(_NATURAL_ROUNDS * 4):
+        size = sizes[len(out) % len(sizes)]
+        natural = natural_hand(names[len(out) % len(names)], rules, set())
+        if natural is None:
+            continue
+        rest = [c for c in range(52) if c not in natural]
+        draw.shuffle(rest)
+        pool = sorted(rest[:_STRONG_OF])  # ids rise with rank
+        others = pool[:-13] + rest[_STRONG_OF:]
+        draw.shuffle(others)
+        hands = [pool[-13:]] + [sorted(others[13 * i : 13 * i + 13]) for i in range(size - 2)]
+        if any(_core.naturals(hand) for hand in hands):
+            continue
+        seats = [seat(rows_of(h, rules)) for h in hands] + [seat(natural, declare=True)]
+        why = f"a round dealt with a natural declared at the table ({size} seats)"
+        out.append(_with_banker(settle_probe(f"separate-natural-{k}", (), why, *seats), rules, k))
+        if len(out) == _NATURAL_ROUNDS:
+            break
+    return out
+
+
+def _with_banker(probe: Probe, rules: Rules, k: int) -> Probe:
+    """The round with its banker (seat 0, the stronger, in every other round)
+    and multipliers under a banker game."""
+    if not rules["banker.enabled"]:
+        return probe
+    size = len(probe.input["round"]["seats"])
+    banker, most = (0 if k % 2 == 0 else k % size), rules["banker.max_multiplier"]
+    round_ = {**probe.input["round"], "banker": banker}
+    multipliers = [1 if i == banker else 1 + (i + k) % most for i in range(size)]
+    if k % 8 == 5:  # a multiplier above the most: the most is read by its refusal
+        multipliers[(banker + 1) % size] = most + 1
+    round_["multipliers"] = multipliers
+    return replace(probe, input={**probe.input, "round": round_})
+
+
+def _category_pairs(rules: Rules, seed: int) -> list[Probe]:
     """Seeded pairs of five-card hands (and of three) of one category."""
-    draw = random.Random(44)
+    draw = random.Random(44 + 1000 * seed)
     out: list[Probe] = []
     for k in range(_PAIRS * 4):
         size = 3 if k % 4 == 3 else 5

@@ -26,6 +26,7 @@ from capsa.conformance.inference.rounds import (
     TOP_HANDS,
     royalty_probe,
 )
+from capsa.conformance.inference.solving import NOT_ZERO_SUM
 from capsa.conformance.inference.tables import TABLE_SIZES, widen
 from capsa.conformance.inference.trading import FIGURES, TradingParts
 from capsa.rules import KNOBS, Rules
@@ -147,10 +148,12 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
         """The table sizes where the engine is not zero-sum (an answer seen, or its
         hello's ``not_zero_sum``) are set aside; returns the smallest other one
         (2 when every size is set aside: only zero-sum answers are solved from)."""
-        seen = {len(self.points(p) or ()) for p in probes if p.name in self.unusable}
+        seen = {
+            len(self.points(p) or ()) for p in probes if self.unusable.get(p.name) == NOT_ZERO_SUM
+        }
         self.not_zero_sum = seen | self.declared_not_zero_sum()
         for probe in probes:
-            if probe.name in SIZED and probe.name in self.unusable:
+            if probe.name in SIZED and self.unusable.get(probe.name) == NOT_ZERO_SUM:
                 self.partial.add(probe.name)  # its payers still show the table size
         size = next((s for s in TABLE_SIZES if s not in self.not_zero_sum), 2)
         if size > 2:

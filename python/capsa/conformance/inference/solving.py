@@ -19,14 +19,16 @@ from capsa.conformance.inference.knobs import (
 )
 from capsa.conformance.inference.probes import Probe
 from capsa.conformance.inference.result import Observation
+from capsa.conformance.inference.rows import DEFECT_MET, rows_meeting
 from capsa.conformance.inference.wording import show
-from capsa.conformance.protocol import request_of
+from capsa.conformance.protocol import Case, request_of
 from capsa.conformance.serve import CapsaEngine
 from capsa.rules import Rules
 
-__all__ = ["Answer", "Inferrer"]
+__all__ = ["NOT_ZERO_SUM", "Answer", "Inferrer"]
 
 _JOINT = 12  # values of the first of two knobs tried when only both together fit
+NOT_ZERO_SUM = "its points do not sum to zero"  # why such an answer is set aside
 
 # ------------------------------------------------------------------ the inference
 
@@ -65,6 +67,8 @@ class Inferrer:
         self.notes: list[str] = []
         self.trying = False  # solving under trial values: nothing is noted
         self.misfit: set[str] = set()  # knobs no value of which explains their answers
+        # category pairs the engine ranks otherwise than every ranking (a defect)
+        self.defects_found: set[tuple[str, str]] = set()
         self._requests: dict[str, dict[str, Any]] = {}
         self._expected: dict[tuple[str, Rules], dict[str, Any]] = {}
         self.observations: list[Observation] = []
@@ -82,7 +86,7 @@ class Inferrer:
         requests = []
         for probe in fresh:
             self.probes[probe.name] = probe
-            requests.append((self._next_id, probe.case(self.spec)))
+            requests.append((self._next_id, self.case_of(probe)))
             self._next_id += 1
         outcomes = self.engine.exchange(requests)
         self.asked += len(requests)
@@ -97,11 +101,21 @@ class Inferrer:
             else:
                 self.answers[probe.name] = ("ok", response.get("result"))
             self._check_zero_sum(probe)
+            self._check_defects(probe)
+
+    def _check_defects(self, probe: Probe) -> None:
+        """Sets aside a settle answer one of whose rows meets a ranking defect
+        the engine showed: no rules explain it, and no knob is fitted to it."""
+        if probe.op != "settle" or not self.defects_found:
+            return
+        met = rows_meeting(probe.input["round"]["seats"], self.defects_found, self.rules)
+        if met:
+            self.unusable.setdefault(probe.name, f"{DEFECT_MET} ({met})")
 
     def _check_zero_sum(self, probe: Probe) -> None:
         points = self.points(probe)
         if points is not None and sum(points) != 0:
-            self.unusable[probe.name] = "its points do not sum to zero"
+            self.unusable[probe.name] = NOT_ZERO_SUM
 
     def points(self, probe: Probe) -> tuple[int, ...] | None:
         """The points of a settle answer, when it has integer points."""
@@ -131,9 +145,23 @@ class Inferrer:
         answer: Answer = ("ok", response["result"]) if "result" in response else ("error", None)
         return self._view(probe, answer)
 
+    def case_of(self, probe: Probe) -> Case:
+        """The case a probe asks under the base rules. Under a banker game a
+        round also names the banker (seat 1: seat 0 plays it as in any pair)
+        and each seat's multiplier (1), unless the probe gives them."""
+        case = probe.case(self.spec)
+        if probe.op != "settle" or not self.base["banker.enabled"]:
+            return case
+        round_ = dict(probe.input["round"])
+        if "banker" in round_:
+            return case
+        round_["banker"] = 1
+        round_["multipliers"] = [1] * len(round_["seats"])
+        return Case(probe.op, self.spec, {**probe.input, "round": round_})
+
     def _request_of(self, probe: Probe) -> dict[str, Any]:
         if probe.name not in self._requests:
-            self._requests[probe.name] = request_of(0, probe.case(self.spec))
+            self._requests[probe.name] = request_of(0, self.case_of(probe))
         return self._requests[probe.name]
 
     def _view(self, probe: Probe, answer: Answer) -> Any:
