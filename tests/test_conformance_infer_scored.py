@@ -58,6 +58,8 @@ MUST_FIND: dict[str, tuple[str, ...]] = {
     "fixed-foul-house": ("foul.mode", "foul.points"),
     "claimed-rules": ("row_points", "surrender.cost"),
     "horse-house": ("horse.card",),
+    # read before the scoring, so that the scoring is solved under it
+    "horse-elsewhere": ("horse.card", "row_points", "royalties.top.trips", "scoop.multiplier"),
     "banker-house": ("banker.enabled", "banker.max_multiplier", "cap.pair"),
     "thai-house": ("royalties.bottom_by_rank", "scoop.by_seats", "foul.mode"),
     "by-seats-house": ("scoop.by_seats",),

@@ -119,6 +119,7 @@ def infer(
             work.fixed_rules,
             work.fouls,
             work.naturals,
+            work.house_first,
             work.settlement,
             work.natural_precedence,
             work.doubt,

@@ -58,12 +58,31 @@ _DECK = ("deck.added_suits", "deck.decks", "deck.jokers")
 _UNSEEN = "no answer depends on it under the inferred rules"
 _TOO_FEW = "too few to decide)"
 _SET_ASIDE = "the answers of its probes are set aside"
+_UNREAD = "no fixed probe reads it"
+# the house knobs read before the scoring is solved: each moves every round's points
+_FIRST = ("horse.card", "cap.pair", "cap.scoop", "cap.sweep_all", "scoop.by_seats")
 # scoring knobs a dealt round may read when no probe does
 _SCORING = ("sweep_all.", "scoop.", "royalties.", "overall_point", "royalty_")
 
 
 class HouseParts(SeparatingParts):
     """The knobs of the houses, each read from dealt rounds."""
+
+    def house_first(self) -> None:
+        """Reads the house knobs that count on their own before the scoring is
+        solved, so that it is solved under them (a horse card or a cap the base
+        does not have moves every round's points); one no reading fits yet is
+        read again after the scoring (:meth:`house_rules`)."""
+        if "settle" not in self.ops:
+            return
+        for knob, parent in HOUSE_KNOBS.items():
+            if parent is None and knob in _FIRST:
+                self._read_house(knob, None)
+        self.separate()
+        for knob in _FIRST:  # not decided yet: the scoring first, then again
+            if self.undetermined.get(knob, "").startswith(f"{knob}: {_UNREAD}"):
+                self.undetermined.pop(knob)
+                self.probed.pop(knob, None)
 
     def house_rules(self) -> None:
         """Reads every house knob (see the module docstring): the ones that
@@ -156,7 +175,7 @@ class HouseParts(SeparatingParts):
             return
         readings = [with_knobs(self.rules, {knob: v}) for v in values]
         shown = ", ".join(_shown(v) for v in values[:8])
-        why = f"no fixed probe reads it, and no dealt round decided it from {shown}"
+        why = f"{_UNREAD}, and no dealt round decided it from {shown}"
         self.ambiguity([knob], readings, why)
 
     def _counts(self, parent: str) -> bool:

@@ -70,6 +70,8 @@ class ObservingParts(Inferrer):
             )
             self.observations.append(Observation(name, probe.knobs, message, self.request(probe)))
         for size, probes in sorted(skewed.items()):
+            # named after a probe written for it, the dealt rounds last
+            probes.sort(key=lambda p: p.name.startswith(("separate-", "dealt-")))
             self.observations.append(self._not_zero_sum(size, probes))
         if any(o.kind == "ranking-defect" for o in self.observations):
             self.notes.append(DEFECT_NOTE)
