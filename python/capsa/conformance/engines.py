@@ -39,7 +39,7 @@ from capsa.conformance.bounds import (
 from capsa.conformance.errors import HandshakeError
 from capsa.conformance.protocol import PROTOCOL_VERSION, Case, request_line
 
-__all__ = ["CallableEngine", "Engine", "HandshakeError", "Outcome", "ProcessEngine"]
+__all__ = ["CallableEngine", "Engine", "HandshakeError", "Outcome", "ProcessEngine", "engine_of"]
 
 _STDERR_TAIL = 4096
 # Seconds the hello may take at least: the engine starts before it answers.
@@ -435,3 +435,22 @@ class ProcessEngine(Engine):
         tail = self.stderr_text().strip().splitlines()[-3:]
         shown = f"; stderr: {' | '.join(tail)}" if tail else ""
         return Outcome("crash", detail=f"the engine exited (code {code}) before answering{shown}")
+
+
+def engine_of(
+    engine: Engine | str | Sequence[str] | Callable[[dict[str, Any]], Any],
+    timeout: float = 10.0,
+    digest_timeout: float | None = None,
+) -> Engine:
+    """The :class:`Engine` of what ``run`` and ``infer`` take: an ``Engine`` as it
+    is, a command line (a str or an argv list) as a :class:`ProcessEngine`
+    with these timeouts, a callable as a :class:`CallableEngine`. Starts
+    nothing. Raises ``TypeError`` for anything else, and what
+    :class:`ProcessEngine` raises for a command."""
+    if isinstance(engine, Engine):
+        return engine
+    if isinstance(engine, str | Sequence):
+        return ProcessEngine(engine, timeout=timeout, digest_timeout=digest_timeout)
+    if callable(engine):
+        return CallableEngine(engine)
+    raise TypeError(f"an engine is a command, an Engine or a callable, not {type(engine).__name__}")

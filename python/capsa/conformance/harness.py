@@ -23,7 +23,7 @@ from capsa._core import ArgumentError
 from capsa.conformance.bounds import kept
 from capsa.conformance.claims import Claims, check_claims
 from capsa.conformance.diagnosis import diagnose, digest_matches
-from capsa.conformance.engines import CallableEngine, Engine, Outcome, ProcessEngine
+from capsa.conformance.engines import Engine, Outcome, engine_of
 from capsa.conformance.explain import explain
 from capsa.conformance.flags import flags_of
 from capsa.conformance.invariants import Companion, companions, zero_sum
@@ -504,23 +504,6 @@ class _Run:
         )
 
 
-def _engine_of(
-    engine: Engine | str | Sequence[str] | Callable[[dict[str, Any]], Any],
-    timeout: float,
-    digest_timeout: float | None = None,
-) -> tuple[Engine, str | None]:
-    if isinstance(engine, Engine):
-        return engine, getattr(engine, "command", None)
-    if isinstance(engine, str):
-        return ProcessEngine(engine, timeout=timeout, digest_timeout=digest_timeout), engine
-    if isinstance(engine, Sequence):
-        process = ProcessEngine(list(engine), timeout=timeout, digest_timeout=digest_timeout)
-        return process, process.command
-    if callable(engine):
-        return CallableEngine(engine), None
-    raise TypeError(f"an engine is a command, an Engine or a callable, not {type(engine).__name__}")
-
-
 def _check_run_arguments(digests: str, shrink_seconds: float, min_requests: int) -> None:
     if digests not in ("auto", "presets", "all", "none"):
         raise ArgumentError(f'digests is "auto", "presets", "all" or "none", not {digests!r}')
@@ -614,7 +597,8 @@ def run(
     _check_run_arguments(digests, shrink_seconds, min_requests)
     target = rules_of(rules) if rules is not None else None
     started = time.perf_counter()
-    the_engine, replay = _engine_of(engine, timeout, digest_timeout)
+    the_engine = engine_of(engine, timeout, digest_timeout)
+    replay: str | None = getattr(the_engine, "command", None)
     hello = the_engine.start()
     try:
         state = _Run(the_engine, hello, replay, target)

@@ -13,27 +13,30 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from capsa import _core
-from capsa.rules import RANKING_KNOBS, Rules
+from capsa.rules import Rules
 
-__all__ = ["every_ranking", "order_under_every_ranking"]
+__all__ = ["every_ranking", "order_under_every_ranking", "ranking_combinations"]
+
+
+def ranking_combinations() -> list[dict[str, str]]:
+    """The 192 combinations of the ranking knobs' values, as knob changes
+    (the suit tie-break first). Raises nothing."""
+    return [
+        {"tie_break": tie, "suit_order": order, "flush_compare": flush, "wheel": wheel}
+        for tie, order, flush, wheel in itertools.product(
+            ("suit", "none"),
+            ["".join(p) for p in itertools.permutations("shcd")],
+            ("ranks", "suit-first"),
+            ("low", "second"),
+        )
+    ]
 
 
 @lru_cache(maxsize=1)
 def every_ranking() -> tuple[Rules, ...]:
     """The 192 rankings of the ranking knobs, on capsa-susun's other rules."""
     base = Rules.preset("capsa-susun")
-    choices = {
-        "tie_break": ("none", "suit"),
-        "suit_order": tuple("".join(p) for p in itertools.permutations("shcd")),
-        "flush_compare": ("ranks", "suit-first"),
-        "wheel": ("low", "second"),
-    }
-    if set(choices) != set(RANKING_KNOBS):  # a ranking knob added: list its values here
-        raise RuntimeError(f"the ranking knobs are {RANKING_KNOBS}")
-    return tuple(
-        base.derive(dict(zip(choices, values, strict=True)))
-        for values in itertools.product(*choices.values())
-    )
+    return tuple(base.derive(combo) for combo in ranking_combinations())
 
 
 def order_under_every_ranking(a: Sequence[int], b: Sequence[int]) -> int | None:

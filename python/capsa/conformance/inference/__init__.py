@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from capsa.conformance.engines import CallableEngine, Engine, ProcessEngine
+from capsa.conformance.engines import Engine, engine_of
 from capsa.conformance.inference.check import check_inferred
 from capsa.conformance.inference.claims import base_rules, claim_observations
 from capsa.conformance.inference.defects import DefectParts
@@ -102,12 +102,7 @@ def infer(
     be started or its ``hello`` is unusable, ``RulesError`` for an unknown
     preset.
     """
-    if isinstance(engine, Engine):
-        runner = engine
-    elif callable(engine):
-        runner = CallableEngine(engine)
-    else:
-        runner = ProcessEngine(engine, timeout=timeout)
+    runner = engine_of(engine, timeout)
     hello = runner.start()
     try:
         rules, notes = base_rules(base, hello)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from capsa._core import CapsaError, card_ids
-from capsa.conformance.engines import CallableEngine, Engine, Outcome, ProcessEngine
+from capsa.conformance.engines import Engine, Outcome, engine_of
 from capsa.conformance.harness import run
 from capsa.conformance.inference.rows import rows_meeting
 from capsa.conformance.inference.wording import printable, show
@@ -102,7 +102,7 @@ def check_inferred(
 
     Raises :class:`~capsa.conformance.HandshakeError` when the engine cannot
     be started or its ``hello`` is unusable."""
-    runner = _Observed(_engine_of(engine, timeout), not_zero_sum)
+    runner = _Observed(engine_of(engine, timeout), not_zero_sum)
     report = run(
         runner,
         rules=rules,
@@ -151,16 +151,6 @@ def _meets_defect(failure: Failure, defects: Collection[tuple[str, str]], rules:
     except (CapsaError, KeyError, TypeError):
         return False
     return False
-
-
-def _engine_of(
-    engine: str | Sequence[str] | Callable[[dict[str, Any]], Any] | Engine, timeout: float
-) -> Engine:
-    if isinstance(engine, Engine):
-        return engine
-    if callable(engine):
-        return CallableEngine(engine)
-    return ProcessEngine(engine, timeout=timeout)
 
 
 class _Observed(Engine):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from functools import lru_cache
 
@@ -16,6 +15,7 @@ from capsa.conformance.inference.probes import (
 )
 from capsa.conformance.inference.solving import Inferrer
 from capsa.conformance.protocol import RulesSpec
+from capsa.conformance.rankings import ranking_combinations
 from capsa.conformance.vectors import load_vectors, shipped_dir
 
 __all__ = ["RankingParts"]
@@ -33,7 +33,7 @@ class RankingParts(Inferrer):
             self.ask(probes)
         answered = self.answered(probes)
         scored = []
-        for combo in _combinations():
+        for combo in ranking_combinations():
             rules = self.rules.derive(combo)
             misses = [p.name for p in answered if self.expect(p, rules) != self.got(p)]
             changes = sum(self.rules[k] != v for k, v in combo.items())
@@ -109,18 +109,6 @@ class RankingParts(Inferrer):
         self.classify("foul_check")
         if "foul_check" not in self.probed:
             self.moot(["foul_check"], "no two rows can be equal under these ranking rules")
-
-
-def _combinations() -> list[dict[str, str]]:
-    return [
-        {"tie_break": tie, "suit_order": order, "flush_compare": flush, "wheel": wheel}
-        for tie, order, flush, wheel in itertools.product(
-            ("suit", "none"),
-            ["".join(p) for p in itertools.permutations("shcd")],
-            ("ranks", "suit-first"),
-            ("low", "second"),
-        )
-    ]
 
 
 def _key(combo: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
