@@ -7,7 +7,14 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from variant_engines import PAGAT_HOUSE, VARIANTS, DefectiveRanking, House, plays_the_same
+from variant_engines import (
+    PAGAT_HOUSE,
+    VARIANTS,
+    DefectiveRanking,
+    House,
+    plays_the_same,
+    random_variant,
+)
 
 from capsa import Rules, presets
 from capsa.conformance.inference import CANNOT_INFER, infer
@@ -56,9 +63,12 @@ def test_an_ambiguity_is_settled_by_asking_a_round_that_tells_the_readings_apart
 
 
 def test_a_knob_not_determined_is_not_written_in_the_rules_file() -> None:
-    house = _variant("random-45")
+    # a house whose dealt rounds leave many knobs not determined (a scoop's
+    # bonus of 2 only rounds of three or four seats show, every two-seat scoop
+    # paid as a sweep)
+    house = random_variant(1129)
     found = infer(house.make(), base=house.base)
-    assert found.undetermined
+    assert len(found.undetermined) > 10
     text = found.to_toml()
     written = tomllib.loads(text)
     for knob in found.undetermined:

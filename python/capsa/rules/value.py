@@ -49,6 +49,17 @@ def _set(data: dict[str, Any], dotted: str, value: Any) -> None:
     cur[parts[-1]] = value
 
 
+def _set_copying(data: dict[str, Any], dotted: str, value: Any) -> None:
+    """``_set``, copying each table on the way instead of changing it."""
+    parts = dotted.split(".")
+    cur = data
+    for part in parts[:-1]:
+        table = cur.get(part)
+        cur[part] = dict(table) if isinstance(table, Mapping) else {}
+        cur = cur[part]
+    cur[parts[-1]] = value
+
+
 def _has(data: Mapping[str, Any], dotted: str) -> bool:
     try:
         _get(data, dotted)
@@ -131,10 +142,12 @@ class Rules(RuleSet):
 
     # Its public home: the name pickles, reprs and docs give it.
     __module__ = "capsa.rules"
-    __slots__ = ("_data", "_frozen")
+    __slots__ = ("_data", "_frozen", "_hash", "_parts")
 
     _data: dict[str, Any]
     _frozen: Any
+    _hash: int
+    _parts: dict[str, Any]  # each top-level key's frozen value
 
     def __new__(cls, config: Mapping[str, Any] | None = None, /, **knobs: Any) -> Rules:
         changes = dict(_as_mapping(config, "Rules()"))
@@ -142,20 +155,31 @@ class Rules(RuleSet):
             raise RulesError("rules: base is given twice")
         base_name = _preset_name(changes.pop("base", knobs.pop("base", DEFAULT_PRESET)))
         base = Rules.preset(base_name)
-        return cls._build(base._data, check_changes((changes, knobs)))
+        return cls._build(base, check_changes((changes, knobs)))
 
     @classmethod
-    def _build(cls, base: Mapping[str, Any], updates: Mapping[str, Any]) -> Rules:
-        """The rules of ``base`` with the checked ``updates``, compiled."""
-        data = copy.deepcopy(dict(base))
+    def _build(cls, base: Rules | Mapping[str, Any], updates: Mapping[str, Any]) -> Rules:
+        """The rules of ``base`` (rules, or rules data) with the checked
+        ``updates``, compiled."""
+        source = base._data if isinstance(base, Rules) else base
+        known = base._parts if isinstance(base, Rules) else {}
+        # the tables an update leaves alone are shared with base, frozen once:
+        # rules data is never changed once built (reads hand out copies)
+        data = dict(source)
         for key, value in updates.items():
-            _set(data, key, value)
+            _set_copying(data, key, value)
         for key, default in _LEFT_OUT_AS:
             if not _has(data, key):
-                _set(data, key, copy.deepcopy(default))
+                _set_copying(data, key, copy.deepcopy(default))
+        parts = {
+            k: known[k] if k in known and v is source.get(k) else _freeze(v)
+            for k, v in data.items()
+        }
         rules = super().__new__(cls, data)
         object.__setattr__(rules, "_data", data)
-        object.__setattr__(rules, "_frozen", _freeze(data))
+        object.__setattr__(rules, "_parts", parts)
+        object.__setattr__(rules, "_frozen", tuple(sorted(parts.items())))
+        object.__setattr__(rules, "_hash", hash(rules._frozen))
         return rules
 
     # ------------------------------------------------------------ building
@@ -276,7 +300,7 @@ class Rules(RuleSet):
         ``changes`` is not a mapping.
         """
         updates = check_changes((_as_mapping(changes, "Rules.derive()"), knobs))
-        return Rules._build(self._data, updates)
+        return Rules._build(self, updates)
 
     # ------------------------------------------------------------ reading
 
@@ -343,10 +367,10 @@ class Rules(RuleSet):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Rules):
             return NotImplemented
-        return bool(self._frozen == other._frozen)
+        return self._hash == other._hash and bool(self._frozen == other._frozen)
 
     def __hash__(self) -> int:
-        return hash(self._frozen)
+        return self._hash
 
     def __repr__(self) -> str:
         return f"Rules(name={self.name!r})"

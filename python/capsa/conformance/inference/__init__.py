@@ -120,6 +120,8 @@ def infer(
             work.doubt,
             work.separate,
             work.house_rules,
+            work.trade_again,
+            work.moot_left,
             work.verify,
         ):
             part()

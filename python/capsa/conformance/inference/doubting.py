@@ -15,6 +15,7 @@ when one does): nothing solved against a doubtful value stays confident.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -23,13 +24,13 @@ from typing import Any
 from capsa.conformance.inference.knobs import all_knobs, candidates, get, with_knobs
 from capsa.conformance.inference.probes import Probe, seat, settle_probe
 from capsa.conformance.inference.rounds import rows_of
-from capsa.conformance.inference.settling import PARTNERS as _PARTNERS
-from capsa.conformance.inference.trading import SOLVED_TOGETHER, TradingParts
+from capsa.conformance.inference.trading import PARTNERS, SOLVED_TOGETHER, TradingParts
 from capsa.rules import Rules
 
 __all__ = ["DoubtingParts", "dealt_probes"]
 
 _DEALT = 8  # dealt rounds asked: a few requests, each settled under every trial value
+_READINGS = 4  # the alternative readings of one ambiguity tried in a repair
 
 _SCORING: tuple[str, ...] = ("row_points", "overall_point", "royalty_", "scoop.", "sweep_all.")
 _SCORING += ("foul.", "surrender.", "royalties.", "naturals.points.")
@@ -54,7 +55,7 @@ class DoubtingParts(TradingParts):
         bonus, the row and overall points, the foul mode and its points) as not
         determined too: they were solved together."""
         for _ in range(2):
-            for knob, partners in _PARTNERS.items():
+            for knob, partners in PARTNERS.items():
                 if knob not in self.undetermined:
                     continue
                 for partner in partners:
@@ -91,7 +92,31 @@ class DoubtingParts(TradingParts):
                 self.misfit.discard(knob)
                 self.note([knob], unexplained)
                 return
+        repaired = self._other_readings(settled, unexplained)
+        if repaired is not None:
+            self.rules = repaired  # the knobs stay open: separate() decides them
+            return
         self._demote(settled, unexplained)
+
+    def _other_readings(
+        self, settled: Sequence[Probe], unexplained: Sequence[Probe]
+    ) -> Rules | None:
+        """The rules with the readings of up to two open ambiguities taken
+        together (two royalties below the row point they replace, which only a
+        foul shows) that give every settle answer, if some do."""
+        readings = [
+            changes
+            for knobs, alternatives, why in self.ambiguous
+            if any(self.undetermined.get(k) == f"{k}: {why}" for k in knobs)
+            for changes in alternatives[:_READINGS]
+        ]
+        for first, second in itertools.combinations([{}, *readings], 2):
+            if set(first) & set(second):
+                continue
+            trial = with_knobs(self.rules, {**first, **second})
+            if all(self.matches(p, trial) for p in unexplained) and self.consistent(settled, trial):
+                return trial
+        return None
 
     def _demote(self, settled: Sequence[Probe], unexplained: Sequence[Probe]) -> None:
         reads, fits = self._reads(unexplained, settled)

@@ -133,8 +133,7 @@ class NaturalParts(Inferrer):
                 first, set()
             ):
                 continue
-            a = natural_hand(first, self.rules, set())
-            b = natural_hand(second, self.rules, set(a or ()))
+            a, b = _natural_pair(first, second, self.rules)
             if a is None or b is None:
                 continue
             probes.append(
@@ -263,3 +262,16 @@ def _twin_probes(rules: Rules) -> list[Probe]:
             )
             return [probe]
     return []
+
+
+def _natural_pair(
+    first: str, second: str, rules: Rules
+) -> tuple[list[int] | None, list[int] | None]:
+    """Two hands of 13 distinct cards holding ``first`` and ``second``: the
+    second found among the cards the first leaves, else the other way round."""
+    a = natural_hand(first, rules, set())
+    b = natural_hand(second, rules, set(a or ()))
+    if a is None or b is None:
+        b = natural_hand(second, rules, set())
+        a = natural_hand(first, rules, set(b or ()))
+    return a, b

@@ -85,24 +85,36 @@ def settle_probe(
     return Probe(name, "settle", round_of(*seats, stakes=stakes), tuple(knobs), why, money)
 
 
-# Seat 0 wins the top and the middle and loses the bottom; no row holds more
-# than two pair, so no royalty of any preset applies.
-_WIN2 = "Ah Qd 3c / Ks Kh 8d 6c 2s / Jd Jc 9h 9s 4d"
-_LOSE1 = "Kd Jh 5c / Qs Qh 7d 5d 3h / As Ac 7s 7c 2h"
-_TIE_BOTTOM = "Kd Th 5c / Qs Qh 7d 5d 3h / Jh Js 9d 9c 4h"  # the bottom ties without a suit rule
-_SCOOPED = "Kd Jh 5c / Qs Qh 7d 5d 3h / Ts Tc 8h 8c 2h"
-_FOULED = "As Ac 2h / Qs Qh 7d 5d 3h / Kd Jh 5c 7s 7c"  # a top pair of aces over the middle
-_QUADS = "Ah Qd 3c / Ks Kh 8d 6c 2s / 9h 9s 9d 9c 4d"  # _WIN2 with bottom quads
-_STRAIGHT_FLUSH_BOTTOM = "Kd Jh 5c / Qs Qh 7d 5d 3h / 8s 7s 6s 5s 4s"
-_TOP_PAIR_WINS = "Ts Tc 2h / Qs Qh 7d 5d 3h / 8h 8c 7s 7c 2d"
-# A seat that wins every row against each of the three others, no royalty.
-_SWEEPER = "As Ah 2c / Ks Kh Qs Qh 3d / Ac Ad 4d 4c 5h"
+# The seats of the scoring probes. Every row is a high card (no royalty of
+# any house applies, whoever collects them), no hand holds a natural under
+# any definition, and the rows compare alike under every ranking knob: the
+# answers show the figures alone. _QUADS and _STRAIGHT_FLUSH_BOTTOM hold the
+# one royalty their probes are about. tests/test_conformance_infer_probes.py
+# holds them to this.
+# _WIN2 wins the top and the middle against _LOSE1 and loses the bottom.
+_WIN2 = "Th 4c 2d / Kh 9c 8c 6h 5c / Ah 9s 6d 4s 3h"
+_LOSE1 = "7s 6c 5d / Qs Js Tc 8h 2s / As Kd Jd 8s 2c"
+# rows of _WIN2's ranks that tie it without a suit rule
+_TIE_BOTTOM = "7h 3d 2c / Qc Jh 7s 6c 2s / Ad 9h 6s 4h 3c"  # _WIN2 wins the top and middle
+_TIE_TOP = "Tc 4d 2s / Jc Ts 7h 5h 2c / Kc Js 8s 7d 3c"  # _WIN2 wins the middle and bottom
+_TIE_MIDDLE = "Qd 7d 5h / Ks 9d 8d 6s 5d / Kc Qs Jc 7h 2c"  # _WIN2 loses the top, wins the bottom
+_TIE_TWO = "Ts 4h 2s / Kd 9h 8h 6s 5h / Ac Kc Qs Tc 3s"  # _WIN2 loses the bottom
+_SCOOPED = "9h 3c 2s / 9d 7h 4h 3s 2c / Js Td 7c 4d 2h"
+_FOULED = "9h 8s 7h / As Kc 7c 6c 3c / Jh 8d 7d 5d 2s"  # a 9-high top over an 8-high middle
+_QUADS = "Th 4c 2d / Kh 9c 8c 6h 5c / Ks Qs Qh Qc Qd"  # _WIN2 with bottom quads
+_STRAIGHT_FLUSH_BOTTOM = "9h 3c 2s / 9d 7h 4h 3s 2c / Js Ts 9s 8s 7s"  # _SCOOPED's, above quads
+# the royalty the probes with _QUADS show beside the knob they are about
+_QUADS_ROYALTY = ("royalties.bottom.quads",)
+_TOP_WINS = "Tc 7c 3s / Td 8h 6s 3c 2h / Ac Kc Jh 8s 5s"  # wins the top from _QUADS
+# A seat that wins every row against each of the three others; each of those
+# wins two rows and loses one against each other.
+_SWEEPER = "As Kh Jh / Ac Ks Qh 6h 2h / Ah Kc Qs 9c 7c"
 _SWEPT = (
-    "Kd 7d 2d / Jd Jc 6d 4h 3c / Td Tc 9d 9c 8d",
-    "Qd 7c 2h / Jh Js 6c 5d 3h / Th Ts 9h 9s 8c",
-    "Qc 7h 2s / Kc 7s 6s 5s 4s / 8h 8s 6h 5c 3s",
+    "8s 4d 2s / Js Ts 9d 8h 5s / Ad Td 9s 6s 3c",
+    "8d 6d 5h / Qd Jd 7h 6c 2c / Kd 9h 7s 5c 2d",
+    "Th 4s 3h / Jc Tc 7d 4h 3d / Qc 8c 5d 4c 3s",
 )
-_FOULED_SWEPT = "8h 8s 2s / Kc 7s 6s 5s 4s / Qc 7h 6h 5c 3s"  # the third's cards, fouled
+_FOULED_SWEPT = "Th 4c 3h / 8c 7d 5d 4s 3s / Qc Jc Tc 4h 3d"  # the third's cards, fouled
 
 
 def compare_probe(name: str, a: str, b: str, knobs: Iterable[str], why: str) -> Probe:
@@ -265,21 +277,21 @@ def scoring_probes(ties: bool) -> list[Probe]:
         ),
         settle_probe(
             "royalty-lost",
-            ("royalty_mode", "royalty_adds"),
+            ("royalty_mode", "royalty_adds", *_QUADS_ROYALTY, "royalties.bottom.straight-flush"),
             "seat 0's bottom quads lose to a straight flush (who collects royalties)",
             seat(_QUADS),
             seat(_STRAIGHT_FLUSH_BOTTOM),
         ),
         settle_probe(
             "royalty-won",
-            ("royalty_adds",),
+            ("royalty_adds", *_QUADS_ROYALTY),
             "seat 0 wins its bottom quads and the middle, loses the top",
             seat(_QUADS),
-            seat(_TOP_PAIR_WINS),
+            seat(_TOP_WINS),
         ),
         settle_probe(
             "scoop-royalty",
-            ("scoop.multiply_royalties",),
+            ("scoop.multiply_royalties", *_QUADS_ROYALTY),
             "seat 0 scoops with bottom quads (is the royalty multiplied)",
             seat(_QUADS),
             seat(_SCOOPED),
@@ -308,15 +320,23 @@ def scoring_probes(ties: bool) -> list[Probe]:
     ]
     probes += _foul_and_surrender_probes()
     if ties:
-        probes.append(
-            settle_probe(
-                "rows-2-tie",
-                rows,
-                "seat 0 wins two rows and ties the bottom",
-                seat(_WIN2),
-                seat(_TIE_BOTTOM),
+        probes += [
+            settle_probe(name, rows, why, seat(_WIN2), seat(other))
+            for name, why, other in (
+                ("rows-2-tie", "seat 0 wins two rows and ties the bottom", _TIE_BOTTOM),
+                ("rows-tie-top", "seat 0 ties the top and wins the other rows", _TIE_TOP),
+                (
+                    "rows-tie-middle",
+                    "seat 0 loses the top, ties the middle, wins the bottom",
+                    _TIE_MIDDLE,
+                ),
+                (
+                    "rows-tie-two",
+                    "seat 0 ties the top and the middle and loses the bottom",
+                    _TIE_TWO,
+                ),
             )
-        )
+        ]
     return probes
 
 
@@ -341,7 +361,7 @@ def _foul_and_surrender_probes() -> list[Probe]:
         ),
         settle_probe(
             "foul-royalty",
-            ("foul.pays_royalties",),
+            ("foul.pays_royalties", *_QUADS_ROYALTY),
             "seat 1 fouls against seat 0's bottom quads",
             seat(_QUADS),
             seat(_FOULED),
@@ -373,14 +393,14 @@ RAKE_KNOBS = (
 # 10,000 and up the rate itself, the top ones a cap.
 RAKE_STAKES = (7, 33, 100, 1_000, 10_000, 1_000_000, 10**9, 10**12)
 # Three seats that each win every row against the fourth under every preset:
-# with stakes only against the fourth, the round has three winners. No hand
-# holds a natural under any definition (no hand is without a picture card).
+# with stakes only against the fourth, the round has three winners. As in
+# the scoring probes, every row is a high card and no hand holds a natural.
 _THREE_WINNERS = (
-    "2s 9h 9s / Td Jd Jc Kd Kh / 3c 4c 5h 6h 7d",
-    "3d 3h Js / 8d 8s 9d Th Ts / 6d 6c 6s Ah As",
-    "4d 8h 7s / 2d 2h 5c 5s Qs / Tc Jh Qh Ks Ad",
+    "Js 7d 6s / Kh 9h 8d 5h 4d / Ah Qh Ts 8h 4c",
+    "Ks Jh 9d / Kc Qd 8s 6c 3h / Ad Jc 7c 3c 2h",
+    "Kd 4s 2s / Ac Td 9c 7h 3d / As Qc 7s 5d 4h",
 )
-_BEATEN_BY_ALL = "4s 2c 3s / 9c Qd 4h Kc Ac / 7h Qc 8c 7c 5d"
+_BEATEN_BY_ALL = "8c 6d 5c / Th 9s 6h 5s 2d / Qs Jd Tc 3s 2c"
 
 
 def rake_probe(stake: int) -> Probe:

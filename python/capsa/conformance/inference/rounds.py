@@ -18,6 +18,7 @@ __all__ = [
     "PARAMETER_HANDS",
     "TOP_HANDS",
     "TWINS",
+    "fouled_against",
     "natural_hand",
     "plain_seat",
     "rows_of",
@@ -108,6 +109,42 @@ def royalty_probe(row: str, category: str, rules: Rules) -> Probe | None:
     return None
 
 
+def fouled_against(probe: Probe, rules: Rules) -> Probe | None:
+    """The royalty ``probe`` with seat 1's cards laid out as a foul: a foul that
+    pays royalties pays seat 0's in full, one a row point as large hides
+    (a royalty in place of the row point shows only when larger)."""
+    seats = probe.input["round"]["seats"]
+    other = [c for row in ROWS for c in _core.card_ids(seats[1][row])]
+    fouled = _plain_foul(other, rules, random.Random(probe.name))
+    if fouled is None:
+        return None
+    _, row, category = probe.knobs[0].split(".")
+    return settle_probe(
+        f"{probe.name}-fouled",
+        probe.knobs,
+        f"seat 1 fouls against seat 0's {category} in the {row} (a foul pays royalties in full)",
+        seats[0],
+        seat(fouled),
+    )
+
+
+def _plain_foul(cards: Sequence[int], rules: Rules, rng: random.Random) -> list[int] | None:
+    """``cards`` laid out as a foul of high cards and pairs only (a top over
+    the middle), which no ranking of a house, nor a ranking defect of two pair
+    or above, can make legal."""
+    plain = ("high-card", "pair")
+    cards = list(cards)
+    for _ in range(_FOUL_TRIES):
+        rng.shuffle(cards)
+        top, middle, bottom = cards[:3], cards[3:8], cards[8:]
+        rows = (top, middle, bottom)
+        if all(_core.evaluate(r, rules).category in plain for r in rows) and (
+            _core.compare(top, middle, rules) > 0
+        ):
+            return [*top, *middle, *bottom]
+    return None
+
+
 # Natural hands: one 13-card hand qualifying for each natural, and twins of
 # equal naturals with different ranks (for naturals.ties).
 NATURAL_HANDS = {name: has for name, (has, _) in _VECTOR_NATURALS.items()}
@@ -129,6 +166,8 @@ TWINS = {
     ),
 }
 _SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
+_REPLACING_RESTARTS = 4
+_FOUL_TRIES = 2000
 
 
 def _relabel(ids: Sequence[int], perm: Sequence[int]) -> list[int]:
@@ -164,11 +203,37 @@ def natural_hand(name: str, rules: Rules, used: set[int]) -> list[int] | None:
         return None  # a natural of larger decks only: no hand of 52 cards holds it
     own = _core.card_ids(NATURAL_HANDS[name])
     others = [_core.card_ids(h) for n, h in NATURAL_HANDS.items() if n != name]
-    for base in (own, *others):
-        if name not in _core.naturals(base):
-            continue
+    bases = [b for b in (own, *others) if name in _core.naturals(b)]
+    for base in bases:
         for perm in _SUIT_PERMUTATIONS:
             ids = _relabel(base, perm)
             if not used.intersection(ids) and _core.natural(ids, rules) == name:
                 return ids
+    rng = random.Random(f"{name}/{sorted(used)}")
+    for _ in range(_REPLACING_RESTARTS):
+        for base in bases:
+            swapped = _replaced(base, name, rules, used, rng)
+            if swapped is not None:
+                return swapped
     return None
+
+
+def _replaced(
+    hand: Sequence[int], name: str, rules: Rules, used: set[int], rng: random.Random
+) -> list[int] | None:
+    """``hand`` with each card of ``used`` swapped, one at a time, for a free
+    card that keeps the hand's natural ``name`` (a twelve-royals hand beside a
+    dragon, which holds a jack, a queen, a king and an ace); None if a swap
+    finds none."""
+    ids = list(hand)
+    for index in [i for i, c in enumerate(ids) if c in used]:
+        free = [c for c in range(52) if c not in used and c not in ids]
+        rng.shuffle(free)
+        for card in free:
+            trial = [*ids[:index], card, *ids[index + 1 :]]
+            if _core.natural(trial, rules) == name:
+                ids = trial
+                break
+        else:
+            return None
+    return ids

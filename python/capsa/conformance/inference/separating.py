@@ -30,7 +30,7 @@ from capsa.conformance.inference.knobs import all_knobs, get, with_knobs
 from capsa.conformance.inference.probes import Probe, compare_probe, seat, settle_probe
 from capsa.conformance.inference.rounds import natural_hand, rows_of
 from capsa.conformance.inference.tables import TABLE_SIZES
-from capsa.conformance.inference.trading import SOLVED_TOGETHER, TradingParts
+from capsa.conformance.inference.trading import PAIRS, PARTNERS, SOLVED_TOGETHER, TradingParts
 from capsa.conformance.protocol import text_of
 from capsa.rules import Rules
 
@@ -40,15 +40,31 @@ _ROUNDS = 96  # dealt rounds in the pool
 _NATURAL_ROUNDS = 24  # and rounds with a natural declared
 _PAIRS = 160  # pairs of hands of one category in the pool
 _STRONG_OF = 20
-_ASKED = 2
+_ASKED = 2  # cases asked for each alternative rules
 _CONFIRMING = 8  # cases reading the knobs asked before a reading is kept
 _CONFIRMED = 4  # the fewest of them answered: a pool that barely reads a knob proves nothing
 _DEALT = "separate-"
-_TOLD = 8  # the answers named as a knob's probes  # cases asked for each alternative rules
+_TOLD = 8  # the answers named as a knob's probes
 _PASSES = 3
 # the knobs whose values an equivalence holds under, when not among its own
-_CONTEXT = ("row_points", "overall_point", "royalty_mode", "scoop.multiply_royalties")
+_CONTEXT = (
+    "row_points",
+    "overall_point",
+    "royalty_mode",
+    "scoop.multiplier",
+    "scoop.bonus",
+    "scoop.multiply_royalties",
+    "sweep_all.multiplier",
+    "sweep_all.bonus",
+)
 
+
+_MOOT = (
+    "any value gives the same answers: no answer, nor any of the {} cases dealt to tell "
+    "rules apart, depends on it under the inferred rules"
+)
+# the knobs of the figures a round pays, which another knob's value can leave unread
+_FIGURE_KNOBS = ("scoop.", "sweep_all.", "row_points", "overall_point", "foul.")
 
 Ambiguity = tuple[tuple[str, ...], list[dict[str, Any]], str]
 
@@ -109,8 +125,19 @@ class SeparatingParts(TradingParts):
         if len(fitting) > 1 and (last or self._separating(fitting, asked=True)):
             return
         chosen = fitting[0] if len(fitting) == 1 else min(fitting, key=self._changes)
+        if not self._readers(knobs, chosen, self._pool):
+            # every value plays the same under the rules chosen (a scoop paid as
+            # a sweep makes the table size a sweep needs moot)
+            self.rules = chosen
+            if len(fitting) > 1:
+                self._equivalent(knobs, why, fitting, chosen)
+            else:
+                self._moot(knobs, why)
+            return
         unread = self._read(knobs, chosen)
         if unread:
+            if len(fitting) == 1:
+                self.rules = chosen  # not decided, yet the later parts work under what fits
             for knob in knobs:
                 if self.undetermined.get(knob) == f"{knob}: {why}":
                     self.undetermined[knob] = f"{knob}: {why} ({unread})"
@@ -127,30 +154,103 @@ class SeparatingParts(TradingParts):
         else:
             self._equivalent(knobs, why, fitting, chosen)
 
-    def _read(self, knobs: Sequence[str], rules: Rules) -> str:
-        """The answers that read ``knobs`` (whose answer under ``rules`` another
-        value of one of them would change), with cases of the pool asked up to
-        eight in all; returns why the reading is not kept (fewer than four, or
-        one answered otherwise), or ""."""
+    def _readers(
+        self,
+        knobs: Sequence[str],
+        rules: Rules,
+        cases: Sequence[Probe],
+        enough: int = 1,
+        first: bool = True,
+    ) -> list[Probe]:
+        """The answers, then the ``cases`` not asked, that read ``knobs`` (whose
+        answer under ``rules`` another value of one of them would change): the
+        first one found (``first``), else every answer and cases up to
+        ``enough`` in all."""
         others = [with_knobs(rules, {k: v}) for k in knobs for v in self._alternatives(k, rules)]
 
         def reads(probe: Probe) -> bool:
             shown = self.expect(probe, rules)
             return any(self.expect(probe, other) != shown for other in others)
 
-        asked = [p for p in self.answered(self.probes.values()) if reads(p)]
-        reading: list[Probe] = []
-        for probe in self._pool:
-            if len(reading) + len(asked) >= _CONFIRMING:
+        out = []
+        for probe in self.answered(self.probes.values()):
+            if reads(probe):
+                out.append(probe)
+                if first:
+                    return out
+        for probe in cases:
+            if len(out) >= enough:
                 break
             if probe.name not in self.answers and reads(probe):
-                reading.append(probe)
-        self.ask(reading)
-        answered = asked + self.answered(reading)
+                out.append(probe)
+        return out
+
+    def _read(self, knobs: Sequence[str], rules: Rules) -> str:
+        """The answers that read ``knobs``, with cases of the pool asked up to
+        eight in all; returns why the reading is not kept (fewer than four, or
+        one answered otherwise), or ""."""
+        reading = self._readers(knobs, rules, self._pool, _CONFIRMING, first=False)
+        self.ask([p for p in reading if p.name not in self.answers])
+        answered = self.answered(reading)
         if len(answered) < _CONFIRMED:
             return f"{len(answered)} dealt round(s) read it, too few to decide"
         wrong = [p.name for p in answered if not self.matches(p, rules)]
         return f"the reading kept is answered otherwise on {', '.join(wrong[:3])}" if wrong else ""
+
+    def trade_again(self) -> None:
+        """When a knob that trades with partners (:data:`PARTNERS`) moved after
+        the scoring was solved, checks the figures' trade-offs again under the
+        rules as they now stand and decides what that leaves open: a foul of
+        fixed points kept while a sweep's table size was open may now be told
+        apart from the scoop it pays, or be its equivalent."""
+        before = self.settled_rules
+        moved = [k for k in PARTNERS if before is None or get(self.rules, k) != get(before, k)]
+        if not moved:
+            return  # the trade-offs were checked under these values
+        settled = [p for p in self.answered(self.probes.values()) if p.op == "settle"]
+        for knob, partners in PARTNERS.items():
+            if partners and knob not in self.equivalent:
+                self.trade(knob, partners, settled)
+        self.separate()
+
+    def moot_left(self) -> None:
+        """Names equivalent every scoring knob inferred that, under the rules as
+        they ended, no answer and no case dealt reads: a scoop paid as a sweep
+        at every table size leaves the scoop's figures unread."""
+        for knob in [k for k in self.probed if k.startswith(_FIGURE_KNOBS)]:
+            if knob in self.undetermined or knob in self.equivalent:
+                continue
+            if not self._readers([knob], self.rules, self._pool):
+                self.probed.pop(knob)
+                self.equivalent[knob] = f"{knob}: {_MOOT.format(len(self._pool))}"
+
+    def _moot(self, knobs: Sequence[str], why: str) -> None:
+        said = _MOOT.format(len(self._pool))
+        partners = self._partners(knobs)
+        for knob in [*knobs, *partners]:
+            if knob in knobs and self.undetermined.get(knob) != f"{knob}: {why}":
+                continue
+            self.undetermined.pop(knob)
+            if knob in knobs or not self._readers([knob], self.rules, self._pool):
+                self.equivalent[knob] = f"{knob}: {said}"
+                self.probed.pop(knob, None)
+        # a partner the answers still read is decided again from them, and with
+        # its own partner (a scoop's multiplier for its bonus) may trade
+        read = [k for k in partners if k not in self.equivalent]
+        read += [a for a, b in PAIRS.items() if b in read] + [PAIRS[k] for k in read if k in PAIRS]
+        for knob in dict.fromkeys(read):
+            if knob not in self.undetermined:
+                self.note([knob], self._readers([knob], self.rules, (), first=False))
+                self.classify(knob)
+        self._trade_pairs(read)
+
+    def _trade_pairs(self, knobs: Collection[str]) -> None:
+        """Checks again whether the multiplier of each pair among ``knobs`` trades
+        with its bonus, under the rules as they now stand."""
+        settled = [p for p in self.answered(self.probes.values()) if p.op == "settle"]
+        for first, second in PAIRS.items():
+            if first in knobs or second in knobs:
+                self.trade(first, (second,), settled)
 
     def _changes(self, rules: Rules) -> tuple[int, bool]:
         """Fewest knobs away from the base first, then the rules kept so far."""
@@ -171,7 +271,8 @@ class SeparatingParts(TradingParts):
     def _equivalent(
         self, knobs: Sequence[str], why: str, fitting: Sequence[Rules], chosen: Rules
     ) -> None:
-        moved = [k for k in knobs if len({json.dumps(get(r, k)) for r in fitting}) > 1]
+        named = [*knobs, *sorted({k for r in fitting for k in all_knobs(r)} - set(knobs))]
+        moved = [k for k in named if len({json.dumps(get(r, k)) for r in fitting}) > 1]
         readings = [_reading(r, moved) + (" (kept)" if r is chosen else "") for r in fitting]
         context = [k for k in _CONTEXT if k not in moved]
         holds = ", ".join(f"{k} = {json.dumps(get(chosen, k))}" for k in context)
@@ -180,11 +281,19 @@ class SeparatingParts(TradingParts):
             f"{len(self._pool)} dealt to tell them apart included, under the inferred "
             f"rules ({holds})"
         )
-        for knob in [*knobs, *self._partners(knobs)]:
+        partners = self._partners(knobs)
+        for knob in [*knobs, *partners]:
             if knob in knobs and self.undetermined.get(knob) != f"{knob}: {why}":
                 continue
             self.undetermined.pop(knob)
             self.equivalent[knob] = f"{knob}: {said}"
+        # a knob a reading changes with them (a scoop's bonus with its multiplier),
+        # and one solved with them (the points of a fixed foul)
+        solved_with = [p for k in knobs for p in PARTNERS.get(k, ()) if p in self.probed]
+        for knob in [*moved, *solved_with]:
+            if knob not in self.undetermined:
+                self.equivalent.setdefault(knob, f"{knob}: {said}")
+        self._trade_pairs(partners)
 
     def _partners(self, knobs: Sequence[str]) -> list[str]:
         """The knobs not determined only for having been solved with ``knobs``."""

@@ -10,6 +10,7 @@ from capsa.conformance.inference.knobs import (
     FIVE_CATEGORIES,
     MAX_PASSES,
     all_knobs,
+    get,
     integers,
     with_knobs,
 )
@@ -24,14 +25,15 @@ from capsa.conformance.inference.probes import (
 from capsa.conformance.inference.raking import RakingParts
 from capsa.conformance.inference.rounds import (
     TOP_HANDS,
+    fouled_against,
     royalty_probe,
 )
 from capsa.conformance.inference.solving import NOT_ZERO_SUM
 from capsa.conformance.inference.tables import TABLE_SIZES, widen
-from capsa.conformance.inference.trading import FIGURES, TradingParts
+from capsa.conformance.inference.trading import FIGURES, PARTNERS, TradingParts
 from capsa.rules import KNOBS, Rules
 
-__all__ = ["PARTNERS", "SettlingParts"]
+__all__ = ["SettlingParts"]
 
 # The scoring knobs by their first part (``scoop`` for ``scoop.bonus``): every
 # knob but the text ones, those of ranking and fouling, and the naturals,
@@ -48,18 +50,6 @@ _SCORING = tuple(
 )
 _UNSUPPORTED = ("error", "unsupported")
 _FOUL_KNOBS = tuple(k.name for k in KNOBS if k.name.startswith("foul."))
-# knob -> the knobs solved again when it takes another value (empty: every royalty)
-PARTNERS: dict[str, tuple[str, ...]] = {
-    "row_points": ("overall_point",),
-    "overall_point": ("row_points",),
-    "scoop.multiplier": ("scoop.bonus",),
-    "scoop.bonus": ("scoop.multiplier",),
-    "sweep_all.multiplier": ("sweep_all.bonus",),
-    "sweep_all.bonus": ("sweep_all.multiplier",),
-    "foul.mode": ("foul.points",),
-    "royalty_adds": (),
-    "royalty_mode": (),
-}
 
 
 def _settle_knobs(rules: Rules) -> list[str]:
@@ -86,7 +76,8 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
     """The scoring knobs, solved from ``settle`` answers."""
 
     def settle_probes(self) -> list[Probe]:
-        """The scoring probes and one royalty probe per row and category."""
+        """The scoring probes and, per row and category, a royalty probe and the
+        same round with the other seat fouled."""
         probes = scoring_probes(self.rules["tie_break"] == "none")
         for row, categories in (
             ("bottom", FIVE_CATEGORIES),
@@ -101,7 +92,8 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
                         "no legal round shows it under the inferred ranking",
                     )
                 else:
-                    probes.append(probe)
+                    fouled = fouled_against(probe, self.rules)
+                    probes += [probe] if fouled is None else [probe, fouled]
         return probes
 
     def settlement(self) -> None:
@@ -128,13 +120,11 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
             for knob in probe.knobs:
                 by_knob.setdefault(knob, []).append(probe)
         steps = self._settle_steps(by_knob)
-        for _ in range(MAX_PASSES):
-            changed = False
-            for step in steps:
-                changed = step() or changed
-            if not changed:
-                break
+        self._passes(steps)
+        if self._improved(every):
+            self._passes(steps)  # the knobs the better rules' answers read are noted
         self.decide(every)
+        self.settled_rules = self.rules
         if self.money:
             self.rake([p for p in every if p.money])
         else:
@@ -183,16 +173,51 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
     def decide(self, probes: Sequence[Probe]) -> None:
         """Classifies every scoring knob a probe showed, then marks knobs only a
         combination of which shows as not determined."""
+        royalties = tuple(k for k in self.probed if k.startswith("royalties."))
         knobs = [k for k in self.probed if _is_scoring(k)]
         for _ in range(MAX_PASSES):
             if not any([self.classify(k) for k in knobs]):
                 break
-        royalties = tuple(k for k in self.probed if k.startswith("royalties."))
         for knob, partners in PARTNERS.items():
             self.trade(knob, partners or royalties, probes)
         self._fixed_fouls()
         self.suspects()
         self.set_aside(probes)
+
+    @staticmethod
+    def _passes(steps: Sequence[Callable[[], bool]]) -> None:
+        for _ in range(MAX_PASSES):
+            changed = False
+            for step in steps:
+                changed = step() or changed
+            if not changed:
+                break
+
+    def _improved(self, probes: Sequence[Probe]) -> bool:
+        """Takes, while there are any, the rules that explain the most answers
+        more than the inferred ones do (the fewest knobs changed among them),
+        trying other values of each knob with its partners, and of
+        ``royalty_mode`` with ``royalty_adds``; True when the rules changed."""
+        # every royalty a probe shows, those no answer read under the rules kept too
+        shown = tuple(sorted({k for p in probes for k in p.knobs if k.startswith("royalties.")}))
+        groups: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
+            ((k,), ps or shown) for k, ps in PARTNERS.items()
+        ]
+        groups.append((("royalty_mode", "royalty_adds"), shown))
+        answered = self.answered(probes)
+        improved = False
+        for _ in range(MAX_PASSES):
+            trials = [t for knobs, ps in groups for t in self.better(knobs, ps, probes)]
+            if not trials:
+                break
+            self.rules = min(trials, key=lambda t: self._rank(t, answered))
+            improved = True
+        return improved
+
+    def _rank(self, trial: Rules, answered: Sequence[Probe]) -> tuple[int, int]:
+        """The most answers explained first, then the fewest knobs changed."""
+        moved = sum(1 for k in all_knobs(trial) if get(trial, k) != get(self.rules, k))
+        return -sum(self.matches(p, trial) for p in answered), moved
 
     def _fixed_fouls(self) -> None:
         """Fixed foul points can mimic what a sweep or a scoop pays: they are not
@@ -262,8 +287,15 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
         def choose(knob: str, values: Sequence[Any]) -> Callable[[], bool]:
             return lambda: self.choose([{knob: v} for v in values], probes(knob))
 
-        def royalty(knob: str) -> Callable[[], bool]:
+        def solved(knob: str) -> Callable[[], bool]:
             return lambda: self.solve(knob, probes(knob))
+
+        def royalty(knob: str) -> Callable[[], bool]:
+            # from the round made for it first: the rounds that show the same
+            # royalty beside another knob (a foul, a scoop) then refine it
+            _, row, category = knob.split(".")
+            own = [p for p in probes(knob) if p.name.startswith(f"royalty-{row}-{category}")]
+            return lambda: self.solve(knob, own) | self.solve(knob, probes(knob))
 
         # Who sweeps decides which figures the scoop probes show: the sweep's
         # figures are found at four seats first, then the table size it needs.
@@ -287,7 +319,7 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
             choose("foul.pays_royalties", (True, False)),
             self._surrender_step(probes("surrender.enabled")),
         ]
-        steps += [royalty(k) for k in by_knob if k.startswith("naturals.points.")]
+        steps += [solved(k) for k in by_knob if k.startswith("naturals.points.")]
         steps += [
             choose("naturals.resolve", ("higher-wins", "difference")),
             choose("naturals.ties", ("push", "compare")),

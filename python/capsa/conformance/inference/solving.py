@@ -66,6 +66,7 @@ class Inferrer:
         self.fouls_never = hello.get("fouls") == "never"
         self.notes: list[str] = []
         self.trying = False  # solving under trial values: nothing is noted
+        self.settled_rules: Rules | None = None  # the rules as the scoring was solved
         self.misfit: set[str] = set()  # knobs no value of which explains their answers
         # category pairs the engine ranks otherwise than every ranking (a defect)
         self.defects_found: set[tuple[str, str]] = set()
@@ -331,10 +332,14 @@ class Inferrer:
                 return int(seen[0])
             return None
 
+        # a royalty below the row point it replaces shows nothing near it
+        far = (max(low, current) if isinstance(current, int) else low) + 64
         shown = [
             p
             for p in answered
-            if points(low, p) != points(low + 1, p) or points(current, p) != points(current + 1, p)
+            if points(low, p) != points(low + 1, p)
+            or points(current, p) != points(current + 1, p)
+            or points(far, p) != points(far + 1, p)
         ]
         if not shown:
             return False

@@ -9,8 +9,9 @@ answers would take another value with them.
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from capsa.conformance.inference.knobs import candidates, get, with_knobs
@@ -18,7 +19,7 @@ from capsa.conformance.inference.probes import Probe
 from capsa.conformance.inference.solving import Inferrer
 from capsa.rules import Rules
 
-__all__ = ["FIGURES", "PAIRS", "SOLVED_TOGETHER", "TradingParts"]
+__all__ = ["FIGURES", "PAIRS", "PARTNERS", "SOLVED_TOGETHER", "SWITCHES", "TradingParts"]
 
 # why a partner of a knob not determined is not determined either
 SOLVED_TOGETHER = "it was solved together with {}, which is not determined"
@@ -28,7 +29,27 @@ PAIRS = {
     "scoop.multiplier": "scoop.bonus",
     "sweep_all.multiplier": "sweep_all.bonus",
 }
+# knob -> the knobs solved again when it takes another value (empty: every royalty)
+PARTNERS: dict[str, tuple[str, ...]] = {
+    "row_points": ("overall_point",),
+    "overall_point": ("row_points",),
+    "scoop.multiplier": ("scoop.bonus",),
+    "scoop.bonus": ("scoop.multiplier",),
+    "sweep_all.multiplier": ("sweep_all.bonus",),
+    "sweep_all.bonus": ("sweep_all.multiplier",),
+    "foul.mode": ("foul.points",),
+    # a scoop paid as a sweep pays at every table size
+    "sweep_all.min_players": ("scoop.multiplier", "scoop.bonus"),
+    "royalty_adds": (),
+    "royalty_mode": (),
+}
 _NEAR = 2  # integer alternatives tried either side of the inferred value
+# switch -> the knobs whose trial values may bring it into play
+SWITCHES = {
+    "scoop.multiply_royalties": PAIRS.keys() | PAIRS.values(),
+    "foul.pays_royalties": {"foul.mode", "foul.points"},
+    "royalty_adds": {"royalty_mode", "royalties"},
+}
 # what every round's points are made of: solved again under any trial
 FIGURES = (
     "row_points",
@@ -52,7 +73,7 @@ class TradingParts(Inferrer):
         explained = [p for p in self.answered(probes) if self.matches(p, kept)]
         trials = []
         for value in self._alternatives(knob, kept):
-            trial = self._trial(knob, value, partners, explained)
+            trial = self._trial({knob: value}, partners, explained)
             if trial is not None:
                 trials.append(trial)
         if not trials:
@@ -73,6 +94,36 @@ class TradingParts(Inferrer):
         for trial in trials:
             self._depending(knob, trial)
 
+    def better(
+        self, knobs: Sequence[str], partners: Sequence[str], probes: Sequence[Probe]
+    ) -> list[Rules]:
+        """The rules with other values of ``knobs`` (every combination of their
+        alternatives that changes an answer left unexplained), their partners
+        and the numbers that follow them solved again, that explain more
+        answers than the inferred rules: the passes settle on the first values
+        that fit, and royalties solved under a wrong ``royalty_adds`` fit every
+        answer but a foul's."""
+        if not any(k in self.probed for k in knobs):
+            return []
+        answered = self.answered(probes)
+        explained = [p for p in answered if self.matches(p, self.rules)]
+        if len(explained) == len(answered):
+            return []
+        # a partner no answer read under the rules kept is solved from every probe showing it
+        sources = {k: [p for p in probes if k in p.knobs] for k in partners}
+        wrong = [p for p in answered if p not in explained]
+        choices = [[get(self.rules, k), *self._alternatives(k, self.rules)] for k in knobs]
+        out = []
+        for values in itertools.product(*choices):
+            changes = {k: v for k, v in zip(knobs, values, strict=True) if v != get(self.rules, k)}
+            moved = with_knobs(self.rules, changes)
+            if all(self.expect(p, moved) == self.expect(p, self.rules) for p in wrong):
+                continue  # the values kept, or values that change no answer left unexplained
+            trial = self._trial(changes, partners, answered, sources, every=False)
+            if trial is not None and sum(self.matches(p, trial) for p in answered) > len(explained):
+                out.append(trial)
+        return out
+
     def _alternatives(self, knob: str, rules: Rules) -> list[Any]:
         current = get(rules, knob)
         values = [v for v in candidates(knob, rules) if v != current]
@@ -81,24 +132,32 @@ class TradingParts(Inferrer):
         return values
 
     def _trial(
-        self, knob: str, value: Any, partners: Sequence[str], explained: Sequence[Probe]
+        self,
+        changes: Mapping[str, Any],
+        partners: Sequence[str],
+        explained: Sequence[Probe],
+        sources: Mapping[str, Sequence[Probe]] | None = None,
+        every: bool = True,
     ) -> Rules | None:
-        """The rules with ``knob = value``, its partners and then the numbers of
-        the answers it leaves unexplained solved again; None unless they
-        explain every answer the inferred rules explain."""
+        """The rules with ``changes``, the partners (from their probes, else those
+        ``sources`` names) and then the numbers of the answers they leave
+        unexplained solved again; None unless they explain every answer of
+        ``explained`` (with ``every``, else whatever they explain)."""
         kept = self.rules
-        own = self._probes_of(knob)
+        own = [p for k in changes for p in self._probes_of(k)]
+        found = sources or {}
         self.trying = True
         try:
-            self.rules = with_knobs(kept, {knob: value})
+            self.rules = with_knobs(kept, changes)
             for _ in range(2):  # a partner's probes may hold another partner
                 for partner in partners:
-                    self.solve(partner, self._probes_of(partner) or own)
-            self._follow([knob, *partners], explained)
+                    self.solve(partner, self._probes_of(partner) or found.get(partner) or own)
+            self._follow([*changes, *partners], explained)
+            self._flip([*changes, *partners], explained)
             trial = self.rules
         finally:
             self.rules, self.trying = kept, False
-        return trial if all(self.matches(p, trial) for p in explained) else None
+        return trial if not every or all(self.matches(p, trial) for p in explained) else None
 
     def _follow(self, fixed: Sequence[str], explained: Sequence[Probe]) -> None:
         """Solves again the integer knobs of the answers the current (trial)
@@ -122,6 +181,26 @@ class TradingParts(Inferrer):
                         self.solve_jointly(k, PAIRS[k], probes)
                 elif k not in PAIRS.values() or not any(PAIRS.get(f) == k for f in knobs):
                     self.solve(k, probes)
+
+    def _flip(self, fixed: Sequence[str], explained: Sequence[Probe]) -> None:
+        """Takes the other value of each switch a multiplier or a foul brings in
+        (:data:`SWITCHES`) when it, with the numbers solved again, explains
+        more of the answers: ``scoop.multiplier = 3`` traded for a bonus of 9
+        holds only with royalties not multiplied."""
+        for knob, triggers in SWITCHES.items():
+            if knob in fixed or not any(_family(k) in triggers for k in fixed):
+                continue
+            kept = self.rules
+            wrong = [p for p in explained if not self.matches(p, kept)]
+            flipped = with_knobs(kept, {knob: not get(kept, knob)})
+            if all(self.expect(p, flipped) == self.expect(p, kept) for p in wrong):
+                continue  # it changes no answer left unexplained
+            self.rules = flipped
+            self._follow([*fixed, knob], explained)
+            if sum(self.matches(p, self.rules) for p in explained) <= len(explained) - len(wrong):
+                self.rules = kept
+            elif self.consistent(explained):
+                return
 
     def _depending(self, knob: str, trial: Rules) -> None:
         """Marks each determined knob whose answers, under the ``trial`` rules,
@@ -170,6 +249,11 @@ class TradingParts(Inferrer):
 
     def _probes_of(self, knob: str) -> list[Probe]:
         return [self.probes[n] for n in self.probed.get(knob, [])]
+
+
+def _family(knob: str) -> str:
+    """A knob's name, or ``royalties`` for a royalty."""
+    return "royalties" if knob.startswith("royalties.") else knob
 
 
 def _is_int(value: Any) -> bool:
