@@ -207,16 +207,48 @@ pub fn settlement_json(s: &Settlement, inputs: &[SeatInput]) -> String {
     out
 }
 
-/// A table a player or a support agent can read.
+/// The width `explain` keeps its lines within (money in the billions or a
+/// row of large royalties may widen the table past it; a pair's line wraps).
+const EXPLAIN_WIDTH: usize = 80;
+
+/// A table a player or a support agent can read: a line of cards and one of
+/// categories per seat, in columns as wide as what they hold; the money,
+/// rake and net columns only when some seat's differ from its points; then
+/// a line (wrapped) per pair.
 pub fn explain(s: &Settlement, inputs: &[SeatInput]) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<5} {:<26} {:<33} {:<33} {:>7} {:>9} {:>7} {:>9}",
-        "seat", "top", "middle", "bottom", "points", "money", "rake", "net"
-    );
+    let money = s.seats.iter().any(|r| r.money != r.points || r.rake != 0);
+    let mut header: Vec<String> = ["seat", "top", "middle", "bottom", "points"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    if money {
+        header.extend(["money", "rake", "net"].iter().map(|h| h.to_string()));
+    }
+    let mut lines = vec![(header, Vec::new(), String::new())];
     for (k, (r, input)) in s.seats.iter().zip(inputs).enumerate() {
-        write_seat_lines(&mut out, k, r, input);
+        lines.push(seat_cells(k, r, input, money));
+    }
+    let mut widths = vec![0; lines[0].0.len()];
+    for (cells, categories, _) in &lines {
+        for (w, c) in widths.iter_mut().zip(cells) {
+            *w = (*w).max(c.chars().count());
+        }
+        for (w, c) in widths[1..].iter_mut().zip(categories) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for (cells, categories, notes) in &lines {
+        push_columns(&mut out, cells, &widths);
+        if !categories.is_empty() {
+            let mut under = vec![String::new()];
+            under.extend(categories.iter().cloned());
+            push_columns(&mut out, &under, &widths);
+        }
+        if !notes.is_empty() {
+            let indent = " ".repeat(widths[0] + 2);
+            push_wrapped(&mut out, &indent, notes, &indent);
+        }
     }
     let _ = writeln!(out);
     for p in &s.pairs {
@@ -225,34 +257,32 @@ pub fn explain(s: &Settlement, inputs: &[SeatInput]) -> String {
     out
 }
 
-/// A seat's line of the table, and a line of notes when it has any.
-fn write_seat_lines(out: &mut String, k: usize, r: &SeatResult, input: &SeatInput) {
+/// A seat's cells (its number, its rows' cards and its figures), its rows'
+/// categories with the royalties it earns, and its notes.
+fn seat_cells(
+    k: usize,
+    r: &SeatResult,
+    input: &SeatInput,
+    money: bool,
+) -> (Vec<String>, Vec<String>, String) {
     // the rows of a seat settled as fouled, surrendered or by its declared
     // natural are never compared, so they earn nothing
     let rows_earn = !(r.foul || r.surrender || r.natural.is_some());
-    let row = |cards: &[u8], st: u32, roy: i64| {
-        let mut t = format!(
-            "{} {}",
-            cards_text(cards),
-            CATEGORY_NAMES[category_of(st) as usize]
-        );
-        if roy > 0 && rows_earn {
-            let _ = write!(t, " +{roy}");
+    let spans = [(0, 3), (3, 8), (8, input.cards.len())];
+    let mut cells = vec![k.to_string()];
+    let mut categories = Vec::new();
+    for (row, (from, to)) in spans.iter().enumerate() {
+        cells.push(cards_text(&input.cards[*from..*to]));
+        let mut t = CATEGORY_NAMES[category_of(r.strengths[row]) as usize].to_string();
+        if r.royalties[row] > 0 && rows_earn {
+            let _ = write!(t, " +{}", r.royalties[row]);
         }
-        t
-    };
-    let _ = writeln!(
-        out,
-        "{:<5} {:<26} {:<33} {:<33} {:>7} {:>9} {:>7} {:>9}",
-        k,
-        row(&input.cards[..3], r.strengths[0], r.royalties[0]),
-        row(&input.cards[3..8], r.strengths[1], r.royalties[1]),
-        row(&input.cards[8..], r.strengths[2], r.royalties[2]),
-        r.points,
-        r.money,
-        r.rake,
-        r.net
-    );
+        categories.push(t);
+    }
+    cells.push(r.points.to_string());
+    if money {
+        cells.extend([r.money, r.rake, r.net].iter().map(|v| v.to_string()));
+    }
     let mut notes = Vec::new();
     if let Some((n, p)) = r.natural {
         notes.push(format!("declares {} ({p} points)", n.name()));
@@ -266,9 +296,61 @@ fn write_seat_lines(out: &mut String, k: usize, r: &SeatResult, input: &SeatInpu
     if r.swept_all {
         notes.push("swept all".to_string());
     }
-    if !notes.is_empty() {
-        let _ = writeln!(out, "      {}", notes.join("; "));
+    (cells, categories, notes.join("; "))
+}
+
+/// One line of cells: the seat and the rows left-aligned, the figures
+/// right-aligned, two spaces apart, no trailing space.
+fn push_columns(out: &mut String, cells: &[String], widths: &[usize]) {
+    let mut line = String::new();
+    for (c, (cell, w)) in cells.iter().zip(widths).enumerate() {
+        if c > 0 {
+            line.push_str("  ");
+        }
+        if c < 4 {
+            let _ = write!(line, "{cell:<w$}");
+        } else {
+            let _ = write!(line, "{cell:>w$}");
+        }
     }
+    let _ = writeln!(out, "{}", line.trim_end());
+}
+
+/// ``text`` after ``first``, broken into lines of at most [`EXPLAIN_WIDTH`]
+/// characters where a clause ends (after "; " or ", ", before " => " or
+/// " ("; a longer clause stays whole), the later lines after ``indent``.
+fn push_wrapped(out: &mut String, first: &str, text: &str, indent: &str) {
+    let mut clauses = Vec::new();
+    let mut rest = text;
+    while let Some(at) = next_break(rest) {
+        clauses.push(&rest[..at]);
+        rest = &rest[at..];
+    }
+    clauses.push(rest);
+    let mut line = first.to_string();
+    let mut fresh = true;
+    for clause in clauses {
+        let len = line.chars().count() + clause.chars().count();
+        if !fresh && len > EXPLAIN_WIDTH {
+            let _ = writeln!(out, "{}", line.trim_end());
+            line = format!("{indent}{}", clause.trim_start());
+        } else {
+            line.push_str(clause);
+        }
+        fresh = false;
+    }
+    let _ = writeln!(out, "{}", line.trim_end());
+}
+
+/// Where the first clause of ``text`` ends, if before its end.
+fn next_break(text: &str) -> Option<usize> {
+    let after = ["; ", ", "]
+        .iter()
+        .filter_map(|sep| text.find(sep).map(|i| i + sep.len()));
+    let before = [" => ", " ("]
+        .iter()
+        .filter_map(|sep| text.find(sep).filter(|&i| i > 0));
+    after.chain(before).filter(|&i| i < text.len()).min()
 }
 
 /// How a pair settled, in words.
@@ -340,9 +422,12 @@ fn write_pair_line(out: &mut String, p: &PairResult) {
     if p.seat_multiplier != 1 {
         let _ = write!(what, "; seat multiplier x{}", p.seat_multiplier);
     }
-    let _ = writeln!(
-        out,
-        "seat {} vs seat {}: {what} => seat {} {:+} points ({:+} money at stake {})",
-        p.i, p.j, p.i, p.points, p.money, p.stake
+    let mut line = format!(
+        "seat {} vs seat {}: {what} => seat {} {:+} points",
+        p.i, p.j, p.i, p.points
     );
+    if p.stake != 1 || p.money != p.points {
+        let _ = write!(line, " ({:+} money at stake {})", p.money, p.stake);
+    }
+    push_wrapped(out, "", &line, "    ");
 }

@@ -1,5 +1,7 @@
 """``capsa play``: what a seat shows. A declared natural made by rows shows
-the split that makes it; the deal is written in one card notation."""
+the split that makes it; the deal is written in one card notation; the
+table fits 80 columns in aligned columns, and a deal without ``--seed``
+prints the seed that deals it again."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ def _play(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 def _shown(out: str, seat: int) -> capsa.Arrangement:
     """The arrangement the seat's line shows."""
     block = out.split(f"seat {seat}: ", 1)[1]
-    match = re.search(r"arranged (.+?)  \(solver", block)
+    match = re.search(r"arranged (.+?)  \(expects", block)
     assert match, block
     return capsa.Arrangement.parse(match.group(1))
 
@@ -80,6 +82,38 @@ def test_the_deal_is_written_in_one_card_notation(
     cards = re.findall(r"(?<!\S)(?:10|[2-9TJQKA])[A-Za-z♠♥♣♦♤♡♧♢](?!\S)", out)
     assert all(re.fullmatch(r"[2-9TJQKA][dchs]", card) for card in cards), cards
     assert len(cards) == 3 * 4 * 13  # the deal, the arrangements, the settled table
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--seed", "2026"],
+        ["--seed", "7", "--rules", "2-4", "--stake", "100"],
+        ["--seed", "3", "--rules", "shisanshui-6", "--seats", "6"],
+    ],
+)
+def test_the_table_fits_80_columns_and_its_columns_align(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    out = _play(capsys, *argv)
+    assert max(len(line) for line in out.splitlines()) <= 80, out
+    table = out.split("\n\nseat  top", 1)[1].split("\n\n", 1)[0].splitlines()
+    header, rows = "seat  top" + table[0], table[1:]
+    starts = [header.index(h) for h in ("top", "middle", "bottom")]
+    for cards, categories in zip(rows[::2], rows[1::2], strict=True):
+        # each row's cards and category begin under its heading
+        for start in starts:
+            assert cards[start - 2 : start] == "  " and cards[start] != " ", cards
+            assert categories[start - 2 : start] == "  " and categories[start] != " "
+
+
+def test_a_deal_without_a_seed_prints_the_seed_that_deals_it_again(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = _play(capsys)
+    seed = re.search(r"seed (\d+)$", out.splitlines()[0])
+    assert seed, out.splitlines()[0]
+    assert _play(capsys, "--seed", seed.group(1)) == out
 
 
 # ---------------------------------------------------------------- the core call

@@ -573,6 +573,22 @@ def test_render_of_no_rounds_is_an_empty_index(
     assert capsys.readouterr().out == ""
 
 
+def test_render_of_rounds_none_of_which_settles_fails(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as capsa settle: the error records are written and the exit code is 1
+    path = tmp_path / "garbage.jsonl"
+    path.write_text("garbage\n", encoding="utf-8")
+    out = tmp_path / "garbage.html"
+    assert main(["render", str(path), "-o", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert '"error":"TableError"' in captured.out
+    assert "1 round(s) could not be settled" in captured.err
+    # one round settled among them: done, the other listed with its error
+    path.write_text("garbage\n" + _round(1, A, B) + "\n", encoding="utf-8")
+    assert main(["render", str(path), "-o", str(out)]) == 0
+
+
 def test_an_error_records_id_is_shown_as_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

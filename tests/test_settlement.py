@@ -315,7 +315,7 @@ def test_explain_shows_no_royalty_on_a_fouled_seat() -> None:
     result = capsa.settle([fouled, other])
     assert result.to_dict()["seats"][0]["foul"]
     assert result.to_dict()["seats"][0]["rows"]["middle"]["royalty"] > 0
-    seat_line = result.explain().splitlines()[1]
+    seat_line = result.explain().splitlines()[2]  # the categories
     assert "quads" in seat_line and "quads +" not in seat_line
 
 
@@ -329,11 +329,11 @@ def test_explain_shows_no_royalty_on_a_seat_that_declared_a_natural() -> None:
     result = capsa.settle([THREE_FLUSHES, NOTHING])
     seat = result.to_dict()["seats"][0]
     assert seat["natural"] == "three-flushes" and seat["rows"]["bottom"]["royalty"] == 9
-    seat_line = result.explain().splitlines()[1]
+    seat_line = result.explain().splitlines()[2]  # the categories
     assert "straight-flush" in seat_line and "+" not in seat_line
     # declined, the natural's rows are compared and the royalty is paid and shown
     declined = capsa.Seat(capsa.Arrangement.parse(THREE_FLUSHES), declare_natural=False)
-    assert "straight-flush +9" in capsa.settle([declined, NOTHING]).explain().splitlines()[1]
+    assert "straight-flush +9" in capsa.settle([declined, NOTHING]).explain().splitlines()[2]
 
 
 def test_explain_shows_no_royalty_on_a_surrendered_seat() -> None:
@@ -343,5 +343,5 @@ def test_explain_shows_no_royalty_on_a_surrendered_seat() -> None:
     result = capsa.settle(seats, capsa.Rules.preset("2-4"))
     seat = result.to_dict()["seats"][0]
     assert seat["surrender"] and all(row["royalty"] > 0 for row in seat["rows"].values())
-    seat_line = result.explain().splitlines()[1]
+    seat_line = result.explain().splitlines()[2]  # the categories
     assert "trips" in seat_line and "+" not in seat_line

@@ -5,6 +5,7 @@ page."""
 from __future__ import annotations
 
 import argparse
+import secrets
 from typing import Any
 
 from capsa import _core
@@ -48,13 +49,20 @@ def _arranged(hand: list[Card], rules: Rules, seats: int) -> tuple[Arrangement, 
     return (
         arrangement,
         choice.declare_natural,
-        (f"solver: expected {choice.expected_points:+.2f} points"),
+        f"expects {choice.expected_points:+.2f}",
     )
 
 
-def _write_page(path: str, settlement: Settlement, rules: Rules, seed: int | None) -> None:
+def _within_80(line: str, aside: str) -> str:
+    """``line`` and ``aside`` on one line when it fits 80 columns, else the
+    aside on a line of its own below (cards of added suits are wider)."""
+    joined = f"{line}  {aside}"
+    return joined if len(joined) <= 80 else f"{line}\n{' ' * 17}{aside}"
+
+
+def _write_page(path: str, settlement: Settlement, rules: Rules, seed: int) -> None:
     """``--html OUT.html``: the table just played, as a page."""
-    title = "capsa play" if seed is None else f"capsa play, seed {seed}"
+    title = f"capsa play, seed {seed}"
     table = table_from_settlement(settlement, rules=rules, title=title)
     write_file(path, page_html(table).encode("utf-8"))
 
@@ -64,15 +72,17 @@ def _run(args: argparse.Namespace) -> int:
     if args.html:
         check_writable(args.html, "--html")
     stake = args.stake if args.stake is not None else rules["money.stake"]
-    hands = deal(args.seats, seed=args.seed, rules=rules)
-    print(f"capsa play: {args.seats} seats, rules {rules.name}, seed {args.seed}")
+    # a seed drawn when none is given is printed, so the table can be dealt again
+    seed = args.seed if args.seed is not None else secrets.randbelow(_SEED_LIMIT)
+    hands = deal(args.seats, seed=seed, rules=rules)
+    print(f"capsa play: {args.seats} seats, rules {rules.name}, seed {seed}")
     print()
     seats = []
     for k, hand in enumerate(hands):
         arrangement, declare, how = _arranged(hand, rules, args.seats)
         natural = _core.natural(hand, rules)
         print(f"seat {k}: {format_cards(hand)}")
-        print(f"        arranged {arrangement}  ({how})")
+        print(_within_80(f"        arranged {arrangement}", f"({how})"))
         if natural:
             verb = "declares" if declare else "holds but does not declare"
             print(f"        {verb} the natural {natural}")
@@ -81,7 +91,7 @@ def _run(args: argparse.Namespace) -> int:
     result = settle(seats, rules, stake)
     print(result.explain())
     if args.html:
-        _write_page(args.html, result, rules, args.seed)
+        _write_page(args.html, result, rules, seed)
     return 0
 
 
@@ -92,7 +102,10 @@ def register(subparsers: Any) -> None:
     )
     add_seats(play, "the table size")
     play.add_argument(
-        "--seed", type=int_in(0, _SEED_LIMIT - 1, "--seed"), default=None, help="reproducible deal"
+        "--seed",
+        type=int_in(0, _SEED_LIMIT - 1, "--seed"),
+        default=None,
+        help="the deal's seed, 0 to 2**64-1 (default: drawn at random, and printed)",
     )
     play.add_argument("--rules", help="a preset name or a rules TOML file")
     play.add_argument(

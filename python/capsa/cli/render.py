@@ -289,7 +289,10 @@ def _run(args: argparse.Namespace) -> int:
     sys.stdout.buffer.flush()
     if renderer.failed:
         print(f"capsa render: {renderer.failed} round(s) could not be settled", file=sys.stderr)
-    return EXIT_FAILED if renderer.failed and args.strict else 0
+    # as capsa settle: a failure fails under --strict, and so does an input of
+    # rounds none of which could be drawn
+    drew_none = renderer.failed == pages.count
+    return EXIT_FAILED if renderer.failed and (args.strict or drew_none) else 0
 
 
 def register(subparsers: Any) -> None:
