@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import capsa
+import capsa.cli
 from capsa.cli import main
 
 A = "Ah Kh 8s / As Ks 9d 7d 5h / Jc Jd Jh 3c 3d"
@@ -131,3 +134,28 @@ def test_module_entry_point() -> None:
         [sys.executable, "-m", "capsa", "presets"], capture_output=True, text=True, check=True
     )
     assert "capsa-susun" in done.stdout
+
+
+def _options(parser: argparse.ArgumentParser, path: str) -> Iterator[tuple[str, argparse.Action]]:
+    """Every argument of every subcommand, with the command it belongs to."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _options(sub, f"{path} {name}")
+        elif not isinstance(action, argparse._HelpAction | argparse._VersionAction):
+            yield path, action
+
+
+def test_every_option_has_help_and_names_its_default() -> None:
+    options = list(_options(capsa.cli._parser(), "capsa"))
+    assert len(options) > 100
+    silent = [(cmd, a.dest) for cmd, a in options if not a.help or a.help == argparse.SUPPRESS]
+    assert silent == []
+    unsaid = [
+        (cmd, a.option_strings[0])
+        for cmd, a in options
+        if a.option_strings
+        and a.default not in (None, False, argparse.SUPPRESS)
+        and "default" not in a.help
+    ]
+    assert unsaid == []

@@ -161,7 +161,11 @@ def test_regenerating_the_suites_gives_the_shipped_bytes(tmp_path: Path) -> None
     # test_the_oracle_agrees_with_a_sample_of_the_vectors repeats that on a
     # sample); here the byte-for-byte check runs without it, to stay fast.
     ops = [op for op in OPS if op != "digest"]
-    write_suites(tmp_path, generate(ops, check=False))
+    told: list[tuple[str, int]] = []
+    suites = generate(ops, check=False, progress=lambda name, n: told.append((name, n)))
+    write_suites(tmp_path, suites)
+    # each suite is told as it is done, with its count
+    assert told == [(name, len(vectors)) for name, vectors in suites.items()]
     for name in [*ops, DECKS_SUITE]:
         assert (tmp_path / f"{name}.jsonl").read_bytes() == (
             shipped_dir() / f"{name}.jsonl"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,18 @@ def _vectors(args: argparse.Namespace) -> int:
         if op not in OPS:
             raise UsageError(f"--op {op!r} is not an op; the ops are: {', '.join(OPS)}")
     prepare_folder(args.out, "--out")
-    ops = args.op or None
-    suites = generate(ops) if ops else generate()
+    started = time.monotonic()
+
+    def progress(suite: str, count: int) -> None:
+        # each suite as it is made and checked by the oracle (a minute in all)
+        seconds = time.monotonic() - started
+        print(
+            f"capsa conformance vectors: {suite}: {count} vectors ({seconds:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    suites = generate(args.op or OPS, progress=progress)
     try:
         paths = write_suites(args.out, suites)
     except OSError as exc:
@@ -205,7 +216,12 @@ def _add_run(verbs: Any) -> None:
         default=200,
         help="Hypothesis examples to fuzz with (default 200; 0: none)",
     )
-    run.add_argument("--seed", type=int_in(0, 2**32 - 1, "--seed"), default=0)
+    run.add_argument(
+        "--seed",
+        type=int_in(0, 2**32 - 1, "--seed"),
+        default=0,
+        help="the fuzz cases' seed (default: 0)",
+    )
     run.add_argument(
         "--digests",
         choices=["auto", "presets", "all", "none"],

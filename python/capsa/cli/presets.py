@@ -30,5 +30,7 @@ def register(subparsers: Any) -> None:
     listed.set_defaults(run=_presets)
 
     rules = subparsers.add_parser("rules", help="print a preset's (or file's) rules as TOML")
-    rules.add_argument("name", nargs="?", default=None)
+    rules.add_argument(
+        "name", nargs="?", default=None, help="a preset's name (default: every preset)"
+    )
     rules.set_defaults(run=_rules)

@@ -309,7 +309,12 @@ def register(subparsers: Any) -> None:
     render.add_argument("input", nargs="?", help="input file (default: standard input)")
     render.add_argument("-o", "--output", required=True, help="the page to write, e.g. OUT.html")
     render.add_argument("--rules", help="rules for rounds that name none (preset or TOML file)")
-    render.add_argument("--format", choices=["auto", "jsonl", "json"], default="auto")
+    render.add_argument(
+        "--format",
+        choices=["auto", "jsonl", "json"],
+        default="auto",
+        help="the input's format (default: auto, told from its first bytes)",
+    )
     render.add_argument("--lang", choices=LANGUAGES, default="en", help="en (default) or id")
     render.add_argument("--strict", action="store_true", help="exit 1 when any round failed")
     render.set_defaults(run=_run)

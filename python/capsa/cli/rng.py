@@ -100,9 +100,19 @@ def register(subparsers: Any) -> None:
         "raw words: the stream's bytes (dieharder -g 201 -f FILE, rngtest < FILE); "
         "raw shuffles: 52 card ids (0..51) a deal, in deck order; text: one word or deal a line.",
     )
-    dump.add_argument("--count", type=int_in(1, 2**40, "--count"), required=True)
+    dump.add_argument(
+        "--count",
+        type=int_in(1, 2**40, "--count"),
+        required=True,
+        help="how many words or deals to write",
+    )
     dump.add_argument("--out", required=True, help="output file, or - for standard output")
-    dump.add_argument("--what", choices=["words", "shuffles"], default="words")
+    dump.add_argument(
+        "--what",
+        choices=["words", "shuffles"],
+        default="words",
+        help="the stream's 32-bit words, or the deals it shuffles (default: words)",
+    )
     dump.add_argument(
         "--generator",
         choices=["fair", "chacha20"],
@@ -110,7 +120,12 @@ def register(subparsers: Any) -> None:
         help="fair: the real-money deal's HMAC-SHA256 stream (default); "
         "chacha20: the seeded deal's stream",
     )
-    dump.add_argument("--format", choices=["raw", "text"], default="raw")
+    dump.add_argument(
+        "--format",
+        choices=["raw", "text"],
+        default="raw",
+        help="raw bytes, or text a line each (default: raw)",
+    )
     dump.add_argument(
         "--server-seed",
         type=digest_arg("--server-seed"),

@@ -40,7 +40,12 @@ def register(subparsers: Any) -> None:
     )
     st.add_argument("input", nargs="?", help="input file (default: standard input)")
     st.add_argument("--rules", help="rules for rounds that name none (preset or TOML file)")
-    st.add_argument("--format", choices=["auto", "jsonl", "json", "parquet"], default="auto")
+    st.add_argument(
+        "--format",
+        choices=["auto", "jsonl", "json", "parquet"],
+        default="auto",
+        help="the input's format (default: auto, told from the file's first bytes)",
+    )
     st.add_argument("-o", "--output", help="output file; a .parquet one gets the results table")
     st.add_argument(
         "--indent", type=int_in(0, 16, "--indent"), default=None, help="indent a document's output"

@@ -42,10 +42,25 @@ def register(subparsers: Any) -> None:
         action="append",
         help="a preset name or a rules TOML file; repeat to compare variants (default capsa-susun)",
     )
-    sim.add_argument("--deals", type=int_in(1, 2**64 - 2, "--deals"), default=10_000)
+    sim.add_argument(
+        "--deals",
+        type=int_in(1, 2**64 - 2, "--deals"),
+        default=10_000,
+        help="deals played under each rules (default: 10000)",
+    )
     add_seats(sim, "the table size")
-    sim.add_argument("--strategy", choices=STRATEGIES, default="solver")
-    sim.add_argument("--seed", type=int_in(0, 2**64 - 1, "--seed"), default=0)
+    sim.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default="solver",
+        help="how every seat arranges (default: solver)",
+    )
+    sim.add_argument(
+        "--seed",
+        type=int_in(0, 2**64 - 1, "--seed"),
+        default=0,
+        help="the deals' seed: the same deals under every rules (default: 0)",
+    )
     sim.add_argument(
         "--stake",
         type=stake_arg("--stake"),

@@ -474,7 +474,12 @@ def register(subparsers: Any) -> None:
     keyed(verb("checkpoint", _cmd_checkpoint, "make and print a checkpoint of every table"))
     keyed(verb("sign-heads", _cmd_sign_heads, "sign every unsigned head under the store key"))
     export = verb("export", _cmd_export, "write the records as JSON Lines or Parquet")
-    export.add_argument("--format", choices=("jsonl", "parquet"), required=True)
+    export.add_argument(
+        "--format",
+        choices=("jsonl", "parquet"),
+        required=True,
+        help="JSON Lines (the records as written) or Parquet (a column a field)",
+    )
     export.add_argument("--out", required=True, help="the file written")
     stats = verb("stats", _cmd_stats, "rounds, players and rake per table and day (JSON Lines)")
     stats.add_argument(

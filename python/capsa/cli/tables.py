@@ -11,16 +11,26 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from capsa import tables
-from capsa.cli.common import UsageError, check_writable, write_file
+from capsa.cli.common import UsageError, check_writable, int_in, write_file
+from capsa.columns import MAX_SEATS
 from capsa.rules import Rules, presets
 from capsa.solver import TRAIN_DEFAULTS, TRAINER_VERSION, tables_info, train_tables
 
 __all__ = ["register"]
+
+# the training's parameters: what each is, and its range (solver.train_tables)
+_TRAINING = {
+    "hands": ("hands dealt a round of training", 1, 10_000_000),
+    "iterations": ("rounds of the solver against the tables so far", 0, 100),
+    "seed": ("the deals' seed", 0, 2**64 - 1),
+    "seats": ("the table size the opponents play for", 2, MAX_SEATS),
+}
 
 
 def register(subparsers: Any) -> None:
@@ -34,11 +44,17 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="tables_command", metavar="COMMAND", required=True)
     tr = sub.add_parser("train", help="compute tables by iterated best response")
     group = tr.add_mutually_exclusive_group(required=True)
-    group.add_argument("--preset", choices=presets())
+    group.add_argument("--preset", choices=presets(), help="a preset's tables")
     group.add_argument("--all", action="store_true", help="every preset")
     group.add_argument("--rules", type=Path, help="a rules TOML file")
-    for key in ("hands", "iterations", "seed", "seats"):
-        tr.add_argument(f"--{key}", type=int, default=TRAIN_DEFAULTS[key])
+    for key, (what, low, high) in _TRAINING.items():
+        default = TRAIN_DEFAULTS[key]
+        tr.add_argument(
+            f"--{key}",
+            type=int_in(low, high, f"--{key}"),
+            default=default,
+            help=f"{what}, {low} to {high} (default: {default})",
+        )
     where = tr.add_mutually_exclusive_group()
     where.add_argument("--out", type=Path, help="output file (one job) or directory")
     where.add_argument(
@@ -48,10 +64,15 @@ def register(subparsers: Any) -> None:
     )
     check = sub.add_parser("check", help="retrain shipped tables and compare the bytes")
     group = check.add_mutually_exclusive_group(required=True)
-    group.add_argument("--preset", choices=presets())
+    group.add_argument("--preset", choices=presets(), help="a preset's shipped tables")
     group.add_argument("--all", action="store_true", help="every preset")
     info = sub.add_parser("info", help="show which tables the solver uses for rules")
-    info.add_argument("--preset", choices=presets(), default="capsa-susun")
+    info.add_argument(
+        "--preset",
+        choices=presets(),
+        default="capsa-susun",
+        help="the rules whose tables to show (default: capsa-susun)",
+    )
 
 
 def _safe_name(name: str) -> str:
@@ -81,6 +102,13 @@ def _train(args: argparse.Namespace) -> int:
     written: list[Path] = []
     for (name, rules), out in zip(jobs, outputs, strict=True):
         start = time.monotonic()
+        # one call into the core that runs for minutes: say what it is doing
+        print(
+            f"{name}: training, {args.hands:,} hands a round, {args.iterations} rounds "
+            "(about 75 s a preset on two cores at the defaults)",
+            file=sys.stderr,
+            flush=True,
+        )
         data = train_tables(
             rules,
             seats=args.seats,

@@ -717,31 +717,35 @@ def generate(
     ops: Iterable[str] = OPS,
     check: bool = True,
     digest_select: Callable[[int], bool] | None = None,
+    progress: Callable[[str, int], object] | None = None,
 ) -> dict[str, list[Vector]]:
     """Every suite, by op. ``check`` asks the oracle too (and raises
     :class:`DisagreementError` on any difference); ``digest_select`` picks
-    digest vectors by their position (default: all). Raises ``TypeError``
-    for a ``check`` that is not a bool, ``ArgumentError`` for an op that is
-    not one of ``OPS``, before any vector is made."""
+    digest vectors by their position (default: all); ``progress`` is told
+    each suite's name and count when it is done. Raises ``TypeError`` for a
+    ``check`` not a bool, ``ArgumentError`` for an op not in ``OPS``."""
     check = _core.read_flag(check, "check")
     ops = tuple(ops)
     for op in ops:
         if op not in OPS:
             raise ArgumentError(f"unknown op {op!r}; the ops are: {', '.join(OPS)}")
     suites: dict[str, list[Vector]] = {}
+
+    def done(name: str, vectors: list[Vector]) -> None:
+        suites[name] = vectors
+        if progress is not None:
+            progress(name, len(vectors))
+
     for op in ops:
-        if op == "digest":
-            drafts: Iterable[_Draft] = _digest_drafts(digest_select or (lambda _: True))
-        else:
-            drafts = _DRAFTS[op]()
-        suites[op] = _finish(op, drafts, check)
+        pick = digest_select or (lambda _: True)
+        done(op, _finish(op, _digest_drafts(pick) if op == "digest" else _DRAFTS[op](), check))
         if op == "settle":
             # the rules of every house, a suite of its own so that the suites
             # written before them stay as they were
-            suites[HOUSE_SUITE] = _finish(op, _house_drafts(), check)
+            done(HOUSE_SUITE, _finish(op, _house_drafts(), check))
     decks = [v for op in ops if op != "digest" for v in _finish(op, deck_drafts(op), check)]
     if decks:
-        suites[DECKS_SUITE] = decks
+        done(DECKS_SUITE, decks)
     return suites
 
 
