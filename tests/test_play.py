@@ -157,3 +157,20 @@ def test_natural_split_refuses_a_bad_natural() -> None:
         _core.natural_split(hand, 12)  # type: ignore[arg-type]
     with pytest.raises(capsa.HandError, match="13"):
         _core.natural_split(hand[:12], "three-flushes")
+
+
+def test_colour_is_painted_only_when_asked_and_changes_no_character(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = _play(capsys, "--seed", "2026", "--color", "never")
+    painted = _play(capsys, "--seed", "2026", "--color", "always")
+    assert "\033[" not in plain and "\033[32mwon\033[0m" in painted
+    assert re.sub(r"\033\[[0-9;]*m", "", painted) == plain
+    # auto: a terminal is painted, but not under NO_COLOR; a pipe never is
+    assert _play(capsys, "--seed", "2026") == plain
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    assert _play(capsys, "--seed", "2026") == painted
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert _play(capsys, "--seed", "2026") == plain

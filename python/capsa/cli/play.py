@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import sys
 from typing import Any
 
 from capsa import _core
 from capsa._core import Card
 from capsa.arrangement import Arrangement
 from capsa.cards import deal, format_cards
+from capsa.cli.colour import add_color, paint, wanted
 from capsa.cli.common import (
     add_seats,
     check_writable,
@@ -89,7 +91,8 @@ def _run(args: argparse.Namespace) -> int:
         seats.append(Seat(arrangement, declare_natural=declare))
     print()
     result = settle(seats, rules, stake)
-    print(result.explain())
+    text = result.explain()
+    print(paint(text) if wanted(args.color, sys.stdout) else text)
     if args.html:
         _write_page(args.html, result, rules, seed)
     return 0
@@ -112,4 +115,5 @@ def register(subparsers: Any) -> None:
         "--stake", type=stake_arg("--stake"), default=None, help="minor units per point"
     )
     play.add_argument("--html", metavar="OUT.html", help="also draw the table as a page")
+    add_color(play)
     play.set_defaults(run=_run)

@@ -7,7 +7,10 @@ capsa, under the inferred rules, does not give some zero-sum settle
 answer, a knob was solved against a wrong value of another. :meth:`doubt`
 first tries each other value of each scoring knob those answers read: one
 that explains every answer is inferred (the unexplained answers are its
-probes). Otherwise every knob the unexplained answers read, and every
+probes). Then the readings of two open ambiguities together (two
+royalties below the row point they replace, which only a foul shows):
+rules that explain every answer are kept, the knobs left for the dealt
+cases to decide. Otherwise every knob the unexplained answers read, and every
 knob solved from answers that also read one of those, is not determined,
 with the reason (the answers left unexplained, and a value that fits them
 when one does): nothing solved against a doubtful value stays confident.

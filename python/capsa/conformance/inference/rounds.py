@@ -14,12 +14,14 @@ from capsa.conformance.vector_seeds import NATURAL_HANDS as _VECTOR_NATURALS
 from capsa.rules import Rules
 
 __all__ = [
+    "FOULED_SUFFIX",
     "NATURAL_HANDS",
     "PARAMETER_HANDS",
     "TOP_HANDS",
     "TWINS",
     "fouled_against",
     "natural_hand",
+    "own_round",
     "plain_seat",
     "rows_of",
     "royalty_probe",
@@ -109,6 +111,16 @@ def royalty_probe(row: str, category: str, rules: Rules) -> Probe | None:
     return None
 
 
+def own_round(knob: str, probes: Sequence[Probe]) -> list[Probe]:
+    """Of ``probes``, the rounds made for the royalty ``knob`` (at any table
+    size): a royalty is solved from them first, then refined by the rounds
+    that show it beside another knob (a foul, a scoop)."""
+    if not knob.startswith("royalties.") or knob.count(".") != 2:
+        return []
+    _, row, category = knob.split(".")
+    return [p for p in probes if p.name.split("@")[0] == f"royalty-{row}-{category}"]
+
+
 def fouled_against(probe: Probe, rules: Rules) -> Probe | None:
     """The royalty ``probe`` with seat 1's cards laid out as a foul: a foul that
     pays royalties pays seat 0's in full, one a row point as large hides
@@ -120,7 +132,7 @@ def fouled_against(probe: Probe, rules: Rules) -> Probe | None:
         return None
     _, row, category = probe.knobs[0].split(".")
     return settle_probe(
-        f"{probe.name}-fouled",
+        f"{probe.name}{FOULED_SUFFIX}",
         probe.knobs,
         f"seat 1 fouls against seat 0's {category} in the {row} (a foul pays royalties in full)",
         seats[0],
@@ -167,6 +179,7 @@ TWINS = {
 }
 _SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
 _REPLACING_RESTARTS = 4
+FOULED_SUFFIX = "-fouled"  # a royalty probe's companion against a fouled hand
 _FOUL_TRIES = 2000
 
 

@@ -24,8 +24,10 @@ from capsa.conformance.inference.probes import (
 )
 from capsa.conformance.inference.raking import RakingParts
 from capsa.conformance.inference.rounds import (
+    FOULED_SUFFIX,
     TOP_HANDS,
     fouled_against,
+    own_round,
     royalty_probe,
 )
 from capsa.conformance.inference.solving import NOT_ZERO_SUM
@@ -159,7 +161,10 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
         originals set aside), asked."""
         out = []
         for probe in probes:
-            wide = None if probe.name in SIZED else widen(probe, size, self.rules)
+            # a foul against filler seats would pay their royalties too: the
+            # royalty's own round, widened, shows it
+            kept = probe.name in SIZED or probe.name.endswith(FOULED_SUFFIX)
+            wide = None if kept else widen(probe, size, self.rules)
             if wide is None:
                 out.append(probe)
                 continue
@@ -291,10 +296,7 @@ class SettlingParts(NaturalParts, TradingParts, RakingParts):
             return lambda: self.solve(knob, probes(knob))
 
         def royalty(knob: str) -> Callable[[], bool]:
-            # from the round made for it first: the rounds that show the same
-            # royalty beside another knob (a foul, a scoop) then refine it
-            _, row, category = knob.split(".")
-            own = [p for p in probes(knob) if p.name.startswith(f"royalty-{row}-{category}")]
+            own = own_round(knob, probes(knob))
             return lambda: self.solve(knob, own) | self.solve(knob, probes(knob))
 
         # Who sweeps decides which figures the scoop probes show: the sweep's

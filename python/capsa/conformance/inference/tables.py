@@ -13,7 +13,7 @@ to-one (or a foul or a surrender it meets) under the inferred ranking.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -34,6 +34,8 @@ _FILLER_ROWS = {
     "middle": ("high-card", "pair", "two-pair", "straight"),
     "bottom": ("high-card", "pair", "two-pair", "straight"),
 }
+# beside a fouled seat, which pays every filler its royalties: high cards only
+_HIGH_CARD_ROWS = {row: ("high-card",) for row in _FILLER_ROWS}
 
 
 def widen(probe: Probe, size: int, rules: Rules) -> Probe | None:
@@ -46,8 +48,9 @@ def widen(probe: Probe, size: int, rules: Rules) -> Probe | None:
     rules = rules.derive({"surrender.enabled": True})
     used = {c for s in seats for row in ("top", "middle", "bottom") for c in ids_of(s[row])}
     rng = random.Random(f"{probe.name}/{size}")
+    fouled = any(_core.is_foul(_ids(s), rules) for s in seats)
     for _ in range(_RESTARTS):
-        trial = _fill(seats, size, used, rules, rng)
+        trial = _fill(seats, size, used, rules, rng, _HIGH_CARD_ROWS if fouled else _FILLER_ROWS)
         if trial is not None and _plain_fillers(trial, len(seats), rules, final=True):
             round_ = {**probe.input["round"], "seats": trial}
             return replace(
@@ -60,7 +63,12 @@ def widen(probe: Probe, size: int, rules: Rules) -> Probe | None:
 
 
 def _fill(
-    seats: Sequence[dict[str, Any]], size: int, used: set[int], rules: Rules, rng: random.Random
+    seats: Sequence[dict[str, Any]],
+    size: int,
+    used: set[int],
+    rules: Rules,
+    rng: random.Random,
+    categories: Mapping[str, Sequence[str]],
 ) -> list[dict[str, Any]] | None:
     """The seats with fillers added one by one, each plain against those before it."""
     out = list(seats)
@@ -69,7 +77,7 @@ def _fill(
         rest = [c for c in range(52) if c not in taken]
         for _ in range(_ATTEMPTS):
             rng.shuffle(rest)
-            filler = _filler(rest[:13], rules, rng)
+            filler = _filler(rest[:13], rules, rng, categories)
             if filler is not None and _plain_fillers([*out, seat(filler)], len(seats), rules):
                 out.append(seat(filler))
                 taken.update(filler)
@@ -79,7 +87,12 @@ def _fill(
     return out
 
 
-def _filler(cards: Sequence[int], rules: Rules, rng: random.Random) -> list[int] | None:
+def _filler(
+    cards: Sequence[int],
+    rules: Rules,
+    rng: random.Random,
+    categories: Mapping[str, Sequence[str]],
+) -> list[int] | None:
     """13 cards as legal rows of the categories a filler may hold, or None."""
     cards = list(cards)
     rng.shuffle(cards)
@@ -93,7 +106,7 @@ def _filler(cards: Sequence[int], rules: Rules, rng: random.Random) -> list[int]
     if _core.is_foul(ids, rules):
         return None
     for row, hand in (("top", top), ("middle", middle), ("bottom", bottom)):
-        if _core.evaluate(hand, rules).category not in _FILLER_ROWS[row]:
+        if _core.evaluate(hand, rules).category not in categories[row]:
             return None
     return ids
 
@@ -125,3 +138,7 @@ def _plain_fillers(
         if pair["scoop"] or 0 in pair["rows"].values():
             return False
     return True
+
+
+def _ids(seat_: Mapping[str, Any]) -> list[int]:
+    return [c for row in ("top", "middle", "bottom") for c in ids_of(seat_[row])]

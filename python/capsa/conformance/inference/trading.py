@@ -16,6 +16,7 @@ from typing import Any
 
 from capsa.conformance.inference.knobs import candidates, get, with_knobs
 from capsa.conformance.inference.probes import Probe
+from capsa.conformance.inference.rounds import own_round
 from capsa.conformance.inference.solving import Inferrer
 from capsa.rules import Rules
 
@@ -98,7 +99,7 @@ class TradingParts(Inferrer):
         self, knobs: Sequence[str], partners: Sequence[str], probes: Sequence[Probe]
     ) -> list[Rules]:
         """The rules with other values of ``knobs`` (every combination of their
-        alternatives that changes an answer left unexplained), their partners
+        alternatives that changes some answer), their partners
         and the numbers that follow them solved again, that explain more
         answers than the inferred rules: the passes settle on the first values
         that fit, and royalties solved under a wrong ``royalty_adds`` fit every
@@ -111,14 +112,13 @@ class TradingParts(Inferrer):
             return []
         # a partner no answer read under the rules kept is solved from every probe showing it
         sources = {k: [p for p in probes if k in p.knobs] for k in partners}
-        wrong = [p for p in answered if p not in explained]
         choices = [[get(self.rules, k), *self._alternatives(k, self.rules)] for k in knobs]
         out = []
         for values in itertools.product(*choices):
             changes = {k: v for k, v in zip(knobs, values, strict=True) if v != get(self.rules, k)}
             moved = with_knobs(self.rules, changes)
-            if all(self.expect(p, moved) == self.expect(p, self.rules) for p in wrong):
-                continue  # the values kept, or values that change no answer left unexplained
+            if all(self.expect(p, moved) == self.expect(p, self.rules) for p in answered):
+                continue  # the values kept, or values no answer reads
             trial = self._trial(changes, partners, answered, sources, every=False)
             if trial is not None and sum(self.matches(p, trial) for p in answered) > len(explained):
                 out.append(trial)
@@ -151,7 +151,9 @@ class TradingParts(Inferrer):
             self.rules = with_knobs(kept, changes)
             for _ in range(2):  # a partner's probes may hold another partner
                 for partner in partners:
-                    self.solve(partner, self._probes_of(partner) or found.get(partner) or own)
+                    shown = self._probes_of(partner) or found.get(partner) or own
+                    self.solve(partner, own_round(partner, shown))
+                    self.solve(partner, shown)
             self._follow([*changes, *partners], explained)
             self._flip([*changes, *partners], explained)
             trial = self.rules
