@@ -736,8 +736,8 @@ def generate(
         if progress is not None:
             progress(name, len(vectors))
 
+    pick = digest_select or (lambda _: True)
     for op in ops:
-        pick = digest_select or (lambda _: True)
         done(op, _finish(op, _digest_drafts(pick) if op == "digest" else _DRAFTS[op](), check))
         if op == "settle":
             # the rules of every house, a suite of its own so that the suites

@@ -41,16 +41,9 @@ def _get(data: Mapping[str, Any], dotted: str) -> Any:
     return cur
 
 
-def _set(data: dict[str, Any], dotted: str, value: Any) -> None:
-    parts = dotted.split(".")
-    cur = data
-    for part in parts[:-1]:
-        cur = cur.setdefault(part, {})
-    cur[parts[-1]] = value
-
-
 def _set_copying(data: dict[str, Any], dotted: str, value: Any) -> None:
-    """``_set``, copying each table on the way instead of changing it."""
+    """Sets the dotted key in ``data``, copying each table on the way instead
+    of changing it (the tables may be shared with other rules)."""
     parts = dotted.split(".")
     cur = data
     for part in parts[:-1]:

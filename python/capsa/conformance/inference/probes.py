@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from capsa import _core
-from capsa.conformance.protocol import Case, RulesSpec, text_of
+from capsa.conformance.protocol import Case, RulesSpec, ids_of, text_of
 
 __all__ = [
     "RAKE_KNOBS",
@@ -23,6 +23,7 @@ __all__ = [
     "round_of",
     "scoring_probes",
     "seat",
+    "seat_ids",
     "settle_probe",
     "three_winners",
 ]
@@ -66,6 +67,11 @@ def seat(
         "surrender": surrender,
         "declare_natural": declare,
     }
+
+
+def seat_ids(seat_: Mapping[str, Any]) -> list[int]:
+    """A seat's 13 card ids, top, middle, bottom."""
+    return [c for row in ("top", "middle", "bottom") for c in ids_of(seat_[row])]
 
 
 def round_of(*seats: dict[str, Any], stakes: int = 1) -> dict[str, Any]:

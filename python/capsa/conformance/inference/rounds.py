@@ -9,7 +9,7 @@ from typing import Any
 
 from capsa import _core
 from capsa.conformance.inference.knobs import ROWS
-from capsa.conformance.inference.probes import Probe, seat, settle_probe
+from capsa.conformance.inference.probes import Probe, seat, seat_ids, settle_probe
 from capsa.conformance.vector_seeds import NATURAL_HANDS as _VECTOR_NATURALS
 from capsa.rules import Rules
 
@@ -126,8 +126,7 @@ def fouled_against(probe: Probe, rules: Rules) -> Probe | None:
     pays royalties pays seat 0's in full, one a row point as large hides
     (a royalty in place of the row point shows only when larger)."""
     seats = probe.input["round"]["seats"]
-    other = [c for row in ROWS for c in _core.card_ids(seats[1][row])]
-    fouled = _plain_foul(other, rules, random.Random(probe.name))
+    fouled = _plain_foul(seat_ids(seats[1]), rules, random.Random(probe.name))
     if fouled is None:
         return None
     _, row, category = probe.knobs[0].split(".")

@@ -207,7 +207,7 @@ class SeparatingParts(TradingParts):
         moved = [k for k in PARTNERS if before is None or get(self.rules, k) != get(before, k)]
         if not moved:
             return  # the trade-offs were checked under these values
-        settled = [p for p in self.answered(self.probes.values()) if p.op == "settle"]
+        settled = self._settle_answers()
         for knob, partners in PARTNERS.items():
             if partners and knob not in self.equivalent:
                 self.trade(knob, partners, settled)
@@ -244,10 +244,13 @@ class SeparatingParts(TradingParts):
                 self.classify(knob)
         self._trade_pairs(read)
 
+    def _settle_answers(self) -> list[Probe]:
+        return [p for p in self.answered(self.probes.values()) if p.op == "settle"]
+
     def _trade_pairs(self, knobs: Collection[str]) -> None:
         """Checks again whether the multiplier of each pair among ``knobs`` trades
         with its bonus, under the rules as they now stand."""
-        settled = [p for p in self.answered(self.probes.values()) if p.op == "settle"]
+        settled = self._settle_answers()
         for first, second in PAIRS.items():
             if first in knobs or second in knobs:
                 self.trade(first, (second,), settled)

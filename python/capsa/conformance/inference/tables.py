@@ -19,8 +19,7 @@ from typing import Any
 
 import capsa
 from capsa import _core
-from capsa.conformance.inference.probes import Probe, seat
-from capsa.conformance.protocol import ids_of
+from capsa.conformance.inference.probes import Probe, seat, seat_ids
 from capsa.conformance.serve import _seat
 from capsa.rules import Rules
 
@@ -46,9 +45,9 @@ def widen(probe: Probe, size: int, rules: Rules) -> Probe | None:
         return None
     # a surrender probe is widened even where the rules refuse surrenders
     rules = rules.derive({"surrender.enabled": True})
-    used = {c for s in seats for row in ("top", "middle", "bottom") for c in ids_of(s[row])}
+    used = {c for s in seats for c in seat_ids(s)}
     rng = random.Random(f"{probe.name}/{size}")
-    fouled = any(_core.is_foul(_ids(s), rules) for s in seats)
+    fouled = any(_core.is_foul(seat_ids(s), rules) for s in seats)
     for _ in range(_RESTARTS):
         trial = _fill(seats, size, used, rules, rng, _HIGH_CARD_ROWS if fouled else _FILLER_ROWS)
         if trial is not None and _plain_fillers(trial, len(seats), rules, final=True):
@@ -138,7 +137,3 @@ def _plain_fillers(
         if pair["scoop"] or 0 in pair["rows"].values():
             return False
     return True
-
-
-def _ids(seat_: Mapping[str, Any]) -> list[int]:
-    return [c for row in ("top", "middle", "bottom") for c in ids_of(seat_[row])]
