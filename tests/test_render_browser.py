@@ -244,7 +244,7 @@ def _check_totals(driver: Any, table: render.Table, lang: str) -> None:
     w = words(lang)
     shown = driver.execute_script(_TOTALS)
     want = [
-        [w.signed(v) for v in (seat.points, seat.money, seat.rake, seat.net)]
+        [w.signed(v) for v in (seat.points, seat.money, -seat.rake, seat.net)]
         for seat in table.seats
     ]
     assert shown == [[figures, figures] for figures in want]

@@ -29,6 +29,7 @@ from capsa.cli.common import (
     Prefixed,
     UsageError,
     check_writable,
+    int_in,
     is_blank,
     lines,
     load_rules,
@@ -37,10 +38,12 @@ from capsa.cli.common import (
     sniff,
     write_file,
 )
+from capsa.cli.render_player import PlayerPages
 from capsa.json_faults import int_or_text
 from capsa.render._html import page_html
 from capsa.render._index import Chains, IndexEntry, index_head, index_row, index_tail
 from capsa.render._model import Table, display_id, table_from_settlement
+from capsa.render._nav import Nav
 from capsa.render._records import is_round_record, table_from_record
 from capsa.render._void import is_void_record, table_from_void
 from capsa.render._words import LANGUAGES
@@ -65,10 +68,15 @@ class _Pages:
         self.failed = 0
         self.void = 0
         self.held: tuple[Table, int | None] | None = None
+        self.pending: tuple[int, Table] | None = None
+        self.last_page = 0
         self.chains = Chains()
         self.index: IO[str] | None = None
 
-    def _page(self, number: int, table: Table) -> str:
+    def _href(self, number: int) -> str:
+        return f"{self.folder.name}/round-{number}.html"
+
+    def _page(self, number: int, table: Table, nav: Nav) -> None:
         if not self.folder.is_dir():
             try:
                 self.folder.mkdir(exist_ok=True)
@@ -76,8 +84,34 @@ class _Pages:
                 message = f"cannot write the round pages in {self.folder}: {exc.strerror or exc}"
                 raise UsageError(message) from None
         path = self.folder / f"round-{number}.html"
-        write_file(path, page_html(table, self.lang, operator=True).encode("utf-8"))
-        return f"{self.folder.name}/{path.name}"
+        write_file(path, page_html(table, self.lang, operator=True, nav=nav).encode("utf-8"))
+
+    def _nav(self, number: int, next_number: int | None) -> Nav:
+        """The links of round ``number``'s page: the round drawn before it and
+        the one after (a round that failed has no page), and the index."""
+        return Nav(
+            back=f"../{self.out.name}",
+            number=number,
+            previous=f"round-{self.last_page}.html" if self.last_page else None,
+            next=f"round-{next_number}.html" if next_number is not None else None,
+            back_key="index.back",
+            label_key="index.nav",
+        )
+
+    def _hold_page(self, number: int, table: Table) -> str:
+        """Holds round ``number``'s page until the next round's number is
+        known (its page links to it), writing the one held before."""
+        self._write_pending(number)
+        self.pending = (number, table)
+        return self._href(number)
+
+    def _write_pending(self, next_number: int | None) -> None:
+        if self.pending is None:
+            return
+        number, table = self.pending
+        self.pending = None
+        self._page(number, table, self._nav(number, next_number))
+        self.last_page = number
 
     def _put(self, text: str) -> None:
         try:
@@ -94,17 +128,21 @@ class _Pages:
                 # a second round: the first one's page goes beside the index too
                 table, line = self.held
                 self.held = None
-                first = IndexEntry.settled(1, line, self._page(1, table), table)
+                first = IndexEntry.settled(1, line, self._hold_page(1, table), table)
                 self._put(index_row(self.chains.link(first), self.lang))
         self._put(index_row(self.chains.link(entry), self.lang))
 
-    def add(self, table: Table, line: int | None) -> None:
+    def add(self, table: Table, line: int | None, record: Any = None) -> None:
+        """One drawn round (its record, when it came from one, unused here)."""
+        del record
         self.count += 1
         self.void += table.void is not None
         if self.count == 1:
             self.held = (table, line)
             return
-        self._row(IndexEntry.settled(self.count, line, self._page(self.count, table), table))
+        entry = IndexEntry.settled(self.count, line, self._href(self.count), table)
+        self._row(entry)
+        self._hold_page(self.count, table)
 
     def error(self, record: bytes, line: int | None) -> None:
         self.count += 1
@@ -124,6 +162,7 @@ class _Pages:
                 head = index_head(self.lang, source=self.source)
                 write_file(self.out, (head + index_tail(self.lang, 0, 0)).encode("utf-8"))
             return
+        self._write_pending(None)
         settled = self.count - self.failed - self.void
         self._put(index_tail(self.lang, settled, self.failed, self.void))
         self.close()
@@ -163,7 +202,7 @@ def _json(data: bytes | str) -> Any:
 class _Renderer:
     """Settles each round with the core's stream functions and draws it."""
 
-    def __init__(self, default: Rules, pages: _Pages, errors: IO[bytes]) -> None:
+    def __init__(self, default: Rules, pages: _Pages | PlayerPages, errors: IO[bytes]) -> None:
         self.rules = default_known_rules(default)
         self.default = default.name
         self.known: dict[str, _core.RuleSet] = dict(self.rules)
@@ -198,7 +237,7 @@ class _Renderer:
             text = json.dumps(error, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
             self._fail(text.encode("utf-8"), line)
             return
-        self.pages.add(table, line)
+        self.pages.add(table, line, value)
 
     def _settled(self, record: bytes, round_value: Any, line: int | None) -> None:
         data = json.loads(record, parse_int=int_or_text)
@@ -269,7 +308,11 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     check_writable(out)
     source = "-" if args.input in (None, "-") else Path(args.input).name
-    pages = _Pages(out, args.lang, source)
+    pages: _Pages | PlayerPages
+    if args.player is not None:
+        pages = PlayerPages(out, args.lang, args.player, args.page_size)
+    else:
+        pages = _Pages(out, args.lang, source)
     renderer = _Renderer(load_rules(args.rules), pages, sys.stdout.buffer)
     with contextlib.ExitStack() as stack:
         stack.callback(pages.close)
@@ -287,6 +330,10 @@ def _run(args: argparse.Namespace) -> int:
                 renderer.lines(Prefixed(head, stream))
         pages.finish()
     sys.stdout.buffer.flush()
+    if isinstance(pages, PlayerPages) and pages.mine == 0:
+        shown = args.player if len(args.player) <= 40 else args.player[:37] + "..."
+        print(f"capsa render: player {shown!r} sat at none of the rounds read", file=sys.stderr)
+        return EXIT_FAILED
     if renderer.failed:
         print(f"capsa render: {renderer.failed} round(s) could not be settled", file=sys.stderr)
     # as capsa settle: a failure fails under --strict, and so does an input of
@@ -317,4 +364,16 @@ def register(subparsers: Any) -> None:
     )
     render.add_argument("--lang", choices=LANGUAGES, default="en", help="en (default) or id")
     render.add_argument("--strict", action="store_true", help="exit 1 when any round failed")
+    render.add_argument(
+        "--player",
+        metavar="ID",
+        help="draw this player's hand history from round records: their rounds only, "
+        "their seat first, a running balance (default: every round, for an operator)",
+    )
+    render.add_argument(
+        "--page-size",
+        type=int_in(1, 10_000, "--page-size"),
+        default=100,
+        help="rounds on each page of a hand history (default 100)",
+    )
     render.set_defaults(run=_run)

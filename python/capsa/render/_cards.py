@@ -116,7 +116,7 @@ def card_drawing(card: Card) -> tuple[str, str]:
         if card.copy
         else ""
     )
-    return f"card {colour}{' copy' if card.copy else ''}", (
+    return f"card {colour} suit-{card.suit}{' copy' if card.copy else ''}", (
         f"{face}"
         f'<text class="rank{wide}" x="4.5" y="17" aria-hidden="true">{rank}</text>'
         f'<use href="#suit-{card.suit}" x="4.5" y="20" width="11" height="11"/>'

@@ -9,9 +9,11 @@ from functools import cache
 from importlib import resources
 
 from capsa import _core
-from capsa._core import CATEGORIES, Card
+from capsa._core import Card
 from capsa.render._cards import SUIT_DEFS, card_face, card_name, jokers_played
+from capsa.render._hands import hand_words
 from capsa.render._model import ROWS, SeatView, Table
+from capsa.render._nav import Nav, nav_links
 from capsa.render._payments import (
     Payment,
     foul_phrases,
@@ -19,6 +21,7 @@ from capsa.render._payments import (
     payments,
     played_out_of_order,
 )
+from capsa.render._replay import replay_section
 from capsa.render._story import round_facts, round_notes, verification
 from capsa.render._text import Speaker, esc, ident, unbroken
 from capsa.render._void import void_body, void_title
@@ -43,6 +46,10 @@ def _document_head(w: Words, title: str, more_style: str = "") -> str:
 
 
 _DOCUMENT_TAIL = "</main>\n</body>\n</html>\n"
+_NAV_STYLE = (
+    ".round-nav{display:flex;flex-wrap:wrap;gap:6px 16px;margin:10px 0;font-weight:600}"
+    ".round-nav .nav-off{color:#6a6253;font-weight:400}\n"
+)
 
 
 def _document(w: Words, title: str, body: str) -> str:
@@ -153,7 +160,8 @@ def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> 
         out.append(
             f'<div class="row{" out" if row.name in out_rows else ""}" data-row="{row.name}">'
             f'<div class="cards">{"".join([card_face(c, w.lang) for c in cards])}</div>'
-            f"{heads[row.name, row.category]}"
+            f'{heads[row.name]}<span class="cat" title="{w["column.hand"]}">'
+            f"{hand_words(row, w)}</span>"
         )
         out += _jokers_played(cards, table, w)
         if row.royalty > 0:
@@ -170,7 +178,7 @@ def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> 
             [
                 f'{label}<dd class="{key}">{w.signed(value)}</dd></div>'
                 for (key, label), value in zip(
-                    labels, (seat.points, seat.money, seat.rake, seat.net), strict=True
+                    labels, (seat.points, seat.money, -seat.rake, seat.net), strict=True
                 )
             ]
         )
@@ -190,16 +198,12 @@ def _jokers_played(cards: Sequence[Card], table: Table, w: Words) -> list[str]:
 
 
 @cache
-def _row_heads(lang: str) -> dict[tuple[str, str], str]:
-    """The start of each row's caption (row name, category) in a language: built once."""
+def _row_heads(lang: str) -> dict[str, str]:
+    """The start of each row's caption in a language: built once."""
     w = words(lang)
     return {
-        (row, category): (
-            f'<div class="row-info"><span class="row-name">{w[f"row.{row}"]}</span>'
-            f'<span class="cat" title="{w["column.hand"]}">{w[f"category.{category}"]}</span>'
-        )
+        row: f'<div class="row-info"><span class="row-name">{w[f"row.{row}"]}</span>'
         for row in ROWS
-        for category in CATEGORIES
     }
 
 
@@ -279,7 +283,8 @@ def _totals(table: Table, speak: Speaker) -> str:
         out.append(
             f'<tr data-seat="{seat.index}"><th scope="row">{speak.seat(seat.index)}</th>'
             + "".join(
-                f'<td class="num {k}" data-value="{v}">{w.signed(v)}</td>'
+                # a seat's rake is paid: shown taken away, as net = money − rake
+                f'<td class="num {k}" data-value="{v}">{w.signed(-v if k == "rake" else v)}</td>'
                 for k, v in zip(keys, figures, strict=True)
             )
             + "</tr>"
@@ -289,7 +294,7 @@ def _totals(table: Table, speak: Speaker) -> str:
         f'<tr class="house"><th scope="row">{w["page.house"]}</th><td></td><td></td>'
         f'<td class="num rake" data-value="{rake}">{w.signed(rake)}</td><td></td></tr>'
     )
-    out.append("</table></div>\n</section>\n")
+    out.append(f'</table></div>\n<p class="legend">{w["page.totals_legend"]}</p>\n</section>\n')
     return "\n".join(out)
 
 
@@ -350,18 +355,33 @@ def _reasons(seat: SeatView, speak: Speaker) -> str | None:
     return speak.value(foul_phrases(seat)) if seat.foul else None
 
 
-def table_body(table: Table, w: Words, operator: bool = False) -> str:
-    """The page's main content (without the document around it)."""
+def table_body(
+    table: Table,
+    w: Words,
+    operator: bool = False,
+    *,
+    seat: int | None = None,
+    lead: str = "",
+    title: str | None = None,
+) -> str:
+    """The page's main content (without the document around it). A
+    player's page (``seat``) draws that seat first and replays its own
+    pairs, with ``lead`` after the header and its own ``title``."""
     speak = Speaker(w, table)
-    seats = "".join(_seat(s, table, speak, _reasons(s, speak)) for s in table.seats)
+    order = sorted(table.seats, key=lambda s: s.index != seat)
+    seats = "".join(_seat(s, table, speak, _reasons(s, speak)) for s in order)
     paid = payments(table)
+    heading = title if title is not None else page_title(table, w)
     return (
-        f"<header>\n<h1>{unbroken(page_title(table, w))}</h1>\n{page_meta(table, w)}"
+        f"<header>\n<h1>{unbroken(heading)}</h1>\n{page_meta(table, w)}"
         f"{round_facts(table, w)}</header>\n"
+        + lead
         + verification(table, w)
         + f'<section class="table">\n<h2>{w["page.seats_heading"]}</h2>\n'
         f'<div class="seats">\n{seats}</div>\n</section>\n'
+        + (replay_section(table, speak, seat) if seat is not None else "")
         + _matrix(table, speak)
+        + (replay_section(table, speak) if seat is None else "")
         + _totals(table, speak)
         + _payments(paid, speak)
         + _rules_used(paid, w, operator)
@@ -369,17 +389,25 @@ def table_body(table: Table, w: Words, operator: bool = False) -> str:
     )
 
 
-def page_html(table: Table, lang: str = "en", *, operator: bool = False) -> str:
+def page_html(
+    table: Table, lang: str = "en", *, operator: bool = False, nav: Nav | None = None
+) -> str:
     """The showdown of one table as a self-contained HTML page.
 
     A player's page (``Settlement.to_html()``, the default) names the rule
     each payment follows and says each rule in one sentence; an operator's
     page (``operator=True``: the pages ``capsa render`` writes) also cites
-    where docs/rules.md states it. A void round's page (``table.void``)
+    where docs/rules.md states it. ``nav`` links the page to the previous
+    and next round and to the index listing it. A void round's page (``table.void``)
     says why it was never played, with its commitment and nonce.
     """
     w = words(lang)
     operator = _core.read_flag(operator, "operator")
     if table.void is not None:
         return _document(w, void_title(table, w), void_body(table, w))
-    return _document(w, page_title(table, w), table_body(table, w, operator))
+    if nav is None:
+        return _document(w, page_title(table, w), table_body(table, w, operator))
+    links = nav_links(nav, w)
+    body = table_body(table, w, operator, lead=links)
+    foot = nav_links(nav, w, landmark=False)
+    return _document_head(w, page_title(table, w), _NAV_STYLE) + body + foot + _DOCUMENT_TAIL

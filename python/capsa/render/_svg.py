@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from capsa._core import Card
 from capsa.render._cards import CARD_IDS, SUIT_DEFS, card_drawing, jokers_played, short_name
+from capsa.render._hands import hand_words
 from capsa.render._html import page_meta, page_title
 from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._payments import foul_phrases, payments, played_out_of_order
@@ -235,6 +236,21 @@ def _title(table: Table, w: Words, speak: Speaker) -> str:
     )
 
 
+def _description(table: Table, speak: Speaker) -> str:
+    """What a screen reader says of the picture: each seat's rows in words
+    and its net."""
+    w = speak.words
+    return " ".join(
+        w.fill(
+            "svg.seat",
+            seat=speak.seat(seat.index),
+            rows=", ".join(f"{w[f'row.{row.name}']} {hand_words(row, w)}" for row in seat.rows),
+            v=w.signed(seat.net),
+        )
+        for seat in table.seats
+    )
+
+
 def page_svg(table: Table, lang: str = "en") -> str:
     """The showdown of one table as a standalone SVG picture."""
     w = words(lang)
@@ -256,7 +272,10 @@ def page_svg(table: Table, lang: str = "en") -> str:
     y += height + _MARGIN
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{y}" '
-        f'viewBox="0 0 {_WIDTH} {y}" role="img" lang="{w.lang}">'
+        f'viewBox="0 0 {_WIDTH} {y}" role="img" lang="{w.lang}" '
+        'aria-labelledby="showdown-title showdown-desc">'
+        f'<title id="showdown-title">{page_title(table, w)}</title>'
+        f'<desc id="showdown-desc">{_description(table, speak)}</desc>'
         f"<style>{_STYLE}</style><defs>{SUIT_DEFS}</defs>"
         f'<rect width="{_WIDTH}" height="{y}" fill="#f3f0e8"/>' + "".join(parts) + "</svg>\n"
     )
