@@ -231,29 +231,3 @@ def test_round_pages_link_the_rounds_before_and_after(tmp_path: Path) -> None:
     assert links("round-1.html") == (None, "round-3.html")
     assert links("round-3.html") == ("round-1.html", "round-4.html")
     assert links("round-4.html") == ("round-3.html", None)
-
-
-def test_the_picture_names_itself_for_screen_readers() -> None:
-    from capsa.render import examples
-
-    table = examples.WORKED[1].settle_table()
-    svg = render.page_svg(table)
-    assert 'aria-labelledby="showdown-title showdown-desc"' in svg
-    desc = re.search(r'<desc id="showdown-desc">(.*?)</desc>', svg)
-    assert desc is not None
-    for seat in table.seats:
-        assert f"net {words('en').signed(seat.net)}." in desc.group(1)
-    assert "top pair of kings" in desc.group(1)
-
-
-def test_a_seats_rake_shows_as_paid() -> None:
-    from capsa.render import examples
-
-    table = examples.WORKED[1].settle_table()
-    page = render.page_html(table)
-    w = words("en")
-    raked = [s for s in table.seats if s.rake > 0]
-    assert raked
-    for seat in raked:
-        assert f'<td class="num rake" data-value="{seat.rake}">{w.signed(-seat.rake)}</td>' in page
-    assert "net = money − rake" in page

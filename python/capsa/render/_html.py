@@ -99,6 +99,10 @@ def _seat_marks(seat: SeatView, table: Table, speak: Speaker) -> list[str]:
     if seat.multiplier != 1:
         text = w.fill("badge.multiplier", v=w.number(seat.multiplier))
         marks.append(f'<span class="badge multiplier">{text}</span>')
+    horse = _horse_card(table)
+    if horse is not None and any(int(c) == int(horse) for row in seat.rows for c in row.cards):
+        text = w.fill("badge.horse", card=card_name(horse, w.lang))
+        marks.append(f'<span class="badge horse">{text}</span>')
     if played_out_of_order(seat):
         marks.append(f'<span class="badge out-of-order">{w["badge.out_of_order"]}</span>')
     if seat.natural is not None:
@@ -106,6 +110,9 @@ def _seat_marks(seat: SeatView, table: Table, speak: Speaker) -> list[str]:
             "badge.natural", natural=w[f"natural.{seat.natural}"], v=w.points(seat.natural_points)
         )
         marks.append(f'<span class="badge natural">{text}</span>')
+    if seat.declined is not None:
+        text = w.fill("badge.declined", natural=w[f"natural.{seat.declined}"])
+        marks.append(f'<span class="badge declined">{text}</span>')
     if seat.foul:
         marks.append(f'<span class="badge foul">{w["badge.foul"]}</span>')
     if seat.surrender:
@@ -123,6 +130,16 @@ def _seat_marks(seat: SeatView, table: Table, speak: Speaker) -> list[str]:
             names = w.join([speak.seat(k) for k in scooped])
             marks.append(f'<span class="badge scoop">{w["badge.scoop"]}: {names}</span>')
     return marks
+
+
+def _horse_card(table: Table) -> Card | None:
+    """The rules' horse card, None without one (or without rules)."""
+    if table.rules is None:
+        return None
+    try:
+        return Card(str(table.rules["horse.card"]))
+    except KeyError:  # rules without a horse card
+        return None
 
 
 def _seat(seat: SeatView, table: Table, speak: Speaker, reasons: str | None) -> str:
@@ -321,11 +338,18 @@ def _payment(payment: Payment, speak: Speaker) -> str:
     return "".join(text)
 
 
-def _payments(paid: list[Payment], speak: Speaker) -> str:
+def _payments(paid: list[Payment], speak: Speaker, table: Table) -> str:
     w = speak.words
     items = "\n".join(_payment(p, speak) for p in paid)
+    declined = "".join(
+        '<p class="declined-note">'
+        + w.fill("say.declined", seat=speak.seat(s.index), natural=w[f"natural.{s.declined}"])
+        + "</p>\n"
+        for s in table.seats
+        if s.declined is not None
+    )
     return (
-        f'<section class="pay">\n<h2>{w["page.payments_heading"]}</h2>\n'
+        f'<section class="pay">\n<h2>{w["page.payments_heading"]}</h2>\n{declined}'
         f'<ol class="payments">\n{items}\n</ol>\n</section>\n'
     )
 
@@ -383,7 +407,7 @@ def table_body(
         + _matrix(table, speak)
         + (replay_section(table, speak) if seat is None else "")
         + _totals(table, speak)
-        + _payments(paid, speak)
+        + _payments(paid, speak, table)
         + _rules_used(paid, w, operator)
         + round_notes(table, w)
     )

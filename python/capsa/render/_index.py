@@ -124,6 +124,8 @@ def _marks(table: Table) -> tuple[str, ...]:
     for seat in table.seats:
         if seat.natural is not None:
             marks.append(f"natural.{seat.natural}")
+        if seat.declined is not None:
+            marks.append(f"declined.{seat.declined}")
         if seat.foul:
             marks.append("badge.foul")
         if seat.surrender:
@@ -270,7 +272,11 @@ def _outcome(entry: IndexEntry, w: Words) -> list[str]:
     if not entry.marks:
         return [w["index.plain"]]
     return [
-        w.fill("index.natural", v=w[key]) if key.startswith("natural.") else w[key]
+        w.fill("index.natural", v=w[key])
+        if key.startswith("natural.")
+        else w.fill("index.declined", v=w["natural." + key.removeprefix("declined.")])
+        if key.startswith("declined.")
+        else w[key]
         for key in entry.marks
     ]
 

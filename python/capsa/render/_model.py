@@ -79,6 +79,9 @@ class SeatView:
     """True for the banker seat of a banker game."""
     multiplier: int = 1
     """The seat's stake multiplier in a banker game (1 otherwise)."""
+    declined: str | None = None
+    """The natural the seat's 13 cards make under the rules but that it did
+    not declare (its rows were played), when the rules are known."""
 
 
 @dataclass(slots=True)
@@ -461,6 +464,15 @@ def _with_natural_split(seat: SeatView, rules: Rules | None) -> SeatView:
     return replace(seat, natural_rows=(tuple(shown[:3]), tuple(shown[3:8]), tuple(shown[8:])))
 
 
+def _with_declined(seat: SeatView, rules: Rules | None) -> SeatView:
+    """The seat with the natural it held and did not declare: a seat that
+    settled without a natural though its cards make one under the rules."""
+    if rules is None or seat.natural is not None or seat.surrender:
+        return seat
+    held = _core.natural([card for row in seat.rows for card in row.cards], rules)
+    return seat if held is None else replace(seat, declined=held)
+
+
 def _banker(
     data: Mapping[str, Any], seats: tuple[SeatView, ...], pairs: tuple[PairView, ...]
 ) -> int | None:
@@ -522,7 +534,7 @@ def table_from_settlement(
         pairs = tuple(_trusted_pair(p) for p in data["pairs"])
     else:
         seats, pairs = _checked(data, seats_data, names)
-    seats = tuple(_with_natural_split(seat, rules) for seat in seats)
+    seats = tuple(_with_declined(_with_natural_split(seat, rules), rules) for seat in seats)
     banker = _banker(data, seats, pairs)
     if banker is not None:
         seats = tuple(replace(seat, banker=seat.index == banker) for seat in seats)
