@@ -14,10 +14,22 @@ sentence naming the element:
 * :func:`font_problems`: text drawn smaller than 12 CSS px, SVG text
   included at the scale it is drawn;
 * :func:`broken_word_problems`: a word split over two lines;
+* :func:`clipping_problems`: a word cut by the edge of a box that clips or
+  scrolls its content (computed ``overflow-x`` or ``overflow-y`` not
+  ``visible``, a picture's ``<svg>`` included): each word, measured with a
+  DOM Range, must lie wholly inside or wholly outside the box's client
+  area; and a box that scrolls sideways without a cue;
 * :func:`axe_problems`: axe-core's serious and critical violations.
 
 :func:`screenshot` keeps a full-page picture in ``$CAPSA_ARTIFACTS``
 (default ``target/screenshots``), which CI keeps.
+
+The scroll cue: a box whose content is wider than it and that scrolls
+sideways (``overflow-x`` ``auto`` or ``scroll``) must show that it does, by
+a visible element of the class ``scroll-cue`` inside it (a note kept in
+view as the box scrolls, say "scroll sideways for more"). A page shows the
+cue only when its box does scroll (a CSS ``scroll-state`` container query),
+so a box whose content fits has none to show.
 """
 
 from __future__ import annotations
@@ -39,6 +51,7 @@ __all__ = [
     "axe_problems",
     "broken_word_problems",
     "chromium",
+    "clipping_problems",
     "font_problems",
     "layout_problems",
     "screenshot",
@@ -262,6 +275,80 @@ def broken_word_problems(driver: Any, selector: str) -> list[str]:
     """Every word, in the elements matching ``selector``, that the browser
     split over two lines."""
     found: list[str] = driver.execute_script(_BROKEN_WORDS, selector)
+    return found
+
+
+_CLIPPING = (
+    _LABEL
+    + """
+const tolerance = 0.5;
+const problems = new Map();
+const clips = (e) => {
+  const s = getComputedStyle(e);
+  return s.overflowX !== 'visible' || s.overflowY !== 'visible';
+};
+// what a box shows of its content: inside its borders, without scroll bars
+const client = (e) => {
+  const r = e.getBoundingClientRect();
+  if (!e.clientWidth && !e.clientHeight) return r;
+  const left = r.left + e.clientLeft, top = r.top + e.clientTop;
+  return {left, top, right: left + e.clientWidth, bottom: top + e.clientHeight};
+};
+const clippers = (node) => {
+  const found = [];
+  for (let p = node.parentElement; p && p !== document.body; p = p.parentElement) {
+    if (clips(p)) found.push(p);
+  }
+  return found;
+};
+const text = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = text.nextNode(); node; node = text.nextNode()) {
+  const e = node.parentElement;
+  if (!e || !node.textContent.trim() || e.closest('script, style, title, desc')) continue;
+  const boxes = clippers(node);
+  if (!boxes.length) continue;
+  for (const m of node.textContent.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(node, m.index);
+    range.setEnd(node, m.index + m[0].length);
+    for (const r of range.getClientRects()) {
+      if (r.width <= 0 || r.height <= 0) continue;
+      for (const box of boxes) {
+        const b = client(box);
+        const inside = r.left >= b.left - tolerance && r.right <= b.right + tolerance &&
+                       r.top >= b.top - tolerance && r.bottom <= b.bottom + tolerance;
+        const outside = r.right <= b.left + tolerance || r.left >= b.right - tolerance ||
+                        r.bottom <= b.top + tolerance || r.top >= b.bottom - tolerance;
+        if (!inside && !outside) {
+          const key = `"${m[0]}" is cut by the edge of ${label(box)}`;
+          const shown = `${r.left.toFixed(1)}..${r.right.toFixed(1)}`;
+          problems.set(key, `${key} (${shown} of ${b.left.toFixed(1)}..${b.right.toFixed(1)})`);
+        }
+      }
+    }
+  }
+}
+for (const e of document.body.querySelectorAll('*')) {
+  if (!visible(e)) continue;
+  const x = getComputedStyle(e).overflowX;
+  if ((x !== 'auto' && x !== 'scroll') || e.scrollWidth <= e.clientWidth + 1) continue;
+  const cues = [...e.querySelectorAll('.scroll-cue')].filter(visible);
+  if (!cues.length) {
+    problems.set(label(e), `${label(e)} scrolls sideways (${e.scrollWidth}px in ` +
+                 `${e.clientWidth}px) with no visible .scroll-cue`);
+  }
+}
+return [...problems.values()];
+"""
+)
+
+
+def clipping_problems(driver: Any) -> list[str]:
+    """Every word cut by the edge of a box that clips or scrolls its content
+    (a word wholly outside, scrolled out of view, is not cut), once per word
+    and box; and every box that scrolls sideways without a visible
+    ``.scroll-cue`` inside it (the module's convention)."""
+    found: list[str] = driver.execute_script(_CLIPPING)
     return found
 
 
