@@ -21,6 +21,7 @@ from typing import Any
 from capsa.odds import natural_probabilities
 from capsa.report.numbers import money_text, rate_text
 from capsa.report.variants import Variant
+from capsa.report.words import ReportWords
 
 __all__ = [
     "NARROW_INCHES",
@@ -81,44 +82,54 @@ def _wrap(text: str, narrow: bool, wide_width: int = 60, narrow_width: int = 32)
     return textwrap.fill(text, width, break_on_hyphens=False, break_long_words=False)
 
 
-# an axis's label on a phone: one line (a browser sets the lines of a centred
-# label a little apart from where matplotlib measured them)
-_SHORT_LABELS = {
-    "house rake per 1,000 rounds (minor units)": "rake per 1,000 rounds",
-    "points a player wins (+) or loses (-) in one round": "points won (+) or lost (-) in a round",
-    "a player's money after rake in one round (minor units)": "money after rake in a round",
-}
-
-
-def _x_label(fig: Any, ax: Any, text: str, narrow: bool) -> None:
-    """The x axis's label; on a phone short and centred on the picture, not
-    on the axes, so that names on the y axis cannot push it off the edge."""
+def _x_label(fig: Any, ax: Any, words: ReportWords, key: str, narrow: bool) -> None:
+    """The x axis's label; on a phone short (``key_short`` where the words
+    have one: a browser sets the lines of a centred label a little apart
+    from where matplotlib measured them) and centred on the picture, not on
+    the axes, so that names on the y axis cannot push it off the edge."""
     if narrow:
-        fig.supxlabel(_SHORT_LABELS.get(text, text), fontsize=_NARROW_FONT)
+        fig.supxlabel(words.get(f"{key}_short", words[key]), fontsize=_NARROW_FONT)
     else:
-        ax.set_xlabel(text)
+        ax.set_xlabel(words[key])
+    _number_axis(ax.xaxis, words)
 
 
-def _one_in(share: float, _position: object = None) -> str:
+def _number_axis(axis: Any, words: ReportWords) -> None:
+    """A linear axis's ticks written the language's way ("20,000",
+    "20.000")."""
+    from matplotlib.ticker import FuncFormatter, ScalarFormatter
+
+    if not isinstance(axis.get_major_formatter(), ScalarFormatter):
+        return
+
+    def tick(value: float, _position: object = None) -> str:
+        text = f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6g}"
+        return words.digits(text.replace("-", "\u2212"))
+
+    axis.set_major_formatter(FuncFormatter(tick))
+
+
+def _one_in(share: float, words: ReportWords) -> str:
     """A log axis's tick in words, not powers of ten (whose small raised
     digits would be too small to read): "10%", "1 in 1,000", "1 in 10
     million"."""
     if share >= 0.01:
-        return f"{100 * share:g}%"
+        return words.digits(f"{100 * share:g}%")
     one_in = round(1 / share)
     for size, word in ((10**12, "trillion"), (10**9, "billion"), (10**6, "million")):
         if one_in >= size:
-            return f"1 in {one_in // size:,} {word}"
-    return f"1 in {one_in:,}"
+            number = f"{one_in // size:,} {words[f'number.{word}']}"
+            return words.digits(words.fill("number.one_in", n=number))
+    return words.digits(words.fill("number.one_in", n=f"{one_in:,}"))
 
 
-def _log_axis(axis: Any, decades: int) -> None:
+def _log_axis(axis: Any, decades: int, words: ReportWords) -> None:
     """A log axis with a tick every ``decades`` powers of ten, in words."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
     axis.set_major_locator(LogLocator(base=10.0**decades))
     axis.set_minor_locator(NullLocator())
-    axis.set_major_formatter(FuncFormatter(_one_in))
+    axis.set_major_formatter(FuncFormatter(lambda share, _position: _one_in(share, words)))
 
 
 def _legend(fig: Any, ax: Any, narrow: bool) -> None:
@@ -129,70 +140,77 @@ def _legend(fig: Any, ax: Any, narrow: bool) -> None:
         ax.legend()
 
 
-def rake_chart(variants: Sequence[Variant]) -> str:
+def rake_chart(variants: Sequence[Variant], words: ReportWords) -> str:
     """Bars of the house's rake per 1,000 rounds, one a variant."""
     values = [v.summary.house_rake_per_1000 for v in variants]
+    shown = [money_text(x, words.lang) for x in values]
 
     def draw(fig: Any, narrow: bool) -> None:
         ax = fig.add_subplot()
         names = [_wrap(v.name, narrow, 24, 14) for v in variants]
         bars = ax.barh(names, values, color="#3b5f99")
-        ax.bar_label(bars, labels=[money_text(x) for x in values], padding=3)
+        ax.bar_label(bars, labels=shown, padding=3)
         top = max((x for x in values if math.isfinite(x)), default=0.0)
         ax.set_xlim(0, (top or 1) * (2.0 if narrow else 1.3))
         ax.invert_yaxis()
-        _x_label(fig, ax, "house rake per 1,000 rounds (minor units)", narrow)
+        _x_label(fig, ax, words, "chart.rake_axis", narrow)
         ax.grid(axis="x", alpha=0.3)
 
-    alt = "Bar chart of the house rake per 1,000 rounds, in minor units: " + "; ".join(
-        f"{v.name} {money_text(x)}" for v, x in zip(variants, values, strict=True)
-    )
-    return _chart(draw, alt + ".", height=1.4 + 0.5 * len(variants))
+    values_text = "; ".join(f"{v.name} {x}" for v, x in zip(variants, shown, strict=True))
+    alt = words.fill("chart.rake_alt", values=values_text)
+    return _chart(draw, alt, height=1.4 + 0.5 * len(variants))
 
 
-def points_chart(groups: Sequence[Sequence[Variant]]) -> str:
+def _curve(group: Sequence[Variant]) -> tuple[list[float], list[float]]:
+    """The share of rounds a player ends on each number of points, with a
+    gap where no round ended."""
+    h = group[0].summary.points_histogram()
+    n = sum(h.values())
+    xs: list[float] = []
+    ys: list[float] = []
+    for x in sorted(h):
+        if xs and x - xs[-1] > 1:
+            # no line across values no round ended with
+            xs.append(math.nan)
+            ys.append(math.nan)
+        xs.append(x)
+        ys.append(h[x] / n)
+    return xs, ys
+
+
+def points_chart(groups: Sequence[Sequence[Variant]], words: ReportWords) -> str:
     """Curves of the share of rounds a player ends on each number of points
     (log scale), one a group of variants with the same curve."""
 
     def draw(fig: Any, narrow: bool) -> None:
         ax = fig.add_subplot()
         for group in groups:
-            h = group[0].summary.points_histogram()
-            n = sum(h.values())
-            xs: list[float] = []
-            ys: list[float] = []
-            for x in sorted(h):
-                if xs and x - xs[-1] > 1:
-                    # no line across values no round ended with
-                    xs.append(math.nan)
-                    ys.append(math.nan)
-                xs.append(x)
-                ys.append(h[x] / n)
+            xs, ys = _curve(group)
             label = " = ".join(v.name for v in group)
             ax.plot(xs, ys, marker=".", markersize=4, linewidth=1, label=_wrap(label, narrow))
         ax.set_yscale("log")
-        _log_axis(ax.yaxis, 1)
-        _x_label(fig, ax, "points a player wins (+) or loses (-) in one round", narrow)
-        ax.set_ylabel("share of rounds (log scale)")
+        _log_axis(ax.yaxis, 1, words)
+        _x_label(fig, ax, words, "chart.points_axis", narrow)
+        ax.set_ylabel(words["chart.points_share"])
         ax.grid(alpha=0.3)
         _legend(fig, ax, narrow)
 
     described = []
     for group in groups:
         stats = group[0].summary.points_stats()
-        names = " and ".join(v.name for v in group)
         described.append(
-            f"{names}: from {stats.min:,} to {stats.max:,} points, "
-            f"standard deviation {stats.std:.2f}"
+            words.fill(
+                "chart.points_item",
+                names=words.listed([v.name for v in group]),
+                low=words.digits(f"{stats.min:,}"),
+                high=words.digits(f"{stats.max:,}"),
+                std=words.digits(f"{stats.std:.2f}"),
+            )
         )
-    alt = (
-        "Line chart of the share of rounds (log scale) in which a player wins or loses "
-        "each number of points. " + "; ".join(described) + "."
-    )
-    return _chart(draw, alt)
+    return _chart(draw, words.fill("chart.points_alt", values="; ".join(described)))
 
 
-def swing_chart(variants: Sequence[Variant]) -> str:
+def swing_chart(variants: Sequence[Variant], words: ReportWords) -> str:
     """Boxes of a player's money per round after rake, one a variant."""
     stats = [v.summary.money_stats(net=True) for v in variants]
 
@@ -215,18 +233,29 @@ def swing_chart(variants: Sequence[Variant]) -> str:
             )
         ax.bxp(boxes, showmeans=True, orientation="horizontal")
         ax.invert_yaxis()
-        _x_label(fig, ax, "a player's money after rake in one round (minor units)", narrow)
+        _x_label(fig, ax, words, "chart.swing_axis", narrow)
         ax.grid(axis="x", alpha=0.3)
 
-    alt = "Box chart of a player's money per round after rake, in minor units. " + "; ".join(
-        f"{v.name}: middle half {m.percentiles[25]:,} to {m.percentiles[75]:,}, "
-        f"5% to 95% {m.percentiles[5]:,} to {m.percentiles[95]:,}, average {money_text(m.mean)}"
+    def number(value: int) -> str:
+        return words.digits(f"{value:,}")
+
+    items = "; ".join(
+        words.fill(
+            "chart.swing_item",
+            name=v.name,
+            q1=number(m.percentiles[25]),
+            q3=number(m.percentiles[75]),
+            p5=number(m.percentiles[5]),
+            p95=number(m.percentiles[95]),
+            mean=money_text(m.mean, words.lang),
+        )
         for v, m in zip(variants, stats, strict=True)
     )
-    return _chart(draw, alt + ".", height=1.6 + 0.7 * len(variants))
+    alt = words.fill("chart.swing_alt", values=items)
+    return _chart(draw, alt, height=1.6 + 0.7 * len(variants))
 
 
-def naturals_chart(variants: Sequence[Variant], same_deals: bool) -> str:
+def naturals_chart(variants: Sequence[Variant], same_deals: bool, words: ReportWords) -> str:
     """Bars of how often each natural was dealt, against its exact
     probability and the 95% margin of a share of that many hands."""
     exact = natural_probabilities()
@@ -241,7 +270,11 @@ def naturals_chart(variants: Sequence[Variant], same_deals: bool) -> str:
         for k, v in enumerate(shown):
             ys = [i - 0.4 + (k + 0.5) * height for i in range(len(names))]
             freq = [v.summary.natural_frequency(n) for n in names]
-            text = "dealt in the simulation" if len(shown) == 1 else f"dealt, {v.name}"
+            text = (
+                words["chart.naturals_dealt"]
+                if len(shown) == 1
+                else words.fill("chart.naturals_dealt_of", name=v.name)
+            )
             ax.barh(ys, freq, height=height, label=_wrap(text, narrow), alpha=0.8)
         probabilities = [float(exact[n]) for n in names]
         margins = [1.96 * math.sqrt(p * (1 - p) / hands) if hands else 0.0 for p in probabilities]
@@ -254,23 +287,25 @@ def naturals_chart(variants: Sequence[Variant], same_deals: bool) -> str:
             color="black",
             capsize=3,
             zorder=3,
-            label=_wrap("exact probability, with the 95% margin of the simulated share", narrow),
+            label=_wrap(words["chart.naturals_exact"], narrow),
         )
-        ax.set_yticks(range(len(names)), names)
+        ax.set_yticks(range(len(names)), [words.get(f"natural.{n}", n) for n in names])
         ax.set_xscale("log")
         ax.set_xlim(1e-12, 0.1)
-        _log_axis(ax.xaxis, 4 if narrow else 2)
+        _log_axis(ax.xaxis, 4 if narrow else 2, words)
         ax.tick_params(axis="x", labelrotation=30 if narrow else 0)
-        _x_label(fig, ax, "share of hands (log scale)", narrow)
+        _x_label(fig, ax, words, "chart.naturals_axis", narrow)
         ax.invert_yaxis()
         ax.grid(axis="x", alpha=0.3)
         where = "outside upper center" if narrow else "outside lower center"
         fig.legend(loc=where, ncols=1 if narrow else 2, frameon=False)
 
-    alt = (
-        "Bar chart, log scale, of the share of hands dealt each natural against its exact "
-        "probability: "
-        + "; ".join(f"{n} exact {rate_text(float(exact[n]))}" for n in names)
-        + ". The table below gives every share with its margin."
+    items = "; ".join(
+        words.fill(
+            "chart.naturals_item",
+            natural=words.get(f"natural.{n}", n),
+            v=rate_text(float(exact[n]), words.lang),
+        )
+        for n in names
     )
-    return _chart(draw, alt, height=6.0)
+    return _chart(draw, words.fill("chart.naturals_alt", values=items), height=6.0)

@@ -9,11 +9,16 @@ the estimate's last digit: "1 in 8,900 (95%: 1 in 7,100 to 1 in 11,900)"
 (to a digit or two further when the bounds would otherwise read as one
 number: "19% (95%: 18.8% to 19.3%)").
 Money has two decimals and thousands separated by commas.
+
+Every function takes ``lang`` (``"en"`` or ``"id"``): Indonesian writes
+"1 dari 8.900 (95%: 1 dari 7.100 sampai 1 dari 11.900)" and "1.234,50".
 """
 
 from __future__ import annotations
 
 import math
+
+from capsa.report.words import ReportWords, report_words
 
 __all__ = [
     "FIGURES",
@@ -63,7 +68,7 @@ def _fixed(value: float, place: int) -> str:
     return _digits(value, min(place, _last_place(value)))
 
 
-def percent_text(share: float) -> str:
+def percent_text(share: float, lang: str = "en") -> str:
     """A share as a percent to :data:`FIGURES` significant figures: 0.0117
     is "1.2%", 0.01 "1.0%", 0.19 "19%", 0 "0%". NaN and infinities are
     "-". Raises nothing."""
@@ -72,10 +77,10 @@ def percent_text(share: float) -> str:
     if share == 0:
         return "0%"
     percent = 100 * share
-    return _digits(percent, _last_place(abs(percent))) + "%"
+    return report_words(lang).digits(_digits(percent, _last_place(abs(percent))) + "%")
 
 
-def rate_text(rate: float) -> str:
+def rate_text(rate: float, lang: str = "en") -> str:
     """A rate (a share of 0..1) to :data:`FIGURES` significant figures: a
     percent from :data:`PERCENT_FROM` up ("19%", "1.0%"), "1 in N" below
     ("1 in 8,900"), "0" for none; "-" for NaN. Raises nothing."""
@@ -84,9 +89,14 @@ def rate_text(rate: float) -> str:
     if rate <= 0:
         return "0"
     if rate >= PERCENT_FROM:
-        return percent_text(rate)
+        return percent_text(rate, lang)
     one_in = 1 / rate
-    return f"1 in {_digits(one_in, _last_place(one_in))}"
+    return _one_in(report_words(lang), _digits(one_in, _last_place(one_in)))
+
+
+def _one_in(words: ReportWords, number: str) -> str:
+    """ "1 in N" in words, N written the language's way."""
+    return words.digits(words.fill("number.one_in", n=number))
 
 
 def wilson_interval(count: int, total: int, z: float = Z95) -> tuple[float, float]:
@@ -102,7 +112,7 @@ def wilson_interval(count: int, total: int, z: float = Z95) -> tuple[float, floa
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def rate_with_margin(count: int, total: int) -> str:
+def rate_with_margin(count: int, total: int, lang: str = "en") -> str:
     """The rate ``count / total`` and its 95% interval, in one form and to
     one last digit: "19% (95%: 18% to 20%)", "1 in 8,900 (95%: 1 in 7,100
     to 1 in 11,900)", "0 (95%: below 1 in 2,600)", "100% (95%: above
@@ -110,45 +120,49 @@ def rate_with_margin(count: int, total: int) -> str:
     0. Raises ``ValueError`` for a count outside 0..total."""
     if total == 0:
         return _MISSING
+    words = report_words(lang)
     low, high = wilson_interval(count, total)
     if count == 0:
-        return f"0 (95%: below {rate_text(high)})"
+        return f"0 (95%: {words.fill('number.below', v=rate_text(high, lang))})"
     if count == total:
         # only a lower bound, to the digit that sets it apart from 100%
         for place in range(0, -5, -1):
             bound = _digits(100 * low, place)
             if float(bound.replace(",", "")) < 100:
                 break
-        return f"100% (95%: above {bound}%)"
+        return f"100% (95%: {words.digits(words.fill('number.above', v=bound + '%'))})"
     rate = count / total
-    estimate = rate_text(rate)
+    estimate = rate_text(rate, lang)
     # the bounds to the estimate's last digit, or finer where that would
     # write them as one number and hide the interval
     for finer in range(_FINER_AT_MOST + 1):
-        first, second = _bounds(rate, low, high, finer)
+        first, second = _bounds(rate, low, high, finer, words)
         if first != second:
             break
-    return f"{estimate} (95%: {first} to {second})"
+    return f"{estimate} (95%: {words.fill('number.interval', low=first, high=second)})"
 
 
-def _bounds(rate: float, low: float, high: float, finer: int) -> tuple[str, str]:
+def _bounds(
+    rate: float, low: float, high: float, finer: int, words: ReportWords
+) -> tuple[str, str]:
     """The bounds of an interval in the form of ``rate``'s text, to its last
     digit or ``finer`` digits further; a percent low to high, "1 in N" the
     frequent to the rare."""
     if rate >= PERCENT_FROM:
         place = _last_place(100 * rate) - finer
-        return _fixed(100 * low, place) + "%", _fixed(100 * high, place) + "%"
+        first, second = _fixed(100 * low, place) + "%", _fixed(100 * high, place) + "%"
+        return words.digits(first), words.digits(second)
     place = _last_place(1 / rate) - finer
-    rare = f"1 in {_fixed(1 / low, place)}" if low > 0 else "none"
-    return f"1 in {_fixed(1 / high, place)}", rare
+    rare = _one_in(words, _fixed(1 / low, place)) if low > 0 else words["number.none"]
+    return _one_in(words, _fixed(1 / high, place)), rare
 
 
-def money_text(value: float) -> str:
+def money_text(value: float, lang: str = "en") -> str:
     """Money (minor units) with two decimals and commas: "1,234.50"; "-"
     for NaN. Raises nothing."""
-    return f"{value:,.2f}" if math.isfinite(value) else _MISSING
+    return report_words(lang).digits(f"{value:,.2f}") if math.isfinite(value) else _MISSING
 
 
-def count_text(value: int) -> str:
+def count_text(value: int, lang: str = "en") -> str:
     """A whole number with commas: "10,000". Raises nothing."""
-    return f"{value:,}"
+    return report_words(lang).digits(f"{value:,}")

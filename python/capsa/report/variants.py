@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from capsa.report.words import report_words
 from capsa.summary import Summary
 
 __all__ = [
@@ -26,23 +27,11 @@ __all__ = [
 #: table of four, a minute or so to arrange, and the showdown.
 ROUNDS_PER_HOUR = 30
 
-#: How each strategy arranges, in words.
-ARRANGING = {
-    "solver": "the solver (capsa's arranging model: the arrangement worth the most "
-    "points against the other hands it could meet)",
-    "separable": "the solver without its scoop and sweep terms",
-    "greedy": "the strongest bottom row, then the strongest middle row of the rest",
-    "random": "a random valid arrangement",
-}
+_STRATEGIES = ("solver", "separable", "greedy", "random")
 
-# what each strategy leaves out of the figures, after the sentence on fouls
-_HIDDEN = {
-    "solver": "It surrenders only when the rules allow it and the hand is worth less than "
-    "surrendering costs, and declares a natural only when it pays more than playing the rows.",
-    "greedy": "It never surrenders and declares every natural the rules pay.",
-    "random": "It never surrenders and declares every natural the rules pay.",
-}
-_HIDDEN["separable"] = _HIDDEN["solver"]
+#: How each strategy arranges, in English words (``words.toml`` has every
+#: language's).
+ARRANGING = {k: report_words("en")[f"arranging.{k}"] for k in _STRATEGIES}
 
 
 @dataclass(frozen=True)
@@ -106,24 +95,20 @@ def identical_groups(variants: Sequence[Variant]) -> list[list[Variant]]:
     return list(groups.values())
 
 
-def arranging_text(variants: Sequence[Variant]) -> str:
+def arranging_text(variants: Sequence[Variant], lang: str = "en") -> str:
     """How the simulated players arranged their cards and what that hides,
-    as sentences for the page."""
+    as sentences for the page, in ``lang``."""
+    words = report_words(lang)
     strategies = list(dict.fromkeys(v.summary.strategy for v in variants))
     parts = []
     for strategy in strategies:
-        how = ARRANGING.get(strategy, strategy)
-        parts.append(f"Every player arranged their cards with {how}. {_HIDDEN.get(strategy, '')}")
+        how = words.get(f"arranging.{strategy}", strategy)
+        parts.append(words.fill("arranging.every", how=how))
+        if strategy in ("solver", "separable"):
+            parts.append(words["arranging.hidden_solver"])
+        elif strategy in _STRATEGIES:
+            parts.append(words["arranging.hidden_plain"])
     surrendered = sum(v.summary.surrenders for v in variants)
-    surrenders = (
-        "no one surrendered either"
-        if surrendered == 0
-        else "the surrenders counted are the strategy's alone"
-    )
-    return (
-        " ".join(parts)
-        + " No simulated player ever fouls (every strategy plays only valid arrangements), "
-        f"so the foul rates below are 0, and {surrenders}. Real players foul and surrender "
-        "at their own rates, which moves both their results and the rake: these figures "
-        "are for tables where every player arranges as above."
-    )
+    surrenders = words["arranging.no_surrender" if surrendered == 0 else "arranging.surrendered"]
+    parts.append(words.fill("arranging.fouls", surrenders=surrenders))
+    return " ".join(parts)
