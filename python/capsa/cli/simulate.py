@@ -20,7 +20,7 @@ from capsa.cli.common import (
     stake_arg,
     write_file,
 )
-from capsa.report import ROUNDS_PER_HOUR, render_report
+from capsa.report import LANGUAGES, ROUNDS_PER_HOUR, render_report
 from capsa.simulation import simulate
 from capsa.solver import STRATEGIES
 from capsa.summary import summaries_json
@@ -74,6 +74,12 @@ def register(subparsers: Any) -> None:
         default=ROUNDS_PER_HOUR,
         help=f"rounds a table plays in an hour, for the report's rake per hour "
         f"(default {ROUNDS_PER_HOUR})",
+    )
+    sim.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default="en",
+        help="the report's language: en (English) or id (Indonesian) (default: en)",
     )
     sim.add_argument("--json", dest="json_out", help="write the summaries as JSON here")
     where = sim.add_mutually_exclusive_group()
@@ -155,7 +161,12 @@ def _run(args: argparse.Namespace) -> int:
         text = summaries_json([s for _, s in summaries])
         write_file(args.json_out, text.encode("utf-8"))
     if args.report:
-        page = render_report(summaries, rounds_per_hour=args.rounds_per_hour)
+        page = render_report(
+            summaries,
+            rounds_per_hour=args.rounds_per_hour,
+            lang=args.lang,
+            rules=[rules for _, rules in variants],
+        )
         write_file(args.report, page.encode("utf-8"))
         print(f"report written to {args.report}")
     return 0

@@ -8,8 +8,11 @@ a player's result swings from round to round, how often the big events
 happen, and how often each natural is dealt against its exact
 probability. Variants are named by their rules; rates carry their 95%
 interval, all to the same significant figures (:mod:`capsa.report.numbers`).
-The page reads on a phone as on a desktop. Needs matplotlib (``pip install
-'capsa[report]'``).
+A table says how the variants' rules differ, knob by knob in words. The
+page reads on a phone as on a desktop: a table too wide for the window is
+laid out as a stack of labelled blocks. It is written in English or
+Indonesian (``lang="id"``; the words are in ``words.toml``). Needs
+matplotlib (``pip install 'capsa[report]'``).
 
 This is the operator's report on simulated variants; the text that explains
 one settlement to a player is ``Settlement.explain()``, written by the core
@@ -21,11 +24,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from capsa.report.knobs import variant_rules
 from capsa.report.page import page_html
 from capsa.report.variants import ROUNDS_PER_HOUR, variants_of
+from capsa.report.words import LANGUAGES, report_words
+from capsa.rules import Rules
 from capsa.summary import Summary
 
-__all__ = ["ROUNDS_PER_HOUR", "render_report", "write_report"]
+__all__ = ["LANGUAGES", "ROUNDS_PER_HOUR", "render_report", "write_report"]
 
 
 def render_report(
@@ -33,13 +39,24 @@ def render_report(
     title: str | None = None,
     *,
     rounds_per_hour: int = ROUNDS_PER_HOUR,
+    lang: str = "en",
+    rules: Sequence[Rules | None] | None = None,
 ) -> str:
     """The report page of ``(label, summary)`` pairs, as HTML text. A
     variant is named by its rules' name, and by its label too (a preset
     name or a rules file) where two variants share a rules name. The rake
     per hour assumes ``rounds_per_hour`` rounds an hour at a table.
-    Raises ``ValueError`` for no variants or a ``rounds_per_hour`` below
-    1, ``TypeError`` for a pair that is not (label, Summary)."""
+    ``lang`` is the page's language, one of :data:`LANGUAGES` (``"en"``,
+    ``"id"``). ``rules``, one per variant (None where not known), are the
+    rules the variants were simulated under, which the page compares; by
+    default a variant's are the preset its label or rules name names, when
+    the summary's digest says it was simulated under it.
+    Raises ``ValueError`` for no variants, a ``rounds_per_hour`` below 1
+    or ``rules`` not one per variant, ``capsa.ArgumentError`` (a
+    ``ValueError``) for a ``lang`` not in :data:`LANGUAGES`, ``TypeError``
+    for a pair that is not (label, Summary), a ``lang`` not a str or rules
+    not ``capsa.Rules``."""
+    words = report_words(lang)
     if not variants:
         raise ValueError("a report needs at least one variant")
     for label, s in variants:
@@ -50,9 +67,10 @@ def render_report(
     if rounds_per_hour < 1:
         raise ValueError(f"rounds_per_hour must be at least 1, got {rounds_per_hour}")
     named = variants_of(variants)
-    rules = dict.fromkeys(v.summary.rules for v in named)
-    title = title or "Capsa variants compared: " + ", ".join(rules)
-    return page_html(named, title, rounds_per_hour)
+    known = variant_rules(named, rules)
+    names = list(dict.fromkeys(v.summary.rules for v in named))
+    title = title or words.fill("page.title", names=", ".join(names))
+    return page_html(named, title, rounds_per_hour, words, known)
 
 
 def write_report(
@@ -61,9 +79,11 @@ def write_report(
     title: str | None = None,
     *,
     rounds_per_hour: int = ROUNDS_PER_HOUR,
+    lang: str = "en",
+    rules: Sequence[Rules | None] | None = None,
 ) -> None:
     """Writes :func:`render_report` to ``path``. Raises as it does, and
     ``OSError`` when the file cannot be written."""
-    text = render_report(variants, title, rounds_per_hour=rounds_per_hour)
+    text = render_report(variants, title, rounds_per_hour=rounds_per_hour, lang=lang, rules=rules)
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)

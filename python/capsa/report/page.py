@@ -1,5 +1,6 @@
 """The variant report's page: the sections, tables and styles around the
-charts (:mod:`capsa.report.charts`), as one self-contained HTML text."""
+charts (:mod:`capsa.report.charts`), as one self-contained HTML text in
+English or Indonesian."""
 
 from __future__ import annotations
 
@@ -9,86 +10,37 @@ from collections.abc import Sequence
 from capsa import __version__
 from capsa.odds import natural_probabilities
 from capsa.report.charts import WIDE_FROM_PX, naturals_chart, points_chart, rake_chart, swing_chart
+from capsa.report.knobs import differences, rake_words
 from capsa.report.numbers import count_text, money_text, percent_text, rate_text, rate_with_margin
+from capsa.report.tables import STYLE, Row, stacked_css, table_html, words_html
 from capsa.report.variants import Variant, arranging_text, identical_groups
+from capsa.report.words import ReportWords
+from capsa.rules import Rules
 
 __all__ = ["page_html"]
 
-_STYLE = """
-html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
-body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 1.5em auto; padding: 0 1em;
-       color: #222; line-height: 1.45; font-size: 16px; overflow-wrap: normal; }
-h1 { font-size: 1.5em; line-height: 1.25; } h2 { font-size: 1.2em; margin-top: 2em;
-  border-bottom: 1px solid #ccc; }
-.scroll { overflow-x: auto; margin: 1em 0; max-width: 100%; }
-.scroll:focus { outline: 2px solid #3b5f99; }
-table { border-collapse: collapse; font-size: 0.9em; }
-th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: right; vertical-align: top; }
-th { font-weight: 600; }
-thead th { background: #f2f2f2; } thead th:first-child { text-align: left; }
-tbody th { text-align: left; font-weight: normal; min-width: 11em; max-width: 22em;
-  position: sticky; left: 0; background: #fff; }
-td { white-space: nowrap; }
-.word { white-space: nowrap; display: inline-block; max-width: 100%; overflow-x: auto;
-  vertical-align: bottom; }
-td .margin { display: block; color: #555; }
-.note { color: #555; font-size: 0.9em; }
-figure { margin: 1em 0; }
-.chart svg { display: block; height: auto; }
-.wide svg { max-width: 100%; }
-.narrow { display: none; }
-.narrow svg { width: 100%; max-width: 34em; }
-@media (max-width: WIDEpx) { .wide { display: none; } .narrow { display: block; } }
-@media (max-width: 600px) { body { margin: 1em auto; } table { font-size: 0.85em; } }
-""".replace("WIDE", str(WIDE_FROM_PX - 1))
-
-
-def _cell(text: str) -> str:
-    """A table cell; a rate's interval, in brackets, on a line of its own."""
-    estimate, bracket, rest = text.partition(" (")
-    if not bracket:
-        return f"<td>{html.escape(text)}</td>"
-    margin = html.escape("(" + rest)
-    return f"<td>{html.escape(estimate)} <span class='margin'>{margin}</span></td>"
-
-
-def _words(text: str) -> str:
-    """Text that wraps only between its words: a word a browser could break
-    inside (at a hyphen or a slash, such as "three-straight-flushes" or
-    "sim/house-pagat.toml") stays whole, and scrolls in its own box if it
-    is wider than the window."""
-    return " ".join(
-        f"<span class='word'>{html.escape(w)}</span>"
-        if any(c in w for c in "-/")
-        else html.escape(w)
-        for w in text.split(" ")
-    )
-
-
-def _table(label: str, head: Sequence[str], rows: Sequence[tuple[str, str, list[str]]]) -> str:
-    """A table in a box of its own that scrolls sideways when it is wider
-    than the window; rows are (key, header, cells)."""
-    heads = "".join(f"<th scope='col'>{_words(h)}</th>" for h in head)
-    body = "".join(
-        f"<tr data-figure='{key}'><th scope='row'>{_words(name)}</th>"
-        f"{''.join(_cell(c) for c in cells)}</tr>"
-        for key, name, cells in rows
-    )
-    return (
-        f"<div class='scroll' role='region' tabindex='0' aria-label='{html.escape(label)}'>"
-        f"<table><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table></div>"
-    )
-
-
-_RATES = (
-    ("scoop", "A player wins all three rows against another (per pair)"),
-    ("sweep_all", "A player sweeps the whole table (per player)"),
-    ("natural", "A player declares a natural (per player)"),
-    ("foul", "A player fouls (per player)"),
-    ("surrender", "A player surrenders (per player)"),
-    ("round_scoop", "Rounds with at least one scoop"),
-    ("round_natural", "Rounds with a natural"),
+_CHARTS_STYLE = (
+    "@media (max-width: {px}px) {{ .wide {{ display: none; }} .narrow {{ display: block; }} }}"
 )
+
+_RATES = ("scoop", "sweep_all", "natural", "foul", "surrender", "round_scoop", "round_natural")
+
+
+class _Page:
+    """The page being written: its words, and the tables' breakpoints."""
+
+    def __init__(self, words: ReportWords) -> None:
+        self.words = words
+        self.breakpoints: list[int] = []
+
+    def table(self, label: str, head: Sequence[str], rows: Sequence[Row]) -> str:
+        text, px = table_html(label, head, rows, self.words)
+        self.breakpoints.append(px)
+        return text
+
+    def p(self, text: str, cls: str = "") -> str:
+        attr = f" class='{cls}'" if cls else ""
+        return f"<p{attr}>{words_html(text)}</p>"
 
 
 def _rate_counts(v: Variant, key: str) -> tuple[int, int]:
@@ -107,61 +59,141 @@ def _rate_counts(v: Variant, key: str) -> tuple[int, int]:
     return counts[key]
 
 
-def _overview(variants: Sequence[Variant], rounds_per_hour: int) -> str:
-    rows: list[tuple[str, str, list[str]]] = []
-
-    def row(key: str, name: str, cells: list[str]) -> None:
-        rows.append((key, name, cells))
-
+def _overview(page: _Page, variants: Sequence[Variant], rounds_per_hour: int) -> str:
+    w = page.words
+    lang = w.lang
     summaries = [v.summary for v in variants]
-    row("deals", "Rounds simulated", [count_text(s.deals) for s in summaries])
-    row("seats", "Players at the table", [str(s.seats) for s in summaries])
-    row("strategy", "How players arrange", [s.strategy for s in summaries])
-    row("stake", "Stake (minor units per point)", [count_text(s.stake) for s in summaries])
-    row("rake", "Rake of each winner's money", [s.rake_text for s in summaries])
-    row("turnover", "Turnover: money won per round, before rake",
-        [money_text(v.turnover_per_round) for v in variants])  # fmt: skip
-    row("hold", "Hold: house rake as a share of the turnover",
-        [percent_text(v.hold) for v in variants])  # fmt: skip
-    row("house_rake_per_round", "House rake per round",
-        [money_text(s.house_rake_per_round) for s in summaries])  # fmt: skip
-    row("house_rake_per_1000", "House rake per 1,000 rounds",
-        [money_text(s.house_rake_per_1000) for s in summaries])  # fmt: skip
-    row("rake_per_hour", f"House rake per hour, at {rounds_per_hour:,} rounds an hour",
-        [money_text(v.rake_per_hour(rounds_per_hour)) for v in variants])  # fmt: skip
     money = [s.money_stats(net=True) for s in summaries]
     points = [s.points_stats() for s in summaries]
-    row("money_mean", "Player's average money per round, after rake",
-        [money_text(m.mean) for m in money])  # fmt: skip
-    row("money_std", "Player's swing: standard deviation of money per round",
-        [money_text(m.std) for m in money])  # fmt: skip
-    row("money_p5", "Player's bad round (5% of rounds are worse)",
-        [count_text(m.percentiles[5]) for m in money])  # fmt: skip
-    row("money_p95", "Player's good round (5% of rounds are better)",
-        [count_text(m.percentiles[95]) for m in money])  # fmt: skip
-    row("points_std", "Points per round: standard deviation", [f"{p.std:.2f}" for p in points])
-    row("points_range", "Points per round: worst and best seen",
-        [f"{p.min:,} / {p.max:,}" for p in points])  # fmt: skip
-    for key, text in _RATES:
-        row(key, text, [rate_with_margin(*_rate_counts(v, key)) for v in variants])
-    return _table("The figures of every variant", ["", *(v.name for v in variants)], rows)
+    cells: dict[str, list[str]] = {
+        "deals": [count_text(s.deals, lang) for s in summaries],
+        "seats": [str(s.seats) for s in summaries],
+        "strategy": [w.get(f"strategy.{s.strategy}", s.strategy) for s in summaries],
+        "stake": [count_text(s.stake, lang) for s in summaries],
+        "rake": [rake_words(s.rake, w) for s in summaries],
+        "turnover": [money_text(v.turnover_per_round, lang) for v in variants],
+        "hold": [percent_text(v.hold, lang) for v in variants],
+        "house_rake_per_round": [money_text(s.house_rake_per_round, lang) for s in summaries],
+        "house_rake_per_1000": [money_text(s.house_rake_per_1000, lang) for s in summaries],
+        "rake_per_hour": [money_text(v.rake_per_hour(rounds_per_hour), lang) for v in variants],
+        "money_mean": [money_text(m.mean, lang) for m in money],
+        "money_std": [money_text(m.std, lang) for m in money],
+        "money_p5": [count_text(m.percentiles[5], lang) for m in money],
+        "money_p95": [count_text(m.percentiles[95], lang) for m in money],
+        "points_std": [w.digits(f"{p.std:.2f}") for p in points],
+        "points_range": [w.digits(f"{p.min:,} / {p.max:,}") for p in points],
+    }
+    for key in _RATES:
+        cells[key] = [rate_with_margin(*_rate_counts(v, key), lang) for v in variants]
+    per_hour = count_text(rounds_per_hour, lang)
+    rows = [(key, w.fill(f"row_name.{key}", n=per_hour), c) for key, c in cells.items()]
+    return page.table(w["page.glance_label"], ["", *(v.name for v in variants)], rows)
 
 
-def _naturals_table(variants: Sequence[Variant]) -> str:
+def _differ(page: _Page, variants: Sequence[Variant], rules: Sequence[Rules | None]) -> str:
+    """How the variants' rules differ, as a table and a sentence."""
+    w = page.words
+    if len(variants) == 1:
+        return page.p(w["differ.only_one"])
+    unknown = [v.name for v, r in zip(variants, rules, strict=True) if r is None]
+    known = [v for v, r in zip(variants, rules, strict=True) if r is not None]
+    if len(known) < 2:
+        return page.p(w["differ.unknown_all"])
+    rows, same = differences(variants, rules, w)
+    parts = []
+    if unknown:
+        parts.append(page.p(w.fill("differ.unknown", names=w.listed(unknown))))
+    if not rows:
+        parts.append(page.p(w["differ.all_same"]))
+        return "\n".join(parts)
+    head = [w["differ.rule"], *(v.name for v in known)]
+    parts.append(page.table(w["differ.label"], head, rows))
+    if same:
+        sentence = w["differ.same_one"] if same == 1 else w.fill("differ.same", n=same)
+        parts.append(page.p(sentence, "note"))
+    return "\n".join(parts)
+
+
+def _paid(rules: Rules | None) -> set[str] | None:
+    """The naturals ``rules`` pay; None for rules not known."""
+    if rules is None:
+        return None
+    return {e["name"] for e in rules["naturals.enabled"]}
+
+
+def _naturals_table(page: _Page, variants: Sequence[Variant], rules: Sequence[Rules | None]) -> str:
+    w = page.words
+    lang = w.lang
     exact = natural_probabilities()
-    head = ["natural", "exact probability"]
-    for v in variants:
-        head += [f"dealt, {v.name}", f"declared, {v.name}"]
+    # the same deals deal the same naturals: one column then
+    one_dealt = len({tuple(sorted(v.summary.qualifying.items())) for v in variants}) == 1
+    qualifying = [[v.summary.qualifying.get(n, 0) for n in exact] for v in variants]
+    dealt = variants[:1] if one_dealt else variants
+    head = [w["naturals_table.natural"], w["naturals_table.exact"]]
+    if one_dealt:
+        head.append(w["naturals_table.dealt"])
+    else:
+        head += [w.fill("naturals_table.dealt_of", name=v.name) for v in variants]
+    head += [w.fill("naturals_table.declared_of", name=v.name) for v in variants]
+    paid = [_paid(r) for r in rules]
     rows = []
-    for name, p in exact.items():
-        cells = [rate_text(float(p))]
-        for v in variants:
-            s = v.summary
-            hands = s.deals * s.seats
-            cells.append(rate_with_margin(s.qualifying[name], hands))
-            cells.append(rate_with_margin(s.declared[name], hands))
-        rows.append((name, name, cells))
-    return _table("How often each natural is dealt and declared", head, rows)
+    hands = [v.summary.deals * v.summary.seats for v in variants]
+    for i, (name, p) in enumerate(exact.items()):
+        cells = [rate_text(float(p), lang)]
+        for k in range(len(dealt)):
+            cells.append(rate_with_margin(qualifying[k][i], hands[k], lang))
+        for k, (v, pays) in enumerate(zip(variants, paid, strict=True)):
+            if pays is not None and name not in pays:
+                cells.append(w["number.not_paid"])
+            else:
+                cells.append(rate_with_margin(v.summary.declared.get(name, 0), hands[k], lang))
+        rows.append((name, w.get(f"natural.{name}", name), cells))
+    return page.table(w["page.naturals_label"], head, rows)
+
+
+def _identical_note(page: _Page, groups: Sequence[Sequence[Variant]]) -> str:
+    shared = [g for g in groups if len(g) > 1]
+    if not shared:
+        return ""
+    w = page.words
+    return page.p(
+        " ".join(w.fill("page.identical", names=w.listed([v.name for v in g])) for g in shared)
+    )
+
+
+def _sources(page: _Page, variants: Sequence[Variant]) -> str:
+    w = page.words
+    named = [v for v in variants if v.name != v.summary.rules]
+    if not named:
+        return ""
+    text = "; ".join(w.fill("page.source", name=v.name, source=v.source) for v in named)
+    return page.p(w.fill("page.sources", list=text), "note")
+
+
+def _rake_text(page: _Page, variants: Sequence[Variant]) -> str:
+    """What the house earns, in words that follow each variant's stake and
+    rake: where the rake rounds down to nothing in most rounds, it says so."""
+    w = page.words
+    sentences = [w["page.house_intro"]]
+    raking = [v for v in variants if v.summary.rake["basis_points"] > 0]
+    free = [v.name for v in variants if v not in raking]
+    for v in raking:
+        s = v.summary
+        nothing = s.house_rake.get(0, 0) / s.deals if s.deals else 0.0
+        key = "page.rake_mostly_zero" if nothing > 0.5 else "page.rake_rounds"
+        sentences.append(
+            w.fill(
+                key,
+                name=v.name,
+                rake=rake_words(s.rake, w),
+                stake=count_text(s.stake, w.lang),
+                share=percent_text(nothing, w.lang),
+            )
+        )
+    if free:
+        key = "page.no_rake_one" if len(free) == 1 else "page.no_rake"
+        sentences.append(w.fill(key, names=w.listed(free)))
+    return page.p(" ".join(sentences))
 
 
 def _same_deals(variants: Sequence[Variant]) -> bool:
@@ -169,82 +201,52 @@ def _same_deals(variants: Sequence[Variant]) -> bool:
     return len({(v.summary.seed, v.summary.seats, v.summary.ranges) for v in variants}) == 1
 
 
-def _identical_note(groups: Sequence[Sequence[Variant]]) -> str:
-    shared = [g for g in groups if len(g) > 1]
-    if not shared:
-        return ""
-    sentences = " ".join(
-        f"{' and '.join(v.name for v in g)} end rounds with exactly the same spread of points, "
-        "so their curves are one line, labelled with every name."
-        for g in shared
-    )
-    return f"<p>{_words(sentences)}</p>"
-
-
-def _sources(variants: Sequence[Variant]) -> str:
-    named = [v for v in variants if v.name != v.summary.rules]
-    if not named:
-        return ""
-    text = "; ".join(f"{v.name}: rules from {v.source}" for v in named)
-    return f"<p class='note'>Variants that share a rules name: {_words(text)}.</p>"
-
-
-def page_html(variants: Sequence[Variant], title: str, rounds_per_hour: int) -> str:
-    """The whole report page of ``variants``."""
-    seeds = sorted({v.summary.seed for v in variants})
+def page_html(
+    variants: Sequence[Variant],
+    title: str,
+    rounds_per_hour: int,
+    words: ReportWords,
+    rules: Sequence[Rules | None],
+) -> str:
+    """The whole report page of ``variants`` (``rules``: each one's rules,
+    None where not known), in the language of ``words``."""
+    w = words
+    page = _Page(w)
     same_deals = _same_deals(variants)
-    groups = identical_groups(variants)
-    dealt = (
-        "Every variant was played on the same deals (same seed), so the differences "
-        "come from the rules alone."
-        if same_deals
-        else "The variants were played on different deals."
-    )
-    parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+    dealt = w["page.same_deals" if same_deals else "page.different_deals"]
+    body = [
+        f"<h1>{words_html(title)}</h1>",
+        page.p(w.fill("page.intro", dealt=dealt)),
+        _sources(page, variants),
+        f"<h2>{words_html(w['page.arranging'])}</h2>",
+        page.p(arranging_text(variants, w.lang)),
+        f"<h2>{words_html(w['differ.heading'])}</h2>",
+        _differ(page, variants, rules),
+        f"<h2>{words_html(w['page.glance'])}</h2>",
+        _overview(page, variants, rounds_per_hour),
+        page.p(w.fill("page.glance_note", n=count_text(rounds_per_hour, w.lang)), "note"),
+        f"<h2>{words_html(w['page.house'])}</h2>",
+        _rake_text(page, variants),
+        rake_chart(variants, w),
+        f"<h2>{words_html(w['page.points'])}</h2>",
+        page.p(w["page.points_intro"]),
+        _identical_note(page, identical_groups(variants)),
+        points_chart(identical_groups(variants), w),
+        f"<h2>{words_html(w['page.swing'])}</h2>",
+        page.p(w["page.swing_intro"]),
+        swing_chart(variants, w),
+        f"<h2>{words_html(w['page.naturals'])}</h2>",
+        page.p(w["page.naturals_intro"]),
+        naturals_chart(variants, same_deals, w),
+        _naturals_table(page, variants, rules),
+    ]
+    seeds = ", ".join(str(s) for s in sorted({v.summary.seed for v in variants}))
+    body.append(page.p(w.fill("page.footer", version=__version__, seeds=seeds), "note"))
+    style = STYLE + _CHARTS_STYLE.format(px=WIDE_FROM_PX - 1) + stacked_css(page.breakpoints)
+    head = [
+        f"<!doctype html><html lang='{w.lang}'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>{html.escape(title)}</title>",
-        f"<style>{_STYLE}</style></head><body><main><h1>{_words(title)}</h1>",
-        "<p>Each variant below was simulated by dealing many tables, letting every player "
-        "arrange the cards the same way, and settling each round with the variant's rules. "
-        f"{dealt} Money is in minor units (cents, say): points times the stake. "
-        "The rake is what the house keeps from each winning player. A rate is given with "
-        "its 95% interval: the range the true rate lies in, given the rounds simulated.</p>",
-        _sources(variants),
-        "<h2>How the players arranged</h2>",
-        f"<p>{html.escape(arranging_text(variants))}</p>",
-        "<h2>At a glance</h2>",
-        _overview(variants, rounds_per_hour),
-        "<p class='note'>The turnover is what a round's winners win before rake, each "
-        "player's payments to and from the others netted; the hold is the house's rake as "
-        f"a share of it. The rake per hour assumes {rounds_per_hour:,} rounds an hour at "
-        "one table.</p>",
-        "<h2>What the house earns</h2>",
-        "<p>The house's rake over 1,000 rounds at the stake shown. Rake is a percentage of "
-        "each winner's money, rounded down, so at a stake of one unit per point it is "
-        "mostly zero.</p>",
-        rake_chart(variants),
-        "<h2>How a round ends for a player</h2>",
-        "<p>The share of rounds in which a player wins or loses each number of points. "
-        "A wider curve means bigger swings; the far ends are the rare big rounds "
-        "(scoops, sweeps, naturals).</p>",
-        _identical_note(groups),
-        points_chart(groups),
-        "<h2>How much a player's result swings</h2>",
-        "<p>The spread of a player's money per round after rake. The box holds the middle "
-        "half of the rounds, the whiskers run from the 5% worst to the 5% best, the circles "
-        "mark the 1% and 99% rounds, and the triangle is the average. A player needs a "
-        "bankroll of several times the spread to ride out a bad run.</p>",
-        swing_chart(variants),
-        "<h2>Naturals</h2>",
-        "<p>How often a player is dealt each natural (the bars), against its exact "
-        "probability (the black diamonds; how they are computed is in docs/bulk.md). "
-        "'Declared' counts only the naturals the variant pays and the player chose to "
-        "declare.</p>",
-        naturals_chart(variants, same_deals),
-        _naturals_table(variants),
-        f"<p class='note'>capsa {html.escape(__version__)}; "
-        f"seed(s) {', '.join(map(str, seeds))}.</p>",
-        "</main></body></html>",
+        f"<style>{style}</style></head><body><main>",
     ]
-    return "\n".join(p for p in parts if p)
+    return "\n".join([*head, *(p for p in body if p), "</main></body></html>"])
