@@ -42,6 +42,7 @@ import capsa
 from capsa import Arrangement, Round, Rules, render, splits
 from capsa.cli import main
 from capsa.render import examples
+from capsa.render._index import CARD_WIDTH_MAX
 from capsa.render._words import LANGUAGES, words
 
 _TABLE = "t-seq"
@@ -325,9 +326,9 @@ return [getComputedStyle(row).display,
 
 
 def _check_cards(driver: Any, width: int, lang: str) -> None:
-    """On a phone each round is a card whose cells say what they hold."""
+    """On a phone or a tablet each round is a card whose cells say what they hold."""
     display, label = driver.execute_script(_CARD)
-    if width < 600:
+    if width <= CARD_WIDTH_MAX:
         assert display == "block" and words(lang)["index.pot"] in label, (display, label)
     else:
         assert display == "table-row" and label in ("none", "normal"), (display, label)

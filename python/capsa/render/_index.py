@@ -153,6 +153,12 @@ def _style() -> str:
     return resources.files("capsa.render").joinpath("index.css").read_text(encoding="utf-8")
 
 
+# below this width (CSS px) each round is a card: a tablet's window is too
+# narrow for every column, and a table scrolled sideways hides its right half
+CARD_WIDTH_MAX = 1199
+# rows in the document at a time, with a script (every row is in the HTML)
+PER_PAGE = 100
+
 # (key, sorted as numbers, right-aligned, word key) of each column; a key of
 # None is not sortable
 _COLUMNS = (
@@ -217,7 +223,7 @@ def _card_labels(lang: str) -> str:
         rules.append(f'.index tbody {cell}::before{{content:{_css_string(w[word])} ": "}}')
     sort_by = _css_string(w["index.sort_by"])
     rules.append(f'.index thead tr::before{{content:{sort_by} ":";align-self:center}}')
-    return "@media (max-width:600px){\n" + "\n".join(rules) + "\n}\n"
+    return f"@media (max-width:{CARD_WIDTH_MAX}px){{\n" + "\n".join(rules) + "\n}\n"
 
 
 def index_head(lang: str, title: str | None = None, *, source: str | None = None) -> str:
@@ -241,9 +247,12 @@ def index_head(lang: str, title: str | None = None, *, source: str | None = None
         '<input id="index-filter" type="search" autocomplete="off" spellcheck="false">'
         f'<output id="index-count" for="index-filter" aria-live="polite" '
         f'data-template="{w["index.shown"]}" data-thousands="{w.number(1000)[1]}"></output>'
+        f'<div class="index-pager" hidden><button type="button">{w["index.page_back"]}</button>'
+        f'<output aria-live="polite" data-template="{w["index.page_rows"]}"></output>'
+        f'<button type="button">{w["index.page_ahead"]}</button></div>'
         "</div>\n"
         '<div class="index-box" role="region" aria-labelledby="index-heading" tabindex="0">\n'
-        '<table class="index">\n' + _header(w) + "<tbody>\n"
+        f'<table class="index" data-per-page="{PER_PAGE}">\n' + _header(w) + "<tbody>\n"
     )
 
 
@@ -371,51 +380,73 @@ def index_row(entry: IndexEntry, lang: str) -> str:
 
 # Sorts the rows by the column whose header is clicked (again: the other
 # way), empty values last; filters them by every word typed, and counts the
-# rows shown with their pot and rake (exact: BigInt).
+# rows shown with their pot and rake (exact: BigInt). Only a page of rows is
+# in the document at a time: laying out a thousand rows again takes the
+# browser most of a second, a hundred a few milliseconds.
 _SCRIPT = """<script>
 (() => {
   const table = document.querySelector('table.index');
+  const PER_PAGE = +table.dataset.perPage || 100;
   const tools = document.querySelector('.index-tools');
   const filter = document.getElementById('index-filter');
   const count = document.getElementById('index-count');
+  const pager = document.querySelector('.index-pager');
+  const [back, where, ahead] = [...pager.children];
   const body = table.tBodies[0];
-  const rows = [...body.rows];
+  let rows = [...body.rows];
   const texts = new Map(rows.map((r) => [r, (r.textContent + ' ' +
     (r.dataset.filter || '')).toLowerCase()]));
   const collator = new Intl.Collator(document.documentElement.lang, {numeric: true});
   const sep = count.dataset.thousands;
   const num = (n) => String(n).replace(/\\B(?=(\\d{3})+(?!\\d))/g, sep);
+  let shown = rows, page = 0;
+  const draw = () => {
+    const pages = Math.max(1, Math.ceil(shown.length / PER_PAGE));
+    page = Math.min(Math.max(page, 0), pages - 1);
+    const first = page * PER_PAGE;
+    body.replaceChildren(...shown.slice(first, first + PER_PAGE));
+    pager.hidden = shown.length <= PER_PAGE;
+    back.disabled = page === 0;
+    ahead.disabled = page === pages - 1;
+    const last = Math.min(first + PER_PAGE, shown.length);
+    where.textContent = where.dataset.template.replace('{a}', num(shown.length ? first + 1 : 0))
+      .replace('{b}', num(last)).replace('{n}', num(shown.length));
+  };
   const show = () => {
     const terms = filter.value.toLowerCase().split(/\\s+/).filter(Boolean);
-    let shown = 0, pot = 0n, rake = 0n;
-    for (const row of rows) {
-      row.hidden = !terms.every((t) => texts.get(row).includes(t));
-      if (row.hidden) continue;
-      shown += 1;
+    let pot = 0n, rake = 0n;
+    shown = rows.filter((row) => terms.every((t) => texts.get(row).includes(t)));
+    for (const row of shown) {
       pot += BigInt(row.dataset.pot || 0);
       rake += BigInt(row.dataset.rake || 0);
     }
-    count.textContent = count.dataset.template.replace('{v}', num(shown))
+    count.textContent = count.dataset.template.replace('{v}', num(shown.length))
       .replace('{n}', num(rows.length)).replace('{pot}', num(pot)).replace('{rake}', num(rake));
+    page = 0;
+    draw();
+  };
+  // every numeric column holds integers: compared exactly, as numbers when exact
+  const numeric = (x) => {
+    const n = Number(x);
+    return Number.isSafeInteger(n) ? n : BigInt(x);
   };
   const sortBy = (th) => {
-    const key = th.dataset.key, numeric = th.dataset.type === 'num';
+    const key = th.dataset.key, isNumber = th.dataset.type === 'num';
     const down = th.getAttribute('aria-sort') === 'ascending';
     for (const other of table.tHead.rows[0].cells) other.removeAttribute('aria-sort');
     th.setAttribute('aria-sort', down ? 'descending' : 'ascending');
-    const value = (r) => r.dataset[key] ?? '';
-    const order = (a, b) => {
-      const x = value(a), y = value(b);
-      const empty = (x === '') - (y === '');
+    const keyed = rows.map((r) => {
+      const x = r.dataset[key] ?? '';
+      return {r, empty: x === '', x: x === '' || !isNumber ? x : numeric(x), n: +r.dataset.number};
+    });
+    keyed.sort((a, b) => {
+      const empty = a.empty - b.empty;
       if (empty) return empty;
-      // every numeric column holds integers: compared exactly
-      const c = x === '' ? 0 : numeric ? (BigInt(x) > BigInt(y)) - (BigInt(x) < BigInt(y))
-        : collator.compare(x, y);
-      return (down ? -c : c) || a.dataset.number - b.dataset.number;
-    };
-    const sorted = document.createDocumentFragment();
-    for (const row of [...body.rows].sort(order)) sorted.append(row);
-    body.append(sorted);
+      const c = a.empty ? 0 : isNumber ? (a.x > b.x) - (a.x < b.x) : collator.compare(a.x, b.x);
+      return (down ? -c : c) || a.n - b.n;
+    });
+    rows = keyed.map((k) => k.r);
+    show();
   };
   for (const th of table.tHead.rows[0].cells) {
     const button = th.querySelector('button');
@@ -423,6 +454,8 @@ _SCRIPT = """<script>
     button.addEventListener('click', () => sortBy(th));
     button.disabled = false;
   }
+  back.addEventListener('click', () => { page -= 1; draw(); });
+  ahead.addEventListener('click', () => { page += 1; draw(); });
   filter.addEventListener('input', show);
   tools.hidden = false;
   show();
