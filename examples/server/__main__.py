@@ -16,7 +16,10 @@ from types import FrameType
 from typing import NoReturn
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
-import uvicorn
+try:
+    import uvicorn
+except ModuleNotFoundError:  # the core install alone: name the extra, not only the module
+    sys.exit("error: the server needs uvicorn and Starlette: pip install 'capsa[server]'")
 
 import capsa
 import capsa.store
