@@ -3,7 +3,8 @@
 # with zig against glibc 2.17), check that its tag is what a package index
 # expects and that auditwheel finds the extension satisfies exactly the
 # manylinux policy the tag claims, then install it into fresh venvs of the
-# lowest and the highest CPython on the machine and run it there.
+# lowest and the highest CPython on the machine and run it there; leave it in
+# CAPSA_WHEEL_DIR when that is set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -139,5 +140,13 @@ for minor in "$lowest" "$highest"; do
     fi
     stage_done "Python 3.$minor"
 done
+
+# .ci/readme.sh runs the README on this wheel rather than building another.
+if [ -n "${CAPSA_WHEEL_DIR:-}" ]; then
+    mkdir -p "$CAPSA_WHEEL_DIR"
+    rm -f "$CAPSA_WHEEL_DIR"/capsa-*.whl
+    cp "$wheel" "$CAPSA_WHEEL_DIR/" || fail "could not copy $wheel_name to $CAPSA_WHEEL_DIR"
+    echo "-- wheel left in $CAPSA_WHEEL_DIR"
+fi
 
 echo "-- wheel $wheel_name passed on Python 3.$lowest and 3.$highest in $((SECONDS - started)) s"
