@@ -13,7 +13,8 @@ sentence naming the element:
   side by side that overlap;
 * :func:`font_problems`: text drawn smaller than 12 CSS px, SVG text
   included at the scale it is drawn;
-* :func:`broken_word_problems`: a word split over two lines;
+* :func:`broken_word_problems`: a word split over two lines that would
+  fit on one;
 * :func:`clipping_problems`: a word cut by the edge of a box that clips or
   scrolls its content (computed ``overflow-x`` or ``overflow-y`` not
   ``visible``, a picture's ``<svg>`` included): each word, measured with a
@@ -232,6 +233,12 @@ _BROKEN_WORDS = (
     + """
 const selector = arguments[0];
 const problems = [];
+// the width of the lines a text is laid out in: its nearest block's
+const lineWidth = (e) => {
+  while (e && getComputedStyle(e).display.startsWith('inline') &&
+         getComputedStyle(e).display !== 'inline-block') e = e.parentElement;
+  return e ? e.clientWidth : Infinity;
+};
 for (const e of document.querySelectorAll(selector)) {
   if (!visible(e)) continue;
   const text = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
@@ -240,9 +247,11 @@ for (const e of document.querySelectorAll(selector)) {
       const range = document.createRange();
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
-      const tops = new Set([...range.getClientRects()]
-        .filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-      if (tops.size > 1) {
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      const tops = new Set(rects.map((r) => Math.round(r.top)));
+      // a word longer than its line has to break: only one that fits is broken
+      const wide = rects.reduce((sum, r) => sum + r.width, 0);
+      if (tops.size > 1 && wide <= lineWidth(node.parentElement)) {
         problems.push(`"${m[0]}" is broken over ${tops.size} lines in ${label(e)}`);
       }
     }

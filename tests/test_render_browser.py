@@ -36,6 +36,7 @@ from browser_pages import (
     axe_problems,
     broken_word_problems,
     chromium,
+    clipping_problems,
     font_problems,
     layout_problems,
     screenshot,
@@ -284,6 +285,7 @@ def _page_problems(driver: Any, table: render.Table | None, lang: str) -> list[s
         _check_payments(driver, table, lang)
         _check_totals(driver, table, lang)
     found = layout_problems(driver, "main", _SIDE_BY_SIDE)
+    found += clipping_problems(driver)
     found += driver.execute_script(_CARD_BOXES)
     found += font_problems(driver)
     found += broken_word_problems(driver, _WORDS)

@@ -66,5 +66,8 @@ def test_a_seats_rake_shows_as_paid() -> None:
     raked = [s for s in table.seats if s.rake > 0]
     assert raked
     for seat in raked:
-        assert f'<td class="num rake" data-value="{seat.rake}">{w.signed(-seat.rake)}</td>' in page
+        assert (
+            f'<td class="num rake" data-value="{seat.rake}" data-label="rake">'
+            f"{w.signed(-seat.rake)}</td>"
+        ) in page
     assert "net = money − rake" in page

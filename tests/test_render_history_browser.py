@@ -18,6 +18,7 @@ from browser_pages import (
     axe_problems,
     broken_word_problems,
     chromium,
+    clipping_problems,
     font_problems,
     layout_problems,
     screenshot,
@@ -69,6 +70,7 @@ def test_the_history_at_every_width(
     for name, path in pages:
         browser.get(path.as_uri())
         found = layout_problems(browser, "main", _SIDE_BY_SIDE)
+        found += clipping_problems(browser)
         found += font_problems(browser)
         found += broken_word_problems(browser, _WORDS)
         problems += [f"{name} at {width}px: {p}" for p in found]

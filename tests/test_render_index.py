@@ -33,6 +33,7 @@ from browser_pages import (
     axe_problems,
     broken_word_problems,
     chromium,
+    clipping_problems,
     font_problems,
     layout_problems,
     screenshot,
@@ -403,6 +404,7 @@ def test_the_index_in_the_browser(
     for lang, path in pages.items():
         browser.get(path.as_uri())
         found = layout_problems(browser, "main", _SIDE_BY_SIDE)
+        found += clipping_problems(browser)
         found += font_problems(browser)
         found += broken_word_problems(
             browser, ".index th, .index bdi, .index time, .index a, .index .mark, h1"

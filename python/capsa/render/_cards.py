@@ -100,7 +100,9 @@ def card_drawing(card: Card) -> tuple[str, str]:
         colour = "red" if card.id == _RED_JOKER else "black"
         # the word down the left edge, as printed jokers have it
         letters = "".join(
-            f'<tspan x="4.5" y="{15 + 13 * k}">{letter}</tspan>' for k, letter in enumerate("JOKER")
+            # the last letter's box ends inside the face, not on its edge
+            f'<tspan x="4.5" y="{15 + 12.5 * k:g}">{letter}</tspan>'
+            for k, letter in enumerate("JOKER")
         )
         return f"card joker {colour}", (
             f'{face}<text class="joker-word" aria-hidden="true">{letters}</text>'

@@ -11,6 +11,7 @@ from importlib import resources
 from capsa import _core
 from capsa._core import Card
 from capsa.render._cards import SUIT_DEFS, card_face, card_name, jokers_played
+from capsa.render._fit import fit_style
 from capsa.render._hands import hand_words
 from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._nav import Nav, nav_links
@@ -274,8 +275,10 @@ def _matrix(table: Table, speak: Speaker) -> str:
                 marks = [f'<span class="res kind">{w[f"outcome.{pair.outcome}"]}</span>']
             points = sign * pair.points
             tone = "pos" if points > 0 else "neg" if points < 0 else ""
+            label = w.fill("page.against", seat=speak.names[b])
             cells.append(
-                f'<td data-seat="{a}" data-against="{b}" data-outcome="{pair.outcome}">'
+                f'<td data-seat="{a}" data-against="{b}" data-outcome="{pair.outcome}" '
+                f'data-label="{label}">'
                 + "".join(marks)
                 + f'<span class="cell-points {tone}" data-points="{points}">'
                 f"{w.signed(points)}</span></td>"
@@ -301,7 +304,8 @@ def _totals(table: Table, speak: Speaker) -> str:
             f'<tr data-seat="{seat.index}"><th scope="row">{speak.seat(seat.index)}</th>'
             + "".join(
                 # a seat's rake is paid: shown taken away, as net = money − rake
-                f'<td class="num {k}" data-value="{v}">{w.signed(-v if k == "rake" else v)}</td>'
+                f'<td class="num {k}" data-value="{v}" data-label="{w[f"column.{k}"]}">'
+                f"{w.signed(-v if k == 'rake' else v)}</td>"
                 for k, v in zip(keys, figures, strict=True)
             )
             + "</tr>"
@@ -309,7 +313,8 @@ def _totals(table: Table, speak: Speaker) -> str:
     rake = sum(seat.rake for seat in table.seats)
     out.append(
         f'<tr class="house"><th scope="row">{w["page.house"]}</th><td></td><td></td>'
-        f'<td class="num rake" data-value="{rake}">{w.signed(rake)}</td><td></td></tr>'
+        f'<td class="num rake" data-value="{rake}" data-label="{w["column.rake"]}">'
+        f"{w.signed(rake)}</td><td></td></tr>"
     )
     out.append(f'</table></div>\n<p class="legend">{w["page.totals_legend"]}</p>\n</section>\n')
     return "\n".join(out)
@@ -429,9 +434,12 @@ def page_html(
     operator = _core.read_flag(operator, "operator")
     if table.void is not None:
         return _document(w, void_title(table, w), void_body(table, w))
+    style = fit_style(table, w)
     if nav is None:
-        return _document(w, page_title(table, w), table_body(table, w, operator))
+        body = table_body(table, w, operator)
+        return _document_head(w, page_title(table, w), style) + body + _DOCUMENT_TAIL
     links = nav_links(nav, w)
     body = table_body(table, w, operator, lead=links)
     foot = nav_links(nav, w, landmark=False)
-    return _document_head(w, page_title(table, w), _NAV_STYLE) + body + foot + _DOCUMENT_TAIL
+    head = _document_head(w, page_title(table, w), _NAV_STYLE + style)
+    return head + body + foot + _DOCUMENT_TAIL

@@ -18,6 +18,7 @@ from importlib import resources
 
 from capsa._core import Card
 from capsa.render._cards import card_face
+from capsa.render._fit import fit_style
 from capsa.render._hands import hand_words
 from capsa.render._html import _DOCUMENT_TAIL, _document_head, table_body
 from capsa.render._model import Row, SeatView, Table
@@ -146,5 +147,5 @@ def player_page(rnd: PlayerRound, nav: Nav, lang: str = "en") -> str:
     title = w.fill("history.round_title", player=name, round=esc(table.round_id or ""))
     lead = nav_links(nav, w) + _result(rnd, seat, speak, nav) + _hand(rnd, seat, w)
     body = table_body(table, w, seat=rnd.seat, lead=lead, title=title)
-    head = _document_head(w, title, history_style())
+    head = _document_head(w, title, history_style() + fit_style(table, w))
     return head + body + nav_links(nav, w, landmark=False) + LOCAL_SCRIPT + _DOCUMENT_TAIL
