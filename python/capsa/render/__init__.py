@@ -33,13 +33,15 @@ from capsa.render._index import IndexEntry, index_html
 from capsa.render._model import Check, PairView, Row, SeatView, Table, table_from_settlement
 from capsa.render._payments import Payment, payments
 from capsa.render._records import is_round_record, table_from_record
-from capsa.render._svg import page_svg
+from capsa.render._svg import NARROW, WIDE, page_svg
 from capsa.render._void import is_void_record, table_from_void
 from capsa.render._words import LANGUAGES, check_lang
 from capsa.rules import Rules
 
 __all__ = [
     "LANGUAGES",
+    "NARROW",
+    "WIDE",
     "Check",
     "IndexEntry",
     "PairView",
@@ -92,11 +94,13 @@ def settlement_svg(
     round_id: object = None,
     seat_names: Sequence[str] | None = None,
     title: str | None = None,
+    width: int = WIDE,
 ) -> str:
     """The showdown of a settled table as one standalone SVG picture (the
-    seats, their totals and every payment; see :func:`settlement_html`)."""
+    seats, their totals and every payment; see :func:`settlement_html`),
+    ``width`` px wide: 980 by default, :data:`NARROW` (380) for a phone."""
     check_lang(lang)
     table = table_from_settlement(
         settlement, rules=rules, round_id=round_id, seat_names=seat_names, title=title
     )
-    return page_svg(table, lang)
+    return page_svg(table, lang, width=width)

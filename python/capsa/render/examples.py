@@ -2,7 +2,7 @@
 every other outcome kind.
 
 ``python -m capsa.render.examples --out docs/showdown`` writes, for each
-worked example, its HTML page and SVG picture (English, and the foul in
+worked example, its HTML page and SVG pictures, wide and narrow (English, and the foul in
 Indonesian too); the files are the same byte for byte on every run.
 ``--outcomes`` adds the tables of :data:`OUTCOMES`.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 from capsa.arrangement import Arrangement
 from capsa.render._html import page_html
 from capsa.render._model import Table, table_from_settlement
-from capsa.render._svg import page_svg
+from capsa.render._svg import NARROW, page_svg
 from capsa.rules import Rules
 from capsa.settlement import Seat, settle
 
@@ -159,14 +159,20 @@ OUTCOMES = (
 
 
 def write(out: Path, examples: Sequence[Example] = WORKED) -> list[Path]:
-    """Writes each example's page and picture into ``out``; returns the paths."""
+    """Writes each example's page, its picture and its narrow picture (a
+    phone's, ``.narrow.svg``) into ``out``; returns the paths."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for example in examples:
         table = example.settle_table()
         for lang in example.langs:
             suffix = "" if lang == "en" else f".{lang}"
-            for ext, text in (("html", page_html(table, lang)), ("svg", page_svg(table, lang))):
+            drawn = (
+                ("html", page_html(table, lang)),
+                ("svg", page_svg(table, lang)),
+                ("narrow.svg", page_svg(table, lang, width=NARROW)),
+            )
+            for ext, text in drawn:
                 path = out / f"{example.slug}{suffix}.{ext}"
                 path.write_bytes(text.encode("utf-8"))
                 written.append(path)
