@@ -392,7 +392,8 @@ fn row_sets(a: &[u8; 13]) -> [u8; 13] {
 /// the one problem is `solver`, those arrangements cannot be checked here.
 /// `greedy` and `foul` consult no tables, so any capsa that knows them
 /// checks them. A seat whose arrangement is not the policy's names both
-/// `seats[k].auto` and `seats[k].arrangement`.
+/// `seats[k].auto` and `seats[k].arrangement`; a seat holding cards it was
+/// not dealt is left to the check of its cards.
 pub(super) fn auto_problems(
     rules: &Rules,
     recorded: &SolverId,
@@ -417,6 +418,11 @@ pub(super) fn auto_problems(
     };
     let mut problems = Vec::new();
     for k in auto {
+        if super::write::sorted(&seats[k].arrangement) != super::write::sorted(&hands[k]) {
+            // cards the seat was not dealt are their own problem (`check_play`):
+            // what a policy arranges says nothing more of them
+            continue;
+        }
         let chosen = match auto_arrangement(rules, &hands[k], seats.len(), policy) {
             Ok(c) => c.cards,
             Err(e) => {

@@ -121,6 +121,22 @@ fn replayed(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The value at `path` (keys and array indices) of a record.
+fn value_at(text: &str, path: &[&str]) -> Json<'static> {
+    let mut at = canonical::parse_str(text).unwrap();
+    for part in path {
+        at = match at {
+            Json::Object(members) => members.into_iter().find(|(k, _)| k == part).unwrap().1,
+            Json::Array(items) => items
+                .into_iter()
+                .nth(part.parse::<usize>().unwrap())
+                .unwrap(),
+            _ => panic!("no {part}"),
+        };
+    }
+    at.into_owned()
+}
+
 /// The record with the value at `path` (keys and array indices) replaced.
 fn tampered(text: &str, path: &[&str], value: Json) -> String {
     let mut v = canonical::parse_str(text).unwrap();
@@ -577,6 +593,24 @@ fn a_forged_auto_flag_fails_replay() {
     assert!(fields.contains(&"seats[0].auto".to_string()), "{fields:?}");
     assert!(fields.contains(&"seats[0].arrangement".to_string()));
     assert!(!fields.contains(&"digest".to_string()));
+}
+
+#[test]
+fn an_auto_seat_given_another_seats_cards_names_its_arrangement_once() {
+    // seat 1 arranged at the close, its arrangement replaced by seat 0's:
+    // the cards it was not dealt are the problem, named once, and the
+    // solver's own arrangement of its hand is not compared with them
+    let text = Round::new(4).write().unwrap().text;
+    let auto = forged(&text, &["seats", "1", "auto"], Json::Bool(true));
+    let seat0 = value_at(&auto, &["seats", "0", "arrangement"]);
+    let taken = forged(&auto, &["seats", "1", "arrangement"], seat0);
+    let fields = replayed(&taken);
+    let named = fields
+        .iter()
+        .filter(|f| *f == "seats[1].arrangement")
+        .count();
+    assert_eq!(named, 1, "{fields:?}");
+    assert!(!fields.contains(&"seats[1].auto".to_string()), "{fields:?}");
 }
 
 #[test]
