@@ -862,10 +862,13 @@ def train_tables(
     iterations: int,
     seed: int,
     name: str,
+    progress: Callable[[int, int], object] | None = None,
 ) -> bytes:
     """Trains per-row tables for the rules by iterated best response; returns
-    the tables file's bytes. Every parameter is required: the defaults are
-    ``TRAIN_DEFAULTS``, applied by ``capsa.solver.train_tables``."""
+    the tables file's bytes. Every parameter but ``progress`` is required:
+    the defaults are ``TRAIN_DEFAULTS``, applied by
+    ``capsa.solver.train_tables``. ``progress(done, total)`` is called as
+    deals are arranged."""
 
 def solver_tables_info(rules: Any = None, tables: bytes | None = None) -> dict[str, Any]:
     """Metadata of the tables the solver uses for ``rules``. See

@@ -57,7 +57,7 @@ name is not taken: use ``Rules.preset(name)``).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -350,6 +350,7 @@ def train_tables(
     iterations: int = TRAIN_DEFAULTS["iterations"],
     seed: int = TRAIN_DEFAULTS["seed"],
     name: str = "custom",
+    progress: Callable[[int, int], object] | None = None,
 ) -> bytes:
     """Computes tables for any rules by iterated best response (greedy
     start, then ``iterations`` rounds of the solver against the current
@@ -368,6 +369,11 @@ def train_tables(
     tables (about 75 s on two cores); every parameter and
     :data:`TRAINER_VERSION` go into the metadata.
 
+    ``progress``, when given, is called as ``progress(done, total)`` with the
+    deals arranged so far and in all, a few times a second while training
+    (from the calling thread); an exception it raises, or a signal such as
+    Ctrl-C, stops the training and is raised here.
+
     Returns the tables file's bytes, to pass as ``tables=`` or write to a
     file.
 
@@ -377,7 +383,13 @@ def train_tables(
     argument of the wrong type (a bool, a float, a non-str name).
     """
     return _core.train_tables(
-        rules, seats=seats, hands=hands, iterations=iterations, seed=seed, name=name
+        rules,
+        seats=seats,
+        hands=hands,
+        iterations=iterations,
+        seed=seed,
+        name=name,
+        progress=progress,
     )
 
 

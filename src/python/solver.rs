@@ -1,5 +1,8 @@
 //! Binding of the arranging solver and the measurement tools.
 
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::PyValueError;
@@ -171,11 +174,63 @@ fn best_arrangement_batch<'py>(
     Ok(out.into_pyarray(py))
 }
 
+/// How often a training's progress is reported to its callback.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
+/// Trains on a thread of its own while this one (holding no GIL between
+/// reports) calls `report(done, total)` as the deals arranged grow, and
+/// checks for signals: an exception from either stops the training and is
+/// raised.
+fn train_reporting(
+    r: &Rules,
+    cfg: &core::TrainConfig,
+    report: &Py<PyAny>,
+) -> PyResult<core::Tables> {
+    let progress = core::TrainProgress::default();
+    let total = core::train_deals(r, cfg);
+    let mut failed: Option<PyErr> = None;
+    let mut shown = usize::MAX;
+    let mut tell = |done: usize, failed: &mut Option<PyErr>| {
+        if done == shown || failed.is_some() {
+            return;
+        }
+        shown = done;
+        let said = Python::attach(|py| {
+            py.check_signals()?;
+            report.call1(py, (done, total)).map(drop)
+        });
+        if let Err(e) = said {
+            progress.stop.store(true, Ordering::Relaxed);
+            *failed = Some(e);
+        }
+    };
+    let trained = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| core::train_with(r, cfg, &progress));
+        tell(0, &mut failed);
+        while !worker.is_finished() {
+            std::thread::sleep(PROGRESS_EVERY);
+            tell(progress.done.load(Ordering::Relaxed), &mut failed);
+        }
+        worker.join()
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let tables = trained.map_err(|_| PyValueError::new_err("the training thread panicked"))??;
+    tell(progress.done.load(Ordering::Relaxed), &mut failed);
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(tables),
+    }
+}
+
 /// Trains per-row tables for the rules by iterated best response; returns
-/// the tables file's bytes. Every parameter is required: the defaults are
-/// `TRAIN_DEFAULTS`, applied by `capsa.solver.train_tables`.
+/// the tables file's bytes. Every parameter but `progress` is required: the
+/// defaults are `TRAIN_DEFAULTS`, applied by `capsa.solver.train_tables`.
+/// `progress(done, total)` is called as deals are arranged.
 #[pyfunction]
-#[pyo3(signature = (rules, *, seats, hands, iterations, seed, name))]
+#[pyo3(signature = (rules, *, seats, hands, iterations, seed, name, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn train_tables<'py>(
     py: Python<'py>,
     rules: Option<&Bound<'py, PyAny>>,
@@ -184,6 +239,7 @@ fn train_tables<'py>(
     #[pyo3(from_py_with = train_iterations)] iterations: usize,
     #[pyo3(from_py_with = seed_arg)] seed: u64,
     name: &str,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let rules = rules_arg(rules)?;
     let r: Rules = rules.get().clone();
@@ -196,7 +252,17 @@ fn train_tables<'py>(
         name: name.to_string(),
     };
     cfg.validate(&r)?;
-    let t = py.detach(|| core::train(&r, &cfg))?;
+    let t = match progress {
+        None => py.detach(|| core::train(&r, &cfg))?,
+        Some(report) => {
+            if !report.bind(py).is_callable() {
+                return Err(pyo3::exceptions::PyTypeError::new_err(
+                    "progress is a callable (done, total) or None",
+                ));
+            }
+            py.detach(|| train_reporting(&r, &cfg, &report))?
+        }
+    };
     Ok(PyBytes::new(py, &t.to_bytes()))
 }
 

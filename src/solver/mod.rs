@@ -119,8 +119,8 @@ pub use tables::{
     MAX_NAME_LEN, MAX_ROW_ENTRIES, MAX_TRAIN_HANDS, MAX_TRAIN_ITERATIONS, META_KEYS,
 };
 pub use train::{
-    deal_seed, train, TrainConfig, DEFAULT_TRAIN_HANDS, DEFAULT_TRAIN_ITERATIONS,
-    DEFAULT_TRAIN_SEATS, DEFAULT_TRAIN_SEED, TRAINER_VERSION,
+    deal_seed, train, train_deals, train_with, TrainConfig, TrainProgress, DEFAULT_TRAIN_HANDS,
+    DEFAULT_TRAIN_ITERATIONS, DEFAULT_TRAIN_SEATS, DEFAULT_TRAIN_SEED, TRAINER_VERSION,
 };
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Training: tables computed by iterated best response.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -35,6 +36,17 @@ type Counts = ([HashMap<u32, u64>; 3], u64, u64);
 /// The row strengths (top, middle, bottom) of every seat of a deal.
 pub(super) type DealRows = [[u32; 3]];
 
+/// How far a training has come, for a caller that reports it: the deals
+/// arranged so far (of [`train_deals`]), and a flag that stops the training
+/// before its next chunk of deals (it then returns an error).
+#[derive(Debug, Default)]
+pub struct TrainProgress {
+    /// Deals arranged so far.
+    pub done: AtomicUsize,
+    /// Set to stop the training.
+    pub stop: AtomicBool,
+}
+
 /// How many hands a deal of the rules' deck deals: four of the 52-card
 /// deck, as many as the deck seats otherwise.
 fn hands_per_deal(rules: &Rules) -> usize {
@@ -48,8 +60,8 @@ fn hands_per_deal(rules: &Rules) -> usize {
 /// depends on the thread count.
 pub(super) fn fold_arranged_deals<T: Send>(
     arr: &Arranger,
-    deals: usize,
-    seed: u64,
+    (deals, seed): (usize, u64),
+    progress: &TrainProgress,
     new: impl Fn() -> T + Sync,
     add: impl Fn(&mut T, &DealRows) + Sync,
 ) -> Result<Vec<T>> {
@@ -62,8 +74,12 @@ pub(super) fn fold_arranged_deals<T: Send>(
     chunks
         .into_par_iter()
         .map(|range| {
+            if progress.stop.load(Ordering::Relaxed) {
+                return Err(Error::argument("the training was stopped"));
+            }
             let mut acc = new();
             let mut rows = vec![[0u32; 3]; hands];
+            let count = range.len();
             for d in range {
                 let mut rng = ChaCha20::from_seed(deal_seed(seed, d as u64));
                 let deck = shuffled_ids(&rules.deck, &mut rng);
@@ -72,6 +88,7 @@ pub(super) fn fold_arranged_deals<T: Send>(
                 }
                 add(&mut acc, &rows);
             }
+            progress.done.fetch_add(count, Ordering::Relaxed);
             Ok(acc)
         })
         .collect()
@@ -82,15 +99,15 @@ pub(super) fn fold_arranged_deals<T: Send>(
 fn count_joint(
     arr: &Arranger,
     rows: &[Vec<(u32, f64)>; 3],
-    deals: usize,
-    seed: u64,
+    deals: (usize, u64),
+    progress: &TrainProgress,
 ) -> Result<Joint> {
     let pct: [Percentiles; 3] = std::array::from_fn(|r| Percentiles::new(&rows[r]));
     let bins = JOINT_BINS;
     let parts = fold_arranged_deals(
         arr,
         deals,
-        seed,
+        progress,
         || vec![0u64; bins.pow(3)],
         |cells, deal| {
             for s in deal {
@@ -111,8 +128,8 @@ fn count_joint(
 
 /// Row classes of `deals` deals arranged by `arr`, and the number of
 /// scoops among the pairs (seat 0 vs 1, 2 vs 3, and so on) and of pairs.
-fn count_rows(arr: &Arranger, deals: usize, seed: u64) -> Result<Counts> {
-    let parts = fold_arranged_deals(arr, deals, seed, Counts::default, |c, rows| {
+fn count_rows(arr: &Arranger, deals: (usize, u64), progress: &TrainProgress) -> Result<Counts> {
+    let parts = fold_arranged_deals(arr, deals, progress, Counts::default, |c, rows| {
         for r in rows {
             for (map, s) in c.0.iter_mut().zip(r.iter()) {
                 *map.entry(s >> CLASS_SHIFT).or_insert(0) += 1;
@@ -214,11 +231,23 @@ impl Default for TrainConfig {
 /// [`TRAINER_VERSION`]), never on the tables shipped today: greedy play
 /// consults no tables.
 pub fn train(rules: &Rules, cfg: &TrainConfig) -> Result<Tables> {
+    train_with(rules, cfg, &TrainProgress::default())
+}
+
+/// The deals a training arranges in all: a greedy round, `iterations`
+/// rounds against the tables, and the round that counts the copula.
+pub fn train_deals(rules: &Rules, cfg: &TrainConfig) -> usize {
+    cfg.hands.div_ceil(hands_per_deal(rules)).max(1) * (cfg.iterations + 2)
+}
+
+/// [`train`], counting its deals in `progress` as it goes and stopping when
+/// told to.
+pub fn train_with(rules: &Rules, cfg: &TrainConfig, progress: &TrainProgress) -> Result<Tables> {
     cfg.validate(rules)?;
     let per_deal = hands_per_deal(rules);
     let deals = cfg.hands.div_ceil(per_deal).max(1);
     let greedy = Arranger::new(Strategy::Greedy, rules, Tables::nearest(rules), cfg.seats)?;
-    let c = count_rows(&greedy, deals, deal_seed(cfg.seed, 0))?;
+    let c = count_rows(&greedy, (deals, deal_seed(cfg.seed, 0)), progress)?;
     let mut rows = counts_to_rows(&c);
     let mut scoop_rate = c.1 as f64 / c.2.max(1) as f64;
     let make = |rows: &[Vec<(u32, f64)>; 3], scoop_rate: f64, iters: usize| {
@@ -242,7 +271,11 @@ pub fn train(rules: &Rules, cfg: &TrainConfig) -> Result<Tables> {
     for it in 0..cfg.iterations {
         let tables = make(&rows, scoop_rate, it);
         let solver = Arranger::new(Strategy::Solver, rules, &tables, cfg.seats)?;
-        let c = count_rows(&solver, deals, deal_seed(cfg.seed, it as u64 + 1))?;
+        let c = count_rows(
+            &solver,
+            (deals, deal_seed(cfg.seed, it as u64 + 1)),
+            progress,
+        )?;
         let fresh = counts_to_rows(&c);
         rows = std::array::from_fn(|r| mix(&rows[r], &fresh[r]));
         scoop_rate = 0.5 * scoop_rate + 0.5 * c.1 as f64 / c.2.max(1) as f64;
@@ -262,7 +295,7 @@ pub fn train(rules: &Rules, cfg: &TrainConfig) -> Result<Tables> {
     // row tables, each row placed in them.
     let solver = Arranger::new(Strategy::Solver, rules, &tables, cfg.seats)?;
     let joint_seed = deal_seed(cfg.seed, cfg.iterations as u64 + 1);
-    tables.joint = Some(count_joint(&solver, &whole, deals, joint_seed)?);
+    tables.joint = Some(count_joint(&solver, &whole, (deals, joint_seed), progress)?);
     tables.validate()?;
     Ok(tables)
 }
@@ -295,6 +328,20 @@ mod tests {
             name: name.into(),
             ..TrainConfig::default()
         }
+    }
+
+    #[test]
+    fn progress_counts_every_deal_and_a_stop_stops() {
+        let rules = Rules::default();
+        let cfg = small("progress");
+        let progress = TrainProgress::default();
+        let with = train_with(&rules, &cfg, &progress).unwrap();
+        assert_eq!(progress.done.into_inner(), train_deals(&rules, &cfg));
+        assert_eq!(with.to_bytes(), train(&rules, &cfg).unwrap().to_bytes());
+        let stopped = TrainProgress::default();
+        stopped.stop.store(true, Ordering::Relaxed);
+        assert!(train_with(&rules, &cfg, &stopped).is_err());
+        assert_eq!(stopped.done.into_inner(), 0);
     }
 
     /// If this fails, what training computes has changed: bump

@@ -116,12 +116,33 @@ def _train(args: argparse.Namespace) -> int:
             iterations=args.iterations,
             seed=args.seed,
             name=name,
+            progress=_Progress(name),
         )
         write_file(out, data)
         written.append(out)
         print(f"{name}: {len(data)} bytes -> {out} ({time.monotonic() - start:.0f} s)")
     _advise(written, shipped=target is not None)
     return 0
+
+
+class _Progress:
+    """A training's progress on standard error: one line rewritten in place
+    on a terminal, else a line at every tenth (a log's reader sees it move)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.live = sys.stderr.isatty()
+        self.tenth = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        percent = 100 * done // max(total, 1)
+        if self.live:
+            end = "\n" if done >= total else ""
+            text = f"\r{self.name}: {percent}% ({done:,} of {total:,} deals){end}"
+            print(text, end="", file=sys.stderr, flush=True)
+        elif percent // 10 > self.tenth:
+            self.tenth = percent // 10
+            print(f"{self.name}: {percent}% of {total:,} deals", file=sys.stderr, flush=True)
 
 
 def _output(name: str, out: Path | None, ship_dir: Path | None) -> Path:
@@ -165,6 +186,7 @@ def _check(args: argparse.Namespace) -> int:
             Rules.preset(name),
             **{k: int(meta[k]) for k in ("seats", "hands", "iterations", "seed")},
             name=name,
+            progress=_Progress(name),
         )
         verdict = "identical" if fresh == shipped else "DIFFERENT"
         failed += fresh != shipped
