@@ -63,7 +63,7 @@ _STYLE = (
     "text{font-family:'DejaVu Sans',Arial,sans-serif;fill:#1c1b19}"
     ".h1{font-size:20px;font-weight:700}.meta{font-size:13px;fill:#4f4a40}"
     ".h2{font-size:15px;font-weight:700}.name{font-size:15px;font-weight:700}"
-    ".mark{font-size:12px;font-weight:700}.natural{fill:#8a6300}.foul{fill:#c0142b}"
+    ".mark{font-size:12px;font-weight:700}.natural{fill:#8a6300}.declined{fill:#6b4e00}.foul{fill:#c0142b}"
     ".surrender{fill:#555}.auto{fill:#0b5563}.sweep{fill:#6a1b9a}.scoop{fill:#1d5fa8}"
     ".small{font-size:12px;fill:#6a6253}.rowname{font-size:12px;fill:#6a6253}"
     ".cat{font-size:14px;font-weight:600}.roy{font-size:12px;fill:#1a6b32;font-weight:700}"
@@ -141,11 +141,8 @@ def _rows(
     return out, y - top
 
 
-def _seat_block(
-    seat: SeatView, table: Table, speak: Speaker, x: int, y: int, lay: _Layout
-) -> tuple[str, int]:
-    w = speak.words
-    out = []
+def _marks(seat: SeatView, w: Words) -> list[tuple[str, str]]:
+    """The seat's marks, each its class and its words."""
     marks = []
     if seat.auto:
         marks.append(("auto", w["badge.auto"]))
@@ -160,12 +157,23 @@ def _seat_block(
             "badge.natural", natural=w[f"natural.{seat.natural}"], v=w.points(seat.natural_points)
         )
         marks.append(("natural", text))
+    if seat.declined is not None:
+        marks.append(("declined", w.fill("badge.declined", natural=w[f"natural.{seat.declined}"])))
     if seat.foul:
         marks.append(("foul", w["badge.foul"]))
     if seat.surrender:
         marks.append(("surrender", w["badge.surrender"]))
     if seat.swept_all:
         marks.append(("sweep", w["badge.sweep_all"]))
+    return marks
+
+
+def _seat_block(
+    seat: SeatView, table: Table, speak: Speaker, x: int, y: int, lay: _Layout
+) -> tuple[str, int]:
+    w = speak.words
+    out = []
+    marks = _marks(seat, w)
     names = _wrap(speak.seat(seat.index), lay.column - 24, 16.5)
     for n, name in enumerate(names):
         out.append(f'<text class="name" x="{x + 12}" y="{y + 24 + 18 * n}">{name}</text>')
@@ -174,8 +182,9 @@ def _seat_block(
     if lay.narrow or _text_px(names[-1], 16.5) + _text_px(together, 13) + 20 > lay.column - 24:
         # each mark a line of its own when they do not fit beside the name
         for cls, text in marks:
-            out.append(f'<text class="mark {cls}" x="{x + 12}" y="{top + 8}">{text}</text>')
-            top += 16
+            for line in _wrap(text, lay.column - 24, 13):
+                out.append(f'<text class="mark {cls}" x="{x + 12}" y="{top + 8}">{line}</text>')
+                top += 16
     else:
         ty = y + 24 + 18 * (len(names) - 1)
         out.append(
