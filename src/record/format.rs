@@ -292,3 +292,10 @@ pub(super) fn object<'a, 'j>(
     }
     Ok(members)
 }
+
+/// Card ids in order: a hand, or an arrangement's cards, compared as sets.
+pub(super) fn sorted(ids: &[u8]) -> Vec<u8> {
+    let mut v = ids.to_vec();
+    v.sort_unstable();
+    v
+}

@@ -8,8 +8,8 @@ use sha2::{Digest, Sha256};
 
 use super::deck::{check_record_seats, read_record_deck};
 use super::format::{
-    boolean, check_stakes_diagonal, integer, join, object, settlement_version_problem, Members,
-    PlayedSeat, Problem, Read, StakeSpec, DEAL_KEYS, FIRST_FORMAT_VERSION,
+    boolean, check_stakes_diagonal, integer, join, object, settlement_version_problem, sorted,
+    Members, PlayedSeat, Problem, Read, StakeSpec, DEAL_KEYS, FIRST_FORMAT_VERSION,
     FIRST_SETTLEMENT_VERSION, FORMAT, FORMAT_VERSION, MAX_RECORD_BYTES, RECORD_KEYS_1,
     RECORD_KEYS_2, SEAT_KEYS_1, SEAT_KEYS_2, SEAT_KEYS_5, SETTLEMENT_VERSION,
     SETTLEMENT_VERSION_FIELD, SETTLEMENT_VERSION_FORMAT, TABLE_FORMAT_VERSION,
@@ -19,7 +19,7 @@ use super::table::{
     check_record_players, policy_of, read_player, read_solver, read_table_id, Player, SolverId,
     SEAT_FIELDS,
 };
-use super::write::{check_read_meta, sorted};
+use super::write::check_read_meta;
 use crate::arrangement::{arrangement_text, cards_text, read_arrangement_text};
 use crate::auto_arrange::AutoPolicy;
 use crate::canonical::{self, write_str, Json};

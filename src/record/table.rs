@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::format::{Problem, Read, POLICY_FORMAT_VERSION};
+use super::format::{sorted, Problem, Read, POLICY_FORMAT_VERSION};
 use crate::auto_arrange::{auto_arrangement, AutoPolicy, AUTO_POLICY_NAMES};
 use crate::canonical::{write_str, Json};
 use crate::error::{Error, Result};
@@ -418,7 +418,7 @@ pub(super) fn auto_problems(
     };
     let mut problems = Vec::new();
     for k in auto {
-        if super::write::sorted(&seats[k].arrangement) != super::write::sorted(&hands[k]) {
+        if sorted(&seats[k].arrangement) != sorted(&hands[k]) {
             // cards the seat was not dealt are their own problem (`check_play`):
             // what a policy arranges says nothing more of them
             continue;

@@ -1,4 +1,4 @@
-use super::write::sorted;
+use super::format::sorted;
 use super::*;
 use crate::arrangement::cards_text;
 use crate::auto_arrange::{auto_arrangement, AutoPolicy};

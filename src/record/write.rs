@@ -8,9 +8,9 @@ use std::ops::Range;
 use sha2::{Digest, Sha256};
 
 use super::format::{
-    check_stakes_diagonal, rules_digest, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION,
-    FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, POLICY_FORMAT_VERSION, SETTLEMENT_VERSION,
-    SETTLEMENT_VERSION_FORMAT, TABLE_FORMAT_VERSION,
+    check_stakes_diagonal, rules_digest, sorted, PlayedSeat, Problem, StakeSpec,
+    FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, POLICY_FORMAT_VERSION,
+    SETTLEMENT_VERSION, SETTLEMENT_VERSION_FORMAT, TABLE_FORMAT_VERSION,
 };
 use super::table::{
     check_players, check_table_id, policy_of, policy_solver, push_player, push_solver, Player,
@@ -83,12 +83,6 @@ impl MemberSpans {
             settlement: shift(self.settlement),
         }
     }
-}
-
-pub(super) fn sorted(ids: &[u8]) -> Vec<u8> {
-    let mut v = ids.to_vec();
-    v.sort_unstable();
-    v
 }
 
 /// The cards of `a` that are not in `b`, as text.
