@@ -20,7 +20,7 @@ sentence naming the element:
   ``visible``, a picture's ``<svg>`` included): each word, measured with a
   DOM Range, must lie wholly inside or wholly outside the box's client
   area; and a box that scrolls sideways without a cue;
-* :func:`axe_problems`: axe-core's serious and critical violations.
+* :func:`axe_problems`: axe-core's violations, of every impact.
 
 :func:`screenshot` keeps a full-page picture in ``$CAPSA_ARTIFACTS``
 (default ``target/screenshots``), which CI keeps.
@@ -367,7 +367,9 @@ axe.run(document, {resultTypes: ['violations']}).then((found) => done(found.viol
 """
 
 
-def axe_problems(driver: Any, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
+def axe_problems(
+    driver: Any, impacts: tuple[str, ...] = ("minor", "moderate", "serious", "critical")
+) -> list[str]:
     """axe-core's violations of the page now loaded whose impact is one of
     ``impacts``, one line each with the elements it names."""
     Axe(driver).inject()

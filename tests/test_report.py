@@ -193,7 +193,7 @@ def test_the_page_names_rates_and_notes(summaries: list[tuple[str, Summary]]) ->
     page = _text(markup)
     columns = [_text(c) for c in re.findall(r"<th scope='col'[^>]*>(.*?)</th>", markup)]
     names = ["pagat", "capsa-susun", "pagat (sim/pagat-copy.toml)"]
-    assert columns[:8] == ["rule", *names, "", *names]
+    assert columns[:8] == ["rule", *names, "figure", *names]
     # a file is named only where two variants share a rules name
     assert "sim/house.toml" not in page
     assert "at 45 rounds an hour" in page and "Hold: house rake as a share" in page

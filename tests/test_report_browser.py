@@ -192,7 +192,7 @@ def _figure_problems(driver: Any, variants: list[Variant], lang: str) -> list[st
     overview_head, overview = next(t for t in tables if "deals" in t[1])
     naturals_head, naturals = next(t for t in tables if "clean-dragon" in t[1])
     names = [v.name for v in variants]
-    if overview_head != ["", *names]:
+    if overview_head != [words["page.figure"], *names]:
         problems.append(f"the variants are headed {overview_head}")
     for k, v in enumerate(variants):
         for key, want in _overview_expected(v, lang).items():

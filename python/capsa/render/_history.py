@@ -100,7 +100,7 @@ def history_row(table: Table, seat: int, number: int, href: str, balance: int, l
     )
 
 
-def _pager(page: HistoryPage, w: Words) -> str:
+def _pager(page: HistoryPage, w: Words, landmark: bool = True) -> str:
     def link(href: str | None, key: str, rel: str) -> str:
         if href is None:
             return ""
@@ -113,8 +113,10 @@ def _pager(page: HistoryPage, w: Words) -> str:
     ]
     if page.first is not None:
         parts.append(link(page.first, "history.all_pages", "first"))
-    label = w["history.pages"]
-    return f'<nav class="pager" aria-label="{label}">{"".join(parts)}</nav>\n'
+    # the pager at the foot repeats the one at the head: one navigation landmark
+    if not landmark:
+        return f'<div class="pager">{"".join(parts)}</div>\n'
+    return f'<nav class="pager" aria-label="{w["history.pages"]}">{"".join(parts)}</nav>\n'
 
 
 def _time_text(text: str | None) -> str:
@@ -186,7 +188,7 @@ def history_page(rows: Sequence[str], page: HistoryPage, lang: str = "en") -> st
         + f"<header>\n<h1>{title}</h1>\n{totals}</header>\n"
         + _pager(page, w)
         + f'<ol class="h-list">\n{"".join(rows)}</ol>\n{empty}'
-        + _pager(page, w)
+        + _pager(page, w, landmark=False)
         + _directory(page, w)
         + LOCAL_SCRIPT
         + _JUMP_SCRIPT

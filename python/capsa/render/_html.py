@@ -294,7 +294,7 @@ def _totals(table: Table, speak: Speaker) -> str:
     out = [
         f'<section class="totals">\n<h2>{w["page.totals_heading"]}</h2>\n'
         '<div class="scroll" tabindex="0"><table>',
-        "<tr><th></th>"
+        f'<tr><th scope="col">{w["page.matrix_corner"]}</th>'
         + "".join(f'<th class="num">{w[f"column.{k}"]}</th>' for k in keys)
         + "</tr>",
     ]

@@ -87,7 +87,7 @@ def _overview(page: _Page, variants: Sequence[Variant], rounds_per_hour: int) ->
         cells[key] = [rate_with_margin(*_rate_counts(v, key), lang) for v in variants]
     per_hour = count_text(rounds_per_hour, lang)
     rows = [(key, w.fill(f"row_name.{key}", n=per_hour), c) for key, c in cells.items()]
-    return page.table(w["page.glance_label"], ["", *(v.name for v in variants)], rows)
+    return page.table(w["page.glance_label"], [w["page.figure"], *(v.name for v in variants)], rows)
 
 
 def _differ(page: _Page, variants: Sequence[Variant], rules: Sequence[Rules | None]) -> str:
