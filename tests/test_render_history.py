@@ -231,3 +231,26 @@ def test_round_pages_link_the_rounds_before_and_after(tmp_path: Path) -> None:
     assert links("round-1.html") == (None, "round-3.html")
     assert links("round-3.html") == ("round-1.html", "round-4.html")
     assert links("round-4.html") == ("round-3.html", None)
+
+
+def test_the_rounds_drawn_are_counted_on_a_terminal_only() -> None:
+    import io
+
+    from capsa.cli.render import _Tally
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown = Terminal()
+    tally = _Tally(shown)
+    for _ in range(3):
+        tally.tick()
+    tally.done()
+    # the first round is shown at once, the rest within the half second; the end on its own line
+    assert shown.getvalue() == "\rcapsa render: 1 rounds\rcapsa render: 3 rounds\n"
+    quiet = io.StringIO()
+    silent = _Tally(quiet)
+    silent.tick()
+    silent.done()
+    assert quiet.getvalue() == ""

@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import json
 import sys
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -199,6 +200,28 @@ def _json(data: bytes | str) -> Any:
         return None
 
 
+class _Tally:
+    """The rounds drawn so far, on a terminal's standard error (a line
+    rewritten at most twice a second); silent elsewhere."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self.count = 0
+        self.shown = 0.0
+
+    def tick(self) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if self.live and now - self.shown >= 0.5:
+            self.shown = now
+            print(f"\rcapsa render: {self.count:,} rounds", end="", file=self.stream, flush=True)
+
+    def done(self) -> None:
+        if self.live and self.shown:
+            print(f"\rcapsa render: {self.count:,} rounds", file=self.stream, flush=True)
+
+
 class _Renderer:
     """Settles each round with the core's stream functions and draws it."""
 
@@ -209,6 +232,7 @@ class _Renderer:
         self.pages = pages
         self.errors = errors
         self.failed = 0
+        self.tally = _Tally(sys.stderr)
 
     def _rules_of(self, round_value: Any) -> Rules:
         name = round_value.get("rules") if isinstance(round_value, dict) else None
@@ -220,6 +244,7 @@ class _Renderer:
         self.failed += 1
         self.errors.write(record + b"\n")
         self.pages.error(record, line)
+        self.tally.tick()
 
     def _record(self, value: Any, line: int | None) -> None:
         """A round record or a void record: drawn through its adapter."""
@@ -238,6 +263,7 @@ class _Renderer:
             self._fail(text.encode("utf-8"), line)
             return
         self.pages.add(table, line, value)
+        self.tally.tick()
 
     def _settled(self, record: bytes, round_value: Any, line: int | None) -> None:
         data = json.loads(record, parse_int=int_or_text)
@@ -245,6 +271,7 @@ class _Renderer:
             data, rules=self._rules_of(round_value), round_id=display_id(_raw_id(record))
         )
         self.pages.add(table, line)
+        self.tally.tick()
 
     def lines(self, stream: IO[bytes] | Prefixed) -> None:
         """Every line of a JSON Lines stream."""
@@ -329,6 +356,7 @@ def _run(args: argparse.Namespace) -> int:
             else:
                 renderer.lines(Prefixed(head, stream))
         pages.finish()
+    renderer.tally.done()
     sys.stdout.buffer.flush()
     if isinstance(pages, PlayerPages) and pages.mine == 0:
         shown = args.player if len(args.player) <= 40 else args.player[:37] + "..."
