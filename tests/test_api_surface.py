@@ -74,7 +74,6 @@ SUBMODULES = frozenset(
         "round_timers",
         "round_view",
         "sealing",
-        "settlement_drawing",
         "strategies",
         "rules_spec",
         "summary",

@@ -54,9 +54,6 @@ from capsa._core import (
     splits,
 )
 
-# every settlement has its drawing methods, however it was made
-importlib.import_module("capsa.settlement_drawing")
-
 if TYPE_CHECKING:
     from capsa.arrangement import Arrangement
     from capsa.cards import deal, format_cards

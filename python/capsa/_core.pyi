@@ -263,7 +263,6 @@ class Settlement:
     def explain(self) -> str:
         """A text table a player or a support agent can read: each seat's rows
         and figures, then one line per pair saying how it was settled."""
-    # defined in capsa/settlement.py, drawn by capsa.render
     def to_html(
         self,
         lang: str = "en",
@@ -276,15 +275,14 @@ class Settlement:
         """The showdown as a self-contained HTML page (``capsa.render.settlement_html``).
 
         ``lang`` is ``"en"`` or ``"id"`` (Indonesian, with the game's own
-        terms); ``rules`` (the rules it was settled under) lets each payment name
-        the rule's figures where the settlement gives only a total; ``round_id``,
-        ``seat_names`` (one str per seat) and ``title`` are shown as text,
-        escaped.
+        terms); ``rules`` (the rules it was settled under) lets each payment
+        name the rule's figures where the settlement gives only a total;
+        ``round_id``, ``seat_names`` (one str per seat) and ``title`` are
+        shown as text, escaped.
 
         Raises ``ArgumentError`` for an unknown ``lang`` or a ``round_id``
-        integer too long to write, ``TypeError`` for
-        arguments of the wrong type, ``TableError`` for ``seat_names`` of the
-        wrong length.
+        integer too long to write, ``TypeError`` for arguments of the wrong
+        type, ``TableError`` for ``seat_names`` of the wrong length.
         """
     def to_svg(
         self,
@@ -294,19 +292,17 @@ class Settlement:
         round_id: object = None,
         seat_names: Sequence[str] | None = None,
         title: str | None = None,
+        width: int = 980,
     ) -> str:
         """The showdown as a standalone SVG picture (``capsa.render.settlement_svg``).
 
-        ``lang`` is ``"en"`` or ``"id"`` (Indonesian, with the game's own
-        terms); ``rules`` (the rules it was settled under) lets each payment name
-        the rule's figures where the settlement gives only a total; ``round_id``,
-        ``seat_names`` (one str per seat) and ``title`` are shown as text,
-        escaped.
+        ``lang``, ``rules``, ``round_id``, ``seat_names`` and ``title`` as
+        :meth:`to_html`; ``width`` the picture's width in CSS px, 360 to 2000
+        (980 by default: two columns of seats; ``capsa.render.NARROW``, 380,
+        draws a phone's picture).
 
-        Raises ``ArgumentError`` for an unknown ``lang`` or a ``round_id``
-        integer too long to write, ``TypeError`` for
-        arguments of the wrong type, ``TableError`` for ``seat_names`` of the
-        wrong length.
+        Raises as :meth:`to_html`, and ``ArgumentError`` for a ``width``
+        outside its range.
         """
 
 _CardLike = Card | int | str

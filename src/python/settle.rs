@@ -4,6 +4,7 @@
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
 
 use super::conversion::cards::table_cards;
 use super::conversion::choices::rules_arg;
@@ -19,6 +20,31 @@ use crate::error::{Error, ErrorKind};
 use crate::report;
 use crate::settle::{self as core, check_table_seats, SeatInput, Settlement as CoreSettlement};
 use crate::stakes::StakeSpec;
+
+/// A settlement drawn by `capsa.render`'s `draw` (the drawing is Python's:
+/// the extension holds no markup), in `lang` ("en" when not given), with
+/// the `options` given.
+fn drawn<'py>(
+    settlement: &Bound<'py, Settlement>,
+    draw: &str,
+    lang: Option<&Bound<'py, PyAny>>,
+    options: &[(&str, Option<&Bound<'py, PyAny>>)],
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = settlement.py();
+    let lang = match lang {
+        Some(lang) => lang.clone(),
+        None => PyString::new(py, "en").into_any(),
+    };
+    let given = PyDict::new(py);
+    for (name, value) in options {
+        if let Some(value) = value {
+            given.set_item(name, value)?;
+        }
+    }
+    py.import("capsa.render")?
+        .getattr(draw)?
+        .call((settlement, lang), Some(&given))
+}
 
 /// The settlement of one table (what ``settle`` returns; not built directly).
 ///
@@ -104,6 +130,71 @@ impl Settlement {
     /// figures, then one line per pair saying how it was settled.
     fn explain(&self) -> String {
         report::explain(&self.inner, &self.seats)
+    }
+
+    /// The showdown as a self-contained HTML page (``capsa.render.settlement_html``).
+    ///
+    /// ``lang`` is ``"en"`` or ``"id"`` (Indonesian, with the game's own
+    /// terms); ``rules`` (the rules it was settled under) lets each payment
+    /// name the rule's figures where the settlement gives only a total;
+    /// ``round_id``, ``seat_names`` (one str per seat) and ``title`` are
+    /// shown as text, escaped.
+    ///
+    /// Raises ``ArgumentError`` for an unknown ``lang`` or a ``round_id``
+    /// integer too long to write, ``TypeError`` for arguments of the wrong
+    /// type, ``TableError`` for ``seat_names`` of the wrong length.
+    #[pyo3(
+        signature = (lang=None, *, rules=None, round_id=None, seat_names=None, title=None),
+        text_signature = "($self, lang='en', *, rules=None, round_id=None, seat_names=None, title=None)"
+    )]
+    fn to_html<'py>(
+        slf: &Bound<'py, Self>,
+        lang: Option<&Bound<'py, PyAny>>,
+        rules: Option<&Bound<'py, PyAny>>,
+        round_id: Option<&Bound<'py, PyAny>>,
+        seat_names: Option<&Bound<'py, PyAny>>,
+        title: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = [
+            ("rules", rules),
+            ("round_id", round_id),
+            ("seat_names", seat_names),
+            ("title", title),
+        ];
+        drawn(slf, "settlement_html", lang, &options)
+    }
+
+    /// The showdown as a standalone SVG picture (``capsa.render.settlement_svg``).
+    ///
+    /// ``lang``, ``rules``, ``round_id``, ``seat_names`` and ``title`` as
+    /// :meth:`to_html`; ``width`` the picture's width in CSS px, 360 to 2000
+    /// (980 by default: two columns of seats; ``capsa.render.NARROW``, 380,
+    /// draws a phone's picture).
+    ///
+    /// Raises as :meth:`to_html`, and ``ArgumentError`` for a ``width``
+    /// outside its range.
+    #[pyo3(
+        signature = (lang=None, *, rules=None, round_id=None, seat_names=None, title=None, width=None),
+        text_signature = "($self, lang='en', *, rules=None, round_id=None, seat_names=None, title=None, width=980)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn to_svg<'py>(
+        slf: &Bound<'py, Self>,
+        lang: Option<&Bound<'py, PyAny>>,
+        rules: Option<&Bound<'py, PyAny>>,
+        round_id: Option<&Bound<'py, PyAny>>,
+        seat_names: Option<&Bound<'py, PyAny>>,
+        title: Option<&Bound<'py, PyAny>>,
+        width: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let options = [
+            ("rules", rules),
+            ("round_id", round_id),
+            ("seat_names", seat_names),
+            ("title", title),
+            ("width", width),
+        ];
+        drawn(slf, "settlement_svg", lang, &options)
     }
 
     fn __repr__(&self) -> String {
