@@ -69,3 +69,25 @@ def test_a_row_of_the_wrong_type_is_named(row: str) -> None:
     assert str(info.value) == (
         f"{row} row: cards must be a text or a sequence of Card, ids or card texts, not int"
     )
+
+
+def test_parse_reads_arrangements_as_every_reader_does() -> None:
+    """``Arrangement.parse`` is the extension's reader: the 13-card form that
+    ``settle`` and the stream take is taken here too, with the same errors."""
+    rows = "Ah Kd 2c / 3s 4s 5s 6s 7s / 8h 9h Th Jh Qh"
+    flat = rows.replace(" / ", " ")
+    assert capsa.Arrangement.parse(flat) == capsa.Arrangement.parse(rows)
+    assert capsa.Arrangement.parse(rows.replace("/", "|")) == capsa.Arrangement.parse(rows)
+    other = capsa.Arrangement.parse("Kc Td 5c / 2d 3h 4c 5d 6d / Jc Jd Js 3c 3d")
+    assert (
+        capsa.settle([flat, other]).to_dict()
+        == capsa.settle([capsa.Arrangement.parse(flat), other]).to_dict()
+    )
+    with pytest.raises(capsa.HandError, match="the middle row needs 5 cards, got 4") as short:
+        capsa.Arrangement.parse("Ah Kd 2c / 3s 4s 5s 6s / 8h 9h Th Jh Qh 7s")
+    assert short.value.row == "middle"
+    with pytest.raises(capsa.CardError, match='the top row: cannot read card "Zz"') as bad:
+        capsa.Arrangement.parse("Zz Kd 2c / 3s 4s 5s 6s 7s / 8h 9h Th Jh Qh")
+    assert bad.value.row == "top"
+    with pytest.raises(capsa.HandError, match="or 13 cards in row order"):
+        capsa.Arrangement.parse("Ah Kd 2c 3s")

@@ -341,6 +341,18 @@ def parse_cards(text: str) -> list[Card]:
     ``text`` is not a str.
     """
 
+def arrangement_ids(text: str) -> list[int]:
+    """Reads an arrangement written as text, as every reader of capsa does:
+    ``"top / middle / bottom"`` (rows separated by ``/`` or ``|``) or 13
+    cards in row order.
+
+    Returns the 13 ids laid out as top 0-2, middle 3-7, bottom 8-12.
+
+    Raises ``HandError`` for rows of the wrong size (naming the row) or text
+    that is neither form, ``CardError`` for a card that cannot be read (its
+    ``row`` set), ``TypeError`` when ``text`` is not a str.
+    """
+
 def card_ids(cards: _CardsLike, count: int | None = None) -> list[int]:
     """Checks any accepted form of cards and returns their ids.
 

@@ -11,7 +11,16 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence, Set
 from typing import Any
 
-from capsa._core import CapsaError, Card, HandError, HandValue, card_ids, evaluate, is_foul
+from capsa._core import (
+    CapsaError,
+    Card,
+    HandError,
+    HandValue,
+    arrangement_ids,
+    card_ids,
+    evaluate,
+    is_foul,
+)
 from capsa.rules import Rules
 
 __all__ = ["Arrangement", "CardsLike"]
@@ -72,8 +81,10 @@ class Arrangement:
     def parse(cls, text: str) -> Arrangement:
         """Reads ``"Ah Kd 2c / 3s 4s 5s 6s 7s / 8h 9h Th Jh Qh"`` (top / middle / bottom).
 
-        ``text`` is a str of three rows separated by ``/`` or ``|``, each row
-        card texts as ``Arrangement()`` reads them.
+        ``text`` is a str of three rows separated by ``/`` or ``|``, or 13
+        cards in row order (top, middle, bottom), each card as
+        :func:`capsa.parse_cards` reads it: the one reader of arrangements
+        that ``settle``, the stream and the records use.
 
         Returns the ``Arrangement``.
 
@@ -83,12 +94,7 @@ class Arrangement:
         """
         if not isinstance(text, str):
             raise TypeError(f"Arrangement.parse() takes a str, not {type(text).__name__}")
-        rows = text.replace("|", "/").split("/")
-        if len(rows) != 3:
-            raise HandError(
-                f"an arrangement is three rows separated by '/', got {len(rows)} in {text!r}"
-            )
-        return cls(rows[0], rows[1], rows[2])
+        return cls.from_ids(arrangement_ids(text))
 
     @classmethod
     def from_ids(cls, ids: Iterable[int | Card]) -> Arrangement:

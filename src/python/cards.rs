@@ -1,5 +1,5 @@
-//! The card entry points: `parse_cards`, `card_ids` and `deal`, and the
-//! `Card` class and `SUITS` registered with them.
+//! The card entry points: `parse_cards`, `arrangement_ids`, `card_ids` and
+//! `deal`, and the `Card` class and `SUITS` registered with them.
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -35,6 +35,26 @@ fn parse_cards(text: &Bound<'_, PyAny>) -> PyResult<Vec<Py<Card>>> {
     parse_text(&text_of(s)?, &mut ids)?;
     EVERY_CARD.check(&ids)?;
     cards_of(text.py(), &ids)
+}
+
+/// Reads an arrangement written as text, as every reader of capsa does:
+/// ``"top / middle / bottom"`` (rows separated by ``/`` or ``|``) or 13
+/// cards in row order.
+///
+/// Returns the 13 ids laid out as top 0-2, middle 3-7, bottom 8-12.
+///
+/// Raises ``HandError`` for rows of the wrong size (naming the row) or text
+/// that is neither form, ``CardError`` for a card that cannot be read (its
+/// ``row`` set), ``TypeError`` when ``text`` is not a str.
+#[pyfunction]
+fn arrangement_ids(text: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    let s = text
+        .cast::<PyString>()
+        .map_err(|_| PyTypeError::new_err("an arrangement's text is a str"))?;
+    let mut ids = Vec::with_capacity(13);
+    crate::arrangement::read_arrangement_text(&text_of(s)?, &mut ids)?;
+    EVERY_CARD.check(&ids)?;
+    Ok(ids.into_iter().map(u32::from).collect())
 }
 
 /// Checks any accepted form of cards and returns their ids.
@@ -134,6 +154,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Card>()?;
     m.add("SUITS", std::str::from_utf8(SUIT_CHARS).unwrap_or("dchs"))?;
     m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(arrangement_ids, m)?)?;
     m.add_function(wrap_pyfunction!(card_ids, m)?)?;
     m.add_function(wrap_pyfunction!(deal, m)?)?;
     Ok(())
