@@ -315,3 +315,22 @@ def test_the_extension_shows_the_stub_docstrings(name: str, obj: Any) -> None:
 def test_the_extension_objects_are_found() -> None:
     found = {name for name, _ in _extension_objects()}
     assert {"settle", "evaluate", "Card", "Card.id", "Settlement.explain"} <= found
+
+
+def test_the_version_is_cargos_alone() -> None:
+    """One version: Cargo.toml's, which the extension reports and maturin
+    writes into the package's metadata; pyproject.toml names none."""
+    import importlib.metadata
+    import sys
+    from pathlib import Path
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    cargo = tomllib.loads((root / "Cargo.toml").read_text(encoding="utf-8"))["package"]
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "version" not in project and "version" in project["dynamic"]
+    assert capsa.__version__ == cargo["version"] == importlib.metadata.version("capsa")

@@ -53,6 +53,7 @@ from capsa._core import (
     played_cards,
     splits,
 )
+from capsa._core import __version__ as _core_version
 
 if TYPE_CHECKING:
     from capsa.arrangement import Arrangement
@@ -72,7 +73,7 @@ if TYPE_CHECKING:
     from capsa.simulation import Summary, simulate
     from capsa.solver import Choice, best_arrangement, best_arrangement_batch, rank_arrangements
 
-__version__ = "0.1.0"
+__version__: str = _core_version
 
 __all__ = [
     "CATEGORIES",

@@ -21,6 +21,9 @@ RULE_CHOICES: Final[dict[str, tuple[str, ...]]]
 """Each named-choice rules knob (its dotted key) with its valid names, in order."""
 SUITS: Final[str]
 
+__version__: Final[str]
+"""The package version: Cargo's, as the wheel's metadata holds it."""
+
 class CapsaError(ValueError):
     """Base class of every capsa error, a ``ValueError``: a value that is not valid.
 

@@ -40,6 +40,8 @@ mod stream;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // the one version: Cargo's, which maturin also writes into the wheel
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
     cards::register(m)?;
     hands::register(m)?;
