@@ -17,8 +17,8 @@ use super::errors::err;
 use super::settlement_dict::{pairs_list, seats_list, settlement_dict};
 use crate::batch::{self, SeatFlags};
 use crate::error::{Error, ErrorKind};
-use crate::report;
 use crate::settle::{self as core, check_table_seats, SeatInput, Settlement as CoreSettlement};
+use crate::settlement_text;
 use crate::stakes::StakeSpec;
 
 /// A settlement drawn by `capsa.render`'s `draw` (the drawing is Python's:
@@ -129,7 +129,7 @@ impl Settlement {
     /// A text table a player or a support agent can read: each seat's rows and
     /// figures, then one line per pair saying how it was settled.
     fn explain(&self) -> String {
-        report::explain(&self.inner, &self.seats)
+        settlement_text::explain(&self.inner, &self.seats)
     }
 
     /// The showdown as a self-contained HTML page (``capsa.render.settlement_html``).

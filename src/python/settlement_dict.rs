@@ -1,5 +1,5 @@
 //! `Settlement.to_dict()`: the record `capsa settle` writes (see
-//! `crate::report`), built straight as Python dicts and lists, equal to
+//! `crate::settlement_text`), built straight as Python dicts and lists, equal to
 //! `json.loads` of that record, keys in the same order.
 
 use pyo3::intern;
@@ -10,8 +10,8 @@ use pyo3::types::{PyDict, PyList, PyString};
 use crate::arrangement::cards_text;
 use crate::natural_kind::NATURAL_NAMES;
 use crate::rank::{category_of, CATEGORY_NAMES};
-use crate::report::{row_cards, OUTCOME_NAMES, ROWS_SORTED};
 use crate::settle::{PairResult, SeatInput, SeatResult, Settlement};
+use crate::settlement_text::{row_cards, OUTCOME_NAMES, ROWS_SORTED};
 
 /// Names as Python strs made once: they repeat in every record.
 struct KeptNames {
@@ -194,7 +194,7 @@ fn rows_dict<'py, T: IntoPyObject<'py>>(
 }
 
 fn pair_dict<'py>(py: Python<'py>, p: &PairResult) -> PyResult<Bound<'py, PyDict>> {
-    // the terms only where one is not neutral: as `report::push_pair`
+    // the terms only where one is not neutral: as `settlement_text::push_pair`
     let d = if p.has_terms() {
         let d = PAIR_TERMS.dict(py)?;
         d.set_item(intern!(py, "base"), p.base)?;
@@ -296,7 +296,7 @@ pub(crate) fn seats_list<'py>(
 }
 
 /// A settlement's record as Python data (`json.loads` of
-/// `report::settlement_json`).
+/// `settlement_text::settlement_json`).
 pub(crate) fn settlement_dict<'py>(
     py: Python<'py>,
     s: &Settlement,

@@ -22,9 +22,9 @@ use crate::canonical::{self, write_str, Json};
 use crate::error::{Error, Result};
 use crate::fair::{self, hex, ServerSeed};
 use crate::naturals;
-use crate::report::write_settlement_json;
 use crate::rules::Rules;
 use crate::settle::{settle, SeatInput, Settlement};
+use crate::settlement_text::write_settlement_json;
 use crate::texts;
 
 /// The inputs of a played round, all a record is made from.

@@ -5,8 +5,8 @@
 use super::error_record::write_error_record;
 use super::plain::read_plain_round;
 use super::round::{read_round_and_settle, settle_text};
-use crate::report::write_settlement_json;
 use crate::rules::Rules;
+use crate::settlement_text::write_settlement_json;
 
 fn rules_for(name: Option<&str>) -> std::result::Result<&'static Rules, String> {
     static RULES: std::sync::OnceLock<Rules> = std::sync::OnceLock::new();

@@ -11,9 +11,9 @@ use super::plain::read_plain_round;
 use super::seat::read_seat;
 use crate::error::{Error, Result};
 use crate::lines::{is_blank, strip_bom};
-use crate::report::write_settlement_json;
 use crate::rules::Rules;
 use crate::settle::{check_table_seats, settle, SeatInput, Settlement, MAX_SEATS, MIN_SEATS};
+use crate::settlement_text::write_settlement_json;
 use crate::stakes::{read_stakes, StakeSpec, StakesInput, StakesValue};
 
 const ROUND_KEYS: [&str; 6] = ["id", "rules", "stakes", "seats", "banker", "multipliers"];

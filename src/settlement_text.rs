@@ -1,4 +1,4 @@
-//! Reports of a settlement: its JSON record (the output schema of `capsa
+//! A settlement as text: its JSON record (the output schema of `capsa
 //! settle`, see `docs/cli.md`, shared with `Settlement.to_dict()`) and a
 //! readable table.
 
