@@ -67,6 +67,21 @@ def browser() -> Iterator[Any]:
 # ------------------------------------------------------------------ pages
 
 
+def long_names_table() -> render.Table:
+    """A table of long and hostile seat names, a hostile round id and
+    figures in the millions."""
+    example = examples.WORKED[2]
+    rules = capsa.Rules.preset(example.rules)
+    seats = [capsa.Arrangement.parse(t) for t in example.seats]
+    names = ["W" * 60, "a very long seat name that goes on " * 3, "<b>c</b>", "Dewi"]
+    return render.table_from_settlement(
+        capsa.settle(seats, rules, 123_456_789),
+        rules=rules,
+        seat_names=names,
+        round_id="<script>alert(1)</script>/" + "9" * 150,
+    )
+
+
 def _pages(folder: Path) -> list[tuple[str, Path, render.Table | None, str]]:
     """(name, file, table, language) of every page the browser checks."""
     pages: list[tuple[str, Path, render.Table | None, str]] = []
@@ -77,16 +92,7 @@ def _pages(folder: Path) -> list[tuple[str, Path, render.Table | None, str]]:
             path.write_text(render.page_html(table, lang), encoding="utf-8")
             pages.append((f"{example.slug}.{lang}", path, table, lang))
     # long names and a hostile round id must wrap, not widen the page
-    example = examples.WORKED[2]
-    rules = capsa.Rules.preset(example.rules)
-    seats = [capsa.Arrangement.parse(t) for t in example.seats]
-    names = ["W" * 60, "a very long seat name that goes on " * 3, "<b>c</b>", "Dewi"]
-    table = render.table_from_settlement(
-        capsa.settle(seats, rules, 123_456_789),
-        rules=rules,
-        seat_names=names,
-        round_id="<script>alert(1)</script>/" + "9" * 150,
-    )
+    table = long_names_table()
     path = folder / "long-names.html"
     path.write_text(render.page_html(table, "id"), encoding="utf-8")
     pages.append(("long-names.id", path, table, "id"))

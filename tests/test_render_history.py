@@ -243,7 +243,9 @@ def test_the_rounds_drawn_are_counted_on_a_terminal_only() -> None:
             return True
 
     shown = Terminal()
-    tally = _Tally(shown)
+    # a round at 100.0 s, two within the half second after it
+    times = iter([100.0, 100.1, 100.4])
+    tally = _Tally(shown, clock=lambda: next(times))
     for _ in range(3):
         tally.tick()
     tally.done()

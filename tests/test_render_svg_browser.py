@@ -21,6 +21,7 @@ from browser_pages import (
     screenshot,
 )
 from test_decks_pages import eight_seat_record
+from test_render_browser import long_names_table
 from test_render_terms import house_table
 
 import capsa
@@ -40,17 +41,7 @@ def _tables() -> list[tuple[str, render.Table, str]]:
     for example in examples.WORKED + examples.OUTCOMES:
         for lang in example.langs:
             tables.append((f"{example.slug}.{lang}", example.settle_table(), lang))
-    example = examples.WORKED[2]
-    rules = capsa.Rules.preset(example.rules)
-    seats = [capsa.Arrangement.parse(t) for t in example.seats]
-    names = ["W" * 60, "a very long seat name that goes on " * 3, "<b>c</b>", "Dewi"]
-    long_names = render.table_from_settlement(
-        capsa.settle(seats, rules, 123_456_789),
-        rules=rules,
-        seat_names=names,
-        round_id="<script>alert(1)</script>/" + "9" * 150,
-    )
-    tables.append(("long-names.id", long_names, "id"))
+    tables.append(("long-names.id", long_names_table(), "id"))
     eight = render.table_from_record(eight_seat_record())
     for lang in ("en", "id"):
         tables += [(f"house.{lang}", house_table(), lang), (f"eight-seats.{lang}", eight, lang)]

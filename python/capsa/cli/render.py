@@ -21,6 +21,7 @@ import contextlib
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -35,6 +36,7 @@ from capsa.cli.common import (
     lines,
     load_rules,
     open_input,
+    prepare_folder,
     read_document,
     sniff,
     write_file,
@@ -79,11 +81,7 @@ class _Pages:
 
     def _page(self, number: int, table: Table, nav: Nav) -> None:
         if not self.folder.is_dir():
-            try:
-                self.folder.mkdir(exist_ok=True)
-            except OSError as exc:
-                message = f"cannot write the round pages in {self.folder}: {exc.strerror or exc}"
-                raise UsageError(message) from None
+            prepare_folder(self.folder, "the round pages' folder")
         path = self.folder / f"round-{number}.html"
         write_file(path, page_html(table, self.lang, operator=True, nav=nav).encode("utf-8"))
 
@@ -204,15 +202,16 @@ class _Tally:
     """The rounds drawn so far, on a terminal's standard error (a line
     rewritten at most twice a second); silent elsewhere."""
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: IO[str], clock: Callable[[], float] = time.monotonic) -> None:
         self.stream = stream
+        self.clock = clock
         self.live = stream.isatty()
         self.count = 0
         self.shown = 0.0
 
     def tick(self) -> None:
         self.count += 1
-        now = time.monotonic()
+        now = self.clock()
         if self.live and now - self.shown >= 0.5:
             self.shown = now
             print(f"\rcapsa render: {self.count:,} rounds", end="", file=self.stream, flush=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from capsa import _core
-from capsa.cli.common import UsageError, write_file
+from capsa.cli.common import prepare_folder, write_file
 from capsa.render._history import HistoryPage, PageSpan, history_page, history_row
 from capsa.render._model import ROWS, Row, Table
 from capsa.render._nav import Nav
@@ -70,7 +70,9 @@ class PlayerPages:
         self.failed = 0
         self.mine = 0
         self.balance = 0
+        # the player as the pages name them: their name at the first round that gives one
         self.name = esc(player)
+        self.named = False
         self.held: PlayerRound | None = None
         self.rows: list[str] = []
         self.first_rows: list[str] = []
@@ -89,11 +91,7 @@ class PlayerPages:
 
     def _write(self, name: str, text: str) -> None:
         if not self.folder.is_dir():
-            try:
-                self.folder.mkdir(exist_ok=True)
-            except OSError as exc:
-                message = f"cannot write the pages in {self.folder}: {exc.strerror or exc}"
-                raise UsageError(message) from None
+            prepare_folder(self.folder, "the pages' folder")
         write_file(self.folder / name, text.encode("utf-8"))
 
     def _flush_round(self, next_number: int | None) -> None:
@@ -123,8 +121,9 @@ class PlayerPages:
         seat = self._seat_of(table)
         if seat is None or table.void is not None:
             return
-        if self.name == esc(self.player) and table.seats[seat].name is not None:
-            self.name = esc(table.seats[seat].name or self.player)
+        seat_name = table.seats[seat].name
+        if not self.named and seat_name is not None:
+            self.name, self.named = esc(seat_name), True
         self.mine += 1
         self._flush_round(self.mine)
         self.balance += table.seats[seat].net

@@ -9,7 +9,7 @@ from capsa.render._hands import hand_words, row_reason
 from capsa.render._model import ROWS, PairView, Table
 from capsa.render._text import Speaker
 
-__all__ = ["replay_section"]
+__all__ = ["pair_summary", "replay_section"]
 
 _SYMBOL = {1: "+", 0: "=", -1: "−"}
 _RESULT = {1: "won", 0: "tied", -1: "lost"}
@@ -43,27 +43,39 @@ def _step(table: Table, speak: Speaker, me: int, them: int, k: int, result: int)
     )
 
 
+def pair_summary(pair: PairView, seat: int, speak: Speaker) -> str:
+    """A pair in one line from ``seat``'s side: the two seats, each row's
+    result (or the outcome that settled the pair instead) and the points
+    ``seat`` collects: "ana against budi: T+ M− B+ (+3)"."""
+    w = speak.words
+    me, them, sign = _facing(pair, seat)
+    head = w.fill("replay.pair", a=speak.seat(me), b=speak.seat(them))
+    if pair.outcome == "rows":
+        marks = " ".join(
+            f"{w[f'row_short.{row}']}{_SYMBOL[r * sign]}"
+            for row, r in zip(ROWS, pair.rows, strict=True)
+        )
+    else:
+        marks = w[f"outcome.{pair.outcome}"]
+    return w.fill("replay.summary", head=head, marks=marks, v=w.signed(sign * pair.points))
+
+
 def _pair(table: Table, speak: Speaker, pair: PairView, me: int, opened: bool) -> str:
     w = speak.words
     me, them, sign = _facing(pair, me)
-    head = w.fill("replay.pair", a=speak.seat(me), b=speak.seat(them))
     if pair.outcome != "rows":
-        marks = w[f"outcome.{pair.outcome}"]
-        body = f"<p>{w.fill('replay.other', outcome=marks)}</p>"
+        outcome = w[f"outcome.{pair.outcome}"]
+        body = f"<p>{w.fill('replay.other', outcome=outcome)}</p>"
     else:
         results = [r * sign for r in pair.rows]
-        marks = " ".join(
-            f"{w[f'row_short.{row}']}{_SYMBOL[r]}" for row, r in zip(ROWS, results, strict=True)
-        )
         body = (
             '<ol class="steps">'
             + "".join(_step(table, speak, me, them, k, r) for k, r in enumerate(results))
             + "</ol>"
         )
-    summary = w.fill("replay.summary", head=head, marks=marks, v=w.signed(sign * pair.points))
     return (
         f'<details class="replay-pair" data-pair="{pair.i}-{pair.j}"{" open" if opened else ""}>'
-        f"<summary>{summary}</summary>{body}</details>"
+        f"<summary>{pair_summary(pair, me, speak)}</summary>{body}</details>"
     )
 
 

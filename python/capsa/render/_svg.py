@@ -15,6 +15,7 @@ from capsa.render._hands import hand_words
 from capsa.render._html import page_meta, page_title
 from capsa.render._model import ROWS, SeatView, Table
 from capsa.render._payments import foul_phrases, payments, played_out_of_order
+from capsa.render._replay import pair_summary
 from capsa.render._text import Speaker
 from capsa.render._words import Words, words
 
@@ -36,7 +37,6 @@ _TEXT, _HAND, _HEADING = 13.0, 15.0, 21.5
 _EMS = (("WMmw@%", 1.0), ("ABCDEFGHIJKLNOPQRSTUVXYZ", 0.74), ("0123456789", 0.66), (" ", 0.33))
 _ENTITY = re.compile(r"&[#\w]+;|.", re.S)
 _CARDS_PX = 12 + 5 * 43 + 10
-_SYMBOLS = {1: "+", 0: "=", -1: "−"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,15 +241,7 @@ def _pair_list(table: Table, speak: Speaker, y: int, lay: _Layout) -> tuple[str,
     for pair in table.pairs:
         if pair.outcome == "unplayed":
             continue
-        head = w.fill("replay.pair", a=speak.seat(pair.i), b=speak.seat(pair.j))
-        if pair.outcome == "rows":
-            marks = " ".join(
-                f"{w[f'row_short.{row}']}{_SYMBOLS[r]}"
-                for row, r in zip(ROWS, pair.rows, strict=True)
-            )
-        else:
-            marks = w[f"outcome.{pair.outcome}"]
-        text = w.fill("replay.summary", head=head, marks=marks, v=w.signed(pair.points))
+        text = pair_summary(pair, pair.i, speak)
         for k, line in enumerate(_wrap(text, lay.width - 2 * _MARGIN - 12)):
             x = _MARGIN + (12 if k else 0)
             out.append(f'<text class="tot" x="{x}" y="{y + height + 12}">{line}</text>')

@@ -15,7 +15,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-__all__ = ["LANGUAGES", "Words", "check_lang", "words"]
+__all__ = ["LANGUAGES", "Words", "check_lang", "dotted", "words"]
 
 LANGUAGES = ("en", "id")
 """The languages a page can be drawn in: English and Indonesian."""
@@ -32,6 +32,17 @@ def check_lang(lang: object) -> str:
     return lang
 
 
+def dotted(table: dict[str, Any]) -> dict[str, str]:
+    """A language's words file as dotted keys (``"row.top"``), each text as
+    written: its sections' entries, not its top-level settings."""
+    return {
+        f"{section}.{key}": text
+        for section, value in table.items()
+        if isinstance(value, dict)
+        for key, text in value.items()
+    }
+
+
 class Words:
     """One language's words, each escaped for HTML and SVG text.
 
@@ -43,11 +54,7 @@ class Words:
 
     def __init__(self, lang: str, table: dict[str, Any]) -> None:
         self.lang = lang
-        self._text: dict[str, str] = {}
-        for section, value in table.items():
-            if isinstance(value, dict):
-                for key, text in value.items():
-                    self._text[f"{section}.{key}"] = html.escape(text, quote=False)
+        self._text = {k: html.escape(text, quote=False) for k, text in dotted(table).items()}
         self._and = html.escape(table["list_and"], quote=False)
         self._comma = html.escape(table["list_comma"], quote=False)
         self._thousands = table["thousands"]

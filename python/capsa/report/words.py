@@ -13,7 +13,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from capsa.render._words import LANGUAGES, check_lang
+from capsa.render._words import LANGUAGES, check_lang, dotted
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,11 +38,7 @@ class ReportWords:
 
     def __init__(self, lang: str, table: dict[str, Any]) -> None:
         self.lang = lang
-        self._text: dict[str, str] = {}
-        for section, value in table.items():
-            if isinstance(value, dict):
-                for key, text in value.items():
-                    self._text[f"{section}.{key}"] = text
+        self._text = dotted(table)
         self._and: str = table["list_and"]
         self._comma: str = table["list_comma"]
         self._thousands: str = table["thousands"]
