@@ -13,7 +13,7 @@ Timed, each the least CPU time of ``--repeat`` runs, on one thread:
 * the results encoded as Parquet (snappy, as ``settle_parquet`` writes
   them), with and without the outcome columns, and each outcome's four
   columns alone, with the bytes each file takes;
-* ``capsa.record_tables.to_parquet`` of ``--records`` four-seat records
+* ``capsa.bulk.record_tables.to_parquet`` of ``--records`` four-seat records
   (each record read, replayed and written).
 """
 
@@ -32,10 +32,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 from bench_common import machine
+from bulk import arranged_deals
 
 import capsa
-from bulk import arranged_deals
-from capsa import bulk, record_tables
+from capsa import bulk
+from capsa.bulk import record_tables
 
 
 def least_cpu(run: Callable[[], Any], repeat: int) -> float:

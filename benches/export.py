@@ -38,7 +38,8 @@ from bench_common import fmt_rate, machine
 from store_append import make_records
 
 import capsa.store
-from capsa import bulk, record_tables
+from capsa import bulk
+from capsa.bulk import record_tables
 
 # The export, in a process of its own: it prints its figures as JSON.
 # Its peak is the kernel's high-water mark of its resident set (VmHWM):
@@ -47,7 +48,7 @@ _CHILD = """
 import json, sys, time
 import pyarrow.parquet
 import capsa.store
-from capsa import record_tables
+from capsa.bulk import record_tables
 
 def high_water_kb():
     with open("/proc/self/status") as status:

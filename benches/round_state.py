@@ -38,7 +38,7 @@ import sys
 from bench_common import best_time, fmt_rate, machine
 
 import capsa
-from capsa.round_state import MAC_FIELD, seal
+from capsa.round.state import MAC_FIELD, seal
 
 RULES = capsa.Rules()
 KEY = hashlib.sha256(b"benches/round_state.py key").digest()

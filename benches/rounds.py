@@ -41,7 +41,7 @@ from pathlib import Path
 from bench_common import Timing, best_time, fmt_rate, machine
 
 import capsa
-from capsa.records import read_record, replay_view
+from capsa.records.read import read_record, replay_view
 
 RULES = capsa.Rules()
 CLIENT_SEEDS = ["alice", "bob", "carol", "dave"]

@@ -50,8 +50,6 @@ SUBMODULES = frozenset(
     {
         "_core",
         "bulk",
-        "chains",
-        "columns",
         "dask",
         "json_faults",
         "odds",
@@ -59,20 +57,10 @@ SUBMODULES = frozenset(
         "simulation",
         "conformance",
         "ledger",
-        "ledger_data",
         "records",
-        "record_columns",
-        "record_tables",
-        "record_times",
         "render",
-        "role_columns",
         "rng",
         "round",
-        "round_args",
-        "round_play",
-        "round_state",
-        "round_timers",
-        "round_view",
         "sealing",
         "strategies",
         "rules_spec",
@@ -86,8 +74,8 @@ SUBMODULES = frozenset(
 # they raise. Exception classes and properties are exempt by kind.
 CANNOT_RAISE = frozenset(
     {
-        "capsa.settlement.BatchSettlement",  # a named tuple of the batch's results
-        "capsa.ledger_data.LedgerEntry.to_dict",
+        "capsa.settlement.batch.BatchSettlement",  # a named tuple of the batch's results
+        "capsa.ledger.data.LedgerEntry.to_dict",
         "capsa.solver.Choice",  # a frozen dataclass, built by the solver
         "capsa._core.HandValue",  # built by evaluate() only
         "capsa._core.Settlement",  # built by settle() only

@@ -16,7 +16,7 @@ import pytest
 
 import capsa
 from capsa import _core, oracle
-from capsa.records import (
+from capsa.records.read import (
     AUTO_ARRANGE_POLICIES,
     RECORD_FORMAT_VERSION,
     RecordError,

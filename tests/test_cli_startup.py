@@ -37,7 +37,14 @@ def _loaded_after(code: str) -> set[str]:
     return set(run.stdout.split())
 
 
-HEAVY = {"numpy", "capsa.round", "capsa.settlement", "capsa.render", "capsa.store", "capsa.bulk"}
+HEAVY = {
+    "numpy",
+    "capsa.round",
+    "capsa.settlement",
+    "capsa.render",
+    "capsa.store",
+    "capsa.bulk.settle",
+}
 
 
 def test_import_capsa_loads_no_heavy_module() -> None:

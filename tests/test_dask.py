@@ -75,7 +75,7 @@ def test_a_parquet_dataset_settles_as_in_one_process(client: Any, tmp_path: Path
 def test_rounds_of_a_larger_deck_settle_on_the_cluster_as_in_one_process(
     client: Any, tmp_path: Path
 ) -> None:
-    from capsa.record_tables import records_table, to_parquet
+    from capsa.bulk.record_tables import records_table, to_parquet
 
     texts = []
     for k in range(9):

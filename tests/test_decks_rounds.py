@@ -295,7 +295,7 @@ WIDE = [*MIXED, ("shisanshui-jokers", 4), ("shisanshui-5", 5)]
 
 def test_a_table_of_records_holds_its_width_and_reports_wider_rounds() -> None:
     pytest.importorskip("pyarrow")
-    from capsa.record_tables import records_schema, records_table
+    from capsa.bulk.record_tables import records_schema, records_table
 
     failed: list[tuple[int, str | None, Exception]] = []
     table = records_table(chain_of(WIDE), on_error=lambda n, r, e: failed.append((n, r, e)))
@@ -314,7 +314,7 @@ def recorded(text: str) -> dict[str, Any]:
 def test_a_table_of_eight_seats_settles_every_deck_as_its_records() -> None:
     pytest.importorskip("pyarrow")
     from capsa import bulk
-    from capsa.record_tables import records_table
+    from capsa.bulk.record_tables import records_table
 
     texts = chain_of(WIDE)
     table = records_table(texts, seats=8)
@@ -334,7 +334,7 @@ def test_a_parquet_log_of_larger_decks_settles_as_its_records(tmp_path: Path) ->
     import pyarrow.parquet as pq
 
     from capsa import bulk
-    from capsa.record_tables import to_parquet
+    from capsa.bulk.record_tables import to_parquet
 
     texts = chain_of(WIDE)
     log = tmp_path / "rounds.jsonl"

@@ -16,7 +16,8 @@ from store_records import played
 
 import capsa
 import capsa.store
-from capsa import bulk, record_tables
+from capsa import bulk
+from capsa.bulk import record_tables
 from capsa.cli import main
 
 pa = pytest.importorskip("pyarrow")

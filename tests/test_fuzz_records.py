@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import capsa
 from capsa.records import RecordError, ReplayError
-from capsa.round_state import MAC_FIELD, seal
+from capsa.round.state import MAC_FIELD, seal
 
 GOLDEN = [
     json.loads(line)

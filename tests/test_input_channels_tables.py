@@ -63,8 +63,8 @@ from test_input_channels import Answer, _raised, fault_text, is_typed
 import capsa
 from capsa import _core
 from capsa.cli import main
-from capsa.ledger_data import seal_saved
-from capsa.round_state import MAC_FIELD, seal
+from capsa.ledger.data import seal_saved
+from capsa.round.state import MAC_FIELD, seal
 
 SEED = b"\x02" * 32
 KEY = hashlib.sha256(b"input channels: tables").digest()

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import capsa
-from capsa.ledger_data import seal_saved
+from capsa.ledger.data import seal_saved
 from capsa.sealing import MAC_FIELD
 
 KEY = hashlib.sha256(b"test_ledger: the server key").digest()

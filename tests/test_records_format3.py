@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 import capsa
-from capsa import _core, bulk, record_tables
+from capsa import _core, bulk
+from capsa.bulk import record_tables
+from capsa.bulk.record_tables import RULES_METADATA_KEY
 from capsa.cli import main
-from capsa.record_tables import RULES_METADATA_KEY
-from capsa.records import (
+from capsa.records.read import (
     RECORD_FORMAT_VERSION,
     RecordError,
     ReplayError,

@@ -16,9 +16,10 @@ import pyarrow.parquet as pq
 import pytest
 
 import capsa
-from capsa import _core, bulk, record_tables
+from capsa import _core, bulk
+from capsa.bulk import record_tables
+from capsa.bulk.columns import OUTCOMES, outcome_values
 from capsa.cli import main
-from capsa.columns import OUTCOMES, outcome_values
 
 GOLDEN = Path(__file__).parent / "golden" / "records-1.jsonl"
 

@@ -47,7 +47,7 @@ from test_render_terms import house_table
 import capsa
 from capsa import render
 from capsa.cli import main
-from capsa.record_times import played_at_text
+from capsa.records.times import played_at_text
 from capsa.render import examples
 from capsa.render._cards import card_name
 from capsa.render._story import played_at_shown

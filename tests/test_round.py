@@ -14,7 +14,7 @@ import pytest
 import capsa
 from capsa import oracle
 from capsa.round import PHASES
-from capsa.round_state import MAC_FIELD, seal
+from capsa.round.state import MAC_FIELD, seal
 
 RULES = capsa.Rules()
 KEY = bytes(range(32))  # the server key the states are sealed under

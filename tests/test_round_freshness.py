@@ -15,7 +15,7 @@ import pytest
 
 import capsa
 from capsa.round import StaleStateError
-from capsa.round_state import MAC_FIELD, seal
+from capsa.round.state import MAC_FIELD, seal
 
 KEY = hashlib.sha256(b"round freshness test key").digest()
 PLAYERS = ["ana", "ben", "cy", "di"]

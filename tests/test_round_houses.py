@@ -17,7 +17,7 @@ import pytest
 import capsa
 from capsa import _core, oracle
 from capsa.records import RecordError, ReplayError, read_record
-from capsa.round_state import MAC_FIELD, seal
+from capsa.round.state import MAC_FIELD, seal
 from strategies import oracle_seats
 
 KEY = bytes(range(32))
@@ -146,7 +146,7 @@ def test_an_older_format_has_no_place_for_a_banker() -> None:
     seats = [(list(rnd.arrangement(k).ids), True, False, True) for k in range(4)]  # type: ignore[union-attr]
     with pytest.raises(capsa.ArgumentError, match="format 4 records hold no banker"):
         _core.write_round_record(
-            capsa.records.rules_for_record(BANKER),
+            capsa.records.read.rules_for_record(BANKER),
             rnd.round_id,
             25,
             bytes.fromhex(state["server_seed"]),

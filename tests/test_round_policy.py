@@ -16,7 +16,7 @@ import pytest
 
 import capsa
 from capsa import _core, oracle
-from capsa.round_state import MAC_FIELD, seal
+from capsa.round.state import MAC_FIELD, seal
 
 KEY = hashlib.sha256(b"round policy test key").digest()
 STRICT = capsa.Rules().derive({"foul_check": "strict", "tie_break": "none", "name": "strict"})

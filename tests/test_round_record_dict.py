@@ -18,7 +18,7 @@ from test_settlement_dict import PLAIN_PRESETS, ordered
 
 import capsa
 from capsa import _core
-from capsa.records import rules_for_record
+from capsa.records.read import rules_for_record
 
 KEY = bytes(range(32))
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import capsa
-from capsa.round_state import MAC_FIELD, seal
+from capsa.round.state import MAC_FIELD, seal
 
 RULES = capsa.Rules()
 KEY = hashlib.sha256(b"round state test key").digest()

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 import capsa
-from capsa.round_args import now_ms
-from capsa.round_state import MAC_FIELD, seal
+from capsa.round.args import now_ms
+from capsa.round.state import MAC_FIELD, seal
 
 RULES = capsa.Rules()
 KEY = hashlib.sha256(b"round timers test key").digest()

@@ -18,9 +18,10 @@ import pytest
 from store_records import played
 
 import capsa
-from capsa import bulk, record_tables
+from capsa import bulk
+from capsa.bulk import record_tables
+from capsa.bulk.record_tables import RULES_METADATA_KEY
 from capsa.cli import EXIT_USAGE, main
-from capsa.record_tables import RULES_METADATA_KEY
 
 PAGAT = capsa.Rules.preset("pagat")
 
@@ -265,7 +266,7 @@ def test_render_reads_an_older_records_rules_as_its_format_writes_them() -> None
 
 
 def test_a_round_states_rules_are_read_in_full() -> None:
-    from capsa.round_state import rules_of_state, rules_text
+    from capsa.round.state import rules_of_state, rules_text
 
     assert rules_of_state(rules_text(PAGAT)) == PAGAT
     partial = capsa._core.canonical_json(json.dumps({"money": {"stake": 100}}))

@@ -16,7 +16,7 @@ from store_records import digest_of, played
 
 import capsa
 import capsa.store
-from capsa.record_times import moment_ms
+from capsa.records.times import moment_ms
 from capsa.store import StoreError
 
 # round k of the table "tz" was played at PLAYED[k] (None: no played_at)

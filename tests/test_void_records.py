@@ -20,7 +20,7 @@ import pytest
 
 import capsa
 from capsa import _core
-from capsa.ledger_data import seal_saved
+from capsa.ledger.data import seal_saved
 from capsa.records import (
     VOID_FORMAT,
     RecordError,
@@ -344,7 +344,7 @@ def test_to_parquet_leaves_a_void_round_out_and_counts_it(tmp_path: Path) -> Non
     pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
-    from capsa.record_tables import records_table, to_parquet
+    from capsa.bulk.record_tables import records_table, to_parquet
 
     log = list(chain())
     void: list[tuple[int, str]] = []

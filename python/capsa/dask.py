@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from capsa import _core
 from capsa._core import ArgumentError
-from capsa.bulk import (
+from capsa.bulk.settle import (
     CARD_COLUMNS,
     DEFAULT_BATCH_ROWS,
     ECHOED_COLUMNS,

@@ -36,7 +36,7 @@ import sys
 
 import capsa
 from capsa import _core, records
-from capsa.records import RECORD_FORMAT_VERSION, rules_for_record
+from capsa.records.read import RECORD_FORMAT_VERSION, rules_for_record
 
 TABLE_ID = "table-7"
 PLAYERS: list[str | dict[str, str | None]] = [

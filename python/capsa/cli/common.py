@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from capsa import _core
-from capsa.columns import DEFAULT_SEATS, MAX_SEATS
+from capsa.bulk.columns import DEFAULT_SEATS, MAX_SEATS
 from capsa.rules import Rules, RulesError, presets
 
 __all__ = [

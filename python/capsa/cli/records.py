@@ -36,7 +36,6 @@ from types import EllipsisType
 from typing import IO, Any
 
 from capsa import _core
-from capsa.chains import Chains
 from capsa.cli import records_parquet
 from capsa.cli.common import (
     EXIT_FAILED,
@@ -47,7 +46,8 @@ from capsa.cli.common import (
     lines,
     open_input,
 )
-from capsa.records import (
+from capsa.records.chains import Chains
+from capsa.records.read import (
     RecordError,
     ReplayError,
     SettlementVersionError,

@@ -1,5 +1,5 @@
 """``capsa records to-parquet``: a record log written as a Parquet rounds
-table for analytics (:func:`capsa.record_tables.to_parquet`).
+table for analytics (:func:`capsa.bulk.record_tables.to_parquet`).
 
 Every record is read and replayed. A record that fails is one JSON line on
 standard output, in the shape ``capsa replay`` gives (keys sorted:
@@ -45,7 +45,7 @@ def _to_parquet(args: argparse.Namespace) -> int:
         import pyarrow as pa
     except ImportError:
         raise UsageError("Parquet needs pyarrow: pip install 'capsa[parquet]'") from None
-    from capsa.record_tables import to_parquet
+    from capsa.bulk.record_tables import to_parquet
 
     if not args.output.lower().endswith((".parquet", ".pq")):
         raise UsageError(f"-o {args.output}: the output is a Parquet file (.parquet)")

@@ -22,7 +22,7 @@ from typing import IO, Any
 from capsa.cli.common import UsageError, check_writable, load_rules, open_output
 from capsa.cli.settle_stream import Tally, finish, settle_stream
 from capsa.json_faults import utf8_text
-from capsa.record_times import moment_ms
+from capsa.records.times import moment_ms
 from capsa.rules import Rules
 
 __all__ = ["handles", "run"]
@@ -76,7 +76,7 @@ def _echoed(columns: dict[str, list[Any]], k: int, seats: int) -> dict[str, Any]
 
 def _iso(moment: Any) -> Any:
     """A timestamp of a results table as ISO 8601 UTC text (as
-    ``capsa.record_times.played_at_text`` writes milliseconds)."""
+    ``capsa.records.times.played_at_text`` writes milliseconds)."""
     if isinstance(moment, datetime.datetime):
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=datetime.timezone.utc)
@@ -132,7 +132,7 @@ class _ParquetSink:
     bytes, or one document) and writes them as a results table."""
 
     def __init__(self, target: str, seats: int) -> None:
-        from capsa.bulk import ParquetResultsWriter
+        from capsa.bulk.settle import ParquetResultsWriter
 
         self._target = target
         self._seats = seats
@@ -174,7 +174,7 @@ def _sink_schema(seats: int) -> Any:
     text, the table, time and players of round records, ``seats`` seats."""
     import pyarrow as pa
 
-    from capsa.bulk import echoed_fields, results_schema
+    from capsa.bulk.settle import echoed_fields, results_schema
 
     return results_schema(seats, pa.string(), echoed=echoed_fields(seats))
 
@@ -196,8 +196,8 @@ def _records_table(records: list[dict[str, Any]], seats: int) -> tuple[Any, int]
     cannot hold, more seats than it has)."""
     import pyarrow as pa
 
-    from capsa.bulk import ECHOED_COLUMNS, FIGURES, OUTCOMES
-    from capsa.columns import outcome_values
+    from capsa.bulk.columns import outcome_values
+    from capsa.bulk.settle import ECHOED_COLUMNS, FIGURES, OUTCOMES
 
     def text(value: Any) -> str | None:
         if value is None:
@@ -313,7 +313,7 @@ def run(args: argparse.Namespace) -> int:
 def _settle_parquet_input(args: argparse.Namespace, default: Rules, parquet_out: bool) -> int:
     import pyarrow as pa
 
-    from capsa import bulk
+    from capsa.bulk import settle as bulk
 
     if args.input in (None, "-"):
         raise UsageError("Parquet rounds are read from a file or a directory, not standard input")
@@ -350,7 +350,7 @@ def _input_batches(source: str) -> Any:
     ``UsageError`` naming it."""
     import pyarrow as pa
 
-    from capsa import bulk
+    from capsa.bulk import settle as bulk
 
     batches = bulk.record_batches(bulk.parquet_files(source), bulk.DEFAULT_BATCH_ROWS)
     while True:
@@ -366,7 +366,7 @@ def _input_batches(source: str) -> Any:
 def _rows(source: str) -> int | None:
     import pyarrow.parquet as pq
 
-    from capsa import bulk
+    from capsa.bulk import settle as bulk
 
     try:
         return sum(int(pq.ParquetFile(f).metadata.num_rows) for f in bulk.parquet_files(source))

@@ -16,19 +16,19 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from capsa import _core
+from capsa.bulk.record_tables import (
+    _RECORD_MARK,
+    read_record_round,
+    record_data,
+    round_id_of,
+    rules_key,
+)
 from capsa.cli.common import (
     EXIT_FAILED,
     is_blank,
     open_input,
     read_document,
     sniff,
-)
-from capsa.record_tables import (
-    _RECORD_MARK,
-    read_record_round,
-    record_data,
-    round_id_of,
-    rules_key,
 )
 from capsa.records import RecordError, ReplayError
 from capsa.rules import Rules, RulesError

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from capsa import tables
+from capsa.bulk.columns import MAX_SEATS
 from capsa.cli.common import UsageError, check_writable, int_in, write_file
-from capsa.columns import MAX_SEATS
 from capsa.rules import Rules, presets
 from capsa.solver import TRAIN_DEFAULTS, TRAINER_VERSION, tables_info, train_tables
 

@@ -16,7 +16,7 @@ A record is a JSON object holding the round's ``settlement``; a round as
   ``seat-k``, is shown as the page's own seat label);
 * ``seat_names`` (optional, before the players): one name per seat;
 * ``table_id``, ``meta`` (its ``played_at`` is when the round was played,
-  :mod:`capsa.record_times`), ``digest`` and ``previous_digest`` (the
+  :mod:`capsa.records.times`), ``digest`` and ``previous_digest`` (the
   chain), and each seat's ``auto`` (arranged by the server at the close)
   and player id, when the record has them;
 
@@ -35,7 +35,7 @@ from typing import Any
 
 from capsa import _core, records
 from capsa._core import CapsaError, RulesError, TableError
-from capsa.record_times import played_at_text
+from capsa.records.times import played_at_text
 from capsa.render._model import Check, Table, display_id, table_from_settlement
 from capsa.rules import Rules
 from capsa.rules.loading import parse_toml

@@ -16,7 +16,7 @@ from typing import Any
 
 from capsa import records
 from capsa._core import TableError
-from capsa.record_times import played_at_text
+from capsa.records.times import played_at_text
 from capsa.render._model import Table, VoidRound, display_id
 from capsa.render._records import record_check, record_meta, record_text
 from capsa.render._story import round_facts, round_notes, verification

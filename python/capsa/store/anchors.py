@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from capsa._core import ArgumentError
-from capsa.record_times import moment_ms
+from capsa.records.times import moment_ms
 from capsa.store.errors import CheckpointError, HeadMACError, StoreError
 from capsa.store.rows import TableSummary, table_id_of, table_key
 

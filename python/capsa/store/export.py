@@ -42,8 +42,8 @@ def export_records(
 
     Both formats stream: JSON Lines a record at a time, Parquet a batch of
     ``batch_records`` records at a time (default
-    ``capsa.record_tables.DEFAULT_BATCH_RECORDS``), each batch a row group
-    of the file (:func:`capsa.record_tables.to_parquet`), so memory holds
+    ``capsa.bulk.record_tables.DEFAULT_BATCH_RECORDS``), each batch a row group
+    of the file (:func:`capsa.bulk.record_tables.to_parquet`), so memory holds
     one batch whatever the number of records. A record the rounds schema
     cannot hold (a stakes matrix) is left out of a Parquet file and handed
     to ``on_skip`` (its round id, the error); without ``on_skip``,
@@ -60,7 +60,7 @@ def export_records(
                 out.write("\n")
                 count += 1
         return count
-    from capsa.record_tables import DEFAULT_BATCH_RECORDS, to_parquet
+    from capsa.bulk.record_tables import DEFAULT_BATCH_RECORDS, to_parquet
 
     failures: list[str] = []
 

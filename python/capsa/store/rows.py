@@ -9,8 +9,8 @@ from typing import Any
 
 from capsa import _core
 from capsa._core import ArgumentError
-from capsa.record_times import played_at_ms, played_at_text
-from capsa.records import RecordLike, ReplayError, View, canonical_json, read_record
+from capsa.records.read import RecordLike, ReplayError, View, canonical_json, read_record
+from capsa.records.times import played_at_ms, played_at_text
 from capsa.store.errors import NulCharacterError
 
 __all__ = [
@@ -145,7 +145,7 @@ def prepare(record: RecordLike, replay: bool = False) -> PreparedRecord:
         text = canonical_json(record)
         view = read_record(text)
     if replay:
-        from capsa.records import replay_view
+        from capsa.records.read import replay_view
 
         replay_view(view)
     elif view.content_digest != view.digest:

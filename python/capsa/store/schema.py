@@ -94,7 +94,7 @@ def _migrate_1_to_2(backend: Backend, conn: Connection) -> None:
     text, in place of the day (stats now count days in a time zone); the
     head's MAC; the tables of leases, pending rounds, records set aside and
     checkpoints."""
-    from capsa.record_times import played_at_ms
+    from capsa.records.times import played_at_ms
     from capsa.store.rows import meta_of
 
     conn.execute("ALTER TABLE capsa_tables ADD COLUMN head_mac TEXT")

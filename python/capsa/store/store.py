@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 from capsa import _core
 from capsa._core import ArgumentError
 from capsa.ledger import Ledger
-from capsa.record_times import moment_ms
-from capsa.records import RecordLike
+from capsa.records.read import RecordLike
+from capsa.records.times import moment_ms
 from capsa.store import leases, pending, schema, set_aside
 from capsa.store.anchors import Checkpoint, check_key, make_checkpoint, sign_unsigned_heads
 from capsa.store.backend import Backend, Connection
@@ -651,7 +651,7 @@ class Store:
     ) -> int:
         """Writes every record to ``path``: JSON Lines (``.jsonl``, the
         stored texts byte for byte, one a line) or a Parquet rounds table
-        (``.parquet``, :func:`capsa.record_tables.to_parquet`, needs
+        (``.parquet``, :func:`capsa.bulk.record_tables.to_parquet`, needs
         pyarrow); ``format`` (``"jsonl"`` or ``"parquet"``) overrides the
         suffix. The records are read a page at a time and a Parquet file
         is written a row group of ``batch_records`` records at a time

@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from capsa import _core
-from capsa.record_times import PLAYED_AT, moment_ms, played_at_text
-from capsa.records import RecordError, ReplayError, View, read_records, replay_view
+from capsa.records.read import RecordError, ReplayError, View, read_records, replay_view
+from capsa.records.times import PLAYED_AT, moment_ms, played_at_text
 from capsa.store.anchors import Checkpoint, head_problem
 from capsa.store.rows import column_text, meta_of, table_id_of, table_key
 from capsa.store.walk import SEAT_FIELDS, Head, Row, Seat

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from capsa.round_timers import Timers
+from capsa.round.timers import Timers
 
 __all__ = ["player_view"]
 

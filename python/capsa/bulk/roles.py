@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from capsa.columns import BANKER_COLUMN, MULTIPLIER_COLUMNS, pyarrow_module
+from capsa.bulk.columns import BANKER_COLUMN, MULTIPLIER_COLUMNS, pyarrow_module
 
 if TYPE_CHECKING:
     import pyarrow as pa

@@ -3,7 +3,7 @@ balance and the house's rake, zero-sum at every step.
 
 A :class:`Ledger` books round records in order. Each record is replayed
 (:func:`capsa.replay`) and must follow the one before it in its table's
-chain (records are grouped by ``table_id``, see :mod:`capsa.chains`), and a
+chain (records are grouped by ``table_id``, see :mod:`capsa.records.chains`), and a
 round id or nonce its table has already used is refused, so the ledger only
 ever holds rounds that replay exactly, once. Money is booked to players, not
 seats: a record of format 2 names each seat's player; a record of format 1
@@ -31,8 +31,7 @@ from typing import IO, Any
 
 from capsa import _core
 from capsa._core import ArgumentError, TableError
-from capsa.chains import Chains, Link, check_link
-from capsa.ledger_data import (
+from capsa.ledger.data import (
     LEDGER_FORMAT,
     LEDGER_VERSION,
     LedgerEntry,
@@ -42,7 +41,8 @@ from capsa.ledger_data import (
     read_saved,
     seal_saved,
 )
-from capsa.records import RecordLike, ReplayError, read_record, replay_view
+from capsa.records.chains import Chains, Link, check_link
+from capsa.records.read import RecordLike, ReplayError, read_record, replay_view
 
 __all__ = ["LEDGER_FORMAT", "LEDGER_VERSION", "Ledger", "LedgerEntry"]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from capsa._core import ArgumentError
-from capsa.records import AUTO_ARRANGE_POLICIES
-from capsa.round_args import is_int, now_ms, read_time
-from capsa.round_state import round_error
+from capsa.records.read import AUTO_ARRANGE_POLICIES
+from capsa.round.args import is_int, now_ms, read_time
+from capsa.round.state import round_error
 from capsa.rules import Rules
 
 __all__ = ["Timers", "read_now", "read_policy"]

@@ -1,5 +1,5 @@
 """A batch of round records as the rows of a rounds table
-(:func:`capsa.record_tables.records_schema`), read in bounded memory.
+(:func:`capsa.bulk.record_tables.records_schema`), read in bounded memory.
 
 The texts of a batch are read on every core without the GIL
 (:func:`capsa.records.read_records`), each record replayed, and its row
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from capsa import _core
 from capsa._core import TableError
-from capsa.columns import (
+from capsa.bulk.columns import (
     AUTO_COLUMNS,
     BANKER_COLUMN,
     CARD_COLUMNS,
@@ -37,8 +37,8 @@ from capsa.columns import (
     pyarrow_module,
     rounds_schema,
 )
-from capsa.record_times import moment_ms
-from capsa.records import RecordError, ReplayError, View, read_records, replay_view
+from capsa.records.read import RecordError, ReplayError, View, read_records, replay_view
+from capsa.records.times import moment_ms
 from capsa.rules import Rules
 from capsa.rules.known import rules_name
 

@@ -20,7 +20,7 @@ others.
 with :func:`settle_frame`) with the batch kernel, on every core without the
 GIL; :func:`settle_parquet` streams a Parquet file or dataset through it
 into a Parquet file, in bounded memory. :func:`records_table` reads a log
-of round records as a rounds table (``capsa.record_tables``). Needs
+of round records as a rounds table (``capsa.bulk.record_tables``). Needs
 ``pyarrow`` (``pip install 'capsa[parquet]'``); ``import capsa`` does not.
 
 *Bulk* here means columnar data (Arrow, pandas, Parquet); the *batch*
@@ -42,7 +42,7 @@ import numpy.typing as npt
 
 from capsa import _core
 from capsa._core import ArgumentError, RulesError, TableError
-from capsa.columns import (
+from capsa.bulk.columns import (
     AUTO_COLUMNS,
     BANKER_COLUMN,
     CARD_COLUMNS,
@@ -64,8 +64,8 @@ from capsa.columns import (
     rounds_schema,
     rounds_table,
 )
-from capsa.record_tables import records_table, rules_of_metadata
-from capsa.role_columns import group_roles, read_roles
+from capsa.bulk.record_tables import records_table, rules_of_metadata
+from capsa.bulk.roles import group_roles, read_roles
 from capsa.rules import Rules
 from capsa.rules.known import default_known_rules, differing_knobs, with_known
 
@@ -405,8 +405,8 @@ def settle_table(
     ``capsa-susun``); ``known`` maps the names a ``rules`` column may hold to
     rules (default: every preset, and ``rules`` under its name), and the
     rules a table of round records carries in its metadata
-    (:func:`capsa.record_tables.to_parquet`, read by
-    :func:`capsa.record_tables.rules_of_metadata`) are known by their names.
+    (:func:`capsa.bulk.record_tables.to_parquet`, read by
+    :func:`capsa.bulk.record_tables.rules_of_metadata`) are known by their names.
     A name the caller gives (in ``known``, or ``rules``' own) always means
     the caller's rules: metadata naming other rules by it is an error, never
     used. ``threads`` caps the cores used (default all).

@@ -6,11 +6,11 @@ records into the rounds that ``capsa settle`` and :mod:`capsa.bulk` read:
 
 * :func:`read_record_round` reads and **replays** one record (its digest,
   rules digest, deal, arrangements and settlement recomputed from its
-  inputs, as :func:`capsa.records.replay`; the chain link is not checked,
+  inputs, as :func:`capsa.records.read`; the chain link is not checked,
   so a log of many tables reads in any order) and gives it as a round;
 * :func:`to_parquet` writes a record log (JSON Lines) as a Parquet rounds
   table (``docs/bulk.md``) in bounded memory, a row group of
-  ``DEFAULT_BATCH_RECORDS`` rounds at a time (:mod:`capsa.record_columns`
+  ``DEFAULT_BATCH_RECORDS`` rounds at a time (:mod:`capsa.bulk.record_rows`
   reads them), with each seat's outcome as the record's settlement gives
   it, the record's ids, its table, time and players
   (:func:`records_table`: the same table in memory). A record that cannot
@@ -36,9 +36,8 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from capsa import _core
-from capsa.columns import DEFAULT_SEATS, ECHOED_COLUMNS, pyarrow_module
-from capsa.json_faults import json_fault, utf8_text
-from capsa.record_columns import (
+from capsa.bulk.columns import DEFAULT_SEATS, ECHOED_COLUMNS, pyarrow_module
+from capsa.bulk.record_rows import (
     OnError,
     OnVoid,
     batch_table,
@@ -47,8 +46,9 @@ from capsa.record_columns import (
     record_rules,
     records_schema,
 )
-from capsa.record_times import played_at_text
-from capsa.records import RecordError, read_record, replay_view
+from capsa.json_faults import json_fault, utf8_text
+from capsa.records.read import RecordError, read_record, replay_view
+from capsa.records.times import played_at_text
 from capsa.rules import Rules, RulesError, presets
 from capsa.rules.known import differing_knobs, rules_key, rules_name
 

@@ -24,7 +24,7 @@ round cannot lose a submission or settle a round that cannot be recorded.
 
 The state serialises (:meth:`Round.to_dict`, :meth:`Round.from_dict`) for a
 server that keeps no objects between requests, sealed by a MAC under the
-server's key (:mod:`capsa.round_state`). The state holds the server seed
+server's key (:mod:`capsa.round.state`). The state holds the server seed
 before it is revealed: keep it on the server, never send it to a player
 before the round is settled; :meth:`Round.view` is what a player may see.
 """
@@ -40,8 +40,8 @@ from typing import Any
 from capsa import _core
 from capsa._core import ArgumentError, CapsaError, Card, TableError
 from capsa.arrangement import Arrangement
-from capsa.round_args import check_rules, is_int, read_client_seed
-from capsa.round_play import (
+from capsa.round.args import check_rules, is_int, read_client_seed
+from capsa.round.play import (
     SeatPlay,
     check_auto_seat,
     checked_arrangement,
@@ -51,7 +51,7 @@ from capsa.round_play import (
     seat_roles,
     settle_play,
 )
-from capsa.round_state import (
+from capsa.round.state import (
     PHASES,
     STATE_FORMAT,
     STATE_VERSION,
@@ -68,8 +68,8 @@ from capsa.round_state import (
     settled_digest,
     state_getter,
 )
-from capsa.round_timers import Timers, read_now, read_policy
-from capsa.round_view import player_view
+from capsa.round.timers import Timers, read_now, read_policy
+from capsa.round.view import player_view
 from capsa.rules import Rules
 from capsa.settlement import Settlement
 
@@ -696,7 +696,7 @@ class Round:
     def to_dict(self, *, key: bytes) -> dict[str, Any]:
         """The round's state as a JSON-ready dict, for :meth:`from_dict`,
         sealed by a MAC under ``key`` (the server's secret: bytes, at least
-        16 of them, 32 recommended; :mod:`capsa.round_state`).
+        16 of them, 32 recommended; :mod:`capsa.round.state`).
 
         It holds the unrevealed server seed: keep it on the server. Raises
         ``TypeError`` for a key that is not bytes, ``ArgumentError`` for one

@@ -10,8 +10,8 @@ from typing import Any
 
 from capsa import _core
 from capsa.arrangement import Arrangement
-from capsa.records import rules_for_record
-from capsa.round_state import round_error
+from capsa.records.read import rules_for_record
+from capsa.round.state import round_error
 from capsa.rules import Rules
 from capsa.settlement import Seat, Settlement, settle
 
@@ -34,7 +34,7 @@ _RECORD_RULES: dict[int, tuple[Rules, _core.RecordRules]] = {}
 
 def record_rules(rules: Rules) -> _core.RecordRules:
     """The rules as the record writer takes them, compiled once per Rules
-    object. Raises what :func:`capsa.records.rules_for_record` raises."""
+    object. Raises what :func:`capsa.records.read.rules_for_record` raises."""
     known = _RECORD_RULES.get(id(rules))
     if known is not None and known[0] is rules:
         return known[1]

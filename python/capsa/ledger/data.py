@@ -12,7 +12,7 @@ from typing import Any
 
 from capsa import _core, sealing
 from capsa._core import ArgumentError, CapsaError
-from capsa.chains import Link, TableChain, check_link
+from capsa.records.chains import Link, TableChain, check_link
 from capsa.sealing import MAC_FIELD
 
 __all__ = [

@@ -1,0 +1,14 @@
+"""Settlement: who pays whom, and why, when the arranging time runs out.
+
+:func:`settle` settles one table with full detail (a :class:`Settlement`
+with ``explain()`` and ``to_dict()``) of :class:`Seat` objects
+(:mod:`capsa.settlement.seat`); :func:`settle_batch` settles many tables
+given as numpy arrays, on every core, with points and money only
+(:mod:`capsa.settlement.batch`).
+"""
+
+from capsa._core import Settlement, settle
+from capsa.settlement.batch import BatchSettlement, settle_batch
+from capsa.settlement.seat import Seat
+
+__all__ = ["BatchSettlement", "Seat", "Settlement", "settle", "settle_batch"]
