@@ -25,7 +25,6 @@ import hashlib
 import html
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,6 @@ from browser_pages import (
     at_width,
     axe_problems,
     broken_word_problems,
-    chromium,
     clipping_problems,
     font_problems,
     layout_problems,
@@ -56,12 +54,6 @@ from capsa.render._words import words
 
 # axe-core runs once per page at this width (a phone's)
 AXE_WIDTH = 360
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as driver:
-        yield driver
 
 
 # ------------------------------------------------------------------ pages

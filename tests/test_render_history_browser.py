@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,6 @@ from browser_pages import (
     at_width,
     axe_problems,
     broken_word_problems,
-    chromium,
     clipping_problems,
     font_problems,
     layout_problems,
@@ -30,12 +28,6 @@ _SIDE_BY_SIDE = (
     ".h-round", ".h-head", ".h-foot", ".round-nav", ".pager", "tr", "td",
 )  # fmt: skip
 _WORDS = "h1, h2, h3, th, dt, bdi, .badge, .row-name, .cat, .h-row, .round-nav a, .pager a"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as driver:
-        yield driver
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,6 @@ import io
 import json
 import re
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,6 @@ from browser_pages import (
     at_width,
     axe_problems,
     broken_word_problems,
-    chromium,
     clipping_problems,
     font_problems,
     layout_problems,
@@ -257,12 +255,6 @@ def test_the_index_of_standard_input_says_so(
 
 
 # ------------------------------------------------------------------ in the browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as driver:
-        yield driver
 
 
 _ROWS = """

@@ -9,12 +9,11 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_pages import at_width, chromium
+from browser_pages import at_width
 
 import capsa
 
@@ -49,12 +48,6 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[int]]:
     pots = [int(v) for v in re.findall(r'data-pot="(\d+)"', html)]
     assert len(pots) == ROUNDS
     return out, pots
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as driver:
-        yield driver
 
 
 def test_a_hundred_rows_at_a_time_in_sorted_order(

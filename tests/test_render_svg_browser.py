@@ -7,14 +7,12 @@ picture's edge, nothing wider than the window."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browser_pages import (
     at_width,
-    chromium,
     clipping_problems,
     font_problems,
     layout_problems,
@@ -46,12 +44,6 @@ def _tables() -> list[tuple[str, render.Table, str]]:
     for lang in ("en", "id"):
         tables += [(f"house.{lang}", house_table(), lang), (f"eight-seats.{lang}", eight, lang)]
     return tables
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as driver:
-        yield driver
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ where they fail: there they must run.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,6 @@ from browser_pages import (
     at_width,
     axe_problems,
     broken_word_problems,
-    chromium,
     clipping_problems,
     font_problems,
     layout_problems,
@@ -69,12 +67,6 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Path], l
         page = render_report(pairs, rounds_per_hour=ROUNDS_PER_HOUR, lang=lang)
         paths[lang].write_text(page, encoding="utf-8")
     return paths, variants_of(pairs)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as driver:
-        yield driver
 
 
 # every text of a chart inside its picture (which would clip it), apart from
