@@ -82,7 +82,7 @@ def varint(v: int) -> bytes:
 
 
 def small_tables(rows: list[list[tuple[int, int]]], meta: str) -> bytes:
-    """A tables file in the format of `Tables::to_bytes` (see src/solver/tables.rs)."""
+    """A tables file in the format of `Tables::to_bytes` (see crates/capsa-core/src/solver/tables.rs)."""
     header = meta.encode()
     out = bytearray(b"CAPSATB1" + struct.pack("<I", len(header)) + header)
     for row in rows:

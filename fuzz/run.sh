@@ -25,6 +25,10 @@ export RUSTC_BOOTSTRAP=1
 # No sanitizer: the core has no unsafe code, and uninstrumented runs are about
 # twice as fast.
 build_flags=(--sanitizer none)
+# cargo-fuzz builds the workspace's release profile: here without its fat
+# LTO (minutes of linking for no gain in a bounded run), with line tables so
+# that a crash's backtrace names the line
+export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=1
 # per input: 15 s, 2 GiB
 libfuzzer_flags=(-max_total_time="$seconds" -timeout=15 -rss_limit_mb=2048 -print_final_stats=1)
 

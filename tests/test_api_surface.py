@@ -306,8 +306,9 @@ def test_the_extension_objects_are_found() -> None:
 
 
 def test_the_version_is_cargos_alone() -> None:
-    """One version: Cargo.toml's, which the extension reports and maturin
-    writes into the package's metadata; pyproject.toml names none."""
+    """One version: the Cargo workspace's, which every crate takes, the
+    extension reports and maturin writes into the package's metadata;
+    pyproject.toml names none."""
     import importlib.metadata
     import sys
     from pathlib import Path
@@ -318,7 +319,10 @@ def test_the_version_is_cargos_alone() -> None:
         import tomli as tomllib
 
     root = Path(__file__).resolve().parent.parent
-    cargo = tomllib.loads((root / "Cargo.toml").read_text(encoding="utf-8"))["package"]
+    cargo = tomllib.loads((root / "Cargo.toml").read_text(encoding="utf-8"))["workspace"]["package"]
+    for crate in ("capsa-core", "capsa-records", "capsa-python"):
+        manifest = (root / "crates" / crate / "Cargo.toml").read_text(encoding="utf-8")
+        assert tomllib.loads(manifest)["package"]["version"] == {"workspace": True}, crate
     project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert "version" not in project and "version" in project["dynamic"]
     assert capsa.__version__ == cargo["version"] == importlib.metadata.version("capsa")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ import capsa
 from capsa import _core
 from capsa.conformance.serve import CapsaEngine
 from capsa.rules import INT_MAX, KNOB_NAMES, KNOBS, reference
+from capsa.rules.loading import preset_text
 from capsa.rules.writer import dump_toml
 from capsa.strategies import KNOB_VALUES, RANKING_KNOBS
 
@@ -23,8 +23,6 @@ if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
-
-PRESETS = Path(capsa.__file__).parent / "presets"
 
 
 def _leaves(data: dict[str, Any]) -> dict[str, Any]:
@@ -58,7 +56,7 @@ def test_the_table_is_the_engines_and_the_packages() -> None:
 
 
 def test_the_defaults_are_the_capsa_susun_preset_file() -> None:
-    text = (PRESETS / "capsa-susun.toml").read_text(encoding="utf-8")
+    text = preset_text("capsa-susun")
     data = tomllib.loads(text)
     file_knobs = {name: _get(data, name) for name in KNOB_NAMES if _has(data, name)}
     defaults = {k.name: k.default for k in KNOBS if k.required}
@@ -93,7 +91,7 @@ def test_the_engines_default_rules_are_the_table() -> None:
 @pytest.mark.parametrize("name", capsa.presets())
 def test_every_preset_reads_through_the_table(name: str) -> None:
     rules = capsa.Rules.preset(name)
-    data = tomllib.loads((PRESETS / f"{name}.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads(preset_text(name))
     for knob in KNOBS:
         if _has(data, knob.name):
             assert rules[knob.name] == _get(data, knob.name), knob.name

@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import random
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -35,6 +34,7 @@ from oracle_tables import (
 
 import capsa
 from capsa import oracle
+from capsa.rules.loading import preset_text
 
 # A wide space: twice the profile's examples (dev 120, ci 800).
 WIDE = settings(max_examples=2 * (settings().max_examples or 100))
@@ -173,7 +173,7 @@ def test_oracle_reads_the_rules_alike_in_every_form(drawn: tuple[str, dict[str, 
 def test_every_preset_file_reads_in_the_oracle_as_in_the_engine(name: str) -> None:
     """The oracle reads each shipped preset's file into the dict the
     engine's ``Rules.preset(name).to_dict()`` gives, knob for knob."""
-    text = (Path(capsa.__file__).parent / "presets" / f"{name}.toml").read_text(encoding="utf-8")
+    text = preset_text(name)
     assert oracle.load_rules(text) == capsa.Rules.preset(name).to_dict()
 
 

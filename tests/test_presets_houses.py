@@ -15,6 +15,7 @@ import pytest
 
 import capsa
 import capsa.rules
+from capsa.rules.loading import preset_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -29,7 +30,6 @@ HOUSES = [
     "thai",
     "malayan-bank",
 ]
-PRESET_DIR = Path(capsa.__file__).parent / "presets"
 RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
 # The knobs of the houses' rules (/docs/rules.md; the rule text of issue 41).
@@ -80,7 +80,7 @@ needs_settle = pytest.mark.skipif(
 
 
 def _file(name: str) -> dict[str, Any]:
-    return tomllib.loads((PRESET_DIR / f"{name}.toml").read_text(encoding="utf-8"))
+    return tomllib.loads(preset_text(name))
 
 
 def _keys(table: dict[str, Any], prefix: str = "") -> set[str]:
@@ -128,7 +128,7 @@ def test_file_sets_every_knob_by_its_name(name: str) -> None:
 
 @pytest.mark.parametrize("name", [*HOUSES, "mau-binh"])
 def test_file_names_its_sources(name: str) -> None:
-    text = (PRESET_DIR / f"{name}.toml").read_text(encoding="utf-8")
+    text = preset_text(name)
     head = text[: text.index(f'name = "{name}"')]
     assert "Sources:" in head and "Decided" in head
     assert re.search(r"https?://", head)

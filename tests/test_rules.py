@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 import capsa
 import capsa.rules
-from capsa import _core, oracle
+from capsa import RulesError, _core, oracle
+from capsa.rules.loading import preset_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -36,9 +37,15 @@ HOUSES = [
 
 
 def test_presets_are_the_files_of_the_presets_folder() -> None:
-    folder = Path(capsa.__file__).parent / "presets"
-    assert capsa.presets() == sorted(p.stem for p in folder.glob("*.toml"))
+    # the game core's folder, embedded by its build: a file added without a
+    # rebuild, or a stale build, shows here
+    folder = Path(capsa.__file__).parents[2] / "crates" / "capsa-core" / "presets"
+    files = {p.stem: p.read_text(encoding="utf-8") for p in folder.glob("*.toml")}
+    assert capsa.presets() == sorted(files)
+    assert all(preset_text(name) == text for name, text in files.items())
     assert set(PRESETS + HOUSES) <= set(capsa.presets())
+    with pytest.raises(RulesError, match="unknown preset 'no-such'; the presets are: 1-6, "):
+        preset_text("no-such")
 
 
 def test_default_is_capsa_susun() -> None:
@@ -56,7 +63,7 @@ def test_presets_round_trip(name: str) -> None:
 
 @pytest.mark.parametrize("name", capsa.presets())
 def test_presets_read_the_same_by_oracle(name: str) -> None:
-    text = (Path(capsa.__file__).parent / "presets" / f"{name}.toml").read_text()
+    text = preset_text(name)
     assert oracle.load_rules(text) == capsa.Rules.preset(name).to_dict()
 
 

@@ -30,7 +30,7 @@ from capsa.solver import (
     tables_info,
     train_tables,
 )
-from capsa.tables import TABLES_DIR
+from capsa.tables import shipped as shipped_tables
 from strategies import biased_hands, hands
 
 PRESETS = capsa.presets()
@@ -128,7 +128,7 @@ def test_tables_shipped_and_nearest() -> None:
     # tables, and only that one ships them: a second file would never be
     # the nearest to any rules
     shared = {"shisanshui-horse": "shisanshui", "malayan-bank": "shisanshui-banker"}
-    shipped = {f.stem for f in TABLES_DIR.glob("*.bin")}
+    shipped = {p for p in PRESETS if shipped_tables(p) is not None}
     assert shipped == set(PRESETS) - set(shared)
     for p in PRESETS:
         info = tables_info(Rules.preset(p))

@@ -37,7 +37,19 @@ TRAINED_SMALLER = {
 SMALLER_SIZE = {"hands": 40_000, "iterations": 8}
 # the presets of larger decks are trained at the table size they are for
 TABLE_SEATS = {"shisanshui-5": 5, "shisanshui-6": 6}
-SHIPPED = sorted(p.stem for p in tables_cli.TABLES_DIR.glob("*.bin"))
+SHIPPED = [p for p in capsa.presets() if tables_cli.shipped(p) is not None]
+# the checkout's folder of the files the extension embeds
+SOURCE = tables_cli.source_tables_dir()
+
+
+def test_the_extension_embeds_the_checkouts_files_byte_for_byte() -> None:
+    # after `train --ship` the extension must be rebuilt: a stale build
+    # would play, and check, other tables than the ones in the tree
+    assert SOURCE is not None
+    files = {p.stem: p.read_bytes() for p in SOURCE.glob("*.bin")}
+    assert sorted(files) == sorted(SHIPPED)
+    assert all(tables_cli.shipped(name) == data for name, data in files.items())
+    assert tables_cli.shipped("no-such-preset") is None
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -86,7 +98,8 @@ def test_train_writes_to_the_working_directory_by_default(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    shipped = {p: p.read_bytes() for p in tables_cli.TABLES_DIR.glob("*.bin")}
+    assert SOURCE is not None
+    shipped = {p: p.read_bytes() for p in SOURCE.glob("*.bin")}
     assert capsa.cli.main(["tables", "train", "--preset", "pagat", *SMALL]) == 0
     captured = capsys.readouterr()
     out = captured.out
@@ -95,7 +108,7 @@ def test_train_writes_to_the_working_directory_by_default(
     written = tmp_path / "pagat.bin"
     assert written.read_bytes()[:8] == b"CAPSATB1"
     assert "tables=" in out and "pagat.bin" in out and "rebuild" not in out
-    assert {p: p.read_bytes() for p in tables_cli.TABLES_DIR.glob("*.bin")} == shipped
+    assert {p: p.read_bytes() for p in SOURCE.glob("*.bin")} == shipped
 
 
 def test_train_out_names_a_file_or_a_directory(tmp_path: Path) -> None:
@@ -112,9 +125,9 @@ def test_train_out_names_a_file_or_a_directory(tmp_path: Path) -> None:
 def test_ship_refuses_an_installed_package(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    installed = tmp_path / "site-packages" / "capsa" / "tables"
-    installed.mkdir(parents=True)
-    monkeypatch.setattr(tables_cli, "TABLES_DIR", installed)
+    installed = tmp_path / "site-packages"
+    installed.mkdir()
+    monkeypatch.setattr(tables_cli, "_CHECKOUT", installed)
     assert tables_cli.source_tables_dir() is None
     assert capsa.cli.main(["tables", "train", "--preset", "pagat", *SMALL, "--ship"]) == 2
     assert "needs a source checkout" in capsys.readouterr().err
@@ -126,15 +139,13 @@ def test_check_reports_a_difference(
 ) -> None:
     # shipped tables whose metadata says "400 hands, 1 iteration" but whose
     # rows come from other hands: check must retrain and find them different
-    fake = tmp_path / "tables"
-    fake.mkdir()
     small = train_tables(Rules.preset("pagat"), hands=400, iterations=1, seed=1, name="pagat")
     other = train_tables(Rules.preset("pagat"), hands=400, iterations=1, seed=2, name="pagat")
-    (fake / "pagat.bin").write_bytes(small)
-    monkeypatch.setattr(tables_cli, "TABLES_DIR", fake)
+    fake = {"pagat": small}
+    monkeypatch.setattr(tables_cli, "shipped", fake.get)
     assert capsa.cli.main(["tables", "check", "--preset", "pagat"]) == 0
     assert "pagat: identical" in capsys.readouterr().out
-    (fake / "pagat.bin").write_bytes(other.replace(b"seed=2", b"seed=1"))
+    fake["pagat"] = other.replace(b"seed=2", b"seed=1")
     assert capsa.cli.main(["tables", "check", "--preset", "pagat"]) == 1
     assert "pagat: DIFFERENT" in capsys.readouterr().out
 

@@ -1,4 +1,4 @@
-//! `capsa::cards::parse_text` on arbitrary UTF-8: never panics; every token
+//! `capsa_core::cards::parse_text` on arbitrary UTF-8: never panics; every token
 //! it accepts is a rank then a suit, with a copy mark or not, or a joker
 //! (checked against an independent reading of the token); the ids read before an error are the leading good tokens;
 //! an error names the first bad token, its number and its character offset;
@@ -6,8 +6,8 @@
 //! same ids.
 #![no_main]
 
-use capsa::cards::{card_text, parse_text};
-use capsa::error::ErrorKind;
+use capsa_core::cards::{card_text, parse_text};
+use capsa_core::error::ErrorKind;
 use libfuzzer_sys::fuzz_target;
 
 fn is_separator(c: char) -> bool {

@@ -1,4 +1,4 @@
-//! `capsa::stream::settle_line`, the `capsa settle` stream's one line: its
+//! `capsa_core::stream::settle_line`, the `capsa settle` stream's one line: its
 //! output is nothing for a blank line and otherwise exactly one JSON value on
 //! one line; a settlement record balances (points, money and net + rake each
 //! sum to zero, net = money - rake, one entry per seat) and echoes the id;
@@ -10,14 +10,14 @@
 //! round (a real deal, 2-4 seats in every written form, flags, stakes) that
 //! is written as JSON, so the fuzzer reaches deep into settlement; a round
 //! written without a deliberate defect must then give exactly what
-//! `capsa::settle::settle` gives for the same seats.
+//! `capsa_core::settle::settle` gives for the same seats.
 #![no_main]
 
 use arbitrary::{Result, Unstructured};
-use capsa::cards::card_text;
-use capsa::rules::Rules;
-use capsa::settle::{settle, SeatInput, Stakes};
-use capsa::stream::{settle_line, LineOutcome};
+use capsa_core::cards::card_text;
+use capsa_core::rules::Rules;
+use capsa_core::settle::{settle, SeatInput, Stakes};
+use capsa_core::stream::{settle_line, LineOutcome};
 use capsa_fuzz::{figure, shuffled_deck};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{json, Map, Value};
@@ -269,7 +269,7 @@ fn check_record(line: &[u8], line_number: usize, settled: bool, out: &str) -> Va
     let obj = record
         .as_object()
         .unwrap_or_else(|| panic!("not an object: {out}"));
-    let round: Option<Value> = std::str::from_utf8(capsa::stream::strip_bom(line))
+    let round: Option<Value> = std::str::from_utf8(capsa_core::stream::strip_bom(line))
         .ok()
         .and_then(|text| serde_json::from_str(text).ok());
     let id = round
@@ -418,7 +418,7 @@ fuzz_target!(|data: &[u8]| {
     let mut out = String::new();
     let outcome = settle_line(round.line.as_bytes(), line_number, &rules_for, &mut out);
     if outcome == LineOutcome::Blank {
-        assert!(out.is_empty() && capsa::stream::is_blank(round.line.as_bytes()));
+        assert!(out.is_empty() && capsa_core::stream::is_blank(round.line.as_bytes()));
         return;
     }
     let settled = outcome == LineOutcome::Settled;

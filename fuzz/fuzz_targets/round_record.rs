@@ -1,4 +1,4 @@
-//! `capsa::record::read_any`, the reader of round records and void records,
+//! `capsa_records::record::read_any`, the reader of round records and void records,
 //! then replay and deal verification of what it accepts. Any bytes: a
 //! refusal names a field (a path of the record, or empty for the record as
 //! a whole) and says why; an accepted record replays and verifies without a
@@ -10,19 +10,22 @@
 //! `void-1.jsonl`), so the fuzzer mutates real fields.
 #![no_main]
 
-use capsa::canonical;
-use capsa::record::{
+use capsa_core::canonical;
+use capsa_core::rules::Rules;
+use capsa_records::record::{
     installed_solver, read_any, write, write_void, AnyRecord, Problem, RoundInputs, VoidInputs,
     VoidRecord, MAX_PROBLEMS,
 };
-use capsa::rules::Rules;
 use libfuzzer_sys::fuzz_target;
 
 fn check_problems(problems: &[Problem]) {
     assert!(problems.len() <= MAX_PROBLEMS);
     for problem in problems {
         assert!(!problem.field.is_empty() && !problem.message.is_empty());
-        assert!(problem.message.contains(problem.field.as_str()), "{problem:?}");
+        assert!(
+            problem.message.contains(problem.field.as_str()),
+            "{problem:?}"
+        );
     }
 }
 
@@ -75,7 +78,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     // it replays: writing it again from its inputs gives the same text
-    let solver = record.solver.clone().unwrap_or_else(|| installed_solver(&rules));
+    let solver = record
+        .solver
+        .clone()
+        .unwrap_or_else(|| installed_solver(&rules));
     let written = write(&RoundInputs {
         format_version: record.format_version,
         round_id: &record.round_id,

@@ -1,4 +1,4 @@
-//! `capsa::settle::settle` and `settle_points` on tables drawn from the
+//! `capsa_core::settle::settle` and `settle_points` on tables drawn from the
 //! bytes: any card ids (0..=255), flags, uniform or matrix stakes of any
 //! `i64`, and rules with every field drawn (extreme values included) that
 //! pass `Rules::validate`. Never panics. Ok: points, money and net + rake
@@ -10,9 +10,9 @@
 #![no_main]
 
 use arbitrary::{Result, Unstructured};
-use capsa::error::{Error, ErrorKind};
-use capsa::rules::Rules;
-use capsa::settle::{settle, settle_points, PairOutcome, SeatInput, Settlement, Stakes};
+use capsa_core::error::{Error, ErrorKind};
+use capsa_core::rules::Rules;
+use capsa_core::settle::{settle, settle_points, PairOutcome, SeatInput, Settlement, Stakes};
 use capsa_fuzz::{figure, largest_figure, rules, shuffled_deck, OVERFLOW_FLOOR};
 use libfuzzer_sys::fuzz_target;
 
@@ -166,7 +166,7 @@ fn check_settlement(t: &Table, s: &Settlement) {
     );
     assert_eq!(s.seats.len(), n);
     assert_eq!(s.pairs.len(), n * (n - 1) / 2);
-    let sum = |f: fn(&capsa::settle::SeatResult) -> i64| -> i128 {
+    let sum = |f: fn(&capsa_core::settle::SeatResult) -> i64| -> i128 {
         s.seats.iter().map(|r| f(r) as i128).sum()
     };
     assert_eq!(sum(|r| r.points), 0, "points balance");
@@ -206,8 +206,15 @@ fn check_settlement(t: &Table, s: &Settlement) {
             assert_eq!(r.rake as i128, expected, "seat {k}'s rake");
         }
         assert!((0..=share).contains(&(r.rake as i128)), "seat {k}'s rake");
-        assert!(r_.cap_per_pot == 0 || r.rake <= r_.cap_per_pot, "seat {k}'s rake cap");
-        assert_eq!(r.net as i128, r.money as i128 - r.rake as i128, "seat {k}'s net");
+        assert!(
+            r_.cap_per_pot == 0 || r.rake <= r_.cap_per_pot,
+            "seat {k}'s rake cap"
+        );
+        assert_eq!(
+            r.net as i128,
+            r.money as i128 - r.rake as i128,
+            "seat {k}'s net"
+        );
         let c = &seat.cards;
         let strengths = [
             e.eval3([c[0], c[1], c[2]]),
@@ -215,8 +222,12 @@ fn check_settlement(t: &Table, s: &Settlement) {
             e.eval5([c[8], c[9], c[10], c[11], c[12]]),
         ];
         assert_eq!(r.strengths, strengths, "seat {k}");
-        let invalid =
-            !capsa::splits::is_valid(strengths[0], strengths[1], strengths[2], rules.foul_strict);
+        let invalid = !capsa_core::splits::is_valid(
+            strengths[0],
+            strengths[1],
+            strengths[2],
+            rules.foul_strict,
+        );
         if let Some((natural, pts)) = r.natural {
             assert!(seat.declare_natural, "seat {k} did not declare");
             assert!(
@@ -227,14 +238,22 @@ fn check_settlement(t: &Table, s: &Settlement) {
                 "seat {k}'s natural"
             );
         }
+        // a bonus natural does not settle the pair: its seat plays its rows
+        // (or surrenders them) like any seat
+        let settling = r.natural.filter(|(natural, _)| {
+            !rules
+                .naturals
+                .iter()
+                .any(|e| e.natural == *natural && e.bonus)
+        });
         assert_eq!(
             r.surrender,
-            seat.surrender && r.natural.is_none(),
+            seat.surrender && settling.is_none(),
             "seat {k}"
         );
         assert_eq!(
             r.foul,
-            invalid && r.natural.is_none() && !r.surrender,
+            invalid && settling.is_none() && !r.surrender,
             "seat {k}"
         );
         if r.swept_all {

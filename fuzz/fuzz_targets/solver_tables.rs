@@ -1,4 +1,4 @@
-//! `capsa::solver::Tables::from_bytes` on arbitrary bytes, and the solver
+//! `capsa_core::solver::Tables::from_bytes` on arbitrary bytes, and the solver
 //! run with whatever it accepts. Never panics. Tables it accepts write back
 //! (`to_bytes`) to bytes that read as the same tables, and the solver given
 //! them arranges any hand: the arrangement is a permutation of the hand that
@@ -13,10 +13,10 @@
 //! than 14 bytes are read as a tables file whole.
 #![no_main]
 
-use capsa::rank::{Evaluator, Ranking};
-use capsa::rules::Rules;
-use capsa::solver::{arranger, Strategy, Tables};
-use capsa::splits::is_valid;
+use capsa_core::rank::{Evaluator, Ranking};
+use capsa_core::rules::Rules;
+use capsa_core::solver::{arranger, Strategy, Tables};
+use capsa_core::splits::is_valid;
 use libfuzzer_sys::fuzz_target;
 
 const PREFIX: usize = 14;

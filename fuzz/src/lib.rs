@@ -2,10 +2,14 @@
 //! engine inputs (decks, rules, stakes) so that the fuzzer reaches deep into
 //! settlement and the solver, not only the first validity check.
 
+use std::sync::OnceLock;
+
 use arbitrary::{Result, Unstructured};
-use capsa::naturals::ALL as ALL_NATURALS;
-use capsa::rank::{Evaluator, Ranking};
-use capsa::rules::{FoulMode, NaturalResolve, NaturalTies, Rake, RoyaltyMode, Rules, TOP};
+use capsa_core::deck::Deck;
+use capsa_core::naturals::ALL as ALL_NATURALS;
+use capsa_core::presets;
+use capsa_core::rank::{Evaluator, Ranking};
+use capsa_core::rules::{FoulMode, NaturalResolve, NaturalTies, Rake, RoyaltyMode, Rules, TOP};
 
 /// Values at the edges of `i64` arithmetic, where overflow checks matter.
 const EDGES: [i64; 12] = [
@@ -78,12 +82,26 @@ pub fn ranking(u: &mut Unstructured) -> Result<Ranking> {
     })
 }
 
+/// The shipped presets the targets' tables can play, read once: those of the
+/// one 52-card deck the targets deal, and no banker game (whose seats name a
+/// banker the targets do not draw).
+fn presets_of_52_cards() -> &'static [Rules] {
+    static READ: OnceLock<Vec<Rules>> = OnceLock::new();
+    READ.get_or_init(|| {
+        presets::names()
+            .map(|name| presets::rules(name).expect("the shipped presets read"))
+            .filter(|rules| rules.deck == Deck::default() && !rules.banker_enabled)
+            .collect()
+    })
+}
+
 /// Rules with every field drawn from the bytes, including values that
 /// `Rules::validate` rejects (callers filter) and extreme ones it accepts.
 pub fn rules(u: &mut Unstructured) -> Result<Rules> {
     let mut r = Rules::default();
     if u.ratio(1u8, 8)? {
-        // the preset itself, now and then with a few figures changed
+        // a shipped preset, with a few figures changed
+        r = u.choose(presets_of_52_cards())?.clone();
         r.stake = rules_figure(u)?;
         r.rake.basis_points = u.int_in_range(0..=10_000)?;
         r.surrender_enabled = u.arbitrary()?;
@@ -124,7 +142,7 @@ pub fn rules(u: &mut Unstructured) -> Result<Rules> {
             } else {
                 order[k]
             };
-            Ok(capsa::rules::NaturalEntry::new(n, rules_figure(u)?))
+            Ok(capsa_core::rules::NaturalEntry::new(n, rules_figure(u)?))
         })
         .collect::<Result<_>>()?;
     r.natural_resolve = *u.choose(&[NaturalResolve::HigherWins, NaturalResolve::Difference])?;

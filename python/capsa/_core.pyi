@@ -205,6 +205,15 @@ class Knob:
         of that row; the categories are: ..."``), or None. Raises nothing
         (``TypeError`` for a category that is not a str)."""
 
+PRESETS: Final[tuple[str, ...]]
+"""The names of the shipped presets, sorted."""
+DEFAULT_PRESET: Final[str]
+"""The preset a rules file starts from when it names no ``base``."""
+
+def preset_text(name: str) -> str | None:
+    """The TOML text of a shipped preset (the core's own data), or None for a
+    name that is not one."""
+
 @disjoint_base
 class RuleSet:
     """The engine's compiled form of a rules value.
@@ -816,6 +825,10 @@ def is_json_document(document: bytes) -> bool:
 
 # arranging solver: capsa.solver wraps these (its docstrings say what they
 # take, return and raise; ``tables`` here are bytes or None)
+
+def shipped_tables(name: str) -> bytes | None:
+    """The bytes of a preset's shipped tables file (embedded in the engine), or
+    None for a name that ships none."""
 
 def best_arrangement(
     cards: Any,

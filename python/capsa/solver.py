@@ -4,7 +4,7 @@ The solver maximises the expected points of a hand under the given rules
 against opponents dealt from the remaining cards and arranged well. It reads
 per-row win-probability tables (the distribution of an opponent's row hands
 over rank classes under self-play), computed by iterated best response and
-shipped per preset in ``capsa/tables/<preset>.bin`` (compiled into the
+shipped per preset in the game core (``crates/capsa-core/tables/<preset>.bin``, compiled into the
 extension as well).
 
 Custom rules use the shipped tables of the preset with the same ranking
@@ -59,7 +59,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -158,14 +157,14 @@ def load_tables(tables: TablesLike) -> bytes | None:
             f"tables must be bytes, a preset name or a path, not {type(tables).__name__}"
         )
     if isinstance(tables, str) and tables in presets():
-        shipped = resources.files("capsa") / "tables" / f"{tables}.bin"
-        if not shipped.is_file():
+        shipped = _core.shipped_tables(tables)
+        if shipped is None:
             raise RulesError(
                 f"preset {tables!r} ships no tables of its own; leave tables out "
                 "for the shipped tables nearest to its rules, or train them "
                 "(python -m capsa.tables train --preset ... --ship)"
             )
-        return shipped.read_bytes()
+        return shipped
     shown = repr(os.fspath(tables))
     try:
         with open(tables, "rb") as f:

@@ -86,8 +86,8 @@ def _train(args: argparse.Namespace) -> int:
     target = tables.source_tables_dir() if args.ship else None
     if args.ship and target is None:
         raise UsageError(
-            "--ship needs a source checkout; this package is installed "
-            f"({tables.TABLES_DIR}), use --out"
+            "--ship needs a source checkout; this package is installed, "
+            "use --out"
         )
     if args.rules:
         rules = Rules.load(args.rules)
@@ -170,12 +170,11 @@ def _advise(written: list[Path], *, shipped: bool) -> None:
 def _check(args: argparse.Namespace) -> int:
     failed = 0
     for name in presets() if args.all else [args.preset]:
-        path = tables.TABLES_DIR / f"{name}.bin"
-        if not path.is_file():
+        shipped = tables.shipped(name)
+        if shipped is None:
             print(f"{name}: ships no tables of its own (the nearest shipped tables play it)")
             failed += not args.all
             continue
-        shipped = path.read_bytes()
         meta = tables_info(Rules.preset(name), shipped)
         if int(meta["trainer"]) != TRAINER_VERSION:
             print(f"{name}: trained by trainer {meta['trainer']}, current is {TRAINER_VERSION}")

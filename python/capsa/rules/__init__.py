@@ -1,6 +1,7 @@
 """Rules: every knob of the game as one immutable, hashable value.
 
-Rules are data. A preset is a TOML file in ``capsa/presets``; a house variant
+Rules are data. A preset is a TOML file of the game core
+(``crates/capsa-core/presets``, embedded in the extension); a house variant
 is a TOML file with the same keys (see ``docs/rules.md``). Keys a file leaves
 out take the values of its ``base`` preset (``capsa-susun`` unless it says
 otherwise); unknown keys, keys given twice, wrong types and out-of-range

@@ -9,9 +9,9 @@ import re
 import stat
 import sys
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
 
+from capsa import _core
 from capsa._core import RulesError
 from capsa.rules.messages import show
 
@@ -30,7 +30,7 @@ __all__ = [
     "read_rules_file",
 ]
 
-DEFAULT_PRESET = "capsa-susun"
+DEFAULT_PRESET: str = _core.DEFAULT_PRESET
 
 # A rules file is about 2 KB; a file past this bound is not a rules file, and
 # TOML text past it (in characters) is refused the same way.
@@ -63,18 +63,20 @@ def presets() -> list[str]:
     """Names of the presets shipped with capsa, sorted: each one a valid
     argument of :meth:`Rules.preset` and a ``base`` of a rules file. Takes
     nothing and raises nothing."""
-    folder = resources.files("capsa") / "presets"
-    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+    return list(_core.PRESETS)
 
 
 def preset_text(name: str) -> str:
     """The TOML text of a shipped preset.
 
     Raises ``RulesError`` for a name that is not a preset (listing them)."""
-    known = presets()
-    if name not in known:
-        raise RulesError(f"unknown preset {show(name)}; the presets are: {', '.join(known)}")
-    return (resources.files("capsa") / "presets" / f"{name}.toml").read_text(encoding="utf-8")
+    # asked by name first: a name the engine cannot take (a lone surrogate)
+    # is no preset either
+    text = _core.preset_text(name) if name in _core.PRESETS else None
+    if text is None:
+        known = ", ".join(presets())
+        raise RulesError(f"unknown preset {show(name)}; the presets are: {known}")
+    return text
 
 
 def parse_toml(text: str, origin: str) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The files written from the knob table (``capsa.rules.KNOBS``): the knob
 reference of ``docs/rules.md``, the rules of the protocol schema and the
-default preset, ``capsa/presets/capsa-susun.toml``, whose values are the
+default preset, ``crates/capsa-core/presets/capsa-susun.toml``, whose values are the
 table's defaults.
 
 ``python -m capsa.rules.reference --write`` rewrites the three from a
@@ -40,8 +40,8 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 DOCS = _PACKAGE.parents[1] / "docs" / "rules.md"
 #: The conformance protocol's schema, shipped in the package.
 SCHEMA = _PACKAGE / "conformance" / "schema" / "protocol.json"
-#: The default preset, shipped in the package.
-PRESET = _PACKAGE / "presets" / f"{DEFAULT_PRESET}.toml"
+#: The default preset, in a checkout: the game core's data.
+PRESET = _PACKAGE.parents[1] / "crates" / "capsa-core" / "presets" / f"{DEFAULT_PRESET}.toml"
 
 BEGIN = "<!-- knob reference: written by python -m capsa.rules.reference --write -->"
 END = "<!-- end of the knob reference -->"

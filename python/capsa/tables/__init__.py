@@ -28,25 +28,36 @@ shipped files are the output of ``train --ship`` byte for byte, at the
 defaults or at the smaller size some are trained at (docs/solver.md gives
 the commands), and ``check --all`` proves it (about 25 minutes).
 
-``TABLES_DIR`` is the folder of the package's tables files (a ``pathlib.Path``).
+The shipped files are the game core's data (``crates/capsa-core/tables`` in a
+source checkout), embedded in the extension when it is built: :func:`shipped`
+gives a preset's bytes.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-__all__ = ["TABLES_DIR", "source_tables_dir"]
+from capsa import _core
 
-#: Where the package's tables files are (the ones embedded at build time
-#: when this is a source checkout).
-TABLES_DIR = Path(__file__).resolve().parent
+__all__ = ["shipped", "source_tables_dir"]
+
+# the root of a source checkout, when the package is run from one
+# (python/capsa/tables/__init__.py)
+_CHECKOUT = Path(__file__).resolve().parents[3]
+
+
+def shipped(name: str) -> bytes | None:
+    """The bytes of a preset's shipped tables file, as the solver uses them,
+    or ``None`` for a preset that ships none (the nearest shipped tables play
+    it). Raises nothing."""
+    return _core.shipped_tables(name)
 
 
 def source_tables_dir() -> Path | None:
-    """The tables directory of a source checkout (beside ``Cargo.toml``,
-    whose build embeds it), or ``None`` for an installed package, which
-    training never writes into. Raises nothing."""
-    root = TABLES_DIR.parent.parent.parent
-    if (root / "Cargo.toml").is_file() and (root / "src" / "solver").is_dir():
-        return TABLES_DIR
+    """The tables folder of a source checkout (the core crate's, whose build
+    embeds it), or ``None`` for an installed package, which training never
+    writes into. Raises nothing."""
+    folder = _CHECKOUT / "crates" / "capsa-core" / "tables"
+    if (_CHECKOUT / "Cargo.toml").is_file() and folder.is_dir():
+        return folder
     return None
