@@ -21,7 +21,7 @@ from store_records import make_chain
 
 import capsa.store
 
-HERE = Path(__file__).parent
+TESTS = Path(__file__).parents[1]
 TABLES = [f"crash-{k}" for k in range(8)]
 
 
@@ -47,9 +47,9 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 def _writer(*args: str) -> subprocess.Popen[str]:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), *sys.path])
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), *sys.path])
     return subprocess.Popen(
-        [sys.executable, str(HERE / "store_writer.py"), *args],
+        [sys.executable, str(TESTS / "store_writer.py"), *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,

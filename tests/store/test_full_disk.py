@@ -28,7 +28,7 @@ from store_records import make_chain
 import capsa.store
 from capsa.store import DatabaseUnavailableError, DiskFullError
 
-HERE = Path(__file__).parent
+TESTS = Path(__file__).parents[1]
 CHUNK = 16_384
 
 
@@ -103,9 +103,9 @@ def test_sqlite_past_a_file_size_limit(tmp_path: Path) -> None:
     log = tmp_path / "chain.jsonl"
     log.write_text("".join(t + "\n" for t in chain), "utf-8")
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), *sys.path])
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), *sys.path])
     result = subprocess.run(
-        [sys.executable, str(HERE / "store_size_limited.py"), str(tmp_path / "r.db"), str(log)],
+        [sys.executable, str(TESTS / "store_size_limited.py"), str(tmp_path / "r.db"), str(log)],
         capture_output=True,
         text=True,
         env=env,

@@ -9,11 +9,9 @@ import hashlib
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from postgres_cluster import new_database, shared_cluster
 from store_records import digest_of, make_chain, make_round
 
 import capsa
@@ -22,19 +20,6 @@ from capsa.records import read_record, void_record
 from capsa.store import DuplicateRoundError, LeaseError, Opening, PendingRoundError
 
 COMMITMENT = hashlib.sha256(b"the server seed of a round never played").hexdigest()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/records.db"
-    return new_database(shared_cluster())
-
-
-@pytest.fixture
-def store(url: str) -> Iterator[capsa.store.Store]:
-    with capsa.store.open(url) as opened:
-        yield opened
 
 
 def _pending(

@@ -7,26 +7,18 @@ import json
 from pathlib import Path
 
 import pytest
-from postgres_cluster import new_database, shared_cluster
 from store_records import make_chain
 
 import capsa.store
 from capsa.cli import main
 
-GOLDEN = Path(__file__).parent / "golden" / "records-2.jsonl"
+GOLDEN = Path(__file__).parents[1] / "golden" / "records-2.jsonl"
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str], str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out.splitlines(), err
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/records.db"
-    return new_database(shared_cluster())
 
 
 def test_a_log_in_and_out(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

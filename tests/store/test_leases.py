@@ -8,29 +8,13 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from postgres_cluster import new_database, shared_cluster
 from store_records import make_chain
 
 import capsa
 import capsa.store
 from capsa.store import LeaseError, Opening
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/records.db"
-    return new_database(shared_cluster())
-
-
-@pytest.fixture
-def store(url: str) -> Iterator[capsa.store.Store]:
-    with capsa.store.open(url) as opened:
-        yield opened
 
 
 def test_a_second_holder_is_refused_and_takes_nothing(store: capsa.store.Store) -> None:

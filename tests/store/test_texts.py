@@ -3,29 +3,13 @@ byte-order mark, U+0000 inside strings; each test run on both backends."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from postgres_cluster import new_database, shared_cluster
 from store_records import digest_of, make_chain, played, rewritten
 
 import capsa.store
 from capsa.records import read_record
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/records.db"
-    return new_database(shared_cluster())
-
-
-@pytest.fixture
-def store(url: str) -> Iterator[capsa.store.Store]:
-    with capsa.store.open(url) as opened:
-        yield opened
 
 
 def test_a_tables_first_record_starts_its_chain(store: capsa.store.Store) -> None:

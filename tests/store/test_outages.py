@@ -24,7 +24,7 @@ import capsa.store
 from capsa.store import DatabaseUnavailableError
 from capsa.store.rows import prepare
 
-HERE = Path(__file__).parent
+TESTS = Path(__file__).parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -186,11 +186,11 @@ def fresh_urls(request: pytest.FixtureRequest, tmp_path: Path) -> list[str]:
 
 def test_four_processes_open_a_fresh_store_at_once(fresh_urls: list[str]) -> None:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(HERE), *sys.path])
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), *sys.path])
     start = time.time() + 3.0  # every process has imported capsa by then
     openers = [
         subprocess.Popen(
-            [sys.executable, str(HERE / "store_opener.py"), str(start), *fresh_urls],
+            [sys.executable, str(TESTS / "store_opener.py"), str(start), *fresh_urls],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

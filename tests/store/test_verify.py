@@ -8,11 +8,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from postgres_cluster import new_database, shared_cluster
 from store_records import digest_of, make_chain, make_round
 
 import capsa
@@ -27,19 +25,6 @@ Chains = dict[str, list[str]]
 @pytest.fixture(scope="module")
 def chains() -> Chains:
     return {t: make_chain(t, 6) for t in ("t0", "t1")}
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/records.db"
-    return new_database(shared_cluster())
-
-
-@pytest.fixture
-def store(url: str) -> Iterator[capsa.store.Store]:
-    with capsa.store.open(url) as opened:
-        yield opened
 
 
 @pytest.fixture

@@ -11,20 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from postgres_cluster import new_database, shared_cluster
 from store_records import make_chain, make_round
 
 import capsa.store
 
 THREADS = 500
 AT_ONCE = 20
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/records.db"
-    return new_database(shared_cluster())
 
 
 def _open_fds() -> int:

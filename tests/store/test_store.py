@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from postgres_cluster import new_database, shared_cluster
 from store_records import digest_of, make_chain, make_round
 
 import capsa
@@ -17,26 +15,13 @@ from capsa.records import RecordError, ReplayError
 from capsa.store import schema
 from capsa.store.rows import prepare
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 Chains = dict[str, list[str]]
 
 
 @pytest.fixture(scope="module")
 def chains() -> dict[str, list[str]]:
     return {t: make_chain(t, 6) for t in ("t0", "t1")}
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/records.db"
-    return new_database(shared_cluster())
-
-
-@pytest.fixture
-def store(url: str) -> Iterator[capsa.store.Store]:
-    with capsa.store.open(url) as opened:
-        yield opened
 
 
 def test_append_get_and_idempotence(store: capsa.store.Store, chains: Chains) -> None:

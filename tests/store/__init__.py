@@ -1,0 +1,1 @@
+"""Tests of capsa.store and the capsa store command."""
