@@ -15,19 +15,17 @@ import signal
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import websockets
 
 import capsa
 import capsa.records
 import capsa.store
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from server_driver import (  # noqa: E402
@@ -36,7 +34,6 @@ from server_driver import (  # noqa: E402
     check_store,
     health,
     playing,
-    small_file_system,
     until,
 )
 
@@ -303,12 +300,6 @@ def test_the_commits_process_killed_is_started_again_and_the_tables_play_on(
     with serving(url, "--tables", "2", *FAST) as served:
         tables = asyncio.run(run(served))
     check_store(url, [t.seen for t in tables], key=KEY)
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[SmallDisk]:
-    with small_file_system(tmp_path / "disk") as disk:
-        yield disk
 
 
 def test_a_stop_while_the_store_takes_nothing_is_bounded_and_leaves_its_rounds_to_be_voided(

@@ -19,7 +19,7 @@ import websockets
 import capsa
 import capsa.store
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from postgres_cluster import new_database, shared_cluster  # noqa: E402

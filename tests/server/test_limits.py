@@ -30,7 +30,7 @@ import websockets
 import capsa
 import capsa.store
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from examples.server import reads as reads_module  # noqa: E402

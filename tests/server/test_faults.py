@@ -19,16 +19,14 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-import pytest
 
 import capsa.store
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 from postgres_cluster import new_database, private_cluster, shared_cluster  # noqa: E402
@@ -38,7 +36,6 @@ from server_driver import (  # noqa: E402
     check_store,
     health,
     playing,
-    small_file_system,
     until,
 )
 
@@ -236,12 +233,6 @@ def test_two_servers_claiming_one_table(tmp_path: Path) -> None:
     assert "t2" not in chains  # the second server wrote nothing
     with capsa.store.open(url, create=False) as store:  # released at the clean stop
         store.lease(["t0", "t1"], "another server", ttl_ms=1000)
-
-
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[SmallDisk]:
-    with small_file_system(tmp_path / "disk") as disk:
-        yield disk
 
 
 def test_sqlite_on_a_full_file_system(small_disk: SmallDisk, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 import capsa
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from examples.server.tables import Table, TableHall, now_ms
 

@@ -1,0 +1,1 @@
+"""Tests of the reference table server (examples/server/)."""
