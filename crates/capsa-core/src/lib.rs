@@ -6,6 +6,10 @@
 //! Rust with no Python in its tree: the records and the provably fair deal
 //! are the `capsa-records` crate, the Python binding `capsa-python`.
 
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
+
 pub mod arrangement;
 pub mod auto_arrange;
 pub mod batch;
