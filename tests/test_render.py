@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import given, reject
 from hypothesis import strategies as st
-from test_settlement import _engine_seats, tables
+from settlement.test_settlement import _engine_seats, tables
 
 import capsa
 from capsa import render

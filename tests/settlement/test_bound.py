@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from test_overflow import extreme_tables, roles
 
 import capsa
 from capsa import _core, oracle
+from settlement.test_overflow import extreme_tables, roles
 from strategies import oracle_seats
 
 I64_MAX = 2**63 - 1

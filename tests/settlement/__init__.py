@@ -1,0 +1,1 @@
+"""Tests of capsa.settlement: settling tables, the rake, bounds and larger decks."""
