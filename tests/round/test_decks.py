@@ -27,7 +27,7 @@ import capsa.store
 
 o = load_oracle()
 
-SCHEMA = Path(__file__).resolve().parents[1] / "python" / "capsa" / "schema" / "record-5.json"
+SCHEMA = Path(__file__).resolve().parents[2] / "python" / "capsa" / "schema" / "record-5.json"
 
 # Two decks and both jokers, eight seats: rules no preset holds yet.
 EIGHT_SEATS = {"base": "shisanshui", "deck": {"decks": 2, "jokers": 2}}

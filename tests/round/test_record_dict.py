@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_settlement_dict import PLAIN_PRESETS, ordered
+from settlement.test_dict import PLAIN_PRESETS, ordered
 
 import capsa
 from capsa import _core

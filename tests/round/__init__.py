@@ -1,0 +1,1 @@
+"""Tests of capsa.round: the Round state machine and its parts."""
