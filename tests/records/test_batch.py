@@ -10,7 +10,7 @@ import pytest
 from capsa import _core
 from capsa.records import RecordError, read_record, read_records
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 
 
 def _as_read(text: str | bytes) -> tuple[str, object]:

@@ -26,7 +26,7 @@ from capsa.records import (
     record_digest,
 )
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 
 
 def _golden_module() -> Any:

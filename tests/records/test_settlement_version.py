@@ -27,7 +27,7 @@ from capsa.records import (
     record_digest,
 )
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 
 
 def golden(version: int) -> list[str]:

@@ -28,7 +28,7 @@ from capsa.records.read import (
     rules_for_record,
 )
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 #: Rules whose rake rounds down, leaves a small winner alone and caps both
 #: a pot and the round (those of the last golden round of format 3).
 CAPPED = capsa.Rules().derive(

@@ -33,7 +33,7 @@ from capsa.records import (
 )
 from capsa.sealing import MAC_FIELD
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 COMMITMENT = hashlib.sha256(b"a server seed").hexdigest()
 
 KEY = hashlib.sha256(b"test_void_records: the server key").digest()
@@ -126,7 +126,7 @@ def test_void_records_are_canonical_json_with_an_independent_digest() -> None:
 
 
 def test_the_docs_show_a_golden_void_record_byte_for_byte() -> None:
-    docs = (Path(__file__).parent.parent / "docs" / "records.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).parents[2] / "docs" / "records.md").read_text(encoding="utf-8")
     shown = docs.split("For example (`tests/golden/void-1.jsonl`, its first line):")[1]
     assert shown.split("```text\n", 1)[1].split("\n```", 1)[0] == golden_void()[0]
 
