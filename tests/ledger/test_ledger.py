@@ -164,7 +164,7 @@ def test_players_are_booked_across_tables() -> None:
 
 
 def test_records_of_format_1_book_seats_as_players() -> None:
-    golden = Path(__file__).parent / "golden" / "records-1.jsonl"
+    golden = Path(__file__).parents[1] / "golden" / "records-1.jsonl"
     ledger = capsa.Ledger(previous_digest=None)
     ledger.extend(golden.read_text(encoding="utf-8").splitlines())
     assert set(ledger.balances) == {"seat-0", "seat-1", "seat-2", "seat-3"}
