@@ -16,10 +16,10 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 from distributed import Client, LocalCluster
-from test_bulk import arranged_rounds
 
 import capsa
 import capsa.dask
+from bulk.test_bulk import arranged_rounds
 from capsa import ArgumentError, bulk
 
 

@@ -21,7 +21,7 @@ from capsa.bulk import record_tables
 from capsa.bulk.columns import OUTCOMES, outcome_values
 from capsa.cli import main
 
-GOLDEN = Path(__file__).parent / "golden" / "records-1.jsonl"
+GOLDEN = Path(__file__).parents[1] / "golden" / "records-1.jsonl"
 
 
 def golden_lines() -> list[str]:

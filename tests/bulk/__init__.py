@@ -1,0 +1,1 @@
+"""Tests of capsa.bulk and capsa.dask: columnar settlement, records as rounds tables, exports."""
