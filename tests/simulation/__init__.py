@@ -1,0 +1,1 @@
+"""Tests of capsa.simulation: the variant simulator."""
