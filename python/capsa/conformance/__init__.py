@@ -15,6 +15,12 @@ function behind ``capsa conformance serve`` is
 ``capsa.conformance.serve.serve`` (not a name of this package: the package
 attribute ``serve`` is its submodule, which importing it binds).
 
+The kit uses capsa's public API alone (names in ``capsa.__all__`` and in
+the ``__all__`` of capsa's public modules), so that it can ship as a
+distribution of its own; its schema and vector suites are data of this
+package. It needs the public API of capsa 0.1.0 or later, with
+``capsa.RulesSpec`` and ``capsa.settle_json_lines`` (added after 0.1.0).
+
 The names below are imported when first used, so that the ``capsa``
 command line, which registers ``capsa conformance``, starts no slower.
 """

@@ -7,7 +7,8 @@ fouled arrangement (``fouls: "never"``) and at which table sizes its
 ``docs/conformance.md``, "The handshake".
 :func:`check_claims` refuses a claim naming an unknown knob or an
 impossible value with a :class:`ClaimError` naming it; :class:`Claims`
-holds them checked.
+holds them checked. :data:`LEGACY_CLAIMS` are the claims of a knob older
+rules spell otherwise (``money.rake_percent``), read as the knob they set.
 
 Whether a case is admitted is decided per op by the knobs the op's
 answer depends on (:data:`OP_KNOBS`): claiming ``scoop.bonus: [3]`` says
@@ -20,16 +21,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from capsa._core import NATURAL_NAMES
+from capsa import NATURAL_NAMES
 from capsa.arrangement import Arrangement
 from capsa.conformance.errors import HandshakeError
 from capsa.conformance.protocol import Case, RulesSpec
 from capsa.rules import KNOBS, RANKING_KNOBS, Rules, RulesError
-from capsa.rules.checks import LEGACY_KNOBS
 
 __all__ = [
     "DECK_KNOBS",
     "HOUSE_KNOBS",
+    "LEGACY_CLAIMS",
     "OP_KNOBS",
     "ClaimError",
     "Claims",
@@ -38,6 +39,13 @@ __all__ = [
 ]
 
 RANKING = RANKING_KNOBS
+# Claims of a knob older rules spell otherwise (docs/conformance.md, "The
+# handshake"): the old name, the knob it claims, the old name's range and
+# the factor to the knob's unit. The same renaming as rules files get.
+LEGACY_CLAIMS: dict[str, tuple[str, int, int]] = {
+    # a whole percent is 100 basis points
+    "money.rake_percent": ("money.rake_basis_points", 100, 100),
+}
 # A claim lists at most this many values: a hello is data, not a search space.
 MAX_CLAIM_VALUES = 256
 _WHOLE = ("naturals.enabled", "royalties.top", "royalties.middle", "royalties.bottom")
@@ -142,8 +150,8 @@ def _renamed(knobs: Mapping[Any, Any]) -> dict[Any, Any]:
     claimed as the knob it sets, each value in that knob's unit."""
     out: dict[Any, Any] = {}
     for claim, values in knobs.items():
-        if claim in LEGACY_KNOBS:
-            name, high, factor = LEGACY_KNOBS[claim]
+        if claim in LEGACY_CLAIMS:
+            name, high, factor = LEGACY_CLAIMS[claim]
             if name in knobs:
                 raise ClaimError(f"knobs.{claim}", f"{claim} and {name} claim one knob; give one")
             if isinstance(values, list):

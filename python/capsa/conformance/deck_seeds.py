@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import capsa
-from capsa import _core
 from capsa.conformance.drafts import Draft
 from capsa.conformance.protocol import Case, RulesSpec, text_of
 from capsa.conformance.vector_seeds import card_text, rules_spec, seat_of_text
+from capsa.solver import best_arrangement
 
 __all__ = ["DECKS_SUITE", "DECK_SPECS", "deck_drafts"]
 
@@ -100,7 +100,7 @@ def _row_cases(deck: str, spec: RulesSpec) -> Iterator[tuple[str, Case, str]]:
         cards = sorted(hand, key=lambda c: (c < 52, rng.random()))
         five, three, other = sorted(cards[:5]), sorted(cards[5:8]), sorted(cards[8:13])
         for row in (five, three):
-            category = _core.evaluate(row, rules).category
+            category = capsa.evaluate(row, rules).category
             yield "category", Case("category", spec, {"hand": text_of(row)}), f"dealt: {category}"
         yield (
             "compare",
@@ -134,7 +134,8 @@ def _round(spec: RulesSpec, hands: list[list[int]], rng: random.Random) -> dict[
     out = []
     for hand in hands:
         if rng.random() < 0.8:
-            laid, _ = _core.auto_arrangement(hand, rules, seats, "greedy")
+            choice = best_arrangement(hand, rules, seats=seats, strategy="greedy")
+            laid = list(choice.arrangement.ids)
         else:
             laid = hand[:]
             rng.shuffle(laid)
@@ -147,7 +148,7 @@ def _round(spec: RulesSpec, hands: list[list[int]], rng: random.Random) -> dict[
 def _hand_cases(deck: str, spec: RulesSpec) -> Iterator[tuple[str, Case, str]]:
     rules = spec.rules()
     for hand in _biased_hands(spec, 200, 8):
-        natural = _core.natural(hand, rules) or "none"
+        natural = capsa.natural(hand, rules) or "none"
         yield "natural", Case("natural", spec, {"hand": text_of(hand)}), f"dealt: {natural}"
     if not rules["deck.jokers"]:
         for hand in _biased_hands(spec, 300, 2):

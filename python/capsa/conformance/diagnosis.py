@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from capsa._core import CapsaError, card_ids
+from capsa import CapsaError
+from capsa.cards import card_ids
 from capsa.conformance.protocol import Case, RulesSpec
 from capsa.conformance.rankings import order_under_every_ranking
 from capsa.rules import KNOBS, RANKING_KNOBS, Rules

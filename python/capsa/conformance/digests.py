@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from capsa import _core
+import capsa
 from capsa.rules import RANKING_KNOBS, Rules
 
 __all__ = [
@@ -130,6 +130,6 @@ def order_digest(rules: Rules, size: int) -> tuple[str, int]:
 
 @lru_cache(maxsize=256)
 def _digest(key: tuple[tuple[str, str], ...], size: int) -> tuple[str, int]:
-    strengths = _core.evaluate_batch(all_hands(size), _rules_for(dict(key)))
+    strengths = capsa.evaluate_batch(all_hands(size), _rules_for(dict(key)))
     ranks, classes = dense_ranks(strengths)
     return digest_of_ranks(ranks), classes

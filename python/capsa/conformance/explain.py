@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from capsa import _core
+import capsa
 from capsa.arrangement import Arrangement
 from capsa.conformance.protocol import Case, ids_of
 from capsa.rules import Rules
@@ -16,7 +16,7 @@ _ROWS = ("top", "middle", "bottom")
 
 
 def _hand(text: str, rules: Rules) -> str:
-    value = _core.evaluate(ids_of(text), rules)
+    value = capsa.evaluate(ids_of(text), rules)
     return f"{text} ({value.category})"
 
 
@@ -37,7 +37,7 @@ def _ranking_notes(texts: list[str], rules: Rules) -> list[str]:
 
 def _compare(case: Case, rules: Rules) -> str:
     a, b = case.input["a"], case.input["b"]
-    result = _core.compare(ids_of(a), ids_of(b), rules)
+    result = capsa.compare(ids_of(a), ids_of(b), rules)
     verdict = {1: "a is higher", -1: "b is higher", 0: "they tie"}[result]
     notes = _ranking_notes([a, b], rules)
     tail = f" ({'; '.join(notes)})" if notes else ""
@@ -65,9 +65,9 @@ def _foul(case: Case, rules: Rules) -> str:
 
 def _natural(case: Case, rules: Rules) -> str:
     ids = ids_of(case.input["hand"])
-    held = _core.naturals(ids)
+    held = capsa.naturals(ids)
     enabled = [e["name"] for e in rules["naturals.enabled"]]
-    answer = _core.natural(ids, rules)
+    answer = capsa.natural(ids, rules)
     return (
         f"{case.input['hand']} qualifies for {', '.join(held) or 'no natural'}; the rules enable "
         f"{', '.join(enabled) or 'none'} (strongest first), so the natural is "
@@ -76,7 +76,7 @@ def _natural(case: Case, rules: Rules) -> str:
 
 
 def _count_splits(case: Case, rules: Rules) -> str:
-    count = _core.count_splits(ids_of(case.input["hand"]), rules)
+    count = capsa.count_splits(ids_of(case.input["hand"]), rules)
     return (
         f"{count} of the 72,072 splits of {case.input['hand']} are valid under "
         f'foul_check = "{rules["foul_check"]}", tie_break = "{rules["tie_break"]}", '
@@ -123,7 +123,7 @@ def _settle(case: Case, rules: Rules) -> str:
     round_ = case.input["round"]
     seats = [_seat(s, k) for k, s in enumerate(round_["seats"])]
     roles = {key: round_[key] for key in ("banker", "multipliers") if key in round_}
-    result = _core.settle(seats, rules, round_.get("stakes"), **roles)
+    result = capsa.settle(seats, rules, round_.get("stakes"), **roles)
     lines = [str(result.explain())]
     if "banker" in roles:
         lines.append(f"seat {roles['banker']} is the banker: every other seat plays it only")
@@ -141,7 +141,7 @@ def explain(case: Case) -> str:
         if case.op == "compare":
             return head + _compare(case, rules)
         if case.op == "category":
-            value = _core.evaluate(ids_of(case.input["hand"]), rules)
+            value = capsa.evaluate(ids_of(case.input["hand"]), rules)
             return head + f"{case.input['hand']} is {value.category}"
         if case.op == "foul":
             return head + _foul(case, rules)
@@ -153,6 +153,6 @@ def explain(case: Case) -> str:
             return head + "\n" + _settle(case, rules)
         if case.op == "digest":
             return head + "the digest pins the order of every hand; compare vectors show where"
-    except _core.CapsaError as exc:
+    except capsa.CapsaError as exc:
         return head + f"capsa refuses the case: {type(exc).__name__}: {exc}"
     return head + "no explanation for this op"

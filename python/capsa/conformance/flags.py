@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from capsa import _core
+import capsa
 from capsa.arrangement import Arrangement
 from capsa.conformance.protocol import Case, ids_of
 from capsa.rules import Rules
@@ -100,13 +100,13 @@ FLAGS: dict[str, str] = {
 }
 # the flag of each table size, from two seats
 _SEAT_FLAGS = tuple(f"{n}-seats" for n in ("two", "three", "four", "five", "six", "seven", "eight"))
-FLAGS.update({name: f"a hand whose category is {name}" for name in _core.CATEGORIES})
+FLAGS.update({name: f"a hand whose category is {name}" for name in capsa.CATEGORIES})
 # and every natural but the four that need copies, six of a kind onwards
-DECK52_NATURALS: tuple[str, ...] = _core.NATURAL_NAMES[: _core.NATURAL_NAMES.index("six-of-a-kind")]
+DECK52_NATURALS: tuple[str, ...] = capsa.NATURAL_NAMES[: capsa.NATURAL_NAMES.index("six-of-a-kind")]
 """The naturals a hand of the 52-card deck can hold, in bit order."""
-FLAGS.update({name: f"13 cards whose natural is {name}" for name in _core.NATURAL_NAMES})
+FLAGS.update({name: f"13 cards whose natural is {name}" for name in capsa.NATURAL_NAMES})
 
-_CATEGORY_INDEX = {name: k for k, name in enumerate(_core.CATEGORIES)}
+_CATEGORY_INDEX = {name: k for k, name in enumerate(capsa.CATEGORIES)}
 
 
 def _faces(ids: list[int]) -> list[int] | None:
@@ -147,7 +147,7 @@ def _three_card_flags(ids: list[int]) -> set[str]:
 
 def _hand_flags(ids: list[int], rules: Rules) -> set[str]:
     faces = _faces(ids)
-    category = _core.evaluate(ids, rules).category
+    category = capsa.evaluate(ids, rules).category
     out = _deck_flags(ids) | {"top-row"} if len(ids) == 3 else _deck_flags(ids)
     if faces is None:
         return out | ({category} if category in ("royal-flush", "straight-flush") else set())
@@ -163,7 +163,7 @@ def _hand_flags(ids: list[int], rules: Rules) -> set[str]:
 
 def _compare_flags(a: list[int], b: list[int], rules: Rules) -> set[str]:
     out = _hand_flags(a, rules) | _hand_flags(b, rules)
-    va, vb = _core.evaluate(a, rules), _core.evaluate(b, rules)
+    va, vb = capsa.evaluate(a, rules), capsa.evaluate(b, rules)
     result = (va.strength > vb.strength) - (va.strength < vb.strength)
     if len(a) != len(b):
         out.add("three-vs-five")
@@ -177,12 +177,12 @@ def _compare_flags(a: list[int], b: list[int], rules: Rules) -> set[str]:
     else:
         out.add("kicker")
     plain = rules.derive(tie_break="none", flush_compare="ranks")
-    if result != _core.compare(a, b, plain):
+    if result != capsa.compare(a, b, plain):
         both_flushes = va.category == vb.category == "flush"
         suit_first = rules["flush_compare"] == "suit-first" and both_flushes
         if suit_first and _faces(a) and _faces(b) and a[0] % 4 != b[0] % 4:
             out.add("flush-suit-first")
-        if _core.compare(a, b, rules.derive(tie_break="none")) != result:
+        if capsa.compare(a, b, rules.derive(tie_break="none")) != result:
             out.add("suit-tie-break")
         if rules["suit_order"] != "shcd":
             out.add("suit-order")
@@ -213,7 +213,7 @@ def _foul_flags(rows: list[list[int]], rules: Rules) -> set[str]:
 
 
 def _natural_flags(ids: list[int], rules: Rules) -> set[str]:
-    held = set(_core.naturals(ids, rules))
+    held = set(capsa.naturals(ids, rules))
     enabled = [entry["name"] for entry in rules["naturals.enabled"]]
     qualifying = [name for name in enabled if name in held]
     out = {qualifying[0]} if qualifying else {"no-natural"}
@@ -242,7 +242,7 @@ def _settle_flags(round_: Mapping[str, Any], rules: Rules) -> set[str]:
 
     seats = [_seat(s, k) for k, s in enumerate(round_["seats"])]
     stakes = round_.get("stakes")
-    result = _core.settle(
+    result = capsa.settle(
         seats,
         rules,
         stakes,
@@ -255,7 +255,7 @@ def _settle_flags(round_: Mapping[str, Any], rules: Rules) -> set[str]:
         out |= _deck_flags(list(seat.arrangement.ids))
     facts = result["seats"]
     for k, seat in enumerate(seats):
-        held = _core.natural(seat.arrangement.ids, rules)
+        held = capsa.natural(seat.arrangement.ids, rules)
         if held and not seat.declare_natural:
             out.add("declined-natural")
         if facts[k]["natural"] and seat.arrangement.is_foul(rules):
@@ -405,7 +405,7 @@ def flags_of(case: Case) -> set[str]:
             return _compare_flags(ids_of(data["a"]), ids_of(data["b"]), rules)
         if case.op == "category":
             ids = ids_of(data["hand"])
-            return _hand_flags(ids, rules) | {_core.evaluate(ids, rules).category}
+            return _hand_flags(ids, rules) | {capsa.evaluate(ids, rules).category}
         if case.op == "foul":
             return _foul_flags([ids_of(data[r]) for r in ("top", "middle", "bottom")], rules)
         if case.op == "natural":
@@ -416,6 +416,6 @@ def flags_of(case: Case) -> set[str]:
             return _settle_flags(data["round"], rules)
         if case.op == "digest":
             return {"digest"}
-    except _core.CapsaError:
+    except capsa.CapsaError:
         return set()
     return set()

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from capsa._core import ArgumentError
+from capsa import ArgumentError
 from capsa.conformance.bounds import kept
 from capsa.conformance.claims import Claims, check_claims
 from capsa.conformance.diagnosis import diagnose, digest_matches

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from capsa import _core
+import capsa
 from capsa.conformance.protocol import Case, RulesSpec, card_text, ids_of, text_of
 
 __all__ = ["Companion", "companions", "zero_sum"]
@@ -189,7 +189,7 @@ def _settle_companions(case: Case, rng: random.Random, keep: tuple[int, ...]) ->
     rules = case.rules.rules()
     for k, seat in enumerate(seats):
         ids = [c for row in _ROWS for c in ids_of(seat[row])]
-        if seat.get("declare_natural", True) and _core.natural(ids, rules):
+        if seat.get("declare_natural", True) and capsa.natural(ids, rules):
             rearranged = sorted(ids, reverse=True)  # other rows, often fouled
             rows = {
                 "top": text_of(sorted(rearranged[:3])),

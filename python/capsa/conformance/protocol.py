@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from capsa import RulesSpec
 from capsa.rules import presets
-from capsa.rules_spec import RulesSpec, wire_rules
 
 __all__ = [
     "OPS",
@@ -152,8 +153,15 @@ def request_line(request_id: int, case: Case, ids: bool = False) -> bytes:
     data = input_with_ids(case.op, case.input) if ids else case.input
     head = json.dumps({"id": request_id, "op": case.op, **data}, separators=(",", ":"))
     preset = case.rules.wire_preset
-    tail = f',"preset":{json.dumps(preset)},"rules":{wire_rules(case.rules)}}}\n'
+    tail = f',"preset":{json.dumps(preset)},"rules":{_wire_rules(case.rules)}}}\n'
     return (head[:-1] + tail).encode("utf-8")
+
+
+@lru_cache(maxsize=4096)
+def _wire_rules(spec: RulesSpec) -> str:
+    """The full rules data of ``spec`` as compact JSON text (cached: most
+    requests share their rules)."""
+    return json.dumps(spec.rules().to_dict(), separators=(",", ":"))
 
 
 def request_of(request_id: int, case: Case, ids: bool = False) -> dict[str, Any]:

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Sequence
 from functools import lru_cache
 
-from capsa import _core
+import capsa
 from capsa.rules import Rules
 
 __all__ = ["every_ranking", "order_under_every_ranking", "ranking_combinations"]
@@ -43,5 +43,5 @@ def order_under_every_ranking(a: Sequence[int], b: Sequence[int]) -> int | None:
     """The order (1, 0 or -1) every ranking gives hands ``a`` and ``b`` (ids of
     the 52-card deck), or None when two rankings differ. Raises ``HandError``
     for hands that are not three or five distinct cards."""
-    orders = {int(_core.compare(list(a), list(b), rules)) for rules in every_ranking()}
+    orders = {int(capsa.compare(list(a), list(b), rules)) for rules in every_ranking()}
     return orders.pop() if len(orders) == 1 else None

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 import capsa
-from capsa import _core
 from capsa.arrangement import Arrangement
+from capsa.cards import card_ids
 from capsa.conformance.protocol import OPS, PROTOCOL_VERSION
-from capsa.json_faults import json_fault
 from capsa.rules import KNOBS, Rules
 from capsa.settlement import Seat
 
@@ -118,9 +118,9 @@ def _seat(value: Any, k: int) -> Seat:
         if isinstance(value, str):
             if "/" in value or "|" in value:
                 return Seat(Arrangement.parse(value))
-            return Seat(Arrangement.from_ids(_core.card_ids(value, 13)))
+            return Seat(Arrangement.from_ids(card_ids(value, 13)))
         if isinstance(value, list):
-            return Seat(Arrangement.from_ids(_core.card_ids(value, 13)))
+            return Seat(Arrangement.from_ids(card_ids(value, 13)))
         if isinstance(value, dict):
             unknown = set(value) - _SEAT_KEYS
             if unknown:
@@ -265,11 +265,11 @@ class CapsaEngine:
 
     @staticmethod
     def _compare(request: Mapping[str, Any], rules: Rules) -> int:
-        return int(_core.compare(request["a"], request["b"], rules))
+        return int(capsa.compare(request["a"], request["b"], rules))
 
     @staticmethod
     def _category(request: Mapping[str, Any], rules: Rules) -> str:
-        return str(_core.evaluate(request["hand"], rules).category)
+        return str(capsa.evaluate(request["hand"], rules).category)
 
     @staticmethod
     def _foul(request: Mapping[str, Any], rules: Rules) -> bool:
@@ -278,12 +278,12 @@ class CapsaEngine:
 
     @staticmethod
     def _natural(request: Mapping[str, Any], rules: Rules) -> str | None:
-        hand = _core.card_ids(request["hand"], 13)
-        return _core.natural(hand, rules)
+        hand = card_ids(request["hand"], 13)
+        return capsa.natural(hand, rules)
 
     @staticmethod
     def _count_splits(request: Mapping[str, Any], rules: Rules) -> int:
-        return int(_core.count_splits(_core.card_ids(request["hand"], 13), rules))
+        return int(capsa.count_splits(card_ids(request["hand"], 13), rules))
 
     @staticmethod
     def _settle(request: Mapping[str, Any], rules: Rules) -> dict[str, list[int]]:
@@ -293,7 +293,7 @@ class CapsaEngine:
         # The round is read by the reader of `capsa settle`'s lines, so that a
         # fault has the same message here as there; its rules are the request's.
         line = json.dumps({k: v for k, v in round_.items() if k != "rules"}).encode("utf-8")
-        out, failed = _core.settle_json_lines([line], {"": rules}, "")
+        out, failed = capsa.settle_json_lines([line], rules)
         if failed:
             error = json.loads(out)
             raise RequestError("invalid", error["message"], error["error"])
@@ -311,6 +311,16 @@ class CapsaEngine:
         if size not in (3, 5):
             raise RequestError("invalid", f"size must be 3 or 5, got {size!r}")
         return order_digest(rules, int(size))[0]
+
+
+def _json_fault(exc: ValueError | RecursionError) -> str:
+    """Why a request is not JSON, in the words capsa's other readers use
+    for an integer too long or nesting too deep."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    if not isinstance(exc, json.JSONDecodeError) and "int_max_str_digits" in str(exc):
+        return f"an integer of more than {sys.get_int_max_str_digits()} digits"
+    return str(exc)
 
 
 def _error_line(message: str) -> bytes:
@@ -351,7 +361,7 @@ def answer_line(engine: CapsaEngine, line: bytes) -> bytes:
     except DuplicateKeyError as exc:
         return _error_line(str(exc))
     except (ValueError, RecursionError) as exc:
-        return _error_line(f"malformed JSON: {json_fault(exc)}")
+        return _error_line(f"malformed JSON: {_json_fault(exc)}")
     response = engine.handle(request)
     if tail.endswith(b"}") and "result" in response and isinstance(request, dict):
         engine.remember_rules_text(tail, request.get("rules"))

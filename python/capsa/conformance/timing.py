@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from capsa._core import ArgumentError
+from capsa import ArgumentError
 
 __all__ = ["Phases", "ShrinkBudget"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from capsa import _core
+from capsa.cards import card_ids
 from capsa.conformance.protocol import RulesSpec, text_of
-from capsa.rules.known import presets_of_52_cards
+from capsa.rules import Rules, presets
 
 __all__ = [
     "CATEGORY_SEEDS",
@@ -41,7 +41,7 @@ _ROWS = ("top", "middle", "bottom")
 
 def card_text(text: str) -> str:
     """Any card text in canonical form (checked)."""
-    return text_of(_core.card_ids(text))
+    return text_of(card_ids(text))
 
 
 def seat_of_text(text: str, surrender: bool = False, declare: bool = True) -> dict[str, Any]:
@@ -73,7 +73,7 @@ def presets_in_order() -> tuple[list[str], list[str]]:
     """The presets of :data:`FIRST_PRESETS` that exist, and every later one
     (each in name order): the presets of the 52-card deck, which the
     protocol deals."""
-    every = presets_of_52_cards()
+    every = [name for name in presets() if Rules.preset(name).deals_52_cards]
     return [p for p in FIRST_PRESETS if p in every], [p for p in every if p not in FIRST_PRESETS]
 
 

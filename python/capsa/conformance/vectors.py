@@ -28,8 +28,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from capsa import _core
-from capsa._core import ArgumentError
+import capsa
+from capsa import ArgumentError, Arrangement
+from capsa.cards import card_ids
 from capsa.conformance import digests
 from capsa.conformance.bounds import MAX_VECTOR_FILE_BYTES, MAX_VECTOR_LINE_BYTES, scan
 from capsa.conformance.deck_seeds import DECKS_SUITE, deck_drafts
@@ -185,10 +186,10 @@ def _hand_masks(size: int) -> npt.NDArray[np.uint64]:
 
 def _extremes(spec: RulesSpec, size: int) -> dict[str, tuple[int, int]]:
     """Per category, the indexes of its weakest and strongest hand (first on ties)."""
-    strengths = _core.evaluate_batch(digests.all_hands(size), spec.rules())
+    strengths = capsa.evaluate_batch(digests.all_hands(size), spec.rules())
     categories = strengths >> 28
     out: dict[str, tuple[int, int]] = {}
-    for index, name in enumerate(_core.CATEGORIES):
+    for index, name in enumerate(capsa.CATEGORIES):
         members = np.nonzero(categories == index)[0]
         if len(members):
             values = strengths[members]
@@ -202,12 +203,12 @@ def _boundary_pairs(spec: RulesSpec) -> Iterator[_Draft]:
     for size in (5, 3):
         hands = digests.all_hands(size)
         masks = _hand_masks(size)
-        strengths = _core.evaluate_batch(hands, spec.rules())
+        strengths = capsa.evaluate_batch(hands, spec.rules())
         categories = strengths >> 28
-        names = [n for k, n in enumerate(_core.CATEGORIES) if np.any(categories == k)]
+        names = [n for k, n in enumerate(capsa.CATEGORIES) if np.any(categories == k)]
         for lower, upper in itertools.pairwise(names):
-            low_members = np.nonzero(categories == _core.CATEGORIES.index(lower))[0]
-            up_members = np.nonzero(categories == _core.CATEGORIES.index(upper))[0]
+            low_members = np.nonzero(categories == capsa.CATEGORIES.index(lower))[0]
+            up_members = np.nonzero(categories == capsa.CATEGORIES.index(upper))[0]
             weakest = int(up_members[np.argmin(strengths[up_members])])
             apart = low_members[(masks[low_members] & masks[weakest]) == 0]
             strongest = int(apart[np.argmax(strengths[apart])])
@@ -223,7 +224,7 @@ def _boundary_pairs(spec: RulesSpec) -> Iterator[_Draft]:
                 {"category-boundary"},
             )
         for name in names:
-            members = np.nonzero(categories == _core.CATEGORIES.index(name))[0]
+            members = np.nonzero(categories == capsa.CATEGORIES.index(name))[0]
             weakest = int(members[np.argmin(strengths[members])])
             apart = members[(masks[members] & masks[weakest]) == 0]
             strongest = int(apart[np.argmax(strengths[apart])])
@@ -388,7 +389,7 @@ def _arrangement_text(ids: list[int]) -> dict[str, str]:
 
 def _random_arrangement(rng: random.Random, hand: list[int], spec: RulesSpec) -> list[int]:
     if rng.random() < 0.5:
-        legal = _core.splits(hand, spec.rules())
+        legal = capsa.splits(hand, spec.rules())
         return [int(x) for x in legal[rng.randrange(len(legal))]]
     cards = hand[:]
     rng.shuffle(cards)
@@ -512,7 +513,7 @@ def _natural_or_random(rng: random.Random, deck: list[int]) -> list[int]:
     """Takes 13 cards from the deck, built to hold a natural a third of the time."""
     if rng.random() < 0.35:
         name = rng.choice(_SETTLE_NATURALS)
-        wanted = _core.card_ids(NATURAL_HANDS[name][rng.random() < 0.2])
+        wanted = card_ids(NATURAL_HANDS[name][rng.random() < 0.2])
         if all(c in deck for c in wanted):
             for c in wanted:
                 deck.remove(c)
@@ -531,7 +532,7 @@ def _rows_for(rng: random.Random, hand: list[int], rules: Rules) -> list[int]:
     ids = hand[:]
     for _ in range(40 if draw < 0.75 else 1):
         rng.shuffle(ids)
-        if draw >= 0.75 or not _core.is_foul(ids, rules):
+        if draw >= 0.75 or not Arrangement.from_ids(ids).is_foul(rules):
             break
     return ids
 
@@ -569,7 +570,7 @@ def _settle_reason(case: Case) -> str:
 
     round_ = case.input["round"]
     seats = [read_seat(s, k) for k, s in enumerate(round_["seats"])]
-    result = _core.settle(
+    result = capsa.settle(
         seats,
         case.rules.rules(),
         round_.get("stakes"),
@@ -613,7 +614,7 @@ def _house_drafts() -> Iterator[_Draft]:
     # cards) against the lowest 13 cards left, so that the natural is
     # declared or its rows are played
     for family, spec, hand, reason in seeds.HOUSE_NATURAL_SEEDS:
-        ids = _core.card_ids(hand)
+        ids = card_ids(hand)
         rest = [c for c in range(52) if c not in ids][:13]
         seats = [_seat_of(list(ids), False, True), _seat_of(rest, False, True)]
         yield _Draft(family, Case("settle", spec, {"round": {"seats": seats, "stakes": 1}}), reason)
@@ -724,7 +725,8 @@ def generate(
     digest vectors by their position (default: all); ``progress`` is told
     each suite's name and count when it is done. Raises ``TypeError`` for a
     ``check`` not a bool, ``ArgumentError`` for an op not in ``OPS``."""
-    check = _core.read_flag(check, "check")
+    if not isinstance(check, bool):
+        raise TypeError(f"check must be true or false, not {type(check).__name__}")
     ops = tuple(ops)
     for op in ops:
         if op not in OPS:

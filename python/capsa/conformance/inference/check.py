@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from capsa._core import CapsaError, card_ids
+from capsa import CapsaError
+from capsa.cards import card_ids
 from capsa.conformance.engines import Engine, Outcome, engine_of
 from capsa.conformance.harness import run
 from capsa.conformance.inference.rows import rows_meeting

@@ -19,7 +19,9 @@ from __future__ import annotations
 import itertools
 from functools import lru_cache
 
-from capsa import Rules, _core
+import capsa
+from capsa import Rules
+from capsa.cards import card_ids
 from capsa.conformance.inference.probes import Probe, compare_probe
 from capsa.conformance.inference.solving import Inferrer
 from capsa.conformance.inference.wording import show
@@ -73,13 +75,13 @@ _THREE_FIVE = (
 def _disjoint(a: str, b: str) -> str | None:
     """``b`` with its suits permuted so that it shares no card with ``a`` and keeps
     its category; None when no permutation does."""
-    taken = set(_core.card_ids(a))
+    taken = set(card_ids(a))
     rules = Rules.preset("capsa-susun")
-    category = _core.evaluate(_core.card_ids(b), rules).category
+    category = capsa.evaluate(card_ids(b), rules).category
     for perm in itertools.permutations("cdhs"):
         shifted = " ".join(c[0] + perm["cdhs".index(c[1])] for c in b.split())
-        ids = _core.card_ids(shifted)
-        if taken.isdisjoint(ids) and _core.evaluate(ids, rules).category == category:
+        ids = card_ids(shifted)
+        if taken.isdisjoint(ids) and capsa.evaluate(ids, rules).category == category:
             return shifted
     return None
 
@@ -118,7 +120,7 @@ def invariant(probe: Probe) -> bool:
     probe alike."""
     if probe.op != "compare":
         return False
-    a, b = (_core.card_ids(probe.input[k]) for k in ("a", "b"))
+    a, b = (card_ids(probe.input[k]) for k in ("a", "b"))
     return order_under_every_ranking(a, b) is not None
 
 
@@ -138,7 +140,7 @@ class DefectParts(Inferrer):
                 probe, self.rules
             ):
                 continue
-            a, b = (_core.evaluate(_core.card_ids(probe.input[k]), self.rules) for k in ("a", "b"))
+            a, b = (capsa.evaluate(card_ids(probe.input[k]), self.rules) for k in ("a", "b"))
             self.defects_found.add((a.category, b.category))
 
 

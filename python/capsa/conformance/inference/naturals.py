@@ -6,7 +6,9 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from capsa import _core
+import capsa
+from capsa import Arrangement
+from capsa.cards import card_ids
 from capsa.conformance.inference.probes import Probe, seat, settle_probe
 from capsa.conformance.inference.rounds import (
     NATURAL_HANDS,
@@ -81,10 +83,10 @@ class NaturalParts(Inferrer):
             for i in self.base["naturals.enabled"]
         }
         out = set()
-        for name in _core.naturals(hand):
+        for name in capsa.naturals(hand):
             entry = entries.get(name)
             alone = self.base.derive({"naturals.enabled": [entry]}) if entry else None
-            if alone is None or _core.natural(hand, alone) == name:
+            if alone is None or capsa.natural(hand, alone) == name:
                 out.add(name)
         return out
 
@@ -103,7 +105,7 @@ class NaturalParts(Inferrer):
 
         def rank(name: str) -> tuple[int, int]:
             listed = (
-                order.index(name) if name in order else len(order) + _core.NATURAL_NAMES.index(name)
+                order.index(name) if name in order else len(order) + capsa.NATURAL_NAMES.index(name)
             )
             return (-points[name], listed)
 
@@ -218,7 +220,7 @@ class NaturalParts(Inferrer):
             )
             if len(out) == 1:
                 fouled = rows_of(hand, rules, foul=True)
-                if _core.is_foul(fouled, rules):
+                if Arrangement.from_ids(fouled).is_foul(rules):
                     out.append(
                         settle_probe(
                             "natural-over-foul",
@@ -251,8 +253,8 @@ def _twin_probes(rules: Rules) -> list[Probe]:
     """A settle probe of the same natural on both sides, of different ranks
     (``naturals.ties``), for the first twins the rules pay."""
     for name, (one, two) in TWINS.items():
-        a, b = _core.card_ids(one), _core.card_ids(two)
-        if _core.natural(a, rules) == name == _core.natural(b, rules):
+        a, b = card_ids(one), card_ids(two)
+        if capsa.natural(a, rules) == name == capsa.natural(b, rules):
             probe = settle_probe(
                 f"natural-twins-{name}",
                 ("naturals.ties",),

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from capsa import _core
+from capsa.cards import card_ids
 from capsa.conformance.protocol import Case, RulesSpec, ids_of, text_of
 
 __all__ = [
@@ -57,7 +57,7 @@ def seat(
     """A seat of a round: rows as ``"top / middle / bottom"`` text or 13 ids."""
     if isinstance(rows, str):
         parts = [" ".join(p.split()) for p in rows.split("/")]
-        ids = [c for part in parts for c in _core.card_ids(part)]
+        ids = [c for part in parts for c in card_ids(part)]
     else:
         ids = list(rows)
     return {

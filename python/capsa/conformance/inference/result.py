@@ -9,9 +9,9 @@ from typing import Any
 
 from capsa.conformance.inference.check import Check
 from capsa.conformance.inference.knobs import all_knobs, get
+from capsa.conformance.inference.toml_text import toml_key, toml_value
 from capsa.conformance.inference.wording import printable
 from capsa.rules import DEFAULT_PRESET, Rules, presets
-from capsa.rules.writer import toml_key, toml_value
 
 __all__ = ["Inference", "Observation"]
 

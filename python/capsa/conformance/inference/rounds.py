@@ -7,7 +7,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from capsa import _core
+import capsa
+from capsa import Arrangement
+from capsa.cards import card_ids
 from capsa.conformance.inference.knobs import ROWS
 from capsa.conformance.inference.probes import Probe, seat, seat_ids, settle_probe
 from capsa.conformance.vector_seeds import NATURAL_HANDS as _VECTOR_NATURALS
@@ -65,13 +67,13 @@ def royalty_probe(row: str, category: str, rules: Rules) -> Probe | None:
     neither hand holds a natural under any definition the kit knows."""
     rng = random.Random(f"{row}/{category}")
     if row == "bottom":
-        fixed = {"bottom": _core.card_ids(_BOTTOM_HANDS[category])}
+        fixed = {"bottom": card_ids(_BOTTOM_HANDS[category])}
     elif row == "middle":
         middle, bottom = _MIDDLE_HANDS[category]
-        fixed = {"middle": _core.card_ids(middle), "bottom": _core.card_ids(bottom)}
+        fixed = {"middle": card_ids(middle), "bottom": card_ids(bottom)}
     else:
         top, middle, bottom = TOP_HANDS[category]
-        fixed = {r: _core.card_ids(t) for r, t in zip(ROWS, (top, middle, bottom), strict=True)}
+        fixed = {r: card_ids(t) for r, t in zip(ROWS, (top, middle, bottom), strict=True)}
     used = {c for ids in fixed.values() for c in ids}
     rest = [c for c in range(52) if c not in used]
     size = {"top": 3, "middle": 5, "bottom": 5}
@@ -82,21 +84,21 @@ def royalty_probe(row: str, category: str, rules: Rules) -> Probe | None:
         seat0 = {r: fixed.get(r) or [next(deck) for _ in range(size[r])] for r in ROWS}
         seat1_cards = [next(deck) for _ in range(13)]
         seat1 = {"top": seat1_cards[:3], "middle": seat1_cards[3:8], "bottom": seat1_cards[8:]}
-        if _core.compare(seat1["middle"], seat1["bottom"], rules) > 0:
+        if capsa.compare(seat1["middle"], seat1["bottom"], rules) > 0:
             seat1["middle"], seat1["bottom"] = seat1["bottom"], seat1["middle"]
         flat0 = [c for r in ROWS for c in seat0[r]]
         flat1 = [c for r in ROWS for c in seat1[r]]
-        if _core.is_foul(flat0, rules) or _core.is_foul(flat1, rules):
+        if Arrangement.from_ids(flat0).is_foul(rules) or Arrangement.from_ids(flat1).is_foul(rules):
             continue
-        if _core.naturals(flat0) or _core.naturals(flat1):
+        if capsa.naturals(flat0) or capsa.naturals(flat1):
             continue  # a natural under some house's definition: an engine may not decline it
-        results = {r: _core.compare(seat0[r], seat1[r], rules) for r in ROWS}
+        results = {r: capsa.compare(seat0[r], seat1[r], rules) for r in ROWS}
         if results[row] <= 0 or 0 in results.values():
             continue
         if strict and all(v > 0 for v in results.values()):
             continue  # a scoop only once no round with a lost row turned up
-        plain = all(_core.evaluate(seat1[r], rules).category == "high-card" for r in ROWS) and all(
-            _core.evaluate(seat0[r], rules).category == "high-card" for r in ROWS if r not in fixed
+        plain = all(capsa.evaluate(seat1[r], rules).category == "high-card" for r in ROWS) and all(
+            capsa.evaluate(seat0[r], rules).category == "high-card" for r in ROWS if r not in fixed
         )
         if strict and not plain:
             continue
@@ -149,8 +151,8 @@ def _plain_foul(cards: Sequence[int], rules: Rules, rng: random.Random) -> list[
         rng.shuffle(cards)
         top, middle, bottom = cards[:3], cards[3:8], cards[8:]
         rows = (top, middle, bottom)
-        if all(_core.evaluate(r, rules).category in plain for r in rows) and (
-            _core.compare(top, middle, rules) > 0
+        if all(capsa.evaluate(r, rules).category in plain for r in rows) and (
+            capsa.compare(top, middle, rules) > 0
         ):
             return [*top, *middle, *bottom]
     return None
@@ -195,7 +197,7 @@ def rows_of(hand: Sequence[int], rules: Rules, foul: bool = False) -> list[int]:
         return [c.id for c in cards]
     ranked = sorted(hand, reverse=True)  # the strongest cards on top: a foul, nearly always
     for perm in itertools.islice(itertools.permutations(ranked), 0, 2000, 97):
-        if _core.is_foul(list(perm), rules):
+        if Arrangement.from_ids(list(perm)).is_foul(rules):
             return list(perm)
     return ranked
 
@@ -213,13 +215,13 @@ def natural_hand(name: str, rules: Rules, used: set[int]) -> list[int] | None:
     catalogue hand, relabelled by suits when needed."""
     if name not in NATURAL_HANDS:
         return None  # a natural of larger decks only: no hand of 52 cards holds it
-    own = _core.card_ids(NATURAL_HANDS[name])
-    others = [_core.card_ids(h) for n, h in NATURAL_HANDS.items() if n != name]
-    bases = [b for b in (own, *others) if name in _core.naturals(b)]
+    own = card_ids(NATURAL_HANDS[name])
+    others = [card_ids(h) for n, h in NATURAL_HANDS.items() if n != name]
+    bases = [b for b in (own, *others) if name in capsa.naturals(b)]
     for base in bases:
         for perm in _SUIT_PERMUTATIONS:
             ids = _relabel(base, perm)
-            if not used.intersection(ids) and _core.natural(ids, rules) == name:
+            if not used.intersection(ids) and capsa.natural(ids, rules) == name:
                 return ids
     rng = random.Random(f"{name}/{sorted(used)}")
     for _ in range(_REPLACING_RESTARTS):
@@ -243,7 +245,7 @@ def _replaced(
         rng.shuffle(free)
         for card in free:
             trial = [*ids[:index], card, *ids[index + 1 :]]
-            if _core.natural(trial, rules) == name:
+            if capsa.natural(trial, rules) == name:
                 ids = trial
                 break
         else:

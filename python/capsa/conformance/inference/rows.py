@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from capsa import _core
+import capsa
 from capsa.conformance.protocol import ids_of
 from capsa.rules import Rules
 
@@ -34,8 +34,8 @@ def rows_meeting(
         # a seat that declares a natural it holds plays no row
         seats = [s for s in seats if not (s.get("declare_natural") and _natural(s, rules))]
         hands = [[ids_of(seat[row]) for row in _ROWS] for seat in seats]
-        keys = [[_core.evaluate(h, rules) for h in seat] for seat in hands]
-    except (_core.CapsaError, KeyError, TypeError):
+        keys = [[capsa.evaluate(h, rules) for h in seat] for seat in hands]
+    except (capsa.CapsaError, KeyError, TypeError):
         return ""
     for k, seat in enumerate(keys[:1] if within else keys):  # the foul check's rows
         for r, s in ((0, 1), (1, 2)):
@@ -59,7 +59,7 @@ def rows_meeting(
 def _natural(seat: Mapping[str, Any], rules: Rules) -> bool:
     """Whether a seat's 13 cards hold a natural the rules pay."""
     cards = [c for row in _ROWS for c in ids_of(seat[row])]
-    return _core.natural(cards, rules) is not None
+    return capsa.natural(cards, rules) is not None
 
 
 def _leading(cards: Sequence[int]) -> int:

@@ -25,7 +25,7 @@ from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
-from capsa import _core
+import capsa
 from capsa.conformance.inference.knobs import all_knobs, get, with_knobs
 from capsa.conformance.inference.probes import Probe, compare_probe, seat, settle_probe
 from capsa.conformance.inference.rounds import natural_hand, rows_of
@@ -347,7 +347,7 @@ def _deal(draw: random.Random, size: int, strong: bool) -> list[list[int]] | Non
         draw.shuffle(rest)
         deck = pool[-13:] + rest
     hands = [sorted(deck[13 * i : 13 * i + 13]) for i in range(size)]
-    if any(_core.naturals(hand) for hand in hands):
+    if any(capsa.naturals(hand) for hand in hands):
         return None
     return hands
 
@@ -394,7 +394,7 @@ def _natural_rounds(rules: Rules, sizes: Sequence[int], seed: int) -> list[Probe
         others = pool[:-13] + rest[_STRONG_OF:]
         draw.shuffle(others)
         hands = [pool[-13:]] + [sorted(others[13 * i : 13 * i + 13]) for i in range(size - 2)]
-        if any(_core.naturals(hand) for hand in hands):
+        if any(capsa.naturals(hand) for hand in hands):
             continue
         seats = [seat(rows_of(h, rules)) for h in hands] + [seat(natural, declare=True)]
         why = f"a round dealt with a natural declared at the table ({size} seats)"
@@ -430,7 +430,7 @@ def _category_pairs(rules: Rules, seed: int) -> list[Probe]:
         a, b = deck[:size], deck[size : 2 * size]
         if len(out) == _PAIRS:
             break
-        if _core.evaluate(a, rules).category != _core.evaluate(b, rules).category:
+        if capsa.evaluate(a, rules).category != capsa.evaluate(b, rules).category:
             continue
         why = "two hands of one category, dealt to tell apart rankings that fit every answer"
         out.append(compare_probe(f"separate-pair-{k}", text_of(a), text_of(b), (), why))

@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 import capsa
-from capsa import _core
+from capsa import Arrangement
 from capsa.conformance.inference.probes import Probe, seat, seat_ids
 from capsa.conformance.serve import _seat
 from capsa.rules import Rules
@@ -47,7 +47,7 @@ def widen(probe: Probe, size: int, rules: Rules) -> Probe | None:
     rules = rules.derive({"surrender.enabled": True})
     used = {c for s in seats for c in seat_ids(s)}
     rng = random.Random(f"{probe.name}/{size}")
-    fouled = any(_core.is_foul(seat_ids(s), rules) for s in seats)
+    fouled = any(Arrangement.from_ids(seat_ids(s)).is_foul(rules) for s in seats)
     for _ in range(_RESTARTS):
         trial = _fill(seats, size, used, rules, rng, _HIGH_CARD_ROWS if fouled else _FILLER_ROWS)
         if trial is not None and _plain_fillers(trial, len(seats), rules, final=True):
@@ -99,13 +99,13 @@ def _filler(
     if run is not None:  # a straight below beats a strong row without a royalty
         cards = [c for c in cards if c not in run] + run
     top, middle, bottom = cards[:3], cards[3:8], cards[8:]
-    if _core.compare(middle, bottom, rules) > 0:
+    if capsa.compare(middle, bottom, rules) > 0:
         middle, bottom = bottom, middle
     ids = [*top, *middle, *bottom]
-    if _core.is_foul(ids, rules):
+    if Arrangement.from_ids(ids).is_foul(rules):
         return None
     for row, hand in (("top", top), ("middle", middle), ("bottom", bottom)):
-        if _core.evaluate(hand, rules).category not in categories[row]:
+        if capsa.evaluate(hand, rules).category not in categories[row]:
             return None
     return ids
 
