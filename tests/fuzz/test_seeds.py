@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-FUZZ = Path(__file__).resolve().parent.parent / "fuzz"
+FUZZ = Path(__file__).resolve().parents[2] / "fuzz"
 
 
 def test_the_committed_seeds_are_what_make_seeds_writes(

@@ -21,7 +21,7 @@ from capsa.round.state import MAC_FIELD, seal
 
 GOLDEN = [
     json.loads(line)
-    for line in (Path(__file__).parent / "golden" / "records-1.jsonl").read_text().splitlines()
+    for line in (Path(__file__).parents[1] / "golden" / "records-1.jsonl").read_text().splitlines()
 ]
 LINES = [json.dumps(r, sort_keys=True, separators=(",", ":"), ensure_ascii=False) for r in GOLDEN]
 
