@@ -21,7 +21,8 @@ from browser_pages import (
     layout_problems,
     screenshot,
 )
-from test_render_history import _log
+
+from render.test_history import _log
 
 _SIDE_BY_SIDE = (
     "main", "header", "section", ".seats", ".seat", ".row", ".cards", ".row-info",

@@ -35,7 +35,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SHOWDOWN = REPO / "docs" / "showdown"
 A = "Ah Kh 8s / As Ks 9d 7d 5h / Jc Jd Jh 3c 3d"
 B = "Qs Js 7s / Tc Td 2s 4s 6s / 2h 4h 6h 9h Qh"

@@ -18,13 +18,13 @@ from browser_pages import (
     layout_problems,
     screenshot,
 )
-from test_decks_pages import eight_seat_record
-from test_render_browser import long_names_table
-from test_render_terms import house_table
 
 import capsa
 from capsa import render
 from capsa.render import examples
+from render.test_browser import long_names_table
+from render.test_decks import eight_seat_record
+from render.test_terms import house_table
 
 _PAGE = """<!DOCTYPE html>
 <html lang="{lang}"><head><meta charset="utf-8">

@@ -39,8 +39,6 @@ from browser_pages import (
     layout_problems,
     screenshot,
 )
-from test_decks_pages import eight_seat_record
-from test_render_terms import house_table
 
 import capsa
 from capsa import render
@@ -51,6 +49,8 @@ from capsa.render._cards import card_name
 from capsa.render._story import played_at_shown
 from capsa.render._text import Speaker
 from capsa.render._words import words
+from render.test_decks import eight_seat_record
+from render.test_terms import house_table
 
 # axe-core runs once per page at this width (a phone's)
 AXE_WIDTH = 360

@@ -1,0 +1,1 @@
+"""Tests of capsa.render: showdown pages, histories and indexes, in words and in a browser."""
