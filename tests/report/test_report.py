@@ -239,7 +239,7 @@ def test_write_report_and_the_command_line(
 
 
 def test_the_docs_state_the_default_rounds_per_hour() -> None:
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "bulk.md").read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "bulk.md").read_text()
     assert f"{ROUNDS_PER_HOUR} unless `--rounds-per-hour N`" in docs
 
 

@@ -1,0 +1,1 @@
+"""Tests of capsa.report: the variant report."""
