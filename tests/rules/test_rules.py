@@ -25,7 +25,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 
 # The first six presets, whose values the table below gives.
 PRESETS = ["capsa-susun", "pagat", "2-4", "1-6", "mau-binh", "hawaiian-gardens"]
-# tests/test_presets_houses.py checks these
+# tests/rules/test_presets_houses.py checks these
 HOUSES = [
     "shisanshui",
     "shisanshui-horse",

@@ -256,7 +256,7 @@ def test_render_refuses_a_records_partial_rules(
 def test_render_reads_an_older_records_rules_as_its_format_writes_them() -> None:
     from capsa.render import table_from_record
 
-    golden = Path(__file__).parent / "golden" / "records-1.jsonl"
+    golden = Path(__file__).parents[1] / "golden" / "records-1.jsonl"
     record = json.loads(golden.read_text(encoding="utf-8").splitlines()[0])
     assert set(record["rules"]["money"]) == {"stake", "rake_percent"}
     assert table_from_record(record).rules is not None

@@ -30,7 +30,7 @@ HOUSES = [
     "thai",
     "malayan-bank",
 ]
-RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+RULES_MD = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 # The knobs of the houses' rules (/docs/rules.md; the rule text of issue 41).
 HOUSE_KNOBS = {

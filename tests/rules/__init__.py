@@ -1,0 +1,1 @@
+"""Tests of capsa.rules: presets, knobs and where rules come from."""
