@@ -383,7 +383,7 @@ def test_a_deeply_nested_commitments_line_is_a_usage_error(
 ) -> None:
     commitments = tmp_path / "commitments.jsonl"
     commitments.write_bytes(b'{"round_id": ' + DEEP + b"\n")
-    records = Path(__file__).parent / "golden" / "records-1.jsonl"
+    records = Path(__file__).parents[1] / "golden" / "records-1.jsonl"
     assert main(["verify", "--commitments", str(commitments), str(records)]) == EXIT_USAGE
     err = one_line(capsys.readouterr().err)
     assert f"--commitments {commitments}, line 1: each line is a JSON object" in err
@@ -398,7 +398,7 @@ def test_ids_python_cannot_hold(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
     huge = b'{"id": ' + b"1" * 6000 + b', "seats": ["' + A.encode() + b'", "' + B.encode() + b'"]}'
     half = b'{"id": "\\ud800", "seats": ["' + A.encode() + b'", "' + B.encode() + b'"]}'
-    record = (Path(__file__).parent / "golden" / "records-1.jsonl").read_bytes().splitlines()[0]
+    record = (Path(__file__).parents[1] / "golden" / "records-1.jsonl").read_bytes().splitlines()[0]
     broken = record.replace(b'"round_id":"', b'"round_id":"\\ud800', 1)
     source = tmp_path / "ids.jsonl"
     source.write_bytes(b"\n".join([huge, half, broken]) + b"\n")

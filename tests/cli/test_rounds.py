@@ -14,7 +14,7 @@ import pytest
 from capsa import _core, oracle
 from capsa.cli import main
 
-GOLDEN = Path(__file__).parent / "golden" / "records-1.jsonl"
+GOLDEN = Path(__file__).parents[1] / "golden" / "records-1.jsonl"
 
 
 def run(

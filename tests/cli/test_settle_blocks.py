@@ -23,7 +23,7 @@ from capsa.cli import settle_stream
 from capsa.cli.common import lines
 from capsa.rules import Rules
 
-GOLDEN = Path(__file__).parent / "golden" / "records-3.jsonl"
+GOLDEN = Path(__file__).parents[1] / "golden" / "records-3.jsonl"
 
 ROUND = (
     b'{"id":%d,"seats":[{"top":[37,39,46],"middle":[20,21,23,24,31],'
