@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from fuzz.test_tables import decode_tables, encode_tables
 from hypothesis import given
 from hypothesis import strategies as st
-from test_fuzz_tables import decode_tables, encode_tables
 
 import capsa
 from capsa import Arrangement, Rules, RulesError

@@ -1,0 +1,1 @@
+"""Tests of capsa.solver and its tables."""
