@@ -68,7 +68,7 @@ def natural_prone_hands(draw: st.DrawFn) -> list[int]:
 @given(cards=natural_prone_hands())
 def test_naturals_match_oracle(cards: list[int]) -> None:
     # the naturals this engine knows (all of the oracle's once it has
-    # two-full-houses: tests/test_oracle_agreement.py asserts it does)
+    # two-full-houses: tests/oracle/test_agreement.py asserts it does)
     want = set(oracle.naturals(cards)) & set(capsa.NATURAL_NAMES)
     assert set(capsa.naturals(cards)) == want
     batch = capsa.naturals_batch(np.array([cards], dtype=np.uint8))

@@ -6,7 +6,7 @@ suits (``deck.added_suits``) or of every card (``deck.decks = 2``) and up
 to two wild jokers (``deck.jokers``). A second copy's id is its first
 copy's plus 52; the jokers are 104 (black) and 105 (red).
 
-The oracle is loaded by its path, as in ``tests/test_oracle_self.py``; the
+The oracle is loaded by its path, as in ``tests/oracle/test_self.py``; the
 tests named ``*oracle*`` check it alone against hands worked out from the
 rule text, the others check the engine against it: random hands of random
 decks under random ranking knobs, every three-card row of the 54-card deck

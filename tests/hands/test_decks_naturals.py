@@ -16,7 +16,7 @@ The tests whose names hold ``engine`` check the engine against the oracle
 (``-k "not engine"`` leaves them out); the others check the oracle alone
 against hands worked out from the rule text, and the hand builder the
 engine tests deal from. The oracle is loaded by its path, as in
-``tests/test_decks_settlement.py``.
+``tests/settlement/test_decks.py``.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def both_rules(
     deck: dict[str, Any], preset: str = "capsa-susun", **knobs: Any
 ) -> tuple[capsa.Rules, dict[str, Any]]:
     """The engine's rules (a preset, knobs and the deck) and the oracle's
-    reading of their ``to_dict()``, as ``tests/test_decks_settlement.py`` builds them."""
+    reading of their ``to_dict()``, as ``tests/settlement/test_decks.py`` builds them."""
     data: dict[str, Any] = {"base": preset, **knobs}
     if deck:
         data["deck"] = deck

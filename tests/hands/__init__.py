@@ -1,0 +1,1 @@
+"""Tests of hands: ranking, splits, naturals and arrangements."""
