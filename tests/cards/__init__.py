@@ -1,0 +1,1 @@
+"""Tests of cards and dealing: encoding, seeded deals, uniformity."""
