@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-ORACLE_PATH = Path(__file__).resolve().parents[1] / "python" / "capsa" / "oracle.py"
+ORACLE_PATH = Path(__file__).resolve().parents[2] / "python" / "capsa" / "oracle.py"
 
 
 def _load_oracle() -> ModuleType:
@@ -1195,7 +1195,7 @@ def _random_rules(rng: random.Random) -> dict[str, Any]:
 
 
 def test_rake_steps() -> None:
-    # docs/rules.md, "Money, rake and exactness"; tests/test_rake.py has more
+    # docs/rules.md, "Money, rake and exactness"; tests/settlement/test_rake.py has more
     def rake(money: list[int], **knobs: int) -> list[int]:
         result: list[int] = o.rake(money, R(money=knobs))
         return result

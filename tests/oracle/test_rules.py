@@ -4,7 +4,7 @@ parameterised naturals, two-full-houses and the foul modes none and refuse:
 a small table per rule, its points worked out by hand from docs/rules.md in
 a comment.
 
-The oracle is loaded by file path, as in ``tests/test_oracle_self.py``, so
+The oracle is loaded by file path, as in ``tests/oracle/test_self.py``, so
 these tests need no compiled engine.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-ORACLE_PATH = Path(__file__).resolve().parents[1] / "python" / "capsa" / "oracle.py"
+ORACLE_PATH = Path(__file__).resolve().parents[2] / "python" / "capsa" / "oracle.py"
 
 
 def _load_oracle() -> ModuleType:

@@ -1,0 +1,1 @@
+"""Tests of the pure-Python reference oracle, and the engine against it."""
