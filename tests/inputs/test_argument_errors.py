@@ -17,7 +17,7 @@ from capsa.simulation import simulate
 from capsa.solver import best_arrangement, best_arrangement_batch, rank_arrangements
 
 HAND = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
-RECORD = Path(__file__).parent / "golden" / "records-1.jsonl"
+RECORD = Path(__file__).parents[1] / "golden" / "records-1.jsonl"
 PYTHON_HINT = "set_int_max_str_digits"
 
 

@@ -46,7 +46,7 @@ always strings; the ``id`` of a JSON round may be any string or number,
 and an Arrow ``id`` column is kept as given whatever its type.
 
 A table's id and its players are sent through the channels that take them
-by :mod:`test_input_channels_tables`, with :func:`fault_text` from here.
+by :mod:`inputs.test_channels_tables`, with :func:`fault_text` from here.
 """
 
 from __future__ import annotations

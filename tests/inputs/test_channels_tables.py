@@ -1,5 +1,5 @@
 """A table's id and its players give one message through every channel that
-takes them, as :mod:`test_input_channels` checks the other kinds.
+takes them, as :mod:`inputs.test_channels` checks the other kinds.
 
 ==============  ========  =======  =========================================
 channel         table id  players  what is sent
@@ -26,7 +26,7 @@ readers ``Round`` calls, or for a fault only a record can hold, the
 record's reader behind ``capsa.replay``); every other channel's text is
 compared with it. A record names the player
 of seat ``k`` ``seats[k].player``, an argument ``players[k]``: the two are
-one place (:func:`test_input_channels.fault_text` maps one to the other).
+one place (:func:`inputs.test_channels.fault_text` maps one to the other).
 
 Where a channel cannot hold a fault it is left out: a record's JSON holds
 integers only (a float is malformed JSON) and no lone surrogate; its
@@ -58,13 +58,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_input_channels import Answer, _raised, fault_text, is_typed
 
 import capsa
 from capsa import _core
 from capsa.cli import main
 from capsa.ledger.data import seal_saved
 from capsa.round.state import MAC_FIELD, seal
+from inputs.test_channels import Answer, _raised, fault_text, is_typed
 
 SEED = b"\x02" * 32
 KEY = hashlib.sha256(b"input channels: tables").digest()

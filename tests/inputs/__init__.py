@@ -1,0 +1,1 @@
+"""Tests of how every entry point reads its inputs: types, channels, JSON values."""
