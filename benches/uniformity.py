@@ -10,7 +10,7 @@ client seeds) and the seeded deal (consecutive seeds): every deck must be a
 permutation of the 52 cards, and chi-square tests of how cards fall to seats
 (52 x 4 counts, 156 degrees of freedom) and to deck positions (52 x 52,
 2,601) must not lie more than 4 standard deviations from their means. The
-tests are `capsa.rng.deal_uniformity`; `tests/test_uniformity.py` runs them on
+tests are `capsa.rng.deal_uniformity`; `tests/cards/test_uniformity.py` runs them on
 20,000 deals and checks they catch a biased shuffle.
 """
 

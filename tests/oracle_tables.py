@@ -1,6 +1,6 @@
 """Tables over the whole knob space, settled by the engine and by the oracle.
 
-Shared by the engine-against-oracle tests (``tests/test_oracle_agreement.py``)
+Shared by the engine-against-oracle tests (``tests/oracle/test_agreement.py``)
 and ``benches/oracle_agreement.py``: rules drawn from every knob (ranked
 royalties, scoop by seats, exempt sweeps, the horse card, caps, banker
 games, the foul modes ``none`` and ``refuse``, naturals entries with their

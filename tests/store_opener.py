@@ -1,5 +1,5 @@
 """Opens fresh stores at given moments, for the test of many processes
-opening one new store at once (test_store_outages).
+opening one new store at once (store/test_outages.py).
 
 ``python store_opener.py START URL...``: at ``START + 0.4 k`` seconds
 (Unix time) opens the k-th URL's store (making its tables) and closes it;

@@ -1,5 +1,5 @@
 """A SQLite store written past a file size limit (``RLIMIT_FSIZE``), for
-test_store_full_disk where no small file system can be mounted.
+store/test_full_disk.py where no small file system can be mounted.
 
 ``python store_size_limited.py DB LOG``: appends the records of the JSON
 Lines ``LOG`` to the store ``DB`` with the process's file size limit a few

@@ -1,4 +1,4 @@
-"""Writes the golden round records of tests/test_records.py to standard output,
+"""Writes the golden round records of tests/records/test_records.py to standard output,
 in the format version given (5 when none is):
 
     python tests/golden/make_records.py --format 1 > tests/golden/records-1.jsonl

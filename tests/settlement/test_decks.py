@@ -12,8 +12,8 @@ horse card is its face (either copy, never a joker); and naturals are
 declared as docs/rules.md, "Naturals of larger decks" says. Under the 52-card deck nothing
 changes (2 to 4 seats, the same messages).
 
-The oracle is loaded by its path, as in ``tests/test_oracle_self.py``. The
-random tables draw the rules as ``tests/test_oracle_agreement.py`` does
+The oracle is loaded by its path, as in ``tests/oracle/test_self.py``. The
+random tables draw the rules as ``tests/oracle/test_agreement.py`` does
 (every knob but the naturals, which are none) with the royalties of five of
 a kind (0 to 30, or left out), a random larger deck, a
 random table size and hands dealt from the deck, laid out as dealt (often

@@ -1,7 +1,7 @@
 """``capsa store`` as an operator meets it when something is wrong: the
 file given, the URL, the database, the export path; a byte-order mark and
 U+0000 in a log (on SQLite: the same code serves PostgreSQL, whose own
-failures test_store_cli covers)."""
+failures store/test_cli.py covers)."""
 
 from __future__ import annotations
 
