@@ -1,7 +1,10 @@
 """The Rust core of capsa (hand-written stubs, checked by mypy.stubtest).
 
-The docstrings here are the text of the extension's own docstrings (what
-``help()`` shows), kept equal to them by ``tests/test_api_surface.py``.
+The docstrings of functions, classes, methods and properties are copies of
+the extension's own (what ``help()`` shows), whose source is the binding's
+Rust doc comments: ``python .ci/stub_docs.py --write`` writes them here and
+``--check`` (run by ``tests/test_stub_docs.py``) finds any that differ.
+Those of the constants are written here alone.
 """
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -25,7 +28,8 @@ __version__: Final[str]
 """The package version: Cargo's, as the wheel's metadata holds it."""
 
 class CapsaError(ValueError):
-    """Base class of every capsa error, a ``ValueError``: a value that is not valid.
+    """Base class of every capsa error, a ``ValueError``: a value that is not
+    valid.
 
     ``seat`` (the seat index) and ``row`` (``"top"``, ``"middle"`` or
     ``"bottom"``) say where in a table the error was found, or are ``None``.
@@ -46,13 +50,13 @@ class HandError(CapsaError):
 
 class RulesError(CapsaError):
     """Rules that are not valid: an unknown preset or knob, a bad value (naming
-    the key), malformed TOML, an unreadable rules file; also an unknown solver
-    strategy and solver tables that fail validation."""
+    the key), malformed TOML, an unreadable rules file; also an unknown
+    solver strategy and solver tables that fail validation."""
 
 class TableError(CapsaError):
     """A table that cannot be settled or a table-shaped argument that is wrong:
-    other than 2 to 4 seats, bad stakes or flags, a surrender the rules do not
-    enable, figures past 64 bits, a batch array of the wrong shape."""
+    other than 2 to 4 seats, bad stakes or flags, a surrender the rules do
+    not enable, figures past 64 bits, a batch array of the wrong shape."""
 
 class ArgumentError(CapsaError):
     """An argument outside its range: a card count, ``k``, a seed, a number of
@@ -107,20 +111,19 @@ class Card:
 
 @final
 class HandValue:
-    """The value of a three- or five-card hand under some rules (what
-    ``evaluate`` returns; not built directly).
+    """The value of a three- or five-card hand under some rules (what ``evaluate``
+    returns; not built directly).
 
     Values compare and hash by ``strength``: under the same rules a higher
-    strength is a stronger hand, across three- and five-card hands too.
-    Ordering a ``HandValue`` against another type raises ``TypeError``.
+    strength is a stronger hand, across three- and five-card hands too. Ordering
+    a ``HandValue`` against another type raises ``TypeError``.
     """
 
     @property
     def strength(self) -> int:
-        """The strength, an unsigned 32-bit int: bits 28-31 the category (its
-        index in ``CATEGORIES``), bits 10-27 the rank key, bits 0-9 the suit
-        key (0 under ``tie_break = "none"``). Higher is stronger, under the
-        same rules."""
+        """The strength, an unsigned 32-bit int: bits 28-31 the category (its index
+        in ``CATEGORIES``), bits 10-27 the rank key, bits 0-9 the suit key (0
+        under ``tie_break = "none"``). Higher is stronger, under the same rules."""
     @property
     def category(self) -> str:
         """The category name, one of ``CATEGORIES`` (``"high-card"`` to
@@ -167,8 +170,8 @@ class Knob:
         """The least value of an integer knob, else None."""
     @property
     def high(self) -> int | None:
-        """The greatest value of an integer knob, the most bytes of UTF-8 of
-        a text knob, else None."""
+        """The greatest value of an integer knob, the most bytes of UTF-8 of a
+        text knob, else None."""
     @property
     def default(self) -> Any:
         """The value in the capsa-susun preset, as ``Rules.to_dict()`` writes
@@ -219,13 +222,15 @@ class RuleSet:
     """The engine's compiled form of a rules value.
 
     ``capsa.Rules`` is a subclass: every ``rules`` argument is ``None`` (the
-    default preset) or a ``RuleSet``, so any ``capsa.Rules``; anything else
-    is a ``TypeError``.
+    default preset) or a ``RuleSet``, so any ``capsa.Rules``; anything else is
+    a ``TypeError``. ``RuleSet(config)`` compiles a full rules dict (as
+    ``capsa.Rules.to_dict()`` gives): every knob but the optional ones, each
+    read by its type.
+
+    Raises ``RulesError`` naming the key for a missing or bad one.
     """
 
-    def __new__(cls, config: dict[str, Any]) -> Self:
-        """Compiles a full rules dict (as ``capsa.Rules.to_dict()`` gives);
-        ``RulesError`` naming the key for a missing or bad one."""
+    def __new__(cls, config: dict[str, Any]) -> Self: ...
 
 @final
 class Settlement:
@@ -241,8 +246,8 @@ class Settlement:
         """Each seat's points for the round, in seat order (they sum to zero)."""
     @property
     def money(self) -> list[int]:
-        """Each seat's money in minor units: its points against each opponent
-        times that pair's stake (they sum to zero)."""
+        """Each seat's money in minor units: its points against each opponent times
+        that pair's stake (they sum to zero)."""
     @property
     def rake(self) -> list[int]:
         """The house's rake from each seat in minor units: a share of a winner's
@@ -255,26 +260,26 @@ class Settlement:
         """The number of seats, 2 to 8."""
     @property
     def seats(self) -> list[dict[str, Any]]:
-        """Per seat, a dict: ``seat``; ``rows`` (``top``, ``middle``,
-        ``bottom``: each row's ``cards`` text, ``category``, ``strength`` and
-        ``royalty``); ``foul``, ``surrender``, ``natural`` (its name or None),
+        """Per seat, a dict: ``seat``; ``rows`` (``top``, ``middle``, ``bottom``:
+        each row's ``cards`` text, ``category``, ``strength`` and ``royalty``);
+        ``foul``, ``surrender``, ``natural`` (its name or None),
         ``natural_points``, ``swept_all``; ``points``, ``money``, ``rake`` and
         ``net``."""
     @property
     def pairs(self) -> list[dict[str, Any]]:
-        """Per pair of seats i < j, a dict from seat i's view: ``seats``
-        (``[i, j]``); ``outcome`` (``"natural"``, ``"surrender"``, ``"foul"`` or
+        """Per pair of seats i < j, a dict from seat i's view: ``seats`` (``[i,
+        j]``); ``outcome`` (``"natural"``, ``"surrender"``, ``"foul"`` or
         ``"rows"``); ``rows`` (each row won 1, lost -1 or tied 0);
-        ``row_points``, ``overall``, ``royalties``; ``scoop`` (1 i scooped, -1
-        j did, else 0), ``sweep_all``, ``multiplier``, ``bonus``; ``points``,
+        ``row_points``, ``overall``, ``royalties``; ``scoop`` (1 i scooped, -1 j
+        did, else 0), ``sweep_all``, ``multiplier``, ``bonus``; ``points``,
         ``stake`` and ``money`` (what i collects from j)."""
     def to_dict(self) -> dict[str, Any]:
         """Everything as JSON-ready dicts and lists: ``points``, ``money``,
         ``rake``, ``net``, ``seats`` and ``pairs`` (as the properties give
         them), the record ``capsa settle`` writes."""
     def explain(self) -> str:
-        """A text table a player or a support agent can read: each seat's rows
-        and figures, then one line per pair saying how it was settled."""
+        """A text table a player or a support agent can read: each seat's rows and
+        figures, then one line per pair saying how it was settled."""
     def to_html(
         self,
         lang: str = "en",
@@ -341,10 +346,9 @@ def parse_cards(text: str) -> list[Card]:
     """Reads cards written as text: ``parse_cards("As, kd 10h 7♣")``.
 
     ``text`` is a str of cards, each rank then suit (``2``-``9``, ``T`` or
-    ``10``, ``J``, ``Q``, ``K``, ``A``; suits ``d c h s`` or ``♦ ♣ ♥ ♠`` and
-    ``♢ ♧ ♡ ♤``; either case; a second copy marked ``'``: ``As'``), or a
-    joker (``BJ``, ``RJ``), separated by spaces or commas; empty text gives
-    no cards.
+    ``10``, ``J``, ``Q``, ``K``, ``A``; suits ``d c h s`` or ``♦ ♣ ♥ ♠`` and ``♢
+    ♧ ♡ ♤``; either case; a second copy marked ``'``: ``As'``), or a joker
+    (``BJ``, ``RJ``), separated by spaces or commas; empty text gives no cards.
 
     Returns the cards as a list of ``Card``, in the order written.
 
@@ -368,21 +372,21 @@ def arrangement_ids(text: str) -> list[int]:
 def card_ids(cards: _CardsLike, count: int | None = None) -> list[int]:
     """Checks any accepted form of cards and returns their ids.
 
-    ``cards`` is text (``"As Kd 10h"``), or a list, tuple or other iterable
-    (a numpy array, an iterator) of ``Card`` objects, integer ids 0..105
-    (Python or numpy integers; 52 and up are second copies and jokers) and
-    one-card texts, mixed freely. ``count`` (an int 0..106) is the number of
-    cards required; without it any number up to 106 is taken.
+    ``cards`` is text (``"As Kd 10h"``), or a list, tuple or other iterable (a
+    numpy array, an iterator) of ``Card`` objects, integer ids 0..105 (Python or
+    numpy integers; 52 and up are second copies and jokers) and one-card texts,
+    mixed freely. ``count`` (an int 0..106) is the number of cards required;
+    without it any number up to 106 is taken.
 
     Returns the ids as a list of ints, in the order given, distinct.
 
     Raises ``CardError`` for a card that cannot be read or an id outside
     0..105; ``HandError`` for other than ``count`` cards (or more than 106;
-    reading stops one card past the limit), a single ``Card`` instead of a
-    list, or a card given twice; ``ArgumentError`` for a ``count`` outside
-    0..106; ``TypeError`` for a ``count`` that is not an int, cards of
-    another type (a mapping, bytes, bytearray, memoryview, a set, a number)
-    or an id that is a bool or float.
+    reading stops one card past the limit), a single ``Card`` instead of a list,
+    or a card given twice; ``ArgumentError`` for a ``count`` outside 0..106;
+    ``TypeError`` for a ``count`` that is not an int, cards of another type (a
+    mapping, bytes, bytearray, memoryview, a set, a number) or an id that is a
+    bool or float.
     """
 
 def deal(seats: int = 4, seed: int | None = None, rules: _Rules = None) -> list[list[Card]]:
@@ -397,8 +401,8 @@ def deal(seats: int = 4, seed: int | None = None, rules: _Rules = None) -> list[
     None (the 52-card deck): the deck shuffled is the rules' deck, its ids in
     ascending order, so that the 52-card deck deals the same cards either way.
 
-    Returns ``seats`` lists of 13 ``Card``, each sorted by id; seat s holds
-    deck positions 13s..13s+12.
+    Returns ``seats`` lists of 13 ``Card``, each sorted by id; seat s holds deck
+    positions 13s..13s+12.
 
     Raises ``TableError`` for ``seats`` outside 2..4 (outside 2 to the most
     the rules' deck seats), ``ArgumentError`` for a seed outside
@@ -409,37 +413,37 @@ def deal(seats: int = 4, seed: int | None = None, rules: _Rules = None) -> list[
 def evaluate(cards: _CardsLike, rules: _Rules = None) -> HandValue:
     """Ranks a three- or five-card hand.
 
-    ``cards`` is 3 or 5 cards: text (``"As Kd Th"``), or a list, tuple or
-    other iterable (a numpy array, an iterator) of ``Card`` objects, integer
-    ids of the rules' deck (0..51 for the 52-card deck) (Python or numpy
-    integers) and one-card texts, mixed freely. ``rules`` is a
-    ``capsa.Rules`` or None (the capsa-susun preset).
+    ``cards`` is 3 or 5 cards: text (``"As Kd Th"``), or a list, tuple or other
+    iterable (a numpy array, an iterator) of ``Card`` objects, integer ids of the
+    rules' deck (0..51 for the 52-card deck) (Python or numpy integers) and one-card
+    texts, mixed freely. ``rules`` is a ``capsa.Rules`` or None (the capsa-susun
+    preset).
 
-    Returns the hand's ``HandValue`` (``category``, ``strength``, ``cards``)
-    under the rules.
+    Returns the hand's ``HandValue`` (``category``, ``strength``, ``cards``) under
+    the rules.
 
-    Raises ``CardError`` for a card that cannot be read or an id or card the
-    rules' deck does not hold; ``HandError`` for other than 3 or 5 cards
-    (reading stops at the sixth), a single ``Card`` instead of a list, or a
-    card given twice; ``TypeError`` for cards of another type (a mapping,
-    bytes, bytearray, memoryview, a set, a number), an id that is a bool or
-    float, or ``rules`` that is not a ``capsa.Rules`` or None (a preset name
-    is not taken: use ``Rules.preset(name)``).
+    Raises ``CardError`` for a card that cannot be read or an id or card the rules'
+    deck does not hold; ``HandError`` for other than 3 or 5 cards (reading stops at
+    the sixth), a single ``Card`` instead of a list, or a card given twice;
+    ``TypeError`` for cards of another type (a mapping, bytes, bytearray,
+    memoryview, a set, a number), an id that is a bool or float, or ``rules`` that
+    is not a ``capsa.Rules`` or None (a preset name is not taken: use
+    ``Rules.preset(name)``).
     """
 
 def compare(a: _CardsLike, b: _CardsLike, rules: _Rules = None) -> int:
     """Compares two hands of 3 or 5 cards each (sizes may differ).
 
-    ``a`` and ``b`` each take any form ``evaluate`` takes: text, or an
-    iterable of ``Card`` objects, ids of the rules' deck and one-card texts.
-    ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
+    ``a`` and ``b`` each take any form ``evaluate`` takes: text, or an iterable of
+    ``Card`` objects, ids of the rules' deck and one-card texts. ``rules`` is a
+    ``capsa.Rules`` or None (the capsa-susun preset).
 
-    Returns -1, 0 or 1 as ``a`` is weaker than, equal to or stronger than
-    ``b`` under the rules.
+    Returns -1, 0 or 1 as ``a`` is weaker than, equal to or stronger than ``b``
+    under the rules.
 
-    Raises what ``evaluate`` raises, for either hand: ``CardError``,
-    ``HandError`` (other than 3 or 5 cards, a card given twice within a
-    hand), ``TypeError`` (a wrong type of cards or ``rules``).
+    Raises what ``evaluate`` raises, for either hand: ``CardError``, ``HandError``
+    (other than 3 or 5 cards, a card given twice within a hand), ``TypeError`` (a
+    wrong type of cards or ``rules``).
     """
 
 def played_cards(cards: _CardsLike, rules: _Rules = None) -> list[Card]:
@@ -460,19 +464,18 @@ def played_cards(cards: _CardsLike, rules: _Rules = None) -> list[Card]:
 def evaluate_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.uint32]:
     """Ranks N hands at once, without the GIL, on every core.
 
-    ``ids`` is a numpy array of card ids of shape (N, 5) or (N, 3), of any
-    integer dtype, byte order and strides (uint8 C-contiguous is read in
-    place, other arrays are copied); N may be 0. ``rules`` is a
-    ``capsa.Rules`` or None (the capsa-susun preset).
+    ``ids`` is a numpy array of card ids of shape (N, 5) or (N, 3), of any integer
+    dtype, byte order and strides (uint8 C-contiguous is read in place, other arrays
+    are copied); N may be 0. ``rules`` is a ``capsa.Rules`` or None (the capsa-susun
+    preset).
 
-    Returns a uint32 array of shape (N,): each row's strength, as
-    ``evaluate(row, rules).strength``.
+    Returns a uint32 array of shape (N,): each row's strength, as ``evaluate(row,
+    rules).strength``.
 
     Raises ``CardError`` for an id or card the rules' deck does not hold and
-    ``HandError`` for a card repeated in a row (each naming the row);
-    ``TableError`` for another shape; ``TypeError`` for a non-array, a
-    non-integer dtype (bool and float included) or ``rules`` that is not a
-    ``capsa.Rules`` or None.
+    ``HandError`` for a card repeated in a row (each naming the row); ``TableError``
+    for another shape; ``TypeError`` for a non-array, a non-integer dtype (bool and
+    float included) or ``rules`` that is not a ``capsa.Rules`` or None.
     """
 
 def category_of_strength(strength: int) -> str:
@@ -483,82 +486,77 @@ def splits(
 ) -> npt.NDArray[np.uint8]:
     """Every split of 13 cards into a top, middle and bottom row.
 
-    ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
-    array, an iterator) of ``Card`` objects, integer ids of the rules' deck
-    (0..51 for the 52-card deck) and one-card texts. ``rules`` is a
-    ``capsa.Rules`` or None (the capsa-susun preset). ``valid_only`` (a bool
-    or numpy bool, default True) keeps only the splits that do not foul
-    under the rules; False gives all 72,072.
+    ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy array,
+    an iterator) of ``Card`` objects, integer ids of the rules' deck (0..51 for the
+    52-card deck) and one-card texts. ``rules`` is a ``capsa.Rules`` or None (the
+    capsa-susun preset). ``valid_only`` (a bool or numpy bool, default True) keeps
+    only the splits that do not foul under the rules; False gives all 72,072.
 
-    Returns a uint8 array of shape (K, 13) of card ids, each row laid out
-    top 0-2, middle 3-7, bottom 8-12 (each row's cards by ascending id), in
-    the order of docs/rules.md, "Split order".
+    Returns a uint8 array of shape (K, 13) of card ids, each row laid out top 0-2,
+    middle 3-7, bottom 8-12 (each row's cards by ascending id), in the order of
+    docs/rules.md, "Split order".
 
-    Raises ``CardError`` for a card that cannot be read or an id or card the
-    rules' deck does not hold; ``HandError`` for other than 13 cards or a
-    card given twice; ``TypeError`` for cards of another type, a
-    ``valid_only`` that is not a bool, or ``rules`` that is not a
-    ``capsa.Rules`` or None.
+    Raises ``CardError`` for a card that cannot be read or an id or card the rules'
+    deck does not hold; ``HandError`` for other than 13 cards or a card given twice;
+    ``TypeError`` for cards of another type, a ``valid_only`` that is not a bool, or
+    ``rules`` that is not a ``capsa.Rules`` or None.
     """
 
 def is_foul(cards: _CardsLike, rules: _Rules = None) -> bool:
-    """True when 13 cards laid out top 0-2, middle 3-7, bottom 8-12 foul: their
-    rows are out of order under the rules (the check settlement makes).
-    """
+    """True when 13 cards laid out top 0-2, middle 3-7, bottom 8-12 foul: their rows
+    are out of order under the rules (the check settlement makes)."""
 
 def count_splits(cards: _CardsLike, rules: _Rules = None) -> int:
     """Counts the valid splits of 13 cards.
 
-    ``cards`` is 13 cards in any form ``splits`` takes (text, or an iterable
-    of ``Card`` objects, ids of the rules' deck and one-card texts);
-    ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
+    ``cards`` is 13 cards in any form ``splits`` takes (text, or an iterable of
+    ``Card`` objects, ids of the rules' deck and one-card texts); ``rules`` is a
+    ``capsa.Rules`` or None (the capsa-susun preset).
 
-    Returns the number of the 72,072 splits that do not foul under the rules
-    (at least 1: a hand always has a valid split), as ``len(splits(...))``.
+    Returns the number of the 72,072 splits that do not foul under the rules (at
+    least 1: a hand always has a valid split), as ``len(splits(...))``.
 
-    Raises ``CardError`` for a card that cannot be read or an id or card the
-    rules' deck does not hold; ``HandError`` for other than 13 cards or a
-    card given twice; ``TypeError`` for cards of another type or ``rules``
-    that is not a ``capsa.Rules`` or None.
+    Raises ``CardError`` for a card that cannot be read or an id or card the rules'
+    deck does not hold; ``HandError`` for other than 13 cards or a card given twice;
+    ``TypeError`` for cards of another type or ``rules`` that is not a
+    ``capsa.Rules`` or None.
     """
 
 def count_splits_batch(ids: _IdArray, rules: _Rules = None) -> npt.NDArray[np.uint32]:
-    """Counts the valid splits of N hands at once, without the GIL, on every
-    core.
+    """Counts the valid splits of N hands at once, without the GIL, on every core.
 
-    ``ids`` is a numpy array of card ids of shape (N, 13), of any integer
-    dtype, byte order and strides (uint8 C-contiguous is read in place,
-    other arrays are copied); N may be 0. ``rules`` is a ``capsa.Rules`` or
-    None (the capsa-susun preset).
+    ``ids`` is a numpy array of card ids of shape (N, 13), of any integer dtype,
+    byte order and strides (uint8 C-contiguous is read in place, other arrays are
+    copied); N may be 0. ``rules`` is a ``capsa.Rules`` or None (the capsa-susun
+    preset).
 
     Returns a uint32 array of shape (N,): each row's ``count_splits``.
 
     Raises ``CardError`` for an id or card the rules' deck does not hold and
-    ``HandError`` for a card repeated in a row (each naming the row);
-    ``TableError`` for another shape; ``TypeError`` for a non-array, a
-    non-integer dtype (bool and float included) or ``rules`` that is not a
-    ``capsa.Rules`` or None.
+    ``HandError`` for a card repeated in a row (each naming the row); ``TableError``
+    for another shape; ``TypeError`` for a non-array, a non-integer dtype (bool and
+    float included) or ``rules`` that is not a ``capsa.Rules`` or None.
     """
 
 def naturals(cards: _CardsLike, rules: _Rules = None) -> list[str]:
-    """Every natural 13 cards qualify for, whatever the rules enable (each by
-    its default definition: all-high from the 8, all-low to the 8,
-    twelve-royals from 12, twelve-same-color at least 12).
+    """Every natural 13 cards qualify for, whatever the rules enable (each by its
+    default definition: all-high from the 8, all-low to the 8, twelve-royals
+    from 12, twelve-same-color at least 12).
 
     ``cards`` is 13 cards: text, or a list, tuple or other iterable (a numpy
     array, an iterator) of ``Card`` objects, integer ids and one-card texts.
-    ``rules`` is None (the cards are of the 52-card deck) or a
-    ``capsa.Rules``, whose deck the cards are of: under a larger deck a
-    second copy counts as its face and a natural is held when some way of
-    playing the jokers holds it (docs/rules.md, "Naturals of larger decks").
-    See ``natural`` for the one the rules pay.
+    ``rules`` is None (the cards are of the 52-card deck) or a ``capsa.Rules``,
+    whose deck the cards are of: under a larger deck a second copy counts as
+    its face and a natural is held when some way of playing the jokers holds
+    it (docs/rules.md, "Naturals of larger decks"). See ``natural`` for the one
+    the rules pay.
 
     Returns the names, in ``NATURAL_NAMES`` order (empty when none).
 
-    Raises ``CardError`` for a card that cannot be read or an id the deck
-    does not hold (outside 0..51 without rules); ``HandError`` for other
-    than 13 cards or a card given twice; ``TypeError`` for cards of another
-    type or ``rules`` that is not a ``capsa.Rules`` or None.
+    Raises ``CardError`` for a card that cannot be read or an id the deck does
+    not hold (outside 0..51 without rules); ``HandError`` for other than 13
+    cards or a card given twice; ``TypeError`` for cards of another type or
+    ``rules`` that is not a ``capsa.Rules`` or None.
     """
 
 def natural(cards: _CardsLike, rules: _Rules = None) -> str | None:
@@ -582,17 +580,17 @@ def natural(cards: _CardsLike, rules: _Rules = None) -> str | None:
 def naturals_batch(ids: _IdArray) -> npt.NDArray[np.uint16]:
     """The naturals of N hands at once, without the GIL, on every core.
 
-    ``ids`` is a numpy array of card ids of shape (N, 13), of any integer
-    dtype, byte order and strides (uint8 C-contiguous is read in place, other
-    arrays are copied); N may be 0. Whatever the rules, as ``naturals``.
+    ``ids`` is a numpy array of card ids of shape (N, 13), of any integer dtype,
+    byte order and strides (uint8 C-contiguous is read in place, other arrays
+    are copied); N may be 0. Whatever the rules, as ``naturals``.
 
-    Returns a uint16 array of shape (N,): bit i of a row's value is set when
-    the hand qualifies for ``NATURAL_NAMES[i]``.
+    Returns a uint16 array of shape (N,): bit i of a row's value is set when the
+    hand qualifies for ``NATURAL_NAMES[i]``.
 
     Raises ``CardError`` for an id outside 0..51 and ``HandError`` for a card
-    repeated in a row (each naming the row); ``TableError`` for another
-    shape; ``TypeError`` for a non-array or a non-integer dtype (bool and
-    float included).
+    repeated in a row (each naming the row); ``TableError`` for another shape;
+    ``TypeError`` for a non-array or a non-integer dtype (bool and float
+    included).
     """
 
 def natural_split(cards: _CardsLike, natural: str, rules: _Rules = None) -> list[int] | None:
@@ -625,43 +623,42 @@ def settle(
     whom, and why.
 
     ``seats`` is a list, tuple or other iterable of seats (reading stops one
-    past the most the rules' deck seats). A seat is read by its public
-    attributes, never by its class: an object with ``arrangement`` (a seat,
-    as ``capsa.Seat``: that arrangement, read as the others, and its bool
-    ``surrender`` and ``declare_natural``, both required); an object with
-    ``ids`` (an arrangement, as ``capsa.Arrangement``); text, ``"top /
-    middle / bottom"`` (rows separated by ``/`` or ``|``) or the 13 cards in
-    row order; or 13 cards laid out top 0-2, middle 3-7, bottom 8-12, as a
-    list, tuple, numpy array or other iterable of ``Card`` objects, integer
-    ids of the rules' deck or one-card texts (a row of ``splits()`` is one).
-    Only a seat with ``arrangement`` surrenders or declines its natural.
-    ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset).
-    ``stakes``, in minor units per point, is None (the rules'
-    ``money.stake`` for every pair), one integer for every pair, or a seats
-    x seats symmetric matrix of non-negative integers (nested sequences or a
-    2-d numpy integer array; the diagonal is ignored). ``banker`` names the
-    banker seat of a banker game (required when the rules'
-    ``banker.enabled``, refused otherwise) and ``multipliers`` gives each
-    seat's stake multiplier (1 each when None; the banker's 1, the others'
-    in ``1..=banker.max_multiplier``; all 1 outside a banker game).
+    past the most the rules' deck seats).
+    A seat is read by its public attributes, never by its class: an object with
+    ``arrangement`` (a seat, as ``capsa.Seat``: that arrangement, read as the
+    others, and its bool ``surrender`` and ``declare_natural``, both required);
+    an object with ``ids`` (an arrangement, as ``capsa.Arrangement``); text,
+    ``"top / middle / bottom"`` (rows separated by ``/`` or ``|``) or the 13
+    cards in row order; or 13 cards laid out top 0-2, middle 3-7, bottom 8-12,
+    as a list, tuple, numpy array or other iterable of ``Card`` objects, integer
+    ids of the rules' deck or one-card texts (a row of ``splits()`` is one). Only a seat with
+    ``arrangement`` surrenders or declines its natural. ``rules`` is a
+    ``capsa.Rules`` or None (the capsa-susun preset). ``stakes``, in minor units
+    per point, is None (the rules' ``money.stake`` for every pair), one integer
+    for every pair, or a seats x seats symmetric matrix of non-negative integers
+    (nested sequences or a 2-d numpy integer array; the diagonal is ignored).
+    ``banker`` names the banker seat of a banker game (required when the
+    rules' ``banker.enabled``, refused otherwise) and ``multipliers`` gives
+    each seat's stake multiplier (1 each when None; the banker's 1, the
+    others' in ``1..=banker.max_multiplier``; all 1 outside a banker game).
 
     Returns a ``Settlement``: points, money (minor units), rake and net per
     seat, per-seat and per-pair detail, ``explain()`` and ``to_dict()``.
 
-    Raises ``TableError`` for a number of seats the rules' deck does not
-    seat (2 to 4 with the 52-card deck), stakes that are negative, not
-    symmetric or of the wrong shape, a surrender the rules do not enable, a
-    banker or multipliers the rules do not allow (naming the seat and
-    value), a fouled arrangement under ``foul.mode = "refuse"``, or figures
-    that do not fit in 64 bits; ``ArgumentError`` for a banker that is not a
-    seat or multipliers that are not one integer per seat; ``CardError`` and
-    ``HandError`` for a bad card (one the rules' deck does not hold), a seat
-    without 13 cards or a card held twice (the error's ``seat`` names the
-    seat); ``TypeError`` for seats that are not an iterable of seats (a str, a
-    single ``Arrangement`` or ``Seat``, a mapping), a seat of another type,
-    a seat whose ``surrender`` or ``declare_natural`` is missing or not a
-    bool, stakes given as a float, bool, str or non-integer array, or
-    ``rules`` that is not a ``capsa.Rules`` or None.
+    Raises ``TableError`` for a number of seats the rules' deck does not seat
+    (2 to 4 with the 52-card deck), stakes that are negative, not symmetric
+    or of the wrong shape, a surrender the rules do not enable, a banker or
+    multipliers the rules do not allow (naming the seat and value), a fouled
+    arrangement under ``foul.mode = "refuse"``, or figures that do not fit in
+    64 bits; ``ArgumentError`` for a banker that is not a seat or multipliers
+    that are not one integer per seat; ``CardError`` and ``HandError`` for a
+    bad card (one the rules' deck does not hold), a seat without 13 cards or
+    a card held twice (the error's ``seat`` names the seat); ``TypeError``
+    for seats that are not an iterable of seats (a str, a single
+    ``Arrangement`` or ``Seat``, a mapping), a seat of another type, a seat
+    whose ``surrender`` or ``declare_natural`` is missing or not a bool,
+    stakes given as a float, bool, str or non-integer array, or ``rules``
+    that is not a ``capsa.Rules`` or None.
     """
 
 def settle_batch(
@@ -721,11 +718,12 @@ def read_seat_roles(
     banker: int | None = None,
     multipliers: Sequence[int] | None = None,
 ) -> tuple[int | None, list[int]]:
-    """The banker seat (or None) and each seat's multiplier of a
-    ``seats``-seat table, read and checked as :func:`settle` reads and checks
-    them: ``ArgumentError``/``TableError`` naming what is wrong (a banker the
-    rules do not play, none in a banker game, a multiplier out of range),
-    ``TypeError`` for a value that is not an int."""
+    """The banker seat and each seat's multiplier of a ``seats``-seat table under
+    ``rules``, read and checked as :func:`settle` reads and checks them
+    (``None``: no banker, every multiplier 1): ``(banker or None,
+    multipliers)``. ``ArgumentError``/``TableError`` naming what is wrong (a
+    banker the rules do not play, none in a banker game, a multiplier out of
+    range), ``TypeError`` for a value that is not an int."""
 
 def check_settlement_fits(
     rules: _Rules, seats: int, stakes: int | Sequence[Sequence[int]] | None
@@ -749,15 +747,18 @@ def settle_rounds(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.int64], list[str]]:
     """Settles N rounds of P seats ((N, P, 13) ids), each with its own stake.
 
-    ``stakes`` is one int64 per round (None: the rules' stake), the flags
-    (N, P) bool arrays; ``threads`` caps the cores (default all). Returns the
-    figures as int64 (4, P, N): points, money, rake, net, each seat's column
-    contiguous; the outcomes as uint8 (5, P, N): fouled (0/1), natural (0:
-    none, else its index in ``NATURAL_NAMES`` plus one), scoops (opponents
-    won all three rows against), swept (0/1), surrendered (0/1); the rows
-    that could not be settled (int64, in order) and their reasons ("Kind:
-    message"), whose figures and outcomes are zero. A bad argument raises
-    before any round is settled."""
+    ``stakes`` is one int64 per round (None: the rules' stake), the flags (N,
+    P) bool arrays; ``banker`` (an int or an int (N,) array) and
+    ``multipliers`` (an int (N, P) array) give a banker game's roles;
+    ``threads`` caps the cores (default all). Returns the figures as int64 (4,
+    P, N): points, money, rake, net, each seat's column contiguous; the
+    outcomes as uint8 (5, P, N): fouled (0/1), natural (0: none, else its
+    index in ``NATURAL_NAMES`` plus one), scoops (opponents won all three rows
+    against), swept (0/1), surrendered (0/1); the rows that could not be
+    settled (int64, in order) and their reasons ("Kind: message"), whose
+    figures and outcomes are zero. A bad argument raises before any round is
+    settled.
+    """
 
 MAX_LINE_BYTES: Final[int]
 """The longest line (one round) ``capsa settle`` reads, in bytes."""
@@ -813,12 +814,13 @@ def write_json_document(
     out: Callable[[bytes], object],
     default: str | None = None,
 ) -> int:
-    """Settles one JSON document as ``settle_json_document`` does (not
-    indented), handing the output to ``out`` a batch of rounds at a time;
-    returns how many rounds failed."""
+    """Settles one JSON document as ``settle_json_document`` does (not indented),
+    handing the output to ``out`` (its ``write`` method) a batch of rounds at
+    a time, so that it is never held whole; returns how many rounds failed."""
 
 def is_json_object_line(line: bytes) -> bool:
-    """True when the line holds one complete JSON object."""
+    """True when the line holds one complete JSON object (the first line of a
+    JSON Lines stream does)."""
 
 def is_json_document(document: bytes) -> bool:
     """True when the bytes are one valid JSON document (a round or a list)."""
@@ -845,9 +847,9 @@ def best_arrangement(
 
 def auto_arrangement(cards: Any, rules: Any, seats: int, policy: str) -> tuple[list[int], bool]:
     """How a round's auto-arrange ``policy`` (``"solver"``, ``"greedy"`` or
-    ``"foul"``) arranges a seat that did not submit by the close: (ids laid
-    out top 0-2, middle 3-7, bottom 8-12; whether it declares a natural its
-    hand holds). ``ArgumentError`` for another policy."""
+    ``"foul"``) arranges a seat that did not submit by the close, at a table
+    of ``seats``: (ids laid out top 0-2, middle 3-7, bottom 8-12; whether it
+    declares a natural its hand holds). ``ArgumentError`` for another policy."""
 
 def rank_arrangements(
     cards: Any,
@@ -870,8 +872,9 @@ def best_arrangement_batch(
     tables: bytes | None = None,
     effort: str = "fast",
 ) -> npt.NDArray[np.uint8]:
-    """Best arrangements of N hands ((N, 13) ids) on all cores: uint8 (N, 13).
-    See ``capsa.solver.best_arrangement_batch``."""
+    """Best arrangements of N hands ((N, 13) ids) on all cores: uint8 (N, 13),
+    each row laid out top 0-2, middle 3-7, bottom 8-12. See
+    ``capsa.solver.best_arrangement_batch``."""
 
 TRAINER_VERSION: int
 """The version of the training procedure, written into every tables file."""
@@ -895,8 +898,9 @@ def train_tables(
     deals are arranged."""
 
 def solver_tables_info(rules: Any = None, tables: bytes | None = None) -> dict[str, Any]:
-    """Metadata of the tables the solver uses for ``rules``. See
-    ``capsa.solver.tables_info``."""
+    """Metadata of the tables the solver uses for ``rules`` (the given tables or
+    the nearest shipped ones), plus ``distance`` (0 for a preset's own rules).
+    See ``capsa.solver.tables_info``."""
 
 def duplicate_tournament(
     strategies: list[str],
@@ -998,17 +1002,17 @@ def fair_deal_checked(
     rules: _Rules,
 ) -> tuple[list[list[int]], list[list[int] | None], list[bool], list[bool | None]]:
     """The provably fair deal again with each seat's arrangement (or None)
-    checked against its hand, in one call: each seat's 13 ids sorted, each
-    arrangement's 13 ids, whether each hand holds a natural ``rules`` enable,
-    and whether each arrangement fouls under them. Raises what ``fair_deal``
-    and ``submission`` raise."""
+    checked against its hand, in one call, as a saved round is restored: each
+    seat's 13 ids sorted, each arrangement's 13 ids, whether each hand holds a
+    natural ``rules`` enable, and whether each arrangement fouls under them.
+    Raises what ``fair_deal`` and ``submission`` raise."""
 
 def submission(
     arrangement: Any, hand: Sequence[int], seat: int, rules: _Rules | None = None
 ) -> tuple[int, ...]:
     """Reads a submission (an Arrangement, "top / middle / bottom" text or 13
-    cards in row order) and checks it holds exactly ``hand``; its 13 ids.
-    ``HandError``/``CardError`` name the seat and the cards."""
+    cards in row order) and checks it holds exactly ``hand``; returns its 13
+    ids. ``HandError``/``CardError`` name the seat and the cards."""
 
 MIN_STATE_KEY_BYTES: Final[int]
 """The shortest key a round state is sealed under, in bytes (32 recommended)."""
@@ -1028,8 +1032,8 @@ def canonical_json_of(value: object) -> str:
     ``None``); ``ValueError`` for anything else."""
 
 def json_value(text: str) -> Any:
-    """The Python value of JSON text (``json.loads`` of it), for the
-    canonical JSON capsa writes: integers only, keys in the order written."""
+    """The Python value of JSON text (``json.loads`` of it), for the canonical
+    JSON capsa writes: integers only, keys in the order written."""
 
 def record_value(
     text: str,
@@ -1046,9 +1050,10 @@ def record_value(
     read. ``ValueError`` when the spans are not those members'."""
 
 def state_mac_matches(key: bytes, state: dict[str, Any], whole: str, skip: str) -> bool:
-    """Whether the MAC of the whole of ``state`` under ``key``, every field
-    but ``skip`` taken, is ``whole`` (hex), compared in constant time.
-    Raises as :func:`state_macs` does."""
+    """Whether the MAC of the whole of ``state`` under ``key``, every field but
+    ``skip`` taken, is ``whole`` (hex), compared in constant time: the check
+    of a state that was not changed, in one call. Raises as :func:`state_macs`
+    does."""
 
 def canonical_json(text: str | bytes) -> str:
     """The canonical JSON text of any JSON text holding integers only
@@ -1083,16 +1088,19 @@ def write_round_record(
     banker: int | None = None,
     multipliers: Sequence[int] | None = None,
 ) -> tuple[str, str]:
-    """The record of a played round: its canonical JSON text and digest (hex),
-    and with ``with_settlement`` the :class:`Settlement` too. Each seat is
-    (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping or a
-    JSON object's text; ``format_version`` is 5 (the default), 4, 3, 2, or 1
-    (no table id or players), and ``rules`` must hold the rules as that
-    version writes them (``capsa.records.rules_for_record``);
-    ``auto_arrange`` is the policy that arranged the seats marked auto
-    (``"solver"``, ``"greedy"`` or ``"foul"``; the last two from format 4);
-    ``banker`` and ``multipliers`` a banker game's roles, as :func:`settle`
-    takes them (format 5)."""
+    """The record of a played round, the hands dealt again from the seeds and the
+    table settled: its canonical JSON text (one line) and digest (hex), and
+    with ``with_settlement`` the :class:`Settlement` (a round settles once, as
+    its record) and the byte ranges of the ``rules`` and ``settlement`` values
+    in the text (start, end, start, end; for :func:`record_value`) too. Each
+    seat is (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping
+    or a JSON object's text; ``format_version`` is 5 (the default), 4, 3, 2,
+    or 1 (no table id or players), and ``rules`` must hold the rules as that
+    version writes them (``capsa.records.rules_for_record``); ``auto_arrange``
+    is the policy that arranged the seats marked auto (``"solver"``,
+    ``"greedy"`` or ``"foul"``; the last two from format 4); ``banker`` and
+    ``multipliers`` a banker game's roles, as :func:`settle` takes them
+    (format 5)."""
 
 @overload
 def write_round_record(
@@ -1114,16 +1122,19 @@ def write_round_record(
     banker: int | None = None,
     multipliers: Sequence[int] | None = None,
 ) -> tuple[str, str, Settlement, tuple[int, int, int, int]]:
-    """The record of a played round: its canonical JSON text and digest (hex),
-    and with ``with_settlement`` the :class:`Settlement` and the byte ranges
-    of the ``rules`` and ``settlement`` values in the text (start, end,
-    start, end; for :func:`record_value`) too. Each seat is
-    (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping or a
-    JSON object's text; ``format_version`` is 5 (the default), 4, 3, 2, or 1
-    (no table id or players), and ``rules`` must hold the rules as that
-    version writes them (``capsa.records.rules_for_record``);
-    ``auto_arrange`` is the policy that arranged the seats marked auto
-    (``"solver"``, ``"greedy"`` or ``"foul"``; the last two from format 4)."""
+    """The record of a played round, the hands dealt again from the seeds and the
+    table settled: its canonical JSON text (one line) and digest (hex), and
+    with ``with_settlement`` the :class:`Settlement` (a round settles once, as
+    its record) and the byte ranges of the ``rules`` and ``settlement`` values
+    in the text (start, end, start, end; for :func:`record_value`) too. Each
+    seat is (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping
+    or a JSON object's text; ``format_version`` is 5 (the default), 4, 3, 2,
+    or 1 (no table id or players), and ``rules`` must hold the rules as that
+    version writes them (``capsa.records.rules_for_record``); ``auto_arrange``
+    is the policy that arranged the seats marked auto (``"solver"``,
+    ``"greedy"`` or ``"foul"``; the last two from format 4); ``banker`` and
+    ``multipliers`` a banker game's roles, as :func:`settle` takes them
+    (format 5)."""
 
 @final
 class RecordView:
@@ -1183,20 +1194,28 @@ class RecordView:
         """Each seat's (net, rake) from the recorded settlement."""
     @property
     def stakes(self) -> int | list[list[int]]:
-        """The stakes as recorded: one int, or the matrix as rows."""
+        """The stakes as recorded: one int for every pair, or the matrix as a
+        list of rows."""
     @property
     def played_at(self) -> str | int | None:
-        """``meta.played_at`` as written (text or an integer), or None."""
+        """``meta.played_at`` as written: its text, or its integer; None when the
+        record has none, or another JSON value."""
     def replay(
         self, rules: RecordRules, check_previous: bool = False, previous_digest: str | None = None
     ) -> list[tuple[str, str]]:
-        """(field, message) of every field that differs from what the inputs give."""
+        """Recomputes everything from the record's inputs under ``rules`` (the
+        record's own rules, compiled); (field, message) of every difference.
+        ``check_previous`` says whether to check the chain link against
+        ``previous_digest`` (None: the record must be the first of a chain)."""
     def verify_deal(self, commitment: str | None = None) -> list[tuple[str, str]]:
-        """(field, message) of every problem of the provably fair deal."""
+        """Checks the provably fair deal from the record alone (and that its
+        commitment is ``commitment``, when given); (field, message) of every
+        problem."""
 
 @final
 class VoidView:
-    """A void record as read (every field checked for its form)."""
+    """A void record as read (every field checked for its form): the pending
+    round it closes, and why."""
 
     @property
     def kind(self) -> Literal["void"]:
@@ -1225,7 +1244,8 @@ class VoidView:
         """The record's ``digest`` as written."""
     @property
     def content_digest(self) -> str:
-        """The SHA-256 of the record's contents without ``digest``."""
+        """The SHA-256 of the record's contents: its canonical form without
+        ``digest`` (what ``digest`` must be)."""
     @property
     def canonical_as_read(self) -> bool:
         """Whether the text read is the record's canonical form as it stands."""
@@ -1237,9 +1257,12 @@ class VoidView:
     def replay(
         self, check_previous: bool = False, previous_digest: str | None = None
     ) -> list[tuple[str, str]]:
-        """(field, message) of the digest and, with ``check_previous``, the link."""
+        """Checks the digest and, with ``check_previous``, the chain link against
+        ``previous_digest`` (None: the record must be the first of a chain);
+        (field, message) of every difference."""
     def verify_deal(self, commitment: str | None = None) -> list[tuple[str, str]]:
-        """(field, message) of a commitment that is not ``commitment``."""
+        """Checks the commitment against ``commitment``, the one published before the
+        deal, when given; (field, message) of every problem."""
 
 def write_void_record(
     round_id: str,
@@ -1251,21 +1274,24 @@ def write_void_record(
     *,
     table_id: str | None = None,
 ) -> tuple[str, str]:
-    """The void record of a pending round: its canonical JSON text and
+    """The void record of a pending round: its canonical JSON text (one line) and
     digest (hex). See ``capsa.records.void_record``."""
 
 def read_record(text: str | bytes) -> tuple[RecordView | VoidView | None, str, str]:
-    """The record (a round or a void record, by its format), or (None,
-    field, message) naming the first field that is not as its format version
-    writes it."""
+    """Reads a record from its JSON text (bytes or str): the record (a round or a
+    void record, by its format), or (None, field, message) naming the first
+    field that is not as its format version writes it (a newer format version
+    is refused first)."""
 
 def read_record_value(record: dict[str, Any]) -> tuple[RecordView | VoidView | None, str, str]:
-    """:func:`read_record` of a record given as a dict (its canonical text is
-    what is digested); ``ValueError`` for a dict that is not plain JSON data."""
+    """:func:`read_record` of a record given as a dict (its canonical text, at
+    most ``MAX_RECORD_BYTES`` bytes, is what is digested); ``ValueError`` for
+    a dict that is not plain JSON data (dicts with str keys, lists, tuples,
+    str, int of at most 64 bits, bool, None), naming its fault."""
 
 def read_records(texts: list[str | bytes]) -> list[tuple[RecordView | VoidView | None, str, str]]:
-    """Many records read as :func:`read_record` reads each, on every core
-    without the GIL, in the order given."""
+    """Many records read as :func:`read_record` reads each, on every core without
+    the GIL: a list of (record or None, field, message) in the order given."""
 
 def record_seats(views: list[RecordView], width: int = 4) -> tuple[bytes, bytes, bytes]:
     """The seats of many records read, as a rounds table of ``width`` seats
@@ -1297,8 +1323,8 @@ def read_table_id(table_id: str | None = None) -> str | None:
 def read_players(
     players: Sequence[str | Mapping[str, str | None]] | None, seats: int
 ) -> list[dict[str, str | None]]:
-    """The players of a table of ``seats`` as dicts ``{"id", "name"}``: None
-    gives seat k the player ``seat-k``."""
+    """The players of a table of ``seats``, as a new list of dicts ``{"id": str,
+    "name": str | None}``: None gives seat k the player ``seat-k``."""
 
 def read_nonce(nonce: int) -> int:
     """The nonce of a fair deal: an int 0..2**64-1."""
@@ -1325,11 +1351,11 @@ def read_round_args(
     list[dict[str, str | None]],
     bytes | None,
 ]:
-    """The arguments of a ``capsa.Round`` as read, in one call and in the
-    order the other readers read them: the seat count, the stakes as a
-    record holds them (None when not given), the round id, the nonce, the
-    previous digest, the meta, the table id, the players and the server
-    seed (None when not given)."""
+    """The arguments of a ``capsa.Round`` under ``rules`` as read, in one call
+    and in the order the other readers read them: the seat count (as the
+    rules' deck seats), the stakes as a record holds them (None when not
+    given), the round id, the nonce, the previous digest, the meta, the table
+    id, the players and the server seed (None when not given)."""
 
 def read_digest(value: str | None, what: str) -> str | None:
     """A SHA-256 as 64 lowercase hexadecimal digits, or None; ``what`` names it."""
@@ -1369,26 +1395,29 @@ def rules_text_fault(knob: str, value: str) -> str | None:
     holding a lone surrogate."""
 
 def natural_entries(value: object) -> list[dict[str, Any]]:
-    """``naturals.enabled`` read and checked by the engine, as rules data
+    """`naturals.enabled` read and checked by the engine, as rules data
     writes it: each entry's name, points and the optional fields away from
-    their defaults, in order (rank letters as ``"T"``). ``RulesError``
-    naming the entry and the field for every fault of the list."""
+    their defaults, in order (rank letters as ``"T"``).
+
+    Raises ``RulesError`` naming the entry and the field for every fault of
+    the list.
+    """
 
 def rng_words_fair(server_seed: bytes, nonce: int, start: int, count: int) -> bytes:
-    """``count`` words of the fair deal's HMAC-SHA256 stream from word
-    ``start`` (no client seeds), as the stream's bytes."""
+    """``count`` words of the fair deal's HMAC-SHA256 stream from word ``start``
+    (no client seeds), as the stream's bytes (each word big-endian)."""
 
 def rng_words_chacha20(key: bytes, start: int, count: int) -> bytes:
     """``count`` words of the ChaCha20 stream of a 32-byte key from word
-    ``start``, as the key stream's bytes."""
+    ``start``, as the key stream's bytes (each word little-endian)."""
 
 def rng_shuffles_fair(server_seed: bytes, first_nonce: int, count: int) -> bytes:
-    """The decks (52 ids each, deck order) of the fair deals of nonces
-    ``first_nonce``, ``first_nonce + 1``, ... (no client seeds)."""
+    """The decks (52 ids each, in deck order) of the fair deals of a server seed
+    with no client seeds and nonces ``first_nonce``, ``first_nonce + 1``, ..."""
 
 def rng_shuffles_seeded(first_seed: int, count: int) -> bytes:
-    """The decks (52 ids each, deck order) of the seeded deals of seeds
-    ``first_seed``, ``first_seed + 1``, ..."""
+    """The decks (52 ids each, in deck order) of the seeded deals of seeds
+    ``first_seed``, ``first_seed + 1``, ... (``capsa.deal(seats, seed)``)."""
 
 # variant simulator
 
@@ -1414,6 +1443,6 @@ def simulated_deal(seed: int, index: int, seats: int) -> list[list[int]]:
 def simulated_naturals(
     seed: int, *, start: int, count: int, seats: int, threads: int | None = None
 ) -> list[int]:
-    """Per natural (``NATURAL_NAMES`` order), the hands of the run's deals
-    ``start .. start + count - 1`` that qualify for it (neither arranged nor
-    settled)."""
+    """Per natural (``NATURAL_NAMES`` order), the hands of deals ``start .. start
+    + count - 1`` of a run seeded ``seed`` that qualify for it (neither
+    arranged nor settled)."""

@@ -32,15 +32,20 @@ type Settled<'py> = (
     Vec<String>,
 );
 
-/// Settles N rounds of P seats: cards (N, P, 13), an int64 stake per round
-/// (None: the rules' stake), (N, P) bool flags. Returns the figures as an
-/// int64 (4, P, N) array; `banker` (an int or an int (N,) array) and
-/// `multipliers` (an int (N, P) array) for a banker game. Returns the figures as an
-/// int64 (4, P, N) array (points, money, rake, net; each seat's column
-/// contiguous), the outcomes as a uint8 (5, P, N) array (fouled, natural,
-/// scoops, swept, surrendered: `capsa_core::bulk::outcome_bytes`), the rows that
-/// could not be settled (int64, in order) and their reasons ("Kind:
-/// message"); those rows' figures and outcomes are zero. A bad argument raises before any round is settled.
+// the outcome rows are those of `capsa_core::bulk::outcome_bytes`
+/// Settles N rounds of P seats ((N, P, 13) ids), each with its own stake.
+///
+/// ``stakes`` is one int64 per round (None: the rules' stake), the flags (N,
+/// P) bool arrays; ``banker`` (an int or an int (N,) array) and
+/// ``multipliers`` (an int (N, P) array) give a banker game's roles;
+/// ``threads`` caps the cores (default all). Returns the figures as int64 (4,
+/// P, N): points, money, rake, net, each seat's column contiguous; the
+/// outcomes as uint8 (5, P, N): fouled (0/1), natural (0: none, else its
+/// index in ``NATURAL_NAMES`` plus one), scoops (opponents won all three rows
+/// against), swept (0/1), surrendered (0/1); the rows that could not be
+/// settled (int64, in order) and their reasons ("Kind: message"), whose
+/// figures and outcomes are zero. A bad argument raises before any round is
+/// settled.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None, stakes=None, surrender=None, declare_natural=None, *, threads=None, banker=None, multipliers=None))]
 #[allow(clippy::too_many_arguments)]
@@ -100,13 +105,12 @@ fn settle_rounds<'py>(
     Ok((figures, outcomes, rows.into_pyarray(py), reasons))
 }
 
-/// The seats of many records read, as the columns of a rounds table of
-/// `width` seats (2 to 8; the caller leaves out records of more) take
-/// them, in three buffers: each record's seat count (one byte a record);
-/// each seat's arrangement as 13 card ids, top row first (13 bytes a seat
-/// of the width, zero for a seat the record lacks); and each seat's
-/// `auto`, `surrender` and `declare_natural` as 0 or 1 (3 bytes a seat of
-/// the width). One call for a batch, so that no object is made a seat.
+/// The seats of many records read, as a rounds table of ``width`` seats
+/// (2 to 8; ``TableError`` otherwise) takes them, in three buffers: each
+/// record's seat count (a byte a record); each seat's arrangement as 13
+/// card ids, top row first (13 bytes a seat of the width, zero for a seat
+/// it lacks); each seat's ``auto``, ``surrender`` and ``declare_natural``
+/// as 0 or 1 (3 bytes a seat of the width).
 #[pyfunction]
 #[pyo3(signature = (views, width = 4))]
 fn record_seats<'py>(

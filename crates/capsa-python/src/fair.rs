@@ -30,6 +30,10 @@ type Hands<'py> = (Vec<Bound<'py, PyTuple>>, Vec<Vec<Py<Card>>>);
 
 /// The provably fair deal of the rules' deck (None: the 52-card deck):
 /// each seat's 13 ids sorted (a tuple), and the same as a list of Cards.
+///
+/// ``client_seeds`` is a list or tuple of str (one per seat, each at most
+/// ``MAX_CLIENT_SEED_BYTES`` of UTF-8) or None; ``ArgumentError`` otherwise
+/// (``TypeError`` for a wrong type).
 #[pyfunction]
 #[pyo3(signature = (server_seed, client_seeds, nonce, seats, rules=None))]
 fn fair_deal<'py>(
@@ -67,9 +71,9 @@ fn deal_of(
     fair::deal_deck(deck, &seed, &client_seeds, nonce_arg(nonce)?, seats).map_err(py_err)
 }
 
-/// Reads a submission (an `Arrangement`, "top / middle / bottom" text, or
-/// 13 cards in row order) and checks it holds exactly `hand`; returns its
-/// 13 ids. An error names the seat and the cards.
+/// Reads a submission (an Arrangement, "top / middle / bottom" text or 13
+/// cards in row order) and checks it holds exactly ``hand``; returns its 13
+/// ids. ``HandError``/``CardError`` name the seat and the cards.
 #[pyfunction]
 #[pyo3(signature = (arrangement, hand, seat, rules=None))]
 fn submission<'py>(
@@ -121,10 +125,10 @@ type Arranged = Vec<Option<Vec<u32>>>;
 type Restored = (Vec<Vec<u32>>, Arranged, Vec<bool>, Vec<Option<bool>>);
 
 /// The provably fair deal again with each seat's arrangement (or None)
-/// checked against its hand, in one call, as a saved round is restored:
-/// each seat's 13 ids sorted, each arrangement's 13 ids, whether each hand
-/// holds a natural `rules` enable, and whether each arrangement fouls under
-/// them. Raises what ``fair_deal`` and ``submission`` raise.
+/// checked against its hand, in one call, as a saved round is restored: each
+/// seat's 13 ids sorted, each arrangement's 13 ids, whether each hand holds a
+/// natural ``rules`` enable, and whether each arrangement fouls under them.
+/// Raises what ``fair_deal`` and ``submission`` raise.
 #[pyfunction]
 #[pyo3(signature = (server_seed, client_seeds, nonce, seats, arrangements, rules))]
 fn fair_deal_checked(

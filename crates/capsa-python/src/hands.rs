@@ -211,7 +211,7 @@ fn evaluate_batch<'py>(
     Ok(out.into_pyarray(py))
 }
 
-/// The category name of a strength.
+/// The category name of a strength (``ValueError`` for one that is not).
 #[pyfunction]
 fn category_of_strength(strength: u32) -> PyResult<&'static str> {
     CATEGORY_NAMES

@@ -98,8 +98,22 @@ fn naturals_batch<'py>(
     Ok(out.into_pyarray(py))
 }
 
-/// The split that shows a row-shaped natural of 13 cards: ids laid out top
-/// 0-2, middle 3-7, bottom 8-12, or None (see `naturals::natural_split`).
+// the core's `naturals::natural_split`
+/// The split that shows a row-shaped natural of 13 cards, or ``None``.
+///
+/// For ``three-flushes``, ``three-straights``, ``three-straight-flushes``
+/// and ``two-full-houses``: 13 ids laid out top 0-2, middle 3-7, bottom
+/// 8-12 (each row by ascending id) whose three rows have the natural's
+/// shape (for ``two-full-houses`` a pair and a single on top and two full
+/// houses): the first such split in ``splits()`` order that does not foul
+/// under the rules, or the first such split when every one fouls (only
+/// possible under ``foul_check = "strict"``); when the rules' entry of the
+/// natural is raised by a straight flush and the cards raise it, among the
+/// splits with a straight flush as
+/// a five-card row. ``None`` for any other natural (their cards, not their
+/// rows, make them) and when the cards do not qualify. ``natural`` is a
+/// name from ``NATURAL_NAMES`` (``ArgumentError`` otherwise, ``TypeError``
+/// when not a str).
 #[pyfunction]
 #[pyo3(signature = (cards, natural, rules=None))]
 fn natural_split(

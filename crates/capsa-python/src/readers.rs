@@ -28,8 +28,8 @@ fn read_seat_count(seats: &Bound<'_, PyAny>) -> PyResult<usize> {
     seat_count_arg(seats)
 }
 
-/// The stakes of a table of `seats`: one int for every pair, or the
-/// matrix as a list of rows. `for_record`: every entry >= 0, the diagonal
+/// The stakes of a table of ``seats``: one int for every pair, or the
+/// matrix as a list of rows. ``for_record``: every entry >= 0, the diagonal
 /// too, as a round record holds them.
 #[pyfunction]
 #[pyo3(signature = (stakes, seats, *, for_record=false))]
@@ -63,22 +63,21 @@ fn stakes_of_table<'py>(
     })
 }
 
-/// A round id: a str of 1 to `MAX_ROUND_ID_BYTES` bytes of UTF-8.
+/// A round id: a str of 1 to ``MAX_ROUND_ID_BYTES`` bytes of UTF-8.
 #[pyfunction]
 fn read_round_id(round_id: &Bound<'_, PyAny>) -> PyResult<String> {
     round_id_arg(round_id)
 }
 
-/// A table id: None, or a str of 1 to `MAX_TABLE_ID_BYTES` bytes of UTF-8.
+/// A table id: None, or a str of 1 to ``MAX_TABLE_ID_BYTES`` bytes of UTF-8.
 #[pyfunction]
 #[pyo3(signature = (table_id=None))]
 fn read_table_id(table_id: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
     table_id_arg(table_id)
 }
 
-/// The players of a table of `seats`, as a new list of dicts
-/// `{"id": str, "name": str | None}`: None gives seat k the player
-/// `seat-k`.
+/// The players of a table of ``seats``, as a new list of dicts ``{"id": str,
+/// "name": str | None}``: None gives seat k the player ``seat-k``.
 #[pyfunction]
 #[pyo3(signature = (players, seats))]
 fn read_players<'py>(
@@ -111,7 +110,7 @@ fn read_nonce(nonce: &Bound<'_, PyAny>) -> PyResult<u64> {
     nonce_arg(nonce)
 }
 
-/// A SHA-256 as 64 lowercase hexadecimal digits, or None; `what` names it.
+/// A SHA-256 as 64 lowercase hexadecimal digits, or None; ``what`` names it.
 #[pyfunction]
 fn read_digest(
     value: Option<&Bound<'_, PyAny>>,
@@ -155,9 +154,13 @@ fn read_meta<'py>(
     Ok(out)
 }
 
-/// An id (of a table, a round or a player) at `field`, as a writer takes
-/// it (`texts::check_id`), or (`recorded`) as the record reader takes an
-/// id read from a record (`texts::check_read_id`).
+// `texts::check_id`, or `texts::check_read_id` when `recorded`
+/// An id (of a table, a round or a player) at ``field``, as a writer
+/// takes it: 1 to ``MAX_ID_BYTES`` bytes of UTF-8, no control character
+/// (U+0000 to U+001F, U+007F); ``recorded``: as the record reader takes an
+/// id read from a record (U+0000 refused, other controls read).
+/// ``TypeError`` for a value that is not a str, ``ArgumentError`` naming
+/// the field otherwise.
 #[pyfunction]
 #[pyo3(signature = (value, field, *, recorded=false))]
 fn check_id(
@@ -174,9 +177,12 @@ fn check_id(
     Ok(id)
 }
 
-/// A player's display name at `field`, or None, as a writer takes it
-/// (`texts::check_name`), or (`recorded`) as the record reader takes one
-/// (`texts::check_read_name`).
+// `texts::check_name`, or `texts::check_read_name` when `recorded`
+/// A player's display name at ``field``, or None, as a writer takes it:
+/// 1 to ``MAX_NAME_BYTES`` bytes of UTF-8, no U+0000; ``recorded``: as the
+/// record reader takes one (U+0000 read). ``TypeError`` for a value that
+/// is neither a str nor None, ``ArgumentError`` naming the field
+/// otherwise.
 #[pyfunction]
 #[pyo3(signature = (value, field, *, recorded=false))]
 fn check_name(
@@ -198,27 +204,30 @@ fn check_name(
     Ok(Some(name))
 }
 
-/// The text knob `knob` of the rules (`name`, `description`), as the rules
-/// take it (`texts::check_rules_text`): the message, or None when it is
-/// good.
+// the check is `texts::check_rules_text`
+/// What is wrong with ``value`` as the rules' text knob ``knob``
+/// (``name``: at most ``MAX_RULES_NAME_BYTES`` bytes of UTF-8,
+/// ``description``: at most ``MAX_RULES_DESCRIPTION_BYTES``), or None.
+/// ``TypeError`` for a value that is not a str, ``ArgumentError`` for one
+/// holding a lone surrogate.
 #[pyfunction]
 fn rules_text_fault(knob: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     let knob = text_arg(knob, "knob")?;
     Ok(texts::check_rules_text(&knob, &text_arg(value, &knob)?).err())
 }
 
-/// A flag: a bool (an int is not one); `what` names it.
+/// A flag: a bool (an int or a str is not one); ``what`` names it.
+/// ``TypeError`` for anything else.
 #[pyfunction]
 fn read_flag(value: &Bound<'_, PyAny>, what: &Bound<'_, PyAny>) -> PyResult<bool> {
     bool_arg(value, &text_arg(what, "what")?)
 }
 
-/// The arguments of a `capsa.Round` under `rules` as read, in one call and
-/// in the order the readers above read them: the seat count (as the rules'
-/// deck seats), the stakes as a record
-/// holds them (None when not given), the round id, the nonce, the previous
-/// digest, the meta, the table id, the players and the server seed (None
-/// when not given).
+/// The arguments of a ``capsa.Round`` under ``rules`` as read, in one call
+/// and in the order the other readers read them: the seat count (as the
+/// rules' deck seats), the stakes as a record holds them (None when not
+/// given), the round id, the nonce, the previous digest, the meta, the table
+/// id, the players and the server seed (None when not given).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[allow(clippy::type_complexity)]

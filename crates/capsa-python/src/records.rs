@@ -31,7 +31,8 @@ use capsa_core::stakes::StakeSpec;
 use capsa_records::fair::hex;
 use capsa_records::record::{self, AnyRecord, Problem, Record, RoundInputs, SolverId, VoidRecord};
 
-/// Canonical JSON text of any JSON text (see `docs/records.md`).
+/// The canonical JSON text of any JSON text holding integers only
+/// (``TableError`` for text that is not such JSON).
 #[pyfunction]
 fn canonical_json(text: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(b) = text.cast::<PyBytes>() {
@@ -108,14 +109,20 @@ impl RecordRules {
     }
 }
 
-/// Writes the record of a played round: its canonical JSON text (one line)
-/// and its digest (hex), and with `with_settlement` the settlement too
-/// (a round settles once, as its record). The hands are dealt again from
-/// the seeds and the table settled (see `capsa_records::record::write`).
-/// `auto_arrange` is the policy that arranged the seats marked `auto`
-/// (`solver`, `greedy` or `foul`; format 4 on); `banker` and `multipliers`
-/// name a banker game's banker seat and each seat's multiplier (format 5
-/// on), as `settle` takes them.
+// the record is `capsa_records::record::write`'s
+/// The record of a played round, the hands dealt again from the seeds and the
+/// table settled: its canonical JSON text (one line) and digest (hex), and
+/// with ``with_settlement`` the :class:`Settlement` (a round settles once, as
+/// its record) and the byte ranges of the ``rules`` and ``settlement`` values
+/// in the text (start, end, start, end; for :func:`record_value`) too. Each
+/// seat is (13 ids, auto, surrender, declare_natural); ``meta`` is a mapping
+/// or a JSON object's text; ``format_version`` is 5 (the default), 4, 3, 2,
+/// or 1 (no table id or players), and ``rules`` must hold the rules as that
+/// version writes them (``capsa.records.rules_for_record``); ``auto_arrange``
+/// is the policy that arranged the seats marked auto (``"solver"``,
+/// ``"greedy"`` or ``"foul"``; the last two from format 4); ``banker`` and
+/// ``multipliers`` a banker game's roles, as :func:`settle` takes them
+/// (format 5).
 #[pyfunction]
 #[pyo3(signature = (rules, round_id, stakes, server_seed, client_seeds, nonce, seats, previous_digest=None, meta=None, *, table_id=None, players=None, format_version=None, with_settlement=false, auto_arrange="solver", banker=None, multipliers=None))]
 #[allow(clippy::too_many_arguments)]
@@ -208,12 +215,13 @@ fn format_version_arg(value: Option<&Bound<'_, PyAny>>) -> PyResult<i128> {
     })
 }
 
-/// The dict of a round record's text, with its `rules` the dict of
-/// `rules` (the text at the first span must be `rules.text`) and its
-/// `settlement` the dict given: the settlement's own `to_dict()`, made from
-/// the very settlement the text was written from. `spans` are the byte
-/// ranges of those two members' values, as `write_round_record` gives
-/// them; only the rest of the text is read.
+/// The dict of a round record's text, with its ``rules`` a copy of the
+/// dict of ``rules`` (the text at the first span must be ``rules.text``)
+/// and its ``settlement`` the dict given: the settlement's own
+/// ``to_dict()``, made from the very settlement the text was written from.
+/// ``spans`` are the byte ranges of those two members' values, as
+/// :func:`write_round_record` gives them; only the rest of the text is
+/// read. ``ValueError`` when the spans are not those members'.
 #[pyfunction]
 fn record_value<'py>(
     py: Python<'py>,
@@ -258,14 +266,14 @@ fn problems_list(problems: Vec<Problem>) -> Vec<(String, String)> {
 
 #[pymethods]
 impl RecordView {
-    /// `"round"`: a round record (a void record's view says `"void"`).
+    /// ``"round"`` (a void record's view says ``"void"``).
     #[getter]
     fn kind(&self) -> &'static str {
         "round"
     }
 
-    /// The auto-arrange policy that arranged the seats marked `auto`
-    /// (`solver` for every record before format 4).
+    /// The auto-arrange policy that arranged the seats marked auto
+    /// (``"solver"`` for every record before format 4).
     #[getter]
     fn auto_arrange(&self) -> &'static str {
         self.record.policy.name()
@@ -282,7 +290,7 @@ impl RecordView {
     }
 
     /// The settlement version the record was settled under
-    /// (`settlement.version` from format 5 on, 1 before).
+    /// (``settlement.version`` from format 5 on, 1 before).
     #[getter]
     fn settlement_version(&self) -> i128 {
         self.record.settlement_version
@@ -309,22 +317,22 @@ impl RecordView {
         self.record.nonce
     }
 
-    /// The record's `digest` as written.
+    /// The record's ``digest`` as written.
     #[getter]
     fn digest(&self) -> String {
         hex(&self.record.digest)
     }
 
     /// The SHA-256 of the record's contents: its canonical form without
-    /// `digest` (what `digest` must be).
+    /// ``digest`` (what ``digest`` must be).
     #[getter]
     fn content_digest(&self) -> String {
         hex(&self.record.content_digest)
     }
 
     /// Whether the text read is the record's canonical form as it stands
-    /// (false for any other text, and for some canonical text holding
-    /// escapes).
+    /// (false for any other text, for some canonical text holding escapes,
+    /// and for a record given as a dict).
     #[getter]
     fn canonical_as_read(&self) -> bool {
         self.record.canonical_as_read
@@ -346,7 +354,7 @@ impl RecordView {
         &self.record.rules_text
     }
 
-    /// The banker seat of a banker game (`None`: no banker).
+    /// The banker seat of a banker game (``None``: no banker).
     #[getter]
     fn banker(&self) -> Option<usize> {
         self.record.seats.iter().position(|s| s.banker)
@@ -381,7 +389,7 @@ impl RecordView {
         })
     }
 
-    /// `meta.played_at` as written: its text, or its integer; None when the
+    /// ``meta.played_at`` as written: its text, or its integer; None when the
     /// record has none, or another JSON value.
     #[getter]
     fn played_at<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
@@ -398,10 +406,10 @@ impl RecordView {
         })
     }
 
-    /// Recomputes everything from the record's inputs under `rules` (the
+    /// Recomputes everything from the record's inputs under ``rules`` (the
     /// record's own rules, compiled); (field, message) of every difference.
-    /// `check_previous` says whether to check the chain link against
-    /// `previous_digest` (None: the record must be the first of a chain).
+    /// ``check_previous`` says whether to check the chain link against
+    /// ``previous_digest`` (None: the record must be the first of a chain).
     #[pyo3(signature = (rules, check_previous=false, previous_digest=None))]
     fn replay(
         &self,
@@ -427,7 +435,7 @@ impl RecordView {
     }
 
     /// Checks the provably fair deal from the record alone (and that its
-    /// commitment is `commitment`, when given); (field, message) of every
+    /// commitment is ``commitment``, when given); (field, message) of every
     /// problem.
     #[pyo3(signature = (commitment=None))]
     fn verify_deal(
@@ -448,7 +456,7 @@ pub struct VoidView {
 
 #[pymethods]
 impl VoidView {
-    /// `"void"`: a void record (a round record's view says `"round"`).
+    /// ``"void"`` (a round record's view says ``"round"``).
     #[getter]
     fn kind(&self) -> &'static str {
         "void"
@@ -491,20 +499,20 @@ impl VoidView {
         &self.record.reason
     }
 
-    /// The record's `meta` as canonical JSON text.
+    /// The record's ``meta`` as canonical JSON text.
     #[getter]
     fn meta_json(&self) -> String {
         canonical::to_string(&Json::Object(self.record.meta.clone()))
     }
 
-    /// The record's `digest` as written.
+    /// The record's ``digest`` as written.
     #[getter]
     fn digest(&self) -> String {
         hex(&self.record.digest)
     }
 
     /// The SHA-256 of the record's contents: its canonical form without
-    /// `digest` (what `digest` must be).
+    /// ``digest`` (what ``digest`` must be).
     #[getter]
     fn content_digest(&self) -> String {
         hex(&self.record.content_digest)
@@ -521,14 +529,14 @@ impl VoidView {
         self.record.previous_digest.map(|d| hex(&d))
     }
 
-    /// A void round has no seats.
+    /// 0: a void round has no seats.
     #[getter]
     fn seat_count(&self) -> usize {
         0
     }
 
-    /// Checks the digest and, with `check_previous`, the chain link against
-    /// `previous_digest` (None: the record must be the first of a chain);
+    /// Checks the digest and, with ``check_previous``, the chain link against
+    /// ``previous_digest`` (None: the record must be the first of a chain);
     /// (field, message) of every difference.
     #[pyo3(signature = (check_previous=false, previous_digest=None))]
     fn replay(
@@ -544,8 +552,8 @@ impl VoidView {
         Ok(problems_list(self.record.replay(previous)))
     }
 
-    /// Checks the commitment against `commitment`, the one published before
-    /// the deal, when given; (field, message) of every problem.
+    /// Checks the commitment against ``commitment``, the one published before the
+    /// deal, when given; (field, message) of every problem.
     #[pyo3(signature = (commitment=None))]
     fn verify_deal(
         &self,
@@ -556,8 +564,9 @@ impl VoidView {
     }
 }
 
-/// Writes the void record of a pending round: its canonical JSON text (one
-/// line) and its digest (hex) (see `capsa_records::record::write_void`).
+// the record is `capsa_records::record::write_void`'s
+/// The void record of a pending round: its canonical JSON text (one line) and
+/// digest (hex). See ``capsa.records.void_record``.
 #[pyfunction]
 #[pyo3(signature = (round_id, commitment, nonce, reason, previous_digest=None, meta=None, *, table_id=None))]
 fn write_void_record(
@@ -591,9 +600,10 @@ fn write_void_record(
     Ok((text, hex(&digest)))
 }
 
-/// Reads a round record from JSON text (bytes or str): the record, or
-/// (None, field, message) naming the first field that is not as its format
-/// version writes it (a newer format version is refused first).
+/// Reads a record from its JSON text (bytes or str): the record (a round or a
+/// void record, by its format), or (None, field, message) naming the first
+/// field that is not as its format version writes it (a newer format version
+/// is refused first).
 #[pyfunction]
 fn read_record(text: &Bound<'_, PyAny>) -> PyResult<ReadOutcome> {
     let read = if let Ok(b) = text.cast::<PyBytes>() {
@@ -612,11 +622,10 @@ fn read_record(text: &Bound<'_, PyAny>) -> PyResult<ReadOutcome> {
     outcome(text.py(), read)
 }
 
-/// Reads a round record given as a dict, as [`read_record`] reads its text
-/// (the dict's canonical text is what is digested and at most
-/// `MAX_RECORD_BYTES` bytes); `ValueError` for a dict that is not plain
-/// JSON data (dicts with str keys, lists, tuples, str, int of at most 64
-/// bits, bool, None), whose fault ``json`` names.
+/// :func:`read_record` of a record given as a dict (its canonical text, at
+/// most ``MAX_RECORD_BYTES`` bytes, is what is digested); ``ValueError`` for
+/// a dict that is not plain JSON data (dicts with str keys, lists, tuples,
+/// str, int of at most 64 bits, bool, None), naming its fault.
 #[pyfunction]
 fn read_record_value(record: &Bound<'_, PyDict>) -> PyResult<ReadOutcome> {
     let from = Origin {
@@ -671,9 +680,8 @@ fn outcome(py: Python<'_>, read: Result<AnyRecord, Problem>) -> PyResult<ReadOut
     })
 }
 
-/// Reads many round records at once, as [`read_record`] reads each, on
-/// every core without the GIL: a list of (record or None, field, message)
-/// in the order given.
+/// Many records read as :func:`read_record` reads each, on every core without
+/// the GIL: a list of (record or None, field, message) in the order given.
 #[pyfunction]
 fn read_records(py: Python<'_>, texts: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<ReadOutcome>> {
     use rayon::prelude::*;

@@ -13,8 +13,8 @@ use capsa_core::deal::{shuffled_deck, ChaCha20, Words};
 use capsa_core::error::ErrorKind;
 use capsa_records::fair::{self, FairWords};
 
-/// `count` words of the fair deal's HMAC-SHA256 stream from word `start`,
-/// as the stream's bytes (each word big-endian).
+/// ``count`` words of the fair deal's HMAC-SHA256 stream from word ``start``
+/// (no client seeds), as the stream's bytes (each word big-endian).
 #[pyfunction]
 fn rng_words_fair(
     py: Python<'_>,
@@ -40,8 +40,8 @@ fn rng_words_fair(
     Ok(PyBytes::new(py, &out).unbind())
 }
 
-/// `count` words of the ChaCha20 stream of a 32-byte key from word
-/// `start`, as the key stream's bytes (each word little-endian).
+/// ``count`` words of the ChaCha20 stream of a 32-byte key from word
+/// ``start``, as the key stream's bytes (each word little-endian).
 #[pyfunction]
 fn rng_words_chacha20(
     py: Python<'_>,
@@ -64,8 +64,8 @@ fn rng_words_chacha20(
     Ok(PyBytes::new(py, &out).unbind())
 }
 
-/// The decks (52 ids each, in deck order) of the fair deals of a server
-/// seed with no client seeds and nonces `first_nonce`, `first_nonce + 1`, ...
+/// The decks (52 ids each, in deck order) of the fair deals of a server seed
+/// with no client seeds and nonces ``first_nonce``, ``first_nonce + 1``, ...
 #[pyfunction]
 fn rng_shuffles_fair(
     py: Python<'_>,
@@ -94,7 +94,7 @@ fn rng_shuffles_fair(
 }
 
 /// The decks (52 ids each, in deck order) of the seeded deals of seeds
-/// `first_seed`, `first_seed + 1`, ... (`capsa.deal(seats, seed)`).
+/// ``first_seed``, ``first_seed + 1``, ... (``capsa.deal(seats, seed)``).
 #[pyfunction]
 fn rng_shuffles_seeded(
     py: Python<'_>,

@@ -13,8 +13,15 @@ use capsa_core::presets;
 use capsa_core::rules::knobs::{Knob, KnobDefault, KnobType, KNOBS};
 use capsa_core::rules::{rule_choices, NaturalEntry, Rules};
 
-/// The engine's compiled form of a rules value. `capsa.Rules` is a subclass:
-/// every entry point takes a `RuleSet` (so any `capsa.Rules`) as is.
+/// The engine's compiled form of a rules value.
+///
+/// ``capsa.Rules`` is a subclass: every ``rules`` argument is ``None`` (the
+/// default preset) or a ``RuleSet``, so any ``capsa.Rules``; anything else is
+/// a ``TypeError``. ``RuleSet(config)`` compiles a full rules dict (as
+/// ``capsa.Rules.to_dict()`` gives): every knob but the optional ones, each
+/// read by its type.
+///
+/// Raises ``RulesError`` naming the key for a missing or bad one.
 #[pyclass(frozen, subclass, module = "capsa._core")]
 pub struct RuleSet {
     pub(crate) rules: Rules,

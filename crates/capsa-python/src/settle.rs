@@ -236,17 +236,18 @@ impl Settlement {
 /// seat, per-seat and per-pair detail, ``explain()`` and ``to_dict()``.
 ///
 /// Raises ``TableError`` for a number of seats the rules' deck does not seat
-/// (2 to 4 with the 52-card deck), stakes that are negative,
-/// not symmetric or of the wrong shape, a surrender the rules do not enable, a
-/// banker or multipliers the rules do not allow (naming the seat and value), a
-/// fouled arrangement under ``foul.mode = "refuse"``, or figures that do not
-/// fit in 64 bits; ``ArgumentError`` for a banker that is not a seat or
-/// multipliers that are not one integer per seat; ``CardError`` and ``HandError`` for a
-/// bad card (one the rules' deck does not hold), a seat without 13 cards or a card held twice (the error's ``seat``
-/// names the seat); ``TypeError`` for seats that are not an iterable of seats
-/// (a str, a single ``Arrangement`` or ``Seat``, a mapping), a seat of another
-/// type, a seat whose ``surrender`` or ``declare_natural`` is missing or not a
-/// bool, stakes given as a float, bool, str or non-integer array, or ``rules``
+/// (2 to 4 with the 52-card deck), stakes that are negative, not symmetric
+/// or of the wrong shape, a surrender the rules do not enable, a banker or
+/// multipliers the rules do not allow (naming the seat and value), a fouled
+/// arrangement under ``foul.mode = "refuse"``, or figures that do not fit in
+/// 64 bits; ``ArgumentError`` for a banker that is not a seat or multipliers
+/// that are not one integer per seat; ``CardError`` and ``HandError`` for a
+/// bad card (one the rules' deck does not hold), a seat without 13 cards or
+/// a card held twice (the error's ``seat`` names the seat); ``TypeError``
+/// for seats that are not an iterable of seats (a str, a single
+/// ``Arrangement`` or ``Seat``, a mapping), a seat of another type, a seat
+/// whose ``surrender`` or ``declare_natural`` is missing or not a bool,
+/// stakes given as a float, bool, str or non-integer array, or ``rules``
 /// that is not a ``capsa.Rules`` or None.
 #[pyfunction]
 #[pyo3(signature = (seats, rules=None, stakes=None, *, banker=None, multipliers=None))]
@@ -272,10 +273,36 @@ fn settle(
     })
 }
 
-/// Settles N tables of P seats: cards (N, P, 13) of any integer dtype.
-/// Returns points and money as int64 (N, P) and the list of (row, message)
-/// of rows that could not be settled (their points and money are zero). A
-/// bad argument (the array, stakes, flags) raises before any row is settled.
+/// Settles N tables of P seats at once, without the GIL, on every core.
+///
+/// ``cards`` is a numpy array of card ids of shape (N, P, 13), P from 2 to 4
+/// (to as many as a larger deck deals 13 cards to, at most 8), each seat's
+/// ids laid out top 0-2, middle 3-7, bottom 8-12; any integer
+/// dtype, byte order and strides; N may be 0. ``rules`` is a ``capsa.Rules``
+/// or None (the capsa-susun preset). ``stakes`` is None (the rules'
+/// ``money.stake``), one integer or a P x P symmetric matrix of non-negative
+/// integers (nested sequences or a 2-d numpy integer array; the diagonal is
+/// ignored).
+/// ``surrender`` and ``declare_natural`` are None (no seat surrenders, every
+/// seat declares) or numpy bool arrays of shape (N, P). ``banker`` is None,
+/// one seat for every table or an int array of shape (N,) (-1: that table
+/// has no banker), ``multipliers`` None or an int array of shape (N, P),
+/// as :func:`settle` takes them; a table whose roles the rules do not
+/// allow is an error row.
+///
+/// Returns (points, money, errors): int64 arrays of shape (N, P), points and
+/// money in minor units (before rake), zero on the rows that could not be
+/// settled, and errors, a list of (row index, ``"Kind: message"``) for
+/// those rows (a repeated card, a card the rules' deck does not hold, a
+/// surrender the rules do not enable, figures past 64 bits).
+///
+/// Raises, before any row is settled: ``TableError`` for another shape,
+/// stakes that are negative, not symmetric or of the wrong shape, or flag
+/// arrays of the wrong shape; ``CardError`` for an id outside 0..105 in an
+/// array that is not uint8 (naming its row, seat and column); ``TypeError``
+/// for a non-array or non-integer ``cards``, stakes given as a float, bool,
+/// str or non-integer array, flags that are not numpy bool arrays, or
+/// ``rules`` that is not a ``capsa.Rules`` or None.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None, stakes=None, surrender=None, declare_natural=None, *, banker=None, multipliers=None))]
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
@@ -329,8 +356,14 @@ fn describe(e: Error) -> String {
     format!("{}: {}", e.kind().name(), e.message())
 }
 
-/// The most points a seat of a `seats`-seat table can settle for, either
-/// way, under `rules` (`settle::largest_seat_points`).
+// the core's `settle::largest_seat_points`
+/// The most points a seat of a ``seats``-seat table can settle for,
+/// either way, under ``rules``: ``seats - 1`` times the most a pair settles
+/// for (the largest of a declared natural, a surrender, a foul and a scoop
+/// of every row with its royalties, by the rules' values), saturating at
+/// 2**127-1. ``TableError`` for a seat count the rules' deck does not deal
+/// (outside 2..4 for the 52-card deck), ``TypeError`` for rules that are
+/// not a ``capsa.Rules`` or None.
 #[pyfunction]
 fn largest_seat_points(
     rules: Option<&Bound<'_, PyAny>>,
@@ -341,9 +374,12 @@ fn largest_seat_points(
     Ok(core::largest_seat_points(rules.get(), seats))
 }
 
-/// Checks that every round of a `seats`-seat table under `rules` and
-/// `stakes` (None: the rules' stake) settles with every figure in 64 bits
-/// (`settle::check_settlement_fits`).
+// the core's `settle::check_settlement_fits`
+/// Checks that every round of a ``seats``-seat table under ``rules`` and
+/// ``stakes`` (None: the rules' stake) settles with every figure in 64
+/// bits: ``ArgumentError`` naming the stake (or a seat's row of stakes, or
+/// the rules) and the bound otherwise; what ``settle`` raises for stakes
+/// that are not stakes.
 #[pyfunction]
 fn check_settlement_fits(
     rules: Option<&Bound<'_, PyAny>>,
@@ -357,9 +393,12 @@ fn check_settlement_fits(
     core::check_settlement_fits(r, seats, &spec.stakes()).map_err(py_err)
 }
 
-/// The banker seat and each seat's multiplier of a `seats`-seat table
-/// under `rules`, read and checked as `settle` reads and checks them
-/// (`None`: no banker, every multiplier 1): `(banker or None, multipliers)`.
+/// The banker seat and each seat's multiplier of a ``seats``-seat table under
+/// ``rules``, read and checked as :func:`settle` reads and checks them
+/// (``None``: no banker, every multiplier 1): ``(banker or None,
+/// multipliers)``. ``ArgumentError``/``TableError`` naming what is wrong (a
+/// banker the rules do not play, none in a banker game, a multiplier out of
+/// range), ``TypeError`` for a value that is not an int.
 #[pyfunction]
 #[pyo3(signature = (rules, seats, banker=None, multipliers=None))]
 fn read_seat_roles(

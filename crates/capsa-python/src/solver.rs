@@ -36,7 +36,8 @@ fn tuple(c: &Choice) -> ChoiceTuple {
 }
 
 /// The best arrangement of 13 cards: (ids laid out top 0-2, middle 3-7,
-/// bottom 8-12; declare the natural; estimated expected points).
+/// bottom 8-12; declare the natural; estimated expected points). See
+/// ``capsa.solver.best_arrangement``.
 #[pyfunction]
 #[pyo3(
     signature = (cards, rules=None, *, seats=None, strategy="solver", tables=None, effort="fast"),
@@ -66,10 +67,11 @@ fn best_arrangement(
     .map_err(py_err)
 }
 
-/// How a round's auto-arrange `policy` (`solver`, `greedy` or `foul`)
-/// arranges a seat that did not submit by the close, at a table of `seats`:
-/// (ids laid out top 0-2, middle 3-7, bottom 8-12; whether the seat
-/// declares a natural its hand holds). See `capsa_core::auto_arrange`.
+// the core's `capsa_core::auto_arrange`
+/// How a round's auto-arrange ``policy`` (``"solver"``, ``"greedy"`` or
+/// ``"foul"``) arranges a seat that did not submit by the close, at a table
+/// of ``seats``: (ids laid out top 0-2, middle 3-7, bottom 8-12; whether it
+/// declares a natural its hand holds). ``ArgumentError`` for another policy.
 #[pyfunction]
 #[pyo3(signature = (cards, rules, seats, policy))]
 fn auto_arrangement(
@@ -94,7 +96,7 @@ fn auto_arrangement(
 }
 
 /// The k best choices, best first, each (ids, declare_natural, expected
-/// points).
+/// points). See ``capsa.solver.rank_arrangements``.
 #[pyfunction]
 #[pyo3(
     signature = (cards, rules=None, k=None, *, seats=None, tables=None, effort="fast"),
@@ -140,8 +142,9 @@ fn rank_arrangements(
     .map_err(py_err)
 }
 
-/// Best arrangements of N hands (uint8 (N, 13) ids) on all cores: uint8
-/// (N, 13), each row laid out top 0-2, middle 3-7, bottom 8-12.
+/// Best arrangements of N hands ((N, 13) ids) on all cores: uint8 (N, 13),
+/// each row laid out top 0-2, middle 3-7, bottom 8-12. See
+/// ``capsa.solver.best_arrangement_batch``.
 #[pyfunction]
 #[pyo3(
     signature = (ids, rules=None, *, seats=None, strategy="solver", tables=None, effort="fast"),
@@ -231,9 +234,10 @@ fn train_reporting(
 }
 
 /// Trains per-row tables for the rules by iterated best response; returns
-/// the tables file's bytes. Every parameter but `progress` is required: the
-/// defaults are `TRAIN_DEFAULTS`, applied by `capsa.solver.train_tables`.
-/// `progress(done, total)` is called as deals are arranged.
+/// the tables file's bytes. Every parameter but ``progress`` is required:
+/// the defaults are ``TRAIN_DEFAULTS``, applied by
+/// ``capsa.solver.train_tables``. ``progress(done, total)`` is called as
+/// deals are arranged.
 #[pyfunction]
 #[pyo3(signature = (rules, *, seats, hands, iterations, seed, name, progress=None))]
 #[allow(clippy::too_many_arguments)]
@@ -272,8 +276,9 @@ fn train_tables<'py>(
     Ok(PyBytes::new(py, &t.to_bytes()))
 }
 
-/// Metadata of the tables the solver uses for `rules` (the given tables or
-/// the nearest shipped ones), plus `distance` (0 for a preset's own rules).
+/// Metadata of the tables the solver uses for ``rules`` (the given tables or
+/// the nearest shipped ones), plus ``distance`` (0 for a preset's own rules).
+/// See ``capsa.solver.tables_info``.
 #[pyfunction]
 #[pyo3(signature = (rules=None, tables=None))]
 fn solver_tables_info<'py>(
@@ -301,7 +306,8 @@ fn solver_tables_info<'py>(
     Ok(d)
 }
 
-/// Duplicate tournament between strategies (names); returns a dict.
+/// Duplicate tournament between strategies (names); returns a dict. See
+/// ``capsa.solver.duplicate_tournament``.
 #[pyfunction]
 #[pyo3(
     signature = (strategies, rules=None, *, seats=None, deals=None, seed=None, tables=None),
@@ -346,7 +352,7 @@ fn duplicate_tournament<'py>(
 
 /// Best-response check of a strategy at an effort against opponents of a
 /// strategy (heads-up); returns a dict. See
-/// `capsa.solver.best_response_check`.
+/// ``capsa.solver.best_response_check``.
 #[pyfunction]
 #[pyo3(
     signature = (
@@ -406,13 +412,13 @@ fn best_response_check<'py>(
     Ok(d)
 }
 
-/// The strategy names.
+/// The strategy names (``capsa.solver.STRATEGIES``).
 #[pyfunction]
 fn solver_strategies() -> Vec<&'static str> {
     core::STRATEGY_NAMES.to_vec()
 }
 
-/// The effort names (`capsa.solver.EFFORTS`).
+/// The effort names (``capsa.solver.EFFORTS``).
 #[pyfunction]
 fn solver_efforts() -> Vec<&'static str> {
     core::EFFORT_NAMES.to_vec()

@@ -192,9 +192,14 @@ fn state_key(key_bytes: &[u8]) -> PyResult<StateKey> {
     })
 }
 
-/// The MAC of a round state's `fields` under `key` (bytes, at least
-/// `state_mac::MIN_KEY_BYTES`): each field's by name, and the whole's
+// the key's least length is `state_mac::MIN_KEY_BYTES`
+/// The MAC of a round state's ``fields`` under ``key`` (HMAC-SHA256;
+/// ``capsa.round_state``): each field's by name, and the whole's
 /// (lowercase hex).
+///
+/// ``TypeError`` for a key that is not bytes, ``ArgumentError`` for one
+/// shorter than ``MIN_STATE_KEY_BYTES``, ``ValueError`` naming a field that
+/// is not JSON data (a float, an integer beyond 64 bits, a key not text).
 #[pyfunction]
 fn state_macs<'py>(
     key: &Bound<'py, PyAny>,
@@ -211,9 +216,10 @@ fn state_macs<'py>(
     Ok((by_name, hex(&whole_of(&key, &macs))))
 }
 
-/// Whether the MAC of the whole of `state` under `key`, every field but
-/// `skip` taken, is `whole` (hex), compared in constant time: the check of
-/// a state that was not changed, in one call.
+/// Whether the MAC of the whole of ``state`` under ``key``, every field but
+/// ``skip`` taken, is ``whole`` (hex), compared in constant time: the check
+/// of a state that was not changed, in one call. Raises as :func:`state_macs`
+/// does.
 #[pyfunction]
 fn state_mac_matches(
     key: &Bound<'_, PyAny>,

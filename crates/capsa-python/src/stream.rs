@@ -22,10 +22,12 @@ fn joined_bytes<'py>(py: Python<'py>, parts: &[String]) -> PyResult<Bound<'py, P
     })
 }
 
-/// Settles lines of a JSON Lines stream (each without its line feed) in
-/// parallel. Returns the output records, one line per round (a blank line
-/// gives none), UTF-8 encoded, and how many rounds failed; line
-/// `first_line + k` is `lines[k]`.
+/// Settles lines of a JSON Lines stream in parallel.
+///
+/// Each item is a line's bytes without its line feed, or (for a line too
+/// long to read) its length. Line ``first_line + k`` is ``lines[k]``.
+/// Returns the output records, UTF-8, one line per round (a settlement or
+/// an error record; a blank line gives none), and how many rounds failed.
 #[pyfunction]
 #[pyo3(signature = (lines, rules, default=None, first_line=1))]
 fn settle_json_lines<'py>(
@@ -57,12 +59,16 @@ fn block_lines(block: &[u8]) -> Vec<StreamLine<'_>> {
         .collect()
 }
 
-/// Settles a block of a JSON Lines stream: its lines, separated by line
-/// feeds (none after the last), line `first_line` first, in parallel.
-/// Returns the output records (as `settle_json_lines` does), how many
-/// records and how many failed, and how many lines the block held. Given a
-/// file descriptor `fd`, the records are written there instead, in order,
-/// and none are returned: no bytes object of the whole block is made.
+/// Settles a block of a JSON Lines stream in parallel.
+///
+/// The block is lines separated by line feeds (none after the last: a block
+/// of n line feeds holds n + 1 lines), line ``first_line`` first; a line
+/// longer than ``MAX_LINE_BYTES`` gets the error record of a line too long.
+/// Returns the output records as ``settle_json_lines`` does, how many
+/// records they are, how many of them failed, and how many lines the block
+/// held. Given ``fd`` (an open file descriptor, on a Unix system), the
+/// records are written to it, in order, and None is returned in their
+/// place; ``OSError`` when writing fails.
 #[pyfunction]
 #[pyo3(signature = (block, rules, default=None, first_line=1, fd=None))]
 fn settle_json_block<'py>(
@@ -143,9 +149,9 @@ fn write_parts(_fd: i32, _parts: &[String]) -> PyResult<()> {
     )))
 }
 
-/// Settles a JSON document (a round, or a list of rounds): the output (a
-/// record, or a list of records, indented when `indent` is given), UTF-8
-/// encoded, and how many rounds failed.
+/// Settles one JSON document (a round, or a list of rounds): its record or
+/// list of records, UTF-8, indented by ``indent`` spaces when given, and how
+/// many rounds failed.
 #[pyfunction]
 #[pyo3(signature = (document, rules, default=None, indent=None))]
 fn settle_json_document<'py>(
@@ -168,10 +174,9 @@ fn settle_json_document<'py>(
     Ok((joined_bytes(py, &parts)?, failed))
 }
 
-/// Settles a JSON document as `settle_json_document` does (without
-/// indenting) and hands the output to `out` (a `write` method) a batch of
-/// rounds at a time, so that it is never held whole; returns how many
-/// rounds failed.
+/// Settles one JSON document as ``settle_json_document`` does (not indented),
+/// handing the output to ``out`` (its ``write`` method) a batch of rounds at
+/// a time, so that it is never held whole; returns how many rounds failed.
 #[pyfunction]
 #[pyo3(signature = (document, rules, out, default=None))]
 fn write_json_document(
@@ -219,7 +224,7 @@ fn is_json_object_line(line: &Bound<'_, PyBytes>) -> bool {
     core::is_json_object(line.as_bytes())
 }
 
-/// True when the bytes are one valid JSON document: a round object or a list.
+/// True when the bytes are one valid JSON document (a round or a list).
 #[pyfunction]
 fn is_json_document(document: &Bound<'_, PyBytes>) -> bool {
     core::read_document(document.as_bytes()).is_ok()

@@ -43,10 +43,10 @@ fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<'py, PyDict
     Ok(d)
 }
 
-/// Plays deals `start .. start + count` of the run seeded `seed` (deal i
-/// is the deck of `deal(seats, seed=deal_seed(seed, i))`): every seat
-/// arranged by `strategy`, each round settled at the rules' stake. Returns
-/// the summary's counts as a dict (see `capsa.simulation.Summary`).
+/// Plays deals ``start .. start + count - 1`` of the run seeded ``seed``
+/// (deal i: ``deal(seats, seed=deal_seed(seed, i))``), every seat arranged by
+/// ``strategy``, each round settled at the rules' stake; the summary's
+/// integer counts as a dict (see ``capsa.simulation.Summary``).
 #[pyfunction]
 #[pyo3(signature = (rules=None, *, start, count, seats, strategy, seed, tables=None, threads=None))]
 #[allow(clippy::too_many_arguments)]
@@ -82,7 +82,7 @@ fn simulate_deals<'py>(
     summary_dict(py, &summary)
 }
 
-/// The sorted hands of deal `index` of a simulation seeded `seed`.
+/// The sorted card ids of each seat in deal ``index`` of a run seeded ``seed``.
 #[pyfunction]
 #[pyo3(signature = (seed, index, seats))]
 fn simulated_deal(
@@ -101,9 +101,9 @@ fn simulated_deal(
         .collect())
 }
 
-/// Per natural (`NATURAL_NAMES` order), the hands of deals `start ..
-/// start + count - 1` of a run seeded `seed` that qualify for it (the
-/// simulation's deals, neither arranged nor settled).
+/// Per natural (``NATURAL_NAMES`` order), the hands of deals ``start .. start
+/// + count - 1`` of a run seeded ``seed`` that qualify for it (neither
+/// arranged nor settled).
 #[pyfunction]
 #[pyo3(signature = (seed, *, start, count, seats, threads=None))]
 fn simulated_naturals(
