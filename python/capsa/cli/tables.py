@@ -85,10 +85,7 @@ def _train(args: argparse.Namespace) -> int:
         raise UsageError("--ship replaces preset tables; use --out for --rules")
     target = tables.source_tables_dir() if args.ship else None
     if args.ship and target is None:
-        raise UsageError(
-            "--ship needs a source checkout; this package is installed, "
-            "use --out"
-        )
+        raise UsageError("--ship needs a source checkout; this package is installed, use --out")
     if args.rules:
         rules = Rules.load(args.rules)
         jobs = [(_safe_name(rules.name), rules)]
