@@ -214,7 +214,7 @@ DEFAULT_PRESET: Final[str]
 """The preset a rules file starts from when it names no ``base``."""
 
 def preset_text(name: str) -> str | None:
-    """The TOML text of a shipped preset (the core's own data), or None for a
+    """The TOML text of a shipped preset (the engine's own data), or None for a
     name that is not one."""
 
 @disjoint_base
@@ -1148,9 +1148,11 @@ class RecordView:
         """The auto-arrange policy that arranged the seats marked auto
         (``"solver"`` for every record before format 4)."""
     @property
-    def round_id(self) -> str: ...
+    def round_id(self) -> str:
+        """The round's id, as written."""
     @property
-    def format_version(self) -> int: ...
+    def format_version(self) -> int:
+        """The format version the record is written in."""
     @property
     def settlement_version(self) -> int:
         """The settlement version the record was settled under
@@ -1162,7 +1164,8 @@ class RecordView:
     def players(self) -> list[tuple[str, str | None]]:
         """Each seat's player as (id, name); format 1's seat k is ("seat-k", None)."""
     @property
-    def nonce(self) -> int: ...
+    def nonce(self) -> int:
+        """The nonce of the provably fair deal."""
     @property
     def digest(self) -> str:
         """The record's ``digest`` as written."""
@@ -1176,9 +1179,12 @@ class RecordView:
         (false for any other text, for some canonical text holding escapes,
         and for a record given as a dict)."""
     @property
-    def previous_digest(self) -> str | None: ...
+    def previous_digest(self) -> str | None:
+        """The ``digest`` of the table's previous record (a chain), or None for
+        the first."""
     @property
-    def commitment(self) -> str: ...
+    def commitment(self) -> str:
+        """The SHA-256 of the server seed (hex), published before the deal."""
     @property
     def rules_json(self) -> str:
         """The record's rules object as canonical JSON text."""
@@ -1189,7 +1195,8 @@ class RecordView:
     def multipliers(self) -> list[int]:
         """Each seat's multiplier (1 outside a banker game)."""
     @property
-    def seat_count(self) -> int: ...
+    def seat_count(self) -> int:
+        """The number of seats."""
     def net_and_rake(self) -> list[tuple[int, int]]:
         """Each seat's (net, rake) from the recorded settlement."""
     @property
@@ -1221,18 +1228,23 @@ class VoidView:
     def kind(self) -> Literal["void"]:
         """``"void"`` (a round record's view says ``"round"``)."""
     @property
-    def format_version(self) -> int: ...
+    def format_version(self) -> int:
+        """The format version the record is written in."""
     @property
-    def capsa_version(self) -> str: ...
+    def capsa_version(self) -> str:
+        """The version of capsa that wrote the record."""
     @property
-    def round_id(self) -> str: ...
+    def round_id(self) -> str:
+        """The round's id, as written."""
     @property
     def table_id(self) -> str | None:
         """The table's id; None for a server of one table."""
     @property
-    def nonce(self) -> int: ...
+    def nonce(self) -> int:
+        """The nonce of the provably fair deal."""
     @property
-    def commitment(self) -> str: ...
+    def commitment(self) -> str:
+        """The SHA-256 of the server seed (hex), published before the deal."""
     @property
     def reason(self) -> str:
         """Why the round is void."""
@@ -1250,7 +1262,9 @@ class VoidView:
     def canonical_as_read(self) -> bool:
         """Whether the text read is the record's canonical form as it stands."""
     @property
-    def previous_digest(self) -> str | None: ...
+    def previous_digest(self) -> str | None:
+        """The ``digest`` of the table's previous record (a chain), or None for
+        the first."""
     @property
     def seat_count(self) -> int:
         """0: a void round has no seats."""
@@ -1395,7 +1409,7 @@ def rules_text_fault(knob: str, value: str) -> str | None:
     holding a lone surrogate."""
 
 def natural_entries(value: object) -> list[dict[str, Any]]:
-    """`naturals.enabled` read and checked by the engine, as rules data
+    """``naturals.enabled`` read and checked by the engine, as rules data
     writes it: each entry's name, points and the optional fields away from
     their defaults, in order (rank letters as ``"T"``).
 

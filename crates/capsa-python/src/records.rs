@@ -279,11 +279,13 @@ impl RecordView {
         self.record.policy.name()
     }
 
+    /// The round's id, as written.
     #[getter]
     fn round_id(&self) -> &str {
         &self.record.round_id
     }
 
+    /// The format version the record is written in.
     #[getter]
     fn format_version(&self) -> i128 {
         self.record.format_version
@@ -312,6 +314,7 @@ impl RecordView {
             .collect()
     }
 
+    /// The nonce of the provably fair deal.
     #[getter]
     fn nonce(&self) -> u64 {
         self.record.nonce
@@ -338,11 +341,14 @@ impl RecordView {
         self.record.canonical_as_read
     }
 
+    /// The ``digest`` of the table's previous record (a chain), or None for
+    /// the first.
     #[getter]
     fn previous_digest(&self) -> Option<String> {
         self.record.previous_digest.map(|d| hex(&d))
     }
 
+    /// The SHA-256 of the server seed (hex), published before the deal.
     #[getter]
     fn commitment(&self) -> String {
         hex(&self.record.commitment)
@@ -366,6 +372,7 @@ impl RecordView {
         self.record.seats.iter().map(|s| s.multiplier).collect()
     }
 
+    /// The number of seats.
     #[getter]
     fn seat_count(&self) -> usize {
         self.record.seats.len()
@@ -462,16 +469,19 @@ impl VoidView {
         "void"
     }
 
+    /// The format version the record is written in.
     #[getter]
     fn format_version(&self) -> i128 {
         self.record.format_version
     }
 
+    /// The version of capsa that wrote the record.
     #[getter]
     fn capsa_version(&self) -> &str {
         &self.record.capsa_version
     }
 
+    /// The round's id, as written.
     #[getter]
     fn round_id(&self) -> &str {
         &self.record.round_id
@@ -483,11 +493,13 @@ impl VoidView {
         self.record.table_id.as_deref()
     }
 
+    /// The nonce of the provably fair deal.
     #[getter]
     fn nonce(&self) -> u64 {
         self.record.nonce
     }
 
+    /// The SHA-256 of the server seed (hex), published before the deal.
     #[getter]
     fn commitment(&self) -> String {
         hex(&self.record.commitment)
@@ -524,6 +536,8 @@ impl VoidView {
         self.record.canonical_as_read
     }
 
+    /// The ``digest`` of the table's previous record (a chain), or None for
+    /// the first.
     #[getter]
     fn previous_digest(&self) -> Option<String> {
         self.record.previous_digest.map(|d| hex(&d))

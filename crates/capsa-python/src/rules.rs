@@ -39,7 +39,7 @@ impl RuleSet {
     }
 }
 
-/// `naturals.enabled` read and checked by the engine, as rules data
+/// ``naturals.enabled`` read and checked by the engine, as rules data
 /// writes it: each entry's name, points and the optional fields away from
 /// their defaults, in order (rank letters as ``"T"``).
 ///
@@ -234,7 +234,7 @@ pub(crate) fn default_rules() -> &'static Rules {
     DEFAULT.get_or_init(Rules::default)
 }
 
-/// The TOML text of a shipped preset (the core's own data), or None for a
+/// The TOML text of a shipped preset (the engine's own data), or None for a
 /// name that is not one.
 #[pyfunction]
 fn preset_text(name: &str) -> Option<&'static str> {
