@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 import capsa
-from capsa import ArgumentError, Arrangement
+from capsa import ArgumentError
 from capsa.cards import card_ids
 from capsa.conformance import digests
 from capsa.conformance.bounds import MAX_VECTOR_FILE_BYTES, MAX_VECTOR_LINE_BYTES, scan
@@ -37,6 +37,7 @@ from capsa.conformance.deck_seeds import DECKS_SUITE, deck_drafts
 from capsa.conformance.drafts import Draft as _Draft
 from capsa.conformance.flags import DECK52_NATURALS, FLAGS, flags_of
 from capsa.conformance.protocol import OPS, Case, RulesSpec, case_from_vector, request_of, text_of
+from capsa.conformance.random_rounds import arrangement_text, random_round, seat_of
 from capsa.conformance.serve import CapsaEngine
 from capsa.conformance.vector_seeds import (
     CATEGORY_SEEDS,
@@ -52,8 +53,6 @@ from capsa.conformance.vector_seeds import (
     rules_spec,
 )
 from capsa.conformance.witness import oracle_answer
-from capsa.rules import Rules
-from capsa.solver import best_arrangement
 
 __all__ = [
     "DECKS_SUITE",
@@ -379,14 +378,6 @@ def _category_drafts() -> Iterator[_Draft]:
             )
 
 
-def _arrangement_text(ids: list[int]) -> dict[str, str]:
-    return {
-        "top": text_of(sorted(ids[:3])),
-        "middle": text_of(sorted(ids[3:8])),
-        "bottom": text_of(sorted(ids[8:])),
-    }
-
-
 def _random_arrangement(rng: random.Random, hand: list[int], spec: RulesSpec) -> list[int]:
     if rng.random() < 0.5:
         legal = capsa.splits(hand, spec.rules())
@@ -415,7 +406,7 @@ def _foul_drafts() -> Iterator[_Draft]:
             ids = _random_arrangement(rng, hand, spec)
             yield _Draft(
                 "random",
-                Case("foul", spec, _arrangement_text(ids)),
+                Case("foul", spec, arrangement_text(ids)),
                 "a random arrangement of biased cards, legal half the time",
             )
 
@@ -497,74 +488,6 @@ def _count_splits_drafts() -> Iterator[_Draft]:
             )
 
 
-def _seat_of(ids: list[int], surrender: bool, declare: bool) -> dict[str, Any]:
-    seat: dict[str, Any] = dict(_arrangement_text(ids))
-    seat["surrender"] = surrender
-    seat["declare_natural"] = declare
-    return seat
-
-
-# The settle suite draws its natural hands from the fifteen naturals it was
-# written with, so that a natural added later leaves its vectors as shipped.
-_SETTLE_NATURALS = list(NATURAL_HANDS)[:15]
-
-
-def _natural_or_random(rng: random.Random, deck: list[int]) -> list[int]:
-    """Takes 13 cards from the deck, built to hold a natural a third of the time."""
-    if rng.random() < 0.35:
-        name = rng.choice(_SETTLE_NATURALS)
-        wanted = card_ids(NATURAL_HANDS[name][rng.random() < 0.2])
-        if all(c in deck for c in wanted):
-            for c in wanted:
-                deck.remove(c)
-            return sorted(wanted)
-    hand = sorted(deck[:13])
-    del deck[:13]
-    return hand
-
-
-def _rows_for(rng: random.Random, hand: list[int], rules: Rules) -> list[int]:
-    """Rows for a hand: the greedy arranger's a quarter of the time (strong rows, royalties),
-    a random legal split half the time, random rows (mostly fouled) otherwise."""
-    draw = rng.random()
-    if draw < 0.25:
-        return [c.id for c in best_arrangement(hand, rules, strategy="greedy").arrangement.cards]
-    ids = hand[:]
-    for _ in range(40 if draw < 0.75 else 1):
-        rng.shuffle(ids)
-        if draw >= 0.75 or not Arrangement.from_ids(ids).is_foul(rules):
-            break
-    return ids
-
-
-def random_round(rng: random.Random, spec: RulesSpec, seats: int) -> dict[str, Any]:
-    """A random round: biased deals, legal or random rows, surrenders, declines, stakes."""
-    rules = spec.rules()
-    deck = list(range(52))
-    rng.shuffle(deck)
-    out = []
-    for _ in range(seats):
-        hand = _natural_or_random(rng, deck)
-        ids = _rows_for(rng, hand, rules)
-        surrender = bool(rules["surrender.enabled"]) and rng.random() < 0.15
-        declare = rng.random() < 0.9
-        out.append(_seat_of(ids, surrender, declare))
-    if rng.random() < 0.25:
-        matrix = [[0] * seats for _ in range(seats)]
-        for i, j in itertools.combinations(range(seats), 2):
-            matrix[i][j] = matrix[j][i] = rng.choice([0, 1, 10, 25, 100])
-        stakes: Any = matrix
-    else:
-        stakes = rng.choice([1, 1, 1, 7, 100, 0, rules["money.stake"]])
-    round_: dict[str, Any] = {"seats": out, "stakes": stakes}
-    if rules["banker.enabled"]:
-        banker = rng.randrange(seats)
-        top = int(rules["banker.max_multiplier"])
-        round_["banker"] = banker
-        round_["multipliers"] = [1 if k == banker else rng.randint(1, top) for k in range(seats)]
-    return {"round": round_}
-
-
 def _settle_reason(case: Case) -> str:
     from capsa.conformance.serve import _seat as read_seat
 
@@ -616,7 +539,7 @@ def _house_drafts() -> Iterator[_Draft]:
     for family, spec, hand, reason in seeds.HOUSE_NATURAL_SEEDS:
         ids = card_ids(hand)
         rest = [c for c in range(52) if c not in ids][:13]
-        seats = [_seat_of(list(ids), False, True), _seat_of(rest, False, True)]
+        seats = [seat_of(list(ids), False, True), seat_of(rest, False, True)]
         yield _Draft(family, Case("settle", spec, {"round": {"seats": seats, "stakes": 1}}), reason)
     # the presets added with the rules of every house, as the settle suite
     # covers the presets it was written with; the banker games last, after
