@@ -55,7 +55,7 @@ def _vectors(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from capsa._core import CapsaError
+    from capsa import CapsaError
     from capsa.conformance.engines import HandshakeError
     from capsa.conformance.harness import run
 
