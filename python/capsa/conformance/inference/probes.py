@@ -95,7 +95,7 @@ def settle_probe(
 # any house applies, whoever collects them), no hand holds a natural under
 # any definition, and the rows compare alike under every ranking knob: the
 # answers show the figures alone. _QUADS and _STRAIGHT_FLUSH_BOTTOM hold the
-# one royalty their probes are about. tests/test_conformance_infer_probes.py
+# one royalty their probes are about. tests/conformance/test_infer_probes.py
 # holds them to this.
 # _WIN2 wins the top and the middle against _LOSE1 and loses the bottom.
 _WIN2 = "Th 4c 2d / Kh 9c 8c 6h 5c / Ah 9s 6d 4s 3h"

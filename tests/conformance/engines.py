@@ -1,7 +1,7 @@
 """Engines for the conformance tests: mutants of capsa with one rule changed,
 and ``capsa.oracle`` behind the protocol.
 
-Run as a program (``python tests/conformance_engines.py NAME``) it speaks the
+Run as a program (``python tests/conformance/engines.py NAME``) it speaks the
 protocol on stdin/stdout as that engine, so the harness can test it as an
 external process; ``oracle`` is the oracle, anything else a mutant.
 """

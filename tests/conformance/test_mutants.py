@@ -3,16 +3,16 @@ changed, are each caught, and the shrunk case of the failure is small (two
 seats at most where a table is needed, no knob the change does not need).
 
 Each runs the shipped vectors and 30 fuzz examples, in-process (one runs
-as an external process too, in test_conformance_harness.py)."""
+as an external process too, in test_harness.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from conformance_engines import MUTANTS
 
 from capsa.conformance import run
+from conformance.engines import MUTANTS
 
 _RAKE_KNOBS = ("basis_points", "minimum_pot", "cap_per_pot", "cap_per_round")
 # mutant -> (an op that must be caught, the knobs a shrunk case may keep)

@@ -1,6 +1,6 @@
 """``capsa conformance infer`` scored knob by knob on variant engines of known truth.
 
-Every knob of every variant engine (``tests/variant_engines.py``) is
+Every knob of every variant engine (``tests/conformance/variant_engines.py``) is
 scored: *right* (inferred, the truth's value), *wrong* (stated without a
 caveat, another value) or *not determined* (reported as not determined or
 not probed, with a reason naming the knob). No knob may be wrong.
@@ -12,11 +12,11 @@ import time
 from typing import Any
 
 import pytest
-from variant_engines import VARIANTS, Variant, plays_the_same
 
 from capsa import Rules
 from capsa.conformance.inference import Inference, infer
 from capsa.conformance.inference.knobs import all_knobs, get, with_knobs
+from conformance.variant_engines import VARIANTS, Variant, plays_the_same
 
 _SCORES: dict[str, tuple[int, int, int, int, float]] = {}
 

@@ -111,7 +111,7 @@ def test_the_schema_refuses_what_the_protocol_refuses() -> None:
 def test_the_vector_schema_names_exactly_the_documented_flags() -> None:
     _, vector, _ = schemas()
     assert vector["properties"]["flags"]["items"]["enum"] == sorted(FLAGS)
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "conformance.md").read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "conformance.md").read_text()
     undocumented = [flag for flag in FLAGS if f"`{flag}`" not in docs]
     assert not undocumented
 

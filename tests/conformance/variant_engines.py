@@ -3,7 +3,7 @@
 Each :class:`Variant` is an engine (a request handler) and the rules it
 really plays (``truth``). Two kinds:
 
-* mutants of capsa (``tests/conformance_engines.py``): they read the rules
+* mutants of capsa (``tests/conformance/engines.py``): they read the rules
   they are sent and get one rule wrong, so their truth is the base preset
   with that knob changed (or, for a rule no knob expresses, the base);
 * house variants: honest engines that play one fixed variant whatever
@@ -22,14 +22,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance_engines import MUTANTS
-
 import capsa
 from capsa import Rules
 from capsa.conformance.inference.knobs import get, spec_of, with_knobs
 from capsa.conformance.inference.separating import telling_cases
 from capsa.conformance.protocol import request_of
 from capsa.conformance.serve import CapsaEngine, _seat
+from conformance.engines import MUTANTS
 
 Request = dict[str, Any]
 Handler = Callable[[Request], dict[str, Any]]

@@ -289,7 +289,7 @@ def test_the_command_line_prints_causes_first_and_passes_its_budgets(
 
     import capsa.cli
 
-    mutant = f"{sys.executable} {Path(__file__).parent / 'conformance_engines.py'} wheel-high"
+    mutant = f"{sys.executable} {Path(__file__).parent / 'engines.py'} wheel-high"
     suite = tmp_path / "compare.jsonl"
     suite.write_text("".join(json.dumps(v) + "\n" for v in COMPARE))
     argv = ["conformance", "run", "--engine", mutant, "--vectors", str(suite), "--fuzz", "0"]

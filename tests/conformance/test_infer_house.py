@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from variant_engines import PAGAT_HOUSE, SWEEP_HOUSE, House
-
 from capsa import Rules
 from capsa.conformance.flags import DECK52_NATURALS
 from capsa.conformance.inference import infer
 from capsa.conformance.inference.check import check_inferred
 from capsa.conformance.inference.knobs import get
 from capsa.conformance.vectors import load_vectors, shipped_dir
+from conformance.variant_engines import PAGAT_HOUSE, SWEEP_HOUSE, House
 
 # the check's vectors: a few settle rounds (each re-derived and checked by the oracle)
 SETTLE = load_vectors(shipped_dir() / "settle.jsonl")[:60]

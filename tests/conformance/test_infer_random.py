@@ -1,6 +1,6 @@
 """``capsa conformance infer`` on seeded random house variants.
 
-Each variant (:func:`variant_engines.random_variant`) is a preset with 2 to 5
+Each variant (:func:`conformance.variant_engines.random_variant`) is a preset with 2 to 5
 scoring knobs changed; every knob is scored as in the scored test: none may
 be inferred wrong, and every knob not determined says why. The check run's
 settle disagreements leave the knobs they depend on not determined.
@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_conformance_infer_scored import reason_is_explained, score
-from variant_engines import House, random_variant
 
 from capsa import Rules
 from capsa.conformance.inference import infer
+from conformance.test_infer_scored import reason_is_explained, score
+from conformance.variant_engines import House, random_variant
 
 SEEDS = range(1000, 1012)
 

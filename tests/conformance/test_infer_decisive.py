@@ -7,7 +7,11 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from variant_engines import (
+from capsa import Rules, presets
+from capsa.conformance.inference import CANNOT_INFER, infer
+from capsa.conformance.inference.defects import DEFECT_NOTE
+from capsa.conformance.inference.knobs import get, with_knobs
+from conformance.variant_engines import (
     PAGAT_HOUSE,
     VARIANTS,
     DefectiveRanking,
@@ -15,11 +19,6 @@ from variant_engines import (
     plays_the_same,
     random_variant,
 )
-
-from capsa import Rules, presets
-from capsa.conformance.inference import CANNOT_INFER, infer
-from capsa.conformance.inference.defects import DEFECT_NOTE
-from capsa.conformance.inference.knobs import get, with_knobs
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -5,10 +5,10 @@ that gives the same rake in every round, or said to be not determined."""
 from __future__ import annotations
 
 import pytest
-from variant_engines import House
 
 from capsa import Rules
 from capsa.conformance.inference import infer
+from conformance.variant_engines import House
 
 KNOBS = (
     "money.rake_basis_points",

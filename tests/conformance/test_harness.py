@@ -23,7 +23,7 @@ from capsa.conformance.protocol import Case, RulesSpec
 
 HERE = Path(__file__).resolve().parent
 SERVE = [sys.executable, "-m", "capsa", "conformance", "serve"]
-ORACLE = [sys.executable, str(HERE / "conformance_engines.py"), "oracle"]
+ORACLE = [sys.executable, str(HERE / "engines.py"), "oracle"]
 VECTORS = load_vectors()
 
 
@@ -171,7 +171,7 @@ def test_a_bad_handshake_is_refused() -> None:
 def test_the_command_line_writes_a_report_and_replayable_reproducers(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    mutant = shlex.join([sys.executable, str(HERE / "conformance_engines.py"), "wheel-high"])
+    mutant = shlex.join([sys.executable, str(HERE / "engines.py"), "wheel-high"])
     suite = tmp_path / "compare.jsonl"
     suite.write_text("".join(json.dumps(v) + "\n" for v in VECTORS if v["op"] == "compare"))
     out = tmp_path / "out"

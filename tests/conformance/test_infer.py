@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance_engines import MUTANTS
-from variant_engines import plays_the_same
 
 import capsa.cli
 from capsa import Rules, RulesError, presets
@@ -24,6 +22,8 @@ from capsa.conformance.inference import CANNOT_INFER, Inference, infer
 from capsa.conformance.inference.knobs import get as _get
 from capsa.conformance.inference.knobs import with_knobs
 from capsa.conformance.vectors import shipped_dir
+from conformance.engines import MUTANTS
+from conformance.variant_engines import plays_the_same
 
 SERVE = [sys.executable, "-m", "capsa", "conformance", "serve"]
 REFERENCE = CapsaEngine()
@@ -145,7 +145,7 @@ def test_infer_reports_what_no_knob_explains_naming_the_probe(name: str) -> None
 
 
 def test_a_round_cap_shared_rounding_down_is_named_not_fitted() -> None:
-    from variant_engines import CAPPED_RAKE
+    from conformance.variant_engines import CAPPED_RAKE
 
     found = infer(MUTANTS["round-cap-rounded-down"](), base=CAPPED_RAKE)
     assert "money.rake_cap_per_round" in found.undetermined
@@ -164,7 +164,7 @@ def test_an_engine_without_settle_has_its_scoring_not_probed() -> None:
 def test_the_command_writes_a_rules_file_that_loads(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    engine = f"{sys.executable} {Path(__file__).parent / 'conformance_engines.py'} wheel-high"
+    engine = f"{sys.executable} {Path(__file__).parent / 'engines.py'} wheel-high"
     out = tmp_path / "inferred.toml"
     vectors = tmp_path / "check.jsonl"  # a few vectors keep the check run short
     lines = (shipped_dir() / "compare.jsonl").read_text(encoding="utf-8").splitlines()[:40]

@@ -1,5 +1,5 @@
 """A hostile engine for the conformance tests: a good ``hello``, then every
-request answered in one hostile way (``python tests/hostile_engine.py MODE``).
+request answered in one hostile way (``python tests/conformance/hostile_engine.py MODE``).
 
 Modes: ``keys`` (an object of 60,000 keys, under 1 MiB), ``deep`` (100,000
 nested ``[``), ``keys-short`` and ``deep-short`` (1,200 keys, 10,000 ``[``:

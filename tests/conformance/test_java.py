@@ -27,7 +27,7 @@ import capsa
 from capsa.conformance import run
 from capsa.conformance.inference import CANNOT_INFER, infer
 
-ENGINE_DIR = Path(__file__).resolve().parent.parent / "examples" / "java-engine"
+ENGINE_DIR = Path(__file__).resolve().parents[2] / "examples" / "java-engine"
 HOUSE = capsa.Rules.load(ENGINE_DIR / "house.toml")
 
 

@@ -23,8 +23,8 @@ import capsa
 from capsa.conformance import load_vectors
 from capsa.conformance.protocol import RulesSpec
 
-ENGINE = Path(__file__).resolve().parent.parent / "examples" / "node-engine" / "engine.js"
-HOUSE = Path(__file__).resolve().parent.parent / "examples" / "go-engine" / "house.toml"
+ENGINE = Path(__file__).resolve().parents[2] / "examples" / "node-engine" / "engine.js"
+HOUSE = Path(__file__).resolve().parents[2] / "examples" / "go-engine" / "house.toml"
 OPS = ["compare", "category", "foul", "natural", "count_splits", "settle"]
 
 

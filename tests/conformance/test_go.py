@@ -30,7 +30,7 @@ import capsa
 from capsa.conformance import load_vectors
 from capsa.conformance.vectors import shipped_dir
 
-ENGINE_DIR = Path(__file__).resolve().parent.parent / "examples" / "go-engine"
+ENGINE_DIR = Path(__file__).resolve().parents[2] / "examples" / "go-engine"
 HOUSE_FILE = ENGINE_DIR / "house.toml"
 HOUSE = capsa.Rules.load(HOUSE_FILE)
 OPS = ["compare", "category", "foul", "natural", "count_splits", "settle", "digest"]
