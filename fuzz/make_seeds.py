@@ -17,7 +17,7 @@ from pathlib import Path
 
 FUZZ = Path(__file__).resolve().parent
 CORPUS = FUZZ / "corpus"
-SHIPPED_TABLES = FUZZ.parent / "python" / "capsa" / "tables"
+SHIPPED_TABLES = FUZZ.parent / "crates" / "capsa-core" / "tables"
 GOLDEN = FUZZ.parent / "tests" / "golden"
 
 CARD_TEXTS = {
@@ -82,7 +82,8 @@ def varint(v: int) -> bytes:
 
 
 def small_tables(rows: list[list[tuple[int, int]]], meta: str) -> bytes:
-    """A tables file in the format of `Tables::to_bytes` (see crates/capsa-core/src/solver/tables.rs)."""
+    """A tables file in the format of `Tables::to_bytes`
+    (see crates/capsa-core/src/solver/tables.rs)."""
     header = meta.encode()
     out = bytearray(b"CAPSATB1" + struct.pack("<I", len(header)) + header)
     for row in rows:
