@@ -1019,12 +1019,13 @@ MIN_STATE_KEY_BYTES: Final[int]
 
 def state_macs(key: bytes, fields: dict[str, Any]) -> tuple[dict[str, str], str]:
     """The MAC of a round state's ``fields`` under ``key`` (HMAC-SHA256;
-    ``capsa.round_state``): each field's by name, and the whole's
+    ``capsa.round.state``): each field's by name, and the whole's
     (lowercase hex).
 
     ``TypeError`` for a key that is not bytes, ``ArgumentError`` for one
     shorter than ``MIN_STATE_KEY_BYTES``, ``ValueError`` naming a field that
-    is not JSON data (a float, an integer beyond 64 bits, a key not text)."""
+    is not JSON data (a float, an integer beyond 64 bits, a key not text).
+    """
 
 def canonical_json_of(value: object) -> str:
     """The canonical JSON text of Python data (``dict`` with str keys,

@@ -29,6 +29,28 @@ pub fn cards_text(ids: &[u8]) -> String {
     out
 }
 
+/// How an arrangement differs from the hand dealt: the cards it holds that
+/// were not dealt, and the dealt cards it leaves out, each in the order
+/// given; `None` when it holds exactly the hand. Both are sets of distinct
+/// cards (the readers refuse a card twice).
+pub fn dealt_difference(arrangement: &[u8], hand: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+    let foreign: Vec<u8> = arrangement
+        .iter()
+        .copied()
+        .filter(|c| !hand.contains(c))
+        .collect();
+    let left_out: Vec<u8> = hand
+        .iter()
+        .copied()
+        .filter(|c| !arrangement.contains(c))
+        .collect();
+    if foreign.is_empty() && left_out.is_empty() && arrangement.len() == hand.len() {
+        None
+    } else {
+        Some((foreign, left_out))
+    }
+}
+
 /// Appends an arrangement as "top / middle / bottom".
 pub fn push_arrangement(out: &mut String, ids: &[u8; 13]) {
     push_cards(out, &ids[..3]);
@@ -94,4 +116,32 @@ pub fn read_arrangement_text(text: &str, ids: &mut Vec<u8>) -> Result<()> {
         "an arrangement is \"top / middle / bottom\" (three rows separated by '/') \
          or 13 cards in row order",
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dealt_difference;
+
+    #[test]
+    fn an_arrangement_differs_from_its_hand_by_the_cards_on_each_side() {
+        let hand: Vec<u8> = (0..13).collect();
+        let mut arrangement: Vec<u8> = (0..13).rev().collect();
+        assert_eq!(dealt_difference(&arrangement, &hand), None);
+        arrangement[0] = 40;
+        arrangement[1] = 41;
+        // 11 and 12 were dealt and left out (in the hand's order); 40 and 41
+        // were never dealt
+        assert_eq!(
+            dealt_difference(&arrangement, &hand),
+            Some((vec![40, 41], vec![11, 12]))
+        );
+        // a card twice leaves another out
+        arrangement[0] = 0;
+        arrangement[1] = 11;
+        assert_eq!(
+            dealt_difference(&arrangement, &hand),
+            Some((vec![], vec![12]))
+        );
+        assert!(dealt_difference(&hand[..12], &hand).is_some());
+    }
 }

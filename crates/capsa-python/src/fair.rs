@@ -1,6 +1,6 @@
 //! Binding of the provably fair deal: the commitment, the deal from the
-//! seeds, and a submission checked against a hand. The game logic is in
-//! `capsa_records::fair`; `capsa.round` is the Python layer.
+//! seeds, and a round's deal again with its arrangements checked. The game
+//! logic is in `capsa_records::fair`; `capsa.round` is the Python layer.
 
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -9,15 +9,13 @@ use super::card::{cards_of, Card};
 use super::conversion::cards::hand13;
 use super::conversion::choices::rules_arg;
 use super::conversion::numbers::{nonce_arg, table_seats_arg};
-use super::conversion::seats::submitted_arrangement;
 use super::conversion::text::{client_seeds_arg, server_seed_arg};
+use super::submission::checked_submission;
 use crate::errors::py_err;
-use capsa_core::arrangement::cards_text;
 use capsa_core::deck::Deck;
 use capsa_core::error::Error;
 use capsa_core::hands::fouls;
 use capsa_core::naturals as natural_core;
-use capsa_core::rules::Rules;
 use capsa_records::fair::{self, hex};
 
 /// The commitment to a 32-byte server seed: its SHA-256, lowercase hex.
@@ -69,51 +67,6 @@ fn deal_of(
     let seed = server_seed_arg(server_seed)?;
     let client_seeds = client_seeds_arg(client_seeds, seats)?;
     fair::deal_deck(deck, &seed, &client_seeds, nonce_arg(nonce)?, seats).map_err(py_err)
-}
-
-/// Reads a submission (an Arrangement, "top / middle / bottom" text or 13
-/// cards in row order) and checks it holds exactly ``hand``; returns its 13
-/// ids. ``HandError``/``CardError`` name the seat and the cards.
-#[pyfunction]
-#[pyo3(signature = (arrangement, hand, seat, rules=None))]
-fn submission<'py>(
-    arrangement: &Bound<'py, PyAny>,
-    hand: Vec<u8>,
-    seat: usize,
-    rules: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let rules = rules_arg(rules)?;
-    PyTuple::new(
-        arrangement.py(),
-        checked_submission(arrangement, &hand, seat, rules.get())?,
-    )
-}
-
-fn checked_submission(
-    arrangement: &Bound<'_, PyAny>,
-    hand: &[u8],
-    seat: usize,
-    rules: &Rules,
-) -> PyResult<Vec<u32>> {
-    let at_seat = |e: Error| py_err(e.context(format_args!("seat {seat}")).at_seat(seat));
-    let ids = submitted_arrangement(arrangement, seat, rules)?;
-    // ids are distinct cards: the same set as a hand of distinct cards, or not
-    let (mut a, mut b) = (ids.clone(), hand.to_vec());
-    a.sort_unstable();
-    b.sort_unstable();
-    let same = a == b;
-    if !same {
-        let foreign: Vec<u8> = ids.iter().copied().filter(|c| !hand.contains(c)).collect();
-        let kept: Vec<u8> = hand.iter().copied().filter(|c| !ids.contains(c)).collect();
-        return Err(at_seat(Error::hand(format!(
-            "the arrangement holds {} that the seat was not dealt (and not its {}); \
-             its hand is {}",
-            cards_text(&foreign),
-            cards_text(&kept),
-            cards_text(hand)
-        ))));
-    }
-    Ok(ids.into_iter().map(u32::from).collect())
 }
 
 /// Each seat's arrangement: its 13 ids, or None where it has none.
@@ -181,7 +134,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_CLIENT_SEED_BYTES", fair::MAX_CLIENT_SEED_BYTES)?;
     m.add_function(wrap_pyfunction!(fair_commitment, m)?)?;
     m.add_function(wrap_pyfunction!(fair_deal, m)?)?;
-    m.add_function(wrap_pyfunction!(submission, m)?)?;
     m.add_function(wrap_pyfunction!(fair_deal_checked, m)?)?;
     Ok(())
 }

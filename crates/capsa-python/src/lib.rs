@@ -37,6 +37,7 @@ mod solver;
 mod splits;
 mod state;
 mod stream;
+mod submission;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -52,6 +53,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     solver::register(m)?;
     stream::register(m)?;
     fair::register(m)?;
+    submission::register(m)?;
     state::register(m)?;
     json_values::register(m)?;
     records::register(m)?;

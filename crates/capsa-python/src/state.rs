@@ -1,6 +1,6 @@
 //! Binding of a round state's MAC (`capsa_records::state_mac`): the fields of a
 //! Python dict written as canonical JSON and sealed under the server key in
-//! one call. `capsa.round_state` is the Python layer.
+//! one call. `capsa.round.state` is the Python layer.
 
 use std::cell::RefCell;
 
@@ -194,7 +194,7 @@ fn state_key(key_bytes: &[u8]) -> PyResult<StateKey> {
 
 // the key's least length is `state_mac::MIN_KEY_BYTES`
 /// The MAC of a round state's ``fields`` under ``key`` (HMAC-SHA256;
-/// ``capsa.round_state``): each field's by name, and the whole's
+/// ``capsa.round.state``): each field's by name, and the whole's
 /// (lowercase hex).
 ///
 /// ``TypeError`` for a key that is not bytes, ``ArgumentError`` for one

@@ -8,16 +8,16 @@ use std::ops::Range;
 use sha2::{Digest, Sha256};
 
 use super::format::{
-    check_stakes_diagonal, rules_digest, sorted, PlayedSeat, Problem, StakeSpec,
-    FIRST_FORMAT_VERSION, FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, POLICY_FORMAT_VERSION,
-    SETTLEMENT_VERSION, SETTLEMENT_VERSION_FORMAT, TABLE_FORMAT_VERSION,
+    check_stakes_diagonal, rules_digest, PlayedSeat, Problem, StakeSpec, FIRST_FORMAT_VERSION,
+    FORMAT, FORMAT_VERSION, MAX_META_ENTRIES, POLICY_FORMAT_VERSION, SETTLEMENT_VERSION,
+    SETTLEMENT_VERSION_FORMAT, TABLE_FORMAT_VERSION,
 };
 use super::table::{
     check_players, check_table_id, policy_of, policy_solver, push_player, push_solver, Player,
     SolverId,
 };
 use crate::fair::{self, hex, ServerSeed};
-use capsa_core::arrangement::{cards_text, push_arrangement, push_cards};
+use capsa_core::arrangement::{cards_text, dealt_difference, push_arrangement, push_cards};
 use capsa_core::auto_arrange::AutoPolicy;
 use capsa_core::canonical::{self, write_str, Json};
 use capsa_core::error::{Error, Result};
@@ -86,11 +86,6 @@ impl MemberSpans {
 }
 
 /// The cards of `a` that are not in `b`, as text.
-fn missing_from(a: &[u8], b: &[u8]) -> String {
-    let ids: Vec<u8> = a.iter().copied().filter(|c| !b.contains(c)).collect();
-    cards_text(&ids)
-}
-
 /// Checks what each seat played against its hand and the rules; the
 /// problems found, by field. The checks a round makes as it is played: a
 /// seat arranged at the close under `policy` never fouls, or under `foul`
@@ -104,7 +99,7 @@ pub(super) fn check_play(
     let mut problems = Vec::new();
     for (k, (hand, seat)) in hands.iter().zip(seats).enumerate() {
         let field = |name: &str| format!("seats[{k}].{name}");
-        if sorted(&seat.arrangement) != sorted(hand) {
+        if let Some((foreign, left_out)) = dealt_difference(&seat.arrangement, hand) {
             problems.push((
                 k,
                 Problem::new(
@@ -112,8 +107,8 @@ pub(super) fn check_play(
                     format!(
                         "seats[{k}].arrangement: seat {k}'s arrangement holds {} that seat {k} was not dealt, \
                          and not its {}",
-                        missing_from(&seat.arrangement, hand),
-                        missing_from(hand, &seat.arrangement)
+                        cards_text(&foreign),
+                        cards_text(&left_out)
                     ),
                 ),
             ));
