@@ -27,7 +27,6 @@ command line).
 """
 
 import importlib
-from collections.abc import Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -55,7 +54,6 @@ from capsa._core import (
     splits,
 )
 from capsa._core import __version__ as _core_version
-from capsa._core import settle_json_lines as _settle_json_lines
 
 if TYPE_CHECKING:
     from capsa.arrangement import Arrangement
@@ -72,7 +70,14 @@ if TYPE_CHECKING:
     from capsa.round import Round, RoundError, StaleStateError
     from capsa.rules import Rules, presets
     from capsa.rules_spec import RulesSpec
-    from capsa.settlement import BatchSettlement, Seat, Settlement, settle, settle_batch
+    from capsa.settlement import (
+        BatchSettlement,
+        Seat,
+        Settlement,
+        settle,
+        settle_batch,
+        settle_json_lines,
+    )
     from capsa.simulation import Summary, simulate
     from capsa.solver import Choice, best_arrangement, best_arrangement_batch, rank_arrangements
 
@@ -157,6 +162,7 @@ _LAZY_NAMES: dict[str, str] = {
     "Settlement": "capsa.settlement",
     "settle": "capsa.settlement",
     "settle_batch": "capsa.settlement",
+    "settle_json_lines": "capsa.settlement",
     "Summary": "capsa.simulation",
     "simulate": "capsa.simulation",
     "Choice": "capsa.solver",
@@ -164,41 +170,6 @@ _LAZY_NAMES: dict[str, str] = {
     "best_arrangement_batch": "capsa.solver",
     "rank_arrangements": "capsa.solver",
 }
-
-
-def settle_json_lines(
-    lines: Iterable[str | bytes], rules: "Rules | None" = None
-) -> tuple[bytes, int]:
-    """Settles rounds written as JSON, reading each as ``capsa settle``
-    reads a line of JSON Lines (docs/cli.md, "capsa settle: the JSON
-    schema"), all under ``rules``.
-
-    ``lines`` is an iterable of rounds, each one JSON object as str or
-    UTF-8 bytes, without its line feed; line ``k + 1`` is ``lines[k]``.
-    ``rules`` is a ``capsa.Rules`` or None (the capsa-susun preset); a
-    round that names rules of its own (``"rules"``) is refused.
-
-    Returns the records ``capsa settle`` writes for them, as JSON Lines
-    (UTF-8 bytes: for each round its settlement, or an error record whose
-    ``error``, ``message``, ``seat`` and ``row`` say what is wrong with it;
-    a blank line gives none), and how many rounds failed.
-
-    Raises ``TypeError`` for a line that is neither str nor bytes or
-    ``rules`` that is not a ``capsa.Rules`` or None; a round that cannot
-    be settled raises nothing (its error record says why).
-    """
-    if rules is None:
-        from capsa.rules import Rules
-
-        rules = Rules()
-    items: list[bytes | int] = []
-    for line in lines:
-        if isinstance(line, str):
-            line = line.encode("utf-8", "surrogatepass")
-        if not isinstance(line, bytes):
-            raise TypeError(f"a round is JSON text (str or bytes), not {type(line).__name__}")
-        items.append(line)
-    return _settle_json_lines(items, {"": rules}, "")
 
 
 def __getattr__(name: str) -> object:
