@@ -289,7 +289,9 @@ def arrangements(
     ``TypeError`` for ``rules`` that are not a :class:`capsa.Rules` or a
     ``valid`` that is not a bool or None."""
     if rules is not None and not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a capsa.Rules or None, not {type(rules).__name__}")
+        raise TypeError(
+            f"argument 'rules': must be a capsa.Rules or None, not {type(rules).__name__}"
+        )
     if valid is not None and not isinstance(valid, bool):
         raise TypeError(f"valid must be True, False or None, not {type(valid).__name__}")
     given = _hand_of(hand) if hand is not None else None

@@ -48,7 +48,9 @@ def test_rules_are_not_read_from_a_private_attribute() -> None:
     class Carrier:
         _engine = _core.RuleSet(capsa.Rules.preset("pagat").to_dict())
 
-    with pytest.raises(TypeError, match=r"rules must be a capsa\.Rules or None, not Carrier"):
+    with pytest.raises(
+        TypeError, match=r"^argument 'rules': must be a capsa\.Rules or None, not Carrier$"
+    ):
         capsa.evaluate("As Ks Qs", Carrier())
     with pytest.raises(TypeError, match="not dict"):
         capsa.settle(_arrangements(), capsa.Rules().to_dict())

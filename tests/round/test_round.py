@@ -268,7 +268,7 @@ def test_constructor_arguments_are_checked() -> None:
         ({"meta": {str(k): k for k in range(33)}}, capsa.ArgumentError, "at most 32 entries"),
         ({"meta": {"k": "x" * 1025}}, capsa.ArgumentError, "at most 1024 bytes"),
         ({"meta": {"k": 2**64}}, capsa.ArgumentError, "fit in 64 bits"),
-        ({"rules": "pagat"}, TypeError, "rules must be a capsa.Rules"),
+        ({"rules": "pagat"}, TypeError, "argument 'rules': must be a capsa.Rules"),
     ]
     for kwargs, error, match in cases:
         args: dict[str, Any] = {"round_id": "r", **kwargs}

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use super::conversion::cards::table_cards;
-use super::conversion::choices::rules_arg;
+use super::conversion::choices::RulesArg;
 use super::conversion::flags::read_flags;
 use super::conversion::numbers::threads_arg;
 use super::conversion::roles::batch_roles;
@@ -52,7 +52,7 @@ type Settled<'py> = (
 fn settle_rounds<'py>(
     py: Python<'py>,
     cards: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
     stakes: Option<&Bound<'py, PyAny>>,
     surrender: Option<&Bound<'py, PyAny>>,
     declare_natural: Option<&Bound<'py, PyAny>>,
@@ -60,7 +60,7 @@ fn settle_rounds<'py>(
     banker: Option<&Bound<'py, PyAny>>,
     multipliers: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Settled<'py>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r = rules.get();
     let arr = table_cards(cards, &r.deck)?;
     let (n, p) = (arr.shape[0], arr.shape[1]);

@@ -7,7 +7,7 @@ use pyo3::types::PyString;
 
 use super::card::{cards_of, Card};
 use super::conversion::cards::{read_cards, Want};
-use super::conversion::choices::rules_arg;
+use super::conversion::choices::RulesArg;
 use super::conversion::numbers::{int_in_range, seats_arg, seed_arg};
 use super::conversion::text::text_of;
 use crate::errors::py_err;
@@ -132,15 +132,14 @@ fn deal(
     py: Python<'_>,
     seats: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
 ) -> PyResult<Vec<Vec<Py<Card>>>> {
     let seed = match seed {
         Some(s) if !s.is_none() => Some(seed_arg(s)?),
         _ => None,
     };
-    let hands = match rules.filter(|r| !r.is_none()) {
-        Some(r) => {
-            let rules = rules_arg(Some(r))?;
+    let hands = match rules {
+        Some(rules) => {
             // the deck's own check names it and its seat counts
             let seats = match seats {
                 Some(s) => int_in_range(s, "seats", 0, 255, ErrorKind::Table)? as usize,

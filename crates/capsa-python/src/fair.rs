@@ -7,7 +7,7 @@ use pyo3::types::PyTuple;
 
 use super::card::{cards_of, Card};
 use super::conversion::cards::hand13;
-use super::conversion::choices::rules_arg;
+use super::conversion::choices::RulesArg;
 use super::conversion::numbers::{nonce_arg, table_seats_arg};
 use super::conversion::text::{client_seeds_arg, server_seed_arg};
 use super::submission::checked_submission;
@@ -40,9 +40,9 @@ fn fair_deal<'py>(
     client_seeds: Option<&Bound<'py, PyAny>>,
     nonce: &Bound<'py, PyAny>,
     seats: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
 ) -> PyResult<Hands<'py>> {
-    let deck = rules_arg(rules)?.get().deck;
+    let deck = rules.unwrap_or_default().get().deck;
     let hands = deal_of(server_seed, client_seeds, nonce, seats, &deck)?;
     let cards = hands
         .iter()
@@ -90,9 +90,9 @@ fn fair_deal_checked(
     nonce: &Bound<'_, PyAny>,
     seats: &Bound<'_, PyAny>,
     arrangements: Vec<Option<Bound<'_, PyAny>>>,
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
 ) -> PyResult<Restored> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r = rules.get();
     let hands = deal_of(server_seed, client_seeds, nonce, seats, &r.deck)?;
     let seats = hands.len();

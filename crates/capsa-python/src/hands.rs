@@ -9,7 +9,7 @@ use pyo3::types::PyTuple;
 
 use super::card::{cards_of, Card};
 use super::conversion::cards::{card_rows, read_small_hand};
-use super::conversion::choices::rules_arg;
+use super::conversion::choices::RulesArg;
 use crate::errors::py_err;
 use capsa_core::cards::card_text;
 use capsa_core::hands;
@@ -120,8 +120,8 @@ fn hand_value(rules: &Rules, ids: &[u8]) -> HandValue {
 /// ``Rules.preset(name)``).
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
-fn evaluate(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<HandValue> {
-    let rules = rules_arg(rules)?;
+fn evaluate(cards: &Bound<'_, PyAny>, rules: Option<RulesArg<'_>>) -> PyResult<HandValue> {
+    let rules = rules.unwrap_or_default();
     let mut buf = [0u8; 5];
     let n = read_small_hand(cards, &mut buf, "a hand", rules.get())?;
     Ok(hand_value(rules.get(), &buf[..n]))
@@ -144,9 +144,9 @@ fn evaluate(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyRes
 fn played_cards(
     py: Python<'_>,
     cards: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
 ) -> PyResult<Vec<Py<Card>>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let mut buf = [0u8; 5];
     let n = read_small_hand(cards, &mut buf, "a hand", rules.get())?;
     cards_of(py, &hands::played(rules.get(), &buf[..n]))
@@ -169,9 +169,9 @@ fn played_cards(
 fn compare(
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
 ) -> PyResult<i8> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let (mut x, mut y) = ([0u8; 5], [0u8; 5]);
     let r = rules.get();
     let n = read_small_hand(a, &mut x, "the first hand", r)?;
@@ -198,9 +198,9 @@ fn compare(
 fn evaluate_batch<'py>(
     py: Python<'py>,
     ids: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let arr = card_rows(ids, &[5, 3], "ids")?;
     let width = arr.shape[1];
     let data = arr.ids()?;

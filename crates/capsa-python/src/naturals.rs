@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use super::conversion::cards::{card_rows, hand13, read_full_hand, read_hand_of};
-use super::conversion::choices::{natural_arg, rules_arg, rules_arg_52};
+use super::conversion::choices::{natural_arg, rules_arg_52, RulesArg};
 use crate::errors::py_err;
 use capsa_core::batch;
 use capsa_core::naturals::{self as natural_core, NATURAL_NAMES};
@@ -30,14 +30,10 @@ use capsa_core::naturals::{self as natural_core, NATURAL_NAMES};
 /// ``rules`` that is not a ``capsa.Rules`` or None.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
-fn naturals(
-    cards: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<&'static str>> {
-    let bits = match rules.filter(|r| !r.is_none()) {
+fn naturals(cards: &Bound<'_, PyAny>, rules: Option<RulesArg<'_>>) -> PyResult<Vec<&'static str>> {
+    let bits = match rules {
         None => natural_core::qualifying(&hand13(&read_full_hand(cards)?)),
-        Some(r) => {
-            let rules = rules_arg(Some(r))?;
+        Some(rules) => {
             let ids = read_hand_of(cards, &[13], "a 13-card hand", rules.get())?;
             natural_core::qualifying_any_deck(&hand13(&ids))
         }
@@ -67,9 +63,9 @@ fn naturals(
 #[pyo3(signature = (cards, rules=None))]
 fn natural(
     cards: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
 ) -> PyResult<Option<&'static str>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let ids = read_hand_of(cards, &[13], "a 13-card hand", rules.get())?;
     Ok(natural_core::declared(&hand13(&ids), rules.get(), true).map(|d| d.entry.natural.name()))
 }
@@ -119,7 +115,7 @@ fn naturals_batch<'py>(
 fn natural_split(
     cards: &Bound<'_, PyAny>,
     natural: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
 ) -> PyResult<Option<Vec<u32>>> {
     let natural = natural_arg(natural)?;
     let rules = rules_arg_52(rules, "natural_split")?;

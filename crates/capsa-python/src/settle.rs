@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use super::conversion::cards::table_cards;
-use super::conversion::choices::rules_arg;
+use super::conversion::choices::RulesArg;
 use super::conversion::flags::read_flags;
 use super::conversion::numbers::table_seats_arg;
 use super::conversion::roles::{batch_roles, seat_roles};
@@ -253,12 +253,12 @@ impl Settlement {
 #[pyo3(signature = (seats, rules=None, stakes=None, *, banker=None, multipliers=None))]
 fn settle(
     seats: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
     stakes: Option<&Bound<'_, PyAny>>,
     banker: Option<&Bound<'_, PyAny>>,
     multipliers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Settlement> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r = rules.get();
     let mut inputs = read_seats(seats, &r.deck)?;
     if banker.is_some() || multipliers.is_some() {
@@ -309,7 +309,7 @@ fn settle(
 fn settle_batch<'py>(
     py: Python<'py>,
     cards: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
     stakes: Option<&Bound<'py, PyAny>>,
     surrender: Option<&Bound<'py, PyAny>>,
     declare_natural: Option<&Bound<'py, PyAny>>,
@@ -320,7 +320,7 @@ fn settle_batch<'py>(
     Bound<'py, PyArray2<i64>>,
     Vec<(usize, String)>,
 )> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r = rules.get();
     let arr = table_cards(cards, &r.deck)?;
     let (n, p) = (arr.shape[0], arr.shape[1]);
@@ -365,11 +365,8 @@ fn describe(e: Error) -> String {
 /// (outside 2..4 for the 52-card deck), ``TypeError`` for rules that are
 /// not a ``capsa.Rules`` or None.
 #[pyfunction]
-fn largest_seat_points(
-    rules: Option<&Bound<'_, PyAny>>,
-    seats: &Bound<'_, PyAny>,
-) -> PyResult<i128> {
-    let rules = rules_arg(rules)?;
+fn largest_seat_points(rules: Option<RulesArg<'_>>, seats: &Bound<'_, PyAny>) -> PyResult<i128> {
+    let rules = rules.unwrap_or_default();
     let seats = table_seats_arg(seats, &rules.get().deck)?;
     Ok(core::largest_seat_points(rules.get(), seats))
 }
@@ -382,11 +379,11 @@ fn largest_seat_points(
 /// that are not stakes.
 #[pyfunction]
 fn check_settlement_fits(
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
     seats: &Bound<'_, PyAny>,
     stakes: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r = rules.get();
     let seats = table_seats_arg(seats, &r.deck)?;
     let spec = stakes_arg(stakes, seats)?.unwrap_or(StakeSpec::Uniform(r.stake));
@@ -402,12 +399,12 @@ fn check_settlement_fits(
 #[pyfunction]
 #[pyo3(signature = (rules, seats, banker=None, multipliers=None))]
 fn read_seat_roles(
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
     seats: &Bound<'_, PyAny>,
     banker: Option<&Bound<'_, PyAny>>,
     multipliers: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Option<usize>, Vec<i64>)> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let n = table_seats_arg(seats, &rules.get().deck)?;
     let mut inputs = vec![SeatInput::playing([0; 13], true); n];
     seat_roles(banker, multipliers, &mut inputs)?;

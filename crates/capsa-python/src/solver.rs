@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use super::conversion::cards::{card_rows, read_hand_of};
-use super::conversion::choices::{effort_arg, rules_arg, strategy_arg, tables_arg, tables_for};
+use super::conversion::choices::{effort_arg, strategy_arg, tables_arg, tables_for, RulesArg};
 use super::conversion::numbers::{
     count_arg, int_in_range, seed_arg, solver_seats, table_seats_arg, train_hands, train_iterations,
 };
@@ -46,13 +46,13 @@ fn tuple(c: &Choice) -> ChoiceTuple {
 fn best_arrangement(
     py: Python<'_>,
     cards: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
     seats: Option<&Bound<'_, PyAny>>,
     strategy: &str,
     tables: Option<&Bound<'_, PyBytes>>,
     effort: &str,
 ) -> PyResult<ChoiceTuple> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r: Rules = rules.get().clone();
     let seats = solver_seats(seats, &r.deck)?;
     let ids = read_hand_of(cards, &[13], "a 13-card hand", &r)?;
@@ -77,11 +77,11 @@ fn best_arrangement(
 fn auto_arrangement(
     py: Python<'_>,
     cards: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
     seats: &Bound<'_, PyAny>,
     policy: &str,
 ) -> PyResult<(Vec<u32>, bool)> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r: Rules = rules.get().clone();
     let seats = table_seats_arg(seats, &r.deck)?;
     let ids = read_hand_of(cards, &[13], "a 13-card hand", &r)?;
@@ -105,7 +105,7 @@ fn auto_arrangement(
 fn rank_arrangements(
     py: Python<'_>,
     cards: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
     k: Option<&Bound<'_, PyAny>>,
     seats: Option<&Bound<'_, PyAny>>,
     tables: Option<&Bound<'_, PyBytes>>,
@@ -115,7 +115,7 @@ fn rank_arrangements(
         Some(k) => int_in_range(k, "k", 1, i128::MAX, ErrorKind::Argument)?,
         None => 5,
     };
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r: Rules = rules.get().clone();
     let seats = solver_seats(seats, &r.deck)?;
     let ids = read_hand_of(cards, &[13], "a 13-card hand", &r)?;
@@ -154,13 +154,13 @@ fn rank_arrangements(
 fn best_arrangement_batch<'py>(
     py: Python<'py>,
     ids: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
     seats: Option<&Bound<'py, PyAny>>,
     strategy: &str,
     tables: Option<&Bound<'py, PyBytes>>,
     effort: &str,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r: Rules = rules.get().clone();
     let seats = solver_seats(seats, &r.deck)?;
     let arr = card_rows(ids, &[13], "ids")?;
@@ -243,7 +243,7 @@ fn train_reporting(
 #[allow(clippy::too_many_arguments)]
 fn train_tables<'py>(
     py: Python<'py>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
     seats: &Bound<'py, PyAny>,
     #[pyo3(from_py_with = train_hands)] hands: usize,
     #[pyo3(from_py_with = train_iterations)] iterations: usize,
@@ -251,7 +251,7 @@ fn train_tables<'py>(
     name: &str,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r: Rules = rules.get().clone();
     let seats = solver_seats(Some(seats), &r.deck)?;
     let cfg = core::TrainConfig {
@@ -283,10 +283,10 @@ fn train_tables<'py>(
 #[pyo3(signature = (rules=None, tables=None))]
 fn solver_tables_info<'py>(
     py: Python<'py>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
     tables: Option<&Bound<'py, PyBytes>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r = rules.get();
     let owned = tables_arg(tables)?;
     let t: &Tables = match &owned {
@@ -317,13 +317,13 @@ fn solver_tables_info<'py>(
 fn duplicate_tournament<'py>(
     py: Python<'py>,
     strategies: Vec<String>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
     seats: Option<&Bound<'py, PyAny>>,
     deals: Option<&Bound<'py, PyAny>>,
     seed: Option<&Bound<'py, PyAny>>,
     tables: Option<&Bound<'py, PyBytes>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r: Rules = rules.get().clone();
     let seats = solver_seats(seats, &r.deck)?;
     let deals = deals.map_or(Ok(2000), |d| count_arg(d, "deals"))?;
@@ -365,7 +365,7 @@ fn duplicate_tournament<'py>(
 #[allow(clippy::too_many_arguments)]
 fn best_response_check<'py>(
     py: Python<'py>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
     hands: Option<&Bound<'py, PyAny>>,
     opponents: Option<&Bound<'py, PyAny>>,
     seed: Option<&Bound<'py, PyAny>>,
@@ -377,7 +377,7 @@ fn best_response_check<'py>(
     let hands = hands.map_or(Ok(100), |h| count_arg(h, "hands"))?;
     let opponents = opponents.map_or(Ok(1000), |o| count_arg(o, "opponents"))?;
     let seed = seed.map_or(Ok(0), seed_arg)?;
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r: Rules = rules.get().clone();
     let cfg = core::CheckConfig {
         strategy: strategy_arg(strategy)?,

@@ -7,7 +7,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use super::conversion::cards::{card_rows, read_hand_of};
-use super::conversion::choices::rules_arg;
+use super::conversion::choices::RulesArg;
 use crate::errors::py_err;
 use capsa_core::hands;
 
@@ -32,10 +32,10 @@ use capsa_core::hands;
 fn splits<'py>(
     py: Python<'py>,
     cards: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
     valid_only: bool,
 ) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r = rules.get();
     let ids = read_hand_of(cards, &[13], "a hand to split", r)?;
     let rows = py
@@ -51,8 +51,8 @@ fn splits<'py>(
 /// are out of order under the rules (the check settlement makes).
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
-fn is_foul(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
-    let rules = rules_arg(rules)?;
+fn is_foul(cards: &Bound<'_, PyAny>, rules: Option<RulesArg<'_>>) -> PyResult<bool> {
+    let rules = rules.unwrap_or_default();
     let ids = read_hand_of(cards, &[13], "a 13-card hand", rules.get())?;
     Ok(hands::fouls(rules.get(), &ids))
 }
@@ -75,9 +75,9 @@ fn is_foul(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResu
 fn count_splits(
     py: Python<'_>,
     cards: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
+    rules: Option<RulesArg<'_>>,
 ) -> PyResult<usize> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r = rules.get();
     let ids = read_hand_of(cards, &[13], "a hand to split", r)?;
     py.detach(|| hands::count_splits(r, &ids)).map_err(py_err)
@@ -101,9 +101,9 @@ fn count_splits(
 fn count_splits_batch<'py>(
     py: Python<'py>,
     ids: &Bound<'py, PyAny>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let arr = card_rows(ids, &[13], "ids")?;
     let data = arr.ids()?;
     let r = rules.get();

@@ -5,7 +5,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::conversion::choices::rules_arg;
+use super::conversion::choices::RulesArg;
 use super::conversion::seats::submitted_arrangement;
 use crate::errors::py_err;
 use capsa_core::arrangement::{cards_text, dealt_difference};
@@ -21,9 +21,9 @@ fn submission<'py>(
     arrangement: &Bound<'py, PyAny>,
     hand: Vec<u8>,
     seat: usize,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     PyTuple::new(
         arrangement.py(),
         checked_submission(arrangement, &hand, seat, rules.get())?,

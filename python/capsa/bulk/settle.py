@@ -374,7 +374,9 @@ def _known_rules(
     redefined: ``RulesError`` when ``rules`` and ``known``, or the
     metadata and either, name different rules by one name."""
     if rules is not None and not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a capsa.Rules or None, not {type(rules).__name__}")
+        raise TypeError(
+            f"argument 'rules': must be a capsa.Rules or None, not {type(rules).__name__}"
+        )
     base = rules if rules is not None else Rules()
     given: dict[Any, Rules] = dict(known) if known is not None else default_known_rules(base)
     other = given.get(base.name)

@@ -63,5 +63,7 @@ def check_rules(rules: Rules | None) -> Rules:
             _DEFAULT_RULES.append(Rules())
         return _DEFAULT_RULES[0]
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a capsa.Rules or None, not {type(rules).__name__}")
+        raise TypeError(
+            f"argument 'rules': must be a capsa.Rules or None, not {type(rules).__name__}"
+        )
     return rules

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use crate::conversion::choices::rules_arg;
+use crate::conversion::choices::RulesArg;
 use crate::conversion::numbers::{seats_arg, seed_arg, table_seats_arg, threads_arg, u64_arg};
 use crate::errors::py_err;
 use capsa_core::bulk::simulate::{deal_hands, dealt_naturals, Simulation, Summary};
@@ -52,7 +52,7 @@ fn summary_dict<'py>(py: Python<'py>, s: &Summary) -> PyResult<Bound<'py, PyDict
 #[allow(clippy::too_many_arguments)]
 fn simulate_deals<'py>(
     py: Python<'py>,
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
     start: &Bound<'py, PyAny>,
     count: &Bound<'py, PyAny>,
     seats: &Bound<'py, PyAny>,
@@ -61,7 +61,7 @@ fn simulate_deals<'py>(
     tables: Option<&Bound<'py, PyBytes>>,
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = rules_arg(rules)?;
+    let rules = rules.unwrap_or_default();
     let r = rules.get().clone();
     let start = u64_arg(start, "start")?;
     let count = u64_arg(count, "deals")?;

@@ -29,6 +29,31 @@ impl RulesArg<'_> {
     }
 }
 
+/// A `rules` argument left out is the default preset.
+impl Default for RulesArg<'_> {
+    fn default() -> Self {
+        RulesArg::Default
+    }
+}
+
+/// The typed `rules` argument: an entry point takes `Option<RulesArg>`
+/// (None: the default preset), read by [`rules_arg`] as PyO3 extracts it.
+impl<'a, 'py> FromPyObject<'a, 'py> for RulesArg<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.cast::<RuleSet>() {
+            Ok(s) => Ok(RulesArg::Set(s.to_owned())),
+            Err(_) if obj.is_none() => Ok(RulesArg::Default),
+            // PyO3 puts "argument 'rules': " before a TypeError it extracts
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "must be a capsa.Rules or None, not {}",
+                type_name(&obj)
+            ))),
+        }
+    }
+}
+
 /// Resolves the `rules` argument; anything but None or a `RuleSet` is a
 /// TypeError.
 pub(crate) fn rules_arg<'py>(rules: Option<&Bound<'py, PyAny>>) -> PyResult<RulesArg<'py>> {
@@ -50,10 +75,10 @@ pub(crate) fn rules_arg<'py>(rules: Option<&Bound<'py, PyAny>>) -> PyResult<Rule
 /// [`rules_arg`] for an entry point that plays the 52-card deck only:
 /// rules of another deck are a `RulesError` naming `what` and the deck.
 pub(crate) fn rules_arg_52<'py>(
-    rules: Option<&Bound<'py, PyAny>>,
+    rules: Option<RulesArg<'py>>,
     what: &str,
 ) -> PyResult<RulesArg<'py>> {
-    let arg = rules_arg(rules)?;
+    let arg = rules.unwrap_or_default();
     let deck = arg.get().deck;
     if !deck.is_standard() {
         return Err(err(
