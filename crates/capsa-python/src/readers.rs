@@ -254,7 +254,7 @@ fn read_round_args<'py>(
     Bound<'py, PyList>,
     Option<Bound<'py, PyBytes>>,
 )> {
-    let count = table_seats_arg(seats, &rules_arg(Some(rules))?.get().deck)?;
+    let count = table_seats_arg(seats, &rules_arg(rules)?.get().deck)?;
     let stakes = match stakes.filter(|s| !s.is_none()) {
         Some(s) => Some(stakes_of_table(py, s, count, true)?),
         None => None,

@@ -84,7 +84,7 @@ impl RecordRules {
     /// `to_dict()` as JSON text (written canonically here).
     #[new]
     fn py_new(rules: &Bound<'_, PyAny>, rules_json: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let rules = rules_arg(Some(rules))?.get().clone();
+        let rules = rules_arg(rules)?.get().clone();
         let text = text_arg(rules_json, "rules_json")?;
         let value = canonical::parse_str(&text).map_err(py_err)?;
         if !matches!(value, Json::Object(_)) {

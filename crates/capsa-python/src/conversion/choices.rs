@@ -37,42 +37,36 @@ impl Default for RulesArg<'_> {
 }
 
 /// The typed `rules` argument: an entry point takes `Option<RulesArg>`
-/// (None: the default preset), read by [`rules_arg`] as PyO3 extracts it.
+/// (None: the default preset), read by [`read_rules`] as PyO3 extracts it.
 impl<'a, 'py> FromPyObject<'a, 'py> for RulesArg<'py> {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        match obj.cast::<RuleSet>() {
-            Ok(s) => Ok(RulesArg::Set(s.to_owned())),
-            Err(_) if obj.is_none() => Ok(RulesArg::Default),
-            // PyO3 puts "argument 'rules': " before a TypeError it extracts
-            Err(_) => Err(PyTypeError::new_err(format!(
-                "must be a capsa.Rules or None, not {}",
-                type_name(&obj)
-            ))),
-        }
+        // PyO3 puts "argument 'rules': " before a TypeError it extracts
+        read_rules(&obj.to_owned(), "")
     }
 }
 
-/// Resolves the `rules` argument; anything but None or a `RuleSet` is a
-/// TypeError.
-pub(crate) fn rules_arg<'py>(rules: Option<&Bound<'py, PyAny>>) -> PyResult<RulesArg<'py>> {
-    let Some(obj) = rules else {
-        return Ok(RulesArg::Default);
-    };
-    if obj.is_none() {
-        return Ok(RulesArg::Default);
-    }
+/// Rules inside another value (a record's, a reader's `rules`): None (the
+/// default preset) or a `RuleSet`; anything else is a TypeError.
+pub(crate) fn rules_arg<'py>(obj: &Bound<'py, PyAny>) -> PyResult<RulesArg<'py>> {
+    read_rules(obj, "rules ")
+}
+
+/// The one reader of rules: None or a `RuleSet`, else a TypeError whose
+/// message starts with `named`.
+fn read_rules<'py>(obj: &Bound<'py, PyAny>, named: &str) -> PyResult<RulesArg<'py>> {
     match obj.cast::<RuleSet>() {
         Ok(s) => Ok(RulesArg::Set(s.clone())),
+        Err(_) if obj.is_none() => Ok(RulesArg::Default),
         Err(_) => Err(PyTypeError::new_err(format!(
-            "rules must be a capsa.Rules or None, not {}",
+            "{named}must be a capsa.Rules or None, not {}",
             type_name(obj)
         ))),
     }
 }
 
-/// [`rules_arg`] for an entry point that plays the 52-card deck only:
+/// The `rules` argument of an entry point that plays the 52-card deck only:
 /// rules of another deck are a `RulesError` naming `what` and the deck.
 pub(crate) fn rules_arg_52<'py>(
     rules: Option<RulesArg<'py>>,
